@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note OR MIT */
+/*
+ * loom wire formats: network packets and link-layer frames.
+ *
+ * A packet is what the router switches: a 48-byte header and up to
+ * LOOM_PKT_MAX_PAYLOAD bytes of payload.  A frame is what the link layer
+ * carries over one cable: a 16-byte frame header, one packet (or none, for
+ * link control frames) and a CRC-32C trailer over header and packet.
+ * All fields little-endian.  Documented in Documentation/hw/packets.rst.
+ */
+#ifndef LOOM_HW_PACKET_H
+#define LOOM_HW_PACKET_H
+
+#include <linux/types.h>
+
+#define LOOM_PKT_MAX_PAYLOAD	256
+
+/* traffic classes: separate end to end (protocol deadlock avoidance) */
+#define LOOM_CLASS_REQ		0	/* requests: PUT, GET_REQ, AMO_REQ */
+#define LOOM_CLASS_RESP		1	/* responses: acks, GET_RESP, AMO_RESP */
+#define LOOM_CLASS_BARRIER	2	/* BSU packets: single flit, never block */
+#define LOOM_CLASS_MAINT	3	/* maintenance: not flow controlled */
+
+/* packet types */
+enum loom_pkt_type {
+	LOOM_PKT_PUT		= 1,	/* req: payload to dst segment */
+	LOOM_PKT_PUT_ACK	= 2,	/* resp: status for one PUT packet */
+	LOOM_PKT_GET_REQ	= 3,	/* req: aux = requester's local_off */
+	LOOM_PKT_GET_RESP	= 4,	/* resp: payload for the requester */
+	LOOM_PKT_AMO_REQ	= 5,	/* req: aux = LOOM_AMO_*, operands in payload */
+	LOOM_PKT_AMO_RESP	= 6,	/* resp: fetched value in payload */
+	LOOM_PKT_COUNTED_PUT	= 7,	/* req: PUT that also advances counter aux */
+	LOOM_PKT_BARRIER	= 8,	/* barrier class: aux = bsu | op << 8 */
+	LOOM_PKT_MAINT_REQ	= 9,	/* maint class: directed route in payload */
+	LOOM_PKT_MAINT_RESP	= 10,
+};
+
+/* packet flags */
+#define LOOM_PKT_F_ORDERED	(1u << 0)	/* no adaptive routing */
+#define LOOM_PKT_F_REMOTE_CQE	(1u << 1)	/* target posts ARRIVAL on completion */
+#define LOOM_PKT_F_VC1		(1u << 2)	/* travelling on VC1 (past dateline) */
+#define LOOM_PKT_F_ADAPTIVE	(1u << 3)	/* on the adaptive VC */
+
+/**
+ * struct loom_pkt_hdr - network packet header, 48 bytes
+ * @type: enum loom_pkt_type
+ * @class: LOOM_CLASS_*
+ * @len: payload bytes following the header
+ * @src_node: logical source (responses go back here)
+ * @dst_node: logical destination
+ * @src_ctx: issuing context
+ * @dst_ctx: target context
+ * @key: target segment key
+ * @offset: target segment offset of this packet's payload
+ * @op_id: per-source-context operation number
+ * @flags: LOOM_PKT_F_*
+ * @hops: hop count, incremented by every router (loop guard)
+ * @status: responses: LOOM_CQE_ST_*
+ * @op_len: total bytes of the operation this packet belongs to
+ * @aux: type specific (see enum loom_pkt_type)
+ */
+struct loom_pkt_hdr {
+	__u8	type;
+	__u8	class;
+	__u16	len;
+	__u16	src_node;
+	__u16	dst_node;
+	__u16	src_ctx;
+	__u16	dst_ctx;
+	__u32	key;
+	__u64	offset;
+	__u32	op_id;
+	__u16	flags;
+	__u8	hops;
+	__u8	status;
+	__u64	op_len;
+	__u64	aux;
+};
+
+#define LOOM_PKT_HDR_SIZE	48
+#define LOOM_PKT_MAX_HOPS	64
+
+/* link frame types */
+#define LOOM_FRAME_DATA		1	/* carries one packet */
+#define LOOM_FRAME_ACK		2	/* ack = last in-order seq received */
+#define LOOM_FRAME_NAK		3	/* request go-back-N from ack + 1 */
+#define LOOM_FRAME_TRAIN	4	/* link training: seq = node, ack = port */
+#define LOOM_FRAME_CREDIT	5	/* credit return: vc, credits in ack */
+
+#define LOOM_FRAME_MAGIC	0x4c46	/* "FL" */
+
+/**
+ * struct loom_frame_hdr - link frame header, 16 bytes
+ * @magic: LOOM_FRAME_MAGIC (resynchronisation aid)
+ * @type: LOOM_FRAME_*
+ * @vc: virtual channel of the carried packet
+ * @len: bytes following this header, excluding the CRC trailer
+ * @rsvd: zero
+ * @seq: sender's sequence number of this DATA frame
+ * @ack: piggy-backed acknowledgement / control value
+ *
+ * The frame ends with a 32-bit CRC-32C (Castagnoli) over the header and
+ * the @len bytes that follow it.
+ */
+struct loom_frame_hdr {
+	__u16	magic;
+	__u8	type;
+	__u8	vc;
+	__u16	len;
+	__u16	rsvd;
+	__u32	seq;
+	__u32	ack;
+};
+
+#define LOOM_FRAME_HDR_SIZE	16
+#define LOOM_FRAME_CRC_SIZE	4
+#define LOOM_FRAME_MAX		(LOOM_FRAME_HDR_SIZE + LOOM_PKT_HDR_SIZE + \
+				 LOOM_PKT_MAX_PAYLOAD + LOOM_FRAME_CRC_SIZE)
+
+#ifndef __KERNEL__
+_Static_assert(sizeof(struct loom_pkt_hdr) == LOOM_PKT_HDR_SIZE, "pkt hdr size");
+_Static_assert(sizeof(struct loom_frame_hdr) == LOOM_FRAME_HDR_SIZE, "frame hdr size");
+#endif
+
+#endif /* LOOM_HW_PACKET_H */

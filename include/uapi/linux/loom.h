@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * loom kernel ABI (contract 2 of 3): /dev/loomN character device.
+ *
+ * Every ioctl argument starts with argsz (bytes the caller passes) and
+ * flags.  The kernel rejects unknown flags with -EINVAL, argsz smaller
+ * than the first version of the structure with -EINVAL, and copies back at
+ * most argsz bytes, so the structures can grow at the end.
+ * mmap offsets are opaque tokens issued by LOOM_IOC_CTX_CREATE.
+ * Never renumber; retire.  Documented in Documentation/abi/chardev.rst.
+ */
+#ifndef _UAPI_LINUX_LOOM_H
+#define _UAPI_LINUX_LOOM_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define LOOM_IOC_MAGIC		0xb7
+
+/**
+ * struct loom_dev_info - LOOM_IOC_DEV_INFO
+ * @argsz: in: sizeof(struct loom_dev_info)
+ * @flags: in: 0
+ * @node_id: physical node id of the card
+ * @logical_id: logical node id of the card
+ * @n_ports: network ports
+ * @n_contexts: contexts the card offers
+ * @design_version: firmware design version (major << 16 | minor << 8 | patch)
+ * @build_id: firmware build id
+ * @hw_flags: LOOM_DEV_HW_*
+ * @max_payload: largest packet payload in bytes
+ */
+struct loom_dev_info {
+	__u32	argsz;
+	__u32	flags;
+	__u32	node_id;
+	__u32	logical_id;
+	__u32	n_ports;
+	__u32	n_contexts;
+	__u32	design_version;
+	__u32	build_id;
+	__u32	hw_flags;
+	__u32	max_payload;
+};
+
+#define LOOM_DEV_HW_EMULATED	(1u << 0)	/* card emulator in the VM lab */
+
+/* LOOM_IOC_CTX_CREATE flags */
+#define LOOM_CTX_F_INDEX	(1u << 0)	/* ask for context @index */
+
+/* LOOM_IOC_CTX_CREATE out_flags */
+#define LOOM_CTX_OUT_KICK	(1u << 0)	/* after a doorbell write, write
+						 * @kick_value at @kick_offset
+						 * of the kick mapping
+						 */
+
+/**
+ * struct loom_ctx_create - LOOM_IOC_CTX_CREATE
+ * @argsz: in: sizeof(struct loom_ctx_create)
+ * @flags: in: LOOM_CTX_F_*
+ * @index: in with LOOM_CTX_F_INDEX, out: context index on the card
+ *         (remote nodes address this context by it)
+ * @key: in: protection key remote puts must carry
+ * @cmdq_entries: in: command ring entries, power of two, 16..32768
+ * @cq_entries: in: completion ring entries, power of two, 16..32768
+ * @seg_size: in: segment bytes, 4 KiB .. 4 MiB (rounded up to pages)
+ * @cmdq_token: out: mmap offset of the command ring (cmdq_entries * 64 bytes)
+ * @cq_token: out: mmap offset of the completion ring (cq_entries * 32 bytes)
+ * @doorbell_token: out: mmap offset of the doorbell page (4096 bytes)
+ * @seg_token: out: mmap offset of the segment (seg_size bytes)
+ * @kick_token: out: mmap offset of the kick page (4096 bytes), if
+ *              LOOM_CTX_OUT_KICK
+ * @kick_offset: out: byte offset of the kick register in that page
+ * @kick_value: out: 32-bit value to write there
+ * @out_flags: out: LOOM_CTX_OUT_*
+ * @node_id: out: logical node id of this card
+ */
+struct loom_ctx_create {
+	__u32	argsz;
+	__u32	flags;
+	__u32	index;
+	__u32	key;
+	__u32	cmdq_entries;
+	__u32	cq_entries;
+	__u64	seg_size;
+	__u64	cmdq_token;
+	__u64	cq_token;
+	__u64	doorbell_token;
+	__u64	seg_token;
+	__u64	kick_token;
+	__u32	kick_offset;
+	__u32	kick_value;
+	__u32	out_flags;
+	__u32	node_id;
+};
+
+/**
+ * struct loom_ctx_destroy - LOOM_IOC_CTX_DESTROY
+ * @argsz: in: sizeof(struct loom_ctx_destroy)
+ * @flags: in: 0
+ * @index: in: context index returned by LOOM_IOC_CTX_CREATE on this file
+ * @pad: zero
+ *
+ * Fails with -EBUSY while any of the context's regions is still mapped.
+ */
+struct loom_ctx_destroy {
+	__u32	argsz;
+	__u32	flags;
+	__u32	index;
+	__u32	pad;
+};
+
+#define LOOM_IOC_DEV_INFO	_IOWR(LOOM_IOC_MAGIC, 0x00, struct loom_dev_info)
+#define LOOM_IOC_CTX_CREATE	_IOWR(LOOM_IOC_MAGIC, 0x01, struct loom_ctx_create)
+#define LOOM_IOC_CTX_DESTROY	_IOWR(LOOM_IOC_MAGIC, 0x02, struct loom_ctx_destroy)
+
+#endif /* _UAPI_LINUX_LOOM_H */

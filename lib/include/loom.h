@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
+/*
+ * libloom: remote memory operations over a loom card (contract 3 of 3).
+ *
+ * Functions return 0 (or a count) on success and a negative errno on
+ * failure; loom_strerror() describes both errno values and completion
+ * statuses.  A struct loom_ctx is not thread-safe: use one per thread.
+ * Documented in Documentation/lib/api.rst.  Symbols are versioned
+ * (LOOM_0.1); the ABI only grows.
+ */
+#ifndef LOOM_H
+#define LOOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LOOM_API_VERSION_MAJOR	0
+#define LOOM_API_VERSION_MINOR	1
+
+struct loom_dev;
+struct loom_ctx;
+
+/** Card identity, from loom_dev_query(). */
+struct loom_dev_attr {
+	uint32_t node_id;		/* physical node id */
+	uint32_t logical_id;		/* logical node id: address puts by it */
+	uint32_t n_ports;
+	uint32_t n_contexts;
+	uint32_t design_version;	/* major << 16 | minor << 8 | patch */
+	uint32_t build_id;
+	uint32_t emulated;		/* 1: card emulator (VM lab) */
+	uint32_t max_payload;
+};
+
+/* Open /dev/loomN (path NULL: $LOOM_DEVICE, else /dev/loom0). */
+int loom_dev_open(const char *path, struct loom_dev **devp);
+void loom_dev_close(struct loom_dev *dev);
+int loom_dev_query(struct loom_dev *dev, struct loom_dev_attr *attr);
+
+/** Context creation parameters; zeroed fields take the defaults. */
+struct loom_ctx_attr {
+	uint32_t flags;			/* LOOM_CTX_ATTR_* */
+	uint32_t index;			/* with LOOM_CTX_ATTR_INDEX */
+	uint32_t key;			/* key remote puts must carry */
+	uint32_t cmdq_entries;		/* default 256 */
+	uint32_t cq_entries;		/* default 1024 */
+	uint64_t segment_size;		/* default 1 MiB, at most 4 MiB */
+};
+
+#define LOOM_CTX_ATTR_INDEX	(1u << 0)	/* ask for a fixed context index */
+
+int loom_ctx_create(struct loom_dev *dev, const struct loom_ctx_attr *attr,
+		    struct loom_ctx **ctxp);
+void loom_ctx_destroy(struct loom_ctx *ctx);
+uint32_t loom_ctx_index(const struct loom_ctx *ctx);
+uint32_t loom_ctx_node(const struct loom_ctx *ctx);
+/* The context's registered segment: remote puts land here. */
+void *loom_ctx_segment(const struct loom_ctx *ctx, size_t *size);
+
+/** Where a remote operation goes. */
+struct loom_remote {
+	uint32_t node;			/* logical node id */
+	uint32_t ctx;			/* context index on that node */
+	uint32_t key;			/* that context's key */
+};
+
+#define LOOM_PUT_REMOTE_EVENT	(1u << 0)	/* target gets an arrival event */
+
+/*
+ * Start a put of @len bytes from offset @local_off of my segment to
+ * @remote_off of the remote context's segment.  Returns 0 once the
+ * command is queued, -EAGAIN if the command ring is full (reap
+ * completions first).  Completion reports @tag.
+ */
+int loom_put(struct loom_ctx *ctx, const struct loom_remote *dst,
+	     uint64_t remote_off, uint64_t local_off, uint64_t len,
+	     uint32_t flags, uint64_t tag);
+
+/** A completion: a finished operation or an arrival. */
+struct loom_completion {
+	uint64_t tag;		/* LOCAL: the operation's tag; ARRIVAL: remote_off */
+	uint64_t value;		/* bytes moved */
+	uint32_t node;		/* the other end */
+	uint32_t ctx;		/* the other end's context */
+	uint8_t kind;		/* LOOM_COMPLETION_* */
+	uint8_t status;		/* 0 or LOOM_STATUS_* */
+	uint8_t opcode;
+};
+
+#define LOOM_COMPLETION_LOCAL	1
+#define LOOM_COMPLETION_ARRIVAL	2
+
+/* statuses (same values as the card's) */
+#define LOOM_STATUS_OK			0
+#define LOOM_STATUS_BAD_DESC		1
+#define LOOM_STATUS_LOCAL_BOUNDS	2
+#define LOOM_STATUS_UNREACHABLE		3
+#define LOOM_STATUS_REMOTE_KEY		4
+#define LOOM_STATUS_REMOTE_BOUNDS	5
+#define LOOM_STATUS_NO_CTX		6
+#define LOOM_STATUS_LINK		7
+#define LOOM_STATUS_UNSUPPORTED		8
+
+/* Reap up to @max completions without blocking; returns how many. */
+int loom_poll(struct loom_ctx *ctx, struct loom_completion *out, int max);
+/*
+ * Wait for at least one completion (sleeping on the card's interrupt),
+ * up to @timeout_ms (-1: forever).  Returns how many were reaped (>= 1),
+ * or -ETIMEDOUT, or -EIO if the card went away.
+ */
+int loom_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
+	      int timeout_ms);
+/* File descriptor to use with poll()/epoll for this context's device. */
+int loom_ctx_fd(const struct loom_ctx *ctx);
+
+/* Text for a negative errno (err < 0) or a LOOM_STATUS_* (err > 0). */
+const char *loom_strerror(int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOOM_H */

@@ -1,0 +1,11 @@
+# Shared build settings for every userspace part of loom.
+# Included by the sub-Makefiles; the top-level Makefile passes BUILD.
+TOP      ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD    ?= $(TOP)/build
+CC       ?= cc
+CSTD     := -std=c11 -D_GNU_SOURCE
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) -I$(TOP)/include -I$(TOP)/include/uapi -I$(TOP)/lib/include
+# Unit tests and native emulator tests run under these sanitizers in 'make check'.
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
