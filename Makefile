@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+# loom: top-level build.
+#   make          build everything (module, library, card emulator, tools)
+#   make check    run every test (unit, native emulator fabrics, VM lab); TAP
+#   make demo     the main job: a multi-host VM lab moves data and verifies it
+#   make install  library, header, pkg-config file, tools, module, udev rules
+#   make clean
+# As root, 'check' and 'demo' first install missing Debian packages
+# (tools/deps/install-deps); otherwise they say which are missing.
+TOP   := $(CURDIR)
+BUILD ?= $(TOP)/build
+PREFIX ?= /usr/local
+export BUILD TOP
+
+USER_PARTS := lib fpga_bitstreams tools/loom-xfer tools/loom-lab
+
+all: userspace module
+
+deps:
+	@$(TOP)/tools/deps/install-deps
+
+userspace:
+	$(MAKE) -C lib
+	$(MAKE) -C fpga_bitstreams
+	$(MAKE) -C tools/loom-xfer
+	$(MAKE) -C tools/loom-lab
+
+module:
+	$(MAKE) -C kmod
+
+# test programs (unit tests and native fabric tests under ASan/UBSan)
+tests: userspace module
+	$(MAKE) -C fpga_bitstreams tests
+	$(MAKE) -C kmod tests
+
+check: deps
+	@$(MAKE) --no-print-directory all tests
+	@$(TOP)/tests/run-tests
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tools/demo/loom-demo
+
+install: all
+	$(MAKE) -C lib install PREFIX=$(PREFIX)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab \
+		$(DESTDIR)$(PREFIX)/bin/
+	$(MAKE) -C kmod install
+	install -D -m 0644 udev/60-loom.rules $(DESTDIR)/etc/udev/rules.d/60-loom.rules
+	getent group loom >/dev/null || groupadd --system loom
+
+clean:
+	for d in $(USER_PARTS) kmod; do $(MAKE) -C $$d clean; done
+	rm -rf $(BUILD)
+
+.PHONY: all deps userspace module tests check demo install clean

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * libloom data path: posting commands and reaping completions through the
+ * mapped rings, without system calls (kernel bypass).
+ *
+ * Command slots are credited back by completions: every command the library
+ * posts asks for exactly one LOCAL completion, and the card fetches commands
+ * in ring order, so once N local completions have arrived the first N slots
+ * have been read by the card and may be reused.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+#include <loom.h>
+
+#include "ctx_internal.h"
+
+static void ring_doorbell(struct loom_ctx *ctx)
+{
+	/* descriptors must be visible before the producer index */
+	atomic_thread_fence(memory_order_release);
+	ctx->doorbell[LOOM_DB_CMD_PI / 4] = ctx->cmd_pi;
+	if (ctx->kick) {
+		/* lab card: the doorbell page is plain memory; tell the card */
+		atomic_thread_fence(memory_order_seq_cst);
+		*ctx->kick = ctx->kick_value;
+	}
+}
+
+int loom_put(struct loom_ctx *ctx, const struct loom_remote *dst,
+	     uint64_t remote_off, uint64_t local_off, uint64_t len,
+	     uint32_t flags, uint64_t tag)
+{
+	struct loom_cmd *cmd;
+
+	if (!ctx || !dst || !len || (flags & ~LOOM_PUT_REMOTE_EVENT))
+		return -EINVAL;
+	if (local_off > ctx->segment_size || len > ctx->segment_size - local_off)
+		return -ERANGE;
+	if (dst->ctx > UINT16_MAX)
+		return -EINVAL;
+	if (!ctx->cmd_credits)
+		return -EAGAIN;
+
+	cmd = &ctx->cmdq[ctx->cmd_pi & ((1u << ctx->cmdq_log2) - 1)];
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->opcode = LOOM_OP_PUT;
+	cmd->flags = LOOM_CMD_F_SIGNAL;
+	if (flags & LOOM_PUT_REMOTE_EVENT)
+		cmd->flags |= LOOM_CMD_F_REMOTE_CQE;
+	cmd->dst_ctx = (uint16_t)dst->ctx;
+	cmd->dst_node = dst->node;
+	cmd->tag = tag;
+	cmd->local_off = local_off;
+	cmd->remote_off = remote_off;
+	cmd->length = len;
+	cmd->key = dst->key;
+	ctx->cmd_pi++;
+	ctx->cmd_credits--;
+	ring_doorbell(ctx);
+	return 0;
+}
+
+int loom_poll(struct loom_ctx *ctx, struct loom_completion *out, int max)
+{
+	uint32_t mask = (1u << ctx->cq_log2) - 1;
+	int n = 0;
+
+	if (!ctx || !out || max < 0)
+		return -EINVAL;
+	while (n < max) {
+		const struct loom_cqe *e = &ctx->cq[ctx->cq_ci & mask];
+		uint32_t f = __atomic_load_n(&e->flags, __ATOMIC_ACQUIRE);
+
+		if ((f & LOOM_CQE_PHASE) != loom_cq_phase(ctx->cq_ci, ctx->cq_log2))
+			break;
+		out[n].tag = e->tag;
+		out[n].value = e->value;
+		out[n].node = e->src_node;
+		out[n].ctx = e->src_ctx;
+		out[n].kind = e->kind;
+		out[n].status = e->status;
+		out[n].opcode = e->opcode;
+		if (e->kind == LOOM_CQE_LOCAL)
+			ctx->cmd_credits++;
+		ctx->cq_ci++;
+		n++;
+	}
+	if (n) {
+		/* entries are copied out before the slots are handed back */
+		atomic_thread_fence(memory_order_release);
+		ctx->doorbell[LOOM_DB_CQ_CI / 4] = ctx->cq_ci;
+	}
+	return n;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int loom_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
+	      int timeout_ms)
+{
+	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+
+	if (!ctx || !out || max <= 0)
+		return -EINVAL;
+	for (;;) {
+		struct pollfd pfd = { .fd = ctx->dev->fd, .events = POLLIN };
+		int n = loom_poll(ctx, out, max);
+		int wait;
+
+		if (n)
+			return n;
+		if (deadline < 0) {
+			wait = -1;
+		} else {
+			int64_t left = deadline - now_ms();
+
+			if (left <= 0)
+				return -ETIMEDOUT;
+			wait = (int)left;
+		}
+		/*
+		 * The kernel reports POLLIN when the entry at our consumer
+		 * index (published in the doorbell page) is valid, so there is
+		 * no lost wake-up between loom_poll() and poll().
+		 */
+		if (poll(&pfd, 1, wait) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL))
+			return -EIO;
+	}
+}

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/* libloom: messages for errno values and completion statuses. */
+#include <string.h>
+
+#include <loom.h>
+
+static const char *const status_text[] = {
+	[LOOM_STATUS_OK] = "success",
+	[LOOM_STATUS_BAD_DESC] = "the card rejected a malformed command descriptor",
+	[LOOM_STATUS_LOCAL_BOUNDS] = "local offset/length outside this context's segment",
+	[LOOM_STATUS_UNREACHABLE] = "destination node unreachable: no valid route (check the routing table)",
+	[LOOM_STATUS_REMOTE_KEY] = "the target rejected the key (wrong key for that context)",
+	[LOOM_STATUS_REMOTE_BOUNDS] = "remote offset/length outside the target's segment",
+	[LOOM_STATUS_NO_CTX] = "the target context does not exist or is not running",
+	[LOOM_STATUS_LINK] = "lost to a link failure on the path",
+	[LOOM_STATUS_UNSUPPORTED] = "operation not supported by this card design",
+};
+
+const char *loom_strerror(int err)
+{
+	if (err <= 0)
+		return strerror(-err);
+	if ((size_t)err < sizeof(status_text) / sizeof(status_text[0]) && status_text[err])
+		return status_text[err];
+	return "unknown completion status";
+}

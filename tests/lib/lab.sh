@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# VM-lab helpers for loom's tests.  Source after tap.sh.
+#   lab_start ARGS...  starts a lab in a fresh directory (LAB_DIR) and arranges
+#                      for it to be stopped when the test exits, however it exits
+#   lab_exec HOST CMD  runs CMD in guest HOST
+loom_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+loom_build=${BUILD:-$loom_top/build}
+LOOM_LAB=$loom_build/bin/loom-lab
+LAB_DIR=
+
+lab_cleanup() {
+	[ -n "$LAB_DIR" ] && "$LOOM_LAB" stop --dir "$LAB_DIR" >/dev/null 2>&1
+	LAB_DIR=
+}
+
+lab_start() {
+	local parent
+	parent=$(mktemp -d /tmp/loom-test.XXXXXX)
+	LAB_DIR=$parent/lab
+	trap "lab_cleanup; rm -rf '$parent'" EXIT
+	trap 'exit 130' INT TERM
+	"$LOOM_LAB" start --dir "$LAB_DIR" "$@" 2>"$parent/start.log"
+	local rc=$?
+	[ $rc = 0 ] || tap_diag "$(tail -n 30 "$parent/start.log")"
+	return $rc
+}
+
+lab_exec() {
+	local host=$1
+	shift
+	"$LOOM_LAB" exec --dir "$LAB_DIR" "$host" -- "$@"
+}

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP helpers for loom's shell tests.  Source it; call tap_plan N first.
+tap_n=0
+tap_failed=0
+
+tap_plan() { echo "1..$1"; }
+tap_ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+tap_fail() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_n - $*"; }
+tap_skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $* # SKIP"; }
+tap_diag() { sed 's/^/# /' <<<"$*"; }
+# tap_check DESCRIPTION COMMAND... : ok if the command succeeds
+tap_check() {
+	local desc=$1
+	shift
+	if "$@"; then tap_ok "$desc"; else tap_fail "$desc"; fi
+}
+tap_done() { [ "$tap_failed" = 0 ] && exit 0; exit 1; }
