@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# libloom packaging: a program builds against the tree through pkg-config,
+# the exported symbols are exactly the documented API at version LOOM_0.1,
+# and 'make install' lays out library, header and pkg-config file.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+top=$(cd "$here/../.." && pwd)
+build=${BUILD:-$top/build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+tap_plan 4
+cat >"$tmp/app.c" <<'C'
+#include <loom.h>
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+	struct loom_dev *dev;
+	int err = loom_dev_open("/nonexistent/loom", &dev);
+	printf("%s\n", loom_strerror(err));
+	return err == -2 && strstr(loom_strerror(LOOM_STATUS_REMOTE_KEY), "key") ? 0 : 1;
+}
+C
+export PKG_CONFIG_PATH=$build/lib/pkgconfig
+if cc -std=c11 -Wall -Werror -o "$tmp/app" "$tmp/app.c" $(pkg-config --cflags --libs libloom) 2>"$tmp/err" &&
+   LD_LIBRARY_PATH=$build/lib "$tmp/app" >/dev/null; then
+	tap_ok "a program builds and runs against libloom through pkg-config"
+else
+	tap_diag "$(cat "$tmp/err")"
+	tap_fail "a program builds and runs against libloom through pkg-config"
+fi
+
+api=$(sed -n 's/^[a-z].*[ *]\(loom_[a-z_]*\)(.*/\1/p' "$top/lib/include/loom.h" | sort)
+exported=$(nm -D --defined-only "$build/lib/libloom.so.0" | awk '$3 ~ /^loom_/ {print $3}' | sort)
+if [ -n "$api" ] && [ "$api" = "$(sed 's/@.*//' <<<"$exported")" ]; then
+	tap_ok "exported symbols are exactly the functions of loom.h"
+else
+	tap_diag "header: $(echo $api)"
+	tap_diag "library: $(echo $exported)"
+	tap_fail "exported symbols are exactly the functions of loom.h"
+fi
+if [ -n "$exported" ] && ! grep -qv '@@LOOM_0\.1$' <<<"$exported"; then
+	tap_ok "every exported symbol is versioned LOOM_0.1"
+else
+	tap_fail "every exported symbol is versioned LOOM_0.1"
+fi
+
+if make -s -C "$top/lib" install DESTDIR="$tmp/root" PREFIX=/usr >/dev/null 2>"$tmp/err" &&
+   [ -f "$tmp/root/usr/include/loom.h" ] && [ -x "$tmp/root/usr/lib/libloom.so.0" ] &&
+   [ -L "$tmp/root/usr/lib/libloom.so" ] &&
+   grep -q '^prefix=/usr$' "$tmp/root/usr/lib/pkgconfig/libloom.pc"; then
+	tap_ok "make install lays out the library, header and pkg-config file"
+else
+	tap_diag "$(cat "$tmp/err")"
+	tap_fail "make install lays out the library, header and pkg-config file"
+fi
+tap_done
