@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The admin mailbox: one command in flight, serialised by a mutex.  The
+ * driver writes the arguments and the command, then a new sequence number
+ * (and kicks, in the lab); the card executes, writes RESULT and then
+ * ACK = SEQ, and raises vector LOOM_VEC_ADMIN.  The waiter sleeps on that
+ * interrupt but also re-reads ACK every admin_poll_ms, so a lost or
+ * coalesced interrupt costs latency, never correctness.
+ */
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/pci.h>
+#include <linux/wait.h>
+
+#include "loom_drv.h"
+
+static const char *loom_admin_cmd_name(u32 cmd)
+{
+	switch (cmd) {
+	case LOOM_ADMIN_CMD_NOP:
+		return "NOP";
+	case LOOM_ADMIN_CMD_RESET:
+		return "RESET";
+	case LOOM_ADMIN_CMD_CTX_ENABLE:
+		return "CTX_ENABLE";
+	case LOOM_ADMIN_CMD_CTX_DISABLE:
+		return "CTX_DISABLE";
+	default:
+		return "?";
+	}
+}
+
+static int loom_admin_errno(u32 result, const char **why)
+{
+	switch (result) {
+	case LOOM_ADMIN_E_OK:
+		*why = "ok";
+		return 0;
+	case LOOM_ADMIN_E_UNKNOWN_CMD:
+		*why = "card does not know the command";
+		return -EOPNOTSUPP;
+	case LOOM_ADMIN_E_BAD_CTX:
+		*why = "context index out of range";
+		return -EINVAL;
+	case LOOM_ADMIN_E_BAD_RING:
+		*why = "ring size or address rejected";
+		return -EINVAL;
+	case LOOM_ADMIN_E_BAD_SEGMENT:
+		*why = "segment address or size rejected";
+		return -EINVAL;
+	case LOOM_ADMIN_E_BUSY:
+		*why = "context already enabled";
+		return -EBUSY;
+	default:
+		*why = "unknown result code";
+		return -EIO;
+	}
+}
+
+static bool loom_admin_acked(struct loom_dev *ldev, u32 seq)
+{
+	return loom_rd(ldev, ldev->blk_admin.off + LOOM_ADMIN_ACK) == seq;
+}
+
+/**
+ * loom_admin_cmd() - run one admin command and wait for the card's answer
+ * @ldev: the card (registers mapped)
+ * @cmd: LOOM_ADMIN_CMD_*
+ * @arg0: first argument (context index for CTX_ENABLE/CTX_DISABLE)
+ * @timeout_ms: how long to wait for the acknowledgment
+ *
+ * Return: 0, -ETIMEDOUT when the card did not acknowledge in time, or the
+ * errno the card's result code maps to (-EINVAL, -EBUSY, -EOPNOTSUPP,
+ * -EIO); failures are logged.
+ */
+int loom_admin_cmd(struct loom_dev *ldev, u32 cmd, u32 arg0,
+		   unsigned int timeout_ms)
+{
+	u32 base = ldev->blk_admin.off;
+	unsigned long deadline, slice;
+	const char *why;
+	u32 seq, result;
+	int err;
+
+	slice = msecs_to_jiffies(max(loom_admin_poll_ms, 1u));
+	mutex_lock(&ldev->admin_lock);
+	seq = ++ldev->admin_seq;
+	if (!seq)
+		seq = ++ldev->admin_seq;
+
+	loom_wr(ldev, base + LOOM_ADMIN_ARG0, arg0);
+	loom_wr(ldev, base + LOOM_ADMIN_ARG1, 0);
+	loom_wr(ldev, base + LOOM_ADMIN_ARG2, 0);
+	loom_wr(ldev, base + LOOM_ADMIN_ARG3, 0);
+	loom_wr(ldev, base + LOOM_ADMIN_CMD, cmd);
+	/* SEQ publishes the command: everything above must land first */
+	wmb();
+	loom_wr(ldev, base + LOOM_ADMIN_SEQ, seq);
+	ldev->hal->kick(ldev, LOOM_KICK_ADMIN);
+
+	deadline = jiffies + msecs_to_jiffies(timeout_ms);
+	while (!loom_admin_acked(ldev, seq)) {
+		if (time_after(jiffies, deadline)) {
+			mutex_unlock(&ldev->admin_lock);
+			dev_err(&ldev->pdev->dev,
+				"admin command %s(%u) not acknowledged within %u ms (is the card or its emulator running? raise loom.admin_timeout_ms if it is only slow)\n",
+				loom_admin_cmd_name(cmd), arg0, timeout_ms);
+			return -ETIMEDOUT;
+		}
+		wait_event_timeout(ldev->admin_wq, loom_admin_acked(ldev, seq),
+				   slice);
+	}
+	/* RESULT was written before ACK */
+	rmb();
+	result = loom_rd(ldev, base + LOOM_ADMIN_RESULT);
+	mutex_unlock(&ldev->admin_lock);
+
+	err = loom_admin_errno(result, &why);
+	if (err)
+		dev_err(&ldev->pdev->dev, "admin command %s(%u) failed: %s (result %u)\n",
+			loom_admin_cmd_name(cmd), arg0, why, result);
+	return err;
+}
+
+/**
+ * loom_admin_wait_ready() - wait until the card reports its mailbox ready
+ * @ldev: the card (registers mapped)
+ *
+ * Also synchronises the driver's sequence number with the card's last
+ * acknowledgment, so a reloaded driver never reuses an acknowledged one.
+ *
+ * Return: 0, or -ETIMEDOUT after admin_timeout_ms (logged).
+ */
+int loom_admin_wait_ready(struct loom_dev *ldev)
+{
+	u32 base = ldev->blk_admin.off;
+	unsigned long deadline = jiffies + msecs_to_jiffies(loom_admin_timeout_ms);
+
+	while (!(loom_rd(ldev, base + LOOM_ADMIN_STATUS) & LOOM_ADMIN_ST_READY)) {
+		if (time_after(jiffies, deadline)) {
+			dev_err(&ldev->pdev->dev,
+				"card not ready after %u ms (admin status %#x): is the card emulator running?\n",
+				loom_admin_timeout_ms,
+				loom_rd(ldev, base + LOOM_ADMIN_STATUS));
+			return -ETIMEDOUT;
+		}
+		msleep(max(loom_admin_poll_ms, 1u));
+	}
+	ldev->admin_seq = loom_rd(ldev, base + LOOM_ADMIN_ACK);
+	return 0;
+}

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Contexts: a command ring, a completion ring and a memory segment in host
+ * memory (dma_alloc_coherent), a context record on the card pointing at
+ * them, and a doorbell page.  The memory of a context is freed only once
+ * the card has acknowledged CTX_DISABLE (it then guarantees no more DMA)
+ * or the card is gone (bus mastering off).
+ */
+#include <linux/dma-mapping.h>
+#include <linux/log2.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include <loom_hw/ring.h>
+
+#include "loom_drv.h"
+#include "loom_token.h"
+
+#define LOOM_SEG_MIN	SZ_4K
+#define LOOM_SEG_MAX	SZ_4M
+
+static int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b,
+			  size_t size)
+{
+	b->size = PAGE_ALIGN(size);
+	b->va = dma_alloc_coherent(&ldev->pdev->dev, b->size, &b->dma,
+				   GFP_KERNEL);
+	return b->va ? 0 : -ENOMEM;
+}
+
+static void loom_dma_free(struct loom_dev *ldev, struct loom_dma_buf *b)
+{
+	if (b->va)
+		dma_free_coherent(&ldev->pdev->dev, b->size, b->va, b->dma);
+	b->va = NULL;
+}
+
+static void loom_ctx_free_mem(struct loom_dev *ldev, struct loom_ctx *ctx)
+{
+	loom_dma_free(ldev, &ctx->seg);
+	loom_dma_free(ldev, &ctx->cq);
+	loom_dma_free(ldev, &ctx->cmdq);
+}
+
+/* Free everything of a disabled context; caller holds ldev->lock. */
+static void loom_ctx_free(struct loom_dev *ldev, struct loom_ctx *ctx)
+{
+	loom_ctx_free_mem(ldev, ctx);
+	clear_bit(ctx->index, ldev->ctx_busy);
+	kfree(ctx);
+}
+
+static int loom_ring_log2(u32 entries)
+{
+	if (!entries || !is_power_of_2(entries))
+		return -EINVAL;
+	if (ilog2(entries) < LOOM_RING_LOG2_MIN ||
+	    ilog2(entries) > LOOM_RING_LOG2_MAX)
+		return -EINVAL;
+	return ilog2(entries);
+}
+
+static void loom_ctx_program(struct loom_dev *ldev, struct loom_ctx *ctx)
+{
+	u32 i = ctx->index;
+
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CMDQ_LO),
+		lower_32_bits(ctx->cmdq.dma));
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CMDQ_HI),
+		upper_32_bits(ctx->cmdq.dma));
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CQ_LO),
+		lower_32_bits(ctx->cq.dma));
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CQ_HI),
+		upper_32_bits(ctx->cq.dma));
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_SEG_LO),
+		lower_32_bits(ctx->seg.dma));
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_SEG_HI),
+		upper_32_bits(ctx->seg.dma));
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_SEG_SIZE_LO),
+		lower_32_bits((u64)ctx->seg.size));
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_SEG_SIZE_HI),
+		upper_32_bits((u64)ctx->seg.size));
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_RINGS),
+		ctx->cmdq_log2 | ctx->cq_log2 << 8);
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_KEY), ctx->key);
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_VECTOR), LOOM_VEC_CQ);
+	/* a new owner starts counting from zero */
+	loom_wr(ldev, loom_db_reg(ldev, i, LOOM_DB_CMD_PI), 0);
+	loom_wr(ldev, loom_db_reg(ldev, i, LOOM_DB_CQ_CI), 0);
+}
+
+/* 0 when the card is known to have stopped the context, -ETIMEDOUT if not */
+static int loom_ctx_hw_disable(struct loom_dev *ldev, struct loom_ctx *ctx,
+			       unsigned int timeout_ms)
+{
+	int err;
+
+	if (!ctx->enabled)
+		return 0;
+	err = loom_admin_cmd(ldev, LOOM_ADMIN_CMD_CTX_DISABLE, ctx->index,
+			     timeout_ms);
+	if (err == -ETIMEDOUT)
+		return err;
+	/* any acknowledged answer means the context is not running */
+	ctx->enabled = false;
+	return 0;
+}
+
+/**
+ * loom_token() - mmap token of one region of a context
+ * @ctx: the context
+ * @region: which region
+ *
+ * Return: the token (a page-aligned mmap offset).
+ */
+u64 loom_token(const struct loom_ctx *ctx, enum loom_region region)
+{
+	return loom_token_make(ctx->lf->cookie, ctx->slot, region);
+}
+
+static int loom_ctx_check_args(struct loom_dev *ldev,
+			       struct loom_ctx_create *req, int *cmdq_log2,
+			       int *cq_log2)
+{
+	if (req->flags & ~LOOM_CTX_F_INDEX)
+		return -EINVAL;
+	*cmdq_log2 = loom_ring_log2(req->cmdq_entries);
+	*cq_log2 = loom_ring_log2(req->cq_entries);
+	if (*cmdq_log2 < 0 || *cq_log2 < 0)
+		return -EINVAL;
+	if (req->seg_size < LOOM_SEG_MIN || req->seg_size > LOOM_SEG_MAX)
+		return -EINVAL;
+	if ((req->flags & LOOM_CTX_F_INDEX) && req->index >= ldev->n_ctx)
+		return -EINVAL;
+	return 0;
+}
+
+/* Caller holds ldev->lock; picks and reserves a card context index. */
+static int loom_ctx_pick_index(struct loom_dev *ldev,
+			       const struct loom_ctx_create *req, u32 *index)
+{
+	unsigned long i;
+
+	if (req->flags & LOOM_CTX_F_INDEX) {
+		if (test_bit(req->index, ldev->ctx_busy))
+			return -EBUSY;
+		i = req->index;
+	} else {
+		i = find_first_zero_bit(ldev->ctx_busy, ldev->n_ctx);
+		if (i >= ldev->n_ctx)
+			return -ENOSPC;
+	}
+	set_bit(i, ldev->ctx_busy);
+	*index = i;
+	return 0;
+}
+
+static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
+{
+	struct loom_dev *ldev = ctx->lf->ldev;
+	phys_addr_t kick = ldev->hal->kick_phys(ldev);
+
+	req->index = ctx->index;
+	req->seg_size = ctx->seg.size;
+	req->cmdq_token = loom_token(ctx, LOOM_REGION_CMDQ);
+	req->cq_token = loom_token(ctx, LOOM_REGION_CQ);
+	req->doorbell_token = loom_token(ctx, LOOM_REGION_DOORBELL);
+	req->seg_token = loom_token(ctx, LOOM_REGION_SEGMENT);
+	req->out_flags = 0;
+	req->kick_token = 0;
+	req->kick_offset = 0;
+	req->kick_value = 0;
+	if (kick) {
+		req->out_flags |= LOOM_CTX_OUT_KICK;
+		req->kick_token = loom_token(ctx, LOOM_REGION_KICK);
+		req->kick_offset = offset_in_page(kick);
+		req->kick_value = LOOM_IVSHMEM_PEER_CARD << 16 |
+				  LOOM_KICK_DOORBELL;
+	}
+	req->node_id = loom_rd(ldev, ldev->blk_router.off +
+			       LOOM_ROUTER_LOGICAL_ID);
+}
+
+/**
+ * loom_ctx_create() - LOOM_IOC_CTX_CREATE: make, program and enable a context
+ * @lf: the open file that will own it
+ * @req: the request, copied in; on success its out fields are filled
+ *
+ * Return: 0; -EINVAL for bad flags, sizes or index; -EBUSY when the
+ * requested index is taken; -ENOSPC when the card has no free context;
+ * -EMFILE when the file already holds max_ctx_per_file contexts; -ENOMEM;
+ * -EIO when the card is gone; -ETIMEDOUT or the card's refusal otherwise.
+ */
+int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
+{
+	struct loom_dev *ldev = lf->ldev;
+	int cmdq_log2, cq_log2, err;
+	struct loom_ctx *ctx;
+	u32 slot;
+
+	err = loom_ctx_check_args(ldev, req, &cmdq_log2, &cq_log2);
+	if (err)
+		return err;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->lf = lf;
+	ctx->key = req->key;
+	ctx->cmdq_log2 = cmdq_log2;
+	ctx->cq_log2 = cq_log2;
+	atomic_set(&ctx->map_count, 0);
+	INIT_LIST_HEAD(&ctx->orphan_node);
+
+	mutex_lock(&ldev->lock);
+	if (ldev->dead) {
+		err = -EIO;
+		goto err_unlock;
+	}
+	if (lf->n_ctxs >= loom_max_ctx_per_file) {
+		err = -EMFILE;
+		goto err_unlock;
+	}
+	err = loom_ctx_pick_index(ldev, req, &ctx->index);
+	if (err)
+		goto err_unlock;
+
+	err = loom_dma_alloc(ldev, &ctx->cmdq, (size_t)LOOM_CMD_SIZE << cmdq_log2);
+	if (!err)
+		err = loom_dma_alloc(ldev, &ctx->cq, (size_t)LOOM_CQE_SIZE << cq_log2);
+	if (!err)
+		err = loom_dma_alloc(ldev, &ctx->seg, req->seg_size);
+	if (err)
+		goto err_mem;
+
+	err = xa_alloc(&lf->ctxs, &slot, ctx,
+		       XA_LIMIT(0, LOOM_TOKEN_SLOT_MAX), GFP_KERNEL);
+	if (err)
+		goto err_mem;
+	ctx->slot = slot;
+
+	loom_ctx_program(ldev, ctx);
+	err = loom_admin_cmd(ldev, LOOM_ADMIN_CMD_CTX_ENABLE, ctx->index,
+			     loom_admin_timeout_ms);
+	if (err == -ETIMEDOUT) {
+		/* the card may still act on it: keep the memory until told */
+		ctx->enabled = true;
+		if (!loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms)) {
+			xa_erase(&lf->ctxs, slot);
+			goto err_mem;
+		}
+		dev_warn(&ldev->pdev->dev, "context %u: enable timed out and disable was not acknowledged; its memory is kept until the card is removed\n",
+			 ctx->index);
+		xa_erase(&lf->ctxs, slot);
+		ctx->lf = NULL;
+		list_add_tail(&ctx->orphan_node, &ldev->orphans);
+		mutex_unlock(&ldev->lock);
+		return err;
+	}
+	if (err) {
+		xa_erase(&lf->ctxs, slot);
+		goto err_mem;
+	}
+	ctx->enabled = true;
+	lf->n_ctxs++;
+	loom_ctx_fill_out(ctx, req);
+	mutex_unlock(&ldev->lock);
+	return 0;
+
+err_mem:
+	loom_ctx_free(ldev, ctx);
+	mutex_unlock(&ldev->lock);
+	return err;
+
+err_unlock:
+	mutex_unlock(&ldev->lock);
+	kfree(ctx);
+	return err;
+}
+
+/**
+ * loom_ctx_destroy() - LOOM_IOC_CTX_DESTROY: disable and free a context
+ * @lf: the open file owning it
+ * @index: its card context index
+ *
+ * Return: 0; -EINVAL when this file has no context @index; -EBUSY while
+ * any of its regions is mapped; -EIO when the card is gone; -ETIMEDOUT
+ * when the card did not confirm the stop (the context stays; retry or
+ * close the file).
+ */
+int loom_ctx_destroy(struct loom_file *lf, u32 index)
+{
+	struct loom_dev *ldev = lf->ldev;
+	struct loom_ctx *ctx, *found = NULL;
+	unsigned long slot;
+	int err;
+
+	mutex_lock(&ldev->lock);
+	if (ldev->dead) {
+		err = -EIO;
+		goto out;
+	}
+	xa_for_each(&lf->ctxs, slot, ctx) {
+		if (ctx->index == index) {
+			found = ctx;
+			break;
+		}
+	}
+	if (!found) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (atomic_read(&found->map_count)) {
+		err = -EBUSY;
+		goto out;
+	}
+	err = loom_ctx_hw_disable(ldev, found, loom_admin_timeout_ms);
+	if (err)
+		goto out;
+	xa_erase(&lf->ctxs, found->slot);
+	lf->n_ctxs--;
+	loom_ctx_free(ldev, found);
+out:
+	mutex_unlock(&ldev->lock);
+	return err;
+}
+
+/**
+ * loom_ctx_release_all() - free every context of a file being closed
+ * @lf: the file; no mapping of it exists any more
+ *
+ * A context whose disable the card does not acknowledge is handed to the
+ * card (ldev->orphans) and freed when the card is removed.
+ */
+void loom_ctx_release_all(struct loom_file *lf)
+{
+	struct loom_dev *ldev = lf->ldev;
+	struct loom_ctx *ctx;
+	unsigned long slot;
+
+	mutex_lock(&ldev->lock);
+	xa_for_each(&lf->ctxs, slot, ctx) {
+		xa_erase(&lf->ctxs, slot);
+		lf->n_ctxs--;
+		if (!ldev->dead &&
+		    loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms)) {
+			dev_warn(&ldev->pdev->dev, "context %u: card did not confirm it stopped; its memory is kept until the card is removed\n",
+				 ctx->index);
+			ctx->lf = NULL;
+			list_add_tail(&ctx->orphan_node, &ldev->orphans);
+			continue;
+		}
+		loom_ctx_free(ldev, ctx);
+	}
+	mutex_unlock(&ldev->lock);
+}
+
+/**
+ * loom_ctx_hw_stop_all() - best-effort disable of every context of a card
+ *	being removed
+ * @ldev: the card, already marked dead
+ *
+ * Gives up at the first unacknowledged command: a card that does not
+ * answer once will not answer for the next context either.
+ */
+void loom_ctx_hw_stop_all(struct loom_dev *ldev)
+{
+	unsigned int timeout = min(loom_admin_timeout_ms, 1000u);
+	bool answering;
+	struct loom_file *lf;
+	struct loom_ctx *ctx;
+	unsigned long slot;
+
+	mutex_lock(&ldev->lock);
+	answering = loom_rd(ldev, LOOM_FWID_MAGIC) == LOOM_MAGIC;
+	list_for_each_entry(lf, &ldev->files, node) {
+		xa_for_each(&lf->ctxs, slot, ctx) {
+			if (answering && loom_ctx_hw_disable(ldev, ctx, timeout))
+				answering = false;
+			ctx->enabled = false;
+		}
+	}
+	list_for_each_entry(ctx, &ldev->orphans, orphan_node) {
+		if (answering && loom_ctx_hw_disable(ldev, ctx, timeout))
+			answering = false;
+		ctx->enabled = false;
+	}
+	mutex_unlock(&ldev->lock);
+}
+
+/**
+ * loom_ctx_free_dead() - free the memory of a removed card's contexts
+ * @ldev: the card, dead, with bus mastering off
+ *
+ * Memory still mapped into a process is freed when its file is closed
+ * (every mapping is gone by then); orphans are freed entirely.
+ */
+void loom_ctx_free_dead(struct loom_dev *ldev)
+{
+	struct loom_ctx *ctx, *tmp;
+	struct loom_file *lf;
+	unsigned long slot;
+
+	mutex_lock(&ldev->lock);
+	list_for_each_entry(lf, &ldev->files, node) {
+		xa_for_each(&lf->ctxs, slot, ctx) {
+			if (!atomic_read(&ctx->map_count))
+				loom_ctx_free_mem(ldev, ctx);
+		}
+	}
+	list_for_each_entry_safe(ctx, tmp, &ldev->orphans, orphan_node) {
+		list_del(&ctx->orphan_node);
+		loom_ctx_free(ldev, ctx);
+	}
+	mutex_unlock(&ldev->lock);
+}
+
+/**
+ * loom_ctx_cq_ready() - does a context have a completion to consume?
+ * @ctx: the context; caller holds ldev->lock and the card is alive
+ *
+ * Reads the consumer index software last wrote to the doorbell page and
+ * checks the phase bit of the entry there.
+ *
+ * Return: true when the entry at the consumer index is valid.
+ */
+bool loom_ctx_cq_ready(struct loom_ctx *ctx)
+{
+	struct loom_dev *ldev = ctx->lf->ldev;
+	const struct loom_cqe *cqe;
+	u32 ci, flags;
+
+	if (!ctx->cq.va)
+		return false;
+	ci = loom_rd(ldev, loom_db_reg(ldev, ctx->index, LOOM_DB_CQ_CI));
+	cqe = (const struct loom_cqe *)ctx->cq.va +
+	      (ci & ((1u << ctx->cq_log2) - 1));
+	flags = READ_ONCE(cqe->flags);
+	return (flags & LOOM_CQE_PHASE) == loom_cq_phase(ci, ctx->cq_log2);
+}

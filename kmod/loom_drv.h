@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loom.ko internal interfaces: the per-card structure, per-file and
+ * per-context state, and the functions each file of the driver offers the
+ * others.  Locking and lifetime rules are in Documentation/kmod/.
+ */
+#ifndef LOOM_DRV_H
+#define LOOM_DRV_H
+
+#include <linux/cdev.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+
+#include <linux/loom.h>
+#include <loom_hw/regs.h>
+
+#include "loom_hal.h"
+
+#define LOOM_DRV_NAME		"loom"
+#define LOOM_MAX_DEVS		64	/* minors of the chrdev region */
+#define LOOM_FWID_DESC_LEN_BUF	(LOOM_FWID_DESC_LEN + 1)
+
+/* module parameters (loom_main.c) */
+extern unsigned int loom_admin_timeout_ms;
+extern unsigned int loom_admin_poll_ms;
+extern unsigned int loom_max_ctx_per_file;
+
+/**
+ * struct loom_blk - where one register block was found
+ * @off: offset of the block in the register space, 0 when absent
+ * @size: bytes the block covers
+ * @version: LOOM_BLK_VER(major, minor) as read
+ */
+struct loom_blk {
+	u32 off;
+	u32 size;
+	u32 version;
+};
+
+/**
+ * struct loom_fwid - firmware identity read from the FWID block
+ * @design_version: major << 16 | minor << 8 | patch
+ * @build_id: 32 bits of the design's git hash
+ * @build_time: seconds since the epoch
+ * @flags: LOOM_FWID_F_*
+ * @desc: NUL-terminated description
+ */
+struct loom_fwid {
+	u32 design_version;
+	u32 build_id;
+	u32 build_time;
+	u32 flags;
+	char desc[LOOM_FWID_DESC_LEN_BUF];
+};
+
+/**
+ * struct loom_dev - one card; outlives the PCI device while files are open
+ * @kref: one reference for the PCI binding, one per open file
+ * @pdev: the PCI device (a reference is held until the last kref put)
+ * @hal: hardware-access back end
+ * @regs: mapped register space (BAR0 on the card, BAR2 in the lab)
+ * @regs_len: bytes of @regs
+ * @ctrl: lab only: ivshmem register BAR (kick register)
+ * @class_dev: /dev/loomN class device, NULL once removed
+ * @minor: N of /dev/loomN
+ * @lock: protects @dead, @files, @ctx_busy and every file's contexts
+ * @dead: the PCI device is gone: no register access, no new contexts
+ * @files: open files (struct loom_file.node)
+ * @ctx_busy: card context indices in use (bitmap of @n_ctx bits)
+ * @orphans: contexts of closed files whose CTX_DISABLE was not acknowledged;
+ *	their memory is freed once the card is gone
+ * @admin_lock: serialises the admin mailbox
+ * @admin_seq: sequence number of the last admin command
+ * @admin_wq: woken by the admin interrupt (vector LOOM_VEC_ADMIN)
+ * @cq_wq: woken by the completion interrupt (vector LOOM_VEC_CQ)
+ * @n_vectors: MSI-X vectors allocated
+ * @fwid: firmware identity
+ * @blk_admin: admin block
+ * @blk_router: router block
+ * @blk_ctx: context block
+ * @blk_db: doorbell block
+ * @n_ctx: contexts usable by the driver
+ * @ctx_stride: bytes between context records
+ * @db_area: register-space offset of doorbell page 0
+ * @n_ports: network ports of the router
+ */
+struct loom_dev {
+	struct kref kref;
+	struct pci_dev *pdev;
+	const struct loom_hal_ops *hal;
+	void __iomem *regs;
+	u32 regs_len;
+	void __iomem *ctrl;
+	struct device *class_dev;
+	int minor;
+
+	struct mutex lock;		/* see @lock above */
+	bool dead;
+	struct list_head files;
+	unsigned long *ctx_busy;
+	struct list_head orphans;
+
+	struct mutex admin_lock;	/* see @admin_lock above */
+	u32 admin_seq;
+	wait_queue_head_t admin_wq;
+	wait_queue_head_t cq_wq;
+	int n_vectors;
+
+	struct loom_fwid fwid;
+	struct loom_blk blk_admin;
+	struct loom_blk blk_router;
+	struct loom_blk blk_ctx;
+	struct loom_blk blk_db;
+	u32 n_ctx;
+	u32 ctx_stride;
+	u32 db_area;
+	u32 n_ports;
+};
+
+/**
+ * struct loom_file - state of one open /dev/loomN
+ * @ldev: the card (holds a kref)
+ * @node: entry in ldev->files
+ * @mapping: the file's address space, zapped when the device goes away
+ * @cookie: per-open identity encoded in every mmap token of this file
+ * @ctxs: contexts of this file indexed by slot (protected by ldev->lock)
+ * @n_ctxs: number of entries in @ctxs
+ */
+struct loom_file {
+	struct loom_dev *ldev;
+	struct list_head node;
+	struct address_space *mapping;
+	u32 cookie;
+	struct xarray ctxs;
+	unsigned int n_ctxs;
+};
+
+/* mmap regions of a context, encoded in tokens */
+enum loom_region {
+	LOOM_REGION_CMDQ,
+	LOOM_REGION_CQ,
+	LOOM_REGION_DOORBELL,
+	LOOM_REGION_SEGMENT,
+	LOOM_REGION_KICK,
+	LOOM_REGION_COUNT
+};
+
+/**
+ * struct loom_dma_buf - one dma_alloc_coherent() allocation
+ * @va: kernel address
+ * @dma: bus address the card uses
+ * @size: bytes allocated (page multiple)
+ */
+struct loom_dma_buf {
+	void *va;
+	dma_addr_t dma;
+	size_t size;
+};
+
+/**
+ * struct loom_ctx - one card context owned by a file
+ * @lf: owning file
+ * @slot: slot in lf->ctxs, encoded in the tokens
+ * @index: context index on the card
+ * @key: protection key
+ * @cmdq_log2: log2 of command ring entries
+ * @cq_log2: log2 of completion ring entries
+ * @cmdq: command ring
+ * @cq: completion ring
+ * @seg: memory segment
+ * @map_count: live vmas of this context's regions
+ * @enabled: CTX_ENABLE was acknowledged and no CTX_DISABLE since
+ * @orphan_node: entry in ldev->orphans once its file is closed
+ */
+struct loom_ctx {
+	struct loom_file *lf;
+	u32 slot;
+	u32 index;
+	u32 key;
+	u32 cmdq_log2;
+	u32 cq_log2;
+	struct loom_dma_buf cmdq;
+	struct loom_dma_buf cq;
+	struct loom_dma_buf seg;
+	atomic_t map_count;
+	bool enabled;
+	struct list_head orphan_node;
+};
+
+/* loom_main.c */
+void loom_dev_put(struct loom_dev *ldev);
+struct loom_dev *loom_dev_get_by_minor(unsigned int minor);
+int loom_dev_register(struct loom_dev *ldev);
+void loom_dev_unregister(struct loom_dev *ldev);
+
+/* loom_regs.c */
+int loom_regs_discover(struct loom_dev *ldev);
+u32 loom_ctx_reg(struct loom_dev *ldev, u32 index, u32 field);
+u32 loom_db_reg(struct loom_dev *ldev, u32 index, u32 field);
+
+/* loom_admin.c */
+int loom_admin_cmd(struct loom_dev *ldev, u32 cmd, u32 arg0,
+		   unsigned int timeout_ms);
+int loom_admin_wait_ready(struct loom_dev *ldev);
+
+/* loom_irq.c */
+int loom_irq_setup(struct loom_dev *ldev);
+void loom_irq_teardown(struct loom_dev *ldev);
+
+/* loom_ctx.c */
+int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req);
+int loom_ctx_destroy(struct loom_file *lf, u32 index);
+void loom_ctx_release_all(struct loom_file *lf);
+void loom_ctx_hw_stop_all(struct loom_dev *ldev);
+void loom_ctx_free_dead(struct loom_dev *ldev);
+bool loom_ctx_cq_ready(struct loom_ctx *ctx);
+u64 loom_token(const struct loom_ctx *ctx, enum loom_region region);
+
+/* loom_mmap.c */
+int loom_mmap(struct file *file, struct vm_area_struct *vma);
+
+/* loom_cdev.c */
+extern const struct file_operations loom_fops;
+void loom_files_kill(struct loom_dev *ldev);
+
+/* loom_sysfs.c */
+extern const struct attribute_group *loom_dev_groups[];
+
+/* loom_pci.c */
+int loom_pci_register(void);
+void loom_pci_unregister(void);
+
+/* register access through the HAL */
+static inline u32 loom_rd(struct loom_dev *ldev, u32 off)
+{
+	return ldev->hal->read32(ldev, off);
+}
+
+static inline void loom_wr(struct loom_dev *ldev, u32 off, u32 val)
+{
+	ldev->hal->write32(ldev, off, val);
+}
+
+#endif /* LOOM_DRV_H */

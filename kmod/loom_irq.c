@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MSI-X interrupts: vector LOOM_VEC_ADMIN wakes admin command waiters,
+ * vector LOOM_VEC_CQ wakes poll() sleepers.  Interrupts coalesce, so the
+ * handlers only wake; the sleepers re-read shared state.
+ */
+#include <linux/interrupt.h>
+#include <linux/pci.h>
+
+#include "loom_drv.h"
+
+static irqreturn_t loom_irq_admin(int irq, void *data)
+{
+	struct loom_dev *ldev = data;
+
+	wake_up_all(&ldev->admin_wq);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t loom_irq_cq(int irq, void *data)
+{
+	struct loom_dev *ldev = data;
+
+	wake_up_all(&ldev->cq_wq);
+	return IRQ_HANDLED;
+}
+
+/**
+ * loom_irq_setup() - allocate MSI-X vectors and install the handlers
+ * @ldev: the card; bus mastering must be enabled or no MSI-X arrives
+ *
+ * Return: 0 or a negative errno (logged).
+ */
+int loom_irq_setup(struct loom_dev *ldev)
+{
+	struct pci_dev *pdev = ldev->pdev;
+	int n, err;
+
+	n = pci_alloc_irq_vectors(pdev, LOOM_VEC_CQ + 1, LOOM_NUM_VECTORS,
+				  PCI_IRQ_MSIX);
+	if (n < 0) {
+		dev_err(&pdev->dev, "cannot allocate %d..%d MSI-X vectors: %d (in the lab: start ivshmem-doorbell with vectors=%d)\n",
+			LOOM_VEC_CQ + 1, LOOM_NUM_VECTORS, n, LOOM_NUM_VECTORS);
+		return n;
+	}
+	ldev->n_vectors = n;
+
+	err = request_irq(pci_irq_vector(pdev, LOOM_VEC_ADMIN), loom_irq_admin,
+			  0, "loom-admin", ldev);
+	if (err) {
+		dev_err(&pdev->dev, "cannot request the admin interrupt: %d\n", err);
+		goto err_vectors;
+	}
+	err = request_irq(pci_irq_vector(pdev, LOOM_VEC_CQ), loom_irq_cq, 0,
+			  "loom-cq", ldev);
+	if (err) {
+		dev_err(&pdev->dev, "cannot request the completion interrupt: %d\n",
+			err);
+		goto err_admin;
+	}
+	return 0;
+
+err_admin:
+	free_irq(pci_irq_vector(pdev, LOOM_VEC_ADMIN), ldev);
+err_vectors:
+	pci_free_irq_vectors(pdev);
+	ldev->n_vectors = 0;
+	return err;
+}
+
+/**
+ * loom_irq_teardown() - undo loom_irq_setup()
+ * @ldev: the card
+ */
+void loom_irq_teardown(struct loom_dev *ldev)
+{
+	struct pci_dev *pdev = ldev->pdev;
+
+	if (!ldev->n_vectors)
+		return;
+	free_irq(pci_irq_vector(pdev, LOOM_VEC_CQ), ldev);
+	free_irq(pci_irq_vector(pdev, LOOM_VEC_ADMIN), ldev);
+	pci_free_irq_vectors(pdev);
+	ldev->n_vectors = 0;
+}
