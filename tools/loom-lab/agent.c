@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loom-lab-agent: runs inside a lab guest (chrooted into the host's root
+ * file system shared over 9p) as its init process.  It speaks the framed
+ * protocol of frame.h on a serial port: it announces READY, runs each RUN
+ * frame's command with /bin/sh -c in TREE, relays the command's stdout and
+ * stderr as they come, reports EXIT with the status and kills a command's
+ * process group on KILL.  Any number of commands may run at once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "frame.h"
+#include "sys.h"
+
+#define MAX_JOBS 64
+/* After a command's shell exits, how long to wait for pipes still held
+ * open by background children before reporting EXIT anyway. */
+#define PIPE_GRACE_MS 1000
+
+struct job {
+	bool used;
+	uint32_t chan;
+	pid_t pid;
+	int out_fd, err_fd, in_fd;
+	bool exited;
+	int status;
+	int64_t exit_ms;
+};
+
+static struct job jobs[MAX_JOBS];
+static int serial_fd = -1;
+static int sigchld_pipe[2];
+static const char *tree = "/";
+static const char *host_index = "";
+
+static void agent_log(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static void agent_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "loom-lab-agent: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void send_frame(uint8_t type, uint32_t chan, const void *p, uint32_t len)
+{
+	if (write_frame(serial_fd, type, chan, p, len) < 0) {
+		agent_log("cannot write to the serial channel: %s", strerror(errno));
+		exit(1);
+	}
+}
+
+static void on_sigchld(int sig)
+{
+	int saved = errno;
+	char c = (char)sig;
+
+	if (write(sigchld_pipe[1], &c, 1) < 0) {
+		/* pipe full: a wakeup is already pending */
+	}
+	errno = saved;
+}
+
+static int open_serial(const char *dev)
+{
+	struct termios t;
+	int fd = open(dev, O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0) {
+		agent_log("cannot open serial channel %s: %s", dev, strerror(errno));
+		return -1;
+	}
+	if (tcgetattr(fd, &t) == 0) {
+		cfmakeraw(&t);
+		t.c_cflag |= CLOCAL | CREAD;
+		t.c_cflag &= ~(tcflag_t)CRTSCTS;
+		t.c_iflag &= ~(tcflag_t)(IXON | IXOFF | IXANY);
+		t.c_cc[VMIN] = 1;
+		t.c_cc[VTIME] = 0;
+		cfsetispeed(&t, B115200);
+		cfsetospeed(&t, B115200);
+		if (tcsetattr(fd, TCSANOW, &t) < 0)
+			agent_log("cannot make %s raw: %s", dev, strerror(errno));
+		tcflush(fd, TCIOFLUSH);
+	} else {
+		agent_log("%s is not a terminal (%s); using it as is", dev,
+			  strerror(errno));
+	}
+	return fd;
+}
+
+static void child_exec(const char *cmd, int in_fd, int out_fd, int err_fd)
+{
+	char path[4200], ldpath[4200], loomtree[4200], lab_host[64];
+	sigset_t none;
+
+	setsid();
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
+		_exit(125);
+	if (chdir(tree) < 0) {
+		dprintf(2, "loom-lab-agent: cannot enter the tree %s: %s\n", tree,
+			strerror(errno));
+		_exit(125);
+	}
+	snprintf(path, sizeof(path),
+		 "PATH=%s/build/bin:/usr/sbin:/usr/bin:/sbin:/bin", tree);
+	snprintf(ldpath, sizeof(ldpath), "LD_LIBRARY_PATH=%s/build/lib", tree);
+	snprintf(loomtree, sizeof(loomtree), "LOOM_TREE=%s", tree);
+	snprintf(lab_host, sizeof(lab_host), "LOOM_LAB_HOST=%s", host_index);
+	char *envp[] = { path, ldpath, loomtree, "HOME=/tmp", lab_host, NULL };
+
+	execle("/bin/sh", "sh", "-c", cmd, (char *)NULL, envp);
+	dprintf(2, "loom-lab-agent: cannot run /bin/sh: %s\n", strerror(errno));
+	_exit(127);
+}
+
+static struct job *find_job(uint32_t chan)
+{
+	for (int i = 0; i < MAX_JOBS; i++)
+		if (jobs[i].used && jobs[i].chan == chan)
+			return &jobs[i];
+	return NULL;
+}
+
+static void fail_run(uint32_t chan, const char *what)
+{
+	char msg[256];
+	int32_t st = 125;
+	uint8_t b[4];
+
+	snprintf(msg, sizeof(msg), "loom-lab-agent: cannot start command: %s\n",
+		 what);
+	send_frame(LAB_FRAME_STDERR, chan, msg, (uint32_t)strlen(msg));
+	lab_put_u32(b, (uint32_t)st);
+	send_frame(LAB_FRAME_EXIT, chan, b, 4);
+}
+
+static void start_job(uint32_t chan, const uint8_t *p, uint32_t len)
+{
+	int in[2], out[2], err[2];
+	struct job *j = NULL;
+	char *cmd;
+
+	if (find_job(chan))
+		return; /* duplicate RUN: the first one stands */
+	for (int i = 0; i < MAX_JOBS; i++)
+		if (!jobs[i].used) {
+			j = &jobs[i];
+			break;
+		}
+	if (!j) {
+		fail_run(chan, "too many commands running at once");
+		return;
+	}
+	if (len < 4) {
+		fail_run(chan, "malformed RUN frame");
+		return;
+	}
+	cmd = strndup((const char *)p + 4, len - 4);
+	if (!cmd) {
+		fail_run(chan, "out of memory");
+		return;
+	}
+	if (pipe2(in, O_CLOEXEC) < 0) {
+		fail_run(chan, strerror(errno));
+		free(cmd);
+		return;
+	}
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		fail_run(chan, strerror(errno));
+		close(in[0]);
+		close(in[1]);
+		free(cmd);
+		return;
+	}
+	if (pipe2(err, O_CLOEXEC) < 0) {
+		fail_run(chan, strerror(errno));
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		free(cmd);
+		return;
+	}
+	pid_t pid = fork();
+
+	if (pid == 0)
+		child_exec(cmd, in[0], out[1], err[1]);
+	free(cmd);
+	close(in[0]);
+	close(out[1]);
+	close(err[1]);
+	if (pid < 0) {
+		fail_run(chan, strerror(errno));
+		close(in[1]);
+		close(out[0]);
+		close(err[0]);
+		return;
+	}
+	set_nonblock(out[0], 1);
+	set_nonblock(err[0], 1);
+	*j = (struct job){ .used = true, .chan = chan, .pid = pid,
+			   .in_fd = in[1], .out_fd = out[0], .err_fd = err[0] };
+}
+
+static void kill_job(uint32_t chan)
+{
+	struct job *j = find_job(chan);
+
+	if (!j || j->exited)
+		return;
+	kill(-j->pid, SIGKILL);
+	kill(j->pid, SIGKILL);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void job_stdin(uint32_t chan, const uint8_t *p, uint32_t len, bool eof)
+{
+	struct job *j = find_job(chan);
+
+	if (!j || j->in_fd < 0)
+		return;
+	if (eof) {
+		close_fd(&j->in_fd);
+		return;
+	}
+	if (write_all(j->in_fd, p, len) < 0)
+		close_fd(&j->in_fd); /* the command closed its stdin */
+}
+
+static void handle_frame(const struct lab_frame *f)
+{
+	switch (f->type) {
+	case LAB_FRAME_RUN:
+		start_job(f->chan, f->payload, f->len);
+		break;
+	case LAB_FRAME_STDIN:
+		job_stdin(f->chan, f->payload, f->len, false);
+		break;
+	case LAB_FRAME_STDIN_EOF:
+		job_stdin(f->chan, NULL, 0, true);
+		break;
+	case LAB_FRAME_KILL:
+		kill_job(f->chan);
+		break;
+	default:
+		agent_log("ignoring unexpected %s frame on channel %u",
+			  lab_frame_type_name(f->type), f->chan);
+	}
+}
+
+static void relay_pipe(struct job *j, int *fd, uint8_t type)
+{
+	uint8_t buf[LAB_FRAME_MAX_PAYLOAD];
+	ssize_t n = read(*fd, buf, sizeof(buf));
+
+	if (n > 0)
+		send_frame(type, j->chan, buf, (uint32_t)n);
+	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+		close_fd(fd);
+}
+
+static void reap(void)
+{
+	int status;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (int i = 0; i < MAX_JOBS; i++) {
+			struct job *j = &jobs[i];
+
+			if (!j->used || j->pid != pid || j->exited)
+				continue;
+			j->exited = true;
+			j->exit_ms = now_ms();
+			if (WIFEXITED(status))
+				j->status = WEXITSTATUS(status);
+			else if (WIFSIGNALED(status))
+				j->status = 128 + WTERMSIG(status);
+			else
+				j->status = 125;
+		}
+	}
+}
+
+static void finish_jobs(void)
+{
+	int64_t now = now_ms();
+
+	for (int i = 0; i < MAX_JOBS; i++) {
+		struct job *j = &jobs[i];
+		uint8_t b[4];
+
+		if (!j->used || !j->exited)
+			continue;
+		if ((j->out_fd >= 0 || j->err_fd >= 0) &&
+		    now - j->exit_ms < PIPE_GRACE_MS)
+			continue;
+		close_fd(&j->out_fd);
+		close_fd(&j->err_fd);
+		close_fd(&j->in_fd);
+		lab_put_u32(b, (uint32_t)j->status);
+		send_frame(LAB_FRAME_EXIT, j->chan, b, 4);
+		j->used = false;
+	}
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: loom-lab-agent --serial DEV --tree DIR [--host N]\n"
+		"Runs in a loom-lab guest; started by the lab's initramfs.\n"
+		"See Documentation/tools/loom-lab.rst.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "serial", required_argument, NULL, 's' },
+		{ "tree", required_argument, NULL, 't' },
+		{ "host", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dev = NULL;
+	struct lab_decoder *dec;
+	struct utsname uts;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': dev = optarg; break;
+		case 't': tree = optarg; break;
+		case 'n': host_index = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (!dev || optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (*host_index) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "loom-h%s", host_index);
+		if (sethostname(name, strlen(name)) < 0) {
+			/* not fatal: only cosmetic */
+		}
+	}
+	serial_fd = open_serial(dev);
+	if (serial_fd < 0)
+		return 1;
+	if (pipe2(sigchld_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		return 1;
+	signal(SIGPIPE, SIG_IGN);
+	struct sigaction sa = { .sa_handler = on_sigchld,
+				.sa_flags = SA_RESTART | SA_NOCLDSTOP };
+	sigaction(SIGCHLD, &sa, NULL);
+
+	dec = malloc(sizeof(*dec));
+	if (!dec)
+		return 1;
+	lab_decoder_init(dec);
+	uname(&uts);
+	send_frame(LAB_FRAME_READY, 0, uts.release, (uint32_t)strlen(uts.release));
+	agent_log("ready on %s, tree %s", dev, tree);
+
+	for (;;) {
+		struct pollfd pfd[2 + 2 * MAX_JOBS];
+		struct job *owner[2 + 2 * MAX_JOBS];
+		int nfd = 0, timeout = -1;
+
+		pfd[nfd++] = (struct pollfd){ .fd = serial_fd, .events = POLLIN };
+		pfd[nfd++] = (struct pollfd){ .fd = sigchld_pipe[0], .events = POLLIN };
+		for (int i = 0; i < MAX_JOBS; i++) {
+			struct job *j = &jobs[i];
+
+			if (!j->used)
+				continue;
+			if (j->exited)
+				timeout = PIPE_GRACE_MS / 4;
+			if (j->out_fd >= 0) {
+				owner[nfd] = j;
+				pfd[nfd++] = (struct pollfd){ .fd = j->out_fd, .events = POLLIN };
+			}
+			if (j->err_fd >= 0) {
+				owner[nfd] = j;
+				pfd[nfd++] = (struct pollfd){ .fd = j->err_fd, .events = POLLIN };
+			}
+		}
+		if (poll(pfd, (nfds_t)nfd, timeout) < 0 && errno != EINTR) {
+			agent_log("poll failed: %s", strerror(errno));
+			return 1;
+		}
+		if (pfd[1].revents) {
+			char drain[64];
+
+			while (read(sigchld_pipe[0], drain, sizeof(drain)) > 0)
+				;
+		}
+		reap();
+		for (int k = 2; k < nfd; k++) {
+			struct job *j = owner[k];
+
+			if (!pfd[k].revents)
+				continue;
+			if (pfd[k].fd == j->out_fd)
+				relay_pipe(j, &j->out_fd, LAB_FRAME_STDOUT);
+			else if (pfd[k].fd == j->err_fd)
+				relay_pipe(j, &j->err_fd, LAB_FRAME_STDERR);
+		}
+		if (pfd[0].revents & POLLIN) {
+			size_t room;
+			uint8_t *space = lab_decoder_space(dec, &room);
+			ssize_t n = read(serial_fd, space, room);
+			struct lab_frame f;
+
+			if (n > 0) {
+				lab_decoder_commit(dec, (size_t)n);
+				while (lab_decoder_next(dec, &f))
+					handle_frame(&f);
+			} else if (n < 0 && errno != EINTR && errno != EAGAIN) {
+				agent_log("serial read failed: %s", strerror(errno));
+				sleep(1);
+			}
+		} else if (pfd[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+			sleep(1);
+		}
+		finish_jobs();
+	}
+}

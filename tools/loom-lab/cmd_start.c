@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loom-lab start: checks the options, prepares the guest kernel and
+ * initramfs, creates DIR and forks the supervisor daemon, then relays the
+ * daemon's progress to stderr until every guest is up (exit 0) or start
+ * failed (the lab is torn down, exit 1).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lab.h"
+#include "sys.h"
+
+#ifndef LOOM_TREE
+#define LOOM_TREE ""
+#endif
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	interrupted = sig;
+}
+
+static int parse_int(const char *opt, const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		lab_err("%s %s: expected a whole number from %d to %d", opt, s, lo, hi);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/* Paths go into QEMU options and the kernel command line unquoted. */
+static int check_plain_path(const char *what, const char *p)
+{
+	if (strpbrk(p, " \t\n,'\"\\=")) {
+		lab_err("%s %s contains a space, comma, quote, backslash or '=': "
+			"the lab cannot pass it to QEMU and the guest; use a plainer path",
+			what, p);
+		return -1;
+	}
+	return 0;
+}
+
+/* Where the guest must see it: not hidden by the guest's own tmpfs mounts. */
+static int check_guest_visible(const char *what, const char *p)
+{
+	static const char *const hidden[] = { "/tmp/", "/run/", "/dev/", "/proc/",
+					      "/sys/" };
+
+	for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++)
+		if (!strncmp(p, hidden[i], strlen(hidden[i]))) {
+			lab_err("%s %s is under %s, which the guests replace with their "
+				"own file system: put it elsewhere", what, p, hidden[i]);
+			return -1;
+		}
+	return 0;
+}
+
+static int self_dir(char *out)
+{
+	char exe[LAB_PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = 0;
+	snprintf(out, LAB_PATH_MAX, "%s", exe);
+	return 0;
+}
+
+static int prepare_dir(const char *dir)
+{
+	struct stat st;
+	struct sockaddr_un sa;
+	/* the longest socket name the lab creates */
+	size_t longest = strlen(dir) + strlen("/card7.ivshmem.sock");
+
+	if (longest >= sizeof(sa.sun_path)) {
+		lab_err("--dir %s is too long for UNIX socket names (keep it under %zu "
+			"characters)", dir, sizeof(sa.sun_path) - 21);
+		return -1;
+	}
+	if (stat(dir, &st) == 0) {
+		char probe[LAB_PATH_MAX];
+		int empty;
+
+		if (!S_ISDIR(st.st_mode)) {
+			lab_err("--dir %s exists and is not a directory", dir);
+			return -1;
+		}
+		snprintf(probe, sizeof(probe), "%s", dir);
+		empty = rmdir(probe) == 0; /* succeeds only when empty */
+		if (!empty) {
+			lab_err("--dir %s exists and is not empty (a lab running there? "
+				"`loom-lab stop --dir %s` first)", dir, dir);
+			return -1;
+		}
+	}
+	if (mkdir(dir, 0755) < 0) {
+		lab_err("cannot create --dir %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void daemon_child(struct lab_config *cfg, int status_fd)
+{
+	char log[LAB_PATH_MAX];
+	int fd;
+
+	setsid();
+	lab_pids_record(cfg->dir, LAB_ROLE_SUPERVISOR, 0, getpid());
+	lab_path(log, cfg->dir, "supervisor.log");
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		close(fd);
+	}
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+	}
+	/* keep nothing of the caller's (pipes of a test runner, say) */
+	for (int i = 3; i < 1024; i++)
+		if (i != status_fd)
+			close(i);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	lab_prog = "loom-lab supervisor";
+	lab_supervise(cfg, status_fd);
+}
+
+/* Relays the daemon's progress; 0 when it reported success. */
+static int relay_progress(int fd)
+{
+	char buf[4096];
+	size_t fill = 0;
+	int ok = 0;
+
+	for (;;) {
+		ssize_t n = read(fd, buf + fill, sizeof(buf) - fill - 1);
+		char *nl, *line;
+
+		if (n < 0 && errno == EINTR) {
+			if (interrupted)
+				return -1;
+			continue;
+		}
+		if (n <= 0)
+			break;
+		fill += (size_t)n;
+		buf[fill] = 0;
+		line = buf;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = 0;
+			if (!strcmp(line, "@@OK"))
+				ok = 1;
+			else if (strcmp(line, "@@FAIL"))
+				fprintf(stderr, "%s\n", line);
+			line = nl + 1;
+		}
+		fill -= (size_t)(line - buf);
+		memmove(buf, line, fill);
+		if (fill == sizeof(buf) - 1) {
+			fprintf(stderr, "%s\n", buf);
+			fill = 0;
+		}
+	}
+	return ok ? 0 : -1;
+}
+
+int cmd_start(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "hosts", required_argument, NULL, 'n' },
+		{ "shape", required_argument, NULL, 's' },
+		{ "mem", required_argument, NULL, 'm' },
+		{ "boot-timeout", required_argument, NULL, 'b' },
+		{ "module", required_argument, NULL, 'k' },
+		{ "no-module", no_argument, NULL, 'K' },
+		{ "tree", required_argument, NULL, 't' },
+		{ "no-card", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static struct lab_config cfg;
+	const char *dir = NULL, *tree = LOOM_TREE, *module = NULL;
+	bool no_module = false;
+	char self[LAB_PATH_MAX];
+	int c, pipefd[2];
+	pid_t pid;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.hosts = 2;
+	cfg.mem_mib = 256;
+	cfg.boot_timeout_s = 180;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': dir = optarg; break;
+		case 'n':
+			if (parse_int("--hosts", optarg, 1, LAB_MAX_HOSTS, &cfg.hosts) < 0)
+				return 2;
+			break;
+		case 's':
+			if (strcmp(optarg, "ring")) {
+				lab_err("--shape %s: the lab builds rings only (--shape ring)",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'm':
+			if (parse_int("--mem", optarg, 64, 2048, &cfg.mem_mib) < 0)
+				return 2;
+			break;
+		case 'b':
+			if (parse_int("--boot-timeout", optarg, 1, 3600,
+				      &cfg.boot_timeout_s) < 0)
+				return 2;
+			break;
+		case 'k': module = optarg; break;
+		case 'K': no_module = true; break;
+		case 't': tree = optarg; break;
+		case 'C': cfg.no_card = true; break;
+		case 'h': lab_help("start", 0); return 0;
+		default: lab_help("start", 1); return 2;
+		}
+	}
+	if (optind != argc) {
+		lab_err("start: unexpected argument '%s'", argv[optind]);
+		return 2;
+	}
+	if (!dir) {
+		lab_err("start: --dir DIR is required");
+		return 2;
+	}
+	if (module && no_module) {
+		lab_err("start: --module and --no-module exclude each other");
+		return 2;
+	}
+	if (!*tree) {
+		lab_err("start: no source tree compiled in: pass --tree PATH");
+		return 2;
+	}
+	if (lab_abs_dir(dir, cfg.dir) < 0 || lab_abs_dir(tree, cfg.tree) < 0) {
+		lab_err("start: cannot make --dir or --tree absolute");
+		return 2;
+	}
+	if (check_plain_path("--dir", cfg.dir) < 0 ||
+	    check_plain_path("--tree", cfg.tree) < 0 ||
+	    check_guest_visible("--tree", cfg.tree) < 0)
+		return 2;
+	if (!no_module) {
+		if (module) {
+			if (lab_abs_dir(module, cfg.module) < 0)
+				return 2;
+		} else {
+			if (lab_path(cfg.module, cfg.tree, "kmod/loom.ko") < 0)
+				return 2;
+		}
+		if (check_plain_path("--module", cfg.module) < 0 ||
+		    check_guest_visible("--module", cfg.module) < 0)
+			return 2;
+		if (access(cfg.module, R_OK) < 0) {
+			lab_err("start: module %s: %s (build it with `make -C kmod`, name "
+				"another with --module, or boot without it: --no-module)",
+				cfg.module, strerror(errno));
+			return 2;
+		}
+	}
+	if (self_dir(self) < 0) {
+		lab_err("start: cannot find my own executable in /proc/self/exe");
+		return 1;
+	}
+	if (lab_path(cfg.agent, self, "loom-lab-agent") < 0 ||
+	    lab_path(cfg.card, self, "loom-card") < 0) {
+		lab_err("start: my own directory %s is too long", self);
+		return 1;
+	}
+	if (access(cfg.agent, X_OK) < 0) {
+		lab_err("start: the guest agent %s is missing (%s): build tools/loom-lab",
+			cfg.agent, strerror(errno));
+		return 1;
+	}
+	if (check_plain_path("agent", cfg.agent) < 0 ||
+	    check_guest_visible("agent", cfg.agent) < 0)
+		return 1;
+	if (!cfg.no_card && access(cfg.card, X_OK) < 0) {
+		lab_err("start: the card emulator %s is missing (%s): build "
+			"fpga_bitstreams, or start the VMs without cards: --no-card",
+			cfg.card, strerror(errno));
+		return 1;
+	}
+	if (access("/usr/bin/qemu-system-x86_64", X_OK) < 0) {
+		lab_err("start: /usr/bin/qemu-system-x86_64 is missing: install "
+			"qemu-system-x86 (tools/deps/install-deps)");
+		return 1;
+	}
+	if (lab_guest_kver(cfg.tree, cfg.kver, sizeof(cfg.kver)) < 0 ||
+	    lab_prepare_vmlinux(cfg.tree, cfg.kver, cfg.vmlinux) < 0 ||
+	    lab_prepare_initramfs(cfg.tree, cfg.kver, cfg.initramfs) < 0)
+		return 1;
+	if (check_plain_path("cache", cfg.vmlinux) < 0)
+		return 1;
+	srand((unsigned int)(time(NULL) ^ getpid()));
+	snprintf(cfg.uniq, sizeof(cfg.uniq), "loom-lab-%d-%04x", (int)getpid(),
+		 (unsigned int)rand() & 0xffff);
+
+	if (prepare_dir(cfg.dir) < 0)
+		return 1;
+	if (lab_config_save(&cfg) < 0) {
+		lab_err("cannot write %s/lab.conf: %s", cfg.dir, strerror(errno));
+		lab_teardown(cfg.dir);
+		return 1;
+	}
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		lab_err("cannot create a pipe: %s", strerror(errno));
+		lab_teardown(cfg.dir);
+		return 1;
+	}
+	struct sigaction sa = { .sa_handler = on_interrupt };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		lab_err("cannot fork the supervisor: %s", strerror(errno));
+		lab_teardown(cfg.dir);
+		return 1;
+	}
+	if (pid == 0) {
+		close(pipefd[0]);
+		daemon_child(&cfg, pipefd[1]);
+	}
+	close(pipefd[1]);
+	lab_pids_record(cfg.dir, LAB_ROLE_SUPERVISOR, 0, pid);
+	if (relay_progress(pipefd[0]) == 0) {
+		close(pipefd[0]);
+		return 0;
+	}
+	close(pipefd[0]);
+	if (interrupted)
+		lab_err("start interrupted by signal %d: tearing the lab down",
+			(int)interrupted);
+	else
+		lab_err("start failed: tearing the lab down (logs were in %s)", cfg.dir);
+	lab_teardown(cfg.dir);
+	return 1;
+}

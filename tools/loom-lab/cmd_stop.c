@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/* loom-lab stop: tears a lab down from what DIR records; idempotent. */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "lab.h"
+
+int cmd_stop(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dir_arg = NULL;
+	char dir[LAB_PATH_MAX];
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': dir_arg = optarg; break;
+		case 'h': lab_help("stop", 0); return 0;
+		default: lab_help("stop", 1); return 2;
+		}
+	}
+	if (!dir_arg || optind != argc) {
+		lab_err("stop: usage: loom-lab stop --dir DIR");
+		return 2;
+	}
+	if (lab_abs_dir(dir_arg, dir) < 0) {
+		lab_err("stop: cannot make %s absolute", dir_arg);
+		return 2;
+	}
+	return lab_teardown(dir) < 0 ? 1 : 0;
+}

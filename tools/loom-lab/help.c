@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/* loom-lab: help texts (the manual is Documentation/tools/loom-lab.rst). */
+#include <stdio.h>
+#include <string.h>
+
+#include "lab.h"
+
+static const char main_help[] =
+"usage: loom-lab COMMAND [OPTIONS]\n"
+"\n"
+"Starts a loom VM lab: one card emulator (loom-card) per host, cabled in a\n"
+"ring, and one QEMU guest (TCG, Debian kernel booted by PVH) per host with\n"
+"the host's root file system shared read-only, the loom module loaded and\n"
+"an agent that runs commands; then runs commands in the guests and tears\n"
+"everything down.\n"
+"\n"
+"commands:\n"
+"  start      start a lab in a new directory\n"
+"  exec       run a command in one guest\n"
+"  stop       stop a lab and remove everything it created\n"
+"  status     show the lab's processes and whether they are alive\n"
+"  check-log  scan the guests' kernel logs for oopses, warnings, leaks\n"
+"\n"
+"`loom-lab COMMAND --help` describes each command.\n"
+"Manual: Documentation/tools/loom-lab.rst\n";
+
+static const char start_help[] =
+"usage: loom-lab start --dir DIR [--hosts N] [--shape ring] [--mem MiB]\n"
+"                      [--boot-timeout S] [--module PATH | --no-module]\n"
+"                      [--tree PATH] [--no-card]\n"
+"\n"
+"Creates DIR (it must not exist or be empty), starts the card emulators and\n"
+"the VMs under a supervisor daemon and returns when every guest is up and\n"
+"has loaded the module.  Progress goes to stderr.  On failure it says what\n"
+"failed (with the tail of the failing guest's console log), tears the lab\n"
+"down and exits 1.\n"
+"\n"
+"  --dir DIR           the lab's directory: sockets, logs, pids (required;\n"
+"                      keep the path short: UNIX socket names live in it)\n"
+"  --hosts N           number of hosts, 1 to 8 (default 2)\n"
+"  --shape ring        topology; the lab builds rings (default)\n"
+"  --mem MiB           guest RAM per host, 64 to 2048 (default 256)\n"
+"  --boot-timeout S    seconds every guest has to come up (default 180)\n"
+"  --module PATH       module to insmod in each guest\n"
+"                      (default TREE/kmod/loom.ko)\n"
+"  --no-module         do not load any module\n"
+"  --tree PATH         the loom source tree the guests work in (default: the\n"
+"                      tree this loom-lab was built from)\n"
+"  --no-card           no card emulators and no ivshmem devices: VMs only\n"
+"\n"
+"Files in DIR: hN.console.log (guest kernel console), hN.qemu.log,\n"
+"cardN.log (emulator stderr), supervisor.log, pids, shm, lab.conf, sockets.\n"
+"Guest RAM files live in /dev/shm/loom-lab-*.ram while the lab runs.\n"
+"\n"
+"exit status: 0 lab up, 1 start failed (torn down), 2 bad options\n";
+
+static const char exec_help[] =
+"usage: loom-lab exec --dir DIR [--timeout S] [--stdin] HOST -- CMD [ARG...]\n"
+"\n"
+"Runs `/bin/sh -c \"CMD ARG...\"` (the arguments joined with spaces) in guest\n"
+"HOST (0-based) with cwd = TREE and the environment\n"
+"  PATH=TREE/build/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
+"  LD_LIBRARY_PATH=TREE/build/lib LOOM_TREE=TREE HOME=/tmp LOOM_LAB_HOST=HOST\n"
+"as root.  The command's stdout and stderr are relayed to ours, separately.\n"
+"Its stdin is empty unless --stdin is given.  Several execs may run at once,\n"
+"on the same host or on different hosts.\n"
+"\n"
+"  --dir DIR     the lab's directory (required)\n"
+"  --timeout S   kill the command after S seconds (default 300; 0 = never)\n"
+"  --stdin       forward our stdin to the command (until EOF)\n"
+"\n"
+"exit status: the command's (128+N if killed by signal N), 124 on timeout\n"
+"(the command is killed), 125 for a lab error (message on stderr),\n"
+"2 for bad options\n";
+
+static const char stop_help[] =
+"usage: loom-lab stop --dir DIR\n"
+"\n"
+"Stops the supervisor, the VMs and the emulators recorded in DIR/pids\n"
+"(SIGTERM to each process group, SIGKILL after a few seconds; a pid whose\n"
+"start time no longer matches is left alone), removes the guest RAM files\n"
+"listed in DIR/shm and removes DIR with its sockets and logs.  Idempotent;\n"
+"works after a crash of the supervisor.  Refuses to remove a directory\n"
+"that is not a lab's.  Copy the logs first if you need them.\n"
+"\n"
+"exit status: 0 all gone, 1 something could not be removed, 2 bad options\n";
+
+static const char status_help[] =
+"usage: loom-lab status --dir DIR\n"
+"\n"
+"Prints one line per process of the lab: the supervisor, each host's QEMU\n"
+"and each card emulator, with its pid and whether it is alive.\n"
+"\n"
+"exit status: 0 all alive, 1 something is dead or no lab in DIR,\n"
+"2 bad options\n";
+
+static const char check_log_help[] =
+"usage: loom-lab check-log --dir DIR\n"
+"\n"
+"Scans every guest's kernel console log (DIR/hN.console.log) for \"Oops\",\n"
+"\"BUG:\", \"WARNING:\", \"Call Trace\", \"kmemleak\", \"KASAN\",\n"
+"\"general protection\" and \"unreferenced object\" and prints each finding\n"
+"as `host N: FILE:LINE: text`.  Run it before `stop`, which removes DIR.\n"
+"\n"
+"exit status: 0 clean, 1 findings (or a log is missing), 2 bad options\n";
+
+void lab_help(const char *cmd, int to_stderr)
+{
+	FILE *f = to_stderr ? stderr : stdout;
+	const char *text = main_help;
+
+	if (cmd && !strcmp(cmd, "start"))
+		text = start_help;
+	else if (cmd && !strcmp(cmd, "exec"))
+		text = exec_help;
+	else if (cmd && !strcmp(cmd, "stop"))
+		text = stop_help;
+	else if (cmd && !strcmp(cmd, "status"))
+		text = status_help;
+	else if (cmd && !strcmp(cmd, "check-log"))
+		text = check_log_help;
+	fputs(text, f);
+}

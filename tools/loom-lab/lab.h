@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* loom-lab: what the parts of the lab tool share (see loom-lab.rst). */
+#ifndef LOOM_LAB_H
+#define LOOM_LAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define LAB_MAX_HOSTS 8
+#define LAB_PATH_MAX 4096
+
+/* Exit codes of loom-lab exec beyond the command's own status */
+#define LAB_EXIT_TIMEOUT 124
+#define LAB_EXIT_LAB_ERROR 125
+
+/* Everything `start` decided; saved in DIR/lab.conf for the other commands. */
+struct lab_config {
+	char dir[LAB_PATH_MAX];		/* absolute */
+	char tree[LAB_PATH_MAX];	/* absolute */
+	char module[LAB_PATH_MAX];	/* loom.ko to insmod, "" = none */
+	char kver[128];			/* guest kernel release */
+	char vmlinux[LAB_PATH_MAX];
+	char initramfs[LAB_PATH_MAX];
+	char agent[LAB_PATH_MAX];	/* loom-lab-agent binary */
+	char card[LAB_PATH_MAX];	/* loom-card binary */
+	char uniq[64];			/* prefix of the /dev/shm names */
+	int hosts;
+	int mem_mib;
+	int boot_timeout_s;
+	bool no_card;
+};
+
+/* ---- messages (msg.c) */
+extern const char *lab_prog;
+void lab_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void lab_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Where lab_info/lab_err write: stderr by default, or this fd. */
+extern int lab_msg_fd;
+
+/* ---- lab directory layout and state files (labdir.c) */
+/* Formats DIR/<name> into out (LAB_PATH_MAX); -1 if it does not fit. */
+int lab_path(char *out, const char *dir, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int lab_config_save(const struct lab_config *cfg);
+int lab_config_load(const char *dir, struct lab_config *cfg);
+/* Absolute, normalised form of a directory argument that may not exist. */
+int lab_abs_dir(const char *arg, char *out);
+/* /dev/shm/<uniq>-h<i>.ram */
+void lab_ram_path(const struct lab_config *cfg, int host, char *out);
+
+enum lab_role { LAB_ROLE_SUPERVISOR, LAB_ROLE_CARD, LAB_ROLE_QEMU };
+struct lab_proc {
+	enum lab_role role;
+	int index;
+	pid_t pid;
+	unsigned long long start_time;	/* /proc/PID/stat field 22 */
+};
+const char *lab_role_name(enum lab_role role);
+/* Appends a line to DIR/pids: recorded before anybody can need it. */
+int lab_pids_record(const char *dir, enum lab_role role, int index, pid_t pid);
+/* Reads DIR/pids; returns the count (up to max) or -1. */
+int lab_pids_load(const char *dir, struct lab_proc *procs, int max);
+/* The start time of a live pid, 0 if it does not exist. */
+unsigned long long lab_proc_start_time(pid_t pid);
+/* True if pid still is the process that was recorded (zombies are not). */
+bool lab_proc_alive(const struct lab_proc *p);
+/* True while the recorded process has not been reaped, zombie or not. */
+bool lab_proc_exists(const struct lab_proc *p);
+/* Appends a /dev/shm path to DIR/shm before the file is created. */
+int lab_shm_record(const char *dir, const char *path);
+
+/* ---- cached guest boot files (kernel_image.c, initramfs.c) */
+int lab_guest_kver(const char *tree, char *out, size_t len);
+/* Creates and names TREE/.lab-cache/<kver> */
+int lab_cache_dir(const char *tree, const char *kver, char *out);
+int lab_prepare_vmlinux(const char *tree, const char *kver, char *out);
+int lab_prepare_initramfs(const char *tree, const char *kver, char *out);
+
+/* ---- processes (spawn.c) */
+/* Forks and execs argv with stdout+stderr appended to log_path, in its own
+ * process group, pinned to cpu (-1: not pinned).  Returns the pid or -1. */
+pid_t lab_spawn(char *const argv[], const char *log_path, int cpu);
+/* The CPU host i and its emulator run on. */
+int lab_host_cpu(int host);
+
+/* ---- emulator and VM command lines (card.c, qemu.c) */
+struct lab_argv {
+	char *v[96];
+	int n;
+};
+void lab_argv_add(struct lab_argv *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void lab_argv_free(struct lab_argv *a);
+void lab_card_argv(const struct lab_config *cfg, int host, struct lab_argv *a);
+/* Waits until the emulator listens on its ivshmem socket; 0 or -1. */
+int lab_card_wait_listening(const struct lab_config *cfg, int host, pid_t pid,
+			    int timeout_ms);
+void lab_qemu_argv(const struct lab_config *cfg, int host, struct lab_argv *a);
+
+/* ---- teardown (teardown.c) */
+/* Kills every recorded process, removes the shm files and DIR.  Quiet
+ * when there is nothing to do; returns 0 when everything is gone. */
+int lab_teardown(const char *dir);
+/* Sends SIGTERM to each live process (and its process group), waits up to
+ * grace_ms for all of them, then SIGKILLs the rest. */
+void lab_kill_procs(const struct lab_proc *p, int n, int grace_ms);
+
+/* ---- the supervisor daemon (supervisor.c) */
+/* Runs the lab described by cfg; reports progress on status_fd and closes
+ * it when start is complete (first byte '0' = success).  Never returns. */
+void lab_supervise(struct lab_config *cfg, int status_fd)
+	__attribute__((noreturn));
+/* Prints the last lines of a guest's console log through lab_err. */
+void lab_console_tail(const struct lab_config *cfg, int host, int lines);
+
+/* ---- commands (cmd_*.c) */
+int cmd_start(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_check_log(int argc, char **argv);
+
+/* ---- help texts (help.c) */
+void lab_help(const char *cmd, int to_stderr);
+
+#endif

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loom-lab: one QEMU per host.  TCG, PVH boot of the uncompressed vmlinux,
+ * guest RAM in a shared /dev/shm file the card emulator maps too, the host
+ * root shared read-only by virtio-9p, console on the first serial port
+ * (into DIR/hN.console.log), the agent channel on the second one, and the
+ * card as an ivshmem-doorbell device served by the emulator.
+ */
+#include <stdio.h>
+
+#include "lab.h"
+
+void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
+{
+	char ram[LAB_PATH_MAX];
+
+	lab_ram_path(cfg, i, ram);
+	lab_argv_add(a, "/usr/bin/qemu-system-x86_64");
+	lab_argv_add(a, "-name");
+	lab_argv_add(a, "loom-lab-h%d", i);
+	lab_argv_add(a, "-no-user-config");
+	lab_argv_add(a, "-nodefaults");
+	lab_argv_add(a, "-accel");
+	lab_argv_add(a, "tcg");
+	lab_argv_add(a, "-machine");
+	lab_argv_add(a, "pc,memory-backend=ram");
+	lab_argv_add(a, "-m");
+	lab_argv_add(a, "%d", cfg->mem_mib);
+	lab_argv_add(a, "-object");
+	lab_argv_add(a, "memory-backend-file,id=ram,size=%dM,mem-path=%s,share=on",
+		     cfg->mem_mib, ram);
+	lab_argv_add(a, "-kernel");
+	lab_argv_add(a, "%s", cfg->vmlinux);
+	lab_argv_add(a, "-initrd");
+	lab_argv_add(a, "%s", cfg->initramfs);
+	lab_argv_add(a, "-append");
+	lab_argv_add(a, "console=ttyS0 panic=-1 loom_lab.host=%d loom_lab.tree=%s "
+		     "loom_lab.agent=%s", i, cfg->tree, cfg->agent);
+	lab_argv_add(a, "-display");
+	lab_argv_add(a, "none");
+	lab_argv_add(a, "-no-reboot");
+	lab_argv_add(a, "-serial");
+	lab_argv_add(a, "file:%s/h%d.console.log", cfg->dir, i);
+	lab_argv_add(a, "-chardev");
+	lab_argv_add(a, "socket,id=agent,path=%s/h%d.agent.sock", cfg->dir, i);
+	lab_argv_add(a, "-serial");
+	lab_argv_add(a, "chardev:agent");
+	lab_argv_add(a, "-virtfs");
+	lab_argv_add(a, "local,path=/,mount_tag=hostroot,security_model=none,"
+		     "readonly=on,multidevs=remap");
+	if (!cfg->no_card) {
+		lab_argv_add(a, "-chardev");
+		lab_argv_add(a, "socket,id=ivs,path=%s/card%d.ivshmem.sock", cfg->dir, i);
+		lab_argv_add(a, "-device");
+		lab_argv_add(a, "ivshmem-doorbell,chardev=ivs,vectors=4");
+	}
+}

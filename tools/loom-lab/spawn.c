@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/* loom-lab: starting the lab's processes (emulators, QEMU) pinned to a CPU. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lab.h"
+#include "sys.h"
+
+int lab_host_cpu(int host)
+{
+	cpu_set_t set;
+	int n, k = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return -1;
+	n = CPU_COUNT(&set);
+	if (n <= 0)
+		return -1;
+	k = host % n;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set) && k-- == 0)
+			return cpu;
+	return -1;
+}
+
+pid_t lab_spawn(char *const argv[], const char *log_path, int cpu)
+{
+	int report[2], err = 0;
+	pid_t pid;
+
+	if (pipe2(report, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		sigset_t none;
+
+		setpgid(0, 0);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		if (cpu >= 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+		}
+		if (null < 0 || log < 0 || dup2(null, 0) < 0 || dup2(log, 1) < 0 ||
+		    dup2(log, 2) < 0) {
+			err = errno;
+		} else {
+			execv(argv[0], argv);
+			err = errno;
+		}
+		if (write(report[1], &err, sizeof(err)) < 0) {
+			/* the parent sees EOF and reports an unknown failure */
+		}
+		_exit(127);
+	}
+	close(report[1]);
+	if (pid < 0) {
+		close(report[0]);
+		return -1;
+	}
+	if (read(report[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) {
+		close(report[0]);
+		waitpid(pid, NULL, 0);
+		errno = err;
+		return -1;
+	}
+	close(report[0]);
+	return pid;
+}
