@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host interface: command fetch, PUT packetisation, operation tracking,
+ * target-side writes, arrival accounting and completion posting.
+ */
+#include "host_if.h"
+#include "card.h"
+#include "desc_check.h"
+#include "router.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- completions ------------------------------------------------------ */
+
+static void hif_flush_cqes(struct card *c, unsigned int idx)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+	uint32_t entries = 1u << x->p.cq_log2;
+	uint32_t ci = card_rd32(c, card_db_reg(idx, LOOM_DB_CQ_CI));
+	bool posted = false;
+
+	while (x->pend_count) {
+		struct loom_cqe e = x->pend[x->pend_head];
+		uint64_t addr = x->p.cq + (uint64_t)(x->cq_pi & (entries - 1)) * LOOM_CQE_SIZE;
+		uint8_t *slot;
+
+		/* free-running: used > entries means CI ran ahead of us; wait */
+		if (x->cq_pi - ci >= entries)
+			break;
+		slot = guest_mem_ptr(c->gm, addr, LOOM_CQE_SIZE);
+		if (!slot) {
+			hif_ctx_fault(c, idx, LOOM_CQE_ST_BAD_DESC, "completion ring outside host memory");
+			return;
+		}
+		e.flags = loom_cq_phase(x->cq_pi, x->p.cq_log2);
+		memcpy(slot, &e, offsetof(struct loom_cqe, flags));
+		/* the phase bit last: software sees a complete entry */
+		__atomic_store_n((uint32_t *)(void *)(slot + offsetof(struct loom_cqe, flags)),
+				 e.flags, __ATOMIC_RELEASE);
+		x->cq_pi++;
+		x->pend_head = (x->pend_head + 1) % HIF_PEND_CAP;
+		x->pend_count--;
+		posted = true;
+	}
+	if (posted)
+		c->vectors_pending |= 1u << x->p.vector;
+	if (x->pend_count)
+		c->stalled = true;
+}
+
+static void hif_post(struct card *c, unsigned int idx, const struct loom_cqe *e)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+
+	if (x->state != LOOM_CTX_ST_RUNNING)
+		return;
+	if (x->pend_count == HIF_PEND_CAP) {
+		card_log(c, "context %u: %u completions wait for ring space (LOOM_DB_CQ_CI not advancing); dropping one (kind %u tag 0x%llx status %u)",
+			 idx, HIF_PEND_CAP, e->kind, (unsigned long long)e->tag, e->status);
+		return;
+	}
+	x->pend[(x->pend_head + x->pend_count) % HIF_PEND_CAP] = *e;
+	x->pend_count++;
+	hif_flush_cqes(c, idx);
+}
+
+static void hif_post_local(struct card *c, unsigned int idx, const struct loom_cmd *cmd,
+			   uint8_t status, uint64_t value)
+{
+	struct loom_cqe e = {
+		.tag = cmd->tag,
+		.value = value,
+		.src_node = cmd->dst_node,
+		.src_ctx = cmd->dst_ctx,
+		.kind = LOOM_CQE_LOCAL,
+		.status = status,
+		.opcode = cmd->opcode,
+	};
+
+	hif_post(c, idx, &e);
+}
+
+/* ---- context life cycle ---------------------------------------------- */
+
+static void hif_set_state(struct card *c, unsigned int idx, uint32_t state)
+{
+	c->ctx[idx].state = state;
+	card_wr32(c, card_ctx_reg(idx, LOOM_CTXR_STATE), state);
+}
+
+bool hif_ctx_start(struct card *c, unsigned int idx, const struct hif_ctx_params *p)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+	uint32_t next_op_id = x->next_op_id;
+
+	free(x->pend);
+	free(x->arr);
+	memset(x, 0, sizeof(*x));
+	x->next_op_id = next_op_id;
+	x->seg_slot = -1;
+	x->pend = calloc(HIF_PEND_CAP, sizeof(*x->pend));
+	x->arr = calloc(HIF_ARR_CAP, sizeof(*x->arr));
+	if (!x->pend || !x->arr) {
+		free(x->pend);
+		free(x->arr);
+		x->pend = NULL;
+		x->arr = NULL;
+		card_log(c, "context %u: out of memory for completion and arrival tables", idx);
+		return false;
+	}
+	x->p = *p;
+	card_wr32(c, card_db_reg(idx, LOOM_DB_CMD_PI), 0);
+	card_wr32(c, card_db_reg(idx, LOOM_DB_CQ_CI), 0);
+	card_wr32(c, card_ctx_reg(idx, LOOM_CTXR_CMD_CI), 0);
+	card_wr32(c, card_ctx_reg(idx, LOOM_CTXR_ERROR), 0);
+	hif_set_state(c, idx, LOOM_CTX_ST_RUNNING);
+	if (c->verbose)
+		card_log(c, "context %u: running, cmdq 0x%llx (2^%u), cq 0x%llx (2^%u), segment 0x%llx+0x%llx, vector %u",
+			 idx, (unsigned long long)p->cmdq, p->cmdq_log2,
+			 (unsigned long long)p->cq, p->cq_log2, (unsigned long long)p->seg,
+			 (unsigned long long)p->seg_size, p->vector);
+	return true;
+}
+
+static void hif_ctx_release(struct card *c, unsigned int idx, uint32_t state)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+	uint32_t next_op_id = x->next_op_id;
+
+	free(x->pend);
+	free(x->arr);
+	memset(x, 0, sizeof(*x));
+	x->next_op_id = next_op_id;
+	x->seg_slot = -1;
+	hif_set_state(c, idx, state);
+}
+
+void hif_ctx_stop(struct card *c, unsigned int idx)
+{
+	if (c->ctx[idx].state != LOOM_CTX_ST_DISABLED && c->verbose)
+		card_log(c, "context %u: disabled", idx);
+	hif_ctx_release(c, idx, LOOM_CTX_ST_DISABLED);
+}
+
+void hif_ctx_fault(struct card *c, unsigned int idx, uint8_t status, const char *why)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+	uint32_t entries = 1u << x->p.cq_log2;
+	uint32_t ci = card_rd32(c, card_db_reg(idx, LOOM_DB_CQ_CI));
+	uint8_t *slot;
+
+	card_log(c, "context %u: FAULTED (status %u): %s", idx, status, why);
+	card_wr32(c, card_ctx_reg(idx, LOOM_CTXR_ERROR), status);
+	/* one error completion if the ring has room and is reachable */
+	if (x->state == LOOM_CTX_ST_RUNNING && x->cq_pi - ci < entries) {
+		slot = guest_mem_ptr(c->gm, x->p.cq + (uint64_t)(x->cq_pi & (entries - 1)) *
+				     LOOM_CQE_SIZE, LOOM_CQE_SIZE);
+		if (slot) {
+			struct loom_cqe e = {
+				.kind = LOOM_CQE_LOCAL,
+				.status = status,
+				.flags = loom_cq_phase(x->cq_pi, x->p.cq_log2),
+			};
+
+			memcpy(slot, &e, offsetof(struct loom_cqe, flags));
+			__atomic_store_n((uint32_t *)(void *)(slot + offsetof(struct loom_cqe, flags)),
+					 e.flags, __ATOMIC_RELEASE);
+		}
+	}
+	if (x->state == LOOM_CTX_ST_RUNNING)
+		c->vectors_pending |= 1u << x->p.vector;
+	hif_ctx_release(c, idx, LOOM_CTX_ST_FAULTED);
+}
+
+/* ---- source side ------------------------------------------------------ */
+
+static struct router_decision hif_route(struct card *c, uint32_t dst_node)
+{
+	struct loom_pkt_hdr h = { .dst_node = (uint16_t)dst_node };
+	const uint32_t *rt = (const uint32_t *)(const void *)(c->regs + CARD_OFF_ROUTER +
+							      LOOM_ROUTER_RT);
+
+	return router_decide(rt, CARD_RT_ENTRIES, c->n_ports, &h);
+}
+
+/* Start the staged command; false if it must wait (fence, op slot busy). */
+static bool hif_start_staged(struct card *c, unsigned int idx)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+	const struct loom_cmd *cmd = &x->staged;
+	struct router_decision d;
+	struct hif_op *op;
+	unsigned int slot;
+
+	if ((cmd->flags & LOOM_CMD_F_FENCE) && x->ops_busy)
+		return false;
+	if (cmd->opcode == LOOM_OP_NOP) {
+		x->has_staged = false;
+		hif_post_local(c, idx, cmd, LOOM_CQE_ST_OK, 0);
+		return true;
+	}
+	slot = x->next_op_id % HIF_MAX_OPS;
+	if (x->ops[slot].busy)
+		return false;
+	x->has_staged = false;
+	d = hif_route(c, cmd->dst_node);
+	if (d.verdict != ROUTE_HOST && d.verdict != ROUTE_PORT) {
+		hif_post_local(c, idx, cmd, LOOM_CQE_ST_UNREACHABLE, 0);
+		return true;
+	}
+	if (d.verdict == ROUTE_PORT && !c->io.port_up(c->io.opaque, d.port)) {
+		hif_post_local(c, idx, cmd, LOOM_CQE_ST_LINK, 0);
+		return true;
+	}
+	op = &x->ops[slot];
+	memset(op, 0, sizeof(*op));
+	op->busy = true;
+	op->opcode = cmd->opcode;
+	op->flags = cmd->flags;
+	op->dst_ctx = cmd->dst_ctx;
+	op->dst_node = cmd->dst_node;
+	op->op_id = x->next_op_id++;
+	op->key = cmd->key;
+	op->tag = cmd->tag;
+	op->local_off = cmd->local_off;
+	op->remote_off = cmd->remote_off;
+	op->len = cmd->length;
+	x->ops_busy++;
+	x->seg_slot = (int)slot;
+	return true;
+}
+
+/* Fetch and dispose of one descriptor; false if there is none to take. */
+static bool hif_fetch(struct card *c, unsigned int idx)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+	uint32_t pi = card_rd32(c, card_db_reg(idx, LOOM_DB_CMD_PI));
+	uint32_t entries = 1u << x->p.cmdq_log2;
+	struct loom_cmd cmd;
+	uint8_t st;
+
+	if (pi == x->cmd_ci || x->pend_count >= HIF_PEND_CAP / 2)
+		return false;
+	if (pi - x->cmd_ci > entries) {
+		hif_ctx_fault(c, idx, LOOM_CQE_ST_BAD_DESC,
+			      "LOOM_DB_CMD_PI is more than the ring size ahead of the commands consumed");
+		return false;
+	}
+	if (!guest_mem_read(c->gm, x->p.cmdq + (uint64_t)(x->cmd_ci & (entries - 1)) * LOOM_CMD_SIZE,
+			    &cmd, sizeof(cmd))) {
+		hif_ctx_fault(c, idx, LOOM_CQE_ST_BAD_DESC, "command ring outside host memory");
+		return false;
+	}
+	x->cmd_ci++;
+	card_wr32(c, card_ctx_reg(idx, LOOM_CTXR_CMD_CI), x->cmd_ci);
+	st = desc_check(&cmd, x->p.seg_size);
+	if (st != LOOM_CQE_ST_OK) {
+		if (c->verbose)
+			card_log(c, "context %u: command %u (opcode %u flags 0x%x) rejected with status %u",
+				 idx, x->cmd_ci - 1, cmd.opcode, cmd.flags, st);
+		hif_post_local(c, idx, &cmd, st, 0);
+		return true;
+	}
+	x->staged = cmd;
+	x->has_staged = true;
+	return true;
+}
+
+/* Packetise the current op; returns packets sent, stops at @budget. */
+static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int budget,
+				bool *blocked)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+	struct hif_op *op = &x->ops[x->seg_slot];
+	uint32_t op_id = op->op_id;
+	unsigned int sent = 0;
+
+	while (op->sent < op->len && sent < budget) {
+		struct router_decision d = hif_route(c, op->dst_node);
+		uint64_t n = op->len - op->sent;
+		const void *payload;
+		struct loom_pkt_hdr h;
+
+		if (x->pkts_out >= HIF_WINDOW ||
+		    (d.verdict == ROUTE_PORT && c->io.port_up(c->io.opaque, d.port) &&
+		     !c->io.port_can_inject(c->io.opaque, d.port))) {
+			*blocked = true;
+			return sent;
+		}
+		if (n > LOOM_PKT_MAX_PAYLOAD)
+			n = LOOM_PKT_MAX_PAYLOAD;
+		payload = guest_mem_ptr(c->gm, x->p.seg + op->local_off + op->sent, n);
+		if (!payload) {
+			hif_ctx_fault(c, idx, LOOM_CQE_ST_LOCAL_BOUNDS, "segment outside host memory");
+			return sent;
+		}
+		memset(&h, 0, sizeof(h));
+		h.type = LOOM_PKT_PUT;
+		h.class = LOOM_CLASS_REQ;
+		h.len = (uint16_t)n;
+		h.src_node = card_logical_id(c);
+		h.dst_node = (uint16_t)op->dst_node;
+		h.src_ctx = (uint16_t)idx;
+		h.dst_ctx = op->dst_ctx;
+		h.key = op->key;
+		h.offset = op->remote_off + op->sent;
+		h.op_id = op_id;
+		h.flags = (op->flags & LOOM_CMD_F_REMOTE_CQE ? LOOM_PKT_F_REMOTE_CQE : 0) |
+			  (op->flags & LOOM_CMD_F_ORDERED ? LOOM_PKT_F_ORDERED : 0);
+		h.op_len = op->len;
+		h.aux = op->remote_off;
+		op->sent += n;
+		x->pkts_out++;
+		sent++;
+		/* local delivery may complete (and free) the op right here */
+		card_switch(c, &h, payload, -1);
+		if (x->state != LOOM_CTX_ST_RUNNING)
+			return sent;
+		if (!op->busy || op->op_id != op_id) {
+			x->seg_slot = -1;
+			return sent;
+		}
+	}
+	if (op->sent == op->len)
+		x->seg_slot = -1;
+	return sent;
+}
+
+static void hif_pump(struct card *c, unsigned int idx)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+	unsigned int budget = HIF_BUDGET;
+	bool blocked = false;
+
+	while (budget && !blocked && x->state == LOOM_CTX_ST_RUNNING) {
+		if (x->seg_slot >= 0) {
+			unsigned int n = hif_pump_op(c, idx, budget, &blocked);
+
+			budget -= n < budget ? n : budget;
+		} else if (x->has_staged) {
+			if (!hif_start_staged(c, idx))
+				return;
+			budget--;
+		} else {
+			if (!hif_fetch(c, idx))
+				return;
+			budget--;
+		}
+	}
+	if (!budget && x->state == LOOM_CTX_ST_RUNNING)
+		c->more_work = true;
+}
+
+void hif_service(struct card *c)
+{
+	c->more_work = false;
+	c->stalled = false;
+	for (unsigned int i = 0; i < c->n_ctx; i++) {
+		if (c->ctx[i].state != LOOM_CTX_ST_RUNNING)
+			continue;
+		hif_flush_cqes(c, i);
+		hif_pump(c, i);
+	}
+}
+
+static void hif_source_ack(struct card *c, const struct loom_pkt_hdr *h)
+{
+	struct hif_ctx *x;
+	struct hif_op *op;
+	unsigned int idx = h->dst_ctx;
+
+	if (idx >= c->n_ctx || c->ctx[idx].state != LOOM_CTX_ST_RUNNING) {
+		c->stale_acks++;
+		return;
+	}
+	x = &c->ctx[idx];
+	op = &x->ops[h->op_id % HIF_MAX_OPS];
+	if (!op->busy || op->op_id != h->op_id || h->aux > op->sent - op->acked) {
+		c->stale_acks++;
+		return;
+	}
+	op->acked += h->aux;
+	if (h->status == LOOM_CQE_ST_OK)
+		op->ok_bytes += h->aux;
+	else if (op->status == LOOM_CQE_ST_OK)
+		op->status = h->status;
+	if (x->pkts_out)
+		x->pkts_out--;
+	if (op->acked == op->len) {
+		struct loom_cqe e = {
+			.tag = op->tag,
+			.value = op->ok_bytes,
+			.src_node = op->dst_node,
+			.src_ctx = op->dst_ctx,
+			.kind = LOOM_CQE_LOCAL,
+			.status = op->status,
+			.opcode = op->opcode,
+		};
+
+		op->busy = false;
+		x->ops_busy--;
+		hif_post(c, idx, &e);
+	}
+}
+
+/* ---- target side ------------------------------------------------------ */
+
+static unsigned int hif_arr_hash(uint16_t node, uint16_t ctx, uint32_t op_id)
+{
+	uint32_t k = op_id * 0x9e3779b1u ^ ((uint32_t)node << 16 | ctx) * 0x85ebca6bu;
+
+	return (k ^ (k >> 15)) & (HIF_ARR_CAP - 1);
+}
+
+static void hif_arr_remove(struct hif_ctx *x, unsigned int i)
+{
+	unsigned int j = i;
+
+	/* backward-shift deletion keeps linear probing chains intact */
+	for (;;) {
+		unsigned int k;
+
+		j = (j + 1) & (HIF_ARR_CAP - 1);
+		if (!x->arr[j].used)
+			break;
+		k = hif_arr_hash(x->arr[j].src_node, x->arr[j].src_ctx, x->arr[j].op_id);
+		if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
+			x->arr[i] = x->arr[j];
+			i = j;
+		}
+	}
+	x->arr[i].used = false;
+	x->arr_count--;
+}
+
+static void hif_arrival(struct card *c, unsigned int idx, const struct loom_pkt_hdr *h)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+	unsigned int i = hif_arr_hash(h->src_node, h->src_ctx, h->op_id);
+	struct hif_arrival *a;
+
+	for (;;) {
+		a = &x->arr[i];
+		if (!a->used || (a->src_node == h->src_node && a->src_ctx == h->src_ctx &&
+				 a->op_id == h->op_id))
+			break;
+		i = (i + 1) & (HIF_ARR_CAP - 1);
+	}
+	if (!a->used) {
+		if (x->arr_count >= HIF_ARR_CAP - 1) {
+			card_log(c, "context %u: %u operations arriving at once; no arrival entry for op %u from %u.%u",
+				 idx, x->arr_count, h->op_id, h->src_node, h->src_ctx);
+			return;
+		}
+		memset(a, 0, sizeof(*a));
+		a->used = true;
+		a->src_node = h->src_node;
+		a->src_ctx = h->src_ctx;
+		a->op_id = h->op_id;
+		a->base = h->aux;
+		a->op_len = h->op_len;
+		x->arr_count++;
+	}
+	a->landed += h->len;
+	if (a->landed >= a->op_len) {
+		struct loom_cqe e = {
+			.tag = a->base,
+			.value = a->op_len,
+			.src_node = a->src_node,
+			.src_ctx = a->src_ctx,
+			.kind = LOOM_CQE_ARRIVAL,
+			.status = LOOM_CQE_ST_OK,
+			.opcode = LOOM_OP_PUT,
+		};
+
+		hif_arr_remove(x, i);
+		hif_post(c, idx, &e);
+	}
+}
+
+/* Check a PUT packet against the target context; LOOM_CQE_ST_* */
+static uint8_t hif_target_check(const struct card *c, const struct loom_pkt_hdr *h)
+{
+	const struct hif_ctx *x;
+	uint64_t seg_size;
+
+	if (h->dst_ctx >= c->n_ctx || c->ctx[h->dst_ctx].state != LOOM_CTX_ST_RUNNING)
+		return LOOM_CQE_ST_NO_CTX;
+	x = &c->ctx[h->dst_ctx];
+	if (h->key != x->p.key)
+		return LOOM_CQE_ST_REMOTE_KEY;
+	seg_size = x->p.seg_size;
+	/* the whole op inside the segment, and this packet inside the op */
+	if (h->aux > seg_size || h->op_len > seg_size - h->aux ||
+	    h->offset < h->aux || h->len > h->op_len ||
+	    h->offset - h->aux > h->op_len - h->len)
+		return LOOM_CQE_ST_REMOTE_BOUNDS;
+	return LOOM_CQE_ST_OK;
+}
+
+static void hif_target_put(struct card *c, const struct loom_pkt_hdr *h, const void *payload)
+{
+	uint8_t st = hif_target_check(c, h);
+
+	if (st == LOOM_CQE_ST_OK) {
+		const struct hif_ctx *x = &c->ctx[h->dst_ctx];
+
+		if (!guest_mem_write(c->gm, x->p.seg + h->offset, payload, h->len)) {
+			hif_ctx_fault(c, h->dst_ctx, LOOM_CQE_ST_REMOTE_BOUNDS,
+				      "segment outside host memory");
+			st = LOOM_CQE_ST_NO_CTX;
+		} else if (h->flags & LOOM_PKT_F_REMOTE_CQE) {
+			hif_arrival(c, h->dst_ctx, h);
+		}
+	} else if (c->verbose) {
+		card_log(c, "put from %u.%u op %u to context %u offset 0x%llx len %u refused: status %u",
+			 h->src_node, h->src_ctx, h->op_id, h->dst_ctx,
+			 (unsigned long long)h->offset, h->len, st);
+	}
+	card_respond(c, h, st);
+}
+
+void hif_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *payload)
+{
+	switch (h->type) {
+	case LOOM_PKT_PUT:
+		hif_target_put(c, h, payload);
+		return;
+	case LOOM_PKT_PUT_ACK:
+		hif_source_ack(c, h);
+		return;
+	default:
+		c->host_drops++;
+		if (c->verbose)
+			card_log(c, "packet type %u from %u not handled by this design; dropped",
+				 h->type, h->src_node);
+	}
+}

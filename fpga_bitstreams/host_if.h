@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Host interface of the card: per-context DMA engines.
+ *
+ * Source side: fetch descriptors from the command ring (doorbell producer
+ * index vs. commands consumed), validate them, packetise PUTs a packet at
+ * a time while the output has room (bounded memory for any length), track
+ * each operation until every packet is acknowledged, post one LOCAL
+ * completion.  Target side: check context, key and bounds, DMA the payload
+ * into the segment, acknowledge each packet, count bytes per (source node,
+ * source context, op_id) and post one ARRIVAL completion when asked.
+ * Completions are held while the completion ring is full and never
+ * overwrite an entry software has not returned (LOOM_DB_CQ_CI).
+ */
+#ifndef LOOM_CARD_HOST_IF_H
+#define LOOM_CARD_HOST_IF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <loom_hw/packet.h>
+#include <loom_hw/ring.h>
+
+#define HIF_MAX_OPS	64	/* operations in flight per context */
+#define HIF_WINDOW	64	/* request packets awaiting acks per context */
+#define HIF_PEND_CAP	4096	/* completions held while the ring is full */
+#define HIF_ARR_CAP	1024	/* arrival trackers per context (power of 2) */
+#define HIF_BUDGET	256	/* packets per context per service round */
+
+struct card;
+
+/* What CTX_ENABLE latches from the context record. */
+struct hif_ctx_params {
+	uint64_t cmdq;
+	uint64_t cq;
+	uint64_t seg;
+	uint64_t seg_size;
+	unsigned int cmdq_log2;
+	unsigned int cq_log2;
+	uint32_t key;
+	uint32_t vector;
+};
+
+struct hif_op {
+	bool busy;
+	uint8_t opcode;
+	uint8_t flags;
+	uint8_t status;		/* first error seen */
+	uint16_t dst_ctx;
+	uint32_t dst_node;
+	uint32_t op_id;
+	uint32_t key;
+	uint64_t tag;
+	uint64_t local_off;
+	uint64_t remote_off;
+	uint64_t len;
+	uint64_t sent;		/* bytes packetised */
+	uint64_t acked;		/* bytes acknowledged, any status */
+	uint64_t ok_bytes;	/* bytes acknowledged with status OK */
+};
+
+struct hif_arrival {
+	bool used;
+	uint16_t src_node;
+	uint16_t src_ctx;
+	uint32_t op_id;
+	uint64_t base;
+	uint64_t op_len;
+	uint64_t landed;
+};
+
+struct hif_ctx {
+	uint32_t state;		/* LOOM_CTX_ST_* */
+	struct hif_ctx_params p;
+	uint32_t cmd_ci;	/* commands consumed */
+	uint32_t cq_pi;		/* completions written */
+	uint32_t next_op_id;	/* kept across enable/disable: stale acks never match */
+	struct hif_op ops[HIF_MAX_OPS];
+	unsigned int ops_busy;
+	int seg_slot;		/* op being packetised, -1 if none */
+	unsigned int pkts_out;	/* request packets awaiting acks */
+	bool has_staged;	/* fetched command waiting for a slot/fence */
+	struct loom_cmd staged;
+	struct loom_cqe *pend;	/* HIF_PEND_CAP, allocated at enable */
+	unsigned int pend_head;
+	unsigned int pend_count;
+	struct hif_arrival *arr;	/* HIF_ARR_CAP, allocated at enable */
+	unsigned int arr_count;
+};
+
+/* Start context @idx with validated parameters; false if out of memory. */
+bool hif_ctx_start(struct card *c, unsigned int idx, const struct hif_ctx_params *p);
+/* Stop context @idx: no DMA for it after this returns. */
+void hif_ctx_stop(struct card *c, unsigned int idx);
+/* Stop with STATE = FAULTED and ERROR = @status; logs @why. */
+void hif_ctx_fault(struct card *c, unsigned int idx, uint8_t status, const char *why);
+/* One service round over every running context. */
+void hif_service(struct card *c);
+/* A packet routed to the host interface. */
+void hif_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *payload);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Link layer framing over a byte stream: frame header + body + CRC-32C.
+ *
+ * The encoder writes complete frames into a caller's buffer.  The receiver
+ * is incremental: feed it whatever the socket returned, then pull frames
+ * out until it needs more bytes.  Framing errors (bad magic, impossible
+ * length, CRC mismatch) are reported one per error episode and the parser
+ * resynchronises by scanning for LOOM_FRAME_MAGIC.  Sequence checking,
+ * acknowledgements and retransmission live above this layer.
+ */
+#ifndef LOOM_CARD_LINK_H
+#define LOOM_CARD_LINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <loom_hw/packet.h>
+
+#define LINK_BODY_MAX	(LOOM_PKT_HDR_SIZE + LOOM_PKT_MAX_PAYLOAD)
+
+struct link_frame {
+	struct loom_frame_hdr hdr;
+	uint8_t body[LINK_BODY_MAX];	/* hdr.len bytes valid */
+};
+
+/*
+ * Encode a frame whose body is @a (@alen bytes) followed by @b (@blen
+ * bytes) into @out.  Returns the frame's size, or 0 when the body is
+ * longer than LINK_BODY_MAX or @cap is too small.
+ */
+size_t link_encode(uint8_t *out, size_t cap, uint8_t type, uint8_t vc,
+		   uint32_t seq, uint32_t ack,
+		   const void *a, size_t alen, const void *b, size_t blen);
+
+enum link_rx_status {
+	LINK_RX_MORE = 0,	/* no complete frame buffered */
+	LINK_RX_FRAME,		/* *out holds a frame with a good CRC */
+	LINK_RX_BAD_MAGIC,	/* garbage skipped up to the next magic */
+	LINK_RX_BAD_LENGTH,	/* header with an impossible length */
+	LINK_RX_BAD_CRC,	/* complete frame, CRC mismatch */
+};
+
+/* Receive buffer: room for two maximal frames so a frame is never split. */
+#define LINK_RX_BUF	(2 * LOOM_FRAME_MAX)
+
+struct link_rx {
+	uint8_t buf[LINK_RX_BUF];
+	size_t start;		/* first unparsed byte */
+	size_t end;		/* one past the last buffered byte */
+	int in_garbage;		/* inside a bad-magic episode already reported */
+};
+
+void link_rx_init(struct link_rx *rx);
+/* Free space in bytes; link_rx_feed() accepts at most this much. */
+size_t link_rx_space(struct link_rx *rx);
+/* Append received bytes; returns how many were taken. */
+size_t link_rx_feed(struct link_rx *rx, const void *data, size_t len);
+/* Pull the next frame or error; call until it returns LINK_RX_MORE. */
+enum link_rx_status link_rx_next(struct link_rx *rx, struct link_frame *out);
+
+const char *link_rx_status_name(enum link_rx_status st);
+
+#endif

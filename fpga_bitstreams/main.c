@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loom-card: the card emulator program.  Options, the single-threaded
+ * epoll event loop, and the wiring of the card to its ivshmem server
+ * (register window, kicks, MSI-X) and network ports (cables).
+ */
+#include "admin.h"
+#include "card.h"
+#include "event.h"
+#include "guest_mem.h"
+#include "ivshmem_server.h"
+#include "port.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define EXIT_USAGE	2
+#define STALL_POLL_MS	2
+
+struct cable_opt {
+	bool set;
+	enum port_mode mode;
+	const char *path;
+};
+
+struct options {
+	long node;
+	const char *ivshmem;
+	const char *guest_ram;
+	long ports;
+	struct cable_opt cable[LOOM_MAX_PORTS];
+	struct { unsigned int dst, port; } route[LOOM_MAX_NODES];
+	unsigned int n_routes;
+	bool verbose;
+};
+
+struct emulator {
+	struct options opt;
+	struct card card;
+	struct guest_mem gm;
+	struct ivshmem_server ivs;
+	struct port_set ports;
+	int epfd;
+	int sigfd;
+	bool stop;
+	struct ev_handler sig_ev;
+	struct ev_handler ivs_listen_ev;
+	struct ev_handler ivs_client_ev;
+	struct ev_handler kick_ev[LOOM_NUM_VECTORS];
+};
+
+static struct emulator emu;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: loom-card --node N --ivshmem SOCK --guest-ram FILE [--ports P]\n"
+"                 [--cable PORT=listen:PATH | --cable PORT=connect:PATH]...\n"
+"                 [--route DST=PORT]... [--verbose] [--help]\n"
+"\n"
+"Emulates one loom router card.  The card serves a QEMU ivshmem-doorbell\n"
+"device on SOCK (its register window is the device's BAR2, guest kicks are\n"
+"the device's doorbells, the card raises the guest's MSI-X vectors), does\n"
+"DMA into the guest's RAM through FILE, and carries packets to other cards\n"
+"over cables (UNIX stream sockets).\n"
+"\n"
+"Options:\n"
+"  --node N          physical node id, also the initial logical id\n"
+"                    (0..%d).  Required.\n"
+"  --ivshmem SOCK    UNIX socket path to serve the ivshmem-doorbell device\n"
+"                    on; QEMU: -chardev socket,id=ivs,path=SOCK\n"
+"                    -device ivshmem-doorbell,chardev=ivs,vectors=%d.\n"
+"                    Required; created at start, removed at exit.\n"
+"  --guest-ram FILE  the file QEMU uses as guest RAM (memory-backend-file,\n"
+"                    share=on); mapped shared, its size is the RAM size,\n"
+"                    bus address == file offset.  Must exist.  Required.\n"
+"  --ports P         network ports, 0..%d (default 2).\n"
+"  --cable PORT=listen:PATH\n"
+"                    port PORT listens on UNIX socket PATH and accepts one\n"
+"                    peer card (accepts again after a disconnect).\n"
+"  --cable PORT=connect:PATH\n"
+"                    port PORT connects to PATH, retrying every %d ms for\n"
+"                    up to %d s while it does not exist.\n"
+"  --route DST=PORT  routing table entry: packets for logical node DST\n"
+"                    (0..%d) leave on port PORT (a number below P) or go to\n"
+"                    this card's host with PORT = host.  The entry for the\n"
+"                    card's own node defaults to host.  Repeatable.\n"
+"  --verbose         log admin commands, context changes and drops.\n"
+"  --help            print this text and exit.\n"
+"\n"
+"Logs go to stderr, one line per event, prefixed \"loom-card[N]: \": the\n"
+"startup summary, client and cable connects, link up/down, context faults.\n"
+"SIGTERM or SIGINT stops the card and removes the sockets it created.\n"
+"Exit status: 0 after a signal, 1 on a runtime failure, 2 on a bad option.\n",
+		LOOM_MAX_NODES - 1, LOOM_NUM_VECTORS, LOOM_MAX_PORTS, PORT_CONNECT_RETRY_MS,
+		PORT_CONNECT_TIMEOUT_MS / 1000, LOOM_MAX_NODES - 1);
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2))) bad_option(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("loom-card: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'loom-card --help' for the options.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+/* Parse a decimal number in [min, max]; -1 if it is not one. */
+static long parse_num(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	return v;
+}
+
+static void parse_cable(struct options *o, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *spec;
+	char num[16];
+	long port;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(num))
+		bad_option("--cable '%s': expected PORT=listen:PATH or PORT=connect:PATH", arg);
+	memcpy(num, arg, (size_t)(eq - arg));
+	num[eq - arg] = 0;
+	port = parse_num(num, 0, LOOM_MAX_PORTS - 1);
+	if (port < 0)
+		bad_option("--cable '%s': port '%s' is not a number in 0..%d", arg, num,
+			   LOOM_MAX_PORTS - 1);
+	if (o->cable[port].set)
+		bad_option("--cable '%s': port %ld is already cabled", arg, port);
+	spec = eq + 1;
+	if (!strncmp(spec, "listen:", 7)) {
+		o->cable[port].mode = PORT_LISTEN;
+		o->cable[port].path = spec + 7;
+	} else if (!strncmp(spec, "connect:", 8)) {
+		o->cable[port].mode = PORT_CONNECT;
+		o->cable[port].path = spec + 8;
+	} else {
+		bad_option("--cable '%s': '%s' must start with listen: or connect:", arg, spec);
+	}
+	if (!*o->cable[port].path)
+		bad_option("--cable '%s': empty socket path", arg);
+	if (strlen(o->cable[port].path) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+		bad_option("--cable '%s': socket path longer than %zu bytes", arg,
+			   sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+	o->cable[port].set = true;
+}
+
+static void parse_route(struct options *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char num[16];
+	long dst, port;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(num))
+		bad_option("--route '%s': expected DST=PORT (PORT a number or 'host')", arg);
+	memcpy(num, arg, (size_t)(eq - arg));
+	num[eq - arg] = 0;
+	dst = parse_num(num, 0, LOOM_MAX_NODES - 1);
+	if (dst < 0)
+		bad_option("--route '%s': destination '%s' is not a node id in 0..%d", arg, num,
+			   LOOM_MAX_NODES - 1);
+	if (!strcmp(eq + 1, "host"))
+		port = LOOM_RT_PORT_HOST;
+	else if ((port = parse_num(eq + 1, 0, LOOM_MAX_PORTS - 1)) < 0)
+		bad_option("--route '%s': port '%s' is not 'host' or a number in 0..%d", arg,
+			   eq + 1, LOOM_MAX_PORTS - 1);
+	if (o->n_routes == LOOM_MAX_NODES)
+		bad_option("--route '%s': more than %d routes", arg, LOOM_MAX_NODES);
+	o->route[o->n_routes].dst = (unsigned int)dst;
+	o->route[o->n_routes].port = (unsigned int)port;
+	o->n_routes++;
+}
+
+static void parse_options(struct options *o, int argc, char **argv)
+{
+	enum { OPT_NODE = 256, OPT_IVSHMEM, OPT_GUEST_RAM, OPT_PORTS, OPT_CABLE, OPT_ROUTE,
+	       OPT_VERBOSE, OPT_HELP };
+	static const struct option longopts[] = {
+		{ "node", required_argument, NULL, OPT_NODE },
+		{ "ivshmem", required_argument, NULL, OPT_IVSHMEM },
+		{ "guest-ram", required_argument, NULL, OPT_GUEST_RAM },
+		{ "ports", required_argument, NULL, OPT_PORTS },
+		{ "cable", required_argument, NULL, OPT_CABLE },
+		{ "route", required_argument, NULL, OPT_ROUTE },
+		{ "verbose", no_argument, NULL, OPT_VERBOSE },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->node = -1;
+	o->ports = 2;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_NODE:
+			o->node = parse_num(optarg, 0, LOOM_MAX_NODES - 1);
+			if (o->node < 0)
+				bad_option("--node '%s': expected a node id in 0..%d", optarg,
+					   LOOM_MAX_NODES - 1);
+			break;
+		case OPT_IVSHMEM:
+			if (!*optarg || strlen(optarg) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+				bad_option("--ivshmem '%s': expected a UNIX socket path of 1..%zu bytes",
+					   optarg, sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+			o->ivshmem = optarg;
+			break;
+		case OPT_GUEST_RAM:
+			if (!*optarg)
+				bad_option("--guest-ram '': expected the path of the guest RAM file");
+			o->guest_ram = optarg;
+			break;
+		case OPT_PORTS:
+			o->ports = parse_num(optarg, 0, LOOM_MAX_PORTS);
+			if (o->ports < 0)
+				bad_option("--ports '%s': expected a port count in 0..%d", optarg,
+					   LOOM_MAX_PORTS);
+			break;
+		case OPT_CABLE:
+			parse_cable(o, optarg);
+			break;
+		case OPT_ROUTE:
+			parse_route(o, optarg);
+			break;
+		case OPT_VERBOSE:
+			o->verbose = true;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			exit(0);
+		case ':':
+			bad_option("option '%s' needs a value", argv[optind - 1]);
+		default:
+			bad_option("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		bad_option("unexpected argument '%s' (every setting is an --option)", argv[optind]);
+	if (o->node < 0)
+		bad_option("--node is required: the card's node id (0..%d)", LOOM_MAX_NODES - 1);
+	if (!o->ivshmem)
+		bad_option("--ivshmem is required: the UNIX socket QEMU's ivshmem-doorbell connects to");
+	if (!o->guest_ram)
+		bad_option("--guest-ram is required: the file QEMU uses as guest RAM");
+	for (long p = o->ports; p < LOOM_MAX_PORTS; p++)
+		if (o->cable[p].set)
+			bad_option("--cable %ld=...: port %ld does not exist with --ports %ld", p, p,
+				   o->ports);
+	for (unsigned int i = 0; i < o->n_routes; i++)
+		if (o->route[i].port != LOOM_RT_PORT_HOST && o->route[i].port >= o->ports)
+			bad_option("--route %u=%u: port %u does not exist with --ports %ld",
+				   o->route[i].dst, o->route[i].port, o->route[i].port, o->ports);
+}
+
+/* ---- event handlers --------------------------------------------------- */
+
+static void on_signal(struct ev_handler *h, uint32_t events)
+{
+	struct signalfd_siginfo si;
+
+	(void)h;
+	(void)events;
+	if (read(emu.sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		card_log(&emu.card, "signal %u: shutting down", si.ssi_signo);
+		emu.stop = true;
+	}
+}
+
+static void on_kick(struct ev_handler *h, uint32_t events)
+{
+	unsigned int v = (unsigned int)(h - emu.kick_ev);
+
+	(void)events;
+	ivs_take_kick(&emu.ivs, v);	/* the service round after the events rescans all */
+}
+
+static void client_gone(void)
+{
+	for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
+		if (emu.ivs.kick_fd[v] >= 0)
+			ev_ctl(emu.epfd, EPOLL_CTL_DEL, emu.ivs.kick_fd[v], 0, NULL);
+	ev_ctl(emu.epfd, EPOLL_CTL_DEL, emu.ivs.cfd, 0, NULL);
+	ivs_drop_client(&emu.ivs);
+	card_reset(&emu.card);
+	admin_clear(&emu.card);
+	emu.card.vectors_pending = 0;
+	card_log(&emu.card, "ivshmem client disconnected: card reset, waiting for a new one");
+}
+
+static void on_client(struct ev_handler *h, uint32_t events)
+{
+	char buf[64];
+	ssize_t n;
+
+	(void)h;
+	(void)events;
+	n = recv(emu.ivs.cfd, buf, sizeof(buf), MSG_DONTWAIT);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+		client_gone();
+}
+
+static void on_listen(struct ev_handler *h, uint32_t events)
+{
+	char err[256];
+	int fd;
+
+	(void)h;
+	(void)events;
+	fd = ivs_accept(&emu.ivs, err, sizeof(err));
+	if (fd < 0) {
+		card_log(&emu.card, "ivshmem: %s", err);
+		return;
+	}
+	ev_ctl(emu.epfd, EPOLL_CTL_ADD, fd, EPOLLIN | EPOLLRDHUP, &emu.ivs_client_ev);
+	for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
+		ev_ctl(emu.epfd, EPOLL_CTL_ADD, emu.ivs.kick_fd[v], EPOLLIN, &emu.kick_ev[v]);
+	card_log(&emu.card, "ivshmem client connected (peer id %d, %d vectors)", IVS_CLIENT_ID,
+		 LOOM_NUM_VECTORS);
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+static void __attribute__((noreturn)) die(const char *what)
+{
+	fprintf(stderr, "loom-card[%ld]: %s\n", emu.opt.node, what);
+	port_set_close(&emu.ports);
+	ivs_close(&emu.ivs);
+	guest_mem_close(&emu.gm);
+	exit(1);
+}
+
+static void setup(void)
+{
+	struct options *o = &emu.opt;
+	struct card_io io = {
+		.opaque = &emu.ports,
+		.port_up = port_io_up,
+		.port_can_inject = port_io_can_inject,
+		.port_send = port_io_send,
+	};
+	char err[512];
+	sigset_t mask;
+
+	emu.ivs.lfd = emu.ivs.cfd = emu.ivs.shm_fd = -1;
+	for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
+		emu.ivs.kick_fd[v] = emu.ivs.irq_fd[v] = -1;
+	if (!port_set_init(&emu.ports, (unsigned int)o->ports, &emu.card, -1))
+		die("out of memory for port queues");
+	emu.epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (emu.epfd < 0)
+		die("epoll_create1 failed");
+	for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++)
+		emu.ports.port[p].epfd = emu.epfd;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	emu.sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	emu.sig_ev.fn = on_signal;
+	ev_ctl(emu.epfd, EPOLL_CTL_ADD, emu.sigfd, EPOLLIN, &emu.sig_ev);
+
+	if (guest_mem_open(&emu.gm, o->guest_ram, err, sizeof(err)) < 0)
+		die(err);
+	if (!ivs_open(&emu.ivs, o->ivshmem, LOOM_LAB_SHM_SIZE, err, sizeof(err)))
+		die(err);
+	if (!card_init(&emu.card, emu.ivs.shm, emu.ivs.shm_size, (unsigned int)o->node,
+		       (unsigned int)o->ports, &emu.gm, &io))
+		die("register window too small for the card's layout");
+	emu.card.verbose = o->verbose;
+	for (unsigned int i = 0; i < o->n_routes; i++)
+		card_set_route(&emu.card, o->route[i].dst, o->route[i].port);
+	card_save_boot_config(&emu.card);
+	for (unsigned int p = 0; p < (unsigned int)o->ports; p++)
+		if (o->cable[p].set &&
+		    !port_cable(&emu.ports, p, o->cable[p].mode, o->cable[p].path, err, sizeof(err)))
+			die(err);
+
+	emu.ivs_listen_ev.fn = on_listen;
+	emu.ivs_client_ev.fn = on_client;
+	for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
+		emu.kick_ev[v].fn = on_kick;
+	ev_ctl(emu.epfd, EPOLL_CTL_ADD, emu.ivs.lfd, EPOLLIN, &emu.ivs_listen_ev);
+
+	card_log(&emu.card, "design %u.%u.%u build %08x, node %ld, %ld ports, %u contexts, guest RAM %s (%llu MiB), ivshmem %s",
+		 CARD_DESIGN_VERSION >> 16, (CARD_DESIGN_VERSION >> 8) & 0xff,
+		 CARD_DESIGN_VERSION & 0xff,
+		 card_rd32(&emu.card, CARD_OFF_FWID + LOOM_FWID_BUILD_ID), o->node, o->ports,
+		 CARD_N_CTX, o->guest_ram, (unsigned long long)(emu.gm.size >> 20), o->ivshmem);
+	for (unsigned int p = 0; p < (unsigned int)o->ports; p++)
+		card_log(&emu.card, "port %u: %s%s", p,
+			 !o->cable[p].set ? "uncabled" :
+			 o->cable[p].mode == PORT_LISTEN ? "listen on " : "connect to ",
+			 o->cable[p].set ? o->cable[p].path : "");
+	for (unsigned int i = 0; i < o->n_routes; i++) {
+		if (o->route[i].port == LOOM_RT_PORT_HOST)
+			card_log(&emu.card, "route %u -> host", o->route[i].dst);
+		else
+			card_log(&emu.card, "route %u -> port %u", o->route[i].dst, o->route[i].port);
+	}
+	card_log(&emu.card, "ready");
+}
+
+static void run(void)
+{
+	struct epoll_event evs[32];
+
+	while (!emu.stop) {
+		int timeout = port_set_timers(&emu.ports, ev_now_ms());
+		int n;
+
+		if (emu.card.more_work)
+			timeout = 0;
+		else if (emu.card.stalled && (timeout < 0 || timeout > STALL_POLL_MS))
+			timeout = STALL_POLL_MS;
+		n = epoll_wait(emu.epfd, evs, 32, timeout);
+		if (n < 0 && errno != EINTR)
+			die("epoll_wait failed");
+		for (int i = 0; i < n; i++) {
+			struct ev_handler *h = evs[i].data.ptr;
+
+			h->fn(h, evs[i].events);
+		}
+		card_service(&emu.card);
+		port_set_flush(&emu.ports);
+		for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
+			if (emu.card.vectors_pending & (1u << v))
+				ivs_raise(&emu.ivs, v);
+		emu.card.vectors_pending = 0;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	parse_options(&emu.opt, argc, argv);
+	setup();
+	run();
+	port_set_close(&emu.ports);
+	ivs_close(&emu.ivs);
+	guest_mem_close(&emu.gm);
+	card_log(&emu.card, "stopped");
+	return 0;
+}

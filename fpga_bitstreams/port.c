@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Network ports: cable sockets, packet queues, link training and framing.
+ */
+#include "port.h"
+#include "card.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define container_of(p, type, member) \
+	((type *)(void *)((char *)(p) - offsetof(type, member)))
+
+#define PORT_RX_CHUNK		16384
+#define PORT_ERRORS_LOGGED	10
+
+/* ---- packet queues ---------------------------------------------------- */
+
+static bool pq_init(struct port_queue *q, unsigned int cap)
+{
+	q->v = calloc(cap, sizeof(*q->v));
+	q->cap = cap;
+	q->head = 0;
+	q->count = 0;
+	return q->v != NULL;
+}
+
+static bool pq_push(struct port_queue *q, const struct loom_pkt_hdr *h, const void *payload)
+{
+	struct port_pkt *e;
+
+	if (q->count == q->cap)
+		return false;
+	e = &q->v[(q->head + q->count) % q->cap];
+	e->h = *h;
+	if (h->len)
+		memcpy(e->payload, payload, h->len);
+	q->count++;
+	return true;
+}
+
+static struct port_pkt *pq_pop(struct port_queue *q)
+{
+	struct port_pkt *e;
+
+	if (!q->count)
+		return NULL;
+	e = &q->v[q->head];
+	q->head = (q->head + 1) % q->cap;
+	q->count--;
+	return e;
+}
+
+/* ---- state ------------------------------------------------------------ */
+
+static void port_set_status(struct port *p)
+{
+	uint32_t st = (p->fd >= 0 ? LOOM_PORT_ST_CABLED : 0) | (p->up ? LOOM_PORT_ST_UP : 0);
+
+	card_wr32(p->card, card_port_reg(p->idx, LOOM_PORT_STATUS), st);
+}
+
+static void port_arm(struct port *p)
+{
+	uint32_t ev = (p->rx_paused ? 0 : EPOLLIN) | (p->out_armed ? EPOLLOUT : 0) | EPOLLRDHUP;
+
+	if (p->fd >= 0)
+		ev_ctl(p->epfd, EPOLL_CTL_MOD, p->fd, ev, &p->cev);
+}
+
+static void port_queue_train(struct port *p)
+{
+	p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_TRAIN, 0, p->card->node, p->idx,
+				NULL, 0, NULL, 0);
+	p->tx_off = 0;
+}
+
+static void port_attach(struct port *p, int fd)
+{
+	p->fd = fd;
+	p->up = false;
+	p->rx_paused = false;
+	p->out_armed = false;
+	p->tx_seq = 0;
+	p->rx_seq = 0;
+	link_rx_init(&p->rx);
+	ev_ctl(p->epfd, EPOLL_CTL_ADD, fd, EPOLLIN | EPOLLRDHUP, &p->cev);
+	port_set_status(p);
+	card_log(p->card, "port %u: cable connected (%s %s), training", p->idx,
+		 p->mode == PORT_LISTEN ? "accepted on" : "connected to", p->path);
+	port_queue_train(p);
+}
+
+static void port_down(struct port *p, const char *why)
+{
+	struct port_pkt *e;
+	unsigned int failed = 0;
+
+	if (p->fd < 0)
+		return;
+	ev_ctl(p->epfd, EPOLL_CTL_DEL, p->fd, 0, NULL);
+	close(p->fd);
+	p->fd = -1;
+	p->up = false;
+	p->tx_len = 0;
+	p->tx_off = 0;
+	port_set_status(p);
+	card_log(p->card, "port %u: link down: %s", p->idx, why);
+	/* queued requests complete with LINK at their source */
+	while ((e = pq_pop(&p->req))) {
+		card_respond(p->card, &e->h, LOOM_CQE_ST_LINK);
+		failed++;
+	}
+	if (failed || p->resp.count)
+		card_log(p->card, "port %u: %u queued requests failed with status LINK, %u responses dropped",
+			 p->idx, failed, p->resp.count);
+	while (pq_pop(&p->resp))
+		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+	if (p->mode == PORT_CONNECT) {
+		p->connecting = true;
+		p->connect_deadline = ev_now_ms() + PORT_CONNECT_TIMEOUT_MS;
+		p->next_retry = ev_now_ms() + PORT_CONNECT_RETRY_MS;
+	}
+}
+
+/* ---- receive ---------------------------------------------------------- */
+
+static void port_framing_error(struct port *p, enum link_rx_status st)
+{
+	card_port_count(p->card, p->idx, LOOM_PORT_CRC_ERRORS, 1);
+	if (p->errors_logged < PORT_ERRORS_LOGGED || p->card->verbose) {
+		p->errors_logged++;
+		card_log(p->card, "port %u: framing error (%s), resynchronising%s", p->idx,
+			 link_rx_status_name(st),
+			 p->errors_logged == PORT_ERRORS_LOGGED ? "; further errors only counted" : "");
+	}
+}
+
+static void port_rx_data(struct port *p, const struct link_frame *f)
+{
+	struct loom_pkt_hdr h;
+
+	if (!p->up) {
+		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+		return;
+	}
+	if (f->hdr.seq != p->rx_seq)
+		card_port_count(p->card, p->idx, LOOM_PORT_SEQ_ERRORS, 1);
+	p->rx_seq = f->hdr.seq + 1;
+	if (f->hdr.len < LOOM_PKT_HDR_SIZE) {
+		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+		return;
+	}
+	memcpy(&h, f->body, sizeof(h));
+	if (h.len != f->hdr.len - LOOM_PKT_HDR_SIZE) {
+		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+		if (p->card->verbose)
+			card_log(p->card, "port %u: packet length %u does not match frame body %u; dropped",
+				 p->idx, h.len, f->hdr.len);
+		return;
+	}
+	card_switch(p->card, &h, f->body + LOOM_PKT_HDR_SIZE, (int)p->idx);
+}
+
+static void port_rx_frame(struct port *p, const struct link_frame *f)
+{
+	card_port_count(p->card, p->idx, LOOM_PORT_RX_FRAMES, 1);
+	card_port_count(p->card, p->idx, LOOM_PORT_RX_BYTES,
+			LOOM_FRAME_HDR_SIZE + f->hdr.len + LOOM_FRAME_CRC_SIZE);
+	switch (f->hdr.type) {
+	case LOOM_FRAME_TRAIN:
+		card_wr32(p->card, card_port_reg(p->idx, LOOM_PORT_PEER_NODE), f->hdr.seq);
+		card_wr32(p->card, card_port_reg(p->idx, LOOM_PORT_PEER_PORT), f->hdr.ack);
+		if (!p->up)
+			card_log(p->card, "port %u: link up to node %u port %u", p->idx,
+				 f->hdr.seq, f->hdr.ack);
+		p->up = true;
+		port_set_status(p);
+		return;
+	case LOOM_FRAME_DATA:
+		port_rx_data(p, f);
+		return;
+	case LOOM_FRAME_ACK:
+	case LOOM_FRAME_NAK:
+	case LOOM_FRAME_CREDIT:
+		return;	/* reliable stream: retransmission and credits come later */
+	default:
+		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+	}
+}
+
+static void port_read(struct port *p)
+{
+	uint8_t buf[PORT_RX_CHUNK];
+	struct link_frame f;
+	enum link_rx_status st;
+	size_t room = link_rx_space(&p->rx);
+	ssize_t n;
+
+	if (room > sizeof(buf))
+		room = sizeof(buf);
+	n = read(p->fd, buf, room);
+	if (n == 0) {
+		port_down(p, "peer closed the cable");
+		return;
+	}
+	if (n < 0) {
+		if (errno != EAGAIN && errno != EINTR)
+			port_down(p, strerror(errno));
+		return;
+	}
+	link_rx_feed(&p->rx, buf, (size_t)n);
+	while ((st = link_rx_next(&p->rx, &f)) != LINK_RX_MORE) {
+		if (st == LINK_RX_FRAME)
+			port_rx_frame(p, &f);
+		else
+			port_framing_error(p, st);
+		if (p->fd < 0)
+			return;
+	}
+}
+
+/* ---- transmit --------------------------------------------------------- */
+
+static void port_write(struct port *p)
+{
+	while (p->fd >= 0) {
+		ssize_t n;
+
+		if (p->tx_off == p->tx_len) {
+			struct port_pkt *e;
+
+			p->tx_off = p->tx_len = 0;
+			if (!p->up)
+				break;
+			e = pq_pop(&p->resp);
+			if (!e)
+				e = pq_pop(&p->req);
+			if (!e)
+				break;
+			p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_DATA, e->h.class,
+						p->tx_seq++, 0, &e->h, sizeof(e->h),
+						e->payload, e->h.len);
+			card_port_count(p->card, p->idx, LOOM_PORT_TX_FRAMES, 1);
+			card_port_count(p->card, p->idx, LOOM_PORT_TX_BYTES, (uint32_t)p->tx_len);
+		}
+		n = send(p->fd, p->tx + p->tx_off, p->tx_len - p->tx_off, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				if (!p->out_armed) {
+					p->out_armed = true;
+					port_arm(p);
+				}
+				return;
+			}
+			if (errno == EINTR)
+				continue;
+			port_down(p, strerror(errno));
+			return;
+		}
+		p->tx_off += (size_t)n;
+	}
+	if (p->out_armed && p->fd >= 0) {
+		p->out_armed = false;
+		port_arm(p);
+	}
+}
+
+/* ---- sockets ---------------------------------------------------------- */
+
+static void port_conn_event(struct ev_handler *h, uint32_t events)
+{
+	struct port *p = container_of(h, struct port, cev);
+
+	if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+		port_read(p);
+	if (p->fd >= 0 && (events & EPOLLOUT))
+		port_write(p);
+}
+
+static void port_listen_event(struct ev_handler *h, uint32_t events)
+{
+	struct port *p = container_of(h, struct port, lev);
+	int fd = accept4(p->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	(void)events;
+	if (fd < 0)
+		return;
+	if (p->fd >= 0) {
+		card_log(p->card, "port %u: refusing a second peer on %s (the cable is in use)",
+			 p->idx, p->path);
+		close(fd);
+		return;
+	}
+	port_attach(p, fd);
+}
+
+static int port_sockaddr(const char *path, struct sockaddr_un *sa)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sa->sun_path))
+		return -1;
+	strcpy(sa->sun_path, path);
+	return 0;
+}
+
+static void port_try_connect(struct port *p, uint64_t now)
+{
+	struct sockaddr_un sa;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || port_sockaddr(p->path, &sa) < 0) {
+		if (fd >= 0)
+			close(fd);
+		p->next_retry = now + PORT_CONNECT_RETRY_MS;
+		return;
+	}
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		p->connecting = false;
+		port_attach(p, fd);
+		return;
+	}
+	close(fd);
+	if (now >= p->connect_deadline) {
+		p->connecting = false;
+		card_log(p->card, "port %u: gave up connecting to %s after %d s (is the peer card running?)",
+			 p->idx, p->path, PORT_CONNECT_TIMEOUT_MS / 1000);
+		return;
+	}
+	p->next_retry = now + PORT_CONNECT_RETRY_MS;
+}
+
+bool port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->n = n;
+	for (unsigned int i = 0; i < LOOM_MAX_PORTS; i++) {
+		struct port *p = &ps->port[i];
+
+		p->idx = i;
+		p->card = c;
+		p->epfd = epfd;
+		p->lfd = -1;
+		p->fd = -1;
+		p->lev.fn = port_listen_event;
+		p->cev.fn = port_conn_event;
+		if (i < n && (!pq_init(&p->req, PORT_REQ_CAP) || !pq_init(&p->resp, PORT_RESP_CAP)))
+			return false;
+	}
+	return true;
+}
+
+bool port_cable(struct port_set *ps, unsigned int idx, enum port_mode mode,
+		const char *path, char *err, size_t errlen)
+{
+	struct port *p = &ps->port[idx];
+	struct sockaddr_un sa;
+
+	if (port_sockaddr(path, &sa) < 0) {
+		snprintf(err, errlen, "socket path %s is longer than %zu bytes", path,
+			 sizeof(sa.sun_path) - 1);
+		return false;
+	}
+	strcpy(p->path, path);
+	p->mode = mode;
+	if (mode == PORT_CONNECT) {
+		p->connecting = true;
+		p->connect_deadline = ev_now_ms() + PORT_CONNECT_TIMEOUT_MS;
+		p->next_retry = 0;
+		return true;
+	}
+	p->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (p->lfd < 0) {
+		snprintf(err, errlen, "socket() for port %u: %s", idx, strerror(errno));
+		return false;
+	}
+	if (bind(p->lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(p->lfd, 2) < 0) {
+		snprintf(err, errlen, "cannot listen on %s for port %u: %s (remove a stale socket or pick another path)",
+			 path, idx, strerror(errno));
+		close(p->lfd);
+		p->lfd = -1;
+		return false;
+	}
+	p->created_socket = true;
+	ev_ctl(p->epfd, EPOLL_CTL_ADD, p->lfd, EPOLLIN, &p->lev);
+	return true;
+}
+
+int port_set_timers(struct port_set *ps, uint64_t now)
+{
+	int next = -1;
+
+	for (unsigned int i = 0; i < ps->n; i++) {
+		struct port *p = &ps->port[i];
+		int wait;
+
+		if (!p->connecting)
+			continue;
+		if (now >= p->next_retry)
+			port_try_connect(p, now);
+		if (!p->connecting)
+			continue;
+		wait = p->next_retry > now ? (int)(p->next_retry - now) : 0;
+		if (next < 0 || wait < next)
+			next = wait;
+	}
+	return next;
+}
+
+void port_set_flush(struct port_set *ps)
+{
+	bool congested = false;
+
+	for (unsigned int i = 0; i < ps->n; i++) {
+		port_write(&ps->port[i]);
+		if (ps->port[i].req.count >= PORT_RX_PAUSE)
+			congested = true;
+	}
+	/* backpressure: stop taking requests from cables while we cannot forward */
+	for (unsigned int i = 0; i < ps->n; i++) {
+		struct port *p = &ps->port[i];
+
+		if (p->fd >= 0 && p->rx_paused != congested) {
+			p->rx_paused = congested;
+			port_arm(p);
+		}
+	}
+}
+
+void port_set_close(struct port_set *ps)
+{
+	for (unsigned int i = 0; i < LOOM_MAX_PORTS; i++) {
+		struct port *p = &ps->port[i];
+
+		if (p->fd >= 0)
+			close(p->fd);
+		if (p->lfd >= 0)
+			close(p->lfd);
+		if (p->created_socket)
+			unlink(p->path);
+		free(p->req.v);
+		free(p->resp.v);
+		p->fd = p->lfd = -1;
+		p->req.v = p->resp.v = NULL;
+	}
+}
+
+bool port_io_up(void *opaque, unsigned int port)
+{
+	struct port_set *ps = opaque;
+
+	return port < ps->n && ps->port[port].fd >= 0 && ps->port[port].up;
+}
+
+bool port_io_can_inject(void *opaque, unsigned int port)
+{
+	struct port_set *ps = opaque;
+
+	return port_io_up(opaque, port) && ps->port[port].req.count < PORT_INJECT_LIMIT;
+}
+
+bool port_io_send(void *opaque, unsigned int port, const struct loom_pkt_hdr *h,
+		  const void *payload)
+{
+	struct port_set *ps = opaque;
+	struct port *p = &ps->port[port];
+
+	if (!port_io_up(opaque, port))
+		return false;
+	return pq_push(h->class == LOOM_CLASS_REQ ? &p->req : &p->resp, h, payload);
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Network ports as stream sockets ("cables").
+ *
+ * A port either listens on a UNIX socket path and accepts one peer, or
+ * connects to one (retrying while it does not exist yet, up to 60 s).
+ * Each port has a response and a request packet queue (classes stay
+ * separate; responses go first), a frame being written, and the link
+ * receiver.  On connect both ends send a TRAIN frame (seq = node, ack =
+ * port); the link is UP when the peer's arrives.  A disconnect marks the
+ * port down, keeps its counters, and answers every queued request with
+ * LOOM_CQE_ST_LINK to its source.
+ */
+#ifndef LOOM_CARD_PORT_H
+#define LOOM_CARD_PORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/un.h>
+
+#include <loom_hw/packet.h>
+#include <loom_hw/regs.h>
+
+#include "event.h"
+#include "link.h"
+
+#define PORT_REQ_CAP		2048	/* request packets queued per port */
+#define PORT_RESP_CAP		8192	/* response packets queued per port */
+#define PORT_INJECT_LIMIT	256	/* host injects requests below this */
+#define PORT_RX_PAUSE		1024	/* stop reading cables above this */
+#define PORT_CONNECT_TIMEOUT_MS	60000
+#define PORT_CONNECT_RETRY_MS	100
+
+struct card;
+
+enum port_mode {
+	PORT_UNCABLED = 0,
+	PORT_LISTEN,
+	PORT_CONNECT,
+};
+
+struct port_pkt {
+	struct loom_pkt_hdr h;
+	uint8_t payload[LOOM_PKT_MAX_PAYLOAD];
+};
+
+struct port_queue {
+	struct port_pkt *v;
+	unsigned int cap;
+	unsigned int head;
+	unsigned int count;
+};
+
+struct port {
+	unsigned int idx;
+	struct card *card;
+	int epfd;
+	enum port_mode mode;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int lfd;		/* listening socket (PORT_LISTEN) */
+	int fd;			/* the cable, -1 when not connected */
+	bool created_socket;	/* we bound path: unlink it at exit */
+	bool up;		/* peer's TRAIN received */
+	bool rx_paused;
+	bool out_armed;		/* EPOLLOUT requested */
+	bool connecting;	/* PORT_CONNECT: retrying */
+	uint64_t connect_deadline;
+	uint64_t next_retry;
+	struct ev_handler lev;
+	struct ev_handler cev;
+	struct link_rx rx;
+	uint8_t tx[LOOM_FRAME_MAX];
+	size_t tx_len;
+	size_t tx_off;
+	uint32_t tx_seq;
+	uint32_t rx_seq;
+	unsigned int errors_logged;
+	struct port_queue req;
+	struct port_queue resp;
+};
+
+struct port_set {
+	struct port port[LOOM_MAX_PORTS];
+	unsigned int n;
+};
+
+/* Prepare all @n ports (uncabled, queues allocated); false on no memory. */
+bool port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd);
+/* Cable port @idx; on failure writes a message to @err and returns false. */
+bool port_cable(struct port_set *ps, unsigned int idx, enum port_mode mode,
+		const char *path, char *err, size_t errlen);
+/* Run timers (connect retries); returns ms until the next one, or -1. */
+int port_set_timers(struct port_set *ps, uint64_t now);
+/* Write queued frames, pause/resume reading by congestion. */
+void port_set_flush(struct port_set *ps);
+/* Close everything; unlink the sockets we created. */
+void port_set_close(struct port_set *ps);
+
+/* struct card_io hooks (opaque = struct port_set *) */
+bool port_io_up(void *opaque, unsigned int port);
+bool port_io_can_inject(void *opaque, unsigned int port);
+bool port_io_send(void *opaque, unsigned int port, const struct loom_pkt_hdr *h,
+		  const void *payload);
+
+#endif

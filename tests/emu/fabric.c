@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Native fabric harness: card processes and their cleanup.
+ */
+#include "fabric.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct fabric *live;
+
+static void fabric_card_bin(char *out, size_t len)
+{
+	const char *env = getenv("LOOM_CARD");
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return;
+	}
+	/* $(BUILD)/tests/emu/<test> -> $(BUILD)/bin/loom-card */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		n = 0;
+	self[n] = 0;
+	for (int up = 0; up < 3; up++) {
+		char *slash = strrchr(self, '/');
+
+		if (slash)
+			*slash = 0;
+	}
+	if (strlen(self) + sizeof("/bin/loom-card") > len)
+		self[0] = 0;
+	memcpy(out, self, strlen(self) + 1);
+	strcat(out, "/bin/loom-card");
+}
+
+void fabric_path(struct fabric *f, char *out, size_t len, const char *name)
+{
+	snprintf(out, len, "%s/%s", f->dir, name);
+}
+
+void fabric_stop(void)
+{
+	struct fabric *f = live;
+
+	if (!f)
+		return;
+	live = NULL;
+	for (unsigned int i = 0; i < FABRIC_MAX_CARDS; i++) {
+		fh_detach(&f->fh[i]);
+		if (f->pid[i] > 0)
+			kill(f->pid[i], SIGTERM);
+	}
+	for (unsigned int i = 0; i < FABRIC_MAX_CARDS; i++) {
+		if (f->pid[i] <= 0)
+			continue;
+		for (int t = 0; t < 100 && waitpid(f->pid[i], NULL, WNOHANG) == 0; t++)
+			usleep(20000);
+		if (waitpid(f->pid[i], NULL, WNOHANG) == 0) {
+			kill(f->pid[i], SIGKILL);
+			waitpid(f->pid[i], NULL, 0);
+		}
+		f->pid[i] = 0;
+	}
+	for (unsigned int i = 0; i < FABRIC_MAX_CARDS; i++) {
+		if (f->ram[i][0])
+			unlink(f->ram[i]);
+		if (f->sock[i][0])
+			unlink(f->sock[i]);
+		if (f->log[i][0] && !getenv("LOOM_KEEP_LOGS"))
+			unlink(f->log[i]);
+	}
+	/* cable sockets the cards did not remove (they do on SIGTERM) */
+	if (f->dir[0]) {
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", f->dir);
+		if (!getenv("LOOM_KEEP_LOGS") && system(cmd) != 0)
+			tap_diag("could not remove %s", f->dir);
+	}
+}
+
+static void fabric_on_signal(int sig)
+{
+	if (sig == SIGALRM)
+		printf("not ok - watchdog: the test did not finish in time\n");
+	fabric_stop();
+	_exit(1);
+}
+
+int fabric_init(struct fabric *f, unsigned int watchdog_s)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->dir, sizeof(f->dir), "/tmp/loom-emu-XXXXXX");
+	if (!mkdtemp(f->dir)) {
+		tap_diag("mkdtemp: %s", strerror(errno));
+		f->dir[0] = 0;
+		return -1;
+	}
+	for (unsigned int i = 0; i < FABRIC_MAX_CARDS; i++) {
+		f->fh[i].sock = -1;
+		for (int v = 0; v < LOOM_NUM_VECTORS; v++)
+			f->fh[i].kick_fd[v] = f->fh[i].irq_fd[v] = -1;
+	}
+	live = f;
+	atexit(fabric_stop);
+	signal(SIGINT, fabric_on_signal);
+	signal(SIGTERM, fabric_on_signal);
+	signal(SIGALRM, fabric_on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	alarm(watchdog_s);
+	return 0;
+}
+
+int fabric_start_card(struct fabric *f, unsigned int i, const char *const *extra)
+{
+	char bin[PATH_MAX], node[16];
+	const char *argv[64];
+	int argc = 0, err;
+	pid_t pid;
+
+	fabric_card_bin(bin, sizeof(bin));
+	if (access(bin, X_OK) != 0) {
+		tap_diag("card emulator %s not found (build it, or set LOOM_CARD)", bin);
+		return -1;
+	}
+	snprintf(f->ram[i], sizeof(f->ram[i]), "/dev/shm/loom-emu-%d-%u.ram", (int)getpid(), i);
+	snprintf(f->sock[i], sizeof(f->sock[i]), "%s/card%u.ivshmem.sock", f->dir, i);
+	snprintf(f->log[i], sizeof(f->log[i]), "%s/card%u.log", f->dir, i);
+	err = fh_create_ram(f->ram[i], FABRIC_RAM_SIZE);
+	if (err) {
+		tap_diag("cannot create %s: %s", f->ram[i], strerror(-err));
+		return -1;
+	}
+	snprintf(node, sizeof(node), "%u", i);
+	argv[argc++] = bin;
+	argv[argc++] = "--node";
+	argv[argc++] = node;
+	argv[argc++] = "--ivshmem";
+	argv[argc++] = f->sock[i];
+	argv[argc++] = "--guest-ram";
+	argv[argc++] = f->ram[i];
+	for (int k = 0; extra && extra[k] && argc < 62; k++)
+		argv[argc++] = extra[k];
+	argv[argc] = NULL;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		tap_diag("fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		int fd = open(f->log[i], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (fd >= 0) {
+			dup2(fd, 2);
+			dup2(fd, 1);
+		}
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	f->pid[i] = pid;
+	if (i >= f->n)
+		f->n = i + 1;
+	return 0;
+}
+
+int fabric_attach(struct fabric *f, unsigned int i)
+{
+	char err[256];
+
+	if (fh_attach(&f->fh[i], f->sock[i], f->ram[i], 10000, err, sizeof(err))) {
+		tap_diag("card %u: %s", i, err);
+		fabric_dump_log(f, i);
+		return -1;
+	}
+	return 0;
+}
+
+int fabric_wait_link(struct fabric *f, unsigned int i, unsigned int port, int timeout_ms)
+{
+	uint64_t deadline = fh_now_ms() + (uint64_t)timeout_ms;
+	struct fakehost *fh = &f->fh[i];
+
+	while (!(fh_rd32(fh, fh_port_reg(fh, port, LOOM_PORT_STATUS)) & LOOM_PORT_ST_UP)) {
+		if (fh_now_ms() > deadline) {
+			tap_diag("card %u port %u did not come up", i, port);
+			fabric_dump_log(f, i);
+			return -1;
+		}
+		usleep(10000);
+	}
+	return 0;
+}
+
+int fabric_start_ring(struct fabric *f, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		char args[32][128];
+		const char *extra[40];
+		int k = 0, a = 0;
+
+		if (n > 1) {
+			extra[k++] = "--cable";
+			snprintf(args[a], sizeof(args[a]), "0=listen:%s/cable-%u-0.sock", f->dir, i);
+			extra[k++] = args[a++];
+			extra[k++] = "--cable";
+			snprintf(args[a], sizeof(args[a]), "1=connect:%s/cable-%u-0.sock", f->dir,
+				 (i + n - 1) % n);
+			extra[k++] = args[a++];
+		}
+		for (unsigned int d = 0; d < n; d++) {
+			unsigned int cw = (d + n - i) % n;
+
+			if (d == i)
+				continue;
+			extra[k++] = "--route";
+			snprintf(args[a], sizeof(args[a]), "%u=%u", d, cw <= n / 2 ? 0 : 1);
+			extra[k++] = args[a++];
+		}
+		extra[k] = NULL;
+		if (fabric_start_card(f, i, extra))
+			return -1;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if (fabric_attach(f, i))
+			return -1;
+	for (unsigned int i = 0; n > 1 && i < n; i++)
+		for (unsigned int p = 0; p < 2; p++)
+			if (fabric_wait_link(f, i, p, 10000))
+				return -1;
+	return 0;
+}
+
+int fabric_card_alive(struct fabric *f, unsigned int i)
+{
+	return f->pid[i] > 0 && waitpid(f->pid[i], NULL, WNOHANG) == 0;
+}
+
+void fabric_dump_log(struct fabric *f, unsigned int i)
+{
+	char line[512];
+	FILE *fp = fopen(f->log[i], "r");
+
+	if (!fp)
+		return;
+	tap_diag("--- card %u log (%s) ---", i, f->log[i]);
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = 0;
+		tap_diag("%s", line);
+	}
+	fclose(fp);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Native fabric harness: starts loom-card processes (fork/exec, pids
+ * tracked), one fake host per card, and tears everything down at exit,
+ * on SIGINT/SIGTERM and on its own watchdog alarm: cards killed, sockets,
+ * /dev/shm guest-RAM files and the temporary directory removed.
+ */
+#ifndef LOOM_TESTS_FABRIC_H
+#define LOOM_TESTS_FABRIC_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "fakehost.h"
+
+#define FABRIC_MAX_CARDS	8
+#define FABRIC_RAM_SIZE		(64u << 20)
+
+struct fabric {
+	unsigned int n;
+	char dir[64];
+	pid_t pid[FABRIC_MAX_CARDS];
+	char ram[FABRIC_MAX_CARDS][96];
+	char sock[FABRIC_MAX_CARDS][128];
+	char log[FABRIC_MAX_CARDS][128];
+	struct fakehost fh[FABRIC_MAX_CARDS];
+};
+
+/*
+ * Create the temporary directory, arm cleanup and a watchdog of
+ * @watchdog_s seconds (the test fails, and cleans up, if it hangs).
+ */
+int fabric_init(struct fabric *f, unsigned int watchdog_s);
+/* Start card @i with @extra (NULL-terminated) after the common options. */
+int fabric_start_card(struct fabric *f, unsigned int i, const char *const *extra);
+/* Attach fake host @i to card @i; 0 or -1 with a diagnostic printed. */
+int fabric_attach(struct fabric *f, unsigned int i);
+/*
+ * Ring of @n cards as the VM lab cables it: port 0 of node i to port 1 of
+ * node i+1, shortest-direction routes; waits until every link is up.
+ */
+int fabric_start_ring(struct fabric *f, unsigned int n);
+/* Wait until port @port of card @i reports LOOM_PORT_ST_UP. */
+int fabric_wait_link(struct fabric *f, unsigned int i, unsigned int port, int timeout_ms);
+/* Is card @i still running? */
+int fabric_card_alive(struct fabric *f, unsigned int i);
+/* Print the tail of card @i's log as TAP diagnostics. */
+void fabric_dump_log(struct fabric *f, unsigned int i);
+/* Stop everything and remove every file; safe to call twice. */
+void fabric_stop(void);
+/* Path of a file in the fabric's directory. */
+void fabric_path(struct fabric *f, char *out, size_t len, const char *name);
+
+#endif
