@@ -85,8 +85,10 @@ int cmd_exec(int argc, char **argv)
 	long host;
 	int c, fd;
 
+	/* GNU getopt permutes: options may come before or after HOST, and it
+	 * stops at "--", so the command's own options are never looked at. */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': dir_arg = optarg; break;
 		case 't':
@@ -120,8 +122,6 @@ int cmd_exec(int argc, char **argv)
 		return 2;
 	}
 	optind++;
-	if (optind < argc && !strcmp(argv[optind], "--"))
-		optind++;
 	if (optind >= argc) {
 		lab_err("exec: no command given (usage: loom-lab exec --dir DIR HOST -- CMD...)");
 		return 2;
