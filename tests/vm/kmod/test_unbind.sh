@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# loom.ko lifetime in a 1-host lab: processes hold contexts (all regions
+# mapped) while the PCI device is unbound through sysfs; each must get its
+# answer (ioctl -> EIO, poll -> POLLERR|POLLHUP, access -> SIGBUS) instead
+# of hanging.  Then: rebind, rmmod refused while a file is open, rmmod and
+# insmod again, the card works, and the guest kernel log stays clean.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib/tap.sh"
+. "$here/../../lib/lab.sh"
+
+g=$loom_build/tests/vm/kmod
+if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
+	echo "1..0 # SKIP loom-lab or loom-card not built"
+	exit 4
+fi
+tap_plan 13
+if [ ! -x "$g/hold_ctx" ]; then
+	tap_fail "guest program $g/hold_ctx exists (run: make -C kmod tests)"
+	tap_done
+fi
+if ! lab_start --hosts 1; then
+	tap_fail "lab with 1 host starts and loads loom.ko"
+	tap_done
+fi
+tap_ok "lab with 1 host starts and loads loom.ko"
+
+# guest helper: the PCI address of loom0
+bdf='$(basename "$(readlink /sys/class/loom/loom0/device)")'
+
+out=$(lab_exec 0 "rm -f /tmp/hold.*; for m in ioctl poll touch; do
+	setsid $g/hold_ctx \$m </dev/null >/tmp/hold.\$m 2>&1 & done
+	for i in \$(seq 150); do
+		[ \"\$(cat /tmp/hold.* | grep -c ready)\" = 3 ] && break; sleep 0.2; done
+	cat /tmp/hold.*; echo bdf=$bdf" 2>&1)
+tap_diag "$out"
+if [ "$(grep -c ': ready' <<<"$out")" = 3 ]; then
+	tap_ok "three processes hold mapped contexts"
+else
+	tap_fail "three processes hold mapped contexts"
+fi
+dev=$(sed -n 's/^bdf=//p' <<<"$out")
+
+if "$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- "echo $dev > /sys/bus/pci/drivers/loom/unbind"; then
+	tap_ok "unbind of $dev returns while files are open"
+else
+	tap_fail "unbind of $dev returns while files are open"
+fi
+
+out=$(lab_exec 0 "for i in \$(seq 100); do pgrep -x hold_ctx >/dev/null || break; sleep 0.2; done
+	pgrep -x hold_ctx >/dev/null && echo STILL-RUNNING; cat /tmp/hold.*; ls /dev/loom0 2>&1" 2>&1)
+tap_diag "$out"
+if grep -q STILL-RUNNING <<<"$out"; then
+	tap_fail "every holder finished within 20 s of the unbind"
+else
+	tap_ok "every holder finished within 20 s of the unbind"
+fi
+if grep -q '^ioctl: EIO' <<<"$out"; then tap_ok "ioctl after unbind: EIO"
+else tap_fail "ioctl after unbind: EIO"; fi
+if grep -q '^poll: POLLERR POLLHUP' <<<"$out"; then tap_ok "poll after unbind: POLLERR|POLLHUP"
+else tap_fail "poll after unbind: POLLERR|POLLHUP"; fi
+if grep -q '^touch: SIGBUS' <<<"$out"; then tap_ok "access to a mapped segment after unbind: SIGBUS"
+else tap_fail "access to a mapped segment after unbind: SIGBUS"; fi
+if grep -q 'No such file' <<<"$out"; then tap_ok "/dev/loom0 is gone after unbind"
+else tap_fail "/dev/loom0 is gone after unbind"; fi
+
+out=$(lab_exec 0 "echo $dev > /sys/bus/pci/drivers/loom/bind && $g/hold_ctx info" 2>&1)
+tap_diag "$out"
+if grep -q '^info: node' <<<"$out"; then tap_ok "rebind: the card answers DEV_INFO again"
+else tap_fail "rebind: the card answers DEV_INFO again"; fi
+
+out=$(lab_exec 0 "sleep 60 </dev/loom0 & p=\$!; sleep 0.5
+	if rmmod loom 2>&1; then echo RMMOD-OK; fi; kill \$p; wait \$p 2>/dev/null
+	rmmod loom && echo RMMOD-AFTER-CLOSE-OK" 2>&1)
+tap_diag "$out"
+if ! grep -q '^RMMOD-OK' <<<"$out" && grep -q 'in use' <<<"$out"; then
+	tap_ok "rmmod is refused while /dev/loom0 is open"
+else
+	tap_fail "rmmod is refused while /dev/loom0 is open"
+fi
+if grep -q RMMOD-AFTER-CLOSE-OK <<<"$out"; then tap_ok "rmmod succeeds once it is closed"
+else tap_fail "rmmod succeeds once it is closed"; fi
+
+out=$(lab_exec 0 "insmod kmod/loom.ko && for i in \$(seq 50); do [ -e /dev/loom0 ] && break; sleep 0.1; done; $g/hold_ctx info" 2>&1)
+tap_diag "$out"
+if grep -q '^info: node' <<<"$out"; then tap_ok "insmod again: the card works"
+else tap_fail "insmod again: the card works"; fi
+
+if "$LOOM_LAB" check-log --dir "$LAB_DIR"; then
+	tap_ok "guest kernel log has no oops, BUG or warning"
+else
+	tap_fail "guest kernel log has no oops, BUG or warning"
+fi
+tap_done
