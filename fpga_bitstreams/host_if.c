@@ -197,7 +197,8 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 		return false;
 	if (cmd->opcode == LOOM_OP_NOP) {
 		x->has_staged = false;
-		hif_post_local(c, idx, cmd, LOOM_CQE_ST_OK, 0);
+		if (cmd->flags & LOOM_CMD_F_SIGNAL)
+			hif_post_local(c, idx, cmd, LOOM_CQE_ST_OK, 0);
 		return true;
 	}
 	slot = x->next_op_id % HIF_MAX_OPS;
@@ -400,7 +401,9 @@ static void hif_source_ack(struct card *c, const struct loom_pkt_hdr *h)
 
 		op->busy = false;
 		x->ops_busy--;
-		hif_post(c, idx, &e);
+		/* success is reported only when asked for; errors always */
+		if ((op->flags & LOOM_CMD_F_SIGNAL) || op->status != LOOM_CQE_ST_OK)
+			hif_post(c, idx, &e);
 	}
 }
 

@@ -6,7 +6,7 @@
  * index vs. commands consumed), validate them, packetise PUTs a packet at
  * a time while the output has room (bounded memory for any length), track
  * each operation until every packet is acknowledged, post one LOCAL
- * completion.  Target side: check context, key and bounds, DMA the payload
+ * completion (when LOOM_CMD_F_SIGNAL asks for it, and always on error).  Target side: check context, key and bounds, DMA the payload
  * into the segment, acknowledge each packet, count bytes per (source node,
  * source context, op_id) and post one ARRIVAL completion when asked.
  * Completions are held while the completion ring is full and never

@@ -118,10 +118,14 @@ enum link_rx_status link_rx_next(struct link_rx *rx, struct link_frame *out)
 		memcpy(&h, rx->buf + rx->start, sizeof(h));
 		if (h.len > LINK_BODY_MAX) {
 			/* a false magic inside garbage, or a corrupt header */
+			int first = !rx->in_garbage;
+
 			rx->start++;
 			rx->in_garbage = 1;
 			link_rx_skip_to_magic(rx);
-			return LINK_RX_BAD_LENGTH;
+			if (first)
+				return LINK_RX_BAD_LENGTH;
+			continue;
 		}
 		total = LOOM_FRAME_HDR_SIZE + h.len + LOOM_FRAME_CRC_SIZE;
 		if (avail < total)
@@ -134,10 +138,14 @@ enum link_rx_status link_rx_next(struct link_rx *rx, struct link_frame *out)
 			 * Drop one byte only: the real frame may start inside
 			 * what this header claimed to cover.
 			 */
+			int first = !rx->in_garbage;
+
 			rx->start++;
 			rx->in_garbage = 1;
 			link_rx_skip_to_magic(rx);
-			return LINK_RX_BAD_CRC;
+			if (first)
+				return LINK_RX_BAD_CRC;
+			continue;
 		}
 		out->hdr = h;
 		memcpy(out->body, rx->buf + rx->start + LOOM_FRAME_HDR_SIZE, h.len);

@@ -5,8 +5,9 @@
  * The encoder writes complete frames into a caller's buffer.  The receiver
  * is incremental: feed it whatever the socket returned, then pull frames
  * out until it needs more bytes.  Framing errors (bad magic, impossible
- * length, CRC mismatch) are reported one per error episode and the parser
- * resynchronises by scanning for LOOM_FRAME_MAGIC.  Sequence checking,
+ * length, CRC mismatch) are reported once per error episode (from the
+ * first bad byte to the next good frame) and the parser resynchronises by
+ * scanning for LOOM_FRAME_MAGIC, one byte past the failed start.  Sequence checking,
  * acknowledgements and retransmission live above this layer.
  */
 #ifndef LOOM_CARD_LINK_H
@@ -48,7 +49,7 @@ struct link_rx {
 	uint8_t buf[LINK_RX_BUF];
 	size_t start;		/* first unparsed byte */
 	size_t end;		/* one past the last buffered byte */
-	int in_garbage;		/* inside a bad-magic episode already reported */
+	int in_garbage;		/* inside an error episode already reported */
 };
 
 void link_rx_init(struct link_rx *rx);

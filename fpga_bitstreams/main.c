@@ -213,7 +213,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 	o->node = -1;
 	o->ports = 2;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_NODE:
 			o->node = parse_num(optarg, 0, LOOM_MAX_NODES - 1);
@@ -383,7 +383,7 @@ static void setup(void)
 	ev_ctl(emu.epfd, EPOLL_CTL_ADD, emu.sigfd, EPOLLIN, &emu.sig_ev);
 
 	if (guest_mem_open(&emu.gm, o->guest_ram, err, sizeof(err)) < 0)
-		die(err);
+		bad_option("--guest-ram '%s': %s", o->guest_ram, err);
 	if (!ivs_open(&emu.ivs, o->ivshmem, LOOM_LAB_SHM_SIZE, err, sizeof(err)))
 		die(err);
 	if (!card_init(&emu.card, emu.ivs.shm, emu.ivs.shm_size, (unsigned int)o->node,
