@@ -176,10 +176,18 @@ void lab_console_tail(const struct lab_config *c, int host, int lines)
 	}
 	if (*p == '\n')
 		p++;
+	if (!*p) {
+		lab_err("host %d: its console log %s is empty (the kernel printed nothing)",
+			host, path);
+		free(text);
+		return;
+	}
 	lab_err("host %d: last lines of its console log %s:", host, path);
 	for (char *save = NULL, *l = strtok_r(p, "\n", &save); l;
-	     l = strtok_r(NULL, "\n", &save))
+	     l = strtok_r(NULL, "\n", &save)) {
+		l[strcspn(l, "\r")] = 0;
 		lab_info("  h%d| %s", host, l);
+	}
 	free(text);
 }
 
