@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Native fabric test, 2 cards: bad descriptors give error completions and
+ * the context keeps working; a wrong key, a remote range beyond the
+ * segment, a disabled target context and a node without a route give
+ * REMOTE_KEY, REMOTE_BOUNDS, NO_CTX and UNREACHABLE, write nothing and
+ * post no arrival; a good put afterwards still lands.
+ */
+#include "fabric.h"
+#include "tap.h"
+
+#include <string.h>
+
+TAP_DEFINE;
+
+#define CTX	2
+#define KEY1	0x0badf00du
+#define SEG	(256u << 10)
+
+static struct fabric f;
+static struct fh_ctx src, dst;
+
+static struct loom_cmd put_cmd(uint32_t node, uint16_t ctx, uint64_t roff, uint64_t len, uint32_t key,
+			       uint64_t tag)
+{
+	struct loom_cmd c = {
+		.opcode = LOOM_OP_PUT, .flags = LOOM_CMD_F_SIGNAL | LOOM_CMD_F_REMOTE_CQE,
+		.dst_ctx = ctx, .dst_node = node, .tag = tag, .local_off = 0,
+		.remote_off = roff, .length = len, .key = key,
+	};
+
+	return c;
+}
+
+/* submit and expect one LOCAL completion with @status for @tag */
+static int expect(const struct loom_cmd *c, uint8_t status, const char *what)
+{
+	struct loom_cqe e;
+
+	if (!fh_submit(&src, c)) {
+		tap_diag("%s: command ring full", what);
+		return 0;
+	}
+	if (fh_wait_cqe(&src, &e, 10000) != 1) {
+		tap_diag("%s: no completion", what);
+		return 0;
+	}
+	if (e.kind != LOOM_CQE_LOCAL || e.tag != c->tag || e.status != status) {
+		tap_diag("%s: kind %u tag 0x%llx status %u (want status %u)", what, e.kind,
+			 (unsigned long long)e.tag, e.status, status);
+		return 0;
+	}
+	return 1;
+}
+
+static int untouched(const uint8_t *p, size_t len, uint8_t v)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i] != v)
+			return 0;
+	return 1;
+}
+
+int main(void)
+{
+	struct loom_cmd c;
+	struct loom_cqe e;
+	int ok;
+
+	tap_plan(8);
+	if (fabric_init(&f, 90) || fabric_start_ring(&f, 2) ||
+	    fh_ctx_create(&f.fh[0], &src, CTX, 0x1111, 5, 6, SEG) != LOOM_ADMIN_E_OK ||
+	    fh_ctx_create(&f.fh[1], &dst, CTX, KEY1, 5, 6, SEG) != LOOM_ADMIN_E_OK) {
+		tap_ok(0, "2 cards started with contexts");
+		fabric_dump_log(&f, 0);
+		fabric_dump_log(&f, 1);
+		return 1;
+	}
+	tap_ok(1, "2 cards started with contexts");
+	for (unsigned int i = 0; i < SEG; i++)
+		src.segp[i] = (uint8_t)(i ^ (i >> 8));
+	memset(dst.segp, 0xcc, SEG);
+
+	c = put_cmd(1, CTX, 0, 64, KEY1, 1);
+	c.opcode = 0x77;
+	ok = expect(&c, LOOM_CQE_ST_BAD_DESC, "bad opcode");
+	c = put_cmd(1, CTX, 0, 64, KEY1, 2);
+	c.flags |= 0x40;
+	ok &= expect(&c, LOOM_CQE_ST_BAD_DESC, "unknown flag");
+	c = put_cmd(1, CTX, 0, SEG + 1, KEY1, 3);
+	ok &= expect(&c, LOOM_CQE_ST_LOCAL_BOUNDS, "local range past the segment");
+	c = put_cmd(1, CTX, 0, 8, KEY1, 4);
+	c.opcode = LOOM_OP_GET;
+	ok &= expect(&c, LOOM_CQE_ST_UNSUPPORTED, "GET");
+	tap_ok(ok, "bad descriptors: BAD_DESC, BAD_DESC, LOCAL_BOUNDS, UNSUPPORTED completions");
+	tap_ok(fh_rd32(&f.fh[0], fh_ctx_reg(&f.fh[0], CTX, LOOM_CTXR_STATE)) == LOOM_CTX_ST_RUNNING,
+	       "the issuing context is still running");
+
+	c = put_cmd(1, CTX, 0x1000, 3000, KEY1 ^ 0x10, 5);
+	ok = expect(&c, LOOM_CQE_ST_REMOTE_KEY, "wrong key");
+	tap_ok(ok && untouched(dst.segp, SEG, 0xcc), "wrong key across the cable: REMOTE_KEY, segment untouched");
+	c = put_cmd(1, CTX, SEG - 1000, 3000, KEY1, 6);
+	ok = expect(&c, LOOM_CQE_ST_REMOTE_BOUNDS, "remote bounds");
+	c = put_cmd(1, CTX, UINT64_MAX - 255, 512, KEY1, 7);
+	ok &= expect(&c, LOOM_CQE_ST_REMOTE_BOUNDS, "remote offset overflow");
+	tap_ok(ok && untouched(dst.segp, SEG, 0xcc),
+	       "remote range beyond the segment (and wrapping): REMOTE_BOUNDS, segment untouched");
+	c = put_cmd(1, CTX + 1, 0, 100, KEY1, 8);
+	ok = expect(&c, LOOM_CQE_ST_NO_CTX, "disabled context");
+	c = put_cmd(3, CTX, 0, 100, KEY1, 9);
+	ok &= expect(&c, LOOM_CQE_ST_UNREACHABLE, "no route");
+	tap_ok(ok, "disabled target context: NO_CTX; node without a route: UNREACHABLE");
+
+	c = put_cmd(1, CTX, 0x2000, 5000, KEY1, 10);
+	ok = expect(&c, LOOM_CQE_ST_OK, "good put");
+	ok &= !memcmp(dst.segp + 0x2000, src.segp, 5000) && untouched(dst.segp, 0x2000, 0xcc) &&
+	      untouched(dst.segp + 0x2000 + 5000, SEG - 0x2000 - 5000, 0xcc);
+	tap_ok(ok, "a good put after all the errors lands exactly where it should");
+	ok = fh_wait_cqe(&dst, &e, 5000) == 1 && e.kind == LOOM_CQE_ARRIVAL && e.tag == 0x2000 &&
+	     e.value == 5000 && e.src_node == 0 && e.src_ctx == CTX;
+	ok &= fh_wait_cqe(&dst, &e, 200) == 0;
+	tap_ok(ok, "the target saw exactly one ARRIVAL: the good put's, none for refused ones");
+	if (tap.failed) {
+		fabric_dump_log(&f, 0);
+		fabric_dump_log(&f, 1);
+	}
+	fabric_stop();
+	return tap_exit_status();
+}
