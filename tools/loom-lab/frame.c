@@ -57,6 +57,13 @@ uint32_t lab_crc32(uint32_t crc, const void *data, size_t len)
 	return ~crc;
 }
 
+static uint8_t header_check(const uint8_t *h)
+{
+	uint32_t crc = lab_crc32(0, h, 3);
+
+	return (uint8_t)lab_crc32(crc, h + 4, LAB_FRAME_HDR_SIZE - 4);
+}
+
 size_t lab_frame_encode(uint8_t *out, uint8_t type, uint32_t chan,
 			const void *payload, uint32_t len)
 {
@@ -65,9 +72,9 @@ size_t lab_frame_encode(uint8_t *out, uint8_t type, uint32_t chan,
 	out[0] = MAGIC0;
 	out[1] = MAGIC1;
 	out[2] = type;
-	out[3] = 0;
 	lab_put_u32(out + 4, chan);
 	lab_put_u32(out + 8, len);
+	out[3] = header_check(out);
 	if (len)
 		memcpy(out + LAB_FRAME_HDR_SIZE, payload, len);
 	lab_put_u32(out + LAB_FRAME_HDR_SIZE + len,
@@ -116,7 +123,7 @@ int lab_decoder_next(struct lab_decoder *d, struct lab_frame *f)
 			return 0;
 		}
 		len = lab_get_u32(p + 8);
-		if (p[0] != MAGIC0 || p[1] != MAGIC1 || p[3] != 0 ||
+		if (p[0] != MAGIC0 || p[1] != MAGIC1 || p[3] != header_check(p) ||
 		    len > LAB_FRAME_MAX_PAYLOAD)
 			goto skip;
 		if (avail < LAB_FRAME_HDR_SIZE + len + LAB_FRAME_TRAILER_SIZE)

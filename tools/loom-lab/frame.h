@@ -9,12 +9,14 @@
  *   0  u8  magic0 'L'     4  u32 channel id (little endian)
  *   1  u8  magic1 'F'     8  u32 payload length (<= LAB_FRAME_MAX_PAYLOAD)
  *   2  u8  type (enum lab_frame_type)
- *   3  u8  reserved, 0
+ *   3  u8  header check: low byte of the CRC-32 of bytes 0-2 and 4-11
  *   12 payload bytes, then u32 CRC-32 of header and payload.
  *
- * Payloads are arbitrary bytes.  A receiver that meets a bad magic, an
- * oversize length or a wrong CRC drops one byte and searches for the next
- * magic, so noise on the line costs the damaged frame only.
+ * Payloads are arbitrary bytes.  A receiver that meets a bad magic, a bad
+ * header check, an oversize length or a wrong CRC drops one byte and
+ * searches for the next magic, so noise on the line costs the damaged frame
+ * only; the header check keeps a fake header in the noise from making the
+ * receiver wait for a payload that never comes.
  */
 #ifndef LOOM_LAB_FRAME_H
 #define LOOM_LAB_FRAME_H
