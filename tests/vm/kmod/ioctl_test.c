@@ -392,7 +392,24 @@ static void test_fuzz(int fd, unsigned int rounds)
 
 		for (j = 0; j < sizeof(buf); j++)
 			buf[j] = (unsigned char)rand();
-		if (i % 2) {
+		if (i % 8 == 1) {
+			/* a valid-looking create or destroy: churn contexts */
+			struct loom_ctx_create *c = (void *)buf;
+			struct loom_ctx_destroy *d = (void *)buf;
+
+			if (rand() % 2) {
+				ctx_default(c);
+				c->flags = rand() % 2 ? LOOM_CTX_F_INDEX : 0;
+				c->index = (uint32_t)rand() % 80;
+				c->seg_size = 4096u << (rand() % 4);
+				cmd = LOOM_IOC_CTX_CREATE;
+			} else {
+				memset(d, 0, sizeof(*d));
+				d->argsz = sizeof(*d);
+				d->index = (uint32_t)rand() % 80;
+				cmd = LOOM_IOC_CTX_DESTROY;
+			}
+		} else if (i % 2) {
 			cmd = ours[(unsigned int)rand() % 3];
 			/* plausible argsz most of the time, random otherwise */
 			if (rand() % 4)
@@ -418,7 +435,7 @@ static void test_fuzz(int fd, unsigned int rounds)
 				printf("# ioctl %#lx -> %d (%s)\n", cmd, rc, strerror(-rc));
 		}
 	}
-	printf("# %u random ioctls, %u contexts created by chance\n", rounds, created);
+	printf("# %u random ioctls, %u contexts created\n", rounds, created);
 	check(bad == 0, "random ioctl numbers and arguments fail only with the documented errors", 0);
 }
 
