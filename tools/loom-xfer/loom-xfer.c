@@ -150,8 +150,12 @@ static int do_recv(const struct opts *o)
 
 	if (open_ctx(o, true, &dev, &ctx))
 		return 1;
+	/*
+	 * The segment starts zeroed (kernel guarantee) and puts may land as
+	 * soon as the context exists: never write it here, or early data
+	 * would be wiped.
+	 */
 	seg = loom_ctx_segment(ctx, NULL);
-	memset(seg, 0, o->size);
 	printf("recv: node %u context %u ready for %" PRIu64 " bytes\n",
 	       loom_ctx_node(ctx), loom_ctx_index(ctx), o->size);
 	fflush(stdout);
