@@ -148,7 +148,7 @@ static int loom_ctx_pick_index(struct loom_dev *ldev,
 	} else {
 		i = find_first_zero_bit(ldev->ctx_busy, ldev->n_ctx);
 		if (i >= ldev->n_ctx)
-			return -ENOSPC;
+			return -EBUSY;
 	}
 	set_bit(i, ldev->ctx_busy);
 	*index = i;
@@ -187,9 +187,10 @@ static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
  * @req: the request, copied in; on success its out fields are filled
  *
  * Return: 0; -EINVAL for bad flags, sizes or index; -EBUSY when the
- * requested index is taken; -ENOSPC when the card has no free context;
- * -EMFILE when the file already holds max_ctx_per_file contexts; -ENOMEM;
- * -EIO when the card is gone; -ETIMEDOUT or the card's refusal otherwise.
+ * requested index is taken or the card has no free context; -EMFILE when
+ * the file already holds max_ctx_per_file contexts; -ENOMEM; -EIO when
+ * the card refused the context (logged) or is gone; -ETIMEDOUT when the
+ * card did not answer.
  */
 int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 {
@@ -258,6 +259,8 @@ int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 		return err;
 	}
 	if (err) {
+		/* refused although the driver checked everything: logged */
+		err = -EIO;
 		xa_erase(&lf->ctxs, slot);
 		goto err_mem;
 	}
