@@ -129,6 +129,47 @@ static void test_dev_info(int fd, struct loom_dev_info *info)
 	check(rc == -ENOTTY, "unknown ioctl number: ENOTTY", -rc);
 }
 
+static int sysfs_read(const char *path, const char *attr, char *buf, size_t len)
+{
+	char p[256];
+	const char *dev = strrchr(path, '/');
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/sys/class/loom/%s/%s", dev ? dev + 1 : path, attr);
+	f = fopen(p, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static void test_sysfs(const char *path, const struct loom_dev_info *info)
+{
+	char node[32], logical[32], ver[32], build[32], emu[32], want[32];
+	int ok;
+
+	ok = !sysfs_read(path, "node_id", node, sizeof(node)) &&
+	     !sysfs_read(path, "logical_id", logical, sizeof(logical)) &&
+	     !sysfs_read(path, "fw_version", ver, sizeof(ver)) &&
+	     !sysfs_read(path, "fw_build_id", build, sizeof(build)) &&
+	     !sysfs_read(path, "emulated", emu, sizeof(emu));
+	check(ok, "sysfs has node_id, logical_id, fw_version, fw_build_id, emulated", errno);
+	if (!ok)
+		return;
+	printf("# sysfs: node_id %s logical_id %s fw_version %s fw_build_id %s emulated %s\n",
+	       node, logical, ver, build, emu);
+	ok = strtoul(node, NULL, 10) == info->node_id &&
+	     strtoul(logical, NULL, 10) == info->logical_id &&
+	     strtoul(build, NULL, 16) == info->build_id && !strcmp(emu, "1");
+	snprintf(want, sizeof(want), "%u.%u.%u", info->design_version >> 16,
+		 (info->design_version >> 8) & 0xff, info->design_version & 0xff);
+	ok &= !strcmp(ver, want);
+	check(ok, "sysfs attributes agree with DEV_INFO", 0);
+}
+
 static void test_create_errors(int fd, const struct loom_dev_info *info)
 {
 	static const uint32_t bad_entries[] = { 0, 8, 15, 17, 1u << 16, 0x80000000u };
@@ -493,6 +534,7 @@ int main(int argc, char **argv)
 		printf("Bail out! DEV_INFO failed\n");
 		return 1;
 	}
+	test_sysfs(path, &info);
 	test_create_errors(fd, &info);
 	test_create_map(fd, &info);
 	test_index_and_limits(fd, &info);

@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# loom.ko when the card stops answering, in a 1-host lab: the card emulator
+# is frozen (SIGSTOP) while a context is created.  CTX_CREATE must fail
+# with ETIMEDOUT after admin_timeout_ms instead of hanging, the context's
+# index must stay reserved (the card may still use it) once the card
+# answers again, and unbinding the card must release it; the kernel log
+# must name the command that timed out and stay free of warnings.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib/tap.sh"
+. "$here/../../lib/lab.sh"
+
+g=$loom_build/tests/vm/kmod
+if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
+	echo "1..0 # SKIP loom-lab or loom-card not built"
+	exit 4
+fi
+tap_plan 7
+if [ ! -x "$g/hold_ctx" ]; then
+	tap_fail "guest program $g/hold_ctx exists (run: make -C kmod tests)"
+	tap_done
+fi
+if ! lab_start --hosts 1; then
+	tap_fail "lab with 1 host starts and loads loom.ko"
+	tap_done
+fi
+tap_ok "lab with 1 host starts and loads loom.ko"
+
+card=$("$LOOM_LAB" status --dir "$LAB_DIR" | sed -n 's/^card 0: loom-card pid \([0-9]*\).*/\1/p')
+if [ -z "$card" ]; then
+	tap_fail "the card emulator's pid is known"
+	tap_done
+fi
+# never leave the emulator frozen, whatever happens
+eval "lab_exit_trap=$(trap -p EXIT | sed 's/^trap -- //; s/ EXIT$//')"
+trap "kill -CONT $card 2>/dev/null; $lab_exit_trap" EXIT
+
+lab_exec 0 "echo 1000 > /sys/module/loom/parameters/admin_timeout_ms" >/dev/null 2>&1
+kill -STOP "$card"
+t0=$(date +%s)
+out=$("$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- "$g/hold_ctx ioctl; dmesg | tail -n 5" 2>&1)
+t1=$(date +%s)
+kill -CONT "$card"
+tap_diag "$out"
+if grep -q 'CTX_CREATE: Connection timed out' <<<"$out"; then
+	tap_ok "CTX_CREATE with a frozen card: ETIMEDOUT"
+else
+	tap_fail "CTX_CREATE with a frozen card: ETIMEDOUT"
+fi
+if [ $((t1 - t0)) -lt 30 ]; then
+	tap_ok "it returned in $((t1 - t0)) s (admin_timeout_ms 1000)"
+else
+	tap_fail "it returned in $((t1 - t0)) s (admin_timeout_ms 1000)"
+fi
+if grep -q 'admin command CTX_ENABLE(0) not acknowledged within 1000 ms' <<<"$out"; then
+	tap_ok "the kernel log names the command that timed out"
+else
+	tap_fail "the kernel log names the command that timed out"
+fi
+
+out=$(lab_exec 0 "timeout 3 $g/hold_ctx poll" 2>&1)
+tap_diag "$out"
+if grep -q 'ready (context 1)' <<<"$out"; then
+	tap_ok "once the card answers, new contexts work and index 0 stays reserved"
+else
+	tap_fail "once the card answers, new contexts work and index 0 stays reserved"
+fi
+
+out=$(lab_exec 0 "d=\$(basename \$(readlink /sys/class/loom/loom0/device))
+	echo \$d > /sys/bus/pci/drivers/loom/unbind && echo \$d > /sys/bus/pci/drivers/loom/bind &&
+	timeout 3 $g/hold_ctx poll" 2>&1)
+tap_diag "$out"
+if grep -q 'ready (context 0)' <<<"$out"; then
+	tap_ok "after unbind and bind, index 0 is free again"
+else
+	tap_fail "after unbind and bind, index 0 is free again"
+fi
+
+if "$LOOM_LAB" check-log --dir "$LAB_DIR"; then
+	tap_ok "guest kernel log has no oops, BUG or warning"
+else
+	tap_fail "guest kernel log has no oops, BUG or warning"
+fi
+tap_done
