@@ -62,7 +62,7 @@ int main(void)
 	int frames, errors, ok;
 	uint32_t last;
 
-	tap_plan(13);
+	tap_plan(14);
 
 	tap_ok(crc32c(0, "123456789", 9) == 0xe3069283u, "CRC-32C check value of '123456789'");
 	tap_ok(crc32c(crc32c(0, "1234", 4), "56789", 5) == 0xe3069283u,
@@ -178,6 +178,25 @@ int main(void)
 		}
 		tap_ok(frames == 3 && last == 22 && errors == 1,
 		       "false magics in garbage: one error episode, all 3 later frames received (%d frames, %d errors)",
+		       frames, errors);
+	}
+	/* a false header whose claimed length swallows the next real frame */
+	{
+		struct loom_frame_hdr fake = { .magic = LOOM_FRAME_MAGIC, .type = LOOM_FRAME_DATA,
+					       .len = 60 };
+		uint8_t stream[1024];
+		size_t len = 0;
+
+		memcpy(stream, &fake, sizeof(fake));
+		len = sizeof(fake);
+		len += make_frame(stream + len, sizeof(stream) - len, 30, 10, 0x66);
+		len += make_frame(stream + len, sizeof(stream) - len, 31, 10, 0x77);
+		link_rx_init(&rx);
+		link_rx_feed(&rx, stream, len);
+		frames = errors = 0;
+		drain(&rx, &frames, &errors, &last);
+		tap_ok(frames == 2 && last == 31 && errors == 1,
+		       "a false header covering a real frame costs one error, not the frame (%d frames, %d errors)",
 		       frames, errors);
 	}
 	return tap_exit_status();
