@@ -232,8 +232,7 @@ int cmd_exec(int argc, char **argv)
 				return st < 0 || st > 255 ? LAB_EXIT_LAB_ERROR : st;
 			}
 			case LAB_FRAME_ERROR:
-				lab_err("exec: host %ld: %.*s", host, (int)f.len,
-					(const char *)f.payload);
+				lab_err("exec: %.*s", (int)f.len, (const char *)f.payload);
 				return LAB_EXIT_LAB_ERROR;
 			default:
 				break;
