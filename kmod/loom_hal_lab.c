@@ -30,6 +30,32 @@ static bool loom_lab_is_emulator(struct pci_dev *pdev)
 	return magic == LOOM_MAGIC && (flags & LOOM_FWID_F_EMULATED);
 }
 
+/*
+ * The kick page handed to user space is the page holding the 256-byte
+ * ivshmem register BAR.  Say so when another device's registers share
+ * that page: whoever may open /dev/loomN could reach them too.
+ */
+static void loom_lab_check_kick_page(struct pci_dev *pdev)
+{
+	resource_size_t page = pci_resource_start(pdev, LOOM_IVSHMEM_BAR_CTRL) &
+			       PAGE_MASK;
+	struct pci_dev *other = NULL;
+	int bar;
+
+	for_each_pci_dev(other) {
+		for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+			struct resource *r = &other->resource[bar];
+
+			if ((other == pdev && bar == LOOM_IVSHMEM_BAR_CTRL) ||
+			    !(r->flags & IORESOURCE_MEM) || !r->start)
+				continue;
+			if (r->start < page + PAGE_SIZE && r->end >= page)
+				dev_warn(&pdev->dev, "kick page %pa is shared with BAR%d of %s: processes that may open /dev/loomN can reach it\n",
+					 &page, bar, pci_name(other));
+		}
+	}
+}
+
 static int loom_lab_setup(struct loom_dev *ldev)
 {
 	struct pci_dev *pdev = ldev->pdev;
@@ -65,6 +91,7 @@ static int loom_lab_setup(struct loom_dev *ldev)
 		goto err_unmap;
 	}
 	ldev->regs_len = min_t(resource_size_t, len, U32_MAX & PAGE_MASK);
+	loom_lab_check_kick_page(pdev);
 	return 0;
 
 err_unmap:
