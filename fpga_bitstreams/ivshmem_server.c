@@ -3,6 +3,7 @@
  * ivshmem-doorbell server protocol, card side.
  */
 #include "ivshmem_server.h"
+#include "unix_socket.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,18 +16,10 @@
 bool ivs_open(struct ivshmem_server *s, const char *path, size_t shm_size,
 	      char *err, size_t errlen)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-
 	memset(s, 0, sizeof(*s));
 	s->lfd = s->cfd = s->shm_fd = -1;
 	for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
 		s->kick_fd[v] = s->irq_fd[v] = -1;
-	if (strlen(path) >= sizeof(sa.sun_path)) {
-		snprintf(err, errlen, "ivshmem socket path %s is longer than %zu bytes", path,
-			 sizeof(sa.sun_path) - 1);
-		return false;
-	}
-	strcpy(sa.sun_path, path);
 	s->shm_fd = memfd_create("loom-card-regs", MFD_CLOEXEC);
 	if (s->shm_fd < 0 || ftruncate(s->shm_fd, (off_t)shm_size) < 0) {
 		snprintf(err, errlen, "cannot create the %zu-byte register window (memfd): %s",
@@ -40,14 +33,10 @@ bool ivs_open(struct ivshmem_server *s, const char *path, size_t shm_size,
 		goto fail;
 	}
 	s->shm_size = shm_size;
-	s->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (s->lfd < 0 || bind(s->lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(s->lfd, 4) < 0) {
-		snprintf(err, errlen, "cannot listen on ivshmem socket %s: %s (remove a stale socket or pick another path)",
-			 path, strerror(errno));
+	s->lfd = unix_listen(path, SOCK_NONBLOCK, "ivshmem", err, errlen);
+	if (s->lfd < 0)
 		goto fail;
-	}
-	strcpy(s->path, path);
+	memcpy(s->path, path, strlen(path) + 1);
 	return true;
 fail:
 	ivs_close(s);

@@ -4,6 +4,7 @@
  */
 #include "port.h"
 #include "card.h"
+#include "unix_socket.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -299,22 +300,12 @@ static void port_listen_event(struct ev_handler *h, uint32_t events)
 	port_attach(p, fd);
 }
 
-static int port_sockaddr(const char *path, struct sockaddr_un *sa)
-{
-	memset(sa, 0, sizeof(*sa));
-	sa->sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sa->sun_path))
-		return -1;
-	strcpy(sa->sun_path, path);
-	return 0;
-}
-
 static void port_try_connect(struct port *p, uint64_t now)
 {
 	struct sockaddr_un sa;
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 
-	if (fd < 0 || port_sockaddr(p->path, &sa) < 0) {
+	if (fd < 0 || unix_sockaddr(p->path, &sa) < 0) {
 		if (fd >= 0)
 			close(fd);
 		p->next_retry = now + PORT_CONNECT_RETRY_MS;
@@ -359,14 +350,13 @@ bool port_cable(struct port_set *ps, unsigned int idx, enum port_mode mode,
 		const char *path, char *err, size_t errlen)
 {
 	struct port *p = &ps->port[idx];
-	struct sockaddr_un sa;
 
-	if (port_sockaddr(path, &sa) < 0) {
-		snprintf(err, errlen, "socket path %s is longer than %zu bytes", path,
-			 sizeof(sa.sun_path) - 1);
+	if (strlen(path) >= sizeof(p->path)) {
+		snprintf(err, errlen, "port %u: socket path %s is longer than %zu bytes", idx, path,
+			 sizeof(p->path) - 1);
 		return false;
 	}
-	strcpy(p->path, path);
+	memcpy(p->path, path, strlen(path) + 1);
 	p->mode = mode;
 	if (mode == PORT_CONNECT) {
 		p->connecting = true;
@@ -374,18 +364,9 @@ bool port_cable(struct port_set *ps, unsigned int idx, enum port_mode mode,
 		p->next_retry = 0;
 		return true;
 	}
-	p->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (p->lfd < 0) {
-		snprintf(err, errlen, "socket() for port %u: %s", idx, strerror(errno));
+	p->lfd = unix_listen(path, SOCK_NONBLOCK, "cable", err, errlen);
+	if (p->lfd < 0)
 		return false;
-	}
-	if (bind(p->lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(p->lfd, 2) < 0) {
-		snprintf(err, errlen, "cannot listen on %s for port %u: %s (remove a stale socket or pick another path)",
-			 path, idx, strerror(errno));
-		close(p->lfd);
-		p->lfd = -1;
-		return false;
-	}
 	p->created_socket = true;
 	ev_ctl(p->epfd, EPOLL_CTL_ADD, p->lfd, EPOLLIN, &p->lev);
 	return true;

@@ -13,6 +13,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -91,7 +93,7 @@ int main(void)
 	struct fh_ctx ctx;
 	int ok, status;
 
-	tap_plan(6);
+	tap_plan(7);
 	if (fabric_init(&f, 60))
 		return 1;
 	for (unsigned int i = 0; i < nbad; i++) {
@@ -108,6 +110,17 @@ int main(void)
 	tap_ok(ok && strstr(err, "Usage: loom-card") && strstr(err, "--cable PORT=listen:PATH") &&
 	       strstr(err, "--route DST=PORT"), "--help: exit 0 with the usage text");
 
+	/* a stale socket file at the ivshmem path (its process was killed) */
+	{
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+		fabric_path(&f, sock, sizeof(sock), "card0.ivshmem.sock");
+		memcpy(sa.sun_path, sock, strlen(sock) + 1);
+		if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
+			tap_diag("could not create the stale socket %s", sock);
+		close(fd);
+	}
 	/* a running card: attach, enable, detach, re-attach */
 	{
 		const char *extra[] = { "--cable", NULL, NULL };
@@ -119,7 +132,14 @@ int main(void)
 		ok = fabric_start_card(&f, 0, extra) == 0 && fabric_attach(&f, 0) == 0 &&
 		     fh_ctx_create(&f.fh[0], &ctx, 4, 1, 4, 4, 4096) == LOOM_ADMIN_E_OK;
 	}
-	tap_ok(ok, "card started, fake host attached, context 4 enabled");
+	tap_ok(ok, "card started over a stale ivshmem socket file, fake host attached, context 4 enabled");
+	{
+		const char *second[] = { "--node", "9", "--ivshmem", f.sock[0], "--guest-ram", f.ram[0], NULL };
+		int rc = run_card(second, err, sizeof(err));
+
+		tap_ok(rc == 1 && strstr(err, "another process listens there"),
+		       "a second card on the same ivshmem socket exits 1 and says why (exit %d)", rc);
+	}
 	fh_detach(&f.fh[0]);
 	usleep(200000);
 	ok = fabric_attach(&f, 0) == 0 &&
