@@ -8,6 +8,9 @@
  *     ioctl   call DEV_INFO every 20 ms until it fails: "ioctl: EIO"
  *     poll    block in poll() until it returns: "poll: POLLERR POLLHUP"
  *     touch   write the segment every 10 ms until SIGBUS: "touch: SIGBUS"
+ *     churn   4 threads create, map, write, unmap and destroy contexts in a
+ *             loop until the device answers EIO: "churn: EIO" (or
+ *             "churn: SIGBUS" when a mapping was zapped under a thread)
  *
  * Prints "MODE: ready" once the context exists.  Exits 0 when the result
  * is the expected one, 1 on another result, 2 when nothing happened in
@@ -16,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,12 +33,16 @@
 
 #define HOLD_SECONDS	120
 
+static const char *mode = "";
+
 static void on_sigbus(int sig)
 {
-	static const char msg[] = "touch: SIGBUS\n";
+	static const char touch_msg[] = "touch: SIGBUS\n";
+	static const char churn_msg[] = "churn: SIGBUS\n";
+	const char *msg = strcmp(mode, "churn") ? touch_msg : churn_msg;
 
 	(void)sig;
-	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
+	if (write(STDOUT_FILENO, msg, strlen(msg)) < 0)
 		_exit(1);
 	_exit(0);
 }
@@ -53,19 +61,94 @@ static void nap(long ms)
 	nanosleep(&ts, NULL);
 }
 
+#define CHURN_THREADS	4
+
+struct churn {
+	int fd;
+	int result;	/* 0 EIO seen, 1 other error, 2 nothing happened */
+	int err;
+	const char *what;
+};
+
+static void *churn_thread(void *arg)
+{
+	struct churn *ch = arg;
+	time_t end = time(NULL) + HOLD_SECONDS;
+
+	ch->result = 2;
+	while (time(NULL) < end) {
+		struct loom_ctx_create c = { .argsz = sizeof(c) };
+		struct loom_ctx_destroy d = { .argsz = sizeof(d) };
+		volatile uint8_t *seg;
+
+		c.cmdq_entries = 16;
+		c.cq_entries = 16;
+		c.seg_size = 16384;
+		if (ioctl(ch->fd, LOOM_IOC_CTX_CREATE, &c)) {
+			ch->what = "CTX_CREATE";
+			goto fail;
+		}
+		seg = map(ch->fd, c.seg_size, c.seg_token);
+		if (!seg) {
+			ch->what = "mmap";
+			goto fail;
+		}
+		for (unsigned int i = 0; i < c.seg_size; i += 512)
+			seg[i] = (uint8_t)i;
+		munmap((void *)seg, c.seg_size);
+		d.index = c.index;
+		if (ioctl(ch->fd, LOOM_IOC_CTX_DESTROY, &d)) {
+			ch->what = "CTX_DESTROY";
+			goto fail;
+		}
+	}
+	return NULL;
+fail:
+	ch->err = errno;
+	ch->result = ch->err == EIO ? 0 : 1;
+	return NULL;
+}
+
+static int churn(int fd)
+{
+	struct churn ch[CHURN_THREADS];
+	pthread_t th[CHURN_THREADS];
+	int i, worst = 0;
+
+	printf("churn: ready (%d threads)\n", CHURN_THREADS);
+	for (i = 0; i < CHURN_THREADS; i++) {
+		memset(&ch[i], 0, sizeof(ch[i]));
+		ch[i].fd = fd;
+		if (pthread_create(&th[i], NULL, churn_thread, &ch[i])) {
+			printf("churn: cannot start a thread\n");
+			return 1;
+		}
+	}
+	for (i = 0; i < CHURN_THREADS; i++) {
+		pthread_join(th[i], NULL);
+		if (ch[i].result > worst)
+			worst = ch[i].result;
+		if (ch[i].result == 1)
+			printf("churn: thread %d: %s: %s\n", i, ch[i].what, strerror(ch[i].err));
+	}
+	printf("churn: %s\n", worst == 0 ? "EIO" : worst == 1 ? "unexpected error" :
+	       "nothing happened");
+	return worst;
+}
+
 int main(int argc, char **argv)
 {
-	const char *mode = argc > 1 ? argv[1] : "";
 	const char *path = argc > 2 ? argv[2] : "/dev/loom0";
 	struct loom_dev_info info = { .argsz = sizeof(info) };
 	struct loom_ctx_create c = { .argsz = sizeof(c) };
 	volatile uint8_t *seg;
 	int fd, i;
 
+	mode = argc > 1 ? argv[1] : "";
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (strcmp(mode, "info") && strcmp(mode, "ioctl") && strcmp(mode, "poll") &&
-	    strcmp(mode, "touch")) {
-		fprintf(stderr, "usage: hold_ctx info|ioctl|poll|touch [DEVICE]\n");
+	    strcmp(mode, "touch") && strcmp(mode, "churn")) {
+		fprintf(stderr, "usage: hold_ctx info|ioctl|poll|touch|churn [DEVICE]\n");
 		return 2;
 	}
 	fd = open(path, O_RDWR);
@@ -81,6 +164,10 @@ int main(int argc, char **argv)
 		printf("info: node %u logical %u contexts %u\n", info.node_id,
 		       info.logical_id, info.n_contexts);
 		return 0;
+	}
+	if (!strcmp(mode, "churn")) {
+		signal(SIGBUS, on_sigbus);
+		return churn(fd);
 	}
 
 	c.cmdq_entries = 16;

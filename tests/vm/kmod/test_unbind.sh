@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # loom.ko lifetime in a 1-host lab: processes hold contexts (all regions
 # mapped) while the PCI device is unbound through sysfs; each must get its
-# answer (ioctl -> EIO, poll -> POLLERR|POLLHUP, access -> SIGBUS) instead
-# of hanging.  Then: rebind, rmmod refused while a file is open, rmmod and
-# insmod again, the card works, and the guest kernel log stays clean.
+# answer (ioctl -> EIO, poll -> POLLERR|POLLHUP, access -> SIGBUS; threads
+# churning contexts -> EIO or SIGBUS) instead of hanging.  Then: rebind,
+# rmmod refused while a file is open, rmmod and insmod again, the card
+# works, and the guest kernel log stays clean.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
 . "$here/../../lib/lab.sh"
@@ -14,7 +15,7 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
 	echo "1..0 # SKIP loom-lab or loom-card not built"
 	exit 4
 fi
-tap_plan 13
+tap_plan 14
 if [ ! -x "$g/hold_ctx" ]; then
 	tap_fail "guest program $g/hold_ctx exists (run: make -C kmod tests)"
 	tap_done
@@ -28,16 +29,16 @@ tap_ok "lab with 1 host starts and loads loom.ko"
 # guest helper: the PCI address of loom0
 bdf='$(basename "$(readlink /sys/class/loom/loom0/device)")'
 
-out=$(lab_exec 0 "rm -f /tmp/hold.*; for m in ioctl poll touch; do
+out=$(lab_exec 0 "rm -f /tmp/hold.*; for m in ioctl poll touch churn; do
 	setsid $g/hold_ctx \$m </dev/null >/tmp/hold.\$m 2>&1 & done
 	for i in \$(seq 150); do
-		[ \"\$(cat /tmp/hold.* | grep -c ready)\" = 3 ] && break; sleep 0.2; done
+		[ \"\$(cat /tmp/hold.* | grep -c ready)\" = 4 ] && break; sleep 0.2; done
 	cat /tmp/hold.*; echo bdf=$bdf" 2>&1)
 tap_diag "$out"
-if [ "$(grep -c ': ready' <<<"$out")" = 3 ]; then
-	tap_ok "three processes hold mapped contexts"
+if [ "$(grep -c ': ready' <<<"$out")" = 4 ]; then
+	tap_ok "four processes hold mapped contexts (one churning them in 4 threads)"
 else
-	tap_fail "three processes hold mapped contexts"
+	tap_fail "four processes hold mapped contexts (one churning them in 4 threads)"
 fi
 dev=$(sed -n 's/^bdf=//p' <<<"$out")
 
@@ -61,6 +62,8 @@ if grep -q '^poll: POLLERR POLLHUP' <<<"$out"; then tap_ok "poll after unbind: P
 else tap_fail "poll after unbind: POLLERR|POLLHUP"; fi
 if grep -q '^touch: SIGBUS' <<<"$out"; then tap_ok "access to a mapped segment after unbind: SIGBUS"
 else tap_fail "access to a mapped segment after unbind: SIGBUS"; fi
+if grep -qE '^churn: (EIO|SIGBUS)' <<<"$out"; then tap_ok "threads creating, mapping and destroying contexts: EIO or SIGBUS"
+else tap_fail "threads creating, mapping and destroying contexts: EIO or SIGBUS"; fi
 if grep -q 'No such file' <<<"$out"; then tap_ok "/dev/loom0 is gone after unbind"
 else tap_fail "/dev/loom0 is gone after unbind"; fi
 
