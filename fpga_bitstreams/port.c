@@ -67,7 +67,7 @@ static void port_set_status(struct port *p)
 
 static void port_arm(struct port *p)
 {
-	uint32_t ev = (p->rx_paused ? 0 : EPOLLIN) | (p->out_armed ? EPOLLOUT : 0) | EPOLLRDHUP;
+	uint32_t ev = EPOLLIN | EPOLLRDHUP | (p->out_armed ? EPOLLOUT : 0);
 
 	if (p->fd >= 0)
 		ev_ctl(p->epfd, EPOLL_CTL_MOD, p->fd, ev, &p->cev);
@@ -84,7 +84,6 @@ static void port_attach(struct port *p, int fd)
 {
 	p->fd = fd;
 	p->up = false;
-	p->rx_paused = false;
 	p->out_armed = false;
 	p->tx_seq = 0;
 	p->rx_seq = 0;
@@ -395,22 +394,8 @@ int port_set_timers(struct port_set *ps, uint64_t now)
 
 void port_set_flush(struct port_set *ps)
 {
-	bool congested = false;
-
-	for (unsigned int i = 0; i < ps->n; i++) {
+	for (unsigned int i = 0; i < ps->n; i++)
 		port_write(&ps->port[i]);
-		if (ps->port[i].req.count >= PORT_RX_PAUSE)
-			congested = true;
-	}
-	/* backpressure: stop taking requests from cables while we cannot forward */
-	for (unsigned int i = 0; i < ps->n; i++) {
-		struct port *p = &ps->port[i];
-
-		if (p->fd >= 0 && p->rx_paused != congested) {
-			p->rx_paused = congested;
-			port_arm(p);
-		}
-	}
 }
 
 void port_set_close(struct port_set *ps)

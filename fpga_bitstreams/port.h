@@ -6,7 +6,9 @@
  * connects to one (retrying while it does not exist yet, up to 60 s).
  * Each port has a response and a request packet queue (classes stay
  * separate; responses go first), a frame being written, and the link
- * receiver.  On connect both ends send a TRAIN frame (seq = node, ack =
+ * receiver.  A full request queue refuses the packet: the router answers
+ * it with LOOM_CQE_ST_LINK, so congestion fails operations visibly and
+ * never deadlocks the ring (credits and virtual channels come later).  On connect both ends send a TRAIN frame (seq = node, ack =
  * port); the link is UP when the peer's arrives.  A disconnect marks the
  * port down, keeps its counters, and answers every queued request with
  * LOOM_CQE_ST_LINK to its source.
@@ -28,7 +30,6 @@
 #define PORT_REQ_CAP		2048	/* request packets queued per port */
 #define PORT_RESP_CAP		8192	/* response packets queued per port */
 #define PORT_INJECT_LIMIT	256	/* host injects requests below this */
-#define PORT_RX_PAUSE		1024	/* stop reading cables above this */
 #define PORT_CONNECT_TIMEOUT_MS	60000
 #define PORT_CONNECT_RETRY_MS	100
 
@@ -62,7 +63,6 @@ struct port {
 	int fd;			/* the cable, -1 when not connected */
 	bool created_socket;	/* we bound path: unlink it at exit */
 	bool up;		/* peer's TRAIN received */
-	bool rx_paused;
 	bool out_armed;		/* EPOLLOUT requested */
 	bool connecting;	/* PORT_CONNECT: retrying */
 	uint64_t connect_deadline;
@@ -92,7 +92,7 @@ bool port_cable(struct port_set *ps, unsigned int idx, enum port_mode mode,
 		const char *path, char *err, size_t errlen);
 /* Run timers (connect retries); returns ms until the next one, or -1. */
 int port_set_timers(struct port_set *ps, uint64_t now);
-/* Write queued frames, pause/resume reading by congestion. */
+/* Write queued frames until the sockets would block. */
 void port_set_flush(struct port_set *ps);
 /* Close everything; unlink the sockets we created. */
 void port_set_close(struct port_set *ps);
