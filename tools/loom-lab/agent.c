@@ -35,6 +35,9 @@ struct job {
 	uint32_t chan;
 	pid_t pid;
 	int out_fd, err_fd, in_fd;
+	uint8_t *in_buf;	/* stdin bytes the command has not read yet */
+	size_t in_len;
+	bool in_eof;		/* close in_fd once in_buf is drained */
 	bool exited;
 	int status;
 	int64_t exit_ms;
@@ -221,6 +224,7 @@ static void start_job(uint32_t chan, const uint8_t *p, uint32_t len)
 	}
 	set_nonblock(out[0], 1);
 	set_nonblock(err[0], 1);
+	set_nonblock(in[1], 1);
 	*j = (struct job){ .used = true, .chan = chan, .pid = pid,
 			   .in_fd = in[1], .out_fd = out[0], .err_fd = err[0] };
 }
@@ -242,18 +246,54 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+static void drop_stdin(struct job *j)
+{
+	close_fd(&j->in_fd);
+	free(j->in_buf);
+	j->in_buf = NULL;
+	j->in_len = 0;
+}
+
+/* Writes what the command takes without blocking the agent. */
+static void flush_stdin(struct job *j)
+{
+	while (j->in_fd >= 0 && j->in_len) {
+		ssize_t n = write(j->in_fd, j->in_buf, j->in_len);
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return;
+			drop_stdin(j); /* the command closed its stdin */
+			return;
+		}
+		memmove(j->in_buf, j->in_buf + n, j->in_len - (size_t)n);
+		j->in_len -= (size_t)n;
+	}
+	if (j->in_eof && !j->in_len)
+		drop_stdin(j);
+}
+
 static void job_stdin(uint32_t chan, const uint8_t *p, uint32_t len, bool eof)
 {
 	struct job *j = find_job(chan);
+	uint8_t *nb;
 
 	if (!j || j->in_fd < 0)
 		return;
 	if (eof) {
-		close_fd(&j->in_fd);
-		return;
+		j->in_eof = true;
+	} else if (len) {
+		nb = realloc(j->in_buf, j->in_len + len);
+		if (!nb) {
+			agent_log("out of memory for the stdin of channel %u", chan);
+			drop_stdin(j);
+			return;
+		}
+		j->in_buf = nb;
+		memcpy(j->in_buf + j->in_len, p, len);
+		j->in_len += len;
 	}
-	if (write_all(j->in_fd, p, len) < 0)
-		close_fd(&j->in_fd); /* the command closed its stdin */
+	flush_stdin(j);
 }
 
 static void handle_frame(const struct lab_frame *f)
@@ -326,7 +366,7 @@ static void finish_jobs(void)
 			continue;
 		close_fd(&j->out_fd);
 		close_fd(&j->err_fd);
-		close_fd(&j->in_fd);
+		drop_stdin(j);
 		lab_put_u32(b, (uint32_t)j->status);
 		send_frame(LAB_FRAME_EXIT, j->chan, b, 4);
 		j->used = false;
@@ -395,8 +435,8 @@ int main(int argc, char **argv)
 	agent_log("ready on %s, tree %s", dev, tree);
 
 	for (;;) {
-		struct pollfd pfd[2 + 2 * MAX_JOBS];
-		struct job *owner[2 + 2 * MAX_JOBS];
+		struct pollfd pfd[2 + 3 * MAX_JOBS];
+		struct job *owner[2 + 3 * MAX_JOBS];
 		int nfd = 0, timeout = -1;
 
 		pfd[nfd++] = (struct pollfd){ .fd = serial_fd, .events = POLLIN };
@@ -415,6 +455,10 @@ int main(int argc, char **argv)
 			if (j->err_fd >= 0) {
 				owner[nfd] = j;
 				pfd[nfd++] = (struct pollfd){ .fd = j->err_fd, .events = POLLIN };
+			}
+			if (j->in_fd >= 0 && j->in_len) {
+				owner[nfd] = j;
+				pfd[nfd++] = (struct pollfd){ .fd = j->in_fd, .events = POLLOUT };
 			}
 		}
 		if (poll(pfd, (nfds_t)nfd, timeout) < 0 && errno != EINTR) {
@@ -437,6 +481,8 @@ int main(int argc, char **argv)
 				relay_pipe(j, &j->out_fd, LAB_FRAME_STDOUT);
 			else if (pfd[k].fd == j->err_fd)
 				relay_pipe(j, &j->err_fd, LAB_FRAME_STDERR);
+			else if (pfd[k].fd == j->in_fd)
+				flush_stdin(j);
 		}
 		if (pfd[0].revents & POLLIN) {
 			size_t room;

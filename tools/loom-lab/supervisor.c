@@ -16,11 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/sockios.h>
 
 #include "frame.h"
 #include "lab.h"
@@ -29,6 +31,12 @@
 #define MAX_CLIENTS 256
 #define CARD_LISTEN_TIMEOUT_MS 30000
 #define INSMOD_TIMEOUT_MS 120000
+/* The serial line into the guest carries ~20 KB/s.  Stdin data waits in
+ * its own queue and enters the channel in small frames only while little
+ * is in flight, so a RUN or KILL never queues behind megabytes of stdin. */
+#define STDIN_FRAME_MAX 512
+#define STDIN_INFLIGHT_MAX 2048
+#define STDIN_RETRY_MS 10
 
 struct outq {
 	uint8_t *buf;
@@ -40,7 +48,8 @@ struct host {
 	pid_t qemu, card;
 	int agent_listen, agent_fd, exec_listen;
 	struct lab_decoder *dec;
-	struct outq out;
+	struct outq out;	/* to the agent, in order; may hold a partial frame */
+	struct outq stdin_q;	/* whole STDIN frames waiting for their turn */
 	bool ready, dead;
 	int64_t boot_t0;
 	uint32_t next_chan;
@@ -114,6 +123,35 @@ static void outq_free(struct outq *q)
 {
 	free(q->buf);
 	*q = (struct outq){ 0 };
+}
+
+/* Bytes written to the agent socket that QEMU has not read yet. */
+static int agent_inflight(int fd)
+{
+	int n = 0;
+
+	if (ioctl(fd, SIOCOUTQ, &n) < 0)
+		return 0;
+	return n;
+}
+
+/* Control frames first; then stdin, one small frame at a time. */
+static int host_flush(struct host *h)
+{
+	if (outq_flush(&h->out, h->agent_fd) < 0)
+		return -1;
+	while (!h->out.len && h->stdin_q.len &&
+	       agent_inflight(h->agent_fd) < STDIN_INFLIGHT_MAX) {
+		size_t fl = LAB_FRAME_HDR_SIZE + lab_get_u32(h->stdin_q.buf + 8) +
+			    LAB_FRAME_TRAILER_SIZE;
+
+		outq_put(&h->out, h->stdin_q.buf, fl);
+		memmove(h->stdin_q.buf, h->stdin_q.buf + fl, h->stdin_q.len - fl);
+		h->stdin_q.len -= fl;
+		if (outq_flush(&h->out, h->agent_fd) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static void on_signal(int sig)
@@ -391,9 +429,21 @@ static void client_frame(struct client *c, const struct lab_frame *f)
 			send_run(h, c, f->payload, f->len);
 		break;
 	case LAB_FRAME_STDIN:
+		if (!c->chan || h->dead || h->agent_fd < 0)
+			break;
+		for (uint32_t off = 0; off < f->len; off += STDIN_FRAME_MAX) {
+			uint32_t n = f->len - off;
+
+			if (n > STDIN_FRAME_MAX)
+				n = STDIN_FRAME_MAX;
+			outq_frame(&h->stdin_q, LAB_FRAME_STDIN, c->chan,
+				   f->payload + off, n);
+		}
+		break;
 	case LAB_FRAME_STDIN_EOF:
+		/* after the data it ends */
 		if (c->chan && !h->dead && h->agent_fd >= 0)
-			outq_frame(&h->out, f->type, c->chan, f->payload, f->len);
+			outq_frame(&h->stdin_q, f->type, c->chan, NULL, 0);
 		break;
 	default:
 		client_error(c, "unexpected %s frame from the exec client",
@@ -539,6 +589,9 @@ static void loop_once(int max_wait_ms)
 		if (h->agent_fd >= 0) {
 			pfd[n] = (struct pollfd){ .fd = h->agent_fd, .events = POLLIN |
 						  (h->out.len ? POLLOUT : 0) };
+			if (!h->out.len && h->stdin_q.len &&
+			    (timeout < 0 || timeout > STDIN_RETRY_MS))
+				timeout = STDIN_RETRY_MS;
 			who[n] = h;
 			kind[n++] = 'A';
 		}
@@ -589,7 +642,7 @@ static void loop_once(int max_wait_ms)
 		} else if (kind[k] == 'A') {
 			struct host *h = who[k];
 
-			if (re & POLLOUT && outq_flush(&h->out, h->agent_fd) < 0)
+			if (re & POLLOUT && host_flush(h) < 0)
 				host_died(h, "cannot write to the agent channel");
 			if (h->agent_fd >= 0 && re & (POLLIN | POLLHUP | POLLERR))
 				read_agent(h);
@@ -616,10 +669,13 @@ static void loop_once(int max_wait_ms)
 	for (int i = 0; i < cfg->hosts; i++) {
 		struct host *h = &hosts[i];
 
-		if (h->agent_fd >= 0 && h->out.len && outq_flush(&h->out, h->agent_fd) < 0)
+		if (h->agent_fd >= 0 && (h->out.len || h->stdin_q.len) &&
+		    host_flush(h) < 0)
 			host_died(h, "cannot write to the agent channel");
-		if (h->dead)
+		if (h->dead) {
 			h->out.len = 0;
+			h->stdin_q.len = 0;
+		}
 	}
 	for (int i = 0; i < MAX_CLIENTS; i++) {
 		struct client *c = &clients[i];
