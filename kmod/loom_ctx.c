@@ -23,8 +23,9 @@ static int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b,
 			  size_t size)
 {
 	b->size = PAGE_ALIGN(size);
+	/* a user asked for it: fail with ENOMEM, not a stack trace */
 	b->va = dma_alloc_coherent(&ldev->pdev->dev, b->size, &b->dma,
-				   GFP_KERNEL);
+				   GFP_KERNEL | __GFP_NOWARN);
 	return b->va ? 0 : -ENOMEM;
 }
 

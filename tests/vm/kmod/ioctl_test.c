@@ -448,6 +448,47 @@ static void test_card_full(const char *path, const struct loom_dev_info *info)
 		close(fds[i]);
 }
 
+/*
+ * 100 contexts with 4 MiB segments, freed alternately by CTX_DESTROY and by
+ * closing the file: 400 MiB in all, more than the guest has, so a leak of
+ * either path ends in ENOMEM.
+ */
+static void test_no_leak(const char *path)
+{
+	struct loom_ctx_create c;
+	volatile uint8_t *seg;
+	int i, fd, rc = 0;
+
+	for (i = 0; i < 100; i++) {
+		fd = open(path, O_RDWR);
+		if (fd < 0) {
+			rc = -errno;
+			break;
+		}
+		ctx_default(&c);
+		c.seg_size = 4u << 20;
+		rc = xioctl(fd, LOOM_IOC_CTX_CREATE, &c);
+		if (!rc) {
+			seg = map(fd, c.seg_size, c.seg_token, MAP_SHARED);
+			if (seg) {
+				seg[0] = 1;
+				seg[c.seg_size - 1] = 2;
+				munmap((void *)seg, c.seg_size);
+			} else {
+				rc = -errno;
+			}
+		}
+		if (!rc && i % 2)
+			rc = ctx_destroy(fd, c.index);
+		close(fd);
+		if (rc)
+			break;
+	}
+	if (rc)
+		printf("# round %d: %s\n", i, strerror(-rc));
+	check(i == 100, "100 contexts with 4 MiB segments, freed by destroy or close: no leak", -rc);
+}
+
 /* Random ioctl numbers and arguments must only ever fail cleanly. */
 static void test_fuzz(int fd, unsigned int rounds)
 {
@@ -539,6 +580,7 @@ int main(int argc, char **argv)
 	test_create_map(fd, &info);
 	test_index_and_limits(fd, &info);
 	test_card_full(path, &info);
+	test_no_leak(path);
 	test_fuzz(fd, 5000);
 	close(fd);
 
