@@ -64,6 +64,7 @@ struct card {
 	struct card_io io;
 	uint32_t boot_rt[CARD_RT_ENTRIES * 2];	/* routing table restored by RESET */
 	struct hif_ctx ctx[CARD_N_CTX];
+	uint64_t now_ms;	/* card time, set by whoever runs the card */
 	uint32_t vectors_pending;	/* MSI-X vectors to raise, bit per vector */
 	bool more_work;		/* a service round stopped on its budget */
 	bool stalled;		/* completions wait for completion ring space */

@@ -227,6 +227,7 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 	op->local_off = cmd->local_off;
 	op->remote_off = cmd->remote_off;
 	op->len = cmd->length;
+	op->progress_ms = c->now_ms;
 	x->ops_busy++;
 	x->seg_slot = (int)slot;
 	return true;
@@ -312,6 +313,7 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 		h.op_len = op->len;
 		h.aux = op->remote_off;
 		op->sent += n;
+		op->pkts_out++;
 		x->pkts_out++;
 		sent++;
 		/* local delivery may complete (and free) the op right here */
@@ -353,15 +355,66 @@ static void hif_pump(struct card *c, unsigned int idx)
 		c->more_work = true;
 }
 
-void hif_service(struct card *c)
+/*
+ * Retire @op: post its LOCAL completion (on SIGNAL or error) and free its
+ * slot.  @status, if not OK, overrides a clean result (link loss, timeout).
+ */
+static void hif_op_finish(struct card *c, unsigned int idx, struct hif_op *op, uint8_t status)
 {
-	c->more_work = false;
-	c->stalled = false;
-	for (unsigned int i = 0; i < c->n_ctx; i++) {
-		if (c->ctx[i].state != LOOM_CTX_ST_RUNNING)
+	struct hif_ctx *x = &c->ctx[idx];
+	struct loom_cqe e = {
+		.tag = op->tag,
+		.value = op->ok_bytes,
+		.src_node = op->dst_node,
+		.src_ctx = op->dst_ctx,
+		.kind = LOOM_CQE_LOCAL,
+		.opcode = op->opcode,
+	};
+
+	if (op->status == LOOM_CQE_ST_OK)
+		op->status = status;
+	e.status = op->status;
+	x->pkts_out -= op->pkts_out;
+	if (x->seg_slot >= 0 && &x->ops[x->seg_slot] == op)
+		x->seg_slot = -1;
+	op->busy = false;
+	x->ops_busy--;
+	/* success is reported only when asked for; errors always */
+	if ((op->flags & LOOM_CMD_F_SIGNAL) || e.status != LOOM_CQE_ST_OK)
+		hif_post(c, idx, &e);
+}
+
+void hif_port_down(struct card *c, unsigned int port)
+{
+	for (unsigned int idx = 0; idx < c->n_ctx; idx++) {
+		struct hif_ctx *x = &c->ctx[idx];
+
+		for (unsigned int i = 0; i < HIF_MAX_OPS && x->state == LOOM_CTX_ST_RUNNING; i++) {
+			struct router_decision d;
+
+			if (!x->ops[i].busy)
+				continue;
+			d = hif_route(c, x->ops[i].dst_node);
+			if (d.verdict == ROUTE_PORT && d.port == port)
+				hif_op_finish(c, idx, &x->ops[i], LOOM_CQE_ST_LINK);
+		}
+	}
+}
+
+/* Forward-progress timer: ops without an ack for HIF_OP_TIMEOUT_MS fail. */
+static void hif_expire_ops(struct card *c, unsigned int idx)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+
+	for (unsigned int i = 0; i < HIF_MAX_OPS && x->state == LOOM_CTX_ST_RUNNING; i++) {
+		struct hif_op *op = &x->ops[i];
+
+		if (!op->busy || !op->pkts_out || c->now_ms - op->progress_ms < HIF_OP_TIMEOUT_MS)
 			continue;
-		hif_flush_cqes(c, i);
-		hif_pump(c, i);
+		card_log(c, "context %u: op %u (tag 0x%llx) to %u.%u: no acknowledgement for %d ms, failing it with LINK",
+			 idx, op->op_id, (unsigned long long)op->tag, op->dst_node, op->dst_ctx,
+			 HIF_OP_TIMEOUT_MS);
+		hif_op_finish(c, idx, op, LOOM_CQE_ST_LINK);
 	}
 }
 
@@ -382,29 +435,17 @@ static void hif_source_ack(struct card *c, const struct loom_pkt_hdr *h)
 		return;
 	}
 	op->acked += h->aux;
+	op->progress_ms = c->now_ms;
 	if (h->status == LOOM_CQE_ST_OK)
 		op->ok_bytes += h->aux;
 	else if (op->status == LOOM_CQE_ST_OK)
 		op->status = h->status;
-	if (x->pkts_out)
+	if (op->pkts_out) {
+		op->pkts_out--;
 		x->pkts_out--;
-	if (op->acked == op->len) {
-		struct loom_cqe e = {
-			.tag = op->tag,
-			.value = op->ok_bytes,
-			.src_node = op->dst_node,
-			.src_ctx = op->dst_ctx,
-			.kind = LOOM_CQE_LOCAL,
-			.status = op->status,
-			.opcode = op->opcode,
-		};
-
-		op->busy = false;
-		x->ops_busy--;
-		/* success is reported only when asked for; errors always */
-		if ((op->flags & LOOM_CMD_F_SIGNAL) || op->status != LOOM_CQE_ST_OK)
-			hif_post(c, idx, &e);
 	}
+	if (op->acked == op->len)
+		hif_op_finish(c, idx, op, LOOM_CQE_ST_OK);
 }
 
 /* ---- target side ------------------------------------------------------ */
@@ -538,5 +579,21 @@ void hif_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *paylo
 		if (c->verbose)
 			card_log(c, "packet type %u from %u not handled by this design; dropped",
 				 h->type, h->src_node);
+	}
+}
+
+/* ---- one service round ---------------------------------------------- */
+
+void hif_service(struct card *c)
+{
+	c->more_work = false;
+	c->stalled = false;
+	for (unsigned int i = 0; i < c->n_ctx; i++) {
+		if (c->ctx[i].state != LOOM_CTX_ST_RUNNING)
+			continue;
+		hif_flush_cqes(c, i);
+		if (c->ctx[i].ops_busy)
+			hif_expire_ops(c, i);
+		hif_pump(c, i);
 	}
 }

@@ -26,6 +26,7 @@
 #define HIF_PEND_CAP	4096	/* completions held while the ring is full */
 #define HIF_ARR_CAP	1024	/* arrival trackers per context (power of 2) */
 #define HIF_BUDGET	256	/* packets per context per service round */
+#define HIF_OP_TIMEOUT_MS 10000	/* no ack for this long: the op fails with LINK */
 
 struct card;
 
@@ -57,6 +58,8 @@ struct hif_op {
 	uint64_t sent;		/* bytes packetised */
 	uint64_t acked;		/* bytes acknowledged, any status */
 	uint64_t ok_bytes;	/* bytes acknowledged with status OK */
+	unsigned int pkts_out;	/* this op's packets awaiting acks */
+	uint64_t progress_ms;	/* card time of the op's start or last ack */
 };
 
 struct hif_arrival {
@@ -98,5 +101,11 @@ void hif_ctx_fault(struct card *c, unsigned int idx, uint8_t status, const char 
 void hif_service(struct card *c);
 /* A packet routed to the host interface. */
 void hif_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *payload);
+/*
+ * Network port @port lost its link: every operation routed through it
+ * completes now with LOOM_CQE_ST_LINK (packets in flight on the cable are
+ * lost; their late acks, if any, are ignored).
+ */
+void hif_port_down(struct card *c, unsigned int port);
 
 #endif

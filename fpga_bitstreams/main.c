@@ -443,6 +443,7 @@ static void run(void)
 
 			h->fn(h, evs[i].events);
 		}
+		emu.card.now_ms = ev_now_ms();
 		card_service(&emu.card);
 		port_set_flush(&emu.ports);
 		for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)

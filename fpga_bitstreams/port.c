@@ -120,6 +120,8 @@ static void port_down(struct port *p, const char *why)
 			 p->idx, failed, p->resp.count);
 	while (pq_pop(&p->resp))
 		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+	/* this card's own operations through the port: their packets are lost */
+	hif_port_down(p->card, p->idx);
 	if (p->mode == PORT_CONNECT) {
 		p->connecting = true;
 		p->connect_deadline = ev_now_ms() + PORT_CONNECT_TIMEOUT_MS;

@@ -30,10 +30,18 @@ static struct guest_mem gm;
 static uint8_t *regs, *ram;
 static uint32_t pi, ci;
 
-static bool port_down(void *o, unsigned int p) { (void)o; (void)p; return false; }
+/* port 1 can be "up": it then swallows every packet (a cable into the void) */
+static bool port1_up;
+static unsigned int swallowed;
+
+static bool port_is_up(void *o, unsigned int p) { (void)o; return p == 1 && port1_up; }
 static bool port_send(void *o, unsigned int p, const struct loom_pkt_hdr *h, const void *d)
 {
-	(void)o; (void)p; (void)h; (void)d;
+	(void)o; (void)h; (void)d;
+	if (p == 1 && port1_up) {
+		swallowed++;
+		return true;
+	}
 	return false;
 }
 
@@ -196,12 +204,12 @@ static void test_admin_check(void)
 
 int main(void)
 {
-	struct card_io io = { .port_up = port_down, .port_can_inject = port_down, .port_send = port_send };
+	struct card_io io = { .port_up = port_is_up, .port_can_inject = port_is_up, .port_send = port_send };
 	const struct loom_cqe *e;
 	struct loom_cmd c;
 	int ok;
 
-	tap_plan(22);
+	tap_plan(25);
 	test_desc_check();
 	test_admin_check();
 
@@ -328,6 +336,32 @@ int main(void)
 		}
 		tap_ok(order && !reap(), "after the consumer index advances all 20 arrive in order, none lost");
 	}
+
+	/* forward progress: packets that are never acknowledged */
+	port1_up = true;
+	card_set_route(&card, 3, 1);
+	card.now_ms = 1000;
+	c = put(3, 0, 0, 0, 1000, KEY, LOOM_CMD_F_SIGNAL, 16);
+	submit(&c);
+	card.now_ms += HIF_OP_TIMEOUT_MS - 1;
+	card_service(&card);
+	ok = swallowed == 4 && !reap();
+	card.now_ms += 2;
+	card_service(&card);
+	e = reap();
+	tap_ok(ok && e && e->tag == 16 && e->status == LOOM_CQE_ST_LINK && e->value == 0 && !reap(),
+	       "a put whose %u packets are never acked fails with LINK after %d ms, not before",
+	       swallowed, HIF_OP_TIMEOUT_MS);
+	c = put(3, 0, 0, 0, 300, KEY, LOOM_CMD_F_SIGNAL, 17);
+	submit(&c);
+	ok = !reap();
+	port1_up = false;
+	hif_port_down(&card, 1);
+	e = reap();
+	tap_ok(ok && e && e->tag == 17 && e->status == LOOM_CQE_ST_LINK && !reap(),
+	       "when the port goes down, its operations in flight fail with LINK at once");
+	c = put(0, 0, 0, 0x100, 10, KEY, LOOM_CMD_F_SIGNAL, 18);
+	tap_ok(one_local(&c, LOOM_CQE_ST_OK), "and the context keeps working");
 
 	/* disable, then a runaway producer index faults the context */
 	tap_ok(admin(LOOM_ADMIN_CMD_CTX_DISABLE, 0) == LOOM_ADMIN_E_OK &&
