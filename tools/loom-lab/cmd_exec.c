@@ -80,7 +80,8 @@ int cmd_exec(int argc, char **argv)
 	double timeout_s = 300;
 	bool fwd_stdin = false, stdin_open;
 	uint8_t run[LAB_FRAME_MAX_PAYLOAD];
-	struct lab_decoder *dec;
+	static struct lab_decoder dec_store;
+	struct lab_decoder *dec = &dec_store;
 	int64_t give_up;
 	long host;
 	int c, fd;
@@ -160,9 +161,6 @@ int cmd_exec(int argc, char **argv)
 	}
 	free(cmd);
 	stdin_open = fwd_stdin;
-	dec = malloc(sizeof(*dec));
-	if (!dec)
-		return LAB_EXIT_LAB_ERROR;
 	lab_decoder_init(dec);
 	give_up = timeout_s > 0 ? now_ms() + llround(timeout_s * 1000) +
 		  SUPERVISOR_GRACE_MS : 0;

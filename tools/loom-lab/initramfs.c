@@ -262,8 +262,10 @@ int lab_prepare_initramfs(const char *tree, const char *kver, char *out)
 	    lab_path(out, dir, "initramfs-v%d.cpio.gz", INITRAMFS_FORMAT) < 0)
 		return -1;
 	snprintf(moddep, sizeof(moddep), "/lib/modules/%s/modules.dep", kver);
+	/* the init script is part of this program: a newer loom-lab may
+	 * write a different one */
 	if (stat(out, &st) == 0 && !older_than(&st, moddep) &&
-	    !older_than(&st, "/bin/busybox"))
+	    !older_than(&st, "/bin/busybox") && !older_than(&st, "/proc/self/exe"))
 		return 0;
 	lab_info("building the guest initramfs %s", out);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid());

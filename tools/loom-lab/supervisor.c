@@ -47,7 +47,7 @@ struct host {
 	int idx;
 	pid_t qemu, card;
 	int agent_listen, agent_fd, exec_listen;
-	struct lab_decoder *dec;
+	struct lab_decoder dec;
 	struct outq out;	/* to the agent, in order; may hold a partial frame */
 	struct outq stdin_q;	/* whole STDIN frames waiting for their turn */
 	bool ready, dead;
@@ -481,7 +481,7 @@ static void read_client(struct client *c)
 static void read_agent(struct host *h)
 {
 	size_t room;
-	uint8_t *space = lab_decoder_space(h->dec, &room);
+	uint8_t *space = lab_decoder_space(&h->dec, &room);
 	ssize_t n = read(h->agent_fd, space, room);
 	struct lab_frame f;
 
@@ -491,8 +491,8 @@ static void read_agent(struct host *h)
 	}
 	if (n < 0)
 		return;
-	lab_decoder_commit(h->dec, (size_t)n);
-	while (h->agent_fd >= 0 && lab_decoder_next(h->dec, &f))
+	lab_decoder_commit(&h->dec, (size_t)n);
+	while (h->agent_fd >= 0 && lab_decoder_next(&h->dec, &f))
 		agent_frame(h, &f);
 }
 
@@ -884,10 +884,7 @@ void lab_supervise(struct lab_config *c, int fd)
 
 		*h = (struct host){ .idx = i, .agent_listen = -1, .agent_fd = -1,
 				    .exec_listen = -1, .next_chan = 1 };
-		h->dec = malloc(sizeof(*h->dec));
-		if (!h->dec)
-			start_failed();
-		lab_decoder_init(h->dec);
+		lab_decoder_init(&h->dec);
 	}
 	create_ram();
 	if (!cfg->no_card)
