@@ -12,6 +12,8 @@
  *             loop until the device answers EIO: "churn: EIO" (or
  *             "churn: SIGBUS" when a mapping was zapped under a thread)
  *
+ * HOLD_SEG_SIZE (environment) sets the segment size (default 64 KiB);
+ * HOLD_NO_MAP=1 makes the ioctl mode keep its context unmapped.
  * Prints "MODE: ready" once the context exists.  Exits 0 when the result
  * is the expected one, 1 on another result, 2 when nothing happened in
  * 120 s.
@@ -23,6 +25,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -141,7 +144,7 @@ int main(int argc, char **argv)
 	const char *path = argc > 2 ? argv[2] : "/dev/loom0";
 	struct loom_dev_info info = { .argsz = sizeof(info) };
 	struct loom_ctx_create c = { .argsz = sizeof(c) };
-	volatile uint8_t *seg;
+	volatile uint8_t *seg = NULL;
 	int fd, i;
 
 	mode = argc > 1 ? argv[1] : "";
@@ -172,11 +175,14 @@ int main(int argc, char **argv)
 
 	c.cmdq_entries = 16;
 	c.cq_entries = 16;
-	c.seg_size = 64 * 1024;
+	c.seg_size = getenv("HOLD_SEG_SIZE") ? strtoull(getenv("HOLD_SEG_SIZE"), NULL, 0) :
+		     64 * 1024;
 	if (ioctl(fd, LOOM_IOC_CTX_CREATE, &c)) {
 		printf("%s: CTX_CREATE: %s\n", mode, strerror(errno));
 		return 1;
 	}
+	if (getenv("HOLD_NO_MAP") && !strcmp(mode, "ioctl"))
+		goto mapped;
 	seg = map(fd, c.seg_size, c.seg_token);
 	if (!seg || !map(fd, 4096, c.doorbell_token) || !map(fd, 16 * 64, c.cmdq_token) ||
 	    !map(fd, 16 * 32, c.cq_token) ||
@@ -184,6 +190,7 @@ int main(int argc, char **argv)
 		printf("%s: mmap: %s\n", mode, strerror(errno));
 		return 1;
 	}
+mapped:
 	printf("%s: ready (context %u)\n", mode, c.index);
 
 	if (!strcmp(mode, "poll")) {
