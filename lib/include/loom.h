@@ -80,6 +80,13 @@ int loom_put(struct loom_ctx *ctx, const struct loom_remote *dst,
 	     uint64_t remote_off, uint64_t local_off, uint64_t len,
 	     uint32_t flags, uint64_t tag);
 
+/*
+ * Queue a command the card completes at once, without touching the
+ * network: its round trip (doorbell -> card -> completion) is the floor
+ * under every other operation's latency.  Completion reports @tag.
+ */
+int loom_nop(struct loom_ctx *ctx, uint64_t tag);
+
 /** A completion: a finished operation or an arrival. */
 struct loom_completion {
 	uint64_t tag;		/* LOCAL: the operation's tag; ARRIVAL: remote_off */

@@ -30,6 +30,42 @@ static void ring_doorbell(struct loom_ctx *ctx)
 	}
 }
 
+/* Claims the next command slot, zeroed, or NULL when the ring is full. */
+static struct loom_cmd *next_cmd(struct loom_ctx *ctx)
+{
+	struct loom_cmd *cmd;
+
+	if (!ctx->cmd_credits)
+		return NULL;
+	cmd = &ctx->cmdq[ctx->cmd_pi & ((1u << ctx->cmdq_log2) - 1)];
+	memset(cmd, 0, sizeof(*cmd));
+	return cmd;
+}
+
+/* Publishes the command claimed by next_cmd(). */
+static void post_cmd(struct loom_ctx *ctx)
+{
+	ctx->cmd_pi++;
+	ctx->cmd_credits--;
+	ring_doorbell(ctx);
+}
+
+int loom_nop(struct loom_ctx *ctx, uint64_t tag)
+{
+	struct loom_cmd *cmd;
+
+	if (!ctx)
+		return -EINVAL;
+	cmd = next_cmd(ctx);
+	if (!cmd)
+		return -EAGAIN;
+	cmd->opcode = LOOM_OP_NOP;
+	cmd->flags = LOOM_CMD_F_SIGNAL;
+	cmd->tag = tag;
+	post_cmd(ctx);
+	return 0;
+}
+
 int loom_put(struct loom_ctx *ctx, const struct loom_remote *dst,
 	     uint64_t remote_off, uint64_t local_off, uint64_t len,
 	     uint32_t flags, uint64_t tag)
@@ -42,11 +78,9 @@ int loom_put(struct loom_ctx *ctx, const struct loom_remote *dst,
 		return -ERANGE;
 	if (dst->ctx > UINT16_MAX)
 		return -EINVAL;
-	if (!ctx->cmd_credits)
+	cmd = next_cmd(ctx);
+	if (!cmd)
 		return -EAGAIN;
-
-	cmd = &ctx->cmdq[ctx->cmd_pi & ((1u << ctx->cmdq_log2) - 1)];
-	memset(cmd, 0, sizeof(*cmd));
 	cmd->opcode = LOOM_OP_PUT;
 	cmd->flags = LOOM_CMD_F_SIGNAL;
 	if (flags & LOOM_PUT_REMOTE_EVENT)
@@ -58,9 +92,7 @@ int loom_put(struct loom_ctx *ctx, const struct loom_remote *dst,
 	cmd->remote_off = remote_off;
 	cmd->length = len;
 	cmd->key = dst->key;
-	ctx->cmd_pi++;
-	ctx->cmd_credits--;
-	ring_doorbell(ctx);
+	post_cmd(ctx);
 	return 0;
 }
 

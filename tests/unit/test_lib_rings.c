@@ -87,7 +87,7 @@ int main(void)
 	uint64_t next_tag = 0, reaped = 0;
 	int i, n, bad_tags = 0;
 
-	printf("1..14\n");
+	printf("1..15\n");
 	fake_init(&f);
 
 	CHECK(loom_put(&f.ctx, &dst, 128, 64, 1000, LOOM_PUT_REMOTE_EVENT, 42) == 0,
@@ -148,6 +148,11 @@ int main(void)
 	      strcmp(loom_strerror(-ENOENT), strerror(ENOENT)) == 0 &&
 	      loom_strerror(200) != NULL,
 	      "loom_strerror explains statuses and errno values");
+
+	CHECK(loom_nop(&f.ctx, 77) == 0 &&
+	      f.ctx.cmdq[(f.ctx.cmd_pi - 1) & 15].opcode == LOOM_OP_NOP &&
+	      fake_complete(&f, 0) == 1 && loom_poll(&f.ctx, out, 64) == 1 && out[0].tag == 77,
+	      "a NOP is posted and completes with its tag");
 
 	free(f.ctx.cmdq);
 	free(f.ctx.cq);
