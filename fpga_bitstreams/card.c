@@ -165,11 +165,17 @@ static void card_reject(struct card *c, const struct loom_pkt_hdr *h, int in_por
 		card_respond(c, h, status);
 }
 
-void card_switch(struct card *c, struct loom_pkt_hdr *h, const void *payload, int in_port)
+struct router_decision card_route(const struct card *c, const struct loom_pkt_hdr *h)
 {
 	const uint32_t *rt = (const uint32_t *)(const void *)(c->regs + CARD_OFF_ROUTER +
 							      LOOM_ROUTER_RT);
-	struct router_decision d = router_decide(rt, CARD_RT_ENTRIES, c->n_ports, h);
+
+	return router_decide(rt, CARD_RT_ENTRIES, c->n_ports, h);
+}
+
+void card_switch(struct card *c, struct loom_pkt_hdr *h, const void *payload, int in_port)
+{
+	struct router_decision d = card_route(c, h);
 
 	switch (d.verdict) {
 	case ROUTE_HOST:

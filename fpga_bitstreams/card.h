@@ -21,6 +21,7 @@
 
 #include "guest_mem.h"
 #include "host_if.h"
+#include "router.h"
 
 #define CARD_N_CTX		64
 #define CARD_RT_ENTRIES		LOOM_MAX_NODES
@@ -88,6 +89,8 @@ void card_reset(struct card *c);
 /* Admin mailbox and every context's engines: one round. */
 void card_service(struct card *c);
 
+/* The routing decision for @h with the table in the register space. */
+struct router_decision card_route(const struct card *c, const struct loom_pkt_hdr *h);
 /*
  * Switch a packet: route it to the host interface or a port.  @in_port is
  * the arrival port or -1 for packets made by this card.  Undeliverable

@@ -13,40 +13,53 @@
 
 /* ---- completions ------------------------------------------------------ */
 
-static void hif_flush_cqes(struct card *c, unsigned int idx)
+/*
+ * Write @e at the completion producer index if the ring has room (never
+ * over an entry software has not returned via LOOM_DB_CQ_CI), phase bit
+ * last.  Returns 1 written, 0 ring full, -1 DMA fault.
+ */
+static int hif_write_cqe(struct card *c, unsigned int idx, struct loom_cqe e)
 {
 	struct hif_ctx *x = &c->ctx[idx];
 	uint32_t entries = 1u << x->p.cq_log2;
 	uint32_t ci = card_rd32(c, card_db_reg(idx, LOOM_DB_CQ_CI));
-	bool posted = false;
+	uint8_t *slot;
+
+	/* free-running: used > entries means CI ran ahead of us; wait */
+	if (x->cq_pi - ci >= entries)
+		return 0;
+	slot = guest_mem_ptr(c->gm, x->p.cq + (uint64_t)(x->cq_pi & (entries - 1)) * LOOM_CQE_SIZE,
+			     LOOM_CQE_SIZE);
+	if (!slot)
+		return -1;
+	e.flags = loom_cq_phase(x->cq_pi, x->p.cq_log2);
+	memcpy(slot, &e, offsetof(struct loom_cqe, flags));
+	/* the phase bit last: software sees a complete entry */
+	__atomic_store_n((uint32_t *)(void *)(slot + offsetof(struct loom_cqe, flags)), e.flags,
+			 __ATOMIC_RELEASE);
+	x->cq_pi++;
+	c->vectors_pending |= 1u << x->p.vector;
+	return 1;
+}
+
+static void hif_flush_cqes(struct card *c, unsigned int idx)
+{
+	struct hif_ctx *x = &c->ctx[idx];
 
 	while (x->pend_count) {
-		struct loom_cqe e = x->pend[x->pend_head];
-		uint64_t addr = x->p.cq + (uint64_t)(x->cq_pi & (entries - 1)) * LOOM_CQE_SIZE;
-		uint8_t *slot;
+		int r = hif_write_cqe(c, idx, x->pend[x->pend_head]);
 
-		/* free-running: used > entries means CI ran ahead of us; wait */
-		if (x->cq_pi - ci >= entries)
-			break;
-		slot = guest_mem_ptr(c->gm, addr, LOOM_CQE_SIZE);
-		if (!slot) {
+		if (r < 0) {
 			hif_ctx_fault(c, idx, LOOM_CQE_ST_BAD_DESC, "completion ring outside host memory");
 			return;
 		}
-		e.flags = loom_cq_phase(x->cq_pi, x->p.cq_log2);
-		memcpy(slot, &e, offsetof(struct loom_cqe, flags));
-		/* the phase bit last: software sees a complete entry */
-		__atomic_store_n((uint32_t *)(void *)(slot + offsetof(struct loom_cqe, flags)),
-				 e.flags, __ATOMIC_RELEASE);
-		x->cq_pi++;
+		if (r == 0) {
+			c->stalled = true;
+			return;
+		}
 		x->pend_head = (x->pend_head + 1) % HIF_PEND_CAP;
 		x->pend_count--;
-		posted = true;
 	}
-	if (posted)
-		c->vectors_pending |= 1u << x->p.vector;
-	if (x->pend_count)
-		c->stalled = true;
 }
 
 static void hif_post(struct card *c, unsigned int idx, const struct loom_cqe *e)
@@ -89,9 +102,9 @@ static void hif_set_state(struct card *c, unsigned int idx, uint32_t state)
 	card_wr32(c, card_ctx_reg(idx, LOOM_CTXR_STATE), state);
 }
 
-bool hif_ctx_start(struct card *c, unsigned int idx, const struct hif_ctx_params *p)
+/* Forget everything the context had, except the op_id sequence. */
+static void hif_ctx_clear(struct hif_ctx *x)
 {
-	struct hif_ctx *x = &c->ctx[idx];
 	uint32_t next_op_id = x->next_op_id;
 
 	free(x->pend);
@@ -99,6 +112,13 @@ bool hif_ctx_start(struct card *c, unsigned int idx, const struct hif_ctx_params
 	memset(x, 0, sizeof(*x));
 	x->next_op_id = next_op_id;
 	x->seg_slot = -1;
+}
+
+bool hif_ctx_start(struct card *c, unsigned int idx, const struct hif_ctx_params *p)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+
+	hif_ctx_clear(x);
 	x->pend = calloc(HIF_PEND_CAP, sizeof(*x->pend));
 	x->arr = calloc(HIF_ARR_CAP, sizeof(*x->arr));
 	if (!x->pend || !x->arr) {
@@ -125,14 +145,7 @@ bool hif_ctx_start(struct card *c, unsigned int idx, const struct hif_ctx_params
 
 static void hif_ctx_release(struct card *c, unsigned int idx, uint32_t state)
 {
-	struct hif_ctx *x = &c->ctx[idx];
-	uint32_t next_op_id = x->next_op_id;
-
-	free(x->pend);
-	free(x->arr);
-	memset(x, 0, sizeof(*x));
-	x->next_op_id = next_op_id;
-	x->seg_slot = -1;
+	hif_ctx_clear(&c->ctx[idx]);
 	hif_set_state(c, idx, state);
 }
 
@@ -145,43 +158,24 @@ void hif_ctx_stop(struct card *c, unsigned int idx)
 
 void hif_ctx_fault(struct card *c, unsigned int idx, uint8_t status, const char *why)
 {
-	struct hif_ctx *x = &c->ctx[idx];
-	uint32_t entries = 1u << x->p.cq_log2;
-	uint32_t ci = card_rd32(c, card_db_reg(idx, LOOM_DB_CQ_CI));
-	uint8_t *slot;
+	struct loom_cqe e = { .kind = LOOM_CQE_LOCAL, .status = status };
 
 	card_log(c, "context %u: FAULTED (status %u): %s", idx, status, why);
 	card_wr32(c, card_ctx_reg(idx, LOOM_CTXR_ERROR), status);
 	/* one error completion if the ring has room and is reachable */
-	if (x->state == LOOM_CTX_ST_RUNNING && x->cq_pi - ci < entries) {
-		slot = guest_mem_ptr(c->gm, x->p.cq + (uint64_t)(x->cq_pi & (entries - 1)) *
-				     LOOM_CQE_SIZE, LOOM_CQE_SIZE);
-		if (slot) {
-			struct loom_cqe e = {
-				.kind = LOOM_CQE_LOCAL,
-				.status = status,
-				.flags = loom_cq_phase(x->cq_pi, x->p.cq_log2),
-			};
-
-			memcpy(slot, &e, offsetof(struct loom_cqe, flags));
-			__atomic_store_n((uint32_t *)(void *)(slot + offsetof(struct loom_cqe, flags)),
-					 e.flags, __ATOMIC_RELEASE);
-		}
-	}
-	if (x->state == LOOM_CTX_ST_RUNNING)
-		c->vectors_pending |= 1u << x->p.vector;
+	if (c->ctx[idx].state == LOOM_CTX_ST_RUNNING && hif_write_cqe(c, idx, e) <= 0)
+		c->vectors_pending |= 1u << c->ctx[idx].p.vector;
 	hif_ctx_release(c, idx, LOOM_CTX_ST_FAULTED);
 }
 
 /* ---- source side ------------------------------------------------------ */
 
-static struct router_decision hif_route(struct card *c, uint32_t dst_node)
+/* Where would a packet for @dst_node leave this card now? */
+static struct router_decision hif_route(const struct card *c, uint32_t dst_node)
 {
 	struct loom_pkt_hdr h = { .dst_node = (uint16_t)dst_node };
-	const uint32_t *rt = (const uint32_t *)(const void *)(c->regs + CARD_OFF_ROUTER +
-							      LOOM_ROUTER_RT);
 
-	return router_decide(rt, CARD_RT_ENTRIES, c->n_ports, &h);
+	return card_route(c, &h);
 }
 
 /* Start the staged command; false if it must wait (fence, op slot busy). */

@@ -18,7 +18,7 @@
 
 static struct fabric *live;
 
-static void fabric_card_bin(char *out, size_t len)
+void fabric_card_bin(char *out, size_t len)
 {
 	const char *env = getenv("LOOM_CARD");
 	char self[PATH_MAX];

@@ -25,22 +25,13 @@ static struct fabric f;
 /* Run loom-card with @args; returns its exit status, its stderr in @err. */
 static int run_card(const char *const *args, char *err, size_t errlen)
 {
-	char bin[512], path[160];
+	char bin[4096], path[160];
 	const char *argv[32];
 	int argc = 0, status, fd;
 	pid_t pid;
 	ssize_t n;
 
-	snprintf(bin, sizeof(bin), "%s", getenv("LOOM_CARD") ? getenv("LOOM_CARD") : "");
-	if (!bin[0]) {
-		ssize_t k = readlink("/proc/self/exe", bin, sizeof(bin) - 32);
-
-		bin[k > 0 ? k : 0] = 0;
-		for (int up = 0; up < 3; up++)
-			if (strrchr(bin, '/'))
-				*strrchr(bin, '/') = 0;
-		strcat(bin, "/bin/loom-card");
-	}
+	fabric_card_bin(bin, sizeof(bin));
 	fabric_path(&f, path, sizeof(path), "stderr.txt");
 	argv[argc++] = bin;
 	for (int i = 0; args[i] && argc < 31; i++)
