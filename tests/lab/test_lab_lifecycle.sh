@@ -34,7 +34,7 @@ trap 'exit 130' INT TERM
 
 lx() { "$lab" exec --dir "$dir" "$@"; }
 
-tap_plan 17
+tap_plan 18
 
 # ---- bad options: message and exit 2, nothing created
 "$lab" start --hosts 2 >/dev/null 2>"$tmp/err"; rc=$?
@@ -153,6 +153,18 @@ if [ $rc = 124 ] && [ $el -lt 10 ] && [ "$left" = 0 ] && grep -q 'timed out' "$t
 	tap_ok "timeout: exit 124 after ${el} s and the guest command is killed"
 else
 	tap_fail "timeout: exit 124 (got $rc after ${el} s, $left left running)"
+fi
+
+# a background child that keeps the output open neither hangs exec nor
+# dies of SIGPIPE when it writes after exec returned
+t0=$(date +%s)
+out=$(lx 0 -- '(sleep 2; echo late; touch /tmp/bg-done) & echo started'); rc=$?
+el=$(($(date +%s) - t0))
+sleep 3
+if [ $rc = 0 ] && [ "$out" = started ] && [ $el -lt 4 ] && lx 0 -- test -e /tmp/bg-done; then
+	tap_ok "exec returns ~1 s after the shell; its background child lives on (${el} s)"
+else
+	tap_fail "exec returns ~1 s after the shell; its background child lives on (rc $rc, ${el} s, '$out')"
 fi
 
 lx 5 -- true 2>"$tmp/e5"; rc=$?

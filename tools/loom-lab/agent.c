@@ -39,6 +39,7 @@ struct job {
 	size_t in_len;
 	bool in_eof;		/* close in_fd once in_buf is drained */
 	bool exited;
+	bool exit_sent;		/* output now goes nowhere until EOF */
 	int status;
 	int64_t exit_ms;
 };
@@ -322,7 +323,7 @@ static void relay_pipe(struct job *j, int *fd, uint8_t type)
 	uint8_t buf[LAB_FRAME_MAX_PAYLOAD];
 	ssize_t n = read(*fd, buf, sizeof(buf));
 
-	if (n > 0)
+	if (n > 0 && !j->exit_sent)
 		send_frame(type, j->chan, buf, (uint32_t)n);
 	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
 		close_fd(fd);
@@ -351,25 +352,31 @@ static void reap(void)
 	}
 }
 
+/*
+ * A command is over when its shell has exited and its pipes are closed, or
+ * PIPE_GRACE_MS after the exit when background children still hold them:
+ * then EXIT is sent and the pipes are drained into the void until those
+ * children close them, so they neither block the exec nor die of SIGPIPE.
+ */
 static void finish_jobs(void)
 {
 	int64_t now = now_ms();
 
 	for (int i = 0; i < MAX_JOBS; i++) {
 		struct job *j = &jobs[i];
+		bool open = j->out_fd >= 0 || j->err_fd >= 0;
 		uint8_t b[4];
 
 		if (!j->used || !j->exited)
 			continue;
-		if ((j->out_fd >= 0 || j->err_fd >= 0) &&
-		    now - j->exit_ms < PIPE_GRACE_MS)
-			continue;
-		close_fd(&j->out_fd);
-		close_fd(&j->err_fd);
-		drop_stdin(j);
-		lab_put_u32(b, (uint32_t)j->status);
-		send_frame(LAB_FRAME_EXIT, j->chan, b, 4);
-		j->used = false;
+		if (!j->exit_sent && (!open || now - j->exit_ms >= PIPE_GRACE_MS)) {
+			lab_put_u32(b, (uint32_t)j->status);
+			send_frame(LAB_FRAME_EXIT, j->chan, b, 4);
+			j->exit_sent = true;
+			drop_stdin(j);
+		}
+		if (j->exit_sent && !open)
+			j->used = false;
 	}
 }
 
@@ -446,7 +453,7 @@ int main(int argc, char **argv)
 
 			if (!j->used)
 				continue;
-			if (j->exited)
+			if (j->exited && !j->exit_sent)
 				timeout = PIPE_GRACE_MS / 4;
 			if (j->out_fd >= 0) {
 				owner[nfd] = j;

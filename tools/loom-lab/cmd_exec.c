@@ -152,12 +152,19 @@ int cmd_exec(int argc, char **argv)
 		free(cmd);
 		return LAB_EXIT_LAB_ERROR;
 	}
-	if (write_frame(fd, LAB_FRAME_RUN, 0, run, (uint32_t)(4 + strlen(cmd))) < 0 ||
-	    (!fwd_stdin && write_frame(fd, LAB_FRAME_STDIN_EOF, 0, NULL, 0) < 0)) {
-		lab_err("exec: cannot send the command to the supervisor: %s",
-			strerror(errno));
-		free(cmd);
-		return LAB_EXIT_LAB_ERROR;
+	/* RUN (and the end of stdin) in one write.  A quick command may end,
+	 * and the supervisor close the connection, before later writes of
+	 * ours: a failed write is therefore never fatal, the answer waiting
+	 * on the socket decides. */
+	{
+		static uint8_t req[2 * LAB_FRAME_MAX_SIZE];
+		size_t rl = lab_frame_encode(req, LAB_FRAME_RUN, 0, run,
+					     (uint32_t)(4 + strlen(cmd)));
+
+		if (!fwd_stdin)
+			rl += lab_frame_encode(req + rl, LAB_FRAME_STDIN_EOF, 0, NULL, 0);
+		if (write_all(fd, req, rl) < 0)
+			fwd_stdin = false;
 	}
 	free(cmd);
 	stdin_open = fwd_stdin;
@@ -191,7 +198,8 @@ int cmd_exec(int argc, char **argv)
 
 			n = read(0, buf, sizeof(buf));
 			if (n > 0) {
-				write_frame(fd, LAB_FRAME_STDIN, 0, buf, (uint32_t)n);
+				if (write_frame(fd, LAB_FRAME_STDIN, 0, buf, (uint32_t)n) < 0)
+					stdin_open = false; /* the command is over */
 			} else if (n == 0 || errno != EINTR) {
 				write_frame(fd, LAB_FRAME_STDIN_EOF, 0, NULL, 0);
 				stdin_open = false;
