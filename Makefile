@@ -12,7 +12,7 @@ BUILD ?= $(TOP)/build
 PREFIX ?= /usr/local
 export BUILD TOP
 
-USER_PARTS := lib fpga_bitstreams tools/loom-xfer tools/loom-lab
+USER_PARTS := lib fpga_bitstreams tools/loom-xfer tools/bench tools/loom-lab
 
 all: userspace module
 
@@ -23,6 +23,7 @@ userspace:
 	$(MAKE) -C lib
 	$(MAKE) -C fpga_bitstreams
 	$(MAKE) -C tools/loom-xfer
+	$(MAKE) -C tools/bench
 	$(MAKE) -C tools/loom-lab
 
 module:
@@ -44,7 +45,7 @@ demo: deps
 install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab \
+	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab \
 		$(DESTDIR)$(PREFIX)/bin/
 	$(MAKE) -C kmod install
 	install -D -m 0644 udev/60-loom.rules $(DESTDIR)/etc/udev/rules.d/60-loom.rules
