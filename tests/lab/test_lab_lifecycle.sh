@@ -22,12 +22,14 @@ if ! kver=$("$top/tools/deps/guest-kver" 2>/dev/null); then
 fi
 
 tmp=$(mktemp -d /tmp/loom-lab-test.XXXXXX)
+# guests see the host's /var/tmp (not its /tmp): data for them goes here
+shared=$(mktemp /var/tmp/loom-lab-test.XXXXXX)
 dir=$tmp/lab
 bg_pids=()
 cleanup() {
 	for p in "${bg_pids[@]}"; do kill "$p" 2>/dev/null; done
 	"$lab" stop --dir "$dir" >/dev/null 2>&1
-	rm -rf "$tmp"
+	rm -rf "$tmp" "$shared"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -101,14 +103,17 @@ fi
 
 # every byte value, both directions of the relay: a host file through stdout
 # and stdin through --stdin
+head -c 500000 /dev/urandom >"$shared"
 head -c 300000 /dev/urandom >"$tmp/rand"
-lx 0 -- cat "$build/bin/loom-lab-agent" >"$tmp/agent.copy"
+lx 0 -- cat "$shared" >"$tmp/shared.copy"
 lx 1 --stdin -- 'cat; echo END' <"$tmp/rand" >"$tmp/rand.back"
 printf 'END\n' >>"$tmp/rand"
-if cmp -s "$build/bin/loom-lab-agent" "$tmp/agent.copy" && cmp -s "$tmp/rand" "$tmp/rand.back"; then
+if cmp -s "$shared" "$tmp/shared.copy" && cmp -s "$tmp/rand" "$tmp/rand.back"; then
 	tap_ok "binary data crosses the serial channel intact (stdout and --stdin)"
 else
 	tap_fail "binary data crosses the serial channel intact (stdout and --stdin)"
+	tap_diag "stdout: $(cmp "$shared" "$tmp/shared.copy" 2>&1)"
+	tap_diag "stdin: $(cmp "$tmp/rand" "$tmp/rand.back" 2>&1)"
 fi
 
 # concurrency on one host: the first command only ends when the second has run

@@ -498,9 +498,14 @@ int main(int argc, char **argv)
 			struct lab_frame f;
 
 			if (n > 0) {
+				unsigned long before = dec->dropped;
+
 				lab_decoder_commit(dec, (size_t)n);
 				while (lab_decoder_next(dec, &f))
 					handle_frame(&f);
+				if (dec->dropped != before)
+					agent_log("skipped %lu damaged bytes on the serial channel",
+						  dec->dropped - before);
 			} else if (n < 0 && errno != EINTR && errno != EAGAIN) {
 				agent_log("serial read failed: %s", strerror(errno));
 				sleep(1);

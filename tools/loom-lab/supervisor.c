@@ -492,8 +492,13 @@ static void read_agent(struct host *h)
 	if (n < 0)
 		return;
 	lab_decoder_commit(&h->dec, (size_t)n);
+	unsigned long before = h->dec.dropped;
+
 	while (h->agent_fd >= 0 && lab_decoder_next(&h->dec, &f))
 		agent_frame(h, &f);
+	if (h->dec.dropped != before)
+		lab_err("host %d: skipped %lu damaged bytes on the agent channel",
+			h->idx, h->dec.dropped - before);
 }
 
 static void accept_exec(struct host *h)
