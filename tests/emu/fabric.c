@@ -21,28 +21,28 @@ static struct fabric *live;
 void fabric_card_bin(char *out, size_t len)
 {
 	const char *env = getenv("LOOM_CARD");
-	char self[PATH_MAX];
+	char dir[PATH_MAX];
 	ssize_t n;
+	char *slash;
 
 	if (env && *env) {
 		snprintf(out, len, "%s", env);
 		return;
 	}
-	/* $(BUILD)/tests/emu/<test> -> $(BUILD)/bin/loom-card */
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0)
-		n = 0;
-	self[n] = 0;
-	for (int up = 0; up < 3; up++) {
-		char *slash = strrchr(self, '/');
-
-		if (slash)
-			*slash = 0;
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	dir[n > 0 ? n : 0] = 0;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	/* the sanitized card built beside the tests, else $(BUILD)/bin/loom-card */
+	if (strlen(dir) + sizeof("/../../bin/loom-card") > len) {
+		snprintf(out, len, "loom-card");
+		return;
 	}
-	if (strlen(self) + sizeof("/bin/loom-card") > len)
-		self[0] = 0;
-	memcpy(out, self, strlen(self) + 1);
-	strcat(out, "/bin/loom-card");
+	snprintf(out, len, "%s/loom-card-asan", dir);
+	if (access(out, X_OK) == 0)
+		return;
+	snprintf(out, len, "%s/../../bin/loom-card", dir);
 }
 
 void fabric_path(struct fabric *f, char *out, size_t len, const char *name)
@@ -135,6 +135,8 @@ int fabric_start_card(struct fabric *f, unsigned int i, const char *const *extra
 		tap_diag("card emulator %s not found (build it, or set LOOM_CARD)", bin);
 		return -1;
 	}
+	if (i == 0)
+		tap_diag("card emulator: %s", bin);
 	snprintf(f->ram[i], sizeof(f->ram[i]), "/dev/shm/loom-emu-%d-%u.ram", (int)getpid(), i);
 	snprintf(f->sock[i], sizeof(f->sock[i]), "%s/card%u.ivshmem.sock", f->dir, i);
 	snprintf(f->log[i], sizeof(f->log[i]), "%s/card%u.log", f->dir, i);

@@ -48,7 +48,10 @@ int fabric_card_alive(struct fabric *f, unsigned int i);
 void fabric_dump_log(struct fabric *f, unsigned int i);
 /* Stop everything and remove every file; safe to call twice. */
 void fabric_stop(void);
-/* The loom-card binary: $LOOM_CARD, else $(BUILD)/bin/loom-card next to the test. */
+/*
+ * The loom-card binary: $LOOM_CARD, else loom-card-asan beside the test
+ * (the card built with the sanitizers), else $(BUILD)/bin/loom-card.
+ */
 void fabric_card_bin(char *out, size_t len);
 /* Path of a file in the fabric's directory. */
 void fabric_path(struct fabric *f, char *out, size_t len, const char *name);

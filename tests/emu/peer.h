@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A test acting as the far end of a card's cable: it listens where the
+ * card's port 0 connects, trains the link, and sends and receives frames
+ * with the card's own link-layer code.
+ */
+#ifndef LOOM_TESTS_PEER_H
+#define LOOM_TESTS_PEER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabric.h"
+#include "link.h"
+
+struct peer {
+	int lfd;
+	int fd;
+	uint16_t node;
+	uint32_t tx_seq;
+	struct link_rx rx;
+};
+
+/*
+ * Start card 0 of @f with port 0 connected to the test (which claims to be
+ * node @node, port @port) and @route as its only --route, attach its fake
+ * host, train the link.  0, or -1 with diagnostics printed.
+ */
+int peer_start(struct fabric *f, struct peer *p, uint16_t node, uint8_t port, const char *route);
+/* Raw bytes onto the cable. */
+int peer_send(struct peer *p, const void *buf, size_t len);
+/* One DATA frame carrying @h and @plen payload bytes, next sequence number. */
+int peer_send_packet(struct peer *p, const struct loom_pkt_hdr *h, const void *payload, size_t plen);
+/* Next frame from the card within @ms: 1 frame, 0 timeout, -1 cable closed. */
+int peer_recv(struct peer *p, struct link_frame *fr, int ms);
+void peer_close(struct peer *p);
+
+#endif
