@@ -234,10 +234,13 @@ static void kill_job(uint32_t chan)
 {
 	struct job *j = find_job(chan);
 
-	if (!j || j->exited)
+	if (!j || j->exit_sent)
 		return;
+	/* the whole session: background children too, even when the shell
+	 * itself has already exited */
 	kill(-j->pid, SIGKILL);
-	kill(j->pid, SIGKILL);
+	if (!j->exited)
+		kill(j->pid, SIGKILL);
 }
 
 static void close_fd(int *fd)
