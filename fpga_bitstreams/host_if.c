@@ -69,10 +69,14 @@ static void hif_post(struct card *c, unsigned int idx, const struct loom_cqe *e)
 	if (x->state != LOOM_CTX_ST_RUNNING)
 		return;
 	if (x->pend_count == HIF_PEND_CAP) {
-		card_log(c, "context %u: %u completions wait for ring space (LOOM_DB_CQ_CI not advancing); dropping one (kind %u tag 0x%llx status %u)",
-			 idx, HIF_PEND_CAP, e->kind, (unsigned long long)e->tag, e->status);
+		if (!x->warned_pend_full)
+			card_log(c, "context %u: %u completions wait for ring space (LOOM_DB_CQ_CI not advancing); dropping new ones (first: kind %u tag 0x%llx status %u)",
+				 idx, HIF_PEND_CAP, e->kind, (unsigned long long)e->tag, e->status);
+		x->warned_pend_full = true;
 		return;
 	}
+	if (!x->pend_count)
+		x->warned_pend_full = false;
 	x->pend[(x->pend_head + x->pend_count) % HIF_PEND_CAP] = *e;
 	x->pend_count++;
 	hif_flush_cqes(c, idx);
@@ -487,10 +491,14 @@ static void hif_arrival(struct card *c, unsigned int idx, const struct loom_pkt_
 	}
 	if (!a->used) {
 		if (x->arr_count >= HIF_ARR_CAP - 1) {
-			card_log(c, "context %u: %u operations arriving at once; no arrival entry for op %u from %u.%u",
-				 idx, x->arr_count, h->op_id, h->src_node, h->src_ctx);
+			if (!x->warned_arr_full)
+				card_log(c, "context %u: %u operations arriving at once; no arrival entries for new ones (first: op %u from %u.%u)",
+					 idx, x->arr_count, h->op_id, h->src_node, h->src_ctx);
+			x->warned_arr_full = true;
 			return;
 		}
+		if (!x->arr_count)
+			x->warned_arr_full = false;
 		memset(a, 0, sizeof(*a));
 		a->used = true;
 		a->src_node = h->src_node;

@@ -89,6 +89,8 @@ struct hif_ctx {
 	unsigned int pend_count;
 	struct hif_arrival *arr;	/* HIF_ARR_CAP, allocated at enable */
 	unsigned int arr_count;
+	bool warned_pend_full;	/* logged once until the backlog drains */
+	bool warned_arr_full;	/* logged once until the table drains */
 };
 
 /* Start context @idx with validated parameters; false if out of memory. */
