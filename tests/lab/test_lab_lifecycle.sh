@@ -36,7 +36,7 @@ trap 'exit 130' INT TERM
 
 lx() { "$lab" exec --dir "$dir" "$@"; }
 
-tap_plan 18
+tap_plan 19
 
 # ---- bad options: message and exit 2, nothing created
 "$lab" start --hosts 2 >/dev/null 2>"$tmp/err"; rc=$?
@@ -194,7 +194,7 @@ else
 	tap_diag "$(cat "$tmp/cl")"
 fi
 
-"$lab" stop --dir "$dir"; rc=$?
+"$lab" stop --dir "$dir" --save-logs "$tmp/logs"; rc=$?
 gone=1
 for p in $pids; do [ -e "/proc/$p" ] && gone=0 && tap_diag "pid $p still exists"; done
 for f in $shm; do [ -e "$f" ] && gone=0 && tap_diag "$f still exists"; done
@@ -204,6 +204,13 @@ if [ $rc = 0 ] && [ $gone = 1 ]; then
 	tap_ok "stop: no process, shm file, socket or directory left"
 else
 	tap_fail "stop: no process, shm file, socket or directory left (rc $rc)"
+fi
+if grep -q 'Linux version' "$tmp/logs/h1.console.log" 2>/dev/null &&
+	grep -q 'stopping on request' "$tmp/logs/supervisor.log" 2>/dev/null; then
+	tap_ok "stop --save-logs keeps the complete logs"
+else
+	tap_fail "stop --save-logs keeps the complete logs"
+	tap_diag "$(ls -l "$tmp/logs" 2>&1)"
 fi
 
 "$lab" stop --dir "$dir"; rc=$?

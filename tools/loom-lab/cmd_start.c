@@ -336,12 +336,12 @@ int cmd_start(int argc, char **argv)
 		return 1;
 	if (lab_config_save(&cfg) < 0) {
 		lab_err("cannot write %s/lab.conf: %s", cfg.dir, strerror(errno));
-		lab_teardown(cfg.dir);
+		lab_teardown(cfg.dir, NULL);
 		return 1;
 	}
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		lab_err("cannot create a pipe: %s", strerror(errno));
-		lab_teardown(cfg.dir);
+		lab_teardown(cfg.dir, NULL);
 		return 1;
 	}
 	struct sigaction sa = { .sa_handler = on_interrupt };
@@ -353,7 +353,7 @@ int cmd_start(int argc, char **argv)
 	pid = fork();
 	if (pid < 0) {
 		lab_err("cannot fork the supervisor: %s", strerror(errno));
-		lab_teardown(cfg.dir);
+		lab_teardown(cfg.dir, NULL);
 		return 1;
 	}
 	if (pid == 0) {
@@ -372,6 +372,6 @@ int cmd_start(int argc, char **argv)
 			(int)interrupted);
 	else
 		lab_err("start failed: tearing the lab down (logs were in %s)", cfg.dir);
-	lab_teardown(cfg.dir);
+	lab_teardown(cfg.dir, NULL);
 	return 1;
 }

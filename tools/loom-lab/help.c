@@ -74,16 +74,22 @@ static const char exec_help[] =
 "2 for bad options\n";
 
 static const char stop_help[] =
-"usage: loom-lab stop --dir DIR\n"
+"usage: loom-lab stop --dir DIR [--save-logs DEST]\n"
 "\n"
 "Stops the supervisor, the VMs and the emulators recorded in DIR/pids\n"
 "(SIGTERM to each process group, SIGKILL after a few seconds; a pid whose\n"
 "start time no longer matches is left alone), removes the guest RAM files\n"
 "listed in DIR/shm and removes DIR with its sockets and logs.  Idempotent;\n"
 "works after a crash of the supervisor.  Refuses to remove a directory\n"
-"that is not a lab's.  Copy the logs first if you need them.\n"
+"that is not a lab's.\n"
 "\n"
-"exit status: 0 all gone, 1 something could not be removed, 2 bad options\n";
+"  --dir DIR           the lab's directory (required)\n"
+"  --save-logs DEST    first copy the logs (*.log: guest consoles, QEMU,\n"
+"                      emulators, supervisor) and lab.conf and pids into\n"
+"                      DEST, created if needed\n"
+"\n"
+"exit status: 0 all gone, 1 something could not be removed or saved,\n"
+"2 bad options\n";
 
 static const char status_help[] =
 "usage: loom-lab status --dir DIR\n"

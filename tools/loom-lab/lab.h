@@ -99,9 +99,10 @@ int lab_card_wait_listening(const struct lab_config *cfg, int host, pid_t pid,
 void lab_qemu_argv(const struct lab_config *cfg, int host, struct lab_argv *a);
 
 /* ---- teardown (teardown.c) */
-/* Kills every recorded process, removes the shm files and DIR.  Quiet
- * when there is nothing to do; returns 0 when everything is gone. */
-int lab_teardown(const char *dir);
+/* Kills every recorded process, removes the shm files and DIR, after
+ * copying DIR's logs to save_to when it is not NULL.  Quiet when there is
+ * nothing to do; returns 0 when everything is gone (and saved). */
+int lab_teardown(const char *dir, const char *save_to);
 /* Sends SIGTERM to each live process (and its process group), waits up to
  * grace_ms for all of them, then SIGKILLs the rest. */
 void lab_kill_procs(const struct lab_proc *p, int n, int grace_ms);

@@ -863,7 +863,7 @@ static void open_exec_sockets(void)
 
 static void __attribute__((noreturn)) shutdown_and_exit(void)
 {
-	lab_info("supervisor: stopping on request");
+	lab_info("stopping on request: stopping the VMs and emulators");
 	kill_children();
 	unlink_ram();
 	exit(0);

@@ -9,6 +9,7 @@
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
@@ -112,12 +113,75 @@ static void unlink_shm(const char *dir)
 	fclose(f);
 }
 
-int lab_teardown(const char *dir)
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, rc = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write_all(out, buf, (size_t)n) < 0) {
+			rc = -1;
+			break;
+		}
+	if (n < 0)
+		rc = -1;
+	close(in);
+	if (close(out) < 0)
+		rc = -1;
+	return rc;
+}
+
+static bool is_log(const char *name)
+{
+	size_t len = strlen(name);
+
+	return (len > 4 && !strcmp(name + len - 4, ".log")) ||
+	       !strcmp(name, "lab.conf") || !strcmp(name, "pids");
+}
+
+/* Copies DIR's logs into dest (created if needed); 0, or -1 with a message. */
+static int save_logs(const char *dir, const char *dest)
+{
+	char from[LAB_PATH_MAX], to[LAB_PATH_MAX];
+	struct dirent *e;
+	int rc = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return errno == ENOENT ? 0 : -1;	/* nothing to save */
+	if (mkdir(dest, 0755) < 0 && errno != EEXIST) {
+		lab_err("stop: cannot create --save-logs %s: %s", dest, strerror(errno));
+		closedir(d);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		if (!is_log(e->d_name))
+			continue;
+		if (lab_path(from, dir, "%s", e->d_name) < 0 ||
+		    lab_path(to, dest, "%s", e->d_name) < 0 || copy_file(from, to) < 0) {
+			lab_err("stop: cannot copy %s/%s to %s: %s", dir, e->d_name, dest,
+				strerror(errno));
+			rc = -1;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+int lab_teardown(const char *dir, const char *save_to)
 {
 	struct lab_proc procs[4 * LAB_MAX_HOSTS + 8], sel[4 * LAB_MAX_HOSTS + 8];
 	char conf[LAB_PATH_MAX], pids[LAB_PATH_MAX];
 	struct stat st;
-	int n, k;
+	int n, k, rc = 0;
 
 	if (stat(dir, &st) < 0)
 		return 0;	/* nothing left: stop is idempotent */
@@ -153,9 +217,13 @@ int lab_teardown(const char *dir)
 		}
 	}
 	unlink_shm(dir);
+	/* the processes are gone, so the logs are complete; a failure to
+	 * save them is reported but does not keep the lab's files around */
+	if (save_to && save_logs(dir, save_to) < 0)
+		rc = -1;
 	if (nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0) {
 		lab_err("cannot remove %s completely", dir);
 		return -1;
 	}
-	return 0;
+	return rc;
 }
