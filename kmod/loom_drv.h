@@ -83,6 +83,7 @@ struct loom_fwid {
  * @blk_router: router block
  * @blk_ctx: context block
  * @blk_db: doorbell block
+ * @blk_ports: ports block (optional: size 0 when the card has none)
  * @n_ctx: contexts usable by the driver
  * @ctx_stride: bytes between context records
  * @db_area: register-space offset of doorbell page 0
@@ -115,6 +116,7 @@ struct loom_dev {
 	struct loom_blk blk_router;
 	struct loom_blk blk_ctx;
 	struct loom_blk blk_db;
+	struct loom_blk blk_ports;
 	u32 n_ctx;
 	u32 ctx_stride;
 	u32 db_area;
@@ -194,6 +196,7 @@ struct loom_ctx {
 /* loom_main.c */
 void loom_dev_put(struct loom_dev *ldev);
 struct loom_dev *loom_dev_get_by_minor(unsigned int minor);
+struct loom_dev *loom_dev_get_next(unsigned long *index);
 int loom_dev_register(struct loom_dev *ldev);
 void loom_dev_unregister(struct loom_dev *ldev);
 

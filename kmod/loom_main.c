@@ -13,6 +13,7 @@
 
 #include "loom_compat.h"
 #include "loom_drv.h"
+#include "loom_genl.h"
 
 unsigned int loom_admin_timeout_ms = 5000;
 module_param_named(admin_timeout_ms, loom_admin_timeout_ms, uint, 0644);
@@ -72,6 +73,25 @@ struct loom_dev *loom_dev_get_by_minor(unsigned int minor)
 
 	mutex_lock(&loom_minors_lock);
 	ldev = xa_load(&loom_minors, minor);
+	if (ldev)
+		kref_get(&ldev->kref);
+	mutex_unlock(&loom_minors_lock);
+	return ldev;
+}
+
+/**
+ * loom_dev_get_next() - walk the cards in order of their minor
+ * @index: in: the first minor to look at; out: the minor of the card found
+ *
+ * Return: the card with a new reference, or NULL when no card has a
+ * minor at or above *@index.
+ */
+struct loom_dev *loom_dev_get_next(unsigned long *index)
+{
+	struct loom_dev *ldev;
+
+	mutex_lock(&loom_minors_lock);
+	ldev = xa_find(&loom_minors, index, LOOM_MAX_DEVS - 1, XA_PRESENT);
 	if (ldev)
 		kref_get(&ldev->kref);
 	mutex_unlock(&loom_minors_lock);
@@ -172,8 +192,17 @@ static int __init loom_init(void)
 		pr_err("loom: cannot register the PCI driver: %d\n", err);
 		goto err_cdev;
 	}
+
+	err = loom_genl_init();
+	if (err) {
+		pr_err("loom: cannot register the \"%s\" generic netlink family: %d\n",
+		       LOOM_GENL_NAME, err);
+		goto err_pci;
+	}
 	return 0;
 
+err_pci:
+	loom_pci_unregister();
 err_cdev:
 	cdev_del(&loom_cdev);
 err_class:
@@ -185,6 +214,7 @@ err_region:
 
 static void __exit loom_exit(void)
 {
+	loom_genl_exit();
 	loom_pci_unregister();
 	cdev_del(&loom_cdev);
 	class_destroy(loom_class);

@@ -28,6 +28,8 @@ static const struct loom_blk_need loom_blk_needs[] = {
 	  offsetof(struct loom_dev, blk_ctx) },
 	{ LOOM_BLK_DOORBELL, "DOORBELL", LOOM_DOORBELL_VERSION, true,
 	  offsetof(struct loom_dev, blk_db) },
+	{ LOOM_BLK_PORTS, "PORTS", LOOM_PORTS_VERSION, false,
+	  offsetof(struct loom_dev, blk_ports) },
 };
 
 /* Walk the chain; remember the first block of each type the driver knows. */

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "loom" generic netlink family: its policies, operations and
+ * multicast group, the lookup of a card by LOOM_ATTR_DEV_INDEX, and
+ * LOOM_CMD_DEV_GET.  Routes and ports are in loom_genl_route.c and
+ * loom_genl_port.c.  Registered after the PCI driver, unregistered before
+ * it; handlers reach registers only under ldev->lock with the card alive.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+
+#include "loom_drv.h"
+#include "loom_genl.h"
+
+const struct nla_policy loom_genl_route_policy[LOOM_ATTR_ROUTE_MAX + 1] = {
+	[LOOM_ATTR_ROUTE_DEST] = NLA_POLICY_MAX(NLA_U32, LOOM_MAX_NODES - 1),
+	[LOOM_ATTR_ROUTE_PORT] = NLA_POLICY_MAX(NLA_U32, LOOM_ROUTE_PORT_HOST),
+	[LOOM_ATTR_ROUTE_PHYS_DEST] = NLA_POLICY_MAX(NLA_U32, LOOM_MAX_NODES - 1),
+	[LOOM_ATTR_ROUTE_ADAPTIVE] = { .type = NLA_FLAG },
+	[LOOM_ATTR_ROUTE_VALID] = { .type = NLA_FLAG },
+};
+
+const struct nla_policy loom_genl_port_policy[LOOM_ATTR_PORT_MAX + 1] = {
+	[LOOM_ATTR_PORT_INDEX] = NLA_POLICY_MAX(NLA_U32, LOOM_MAX_PORTS - 1),
+	[LOOM_ATTR_PORT_CABLED] = { .type = NLA_FLAG },
+	[LOOM_ATTR_PORT_UP] = { .type = NLA_FLAG },
+	[LOOM_ATTR_PORT_PEER_NODE] = { .type = NLA_U32 },
+	[LOOM_ATTR_PORT_PEER_PORT] = { .type = NLA_U32 },
+	[LOOM_ATTR_PORT_TX_FRAMES] = { .type = NLA_U64 },
+	[LOOM_ATTR_PORT_RX_FRAMES] = { .type = NLA_U64 },
+	[LOOM_ATTR_PORT_TX_BYTES] = { .type = NLA_U64 },
+	[LOOM_ATTR_PORT_RX_BYTES] = { .type = NLA_U64 },
+	[LOOM_ATTR_PORT_CRC_ERRORS] = { .type = NLA_U64 },
+	[LOOM_ATTR_PORT_SEQ_ERRORS] = { .type = NLA_U64 },
+	[LOOM_ATTR_PORT_DROPS] = { .type = NLA_U64 },
+};
+
+static const struct nla_policy loom_genl_policy[LOOM_ATTR_MAX + 1] = {
+	[LOOM_ATTR_DEV_INDEX] = NLA_POLICY_MAX(NLA_U32, LOOM_MAX_DEVS - 1),
+	[LOOM_ATTR_DEV_PCI_NAME] = { .type = NLA_NUL_STRING, .len = 32 },
+	[LOOM_ATTR_DEV_NODE_ID] = { .type = NLA_U32 },
+	[LOOM_ATTR_DEV_LOGICAL_ID] = { .type = NLA_U32 },
+	[LOOM_ATTR_DEV_N_PORTS] = { .type = NLA_U32 },
+	[LOOM_ATTR_DEV_N_CONTEXTS] = { .type = NLA_U32 },
+	[LOOM_ATTR_DEV_RT_ENTRIES] = { .type = NLA_U32 },
+	[LOOM_ATTR_DEV_FW_VERSION] = { .type = NLA_U32 },
+	[LOOM_ATTR_DEV_FW_BUILD_ID] = { .type = NLA_U32 },
+	[LOOM_ATTR_DEV_FW_BUILD_TIME] = { .type = NLA_U64 },
+	[LOOM_ATTR_DEV_FW_DESC] = { .type = NLA_NUL_STRING,
+				    .len = LOOM_FWID_DESC_LEN },
+	[LOOM_ATTR_DEV_EMULATED] = { .type = NLA_FLAG },
+	[LOOM_ATTR_ROUTE] = NLA_POLICY_NESTED(loom_genl_route_policy),
+	[LOOM_ATTR_PORT] = NLA_POLICY_NESTED(loom_genl_port_policy),
+};
+
+/*
+ * Extack messages must outlive the request and 6.1 cannot format them, so
+ * the few that carry numbers are written once at module init.
+ */
+#define LOOM_GENL_MSG_LEN	64
+static char loom_genl_nodev_msg[LOOM_MAX_DEVS][LOOM_GENL_MSG_LEN];
+static char loom_genl_port_msg[LOOM_ROUTE_PORT_HOST + 1][LOOM_MAX_PORTS + 1]
+			      [LOOM_GENL_MSG_LEN];
+
+static void loom_genl_msgs_init(void)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < LOOM_MAX_DEVS; i++)
+		snprintf(loom_genl_nodev_msg[i], LOOM_GENL_MSG_LEN,
+			 "no loom device with index %u", i);
+	for (i = 0; i <= LOOM_ROUTE_PORT_HOST; i++)
+		for (j = 0; j <= LOOM_MAX_PORTS; j++)
+			snprintf(loom_genl_port_msg[i][j], LOOM_GENL_MSG_LEN,
+				 "port %u out of range: card has %u port%s",
+				 i, j, j == 1 ? "" : "s");
+}
+
+/**
+ * loom_genl_err_attr() - explain a rejection with a message built at init
+ * @extack: the request's extended ack, may be NULL
+ * @attr: the offending attribute
+ * @msg: the message, with static storage
+ *
+ * NL_SET_ERR_MSG_ATTR() takes only string literals.
+ */
+void loom_genl_err_attr(struct netlink_ext_ack *extack,
+			const struct nlattr *attr, const char *msg)
+{
+	if (!extack)
+		return;
+	extack->_msg = msg;
+	extack->bad_attr = attr;
+}
+
+/**
+ * loom_genl_port_range_msg() - extack text for a port the card lacks
+ * @port: the port asked for (at most LOOM_ROUTE_PORT_HOST)
+ * @n_ports: network ports of the card
+ *
+ * Return: a message with static storage.
+ */
+const char *loom_genl_port_range_msg(u32 port, u32 n_ports)
+{
+	if (port > LOOM_ROUTE_PORT_HOST || n_ports > LOOM_MAX_PORTS)
+		return "port out of range";
+	return loom_genl_port_msg[port][n_ports];
+}
+
+/**
+ * loom_genl_dev_lock() - the card named by LOOM_ATTR_DEV_INDEX, locked
+ * @attrs: the request's parsed attributes
+ * @extack: where rejections are explained
+ *
+ * Return: the card with a reference and ldev->lock held, alive (its
+ * registers mapped), or an ERR_PTR: -EINVAL without the attribute,
+ * -ENODEV when no card has that index or it is being removed.
+ */
+struct loom_dev *loom_genl_dev_lock(struct nlattr **attrs,
+				    struct netlink_ext_ack *extack)
+{
+	struct nlattr *attr = attrs[LOOM_ATTR_DEV_INDEX];
+	struct loom_dev *ldev;
+	u32 index;
+
+	if (!attr) {
+		NL_SET_ERR_MSG_MOD(extack, "missing LOOM_ATTR_DEV_INDEX");
+		return ERR_PTR(-EINVAL);
+	}
+	index = nla_get_u32(attr);
+	ldev = loom_dev_get_by_minor(index);
+	if (!ldev) {
+		loom_genl_err_attr(extack, attr, loom_genl_nodev_msg[index]);
+		return ERR_PTR(-ENODEV);
+	}
+	mutex_lock(&ldev->lock);
+	if (ldev->dead) {
+		mutex_unlock(&ldev->lock);
+		loom_dev_put(ldev);
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "the loom device is being removed");
+		return ERR_PTR(-ENODEV);
+	}
+	return ldev;
+}
+
+/**
+ * loom_genl_dev_unlock() - undo loom_genl_dev_lock()
+ * @ldev: the card
+ */
+void loom_genl_dev_unlock(struct loom_dev *ldev)
+{
+	mutex_unlock(&ldev->lock);
+	loom_dev_put(ldev);
+}
+
+/**
+ * loom_genl_put_hdr() - start one message of a dump
+ * @skb: the dump's buffer
+ * @cb: the dump
+ * @cmd: command of the message
+ *
+ * Return: the user header, or NULL when @skb is full.
+ */
+void *loom_genl_put_hdr(struct sk_buff *skb, struct netlink_callback *cb,
+			u8 cmd)
+{
+	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			   &loom_genl_family, NLM_F_MULTI, cmd);
+}
+
+static int loom_genl_fill_dev(struct sk_buff *skb, struct loom_dev *ldev)
+{
+	u32 router = ldev->blk_router.off;
+
+	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor) ||
+	    nla_put_string(skb, LOOM_ATTR_DEV_PCI_NAME, pci_name(ldev->pdev)) ||
+	    nla_put_u32(skb, LOOM_ATTR_DEV_NODE_ID,
+			loom_rd(ldev, router + LOOM_ROUTER_NODE_ID)) ||
+	    nla_put_u32(skb, LOOM_ATTR_DEV_LOGICAL_ID,
+			loom_rd(ldev, router + LOOM_ROUTER_LOGICAL_ID)) ||
+	    nla_put_u32(skb, LOOM_ATTR_DEV_N_PORTS, ldev->n_ports) ||
+	    nla_put_u32(skb, LOOM_ATTR_DEV_N_CONTEXTS, ldev->n_ctx) ||
+	    nla_put_u32(skb, LOOM_ATTR_DEV_RT_ENTRIES, loom_rt_entries(ldev)) ||
+	    nla_put_u32(skb, LOOM_ATTR_DEV_FW_VERSION,
+			ldev->fwid.design_version) ||
+	    nla_put_u32(skb, LOOM_ATTR_DEV_FW_BUILD_ID, ldev->fwid.build_id) ||
+	    nla_put_u64_64bit(skb, LOOM_ATTR_DEV_FW_BUILD_TIME,
+			      ldev->fwid.build_time, LOOM_ATTR_PAD) ||
+	    nla_put_string(skb, LOOM_ATTR_DEV_FW_DESC, ldev->fwid.desc))
+		return -EMSGSIZE;
+	if ((ldev->fwid.flags & LOOM_FWID_F_EMULATED) &&
+	    nla_put_flag(skb, LOOM_ATTR_DEV_EMULATED))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int loom_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct loom_dev *ldev;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	ldev = loom_genl_dev_lock(info->attrs, info->extack);
+	if (IS_ERR(ldev)) {
+		nlmsg_free(msg);
+		return PTR_ERR(ldev);
+	}
+	hdr = genlmsg_put_reply(msg, info, &loom_genl_family, 0,
+				LOOM_CMD_DEV_GET);
+	err = hdr ? loom_genl_fill_dev(msg, ldev) : -EMSGSIZE;
+	loom_genl_dev_unlock(ldev);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* cb->args[0]: index of the next card to dump */
+static int loom_genl_dev_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	unsigned long index = cb->args[0];
+	struct loom_dev *ldev;
+	int err = 0;
+
+	while ((ldev = loom_dev_get_next(&index))) {
+		void *hdr;
+
+		mutex_lock(&ldev->lock);
+		if (ldev->dead) {
+			err = 0;
+			hdr = NULL;
+		} else {
+			hdr = loom_genl_put_hdr(skb, cb, LOOM_CMD_DEV_GET);
+			err = hdr ? loom_genl_fill_dev(skb, ldev) : -EMSGSIZE;
+		}
+		mutex_unlock(&ldev->lock);
+		loom_dev_put(ldev);
+		if (err) {
+			if (hdr)
+				genlmsg_cancel(skb, hdr);
+			break;
+		}
+		if (hdr)
+			genlmsg_end(skb, hdr);
+		index++;
+	}
+	cb->args[0] = index;
+	/* a card too big for an empty buffer would loop forever */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+static const struct genl_ops loom_genl_ops[] = {
+	{
+		.cmd = LOOM_CMD_DEV_GET,
+		.doit = loom_genl_dev_get_doit,
+		.dumpit = loom_genl_dev_get_dumpit,
+	},
+	{
+		.cmd = LOOM_CMD_ROUTE_GET,
+		.doit = loom_genl_route_get_doit,
+		.dumpit = loom_genl_route_get_dumpit,
+	},
+	{
+		.cmd = LOOM_CMD_ROUTE_SET,
+		.doit = loom_genl_route_set_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = LOOM_CMD_ROUTE_DEL,
+		.doit = loom_genl_route_del_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = LOOM_CMD_PORT_GET,
+		.doit = loom_genl_port_get_doit,
+		.dumpit = loom_genl_port_get_dumpit,
+	},
+};
+
+static const struct genl_multicast_group loom_genl_mcgrps[] = {
+	[LOOM_GENL_MCGRP_EVENTS_ID] = { .name = LOOM_GENL_MCGRP_EVENTS },
+};
+
+struct genl_family loom_genl_family = {
+	.name = LOOM_GENL_NAME,
+	.version = LOOM_GENL_VERSION,
+	.maxattr = LOOM_ATTR_MAX,
+	.policy = loom_genl_policy,
+	.netnsok = false,
+	.module = THIS_MODULE,
+	.ops = loom_genl_ops,
+	.n_ops = ARRAY_SIZE(loom_genl_ops),
+	.mcgrps = loom_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(loom_genl_mcgrps),
+};
+
+/**
+ * loom_genl_init() - register the "loom" generic netlink family
+ *
+ * Return: 0 or a negative errno.
+ */
+int loom_genl_init(void)
+{
+	loom_genl_msgs_init();
+	return genl_register_family(&loom_genl_family);
+}
+
+/**
+ * loom_genl_exit() - unregister the family; no handler runs afterwards
+ */
+void loom_genl_exit(void)
+{
+	genl_unregister_family(&loom_genl_family);
+}

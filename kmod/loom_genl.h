@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The "loom" generic netlink family (include/uapi/linux/loom_netlink.h):
+ * what its files share.  Every handler finds its card with
+ * loom_genl_dev_lock(), which returns the card locked and alive.
+ */
+#ifndef LOOM_GENL_H
+#define LOOM_GENL_H
+
+#include <net/genetlink.h>
+
+#include <linux/loom_netlink.h>
+
+struct loom_dev;
+
+extern struct genl_family loom_genl_family;
+
+int loom_genl_init(void);
+void loom_genl_exit(void);
+
+struct loom_dev *loom_genl_dev_lock(struct nlattr **attrs,
+				    struct netlink_ext_ack *extack);
+void loom_genl_dev_unlock(struct loom_dev *ldev);
+const char *loom_genl_port_range_msg(u32 port, u32 n_ports);
+void loom_genl_err_attr(struct netlink_ext_ack *extack,
+			const struct nlattr *attr, const char *msg);
+void *loom_genl_put_hdr(struct sk_buff *skb, struct netlink_callback *cb,
+			u8 cmd);
+
+/* loom_genl_route.c */
+u32 loom_rt_entries(struct loom_dev *ldev);
+int loom_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info);
+int loom_genl_route_get_dumpit(struct sk_buff *skb,
+			       struct netlink_callback *cb);
+int loom_genl_route_set_doit(struct sk_buff *skb, struct genl_info *info);
+int loom_genl_route_del_doit(struct sk_buff *skb, struct genl_info *info);
+
+/* loom_genl_port.c */
+int loom_genl_port_get_doit(struct sk_buff *skb, struct genl_info *info);
+int loom_genl_port_get_dumpit(struct sk_buff *skb,
+			      struct netlink_callback *cb);
+
+/* loom_genl.c: policies of the nests, used by the handlers' parsers */
+extern const struct nla_policy loom_genl_route_policy[];
+extern const struct nla_policy loom_genl_port_policy[];
+
+enum loom_genl_mcgrp {
+	LOOM_GENL_MCGRP_EVENTS_ID,
+};
+
+#endif /* LOOM_GENL_H */

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Routing-table commands of the "loom" family: LOOM_CMD_ROUTE_GET (one
+ * entry, or a dump of the valid ones, one message each so that a full
+ * table spans several buffers), LOOM_CMD_ROUTE_SET and LOOM_CMD_ROUTE_DEL
+ * (CAP_NET_ADMIN), and the LOOM_EVENT_ROUTE_CHANGED notification that
+ * follows every change.  The table lives in the router block; a write is
+ * followed by a kick so the lab's emulator rescans.
+ */
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+
+#include "loom_drv.h"
+#include "loom_genl.h"
+
+static u32 loom_rt_reg(struct loom_dev *ldev, u32 dest)
+{
+	return ldev->blk_router.off + LOOM_ROUTER_RT +
+	       dest * LOOM_ROUTER_RT_ENTRY_SIZE;
+}
+
+/**
+ * loom_rt_entries() - usable entries of the card's routing table
+ * @ldev: the card, alive
+ *
+ * Return: the count the router block announces, limited to what fits in
+ * the block and to LOOM_MAX_NODES.
+ */
+u32 loom_rt_entries(struct loom_dev *ldev)
+{
+	u32 n = loom_rd(ldev, ldev->blk_router.off + LOOM_ROUTER_RT_ENTRIES);
+	u32 fit = (ldev->blk_router.size - LOOM_ROUTER_RT) /
+		  LOOM_ROUTER_RT_ENTRY_SIZE;
+
+	return min3(n, fit, (u32)LOOM_MAX_NODES);
+}
+
+static int loom_genl_fill_route(struct sk_buff *skb, struct loom_dev *ldev,
+				u32 dest)
+{
+	u32 w0 = loom_rd(ldev, loom_rt_reg(ldev, dest));
+	u32 w1 = loom_rd(ldev, loom_rt_reg(ldev, dest) + 4);
+	struct nlattr *nest;
+
+	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, LOOM_ATTR_ROUTE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, LOOM_ATTR_ROUTE_DEST, dest) ||
+	    nla_put_u32(skb, LOOM_ATTR_ROUTE_PORT, w0 & LOOM_RT_W0_PORT_MASK) ||
+	    nla_put_u32(skb, LOOM_ATTR_ROUTE_PHYS_DEST, w1) ||
+	    ((w0 & LOOM_RT_W0_ADAPTIVE) &&
+	     nla_put_flag(skb, LOOM_ATTR_ROUTE_ADAPTIVE)) ||
+	    ((w0 & LOOM_RT_W0_VALID) &&
+	     nla_put_flag(skb, LOOM_ATTR_ROUTE_VALID))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Parse LOOM_ATTR_ROUTE of a request and check its destination. */
+static int loom_genl_route_parse(struct loom_dev *ldev, struct genl_info *info,
+				 struct nlattr **tb, u32 *dest)
+{
+	struct nlattr *attr = info->attrs[LOOM_ATTR_ROUTE];
+	int err;
+
+	if (!attr) {
+		NL_SET_ERR_MSG_MOD(info->extack, "missing LOOM_ATTR_ROUTE");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, LOOM_ATTR_ROUTE_MAX, attr,
+			       loom_genl_route_policy, info->extack);
+	if (err)
+		return err;
+	if (!tb[LOOM_ATTR_ROUTE_DEST]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "missing LOOM_ATTR_ROUTE_DEST");
+		return -EINVAL;
+	}
+	*dest = nla_get_u32(tb[LOOM_ATTR_ROUTE_DEST]);
+	if (*dest >= loom_rt_entries(ldev)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[LOOM_ATTR_ROUTE_DEST],
+				    "dest out of range: beyond the card's routing table");
+		return -ERANGE;
+	}
+	return 0;
+}
+
+int loom_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[LOOM_ATTR_ROUTE_MAX + 1];
+	struct loom_dev *ldev;
+	struct sk_buff *msg;
+	void *hdr;
+	u32 dest;
+	int err;
+
+	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	ldev = loom_genl_dev_lock(info->attrs, info->extack);
+	if (IS_ERR(ldev)) {
+		nlmsg_free(msg);
+		return PTR_ERR(ldev);
+	}
+	err = loom_genl_route_parse(ldev, info, tb, &dest);
+	if (!err) {
+		hdr = genlmsg_put_reply(msg, info, &loom_genl_family, 0,
+					LOOM_CMD_ROUTE_GET);
+		err = hdr ? loom_genl_fill_route(msg, ldev, dest) : -EMSGSIZE;
+	}
+	loom_genl_dev_unlock(ldev);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* cb->args[0]: next destination to look at */
+int loom_genl_route_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct loom_dev *ldev;
+	u32 dest, n;
+	int err = 0;
+
+	ldev = loom_genl_dev_lock(info->attrs, cb->extack);
+	if (IS_ERR(ldev))
+		return PTR_ERR(ldev);
+	n = loom_rt_entries(ldev);
+	for (dest = cb->args[0]; dest < n; dest++) {
+		void *hdr;
+
+		if (!(loom_rd(ldev, loom_rt_reg(ldev, dest)) & LOOM_RT_W0_VALID))
+			continue;
+		hdr = loom_genl_put_hdr(skb, cb, LOOM_CMD_ROUTE_GET);
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		err = loom_genl_fill_route(skb, ldev, dest);
+		if (err) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	loom_genl_dev_unlock(ldev);
+	cb->args[0] = dest;
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+/* Tell the "events" group what the entry is now; called with the lock. */
+static struct sk_buff *loom_genl_route_event(struct loom_dev *ldev, u32 dest)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&loom_genl_family, &init_net,
+				LOOM_GENL_MCGRP_EVENTS_ID))
+		return NULL;
+	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	hdr = genlmsg_put(msg, 0, 0, &loom_genl_family, 0,
+			  LOOM_EVENT_ROUTE_CHANGED);
+	if (!hdr || loom_genl_fill_route(msg, ldev, dest)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
+static void loom_genl_route_notify(struct sk_buff *msg)
+{
+	if (msg)
+		genlmsg_multicast(&loom_genl_family, msg, 0,
+				  LOOM_GENL_MCGRP_EVENTS_ID, GFP_KERNEL);
+}
+
+/* The card must still answer before its table is written. */
+static int loom_genl_card_alive(struct loom_dev *ldev,
+				struct netlink_ext_ack *extack)
+{
+	if (loom_rd(ldev, LOOM_FWID_MAGIC) != LOOM_MAGIC) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the card's registers read back wrong: is the card (or its emulator) still there?");
+		return -EIO;
+	}
+	return 0;
+}
+
+int loom_genl_route_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[LOOM_ATTR_ROUTE_MAX + 1];
+	struct sk_buff *event = NULL;
+	struct loom_dev *ldev;
+	u32 dest, port, phys, w0;
+	int err;
+
+	ldev = loom_genl_dev_lock(info->attrs, info->extack);
+	if (IS_ERR(ldev))
+		return PTR_ERR(ldev);
+	err = loom_genl_route_parse(ldev, info, tb, &dest);
+	if (err)
+		goto out;
+	if (!tb[LOOM_ATTR_ROUTE_PORT]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[LOOM_ATTR_ROUTE],
+				    "missing LOOM_ATTR_ROUTE_PORT");
+		err = -EINVAL;
+		goto out;
+	}
+	port = nla_get_u32(tb[LOOM_ATTR_ROUTE_PORT]);
+	if (port != LOOM_ROUTE_PORT_HOST && port >= ldev->n_ports) {
+		loom_genl_err_attr(info->extack, tb[LOOM_ATTR_ROUTE_PORT],
+				   loom_genl_port_range_msg(port, ldev->n_ports));
+		err = -ERANGE;
+		goto out;
+	}
+	phys = tb[LOOM_ATTR_ROUTE_PHYS_DEST] ?
+	       nla_get_u32(tb[LOOM_ATTR_ROUTE_PHYS_DEST]) : dest;
+	err = loom_genl_card_alive(ldev, info->extack);
+	if (err)
+		goto out;
+
+	w0 = loom_rd(ldev, loom_rt_reg(ldev, dest)) & LOOM_RT_W0_INIT_DIR_MASK;
+	w0 |= LOOM_RT_W0_VALID | port;
+	if (nla_get_flag(tb[LOOM_ATTR_ROUTE_ADAPTIVE]))
+		w0 |= LOOM_RT_W0_ADAPTIVE;
+	/* physical destination first: the entry turns valid last */
+	loom_wr(ldev, loom_rt_reg(ldev, dest) + 4, phys);
+	loom_wr(ldev, loom_rt_reg(ldev, dest), w0);
+	ldev->hal->kick(ldev, LOOM_KICK_ADMIN);
+	event = loom_genl_route_event(ldev, dest);
+out:
+	loom_genl_dev_unlock(ldev);
+	loom_genl_route_notify(event);
+	return err;
+}
+
+int loom_genl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[LOOM_ATTR_ROUTE_MAX + 1];
+	struct sk_buff *event = NULL;
+	struct loom_dev *ldev;
+	u32 dest, w0;
+	int err;
+
+	ldev = loom_genl_dev_lock(info->attrs, info->extack);
+	if (IS_ERR(ldev))
+		return PTR_ERR(ldev);
+	err = loom_genl_route_parse(ldev, info, tb, &dest);
+	if (!err)
+		err = loom_genl_card_alive(ldev, info->extack);
+	if (!err) {
+		w0 = loom_rd(ldev, loom_rt_reg(ldev, dest));
+		loom_wr(ldev, loom_rt_reg(ldev, dest), w0 & ~LOOM_RT_W0_VALID);
+		ldev->hal->kick(ldev, LOOM_KICK_ADMIN);
+		event = loom_genl_route_event(ldev, dest);
+	}
+	loom_genl_dev_unlock(ldev);
+	loom_genl_route_notify(event);
+	return err;
+}
