@@ -12,7 +12,7 @@ BUILD ?= $(TOP)/build
 PREFIX ?= /usr/local
 export BUILD TOP
 
-USER_PARTS := lib fpga_bitstreams tools/loom-xfer tools/bench tools/loom-lab
+USER_PARTS := lib fpga_bitstreams tools/loom-xfer tools/bench tools/loom-lab tools/loomctl
 
 all: userspace module
 
@@ -25,6 +25,7 @@ userspace:
 	$(MAKE) -C tools/loom-xfer
 	$(MAKE) -C tools/bench
 	$(MAKE) -C tools/loom-lab
+	$(MAKE) -C tools/loomctl
 
 module:
 	$(MAKE) -C kmod
@@ -45,10 +46,12 @@ demo: deps
 install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab \
+	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab $(BUILD)/bin/loomctl \
 		$(DESTDIR)$(PREFIX)/bin/
 	$(MAKE) -C kmod install
 	install -D -m 0644 udev/60-loom.rules $(DESTDIR)/etc/udev/rules.d/60-loom.rules
+	install -D -m 0644 tools/loomctl/loomctl.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/loomctl
 	getent group loom >/dev/null || groupadd --system loom
 
 clean:

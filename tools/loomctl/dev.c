@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loomctl dev: identity of the cards (LOOM_CMD_DEV_GET).
+ */
+#include <errno.h>
+#include <time.h>
+
+#include "loomctl.h"
+
+const char lc_dev_usage[] =
+"NAME\n"
+"    loomctl dev - identity of loom cards\n"
+"\n"
+"SYNOPSIS\n"
+"    loomctl [-j] [-d DEV] dev [show]\n"
+"    loomctl dev help\n"
+"\n"
+"DESCRIPTION\n"
+"    Prints, for the card DEV (or every card when -d is not given): its\n"
+"    device name, PCI address, physical node id, logical node id, number\n"
+"    of network ports, contexts and routing-table entries, and the\n"
+"    firmware's design version, build id, build time and description;\n"
+"    \"emulated\" marks the VM lab's card emulator.\n"
+"\n"
+"    Text:  loom0: pci 0000:00:03.0 node 0 logical 0 ports 2 contexts 64 routes 1024\n"
+"               firmware \"loom-card-emu\" version 0.1.0 build dc8972b3 built 2026-11-22 20:53:16 UTC emulated\n"
+"    JSON:  an array of objects with the keys dev, index, pci, node_id,\n"
+"           logical_id, n_ports, n_contexts, rt_entries, fw_version,\n"
+"           fw_build_id, fw_build_time, fw_desc, emulated.\n"
+"\n"
+"EXIT STATUS\n"
+"    0 success, 1 no such card or loom.ko not loaded, 2 usage error\n";
+
+struct lc_dev_out {
+	const struct lc_opts *o;
+	unsigned int n;
+};
+
+static uint32_t lc_u32(struct nlattr **tb, int attr)
+{
+	return tb[attr] ? nla_get_u32(tb[attr]) : 0;
+}
+
+static const char *lc_str(struct nlattr **tb, int attr)
+{
+	return tb[attr] ? nla_get_string(tb[attr]) : "";
+}
+
+static int lc_dev_print(struct nlattr **tb, uint8_t cmd, void *arg)
+{
+	struct lc_dev_out *out = arg;
+	uint32_t v = lc_u32(tb, LOOM_ATTR_DEV_FW_VERSION);
+	time_t built = tb[LOOM_ATTR_DEV_FW_BUILD_TIME] ?
+		       (time_t)nla_get_u64(tb[LOOM_ATTR_DEV_FW_BUILD_TIME]) : 0;
+	bool emulated = tb[LOOM_ATTR_DEV_EMULATED] != NULL;
+	char when[32] = "?";
+	struct tm tm;
+
+	if (cmd != LOOM_CMD_DEV_GET || !tb[LOOM_ATTR_DEV_INDEX])
+		return 0;
+	if (gmtime_r(&built, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	if (out->o->json) {
+		printf("%s{\"dev\":\"loom%u\",\"index\":%u,\"pci\":", out->n ? "," : "",
+		       lc_u32(tb, LOOM_ATTR_DEV_INDEX), lc_u32(tb, LOOM_ATTR_DEV_INDEX));
+		lc_json_str(stdout, lc_str(tb, LOOM_ATTR_DEV_PCI_NAME));
+		printf(",\"node_id\":%u,\"logical_id\":%u,\"n_ports\":%u,\"n_contexts\":%u,"
+		       "\"rt_entries\":%u,\"fw_version\":\"%u.%u.%u\",\"fw_build_id\":\"%08x\","
+		       "\"fw_build_time\":%lld,\"fw_desc\":",
+		       lc_u32(tb, LOOM_ATTR_DEV_NODE_ID), lc_u32(tb, LOOM_ATTR_DEV_LOGICAL_ID),
+		       lc_u32(tb, LOOM_ATTR_DEV_N_PORTS), lc_u32(tb, LOOM_ATTR_DEV_N_CONTEXTS),
+		       lc_u32(tb, LOOM_ATTR_DEV_RT_ENTRIES), v >> 16, (v >> 8) & 0xff, v & 0xff,
+		       lc_u32(tb, LOOM_ATTR_DEV_FW_BUILD_ID), (long long)built);
+		lc_json_str(stdout, lc_str(tb, LOOM_ATTR_DEV_FW_DESC));
+		printf(",\"emulated\":%s}", emulated ? "true" : "false");
+	} else {
+		printf("loom%u: pci %s node %u logical %u ports %u contexts %u routes %u\n",
+		       lc_u32(tb, LOOM_ATTR_DEV_INDEX), lc_str(tb, LOOM_ATTR_DEV_PCI_NAME),
+		       lc_u32(tb, LOOM_ATTR_DEV_NODE_ID), lc_u32(tb, LOOM_ATTR_DEV_LOGICAL_ID),
+		       lc_u32(tb, LOOM_ATTR_DEV_N_PORTS), lc_u32(tb, LOOM_ATTR_DEV_N_CONTEXTS),
+		       lc_u32(tb, LOOM_ATTR_DEV_RT_ENTRIES));
+		printf("    firmware \"%s\" version %u.%u.%u build %08x built %s%s\n",
+		       lc_str(tb, LOOM_ATTR_DEV_FW_DESC), v >> 16, (v >> 8) & 0xff, v & 0xff,
+		       lc_u32(tb, LOOM_ATTR_DEV_FW_BUILD_ID), when,
+		       emulated ? " emulated" : "");
+	}
+	out->n++;
+	return 0;
+}
+
+static int lc_dev_build(struct nl_msg *msg, void *arg)
+{
+	const struct lc_opts *o = arg;
+
+	return nla_put_u32(msg, LOOM_ATTR_DEV_INDEX, o->dev) ? -ENOMEM : 0;
+}
+
+int lc_dev_run(const struct lc_opts *o, int argc, char **argv)
+{
+	static const char *const cmds[] = { "show", "list", NULL };
+	struct lc_dev_out out = { .o = o, .n = 0 };
+	bool all = o->dev == UINT32_MAX;
+	struct lc_nl nl;
+	char what[32];
+	int err;
+
+	if (argc > 0 && lc_is_help(argv[0])) {
+		fputs(lc_dev_usage, stdout);
+		return LC_EXIT_OK;
+	}
+	if (argc > 0 && lc_match(argv[0], cmds) < 0)
+		return lc_usage_error("dev: unknown command \"%s\": commands are show, help",
+				      argv[0]);
+	if (argc > 1)
+		return lc_usage_error("dev show: unexpected argument \"%s\": usage: loomctl [-j] [-d DEV] dev [show]",
+				      argv[1]);
+	err = lc_nl_open(&nl);
+	if (err)
+		return err;
+	if (o->json)
+		fputs("[", stdout);
+	err = lc_nl_request(&nl, LOOM_CMD_DEV_GET, all, all ? NULL : lc_dev_build,
+			    (void *)o, lc_dev_print, &out);
+	if (o->json)
+		fputs("]\n", stdout);
+	fflush(stdout);
+	if (err) {
+		if (all)
+			snprintf(what, sizeof(what), "dev show");
+		else
+			snprintf(what, sizeof(what), "dev show loom%u", o->dev);
+		err = lc_nl_refused(&nl, err, what, NULL);
+	} else if (all && !out.n && !o->json) {
+		fprintf(stderr, "loomctl: loom.ko is loaded but has no card bound\n");
+	}
+	lc_nl_close(&nl);
+	return err;
+}

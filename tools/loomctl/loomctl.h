@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loomctl: what its files share.  Every object (dev, route, port, monitor)
+ * is one file with a run function and a help text; nl.c talks to the
+ * "loom" generic netlink family; json.c prints JSON.
+ */
+#ifndef LOOMCTL_H
+#define LOOMCTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <netlink/genl/genl.h>
+
+#include <linux/loom_netlink.h>
+
+/* exit codes */
+#define LC_EXIT_OK	0
+#define LC_EXIT_KERNEL	1	/* the kernel (or the system) refused */
+#define LC_EXIT_USAGE	2
+
+struct lc_opts {
+	bool json;
+	uint32_t dev;		/* N of /dev/loomN */
+};
+
+/* main.c */
+int lc_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+bool lc_is_help(const char *arg);
+int lc_match(const char *arg, const char *const *words);
+int lc_parse_u32(const char *s, uint32_t *out);
+
+/* nl.c */
+struct lc_nl {
+	struct nl_sock *sk;
+	int family;
+	char ext_msg[256];	/* extack text of the last refusal */
+	uint32_t ext_off;	/* offset of the offending attribute, or 0 */
+	const char *ext_attr;	/* its name, found in the request, or NULL */
+	bool ext_has_max;	/* the policy's maximum came with the refusal */
+	uint64_t ext_max;
+};
+
+typedef int (*lc_build_fn)(struct nl_msg *msg, void *arg);
+typedef int (*lc_reply_fn)(struct nlattr **tb, uint8_t cmd, void *arg);
+
+int lc_nl_open(struct lc_nl *nl);
+void lc_nl_close(struct lc_nl *nl);
+int lc_nl_request(struct lc_nl *nl, uint8_t cmd, bool dump,
+		  lc_build_fn build, void *build_arg,
+		  lc_reply_fn reply, void *reply_arg);
+int lc_nl_refused(const struct lc_nl *nl, int err, const char *what,
+		  const char *hint);
+int lc_nl_parse_nest(struct nlattr **tb, int max, struct nlattr *nest,
+		     struct nla_policy *policy);
+
+/* policy.c */
+extern struct nla_policy lc_policy[];
+extern struct nla_policy lc_route_policy[];
+extern struct nla_policy lc_port_policy[];
+
+/* json.c */
+void lc_json_str(FILE *f, const char *s);
+
+/* route.c: shared with monitor.c */
+int lc_route_print_entry(bool json, uint32_t dev, struct nlattr *route,
+			 const char *prefix);
+
+/* objects */
+int lc_dev_run(const struct lc_opts *o, int argc, char **argv);
+int lc_route_run(const struct lc_opts *o, int argc, char **argv);
+int lc_port_run(const struct lc_opts *o, int argc, char **argv);
+int lc_monitor_run(const struct lc_opts *o, int argc, char **argv);
+
+extern const char lc_dev_usage[];
+extern const char lc_route_usage[];
+extern const char lc_port_usage[];
+extern const char lc_monitor_usage[];
+
+#endif /* LOOMCTL_H */

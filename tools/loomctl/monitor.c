@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loomctl monitor: subscribe to the family's "events" multicast group and
+ * print every route change until SIGINT or SIGTERM.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+
+#include <netlink/genl/ctrl.h>
+
+#include "loomctl.h"
+
+const char lc_monitor_usage[] =
+"NAME\n"
+"    loomctl monitor - follow changes of loom cards as they happen\n"
+"\n"
+"SYNOPSIS\n"
+"    loomctl [-j] monitor\n"
+"    loomctl monitor help\n"
+"\n"
+"DESCRIPTION\n"
+"    Joins the \"events\" multicast group of the loom netlink family and\n"
+"    prints one line per event until interrupted (SIGINT or SIGTERM, exit\n"
+"    status 0).  Events of every card are shown; -d is ignored.\n"
+"\n"
+"    route changed: loom0 dest 1 port 0 phys 1 [adaptive] [invalid]\n"
+"        a route set or del; the entry as it is now (\"invalid\" after a\n"
+"        del).  With -j, one JSON object per line with the keys event\n"
+"        (\"route_changed\"), dev, dest, port, phys_dest, adaptive, valid.\n"
+"\n"
+"    \"listening for loom events\" is printed on standard error once the\n"
+"    subscription is in place.\n";
+
+static volatile sig_atomic_t lc_stop;
+
+static void lc_on_signal(int sig)
+{
+	(void)sig;
+	lc_stop = 1;
+}
+
+static int lc_monitor_event(struct nl_msg *msg, void *arg)
+{
+	const struct lc_opts *o = arg;
+	struct nlmsghdr *h = nlmsg_hdr(msg);
+	struct genlmsghdr *g = nlmsg_data(h);
+	struct nlattr *tb[LOOM_ATTR_MAX + 1];
+	uint32_t dev;
+
+	if (genlmsg_parse(h, 0, tb, LOOM_ATTR_MAX, lc_policy) < 0) {
+		fprintf(stderr, "loomctl: monitor: ignoring a malformed event\n");
+		return NL_SKIP;
+	}
+	if (g->cmd != LOOM_EVENT_ROUTE_CHANGED)
+		return NL_SKIP;
+	dev = tb[LOOM_ATTR_DEV_INDEX] ? nla_get_u32(tb[LOOM_ATTR_DEV_INDEX]) : 0;
+	if (o->json) {
+		lc_route_print_entry(true, dev, tb[LOOM_ATTR_ROUTE],
+				     "{\"event\":\"route_changed\",\"entry\":");
+		fputs("}\n", stdout);
+	} else {
+		char prefix[48];
+
+		snprintf(prefix, sizeof(prefix), "route changed: loom%u ", dev);
+		lc_route_print_entry(false, dev, tb[LOOM_ATTR_ROUTE], prefix);
+	}
+	fflush(stdout);
+	return NL_OK;
+}
+
+int lc_monitor_run(const struct lc_opts *o, int argc, char **argv)
+{
+	struct sigaction sa;
+	struct lc_nl nl;
+	int grp, err;
+
+	if (argc > 0 && lc_is_help(argv[0])) {
+		fputs(lc_monitor_usage, stdout);
+		return LC_EXIT_OK;
+	}
+	if (argc > 0)
+		return lc_usage_error("monitor: unexpected argument \"%s\": usage: loomctl [-j] monitor",
+				      argv[0]);
+	err = lc_nl_open(&nl);
+	if (err)
+		return err;
+	grp = genl_ctrl_resolve_grp(nl.sk, LOOM_GENL_NAME, LOOM_GENL_MCGRP_EVENTS);
+	if (grp < 0) {
+		fprintf(stderr, "loomctl: monitor: the loom family has no \"%s\" group: %s (loom.ko too old?)\n",
+			LOOM_GENL_MCGRP_EVENTS, nl_geterror(grp));
+		lc_nl_close(&nl);
+		return LC_EXIT_KERNEL;
+	}
+	nl_socket_disable_seq_check(nl.sk);
+	nl_socket_modify_cb(nl.sk, NL_CB_VALID, NL_CB_CUSTOM, lc_monitor_event, (void *)o);
+	err = nl_socket_add_membership(nl.sk, grp);
+	if (err < 0) {
+		fprintf(stderr, "loomctl: monitor: cannot join the events group: %s\n",
+			nl_geterror(err));
+		lc_nl_close(&nl);
+		return LC_EXIT_KERNEL;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = lc_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	fprintf(stderr, "listening for loom events\n");
+
+	while (!lc_stop) {
+		struct pollfd pfd = { .fd = nl_socket_get_fd(nl.sk), .events = POLLIN };
+		int n = poll(&pfd, 1, -1);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "loomctl: monitor: poll: %s\n", strerror(errno));
+			err = LC_EXIT_KERNEL;
+			break;
+		}
+		err = nl_recvmsgs_default(nl.sk);
+		if (err < 0 && err != -NLE_INTR) {
+			fprintf(stderr, "loomctl: monitor: cannot read events: %s\n",
+				nl_geterror(err));
+			err = LC_EXIT_KERNEL;
+			break;
+		}
+		err = 0;
+	}
+	lc_nl_close(&nl);
+	return err;
+}

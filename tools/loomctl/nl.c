@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loomctl's side of the "loom" generic netlink family: one socket, one
+ * request at a time (a doit or a dump), replies handed to a callback, and
+ * refusals reported with the errno text and the kernel's extended ack
+ * message.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/msg.h>
+
+#include "loomctl.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+/**
+ * lc_nl_open() - connect to the kernel and find the "loom" family
+ * @nl: filled in
+ *
+ * Return: 0, or an exit code after printing what failed and what to do.
+ */
+int lc_nl_open(struct lc_nl *nl)
+{
+	int one = 1, err;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->sk = nl_socket_alloc();
+	if (!nl->sk) {
+		fprintf(stderr, "loomctl: cannot allocate a netlink socket: out of memory\n");
+		return LC_EXIT_KERNEL;
+	}
+	err = genl_connect(nl->sk);
+	if (err < 0) {
+		fprintf(stderr, "loomctl: cannot open a generic netlink socket: %s\n",
+			nl_geterror(err));
+		goto fail;
+	}
+	/* ask for the kernel's explanation of a refusal, without the echo
+	 * of our request
+	 */
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
+		   &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
+		   &one, sizeof(one));
+	nl->family = genl_ctrl_resolve(nl->sk, LOOM_GENL_NAME);
+	if (nl->family < 0) {
+		if (nl->family == -NLE_OBJ_NOTFOUND)
+			fprintf(stderr, "loomctl: the %s netlink family is not registered: is loom.ko loaded? (modprobe loom)\n",
+				LOOM_GENL_NAME);
+		else
+			fprintf(stderr, "loomctl: cannot look up the %s netlink family: %s\n",
+				LOOM_GENL_NAME, nl_geterror(nl->family));
+		goto fail;
+	}
+	return 0;
+
+fail:
+	nl_socket_free(nl->sk);
+	nl->sk = NULL;
+	return LC_EXIT_KERNEL;
+}
+
+void lc_nl_close(struct lc_nl *nl)
+{
+	if (nl->sk)
+		nl_socket_free(nl->sk);
+	nl->sk = NULL;
+}
+
+struct lc_req {
+	struct lc_nl *nl;
+	lc_reply_fn reply;
+	void *reply_arg;
+	int err;		/* negative errno from the kernel */
+	int cb_err;		/* first error of the reply callback */
+	bool done;
+};
+
+static const char *const lc_attr_names[LOOM_ATTR_MAX + 1] = {
+	[LOOM_ATTR_DEV_INDEX] = "LOOM_ATTR_DEV_INDEX",
+	[LOOM_ATTR_ROUTE] = "LOOM_ATTR_ROUTE",
+	[LOOM_ATTR_PORT] = "LOOM_ATTR_PORT",
+};
+
+static const char *const lc_route_attr_names[LOOM_ATTR_ROUTE_MAX + 1] = {
+	[LOOM_ATTR_ROUTE_DEST] = "LOOM_ATTR_ROUTE_DEST",
+	[LOOM_ATTR_ROUTE_PORT] = "LOOM_ATTR_ROUTE_PORT",
+	[LOOM_ATTR_ROUTE_PHYS_DEST] = "LOOM_ATTR_ROUTE_PHYS_DEST",
+	[LOOM_ATTR_ROUTE_ADAPTIVE] = "LOOM_ATTR_ROUTE_ADAPTIVE",
+	[LOOM_ATTR_ROUTE_VALID] = "LOOM_ATTR_ROUTE_VALID",
+};
+
+static const char *const lc_port_attr_names[LOOM_ATTR_PORT_MAX + 1] = {
+	[LOOM_ATTR_PORT_INDEX] = "LOOM_ATTR_PORT_INDEX",
+};
+
+/* Name the attribute of our request at byte @off of the message. */
+static const char *lc_attr_at(struct nl_msg *msg, uint32_t off)
+{
+	struct nlmsghdr *h = nlmsg_hdr(msg);
+	struct genlmsghdr *g = nlmsg_data(h);
+	struct nlattr *a, *n;
+	int rem, nrem;
+
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+		const char *const *names = NULL;
+		int max = 0, type = nla_type(a);
+
+		if ((uint32_t)((char *)a - (char *)h) == off)
+			return type <= LOOM_ATTR_MAX ? lc_attr_names[type] : NULL;
+		if (type == LOOM_ATTR_ROUTE) {
+			names = lc_route_attr_names;
+			max = LOOM_ATTR_ROUTE_MAX;
+		} else if (type == LOOM_ATTR_PORT) {
+			names = lc_port_attr_names;
+			max = LOOM_ATTR_PORT_MAX;
+		}
+		if (!names)
+			continue;
+		nla_for_each_nested(n, a, nrem) {
+			if ((uint32_t)((char *)n - (char *)h) == off)
+				return nla_type(n) <= max ? names[nla_type(n)] : NULL;
+		}
+	}
+	return NULL;
+}
+
+/* Keep the extack message and offset of an error or a failed dump. */
+static void lc_keep_extack(struct lc_nl *nl, const struct nlattr *attrs, int len)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	struct nlattr *pol[NL_POLICY_TYPE_ATTR_MAX + 1];
+
+	if (len <= 0 || nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)attrs,
+				  len, NULL) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG])
+		snprintf(nl->ext_msg, sizeof(nl->ext_msg), "%s",
+			 nla_get_string(tb[NLMSGERR_ATTR_MSG]));
+	if (tb[NLMSGERR_ATTR_OFFS] && nla_len(tb[NLMSGERR_ATTR_OFFS]) >= 4)
+		nl->ext_off = nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+	if (tb[NLMSGERR_ATTR_POLICY] &&
+	    nla_parse_nested(pol, NL_POLICY_TYPE_ATTR_MAX, tb[NLMSGERR_ATTR_POLICY],
+			     NULL) >= 0 &&
+	    pol[NL_POLICY_TYPE_ATTR_MAX_VALUE_U] &&
+	    nla_len(pol[NL_POLICY_TYPE_ATTR_MAX_VALUE_U]) >= 8) {
+		nl->ext_max = nla_get_u64(pol[NL_POLICY_TYPE_ATTR_MAX_VALUE_U]);
+		nl->ext_has_max = true;
+	}
+}
+
+static int lc_on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
+{
+	struct lc_req *req = arg;
+	const struct nlmsghdr *h = (const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
+	int ack_len = sizeof(*e);
+
+	(void)who;
+	if (!(h->nlmsg_flags & NLM_F_CAPPED))
+		ack_len += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	if (h->nlmsg_flags & NLM_F_ACK_TLVS)
+		lc_keep_extack(req->nl, (const struct nlattr *)((const char *)e + ack_len),
+			       (int)h->nlmsg_len - NLMSG_HDRLEN - ack_len);
+	req->err = e->error;
+	req->done = true;
+	return NL_STOP;
+}
+
+static int lc_on_finish(struct nl_msg *msg, void *arg)
+{
+	struct lc_req *req = arg;
+	struct nlmsghdr *h = nlmsg_hdr(msg);
+	int *derr = nlmsg_data(h);
+
+	/* a dump that failed says so in NLMSG_DONE */
+	if (nlmsg_datalen(h) >= (int)sizeof(int) && *derr < 0) {
+		req->err = *derr;
+		if (h->nlmsg_flags & NLM_F_ACK_TLVS)
+			lc_keep_extack(req->nl,
+				       (const struct nlattr *)((char *)derr + sizeof(int)),
+				       nlmsg_datalen(h) - (int)sizeof(int));
+	}
+	req->done = true;
+	return NL_STOP;
+}
+
+static int lc_on_ack(struct nl_msg *msg, void *arg)
+{
+	struct lc_req *req = arg;
+
+	(void)msg;
+	req->done = true;
+	return NL_STOP;
+}
+
+static int lc_on_valid(struct nl_msg *msg, void *arg)
+{
+	struct lc_req *req = arg;
+	struct nlmsghdr *h = nlmsg_hdr(msg);
+	struct genlmsghdr *g = nlmsg_data(h);
+	struct nlattr *tb[LOOM_ATTR_MAX + 1];
+
+	if (genlmsg_parse(h, 0, tb, LOOM_ATTR_MAX, lc_policy) < 0) {
+		fprintf(stderr, "loomctl: the kernel sent a message loomctl cannot parse (is loomctl older than loom.ko?)\n");
+		if (!req->cb_err)
+			req->cb_err = -EPROTO;
+		return NL_SKIP;
+	}
+	if (req->reply && !req->cb_err)
+		req->cb_err = req->reply(tb, g->cmd, req->reply_arg);
+	return NL_OK;
+}
+
+/**
+ * lc_nl_request() - send one request and process every reply
+ * @nl: the connection
+ * @cmd: LOOM_CMD_*
+ * @dump: a dump (NLM_F_DUMP) rather than a doit
+ * @build: adds the request's attributes (may be NULL)
+ * @build_arg: its argument
+ * @reply: called with the top-level attributes of each reply (may be NULL)
+ * @reply_arg: its argument
+ *
+ * Return: 0, a negative errno the kernel answered (extack kept in @nl),
+ * or the first non-zero value @reply returned.
+ */
+int lc_nl_request(struct lc_nl *nl, uint8_t cmd, bool dump,
+		  lc_build_fn build, void *build_arg,
+		  lc_reply_fn reply, void *reply_arg)
+{
+	struct lc_req req = { .nl = nl, .reply = reply, .reply_arg = reply_arg };
+	struct nl_msg *msg;
+	struct nl_cb *cb;
+	int err;
+
+	nl->ext_msg[0] = '\0';
+	nl->ext_off = 0;
+	nl->ext_attr = NULL;
+	nl->ext_has_max = false;
+	msg = nlmsg_alloc();
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!msg || !cb) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
+			 dump ? NLM_F_DUMP : 0, cmd, LOOM_GENL_VERSION)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (build) {
+		err = build(msg, build_arg);
+		if (err)
+			goto out;
+	}
+	nl_cb_err(cb, NL_CB_CUSTOM, lc_on_error, &req);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, lc_on_finish, &req);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, lc_on_ack, &req);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, lc_on_valid, &req);
+
+	err = nl_send_auto(nl->sk, msg);
+	if (err < 0) {
+		fprintf(stderr, "loomctl: cannot send the request: %s\n", nl_geterror(err));
+		err = -EIO;
+		goto out;
+	}
+	while (!req.done) {
+		err = nl_recvmsgs(nl->sk, cb);
+		if (err < 0 && !req.done) {
+			fprintf(stderr, "loomctl: cannot read the kernel's answer: %s\n",
+				nl_geterror(err));
+			err = -EIO;
+			goto out;
+		}
+	}
+	err = req.err ? req.err : req.cb_err;
+	if (req.err && nl->ext_off)
+		nl->ext_attr = lc_attr_at(msg, nl->ext_off);
+out:
+	nl_cb_put(cb);
+	nlmsg_free(msg);
+	return err;
+}
+
+/**
+ * lc_nl_refused() - report a failed request
+ * @nl: the connection (holds the extack message)
+ * @err: negative errno
+ * @what: the request, e.g. "route set 5"
+ * @hint: appended when @err is -EPERM (may be NULL)
+ *
+ * Return: LC_EXIT_KERNEL.
+ */
+int lc_nl_refused(const struct lc_nl *nl, int err, const char *what,
+		  const char *hint)
+{
+	fprintf(stderr, "loomctl: %s: %s", what, strerror(-err));
+	if (nl->ext_msg[0])
+		fprintf(stderr, ": %s", nl->ext_msg);
+	if (nl->ext_attr && nl->ext_has_max)
+		fprintf(stderr, " (%s is at most %llu)", nl->ext_attr,
+			(unsigned long long)nl->ext_max);
+	else if (nl->ext_attr)
+		fprintf(stderr, " (in %s)", nl->ext_attr);
+	if (err == -EPERM && hint)
+		fprintf(stderr, ": %s", hint);
+	fputc('\n', stderr);
+	return LC_EXIT_KERNEL;
+}
+
+/**
+ * lc_nl_parse_nest() - parse a nested attribute of a reply
+ * @tb: max + 1 entries
+ * @max: highest attribute type known
+ * @nest: the nest
+ * @policy: attribute types
+ *
+ * Return: 0, or -EPROTO after saying so.
+ */
+int lc_nl_parse_nest(struct nlattr **tb, int max, struct nlattr *nest,
+		     struct nla_policy *policy)
+{
+	if (!nest || nla_parse_nested(tb, max, nest, policy) < 0) {
+		fprintf(stderr, "loomctl: the kernel sent a malformed or missing nested attribute (is loomctl older than loom.ko?)\n");
+		return -EPROTO;
+	}
+	return 0;
+}

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loomctl route: show and change a card's routing table
+ * (LOOM_CMD_ROUTE_GET/SET/DEL).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "loomctl.h"
+
+const char lc_route_usage[] =
+"NAME\n"
+"    loomctl route - show and change a loom card's routing table\n"
+"\n"
+"SYNOPSIS\n"
+"    loomctl [-j] [-d DEV] route show [DEST]\n"
+"    loomctl [-d DEV] route set DEST port PORT|host [adaptive] [phys PHYS]\n"
+"    loomctl [-d DEV] route del DEST\n"
+"    loomctl route help\n"
+"\n"
+"DESCRIPTION\n"
+"    The routing table is indexed by logical destination node (0..1023 on\n"
+"    the card emulator).  An entry names the output port a packet for that\n"
+"    destination leaves by (0..ports-1), or \"host\" (port 15) to deliver it\n"
+"    to this host; it carries the physical destination node and whether\n"
+"    adaptive routing is allowed.  Packets to a destination without a\n"
+"    valid entry are answered UNREACHABLE.\n"
+"\n"
+"    show    the valid entries; with DEST, that entry (valid or not)\n"
+"    set     make the entry of DEST valid with the given port; phys\n"
+"            defaults to DEST; adaptive allows adaptive routing\n"
+"    del     make the entry of DEST invalid\n"
+"\n"
+"    set and del need CAP_NET_ADMIN; every change is announced to\n"
+"    \"loomctl monitor\".\n"
+"\n"
+"    Text:  dest 1 port 0 phys 1 [adaptive] [invalid]\n"
+"    JSON:  an array of objects with the keys dev, dest, port (a number or\n"
+"           \"host\"), phys_dest, adaptive, valid.\n"
+"\n"
+"EXIT STATUS\n"
+"    0 success; 1 the kernel refused (e.g. port out of range, no\n"
+"    permission): its explanation is printed; 2 usage error\n"
+"\n"
+"EXAMPLES\n"
+"    loomctl route show\n"
+"    loomctl route set 1 port 0\n"
+"    loomctl route set 0 port host\n"
+"    loomctl route set 7 port 1 adaptive phys 9\n"
+"    loomctl route del 1\n";
+
+static const char lc_perm_hint[] =
+	"changing routes needs CAP_NET_ADMIN (run it as root)";
+
+struct lc_route_req {
+	uint32_t dev;
+	uint32_t dest;
+	bool with_dest;
+	uint32_t port;
+	bool with_port;
+	bool adaptive;
+	uint32_t phys;
+	bool with_phys;
+};
+
+static int lc_route_build(struct nl_msg *msg, void *arg)
+{
+	const struct lc_route_req *r = arg;
+	struct nlattr *nest;
+
+	if (nla_put_u32(msg, LOOM_ATTR_DEV_INDEX, r->dev))
+		return -ENOMEM;
+	if (!r->with_dest)
+		return 0;
+	nest = nla_nest_start(msg, LOOM_ATTR_ROUTE);
+	if (!nest || nla_put_u32(msg, LOOM_ATTR_ROUTE_DEST, r->dest) ||
+	    (r->with_port && nla_put_u32(msg, LOOM_ATTR_ROUTE_PORT, r->port)) ||
+	    (r->with_phys && nla_put_u32(msg, LOOM_ATTR_ROUTE_PHYS_DEST, r->phys)) ||
+	    (r->adaptive && nla_put_flag(msg, LOOM_ATTR_ROUTE_ADAPTIVE)))
+		return -ENOMEM;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+struct lc_route_out {
+	const struct lc_opts *o;
+	unsigned int n;
+};
+
+/**
+ * lc_route_print_entry() - print one route as loomctl shows it
+ * @json: JSON object instead of text
+ * @dev: the card's index
+ * @route: the LOOM_ATTR_ROUTE nest
+ * @prefix: text before it (text mode), or JSON before the object
+ *
+ * Return: 0 or -EPROTO.
+ */
+int lc_route_print_entry(bool json, uint32_t dev, struct nlattr *route,
+			 const char *prefix)
+{
+	struct nlattr *rt[LOOM_ATTR_ROUTE_MAX + 1];
+	uint32_t port;
+	char port_text[16];
+	bool adaptive, valid;
+
+	if (lc_nl_parse_nest(rt, LOOM_ATTR_ROUTE_MAX, route, lc_route_policy))
+		return -EPROTO;
+	if (!rt[LOOM_ATTR_ROUTE_DEST] || !rt[LOOM_ATTR_ROUTE_PORT]) {
+		fprintf(stderr, "loomctl: the kernel sent a route without DEST or PORT\n");
+		return -EPROTO;
+	}
+	port = nla_get_u32(rt[LOOM_ATTR_ROUTE_PORT]);
+	if (port == LOOM_ROUTE_PORT_HOST)
+		snprintf(port_text, sizeof(port_text), json ? "\"host\"" : "host");
+	else
+		snprintf(port_text, sizeof(port_text), "%u", port);
+	adaptive = rt[LOOM_ATTR_ROUTE_ADAPTIVE] != NULL;
+	valid = rt[LOOM_ATTR_ROUTE_VALID] != NULL;
+	if (json)
+		printf("%s{\"dev\":\"loom%u\",\"dest\":%u,\"port\":%s,\"phys_dest\":%u,"
+		       "\"adaptive\":%s,\"valid\":%s}", prefix, dev,
+		       nla_get_u32(rt[LOOM_ATTR_ROUTE_DEST]), port_text,
+		       rt[LOOM_ATTR_ROUTE_PHYS_DEST] ?
+		       nla_get_u32(rt[LOOM_ATTR_ROUTE_PHYS_DEST]) : 0,
+		       adaptive ? "true" : "false", valid ? "true" : "false");
+	else
+		printf("%sdest %u port %s phys %u%s%s\n", prefix,
+		       nla_get_u32(rt[LOOM_ATTR_ROUTE_DEST]), port_text,
+		       rt[LOOM_ATTR_ROUTE_PHYS_DEST] ?
+		       nla_get_u32(rt[LOOM_ATTR_ROUTE_PHYS_DEST]) : 0,
+		       adaptive ? " adaptive" : "", valid ? "" : " invalid");
+	return 0;
+}
+
+static int lc_route_print(struct nlattr **tb, uint8_t cmd, void *arg)
+{
+	struct lc_route_out *out = arg;
+	int err;
+
+	if (cmd != LOOM_CMD_ROUTE_GET)
+		return 0;
+	err = lc_route_print_entry(out->o->json,
+				   tb[LOOM_ATTR_DEV_INDEX] ?
+				   nla_get_u32(tb[LOOM_ATTR_DEV_INDEX]) : 0,
+				   tb[LOOM_ATTR_ROUTE],
+				   out->o->json && out->n ? "," : "");
+	out->n++;
+	return err;
+}
+
+static int lc_route_dest(const char *cmd, int argc, char **argv, uint32_t *dest)
+{
+	if (argc < 1)
+		return lc_usage_error("route %s: missing DEST (a logical node number): usage: loomctl route %s DEST%s",
+				      cmd, cmd, strcmp(cmd, "set") ? "" : " port PORT|host [adaptive] [phys PHYS]");
+	if (lc_parse_u32(argv[0], dest))
+		return lc_usage_error("route %s: DEST \"%s\" is not a number: give a logical node number, e.g. 1",
+				      cmd, argv[0]);
+	return 0;
+}
+
+static int lc_route_parse_set(int argc, char **argv, struct lc_route_req *r)
+{
+	static const char *const words[] = { "port", "adaptive", "phys", NULL };
+
+	for (int i = 1; i < argc; i++) {
+		switch (lc_match(argv[i], words)) {
+		case 0:
+			if (++i >= argc)
+				return lc_usage_error("route set: \"port\" needs a value: a port number or host");
+			if (!strcmp(argv[i], "host")) {
+				r->port = LOOM_ROUTE_PORT_HOST;
+			} else if (lc_parse_u32(argv[i], &r->port)) {
+				return lc_usage_error("route set: port \"%s\" is neither a number nor \"host\"",
+						      argv[i]);
+			}
+			r->with_port = true;
+			break;
+		case 1:
+			r->adaptive = true;
+			break;
+		case 2:
+			if (++i >= argc)
+				return lc_usage_error("route set: \"phys\" needs a physical node number");
+			if (lc_parse_u32(argv[i], &r->phys))
+				return lc_usage_error("route set: phys \"%s\" is not a number", argv[i]);
+			r->with_phys = true;
+			break;
+		default:
+			return lc_usage_error("route set: unexpected \"%s\": usage: loomctl route set DEST port PORT|host [adaptive] [phys PHYS]",
+					      argv[i]);
+		}
+	}
+	if (!r->with_port)
+		return lc_usage_error("route set: missing \"port PORT|host\": usage: loomctl route set DEST port PORT|host [adaptive] [phys PHYS]");
+	return 0;
+}
+
+int lc_route_run(const struct lc_opts *o, int argc, char **argv)
+{
+	static const char *const cmds[] = { "show", "list", "set", "delete", NULL };
+	struct lc_route_req r = { .dev = o->dev };
+	struct lc_route_out out = { .o = o, .n = 0 };
+	uint8_t nlcmd;
+	char what[64];
+	struct lc_nl nl;
+	int cmd = 0, err;
+
+	if (argc > 0 && lc_is_help(argv[0])) {
+		fputs(lc_route_usage, stdout);
+		return LC_EXIT_OK;
+	}
+	if (argc > 0) {
+		cmd = lc_match(argv[0], cmds);
+		if (cmd < 0)
+			return lc_usage_error("route: unknown command \"%s\": commands are show, set, del, help",
+					      argv[0]);
+		argc--;
+		argv++;
+	}
+	switch (cmd) {
+	case 0:
+	case 1:
+		if (argc > 1)
+			return lc_usage_error("route show: unexpected argument \"%s\": usage: loomctl route show [DEST]",
+					      argv[1]);
+		if (argc == 1) {
+			err = lc_route_dest("show", argc, argv, &r.dest);
+			if (err)
+				return err;
+			r.with_dest = true;
+			snprintf(what, sizeof(what), "route show %u on loom%u", r.dest, r.dev);
+		} else {
+			snprintf(what, sizeof(what), "route show on loom%u", r.dev);
+		}
+		nlcmd = LOOM_CMD_ROUTE_GET;
+		break;
+	case 2:
+		err = lc_route_dest("set", argc, argv, &r.dest);
+		if (!err)
+			err = lc_route_parse_set(argc, argv, &r);
+		if (err)
+			return err;
+		r.with_dest = true;
+		snprintf(what, sizeof(what), "route set %u on loom%u", r.dest, r.dev);
+		nlcmd = LOOM_CMD_ROUTE_SET;
+		break;
+	default:
+		err = lc_route_dest("del", argc, argv, &r.dest);
+		if (err)
+			return err;
+		if (argc > 1)
+			return lc_usage_error("route del: unexpected argument \"%s\": usage: loomctl route del DEST",
+					      argv[1]);
+		r.with_dest = true;
+		snprintf(what, sizeof(what), "route del %u on loom%u", r.dest, r.dev);
+		nlcmd = LOOM_CMD_ROUTE_DEL;
+		break;
+	}
+
+	err = lc_nl_open(&nl);
+	if (err)
+		return err;
+	if (nlcmd == LOOM_CMD_ROUTE_GET && o->json)
+		fputs("[", stdout);
+	err = lc_nl_request(&nl, nlcmd, nlcmd == LOOM_CMD_ROUTE_GET && !r.with_dest,
+			    lc_route_build, &r, lc_route_print, &out);
+	if (nlcmd == LOOM_CMD_ROUTE_GET && o->json)
+		fputs("]\n", stdout);
+	fflush(stdout);
+	if (err)
+		err = lc_nl_refused(&nl, err, what, lc_perm_hint);
+	lc_nl_close(&nl);
+	return err;
+}
