@@ -1,0 +1,303 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# loomctl and the "loom" generic netlink family of loom.ko, in a 2-host lab
+# (a 2-ring: on host 0, dest 0 -> host, dest 1 -> a port): dev show against
+# sysfs, route show/set/del and their effect on real traffic (a deleted
+# route makes loom-xfer fail UNREACHABLE, setting it back restores
+# delivery), port show, bad input with its exit status and message, the
+# CAP_NET_ADMIN rule for an unprivileged user, monitor events, a dump of a
+# full 1024-entry table (several netlink messages), a clean kernel log.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib/tap.sh"
+. "$here/../../lib/lab.sh"
+
+if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loomctl" ]; then
+	echo "1..0 # SKIP loom-lab or loomctl not built (make all)"
+	exit 4
+fi
+if ! command -v jq >/dev/null; then
+	echo "1..0 # SKIP jq is not installed (apt-get install jq)"
+	exit 4
+fi
+
+tap_plan 26
+if ! lab_start --hosts 2; then
+	tap_fail "lab with 2 hosts starts and loads loom.ko"
+	tap_done
+fi
+tap_ok "lab with 2 hosts starts and loads loom.ko"
+
+out=$(mktemp -d)
+trap "lab_cleanup; rm -rf '$out' '$(dirname "$LAB_DIR")'" EXIT
+
+# run loomctl in host 0: stdout, stderr and status into $out/{o,e,rc}
+lc() {
+	lab_exec 0 loomctl "$@" >"$out/o" 2>"$out/e"
+	echo $? >"$out/rc"
+}
+rc() { cat "$out/rc"; }
+show() { tap_diag "exit $(rc): $(cat "$out/o" "$out/e")"; }
+
+# ---- dev show ----------------------------------------------------------
+sys=$(lab_exec 0 'cd /sys/class/loom/loom0 && echo $(cat node_id logical_id fw_version fw_build_id emulated)')
+read -r s_node s_logical s_fwver s_build s_emul <<<"$sys"
+lc dev show
+if [ "$(rc)" = 0 ] && grep -q "^loom0: pci [0-9a-f:.]* node $s_node logical $s_logical ports 2 contexts [0-9]* routes 1024$" "$out/o" &&
+	grep -q "^    firmware \".*\" version $s_fwver build $s_build built .*emulated$" "$out/o" &&
+	[ "$s_emul" = 1 ]; then
+	tap_ok "dev show: node, logical id, firmware version and build id equal sysfs"
+else
+	show
+	tap_fail "dev show: node, logical id, firmware version and build id equal sysfs ($sys)"
+fi
+lc -j dev
+j=$(jq -r '.[0] | "\(.dev) \(.node_id) \(.logical_id) \(.fw_version) \(.fw_build_id) \(.emulated) \(.n_ports)"' "$out/o" 2>&1)
+if [ "$(rc)" = 0 ] && [ "$j" = "loom0 $s_node $s_logical $s_fwver $s_build true 2" ]; then
+	tap_ok "dev show -j: valid JSON whose values equal sysfs"
+else
+	show
+	tap_fail "dev show -j: valid JSON whose values equal sysfs (got '$j')"
+fi
+lc -d 3 dev show
+if [ "$(rc)" = 1 ] && grep -q 'No such device: no loom device with index 3' "$out/e"; then
+	tap_ok "dev show -d 3: exit 1, 'no loom device with index 3'"
+else
+	show
+	tap_fail "dev show -d 3: exit 1, 'no loom device with index 3'"
+fi
+
+# ---- route show --------------------------------------------------------
+lc route show
+port1=$(sed -n 's/^dest 1 port \([0-9]\) phys 1$/\1/p' "$out/o")
+if [ "$(rc)" = 0 ] && grep -qx 'dest 0 port host phys 0' "$out/o" && [ -n "$port1" ] &&
+	[ "$(wc -l <"$out/o")" = 2 ]; then
+	tap_ok "route show: dest 0 -> host, dest 1 -> port $port1, nothing else"
+else
+	show
+	tap_fail "route show: dest 0 -> host, dest 1 -> a port, nothing else"
+fi
+cp "$out/o" "$out/routes"
+lc r s
+if [ "$(rc)" = 0 ] && cmp -s "$out/o" "$out/routes"; then
+	tap_ok "'loomctl r s' is route show"
+else
+	show
+	tap_fail "'loomctl r s' is route show"
+fi
+lc -j route show
+j=$(jq -c '[.[] | [.dest, .port, .valid]]' "$out/o" 2>&1)
+if [ "$(rc)" = 0 ] && [ "$j" = "[[0,\"host\",true],[1,$port1,true]]" ]; then
+	tap_ok "route show -j: the same two entries as JSON"
+else
+	show
+	tap_fail "route show -j: the same two entries as JSON (got $j)"
+fi
+
+# ---- route set / del round trip ----------------------------------------
+lc route set 7 port 1 adaptive phys 9
+lc route show 7
+a=$(cat "$out/o")
+lc route show
+if grep -qx 'dest 7 port 1 phys 9 adaptive' <<<"$a" && grep -qx 'dest 7 port 1 phys 9 adaptive' "$out/o"; then
+	tap_ok "route set 7 port 1 adaptive phys 9 is seen by route show"
+else
+	show
+	tap_fail "route set 7 port 1 adaptive phys 9 is seen by route show ($a)"
+fi
+lc route del 7
+lc route show 7
+a=$(cat "$out/o")
+lc route show
+if grep -qx 'dest 7 port 1 phys 9 adaptive invalid' <<<"$a" && ! grep -q '^dest 7 ' "$out/o" &&
+	cmp -s "$out/o" "$out/routes"; then
+	tap_ok "route del 7: the entry is invalid and gone from route show"
+else
+	show
+	tap_fail "route del 7: the entry is invalid and gone from route show ($a)"
+fi
+
+# ---- a deleted route stops traffic, setting it back restores it ---------
+lc route del 1
+lab_exec 1 loom-xfer recv --ctx 5 --key 0x5eed --size 64K --timeout 5 >"$out/recv" 2>&1 &
+recv_pid=$!
+lab_exec 0 loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 64K --timeout 5 >"$out/send" 2>&1
+send_rc=$?
+wait $recv_pid
+if [ $send_rc = 1 ] && grep -q 'destination node unreachable' "$out/send"; then
+	tap_ok "after route del 1, loom-xfer send --to 1 fails UNREACHABLE"
+else
+	tap_diag "$(cat "$out/send")"
+	tap_fail "after route del 1, loom-xfer send --to 1 fails UNREACHABLE (exit $send_rc)"
+fi
+lc route set 1 port "$port1"
+lab_exec 1 loom-xfer recv --ctx 5 --key 0x5eed --size 64K --seed 3 --timeout 20 >"$out/recv" 2>&1 &
+recv_pid=$!
+lab_exec 0 loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 64K --seed 3 --timeout 20 >"$out/send" 2>&1
+send_rc=$?
+wait $recv_pid
+recv_rc=$?
+if [ $send_rc = 0 ] && [ $recv_rc = 0 ] && grep -q 'every byte verified' "$out/recv"; then
+	tap_ok "route set 1 port $port1 restores delivery (64 KiB verified)"
+else
+	tap_diag "$(cat "$out/send" "$out/recv")"
+	tap_fail "route set 1 port $port1 restores delivery (send $send_rc, recv $recv_rc)"
+fi
+
+# ---- port show ---------------------------------------------------------
+lc port show
+if [ "$(rc)" = 0 ] && [ "$(grep -c '^port [01]: cabled up peer node 1 port [01]$' "$out/o")" = 2 ] &&
+	grep -q '^    tx [0-9]* frames [0-9]* bytes  rx [0-9]* frames' "$out/o"; then
+	tap_ok "port show: 2 ports cabled and up to node 1, with counters"
+else
+	show
+	tap_fail "port show: 2 ports cabled and up to node 1, with counters"
+fi
+lc -j port show 1
+j=$(jq -r '.[0] | "\(.port) \(.up) \(.peer_node) \(.tx_frames > 0)"' "$out/o" 2>&1)
+if [ "$(rc)" = 0 ] && { [ "$j" = "1 true 1 true" ] || [ "$j" = "1 true 1 false" ]; }; then
+	tap_ok "port show -j 1: port 1, up, peer node 1"
+else
+	show
+	tap_fail "port show -j 1: port 1, up, peer node 1 (got $j)"
+fi
+
+# ---- bad input ---------------------------------------------------------
+lc frobnicate
+if [ "$(rc)" = 2 ] && grep -q 'unknown object "frobnicate"' "$out/e"; then
+	tap_ok "unknown object: exit 2 and names it"
+else
+	show
+	tap_fail "unknown object: exit 2 and names it"
+fi
+lc route frob 1
+if [ "$(rc)" = 2 ] && grep -q 'route: unknown command "frob"' "$out/e"; then
+	tap_ok "unknown command: exit 2 and names it"
+else
+	show
+	tap_fail "unknown command: exit 2 and names it"
+fi
+lc route set 3 port 9
+if [ "$(rc)" = 1 ] && grep -q 'Numerical result out of range: port 9 out of range: card has 2 ports' "$out/e"; then
+	tap_ok "port out of range: exit 1 with the errno text and the kernel's extack message"
+else
+	show
+	tap_fail "port out of range: exit 1 with the errno text and the kernel's extack message"
+fi
+lc route set 5000 port 0
+if [ "$(rc)" = 1 ] && grep -q 'out of range.*LOOM_ATTR_ROUTE_DEST is at most 1023' "$out/e"; then
+	tap_ok "dest out of range: exit 1, the policy's limit and the attribute named"
+else
+	show
+	tap_fail "dest out of range: exit 1, the policy's limit and the attribute named"
+fi
+lc route set 3
+r1=$(rc) e1=$(cat "$out/e")
+lc route del
+if [ "$r1" = 2 ] && grep -q 'missing "port PORT|host"' <<<"$e1" && [ "$(rc)" = 2 ] &&
+	grep -q 'route del: missing DEST' "$out/e"; then
+	tap_ok "missing arguments: exit 2 and say what is missing"
+else
+	tap_diag "$e1"
+	show
+	tap_fail "missing arguments: exit 2 and say what is missing"
+fi
+lc route show 3
+lc route show
+if cmp -s "$out/o" "$out/routes"; then
+	tap_ok "refused requests changed nothing"
+else
+	show
+	tap_fail "refused requests changed nothing"
+fi
+
+# ---- permissions -------------------------------------------------------
+nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+lab_exec 0 $nobody loomctl route set 1 port 0 >"$out/o" 2>"$out/e"
+r=$?
+if [ $r = 1 ] && grep -q 'Operation not permitted: changing routes needs CAP_NET_ADMIN' "$out/e"; then
+	tap_ok "route set as an unprivileged user: EPERM, CAP_NET_ADMIN named"
+else
+	tap_diag "exit $r: $(cat "$out/e")"
+	tap_fail "route set as an unprivileged user: EPERM, CAP_NET_ADMIN named"
+fi
+lab_exec 0 $nobody loomctl route show >"$out/o" 2>"$out/e"
+r=$?
+if [ $r = 0 ] && cmp -s "$out/o" "$out/routes"; then
+	tap_ok "route show works for an unprivileged user"
+else
+	tap_diag "exit $r: $(cat "$out/e")"
+	tap_fail "route show works for an unprivileged user"
+fi
+
+# ---- monitor -----------------------------------------------------------
+lab_exec 0 'loomctl monitor >/tmp/nl-mon 2>/tmp/nl-mon.err & m=$!
+	for i in 1 2 3 4 5 6 7 8 9 10; do grep -q listening /tmp/nl-mon.err && break; sleep 0.3; done
+	loomctl route set 9 port 0 phys 11; loomctl route del 9; sleep 0.5
+	kill -INT $m; wait $m; echo "exit $?"; cat /tmp/nl-mon; rm -f /tmp/nl-mon /tmp/nl-mon.err' >"$out/mon" 2>&1
+if grep -qx 'exit 0' "$out/mon" && grep -qx 'route changed: loom0 dest 9 port 0 phys 11' "$out/mon" &&
+	grep -qx 'route changed: loom0 dest 9 port 0 phys 11 invalid' "$out/mon"; then
+	tap_ok "monitor prints the ROUTE_CHANGED events of a set and a del, exits 0 on SIGINT"
+else
+	tap_diag "$(cat "$out/mon")"
+	tap_fail "monitor prints the ROUTE_CHANGED events of a set and a del, exits 0 on SIGINT"
+fi
+
+# ---- help --------------------------------------------------------------
+lc help
+a=$(rc)
+lc route help
+if [ "$a" = 0 ] && [ "$(rc)" = 0 ] && grep -q 'route set DEST port PORT|host' "$out/o"; then
+	tap_ok "help and route help print the usage, exit 0"
+else
+	show
+	tap_fail "help and route help print the usage, exit 0"
+fi
+
+# ---- a full table: the dump spans several netlink messages --------------
+# Every entry is made valid from the host, in the card's register window
+# (the emulator's memfd): 1024 entries of ~60 bytes exceed a dump buffer.
+card=$("$LOOM_LAB" status --dir "$LAB_DIR" | sed -n 's/^card 0: loom-card pid \([0-9]*\).*/\1/p')
+regs=
+for fd in /proc/"$card"/fd/*; do
+	case "$(readlink "$fd")" in *memfd:loom-card-regs*) regs=$fd ;; esac
+done
+rd32() { od -An -tu4 -j "$1" -N4 "$regs" | tr -d ' '; }
+router=
+off=0
+for _ in $(seq 64); do
+	[ -n "$regs" ] || break
+	[ "$(rd32 $off)" = 3 ] && { router=$off; break; }
+	off=$(rd32 $((off + 8)))
+	[ "$off" = 0 ] && break
+done
+if [ -n "$router" ]; then
+	perl -e 'print pack("V*", map { (0x80000000 | ($_ % 2), $_) } 2..1023)' |
+		dd of="$regs" bs=8 seek=$(((router + 0x40) / 8 + 2)) conv=notrunc status=none
+	lc route show
+	n=$(wc -l <"$out/o")
+	u=$(awk '{print $2}' "$out/o" | sort -un | wc -l)
+	last=$(tail -n 1 "$out/o")
+	if [ "$(rc)" = 0 ] && [ "$n" = 1024 ] && [ "$u" = 1024 ] && [ "$last" = 'dest 1023 port 1 phys 1023' ]; then
+		tap_ok "route show of a full table: 1024 entries, each once, in order"
+	else
+		tap_diag "exit $(rc), $n lines, $u distinct, last '$last': $(head -c 300 "$out/e")"
+		tap_fail "route show of a full table: 1024 entries, each once, in order"
+	fi
+	lc -j route show
+	j=$(jq length "$out/o" 2>&1)
+	if [ "$(rc)" = 0 ] && [ "$j" = 1024 ]; then
+		tap_ok "route show -j of a full table: 1024 objects"
+	else
+		tap_fail "route show -j of a full table: 1024 objects (got $j)"
+	fi
+else
+	tap_fail "route show of a full table: the card's router block is found in its memfd"
+	tap_fail "route show -j of a full table"
+fi
+
+if "$LOOM_LAB" check-log --dir "$LAB_DIR"; then
+	tap_ok "guest kernel logs have no oops, BUG or warning"
+else
+	tap_fail "guest kernel logs have no oops, BUG or warning"
+fi
+tap_done
