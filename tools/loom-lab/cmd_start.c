@@ -146,9 +146,9 @@ static void daemon_child(struct lab_config *cfg, int status_fd)
 		close(fd);
 	}
 	/* keep nothing of the caller's (pipes of a test runner, say) */
-	for (int i = 3; i < 1024; i++)
-		if (i != status_fd)
-			close(i);
+	if (status_fd > 3)
+		close_range(3, (unsigned int)status_fd - 1, 0);
+	close_range((unsigned int)status_fd + 1, ~0u, 0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	lab_prog = "loom-lab supervisor";
