@@ -1,6 +1,6 @@
 # Shared build settings for every userspace part of loom.
 # Included by the sub-Makefiles; the top-level Makefile passes BUILD.
-TOP      ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+TOP      := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD    ?= $(TOP)/build
 CC       ?= cc
 CSTD     := -std=c11 -D_GNU_SOURCE

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -59,16 +60,37 @@ static int check_plain_path(const char *what, const char *p)
 	return 0;
 }
 
-/* Where the guest must see it: not hidden by the guest's own tmpfs mounts. */
-static int check_guest_visible(const char *what, const char *p)
+static bool path_under(const char *p, const char *dir)
 {
-	static const char *const hidden[] = { "/tmp/", "/run/", "/dev/", "/proc/",
-					      "/sys/" };
+	size_t n = strlen(dir);
 
-	for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++)
-		if (!strncmp(p, hidden[i], strlen(hidden[i]))) {
+	return !strncmp(p, dir, n) && (p[n] == '/' || !p[n]);
+}
+
+/*
+ * Where the guest must see it.  The guests mount their own /dev, /proc and
+ * /sys, and their own /tmp and /run, in which the init script binds the
+ * tree (and only the tree) back in place.  @tree is NULL when checking the
+ * tree itself.
+ */
+static int check_guest_visible(const char *what, const char *p, const char *tree)
+{
+	static const char *const guest_own[] = { "/dev", "/proc", "/sys" };
+	static const char *const shadowed[] = { "/tmp", "/run" };
+
+	for (size_t i = 0; i < sizeof(guest_own) / sizeof(guest_own[0]); i++)
+		if (path_under(p, guest_own[i])) {
 			lab_err("%s %s is under %s, which the guests replace with their "
-				"own file system: put it elsewhere", what, p, hidden[i]);
+				"own file system: put it elsewhere", what, p, guest_own[i]);
+			return -1;
+		}
+	if (!tree || path_under(p, tree))
+		return 0;
+	for (size_t i = 0; i < sizeof(shadowed) / sizeof(shadowed[0]); i++)
+		if (path_under(p, shadowed[i])) {
+			lab_err("%s %s is under %s but outside the tree %s: the guests "
+				"only see the tree there; put it inside the tree or elsewhere",
+				what, p, shadowed[i], tree);
 			return -1;
 		}
 	return 0;
@@ -274,7 +296,7 @@ int cmd_start(int argc, char **argv)
 	}
 	if (check_plain_path("--dir", cfg.dir) < 0 ||
 	    check_plain_path("--tree", cfg.tree) < 0 ||
-	    check_guest_visible("--tree", cfg.tree) < 0)
+	    check_guest_visible("--tree", cfg.tree, NULL) < 0)
 		return 2;
 	if (!no_module) {
 		if (module) {
@@ -285,7 +307,7 @@ int cmd_start(int argc, char **argv)
 				return 2;
 		}
 		if (check_plain_path("--module", cfg.module) < 0 ||
-		    check_guest_visible("--module", cfg.module) < 0)
+		    check_guest_visible("--module", cfg.module, cfg.tree) < 0)
 			return 2;
 		if (access(cfg.module, R_OK) < 0) {
 			lab_err("start: module %s: %s (build it with `make -C kmod`, name "
@@ -309,7 +331,7 @@ int cmd_start(int argc, char **argv)
 		return 1;
 	}
 	if (check_plain_path("agent", cfg.agent) < 0 ||
-	    check_guest_visible("agent", cfg.agent) < 0)
+	    check_guest_visible("agent", cfg.agent, cfg.tree) < 0)
 		return 1;
 	if (!cfg.no_card && access(cfg.card, X_OK) < 0) {
 		lab_err("start: the card emulator %s is missing (%s): build "
