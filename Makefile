@@ -46,7 +46,8 @@ demo: deps
 install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab $(BUILD)/bin/loomctl \
+	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab $(BUILD)/bin/loom-lab-agent \
+		$(BUILD)/bin/loomctl \
 		$(DESTDIR)$(PREFIX)/bin/
 	$(MAKE) -C kmod install
 	install -D -m 0644 udev/60-loom.rules $(DESTDIR)/etc/udev/rules.d/60-loom.rules
