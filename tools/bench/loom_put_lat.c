@@ -22,6 +22,7 @@
 
 #include <loom.h>
 
+#include "../common/parse_num.h"
 #include "lat_stats.h"
 
 #define EXIT_USAGE	2
@@ -88,30 +89,6 @@ static void usage(FILE *f)
 "  -h, --help           this text\n"
 "\n"
 "Exit status: 0 success, 1 an operation failed or timed out, 2 usage error.\n");
-}
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!s || !*s || *s == '-')
-		return false;
-	v = strtoull(s, &end, 0);
-	if (errno)
-		return false;
-	if ((*end == 'K' || *end == 'k') && v <= UINT64_MAX / 1024) {
-		v *= 1024;
-		end++;
-	} else if ((*end == 'M' || *end == 'm') && v <= UINT64_MAX / (1024 * 1024)) {
-		v *= 1024 * 1024;
-		end++;
-	}
-	if (*end)
-		return false;
-	*out = v;
-	return true;
 }
 
 static void die_usage(const char *opt, const char *val, const char *expected)
@@ -381,28 +358,28 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'd': o.device = optarg; break;
 		case 'x':
-			if (!parse_u64(optarg, &v) || v > 0xffff)
+			if (!parse_num(optarg, &v, true) || v > 0xffff)
 				die_usage("--ctx", optarg, "a context index 0..65535");
 			o.ctx = (uint32_t)v;
 			break;
 		case 'k':
-			if (!parse_u64(optarg, &v) || v > UINT32_MAX)
+			if (!parse_num(optarg, &v, true) || v > UINT32_MAX)
 				die_usage("--key", optarg, "a 32-bit key");
 			o.key = (uint32_t)v;
 			break;
 		case 's':
-			if (!parse_u64(optarg, &v) || !v || v > MAX_SIZE)
+			if (!parse_num(optarg, &v, true) || !v || v > MAX_SIZE)
 				die_usage("--size", optarg, "1 .. 1M bytes");
 			o.size = v;
 			break;
 		case 'a': o.all_sizes = true; break;
 		case 'M':
-			if (!parse_u64(optarg, &v) || v < 8 || v > MAX_SIZE)
+			if (!parse_num(optarg, &v, true) || v < 8 || v > MAX_SIZE)
 				die_usage("--max-size", optarg, "8 .. 1M bytes");
 			o.max_size = v;
 			break;
 		case 'n':
-			if (!parse_u64(optarg, &v) || !v || v > 10000000)
+			if (!parse_num(optarg, &v, true) || !v || v > 10000000)
 				die_usage("--iters", optarg, "1 .. 10000000");
 			o.iters = (uint32_t)v;
 			break;
@@ -415,7 +392,7 @@ int main(int argc, char **argv)
 				die_usage("--mode", optarg, "'poll' or 'interrupt'");
 			break;
 		case 'T':
-			if (!parse_u64(optarg, &v) || !v || v > 86400)
+			if (!parse_num(optarg, &v, true) || !v || v > 86400)
 				die_usage("--timeout", optarg, "1 .. 86400 seconds");
 			o.timeout_s = (int)v;
 			break;
@@ -425,7 +402,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		if (!parse_u64(argv[optind], &v) || v > UINT32_MAX)
+		if (!parse_num(argv[optind], &v, true) || v > UINT32_MAX)
 			die_usage("SERVER_NODE", argv[optind], "a logical node id");
 		o.server_node = (uint32_t)v;
 		o.client = true;

@@ -18,6 +18,7 @@
 
 #include <loom.h>
 
+#include "../common/parse_num.h"
 #include "pattern.h"
 
 #define EXIT_USAGE 2
@@ -62,35 +63,11 @@ static void usage(FILE *f)
 "Exit status: 0 success, 1 transfer or verification failed, 2 usage error.\n");
 }
 
-static bool parse_u64(const char *s, uint64_t *out, bool suffixes)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!s || !*s || *s == '-')
-		return false;
-	v = strtoull(s, &end, 0);
-	if (errno)
-		return false;
-	if (suffixes && (*end == 'K' || *end == 'k') && v <= UINT64_MAX / 1024) {
-		v *= 1024;
-		end++;
-	} else if (suffixes && (*end == 'M' || *end == 'm') && v <= UINT64_MAX / (1024 * 1024)) {
-		v *= 1024 * 1024;
-		end++;
-	}
-	if (*end)
-		return false;
-	*out = v;
-	return true;
-}
-
 static uint32_t parse_u32_opt(const char *name, const char *s)
 {
 	uint64_t v;
 
-	if (!parse_u64(s, &v, false) || v > UINT32_MAX) {
+	if (!parse_num(s, &v, false) || v > UINT32_MAX) {
 		fprintf(stderr, "loom-xfer: invalid %s '%s': expected an integer 0..4294967295\n",
 			name, s);
 		exit(EXIT_USAGE);
@@ -334,7 +311,7 @@ int main(int argc, char **argv)
 		case 'T': o.timeout_s = (int)parse_u32_opt("--timeout", optarg); break;
 		case 's':
 		case 'C':
-			if (!parse_u64(optarg, &v, true) || !v || v > (4u << 20)) {
+			if (!parse_num(optarg, &v, true) || !v || v > (4u << 20)) {
 				fprintf(stderr, "loom-xfer: invalid %s '%s': expected 1 .. 4M bytes\n",
 					opt == 's' ? "--size" : "--chunk", optarg);
 				return EXIT_USAGE;
@@ -345,7 +322,7 @@ int main(int argc, char **argv)
 				o.chunk = v;
 			break;
 		case 'X':
-			if (!parse_u64(optarg, &v, true)) {
+			if (!parse_num(optarg, &v, true)) {
 				fprintf(stderr, "loom-xfer: invalid --corrupt-at '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
