@@ -6,6 +6,7 @@
  */
 #include "admin.h"
 #include "card.h"
+#include "ctl.h"
 #include "event.h"
 #include "guest_mem.h"
 #include "ivshmem_server.h"
@@ -25,6 +26,7 @@
 
 #define EXIT_USAGE	2
 #define STALL_POLL_MS	2
+#define LINK_TIMEOUT_MAX_MS	60000
 
 struct cable_opt {
 	bool set;
@@ -41,6 +43,10 @@ struct options {
 	struct { unsigned int dst, port; } route[LOOM_MAX_NODES];
 	unsigned int n_routes;
 	bool verbose;
+	const char *ctl;
+	unsigned long long seed;
+	long link_timeout_ms;
+	long replay_frames;
 };
 
 struct emulator {
@@ -49,6 +55,7 @@ struct emulator {
 	struct guest_mem gm;
 	struct ivshmem_server ivs;
 	struct port_set ports;
+	struct ctl_server ctl;
 	int epfd;
 	int sigfd;
 	bool stop;
@@ -65,7 +72,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: loom-card --node N --ivshmem SOCK --guest-ram FILE [--ports P]\n"
 "                 [--cable PORT=listen:PATH | --cable PORT=connect:PATH]...\n"
-"                 [--route DST=PORT]... [--verbose] [--help]\n"
+"                 [--route DST=PORT]... [--ctl PATH] [--seed N]\n"
+"                 [--link-timeout MS] [--replay-frames N] [--verbose] [--help]\n"
 "\n"
 "Emulates one loom router card.  The card serves a QEMU ivshmem-doorbell\n"
 "device on SOCK (its register window is the device's BAR2, guest kicks are\n"
@@ -94,6 +102,17 @@ static void usage(FILE *f)
 "                    (0..%d) leave on port PORT (a number below P) or go to\n"
 "                    this card's host with PORT = host.  The entry for the\n"
 "                    card's own node defaults to host.  Repeatable.\n"
+"  --ctl PATH        control socket (UNIX stream) for run-time fault\n"
+"                    injection: one-line commands 'ber PORT RATE',\n"
+"                    'drop PORT RATE', 'cut PORT', 'restore PORT',\n"
+"                    'stats PORT', 'help'; answers 'ok ...' or 'error: ...'.\n"
+"  --seed N          seed of the fault injection random streams (default\n"
+"                    1); the same seed injects the same faults.\n"
+"  --link-timeout MS link-layer ack timeout: unacknowledged frames are\n"
+"                    replayed after MS ms without progress (1..%d,\n"
+"                    default %u).\n"
+"  --replay-frames N frames a port keeps for replay until acknowledged\n"
+"                    (1..%u, default %u); a full buffer holds the queue.\n"
 "  --verbose         log admin commands, context changes and drops.\n"
 "  --help            print this text and exit.\n"
 "\n"
@@ -102,7 +121,8 @@ static void usage(FILE *f)
 "SIGTERM or SIGINT stops the card and removes the sockets it created.\n"
 "Exit status: 0 after a signal, 1 on a runtime failure, 2 on a bad option.\n",
 		LOOM_MAX_NODES - 1, LOOM_NUM_VECTORS, LOOM_MAX_PORTS, PORT_CONNECT_RETRY_MS,
-		PORT_CONNECT_TIMEOUT_MS / 1000, LOOM_MAX_NODES - 1);
+		PORT_CONNECT_TIMEOUT_MS / 1000, LOOM_MAX_NODES - 1, LINK_TIMEOUT_MAX_MS,
+		GBN_TIMEOUT_DEFAULT_MS, GBN_WINDOW_MAX, GBN_WINDOW_DEFAULT);
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2))) bad_option(const char *fmt, ...)
@@ -195,7 +215,7 @@ static void parse_route(struct options *o, const char *arg)
 static void parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_NODE = 256, OPT_IVSHMEM, OPT_GUEST_RAM, OPT_PORTS, OPT_CABLE, OPT_ROUTE,
-	       OPT_VERBOSE, OPT_HELP };
+	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_REPLAY_FRAMES };
 	static const struct option longopts[] = {
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "ivshmem", required_argument, NULL, OPT_IVSHMEM },
@@ -204,6 +224,10 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "cable", required_argument, NULL, OPT_CABLE },
 		{ "route", required_argument, NULL, OPT_ROUTE },
 		{ "verbose", no_argument, NULL, OPT_VERBOSE },
+		{ "ctl", required_argument, NULL, OPT_CTL },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "link-timeout", required_argument, NULL, OPT_LINK_TIMEOUT },
+		{ "replay-frames", required_argument, NULL, OPT_REPLAY_FRAMES },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -212,6 +236,9 @@ static void parse_options(struct options *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->node = -1;
 	o->ports = 2;
+	o->seed = 1;
+	o->link_timeout_ms = GBN_TIMEOUT_DEFAULT_MS;
+	o->replay_frames = GBN_WINDOW_DEFAULT;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		switch (c) {
@@ -246,6 +273,33 @@ static void parse_options(struct options *o, int argc, char **argv)
 			break;
 		case OPT_VERBOSE:
 			o->verbose = true;
+			break;
+		case OPT_CTL:
+			if (!*optarg || strlen(optarg) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+				bad_option("--ctl '%s': expected a UNIX socket path of 1..%zu bytes",
+					   optarg, sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+			o->ctl = optarg;
+			break;
+		case OPT_SEED: {
+			char *end;
+
+			errno = 0;
+			o->seed = strtoull(optarg, &end, 0);
+			if (!*optarg || *optarg == '-' || *optarg == ' ' || *end || errno)
+				bad_option("--seed '%s': expected an unsigned 64-bit number", optarg);
+			break;
+		}
+		case OPT_LINK_TIMEOUT:
+			o->link_timeout_ms = parse_num(optarg, 1, LINK_TIMEOUT_MAX_MS);
+			if (o->link_timeout_ms < 0)
+				bad_option("--link-timeout '%s': expected milliseconds in 1..%d", optarg,
+					   LINK_TIMEOUT_MAX_MS);
+			break;
+		case OPT_REPLAY_FRAMES:
+			o->replay_frames = parse_num(optarg, 1, GBN_WINDOW_MAX);
+			if (o->replay_frames < 0)
+				bad_option("--replay-frames '%s': expected a frame count in 1..%u", optarg,
+					   GBN_WINDOW_MAX);
 			break;
 		case OPT_HELP:
 			usage(stdout);
@@ -345,6 +399,7 @@ static void on_listen(struct ev_handler *h, uint32_t events)
 static void __attribute__((noreturn)) die(const char *what)
 {
 	fprintf(stderr, "loom-card[%ld]: %s\n", emu.opt.node, what);
+	ctl_close(&emu.ctl);
 	port_set_close(&emu.ports);
 	ivs_close(&emu.ivs);
 	guest_mem_close(&emu.gm);
@@ -360,13 +415,22 @@ static void setup(void)
 		.port_can_inject = port_io_can_inject,
 		.port_send = port_io_send,
 	};
+	struct port_link_cfg link = {
+		.window = (unsigned int)o->replay_frames,
+		.timeout_ms = (unsigned int)o->link_timeout_ms,
+		/* every card its own streams, reproducible from --seed */
+		.seed = o->seed ^ (uint64_t)(o->node + 1) * 0xd1b54a32d192ed03ull,
+	};
 	char err[512];
 	sigset_t mask;
 
+	emu.ctl.lfd = -1;
+	for (unsigned int i = 0; i < CTL_MAX_CLIENTS; i++)
+		emu.ctl.client[i].fd = -1;
 	emu.ivs.lfd = emu.ivs.cfd = emu.ivs.shm_fd = -1;
 	for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
 		emu.ivs.kick_fd[v] = emu.ivs.irq_fd[v] = -1;
-	if (!port_set_init(&emu.ports, (unsigned int)o->ports, &emu.card, -1))
+	if (!port_set_init(&emu.ports, (unsigned int)o->ports, &emu.card, -1, &link))
 		die("out of memory for port queues");
 	emu.epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (emu.epfd < 0)
@@ -398,6 +462,9 @@ static void setup(void)
 		    !port_cable(&emu.ports, p, o->cable[p].mode, o->cable[p].path, err, sizeof(err)))
 			die(err);
 
+	if (o->ctl && !ctl_open(&emu.ctl, o->ctl, emu.epfd, &emu.ports, &emu.card, err, sizeof(err)))
+		die(err);
+
 	emu.ivs_listen_ev.fn = on_listen;
 	emu.ivs_client_ev.fn = on_client;
 	for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
@@ -420,6 +487,9 @@ static void setup(void)
 		else
 			card_log(&emu.card, "route %u -> port %u", o->route[i].dst, o->route[i].port);
 	}
+	card_log(&emu.card, "link layer: replay %ld frames, ack timeout %ld ms, fault seed %llu%s%s",
+		 o->replay_frames, o->link_timeout_ms, o->seed, o->ctl ? ", control socket " : "",
+		 o->ctl ? o->ctl : "");
 	card_log(&emu.card, "ready");
 }
 
@@ -458,6 +528,7 @@ int main(int argc, char **argv)
 	parse_options(&emu.opt, argc, argv);
 	setup();
 	run();
+	ctl_close(&emu.ctl);
 	port_set_close(&emu.ports);
 	ivs_close(&emu.ivs);
 	guest_mem_close(&emu.gm);

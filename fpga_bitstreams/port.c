@@ -80,14 +80,20 @@ static void port_queue_train(struct port *p)
 	p->tx_off = 0;
 }
 
+/* A new cable is a new link: both ends start at sequence number 0. */
+static void port_link_reset(struct port *p, const struct port_link_cfg *cfg)
+{
+	gbn_tx_init(&p->gtx, 0, cfg->window, cfg->timeout_ms);
+	gbn_rx_init(&p->grx, 0);
+	link_rx_init(&p->rx);
+}
+
 static void port_attach(struct port *p, int fd)
 {
 	p->fd = fd;
 	p->up = false;
 	p->out_armed = false;
-	p->tx_seq = 0;
-	p->rx_seq = 0;
-	link_rx_init(&p->rx);
+	port_link_reset(p, p->cfg);
 	ev_ctl(p->epfd, EPOLL_CTL_ADD, fd, EPOLLIN | EPOLLRDHUP, &p->cev);
 	port_set_status(p);
 	card_log(p->card, "port %u: cable connected (%s %s), training", p->idx,
@@ -109,7 +115,9 @@ static void port_down(struct port *p, const char *why)
 	p->tx_len = 0;
 	p->tx_off = 0;
 	port_set_status(p);
-	card_log(p->card, "port %u: link down: %s", p->idx, why);
+	card_log(p->card, "port %u: link down: %s (%u unacknowledged frames lost)", p->idx, why,
+		 gbn_tx_held(&p->gtx));
+	port_link_reset(p, p->cfg);
 	/* queued requests complete with LINK at their source */
 	while ((e = pq_pop(&p->req))) {
 		card_respond(p->card, &e->h, LOOM_CQE_ST_LINK);
@@ -122,7 +130,7 @@ static void port_down(struct port *p, const char *why)
 		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
 	/* this card's own operations through the port: their packets are lost */
 	hif_port_down(p->card, p->idx);
-	if (p->mode == PORT_CONNECT) {
+	if (p->mode == PORT_CONNECT && !p->cut) {
 		p->connecting = true;
 		p->connect_deadline = ev_now_ms() + PORT_CONNECT_TIMEOUT_MS;
 		p->next_retry = ev_now_ms() + PORT_CONNECT_RETRY_MS;
@@ -134,6 +142,8 @@ static void port_down(struct port *p, const char *why)
 static void port_framing_error(struct port *p, enum link_rx_status st)
 {
 	card_port_count(p->card, p->idx, LOOM_PORT_CRC_ERRORS, 1);
+	if (p->up)
+		gbn_rx_error(&p->grx);	/* whatever it was, ask for a replay */
 	if (p->errors_logged < PORT_ERRORS_LOGGED || p->card->verbose) {
 		p->errors_logged++;
 		card_log(p->card, "port %u: framing error (%s), resynchronising%s", p->idx,
@@ -150,9 +160,17 @@ static void port_rx_data(struct port *p, const struct link_frame *f)
 		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
 		return;
 	}
-	if (f->hdr.seq != p->rx_seq)
+	gbn_tx_ack(&p->gtx, f->hdr.ack, ev_now_ms());	/* piggy-backed */
+	switch (gbn_rx_data(&p->grx, f->hdr.seq)) {
+	case GBN_RX_ACCEPT:
+		break;
+	case GBN_RX_DUPLICATE:
+		p->duplicates++;
+		return;
+	case GBN_RX_OUT_OF_ORDER:
 		card_port_count(p->card, p->idx, LOOM_PORT_SEQ_ERRORS, 1);
-	p->rx_seq = f->hdr.seq + 1;
+		return;
+	}
 	if (f->hdr.len < LOOM_PKT_HDR_SIZE) {
 		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
 		return;
@@ -166,6 +184,21 @@ static void port_rx_data(struct port *p, const struct link_frame *f)
 		return;
 	}
 	card_switch(p->card, &h, f->body + LOOM_PKT_HDR_SIZE, (int)p->idx);
+}
+
+/* ACK and NAK frames: no body, the value in the ack field. */
+static void port_rx_control(struct port *p, const struct link_frame *f)
+{
+	if (!p->up || f->hdr.len) {
+		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+		return;
+	}
+	if (f->hdr.type == LOOM_FRAME_ACK) {
+		gbn_tx_ack(&p->gtx, f->hdr.ack, ev_now_ms());
+		return;
+	}
+	if (gbn_tx_nak(&p->gtx, f->hdr.ack, ev_now_ms()))
+		card_port_count(p->card, p->idx, LOOM_PORT_RETRIES, 1);
 }
 
 static void port_rx_frame(struct port *p, const struct link_frame *f)
@@ -188,8 +221,10 @@ static void port_rx_frame(struct port *p, const struct link_frame *f)
 		return;
 	case LOOM_FRAME_ACK:
 	case LOOM_FRAME_NAK:
+		port_rx_control(p, f);
+		return;
 	case LOOM_FRAME_CREDIT:
-		return;	/* reliable stream: retransmission and credits come later */
+		return;	/* credits and virtual channels come later */
 	default:
 		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
 	}
@@ -228,27 +263,88 @@ static void port_read(struct port *p)
 
 /* ---- transmit --------------------------------------------------------- */
 
+/*
+ * The next DATA frame: a retransmission from the replay buffer, else a new
+ * packet (responses first) if the replay buffer has room.  NULL if none.
+ */
+static const struct port_pkt *port_next_data(struct port *p, uint32_t *seq)
+{
+	struct port_pkt *e = NULL, *slot;
+
+	if (!gbn_tx_resend_due(&p->gtx)) {
+		if (!gbn_tx_room(&p->gtx))
+			return NULL;	/* back-pressure: the queues wait */
+		e = pq_pop(&p->resp);
+		if (!e)
+			e = pq_pop(&p->req);
+		if (!e)
+			return NULL;
+	}
+	if (gbn_tx_take(&p->gtx, seq, ev_now_ms())) {
+		card_port_count(p->card, p->idx, LOOM_PORT_REPLAYED, 1);
+		return &p->replay[gbn_tx_slot(&p->gtx, *seq)];
+	}
+	slot = &p->replay[gbn_tx_slot(&p->gtx, *seq)];
+	slot->h = e->h;
+	memcpy(slot->payload, e->payload, e->h.len);
+	return slot;
+}
+
+/*
+ * Encode the next frame into p->tx: a NAK, else DATA (carrying the
+ * acknowledgement), else a lone ACK; then inject faults.  False when there
+ * is nothing to send.  A frame the injector drops leaves p->tx empty.
+ */
+static bool port_next_frame(struct port *p)
+{
+	uint32_t ack = gbn_rx_ack_value(&p->grx), seq;
+	const struct port_pkt *e;
+
+	if (!p->up)
+		return false;
+	if (p->grx.nak_due) {
+		p->grx.nak_due = false;
+		p->grx.ack_due = false;
+		p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_NAK, 0, 0, ack,
+					NULL, 0, NULL, 0);
+		card_port_count(p->card, p->idx, LOOM_PORT_NAKS_SENT, 1);
+	} else if ((e = port_next_data(p, &seq))) {
+		p->grx.ack_due = false;
+		p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_DATA, e->h.class, seq, ack,
+					&e->h, sizeof(e->h), e->payload, e->h.len);
+	} else if (p->grx.ack_due) {
+		p->grx.ack_due = false;
+		p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_ACK, 0, 0, ack,
+					NULL, 0, NULL, 0);
+	} else {
+		return false;
+	}
+	p->tx_off = 0;
+	card_port_count(p->card, p->idx, LOOM_PORT_TX_FRAMES, 1);
+	card_port_count(p->card, p->idx, LOOM_PORT_TX_BYTES, (uint32_t)p->tx_len);
+	switch (fault_apply(&p->fault, p->tx, p->tx_len)) {
+	case FAULT_NONE:
+		break;
+	case FAULT_DROPPED:
+		p->tx_len = 0;
+		/* fall through */
+	case FAULT_CORRUPTED:
+		card_port_count(p->card, p->idx, LOOM_PORT_INJECTED, 1);
+		break;
+	}
+	return true;
+}
+
 static void port_write(struct port *p)
 {
 	while (p->fd >= 0) {
 		ssize_t n;
 
 		if (p->tx_off == p->tx_len) {
-			struct port_pkt *e;
-
 			p->tx_off = p->tx_len = 0;
-			if (!p->up)
+			if (!port_next_frame(p))
 				break;
-			e = pq_pop(&p->resp);
-			if (!e)
-				e = pq_pop(&p->req);
-			if (!e)
-				break;
-			p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_DATA, e->h.class,
-						p->tx_seq++, 0, &e->h, sizeof(e->h),
-						e->payload, e->h.len);
-			card_port_count(p->card, p->idx, LOOM_PORT_TX_FRAMES, 1);
-			card_port_count(p->card, p->idx, LOOM_PORT_TX_BYTES, (uint32_t)p->tx_len);
+			continue;
 		}
 		n = send(p->fd, p->tx + p->tx_off, p->tx_len - p->tx_off, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0) {
@@ -292,7 +388,7 @@ static void port_listen_event(struct ev_handler *h, uint32_t events)
 	(void)events;
 	if (fd < 0)
 		return;
-	if (p->fd >= 0) {
+	if (p->fd >= 0 || p->cut) {
 		card_log(p->card, "port %u: refusing a second peer on %s (the cable is in use)",
 			 p->idx, p->path);
 		close(fd);
@@ -327,10 +423,12 @@ static void port_try_connect(struct port *p, uint64_t now)
 	p->next_retry = now + PORT_CONNECT_RETRY_MS;
 }
 
-bool port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd)
+bool port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd,
+		   const struct port_link_cfg *cfg)
 {
 	memset(ps, 0, sizeof(*ps));
 	ps->n = n;
+	ps->cfg = *cfg;
 	for (unsigned int i = 0; i < LOOM_MAX_PORTS; i++) {
 		struct port *p = &ps->port[i];
 
@@ -341,7 +439,16 @@ bool port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd
 		p->fd = -1;
 		p->lev.fn = port_listen_event;
 		p->cev.fn = port_conn_event;
-		if (i < n && (!pq_init(&p->req, PORT_REQ_CAP) || !pq_init(&p->resp, PORT_RESP_CAP)))
+		p->cfg = &ps->cfg;
+		port_link_reset(p, &ps->cfg);
+		/* one random stream per (card seed, port) */
+		fault_init(&p->fault, cfg->seed ^ (i + 1) * 0x9e3779b97f4a7c15ull);
+		if (i >= n)
+			continue;
+		if (!pq_init(&p->req, PORT_REQ_CAP) || !pq_init(&p->resp, PORT_RESP_CAP))
+			return false;
+		p->replay = calloc(ps->cfg.window, sizeof(*p->replay));
+		if (!p->replay)
 			return false;
 	}
 	return true;
@@ -381,6 +488,17 @@ int port_set_timers(struct port_set *ps, uint64_t now)
 		struct port *p = &ps->port[i];
 		int wait;
 
+		if (p->up && p->fd >= 0 && gbn_tx_timer(&p->gtx, now)) {
+			card_port_count(p->card, p->idx, LOOM_PORT_RETRIES, 1);
+			card_port_count(p->card, p->idx, LOOM_PORT_ACK_TIMEOUTS, 1);
+			port_write(p);
+		}
+		if (p->up && p->fd >= 0 && p->gtx.deadline) {
+			wait = p->gtx.deadline > now ? (int)(p->gtx.deadline - now) : 0;
+			if (next < 0 || wait < next)
+				next = wait;
+		}
+
 		if (!p->connecting)
 			continue;
 		if (now >= p->next_retry)
@@ -413,6 +531,8 @@ void port_set_close(struct port_set *ps)
 			unlink(p->path);
 		free(p->req.v);
 		free(p->resp.v);
+		free(p->replay);
+		p->replay = NULL;
 		p->fd = p->lfd = -1;
 		p->req.v = p->resp.v = NULL;
 	}
@@ -441,4 +561,64 @@ bool port_io_send(void *opaque, unsigned int port, const struct loom_pkt_hdr *h,
 	if (!port_io_up(opaque, port))
 		return false;
 	return pq_push(h->class == LOOM_CLASS_REQ ? &p->req : &p->resp, h, payload);
+}
+
+void port_cut(struct port_set *ps, unsigned int idx)
+{
+	struct port *p = &ps->port[idx];
+
+	if (p->cut)
+		return;
+	p->cut = true;
+	p->connecting = false;
+	if (p->lfd >= 0)
+		ev_ctl(p->epfd, EPOLL_CTL_DEL, p->lfd, 0, NULL);	/* peers wait in the backlog */
+	if (p->fd >= 0)
+		port_down(p, "cable cut by the control socket");
+	card_log(p->card, "port %u: cable cut (stays down until restored)", p->idx);
+}
+
+void port_restore(struct port_set *ps, unsigned int idx)
+{
+	struct port *p = &ps->port[idx];
+
+	if (!p->cut)
+		return;
+	p->cut = false;
+	if (p->lfd >= 0)
+		ev_ctl(p->epfd, EPOLL_CTL_ADD, p->lfd, EPOLLIN, &p->lev);
+	if (p->mode == PORT_CONNECT) {
+		p->connecting = true;
+		p->connect_deadline = ev_now_ms() + PORT_CONNECT_TIMEOUT_MS;
+		p->next_retry = 0;
+	}
+	card_log(p->card, "port %u: cable restored", p->idx);
+}
+
+void port_stats(struct port_set *ps, unsigned int idx, char *out, size_t len)
+{
+	static const struct { const char *name; uint32_t reg; } regs[] = {
+		{ "peer_node", LOOM_PORT_PEER_NODE }, { "peer_port", LOOM_PORT_PEER_PORT },
+		{ "tx_frames", LOOM_PORT_TX_FRAMES }, { "rx_frames", LOOM_PORT_RX_FRAMES },
+		{ "tx_bytes", LOOM_PORT_TX_BYTES }, { "rx_bytes", LOOM_PORT_RX_BYTES },
+		{ "crc_errors", LOOM_PORT_CRC_ERRORS }, { "seq_errors", LOOM_PORT_SEQ_ERRORS },
+		{ "drops", LOOM_PORT_DROPS }, { "retries", LOOM_PORT_RETRIES },
+		{ "naks_sent", LOOM_PORT_NAKS_SENT }, { "injected", LOOM_PORT_INJECTED },
+		{ "replayed", LOOM_PORT_REPLAYED }, { "ack_timeouts", LOOM_PORT_ACK_TIMEOUTS },
+	};
+	struct port *p = &ps->port[idx];
+	size_t used;
+
+	used = (size_t)snprintf(out, len, "port=%u up=%d cut=%d", idx, port_io_up(ps, idx),
+				p->cut);
+	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]) && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, " %s=%u", regs[i].name,
+					 card_rd32(p->card, card_port_reg(idx, regs[i].reg)));
+	if (used < len)
+		snprintf(out + used, len - used,
+			 " duplicates=%llu replay_held=%u replay_window=%u ber=%g drop=%g flipped_bits=%llu corrupted_frames=%llu dropped_frames=%llu",
+			 (unsigned long long)p->duplicates, gbn_tx_held(&p->gtx), p->gtx.window,
+			 p->fault.ber, p->fault.drop, (unsigned long long)p->fault.flipped_bits,
+			 (unsigned long long)p->fault.corrupted_frames,
+			 (unsigned long long)p->fault.dropped_frames);
 }

@@ -8,10 +8,18 @@
  * separate; responses go first), a frame being written, and the link
  * receiver.  A full request queue refuses the packet: the router answers
  * it with LOOM_CQE_ST_LINK, so congestion fails operations visibly and
- * never deadlocks the ring (credits and virtual channels come later).  On connect both ends send a TRAIN frame (seq = node, ack =
- * port); the link is UP when the peer's arrives.  A disconnect marks the
- * port down, keeps its counters, and answers every queued request with
- * LOOM_CQE_ST_LINK to its source.
+ * never deadlocks the ring (credits and virtual channels come later).  On
+ * connect both ends send a TRAIN frame (seq = node, ack = port); the link
+ * is UP when the peer's arrives.  A disconnect marks the port down, keeps
+ * its counters, and answers every queued request with LOOM_CQE_ST_LINK to
+ * its source.
+ *
+ * Reliable delivery (gbn.h): every packet leaves in a DATA frame with a
+ * sequence number and stays in the port's replay buffer until the peer
+ * acknowledges it (ACK frames or the ack field of its DATA frames); a NAK
+ * or the ack timer replays from the first unacknowledged frame.  A full
+ * replay buffer stops the port taking packets from its queues.  Faults
+ * (fault.h) are injected into frames as they are transmitted.
  */
 #ifndef LOOM_CARD_PORT_H
 #define LOOM_CARD_PORT_H
@@ -25,6 +33,8 @@
 #include <loom_hw/regs.h>
 
 #include "event.h"
+#include "fault.h"
+#include "gbn.h"
 #include "link.h"
 
 #define PORT_REQ_CAP		2048	/* request packets queued per port */
@@ -44,6 +54,13 @@ enum port_mode {
 struct port_pkt {
 	struct loom_pkt_hdr h;
 	uint8_t payload[LOOM_PKT_MAX_PAYLOAD];
+};
+
+/* Link-layer settings shared by every port of a card. */
+struct port_link_cfg {
+	unsigned int window;	/* replay buffer, frames */
+	unsigned int timeout_ms;	/* ack timeout before a replay */
+	uint64_t seed;		/* fault injection: each port derives its stream */
 };
 
 struct port_queue {
@@ -73,8 +90,13 @@ struct port {
 	uint8_t tx[LOOM_FRAME_MAX];
 	size_t tx_len;
 	size_t tx_off;
-	uint32_t tx_seq;
-	uint32_t rx_seq;
+	struct gbn_tx gtx;
+	struct gbn_rx grx;
+	struct port_pkt *replay;	/* gtx.window slots */
+	const struct port_link_cfg *cfg;
+	struct fault fault;
+	bool cut;		/* cut by the control socket: stays down */
+	uint64_t duplicates;	/* DATA frames discarded as already delivered */
 	unsigned int errors_logged;
 	struct port_queue req;
 	struct port_queue resp;
@@ -83,17 +105,31 @@ struct port {
 struct port_set {
 	struct port port[LOOM_MAX_PORTS];
 	unsigned int n;
+	struct port_link_cfg cfg;
 };
 
-/* Prepare all @n ports (uncabled, queues allocated); false on no memory. */
-bool port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd);
+/*
+ * Prepare all @n ports (uncabled, queues and replay buffers allocated)
+ * with the link settings @cfg; false on no memory.
+ */
+bool port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd,
+		   const struct port_link_cfg *cfg);
 /* Cable port @idx; on failure writes a message to @err and returns false. */
 bool port_cable(struct port_set *ps, unsigned int idx, enum port_mode mode,
 		const char *path, char *err, size_t errlen);
-/* Run timers (connect retries); returns ms until the next one, or -1. */
+/* Run timers (connect retries, ack timers); returns ms until the next one, or -1. */
 int port_set_timers(struct port_set *ps, uint64_t now);
 /* Write queued frames until the sockets would block. */
 void port_set_flush(struct port_set *ps);
+/*
+ * Cut the cable of port @idx: the link goes down (queued requests fail
+ * with LINK) and stays down -- no accept, no reconnect -- until
+ * port_restore().  Both are no-ops when already in that state.
+ */
+void port_cut(struct port_set *ps, unsigned int idx);
+void port_restore(struct port_set *ps, unsigned int idx);
+/* Counters and state of port @idx as "key=value ..." text. */
+void port_stats(struct port_set *ps, unsigned int idx, char *out, size_t len);
 /* Close everything; unlink the sockets we created. */
 void port_set_close(struct port_set *ps);
 

@@ -154,6 +154,11 @@
 #define LOOM_PORT_CRC_ERRORS		0x1c
 #define LOOM_PORT_SEQ_ERRORS		0x20
 #define LOOM_PORT_DROPS			0x24
+#define LOOM_PORT_RETRIES		0x28	/* go-back-N replays (NAK or timeout) */
+#define LOOM_PORT_NAKS_SENT		0x2c	/* NAK frames sent by the receiver */
+#define LOOM_PORT_INJECTED		0x30	/* frames corrupted or dropped by injection */
+#define LOOM_PORT_REPLAYED		0x34	/* DATA frames retransmitted */
+#define LOOM_PORT_ACK_TIMEOUTS		0x38	/* replays started by the ack timer */
 
 #define LOOM_PORT_ST_CABLED		(1u << 0)	/* socket connected */
 #define LOOM_PORT_ST_UP			(1u << 1)	/* link trained */

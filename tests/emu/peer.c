@@ -30,13 +30,77 @@ int peer_send(struct peer *p, const void *buf, size_t len)
 	return 0;
 }
 
+size_t peer_frame(struct peer *p, const struct loom_pkt_hdr *h, const void *payload, size_t plen,
+		  uint8_t *out)
+{
+	uint32_t seq = p->tx_seq++;
+	size_t n = link_encode(out, LOOM_FRAME_MAX, LOOM_FRAME_DATA, h->class, seq,
+			       gbn_rx_ack_value(&p->grx), h, sizeof(*h), payload, plen);
+
+	memcpy(p->sent[seq % PEER_REPLAY], out, n);
+	p->sent_len[seq % PEER_REPLAY] = n;
+	return n;
+}
+
 int peer_send_packet(struct peer *p, const struct loom_pkt_hdr *h, const void *payload, size_t plen)
 {
 	uint8_t frame[LOOM_FRAME_MAX];
-	size_t n = link_encode(frame, sizeof(frame), LOOM_FRAME_DATA, h->class, p->tx_seq++, 0,
-			       h, sizeof(*h), payload, plen);
+	size_t n = peer_frame(p, h, payload, plen, frame);
 
 	return n ? peer_send(p, frame, n) : -1;
+}
+
+static int peer_send_control(struct peer *p, uint8_t type)
+{
+	uint8_t frame[LOOM_FRAME_MAX];
+	size_t n = link_encode(frame, sizeof(frame), type, 0, 0, gbn_rx_ack_value(&p->grx),
+			       NULL, 0, NULL, 0);
+
+	return peer_send(p, frame, n);
+}
+
+/* NAK @ack from the card: resend what we still have from @ack + 1 on. */
+static void peer_replay(struct peer *p, uint32_t ack)
+{
+	uint32_t from = ack + 1, n = p->tx_seq - from;
+
+	p->naks++;
+	if (n > PEER_REPLAY) {
+		tap_diag("peer: NAK for %u, %u frames back: more than the %d kept", ack, n,
+			 PEER_REPLAY);
+		return;
+	}
+	for (uint32_t s = from; s != p->tx_seq; s++) {
+		peer_send(p, p->sent[s % PEER_REPLAY], p->sent_len[s % PEER_REPLAY]);
+		p->resent++;
+	}
+}
+
+/* Link-layer handling of one frame; 1 if the caller gets it. */
+static int peer_link(struct peer *p, const struct link_frame *fr)
+{
+	switch (fr->hdr.type) {
+	case LOOM_FRAME_DATA:
+		switch (gbn_rx_data(&p->grx, fr->hdr.seq)) {
+		case GBN_RX_ACCEPT:
+			peer_send_control(p, LOOM_FRAME_ACK);
+			return 1;
+		case GBN_RX_DUPLICATE:
+			p->duplicates++;
+			peer_send_control(p, LOOM_FRAME_ACK);
+			return 0;
+		case GBN_RX_OUT_OF_ORDER:
+			tap_diag("peer: DATA frame %u out of order (expected %u) on a lossless cable",
+				 fr->hdr.seq, p->grx.expected);
+			return 0;
+		}
+		return 0;
+	case LOOM_FRAME_NAK:
+		peer_replay(p, fr->hdr.ack);
+		return 1;
+	default:
+		return 1;
+	}
 }
 
 int peer_recv(struct peer *p, struct link_frame *fr, int ms)
@@ -51,12 +115,13 @@ int peer_recv(struct peer *p, struct link_frame *fr, int ms)
 		ssize_t n;
 
 		while ((st = link_rx_next(&p->rx, fr)) != LINK_RX_MORE)
-			if (st == LINK_RX_FRAME)
+			if (st == LINK_RX_FRAME && peer_link(p, fr))
 				return 1;
-		if (fh_now_ms() >= deadline)
-			return 0;
-		if (poll(&pfd, 1, 20) <= 0)
+		if (poll(&pfd, 1, ms > 0 ? 20 : 0) <= 0) {
+			if (fh_now_ms() >= deadline)
+				return 0;
 			continue;
+		}
 		room = link_rx_space(&p->rx);
 		n = recv(p->fd, buf, room < sizeof(buf) ? room : sizeof(buf), 0);
 		if (n <= 0)
@@ -77,7 +142,9 @@ int peer_start(struct fabric *f, struct peer *p, uint16_t node, uint8_t port, co
 	p->fd = -1;
 	p->node = node;
 	p->tx_seq = 0;
+	p->naks = p->resent = p->duplicates = 0;
 	link_rx_init(&p->rx);
+	gbn_rx_init(&p->grx, 0);
 	fabric_path(f, path, sizeof(path), "peer.sock");
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -1;

@@ -104,7 +104,9 @@ int main(void)
 			payload[b] = (uint8_t)rnd();
 		if (ftype == LOOM_FRAME_TRAIN)
 			ftype = LOOM_FRAME_DATA;	/* retraining is not noise */
-		n = link_encode(frame, sizeof(frame), ftype, (uint8_t)rnd(), peer.tx_seq++,
+		/* only DATA frames take sequence numbers; acks are random noise */
+		n = link_encode(frame, sizeof(frame), ftype, (uint8_t)rnd(),
+				ftype == LOOM_FRAME_DATA ? peer.tx_seq++ : (uint32_t)rnd(),
 				(uint32_t)rnd(), &h, rnd() % 16 ? sizeof(h) : rnd() % sizeof(h),
 				payload, plen);
 		if (n && peer_send(&peer, frame, n) == 0)

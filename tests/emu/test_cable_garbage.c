@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Native fabric test: the test is the far end of a card's cable.  It
- * trains the link, then sends junk, valid PUT frames, a corrupted frame,
- * an oversize header, more junk and more valid frames.  The card must
- * count the framing errors, deliver every valid packet byte-exact, ack
- * each with status OK, post the arrival, drop a packet whose length does
- * not match its frame, and keep running.
+ * trains the link, then sends junk, valid PUT frames, a corrupted copy of
+ * the next frame, an oversize header, more junk and the frames after the
+ * corrupted one.  The card must count the framing errors, NAK once per
+ * episode, discard the frames that follow a loss until the test replays
+ * from the lost one (go-back-N), deliver every valid packet exactly once
+ * and byte-exact, ack each with status OK, post the arrival, drop a packet
+ * whose length does not match its frame, and keep running.
  */
 #include "fabric.h"
 #include "link.h"
@@ -27,6 +29,7 @@ TAP_DEFINE;
 static struct fabric f;
 static struct peer peer;
 
+/* Frame i (sequence number i) carries packet i of the operation. */
 static size_t put_frame(uint8_t *out, unsigned int i, uint16_t len_field, const uint8_t *payload)
 {
 	struct loom_pkt_hdr h = {
@@ -36,8 +39,7 @@ static size_t put_frame(uint8_t *out, unsigned int i, uint16_t len_field, const 
 		.flags = LOOM_PKT_F_REMOTE_CQE, .op_len = NPKT * LOOM_PKT_MAX_PAYLOAD, .aux = BASE,
 	};
 
-	return link_encode(out, LOOM_FRAME_MAX, LOOM_FRAME_DATA, 0, peer.tx_seq++, 0, &h, sizeof(h),
-			   payload, LOOM_PKT_MAX_PAYLOAD);
+	return peer_frame(&peer, &h, payload, LOOM_PKT_MAX_PAYLOAD, out);
 }
 
 /* Read frames from the card for up to @ms; count PUT_ACKs with status OK. */
@@ -49,8 +51,8 @@ static void read_acks(int ms, int *acks_ok, int *acks_bad)
 	while (*acks_ok + *acks_bad < NPKT && fh_now_ms() < deadline) {
 		struct loom_pkt_hdr h;
 
-		if (peer_recv(&peer, &fr, 100) != 1 || fr.hdr.type == LOOM_FRAME_TRAIN)
-			continue;
+		if (peer_recv(&peer, &fr, 100) != 1 || fr.hdr.type != LOOM_FRAME_DATA)
+			continue;	/* the peer answers NAKs itself */
 		memcpy(&h, fr.body, sizeof(h));
 		if (fr.hdr.type == LOOM_FRAME_DATA && h.type == LOOM_PKT_PUT_ACK &&
 		    h.status == LOOM_CQE_ST_OK && h.dst_node == PEER_NODE && h.op_id == 42)
@@ -64,13 +66,13 @@ int main(void)
 {
 	struct fh_ctx ctx;
 	struct fakehost *fh = &f.fh[0];
-	uint8_t payload[NPKT][LOOM_PKT_MAX_PAYLOAD], frame[LOOM_FRAME_MAX], junk[777];
+	uint8_t payload[NPKT][LOOM_PKT_MAX_PAYLOAD], frame[NPKT + 1][LOOM_FRAME_MAX], junk[777];
+	size_t len[NPKT + 1];
 	int acks_ok = 0, acks_bad = 0, ok;
-	uint32_t crc, drops, seq;
+	uint32_t crc, drops, seq, naks;
 	struct loom_cqe e;
-	size_t n;
 
-	tap_plan(8);
+	tap_plan(9);
 	if (fabric_init(&f, 60))
 		return 1;
 	ok = peer_start(&f, &peer, PEER_NODE, PEER_PORT, "5=0") == 0 &&
@@ -91,30 +93,31 @@ int main(void)
 	for (size_t i = 0; i < sizeof(junk); i++)
 		junk[i] = (uint8_t)(i * 131 + 17);
 
-	ok = peer_send(&peer, junk, sizeof(junk)) == 0;				/* episode 1 */
-	for (unsigned int i = 0; i < 3 && ok; i++) {
-		n = put_frame(frame, i, LOOM_PKT_MAX_PAYLOAD, payload[i]);
-		ok = peer_send(&peer, frame, n) == 0;
-	}
-	n = put_frame(frame, 3, LOOM_PKT_MAX_PAYLOAD, payload[3]);		/* episode 2: bad CRC */
-	frame[100] ^= 0x20;
-	ok &= peer_send(&peer, frame, n) == 0;
+	for (unsigned int i = 0; i < NPKT; i++)
+		len[i] = put_frame(frame[i], i, LOOM_PKT_MAX_PAYLOAD, payload[i]);
+	/* length field disagreeing with the frame: dropped, counted */
+	len[NPKT] = put_frame(frame[NPKT], 0, 100, payload[0]);
+
+	ok = peer_send(&peer, junk, sizeof(junk)) == 0;			/* episode 1: NAK */
+	for (unsigned int i = 0; i < 3 && ok; i++)
+		ok = peer_send(&peer, frame[i], len[i]) == 0;
 	{
+		uint8_t bad[LOOM_FRAME_MAX];					/* episode 2: NAK */
 		struct loom_frame_hdr big = { .magic = LOOM_FRAME_MAGIC, .type = LOOM_FRAME_DATA,
 					      .len = 0xffff };
 
+		memcpy(bad, frame[3], len[3]);
+		bad[100] ^= 0x20;
+		ok &= peer_send(&peer, bad, len[3]) == 0;
 		ok &= peer_send(&peer, &big, sizeof(big)) == 0;			/* still episode 2 */
 		ok &= peer_send(&peer, junk, 100) == 0;
 	}
-	for (unsigned int i = 3; i < NPKT && ok; i++) {
-		n = put_frame(frame, i, LOOM_PKT_MAX_PAYLOAD, payload[i]);
-		ok = peer_send(&peer, frame, n) == 0;
+	/* frames after the lost one: discarded until the replay (go-back-N) */
+	for (unsigned int i = 4; i <= NPKT && ok; i++) {
+		ok = peer_send(&peer, frame[i], len[i]) == 0;
 		if (i == 5)
-			ok &= peer_send(&peer, junk + 300, 50) == 0;		/* episode 3 */
+			ok &= peer_send(&peer, junk + 300, 50) == 0;		/* episode 3: no NAK */
 	}
-	/* length field disagreeing with the frame: dropped, counted */
-	n = put_frame(frame, 0, 100, payload[0]);
-	ok &= peer_send(&peer, frame, n) == 0;
 	tap_ok(ok, "sent junk, %d valid PUT frames, a corrupted frame, an oversize header, a bad length", NPKT);
 
 	read_acks(10000, &acks_ok, &acks_bad);
@@ -131,10 +134,14 @@ int main(void)
 	crc = fh_rd32(fh, fh_port_reg(fh, 0, LOOM_PORT_CRC_ERRORS));
 	drops = fh_rd32(fh, fh_port_reg(fh, 0, LOOM_PORT_DROPS));
 	seq = fh_rd32(fh, fh_port_reg(fh, 0, LOOM_PORT_SEQ_ERRORS));
+	naks = fh_rd32(fh, fh_port_reg(fh, 0, LOOM_PORT_NAKS_SENT));
 	/* episodes: junk; corrupted frame + oversize header + junk (no good frame between); junk */
-	tap_ok(crc == 3 && drops == 1 && seq == 1,
-	       "CRC_ERRORS counts the 3 error episodes (%u), SEQ_ERRORS the lost frame (%u), DROPS the bad-length packet (%u)",
+	tap_ok(crc == 3 && drops == 1 && seq == 5,
+	       "CRC_ERRORS counts the 3 error episodes (%u), SEQ_ERRORS the 5 frames after the loss (%u), DROPS the bad-length packet (%u)",
 	       crc, seq, drops);
+	tap_ok(naks == 2 && peer.naks == 2 && peer.resent > 0,
+	       "one NAK per recovery episode: %u sent, %u received, %u frames replayed by the test",
+	       naks, peer.naks, peer.resent);
 	tap_ok(fabric_card_alive(&f, 0), "the card is still running");
 	if (tap.failed)
 		fabric_dump_log(&f, 0);

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Control socket: command language and the line-oriented socket server.
+ */
+#include "ctl.h"
+#include "card.h"
+#include "unix_socket.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define container_of(p, type, member) \
+	((type *)(void *)((char *)(p) - offsetof(type, member)))
+
+#define CTL_MAX_WORDS	4
+
+static const char ctl_help[] =
+	"ok commands: ber PORT RATE (flip each transmitted bit with probability RATE, 0 = off); "
+	"drop PORT RATE (drop each transmitted frame with probability RATE); "
+	"cut PORT (cable down until restore); restore PORT; "
+	"stats PORT (counters as key=value); help";
+
+/* Split @line into at most CTL_MAX_WORDS words in @buf; -1 if more. */
+static int ctl_split(const char *line, char *buf, size_t len, char **w)
+{
+	int n = 0;
+	char *s, *save = NULL;
+
+	snprintf(buf, len, "%s", line);
+	for (s = strtok_r(buf, " \t\r", &save); s; s = strtok_r(NULL, " \t\r", &save)) {
+		if (n == CTL_MAX_WORDS)
+			return -1;
+		w[n++] = s;
+	}
+	return n;
+}
+
+/* A port number of this card, or -1 with the error written to @out. */
+static long ctl_port(struct port_set *ps, const char *cmd, const char *s, char *out, size_t len)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || v < 0 || v >= (long)ps->n) {
+		if (ps->n)
+			snprintf(out, len, "error: %s: port '%.32s' is not a port of this card (0..%u)",
+				 cmd, s, ps->n - 1);
+		else
+			snprintf(out, len, "error: %s: port '%.32s': this card has no network ports",
+				 cmd, s);
+		return -1;
+	}
+	return v;
+}
+
+/* A probability in [0, 1], or -1 with the error written to @out. */
+static double ctl_rate(const char *cmd, const char *s, char *out, size_t len)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(v) || v < 0 || v > 1) {
+		snprintf(out, len,
+			 "error: %s: rate '%.32s' is not a probability between 0 and 1 (e.g. 1e-5; 0 = off)",
+			 cmd, s);
+		return -1;
+	}
+	return v;
+}
+
+void ctl_execute(struct port_set *ps, const char *line, char *out, size_t len)
+{
+	char buf[CTL_LINE_MAX], *w[CTL_MAX_WORDS];
+	int n = ctl_split(line, buf, sizeof(buf), w);
+	long port;
+	double rate;
+
+	for (const char *c = line; *c; c++) {
+		if ((unsigned char)*c < 0x20 && *c != '\t' && *c != '\r') {
+			snprintf(out, len, "error: control character 0x%02x in the command (text lines only)",
+				 (unsigned char)*c);
+			return;
+		}
+		if ((unsigned char)*c >= 0x7f) {
+			snprintf(out, len, "error: byte 0x%02x in the command (ASCII text lines only)",
+				 (unsigned char)*c);
+			return;
+		}
+	}
+	if (n == 0) {
+		snprintf(out, len, "error: empty command (try help)");
+		return;
+	}
+	if (n < 0) {
+		snprintf(out, len, "error: too many words (a command has at most %d; try help)",
+			 CTL_MAX_WORDS - 1);
+		return;
+	}
+	if (!strcmp(w[0], "help")) {
+		if (n != 1)
+			snprintf(out, len, "error: help takes no argument");
+		else
+			snprintf(out, len, "%s", ctl_help);
+		return;
+	}
+	if (!strcmp(w[0], "ber") || !strcmp(w[0], "drop")) {
+		if (n != 3) {
+			snprintf(out, len, "error: %s: expected '%s PORT RATE'", w[0], w[0]);
+			return;
+		}
+		port = ctl_port(ps, w[0], w[1], out, len);
+		if (port < 0)
+			return;
+		rate = ctl_rate(w[0], w[2], out, len);
+		if (rate < 0)
+			return;
+		if (w[0][0] == 'b')
+			fault_set_ber(&ps->port[port].fault, rate);
+		else
+			fault_set_drop(&ps->port[port].fault, rate);
+		card_log(ps->port[port].card, "port %ld: %s rate %g (control socket)", port,
+			 w[0][0] == 'b' ? "bit error" : "frame drop", rate);
+		snprintf(out, len, "ok port %ld %s %g", port, w[0], rate);
+		return;
+	}
+	if (!strcmp(w[0], "cut") || !strcmp(w[0], "restore") || !strcmp(w[0], "stats")) {
+		if (n != 2) {
+			snprintf(out, len, "error: %s: expected '%s PORT'", w[0], w[0]);
+			return;
+		}
+		port = ctl_port(ps, w[0], w[1], out, len);
+		if (port < 0)
+			return;
+		if (w[0][0] == 'c') {
+			port_cut(ps, (unsigned int)port);
+			snprintf(out, len, "ok port %ld cut", port);
+		} else if (w[0][0] == 'r') {
+			port_restore(ps, (unsigned int)port);
+			snprintf(out, len, "ok port %ld restored", port);
+		} else {
+			char stats[CTL_REPLY_MAX];
+
+			port_stats(ps, (unsigned int)port, stats, sizeof(stats));
+			snprintf(out, len, "ok %s", stats);
+		}
+		return;
+	}
+	snprintf(out, len, "error: unknown command '%.32s' (try help)", w[0]);
+}
+
+/* ---- socket server ---------------------------------------------------- */
+
+static void ctl_drop_client(struct ctl_client *cl)
+{
+	ev_ctl(cl->srv->epfd, EPOLL_CTL_DEL, cl->fd, 0, NULL);
+	close(cl->fd);
+	cl->fd = -1;
+}
+
+/* Answer one line; a client that does not read its answers is dropped. */
+static void ctl_reply(struct ctl_client *cl, const char *text)
+{
+	char msg[CTL_REPLY_MAX + 2];
+	int n = snprintf(msg, sizeof(msg), "%s\n", text);
+
+	if (n < 0 || (size_t)n >= sizeof(msg)) {
+		n = (int)sizeof(msg) - 1;	/* truncated: still one line */
+		msg[n - 1] = '\n';
+	}
+	if (send(cl->fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) != n)
+		ctl_drop_client(cl);
+}
+
+static void ctl_client_event(struct ev_handler *h, uint32_t events)
+{
+	struct ctl_client *cl = container_of(h, struct ctl_client, ev);
+	char buf[1024], reply[CTL_REPLY_MAX];
+	ssize_t n;
+
+	(void)events;
+	n = recv(cl->fd, buf, sizeof(buf), MSG_DONTWAIT);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+		ctl_drop_client(cl);
+		return;
+	}
+	for (ssize_t i = 0; i < n && cl->fd >= 0; i++) {
+		if (buf[i] != '\n') {
+			if (cl->len < sizeof(cl->line) - 1)
+				cl->line[cl->len++] = buf[i];
+			else
+				cl->overlong = true;
+			continue;
+		}
+		if (cl->overlong) {
+			snprintf(reply, sizeof(reply), "error: command line longer than %d bytes; ignored",
+				 CTL_LINE_MAX - 1);
+		} else {
+			cl->line[cl->len] = 0;
+			ctl_execute(cl->srv->ports, cl->line, reply, sizeof(reply));
+		}
+		cl->len = 0;
+		cl->overlong = false;
+		ctl_reply(cl, reply);
+	}
+}
+
+static void ctl_listen_event(struct ev_handler *h, uint32_t events)
+{
+	struct ctl_server *s = container_of(h, struct ctl_server, lev);
+	int fd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	(void)events;
+	if (fd < 0)
+		return;
+	for (unsigned int i = 0; i < CTL_MAX_CLIENTS; i++) {
+		struct ctl_client *cl = &s->client[i];
+
+		if (cl->fd >= 0)
+			continue;
+		cl->fd = fd;
+		cl->len = 0;
+		cl->overlong = false;
+		ev_ctl(s->epfd, EPOLL_CTL_ADD, fd, EPOLLIN | EPOLLRDHUP, &cl->ev);
+		return;
+	}
+	{
+		static const char busy[] = "error: too many control clients; try again later\n";
+
+		if (send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+			card_log(s->card, "control socket: could not refuse a client: %s", strerror(errno));
+		close(fd);
+	}
+}
+
+bool ctl_open(struct ctl_server *s, const char *path, int epfd, struct port_set *ps,
+	      struct card *c, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->lfd = -1;
+	s->epfd = epfd;
+	s->ports = ps;
+	s->card = c;
+	for (unsigned int i = 0; i < CTL_MAX_CLIENTS; i++) {
+		s->client[i].fd = -1;
+		s->client[i].srv = s;
+		s->client[i].ev.fn = ctl_client_event;
+	}
+	if (strlen(path) >= sizeof(s->path)) {
+		snprintf(err, errlen, "--ctl '%s': socket path longer than %zu bytes", path,
+			 sizeof(s->path) - 1);
+		return false;
+	}
+	memcpy(s->path, path, strlen(path) + 1);
+	s->lfd = unix_listen(path, SOCK_NONBLOCK, "control", err, errlen);
+	if (s->lfd < 0)
+		return false;
+	s->lev.fn = ctl_listen_event;
+	ev_ctl(epfd, EPOLL_CTL_ADD, s->lfd, EPOLLIN, &s->lev);
+	return true;
+}
+
+void ctl_close(struct ctl_server *s)
+{
+	for (unsigned int i = 0; i < CTL_MAX_CLIENTS; i++)
+		if (s->client[i].fd >= 0) {
+			close(s->client[i].fd);
+			s->client[i].fd = -1;
+		}
+	if (s->lfd >= 0) {
+		close(s->lfd);
+		unlink(s->path);
+		s->lfd = -1;
+	}
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transmit-side fault injection: geometric gaps between bit flips, so the
+ * cost is per flip, not per bit.
+ */
+#include "fault.h"
+
+#include <math.h>
+#include <stdbool.h>
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t fault_rand(struct fault *f)
+{
+	f->rng ^= f->rng >> 12;
+	f->rng ^= f->rng << 25;
+	f->rng ^= f->rng >> 27;
+	return f->rng * 0x2545f4914f6cdd1dull;
+}
+
+/* Uniform in (0, 1]. */
+static double fault_unit(struct fault *f)
+{
+	return (double)((fault_rand(f) >> 11) + 1) * (1.0 / 9007199254740992.0);
+}
+
+/* Bits that pass unharmed before the next flip: geometric with p = ber. */
+static uint64_t fault_gap(struct fault *f)
+{
+	double g;
+
+	if (f->ber >= 1.0)
+		return 0;
+	g = floor(log(fault_unit(f)) / log1p(-f->ber));
+	return g >= 1e18 ? UINT64_MAX : (uint64_t)g;
+}
+
+void fault_init(struct fault *f, uint64_t seed)
+{
+	uint64_t s = seed;
+
+	f->ber = 0;
+	f->drop = 0;
+	f->rng = splitmix64(&s) | 1;
+	f->gap = UINT64_MAX;
+	f->flipped_bits = 0;
+	f->corrupted_frames = 0;
+	f->dropped_frames = 0;
+}
+
+void fault_set_ber(struct fault *f, double rate)
+{
+	f->ber = rate;
+	f->gap = rate > 0 ? fault_gap(f) : UINT64_MAX;
+}
+
+void fault_set_drop(struct fault *f, double rate)
+{
+	f->drop = rate;
+}
+
+enum fault_verdict fault_apply(struct fault *f, uint8_t *frame, size_t len)
+{
+	uint64_t bits = (uint64_t)len * 8, pos = 0;
+	bool flipped = false;
+
+	if (f->drop > 0 && fault_unit(f) <= f->drop) {
+		f->dropped_frames++;
+		return FAULT_DROPPED;
+	}
+	if (f->ber <= 0)
+		return FAULT_NONE;
+	while (f->gap < bits - pos) {
+		pos += f->gap;
+		frame[pos / 8] ^= (uint8_t)(1u << (pos % 8));
+		f->flipped_bits++;
+		flipped = true;
+		pos++;
+		f->gap = fault_gap(f);
+	}
+	f->gap -= bits - pos;
+	if (!flipped)
+		return FAULT_NONE;
+	f->corrupted_frames++;
+	return FAULT_CORRUPTED;
+}
