@@ -6,7 +6,8 @@
 # route makes loom-xfer fail UNREACHABLE, setting it back restores
 # delivery), port show, bad input with its exit status and message, the
 # CAP_NET_ADMIN rule for an unprivileged user, monitor events, a dump of a
-# full 1024-entry table (several netlink messages), a clean kernel log.
+# full 1024-entry table (several netlink messages), an unbind and rebind of
+# the card under a stream of netlink requests, a clean kernel log.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
 . "$here/../../lib/lab.sh"
@@ -20,7 +21,7 @@ if ! command -v jq >/dev/null; then
 	exit 4
 fi
 
-tap_plan 26
+tap_plan 29
 if ! lab_start --hosts 2; then
 	tap_fail "lab with 2 hosts starts and loads loom.ko"
 	tap_done
@@ -293,6 +294,46 @@ if [ -n "$router" ]; then
 else
 	tap_fail "route show of a full table: the card's router block is found in its memfd"
 	tap_fail "route show -j of a full table"
+fi
+
+# ---- unbind and rebind while requests keep coming ----------------------
+pci=$(lab_exec 0 'basename "$(readlink /sys/class/loom/loom0/device)"')
+lab_exec 0 "rm -f /tmp/nl-stop
+	(n=0; while [ ! -e /tmp/nl-stop ]; do
+		{ loomctl route show; loomctl dev; loomctl port show; } >/dev/null 2>&1
+		n=\$((n + 1)); done; echo \"readers: \$n rounds\" >&2) >/dev/null &
+	r=\$!
+	(n=0; while [ ! -e /tmp/nl-stop ]; do loomctl route set 9 port 0 >/dev/null 2>&1; n=\$((n + 1)); done
+		echo \"writer: \$n rounds\" >&2) >/dev/null &
+	w=\$!
+	sleep 1
+	echo $pci > /sys/bus/pci/drivers/loom/unbind
+	loomctl route show; echo \"route show: exit \$?\"
+	loomctl dev; echo \"dev: exit \$?\"
+	echo $pci > /sys/bus/pci/drivers/loom/bind
+	sleep 1
+	touch /tmp/nl-stop; wait \$r \$w; rm -f /tmp/nl-stop
+	loomctl route del 9" >"$out/unbind" 2>&1
+tap_diag "$(cat "$out/unbind")"
+readers=$(sed -n 's/^readers: \([0-9]*\) rounds$/\1/p' "$out/unbind")
+writes=$(sed -n 's/^writer: \([0-9]*\) rounds$/\1/p' "$out/unbind")
+if grep -q 'route show on loom0: No such device: no loom device with index 0' "$out/unbind" &&
+	grep -qx 'route show: exit 1' "$out/unbind" && [ "${readers:-0}" -ge 3 ] && [ "${writes:-0}" -ge 3 ]; then
+	tap_ok "route show of an unbound card: exit 1, 'no loom device with index 0'"
+else
+	tap_fail "route show of an unbound card: exit 1, 'no loom device with index 0'"
+fi
+if grep -q 'loom.ko is loaded but has no card bound' "$out/unbind" && grep -qx 'dev: exit 0' "$out/unbind"; then
+	tap_ok "dev show with no card bound: exit 0 and says so"
+else
+	tap_fail "dev show with no card bound: exit 0 and says so"
+fi
+lc route show
+if [ "$(rc)" = 0 ] && cmp -s "$out/o" "$out/routes"; then
+	tap_ok "after the rebind under load the card answers with its boot routes"
+else
+	show
+	tap_fail "after the rebind under load the card answers with its boot routes"
 fi
 
 if "$LOOM_LAB" check-log --dir "$LAB_DIR"; then
