@@ -46,7 +46,7 @@ demo: deps
 install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab $(BUILD)/bin/loom-lab-agent \
+	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom_put_bw $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab $(BUILD)/bin/loom-lab-agent \
 		$(BUILD)/bin/loomctl \
 		$(DESTDIR)$(PREFIX)/bin/
 	$(MAKE) -C kmod install

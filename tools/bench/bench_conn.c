@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The parts every loom benchmark shares (see bench_conn.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common/parse_num.h"
+#include "bench_conn.h"
+
+double bench_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+void bench_print_common_options(FILE *f, bool with_depth)
+{
+	fprintf(f,
+"  -d, --device PATH    card device (default $LOOM_DEVICE or /dev/loom0)\n"
+"  -x, --ctx IDX        context index both sides use (default 40; the client\n"
+"                       takes IDX + 1)\n"
+"  -k, --key KEY        segment key both sides use (default 0x10a1)\n"
+"  -s, --size BYTES     message size (default 8; K and M suffixes)\n"
+"  -a, --all            sizes 8 B .. 1 MiB, doubling (the client decides)\n"
+"  -M, --max-size BYTES with --all: stop at BYTES (default 1M)\n"
+"  -n, --iters N        iterations per size (default 1000)\n");
+	if (with_depth)
+		fprintf(f,
+"  -D, --depth N        puts kept outstanding (default 64, at most 256)\n");
+	fprintf(f,
+"  -m, --mode MODE      completion: 'poll' (busy) or 'interrupt' (sleep;\n"
+"                       default; the lab's 2 CPUs favour it)\n"
+"  -T, --timeout SEC    give up after SEC seconds without progress (default 60)\n"
+"      --json           one JSON object per size instead of the table\n"
+"  -h, --help           this text\n");
+}
+
+static void die_usage(const struct bench_opts *o, const char *opt, const char *val,
+		      const char *expected)
+{
+	fprintf(stderr, "%s: invalid %s '%s': expected %s\n", o->prog, opt, val, expected);
+	exit(BENCH_EXIT_USAGE);
+}
+
+static uint64_t num_arg(const struct bench_opts *o, const char *opt, const char *val,
+			uint64_t min, uint64_t max, const char *expected)
+{
+	uint64_t v;
+
+	if (!parse_num(val, &v, true) || v < min || v > max)
+		die_usage(o, opt, val, expected);
+	return v;
+}
+
+void bench_parse_args(int argc, char **argv, struct bench_opts *o,
+		      void (*usage)(FILE *f), bool with_depth)
+{
+	static const struct option longopts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "ctx", required_argument, NULL, 'x' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "size", required_argument, NULL, 's' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "max-size", required_argument, NULL, 'M' },
+		{ "iters", required_argument, NULL, 'n' },
+		{ "depth", required_argument, NULL, 'D' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int opt;
+
+	*o = (struct bench_opts){ .prog = o->prog, .ctx = 40, .key = 0x10a1, .size = 8,
+				  .max_size = BENCH_MAX_SIZE, .iters = 1000, .depth = 64,
+				  .timeout_s = 60 };
+	while ((opt = getopt_long(argc, argv, with_depth ? "d:x:k:s:aM:n:D:m:T:h" :
+				  "d:x:k:s:aM:n:m:T:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd': o->device = optarg; break;
+		case 'x':
+			o->ctx = (uint32_t)num_arg(o, "--ctx", optarg, 0, 0xfffe,
+						   "a context index 0..65534");
+			break;
+		case 'k':
+			o->key = (uint32_t)num_arg(o, "--key", optarg, 0, UINT32_MAX, "a 32-bit key");
+			break;
+		case 's':
+			o->size = num_arg(o, "--size", optarg, 1, BENCH_MAX_SIZE, "1 .. 1M bytes");
+			break;
+		case 'a': o->all_sizes = true; break;
+		case 'M':
+			o->max_size = num_arg(o, "--max-size", optarg, 8, BENCH_MAX_SIZE,
+					      "8 .. 1M bytes");
+			break;
+		case 'n':
+			o->iters = (uint32_t)num_arg(o, "--iters", optarg, 1, 10000000,
+						     "1 .. 10000000");
+			break;
+		case 'D':
+			if (!with_depth)
+				goto bad;
+			o->depth = (uint32_t)num_arg(o, "--depth", optarg, 1, 256, "1 .. 256");
+			break;
+		case 'm':
+			if (!strcmp(optarg, "poll"))
+				o->poll_mode = true;
+			else if (strcmp(optarg, "interrupt"))
+				die_usage(o, "--mode", optarg, "'poll' or 'interrupt'");
+			break;
+		case 'T':
+			o->timeout_s = (int)num_arg(o, "--timeout", optarg, 1, 86400,
+						    "1 .. 86400 seconds");
+			break;
+		case 'J': o->json = true; break;
+		case 'h': usage(stdout); exit(0);
+		default:
+bad:
+			usage(stderr);
+			exit(BENCH_EXIT_USAGE);
+		}
+	}
+	if (optind < argc) {
+		o->server_node = (uint32_t)num_arg(o, "SERVER_NODE", argv[optind], 0, UINT32_MAX,
+						   "a logical node id");
+		o->client = true;
+		if (++optind < argc) {
+			fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", o->prog,
+				argv[optind]);
+			exit(BENCH_EXIT_USAGE);
+		}
+	}
+}
+
+int bench_open(struct bench_conn *b, const struct bench_opts *o)
+{
+	struct loom_ctx_attr attr = {
+		.flags = LOOM_CTX_ATTR_INDEX,
+		.index = o->client ? o->ctx + 1 : o->ctx,
+		.key = o->key,
+		.segment_size = BENCH_SEGMENT_SIZE,
+		.cmdq_entries = 256,
+		.cq_entries = 1024,
+	};
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	b->o = o;
+	err = loom_dev_open(o->device, &b->dev);
+	if (err) {
+		fprintf(stderr, "%s: cannot open %s: %s (is loom.ko loaded?)\n", o->prog,
+			o->device ? o->device : "the loom device", loom_strerror(err));
+		return 1;
+	}
+	err = loom_ctx_create(b->dev, &attr, &b->ctx);
+	if (err) {
+		fprintf(stderr, "%s: cannot create context %u: %s\n", o->prog, attr.index,
+			loom_strerror(err));
+		loom_dev_close(b->dev);
+		return 1;
+	}
+	if (o->client)
+		b->peer = (struct loom_remote){ .node = o->server_node, .ctx = o->ctx,
+						.key = o->key };
+	bench_arm(b);
+	return 0;
+}
+
+void bench_close(struct bench_conn *b)
+{
+	loom_ctx_destroy(b->ctx);
+	loom_dev_close(b->dev);
+}
+
+void bench_arm(struct bench_conn *b)
+{
+	b->deadline = bench_now_us() + b->o->timeout_s * 1e6;
+}
+
+/*
+ * Reaps one completion into @c.  Failed operations end the benchmark,
+ * except a LOCAL completion with NO_CTX when @tolerate_no_ctx (the client
+ * waiting for its server).  Returns 0, or 1 after printing why it failed.
+ */
+static int reap_one(struct bench_conn *b, struct loom_completion *c, bool tolerate_no_ctx)
+{
+	for (;;) {
+		int n;
+
+		if (b->o->poll_mode) {
+			n = loom_poll(b->ctx, c, 1);
+			if (!n && bench_now_us() > b->deadline)
+				n = -ETIMEDOUT;
+		} else {
+			int left = (int)((b->deadline - bench_now_us()) / 1000);
+
+			n = left > 0 ? loom_wait(b->ctx, c, 1, left) : -ETIMEDOUT;
+		}
+		if (n < 0) {
+			fprintf(stderr, "%s: waiting for a completion: %s\n", b->o->prog,
+				loom_strerror(n));
+			return 1;
+		}
+		if (!n)
+			continue;
+		if (c->status && !(tolerate_no_ctx && c->kind == LOOM_COMPLETION_LOCAL &&
+				   c->status == LOOM_STATUS_NO_CTX)) {
+			fprintf(stderr, "%s: %s node %u ctx %u failed: %s\n", b->o->prog,
+				c->kind == LOOM_COMPLETION_LOCAL ? "put to" : "arrival from",
+				c->node, c->ctx, loom_strerror(c->status));
+			return 1;
+		}
+		return 0;
+	}
+}
+
+/*
+ * Waits for a completion of @kind.  Completions of the other kind met on
+ * the way are kept, not lost: a reply can overtake the ack of the put that
+ * caused it.
+ */
+int bench_wait_for(struct bench_conn *b, uint8_t kind, struct loom_completion *c)
+{
+	const unsigned int cap = sizeof(b->arrival) / sizeof(b->arrival[0]);
+
+	for (;;) {
+		if (kind == LOOM_COMPLETION_LOCAL && b->locals) {
+			b->locals--;
+			return 0;
+		}
+		if (kind == LOOM_COMPLETION_ARRIVAL && b->arrival_count) {
+			*c = b->arrival[b->arrival_head];
+			b->arrival_head = (b->arrival_head + 1) % cap;
+			b->arrival_count--;
+			return 0;
+		}
+		if (reap_one(b, c, false))
+			return 1;
+		if (c->kind == LOOM_COMPLETION_LOCAL) {
+			b->locals++;
+		} else if (b->arrival_count < cap) {
+			b->arrival[(b->arrival_head + b->arrival_count) % cap] = *c;
+			b->arrival_count++;
+		} else {
+			fprintf(stderr, "%s: more than %u unexpected arrivals\n", b->o->prog, cap);
+			return 1;
+		}
+	}
+}
+
+int bench_put(struct bench_conn *b, uint64_t remote_off, uint64_t len, uint32_t flags)
+{
+	int err = loom_put(b->ctx, &b->peer, remote_off, 0, len, flags, len);
+
+	if (err)
+		fprintf(stderr, "%s: put of %" PRIu64 " bytes: %s\n", b->o->prog, len,
+			loom_strerror(err));
+	return err ? 1 : 0;
+}
+
+int bench_client_meet(struct bench_conn *b)
+{
+	struct loom_completion c;
+
+	for (;;) {
+		if (bench_put(b, 0, 8, LOOM_PUT_REMOTE_EVENT) || reap_one(b, &c, true))
+			return 1;
+		if (c.kind == LOOM_COMPLETION_ARRIVAL) {
+			fprintf(stderr, "%s: unexpected arrival from node %u before the server answered\n",
+				b->o->prog, c.node);
+			return 1;
+		}
+		if (c.status == LOOM_STATUS_OK)
+			break;
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		if (bench_now_us() > b->deadline) {
+			fprintf(stderr, "%s: no server on node %u context %u (start it first)\n",
+				b->o->prog, b->peer.node, b->peer.ctx);
+			return 1;
+		}
+	}
+	return bench_wait_for(b, LOOM_COMPLETION_ARRIVAL, &c);
+}
+
+int bench_server_meet(struct bench_conn *b)
+{
+	struct loom_completion c;
+
+	fprintf(stderr, "%s: server on node %u context %u, waiting for a client\n",
+		b->o->prog, loom_ctx_node(b->ctx), loom_ctx_index(b->ctx));
+	if (bench_wait_for(b, LOOM_COMPLETION_ARRIVAL, &c))
+		return 1;
+	b->peer = (struct loom_remote){ .node = c.node, .ctx = c.ctx, .key = b->o->key };
+	bench_arm(b);
+	return bench_put(b, 0, 8, LOOM_PUT_REMOTE_EVENT) ||
+	       bench_wait_for(b, LOOM_COMPLETION_LOCAL, &c);
+}
+
+int bench_finish(struct bench_conn *b)
+{
+	struct loom_completion c;
+
+	bench_arm(b);
+	return bench_put(b, BENCH_FIN_OFFSET, 8, LOOM_PUT_REMOTE_EVENT) ||
+	       bench_wait_for(b, LOOM_COMPLETION_LOCAL, &c);
+}
