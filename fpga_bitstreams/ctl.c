@@ -166,33 +166,62 @@ static void ctl_drop_client(struct ctl_client *cl)
 	cl->fd = -1;
 }
 
-/* Answer one line; a client that does not read its answers is dropped. */
-static void ctl_reply(struct ctl_client *cl, const char *text)
+/*
+ * Queue one answer line.  Input is read in small chunks and only while
+ * the queue has room for a chunk's worth of answers, so this always fits.
+ */
+static void ctl_queue(struct ctl_client *cl, const char *text)
 {
-	char msg[CTL_REPLY_MAX + 2];
-	int n = snprintf(msg, sizeof(msg), "%s\n", text);
+	size_t room = sizeof(cl->out) - cl->out_len;
+	int n = snprintf(cl->out + cl->out_len, room, "%s\n", text);
 
-	if (n < 0 || (size_t)n >= sizeof(msg)) {
-		n = (int)sizeof(msg) - 1;	/* truncated: still one line */
-		msg[n - 1] = '\n';
+	if (n < 0)
+		return;
+	if ((size_t)n >= room) {	/* cannot happen; still keep lines whole */
+		n = (int)room - 1;
+		cl->out[cl->out_len + (size_t)n - 1] = '\n';
 	}
-	if (send(cl->fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) != n)
-		ctl_drop_client(cl);
+	cl->out_len += (size_t)n;
 }
 
-static void ctl_client_event(struct ev_handler *h, uint32_t events)
+/* Events to wait for: input while answers have room, output while queued. */
+static void ctl_arm(struct ctl_client *cl)
 {
-	struct ctl_client *cl = container_of(h, struct ctl_client, ev);
-	char buf[1024], reply[CTL_REPLY_MAX];
-	ssize_t n;
+	uint32_t ev = EPOLLRDHUP;
 
-	(void)events;
-	n = recv(cl->fd, buf, sizeof(buf), MSG_DONTWAIT);
-	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-		ctl_drop_client(cl);
-		return;
+	if (cl->out_len + CTL_READ_CHUNK * CTL_OUT_PER_BYTE <= sizeof(cl->out))
+		ev |= EPOLLIN;
+	if (cl->out_len)
+		ev |= EPOLLOUT;
+	if (ev != cl->armed) {
+		cl->armed = ev;
+		ev_ctl(cl->srv->epfd, EPOLL_CTL_MOD, cl->fd, ev, &cl->ev);
 	}
-	for (ssize_t i = 0; i < n && cl->fd >= 0; i++) {
+}
+
+/* Send queued answers; false if the client is gone. */
+static bool ctl_flush(struct ctl_client *cl)
+{
+	while (cl->out_len) {
+		ssize_t n = send(cl->fd, cl->out, cl->out_len, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0)
+			return false;
+		memmove(cl->out, cl->out + n, cl->out_len - (size_t)n);
+		cl->out_len -= (size_t)n;
+	}
+	return true;
+}
+
+static void ctl_take_input(struct ctl_client *cl, const char *buf, size_t n)
+{
+	char reply[CTL_REPLY_MAX];
+
+	for (size_t i = 0; i < n; i++) {
 		if (buf[i] != '\n') {
 			if (cl->len < sizeof(cl->line) - 1)
 				cl->line[cl->len++] = buf[i];
@@ -209,8 +238,30 @@ static void ctl_client_event(struct ev_handler *h, uint32_t events)
 		}
 		cl->len = 0;
 		cl->overlong = false;
-		ctl_reply(cl, reply);
+		ctl_queue(cl, reply);
 	}
+}
+
+static void ctl_client_event(struct ev_handler *h, uint32_t events)
+{
+	struct ctl_client *cl = container_of(h, struct ctl_client, ev);
+	char buf[CTL_READ_CHUNK];
+	ssize_t n = 0;
+
+	if ((events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) && (cl->armed & EPOLLIN)) {
+		n = recv(cl->fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+			ctl_drop_client(cl);
+			return;
+		}
+		if (n > 0)
+			ctl_take_input(cl, buf, (size_t)n);
+	}
+	if (!ctl_flush(cl)) {
+		ctl_drop_client(cl);
+		return;
+	}
+	ctl_arm(cl);
 }
 
 static void ctl_listen_event(struct ev_handler *h, uint32_t events)
@@ -229,7 +280,9 @@ static void ctl_listen_event(struct ev_handler *h, uint32_t events)
 		cl->fd = fd;
 		cl->len = 0;
 		cl->overlong = false;
-		ev_ctl(s->epfd, EPOLL_CTL_ADD, fd, EPOLLIN | EPOLLRDHUP, &cl->ev);
+		cl->out_len = 0;
+		cl->armed = EPOLLIN | EPOLLRDHUP;
+		ev_ctl(s->epfd, EPOLL_CTL_ADD, fd, cl->armed, &cl->ev);
 		return;
 	}
 	{

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "event.h"
 #include "port.h"
@@ -17,6 +18,9 @@
 #define CTL_LINE_MAX	256	/* longest command line, newline included */
 #define CTL_REPLY_MAX	1024
 #define CTL_MAX_CLIENTS	8
+#define CTL_READ_CHUNK	256	/* input bytes taken per read */
+#define CTL_OUT_MAX	(64 * 1024)	/* answers waiting for a slow client */
+#define CTL_OUT_PER_BYTE 64	/* answer bytes one input byte can cause, at most */
 
 struct ctl_client {
 	int fd;
@@ -25,6 +29,9 @@ struct ctl_client {
 	char line[CTL_LINE_MAX];
 	size_t len;
 	bool overlong;		/* discarding the rest of a too long line */
+	char out[CTL_OUT_MAX];	/* answers not yet taken by the client */
+	size_t out_len;
+	uint32_t armed;		/* epoll events requested */
 };
 
 struct ctl_server {

@@ -96,6 +96,8 @@ void gbn_rx_init(struct gbn_rx *rx, uint32_t first)
 {
 	rx->expected = first;
 	rx->in_recovery = false;
+	rx->seen_valid = false;
+	rx->last_seen = 0;
 	rx->nak_due = false;
 	rx->ack_due = false;
 }
@@ -107,6 +109,7 @@ enum gbn_rx_verdict gbn_rx_data(struct gbn_rx *rx, uint32_t seq)
 	if (d == 0) {
 		rx->expected++;
 		rx->in_recovery = false;
+		rx->seen_valid = false;
 		rx->nak_due = false;
 		rx->ack_due = true;
 		return GBN_RX_ACCEPT;
@@ -116,7 +119,11 @@ enum gbn_rx_verdict gbn_rx_data(struct gbn_rx *rx, uint32_t seq)
 		rx->ack_due = true;
 		return GBN_RX_DUPLICATE;
 	}
+	if (rx->in_recovery && rx->seen_valid && (int32_t)(seq - rx->last_seen) <= 0)
+		rx->nak_due = true;	/* the replay lost the expected frame again */
 	gbn_rx_error(rx);
+	rx->seen_valid = true;
+	rx->last_seen = seq;
 	return GBN_RX_OUT_OF_ORDER;
 }
 
@@ -125,5 +132,6 @@ void gbn_rx_error(struct gbn_rx *rx)
 	if (rx->in_recovery)
 		return;
 	rx->in_recovery = true;
+	rx->seen_valid = false;
 	rx->nak_due = true;
 }

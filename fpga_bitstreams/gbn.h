@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define GBN_WINDOW_MAX		4096u	/* frames a replay buffer may hold */
-#define GBN_WINDOW_DEFAULT	256u
+#define GBN_WINDOW_DEFAULT	64u
 #define GBN_TIMEOUT_DEFAULT_MS	50u
 
 struct gbn_tx {
@@ -87,12 +87,20 @@ enum gbn_rx_verdict {
 struct gbn_rx {
 	uint32_t expected;	/* sequence number of the next in-order frame */
 	bool in_recovery;	/* a NAK was sent; silent until @expected arrives */
+	bool seen_valid;	/* @last_seen holds a frame of this episode */
+	uint32_t last_seen;	/* last out-of-order sequence number seen */
 	bool nak_due;		/* send a NAK (ack = expected - 1) */
 	bool ack_due;		/* send an acknowledgement (ACK or piggy-backed) */
 };
 
 void gbn_rx_init(struct gbn_rx *rx, uint32_t first);
-/* A DATA frame with a good CRC and sequence number @seq arrived. */
+/*
+ * A DATA frame with a good CRC and sequence number @seq arrived.  In
+ * recovery, one NAK per episode -- except when the sequence numbers go
+ * back (the sender replayed) and the expected frame still did not come:
+ * the replayed copy was lost too, so it NAKs again instead of waiting for
+ * the sender's timer.
+ */
 enum gbn_rx_verdict gbn_rx_data(struct gbn_rx *rx, uint32_t seq);
 /* A corrupt frame arrived (CRC, length or magic): ask for a replay once. */
 void gbn_rx_error(struct gbn_rx *rx);

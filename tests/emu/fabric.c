@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -209,11 +212,23 @@ int fabric_wait_link(struct fabric *f, unsigned int i, unsigned int port, int ti
 
 int fabric_start_ring(struct fabric *f, unsigned int n)
 {
+	return fabric_start_ring_ctl(f, n, NULL);
+}
+
+int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *more)
+{
 	for (unsigned int i = 0; i < n; i++) {
 		char args[32][128];
-		const char *extra[40];
+		const char *extra[56];
 		int k = 0, a = 0;
 
+		if (more) {
+			snprintf(f->ctl[i], sizeof(f->ctl[i]), "%s/card%u.ctl.sock", f->dir, i);
+			extra[k++] = "--ctl";
+			extra[k++] = f->ctl[i];
+			for (int m = 0; more[m] && k < 40; m++)
+				extra[k++] = more[m];
+		}
 		if (n > 1) {
 			extra[k++] = "--cable";
 			snprintf(args[a], sizeof(args[a]), "0=listen:%s/cable-%u-0.sock", f->dir, i);
@@ -244,6 +259,55 @@ int fabric_start_ring(struct fabric *f, unsigned int n)
 			if (fabric_wait_link(f, i, p, 10000))
 				return -1;
 	return 0;
+}
+
+int fabric_ctl(struct fabric *f, unsigned int i, const char *cmd, char *reply, size_t len)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timeval tv = { .tv_sec = 5 };
+	size_t got = 0;
+	int fd;
+
+	reply[0] = 0;
+	if (!f->ctl[i][0] || strlen(f->ctl[i]) >= sizeof(sa.sun_path))
+		return -1;
+	memcpy(sa.sun_path, f->ctl[i], strlen(f->ctl[i]) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		tap_diag("card %u: cannot connect to control socket %s: %s", i, f->ctl[i],
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (send(fd, cmd, strlen(cmd), MSG_NOSIGNAL) != (ssize_t)strlen(cmd) ||
+	    send(fd, "\n", 1, MSG_NOSIGNAL) != 1) {
+		close(fd);
+		return -1;
+	}
+	while (got + 1 < len) {
+		ssize_t n = recv(fd, reply + got, 1, 0);
+
+		if (n <= 0)
+			break;
+		if (reply[got] == '\n')
+			break;
+		got++;
+	}
+	reply[got] = 0;
+	close(fd);
+	return got ? 0 : -1;
+}
+
+long long fabric_stat(const char *stats, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *s = stats; (s = strstr(s, key)); s += kl)
+		if ((s == stats || s[-1] == ' ') && s[kl] == '=')
+			return strtoll(s + kl + 1, NULL, 10);
+	return -1;
 }
 
 int fabric_card_alive(struct fabric *f, unsigned int i)

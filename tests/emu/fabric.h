@@ -23,6 +23,7 @@ struct fabric {
 	char ram[FABRIC_MAX_CARDS][96];
 	char sock[FABRIC_MAX_CARDS][128];
 	char log[FABRIC_MAX_CARDS][128];
+	char ctl[FABRIC_MAX_CARDS][128];	/* control socket, if started with one */
 	struct fakehost fh[FABRIC_MAX_CARDS];
 };
 
@@ -40,6 +41,18 @@ int fabric_attach(struct fabric *f, unsigned int i);
  * node i+1, shortest-direction routes; waits until every link is up.
  */
 int fabric_start_ring(struct fabric *f, unsigned int n);
+/*
+ * The same ring, every card also with a control socket (--ctl, path in
+ * f->ctl[i]) and the options @extra (NULL-terminated, may be NULL).
+ */
+int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *extra);
+/*
+ * Send one command line to card @i's control socket and read the one-line
+ * answer (without newline) into @reply.  0, or -1 with a diagnostic.
+ */
+int fabric_ctl(struct fabric *f, unsigned int i, const char *cmd, char *reply, size_t len);
+/* Value of "key=" in a stats answer, or -1 if absent. */
+long long fabric_stat(const char *stats, const char *key);
 /* Wait until port @port of card @i reports LOOM_PORT_ST_UP. */
 int fabric_wait_link(struct fabric *f, unsigned int i, unsigned int port, int timeout_ms);
 /* Is card @i still running? */
