@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loom-lab: the card emulators and their cabling.  Ring: port 0 of node i
- * is cabled to port 1 of node (i + 1) mod N (node i listens on its port 0,
- * node i + 1 connects its port 1).  Routes take the shorter way round:
- * clockwise distance c = (d - i) mod N goes out of port 0 when c <= N/2,
- * else out of port 1.
+ * loom-lab: the card emulators and their cabling, as the lab's shape
+ * (topology.c) says.  Each cable belongs to its + side: the +d port of
+ * node i listens on DIR/cable-i-d.sock and the -d port of its + neighbour
+ * connects there.  Every card gets the route of every other node (the
+ * first hop of the dimension-order path).  In a ring (the 1-D torus) this
+ * is port 0 of node i cabled to port 1 of node (i + 1) mod N.
  */
 #include <errno.h>
 #include <signal.h>
@@ -43,8 +44,9 @@ void lab_argv_free(struct lab_argv *a)
 
 void lab_card_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 {
+	const struct topo_shape *s = &cfg->shape;
 	char ram[LAB_PATH_MAX];
-	int n = cfg->hosts;
+	int ports = topo_ports(s);
 
 	lab_ram_path(cfg, i, ram);
 	lab_argv_add(a, "%s", cfg->card);
@@ -55,20 +57,25 @@ void lab_card_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "--guest-ram");
 	lab_argv_add(a, "%s", ram);
 	lab_argv_add(a, "--ports");
-	lab_argv_add(a, "2");
-	if (n == 1)
-		return;
-	lab_argv_add(a, "--cable");
-	lab_argv_add(a, "0=listen:%s/cable-%d-0.sock", cfg->dir, i);
-	lab_argv_add(a, "--cable");
-	lab_argv_add(a, "1=connect:%s/cable-%d-0.sock", cfg->dir, (i + n - 1) % n);
-	for (int d = 0; d < n; d++) {
-		int c = (d - i + n) % n;
+	lab_argv_add(a, "%d", ports);
+	for (int port = 0; port < ports; port++) {
+		int peer, peer_port;
 
+		if (!topo_peer(s, i, port, &peer, &peer_port))
+			continue;
+		lab_argv_add(a, "--cable");
+		if (port < s->dims)
+			lab_argv_add(a, "%d=listen:%s/cable-%d-%d.sock", port, cfg->dir,
+				     i, port);
+		else
+			lab_argv_add(a, "%d=connect:%s/cable-%d-%d.sock", port, cfg->dir,
+				     peer, peer_port);
+	}
+	for (int d = 0; d < topo_nodes(s); d++) {
 		if (d == i)
 			continue;
 		lab_argv_add(a, "--route");
-		lab_argv_add(a, "%d=%d", d, c <= n / 2 ? 0 : 1);
+		lab_argv_add(a, "%d=%d", d, topo_route(s, i, d));
 	}
 }
 

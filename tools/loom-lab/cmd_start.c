@@ -233,7 +233,9 @@ int cmd_start(int argc, char **argv)
 	};
 	static struct lab_config cfg;
 	const char *dir = NULL, *tree = LOOM_TREE, *module = NULL;
-	bool no_module = false;
+	const char *shape = "ring";
+	char shape_err[512];
+	bool no_module = false, hosts_given = false;
 	char self[LAB_PATH_MAX];
 	int c, pipefd[2];
 	pid_t pid;
@@ -249,14 +251,9 @@ int cmd_start(int argc, char **argv)
 		case 'n':
 			if (parse_int("--hosts", optarg, 1, LAB_MAX_HOSTS, &cfg.hosts) < 0)
 				return 2;
+			hosts_given = true;
 			break;
-		case 's':
-			if (strcmp(optarg, "ring")) {
-				lab_err("--shape %s: the lab builds rings only (--shape ring)",
-					optarg);
-				return 2;
-			}
-			break;
+		case 's': shape = optarg; break;
 		case 'm':
 			if (parse_int("--mem", optarg, 64, 2048, &cfg.mem_mib) < 0)
 				return 2;
@@ -278,6 +275,12 @@ int cmd_start(int argc, char **argv)
 		lab_err("start: unexpected argument '%s'", argv[optind]);
 		return 2;
 	}
+	if (topo_parse(shape, hosts_given ? cfg.hosts : 0, LAB_MAX_HOSTS, &cfg.shape,
+		       shape_err, sizeof(shape_err)) < 0) {
+		lab_err("start: %s", shape_err);
+		return 2;
+	}
+	cfg.hosts = topo_nodes(&cfg.shape);
 	if (!dir) {
 		lab_err("start: --dir DIR is required");
 		return 2;

@@ -35,6 +35,11 @@ int cmd_status(int argc, char **argv)
 		lab_err("status: no lab in %s", dir_arg);
 		return 1;
 	}
+	char shape[TOPO_NAME_MAX];
+
+	topo_name(&cfg.shape, shape, sizeof(shape));
+	printf("shape: %s, %d host%s%s\n", shape, cfg.hosts, cfg.hosts > 1 ? "s" : "",
+	       cfg.no_card ? ", no cards" : "");
 	static const enum lab_role order[] = { LAB_ROLE_SUPERVISOR, LAB_ROLE_QEMU,
 					       LAB_ROLE_CARD };
 	for (size_t r = 0; r < sizeof(order) / sizeof(order[0]); r++) {

@@ -8,8 +8,8 @@
 static const char main_help[] =
 "usage: loom-lab COMMAND [OPTIONS]\n"
 "\n"
-"Starts a loom VM lab: one card emulator (loom-card) per host, cabled in a\n"
-"ring, and one QEMU guest (TCG, Debian kernel booted by PVH) per host with\n"
+"Starts a loom VM lab: one card emulator (loom-card) per host, cabled as a\n"
+"ring, mesh or torus, and one QEMU guest (TCG, Debian kernel booted by PVH) per host with\n"
 "the host's root file system shared read-only, the loom module loaded and\n"
 "an agent that runs commands; then runs commands in the guests and tears\n"
 "everything down.\n"
@@ -20,12 +20,13 @@ static const char main_help[] =
 "  stop       stop a lab and remove everything it created\n"
 "  status     show the lab's processes and whether they are alive\n"
 "  check-log  scan the guests' kernel logs for oopses, warnings, leaks\n"
+"  topology   print the nodes, cables and routes of a shape\n"
 "\n"
 "`loom-lab COMMAND --help` describes each command.\n"
 "Manual: Documentation/tools/loom-lab.rst\n";
 
 static const char start_help[] =
-"usage: loom-lab start --dir DIR [--hosts N] [--shape ring] [--mem MiB]\n"
+"usage: loom-lab start --dir DIR [--hosts N] [--shape SHAPE] [--mem MiB]\n"
 "                      [--boot-timeout S] [--module PATH | --no-module]\n"
 "                      [--tree PATH] [--no-card]\n"
 "\n"
@@ -37,8 +38,11 @@ static const char start_help[] =
 "\n"
 "  --dir DIR           the lab's directory: sockets, logs, pids (required;\n"
 "                      keep the path short: UNIX socket names live in it)\n"
-"  --hosts N           number of hosts, 1 to 8 (default 2)\n"
-"  --shape ring        topology; the lab builds rings (default)\n"
+"  --hosts N           number of hosts, 1 to 8 (default 2 for a ring; a mesh\n"
+"                      or torus has its own count, which --hosts must equal)\n"
+"  --shape SHAPE       how the cards are cabled and routed: ring (default),\n"
+"                      mesh:X[xY[xZ]] or torus:X[xY[xZ]], each dimension 2\n"
+"                      to 8, at most 8 nodes (see `loom-lab topology`)\n"
 "  --mem MiB           guest RAM per host, 64 to 2048 (default 256)\n"
 "  --boot-timeout S    seconds every guest has to come up (default 180)\n"
 "  --module PATH       module to insmod in each guest\n"
@@ -100,6 +104,24 @@ static const char status_help[] =
 "exit status: 0 all alive, 1 something is dead or no lab in DIR,\n"
 "2 bad options\n";
 
+static const char topology_help[] =
+"usage: loom-lab topology [--shape SHAPE] [--hosts N] [-j]\n"
+"\n"
+"Prints what `start --shape SHAPE` builds, without starting anything: each\n"
+"node's coordinates, every cable (node, port) <-> (node, port) and every\n"
+"card's routing table (destination = output port of the first hop).\n"
+"Node id = x + X*(y + Y*z); port d = +dimension d, port dims+d = -dimension\n"
+"d (+X +Y +Z -X -Y -Z).  Routes go in dimension order (X, then Y, then Z),\n"
+"in a torus the shorter way round (a tie goes +).\n"
+"\n"
+"  --shape SHAPE   ring (default), mesh:X[xY[xZ]] or torus:X[xY[xZ]], each\n"
+"                  dimension 2 to 8, at most 8 nodes\n"
+"  --hosts N       nodes of a ring (default 2); for a mesh or torus it must\n"
+"                  equal the shape's node count\n"
+"  -j, --json      one JSON object instead of text\n"
+"\n"
+"exit status: 0 printed, 2 bad options or shape\n";
+
 static const char check_log_help[] =
 "usage: loom-lab check-log --dir DIR\n"
 "\n"
@@ -125,5 +147,7 @@ void lab_help(const char *cmd, int to_stderr)
 		text = status_help;
 	else if (cmd && !strcmp(cmd, "check-log"))
 		text = check_log_help;
+	else if (cmd && !strcmp(cmd, "topology"))
+		text = topology_help;
 	fputs(text, f);
 }

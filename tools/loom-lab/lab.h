@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "topology.h"
+
 #define LAB_MAX_HOSTS 8
 #define LAB_PATH_MAX 4096
 
@@ -25,7 +27,8 @@ struct lab_config {
 	char agent[LAB_PATH_MAX];	/* loom-lab-agent binary */
 	char card[LAB_PATH_MAX];	/* loom-card binary */
 	char uniq[64];			/* prefix of the /dev/shm names */
-	int hosts;
+	int hosts;			/* = topo_nodes(&shape) */
+	struct topo_shape shape;	/* how the cards are cabled and routed */
 	int mem_mib;
 	int boot_timeout_s;
 	bool no_card;
@@ -121,6 +124,7 @@ int cmd_exec(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_check_log(int argc, char **argv);
+int cmd_topology(int argc, char **argv);
 
 /* ---- help texts (help.c) */
 void lab_help(const char *cmd, int to_stderr);

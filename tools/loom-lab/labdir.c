@@ -67,6 +67,10 @@ int lab_config_save(const struct lab_config *cfg)
 	f = fopen(path, "we");
 	if (!f)
 		return -1;
+	char shape[TOPO_NAME_MAX];
+
+	topo_name(&cfg->shape, shape, sizeof(shape));
+	fprintf(f, "shape=%s\n", shape);
 	fprintf(f, "hosts=%d\nmem_mib=%d\nboot_timeout_s=%d\nno_card=%d\n",
 		cfg->hosts, cfg->mem_mib, cfg->boot_timeout_s, cfg->no_card);
 	fprintf(f, "tree=%s\nmodule=%s\nkver=%s\nvmlinux=%s\ninitramfs=%s\n",
@@ -84,6 +88,7 @@ static void set_str(char *dst, size_t len, const char *v)
 int lab_config_load(const char *dir, struct lab_config *cfg)
 {
 	char path[LAB_PATH_MAX], line[LAB_PATH_MAX + 64];
+	char shape[TOPO_NAME_MAX] = "ring";
 	FILE *f;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -102,7 +107,9 @@ int lab_config_load(const char *dir, struct lab_config *cfg)
 		*eq = 0;
 		v = eq + 1;
 		v[strcspn(v, "\n")] = 0;
-		if (!strcmp(line, "hosts"))
+		if (!strcmp(line, "shape"))
+			set_str(shape, sizeof(shape), v);
+		else if (!strcmp(line, "hosts"))
 			cfg->hosts = atoi(v);
 		else if (!strcmp(line, "mem_mib"))
 			cfg->mem_mib = atoi(v);
@@ -128,7 +135,9 @@ int lab_config_load(const char *dir, struct lab_config *cfg)
 			set_str(cfg->uniq, sizeof(cfg->uniq), v);
 	}
 	fclose(f);
-	if (cfg->hosts < 1 || cfg->hosts > LAB_MAX_HOSTS) {
+	/* labs from before shapes have no shape line: they are rings */
+	if (cfg->hosts < 1 || cfg->hosts > LAB_MAX_HOSTS ||
+	    topo_parse(shape, cfg->hosts, LAB_MAX_HOSTS, &cfg->shape, NULL, 0) < 0) {
 		errno = EINVAL;
 		return -1;
 	}

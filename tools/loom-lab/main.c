@@ -14,6 +14,7 @@ static const struct {
 	{ "stop", cmd_stop },
 	{ "status", cmd_status },
 	{ "check-log", cmd_check_log },
+	{ "topology", cmd_topology },
 };
 
 int main(int argc, char **argv)
@@ -31,6 +32,6 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
 	lab_err("unknown command '%s' (commands: start, exec, stop, status, "
-		"check-log; see loom-lab --help)", argv[1]);
+		"check-log, topology; see loom-lab --help)", argv[1]);
 	return 2;
 }

@@ -900,8 +900,11 @@ void lab_supervise(struct lab_config *c, int fd)
 		load_module();
 	open_exec_sockets();
 
-	lab_info("lab is up: %d host%s in %s", cfg->hosts, cfg->hosts > 1 ? "s" : "",
-		 cfg->dir);
+	char shape[TOPO_NAME_MAX];
+
+	topo_name(&cfg->shape, shape, sizeof(shape));
+	lab_info("lab is up: %d host%s (%s) in %s", cfg->hosts,
+		 cfg->hosts > 1 ? "s" : "", shape, cfg->dir);
 	write_all(status_fd, "@@OK\n", 5);
 	close(status_fd);
 	status_fd = -1;
