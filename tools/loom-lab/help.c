@@ -98,8 +98,9 @@ static const char stop_help[] =
 static const char status_help[] =
 "usage: loom-lab status --dir DIR\n"
 "\n"
-"Prints one line per process of the lab: the supervisor, each host's QEMU\n"
-"and each card emulator, with its pid and whether it is alive.\n"
+"Prints the lab's shape and host count (`shape: torus:2x2, 4 hosts`), then\n"
+"one line per process of the lab: the supervisor, each host's QEMU and each\n"
+"card emulator, with its pid and whether it is alive.\n"
 "\n"
 "exit status: 0 all alive, 1 something is dead or no lab in DIR,\n"
 "2 bad options\n";
