@@ -31,7 +31,8 @@ const char lc_monitor_usage[] =
 "        (\"route_changed\"), dev, dest, port, phys_dest, adaptive, valid.\n"
 "\n"
 "    \"listening for loom events\" is printed on standard error once the\n"
-"    subscription is in place.\n";
+"    subscription is in place.  When loom.ko is unloaded the family goes\n"
+"    away: monitor says so and exits with status 1.\n";
 
 static volatile sig_atomic_t lc_stop;
 
@@ -41,13 +42,41 @@ static void lc_on_signal(int sig)
 	lc_stop = 1;
 }
 
+struct lc_monitor {
+	const struct lc_opts *o;
+	int family;
+	bool gone;		/* the family was unregistered */
+};
+
+/* nlctrl's notification that the loom family went away */
+static int lc_monitor_ctrl(struct lc_monitor *m, struct nlmsghdr *h)
+{
+	struct genlmsghdr *g = nlmsg_data(h);
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+
+	if (g->cmd != CTRL_CMD_DELFAMILY ||
+	    genlmsg_parse(h, 0, tb, CTRL_ATTR_MAX, NULL) < 0 ||
+	    !tb[CTRL_ATTR_FAMILY_ID] || nla_len(tb[CTRL_ATTR_FAMILY_ID]) < 2 ||
+	    nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]) != m->family)
+		return NL_SKIP;
+	m->gone = true;
+	lc_stop = 1;
+	return NL_STOP;
+}
+
 static int lc_monitor_event(struct nl_msg *msg, void *arg)
 {
-	const struct lc_opts *o = arg;
+	struct lc_monitor *m = arg;
+	const struct lc_opts *o = m->o;
 	struct nlmsghdr *h = nlmsg_hdr(msg);
 	struct genlmsghdr *g = nlmsg_data(h);
 	struct nlattr *tb[LOOM_ATTR_MAX + 1];
 	uint32_t dev;
+
+	if (h->nlmsg_type == GENL_ID_CTRL)
+		return lc_monitor_ctrl(m, h);
+	if (h->nlmsg_type != m->family)
+		return NL_SKIP;
 
 	if (genlmsg_parse(h, 0, tb, LOOM_ATTR_MAX, lc_policy) < 0) {
 		fprintf(stderr, "loomctl: monitor: ignoring a malformed event\n");
@@ -72,9 +101,10 @@ static int lc_monitor_event(struct nl_msg *msg, void *arg)
 
 int lc_monitor_run(const struct lc_opts *o, int argc, char **argv)
 {
+	struct lc_monitor m = { .o = o };
 	struct sigaction sa;
 	struct lc_nl nl;
-	int grp, err;
+	int grp, ctrl_grp, err;
 
 	if (argc > 0 && lc_is_help(argv[0])) {
 		fputs(lc_monitor_usage, stdout);
@@ -93,9 +123,14 @@ int lc_monitor_run(const struct lc_opts *o, int argc, char **argv)
 		lc_nl_close(&nl);
 		return LC_EXIT_KERNEL;
 	}
+	/* nlctrl announces the family's removal (rmmod loom) */
+	ctrl_grp = genl_ctrl_resolve_grp(nl.sk, "nlctrl", "notify");
+	m.family = nl.family;
 	nl_socket_disable_seq_check(nl.sk);
-	nl_socket_modify_cb(nl.sk, NL_CB_VALID, NL_CB_CUSTOM, lc_monitor_event, (void *)o);
+	nl_socket_modify_cb(nl.sk, NL_CB_VALID, NL_CB_CUSTOM, lc_monitor_event, &m);
 	err = nl_socket_add_membership(nl.sk, grp);
+	if (!err && ctrl_grp >= 0)
+		err = nl_socket_add_membership(nl.sk, ctrl_grp);
 	if (err < 0) {
 		fprintf(stderr, "loomctl: monitor: cannot join the events group: %s\n",
 			nl_geterror(err));
@@ -129,6 +164,10 @@ int lc_monitor_run(const struct lc_opts *o, int argc, char **argv)
 			break;
 		}
 		err = 0;
+	}
+	if (m.gone) {
+		fprintf(stderr, "loomctl: monitor: the loom netlink family went away: loom.ko was unloaded\n");
+		err = LC_EXIT_KERNEL;
 	}
 	lc_nl_close(&nl);
 	return err;

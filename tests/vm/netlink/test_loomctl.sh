@@ -7,7 +7,8 @@
 # delivery), port show, bad input with its exit status and message, the
 # CAP_NET_ADMIN rule for an unprivileged user, monitor events, a dump of a
 # full 1024-entry table (several netlink messages), an unbind and rebind of
-# the card under a stream of netlink requests, a clean kernel log.
+# the card under a stream of netlink requests, rmmod (the family goes, a
+# monitor notices) and insmod, a clean kernel log.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
 . "$here/../../lib/lab.sh"
@@ -21,7 +22,7 @@ if ! command -v jq >/dev/null; then
 	exit 4
 fi
 
-tap_plan 29
+tap_plan 31
 if ! lab_start --hosts 2; then
 	tap_fail "lab with 2 hosts starts and loads loom.ko"
 	tap_done
@@ -31,9 +32,10 @@ tap_ok "lab with 2 hosts starts and loads loom.ko"
 out=$(mktemp -d)
 trap "lab_cleanup; rm -rf '$out' '$(dirname "$LAB_DIR")'" EXIT
 
-# run loomctl in host 0: stdout, stderr and status into $out/{o,e,rc}
+# run loomctl in host 0: stdout, stderr and status into $out/{o,e,rc};
+# a request the kernel never answers fails in a minute instead of hanging
 lc() {
-	lab_exec 0 loomctl "$@" >"$out/o" 2>"$out/e"
+	"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- loomctl "$@" >"$out/o" 2>"$out/e"
 	echo $? >"$out/rc"
 }
 rc() { cat "$out/rc"; }
@@ -334,6 +336,32 @@ if [ "$(rc)" = 0 ] && cmp -s "$out/o" "$out/routes"; then
 else
 	show
 	tap_fail "after the rebind under load the card answers with its boot routes"
+fi
+
+# ---- rmmod: the family goes away, insmod brings it back -----------------
+# (bounded: a module that cannot unload or load again must not hang the test)
+"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- 'loomctl monitor >/tmp/nl-mon 2>&1 & m=$!
+	for i in 1 2 3 4 5 6 7 8 9 10; do grep -q listening /tmp/nl-mon && break; sleep 0.3; done
+	rmmod loom; echo "rmmod: exit $?"
+	loomctl dev; echo "dev: exit $?"
+	for i in $(seq 20); do kill -0 $m 2>/dev/null || break; sleep 0.25; done
+	kill $m 2>/dev/null; wait $m; echo "monitor: exit $?"; cat /tmp/nl-mon; rm -f /tmp/nl-mon
+	insmod kmod/loom.ko; echo "insmod: exit $?"' >"$out/rmmod" 2>&1
+tap_diag "$(cat "$out/rmmod")"
+if grep -qx 'rmmod: exit 0' "$out/rmmod" && grep -qx 'dev: exit 1' "$out/rmmod" &&
+	grep -q 'the loom netlink family is not registered: is loom.ko loaded?' "$out/rmmod" &&
+	grep -qx 'monitor: exit 1' "$out/rmmod" &&
+	grep -q 'monitor: the loom netlink family went away' "$out/rmmod"; then
+	tap_ok "after rmmod: 'is loom.ko loaded?' (exit 1), and monitor says the family went away"
+else
+	tap_fail "after rmmod: 'is loom.ko loaded?' (exit 1), and monitor says the family went away"
+fi
+lc route show
+if grep -qx 'insmod: exit 0' "$out/rmmod" && [ "$(rc)" = 0 ] && cmp -s "$out/o" "$out/routes"; then
+	tap_ok "after insmod the family answers again"
+else
+	show
+	tap_fail "after insmod the family answers again"
 fi
 
 if "$LOOM_LAB" check-log --dir "$LAB_DIR"; then
