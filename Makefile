@@ -34,6 +34,7 @@ module:
 tests: userspace module
 	$(MAKE) -C fpga_bitstreams tests
 	$(MAKE) -C kmod tests
+	$(MAKE) -C tests/vm/uring
 
 check: deps
 	@$(MAKE) --no-print-directory all tests

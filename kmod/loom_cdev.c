@@ -49,6 +49,7 @@ static int loom_open(struct inode *inode, struct file *file)
 	lf->mapping = file->f_mapping;
 	lf->cookie = loom_new_cookie();
 	xa_init_flags(&lf->ctxs, XA_FLAGS_ALLOC);
+	loom_uring_file_init(lf);
 
 	mutex_lock(&ldev->lock);
 	if (ldev->dead) {
@@ -69,6 +70,7 @@ static int loom_release(struct inode *inode, struct file *file)
 	struct loom_file *lf = file->private_data;
 	struct loom_dev *ldev = lf->ldev;
 
+	loom_uring_file_release(lf);
 	loom_ctx_release_all(lf);
 	mutex_lock(&ldev->lock);
 	list_del(&lf->node);
@@ -219,6 +221,7 @@ const struct file_operations loom_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = loom_mmap,
 	.poll = loom_poll,
+	.uring_cmd = loom_uring_cmd,
 	.llseek = no_llseek,
 };
 
@@ -228,7 +231,7 @@ const struct file_operations loom_fops = {
  *
  * Marks the card dead (ioctl -> -EIO, poll -> EPOLLERR | EPOLLHUP, mmap ->
  * -EIO), zaps every user mapping of every open file (a later access raises
- * SIGBUS) and wakes all sleepers.
+ * SIGBUS), completes every io_uring wait with -EIO and wakes all sleepers.
  */
 void loom_files_kill(struct loom_dev *ldev)
 {
@@ -236,8 +239,10 @@ void loom_files_kill(struct loom_dev *ldev)
 
 	mutex_lock(&ldev->lock);
 	ldev->dead = true;
-	list_for_each_entry(lf, &ldev->files, node)
+	list_for_each_entry(lf, &ldev->files, node) {
 		unmap_mapping_range(lf->mapping, 0, 0, 1);
+		loom_uring_file_kill(lf);
+	}
 	mutex_unlock(&ldev->lock);
 
 	wake_up_all(&ldev->cq_wq);

@@ -324,6 +324,7 @@ int loom_ctx_destroy(struct loom_file *lf, u32 index)
 	xa_erase(&lf->ctxs, found->slot);
 	lf->n_ctxs--;
 	loom_ctx_free(ldev, found);
+	loom_uring_ctx_gone(lf, index);
 out:
 	mutex_unlock(&ldev->lock);
 	return err;

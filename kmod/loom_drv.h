@@ -11,8 +11,10 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include <linux/loom.h>
@@ -77,6 +79,8 @@ struct loom_fwid {
  * @admin_seq: sequence number of the last admin command
  * @admin_wq: woken by the admin interrupt (vector LOOM_VEC_ADMIN)
  * @cq_wq: woken by the completion interrupt (vector LOOM_VEC_CQ)
+ * @uring_waits: outstanding io_uring waits of all files (loom_uring.c)
+ * @uring_work: scans the io_uring waits after a completion interrupt
  * @n_vectors: MSI-X vectors allocated
  * @fwid: firmware identity
  * @blk_admin: admin block
@@ -109,6 +113,8 @@ struct loom_dev {
 	u32 admin_seq;
 	wait_queue_head_t admin_wq;
 	wait_queue_head_t cq_wq;
+	atomic_t uring_waits;
+	struct work_struct uring_work;
 	int n_vectors;
 
 	struct loom_fwid fwid;
@@ -131,6 +137,10 @@ struct loom_dev {
  * @cookie: per-open identity encoded in every mmap token of this file
  * @ctxs: contexts of this file indexed by slot (protected by ldev->lock)
  * @n_ctxs: number of entries in @ctxs
+ * @uring_lock: protects @uring_waits and @n_uring_waits (taken in the
+ *	timer interrupt: irqsave; inside ldev->lock when both are held)
+ * @uring_waits: outstanding io_uring waits (struct loom_uwait, loom_uring.c)
+ * @n_uring_waits: entries of @uring_waits, at most LOOM_URING_MAX_WAITS
  */
 struct loom_file {
 	struct loom_dev *ldev;
@@ -139,6 +149,9 @@ struct loom_file {
 	u32 cookie;
 	struct xarray ctxs;
 	unsigned int n_ctxs;
+	spinlock_t uring_lock;		/* see @uring_lock above */
+	struct list_head uring_waits;
+	unsigned int n_uring_waits;
 };
 
 /* mmap regions of a context, encoded in tokens */
@@ -229,6 +242,16 @@ int loom_mmap(struct file *file, struct vm_area_struct *vma);
 /* loom_cdev.c */
 extern const struct file_operations loom_fops;
 void loom_files_kill(struct loom_dev *ldev);
+
+/* loom_uring.c */
+struct io_uring_cmd;
+int loom_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags);
+void loom_uring_file_init(struct loom_file *lf);
+void loom_uring_file_release(struct loom_file *lf);
+void loom_uring_file_kill(struct loom_file *lf);
+void loom_uring_ctx_gone(struct loom_file *lf, u32 index);
+void loom_uring_scan(struct work_struct *work);
+void loom_uring_irq(struct loom_dev *ldev);
 
 /* loom_sysfs.c */
 extern const struct attribute_group *loom_dev_groups[];

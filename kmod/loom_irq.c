@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * MSI-X interrupts: vector LOOM_VEC_ADMIN wakes admin command waiters,
- * vector LOOM_VEC_CQ wakes poll() sleepers.  Interrupts coalesce, so the
+ * vector LOOM_VEC_CQ wakes poll() sleepers and schedules the scan of
+ * io_uring waits (loom_uring.c).  Interrupts coalesce, so the
  * handlers only wake; the sleepers re-read shared state.
  */
 #include <linux/interrupt.h>
@@ -22,6 +23,7 @@ static irqreturn_t loom_irq_cq(int irq, void *data)
 	struct loom_dev *ldev = data;
 
 	wake_up_all(&ldev->cq_wq);
+	loom_uring_irq(ldev);
 	return IRQ_HANDLED;
 }
 
@@ -44,6 +46,7 @@ int loom_irq_setup(struct loom_dev *ldev)
 		return n;
 	}
 	ldev->n_vectors = n;
+	INIT_WORK(&ldev->uring_work, loom_uring_scan);
 
 	err = request_irq(pci_irq_vector(pdev, LOOM_VEC_ADMIN), loom_irq_admin,
 			  0, "loom-admin", ldev);
@@ -80,6 +83,8 @@ void loom_irq_teardown(struct loom_dev *ldev)
 		return;
 	free_irq(pci_irq_vector(pdev, LOOM_VEC_CQ), ldev);
 	free_irq(pci_irq_vector(pdev, LOOM_VEC_ADMIN), ldev);
+	/* the interrupt queued it; ldev may be freed after this */
+	cancel_work_sync(&ldev->uring_work);
 	pci_free_irq_vectors(pdev);
 	ldev->n_vectors = 0;
 }

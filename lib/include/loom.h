@@ -52,6 +52,11 @@ struct loom_ctx_attr {
 };
 
 #define LOOM_CTX_ATTR_INDEX	(1u << 0)	/* ask for a fixed context index */
+/*
+ * Completion mode io_uring: loom_wait() sleeps on an io_uring command of
+ * the device (the context owns a small ring) instead of poll().
+ */
+#define LOOM_CTX_ATTR_URING	(1u << 1)
 
 int loom_ctx_create(struct loom_dev *dev, const struct loom_ctx_attr *attr,
 		    struct loom_ctx **ctxp);
@@ -115,7 +120,8 @@ struct loom_completion {
 /* Reap up to @max completions without blocking; returns how many. */
 int loom_poll(struct loom_ctx *ctx, struct loom_completion *out, int max);
 /*
- * Wait for at least one completion (sleeping on the card's interrupt),
+ * Wait for at least one completion (sleeping on the card's interrupt,
+ * through poll() or, with LOOM_CTX_ATTR_URING, io_uring),
  * up to @timeout_ms (-1: forever).  Returns how many were reaped (>= 1),
  * or -ETIMEDOUT, or -EIO if the card went away.
  */

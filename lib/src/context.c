@@ -68,7 +68,7 @@ int loom_ctx_create(struct loom_dev *dev, const struct loom_ctx_attr *attr,
 
 	if (!dev || !ctxp)
 		return -EINVAL;
-	if (attr && (attr->flags & ~LOOM_CTX_ATTR_INDEX))
+	if (attr && (attr->flags & ~(LOOM_CTX_ATTR_INDEX | LOOM_CTX_ATTR_URING)))
 		return -EINVAL;
 	req.cmdq_entries = attr && attr->cmdq_entries ? attr->cmdq_entries : DEFAULT_CMDQ_ENTRIES;
 	req.cq_entries = attr && attr->cq_entries ? attr->cq_entries : DEFAULT_CQ_ENTRIES;
@@ -123,6 +123,11 @@ int loom_ctx_create(struct loom_dev *dev, const struct loom_ctx_attr *attr,
 		ctx->kick = (volatile uint32_t *)((char *)ctx->kick_page + req.kick_offset);
 		ctx->kick_value = req.kick_value;
 	}
+	if (attr && (attr->flags & LOOM_CTX_ATTR_URING)) {
+		err = loom_uring_open(ctx);
+		if (err)
+			goto err_unmap;
+	}
 	*ctxp = ctx;
 	return 0;
 
@@ -142,6 +147,7 @@ void loom_ctx_destroy(struct loom_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	loom_uring_close(ctx);
 	unmap_all(ctx);
 	destroy_kernel_ctx(ctx);
 	free(ctx);

@@ -37,6 +37,16 @@ struct loom_ctx {
 
 	size_t cmdq_bytes, cq_bytes;
 	void *kick_page;
+
+	struct loom_uring *uring;	/* LOOM_CTX_ATTR_URING, else NULL */
 };
+
+struct loom_completion;
+
+/* uring.c: completion mode io_uring */
+int loom_uring_open(struct loom_ctx *ctx);
+void loom_uring_close(struct loom_ctx *ctx);
+int loom_uring_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
+		    int timeout_ms);
 
 #endif

@@ -144,6 +144,8 @@ int loom_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
 
 	if (!ctx || !out || max <= 0)
 		return -EINVAL;
+	if (ctx->uring)
+		return loom_uring_wait(ctx, out, max, timeout_ms);
 	for (;;) {
 		struct pollfd pfd = { .fd = ctx->dev->fd, .events = POLLIN };
 		int n = loom_poll(ctx, out, max);

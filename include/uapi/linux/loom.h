@@ -114,4 +114,54 @@ struct loom_ctx_destroy {
 #define LOOM_IOC_CTX_CREATE	_IOWR(LOOM_IOC_MAGIC, 0x01, struct loom_ctx_create)
 #define LOOM_IOC_CTX_DESTROY	_IOWR(LOOM_IOC_MAGIC, 0x02, struct loom_ctx_destroy)
 
+/*
+ * io_uring commands (IORING_OP_URING_CMD on an open /dev/loomN, ring
+ * created with IORING_SETUP_SQE128; sqe->cmd_op is one of the values
+ * below, the payload is at the start of the 80-byte sqe->cmd area and
+ * its unused bytes must be zero).  Without SQE128 every command
+ * completes with -EINVAL.  See Documentation/abi/chardev.rst.
+ */
+#define LOOM_URING_WAIT_CQ	0x4c01	/* struct loom_uring_wait */
+#define LOOM_URING_CANCEL	0x4c02	/* struct loom_uring_cancel */
+
+/* outstanding LOOM_URING_WAIT_CQ commands one open file may have */
+#define LOOM_URING_MAX_WAITS	1024
+
+/**
+ * struct loom_uring_wait - payload of LOOM_URING_WAIT_CQ
+ * @ctx_index: context index (LOOM_IOC_CTX_CREATE) of a context of this file
+ * @flags: 0
+ * @timeout_ns: complete with -ETIME after this many nanoseconds; 0: test
+ *              once and complete at once (0 or -ETIME)
+ * @user_id: any value; LOOM_URING_CANCEL selects waits by it
+ *
+ * Completes with res 0 as soon as the entry of the context's completion
+ * ring at the consumer index published in its doorbell page (LOOM_DB_CQ_CI)
+ * is valid (the test poll() makes), -ETIME on timeout, -ECANCELED when
+ * cancelled (LOOM_URING_CANCEL, or the context destroyed), -EIO when the
+ * card goes away, -EINVAL for a context not of this file or bad flags,
+ * -EBUSY beyond LOOM_URING_MAX_WAITS outstanding waits of this file.
+ */
+struct loom_uring_wait {
+	__u32	ctx_index;
+	__u32	flags;
+	__u64	timeout_ns;
+	__u64	user_id;
+};
+
+/**
+ * struct loom_uring_cancel - payload of LOOM_URING_CANCEL
+ * @user_id: cancel the outstanding waits of this file with this user_id
+ * @flags: 0
+ * @pad: zero
+ *
+ * Completes with res = number of waits cancelled (each of them completes
+ * with -ECANCELED).
+ */
+struct loom_uring_cancel {
+	__u64	user_id;
+	__u32	flags;
+	__u32	pad;
+};
+
 #endif /* _UAPI_LINUX_LOOM_H */

@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# loom.ko's io_uring commands and libloom's completion mode io_uring in a
+# 2-host lab: the guest program uring_test (SQE128 required, bad context
+# and flags, timeout, completion from the interrupt, cancel, 200 and 1025
+# outstanding waits, context destroyed / file and ring closed under waits,
+# LOOM_CTX_ATTR_URING), loom_put_lat across the hosts in both completion
+# modes, waits failing with -EIO when the card is unbound, a clean log.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib/tap.sh"
+. "$here/../../lib/lab.sh"
+
+guest_bin=$loom_build/tests/vm/uring
+if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
+	echo "1..0 # SKIP loom-lab or loom-card not built"
+	exit 4
+fi
+if [ ! -x "$guest_bin/uring_test" ]; then
+	tap_plan 1
+	tap_fail "guest program $guest_bin/uring_test exists (run: make -C tests/vm/uring)"
+	tap_done
+fi
+
+if ! lab_start --hosts 2; then
+	tap_plan 1
+	tap_fail "lab with 2 hosts starts and loads loom.ko"
+	tap_done
+fi
+tap_ok "lab with 2 hosts starts and loads loom.ko"
+out=$(mktemp -d)
+trap 'lab_cleanup; rm -rf "$out"' EXIT
+
+lab_exec 0 "$guest_bin/uring_test" >"$out/guest" 2>&1
+rc=$?
+# renumber the guest's TAP into ours
+while IFS= read -r line; do
+	case "$line" in
+	"ok "*) tap_ok "guest: ${line#ok [0-9]* - }" ;;
+	"not ok "*) tap_fail "guest: ${line#not ok [0-9]* - }" ;;
+	"1.."*) ;;
+	*) tap_diag "$line" ;;
+	esac
+done <"$out/guest"
+if [ $rc = 0 ] && grep -q '^ok 16 ' "$out/guest"; then
+	tap_ok "uring_test ran all 16 checks and exits 0"
+else
+	tap_fail "uring_test ran all 16 checks and exits 0 (exit $rc)"
+fi
+
+lab_exec 1 loom_put_lat -n 20 >"$out/srv" 2>&1 &
+srv=$!
+lab_exec 0 loom_put_lat -n 20 -s 64 1 >"$out/cli" 2>&1
+cli_rc=$?
+wait $srv
+srv_rc=$?
+if [ $cli_rc = 0 ] && [ $srv_rc = 0 ] && grep -q '^ *64 *20 ' "$out/cli"; then
+	tap_ok "loom_put_lat between the hosts still works (interrupt mode)"
+else
+	tap_diag "$(cat "$out/cli" "$out/srv")"
+	tap_fail "loom_put_lat between the hosts still works (interrupt mode; client $cli_rc, server $srv_rc)"
+fi
+
+# unbind host 0's card under 8 outstanding waits: all complete with -EIO
+lab_exec 0 "$guest_bin/uring_test" hold 8 >"$out/hold" 2>&1 &
+holder=$!
+for _ in $(seq 50); do
+	grep -q '^held' "$out/hold" && break
+	sleep 0.2
+done
+dev=$(lab_exec 0 'basename "$(readlink /sys/class/loom/loom0/device)"')
+lab_exec 0 "echo $dev > /sys/bus/pci/drivers/loom/unbind"
+for _ in $(seq 100); do
+	kill -0 $holder 2>/dev/null || break
+	sleep 0.2
+done
+if kill -0 $holder 2>/dev/null; then
+	kill $holder
+	tap_fail "unbind completes 8 outstanding waits within 20 s"
+else
+	wait $holder
+	n=$(grep -c '^res -5$' "$out/hold")
+	if [ "$n" = 8 ]; then
+		tap_ok "unbind completes 8 outstanding waits with -EIO"
+	else
+		tap_diag "$(cat "$out/hold")"
+		tap_fail "unbind completes 8 outstanding waits with -EIO ($n)"
+	fi
+fi
+lab_exec 0 "echo $dev > /sys/bus/pci/drivers/loom/bind"
+
+tap_check "guest kernel logs have no oops, BUG or warning" "$LOOM_LAB" check-log --dir "$LAB_DIR"
+tap_plan "$tap_n"
+tap_done

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest program of test_uring.sh: loom.ko's io_uring commands
+ * (LOOM_URING_WAIT_CQ, LOOM_URING_CANCEL) and libloom's completion mode
+ * io_uring, against /dev/loom0.  Prints TAP.
+ *
+ *   uring_test          the checks
+ *   uring_test hold N   submits N waits of 30 s, prints "held", then one
+ *                       line "res R" per completion (the card is unbound
+ *                       meanwhile: R must be -EIO)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <liburing.h>
+
+#include <linux/loom.h>
+#include <loom.h>
+
+static int test_n, test_failed;
+
+static void check(int ok, const char *what, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void check(int ok, const char *what, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", ok ? "ok" : "not ok", ++test_n);
+	va_start(ap, what);
+	vprintf(what, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		test_failed++;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct io_uring_sqe *prep(struct io_uring *ring, int fd, uint32_t op,
+				 uint64_t user_data)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+	if (!sqe) {
+		fprintf(stderr, "uring_test: submission queue full\n");
+		exit(1);
+	}
+	memset(sqe, 0, (ring->flags & IORING_SETUP_SQE128) ? 128 : 64);
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = fd;
+	sqe->cmd_op = op;
+	sqe->user_data = user_data;
+	return sqe;
+}
+
+static void prep_wait(struct io_uring *ring, int fd, uint32_t ctx_index,
+		      uint64_t timeout_ns, uint64_t user_id)
+{
+	struct io_uring_sqe *sqe = prep(ring, fd, LOOM_URING_WAIT_CQ, user_id);
+	struct loom_uring_wait *w = (struct loom_uring_wait *)(void *)sqe->cmd;
+
+	w->ctx_index = ctx_index;
+	w->timeout_ns = timeout_ns;
+	w->user_id = user_id;
+}
+
+static void prep_cancel(struct io_uring *ring, int fd, uint64_t user_id,
+			uint64_t user_data)
+{
+	struct io_uring_sqe *sqe = prep(ring, fd, LOOM_URING_CANCEL, user_data);
+	struct loom_uring_cancel *c = (struct loom_uring_cancel *)(void *)sqe->cmd;
+
+	c->user_id = user_id;
+}
+
+/* Reap one CQE within @timeout_s; returns 0 and fills *res and *data. */
+static int reap(struct io_uring *ring, double timeout_s, int *res,
+		uint64_t *data)
+{
+	struct __kernel_timespec ts = {
+		.tv_sec = (long long)timeout_s,
+		.tv_nsec = (long long)((timeout_s - (double)(long long)timeout_s) * 1e9),
+	};
+	struct io_uring_cqe *cqe;
+	int err;
+
+	do
+		err = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
+	while (err == -EINTR);
+	if (err)
+		return err;
+	*res = cqe->res;
+	*data = cqe->user_data;
+	io_uring_cqe_seen(ring, cqe);
+	return 0;
+}
+
+/* Submit what is queued and reap exactly one CQE; its res, or -999. */
+static int submit_one(struct io_uring *ring, double timeout_s)
+{
+	uint64_t data;
+	int res;
+
+	if (io_uring_submit(ring) < 0)
+		return -999;
+	if (reap(ring, timeout_s, &res, &data))
+		return -999;
+	return res;
+}
+
+static int ring_init(struct io_uring *ring, unsigned int entries,
+		     unsigned int flags)
+{
+	struct io_uring_params p = { .flags = flags | IORING_SETUP_CQSIZE,
+				     .cq_entries = entries * 2 };
+	int err = io_uring_queue_init_params(entries, ring, &p);
+
+	if (err) {
+		fprintf(stderr, "uring_test: io_uring_queue_init(%u): %s\n",
+			entries, strerror(-err));
+		exit(1);
+	}
+	return 0;
+}
+
+static void drain(struct loom_ctx *ctx)
+{
+	struct loom_completion c[16];
+
+	while (loom_poll(ctx, c, 16) > 0)
+		;
+}
+
+static int hold(int n)
+{
+	struct loom_dev *dev;
+	struct loom_ctx *ctx;
+	struct io_uring ring;
+	int i, fd;
+
+	if (loom_dev_open(NULL, &dev) || loom_ctx_create(dev, NULL, &ctx)) {
+		fprintf(stderr, "uring_test hold: cannot open a context\n");
+		return 1;
+	}
+	fd = loom_ctx_fd(ctx);
+	ring_init(&ring, 256, IORING_SETUP_SQE128);
+	for (i = 0; i < n; i++)
+		prep_wait(&ring, fd, loom_ctx_index(ctx), 30000000000ull, 1);
+	if (io_uring_submit(&ring) != n) {
+		fprintf(stderr, "uring_test hold: submit failed\n");
+		return 1;
+	}
+	printf("held\n");
+	fflush(stdout);
+	for (i = 0; i < n; i++) {
+		uint64_t data;
+		int res;
+
+		if (reap(&ring, 60, &res, &data)) {
+			printf("reap: timeout\n");
+			return 1;
+		}
+		printf("res %d\n", res);
+	}
+	fflush(stdout);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct loom_ctx_attr uattr = { .flags = LOOM_CTX_ATTR_URING };
+	struct loom_completion comp[4];
+	struct io_uring ring, ring64;
+	struct loom_dev *dev;
+	struct loom_ctx *ctx, *uctx;
+	uint32_t idx;
+	int fd, res, i, n, ok, ebusy, zero, canceled;
+	uint64_t data;
+	double t0, dt;
+
+	if (argc == 3 && !strcmp(argv[1], "hold"))
+		return hold(atoi(argv[2]));
+
+	printf("1..16\n");
+	if (loom_dev_open(NULL, &dev) || loom_ctx_create(dev, NULL, &ctx)) {
+		printf("Bail out! cannot open /dev/loom0 and create a context\n");
+		return 1;
+	}
+	fd = loom_ctx_fd(ctx);
+	idx = loom_ctx_index(ctx);
+	ring_init(&ring, 2048, IORING_SETUP_SQE128);
+
+	/* without SQE128 */
+	ring_init(&ring64, 8, 0);
+	prep(&ring64, fd, LOOM_URING_WAIT_CQ, 1);
+	res = submit_one(&ring64, 5);
+	check(res == -EINVAL, "WAIT_CQ on a ring without SQE128: -EINVAL (got %d)", res);
+	io_uring_queue_exit(&ring64);
+
+	prep_wait(&ring, fd, idx + 1, 1000000000ull, 1);
+	res = submit_one(&ring, 5);
+	check(res == -EINVAL, "WAIT_CQ on a context not of this file: -EINVAL (got %d)", res);
+	{
+		struct io_uring_sqe *sqe = prep(&ring, fd, LOOM_URING_WAIT_CQ, 2);
+		struct loom_uring_wait *w = (struct loom_uring_wait *)(void *)sqe->cmd;
+
+		w->ctx_index = idx;
+		w->flags = 1;
+		w->timeout_ns = 1000000000ull;
+	}
+	res = submit_one(&ring, 5);
+	check(res == -EINVAL, "WAIT_CQ with unknown flags: -EINVAL (got %d)", res);
+	prep(&ring, fd, 0x4cff, 3);
+	res = submit_one(&ring, 5);
+	check(res == -ENOTTY, "unknown cmd_op: -ENOTTY (got %d)", res);
+
+	/* timeout */
+	t0 = now_s();
+	prep_wait(&ring, fd, idx, 300000000ull, 4);
+	res = submit_one(&ring, 10);
+	dt = now_s() - t0;
+	check(res == -ETIME && dt >= 0.29 && dt < 5,
+	      "a wait with no completion times out with -ETIME after 300 ms (got %d after %.3f s)", res, dt);
+
+	/* completion from the interrupt */
+	prep_wait(&ring, fd, idx, 20000000000ull, 5);
+	io_uring_submit(&ring);
+	usleep(100000);
+	t0 = now_s();
+	loom_nop(ctx, 42);
+	res = reap(&ring, 15, &res, &data) ? -999 : res;
+	dt = now_s() - t0;
+	check(res == 0 && dt < 10,
+	      "a wait completes with 0 when a NOP completion arrives (got %d after %.3f s)", res, dt);
+	n = loom_poll(ctx, comp, 4);
+	check(n == 1 && comp[0].tag == 42, "the NOP completion is there to reap (%d)", n);
+
+	/* an entry already there: completes at once; timeout 0 tests once */
+	loom_nop(ctx, 43);
+	usleep(200000);
+	prep_wait(&ring, fd, idx, 20000000000ull, 6);
+	res = submit_one(&ring, 5);
+	prep_wait(&ring, fd, idx, 0, 7);
+	n = submit_one(&ring, 5);
+	drain(ctx);
+	prep_wait(&ring, fd, idx, 0, 8);
+	i = submit_one(&ring, 5);
+	check(res == 0 && n == 0 && i == -ETIME,
+	      "an entry already there completes at once; timeout 0 tests once (%d %d %d)", res, n, i);
+
+	/* cancel */
+	for (i = 0; i < 3; i++)
+		prep_wait(&ring, fd, idx, 20000000000ull, 77);
+	prep_wait(&ring, fd, idx, 20000000000ull, 78);
+	io_uring_submit(&ring);
+	usleep(100000);
+	prep_cancel(&ring, fd, 77, 1077);
+	io_uring_submit(&ring);
+	ok = 1;
+	canceled = 0;
+	n = -1;
+	for (i = 0; i < 4; i++) {
+		if (reap(&ring, 5, &res, &data)) {
+			ok = 0;
+			break;
+		}
+		if (data == 1077)
+			n = res;
+		else if (data == 77 && res == -ECANCELED)
+			canceled++;
+		else
+			ok = 0;
+	}
+	check(ok && n == 3 && canceled == 3,
+	      "CANCEL of user_id 77 returns 3 and those waits complete with -ECANCELED (cancel %d, %d cancelled)",
+	      n, canceled);
+	prep_cancel(&ring, fd, 78, 1078);
+	io_uring_submit(&ring);
+	n = -1;
+	canceled = 0;
+	for (i = 0; i < 2; i++) {
+		if (reap(&ring, 5, &res, &data))
+			break;
+		if (data == 1078)
+			n = res;
+		else if (data == 78 && res == -ECANCELED)
+			canceled++;
+	}
+	check(n == 1 && canceled == 1, "the other user_id is cancelled apart (%d, %d)", n, canceled);
+
+	/* 200 outstanding waits, one completion */
+	for (i = 0; i < 200; i++)
+		prep_wait(&ring, fd, idx, 20000000000ull, 200);
+	io_uring_submit(&ring);
+	usleep(200000);
+	t0 = now_s();
+	loom_nop(ctx, 44);
+	zero = 0;
+	for (i = 0; i < 200; i++) {
+		if (reap(&ring, 15, &res, &data))
+			break;
+		zero += res == 0;
+	}
+	dt = now_s() - t0;
+	check(zero == 200, "200 outstanding waits all complete with 0 on one completion (%d, %.3f s)", zero, dt);
+	drain(ctx);
+
+	/* the per-file bound */
+	for (i = 0; i < LOOM_URING_MAX_WAITS + 1; i++)
+		prep_wait(&ring, fd, idx, 20000000000ull, 300);
+	io_uring_submit(&ring);
+	ebusy = 0;
+	for (;;) {
+		if (reap(&ring, 1, &res, &data))
+			break;
+		ebusy += res == -EBUSY;
+	}
+	prep_cancel(&ring, fd, 300, 1300);
+	io_uring_submit(&ring);
+	n = -1;
+	canceled = 0;
+	for (i = 0; i < LOOM_URING_MAX_WAITS + 1; i++) {
+		if (reap(&ring, 5, &res, &data))
+			break;
+		if (data == 1300)
+			n = res;
+		else if (res == -ECANCELED)
+			canceled++;
+	}
+	check(ebusy == 1 && n == LOOM_URING_MAX_WAITS && canceled == LOOM_URING_MAX_WAITS,
+	      "wait %d of a file gets -EBUSY; cancel reaps the %d others (%d -EBUSY, cancel %d, %d cancelled)",
+	      LOOM_URING_MAX_WAITS + 1, LOOM_URING_MAX_WAITS, ebusy, n, canceled);
+
+	/* destroying the context completes its waits */
+	{
+		struct loom_ctx *c2;
+		int ret = loom_ctx_create(dev, NULL, &c2);
+
+		for (i = 0; !ret && i < 5; i++)
+			prep_wait(&ring, fd, loom_ctx_index(c2), 20000000000ull, 400);
+		io_uring_submit(&ring);
+		usleep(100000);
+		if (!ret)
+			loom_ctx_destroy(c2);
+		canceled = 0;
+		for (i = 0; i < 5; i++) {
+			if (reap(&ring, 5, &res, &data))
+				break;
+			canceled += res == -ECANCELED;
+		}
+		check(!ret && canceled == 5, "destroying a context completes its 5 waits with -ECANCELED (%d)", canceled);
+	}
+
+	/* closing the device file with waits outstanding */
+	{
+		struct loom_ctx_create cr = { .argsz = sizeof(cr), .cmdq_entries = 16,
+					      .cq_entries = 16, .seg_size = 4096 };
+		int fd2 = open("/dev/loom0", O_RDWR);
+		int ret = fd2 < 0 ? -1 : ioctl(fd2, LOOM_IOC_CTX_CREATE, &cr);
+
+		for (i = 0; !ret && i < 5; i++)
+			prep_wait(&ring, fd2, cr.index, 300000000ull, 500);
+		io_uring_submit(&ring);
+		if (fd2 >= 0)
+			close(fd2);
+		n = 0;
+		for (i = 0; i < 5; i++) {
+			if (reap(&ring, 5, &res, &data))
+				break;
+			n += res == -ETIME;
+		}
+		check(!ret && n == 5, "waits on a closed file still complete (-ETIME, %d of 5)", n);
+	}
+
+	/* closing the ring with waits outstanding returns */
+	{
+		struct io_uring r2;
+
+		ring_init(&r2, 8, IORING_SETUP_SQE128);
+		for (i = 0; i < 4; i++)
+			prep_wait(&r2, fd, idx, 300000000ull, 600);
+		io_uring_submit(&r2);
+		t0 = now_s();
+		io_uring_queue_exit(&r2);
+		dt = now_s() - t0;
+		check(dt < 5, "closing a ring with 4 waits outstanding returns (%.3f s)", dt);
+	}
+
+	/* libloom's completion mode io_uring */
+	if (loom_ctx_create(dev, &uattr, &uctx)) {
+		check(0, "a context with LOOM_CTX_ATTR_URING is created");
+	} else {
+		t0 = now_s();
+		res = loom_wait(uctx, comp, 4, 300);
+		dt = now_s() - t0;
+		loom_nop(uctx, 99);
+		n = loom_wait(uctx, comp, 4, 10000);
+		check(res == -ETIMEDOUT && dt >= 0.29 && n == 1 && comp[0].tag == 99,
+		      "LOOM_CTX_ATTR_URING: loom_wait times out (%d after %.3f s), then reaps a NOP (%d)",
+		      res, dt, n);
+		loom_ctx_destroy(uctx);
+	}
+
+	io_uring_queue_exit(&ring);
+	loom_ctx_destroy(ctx);
+	loom_dev_close(dev);
+	return test_failed ? 1 : 0;
+}
