@@ -27,10 +27,12 @@ if ! lab_start --hosts 2; then
 	tap_done
 fi
 tap_ok "lab with 2 hosts starts and loads loom.ko"
-out=$(mktemp -d)
-trap 'lab_cleanup; rm -rf "$out"' EXIT
+# beside the lab: lab_start's exit trap removes both
+out=$(dirname "$LAB_DIR")/out
+mkdir -p "$out"
 
-lab_exec 0 "$guest_bin/uring_test" >"$out/guest" 2>&1
+# a wait that never completes keeps its process from exiting: bounded
+"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 40 0 -- "$guest_bin/uring_test" >"$out/guest" 2>&1
 rc=$?
 # renumber the guest's TAP into ours
 while IFS= read -r line; do
@@ -61,7 +63,7 @@ else
 fi
 
 # unbind host 0's card under 8 outstanding waits: all complete with -EIO
-lab_exec 0 "$guest_bin/uring_test" hold 8 >"$out/hold" 2>&1 &
+"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 40 0 -- "$guest_bin/uring_test" hold 8 >"$out/hold" 2>&1 &
 holder=$!
 for _ in $(seq 50); do
 	grep -q '^held' "$out/hold" && break
