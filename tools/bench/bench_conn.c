@@ -33,8 +33,9 @@ void bench_print_common_options(FILE *f, bool with_depth)
 		fprintf(f,
 "  -D, --depth N        puts kept outstanding (default 64, at most 256)\n");
 	fprintf(f,
-"  -m, --mode MODE      completion: 'poll' (busy) or 'interrupt' (sleep;\n"
-"                       default; the lab's 2 CPUs favour it)\n"
+"  -m, --mode MODE      completion: 'poll' (busy), 'interrupt' (sleep in\n"
+"                       poll(); default; the lab's 2 CPUs favour it) or\n"
+"                       'uring' (sleep on an io_uring command)\n"
 "  -T, --timeout SEC    give up after SEC seconds without progress (default 60)\n"
 "      --json           one JSON object per size instead of the table\n"
 "  -h, --help           this text\n");
@@ -109,10 +110,10 @@ void bench_parse_args(int argc, char **argv, struct bench_opts *o,
 			o->depth = (uint32_t)num_arg(o, "--depth", optarg, 1, 256, "1 .. 256");
 			break;
 		case 'm':
-			if (!strcmp(optarg, "poll"))
-				o->poll_mode = true;
-			else if (strcmp(optarg, "interrupt"))
-				die_usage(o, "--mode", optarg, "'poll' or 'interrupt'");
+			o->poll_mode = !strcmp(optarg, "poll");
+			o->uring_mode = !strcmp(optarg, "uring");
+			if (!o->poll_mode && !o->uring_mode && strcmp(optarg, "interrupt"))
+				die_usage(o, "--mode", optarg, "'poll', 'interrupt' or 'uring'");
 			break;
 		case 'T':
 			o->timeout_s = (int)num_arg(o, "--timeout", optarg, 1, 86400,
@@ -138,10 +139,15 @@ bad:
 	}
 }
 
+const char *bench_mode_name(const struct bench_opts *o)
+{
+	return o->poll_mode ? "poll" : o->uring_mode ? "uring" : "interrupt";
+}
+
 int bench_open(struct bench_conn *b, const struct bench_opts *o)
 {
 	struct loom_ctx_attr attr = {
-		.flags = LOOM_CTX_ATTR_INDEX,
+		.flags = LOOM_CTX_ATTR_INDEX | (o->uring_mode ? LOOM_CTX_ATTR_URING : 0),
 		.index = o->client ? o->ctx + 1 : o->ctx,
 		.key = o->key,
 		.segment_size = BENCH_SEGMENT_SIZE,

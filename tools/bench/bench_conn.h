@@ -29,6 +29,7 @@ struct bench_opts {
 	const char *prog;
 	const char *device;
 	bool client, all_sizes, json, poll_mode;
+	bool uring_mode;	/* loom_wait() through io_uring */
 	uint32_t server_node, ctx, key;
 	uint64_t size, max_size;
 	uint32_t iters;
@@ -56,6 +57,8 @@ void bench_parse_args(int argc, char **argv, struct bench_opts *o,
 		      void (*usage)(FILE *f), bool with_depth);
 /* The options' help text, shared by every benchmark's usage(). */
 void bench_print_common_options(FILE *f, bool with_depth);
+/* "poll", "interrupt" or "uring", as --mode names it */
+const char *bench_mode_name(const struct bench_opts *o);
 
 int bench_open(struct bench_conn *b, const struct bench_opts *o);
 void bench_close(struct bench_conn *b);

@@ -90,7 +90,7 @@ static int run_client(struct bench_conn *b)
 		printf("#                        loom put bandwidth\n");
 		printf("# server node %u context %u, completion mode %s, %u puts per size, "
 		       "%u outstanding\n", o->server_node, o->ctx,
-		       o->poll_mode ? "poll" : "interrupt", o->iters, o->depth);
+		       bench_mode_name(o), o->iters, o->depth);
 		printf("#-------------------------------------------------------------------------\n");
 		printf(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n");
 	}
@@ -107,7 +107,7 @@ static int run_client(struct bench_conn *b)
 			printf("{\"bytes\": %" PRIu64 ", \"iterations\": %u, \"bw_peak\": %.2f, "
 			       "\"bw_avg\": %.2f, \"msg_rate\": %.6f, \"depth\": %u, \"mode\": \"%s\"}\n",
 			       size, o->iters, peak, avg, o->iters / elapsed, o->depth,
-			       o->poll_mode ? "poll" : "interrupt");
+			       bench_mode_name(o));
 		else
 			printf(" %-10" PRIu64 " %-14u %-18.2f %-20.2f %.6f\n", size, o->iters,
 			       peak, avg, o->iters / elapsed);

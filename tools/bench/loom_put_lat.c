@@ -79,7 +79,7 @@ static void print_row(const struct bench_opts *o, uint64_t size, const struct la
 		       "\"floor_rtt\": %.2f, \"x_floor\": %.2f, \"mode\": \"%s\"}\n",
 		       size, o->iters, st->min, st->max, st->typical, st->avg, st->stdev,
 		       st->p99, st->p999, floor_us, st->typical / floor_us,
-		       o->poll_mode ? "poll" : "interrupt");
+		       bench_mode_name(o));
 	} else {
 		printf(" %-10" PRIu64 " %-11u %-11.2f %-11.2f %-15.2f %-11.2f %-13.2f "
 		       "%-20.2f %-22.2f %.1f\n", size, o->iters, st->min, st->max,
@@ -110,7 +110,7 @@ static int run_client(struct bench_conn *b)
 		printf("%s\n", rule);
 		printf("#                                   loom put ping-pong latency (one-way = RTT/2)\n");
 		printf("# server node %u context %u, completion mode %s, %u iterations per size\n",
-		       o->server_node, o->ctx, o->poll_mode ? "poll" : "interrupt", o->iters);
+		       o->server_node, o->ctx, bench_mode_name(o), o->iters);
 		printf("# transport floor (NOP round trip through the local card): t_typical %.2f usec, "
 		       "99%% %.2f usec\n", floor_st.typical, floor_st.p99);
 		printf("%s\n", rule);

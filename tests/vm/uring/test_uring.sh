@@ -4,8 +4,9 @@
 # 2-host lab: the guest program uring_test (SQE128 required, bad context
 # and flags, timeout, completion from the interrupt, cancel, 200 and 1025
 # outstanding waits, context destroyed / file and ring closed under waits,
-# LOOM_CTX_ATTR_URING), loom_put_lat across the hosts in both completion
-# modes, waits failing with -EIO when the card is unbound, a clean log.
+# LOOM_CTX_ATTR_URING), loom_put_lat across the hosts in interrupt and
+# uring modes, loom-xfer, waits failing with -EIO when the card is unbound,
+# a clean log.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
 . "$here/../../lib/lab.sh"
@@ -49,17 +50,33 @@ else
 	tap_fail "uring_test ran all 16 checks and exits 0 (exit $rc)"
 fi
 
-lab_exec 1 loom_put_lat -n 20 >"$out/srv" 2>&1 &
-srv=$!
-lab_exec 0 loom_put_lat -n 20 -s 64 1 >"$out/cli" 2>&1
-cli_rc=$?
-wait $srv
-srv_rc=$?
-if [ $cli_rc = 0 ] && [ $srv_rc = 0 ] && grep -q '^ *64 *20 ' "$out/cli"; then
-	tap_ok "loom_put_lat between the hosts still works (interrupt mode)"
+for mode in interrupt uring; do
+	lab_exec 1 loom_put_lat -n 20 -m $mode >"$out/srv" 2>&1 &
+	srv=$!
+	lab_exec 0 loom_put_lat -n 20 -s 64 -m $mode 1 >"$out/cli" 2>&1
+	cli_rc=$?
+	wait $srv
+	srv_rc=$?
+	if [ $cli_rc = 0 ] && [ $srv_rc = 0 ] && grep -q '^ *64 *20 ' "$out/cli" &&
+	   grep -q "completion mode $mode" "$out/cli"; then
+		tap_ok "loom_put_lat between the hosts works in $mode mode"
+	else
+		tap_diag "$(cat "$out/cli" "$out/srv")"
+		tap_fail "loom_put_lat between the hosts works in $mode mode (client $cli_rc, server $srv_rc)"
+	fi
+done
+
+lab_exec 1 loom-xfer recv --ctx 7 --key 0x7e57 --size 256K --timeout 20 >"$out/recv" 2>&1 &
+rcv=$!
+lab_exec 0 loom-xfer send --to 1 --ctx 7 --key 0x7e57 --size 256K >"$out/send" 2>&1
+snd_rc=$?
+wait $rcv
+rcv_rc=$?
+if [ $snd_rc = 0 ] && [ $rcv_rc = 0 ]; then
+	tap_ok "loom-xfer moves 256 KiB between the hosts"
 else
-	tap_diag "$(cat "$out/cli" "$out/srv")"
-	tap_fail "loom_put_lat between the hosts still works (interrupt mode; client $cli_rc, server $srv_rc)"
+	tap_diag "$(cat "$out/send" "$out/recv")"
+	tap_fail "loom-xfer moves 256 KiB between the hosts (send $snd_rc, recv $rcv_rc)"
 fi
 
 # unbind host 0's card under 8 outstanding waits: all complete with -EIO
