@@ -171,8 +171,9 @@ static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 
 	/* the SQE may be user memory: read it once */
 	memcpy(&req, cmd->cmd, sizeof(req));
-	if (req.flags || memchr_inv((const u8 *)cmd->cmd + sizeof(req), 0,
-				    LOOM_URING_CMD_BYTES - sizeof(req)))
+	if (req.flags || req.timeout_ns > LOOM_URING_MAX_TIMEOUT_NS ||
+	    memchr_inv((const u8 *)cmd->cmd + sizeof(req), 0,
+		       LOOM_URING_CMD_BYTES - sizeof(req)))
 		return -EINVAL;
 
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
@@ -231,8 +232,7 @@ static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 	if (ready)
 		loom_uwait_claim(lf, w, 0);
 	else
-		hrtimer_start(&w->timer,
-			      ns_to_ktime(min_t(u64, req.timeout_ns, KTIME_MAX)),
+		hrtimer_start(&w->timer, ns_to_ktime(req.timeout_ns),
 			      HRTIMER_MODE_REL);
 	spin_unlock_irqrestore(&lf->uring_lock, flags);
 	mutex_unlock(&ldev->lock);

@@ -126,20 +126,27 @@ struct loom_ctx_destroy {
 
 /* outstanding LOOM_URING_WAIT_CQ commands one open file may have */
 #define LOOM_URING_MAX_WAITS	1024
+/*
+ * longest LOOM_URING_WAIT_CQ timeout: the kernel cannot cancel the command,
+ * and a ring torn down under it waits (and warns after 5 minutes)
+ */
+#define LOOM_URING_MAX_TIMEOUT_NS	60000000000ull	/* 60 s */
 
 /**
  * struct loom_uring_wait - payload of LOOM_URING_WAIT_CQ
  * @ctx_index: context index (LOOM_IOC_CTX_CREATE) of a context of this file
  * @flags: 0
- * @timeout_ns: complete with -ETIME after this many nanoseconds; 0: test
- *              once and complete at once (0 or -ETIME)
+ * @timeout_ns: complete with -ETIME after this many nanoseconds, at most
+ *              LOOM_URING_MAX_TIMEOUT_NS; 0: test once and complete at
+ *              once (0 or -ETIME)
  * @user_id: any value; LOOM_URING_CANCEL selects waits by it
  *
  * Completes with res 0 as soon as the entry of the context's completion
  * ring at the consumer index published in its doorbell page (LOOM_DB_CQ_CI)
  * is valid (the test poll() makes), -ETIME on timeout, -ECANCELED when
  * cancelled (LOOM_URING_CANCEL, or the context destroyed), -EIO when the
- * card goes away, -EINVAL for a context not of this file or bad flags,
+ * card goes away, -EINVAL for a context not of this file, bad flags or a
+ * timeout above LOOM_URING_MAX_TIMEOUT_NS,
  * -EBUSY beyond LOOM_URING_MAX_WAITS outstanding waits of this file.
  */
 struct loom_uring_wait {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -196,7 +197,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "hold"))
 		return hold(atoi(argv[2]));
 
-	printf("1..16\n");
+	printf("1..18\n");
 	if (loom_dev_open(NULL, &dev) || loom_ctx_create(dev, NULL, &ctx)) {
 		printf("Bail out! cannot open /dev/loom0 and create a context\n");
 		return 1;
@@ -225,6 +226,9 @@ int main(int argc, char **argv)
 	}
 	res = submit_one(&ring, 5);
 	check(res == -EINVAL, "WAIT_CQ with unknown flags: -EINVAL (got %d)", res);
+	prep_wait(&ring, fd, idx, LOOM_URING_MAX_TIMEOUT_NS + 1, 2);
+	res = submit_one(&ring, 5);
+	check(res == -EINVAL, "WAIT_CQ with a timeout above 60 s: -EINVAL (got %d)", res);
 	prep(&ring, fd, 0x4cff, 3);
 	res = submit_one(&ring, 5);
 	check(res == -ENOTTY, "unknown cmd_op: -ENOTTY (got %d)", res);
@@ -399,6 +403,28 @@ int main(int argc, char **argv)
 		io_uring_queue_exit(&r2);
 		dt = now_s() - t0;
 		check(dt < 5, "closing a ring with 4 waits outstanding returns (%.3f s)", dt);
+	}
+
+	/* a process exiting with waits outstanding: exits once they time out */
+	{
+		pid_t pid;
+		int status = -1;
+
+		t0 = now_s();
+		pid = fork();
+		if (pid == 0) {
+			struct io_uring r3;
+
+			ring_init(&r3, 8, IORING_SETUP_SQE128);
+			for (i = 0; i < 4; i++)
+				prep_wait(&r3, fd, idx, 500000000ull, 700);
+			_exit(io_uring_submit(&r3) == 4 ? 0 : 1);
+		}
+		if (pid > 0)
+			waitpid(pid, &status, 0);
+		dt = now_s() - t0;
+		check(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && dt < 5,
+		      "a process exiting with 4 waits of 500 ms outstanding exits (%.3f s)", dt);
 	}
 
 	/* libloom's completion mode io_uring */
