@@ -60,11 +60,14 @@ int main(void)
 	       fabric_stat(s0, "injected") == fabric_stat(s0, "dropped_frames") &&
 	       fabric_stat(s0, "retries") > 0 && fabric_stat(s1, "retries") > 0 &&
 	       fabric_stat(s0, "seq_errors") > 0 && fabric_stat(s1, "seq_errors") > 0 &&
-	       fabric_stat(s0, "crc_errors") == 0,
-	       "both ends dropped frames (%lld, %lld), saw the gaps (%lld, %lld) and replayed (%lld, %lld retries); no CRC errors",
+	       fabric_stat(s0, "crc_errors") == 0 &&
+	       fabric_stat(s0, "ack_timeouts") * 4 < fabric_stat(s0, "retries") &&
+	       fabric_stat(s1, "ack_timeouts") * 4 < fabric_stat(s1, "retries"),
+	       "both ends dropped frames (%lld, %lld), saw the gaps (%lld, %lld) and replayed (%lld, %lld retries, %lld, %lld by the ack timer); no CRC errors",
 	       fabric_stat(s0, "dropped_frames"), fabric_stat(s1, "dropped_frames"),
 	       fabric_stat(s1, "seq_errors"), fabric_stat(s0, "seq_errors"),
-	       fabric_stat(s0, "retries"), fabric_stat(s1, "retries"));
+	       fabric_stat(s0, "retries"), fabric_stat(s1, "retries"),
+	       fabric_stat(s0, "ack_timeouts"), fabric_stat(s1, "ack_timeouts"));
 	for (unsigned int i = 0; i < NCARDS; i++) {
 		for (unsigned int p = 0; p < 2; p++) {
 			char cmd[32];
