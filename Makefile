@@ -12,7 +12,7 @@ BUILD ?= $(TOP)/build
 PREFIX ?= /usr/local
 export BUILD TOP
 
-USER_PARTS := lib fpga_bitstreams tools/loom-xfer tools/bench tools/loom-lab tools/loomctl
+USER_PARTS := lib fpga_bitstreams tools/loom-xfer tools/bench tools/loom-lab tools/loomctl tools/loom-fm
 
 all: userspace module
 
@@ -26,6 +26,7 @@ userspace:
 	$(MAKE) -C tools/bench
 	$(MAKE) -C tools/loom-lab
 	$(MAKE) -C tools/loomctl
+	$(MAKE) -C tools/loom-fm
 
 module:
 	$(MAKE) -C kmod

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loom-fm: the channel dependency graph check (check.h).  Vertices are
+ * (channel, VC) = ((node, out port), VC); every route adds an edge from
+ * each hop to the next.  An iterative depth-first search finds a cycle and
+ * reports the vertices on it.
+ */
+#include "check.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct edges {
+	uint64_t *e;
+	size_t n, cap;
+};
+
+static int push_edge(struct edges *es, uint32_t from, uint32_t to)
+{
+	if (es->n == es->cap) {
+		size_t cap = es->cap ? 2 * es->cap : 1024;
+		uint64_t *bigger = realloc(es->e, cap * sizeof(*bigger));
+
+		if (!bigger)
+			return -1;
+		es->e = bigger;
+		es->cap = cap;
+	}
+	es->e[es->n++] = (uint64_t)from << 32 | to;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t vertex_id(const struct fm_graph *g, const struct fm_hop *h)
+{
+	return (uint32_t)((h->node * g->ports + h->port) * FM_NUM_VCS + h->vc);
+}
+
+static struct fm_cdg_vertex vertex_of(const struct fm_graph *g, uint32_t id)
+{
+	int ch = (int)(id / FM_NUM_VCS);
+
+	return (struct fm_cdg_vertex){ ch / g->ports, ch % g->ports, (int)(id % FM_NUM_VCS) };
+}
+
+/* Collect the dependencies of all working routes, sorted and unique. */
+static int collect(const struct fm_graph *g, const struct fm_routes *r, struct edges *es,
+		   unsigned char *used)
+{
+	struct fm_hop *hops = malloc((size_t)g->nodes * sizeof(*hops));
+	size_t k = 0;
+
+	if (!hops)
+		return -1;
+	for (int s = 0; s < g->nodes; s++) {
+		for (int d = 0; d < g->nodes; d++) {
+			int stuck, n = routes_walk(g, r, s, d, hops, &stuck);
+
+			for (int i = 0; i < n; i++) {
+				used[vertex_id(g, &hops[i])] = 1;
+				if (i + 1 < n &&
+				    push_edge(es, vertex_id(g, &hops[i]), vertex_id(g, &hops[i + 1]))) {
+					free(hops);
+					return -1;
+				}
+			}
+		}
+		/* keep memory bounded: dedup as we go */
+		qsort(es->e, es->n, sizeof(*es->e), cmp_u64);
+		k = 0;
+		for (size_t i = 0; i < es->n; i++)
+			if (!k || es->e[i] != es->e[k - 1])
+				es->e[k++] = es->e[i];
+		es->n = k;
+	}
+	free(hops);
+	return 0;
+}
+
+enum { WHITE, GREY, BLACK };
+
+/* DFS over CSR (first[v]..first[v+1] in to[]); the cycle into c, or none. */
+static int find_cycle(const struct fm_graph *g, uint32_t nv, const uint32_t *first,
+		      const uint32_t *to, struct fm_cdg_check *c)
+{
+	unsigned char *color = calloc(nv, 1);
+	uint32_t *stack = malloc((size_t)nv * sizeof(*stack));
+	uint32_t *next = malloc((size_t)nv * sizeof(*next));
+	int rc = -1;
+
+	if (!color || !stack || !next)
+		goto out;
+	for (uint32_t root = 0; root < nv && !c->cycle_len; root++) {
+		size_t sp = 0;
+
+		if (color[root] != WHITE)
+			continue;
+		color[root] = GREY;
+		next[root] = first[root];
+		stack[sp++] = root;
+		while (sp) {
+			uint32_t v = stack[sp - 1];
+
+			if (next[v] == first[v + 1]) {
+				color[v] = BLACK;
+				sp--;
+				continue;
+			}
+			uint32_t w = to[next[v]++];
+
+			if (color[w] == WHITE) {
+				color[w] = GREY;
+				next[w] = first[w];
+				stack[sp++] = w;
+			} else if (color[w] == GREY) {
+				size_t at = sp;
+
+				while (stack[at - 1] != w)
+					at--;
+				c->cycle_len = (int)(sp - (at - 1));
+				c->cycle = malloc((size_t)c->cycle_len * sizeof(*c->cycle));
+				if (!c->cycle) {
+					c->cycle_len = 0;
+					goto out;
+				}
+				for (int i = 0; i < c->cycle_len; i++)
+					c->cycle[i] = vertex_of(g, stack[at - 1 + (size_t)i]);
+				break;
+			}
+		}
+	}
+	rc = 0;
+out:
+	free(color);
+	free(stack);
+	free(next);
+	return rc;
+}
+
+int cdg_check(const struct fm_graph *g, const struct fm_routes *r, struct fm_cdg_check *c)
+{
+	uint32_t nv = (uint32_t)(g->nodes * g->ports * FM_NUM_VCS);
+	struct edges es = { 0 };
+	unsigned char *used = calloc(nv, 1);
+	uint32_t *first = calloc((size_t)nv + 1, sizeof(*first));
+	uint32_t *to = NULL;
+	int rc = -1;
+
+	memset(c, 0, sizeof(*c));
+	if (!used || !first || collect(g, r, &es, used))
+		goto out;
+	to = malloc((es.n ? es.n : 1) * sizeof(*to));
+	if (!to)
+		goto out;
+	for (uint32_t v = 0; v < nv; v++)
+		c->vertices += used[v];
+	c->edges = (long)es.n;
+	/* edges are sorted by source: CSR directly */
+	for (size_t i = 0; i < es.n; i++) {
+		first[(es.e[i] >> 32) + 1]++;
+		to[i] = (uint32_t)es.e[i];
+	}
+	for (uint32_t v = 0; v < nv; v++)
+		first[v + 1] += first[v];
+	rc = find_cycle(g, nv, first, to, c);
+out:
+	free(used);
+	free(first);
+	free(to);
+	free(es.e);
+	return rc;
+}
+
+void cdg_check_free(struct fm_cdg_check *c)
+{
+	free(c->cycle);
+	c->cycle = NULL;
+	c->cycle_len = 0;
+}

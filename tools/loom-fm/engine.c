@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/* loom-fm: the engine registry (engine.h). */
+#include "engine.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct fm_engine *const fm_engines[] = {
+	&fm_engine_dor,
+	&fm_engine_minhop,
+	&fm_engine_updown,
+	NULL,
+};
+
+const struct fm_engine *engine_find(const char *name)
+{
+	for (int i = 0; fm_engines[i]; i++)
+		if (!strcmp(fm_engines[i]->name, name))
+			return fm_engines[i];
+	return NULL;
+}
+
+void engine_default_opts(struct fm_engine_opts *o)
+{
+	o->datelines = true;
+	o->root = 0;
+}
+
+struct fm_routes *engine_run(const struct fm_engine *e, const struct fm_graph *g,
+			     const struct fm_engine_opts *o, char *err, size_t errlen)
+{
+	struct fm_routes *r = routes_new(g);
+
+	if (!r) {
+		snprintf(err, errlen, "out of memory for the tables of %d nodes", g->nodes);
+		return NULL;
+	}
+	if (e->compute(g, o, r, err, errlen)) {
+		routes_free(r);
+		return NULL;
+	}
+	return r;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loom-fm: routing engines behind one interface.  An engine fills the
+ * routing table (output port per node and destination) and the VC model
+ * (start VCs, datelines, port dimensions) of a struct fm_routes.
+ */
+#ifndef LOOM_FM_ENGINE_H
+#define LOOM_FM_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "graph.h"
+#include "routes.h"
+
+struct fm_engine_opts {
+	bool datelines;		/* dor: one dateline per torus ring (default on) */
+	int root;		/* updown: root of the spanning tree (default 0) */
+};
+
+struct fm_engine {
+	const char *name;
+	const char *summary;
+	/* 0, or -1 with a message in err when the engine cannot route g at all */
+	int (*compute)(const struct fm_graph *g, const struct fm_engine_opts *o,
+		       struct fm_routes *r, char *err, size_t errlen);
+};
+
+extern const struct fm_engine fm_engine_dor;
+extern const struct fm_engine fm_engine_minhop;
+extern const struct fm_engine fm_engine_updown;
+
+/* NULL-terminated list of all engines, in the order --help shows them. */
+extern const struct fm_engine *const fm_engines[];
+
+const struct fm_engine *engine_find(const char *name);
+void engine_default_opts(struct fm_engine_opts *o);
+
+/* Allocate tables and run the engine; NULL with a message in err. */
+struct fm_routes *engine_run(const struct fm_engine *e, const struct fm_graph *g,
+			     const struct fm_engine_opts *o, char *err, size_t errlen);
+
+#endif

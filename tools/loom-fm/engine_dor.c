@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loom-fm engine "dor": dimension-order routing on shapes.  A packet
+ * corrects X, then Y, then Z.  Torus dimensions: the shorter way round, a
+ * tie (half way) goes +; mesh: the direct way; hyperx: one direct hop.
+ * Each torus ring has one dateline, between the nodes of coordinates k-1
+ * and 0 for both directions: the wrap-around channels.  A route starts
+ * every dimension on VC0 and moves to VC1 on crossing the dateline.
+ * dor does not route around failed cables: an entry whose port lost its
+ * cable is left empty, and the check reports the pairs cut off.
+ */
+#include "engine.h"
+
+#include <stdio.h>
+
+static int dor_port(const struct fm_shape *s, const int *c, const int *t)
+{
+	for (int d = 0; d < s->dims; d++) {
+		int k = s->size[d], fwd;
+
+		if (c[d] == t[d])
+			continue;
+		if (s->kind == FM_SHAPE_HYPERX)
+			return graph_hyperx_port(s, d, c[d], t[d]);
+		if (s->kind == FM_SHAPE_MESH)
+			return t[d] > c[d] ? d : s->dims + d;
+		fwd = (t[d] - c[d] + k) % k;
+		return fwd <= k - fwd ? d : s->dims + d;
+	}
+	return FM_PORT_HOST;
+}
+
+static void dor_model(const struct fm_graph *g, const struct fm_engine_opts *o,
+		      struct fm_routes *r)
+{
+	const struct fm_shape *s = &g->shape;
+	int c[FM_MAX_DIMS];
+
+	for (int p = 0; p < g->ports; p++) {
+		if (s->kind != FM_SHAPE_HYPERX) {
+			r->port_dim[p] = p % s->dims;
+			continue;
+		}
+		for (int d = 0, base = 0; d < s->dims; base += s->size[d] - 1, d++)
+			if (p >= base && p < base + s->size[d] - 1)
+				r->port_dim[p] = d;
+	}
+	if (s->kind != FM_SHAPE_TORUS || !o->datelines)
+		return;
+	r->uses_vcs = true;
+	for (int n = 0; n < g->nodes; n++) {
+		graph_coords(s, n, c);
+		for (int d = 0; d < s->dims; d++) {
+			if (c[d] == s->size[d] - 1)
+				r->dateline[n * g->ports + d] = 1;
+			if (c[d] == 0)
+				r->dateline[n * g->ports + s->dims + d] = 1;
+		}
+	}
+}
+
+static int dor_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
+		       struct fm_routes *r, char *err, size_t errlen)
+{
+	const struct fm_shape *s = &g->shape;
+	int c[FM_MAX_DIMS], t[FM_MAX_DIMS];
+
+	if (s->kind == FM_SHAPE_NONE) {
+		snprintf(err, errlen,
+			 "engine dor needs coordinates: use --shape (mesh, torus, ring, hyperx), "
+			 "or the minhop or updown engine for a topology file");
+		return -1;
+	}
+	dor_model(g, o, r);
+	for (int n = 0; n < g->nodes; n++) {
+		graph_coords(s, n, c);
+		for (int dest = 0; dest < g->nodes; dest++) {
+			int port;
+
+			if (dest == n)
+				continue;
+			graph_coords(s, dest, t);
+			port = dor_port(s, c, t);
+			if (graph_peer(g, n, port)->node == FM_NO_PEER)
+				port = FM_PORT_NONE;
+			r->port[n * g->nodes + dest] = port;
+		}
+	}
+	return 0;
+}
+
+const struct fm_engine fm_engine_dor = {
+	.name = "dor",
+	.summary = "dimension order (X, Y, Z) on meshes, tori, rings and HyperX; "
+		   "one dateline per torus ring (VC0 -> VC1)",
+	.compute = dor_compute,
+};

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loom-fm engine "updown": up*\/down* routing (Autonet, OpenSM updn).  A
+ * breadth-first spanning tree from the root gives every node a level; the
+ * channel u -> v goes up when v is nearer the root (lower level), or on the
+ * same level when v has the lower id.  A legal route takes zero or more up
+ * channels, then zero or more down channels, never down then up: that
+ * breaks every cycle of the channel dependency graph, on any topology.
+ *
+ * The tables are per destination, so a node must route the same way
+ * whether a packet reached it going up or going down.  Per destination,
+ * every node that can reach it by down channels alone does so (shortest
+ * such path); the others go up, to the neighbour with the shortest legal
+ * remaining route.  A packet that arrived going down came from a node
+ * with a down-only route through this one, so it continues down.  Nodes
+ * the root cannot reach get their own tree, rooted at their lowest id.
+ */
+#include "engine.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct updown {
+	const struct fm_graph *g;
+	int *level, *order, *queue, *down, *best;
+};
+
+/* The channel u -> v goes up (toward the root). */
+static bool is_up(const struct updown *u, int from, int to)
+{
+	if (u->level[to] != u->level[from])
+		return u->level[to] < u->level[from];
+	return to < from;
+}
+
+/* Levels of the forest; order[] = nodes sorted by (level, id). */
+static void updown_levels(struct updown *u, int root)
+{
+	const struct fm_graph *g = u->g;
+	int head = 0, tail = 0;
+
+	for (int n = 0; n < g->nodes; n++)
+		u->level[n] = -1;
+	for (int r = root, next = 0; r >= 0;) {
+		u->level[r] = 0;
+		u->queue[tail++] = r;
+		while (head < tail) {
+			int n = u->queue[head++];
+
+			for (int p = 0; p < g->ports; p++) {
+				int m = graph_peer(g, n, p)->node;
+
+				if (m != FM_NO_PEER && u->level[m] < 0) {
+					u->level[m] = u->level[n] + 1;
+					u->queue[tail++] = m;
+				}
+			}
+		}
+		for (r = -1; next < g->nodes && r < 0; next++)
+			if (u->level[next] < 0)
+				r = next;
+	}
+	/* counting sort by level, stable in id */
+	for (int lvl = 0, k = 0; k < g->nodes; lvl++)
+		for (int n = 0; n < g->nodes; n++)
+			if (u->level[n] == lvl)
+				u->order[k++] = n;
+}
+
+static void updown_dest(struct updown *u, struct fm_routes *r, int dest)
+{
+	const struct fm_graph *g = u->g;
+	int head = 0, tail = 0;
+
+	/* down[n]: hops from n to dest over down channels only */
+	for (int n = 0; n < g->nodes; n++)
+		u->down[n] = -1;
+	u->down[dest] = 0;
+	u->queue[tail++] = dest;
+	while (head < tail) {
+		int m = u->queue[head++];
+
+		for (int p = 0; p < g->ports; p++) {
+			const struct fm_port_end *e = graph_peer(g, m, p);
+
+			/* the channel e->node -> m, taken if it goes down */
+			if (e->node != FM_NO_PEER && u->down[e->node] < 0 && !is_up(u, e->node, m)) {
+				u->down[e->node] = u->down[m] + 1;
+				u->queue[tail++] = e->node;
+			}
+		}
+	}
+	/* best[n]: hops of the legal route from n; up channels lead earlier in order[] */
+	for (int k = 0; k < g->nodes; k++) {
+		int n = u->order[k], choice = FM_PORT_NONE, best = INT_MAX;
+
+		u->best[n] = -1;
+		if (n == dest) {
+			u->best[n] = 0;
+			continue;
+		}
+		for (int p = 0; p < g->ports; p++) {
+			int m = graph_peer(g, n, p)->node;
+
+			if (m == FM_NO_PEER)
+				continue;
+			if (u->down[n] >= 0) {
+				if (!is_up(u, n, m) && u->down[m] == u->down[n] - 1) {
+					choice = p;
+					best = u->down[n];
+					break;
+				}
+			} else if (is_up(u, n, m) && u->best[m] >= 0 && u->best[m] + 1 < best) {
+				choice = p;
+				best = u->best[m] + 1;
+			}
+		}
+		if (choice != FM_PORT_NONE)
+			u->best[n] = best;
+		r->port[n * g->nodes + dest] = choice;
+	}
+}
+
+static int updown_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
+			  struct fm_routes *r, char *err, size_t errlen)
+{
+	struct updown u = { .g = g };
+	size_t sz = (size_t)g->nodes * sizeof(int);
+	int rc = -1;
+
+	if (o->root < 0 || o->root >= g->nodes) {
+		snprintf(err, errlen, "updown: --root %d is not a node (0..%d)", o->root,
+			 g->nodes - 1);
+		return -1;
+	}
+	u.level = malloc(sz);
+	u.order = malloc(sz);
+	u.queue = malloc(sz);
+	u.down = malloc(sz);
+	u.best = malloc(sz);
+	if (!u.level || !u.order || !u.queue || !u.down || !u.best) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	updown_levels(&u, o->root);
+	for (int dest = 0; dest < g->nodes; dest++)
+		updown_dest(&u, r, dest);
+	rc = 0;
+out:
+	free(u.level);
+	free(u.order);
+	free(u.queue);
+	free(u.down);
+	free(u.best);
+	return rc;
+}
+
+const struct fm_engine fm_engine_updown = {
+	.name = "updown",
+	.summary = "up*/down* from a BFS spanning tree (--root); any connected graph, "
+		   "damaged ones too; one VC",
+	.compute = updown_compute,
+};

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loom-fm: the fabric graph.  Nodes (cards) with numbered network ports; a
+ * cable joins two (node, port) ends and gives two directed channels, one
+ * each way.  A channel is named by its sending end: (node, out port).
+ * Built from a shape (graph_shape.c) or a topology file (topo_file.c),
+ * minus failed cables (graph_fail_port()).
+ */
+#ifndef LOOM_FM_GRAPH_H
+#define LOOM_FM_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define FM_MAX_NODES	512
+#define FM_MAX_PORTS	64
+#define FM_MAX_DIMS	3
+#define FM_MAX_DIM_SIZE	64
+#define FM_NO_PEER	(-1)
+
+enum fm_shape_kind { FM_SHAPE_NONE, FM_SHAPE_MESH, FM_SHAPE_TORUS, FM_SHAPE_HYPERX };
+
+/* What the graph was built from, for engines that need coordinates (dor). */
+struct fm_shape {
+	enum fm_shape_kind kind;	/* NONE: a topology file */
+	int dims;
+	int size[FM_MAX_DIMS];		/* 1 beyond dims */
+};
+
+struct fm_port_end {
+	int node;			/* FM_NO_PEER: uncabled (or failed) */
+	int port;
+};
+
+struct fm_graph {
+	int nodes;
+	int ports;			/* ports per node (the same for all) */
+	struct fm_shape shape;
+	char name[64];			/* "torus:4x4", "FILE" */
+	struct fm_port_end *peer;	/* [node * ports + port] */
+};
+
+/* Allocate a graph of nodes x ports with every port uncabled; NULL on ENOMEM. */
+struct fm_graph *graph_new(int nodes, int ports);
+void graph_free(struct fm_graph *g);
+
+static inline const struct fm_port_end *graph_peer(const struct fm_graph *g, int node, int port)
+{
+	return &g->peer[(size_t)node * (size_t)g->ports + (size_t)port];
+}
+
+/* Cable (a, pa) to (b, pb); both ends must be free and distinct nodes. */
+int graph_cable(struct fm_graph *g, int a, int pa, int b, int pb);
+int graph_cable_count(const struct fm_graph *g);
+
+/*
+ * Remove the cable on (node, port), both directions.  0, or -1 with a
+ * message in err (port out of range, nothing cabled there).
+ */
+int graph_fail_port(struct fm_graph *g, int node, int port, char *err, size_t errlen);
+
+/* Parse "NODE:PORT" (decimal, no sign); 0 or -1. */
+int graph_parse_end(const char *s, int *node, int *port);
+
+/*
+ * Build a graph from a shape: ring:N, mesh:XxY[xZ], torus:XxY[xZ],
+ * hyperx:S1xS2[xS3].  NULL with a message in err on a bad shape.
+ */
+struct fm_graph *graph_from_shape(const char *spec, char *err, size_t errlen);
+
+/* Coordinates of a node of a shaped graph; node = x + X * (y + Y * z). */
+void graph_coords(const struct fm_shape *s, int node, int coord[FM_MAX_DIMS]);
+
+/* hyperx: the port of a node whose coordinate in dim is c toward coordinate to. */
+int graph_hyperx_port(const struct fm_shape *s, int dim, int c, int to);
+
+/* Hop distances from src over directed channels; -1 unreachable.  dist[nodes]. */
+void graph_bfs(const struct fm_graph *g, int src, int *dist, int *queue);
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loom-fm: the fabric manager's command line.  'routes' builds the fabric
+ * graph, runs a routing engine and checks the tables (loom-fm --help).
+ */
+#include "fm.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "engine.h"
+#include "graph.h"
+#include "report.h"
+#include "topo_file.h"
+#include "verdict.h"
+
+#define MAX_FAILS 1024
+
+struct fm_args {
+	const char *shape, *topology, *engine;
+	const char *fail[MAX_FAILS];
+	int nfail;
+	struct fm_engine_opts opts;
+	int check_only, json;
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "loom-fm: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'loom-fm --help'.\n");
+	return FM_EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, struct fm_args *a)
+{
+	enum { OPT_SHAPE = 256, OPT_TOPO, OPT_ENGINE, OPT_FAIL, OPT_ROOT, OPT_NODL, OPT_CHECK };
+	static const struct option longopts[] = {
+		{ "shape", required_argument, NULL, OPT_SHAPE },
+		{ "topology", required_argument, NULL, OPT_TOPO },
+		{ "engine", required_argument, NULL, OPT_ENGINE },
+		{ "fail", required_argument, NULL, OPT_FAIL },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "no-datelines", no_argument, NULL, OPT_NODL },
+		{ "check-only", no_argument, NULL, OPT_CHECK },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	engine_default_opts(&a->opts);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+		char *end;
+		long v;
+
+		switch (c) {
+		case OPT_SHAPE:
+			a->shape = optarg;
+			break;
+		case OPT_TOPO:
+			a->topology = optarg;
+			break;
+		case OPT_ENGINE:
+			a->engine = optarg;
+			break;
+		case OPT_FAIL:
+			if (a->nfail == MAX_FAILS)
+				return usage_error("more than 1024 --fail options%s", "");
+			a->fail[a->nfail++] = optarg;
+			break;
+		case OPT_ROOT:
+			v = strtol(optarg, &end, 10);
+			if (!*optarg || *end || v < 0 || v >= FM_MAX_NODES)
+				return usage_error("--root '%s': not a node id (0..511)", optarg);
+			a->opts.root = (int)v;
+			break;
+		case OPT_NODL:
+			a->opts.datelines = false;
+			break;
+		case OPT_CHECK:
+			a->check_only = 1;
+			break;
+		case 'j':
+			a->json = 1;
+			break;
+		case 'h':
+			fm_usage(stdout);
+			exit(FM_EXIT_OK);
+		default:
+			if (optopt > 0 && optopt < 256)
+				return usage_error("option '-%s' is unknown or needs an argument",
+						   (char[]){ (char)optopt, 0 });
+			return usage_error("option '%s' is unknown or needs an argument",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("no command given; the command is 'routes'%s", "");
+	if (strcmp(argv[optind], "routes"))
+		return usage_error("unknown command '%s'; the command is 'routes'", argv[optind]);
+	if (optind + 1 < argc)
+		return usage_error("unexpected argument '%s'", argv[optind + 1]);
+	if (!!a->shape == !!a->topology)
+		return usage_error("give exactly one of --shape SHAPE and --topology FILE%s", "");
+	if (!a->engine)
+		a->engine = a->shape ? "dor" : "updown";
+	return -1;
+}
+
+static struct fm_graph *build_graph(const struct fm_args *a)
+{
+	char err[4096];
+	struct fm_graph *g;
+
+	g = a->shape ? graph_from_shape(a->shape, err, sizeof(err))
+		     : topo_load(a->topology, err, sizeof(err));
+	if (!g) {
+		fprintf(stderr, "loom-fm: %s\n", err);
+		return NULL;
+	}
+	for (int i = 0; i < a->nfail; i++) {
+		int node, port;
+
+		if (graph_parse_end(a->fail[i], &node, &port)) {
+			fprintf(stderr, "loom-fm: --fail '%s': expected NODE:PORT (decimal)\n",
+				a->fail[i]);
+			graph_free(g);
+			return NULL;
+		}
+		if (graph_fail_port(g, node, port, err, sizeof(err))) {
+			fprintf(stderr, "loom-fm: %s\n", err);
+			graph_free(g);
+			return NULL;
+		}
+	}
+	return g;
+}
+
+int main(int argc, char **argv)
+{
+	struct fm_args a = { 0 };
+	const struct fm_engine *e;
+	struct fm_verdict v;
+	struct fm_report rep;
+	struct fm_graph *g;
+	char err[512];
+	int status = parse_args(argc, argv, &a);
+
+	if (status >= 0)
+		return status;
+	e = engine_find(a.engine);
+	if (!e)
+		return usage_error("unknown engine '%s'; engines: dor, minhop, updown", a.engine);
+	g = build_graph(&a);
+	if (!g)
+		return FM_EXIT_USAGE;
+	if (verdict_run(e, g, &a.opts, &v, err, sizeof(err))) {
+		fprintf(stderr, "loom-fm: %s\n", err);
+		graph_free(g);
+		return FM_EXIT_USAGE;
+	}
+	rep = (struct fm_report){ g, e, &a.opts, v.routes, &v.routes_check, &v.cdg, !a.check_only };
+	if (a.json)
+		report_json(stdout, &rep);
+	else
+		report_text(stdout, &rep);
+	status = report_ok(&rep) ? FM_EXIT_OK : FM_EXIT_CHECK;
+	verdict_free(&v);
+	graph_free(g);
+	return status;
+}

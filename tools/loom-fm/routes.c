@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/* loom-fm: routing and VC tables, and walking them (routes.h). */
+#include "routes.h"
+
+#include <stdlib.h>
+
+struct fm_routes *routes_new(const struct fm_graph *g)
+{
+	struct fm_routes *r = calloc(1, sizeof(*r));
+	size_t pairs = (size_t)g->nodes * (size_t)g->nodes;
+
+	if (!r)
+		return NULL;
+	r->nodes = g->nodes;
+	r->ports = g->ports;
+	r->port = malloc(pairs * sizeof(*r->port));
+	r->start_vc = calloc(pairs, 1);
+	r->dateline = calloc((size_t)g->nodes * (size_t)g->ports, 1);
+	r->port_dim = malloc((size_t)g->ports * sizeof(*r->port_dim));
+	if (!r->port || !r->start_vc || !r->dateline || !r->port_dim) {
+		routes_free(r);
+		return NULL;
+	}
+	for (size_t i = 0; i < pairs; i++)
+		r->port[i] = FM_PORT_NONE;
+	for (int n = 0; n < g->nodes; n++)
+		r->port[n * g->nodes + n] = FM_PORT_HOST;
+	for (int p = 0; p < g->ports; p++)
+		r->port_dim[p] = -1;
+	return r;
+}
+
+void routes_free(struct fm_routes *r)
+{
+	if (!r)
+		return;
+	free(r->port);
+	free(r->start_vc);
+	free(r->dateline);
+	free(r->port_dim);
+	free(r);
+}
+
+int routes_walk(const struct fm_graph *g, const struct fm_routes *r, int src, int dest,
+		struct fm_hop *hops, int *stuck)
+{
+	int node = src, n = 0, vc = 0, prev_port = -1;
+
+	for (;;) {
+		int port = routes_port(r, node, dest);
+		bool new_dim;
+
+		*stuck = node;
+		if (port == FM_PORT_HOST)
+			return node == dest ? n : FM_WALK_NO_ENTRY;
+		if (port == FM_PORT_NONE)
+			return FM_WALK_NO_ENTRY;
+		if (port < 0 || port >= g->ports || graph_peer(g, node, port)->node == FM_NO_PEER)
+			return FM_WALK_UNCABLED;
+		if (n == g->nodes)
+			return FM_WALK_LOOP;
+		new_dim = prev_port < 0 || r->port_dim[port] < 0 ||
+			  r->port_dim[port] != r->port_dim[prev_port];
+		if (new_dim)
+			vc = r->start_vc[node * r->nodes + dest];
+		if (r->dateline[node * g->ports + port])
+			vc = 1;
+		if (!r->uses_vcs)
+			vc = 0;
+		hops[n++] = (struct fm_hop){ node, port, vc };
+		prev_port = port;
+		node = graph_peer(g, node, port)->node;
+	}
+}

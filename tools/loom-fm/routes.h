@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loom-fm: routing and VC tables, as the cards hold them.  Every card
+ * looks up the output port toward a destination at every hop.  The VC
+ * model is the Cray T3E's: a packet takes the VC named by the table of the
+ * node where it is injected or where it enters a new dimension (VC0 or
+ * VC1), and is switched to VC1 on a dateline channel; it keeps its VC
+ * while it continues in the same dimension.
+ */
+#ifndef LOOM_FM_ROUTES_H
+#define LOOM_FM_ROUTES_H
+
+#include <stdbool.h>
+
+#include "graph.h"
+
+#define FM_PORT_HOST	(-1)	/* the destination is this node: deliver to its host */
+#define FM_PORT_NONE	(-2)	/* no route */
+#define FM_NUM_VCS	2
+
+struct fm_routes {
+	int nodes, ports;
+	int *port;			/* [node * nodes + dest] */
+	unsigned char *start_vc;	/* [node * nodes + dest] VC on entering a dimension */
+	unsigned char *dateline;	/* [node * ports + port]: switch to VC1 on this channel */
+	int *port_dim;			/* [port]: dimension of a port, -1 none */
+	bool uses_vcs;			/* VC1 may be used (else everything is VC0) */
+};
+
+struct fm_hop {
+	int node, port, vc;		/* the channel (node, port) on VC vc */
+};
+
+enum fm_walk_result {
+	FM_WALK_OK = 0,
+	FM_WALK_NO_ENTRY = -1,		/* a node on the way has no route to dest */
+	FM_WALK_UNCABLED = -2,		/* an entry names a port without a cable */
+	FM_WALK_LOOP = -3,		/* more hops than nodes: the tables loop */
+};
+
+struct fm_routes *routes_new(const struct fm_graph *g);
+void routes_free(struct fm_routes *r);
+
+static inline int routes_port(const struct fm_routes *r, int node, int dest)
+{
+	return r->port[node * r->nodes + dest];
+}
+
+/*
+ * Follow the tables from src to dest.  Fills hops[0..n-1] (hops has room
+ * for g->nodes entries) and returns n >= 0, or a negative fm_walk_result;
+ * *stuck is the node where the walk failed.
+ */
+int routes_walk(const struct fm_graph *g, const struct fm_routes *r, int src, int dest,
+		struct fm_hop *hops, int *stuck);
+
+#endif

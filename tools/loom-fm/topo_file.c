@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/* loom-fm: topology files, one cable per line (topo_file.h). */
+#include "topo_file.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cable_line {
+	int line;
+	int a, pa, b, pb;
+};
+
+struct errbuf {
+	char *buf;
+	size_t len, used;
+	int count;
+};
+
+static void __attribute__((format(printf, 2, 3))) add_error(struct errbuf *e, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	e->count++;
+	if (e->count > TOPO_FILE_MAX_ERRORS || e->used + 1 >= e->len)
+		return;
+	if (e->used) {
+		e->buf[e->used++] = '\n';
+		e->buf[e->used] = '\0';
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(e->buf + e->used, e->len - e->used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		e->used += (size_t)n < e->len - e->used ? (size_t)n : e->len - e->used - 1;
+}
+
+/* Split a line (modified in place) into at most 3 words; the count. */
+static int split_words(char *s, char *w[3])
+{
+	int n = 0;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\r')
+			*s++ = '\0';
+		if (!*s)
+			return n;
+		if (n == 3)
+			return n + 1;
+		w[n++] = s;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\r')
+			s++;
+	}
+}
+
+static int parse_lines(char *text, const char *name, int *claimed, struct cable_line **out,
+		       struct errbuf *e)
+{
+	struct cable_line *cl = NULL;
+	int n = 0, cap = 0, lineno = 0;
+	char *line = text, *next;
+
+	for (; line; line = next) {
+		char *w[3], *hash;
+		int words;
+		struct cable_line c;
+
+		lineno++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		words = split_words(line, w);
+		if (words == 0)
+			continue;
+		if (words != 2) {
+			add_error(e, "%s:%d: expected one cable, 'NODE:PORT NODE:PORT', found %d field%s",
+				  name, lineno, words > 3 ? 3 : words, words == 1 ? "" : "s (or more)");
+			continue;
+		}
+		c.line = lineno;
+		if (graph_parse_end(w[0], &c.a, &c.pa) || graph_parse_end(w[1], &c.b, &c.pb)) {
+			add_error(e, "%s:%d: '%s %s' is not 'NODE:PORT NODE:PORT' (decimal numbers)",
+				  name, lineno, w[0], w[1]);
+			continue;
+		}
+		if (c.a >= FM_MAX_NODES || c.b >= FM_MAX_NODES || c.pa >= FM_MAX_PORTS ||
+		    c.pb >= FM_MAX_PORTS) {
+			add_error(e, "%s:%d: node ids must be below %d and ports below %d",
+				  name, lineno, FM_MAX_NODES, FM_MAX_PORTS);
+			continue;
+		}
+		if (c.a == c.b) {
+			add_error(e, "%s:%d: self-cable: both ends are on node %d", name, lineno, c.a);
+			continue;
+		}
+		{
+			int *ca = &claimed[c.a * FM_MAX_PORTS + c.pa];
+			int *cb = &claimed[c.b * FM_MAX_PORTS + c.pb];
+
+			if (*ca || *cb) {
+				add_error(e, "%s:%d: duplicate port: %d:%d is already cabled at line %d",
+					  name, lineno, *ca ? c.a : c.b, *ca ? c.pa : c.pb,
+					  *ca ? *ca : *cb);
+				continue;
+			}
+			*ca = *cb = lineno;
+		}
+		if (n == cap) {
+			struct cable_line *bigger;
+
+			cap = cap ? 2 * cap : 64;
+			bigger = realloc(cl, (size_t)cap * sizeof(*cl));
+			if (!bigger) {
+				free(cl);
+				add_error(e, "%s: out of memory", name);
+				return -1;
+			}
+			cl = bigger;
+		}
+		cl[n++] = c;
+	}
+	*out = cl;
+	return n;
+}
+
+struct fm_graph *topo_parse(const char *text, const char *name, char *err, size_t errlen)
+{
+	struct errbuf e = { err, errlen, 0, 0 };
+	struct cable_line *cl = NULL;
+	struct fm_graph *g = NULL;
+	int *claimed = NULL;
+	char *copy;
+	int n, nodes = 0, ports = 0;
+
+	if (errlen)
+		err[0] = '\0';
+	copy = strdup(text);
+	if (!copy) {
+		add_error(&e, "%s: out of memory", name);
+		return NULL;
+	}
+	claimed = calloc((size_t)FM_MAX_NODES * FM_MAX_PORTS, sizeof(*claimed));
+	if (!claimed) {
+		free(copy);
+		add_error(&e, "%s: out of memory", name);
+		return NULL;
+	}
+	/* claimed[node * FM_MAX_PORTS + port]: the line that cabled it */
+	n = parse_lines(copy, name, claimed, &cl, &e);
+	free(copy);
+	if (n < 0) {
+		free(claimed);
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		nodes = cl[i].a + 1 > nodes ? cl[i].a + 1 : nodes;
+		nodes = cl[i].b + 1 > nodes ? cl[i].b + 1 : nodes;
+		ports = cl[i].pa + 1 > ports ? cl[i].pa + 1 : ports;
+		ports = cl[i].pb + 1 > ports ? cl[i].pb + 1 : ports;
+	}
+	if (!n && !e.count)
+		add_error(&e, "%s: no cables (one 'NODE:PORT NODE:PORT' per line)", name);
+	if (e.count)
+		goto out;
+	g = graph_new(nodes, ports);
+	if (!g) {
+		add_error(&e, "%s: out of memory", name);
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		graph_cable(g, cl[i].a, cl[i].pa, cl[i].b, cl[i].pb);
+	snprintf(g->name, sizeof(g->name), "%s", name);
+out:
+	if (e.count > TOPO_FILE_MAX_ERRORS) {
+		char more[64];
+
+		snprintf(more, sizeof(more), "(%d more errors)", e.count - TOPO_FILE_MAX_ERRORS);
+		e.count = 0;
+		add_error(&e, "%s", more);
+		e.count = 1;
+	}
+	free(claimed);
+	free(cl);
+	if (e.count) {
+		graph_free(g);
+		return NULL;
+	}
+	return g;
+}
+
+struct fm_graph *topo_load(const char *path, char *err, size_t errlen)
+{
+	struct fm_graph *g;
+	FILE *f = fopen(path, "r");
+	char *text;
+	long size;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open topology file: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		snprintf(err, errlen, "%s: cannot read topology file (not a regular file?)", path);
+		fclose(f);
+		return NULL;
+	}
+	if (size > 16 << 20) {
+		snprintf(err, errlen, "%s: topology file larger than 16 MiB", path);
+		fclose(f);
+		return NULL;
+	}
+	text = malloc((size_t)size + 1);
+	if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
+		snprintf(err, errlen, "%s: cannot read topology file: %s", path,
+			 text ? strerror(errno) : "out of memory");
+		free(text);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	text[size] = '\0';
+	if (memchr(text, '\0', (size_t)size)) {
+		snprintf(err, errlen, "%s: a NUL byte: not a topology text file", path);
+		free(text);
+		return NULL;
+	}
+	g = topo_parse(text, path, err, errlen);
+	free(text);
+	return g;
+}

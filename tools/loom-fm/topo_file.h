@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loom-fm: topology files.  One cable per line, "NODE:PORT NODE:PORT"
+ * (decimal), blanks around; '#' starts a comment; empty lines are skipped.
+ * The fabric has nodes 0..max node named and ports 0..max port named.
+ * Documentation/tools/loom-fm.rst, "Topology files".
+ */
+#ifndef LOOM_FM_TOPO_FILE_H
+#define LOOM_FM_TOPO_FILE_H
+
+#include <stddef.h>
+
+#include "graph.h"
+
+#define TOPO_FILE_MAX_ERRORS 20
+
+/*
+ * Build a graph from the text of a topology file called name.  NULL on
+ * bad input: err holds one "NAME:LINE: what" line per bad line (at most
+ * TOPO_FILE_MAX_ERRORS), newline separated.
+ */
+struct fm_graph *topo_parse(const char *text, const char *name, char *err, size_t errlen);
+
+/* Read and parse the file at path; NULL with a message in err. */
+struct fm_graph *topo_load(const char *path, char *err, size_t errlen);
+
+#endif
