@@ -79,6 +79,13 @@ int main(void)
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--route", "3=north", NULL }, "port 'north'" },
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--frobnicate", NULL }, "unknown option '--frobnicate'" },
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "stray", NULL }, "unexpected argument 'stray'" },
+		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--seed", "-1", NULL }, "--seed '-1'" },
+		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--seed", "12x", NULL }, "--seed '12x'" },
+		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--link-timeout", "0", NULL }, "--link-timeout '0': expected milliseconds in 1..60000" },
+		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--link-timeout", "60001", NULL }, "--link-timeout '60001'" },
+		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--replay-frames", "0", NULL }, "--replay-frames '0': expected a frame count in 1..4096" },
+		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--replay-frames", "4097", NULL }, "--replay-frames '4097'" },
+		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--ctl", "", NULL }, "--ctl '': expected a UNIX socket path" },
 	};
 	unsigned int nbad = sizeof(bad) / sizeof(bad[0]), good = 0;
 	struct fh_ctx ctx;
@@ -99,7 +106,9 @@ int main(void)
 	       nbad, good);
 	ok = run_card(help, err, sizeof(err)) == 0;
 	tap_ok(ok && strstr(err, "Usage: loom-card") && strstr(err, "--cable PORT=listen:PATH") &&
-	       strstr(err, "--route DST=PORT"), "--help: exit 0 with the usage text");
+	       strstr(err, "--route DST=PORT") && strstr(err, "--ctl PATH") && strstr(err, "--seed N") &&
+	       strstr(err, "--link-timeout MS") && strstr(err, "--replay-frames N"),
+	       "--help: exit 0 with the usage text");
 
 	/* a stale socket file at the ivshmem path (its process was killed) */
 	{

@@ -140,7 +140,7 @@ int main(void)
 	bool ok = true;
 	int fd, fds[CTL_MAX];
 
-	tap_plan(12);
+	tap_plan(13);
 	ok = fabric_init(&f, 90) == 0 &&
 	     fabric_start_ring_ctl(&f, 2, (const char *const[]){ "--seed", "7", NULL }) == 0 &&
 	     fh_ctx_create(&f.fh[0], &c0, CTX, KEY(0), 5, 6, 1 << 20) == LOOM_ADMIN_E_OK &&
@@ -224,6 +224,52 @@ int main(void)
 		if (fd >= 0)
 			close(fd);
 		tap_ok(ok, "%u lines of random bytes: each answered with an error, nothing applied", lines + 1);
+	}
+
+	/* a client that sends much and reads late: nothing lost, nobody dropped */
+	{
+		static char flood[100000];
+		size_t sent = 0, got_lines = 0, want = sizeof(flood) / 8;
+		uint64_t deadline = fh_now_ms() + 20000;
+
+		for (size_t i = 0; i < sizeof(flood); i += 8)
+			memcpy(flood + i, "stats 0\n", 8);
+		bool slept = false;
+
+		fd = ctl_connect(0);
+		ok = fd >= 0;
+		while (ok && got_lines < want && fh_now_ms() < deadline) {
+			struct pollfd p = { .fd = fd, .events = POLLIN | (sent < sizeof(flood) ? POLLOUT : 0) };
+			ssize_t n;
+
+			if (poll(&p, 1, 1000) <= 0)
+				continue;
+			if ((p.revents & POLLOUT) && sent < sizeof(flood)) {
+				n = send(fd, flood + sent, sizeof(flood) - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+				if (n > 0)
+					sent += (size_t)n;
+				if (sent < 64 * 1024)
+					continue;	/* read late: after 64 KiB of commands */
+			}
+			if (!slept) {
+				slept = true;	/* let the answers pile up past the socket buffer */
+				usleep(300000);
+				continue;
+			}
+			if (p.revents & (POLLHUP | POLLERR))
+				ok = false;
+			if (p.revents & POLLIN) {
+				n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+				if (n == 0)
+					ok = false;
+				for (ssize_t i = 0; i < n; i++)
+					got_lines += buf[i] == '\n';
+			}
+		}
+		if (fd >= 0)
+			close(fd);
+		tap_ok(ok && got_lines == want, "a client reading late: %zu of %zu answers to 100 kB of commands, none lost",
+		       got_lines, want);
 	}
 
 	/* more clients than the card serves: the extra one is told, the others work */
