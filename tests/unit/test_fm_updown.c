@@ -125,7 +125,7 @@ int main(void)
 	FILE *f;
 	int fd;
 
-	tap_plan(16);
+	tap_plan(17);
 	atexit(remove_tmp);
 
 	g = graph_from_shape("torus:4x4", err, sizeof(err));
@@ -175,6 +175,22 @@ int main(void)
 	} else {
 		for (int i = 0; i < 3; i++)
 			tap_ok(0, "disconnected graph parsed: %s", err);
+	}
+	/* node 0 has no cable: the first routes walked add no dependency */
+	g = topo_parse("1:0 2:0\n", "isolated-0", err, sizeof(err));
+	{
+		struct fm_engine_opts o;
+		struct fm_verdict v;
+
+		engine_default_opts(&o);
+		if (g && !verdict_run(&fm_engine_updown, g, &o, &v, err, sizeof(err))) {
+			tap_ok(v.routes_check.bad == 4 && verdict_acyclic(&v) && v.cdg.edges == 0,
+			       "isolated node 0: 4 pairs cut off, no dependencies");
+			verdict_free(&v);
+		} else {
+			tap_ok(0, "isolated node 0 routed: %s", err);
+		}
+		graph_free(g);
 	}
 	{
 		struct fm_engine_opts o;

@@ -73,6 +73,8 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r, struct e
 			}
 		}
 		/* keep memory bounded: dedup as we go */
+		if (!es->n)
+			continue;
 		qsort(es->e, es->n, sizeof(*es->e), cmp_u64);
 		k = 0;
 		for (size_t i = 0; i < es->n; i++)
