@@ -91,7 +91,7 @@ static int dor_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
 
 const struct fm_engine fm_engine_dor = {
 	.name = "dor",
-	.summary = "dimension order (X, Y, Z) on meshes, tori, rings and HyperX; "
-		   "one dateline per torus ring (VC0 -> VC1)",
+	.summary = "dimension order X, Y, Z on shapes; a dateline per torus ring\n"
+		   "           (VC0 -> VC1 on the wrap-around channels)",
 	.compute = dor_compute,
 };

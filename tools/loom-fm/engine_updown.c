@@ -158,7 +158,7 @@ out:
 
 const struct fm_engine fm_engine_updown = {
 	.name = "updown",
-	.summary = "up*/down* from a BFS spanning tree (--root); any connected graph, "
-		   "damaged ones too; one VC",
+	.summary = "up*/down* from a BFS spanning tree (--root); any connected\n"
+		   "           graph, damaged ones too; one VC",
 	.compute = updown_compute,
 };
