@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loom-fm engine "updown": up*\/down* routing (Autonet, OpenSM updn).  A
+ * loom-fm engine "updown": the up/down routing of Autonet (OpenSM updn).  A
  * breadth-first spanning tree from the root gives every node a level; the
  * channel u -> v goes up when v is nearer the root (lower level), or on the
  * same level when v has the lower id.  A legal route takes zero or more up
