@@ -318,3 +318,19 @@ int bench_finish(struct bench_conn *b)
 	return bench_put(b, BENCH_FIN_OFFSET, 8, LOOM_PUT_REMOTE_EVENT) ||
 	       bench_wait_for(b, LOOM_COMPLETION_LOCAL, &c);
 }
+
+int bench_main(int argc, char **argv, const char *prog, void (*usage)(FILE *f),
+	       bool with_depth, int (*client)(struct bench_conn *b),
+	       int (*server)(struct bench_conn *b))
+{
+	struct bench_opts o = { .prog = prog };
+	struct bench_conn b;
+	int rc;
+
+	bench_parse_args(argc, argv, &o, usage, with_depth);
+	if (bench_open(&b, &o))
+		return 1;
+	rc = o.client ? client(&b) : server(&b);
+	bench_close(&b);
+	return rc;
+}

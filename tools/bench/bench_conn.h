@@ -73,4 +73,12 @@ int bench_server_meet(struct bench_conn *b);
 /* Client side: tells the server to exit. */
 int bench_finish(struct bench_conn *b);
 
+/*
+ * A benchmark's whole main(): parses the options, opens the context, runs
+ * @client or @server (each returns 0 or 1) and closes it again.
+ */
+int bench_main(int argc, char **argv, const char *prog, void (*usage)(FILE *f),
+	       bool with_depth, int (*client)(struct bench_conn *b),
+	       int (*server)(struct bench_conn *b));
+
 #endif

@@ -133,14 +133,5 @@ static int run_server(struct bench_conn *b)
 
 int main(int argc, char **argv)
 {
-	struct bench_opts o = { .prog = "loom_put_bw" };
-	struct bench_conn b;
-	int rc;
-
-	bench_parse_args(argc, argv, &o, usage, true);
-	if (bench_open(&b, &o))
-		return 1;
-	rc = o.client ? run_client(&b) : run_server(&b);
-	bench_close(&b);
-	return rc;
+	return bench_main(argc, argv, "loom_put_bw", usage, true, run_client, run_server);
 }
