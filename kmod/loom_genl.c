@@ -196,7 +196,19 @@ static int loom_genl_fill_dev(struct sk_buff *skb, struct loom_dev *ldev)
 	return 0;
 }
 
-static int loom_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+/**
+ * loom_genl_reply() - answer a request with one message
+ * @info: the request; its LOOM_ATTR_DEV_INDEX names the card
+ * @cmd: command of the reply
+ * @fill: checks the rest of the request and puts the reply's attributes;
+ *        called with the card locked and alive and the reply header in place
+ *
+ * Return: 0 once the reply is sent, or a negative errno (the extack says
+ * why, set by the card lookup or by @fill).
+ */
+int loom_genl_reply(struct genl_info *info, u8 cmd,
+		    int (*fill)(struct sk_buff *msg, struct loom_dev *ldev,
+				struct genl_info *info))
 {
 	struct loom_dev *ldev;
 	struct sk_buff *msg;
@@ -211,9 +223,8 @@ static int loom_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		nlmsg_free(msg);
 		return PTR_ERR(ldev);
 	}
-	hdr = genlmsg_put_reply(msg, info, &loom_genl_family, 0,
-				LOOM_CMD_DEV_GET);
-	err = hdr ? loom_genl_fill_dev(msg, ldev) : -EMSGSIZE;
+	hdr = genlmsg_put_reply(msg, info, &loom_genl_family, 0, cmd);
+	err = hdr ? fill(msg, ldev, info) : -EMSGSIZE;
 	loom_genl_dev_unlock(ldev);
 	if (err) {
 		nlmsg_free(msg);
@@ -221,6 +232,17 @@ static int loom_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
+}
+
+static int loom_genl_dev_reply_fill(struct sk_buff *msg, struct loom_dev *ldev,
+				    struct genl_info *info)
+{
+	return loom_genl_fill_dev(msg, ldev);
+}
+
+static int loom_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return loom_genl_reply(info, LOOM_CMD_DEV_GET, loom_genl_dev_reply_fill);
 }
 
 /* cb->args[0]: index of the next card to dump */

@@ -26,6 +26,9 @@ void loom_genl_err_attr(struct netlink_ext_ack *extack,
 			const struct nlattr *attr, const char *msg);
 void *loom_genl_put_hdr(struct sk_buff *skb, struct netlink_callback *cb,
 			u8 cmd);
+int loom_genl_reply(struct genl_info *info, u8 cmd,
+		    int (*fill)(struct sk_buff *msg, struct loom_dev *ldev,
+				struct genl_info *info));
 
 /* loom_genl_route.c */
 u32 loom_rt_entries(struct loom_dev *ldev);

@@ -75,64 +75,46 @@ cancel:
 	return -EMSGSIZE;
 }
 
-int loom_genl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
+/* PORT_GET: check the requested port, then describe it */
+static int loom_genl_port_reply_fill(struct sk_buff *msg, struct loom_dev *ldev,
+				     struct genl_info *info)
 {
 	struct nlattr *tb[LOOM_ATTR_PORT_MAX + 1];
 	struct nlattr *attr = info->attrs[LOOM_ATTR_PORT];
-	struct loom_dev *ldev;
-	struct sk_buff *msg;
 	u32 port, n, stride = 0;
-	void *hdr = NULL;
 	int err;
 
-	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	ldev = loom_genl_dev_lock(info->attrs, info->extack);
-	if (IS_ERR(ldev)) {
-		nlmsg_free(msg);
-		return PTR_ERR(ldev);
-	}
-	err = -EINVAL;
 	if (!attr) {
 		NL_SET_ERR_MSG_MOD(info->extack, "missing LOOM_ATTR_PORT");
-		goto out;
+		return -EINVAL;
 	}
 	err = nla_parse_nested(tb, LOOM_ATTR_PORT_MAX, attr,
 			       loom_genl_port_policy, info->extack);
 	if (err)
-		goto out;
+		return err;
 	if (!tb[LOOM_ATTR_PORT_INDEX]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "missing LOOM_ATTR_PORT_INDEX");
-		err = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
 	port = nla_get_u32(tb[LOOM_ATTR_PORT_INDEX]);
 	n = loom_ports_usable(ldev, &stride);
 	if (!ldev->blk_ports.size) {
 		NL_SET_ERR_MSG_MOD(info->extack,
 				   "the card has no PORTS register block");
-		err = -EOPNOTSUPP;
-		goto out;
+		return -EOPNOTSUPP;
 	}
 	if (port >= n) {
 		loom_genl_err_attr(info->extack, tb[LOOM_ATTR_PORT_INDEX],
 				   loom_genl_port_range_msg(port, n));
-		err = -ERANGE;
-		goto out;
+		return -ERANGE;
 	}
-	hdr = genlmsg_put_reply(msg, info, &loom_genl_family, 0,
-				LOOM_CMD_PORT_GET);
-	err = hdr ? loom_genl_fill_port(msg, ldev, port, stride) : -EMSGSIZE;
-out:
-	loom_genl_dev_unlock(ldev);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return loom_genl_fill_port(msg, ldev, port, stride);
+}
+
+int loom_genl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return loom_genl_reply(info, LOOM_CMD_PORT_GET, loom_genl_port_reply_fill);
 }
 
 /* cb->args[0]: next port */

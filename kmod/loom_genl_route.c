@@ -90,36 +90,22 @@ static int loom_genl_route_parse(struct loom_dev *ldev, struct genl_info *info,
 	return 0;
 }
 
-int loom_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int loom_genl_route_reply_fill(struct sk_buff *msg,
+				      struct loom_dev *ldev,
+				      struct genl_info *info)
 {
 	struct nlattr *tb[LOOM_ATTR_ROUTE_MAX + 1];
-	struct loom_dev *ldev;
-	struct sk_buff *msg;
-	void *hdr;
 	u32 dest;
 	int err;
 
-	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	ldev = loom_genl_dev_lock(info->attrs, info->extack);
-	if (IS_ERR(ldev)) {
-		nlmsg_free(msg);
-		return PTR_ERR(ldev);
-	}
 	err = loom_genl_route_parse(ldev, info, tb, &dest);
-	if (!err) {
-		hdr = genlmsg_put_reply(msg, info, &loom_genl_family, 0,
-					LOOM_CMD_ROUTE_GET);
-		err = hdr ? loom_genl_fill_route(msg, ldev, dest) : -EMSGSIZE;
-	}
-	loom_genl_dev_unlock(ldev);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return err ? err : loom_genl_fill_route(msg, ldev, dest);
+}
+
+int loom_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return loom_genl_reply(info, LOOM_CMD_ROUTE_GET,
+			       loom_genl_route_reply_fill);
 }
 
 /* cb->args[0]: next destination to look at */
