@@ -30,3 +30,16 @@ lab_exec() {
 	shift
 	"$LOOM_LAB" exec --dir "$LAB_DIR" "$host" -- "$@"
 }
+
+# lab_start_test DESCRIPTION ARGS...: lab_start ARGS reported as one TAP
+# result; a lab that does not start ends the test there.
+lab_start_test() {
+	local desc=$1
+	shift
+	if lab_start "$@"; then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc"
+		tap_done
+	fi
+}

@@ -10,11 +10,7 @@ here=$(dirname "$0")
 . "$here/../lib/lab.sh"
 
 tap_plan 6
-if ! lab_start --hosts 2; then
-	tap_fail "lab with 2 hosts starts and loads loom.ko"
-	tap_done
-fi
-tap_ok "lab with 2 hosts starts and loads loom.ko"
+lab_start_test "lab with 2 hosts starts and loads loom.ko" --hosts 2
 
 out=$(mktemp -d)
 # receiver first, in the background; the sender retries until its context exists

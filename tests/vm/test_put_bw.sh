@@ -10,11 +10,7 @@ out=$(mktemp -d)
 trap 'lab_cleanup; rm -rf "$out"' EXIT
 
 tap_plan 5
-if ! lab_start --hosts 2; then
-	tap_fail "lab with 2 hosts starts"
-	tap_done
-fi
-tap_ok "lab with 2 hosts starts"
+lab_start_test "lab with 2 hosts starts" --hosts 2
 
 lab_exec 1 loom_put_bw >"$out/srv" 2>&1 &
 srv=$!

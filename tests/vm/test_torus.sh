@@ -12,11 +12,7 @@ out=$(mktemp -d)
 trap 'lab_cleanup; rm -rf "$out"' EXIT
 
 tap_plan 8
-if ! lab_start --shape torus:2x2; then
-	tap_fail "lab shaped torus:2x2 starts 4 hosts and loads loom.ko"
-	tap_done
-fi
-tap_ok "lab shaped torus:2x2 starts 4 hosts and loads loom.ko"
+lab_start_test "lab shaped torus:2x2 starts 4 hosts and loads loom.ko" --shape torus:2x2
 
 "$LOOM_LAB" status --dir "$LAB_DIR" >"$out/status"
 if grep -q '^shape: torus:2x2, 4 hosts' "$out/status" &&

@@ -20,11 +20,7 @@ if [ ! -x "$g/hold_ctx" ]; then
 	tap_fail "guest program $g/hold_ctx exists (run: make -C kmod tests)"
 	tap_done
 fi
-if ! lab_start --hosts 1; then
-	tap_fail "lab with 1 host starts and loads loom.ko"
-	tap_done
-fi
-tap_ok "lab with 1 host starts and loads loom.ko"
+lab_start_test "lab with 1 host starts and loads loom.ko" --hosts 1
 
 card=$("$LOOM_LAB" status --dir "$LAB_DIR" | sed -n 's/^card 0: loom-card pid \([0-9]*\).*/\1/p')
 if [ -z "$card" ]; then

@@ -14,11 +14,7 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
 	exit 4
 fi
 tap_plan 7
-if ! lab_start --hosts 1 --no-module; then
-	tap_fail "lab with 1 host starts (no module)"
-	tap_done
-fi
-tap_ok "lab with 1 host starts (no module)"
+lab_start_test "lab with 1 host starts (no module)" --hosts 1 --no-module
 
 card=$("$LOOM_LAB" status --dir "$LAB_DIR" | sed -n 's/^card 0: loom-card pid \([0-9]*\).*/\1/p')
 regs=

@@ -20,11 +20,7 @@ if [ ! -x "$g/hold_ctx" ]; then
 	tap_fail "guest program $g/hold_ctx exists (run: make -C kmod tests)"
 	tap_done
 fi
-if ! lab_start --hosts 1; then
-	tap_fail "lab with 1 host starts and loads loom.ko"
-	tap_done
-fi
-tap_ok "lab with 1 host starts and loads loom.ko"
+lab_start_test "lab with 1 host starts and loads loom.ko" --hosts 1
 
 # guest helper: the PCI address of loom0
 bdf='$(basename "$(readlink /sys/class/loom/loom0/device)")'

@@ -23,11 +23,7 @@ if ! command -v jq >/dev/null; then
 fi
 
 tap_plan 31
-if ! lab_start --hosts 2; then
-	tap_fail "lab with 2 hosts starts and loads loom.ko"
-	tap_done
-fi
-tap_ok "lab with 2 hosts starts and loads loom.ko"
+lab_start_test "lab with 2 hosts starts and loads loom.ko" --hosts 2
 
 out=$(mktemp -d)
 trap "lab_cleanup; rm -rf '$out' '$(dirname "$LAB_DIR")'" EXIT
