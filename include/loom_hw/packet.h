@@ -21,6 +21,19 @@
 #define LOOM_CLASS_BARRIER	2	/* BSU packets: single flit, never block */
 #define LOOM_CLASS_MAINT	3	/* maintenance: not flow controlled */
 
+/* virtual channels on a cable (struct loom_frame_hdr.vc); credits are
+ * per VC except MAINT, which is not flow controlled
+ */
+#define LOOM_VC_REQ0		0
+#define LOOM_VC_REQ1		1	/* requests past a dateline */
+#define LOOM_VC_RESP0		2
+#define LOOM_VC_RESP1		3
+#define LOOM_VC_REQ_ADAPT	4	/* adaptive VC, whole-packet admission */
+#define LOOM_VC_RESP_ADAPT	5
+#define LOOM_VC_BARRIER		6	/* single flit, highest priority */
+#define LOOM_VC_MAINT		7	/* no flow control: lost when busy */
+#define LOOM_NUM_VCS		8
+
 /* packet types */
 enum loom_pkt_type {
 	LOOM_PKT_PUT		= 1,	/* req: payload to dst segment */
@@ -80,6 +93,37 @@ struct loom_pkt_hdr {
 #define LOOM_PKT_HDR_SIZE	48
 #define LOOM_PKT_MAX_HOPS	64
 
+/**
+ * struct loom_maint_payload - payload of MAINT_REQ / MAINT_RESP, 56 bytes
+ * @op: LOOM_MAINT_OP_* (regs.h)
+ * @status: response: LOOM_MAINT_ST_*
+ * @route_len: hops of the directed route
+ * @hop: hops taken so far (index into @route, then back along @ret)
+ * @addr: register offset at the target
+ * @value: value to write, or value read
+ * @seq: requester's sequence id
+ * @node: response: target's physical node id
+ * @route: output port at each hop
+ * @ret: input port at each hop, recorded on the way out: the response
+ *	 retraces it
+ * @rsvd: zero
+ */
+struct loom_maint_payload {
+	__u8	op;
+	__u8	status;
+	__u8	route_len;
+	__u8	hop;
+	__u32	addr;
+	__u32	value;
+	__u32	seq;
+	__u32	node;
+	__u8	route[16];
+	__u8	ret[16];
+	__u8	rsvd[4];
+};
+
+#define LOOM_MAINT_PAYLOAD_SIZE	56
+
 /* link frame types */
 #define LOOM_FRAME_DATA		1	/* carries one packet */
 #define LOOM_FRAME_ACK		2	/* ack = last in-order seq received */
@@ -120,6 +164,7 @@ struct loom_frame_hdr {
 #ifndef __KERNEL__
 _Static_assert(sizeof(struct loom_pkt_hdr) == LOOM_PKT_HDR_SIZE, "pkt hdr size");
 _Static_assert(sizeof(struct loom_frame_hdr) == LOOM_FRAME_HDR_SIZE, "frame hdr size");
+_Static_assert(sizeof(struct loom_maint_payload) == LOOM_MAINT_PAYLOAD_SIZE, "maint payload");
 #endif
 
 #endif /* LOOM_HW_PACKET_H */

@@ -41,9 +41,12 @@
 #define LOOM_BLK_PORTS			0x0004
 #define LOOM_BLK_CTX			0x0005
 #define LOOM_BLK_DOORBELL		0x0006
-/* reserved for later blocks: 0x0007 VC table, 0x0008 BSU, 0x0009 maintenance,
- * 0x000a counters, 0x000b link layer/lanes, 0x000c partitions (keys)
- */
+#define LOOM_BLK_VCT			0x0007	/* VC table: datelines, start VCs */
+#define LOOM_BLK_BSU			0x0008	/* barrier/eureka units */
+#define LOOM_BLK_MAINT			0x0009	/* maintenance network mailbox */
+#define LOOM_BLK_COUNTERS		0x000a	/* per port, per VC counters */
+#define LOOM_BLK_LINK			0x000b	/* lanes and link-layer settings */
+/* reserved: 0x000c partitions (keys) */
 
 #define LOOM_BLK_MAX_CHAIN		64	/* loop guard for readers */
 
@@ -104,6 +107,10 @@
 /* MSI-X vectors raised by the card */
 #define LOOM_VEC_ADMIN			0	/* admin ack, card events */
 #define LOOM_VEC_CQ			1	/* some completion queue advanced */
+#define LOOM_VEC_EVENT			2	/* port state changed (PORTS_EVENTS),
+						 * maintenance response arrived
+						 * (MAINT_RESP_PI), BSU completed
+						 */
 #define LOOM_NUM_VECTORS		4	/* vectors the card is built with */
 
 /* Lab transport: the emulator is ivshmem peer 0; the driver rings its
@@ -133,6 +140,12 @@
 #define LOOM_RT_W0_INIT_DIR_MASK	0x00000070u
 #define LOOM_RT_W0_ADAPTIVE		(1u << 8)
 #define LOOM_RT_W0_VALID		(1u << 31)
+/* word 1: physical destination [15:0]; minimal output ports the adaptive
+ * VC may choose among [31:24] (bit n = port n; 0 = only the W0 port)
+ */
+#define LOOM_RT_W1_PHYS_MASK		0x0000ffffu
+#define LOOM_RT_W1_ADAPT_PORTS_SHIFT	24
+#define LOOM_RT_W1_ADAPT_PORTS_MASK	0xff000000u
 #define LOOM_RT_PORT_HOST		0xf
 #define LOOM_MAX_PORTS			8
 #define LOOM_MAX_NODES			1024
@@ -141,6 +154,15 @@
 #define LOOM_PORTS_VERSION		LOOM_BLK_VER(1, 0)
 #define LOOM_PORTS_COUNT		0x10
 #define LOOM_PORTS_STRIDE		0x14
+#define LOOM_PORTS_FP_TIMEOUT_MS	0x18	/* RW: forward-progress timer: a VC
+						 * holding packets with no credit
+						 * back for this long declares its
+						 * port dead; 0 = off; reset 1000
+						 */
+#define LOOM_PORTS_EVENTS		0x1c	/* RO: +1 on every change of any
+						 * port's STATUS; raises
+						 * LOOM_VEC_EVENT
+						 */
 #define LOOM_PORTS_BASE			0x40
 #define LOOM_PORT_REC_SIZE		0x40
 /* offsets inside a port record */
@@ -159,9 +181,23 @@
 #define LOOM_PORT_INJECTED		0x30	/* frames corrupted or dropped by injection */
 #define LOOM_PORT_REPLAYED		0x34	/* DATA frames retransmitted */
 #define LOOM_PORT_ACK_TIMEOUTS		0x38	/* replays started by the ack timer */
+#define LOOM_PORT_CTRL			0x3c	/* RW: LOOM_PORT_CTRL_*; reset 0 */
 
 #define LOOM_PORT_ST_CABLED		(1u << 0)	/* socket connected */
 #define LOOM_PORT_ST_UP			(1u << 1)	/* link trained */
+#define LOOM_PORT_ST_DEAD		(1u << 2)	/* declared dead by the forward-
+							 * progress timer; cleared when
+							 * the link trains again
+							 */
+#define LOOM_PORT_ST_DISABLED		(1u << 3)	/* CTRL.DISABLE is set */
+#define LOOM_PORT_ST_LANES_SHIFT	8		/* lanes in use [11:8] */
+#define LOOM_PORT_ST_LANES_MASK		0x00000f00u
+
+/* Fault mask: a disabled port carries nothing; packets routed to it are
+ * discarded and counted (COUNTERS DROPS_DISABLED), requests answered with
+ * LOOM_CQE_ST_DISCARDED.  The same happens on a port declared dead.
+ */
+#define LOOM_PORT_CTRL_DISABLE		(1u << 0)
 
 /* ---- context block: one 64-byte record per context --------------------- */
 /*
@@ -207,6 +243,107 @@
 #define LOOM_DB_CMD_PI			0x00	/* WO by software: command producer */
 #define LOOM_DB_CQ_CI			0x04	/* WO by software: completions consumed */
 #define LOOM_DB_PAGE_SIZE		4096
+
+/* ---- VC table block --------------------------------------------------- */
+/*
+ * Virtual channels (T3E model, Documentation/hw/routing.rst): a packet
+ * takes the VC named by START_VC1 for its destination when it is injected
+ * or enters a new dimension (the dimension of its output port differs from
+ * that of its input port), keeps it while it continues in the same
+ * dimension, and moves to VC1 when it leaves through a DATELINE port.
+ */
+#define LOOM_VCT_VERSION		LOOM_BLK_VER(1, 0)
+#define LOOM_VCT_N_PORTS		0x10	/* RO: entries in PORT_CFG */
+#define LOOM_VCT_PORT_CFG		0x40	/* one word per port, LOOM_MAX_PORTS */
+#define LOOM_VCT_START_VC1		0x80	/* bitmap, bit d of word d / 32:
+						 * start on VC1 toward logical
+						 * destination d (LOOM_MAX_NODES)
+						 */
+#define LOOM_VCT_SIZE			(LOOM_VCT_START_VC1 + LOOM_MAX_NODES / 8)
+
+#define LOOM_VCT_PORT_DIM_MASK		0x0000000fu	/* dimension 0..n, */
+#define LOOM_VCT_PORT_DIM_NONE		0xf		/* or none (reset) */
+#define LOOM_VCT_PORT_DATELINE		(1u << 8)	/* leaving here: VC1 */
+
+/* ---- counters block: one record per (port, VC) ------------------------- */
+#define LOOM_COUNTERS_VERSION		LOOM_BLK_VER(1, 0)
+#define LOOM_CNT_N_PORTS		0x10	/* RO */
+#define LOOM_CNT_N_VCS			0x14	/* RO: LOOM_NUM_VCS */
+#define LOOM_CNT_STRIDE			0x18	/* RO: record size */
+/* card-wide drops by cause (packets), all counters wrap at 2^32 */
+#define LOOM_CNT_DROP_KEY		0x20	/* target: wrong key */
+#define LOOM_CNT_DROP_BOUNDS		0x24	/* target: outside the segment */
+#define LOOM_CNT_DROP_NO_CTX		0x28	/* target: context not running */
+#define LOOM_CNT_DROP_NO_ROUTE		0x2c	/* no valid routing entry */
+#define LOOM_CNT_DROP_HOP_LIMIT		0x30	/* LOOM_PKT_MAX_HOPS reached */
+#define LOOM_CNT_DROP_MALFORMED		0x34	/* bad header, length or type */
+#define LOOM_CNT_MAINT_LOST		0x38	/* maintenance packets lost */
+#define LOOM_CNT_BASE			0x40	/* record (port * N_VCS + vc) */
+#define LOOM_CNT_REC_SIZE		0x20
+/* offsets inside a (port, VC) record; the VC is the output VC */
+#define LOOM_CNTR_TX_PKTS		0x00
+#define LOOM_CNTR_TX_BYTES		0x04	/* packet header + payload */
+#define LOOM_CNTR_RX_PKTS		0x08	/* arrived on this port and VC */
+#define LOOM_CNTR_CREDIT_STALLS		0x0c	/* a packet waited for a credit */
+#define LOOM_CNTR_ADAPTIVE		0x10	/* adaptive choices */
+#define LOOM_CNTR_DETERMINISTIC		0x14	/* table (deterministic) choices */
+#define LOOM_CNTR_DROPS_DISABLED	0x18	/* discarded: port disabled */
+#define LOOM_CNTR_DROPS_DEAD		0x1c	/* discarded: port down or dead */
+
+/* ---- link block: lanes -------------------------------------------------- */
+#define LOOM_LINK_VERSION		LOOM_BLK_VER(1, 0)
+#define LOOM_LINK_N_LANES		0x10	/* RO: lanes per link (4) */
+#define LOOM_LINK_LANE_THRESHOLD	0x14	/* RW: errors on one lane within
+						 * LANE_WINDOW_MS that drop it;
+						 * reset 16
+						 */
+#define LOOM_LINK_LANE_WINDOW_MS	0x18	/* RW: reset 1000 */
+#define LOOM_LINK_BASE			0x40	/* one record per port */
+#define LOOM_LINK_REC_SIZE		0x20
+#define LOOM_LINKR_LANE_ERRORS		0x00	/* 4 words: CRC errors per lane */
+#define LOOM_LINKR_LANES		0x10	/* lanes in use: 4, 2, 1 (0 down) */
+#define LOOM_LINKR_LANE_DROPS		0x14	/* lanes dropped since training */
+#define LOOM_LINKR_RATE_MBPS		0x18	/* emulated bandwidth now */
+
+/* ---- maintenance block -------------------------------------------------- */
+/*
+ * Directed-route access to the registers of any card (this one included,
+ * with ROUTE_LEN 0), with no routing table and no flow control.  Issue:
+ * write OP, ADDR, VALUE, ROUTE_LEN, ROUTE, then REQ_SEQ (and kick vector 0
+ * in the lab); the card sends the packet and writes REQ_ACK = REQ_SEQ.
+ * The response lands in the response ring below: the card writes the
+ * entry, then RESP_PI + 1, and raises LOOM_VEC_EVENT.  A packet that meets
+ * a busy, down or nonexistent port is lost (counted in MAINT_LOST):
+ * software times out and retries with a new sequence id.
+ */
+#define LOOM_MAINT_VERSION		LOOM_BLK_VER(1, 0)
+#define LOOM_MAINT_OP			0x10	/* LOOM_MAINT_OP_* */
+#define LOOM_MAINT_ADDR			0x14	/* register offset at the target */
+#define LOOM_MAINT_VALUE		0x18	/* WRITE: value */
+#define LOOM_MAINT_ROUTE_LEN		0x1c	/* hops, 0..LOOM_MAINT_MAX_HOPS */
+#define LOOM_MAINT_ROUTE		0x20	/* 16 bytes: output port per hop */
+#define LOOM_MAINT_REQ_SEQ		0x30	/* software: issue this request */
+#define LOOM_MAINT_REQ_ACK		0x34	/* card: request sent */
+#define LOOM_MAINT_RESP_PI		0x38	/* card: responses written, free-running */
+#define LOOM_MAINT_RESP_BASE		0x40	/* ring of LOOM_MAINT_RESP_SLOTS */
+#define LOOM_MAINT_RESP_SIZE		0x10
+#define LOOM_MAINT_RESP_SLOTS		16
+#define LOOM_MAINT_SIZE			(LOOM_MAINT_RESP_BASE + \
+					 LOOM_MAINT_RESP_SLOTS * LOOM_MAINT_RESP_SIZE)
+/* response entry */
+#define LOOM_MAINTR_SEQ			0x00	/* REQ_SEQ of the request */
+#define LOOM_MAINTR_STATUS		0x04	/* LOOM_MAINT_ST_* */
+#define LOOM_MAINTR_VALUE		0x08	/* READ: value; WRITE: value written */
+#define LOOM_MAINTR_NODE		0x0c	/* target's physical node id */
+
+#define LOOM_MAINT_OP_READ		1
+#define LOOM_MAINT_OP_WRITE		2
+#define LOOM_MAINT_MAX_HOPS		16
+
+#define LOOM_MAINT_ST_OK		0
+#define LOOM_MAINT_ST_BAD_ADDR		1	/* outside the space or unaligned */
+#define LOOM_MAINT_ST_READ_ONLY		2	/* not writable by maintenance */
+#define LOOM_MAINT_ST_BAD_OP		3
 
 /* ---- lab layout chosen by the emulator (informative: drivers walk the chain) */
 #define LOOM_LAB_SHM_SIZE		(1u << 20)	/* BAR2 size, power of two */

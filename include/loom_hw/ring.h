@@ -90,6 +90,7 @@ struct loom_cmd {
 #define LOOM_CQE_ST_NO_CTX	6	/* target context not running */
 #define LOOM_CQE_ST_LINK	7	/* lost to a link failure */
 #define LOOM_CQE_ST_UNSUPPORTED	8	/* opcode not in this design */
+#define LOOM_CQE_ST_DISCARDED	9	/* a port on the way is disabled or dead */
 
 #define LOOM_CQE_PHASE		(1u << 31)
 

@@ -41,6 +41,53 @@
  *     LOOM_ATTR_PORT_SEQ_ERRORS   u64
  *     LOOM_ATTR_PORT_DROPS        u64
  *     LOOM_ATTR_PORT_PAD          (alignment padding of the u64s)
+ *     LOOM_ATTR_PORT_ENABLED      u8      PORT_SET: 1 enable, 0 disable (fault
+ *                                         mask: traffic discarded and counted)
+ *     LOOM_ATTR_PORT_DEAD         flag    declared dead by the forward-progress
+ *                                         timer
+ *     LOOM_ATTR_PORT_DISABLED     flag    disabled by the fault mask
+ *     LOOM_ATTR_PORT_LANES        u32     lanes in use (4, 2, 1; 0 when down)
+ *     LOOM_ATTR_PORT_RETRIES      u64     go-back-N replays
+ *     LOOM_ATTR_PORT_NAKS_SENT    u64
+ *     LOOM_ATTR_PORT_REPLAYED     u64     DATA frames retransmitted
+ *     LOOM_ATTR_PORT_ACK_TIMEOUTS u64
+ *   LOOM_ATTR_DEV_FP_TIMEOUT_MS u32     forward-progress timer (0 = off)
+ *   LOOM_ATTR_DEV_LANE_THRESHOLD u32    lane errors per window that drop a lane
+ *   LOOM_ATTR_ROUTE_TABLE       nest    ROUTE_LOAD: LOOM_ATTR_ROUTE nests
+ *   LOOM_ATTR_VCT_PORT          nest    VC table, one port (repeated):
+ *     LOOM_ATTR_VCT_PORT_INDEX    u32
+ *     LOOM_ATTR_VCT_PORT_DIM      u32     dimension, LOOM_VCT_DIM_NONE (15)
+ *     LOOM_ATTR_VCT_PORT_DATELINE u8      1: packets leaving here move to VC1
+ *   LOOM_ATTR_VCT_START_VC1     binary  VC table start bitmap, LOOM_MAX_NODES
+ *                                       bits, bit d = start on VC1 toward d
+ *   LOOM_ATTR_VCT_DEST          u32     VC_SET of one destination's start VC:
+ *   LOOM_ATTR_VCT_VC            u32       with VCT_VC 0 or 1
+ *   LOOM_ATTR_STATS             nest    counters of one (port, VC):
+ *     LOOM_ATTR_STATS_PORT        u32
+ *     LOOM_ATTR_STATS_VC          u32     LOOM_VC_* of <loom_hw/packet.h>
+ *     LOOM_ATTR_STATS_TX_PKTS     u64     ... one u64 per LOOM_CNTR_* register
+ *     LOOM_ATTR_STATS_TX_BYTES, _RX_PKTS, _CREDIT_STALLS, _ADAPTIVE,
+ *     _DETERMINISTIC, _DROPS_DISABLED, _DROPS_DEAD
+ *   LOOM_ATTR_DROPS             nest    card-wide drops by cause (u64 each):
+ *     LOOM_ATTR_DROPS_KEY, _BOUNDS, _NO_CTX, _NO_ROUTE, _HOP_LIMIT,
+ *     _MALFORMED, _MAINT_LOST
+ *   LOOM_ATTR_MAINT             nest    one maintenance access:
+ *     LOOM_ATTR_MAINT_OP          u8      LOOM_MAINT_OP_READ (1) / _WRITE (2)
+ *     LOOM_ATTR_MAINT_ROUTE       binary  output port per hop, 0..16 bytes
+ *     LOOM_ATTR_MAINT_ADDR        u32     register offset at the target
+ *     LOOM_ATTR_MAINT_VALUE       u32     WRITE: value; reply: value read
+ *     LOOM_ATTR_MAINT_TIMEOUT_MS  u32     per attempt (default 100)
+ *     LOOM_ATTR_MAINT_RETRIES     u32     extra attempts (default 3)
+ *     LOOM_ATTR_MAINT_STATUS      u32     reply: LOOM_MAINT_ST_*
+ *     LOOM_ATTR_MAINT_SEQ         u32     reply: sequence id that answered
+ *     LOOM_ATTR_MAINT_NODE        u32     reply: target's physical node id
+ *     LOOM_ATTR_MAINT_ATTEMPTS    u32     reply: attempts made
+ *   LOOM_ATTR_KEY               nest    one partition grant:
+ *     LOOM_ATTR_KEY_VALUE         u32     network key
+ *     LOOM_ATTR_KEY_UID           u32     granted to this user, or
+ *     LOOM_ATTR_KEY_GID           u32     to this group
+ *   LOOM_ATTR_BSU               nest    one barrier/eureka unit (see
+ *                                       enum loom_nl_bsu_attr)
  *
  * Commands:
  *   LOOM_CMD_DEV_GET     doit: DEV_INDEX -> one device;  dump: all devices
@@ -51,8 +98,37 @@
  *   LOOM_CMD_ROUTE_DEL   DEV_INDEX, ROUTE{DEST}: clears VALID; CAP_NET_ADMIN
  *   LOOM_CMD_PORT_GET    doit: DEV_INDEX, PORT{INDEX};  dump: DEV_INDEX
  *
- * Multicast group LOOM_GENL_MCGRP_EVENTS carries LOOM_EVENT_ROUTE_CHANGED
- * (DEV_INDEX, ROUTE{...} as it now is) after each ROUTE_SET/ROUTE_DEL.
+ *   LOOM_CMD_DEV_SET     DEV_INDEX, [DEV_LOGICAL_ID], [DEV_FP_TIMEOUT_MS],
+ *                        [DEV_LANE_THRESHOLD]; CAP_NET_ADMIN
+ *   LOOM_CMD_ROUTE_LOAD  DEV_INDEX, ROUTE_TABLE{ROUTE...}: replaces the whole
+ *                        table at once (entries not listed become invalid);
+ *                        CAP_NET_ADMIN
+ *   LOOM_CMD_PORT_SET    DEV_INDEX, PORT{INDEX, ENABLED}; CAP_NET_ADMIN
+ *   LOOM_CMD_VC_GET      DEV_INDEX -> VCT_PORT... , VCT_START_VC1
+ *   LOOM_CMD_VC_SET      DEV_INDEX, [VCT_PORT...], [VCT_START_VC1 |
+ *                        VCT_DEST + VCT_VC]; CAP_NET_ADMIN
+ *   LOOM_CMD_STATS_GET   dump: DEV_INDEX -> one STATS per (port, VC), then one
+ *                        DROPS
+ *   LOOM_CMD_MAINT       DEV_INDEX, MAINT{OP, ROUTE, ADDR, [VALUE],
+ *                        [TIMEOUT_MS], [RETRIES]} -> DEV_INDEX, MAINT{...};
+ *                        retries with a new sequence id after each timeout,
+ *                        -ETIMEDOUT when every attempt timed out;
+ *                        CAP_NET_ADMIN (reads included: privileged)
+ *   LOOM_CMD_KEY_GRANT   DEV_INDEX, KEY{VALUE, UID | GID}; CAP_NET_ADMIN
+ *   LOOM_CMD_KEY_REVOKE  DEV_INDEX, KEY{VALUE, UID | GID}; CAP_NET_ADMIN
+ *   LOOM_CMD_KEY_GET     dump: DEV_INDEX -> one KEY per grant
+ *   LOOM_CMD_BSU_GET     doit: DEV_INDEX, BSU{INDEX}; dump: DEV_INDEX
+ *   LOOM_CMD_BSU_SET     DEV_INDEX, BSU{INDEX, tree registers}; CAP_NET_ADMIN
+ *
+ * Multicast group LOOM_GENL_MCGRP_EVENTS carries
+ *   LOOM_EVENT_ROUTE_CHANGED  DEV_INDEX, ROUTE{...} as it now is, after each
+ *                             ROUTE_SET/ROUTE_DEL (one DEV_INDEX only message
+ *                             after ROUTE_LOAD)
+ *   LOOM_EVENT_PORT_CHANGED   DEV_INDEX, PORT{...} when a port's state changes:
+ *                             link up/down, lane dropped, declared dead,
+ *                             enabled/disabled
+ *   LOOM_EVENT_MAINT_RESP     DEV_INDEX, MAINT{...} for every maintenance
+ *                             response the card delivers
  */
 #ifndef _UAPI_LINUX_LOOM_NETLINK_H
 #define _UAPI_LINUX_LOOM_NETLINK_H
@@ -71,6 +147,20 @@ enum loom_nl_cmd {
 	LOOM_CMD_ROUTE_DEL,
 	LOOM_CMD_PORT_GET,
 	LOOM_EVENT_ROUTE_CHANGED,	/* multicast only */
+	LOOM_CMD_DEV_SET,
+	LOOM_CMD_ROUTE_LOAD,
+	LOOM_CMD_PORT_SET,
+	LOOM_CMD_VC_GET,
+	LOOM_CMD_VC_SET,
+	LOOM_CMD_STATS_GET,
+	LOOM_CMD_MAINT,
+	LOOM_CMD_KEY_GRANT,
+	LOOM_CMD_KEY_REVOKE,
+	LOOM_CMD_KEY_GET,
+	LOOM_CMD_BSU_GET,
+	LOOM_CMD_BSU_SET,
+	LOOM_EVENT_PORT_CHANGED,	/* multicast only */
+	LOOM_EVENT_MAINT_RESP,		/* multicast only */
 
 	__LOOM_CMD_MAX,
 	LOOM_CMD_MAX = __LOOM_CMD_MAX - 1
@@ -93,6 +183,18 @@ enum loom_nl_attr {
 	LOOM_ATTR_DEV_EMULATED,
 	LOOM_ATTR_ROUTE,
 	LOOM_ATTR_PORT,
+	LOOM_ATTR_DEV_FP_TIMEOUT_MS,
+	LOOM_ATTR_DEV_LANE_THRESHOLD,
+	LOOM_ATTR_ROUTE_TABLE,
+	LOOM_ATTR_VCT_PORT,
+	LOOM_ATTR_VCT_START_VC1,
+	LOOM_ATTR_VCT_DEST,
+	LOOM_ATTR_VCT_VC,
+	LOOM_ATTR_STATS,
+	LOOM_ATTR_DROPS,
+	LOOM_ATTR_MAINT,
+	LOOM_ATTR_KEY,
+	LOOM_ATTR_BSU,
 
 	__LOOM_ATTR_MAX,
 	LOOM_ATTR_MAX = __LOOM_ATTR_MAX - 1
@@ -125,9 +227,98 @@ enum loom_nl_port_attr {
 	LOOM_ATTR_PORT_CRC_ERRORS,
 	LOOM_ATTR_PORT_SEQ_ERRORS,
 	LOOM_ATTR_PORT_DROPS,
+	LOOM_ATTR_PORT_ENABLED,
+	LOOM_ATTR_PORT_DEAD,
+	LOOM_ATTR_PORT_DISABLED,
+	LOOM_ATTR_PORT_LANES,
+	LOOM_ATTR_PORT_RETRIES,
+	LOOM_ATTR_PORT_NAKS_SENT,
+	LOOM_ATTR_PORT_REPLAYED,
+	LOOM_ATTR_PORT_ACK_TIMEOUTS,
 
 	__LOOM_ATTR_PORT_MAX,
 	LOOM_ATTR_PORT_MAX = __LOOM_ATTR_PORT_MAX - 1
+};
+
+#define LOOM_VCT_DIM_NONE	15
+
+enum loom_nl_vct_attr {
+	LOOM_ATTR_VCT_UNSPEC,
+	LOOM_ATTR_VCT_PORT_INDEX,
+	LOOM_ATTR_VCT_PORT_DIM,
+	LOOM_ATTR_VCT_PORT_DATELINE,
+
+	__LOOM_ATTR_VCT_MAX,
+	LOOM_ATTR_VCT_MAX = __LOOM_ATTR_VCT_MAX - 1
+};
+
+enum loom_nl_stats_attr {
+	LOOM_ATTR_STATS_UNSPEC,
+	LOOM_ATTR_STATS_PAD,
+	LOOM_ATTR_STATS_PORT,
+	LOOM_ATTR_STATS_VC,
+	LOOM_ATTR_STATS_TX_PKTS,
+	LOOM_ATTR_STATS_TX_BYTES,
+	LOOM_ATTR_STATS_RX_PKTS,
+	LOOM_ATTR_STATS_CREDIT_STALLS,
+	LOOM_ATTR_STATS_ADAPTIVE,
+	LOOM_ATTR_STATS_DETERMINISTIC,
+	LOOM_ATTR_STATS_DROPS_DISABLED,
+	LOOM_ATTR_STATS_DROPS_DEAD,
+
+	__LOOM_ATTR_STATS_MAX,
+	LOOM_ATTR_STATS_MAX = __LOOM_ATTR_STATS_MAX - 1
+};
+
+enum loom_nl_drops_attr {
+	LOOM_ATTR_DROPS_UNSPEC,
+	LOOM_ATTR_DROPS_PAD,
+	LOOM_ATTR_DROPS_KEY,
+	LOOM_ATTR_DROPS_BOUNDS,
+	LOOM_ATTR_DROPS_NO_CTX,
+	LOOM_ATTR_DROPS_NO_ROUTE,
+	LOOM_ATTR_DROPS_HOP_LIMIT,
+	LOOM_ATTR_DROPS_MALFORMED,
+	LOOM_ATTR_DROPS_MAINT_LOST,
+
+	__LOOM_ATTR_DROPS_MAX,
+	LOOM_ATTR_DROPS_MAX = __LOOM_ATTR_DROPS_MAX - 1
+};
+
+enum loom_nl_maint_attr {
+	LOOM_ATTR_MAINT_UNSPEC,
+	LOOM_ATTR_MAINT_OP,
+	LOOM_ATTR_MAINT_ROUTE,
+	LOOM_ATTR_MAINT_ADDR,
+	LOOM_ATTR_MAINT_VALUE,
+	LOOM_ATTR_MAINT_TIMEOUT_MS,
+	LOOM_ATTR_MAINT_RETRIES,
+	LOOM_ATTR_MAINT_STATUS,
+	LOOM_ATTR_MAINT_SEQ,
+	LOOM_ATTR_MAINT_NODE,
+	LOOM_ATTR_MAINT_ATTEMPTS,
+
+	__LOOM_ATTR_MAINT_MAX,
+	LOOM_ATTR_MAINT_MAX = __LOOM_ATTR_MAINT_MAX - 1
+};
+
+enum loom_nl_key_attr {
+	LOOM_ATTR_KEY_UNSPEC,
+	LOOM_ATTR_KEY_VALUE,
+	LOOM_ATTR_KEY_UID,
+	LOOM_ATTR_KEY_GID,
+
+	__LOOM_ATTR_KEY_MAX,
+	LOOM_ATTR_KEY_MAX = __LOOM_ATTR_KEY_MAX - 1
+};
+
+/* BSU attributes: defined with the BSU register block (append only) */
+enum loom_nl_bsu_attr {
+	LOOM_ATTR_BSU_UNSPEC,
+	LOOM_ATTR_BSU_INDEX,
+
+	__LOOM_ATTR_BSU_MAX,
+	LOOM_ATTR_BSU_MAX = __LOOM_ATTR_BSU_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_LOOM_NETLINK_H */
