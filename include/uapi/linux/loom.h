@@ -74,6 +74,18 @@ struct loom_dev_info {
  * @kick_value: out: 32-bit value to write there
  * @out_flags: out: LOOM_CTX_OUT_*
  * @node_id: out: logical node id of this card
+ * @counters_token: out: mmap offset of the counters page (4096 bytes:
+ *                  @n_counters 64-bit counters the card writes back as
+ *                  counted puts land; see LOOM_OP_PUT_COUNTED)
+ * @bsu_mask: in: barrier/eureka units wanted (bit n = BSU n); each is granted
+ *            to one context of the card at a time (-EBUSY otherwise)
+ * @n_counters: out: counters in the counters page
+ * @bsu_token: out: mmap offset of the granted BSUs' register pages (one
+ *             4096-byte page per BSU of the card; only granted ones are
+ *             mapped), if @bsu_mask was not 0
+ *
+ * Fields from @counters_token on were added in ABI 0.2: the kernel takes
+ * shorter @argsz (older callers) and returns the prefix they know.
  */
 struct loom_ctx_create {
 	__u32	argsz;
@@ -92,7 +104,14 @@ struct loom_ctx_create {
 	__u32	kick_value;
 	__u32	out_flags;
 	__u32	node_id;
+	__u64	counters_token;
+	__u32	bsu_mask;
+	__u32	n_counters;
+	__u64	bsu_token;
 };
+
+/* argsz of the ABI 0.1 struct loom_ctx_create (before counters and BSUs) */
+#define LOOM_CTX_CREATE_SIZE_V1	88
 
 /**
  * struct loom_ctx_destroy - LOOM_IOC_CTX_DESTROY
