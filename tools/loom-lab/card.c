@@ -4,8 +4,11 @@
  * (topology.c) says.  Each cable belongs to its + side: the +d port of
  * node i listens on DIR/cable-i-d.sock and the -d port of its + neighbour
  * connects there.  Every card gets the route of every other node (the
- * first hop of the dimension-order path).  In a ring (the 1-D torus) this
- * is port 0 of node i cabled to port 1 of node (i + 1) mod N.
+ * first hop of the dimension-order path), unless the lab was started with
+ * --no-routes: then each card has only its own route and the fabric
+ * manager programs the rest.  In a ring (the 1-D torus) this is port 0 of
+ * node i cabled to port 1 of node (i + 1) mod N.  Each card also opens its
+ * control socket DIR/cardN.ctl (cut, restore, ber, drop, stats).
  */
 #include <errno.h>
 #include <signal.h>
@@ -58,6 +61,8 @@ void lab_card_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "%s", ram);
 	lab_argv_add(a, "--ports");
 	lab_argv_add(a, "%d", ports);
+	lab_argv_add(a, "--ctl");
+	lab_argv_add(a, "%s/card%d.ctl", cfg->dir, i);
 	for (int port = 0; port < ports; port++) {
 		int peer, peer_port;
 
@@ -71,7 +76,7 @@ void lab_card_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 			lab_argv_add(a, "%d=connect:%s/cable-%d-%d.sock", port, cfg->dir,
 				     peer, peer_port);
 	}
-	for (int d = 0; d < topo_nodes(s); d++) {
+	for (int d = 0; d < topo_nodes(s) && !cfg->no_routes; d++) {
 		if (d == i)
 			continue;
 		lab_argv_add(a, "--route");

@@ -228,6 +228,7 @@ int cmd_start(int argc, char **argv)
 		{ "no-module", no_argument, NULL, 'K' },
 		{ "tree", required_argument, NULL, 't' },
 		{ "no-card", no_argument, NULL, 'C' },
+		{ "no-routes", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -267,6 +268,7 @@ int cmd_start(int argc, char **argv)
 		case 'K': no_module = true; break;
 		case 't': tree = optarg; break;
 		case 'C': cfg.no_card = true; break;
+		case 'R': cfg.no_routes = true; break;
 		case 'h': lab_help("start", 0); return 0;
 		default: lab_help("start", 1); return 2;
 		}
@@ -283,6 +285,11 @@ int cmd_start(int argc, char **argv)
 	cfg.hosts = topo_nodes(&cfg.shape);
 	if (!dir) {
 		lab_err("start: --dir DIR is required");
+		return 2;
+	}
+	if (cfg.no_routes && cfg.no_card) {
+		lab_err("start: --no-routes and --no-card exclude each other (no card, "
+			"no routes to leave out)");
 		return 2;
 	}
 	if (module && no_module) {

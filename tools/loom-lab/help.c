@@ -21,6 +21,11 @@ static const char main_help[] =
 "  status     show the lab's processes and whether they are alive\n"
 "  check-log  scan the guests' kernel logs for oopses, warnings, leaks\n"
 "  topology   print the nodes, cables and routes of a shape\n"
+"  cut        cut a cable (link down until restored)\n"
+"  restore    restore a cut cable\n"
+"  ber        set a port's bit error rate\n"
+"  drop       set a port's frame drop rate\n"
+"  stats      print a port's link state and counters\n"
 "\n"
 "`loom-lab COMMAND --help` describes each command.\n"
 "Manual: Documentation/tools/loom-lab.rst\n";
@@ -28,7 +33,7 @@ static const char main_help[] =
 static const char start_help[] =
 "usage: loom-lab start --dir DIR [--hosts N] [--shape SHAPE] [--mem MiB]\n"
 "                      [--boot-timeout S] [--module PATH | --no-module]\n"
-"                      [--tree PATH] [--no-card]\n"
+"                      [--tree PATH] [--no-card] [--no-routes]\n"
 "\n"
 "Creates DIR (it must not exist or be empty), starts the card emulators and\n"
 "the VMs under a supervisor daemon and returns when every guest is up and\n"
@@ -51,9 +56,11 @@ static const char start_help[] =
 "  --tree PATH         the loom source tree the guests work in (default: the\n"
 "                      tree this loom-lab was built from)\n"
 "  --no-card           no card emulators and no ivshmem devices: VMs only\n"
+"  --no-routes         each card starts with only its own route (for the\n"
+"                      fabric manager, loom-fm configure, to program)\n"
 "\n"
 "Files in DIR: hN.console.log (guest kernel console), hN.qemu.log,\n"
-"cardN.log (emulator stderr), supervisor.log, pids, shm, lab.conf, sockets.\n"
+"cardN.log (emulator stderr), cardN.ctl (its control socket), supervisor.log, pids, shm, lab.conf, sockets.\n"
 "Guest RAM files live in /dev/shm/loom-lab-*.ram while the lab runs.\n"
 "\n"
 "exit status: 0 lab up, 1 start failed (torn down), 2 bad options\n";
@@ -133,6 +140,27 @@ static const char check_log_help[] =
 "\n"
 "exit status: 0 clean, 1 findings (or a log is missing), 2 bad options\n";
 
+static const char cable_help[] =
+"usage: loom-lab cut     --dir DIR NODE:PORT\n"
+"       loom-lab restore --dir DIR NODE:PORT\n"
+"       loom-lab ber     --dir DIR NODE:PORT RATE\n"
+"       loom-lab drop    --dir DIR NODE:PORT RATE\n"
+"       loom-lab stats   --dir DIR NODE:PORT\n"
+"\n"
+"Sends one command to the control socket of card NODE (DIR/cardNODE.ctl)\n"
+"about its network port PORT:\n"
+"  cut      the link goes down at once and stays down (both ends see it;\n"
+"           operations through it fail) until restore\n"
+"  restore  the port reconnects and the link trains again\n"
+"  ber      flip each transmitted bit with probability RATE (0 = off)\n"
+"  drop     drop each transmitted frame with probability RATE (0 = off)\n"
+"  stats    print the port's state and counters (key=value words)\n"
+"and prints the cable it acted on, e.g.\n"
+"  node 0 port 0 (+X) <-> node 1 port 2 (-X): cut (link down until restored)\n"
+"\n"
+"exit status: 0 done, 1 the card refused (its answer is printed), 2 bad\n"
+"options, 125 no lab in DIR or the card does not answer\n";
+
 void lab_help(const char *cmd, int to_stderr)
 {
 	FILE *f = to_stderr ? stderr : stdout;
@@ -150,5 +178,9 @@ void lab_help(const char *cmd, int to_stderr)
 		text = check_log_help;
 	else if (cmd && !strcmp(cmd, "topology"))
 		text = topology_help;
+	else if (cmd && (!strcmp(cmd, "cut") || !strcmp(cmd, "restore") ||
+			 !strcmp(cmd, "ber") || !strcmp(cmd, "drop") ||
+			 !strcmp(cmd, "stats")))
+		text = cable_help;
 	fputs(text, f);
 }

@@ -32,6 +32,7 @@ struct lab_config {
 	int mem_mib;
 	int boot_timeout_s;
 	bool no_card;
+	bool no_routes;			/* cards start with only their own route */
 };
 
 /* ---- messages (msg.c) */
@@ -125,6 +126,8 @@ int cmd_stop(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_check_log(int argc, char **argv);
 int cmd_topology(int argc, char **argv);
+/* cut, restore, ber, drop, stats: one control-socket command (cmd_cable.c) */
+int cmd_cable(int argc, char **argv);
 
 /* ---- help texts (help.c) */
 void lab_help(const char *cmd, int to_stderr);

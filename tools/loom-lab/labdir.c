@@ -71,8 +71,9 @@ int lab_config_save(const struct lab_config *cfg)
 
 	topo_name(&cfg->shape, shape, sizeof(shape));
 	fprintf(f, "shape=%s\n", shape);
-	fprintf(f, "hosts=%d\nmem_mib=%d\nboot_timeout_s=%d\nno_card=%d\n",
-		cfg->hosts, cfg->mem_mib, cfg->boot_timeout_s, cfg->no_card);
+	fprintf(f, "hosts=%d\nmem_mib=%d\nboot_timeout_s=%d\nno_card=%d\nno_routes=%d\n",
+		cfg->hosts, cfg->mem_mib, cfg->boot_timeout_s, cfg->no_card,
+		cfg->no_routes);
 	fprintf(f, "tree=%s\nmodule=%s\nkver=%s\nvmlinux=%s\ninitramfs=%s\n",
 		cfg->tree, cfg->module, cfg->kver, cfg->vmlinux, cfg->initramfs);
 	fprintf(f, "agent=%s\ncard=%s\nuniq=%s\n", cfg->agent, cfg->card,
@@ -117,6 +118,8 @@ int lab_config_load(const char *dir, struct lab_config *cfg)
 			cfg->boot_timeout_s = atoi(v);
 		else if (!strcmp(line, "no_card"))
 			cfg->no_card = atoi(v);
+		else if (!strcmp(line, "no_routes"))
+			cfg->no_routes = atoi(v);
 		else if (!strcmp(line, "tree"))
 			set_str(cfg->tree, sizeof(cfg->tree), v);
 		else if (!strcmp(line, "module"))

@@ -15,6 +15,11 @@ static const struct {
 	{ "status", cmd_status },
 	{ "check-log", cmd_check_log },
 	{ "topology", cmd_topology },
+	{ "cut", cmd_cable },
+	{ "restore", cmd_cable },
+	{ "ber", cmd_cable },
+	{ "drop", cmd_cable },
+	{ "stats", cmd_cable },
 };
 
 int main(int argc, char **argv)
@@ -32,6 +37,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
 	lab_err("unknown command '%s' (commands: start, exec, stop, status, "
-		"check-log, topology; see loom-lab --help)", argv[1]);
+		"check-log, topology, cut, restore, ber, drop, stats; see "
+		"loom-lab --help)", argv[1]);
 	return 2;
 }
