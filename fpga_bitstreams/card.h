@@ -21,6 +21,7 @@
 
 #include "guest_mem.h"
 #include "host_if.h"
+#include "maint.h"
 #include "router.h"
 
 #define CARD_N_CTX		64
@@ -72,6 +73,7 @@ struct card {
 	struct card_io io;
 	uint32_t boot_rt[CARD_RT_ENTRIES * 2];	/* routing table restored by RESET */
 	struct hif_ctx ctx[CARD_N_CTX];
+	struct maint maint;	/* maintenance network: port slots */
 	uint64_t now_ms;	/* card time, set by whoever runs the card */
 	uint32_t vectors_pending;	/* MSI-X vectors to raise, bit per vector */
 	bool more_work;		/* a service round stopped on its budget */

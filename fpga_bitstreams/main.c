@@ -359,6 +359,7 @@ static void client_gone(void)
 	ivs_drop_client(&emu.ivs);
 	card_reset(&emu.card);
 	admin_clear(&emu.card);
+	maint_clear(&emu.card);
 	emu.card.vectors_pending = 0;
 	card_log(&emu.card, "ivshmem client disconnected: card reset, waiting for a new one");
 }

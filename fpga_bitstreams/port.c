@@ -225,6 +225,9 @@ static void port_rx_frame(struct port *p, const struct link_frame *f)
 		return;
 	case LOOM_FRAME_CREDIT:
 		return;	/* credits and virtual channels come later */
+	case LOOM_FRAME_MAINT:	/* outside the sequence: no ack, no replay */
+		maint_receive(p->card, p->idx, f->body, f->hdr.len);
+		return;
 	default:
 		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
 	}
@@ -302,7 +305,9 @@ static bool port_next_frame(struct port *p)
 
 	if (!p->up)
 		return false;
-	if (p->grx.nak_due) {
+	if ((p->tx_len = maint_tx_frame(p->card, p->idx, p->tx, sizeof(p->tx)))) {
+		/* the maintenance slot goes first: never behind data or credits */
+	} else if (p->grx.nak_due) {
 		p->grx.nak_due = false;
 		p->grx.ack_due = false;
 		p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_NAK, 0, 0, ack,

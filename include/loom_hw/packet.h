@@ -130,6 +130,9 @@ struct loom_maint_payload {
 #define LOOM_FRAME_NAK		3	/* request go-back-N from ack + 1 */
 #define LOOM_FRAME_TRAIN	4	/* link training: seq = node, ack = port */
 #define LOOM_FRAME_CREDIT	5	/* credit return: vc, credits in ack */
+#define LOOM_FRAME_MAINT	6	/* one maintenance packet outside the go-back-N
+				 * sequence: no seq, no replay, no credits
+				 */
 
 #define LOOM_FRAME_MAGIC	0x4c46	/* "FL" */
 

@@ -261,6 +261,48 @@ int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *m
 	return 0;
 }
 
+int fabric_start_torus2(struct fabric *f, unsigned int ndims)
+{
+	unsigned int n = 1u << ndims;
+	char ports[8];
+
+	if (ndims < 1 || 2 * ndims > LOOM_MAX_PORTS || n > FABRIC_MAX_CARDS)
+		return -1;
+	snprintf(ports, sizeof(ports), "%u", 2 * ndims);
+	for (unsigned int i = 0; i < n; i++) {
+		char args[2 * LOOM_MAX_PORTS][128];
+		const char *extra[8 + 4 * LOOM_MAX_PORTS];
+		int k = 0;
+
+		snprintf(f->ctl[i], sizeof(f->ctl[i]), "%s/card%u.ctl.sock", f->dir, i);
+		extra[k++] = "--ctl";
+		extra[k++] = f->ctl[i];
+		extra[k++] = "--ports";
+		extra[k++] = ports;
+		for (unsigned int d = 0; d < ndims; d++) {
+			snprintf(args[2 * d], sizeof(args[0]), "%u=listen:%s/cable-%u-%u.sock",
+				 2 * d, f->dir, i, 2 * d);
+			snprintf(args[2 * d + 1], sizeof(args[0]), "%u=connect:%s/cable-%u-%u.sock",
+				 2 * d + 1, f->dir, i ^ (1u << d), 2 * d);
+			extra[k++] = "--cable";
+			extra[k++] = args[2 * d];
+			extra[k++] = "--cable";
+			extra[k++] = args[2 * d + 1];
+		}
+		extra[k] = NULL;
+		if (fabric_start_card(f, i, extra))
+			return -1;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if (fabric_attach(f, i))
+			return -1;
+	for (unsigned int i = 0; i < n; i++)
+		for (unsigned int p = 0; p < 2 * ndims; p++)
+			if (fabric_wait_link(f, i, p, 20000))
+				return -1;
+	return 0;
+}
+
 int fabric_ctl(struct fabric *f, unsigned int i, const char *cmd, char *reply, size_t len)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };

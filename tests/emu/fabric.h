@@ -47,6 +47,15 @@ int fabric_start_ring(struct fabric *f, unsigned int n);
  */
 int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *extra);
 /*
+ * 2-ary n-cube torus of 2^@ndims cards (@ndims 3: the 2x2x2 torus) with
+ * 2 * @ndims ports each: port 2d of card i is cabled to port 2d+1 of card
+ * i ^ (1 << d) (two cables per dimension, the wrap-around one included).
+ * Every card has a control socket (f->ctl[i]) and NO routing table entry
+ * but its own: only the maintenance network reaches the other cards.
+ * Waits until every link is up.
+ */
+int fabric_start_torus2(struct fabric *f, unsigned int ndims);
+/*
  * Send one command line to card @i's control socket and read the one-line
  * answer (without newline) into @reply.  0, or -1 with a diagnostic.
  */
