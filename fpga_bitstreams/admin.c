@@ -26,6 +26,10 @@ uint32_t admin_check_ctx(const struct hif_ctx_params *p, uint64_t ram_size)
 		return LOOM_ADMIN_E_BAD_RING;
 	if (p->seg_size == 0 || !admin_range_ok(p->seg, p->seg_size, ram_size))
 		return LOOM_ADMIN_E_BAD_SEGMENT;
+	/* counters page: optional, one aligned page of LOOM_CTX_COUNTERS u64 */
+	if (p->counters && (p->counters % 4096 ||
+			    !admin_range_ok(p->counters, LOOM_CTX_COUNTERS * 8, ram_size)))
+		return LOOM_ADMIN_E_BAD_SEGMENT;
 	return LOOM_ADMIN_E_OK;
 }
 
@@ -47,13 +51,14 @@ static uint32_t admin_ctx_enable(struct card *c, uint32_t idx)
 	p.cq_log2 = (rings >> 8) & 0xff;
 	p.key = card_rd32(c, card_ctx_reg(idx, LOOM_CTXR_KEY));
 	p.vector = card_rd32(c, card_ctx_reg(idx, LOOM_CTXR_VECTOR));
+	p.counters = card_rd64(c, card_ctx_reg(idx, LOOM_CTXR_CNT_LO));
 	res = admin_check_ctx(&p, c->gm->size);
 	if (res != LOOM_ADMIN_E_OK) {
-		card_log(c, "context %u: enable refused (%s): cmdq 0x%llx 2^%u, cq 0x%llx 2^%u, segment 0x%llx+0x%llx, vector %u, guest RAM 0x%llx bytes",
+		card_log(c, "context %u: enable refused (%s): cmdq 0x%llx 2^%u, cq 0x%llx 2^%u, segment 0x%llx+0x%llx, vector %u, counters page 0x%llx, guest RAM 0x%llx bytes",
 			 idx, res == LOOM_ADMIN_E_BAD_RING ? "bad ring" : "bad segment",
 			 (unsigned long long)p.cmdq, p.cmdq_log2, (unsigned long long)p.cq,
 			 p.cq_log2, (unsigned long long)p.seg, (unsigned long long)p.seg_size,
-			 p.vector, (unsigned long long)c->gm->size);
+			 p.vector, (unsigned long long)p.counters, (unsigned long long)c->gm->size);
 		return res;
 	}
 	if (!hif_ctx_start(c, idx, &p))

@@ -4,6 +4,7 @@
  */
 #include "card.h"
 #include "admin.h"
+#include "rma_target.h"
 #include "router.h"
 
 #include <stdio.h>
@@ -143,27 +144,15 @@ void card_reset(struct card *c)
 void card_service(struct card *c)
 {
 	admin_poll(c);
-	maint_poll(c);
 	hif_service(c);
 }
 
 void card_respond(struct card *c, const struct loom_pkt_hdr *req, uint8_t status)
 {
-	struct loom_pkt_hdr ack = {
-		.type = LOOM_PKT_PUT_ACK,
-		.class = LOOM_CLASS_RESP,
-		.len = 0,
-		.src_node = card_logical_id(c),
-		.dst_node = req->src_node,
-		.src_ctx = req->dst_ctx,
-		.dst_ctx = req->src_ctx,
-		.offset = req->offset,
-		.op_id = req->op_id,
-		.status = status,
-		.op_len = req->op_len,
-		.aux = req->len,	/* bytes this ack covers */
-	};
+	struct loom_pkt_hdr ack;
 
+	/* PUT_ACK, GET_RESP or AMO_RESP, by the request's type */
+	rma_response_hdr(card_logical_id(c), req, status, &ack);
 	card_switch(c, &ack, NULL, -1);
 }
 
@@ -179,7 +168,7 @@ static void card_reject(struct card *c, const struct loom_pkt_hdr *h, int in_por
 		card_log(c, "drop: type %u class %u %u.%u -> %u.%u op %u from %s%d: %s",
 			 h->type, h->class, h->src_node, h->src_ctx, h->dst_node, h->dst_ctx,
 			 h->op_id, in_port >= 0 ? "port " : "host ", in_port, why);
-	if (h->class == LOOM_CLASS_REQ && h->type == LOOM_PKT_PUT)
+	if (h->class == LOOM_CLASS_REQ && rma_is_request(h->type))
 		card_respond(c, h, status);
 }
 

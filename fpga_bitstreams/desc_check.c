@@ -1,10 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Command descriptor validation (design 0.1: NOP and PUT).
+ * Command descriptor validation (design 0.2: NOP, PUT, GET, PUT_COUNTED,
+ * ATOMIC, COUNTER_WAIT).
  */
 #include "desc_check.h"
 
 #include <loom_hw/regs.h>
+
+/* Checks common to the operations that move bytes from or to my segment. */
+static uint8_t desc_check_transfer(const struct loom_cmd *cmd, uint64_t seg_size)
+{
+	if (cmd->length == 0 || cmd->dst_node >= LOOM_MAX_NODES)
+		return LOOM_CQE_ST_BAD_DESC;
+	if (cmd->local_off > seg_size || cmd->length > seg_size - cmd->local_off)
+		return LOOM_CQE_ST_LOCAL_BOUNDS;
+	return LOOM_CQE_ST_OK;
+}
 
 uint8_t desc_check(const struct loom_cmd *cmd, uint64_t seg_size)
 {
@@ -14,18 +25,23 @@ uint8_t desc_check(const struct loom_cmd *cmd, uint64_t seg_size)
 	case LOOM_OP_NOP:
 		return LOOM_CQE_ST_OK;
 	case LOOM_OP_PUT:
-		break;
 	case LOOM_OP_GET:
+		return desc_check_transfer(cmd, seg_size);
 	case LOOM_OP_PUT_COUNTED:
+		/* the counter id and remote offset share the packet's aux */
+		if (cmd->aux > DESC_COUNTER_ID_MAX || cmd->remote_off > DESC_COUNTED_OFF_MAX)
+			return LOOM_CQE_ST_BAD_DESC;
+		return desc_check_transfer(cmd, seg_size);
 	case LOOM_OP_ATOMIC:
+		if (cmd->length != 8 || cmd->remote_off % 8 || cmd->dst_node >= LOOM_MAX_NODES ||
+		    cmd->aux < LOOM_AMO_FETCH_ADD || cmd->aux > LOOM_AMO_CSWAP)
+			return LOOM_CQE_ST_BAD_DESC;
+		return LOOM_CQE_ST_OK;
+	case LOOM_OP_COUNTER_WAIT:
+		return cmd->aux < LOOM_CTX_COUNTERS ? LOOM_CQE_ST_OK : LOOM_CQE_ST_COUNTER;
 	case LOOM_OP_BARRIER:
 		return LOOM_CQE_ST_UNSUPPORTED;
 	default:
 		return LOOM_CQE_ST_BAD_DESC;
 	}
-	if (cmd->length == 0 || cmd->dst_node >= LOOM_MAX_NODES)
-		return LOOM_CQE_ST_BAD_DESC;
-	if (cmd->local_off > seg_size || cmd->length > seg_size - cmd->local_off)
-		return LOOM_CQE_ST_LOCAL_BOUNDS;
-	return LOOM_CQE_ST_OK;
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host interface: command fetch, PUT packetisation, operation tracking,
+ * Host interface: command fetch, packetisation, operation tracking,
  * target-side writes, arrival accounting and completion posting.
  */
 #include "host_if.h"
 #include "card.h"
 #include "desc_check.h"
+#include "rma_target.h"
 #include "router.h"
 
 #include <stdlib.h>
@@ -62,7 +63,7 @@ static void hif_flush_cqes(struct card *c, unsigned int idx)
 	}
 }
 
-static void hif_post(struct card *c, unsigned int idx, const struct loom_cqe *e)
+void hif_post(struct card *c, unsigned int idx, const struct loom_cqe *e)
 {
 	struct hif_ctx *x = &c->ctx[idx];
 
@@ -113,6 +114,7 @@ static void hif_ctx_clear(struct hif_ctx *x)
 
 	free(x->pend);
 	free(x->arr);
+	free(x->cnt);
 	memset(x, 0, sizeof(*x));
 	x->next_op_id = next_op_id;
 	x->seg_slot = -1;
@@ -125,12 +127,17 @@ bool hif_ctx_start(struct card *c, unsigned int idx, const struct hif_ctx_params
 	hif_ctx_clear(x);
 	x->pend = calloc(HIF_PEND_CAP, sizeof(*x->pend));
 	x->arr = calloc(HIF_ARR_CAP, sizeof(*x->arr));
-	if (!x->pend || !x->arr) {
+	if (p->counters)
+		x->cnt = calloc(LOOM_CTX_COUNTERS, sizeof(*x->cnt));
+	if (!x->pend || !x->arr || (p->counters && !x->cnt)) {
 		free(x->pend);
 		free(x->arr);
+		free(x->cnt);
 		x->pend = NULL;
 		x->arr = NULL;
-		card_log(c, "context %u: out of memory for completion and arrival tables", idx);
+		x->cnt = NULL;
+		card_log(c, "context %u: out of memory for completion, arrival and counter tables",
+			 idx);
 		return false;
 	}
 	x->p = *p;
@@ -199,6 +206,11 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 			hif_post_local(c, idx, cmd, LOOM_CQE_ST_OK, 0);
 		return true;
 	}
+	if (cmd->opcode == LOOM_OP_COUNTER_WAIT) {
+		x->has_staged = false;
+		rma_counter_wait(c, idx, cmd);
+		return true;
+	}
 	slot = x->next_op_id % HIF_MAX_OPS;
 	if (x->ops[slot].busy)
 		return false;
@@ -225,6 +237,9 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 	op->local_off = cmd->local_off;
 	op->remote_off = cmd->remote_off;
 	op->len = cmd->length;
+	op->aux = cmd->aux;
+	op->operand = cmd->operand;
+	op->compare = cmd->compare;
 	op->progress_ms = c->now_ms;
 	x->ops_busy++;
 	x->seg_slot = (int)slot;
@@ -267,6 +282,42 @@ static bool hif_fetch(struct card *c, unsigned int idx)
 	return true;
 }
 
+/*
+ * Fill the type, length and type-specific fields of the request carrying
+ * bytes [sent, sent + @n) of @op; returns its payload (NULL: none, or the
+ * segment is outside host memory when h->len is set).
+ */
+static const void *hif_request_body(struct card *c, unsigned int idx, const struct hif_op *op,
+				    uint64_t n, struct loom_pkt_hdr *h, uint64_t amo[2])
+{
+	switch (op->opcode) {
+	case LOOM_OP_GET:
+		/* ask for n bytes; the answer lands at local_off + sent */
+		h->type = LOOM_PKT_GET_REQ;
+		h->op_len = n;
+		h->aux = op->local_off + op->sent;
+		return NULL;
+	case LOOM_OP_ATOMIC:
+		h->type = LOOM_PKT_AMO_REQ;
+		h->len = 2 * sizeof(uint64_t);
+		h->op_len = 8;
+		h->aux = op->aux;
+		amo[0] = op->operand;
+		amo[1] = op->compare;
+		return amo;
+	case LOOM_OP_PUT_COUNTED:
+		h->type = LOOM_PKT_COUNTED_PUT;
+		h->aux = rma_counted_aux(op->remote_off, op->aux);
+		break;
+	default:
+		h->type = LOOM_PKT_PUT;
+		h->aux = op->remote_off;
+	}
+	h->len = (uint16_t)n;
+	h->op_len = op->len;
+	return guest_mem_ptr(c->gm, c->ctx[idx].p.seg + op->local_off + op->sent, n);
+}
+
 /* Packetise the current op; returns packets sent, stops at @budget. */
 static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int budget,
 				bool *blocked)
@@ -275,6 +326,7 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 	struct hif_op *op = &x->ops[x->seg_slot];
 	uint32_t op_id = op->op_id;
 	unsigned int sent = 0;
+	uint64_t amo[2];
 
 	while (op->sent < op->len && sent < budget) {
 		struct router_decision d = hif_route(c, op->dst_node);
@@ -290,15 +342,13 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 		}
 		if (n > LOOM_PKT_MAX_PAYLOAD)
 			n = LOOM_PKT_MAX_PAYLOAD;
-		payload = guest_mem_ptr(c->gm, x->p.seg + op->local_off + op->sent, n);
-		if (!payload) {
+		memset(&h, 0, sizeof(h));
+		payload = hif_request_body(c, idx, op, n, &h, amo);
+		if (!payload && h.len) {
 			hif_ctx_fault(c, idx, LOOM_CQE_ST_LOCAL_BOUNDS, "segment outside host memory");
 			return sent;
 		}
-		memset(&h, 0, sizeof(h));
-		h.type = LOOM_PKT_PUT;
 		h.class = LOOM_CLASS_REQ;
-		h.len = (uint16_t)n;
 		h.src_node = card_logical_id(c);
 		h.dst_node = (uint16_t)op->dst_node;
 		h.src_ctx = (uint16_t)idx;
@@ -308,8 +358,6 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 		h.op_id = op_id;
 		h.flags = (op->flags & LOOM_CMD_F_REMOTE_CQE ? LOOM_PKT_F_REMOTE_CQE : 0) |
 			  (op->flags & LOOM_CMD_F_ORDERED ? LOOM_PKT_F_ORDERED : 0);
-		h.op_len = op->len;
-		h.aux = op->remote_off;
 		op->sent += n;
 		op->pkts_out++;
 		x->pkts_out++;
@@ -362,7 +410,7 @@ static void hif_op_finish(struct card *c, unsigned int idx, struct hif_op *op, u
 	struct hif_ctx *x = &c->ctx[idx];
 	struct loom_cqe e = {
 		.tag = op->tag,
-		.value = op->ok_bytes,
+		.value = op->opcode == LOOM_OP_ATOMIC ? op->fetched : op->ok_bytes,
 		.src_node = op->dst_node,
 		.src_ctx = op->dst_ctx,
 		.kind = LOOM_CQE_LOCAL,
@@ -416,11 +464,52 @@ static void hif_expire_ops(struct card *c, unsigned int idx)
 	}
 }
 
-static void hif_source_ack(struct card *c, const struct loom_pkt_hdr *h)
+/* The answer type each opcode's requests get. */
+static uint8_t hif_answer_type(uint8_t opcode)
+{
+	switch (opcode) {
+	case LOOM_OP_GET:
+		return LOOM_PKT_GET_RESP;
+	case LOOM_OP_ATOMIC:
+		return LOOM_PKT_AMO_RESP;
+	default:
+		return LOOM_PKT_PUT_ACK;
+	}
+}
+
+/*
+ * Take in the data of a successful GET_RESP or AMO_RESP for @op; returns
+ * LOOM_CQE_ST_OK, or BAD_DESC for an answer that does not fit its request.
+ */
+static uint8_t hif_answer_data(struct card *c, unsigned int idx, struct hif_op *op,
+			       const struct loom_pkt_hdr *h, const void *payload)
+{
+	if (h->type == LOOM_PKT_AMO_RESP) {
+		if (h->len != sizeof(op->fetched))
+			return LOOM_CQE_ST_BAD_DESC;
+		memcpy(&op->fetched, payload, sizeof(op->fetched));
+		return LOOM_CQE_ST_OK;
+	}
+	if (h->type != LOOM_PKT_GET_RESP)
+		return h->len ? LOOM_CQE_ST_BAD_DESC : LOOM_CQE_ST_OK;
+	/* the bytes must be those asked for: inside the op's local range */
+	if (h->len != h->aux || h->offset < op->local_off || h->offset - op->local_off > op->len ||
+	    h->len > op->len - (h->offset - op->local_off))
+		return LOOM_CQE_ST_BAD_DESC;
+	if (!guest_mem_write(c->gm, c->ctx[idx].p.seg + h->offset, payload, h->len)) {
+		hif_ctx_fault(c, idx, LOOM_CQE_ST_LOCAL_BOUNDS, "segment outside host memory");
+		return LOOM_CQE_ST_LOCAL_BOUNDS;
+	}
+	return LOOM_CQE_ST_OK;
+}
+
+/* An answer (PUT_ACK, GET_RESP, AMO_RESP) to one of our requests. */
+static void hif_source_ack(struct card *c, const struct loom_pkt_hdr *h, const void *payload)
 {
 	struct hif_ctx *x;
 	struct hif_op *op;
 	unsigned int idx = h->dst_ctx;
+	uint8_t st;
 
 	if (idx >= c->n_ctx || c->ctx[idx].state != LOOM_CTX_ST_RUNNING) {
 		c->stale_acks++;
@@ -428,16 +517,22 @@ static void hif_source_ack(struct card *c, const struct loom_pkt_hdr *h)
 	}
 	x = &c->ctx[idx];
 	op = &x->ops[h->op_id % HIF_MAX_OPS];
-	if (!op->busy || op->op_id != h->op_id || h->aux > op->sent - op->acked) {
+	if (!op->busy || op->op_id != h->op_id || h->aux > op->sent - op->acked ||
+	    h->type != hif_answer_type(op->opcode)) {
 		c->stale_acks++;
 		return;
 	}
+	st = h->status;
+	if (st == LOOM_CQE_ST_OK)
+		st = hif_answer_data(c, idx, op, h, payload);
+	if (x->state != LOOM_CTX_ST_RUNNING)
+		return;
 	op->acked += h->aux;
 	op->progress_ms = c->now_ms;
-	if (h->status == LOOM_CQE_ST_OK)
+	if (st == LOOM_CQE_ST_OK)
 		op->ok_bytes += h->aux;
 	else if (op->status == LOOM_CQE_ST_OK)
-		op->status = h->status;
+		op->status = st;
 	if (op->pkts_out) {
 		op->pkts_out--;
 		x->pkts_out--;
@@ -476,7 +571,8 @@ static void hif_arr_remove(struct hif_ctx *x, unsigned int i)
 	x->arr_count--;
 }
 
-static void hif_arrival(struct card *c, unsigned int idx, const struct loom_pkt_hdr *h)
+void hif_arrival(struct card *c, unsigned int idx, const struct loom_pkt_hdr *h, uint64_t base,
+		 uint8_t opcode)
 {
 	struct hif_ctx *x = &c->ctx[idx];
 	unsigned int i = hif_arr_hash(h->src_node, h->src_ctx, h->op_id);
@@ -504,7 +600,7 @@ static void hif_arrival(struct card *c, unsigned int idx, const struct loom_pkt_
 		a->src_node = h->src_node;
 		a->src_ctx = h->src_ctx;
 		a->op_id = h->op_id;
-		a->base = h->aux;
+		a->base = base;
 		a->op_len = h->op_len;
 		x->arr_count++;
 	}
@@ -517,7 +613,7 @@ static void hif_arrival(struct card *c, unsigned int idx, const struct loom_pkt_
 			.src_ctx = a->src_ctx,
 			.kind = LOOM_CQE_ARRIVAL,
 			.status = LOOM_CQE_ST_OK,
-			.opcode = LOOM_OP_PUT,
+			.opcode = opcode,
 		};
 
 		hif_arr_remove(x, i);
@@ -525,8 +621,8 @@ static void hif_arrival(struct card *c, unsigned int idx, const struct loom_pkt_
 	}
 }
 
-/* Check a PUT packet against the target context; LOOM_CQE_ST_* */
-static uint8_t hif_target_check(const struct card *c, const struct loom_pkt_hdr *h)
+uint8_t hif_target_check(const struct card *c, const struct loom_pkt_hdr *h, uint64_t base,
+			 uint64_t op_len, uint64_t off, uint64_t len)
 {
 	const struct hif_ctx *x;
 	uint64_t seg_size;
@@ -538,16 +634,15 @@ static uint8_t hif_target_check(const struct card *c, const struct loom_pkt_hdr 
 		return LOOM_CQE_ST_REMOTE_KEY;
 	seg_size = x->p.seg_size;
 	/* the whole op inside the segment, and this packet inside the op */
-	if (h->aux > seg_size || h->op_len > seg_size - h->aux ||
-	    h->offset < h->aux || h->len > h->op_len ||
-	    h->offset - h->aux > h->op_len - h->len)
+	if (base > seg_size || op_len > seg_size - base || off < base || len > op_len ||
+	    off - base > op_len - len)
 		return LOOM_CQE_ST_REMOTE_BOUNDS;
 	return LOOM_CQE_ST_OK;
 }
 
 static void hif_target_put(struct card *c, const struct loom_pkt_hdr *h, const void *payload)
 {
-	uint8_t st = hif_target_check(c, h);
+	uint8_t st = hif_target_check(c, h, h->aux, h->op_len, h->offset, h->len);
 
 	if (st == LOOM_CQE_ST_OK) {
 		const struct hif_ctx *x = &c->ctx[h->dst_ctx];
@@ -557,9 +652,12 @@ static void hif_target_put(struct card *c, const struct loom_pkt_hdr *h, const v
 				      "segment outside host memory");
 			st = LOOM_CQE_ST_NO_CTX;
 		} else if (h->flags & LOOM_PKT_F_REMOTE_CQE) {
-			hif_arrival(c, h->dst_ctx, h);
+			hif_arrival(c, h->dst_ctx, h, h->aux, LOOM_OP_PUT);
 		}
-	} else if (c->verbose) {
+	} else {
+		rma_count_drop(c, st);
+	}
+	if (st != LOOM_CQE_ST_OK && c->verbose) {
 		card_log(c, "put from %u.%u op %u to context %u offset 0x%llx len %u refused: status %u",
 			 h->src_node, h->src_ctx, h->op_id, h->dst_ctx,
 			 (unsigned long long)h->offset, h->len, st);
@@ -573,8 +671,19 @@ void hif_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *paylo
 	case LOOM_PKT_PUT:
 		hif_target_put(c, h, payload);
 		return;
+	case LOOM_PKT_COUNTED_PUT:
+		rma_target_counted(c, h, payload);
+		return;
+	case LOOM_PKT_GET_REQ:
+		rma_target_get(c, h);
+		return;
+	case LOOM_PKT_AMO_REQ:
+		rma_target_amo(c, h, payload);
+		return;
 	case LOOM_PKT_PUT_ACK:
-		hif_source_ack(c, h);
+	case LOOM_PKT_GET_RESP:
+	case LOOM_PKT_AMO_RESP:
+		hif_source_ack(c, h, payload);
 		return;
 	default:
 		c->host_drops++;

@@ -3,12 +3,14 @@
  * Host interface of the card: per-context DMA engines.
  *
  * Source side: fetch descriptors from the command ring (doorbell producer
- * index vs. commands consumed), validate them, packetise PUTs a packet at
- * a time while the output has room (bounded memory for any length), track
- * each operation until every packet is acknowledged, post one LOCAL
- * completion (when LOOM_CMD_F_SIGNAL asks for it, and always on error).  Target side: check context, key and bounds, DMA the payload
- * into the segment, acknowledge each packet, count bytes per (source node,
- * source context, op_id) and post one ARRIVAL completion when asked.
+ * index vs. commands consumed), validate them, packetise PUTs, counted
+ * PUTs, GET requests and atomics a packet at a time while the output has
+ * room (bounded memory for any length), track each operation until every
+ * packet is answered, post one LOCAL completion (when LOOM_CMD_F_SIGNAL
+ * asks for it, and always on error).  Target side: check context, key and
+ * bounds, DMA the payload into the segment, acknowledge each packet, count
+ * bytes per (source node, source context, op_id) and post one ARRIVAL
+ * completion when asked; GETs, atomics and counters: rma_target.h.
  * Completions are held while the completion ring is full and never
  * overwrite an entry software has not returned (LOOM_DB_CQ_CI).
  */
@@ -27,6 +29,7 @@
 #define HIF_ARR_CAP	1024	/* arrival trackers per context (power of 2) */
 #define HIF_BUDGET	256	/* packets per context per service round */
 #define HIF_OP_TIMEOUT_MS 10000	/* no ack for this long: the op fails with LINK */
+#define HIF_MAX_WAITS	64	/* COUNTER_WAITs outstanding per context */
 
 struct card;
 
@@ -40,6 +43,7 @@ struct hif_ctx_params {
 	unsigned int cq_log2;
 	uint32_t key;
 	uint32_t vector;
+	uint64_t counters;	/* counters page (LOOM_CTXR_CNT_*), 0 = none */
 };
 
 struct hif_op {
@@ -58,6 +62,10 @@ struct hif_op {
 	uint64_t sent;		/* bytes packetised */
 	uint64_t acked;		/* bytes acknowledged, any status */
 	uint64_t ok_bytes;	/* bytes acknowledged with status OK */
+	uint32_t aux;		/* counter id (PUT_COUNTED), LOOM_AMO_* (ATOMIC) */
+	uint64_t operand;	/* ATOMIC operands */
+	uint64_t compare;
+	uint64_t fetched;	/* ATOMIC: value returned by the target */
 	unsigned int pkts_out;	/* this op's packets awaiting acks */
 	uint64_t progress_ms;	/* card time of the op's start or last ack */
 };
@@ -70,6 +78,13 @@ struct hif_arrival {
 	uint64_t base;
 	uint64_t op_len;
 	uint64_t landed;
+};
+
+/* A COUNTER_WAIT waiting for its threshold. */
+struct hif_cwait {
+	uint64_t tag;
+	uint64_t threshold;
+	uint16_t id;
 };
 
 struct hif_ctx {
@@ -89,6 +104,9 @@ struct hif_ctx {
 	unsigned int pend_count;
 	struct hif_arrival *arr;	/* HIF_ARR_CAP, allocated at enable */
 	unsigned int arr_count;
+	uint64_t *cnt;		/* LOOM_CTX_COUNTERS, when a counters page is set */
+	struct hif_cwait waits[HIF_MAX_WAITS];
+	unsigned int n_waits;
 	bool warned_pend_full;	/* logged once until the backlog drains */
 	bool warned_arr_full;	/* logged once until the table drains */
 };
@@ -109,5 +127,19 @@ void hif_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *paylo
  * lost; their late acks, if any, are ignored).
  */
 void hif_port_down(struct card *c, unsigned int port);
+
+/* ---- shared with rma_target.c ---- */
+/* Queue completion @e for context @idx (held while the ring is full). */
+void hif_post(struct card *c, unsigned int idx, const struct loom_cqe *e);
+/*
+ * May request @h touch [off, off + len) of its target context, as part of
+ * an operation covering [base, base + op_len)?  LOOM_CQE_ST_* (NO_CTX,
+ * REMOTE_KEY, REMOTE_BOUNDS or OK).
+ */
+uint8_t hif_target_check(const struct card *c, const struct loom_pkt_hdr *h, uint64_t base,
+			 uint64_t op_len, uint64_t off, uint64_t len);
+/* Count @len landed bytes of @h toward its op's ARRIVAL entry (tag @base). */
+void hif_arrival(struct card *c, unsigned int idx, const struct loom_pkt_hdr *h, uint64_t base,
+		 uint8_t opcode);
 
 #endif

@@ -226,6 +226,11 @@
 #define LOOM_CTXR_STATE			0x2c	/* RO: LOOM_CTX_ST_* */
 #define LOOM_CTXR_ERROR			0x30	/* RO: last LOOM_CQE_ST_* fault */
 #define LOOM_CTXR_CMD_CI		0x34	/* RO: commands consumed */
+#define LOOM_CTXR_CNT_LO		0x38	/* counters page (4 KiB aligned,
+						 * LOOM_CTX_COUNTERS u64), 0 = none
+						 */
+#define LOOM_CTXR_CNT_HI		0x3c
+#define LOOM_CTX_COUNTERS		512	/* counters per context */
 
 #define LOOM_CTX_ST_DISABLED		0
 #define LOOM_CTX_ST_RUNNING		1

@@ -33,6 +33,9 @@ enum loom_opcode {
 	LOOM_OP_PUT_COUNTED	= 3,	/* put, then advance remote counter */
 	LOOM_OP_ATOMIC		= 4,	/* 8-byte atomic at remote offset */
 	LOOM_OP_BARRIER		= 5,	/* BSU operation (aux = bsu, op) */
+	LOOM_OP_COUNTER_WAIT	= 6,	/* COUNTER entry when my counter aux
+					 * reaches operand
+					 */
 };
 
 /* descriptor flags */
@@ -57,8 +60,9 @@ enum loom_opcode {
  * @remote_off: offset in the destination context's segment
  * @length: bytes (PUT/GET), 8 for atomics
  * @key: destination segment key
- * @aux: counter id (PUT_COUNTED), LOOM_AMO_* (ATOMIC), bsu | op << 8 (BARRIER)
- * @operand: atomic operand
+ * @aux: counter id (PUT_COUNTED: the target's; COUNTER_WAIT: mine),
+ *	 LOOM_AMO_* (ATOMIC), bsu | op << 8 (BARRIER)
+ * @operand: atomic operand; COUNTER_WAIT: threshold
  * @compare: atomic compare value (CSWAP)
  */
 struct loom_cmd {
@@ -79,6 +83,7 @@ struct loom_cmd {
 /* completion kinds */
 #define LOOM_CQE_LOCAL		1	/* my command finished (remotely acked) */
 #define LOOM_CQE_ARRIVAL	2	/* a remote put landed in my segment */
+#define LOOM_CQE_COUNTER	3	/* my counter reached a COUNTER_WAIT threshold */
 
 /* completion status */
 #define LOOM_CQE_ST_OK		0
@@ -91,16 +96,20 @@ struct loom_cmd {
 #define LOOM_CQE_ST_LINK	7	/* lost to a link failure */
 #define LOOM_CQE_ST_UNSUPPORTED	8	/* opcode not in this design */
 #define LOOM_CQE_ST_DISCARDED	9	/* a port on the way is disabled or dead */
+#define LOOM_CQE_ST_COUNTER	10	/* no such counter (id, or no counters page) */
+#define LOOM_CQE_ST_BUSY	11	/* too many COUNTER_WAITs outstanding */
 
 #define LOOM_CQE_PHASE		(1u << 31)
 
 /**
  * struct loom_cqe - completion entry, 32 bytes
- * @tag: LOCAL: the command's tag; ARRIVAL: remote_off of the data
- * @value: bytes moved (PUT/GET), fetched value (ATOMIC)
+ * @tag: LOCAL, COUNTER: the command's tag; ARRIVAL: remote_off of the data
+ * @value: bytes moved (PUT/GET), fetched value (ATOMIC), counter value
+ *	   (COUNTER)
  * @src_node: ARRIVAL: node that sent the data; LOCAL: dst_node
- * @src_ctx: ARRIVAL: context that sent it; LOCAL: dst_ctx
- * @kind: LOOM_CQE_LOCAL or LOOM_CQE_ARRIVAL
+ * @src_ctx: ARRIVAL: context that sent it; LOCAL: dst_ctx; COUNTER: the
+ *	     counter id
+ * @kind: LOOM_CQE_LOCAL, LOOM_CQE_ARRIVAL or LOOM_CQE_COUNTER
  * @status: LOOM_CQE_ST_*
  * @opcode: opcode of the operation
  * @rsvd: zero

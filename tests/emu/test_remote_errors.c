@@ -89,10 +89,11 @@ int main(void)
 	ok &= expect(&c, LOOM_CQE_ST_BAD_DESC, "unknown flag");
 	c = put_cmd(1, CTX, 0, SEG + 1, KEY1, 3);
 	ok &= expect(&c, LOOM_CQE_ST_LOCAL_BOUNDS, "local range past the segment");
-	c = put_cmd(1, CTX, 0, 8, KEY1, 4);
-	c.opcode = LOOM_OP_GET;
-	ok &= expect(&c, LOOM_CQE_ST_UNSUPPORTED, "GET");
-	tap_ok(ok, "bad descriptors: BAD_DESC, BAD_DESC, LOCAL_BOUNDS, UNSUPPORTED completions");
+	c = put_cmd(1, CTX, 4, 8, KEY1, 4);
+	c.opcode = LOOM_OP_ATOMIC;
+	c.aux = LOOM_AMO_SWAP;
+	ok &= expect(&c, LOOM_CQE_ST_BAD_DESC, "misaligned atomic");
+	tap_ok(ok, "bad descriptors: BAD_DESC, BAD_DESC, LOCAL_BOUNDS, BAD_DESC (atomic) completions");
 	tap_ok(fh_rd32(&f.fh[0], fh_ctx_reg(&f.fh[0], CTX, LOOM_CTXR_STATE)) == LOOM_CTX_ST_RUNNING,
 	       "the issuing context is still running");
 

@@ -140,7 +140,7 @@ static void test_desc_check(void)
 	struct loom_cmd c = put(1, 0, 0, 0, 100, 0, LOOM_CMD_F_SIGNAL, 0);
 	int ok = desc_check(&c, 4096) == LOOM_CQE_ST_OK;
 
-	c.opcode = 6;
+	c.opcode = 7;
 	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
 	c.opcode = 255;
 	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
@@ -157,15 +157,53 @@ static void test_desc_check(void)
 	tap_ok(ok, "desc_check: unknown opcode/flags, empty put, node beyond the table -> BAD_DESC");
 
 	c = put(1, 0, 0, 0, 100, 0, 0, 0);
+	c.opcode = LOOM_OP_GET;
+	ok = desc_check(&c, 4096) == LOOM_CQE_ST_OK;
+	c.length = 0;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
+	c.length = 4097;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_LOCAL_BOUNDS;
+	c = put(1, 0, 0, 0, 100, 0, 0, 0);
+	c.opcode = LOOM_OP_PUT_COUNTED;
+	c.aux = 511;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_OK;
+	c.aux = 0x10000;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
+	c.aux = 0;
+	c.remote_off = 1ull << 48;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
+	tap_ok(ok, "desc_check: GET and PUT_COUNTED like PUT; counter id > 0xffff, offset >= 2^48 -> BAD_DESC");
+
+	c = put(1, 0, 0, 64, 8, 0, 0, 0);
+	c.opcode = LOOM_OP_ATOMIC;
+	c.local_off = 1u << 20;		/* unused by atomics */
 	ok = 1;
-	for (uint8_t op = LOOM_OP_GET; op <= LOOM_OP_BARRIER; op++) {
-		c.opcode = op;
-		ok &= desc_check(&c, 4096) == LOOM_CQE_ST_UNSUPPORTED;
+	for (uint32_t amo = LOOM_AMO_FETCH_ADD; amo <= LOOM_AMO_CSWAP; amo++) {
+		c.aux = amo;
+		ok &= desc_check(&c, 4096) == LOOM_CQE_ST_OK;
 	}
+	c.aux = 0;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
+	c.aux = 4;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
+	c.aux = LOOM_AMO_SWAP;
+	c.remote_off = 60;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
+	c.remote_off = 64;
+	c.length = 4;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
+	tap_ok(ok, "desc_check: ATOMIC needs 8 bytes, 8-aligned remote_off, a known LOOM_AMO_*");
+
+	c = put(1, 0, 0, 0, 0, 0, 0, 0);
+	c.opcode = LOOM_OP_COUNTER_WAIT;
+	c.aux = LOOM_CTX_COUNTERS - 1;
+	ok = desc_check(&c, 4096) == LOOM_CQE_ST_OK;
+	c.aux = LOOM_CTX_COUNTERS;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_COUNTER;
 	c.opcode = LOOM_OP_NOP;
 	c.length = 0;
 	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_OK;
-	tap_ok(ok, "desc_check: GET, PUT_COUNTED, ATOMIC, BARRIER -> UNSUPPORTED; NOP ok");
+	tap_ok(ok, "desc_check: COUNTER_WAIT on a counter beyond LOOM_CTX_COUNTERS -> COUNTER; NOP ok");
 
 	c = put(1, 0, 4000, 0, 96, 0, 0, 0);
 	ok = desc_check(&c, 4096) == LOOM_CQE_ST_OK;
@@ -209,7 +247,7 @@ int main(void)
 	struct loom_cmd c;
 	int ok;
 
-	tap_plan(25);
+	tap_plan(27);
 	test_desc_check();
 	test_admin_check();
 
@@ -239,13 +277,15 @@ int main(void)
 	c = put(0, 0, 0, 0, 0, KEY, LOOM_CMD_F_SIGNAL, 3);
 	ok &= one_local(&c, LOOM_CQE_ST_BAD_DESC);
 	tap_ok(ok, "bad opcode, unknown flag, empty put: BAD_DESC completions");
-	c = put(0, 0, 0, 0, 8, KEY, LOOM_CMD_F_SIGNAL, 4);
+	c = put(0, 0, 0, 4, 8, KEY, LOOM_CMD_F_SIGNAL, 4);
 	c.opcode = LOOM_OP_ATOMIC;
-	ok = one_local(&c, LOOM_CQE_ST_UNSUPPORTED);
+	c.aux = LOOM_AMO_FETCH_ADD;
+	ok = one_local(&c, LOOM_CQE_ST_BAD_DESC);
 	c.opcode = LOOM_OP_GET;
+	c.length = 0;
 	c.tag = 5;
-	ok &= one_local(&c, LOOM_CQE_ST_UNSUPPORTED);
-	tap_ok(ok, "ATOMIC and GET: UNSUPPORTED completions");
+	ok &= one_local(&c, LOOM_CQE_ST_BAD_DESC);
+	tap_ok(ok, "misaligned ATOMIC and empty GET: BAD_DESC completions");
 	c = put(0, 0, SEG_SIZE - 10, 0, 11, KEY, LOOM_CMD_F_SIGNAL, 6);
 	tap_ok(one_local(&c, LOOM_CQE_ST_LOCAL_BOUNDS), "local range past the segment: LOCAL_BOUNDS");
 	tap_ok(rd(card_ctx_reg(0, LOOM_CTXR_STATE)) == LOOM_CTX_ST_RUNNING &&
