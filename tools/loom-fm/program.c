@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/* loom-fm: plans of register writes, applied by maintenance (program.h). */
+#include "program.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int plan_add(struct fm_plan *p, int card, enum fm_write_kind kind, uint32_t addr,
+		    uint32_t value, int dest)
+{
+	if (p->n == p->cap) {
+		int cap = p->cap ? 2 * p->cap : 256;
+		struct fm_write *w = realloc(p->w, (size_t)cap * sizeof(*w));
+
+		if (!w)
+			return -1;
+		p->w = w;
+		p->cap = cap;
+	}
+	p->w[p->n++] = (struct fm_write){ card, kind, addr, value, dest };
+	return 0;
+}
+
+void plan_free(struct fm_plan *plan)
+{
+	free(plan->w);
+	memset(plan, 0, sizeof(*plan));
+}
+
+/* Entries of card c's table that we manage. */
+static uint32_t rt_span(const struct fm_card *c, uint32_t max_logical)
+{
+	uint32_t span = (max_logical / FM_RT_SPAN + 1) * FM_RT_SPAN;
+
+	return span < c->rt_entries ? span : c->rt_entries;
+}
+
+static int plan_card(const struct fm_fabric *f, const struct fm_routes *r, int i,
+		     const int *by_logical, uint32_t max_logical, struct fm_plan *p)
+{
+	const struct fm_card *c = &f->card[i];
+	uint32_t span = rt_span(c, max_logical);
+	int bad = 0;
+
+	bad |= plan_add(p, i, FM_W_LOGICAL, c->router + LOOM_ROUTER_LOGICAL_ID, c->logical, -1);
+	for (uint32_t e = 0; e < span; e++) {
+		uint32_t entry = c->router + LOOM_ROUTER_RT + e * LOOM_ROUTER_RT_ENTRY_SIZE;
+		int j = by_logical[e];
+		int port = j < 0 ? FM_PORT_NONE : routes_port(r, i, j);
+		uint32_t w0;
+
+		if (port == FM_PORT_NONE) {
+			bad |= plan_add(p, i, FM_W_RT_ENTRY, entry, 0, (int)e);
+			continue;
+		}
+		w0 = LOOM_RT_W0_VALID |
+		     (port == FM_PORT_HOST ? LOOM_RT_PORT_HOST : (uint32_t)port);
+		bad |= plan_add(p, i, FM_W_RT_PHYS, entry + 4,
+				f->card[j].node & LOOM_RT_W1_PHYS_MASK, (int)e);
+		bad |= plan_add(p, i, FM_W_RT_ENTRY, entry, w0, (int)e);
+	}
+	if (!c->vct)
+		return bad;
+	for (uint32_t port = 0; port < c->vct_ports; port++) {
+		uint32_t cfg = LOOM_VCT_PORT_DIM_NONE;
+
+		if ((int)port < r->ports && r->port_dim[port] >= 0)
+			cfg = (uint32_t)r->port_dim[port] & LOOM_VCT_PORT_DIM_MASK;
+		if ((int)port < r->ports && r->uses_vcs && r->dateline[i * r->ports + (int)port])
+			cfg |= LOOM_VCT_PORT_DATELINE;
+		bad |= plan_add(p, i, FM_W_VCT_PORT, c->vct + LOOM_VCT_PORT_CFG + port * 4, cfg,
+				(int)port);
+	}
+	for (uint32_t w = 0; w < (span + 31) / 32; w++) {
+		uint32_t bits = 0;
+
+		for (uint32_t b = 0; b < 32 && w * 32 + b < span; b++) {
+			int j = by_logical[w * 32 + b];
+
+			if (j >= 0 && r->uses_vcs && r->start_vc[i * r->nodes + j])
+				bits |= 1u << b;
+		}
+		bad |= plan_add(p, i, FM_W_VCT_START, c->vct + LOOM_VCT_START_VC1 + w * 4, bits,
+				(int)(w * 32));
+	}
+	return bad;
+}
+
+int plan_build(const struct fm_fabric *f, const struct fm_routes *r, struct fm_plan *plan,
+	       char *err, size_t errlen)
+{
+	static int by_logical[LOOM_MAX_NODES];
+	uint32_t max_logical = 0;
+
+	memset(plan, 0, sizeof(*plan));
+	for (int e = 0; e < LOOM_MAX_NODES; e++)
+		by_logical[e] = -1;
+	for (int i = 0; i < f->ncards; i++) {
+		uint32_t l = f->card[i].logical;
+
+		if (l >= LOOM_MAX_NODES) {
+			snprintf(err, errlen, "node %u: logical id %u is beyond %d", f->card[i].node,
+				 l, LOOM_MAX_NODES - 1);
+			return -1;
+		}
+		if (by_logical[l] >= 0) {
+			snprintf(err, errlen, "nodes %u and %u both have logical id %u",
+				 f->card[by_logical[l]].node, f->card[i].node, l);
+			return -1;
+		}
+		by_logical[l] = i;
+		if (l > max_logical)
+			max_logical = l;
+	}
+	for (int i = 0; i < f->ncards; i++) {
+		if (max_logical >= f->card[i].rt_entries) {
+			snprintf(err, errlen, "node %u has %u routing entries: too few for logical "
+				 "id %u", f->card[i].node, f->card[i].rt_entries, max_logical);
+			return -1;
+		}
+		if (plan_card(f, r, i, by_logical, max_logical, plan)) {
+			plan_free(plan);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void entry_text(uint32_t w0, char *out, size_t len)
+{
+	if (!(w0 & LOOM_RT_W0_VALID))
+		snprintf(out, len, "-");
+	else if ((w0 & LOOM_RT_W0_PORT_MASK) == LOOM_RT_PORT_HOST)
+		snprintf(out, len, "host");
+	else
+		snprintf(out, len, "%u", w0 & LOOM_RT_W0_PORT_MASK);
+}
+
+static int failed(struct fm_maint *m, const struct fm_card *c, const char *what, uint32_t addr,
+		  int rc, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "node %u: %s register %#x by maintenance: %s%s%s", c->node, what,
+		 addr, strerror(-rc), m->err[0] ? ": " : "", m->err);
+	return -1;
+}
+
+int plan_apply(struct fm_maint *m, const struct fm_fabric *f, const struct fm_plan *plan,
+	       struct fm_apply_stats *st, FILE *log, char *err, size_t errlen)
+{
+	int last_card = -1;
+	bool card_changed = false;
+
+	memset(st, 0, sizeof(*st));
+	for (int k = 0; k < plan->n; k++) {
+		const struct fm_write *w = &plan->w[k];
+		const struct fm_card *c = &f->card[w->card];
+		uint32_t cur;
+		int rc;
+
+		if (w->card != last_card) {
+			st->cards_changed += card_changed;
+			card_changed = false;
+			last_card = w->card;
+		}
+		rc = maint_read(m, &c->path, w->addr, &cur);
+		if (rc)
+			return failed(m, c, "reading", w->addr, rc, err, errlen);
+		st->checked++;
+		if (w->kind == FM_W_RT_ENTRY) {
+			/* an invalid entry is invalid whatever its other bits say */
+			bool same = (cur & LOOM_RT_W0_VALID) || (w->value & LOOM_RT_W0_VALID) ?
+				    cur == w->value : true;
+
+			if (same)
+				continue;
+			st->routes_changed++;
+			if (log) {
+				char was[16], now[16];
+
+				entry_text(cur, was, sizeof(was));
+				entry_text(w->value, now, sizeof(now));
+				fprintf(log, "  node %u: destination %d: port %s -> %s\n", c->node,
+					w->dest, was, now);
+			}
+		} else if (cur == w->value) {
+			continue;
+		}
+		rc = maint_write(m, &c->path, w->addr, w->value);
+		if (rc)
+			return failed(m, c, "writing", w->addr, rc, err, errlen);
+		st->written++;
+		card_changed = true;
+	}
+	st->cards_changed += card_changed;
+	return 0;
+}
+
+int plan_verify(struct fm_maint *m, const struct fm_fabric *f, const struct fm_plan *plan,
+		long *checked, char *err, size_t errlen)
+{
+	*checked = 0;
+	for (int i = 0; i < f->ncards; i++) {
+		int entries = 0, seen = 0, step;
+
+		for (int k = 0; k < plan->n; k++)
+			entries += plan->w[k].card == i && plan->w[k].kind == FM_W_RT_ENTRY &&
+				   (plan->w[k].value & LOOM_RT_W0_VALID);
+		step = entries > 16 ? (entries + 15) / 16 : 1;
+		for (int k = 0; k < plan->n; k++) {
+			const struct fm_write *w = &plan->w[k];
+			const struct fm_card *c = &f->card[i];
+			uint32_t cur;
+			int rc;
+
+			if (w->card != i)
+				continue;
+			if (w->kind == FM_W_RT_ENTRY) {
+				if (!(w->value & LOOM_RT_W0_VALID) || seen++ % step)
+					continue;
+			} else if (w->kind != FM_W_LOGICAL) {
+				continue;
+			}
+			rc = maint_read(m, &c->path, w->addr, &cur);
+			if (rc)
+				return failed(m, c, "reading back", w->addr, rc, err, errlen);
+			++*checked;
+			if (cur != w->value) {
+				snprintf(err, errlen, "node %u: register %#x reads %#x after writing "
+					 "%#x", c->node, w->addr, cur, w->value);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}

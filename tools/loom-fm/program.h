@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loom-fm: programming the cards.  A plan is the list of register writes
+ * that make every card's logical id, routing table and VC table say what
+ * the computed routes say (plan_build(), pure); plan_apply() reads each
+ * register first and writes only those that differ, so reprogramming
+ * after a failure touches only what changed; plan_verify() reads a sample
+ * back.  Routing entries are indexed by logical destination; entries of
+ * the table's first FM_RT_SPAN-rounded part that name no card are
+ * invalidated (stale routes from before).
+ */
+#ifndef LOOM_FM_PROGRAM_H
+#define LOOM_FM_PROGRAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fabric.h"
+#include "routes.h"
+
+/* Routing entries managed: the logical ids in use rounded up to this. */
+#define FM_RT_SPAN	32
+
+enum fm_write_kind { FM_W_LOGICAL, FM_W_RT_PHYS, FM_W_RT_ENTRY, FM_W_VCT_PORT, FM_W_VCT_START };
+
+struct fm_write {
+	int card;			/* index in the fabric */
+	enum fm_write_kind kind;
+	uint32_t addr, value;
+	int dest;			/* RT: logical destination; VCT_PORT: port */
+};
+
+struct fm_plan {
+	int n, cap;
+	struct fm_write *w;
+};
+
+/*
+ * Plan the writes for routes r computed on the graph of fabric f (graph
+ * node i = card i).  0, or -1 with a message in err (a logical id beyond
+ * a card's table, ENOMEM).
+ */
+int plan_build(const struct fm_fabric *f, const struct fm_routes *r, struct fm_plan *plan,
+	       char *err, size_t errlen);
+void plan_free(struct fm_plan *plan);
+
+struct fm_apply_stats {
+	long checked;			/* registers read */
+	long written;			/* registers written */
+	long routes_changed;		/* routing entries whose port/validity changed */
+	int cards_changed;		/* cards with at least one write */
+};
+
+/*
+ * Apply the plan: read, compare, write what differs (a routing entry's
+ * physical destination before the entry itself).  When log is not NULL,
+ * each changed routing entry is printed there.  0, or -1 with a message
+ * in err naming the card and register that failed.
+ */
+int plan_apply(struct fm_maint *m, const struct fm_fabric *f, const struct fm_plan *plan,
+	       struct fm_apply_stats *st, FILE *log, char *err, size_t errlen);
+
+/*
+ * Read back the logical id and up to 16 routing entries per card; 0, or
+ * -1 with the first mismatch in err.  *checked counts the reads.
+ */
+int plan_verify(struct fm_maint *m, const struct fm_fabric *f, const struct fm_plan *plan,
+		long *checked, char *err, size_t errlen);
+
+#endif
