@@ -117,6 +117,7 @@ int plan_build(const struct fm_fabric *f, const struct fm_routes *r, struct fm_p
 		if (max_logical >= f->card[i].rt_entries) {
 			snprintf(err, errlen, "node %u has %u routing entries: too few for logical "
 				 "id %u", f->card[i].node, f->card[i].rt_entries, max_logical);
+			plan_free(plan);
 			return -1;
 		}
 		if (plan_card(f, r, i, by_logical, max_logical, plan)) {
