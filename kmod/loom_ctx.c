@@ -189,7 +189,8 @@ static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
  *
  * Return: 0; -EINVAL for bad flags, sizes or index; -EBUSY when the
  * requested index is taken or the card has no free context; -EMFILE when
- * the file already holds max_ctx_per_file contexts; -ENOMEM; -EIO when
+ * the file already holds max_ctx_per_file contexts; -EACCES when the
+ * caller may not use the key (loom_keys.c); -ENOMEM; -EIO when
  * the card refused the context (logged) or is gone; -ETIMEDOUT when the
  * card did not answer.
  */
@@ -223,6 +224,9 @@ int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 		err = -EMFILE;
 		goto err_unlock;
 	}
+	err = loom_keys_check(ldev, req->key);
+	if (err)
+		goto err_unlock;
 	err = loom_ctx_pick_index(ldev, req, &ctx->index);
 	if (err)
 		goto err_unlock;

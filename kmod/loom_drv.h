@@ -13,6 +13,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -30,6 +31,7 @@
 extern unsigned int loom_admin_timeout_ms;
 extern unsigned int loom_admin_poll_ms;
 extern unsigned int loom_max_ctx_per_file;
+extern bool loom_open_partition;
 
 /**
  * struct loom_blk - where one register block was found
@@ -57,6 +59,51 @@ struct loom_fwid {
 	u32 build_time;
 	u32 flags;
 	char desc[LOOM_FWID_DESC_LEN_BUF];
+};
+
+/**
+ * struct loom_events - what loom_events.c knows of the ports
+ * @work: compares the ports' status with @status and multicasts the changes
+ * @poll: runs @work every second, should an event interrupt be missed
+ * @lock: serialises @work's comparisons (the work and the poll may race)
+ * @seen: PORTS_EVENTS when @status was last read
+ * @status: STATUS of each port as last announced
+ * @running: @work and @poll may be queued
+ */
+struct loom_events {
+	struct work_struct work;
+	struct delayed_work poll;
+	struct mutex lock;		/* see @lock above */
+	u32 seen;
+	u32 status[LOOM_MAX_PORTS];
+	bool running;
+};
+
+#define LOOM_KEY_GRANTS		256	/* grants per card */
+
+/**
+ * struct loom_key_grant - one partition grant: @key may be used by a user
+ *	or by the members of a group
+ * @key: network key
+ * @is_group: @gid is meaningful, not @uid
+ * @uid: the user
+ * @gid: the group
+ */
+struct loom_key_grant {
+	u32 key;
+	bool is_group;
+	kuid_t uid;
+	kgid_t gid;
+};
+
+/**
+ * struct loom_keys - the partition grants of a card
+ * @n: grants in use, packed at the start of @grant
+ * @grant: the grants
+ */
+struct loom_keys {
+	unsigned int n;
+	struct loom_key_grant grant[LOOM_KEY_GRANTS];
 };
 
 /**
@@ -92,6 +139,12 @@ struct loom_fwid {
  * @ctx_stride: bytes between context records
  * @db_area: register-space offset of doorbell page 0
  * @n_ports: network ports of the router
+ * @blk_vct: VC table block (optional)
+ * @blk_cnt: counters block (optional)
+ * @blk_link: link block (optional)
+ * @events: port-event state (loom_events.c)
+ * @keys: partition grants (loom_keys.c), protected by @lock
+ * @debugfs: /sys/kernel/debug/loom/loomN, or NULL
  */
 struct loom_dev {
 	struct kref kref;
@@ -127,6 +180,13 @@ struct loom_dev {
 	u32 ctx_stride;
 	u32 db_area;
 	u32 n_ports;
+
+	struct loom_blk blk_vct;
+	struct loom_blk blk_cnt;
+	struct loom_blk blk_link;
+	struct loom_events events;
+	struct loom_keys keys;
+	struct dentry *debugfs;
 };
 
 /**
@@ -252,6 +312,20 @@ void loom_uring_file_kill(struct loom_file *lf);
 void loom_uring_ctx_gone(struct loom_file *lf, u32 index);
 void loom_uring_scan(struct work_struct *work);
 void loom_uring_irq(struct loom_dev *ldev);
+
+/* loom_events.c */
+void loom_events_start(struct loom_dev *ldev);
+void loom_events_stop(struct loom_dev *ldev);
+void loom_port_event(struct loom_dev *ldev);
+
+/* loom_keys.c */
+int loom_keys_check(struct loom_dev *ldev, u32 key);
+
+/* loom_debugfs.c */
+void loom_debugfs_add(struct loom_dev *ldev);
+void loom_debugfs_remove(struct loom_dev *ldev);
+void loom_debugfs_init(void);
+void loom_debugfs_exit(void);
 
 /* loom_sysfs.c */
 extern const struct attribute_group *loom_dev_groups[];

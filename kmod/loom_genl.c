@@ -2,9 +2,11 @@
 /*
  * The "loom" generic netlink family: its policies, operations and
  * multicast group, the lookup of a card by LOOM_ATTR_DEV_INDEX, and
- * LOOM_CMD_DEV_GET.  Routes and ports are in loom_genl_route.c and
- * loom_genl_port.c.  Registered after the PCI driver, unregistered before
- * it; handlers reach registers only under ldev->lock with the card alive.
+ * LOOM_CMD_DEV_GET.  Routes, ports, card settings, VC tables, counters and
+ * partition keys are in loom_genl_route.c, loom_genl_port.c,
+ * loom_genl_dev.c, loom_genl_vc.c, loom_genl_stats.c and loom_keys.c.
+ * Registered after the PCI driver, unregistered before it; handlers reach
+ * registers only under ldev->lock with the card alive.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -34,13 +36,44 @@ const struct nla_policy loom_genl_port_policy[LOOM_ATTR_PORT_MAX + 1] = {
 	[LOOM_ATTR_PORT_CRC_ERRORS] = { .type = NLA_U64 },
 	[LOOM_ATTR_PORT_SEQ_ERRORS] = { .type = NLA_U64 },
 	[LOOM_ATTR_PORT_DROPS] = { .type = NLA_U64 },
+	[LOOM_ATTR_PORT_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
+	[LOOM_ATTR_PORT_DEAD] = { .type = NLA_FLAG },
+	[LOOM_ATTR_PORT_DISABLED] = { .type = NLA_FLAG },
+	[LOOM_ATTR_PORT_LANES] = { .type = NLA_U32 },
+	[LOOM_ATTR_PORT_RETRIES] = { .type = NLA_U64 },
+	[LOOM_ATTR_PORT_NAKS_SENT] = { .type = NLA_U64 },
+	[LOOM_ATTR_PORT_REPLAYED] = { .type = NLA_U64 },
+	[LOOM_ATTR_PORT_ACK_TIMEOUTS] = { .type = NLA_U64 },
+};
+
+const struct nla_policy loom_genl_vct_policy[LOOM_ATTR_VCT_MAX + 1] = {
+	[LOOM_ATTR_VCT_PORT_INDEX] = NLA_POLICY_MAX(NLA_U32, LOOM_MAX_PORTS - 1),
+	[LOOM_ATTR_VCT_PORT_DIM] = NLA_POLICY_MAX(NLA_U32, LOOM_VCT_DIM_NONE),
+	[LOOM_ATTR_VCT_PORT_DATELINE] = NLA_POLICY_MAX(NLA_U8, 1),
+};
+
+const struct nla_policy loom_genl_key_policy[LOOM_ATTR_KEY_MAX + 1] = {
+	[LOOM_ATTR_KEY_VALUE] = { .type = NLA_U32 },
+	[LOOM_ATTR_KEY_UID] = { .type = NLA_U32 },
+	[LOOM_ATTR_KEY_GID] = { .type = NLA_U32 },
+};
+
+/* forward-progress timeout: up to an hour (0 = off) */
+static struct netlink_range_validation loom_genl_fp_timeout_range = {
+	.max = 3600000,
+};
+
+/* lane errors per window that drop a lane */
+static struct netlink_range_validation loom_genl_lane_threshold_range = {
+	.min = 1,
+	.max = 65535,
 };
 
 static const struct nla_policy loom_genl_policy[LOOM_ATTR_MAX + 1] = {
 	[LOOM_ATTR_DEV_INDEX] = NLA_POLICY_MAX(NLA_U32, LOOM_MAX_DEVS - 1),
 	[LOOM_ATTR_DEV_PCI_NAME] = { .type = NLA_NUL_STRING, .len = 32 },
 	[LOOM_ATTR_DEV_NODE_ID] = { .type = NLA_U32 },
-	[LOOM_ATTR_DEV_LOGICAL_ID] = { .type = NLA_U32 },
+	[LOOM_ATTR_DEV_LOGICAL_ID] = NLA_POLICY_MAX(NLA_U32, LOOM_MAX_NODES - 1),
 	[LOOM_ATTR_DEV_N_PORTS] = { .type = NLA_U32 },
 	[LOOM_ATTR_DEV_N_CONTEXTS] = { .type = NLA_U32 },
 	[LOOM_ATTR_DEV_RT_ENTRIES] = { .type = NLA_U32 },
@@ -52,6 +85,16 @@ static const struct nla_policy loom_genl_policy[LOOM_ATTR_MAX + 1] = {
 	[LOOM_ATTR_DEV_EMULATED] = { .type = NLA_FLAG },
 	[LOOM_ATTR_ROUTE] = NLA_POLICY_NESTED(loom_genl_route_policy),
 	[LOOM_ATTR_PORT] = NLA_POLICY_NESTED(loom_genl_port_policy),
+	[LOOM_ATTR_DEV_FP_TIMEOUT_MS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &loom_genl_fp_timeout_range),
+	[LOOM_ATTR_DEV_LANE_THRESHOLD] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &loom_genl_lane_threshold_range),
+	[LOOM_ATTR_ROUTE_TABLE] = NLA_POLICY_NESTED_ARRAY(loom_genl_route_policy),
+	[LOOM_ATTR_VCT_PORT] = NLA_POLICY_NESTED(loom_genl_vct_policy),
+	[LOOM_ATTR_VCT_START_VC1] = NLA_POLICY_EXACT_LEN(LOOM_MAX_NODES / 8),
+	[LOOM_ATTR_VCT_DEST] = NLA_POLICY_MAX(NLA_U32, LOOM_MAX_NODES - 1),
+	[LOOM_ATTR_VCT_VC] = NLA_POLICY_MAX(NLA_U32, 1),
+	[LOOM_ATTR_KEY] = NLA_POLICY_NESTED(loom_genl_key_policy),
 };
 
 /*
@@ -146,6 +189,24 @@ struct loom_dev *loom_genl_dev_lock(struct nlattr **attrs,
 }
 
 /**
+ * loom_genl_card_alive() - does the card still answer?  Checked before a
+ *	change is written
+ * @ldev: the card, locked
+ * @extack: where a dead card is explained
+ *
+ * Return: 0, or -EIO when the firmware-id magic reads back wrong.
+ */
+int loom_genl_card_alive(struct loom_dev *ldev, struct netlink_ext_ack *extack)
+{
+	if (loom_rd(ldev, LOOM_FWID_MAGIC) != LOOM_MAGIC) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the card's registers read back wrong: is the card (or its emulator) still there?");
+		return -EIO;
+	}
+	return 0;
+}
+
+/**
  * loom_genl_dev_unlock() - undo loom_genl_dev_lock()
  * @ldev: the card
  */
@@ -193,7 +254,7 @@ static int loom_genl_fill_dev(struct sk_buff *skb, struct loom_dev *ldev)
 	if ((ldev->fwid.flags & LOOM_FWID_F_EMULATED) &&
 	    nla_put_flag(skb, LOOM_ATTR_DEV_EMULATED))
 		return -EMSGSIZE;
-	return 0;
+	return loom_genl_fill_dev_settings(skb, ldev);
 }
 
 /**
@@ -307,6 +368,48 @@ static const struct genl_ops loom_genl_ops[] = {
 		.cmd = LOOM_CMD_PORT_GET,
 		.doit = loom_genl_port_get_doit,
 		.dumpit = loom_genl_port_get_dumpit,
+	},
+	{
+		.cmd = LOOM_CMD_DEV_SET,
+		.doit = loom_genl_dev_set_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = LOOM_CMD_ROUTE_LOAD,
+		.doit = loom_genl_route_load_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = LOOM_CMD_PORT_SET,
+		.doit = loom_genl_port_set_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = LOOM_CMD_VC_GET,
+		.doit = loom_genl_vc_get_doit,
+	},
+	{
+		.cmd = LOOM_CMD_VC_SET,
+		.doit = loom_genl_vc_set_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = LOOM_CMD_STATS_GET,
+		.dumpit = loom_genl_stats_get_dumpit,
+	},
+	{
+		.cmd = LOOM_CMD_KEY_GRANT,
+		.doit = loom_genl_key_grant_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = LOOM_CMD_KEY_REVOKE,
+		.doit = loom_genl_key_revoke_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = LOOM_CMD_KEY_GET,
+		.dumpit = loom_genl_key_get_dumpit,
 	},
 };
 

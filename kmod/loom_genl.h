@@ -21,6 +21,7 @@ void loom_genl_exit(void);
 struct loom_dev *loom_genl_dev_lock(struct nlattr **attrs,
 				    struct netlink_ext_ack *extack);
 void loom_genl_dev_unlock(struct loom_dev *ldev);
+int loom_genl_card_alive(struct loom_dev *ldev, struct netlink_ext_ack *extack);
 const char *loom_genl_port_range_msg(u32 port, u32 n_ports);
 void loom_genl_err_attr(struct netlink_ext_ack *extack,
 			const struct nlattr *attr, const char *msg);
@@ -42,10 +43,36 @@ int loom_genl_route_del_doit(struct sk_buff *skb, struct genl_info *info);
 int loom_genl_port_get_doit(struct sk_buff *skb, struct genl_info *info);
 int loom_genl_port_get_dumpit(struct sk_buff *skb,
 			      struct netlink_callback *cb);
+int loom_genl_port_set_doit(struct sk_buff *skb, struct genl_info *info);
+u32 loom_ports_usable(struct loom_dev *ldev, u32 *stride);
+int loom_genl_fill_port(struct sk_buff *skb, struct loom_dev *ldev, u32 port,
+			u32 stride, u32 status);
+
+/* loom_genl_route.c: the whole table */
+int loom_genl_route_load_doit(struct sk_buff *skb, struct genl_info *info);
+
+/* loom_genl_dev.c */
+int loom_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info);
+int loom_genl_fill_dev_settings(struct sk_buff *skb, struct loom_dev *ldev);
+
+/* loom_genl_vc.c */
+int loom_genl_vc_get_doit(struct sk_buff *skb, struct genl_info *info);
+int loom_genl_vc_set_doit(struct sk_buff *skb, struct genl_info *info);
+
+/* loom_genl_stats.c */
+int loom_genl_stats_get_dumpit(struct sk_buff *skb,
+			       struct netlink_callback *cb);
+
+/* loom_keys.c */
+int loom_genl_key_grant_doit(struct sk_buff *skb, struct genl_info *info);
+int loom_genl_key_revoke_doit(struct sk_buff *skb, struct genl_info *info);
+int loom_genl_key_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* loom_genl.c: policies of the nests, used by the handlers' parsers */
 extern const struct nla_policy loom_genl_route_policy[];
 extern const struct nla_policy loom_genl_port_policy[];
+extern const struct nla_policy loom_genl_vct_policy[];
+extern const struct nla_policy loom_genl_key_policy[];
 
 enum loom_genl_mcgrp {
 	LOOM_GENL_MCGRP_EVENTS_ID,

@@ -9,6 +9,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/slab.h>
 
 #include "loom_drv.h"
 #include "loom_genl.h"
@@ -49,7 +50,8 @@ static int loom_genl_fill_route(struct sk_buff *skb, struct loom_dev *ldev,
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, LOOM_ATTR_ROUTE_DEST, dest) ||
 	    nla_put_u32(skb, LOOM_ATTR_ROUTE_PORT, w0 & LOOM_RT_W0_PORT_MASK) ||
-	    nla_put_u32(skb, LOOM_ATTR_ROUTE_PHYS_DEST, w1) ||
+	    nla_put_u32(skb, LOOM_ATTR_ROUTE_PHYS_DEST,
+			w1 & LOOM_RT_W1_PHYS_MASK) ||
 	    ((w0 & LOOM_RT_W0_ADAPTIVE) &&
 	     nla_put_flag(skb, LOOM_ATTR_ROUTE_ADAPTIVE)) ||
 	    ((w0 & LOOM_RT_W0_VALID) &&
@@ -173,18 +175,6 @@ static void loom_genl_route_notify(struct sk_buff *msg)
 				  LOOM_GENL_MCGRP_EVENTS_ID, GFP_KERNEL);
 }
 
-/* The card must still answer before its table is written. */
-static int loom_genl_card_alive(struct loom_dev *ldev,
-				struct netlink_ext_ack *extack)
-{
-	if (loom_rd(ldev, LOOM_FWID_MAGIC) != LOOM_MAGIC) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "the card's registers read back wrong: is the card (or its emulator) still there?");
-		return -EIO;
-	}
-	return 0;
-}
-
 int loom_genl_route_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[LOOM_ATTR_ROUTE_MAX + 1];
@@ -254,6 +244,141 @@ int loom_genl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
 		event = loom_genl_route_event(ldev, dest);
 	}
 	loom_genl_dev_unlock(ldev);
+	loom_genl_route_notify(event);
+	return err;
+}
+
+/* One entry of a table being loaded: the words to write. */
+struct loom_rt_word {
+	u32 w0;
+	u32 w1;
+};
+
+/* Check one ROUTE nest of ROUTE_TABLE and put it in @table. */
+static int loom_genl_route_load_one(struct loom_dev *ldev, struct nlattr *nest,
+				    struct loom_rt_word *table, u32 n,
+				    struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[LOOM_ATTR_ROUTE_MAX + 1];
+	u32 dest, port;
+	int err;
+
+	err = nla_parse_nested(tb, LOOM_ATTR_ROUTE_MAX, nest,
+			       loom_genl_route_policy, extack);
+	if (err)
+		return err;
+	if (!tb[LOOM_ATTR_ROUTE_DEST] || !tb[LOOM_ATTR_ROUTE_PORT]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "a route of the table lacks LOOM_ATTR_ROUTE_DEST or LOOM_ATTR_ROUTE_PORT");
+		return -EINVAL;
+	}
+	dest = nla_get_u32(tb[LOOM_ATTR_ROUTE_DEST]);
+	if (dest >= n) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[LOOM_ATTR_ROUTE_DEST],
+				    "dest out of range: beyond the card's routing table");
+		return -ERANGE;
+	}
+	if (table[dest].w0 & LOOM_RT_W0_VALID) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[LOOM_ATTR_ROUTE_DEST],
+				    "the table lists this dest twice");
+		return -EINVAL;
+	}
+	port = nla_get_u32(tb[LOOM_ATTR_ROUTE_PORT]);
+	if (port != LOOM_ROUTE_PORT_HOST && port >= ldev->n_ports) {
+		loom_genl_err_attr(extack, tb[LOOM_ATTR_ROUTE_PORT],
+				   loom_genl_port_range_msg(port, ldev->n_ports));
+		return -ERANGE;
+	}
+	table[dest].w0 |= LOOM_RT_W0_VALID | port;
+	if (nla_get_flag(tb[LOOM_ATTR_ROUTE_ADAPTIVE]))
+		table[dest].w0 |= LOOM_RT_W0_ADAPTIVE;
+	table[dest].w1 = tb[LOOM_ATTR_ROUTE_PHYS_DEST] ?
+			 nla_get_u32(tb[LOOM_ATTR_ROUTE_PHYS_DEST]) : dest;
+	return 0;
+}
+
+/* DEV_INDEX only: "the table was replaced, read it again" */
+static struct sk_buff *loom_genl_route_load_event(struct loom_dev *ldev)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&loom_genl_family, &init_net,
+				LOOM_GENL_MCGRP_EVENTS_ID))
+		return NULL;
+	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	hdr = genlmsg_put(msg, 0, 0, &loom_genl_family, 0,
+			  LOOM_EVENT_ROUTE_CHANGED);
+	if (!hdr || nla_put_u32(msg, LOOM_ATTR_DEV_INDEX, ldev->minor)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
+/*
+ * ROUTE_LOAD: the whole table is checked and built first; only then is it
+ * written, each listed entry physical destination first and valid last,
+ * every other entry invalidated.  A refused table changes nothing.
+ */
+int loom_genl_route_load_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *list = info->attrs[LOOM_ATTR_ROUTE_TABLE];
+	struct loom_rt_word *table;
+	struct sk_buff *event = NULL;
+	struct loom_dev *ldev;
+	struct nlattr *nest;
+	u32 n, dest, old;
+	int rem, err = 0;
+
+	if (!list) {
+		NL_SET_ERR_MSG_MOD(info->extack, "missing LOOM_ATTR_ROUTE_TABLE");
+		return -EINVAL;
+	}
+	table = kvcalloc(LOOM_MAX_NODES, sizeof(*table), GFP_KERNEL);
+	if (!table)
+		return -ENOMEM;
+	ldev = loom_genl_dev_lock(info->attrs, info->extack);
+	if (IS_ERR(ldev)) {
+		kvfree(table);
+		return PTR_ERR(ldev);
+	}
+	n = loom_rt_entries(ldev);
+	nla_for_each_nested(nest, list, rem) {
+		if (nla_type(nest) != LOOM_ATTR_ROUTE) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nest,
+					    "LOOM_ATTR_ROUTE_TABLE holds only LOOM_ATTR_ROUTE nests");
+			err = -EINVAL;
+			goto out;
+		}
+		err = loom_genl_route_load_one(ldev, nest, table, n,
+					       info->extack);
+		if (err)
+			goto out;
+	}
+	err = loom_genl_card_alive(ldev, info->extack);
+	if (err)
+		goto out;
+	for (dest = 0; dest < n; dest++) {
+		old = loom_rd(ldev, loom_rt_reg(ldev, dest));
+		if (!(table[dest].w0 & LOOM_RT_W0_VALID)) {
+			if (old & LOOM_RT_W0_VALID)
+				loom_wr(ldev, loom_rt_reg(ldev, dest),
+					old & ~LOOM_RT_W0_VALID);
+			continue;
+		}
+		table[dest].w0 |= old & LOOM_RT_W0_INIT_DIR_MASK;
+		loom_wr(ldev, loom_rt_reg(ldev, dest) + 4, table[dest].w1);
+		loom_wr(ldev, loom_rt_reg(ldev, dest), table[dest].w0);
+	}
+	ldev->hal->kick(ldev, LOOM_KICK_ADMIN);
+	event = loom_genl_route_load_event(ldev);
+out:
+	loom_genl_dev_unlock(ldev);
+	kvfree(table);
 	loom_genl_route_notify(event);
 	return err;
 }

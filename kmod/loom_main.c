@@ -187,6 +187,7 @@ static int __init loom_init(void)
 		goto err_class;
 	}
 
+	loom_debugfs_init();
 	err = loom_pci_register();
 	if (err) {
 		pr_err("loom: cannot register the PCI driver: %d\n", err);
@@ -204,6 +205,7 @@ static int __init loom_init(void)
 err_pci:
 	loom_pci_unregister();
 err_cdev:
+	loom_debugfs_exit();
 	cdev_del(&loom_cdev);
 err_class:
 	class_destroy(loom_class);
@@ -216,6 +218,7 @@ static void __exit loom_exit(void)
 {
 	loom_genl_exit();
 	loom_pci_unregister();
+	loom_debugfs_exit();
 	cdev_del(&loom_cdev);
 	class_destroy(loom_class);
 	unregister_chrdev_region(loom_devt, LOOM_MAX_DEVS);

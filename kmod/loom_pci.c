@@ -81,6 +81,8 @@ static int loom_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = loom_dev_register(ldev);
 	if (err)
 		goto err_irq;
+	loom_events_start(ldev);
+	loom_debugfs_add(ldev);
 
 	dev_info(&pdev->dev, "loom%d: %s back end, node %u, %u contexts, %u ports, %d MSI-X vectors\n",
 		 ldev->minor, ldev->hal->name,
@@ -106,6 +108,7 @@ static void loom_remove(struct pci_dev *pdev)
 {
 	struct loom_dev *ldev = pci_get_drvdata(pdev);
 
+	loom_debugfs_remove(ldev);
 	/* no new opens, sysfs gone */
 	loom_dev_unregister(ldev);
 	/* open files: -EIO, POLLHUP, mappings zapped */
@@ -113,6 +116,8 @@ static void loom_remove(struct pci_dev *pdev)
 	/* best effort: ask the card to stop every context */
 	loom_ctx_hw_stop_all(ldev);
 	loom_hw_release(ldev);
+	/* interrupts freed: nothing queues the event work any more */
+	loom_events_stop(ldev);
 	/* bus mastering is off: the card can no longer write host memory */
 	loom_ctx_free_dead(ldev);
 

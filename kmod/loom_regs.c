@@ -30,6 +30,12 @@ static const struct loom_blk_need loom_blk_needs[] = {
 	  offsetof(struct loom_dev, blk_db) },
 	{ LOOM_BLK_PORTS, "PORTS", LOOM_PORTS_VERSION, false,
 	  offsetof(struct loom_dev, blk_ports) },
+	{ LOOM_BLK_VCT, "VCT", LOOM_VCT_VERSION, false,
+	  offsetof(struct loom_dev, blk_vct) },
+	{ LOOM_BLK_COUNTERS, "COUNTERS", LOOM_COUNTERS_VERSION, false,
+	  offsetof(struct loom_dev, blk_cnt) },
+	{ LOOM_BLK_LINK, "LINK", LOOM_LINK_VERSION, false,
+	  offsetof(struct loom_dev, blk_link) },
 };
 
 /* Walk the chain; remember the first block of each type the driver knows. */

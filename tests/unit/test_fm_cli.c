@@ -2,7 +2,8 @@
 /*
  * loom-fm command line: exit status 0 (complete and acyclic), 1 (check
  * failed, with the reason on stdout), 2 (usage or topology errors, with
- * the reason on stderr); --help; JSON output.  Runs build/bin/loom-fm,
+ * the reason on stderr); --help; JSON output; the live commands' option
+ * errors (exit 2 before any netlink traffic).  Runs build/bin/loom-fm,
  * found beside this test's build directory.
  */
 #include <fcntl.h>
@@ -108,7 +109,7 @@ int main(void)
 	    make_temp(topo_path, sizeof(topo_path), "topo"))
 		tap_skip_all("cannot create temp files in /tmp");
 
-	tap_plan(12);
+	tap_plan(16);
 	rc = RUN("routes", "--shape", "torus:4x4");
 	tap_ok(rc == 0 && strstr(out, "node 15: 0=0/0 ") && strstr(out, "complete: yes (240 routes)") &&
 	       strstr(out, "deadlock-free: yes") && strstr(out, "minimal: yes"),
@@ -158,5 +159,17 @@ int main(void)
 	tap_ok(rc == 0 && out[0] == '{' && strstr(out, "\"deadlock_free\":true") &&
 	       strstr(out, "\"complete\":true") && strstr(out, "{\"dest\":0,\"port\":\"host\",\"vc\":0}"),
 	       "-j: one JSON object (%d)", rc);
+
+	/* live mode: option errors exit 2 before anything touches the kernel */
+	rc = RUN("configure", "--engine", "dor");
+	tap_ok(rc == 2 && strstr(errtext, "give --shape"), "configure --engine dor without --shape: "
+	       "exit 2 (%d)", rc);
+	rc = RUN("discover", "--dev", "/dev/sda");
+	tap_ok(rc == 2 && strstr(errtext, "expected /dev/loomN"), "discover --dev /dev/sda: exit 2 "
+	       "(%d)", rc);
+	rc = RUN("configure", "--once");
+	tap_ok(rc == 2 && strstr(errtext, "options of watch"), "configure --once: exit 2 (%d)", rc);
+	rc = RUN("watch", "--interval", "5", "--shape", "torus:2x2");
+	tap_ok(rc == 2 && strstr(errtext, "--interval '5'"), "watch --interval 5: exit 2 (%d)", rc);
 	return tap_exit_status();
 }

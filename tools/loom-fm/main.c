@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loom-fm: the fabric manager's command line.  'routes' builds the fabric
- * graph, runs a routing engine and checks the tables (loom-fm --help).
+ * graph, runs a routing engine and checks the tables (loom-fm --help);
+ * 'discover', 'configure' and 'watch' work on the live fabric (live.c).
  */
 #include "fm.h"
 
@@ -12,6 +13,7 @@
 #include "check.h"
 #include "engine.h"
 #include "graph.h"
+#include "live.h"
 #include "report.h"
 #include "topo_file.h"
 #include "verdict.h"
@@ -148,7 +150,12 @@ int main(int argc, char **argv)
 	struct fm_report rep;
 	struct fm_graph *g;
 	char err[512];
-	int status = parse_args(argc, argv, &a);
+	int status;
+
+	if (argc > 1 && (!strcmp(argv[1], "discover") || !strcmp(argv[1], "configure") ||
+			 !strcmp(argv[1], "watch")))
+		return live_main(argc - 1, argv + 1);
+	status = parse_args(argc, argv, &a);
 
 	if (status >= 0)
 		return status;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loomctl dev: identity of the cards (LOOM_CMD_DEV_GET).
+ * loomctl dev: identity and settings of the cards (LOOM_CMD_DEV_GET) and
+ * changes of the settings (LOOM_CMD_DEV_SET).
  */
 #include <errno.h>
 #include <time.h>
@@ -13,6 +14,7 @@ const char lc_dev_usage[] =
 "\n"
 "SYNOPSIS\n"
 "    loomctl [-j] [-d DEV] dev [show]\n"
+"    loomctl [-d DEV] dev set [logical-id N] [fp-timeout MS] [lane-threshold N]\n"
 "    loomctl dev help\n"
 "\n"
 "DESCRIPTION\n"
@@ -20,16 +22,36 @@ const char lc_dev_usage[] =
 "    device name, PCI address, physical node id, logical node id, number\n"
 "    of network ports, contexts and routing-table entries, and the\n"
 "    firmware's design version, build id, build time and description;\n"
-"    \"emulated\" marks the VM lab's card emulator.\n"
+"    \"emulated\" marks the VM lab's card emulator.  A third line shows\n"
+"    the settings dev set changes, when the card has them.\n"
+"\n"
+"    set (needs CAP_NET_ADMIN) changes one or more settings at once; a\n"
+"    refused request changes none of them:\n"
+"        logical-id N        the card's logical node id (0..routes-1): the\n"
+"                            source node of its packets\n"
+"        fp-timeout MS       forward-progress timer: a VC that holds\n"
+"                            packets with no credit back for MS ms\n"
+"                            declares its port dead (0 = off, at most\n"
+"                            3600000)\n"
+"        lane-threshold N    CRC errors on one lane within the lane window\n"
+"                            that drop the lane (1..65535)\n"
 "\n"
 "    Text:  loom0: pci 0000:00:03.0 node 0 logical 0 ports 2 contexts 64 routes 1024\n"
 "               firmware \"loom-card-emu\" version 0.1.0 build dc8972b3 built 2026-11-22 20:53:16 UTC emulated\n"
+"               settings fp-timeout 1000 ms lane-threshold 16\n"
 "    JSON:  an array of objects with the keys dev, index, pci, node_id,\n"
 "           logical_id, n_ports, n_contexts, rt_entries, fw_version,\n"
-"           fw_build_id, fw_build_time, fw_desc, emulated.\n"
+"           fw_build_id, fw_build_time, fw_desc, emulated, and\n"
+"           fp_timeout_ms and lane_threshold when the card has them.\n"
 "\n"
 "EXIT STATUS\n"
-"    0 success, 1 no such card or loom.ko not loaded, 2 usage error\n";
+"    0 success, 1 no such card, loom.ko not loaded or the kernel refused\n"
+"    the change (its explanation is printed), 2 usage error\n"
+"\n"
+"EXAMPLES\n"
+"    loomctl dev\n"
+"    loomctl dev set fp-timeout 500 lane-threshold 8\n"
+"    loomctl -d loom1 dev set logical-id 3\n";
 
 struct lc_dev_out {
 	const struct lc_opts *o;
@@ -72,7 +94,14 @@ static int lc_dev_print(struct nlattr **tb, uint8_t cmd, void *arg)
 		       lc_u32(tb, LOOM_ATTR_DEV_RT_ENTRIES), v >> 16, (v >> 8) & 0xff, v & 0xff,
 		       lc_u32(tb, LOOM_ATTR_DEV_FW_BUILD_ID), (long long)built);
 		lc_json_str(stdout, lc_str(tb, LOOM_ATTR_DEV_FW_DESC));
-		printf(",\"emulated\":%s}", emulated ? "true" : "false");
+		printf(",\"emulated\":%s", emulated ? "true" : "false");
+		if (tb[LOOM_ATTR_DEV_FP_TIMEOUT_MS])
+			printf(",\"fp_timeout_ms\":%u",
+			       lc_u32(tb, LOOM_ATTR_DEV_FP_TIMEOUT_MS));
+		if (tb[LOOM_ATTR_DEV_LANE_THRESHOLD])
+			printf(",\"lane_threshold\":%u",
+			       lc_u32(tb, LOOM_ATTR_DEV_LANE_THRESHOLD));
+		putchar('}');
 	} else {
 		printf("loom%u: pci %s node %u logical %u ports %u contexts %u routes %u\n",
 		       lc_u32(tb, LOOM_ATTR_DEV_INDEX), lc_str(tb, LOOM_ATTR_DEV_PCI_NAME),
@@ -83,6 +112,15 @@ static int lc_dev_print(struct nlattr **tb, uint8_t cmd, void *arg)
 		       lc_str(tb, LOOM_ATTR_DEV_FW_DESC), v >> 16, (v >> 8) & 0xff, v & 0xff,
 		       lc_u32(tb, LOOM_ATTR_DEV_FW_BUILD_ID), when,
 		       emulated ? " emulated" : "");
+		if (tb[LOOM_ATTR_DEV_FP_TIMEOUT_MS] || tb[LOOM_ATTR_DEV_LANE_THRESHOLD]) {
+			fputs("    settings", stdout);
+			if (tb[LOOM_ATTR_DEV_FP_TIMEOUT_MS])
+				printf(" fp-timeout %u ms", lc_u32(tb, LOOM_ATTR_DEV_FP_TIMEOUT_MS));
+			if (tb[LOOM_ATTR_DEV_LANE_THRESHOLD])
+				printf(" lane-threshold %u",
+				       lc_u32(tb, LOOM_ATTR_DEV_LANE_THRESHOLD));
+			putchar('\n');
+		}
 	}
 	out->n++;
 	return 0;
@@ -95,9 +133,70 @@ static int lc_dev_build(struct nl_msg *msg, void *arg)
 	return nla_put_u32(msg, LOOM_ATTR_DEV_INDEX, o->dev) ? -ENOMEM : 0;
 }
 
+struct lc_dev_set {
+	uint32_t dev;
+	uint32_t val[3];	/* logical-id, fp-timeout, lane-threshold */
+	bool given[3];
+};
+
+static const int lc_dev_set_attrs[3] = {
+	LOOM_ATTR_DEV_LOGICAL_ID, LOOM_ATTR_DEV_FP_TIMEOUT_MS,
+	LOOM_ATTR_DEV_LANE_THRESHOLD,
+};
+
+static int lc_dev_set_build(struct nl_msg *msg, void *arg)
+{
+	const struct lc_dev_set *r = arg;
+
+	if (nla_put_u32(msg, LOOM_ATTR_DEV_INDEX, r->dev))
+		return -ENOMEM;
+	for (int i = 0; i < 3; i++)
+		if (r->given[i] && nla_put_u32(msg, lc_dev_set_attrs[i], r->val[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+static int lc_dev_set(const struct lc_opts *o, int argc, char **argv)
+{
+	static const char *const words[] = { "logical-id", "fp-timeout",
+					     "lane-threshold", NULL };
+	static const char usage[] =
+		"usage: loomctl dev set [logical-id N] [fp-timeout MS] [lane-threshold N]";
+	struct lc_dev_set r = { .dev = o->dev == UINT32_MAX ? 0 : o->dev };
+	struct lc_nl nl;
+	char what[48];
+	int err;
+
+	if (!argc)
+		return lc_usage_error("dev set: nothing to set: %s", usage);
+	for (int i = 0; i < argc; i++) {
+		int w = lc_match(argv[i], words);
+
+		if (w < 0)
+			return lc_usage_error("dev set: unknown setting \"%s\": %s", argv[i], usage);
+		if (++i >= argc)
+			return lc_usage_error("dev set: \"%s\" needs a number", words[w]);
+		if (lc_parse_u32(argv[i], &r.val[w]))
+			return lc_usage_error("dev set: %s \"%s\" is not a number",
+					      words[w], argv[i]);
+		r.given[w] = true;
+	}
+	snprintf(what, sizeof(what), "dev set on loom%u", r.dev);
+	err = lc_nl_open(&nl);
+	if (err)
+		return err;
+	err = lc_nl_request(&nl, LOOM_CMD_DEV_SET, false, lc_dev_set_build, &r,
+			    NULL, NULL);
+	if (err)
+		err = lc_nl_refused(&nl, err, what,
+				    "changing a card's settings needs CAP_NET_ADMIN (run it as root)");
+	lc_nl_close(&nl);
+	return err;
+}
+
 int lc_dev_run(const struct lc_opts *o, int argc, char **argv)
 {
-	static const char *const cmds[] = { "show", "list", NULL };
+	static const char *const cmds[] = { "show", "list", "set", NULL };
 	struct lc_dev_out out = { .o = o, .n = 0 };
 	bool all = o->dev == UINT32_MAX;
 	struct lc_nl nl;
@@ -109,8 +208,10 @@ int lc_dev_run(const struct lc_opts *o, int argc, char **argv)
 		return LC_EXIT_OK;
 	}
 	if (argc > 0 && lc_match(argv[0], cmds) < 0)
-		return lc_usage_error("dev: unknown command \"%s\": commands are show, help",
+		return lc_usage_error("dev: unknown command \"%s\": commands are show, set, help",
 				      argv[0]);
+	if (argc > 0 && lc_match(argv[0], cmds) == 2)
+		return lc_dev_set(o, argc - 1, argv + 1);
 	if (argc > 1)
 		return lc_usage_error("dev show: unexpected argument \"%s\": usage: loomctl [-j] [-d DEV] dev [show]",
 				      argv[1]);

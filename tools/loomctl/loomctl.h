@@ -14,6 +14,7 @@
 #include <netlink/genl/genl.h>
 
 #include <linux/loom_netlink.h>
+#include <loom_hw/regs.h>
 
 /* exit codes */
 #define LC_EXIT_OK	0
@@ -41,6 +42,8 @@ struct lc_nl {
 	const char *ext_attr;	/* its name, found in the request, or NULL */
 	bool ext_has_max;	/* the policy's maximum came with the refusal */
 	uint64_t ext_max;
+	uint64_t ext_min;	/* the policy's minimum (0 when none) */
+	struct nlmsghdr *cur;	/* the reply being handed to a callback */
 };
 
 typedef int (*lc_build_fn)(struct nl_msg *msg, void *arg);
@@ -60,6 +63,10 @@ int lc_nl_parse_nest(struct nlattr **tb, int max, struct nlattr *nest,
 extern struct nla_policy lc_policy[];
 extern struct nla_policy lc_route_policy[];
 extern struct nla_policy lc_port_policy[];
+extern struct nla_policy lc_vct_policy[];
+extern struct nla_policy lc_stats_policy[];
+extern struct nla_policy lc_drops_policy[];
+extern struct nla_policy lc_key_policy[];
 
 /* json.c */
 void lc_json_str(FILE *f, const char *s);
@@ -68,15 +75,29 @@ void lc_json_str(FILE *f, const char *s);
 int lc_route_print_entry(bool json, uint32_t dev, struct nlattr *route,
 			 const char *prefix);
 
+/* port.c: shared with monitor.c */
+int lc_port_print_entry(bool json, uint32_t dev, struct nlattr *port,
+			const char *prefix, bool brief);
+
+/* attribute helpers: 0 when absent */
+uint32_t lc_get_u32(struct nlattr **tb, int attr);
+uint64_t lc_get_u64(struct nlattr **tb, int attr);
+
 /* objects */
 int lc_dev_run(const struct lc_opts *o, int argc, char **argv);
 int lc_route_run(const struct lc_opts *o, int argc, char **argv);
 int lc_port_run(const struct lc_opts *o, int argc, char **argv);
 int lc_monitor_run(const struct lc_opts *o, int argc, char **argv);
+int lc_vc_run(const struct lc_opts *o, int argc, char **argv);
+int lc_stats_run(const struct lc_opts *o, int argc, char **argv);
+int lc_key_run(const struct lc_opts *o, int argc, char **argv);
 
 extern const char lc_dev_usage[];
 extern const char lc_route_usage[];
 extern const char lc_port_usage[];
 extern const char lc_monitor_usage[];
+extern const char lc_vc_usage[];
+extern const char lc_stats_usage[];
+extern const char lc_key_usage[];
 
 #endif /* LOOMCTL_H */

@@ -21,7 +21,7 @@ static const char lc_usage[] =
 "    loomctl help\n"
 "    loomctl OBJECT help\n"
 "\n"
-"    OBJECT := dev | route | port | monitor\n"
+"    OBJECT := dev | route | port | vc | stats | key | monitor\n"
 "\n"
 "DESCRIPTION\n"
 "    loomctl talks to loom.ko through its generic netlink family \"loom\".\n"
@@ -36,10 +36,24 @@ static const char lc_usage[] =
 "    loomctl [-d DEV] route set DEST port PORT|host [adaptive] [phys PHYS]\n"
 "    loomctl [-d DEV] route del DEST\n"
 "        change the routing table (needs CAP_NET_ADMIN).\n"
+"    loomctl [-d DEV] route load FILE\n"
+"        replace the whole routing table (the lines route show prints).\n"
+"    loomctl [-d DEV] dev set [logical-id N] [fp-timeout MS] [lane-threshold N]\n"
+"        card settings (needs CAP_NET_ADMIN).\n"
 "    loomctl [-j] [-d DEV] port show [PORT]\n"
 "        status, peer and counters of the network ports.\n"
+"    loomctl [-d DEV] port set PORT up|down|fault on|off\n"
+"        the port's fault mask (down = fault on: the port is disabled).\n"
+"    loomctl [-j] [-d DEV] vc show\n"
+"    loomctl [-d DEV] vc set port PORT [dim DIM|none] [dateline on|off]\n"
+"    loomctl [-d DEV] vc set dest DEST vc 0|1\n"
+"        the virtual-channel table: dimensions, datelines, start VCs.\n"
+"    loomctl [-j] [-d DEV] stats [-a]\n"
+"        per port and VC traffic counters, drops by cause.\n"
+"    loomctl [-j] [-d DEV] key show|grant|revoke [KEY user U|group G]\n"
+"        partitions: which users and groups may use which key.\n"
 "    loomctl [-j] monitor\n"
-"        print route changes of every card until interrupted.\n"
+"        print route and port changes of every card until interrupted.\n"
 "\n"
 "    Objects, commands and keywords may be abbreviated to any prefix; the\n"
 "    first match in the order above wins (\"loomctl r s\" is route show).\n"
@@ -155,13 +169,16 @@ static const struct lc_object lc_objects[] = {
 	{ "route", lc_route_run, lc_route_usage },
 	{ "port", lc_port_run, lc_port_usage },
 	{ "monitor", lc_monitor_run, lc_monitor_usage },
+	{ "vc", lc_vc_run, lc_vc_usage },
+	{ "stats", lc_stats_run, lc_stats_usage },
+	{ "key", lc_key_run, lc_key_usage },
 	{ "help", NULL, lc_usage },
 };
 
 int main(int argc, char **argv)
 {
 	static const char *const names[] = { "dev", "route", "port", "monitor",
-					     "help", NULL };
+					     "vc", "stats", "key", "help", NULL };
 	struct lc_opts o = { .json = false, .dev = 0 };
 	bool dev_given = false;
 	int i = 1, which;
@@ -194,7 +211,7 @@ int main(int argc, char **argv)
 	}
 	which = lc_match(argv[i], names);
 	if (which < 0)
-		return lc_usage_error("unknown object \"%s\": objects are dev, route, port, monitor; try \"loomctl help\"",
+		return lc_usage_error("unknown object \"%s\": objects are dev, route, port, vc, stats, key, monitor; try \"loomctl help\"",
 				      argv[i]);
 	if (!lc_objects[which].run) {
 		fputs(lc_usage, stdout);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loomctl monitor: subscribe to the family's "events" multicast group and
- * print every route change until SIGINT or SIGTERM.
+ * print every route and port change until SIGINT or SIGTERM.
  */
 #include <errno.h>
 #include <poll.h>
@@ -29,6 +29,18 @@ const char lc_monitor_usage[] =
 "        a route set or del; the entry as it is now (\"invalid\" after a\n"
 "        del).  With -j, one JSON object per line with the keys event\n"
 "        (\"route_changed\"), dev, dest, port, phys_dest, adaptive, valid.\n"
+"\n"
+"    route table loaded: loom0\n"
+"        a route load replaced the whole table (read it with route show).\n"
+"        JSON: {\"event\":\"route_table_loaded\",\"dev\":\"loom0\"}.\n"
+"\n"
+"    port changed: loom0 port 1: cabled up peer node 1 port 0 [disabled] [dead]\n"
+"        a port's state changed: link up or down, a lane dropped, declared\n"
+"        dead, enabled or disabled (port show has its counters).\n"
+"        JSON: {\"event\":\"port_changed\",\"port\":{...}} with\n"
+"        the object of port show -j.  The card reports changes at once;\n"
+"        loom.ko also looks every second, so an event may come up to a\n"
+"        second late.\n"
 "\n"
 "    \"listening for loom events\" is printed on standard error once the\n"
 "    subscription is in place.  When loom.ko is unloaded the family goes\n"
@@ -82,9 +94,31 @@ static int lc_monitor_event(struct nl_msg *msg, void *arg)
 		fprintf(stderr, "loomctl: monitor: ignoring a malformed event\n");
 		return NL_SKIP;
 	}
+	dev = tb[LOOM_ATTR_DEV_INDEX] ? nla_get_u32(tb[LOOM_ATTR_DEV_INDEX]) : 0;
+	if (g->cmd == LOOM_EVENT_PORT_CHANGED) {
+		if (o->json) {
+			lc_port_print_entry(true, dev, tb[LOOM_ATTR_PORT],
+					    "{\"event\":\"port_changed\",\"port\":", true);
+			fputs("}\n", stdout);
+		} else {
+			char prefix[48];
+
+			snprintf(prefix, sizeof(prefix), "port changed: loom%u ", dev);
+			lc_port_print_entry(false, dev, tb[LOOM_ATTR_PORT], prefix, true);
+		}
+		fflush(stdout);
+		return NL_OK;
+	}
 	if (g->cmd != LOOM_EVENT_ROUTE_CHANGED)
 		return NL_SKIP;
-	dev = tb[LOOM_ATTR_DEV_INDEX] ? nla_get_u32(tb[LOOM_ATTR_DEV_INDEX]) : 0;
+	if (!tb[LOOM_ATTR_ROUTE]) {
+		if (o->json)
+			printf("{\"event\":\"route_table_loaded\",\"dev\":\"loom%u\"}\n", dev);
+		else
+			printf("route table loaded: loom%u\n", dev);
+		fflush(stdout);
+		return NL_OK;
+	}
 	if (o->json) {
 		lc_route_print_entry(true, dev, tb[LOOM_ATTR_ROUTE],
 				     "{\"event\":\"route_changed\",\"entry\":");

@@ -15,6 +15,9 @@
 
 #include "loomctl.h"
 
+/* largest request: 1024 routes of 36 bytes fit with room to spare */
+#define LC_NL_MSG_MAX	(128 * 1024)
+
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
@@ -86,6 +89,15 @@ static const char *const lc_attr_names[LOOM_ATTR_MAX + 1] = {
 	[LOOM_ATTR_DEV_INDEX] = "LOOM_ATTR_DEV_INDEX",
 	[LOOM_ATTR_ROUTE] = "LOOM_ATTR_ROUTE",
 	[LOOM_ATTR_PORT] = "LOOM_ATTR_PORT",
+	[LOOM_ATTR_DEV_LOGICAL_ID] = "LOOM_ATTR_DEV_LOGICAL_ID",
+	[LOOM_ATTR_DEV_FP_TIMEOUT_MS] = "LOOM_ATTR_DEV_FP_TIMEOUT_MS",
+	[LOOM_ATTR_DEV_LANE_THRESHOLD] = "LOOM_ATTR_DEV_LANE_THRESHOLD",
+	[LOOM_ATTR_ROUTE_TABLE] = "LOOM_ATTR_ROUTE_TABLE",
+	[LOOM_ATTR_VCT_PORT] = "LOOM_ATTR_VCT_PORT",
+	[LOOM_ATTR_VCT_START_VC1] = "LOOM_ATTR_VCT_START_VC1",
+	[LOOM_ATTR_VCT_DEST] = "LOOM_ATTR_VCT_DEST",
+	[LOOM_ATTR_VCT_VC] = "LOOM_ATTR_VCT_VC",
+	[LOOM_ATTR_KEY] = "LOOM_ATTR_KEY",
 };
 
 static const char *const lc_route_attr_names[LOOM_ATTR_ROUTE_MAX + 1] = {
@@ -98,6 +110,19 @@ static const char *const lc_route_attr_names[LOOM_ATTR_ROUTE_MAX + 1] = {
 
 static const char *const lc_port_attr_names[LOOM_ATTR_PORT_MAX + 1] = {
 	[LOOM_ATTR_PORT_INDEX] = "LOOM_ATTR_PORT_INDEX",
+	[LOOM_ATTR_PORT_ENABLED] = "LOOM_ATTR_PORT_ENABLED",
+};
+
+static const char *const lc_vct_attr_names[LOOM_ATTR_VCT_MAX + 1] = {
+	[LOOM_ATTR_VCT_PORT_INDEX] = "LOOM_ATTR_VCT_PORT_INDEX",
+	[LOOM_ATTR_VCT_PORT_DIM] = "LOOM_ATTR_VCT_PORT_DIM",
+	[LOOM_ATTR_VCT_PORT_DATELINE] = "LOOM_ATTR_VCT_PORT_DATELINE",
+};
+
+static const char *const lc_key_attr_names[LOOM_ATTR_KEY_MAX + 1] = {
+	[LOOM_ATTR_KEY_VALUE] = "LOOM_ATTR_KEY_VALUE",
+	[LOOM_ATTR_KEY_UID] = "LOOM_ATTR_KEY_UID",
+	[LOOM_ATTR_KEY_GID] = "LOOM_ATTR_KEY_GID",
 };
 
 /* Name the attribute of our request at byte @off of the message. */
@@ -120,6 +145,12 @@ static const char *lc_attr_at(struct nl_msg *msg, uint32_t off)
 		} else if (type == LOOM_ATTR_PORT) {
 			names = lc_port_attr_names;
 			max = LOOM_ATTR_PORT_MAX;
+		} else if (type == LOOM_ATTR_VCT_PORT) {
+			names = lc_vct_attr_names;
+			max = LOOM_ATTR_VCT_MAX;
+		} else if (type == LOOM_ATTR_KEY) {
+			names = lc_key_attr_names;
+			max = LOOM_ATTR_KEY_MAX;
 		}
 		if (!names)
 			continue;
@@ -152,6 +183,9 @@ static void lc_keep_extack(struct lc_nl *nl, const struct nlattr *attrs, int len
 	    nla_len(pol[NL_POLICY_TYPE_ATTR_MAX_VALUE_U]) >= 8) {
 		nl->ext_max = nla_get_u64(pol[NL_POLICY_TYPE_ATTR_MAX_VALUE_U]);
 		nl->ext_has_max = true;
+		if (pol[NL_POLICY_TYPE_ATTR_MIN_VALUE_U] &&
+		    nla_len(pol[NL_POLICY_TYPE_ATTR_MIN_VALUE_U]) >= 8)
+			nl->ext_min = nla_get_u64(pol[NL_POLICY_TYPE_ATTR_MIN_VALUE_U]);
 	}
 }
 
@@ -212,8 +246,10 @@ static int lc_on_valid(struct nl_msg *msg, void *arg)
 			req->cb_err = -EPROTO;
 		return NL_SKIP;
 	}
+	req->nl->cur = h;
 	if (req->reply && !req->cb_err)
 		req->cb_err = req->reply(tb, g->cmd, req->reply_arg);
+	req->nl->cur = NULL;
 	return NL_OK;
 }
 
@@ -243,7 +279,9 @@ int lc_nl_request(struct lc_nl *nl, uint8_t cmd, bool dump,
 	nl->ext_off = 0;
 	nl->ext_attr = NULL;
 	nl->ext_has_max = false;
-	msg = nlmsg_alloc();
+	nl->ext_min = 0;
+	/* a whole routing table (route load) exceeds the default page */
+	msg = nlmsg_alloc_size(LC_NL_MSG_MAX);
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!msg || !cb) {
 		err = -ENOMEM;
@@ -303,7 +341,11 @@ int lc_nl_refused(const struct lc_nl *nl, int err, const char *what,
 	fprintf(stderr, "loomctl: %s: %s", what, strerror(-err));
 	if (nl->ext_msg[0])
 		fprintf(stderr, ": %s", nl->ext_msg);
-	if (nl->ext_attr && nl->ext_has_max)
+	if (nl->ext_attr && nl->ext_has_max && nl->ext_min)
+		fprintf(stderr, " (%s is %llu..%llu)", nl->ext_attr,
+			(unsigned long long)nl->ext_min,
+			(unsigned long long)nl->ext_max);
+	else if (nl->ext_attr && nl->ext_has_max)
 		fprintf(stderr, " (%s is at most %llu)", nl->ext_attr,
 			(unsigned long long)nl->ext_max);
 	else if (nl->ext_attr)
@@ -331,4 +373,28 @@ int lc_nl_parse_nest(struct nlattr **tb, int max, struct nlattr *nest,
 		return -EPROTO;
 	}
 	return 0;
+}
+
+/**
+ * lc_get_u32() - a u32 attribute of a reply, 0 when absent
+ * @tb: parsed attributes (the policy checked the type)
+ * @attr: which
+ *
+ * Return: the value.
+ */
+uint32_t lc_get_u32(struct nlattr **tb, int attr)
+{
+	return tb[attr] ? nla_get_u32(tb[attr]) : 0;
+}
+
+/**
+ * lc_get_u64() - a u64 attribute of a reply, 0 when absent
+ * @tb: parsed attributes (the policy checked the type)
+ * @attr: which
+ *
+ * Return: the value.
+ */
+uint64_t lc_get_u64(struct nlattr **tb, int attr)
+{
+	return tb[attr] ? nla_get_u64(tb[attr]) : 0;
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loomctl route: show and change a card's routing table
- * (LOOM_CMD_ROUTE_GET/SET/DEL).
+ * (LOOM_CMD_ROUTE_GET/SET/DEL), and replace it whole from a file in the
+ * format route show prints (LOOM_CMD_ROUTE_LOAD).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "loomctl.h"
@@ -16,6 +18,7 @@ const char lc_route_usage[] =
 "    loomctl [-j] [-d DEV] route show [DEST]\n"
 "    loomctl [-d DEV] route set DEST port PORT|host [adaptive] [phys PHYS]\n"
 "    loomctl [-d DEV] route del DEST\n"
+"    loomctl [-d DEV] route load FILE|-\n"
 "    loomctl route help\n"
 "\n"
 "DESCRIPTION\n"
@@ -30,9 +33,17 @@ const char lc_route_usage[] =
 "    set     make the entry of DEST valid with the given port; phys\n"
 "            defaults to DEST; adaptive allows adaptive routing\n"
 "    del     make the entry of DEST invalid\n"
+"    load    replace the whole table at once with the entries of FILE (-:\n"
+"            standard input): every entry not listed becomes invalid.\n"
+"            FILE has the lines route show prints, \"dest D port P|host\n"
+"            [phys N] [adaptive] [invalid]\", so that \"route show > f\" and\n"
+"            \"route load f\" round-trip; a line marked invalid is skipped,\n"
+"            blank lines and lines starting with # are ignored.  The file\n"
+"            is checked whole (by loomctl, then by the kernel) before\n"
+"            anything is written: a refused load changes nothing.\n"
 "\n"
-"    set and del need CAP_NET_ADMIN; every change is announced to\n"
-"    \"loomctl monitor\".\n"
+"    set, del and load need CAP_NET_ADMIN; every change is announced to\n"
+"    \"loomctl monitor\" (a load as one \"route table loaded\" event).\n"
 "\n"
 "    Text:  dest 1 port 0 phys 1 [adaptive] [invalid]\n"
 "    JSON:  an array of objects with the keys dev, dest, port (a number or\n"
@@ -47,7 +58,8 @@ const char lc_route_usage[] =
 "    loomctl route set 1 port 0\n"
 "    loomctl route set 0 port host\n"
 "    loomctl route set 7 port 1 adaptive phys 9\n"
-"    loomctl route del 1\n";
+"    loomctl route del 1\n"
+"    loomctl -d loom0 route show > table; loomctl -d loom1 route load table\n";
 
 static const char lc_perm_hint[] =
 	"changing routes needs CAP_NET_ADMIN (run it as root)";
@@ -197,9 +209,198 @@ static int lc_route_parse_set(int argc, char **argv, struct lc_route_req *r)
 	return 0;
 }
 
+struct lc_route_line {
+	uint32_t dest, port, phys;
+	bool adaptive;
+};
+
+struct lc_route_table {
+	uint32_t dev;
+	struct lc_route_line *e;
+	size_t n;
+};
+
+/* One line of a route file; 1 when it lists a valid entry, 0 to skip. */
+static int lc_route_parse_line(char *line, const char *file, unsigned int lineno,
+			       struct lc_route_line *e)
+{
+	static const char *const words[] = { "dest", "port", "phys", "adaptive",
+					     "invalid", NULL };
+	bool have_dest = false, have_port = false, have_phys = false;
+	char *save = NULL, *tok;
+
+	memset(e, 0, sizeof(*e));
+	tok = strtok_r(line, " \t\r\n", &save);
+	if (!tok || tok[0] == '#')
+		return 0;
+	for (; tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+		int w = lc_match(tok, words);
+		char *val = NULL;
+
+		if (w >= 0 && w <= 2) {
+			val = strtok_r(NULL, " \t\r\n", &save);
+			if (!val)
+				return -lc_usage_error("route load: %s:%u: \"%s\" needs a value",
+						       file, lineno, words[w]);
+		}
+		switch (w) {
+		case 0:
+			if (lc_parse_u32(val, &e->dest))
+				goto bad_number;
+			have_dest = true;
+			break;
+		case 1:
+			if (!strcmp(val, "host"))
+				e->port = LOOM_ROUTE_PORT_HOST;
+			else if (lc_parse_u32(val, &e->port))
+				goto bad_number;
+			have_port = true;
+			break;
+		case 2:
+			if (lc_parse_u32(val, &e->phys))
+				goto bad_number;
+			have_phys = true;
+			break;
+		case 3:
+			e->adaptive = true;
+			break;
+		case 4:
+			return 0;
+		default:
+			return -lc_usage_error("route load: %s:%u: unexpected \"%s\": lines are \"dest D port P|host [phys N] [adaptive]\", as route show prints them",
+					       file, lineno, tok);
+		}
+		continue;
+bad_number:
+		return -lc_usage_error("route load: %s:%u: %s \"%s\" is not a number%s",
+				       file, lineno, words[w], val,
+				       w == 1 ? " nor \"host\"" : "");
+	}
+	if (!have_dest || !have_port)
+		return -lc_usage_error("route load: %s:%u: a route needs \"dest D\" and \"port P|host\"",
+				       file, lineno);
+	if (!have_phys)
+		e->phys = e->dest;
+	return 1;
+}
+
+static int lc_route_read_file(const char *file, struct lc_route_table *t)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	char line[512];
+	unsigned int lineno = 0;
+	size_t cap = 0;
+	int err = 0;
+
+	if (!f)
+		return lc_usage_error("route load: cannot open %s: %s", file, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		struct lc_route_line e;
+		int r;
+
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			err = lc_usage_error("route load: %s:%u: line longer than %zu bytes",
+					     file, lineno, sizeof(line) - 1);
+			break;
+		}
+		r = lc_route_parse_line(line, file, lineno, &e);
+		if (r < 0) {
+			err = -r;
+			break;
+		}
+		if (!r)
+			continue;
+		for (size_t i = 0; i < t->n; i++) {
+			if (t->e[i].dest == e.dest) {
+				err = lc_usage_error("route load: %s:%u: dest %u is listed twice",
+						     file, lineno, e.dest);
+				goto out;
+			}
+		}
+		if (t->n == LOOM_MAX_NODES) {
+			err = lc_usage_error("route load: %s:%u: more than %d routes: a table has at most %d entries",
+					     file, lineno, LOOM_MAX_NODES, LOOM_MAX_NODES);
+			break;
+		}
+		if (t->n == cap) {
+			struct lc_route_line *ne;
+
+			cap = cap ? cap * 2 : 64;
+			ne = realloc(t->e, cap * sizeof(*ne));
+			if (!ne) {
+				err = lc_usage_error("route load: out of memory");
+				break;
+			}
+			t->e = ne;
+		}
+		t->e[t->n++] = e;
+	}
+	if (!err && ferror(f))
+		err = lc_usage_error("route load: cannot read %s: %s", file, strerror(errno));
+out:
+	if (f != stdin)
+		fclose(f);
+	return err;
+}
+
+static int lc_route_load_build(struct nl_msg *msg, void *arg)
+{
+	const struct lc_route_table *t = arg;
+	struct nlattr *list, *nest;
+
+	if (nla_put_u32(msg, LOOM_ATTR_DEV_INDEX, t->dev))
+		return -ENOMEM;
+	list = nla_nest_start(msg, LOOM_ATTR_ROUTE_TABLE);
+	if (!list)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		nest = nla_nest_start(msg, LOOM_ATTR_ROUTE);
+		if (!nest || nla_put_u32(msg, LOOM_ATTR_ROUTE_DEST, t->e[i].dest) ||
+		    nla_put_u32(msg, LOOM_ATTR_ROUTE_PORT, t->e[i].port) ||
+		    nla_put_u32(msg, LOOM_ATTR_ROUTE_PHYS_DEST, t->e[i].phys) ||
+		    (t->e[i].adaptive && nla_put_flag(msg, LOOM_ATTR_ROUTE_ADAPTIVE)))
+			return -ENOMEM;
+		nla_nest_end(msg, nest);
+	}
+	nla_nest_end(msg, list);
+	return 0;
+}
+
+static int lc_route_load(const struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_route_table t = { .dev = o->dev };
+	struct lc_nl nl;
+	char what[64];
+	int err;
+
+	if (argc < 1)
+		return lc_usage_error("route load: missing FILE: usage: loomctl route load FILE|-");
+	if (argc > 1)
+		return lc_usage_error("route load: unexpected argument \"%s\": usage: loomctl route load FILE|-",
+				      argv[1]);
+	err = lc_route_read_file(argv[0], &t);
+	if (err) {
+		free(t.e);
+		return err;
+	}
+	snprintf(what, sizeof(what), "route load of %zu routes on loom%u", t.n, t.dev);
+	err = lc_nl_open(&nl);
+	if (!err) {
+		err = lc_nl_request(&nl, LOOM_CMD_ROUTE_LOAD, false, lc_route_load_build,
+				    &t, NULL, NULL);
+		if (err)
+			err = lc_nl_refused(&nl, err, what, lc_perm_hint);
+		lc_nl_close(&nl);
+	}
+	free(t.e);
+	return err;
+}
+
 int lc_route_run(const struct lc_opts *o, int argc, char **argv)
 {
-	static const char *const cmds[] = { "show", "list", "set", "delete", NULL };
+	static const char *const cmds[] = { "show", "list", "set", "delete", "load",
+					    NULL };
 	struct lc_route_req r = { .dev = o->dev };
 	struct lc_route_out out = { .o = o, .n = 0 };
 	uint8_t nlcmd;
@@ -214,11 +415,13 @@ int lc_route_run(const struct lc_opts *o, int argc, char **argv)
 	if (argc > 0) {
 		cmd = lc_match(argv[0], cmds);
 		if (cmd < 0)
-			return lc_usage_error("route: unknown command \"%s\": commands are show, set, del, help",
+			return lc_usage_error("route: unknown command \"%s\": commands are show, set, del, load, help",
 					      argv[0]);
 		argc--;
 		argv++;
 	}
+	if (cmd == 4)
+		return lc_route_load(o, argc, argv);
 	switch (cmd) {
 	case 0:
 	case 1:

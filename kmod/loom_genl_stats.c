@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LOOM_CMD_STATS_GET of the "loom" family: a dump of the COUNTERS block,
+ * one STATS message per (port, VC) record of every port (zero or not: the
+ * reader decides what to hide), then one DROPS message with the card-wide
+ * drops by cause.  A dump that fills its buffer resumes where it stopped:
+ * cb->args[0] is the next record, cb->args[1] is set once DROPS is sent.
+ * The card's counters are 32 bits wide and wrap; they travel as u64 so
+ * that a wider card needs no new attribute.
+ */
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+
+#include "loom_drv.h"
+#include "loom_genl.h"
+
+static const struct {
+	u32 reg;
+	int attr;
+} loom_stats_counters[] = {
+	{ LOOM_CNTR_TX_PKTS, LOOM_ATTR_STATS_TX_PKTS },
+	{ LOOM_CNTR_TX_BYTES, LOOM_ATTR_STATS_TX_BYTES },
+	{ LOOM_CNTR_RX_PKTS, LOOM_ATTR_STATS_RX_PKTS },
+	{ LOOM_CNTR_CREDIT_STALLS, LOOM_ATTR_STATS_CREDIT_STALLS },
+	{ LOOM_CNTR_ADAPTIVE, LOOM_ATTR_STATS_ADAPTIVE },
+	{ LOOM_CNTR_DETERMINISTIC, LOOM_ATTR_STATS_DETERMINISTIC },
+	{ LOOM_CNTR_DROPS_DISABLED, LOOM_ATTR_STATS_DROPS_DISABLED },
+	{ LOOM_CNTR_DROPS_DEAD, LOOM_ATTR_STATS_DROPS_DEAD },
+};
+
+static const struct {
+	u32 reg;
+	int attr;
+} loom_stats_drops[] = {
+	{ LOOM_CNT_DROP_KEY, LOOM_ATTR_DROPS_KEY },
+	{ LOOM_CNT_DROP_BOUNDS, LOOM_ATTR_DROPS_BOUNDS },
+	{ LOOM_CNT_DROP_NO_CTX, LOOM_ATTR_DROPS_NO_CTX },
+	{ LOOM_CNT_DROP_NO_ROUTE, LOOM_ATTR_DROPS_NO_ROUTE },
+	{ LOOM_CNT_DROP_HOP_LIMIT, LOOM_ATTR_DROPS_HOP_LIMIT },
+	{ LOOM_CNT_DROP_MALFORMED, LOOM_ATTR_DROPS_MALFORMED },
+	{ LOOM_CNT_MAINT_LOST, LOOM_ATTR_DROPS_MAINT_LOST },
+};
+
+/*
+ * Records inside the COUNTERS block: ports * VCs, limited to what fits.
+ * *n_vcs and *stride are set when the result is > 0.
+ */
+static u32 loom_stats_records(struct loom_dev *ldev, u32 *n_vcs, u32 *stride)
+{
+	const struct loom_blk *b = &ldev->blk_cnt;
+	u32 ports;
+
+	if (b->size < LOOM_CNT_BASE)
+		return 0;
+	ports = min3(loom_rd(ldev, b->off + LOOM_CNT_N_PORTS), ldev->n_ports,
+		     (u32)LOOM_MAX_PORTS);
+	*n_vcs = loom_rd(ldev, b->off + LOOM_CNT_N_VCS);
+	*stride = loom_rd(ldev, b->off + LOOM_CNT_STRIDE);
+	if (!*n_vcs || *n_vcs > 16 || *stride < LOOM_CNT_REC_SIZE || *stride % 4)
+		return 0;
+	return min_t(u64, (u64)ports * *n_vcs,
+		     (b->size - LOOM_CNT_BASE) / *stride);
+}
+
+static int loom_stats_fill_rec(struct sk_buff *skb, struct loom_dev *ldev,
+			       u32 rec, u32 n_vcs, u32 stride)
+{
+	u32 base = ldev->blk_cnt.off + LOOM_CNT_BASE + rec * stride;
+	struct nlattr *nest;
+	unsigned int i;
+
+	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, LOOM_ATTR_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, LOOM_ATTR_STATS_PORT, rec / n_vcs) ||
+	    nla_put_u32(skb, LOOM_ATTR_STATS_VC, rec % n_vcs))
+		goto cancel;
+	for (i = 0; i < ARRAY_SIZE(loom_stats_counters); i++)
+		if (nla_put_u64_64bit(skb, loom_stats_counters[i].attr,
+				      loom_rd(ldev, base + loom_stats_counters[i].reg),
+				      LOOM_ATTR_STATS_PAD))
+			goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int loom_stats_fill_drops(struct sk_buff *skb, struct loom_dev *ldev)
+{
+	struct nlattr *nest;
+	unsigned int i;
+
+	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, LOOM_ATTR_DROPS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(loom_stats_drops); i++)
+		if (nla_put_u64_64bit(skb, loom_stats_drops[i].attr,
+				      loom_rd(ldev, ldev->blk_cnt.off +
+					      loom_stats_drops[i].reg),
+				      LOOM_ATTR_DROPS_PAD)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* One message of the dump; 0, or -EMSGSIZE when @skb is full. */
+static int loom_stats_msg(struct sk_buff *skb, struct netlink_callback *cb,
+			  struct loom_dev *ldev, bool drops, u32 rec, u32 n_vcs,
+			  u32 stride)
+{
+	void *hdr = loom_genl_put_hdr(skb, cb, LOOM_CMD_STATS_GET);
+	int err;
+
+	if (!hdr)
+		return -EMSGSIZE;
+	err = drops ? loom_stats_fill_drops(skb, ldev) :
+		      loom_stats_fill_rec(skb, ldev, rec, n_vcs, stride);
+	if (err) {
+		genlmsg_cancel(skb, hdr);
+		return err;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+int loom_genl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	u32 rec, n, n_vcs = 1, stride = 0;
+	struct loom_dev *ldev;
+	int err = 0;
+
+	ldev = loom_genl_dev_lock(info->attrs, cb->extack);
+	if (IS_ERR(ldev))
+		return PTR_ERR(ldev);
+	if (ldev->blk_cnt.size < LOOM_CNT_BASE) {
+		loom_genl_dev_unlock(ldev);
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "the card has no COUNTERS register block");
+		return -EOPNOTSUPP;
+	}
+	n = loom_stats_records(ldev, &n_vcs, &stride);
+	for (rec = cb->args[0]; rec < n; rec++) {
+		err = loom_stats_msg(skb, cb, ldev, false, rec, n_vcs, stride);
+		if (err)
+			break;
+	}
+	cb->args[0] = rec;
+	if (!err && !cb->args[1]) {
+		err = loom_stats_msg(skb, cb, ldev, true, 0, 0, 0);
+		if (!err)
+			cb->args[1] = 1;
+	}
+	loom_genl_dev_unlock(ldev);
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}

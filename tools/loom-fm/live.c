@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loom-fm discover | configure | watch: the command line of the live
+ * mode (Documentation/tools/loom-fm.rst, "Live mode").
+ */
+#include "live.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fm.h"
+#include "fm_nl.h"
+#include "topo_file.h"
+
+static int live_usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "loom-fm: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'loom-fm --help'.\n");
+	return FM_EXIT_USAGE;
+}
+
+static int parse_uint(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || !*s || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* /dev/loomN or loomN: N */
+static int parse_dev(const char *s, uint32_t *out)
+{
+	long v;
+
+	if (!strncmp(s, "/dev/", 5))
+		s += 5;
+	if (strncmp(s, "loom", 4) || parse_uint(s + 4, 0, 255, &v))
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *o)
+{
+	enum { OPT_DEV = 256, OPT_INDEX, OPT_TOPO, OPT_SHAPE, OPT_ENGINE, OPT_ROOT, OPT_NODL,
+	       OPT_INTERVAL, OPT_ONCE, OPT_TIMEOUT, OPT_MTIMEOUT, OPT_MRETRIES };
+	static const struct option longopts[] = {
+		{ "dev", required_argument, NULL, OPT_DEV },
+		{ "index", required_argument, NULL, OPT_INDEX },
+		{ "topology", required_argument, NULL, OPT_TOPO },
+		{ "shape", required_argument, NULL, OPT_SHAPE },
+		{ "engine", required_argument, NULL, OPT_ENGINE },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "no-datelines", no_argument, NULL, OPT_NODL },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "once", no_argument, NULL, OPT_ONCE },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "maint-timeout", required_argument, NULL, OPT_MTIMEOUT },
+		{ "maint-retries", required_argument, NULL, OPT_MRETRIES },
+		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool is_discover = !strcmp(cmd, "discover"), is_watch = !strcmp(cmd, "watch");
+	int c;
+	long v;
+
+	memset(o, 0, sizeof(*o));
+	engine_default_opts(&o->eopts);
+	o->interval_ms = 2000;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_DEV:
+			if (parse_dev(optarg, &o->dev))
+				return live_usage_error("--dev '%s': expected /dev/loomN", optarg);
+			break;
+		case OPT_INDEX:
+			if (parse_uint(optarg, 0, 255, &v))
+				return live_usage_error("--index '%s': expected 0..255", optarg);
+			o->dev = (uint32_t)v;
+			break;
+		case OPT_TOPO:
+			o->topology = optarg;
+			break;
+		case OPT_SHAPE:
+			o->shape = optarg;
+			break;
+		case OPT_ENGINE:
+			if (!engine_find(optarg))
+				return live_usage_error("unknown engine '%s'; engines: dor, minhop, "
+							"updown", optarg);
+			o->engine = optarg;
+			break;
+		case OPT_ROOT:
+			if (parse_uint(optarg, 0, FM_MAX_NODES - 1, &v))
+				return live_usage_error("--root '%s': not a node id (0..511)", optarg);
+			o->eopts.root = (int)v;
+			break;
+		case OPT_NODL:
+			o->eopts.datelines = false;
+			break;
+		case OPT_INTERVAL:
+			if (parse_uint(optarg, 100, 3600000, &v))
+				return live_usage_error("--interval '%s': expected 100..3600000 ms",
+							optarg);
+			o->interval_ms = (int)v;
+			break;
+		case OPT_ONCE:
+			o->once = true;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_uint(optarg, 1, 86400, &v))
+				return live_usage_error("--timeout '%s': expected 1..86400 s", optarg);
+			o->timeout_s = (int)v;
+			break;
+		case OPT_MTIMEOUT:
+			if (parse_uint(optarg, 1, 60000, &v))
+				return live_usage_error("--maint-timeout '%s': expected 1..60000 ms",
+							optarg);
+			o->maint_timeout_ms = (uint32_t)v;
+			break;
+		case OPT_MRETRIES:
+			if (parse_uint(optarg, 0, 100, &v))
+				return live_usage_error("--maint-retries '%s': expected 0..100", optarg);
+			o->maint_retries = (uint32_t)v;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			fm_usage(stdout);
+			exit(FM_EXIT_OK);
+		default:
+			if (optopt > 0 && optopt < 256)
+				return live_usage_error("option '-%s' is unknown or needs an argument",
+							(char[]){ (char)optopt, 0 });
+			return live_usage_error("option '%s' is unknown or needs an argument",
+						argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return live_usage_error("unexpected argument '%s'", argv[optind]);
+	if (is_discover && (o->shape || o->engine || o->once || o->timeout_s))
+		return live_usage_error("discover takes --dev/--index, --topology, -j, -v and the "
+					"--maint-* options only%s", "");
+	if (!is_watch && (o->once || o->timeout_s))
+		return live_usage_error("--once and --timeout are options of watch%s", "");
+	if (o->shape) {
+		char err[512];
+		struct fm_graph *g = graph_from_shape(o->shape, err, sizeof(err));
+
+		if (!g)
+			return live_usage_error("--shape: %s", err);
+		graph_free(g);
+	}
+	if (o->engine && !strcmp(o->engine, "dor") && !o->shape)
+		return live_usage_error("engine dor needs the fabric's coordinates: give --shape "
+					"SHAPE%s", "");
+	if (o->topology) {
+		char err[4096];
+		struct fm_graph *g = topo_load(o->topology, err, sizeof(err));
+
+		if (!g)
+			return live_usage_error("%s", err);
+		graph_free(g);
+	}
+	return -1;
+}
+
+static int cmd_discover(struct fm_maint *m, const struct live_opts *o)
+{
+	static struct fm_fabric fab;
+	long t0 = live_now_ms();
+	struct fm_graph *g, *expected = NULL;
+	char err[4096];
+	int status = FM_EXIT_OK;
+
+	if (fabric_discover(m, &fab, stderr, err, sizeof(err))) {
+		fprintf(stderr, "loom-fm: %s\n", err);
+		return FM_EXIT_CHECK;
+	}
+	g = fabric_graph(&fab);
+	if (!g) {
+		fprintf(stderr, "loom-fm: out of memory\n");
+		return FM_EXIT_CHECK;
+	}
+	if (o->json)
+		fabric_print_json(stdout, &fab, g);
+	else
+		fabric_print(stdout, &fab, g);
+	fprintf(stderr, "loom-fm: discovered %d card%s and %d cable%s in %ld ms (%ld maintenance "
+		"reads)\n", fab.ncards, fab.ncards == 1 ? "" : "s", graph_cable_count(g),
+		graph_cable_count(g) == 1 ? "" : "s", live_now_ms() - t0, m->reads);
+	if (o->topology) {
+		expected = topo_load(o->topology, err, sizeof(err));
+		if (expected) {
+			int diffs = fabric_compare(stderr, &fab, g, expected);
+
+			fprintf(stderr, "loom-fm: %s %s (%d difference%s)\n", o->topology,
+				diffs ? "does not match the fabric" : "matches the fabric", diffs,
+				diffs == 1 ? "" : "s");
+			if (diffs)
+				status = FM_EXIT_CHECK;
+		}
+	}
+	graph_free(expected);
+	graph_free(g);
+	return status;
+}
+
+static int cmd_configure(struct fm_maint *m, const struct live_opts *o)
+{
+	static struct fm_fabric fab;
+	struct live_result res;
+	int rc = live_configure(m, o, false, o->verbose, &fab, &res);
+
+	if (rc)
+		return FM_EXIT_CHECK;
+	if (o->json) {
+		printf("{\"cards\":%d,\"cables\":%d,\"failed_ports\":%d,\"engine\":\"%s\","
+		       "\"routes_changed\":%ld,\"cards_changed\":%d,\"registers_written\":%ld,"
+		       "\"maintenance_reads\":%ld,\"verified\":%ld,\"ms\":%ld}\n", res.cards,
+		       res.cables, res.failed_ports, res.engine, res.routes_changed,
+		       res.cards_changed, res.written, res.reads, res.verified, res.ms);
+		return FM_EXIT_OK;
+	}
+	printf("configured %d card%s, %d cable%s", res.cards, res.cards == 1 ? "" : "s",
+	       res.cables, res.cables == 1 ? "" : "s");
+	if (res.failed_ports)
+		printf(" (%d failed port%s left out)", res.failed_ports,
+		       res.failed_ports == 1 ? "" : "s");
+	printf(" with engine %s: %ld routing entr%s changed on %d card%s, %ld registers written, "
+	       "%ld read back and verified, %ld maintenance reads, %ld ms\n", res.engine,
+	       res.routes_changed, res.routes_changed == 1 ? "y" : "ies", res.cards_changed,
+	       res.cards_changed == 1 ? "" : "s", res.written, res.verified, res.reads, res.ms);
+	return FM_EXIT_OK;
+}
+
+int live_main(int argc, char **argv)
+{
+	struct live_opts o;
+	struct fm_nl *nl;
+	char err[512];
+	int status = parse_live(argv[0], argc, argv, &o);
+
+	if (status >= 0)
+		return status;
+	nl = fm_nl_open(o.dev, o.maint_timeout_ms, o.maint_retries, err, sizeof(err));
+	if (!nl) {
+		fprintf(stderr, "loom-fm: %s\n", err);
+		return FM_EXIT_CHECK;
+	}
+	if (!strcmp(argv[0], "discover"))
+		status = cmd_discover(fm_nl_maint(nl), &o);
+	else if (!strcmp(argv[0], "configure"))
+		status = cmd_configure(fm_nl_maint(nl), &o);
+	else
+		status = live_watch(nl, &o);
+	fm_nl_close(nl);
+	return status;
+}

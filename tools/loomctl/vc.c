@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loomctl vc: show and change a card's virtual-channel table
+ * (LOOM_CMD_VC_GET/VC_SET): per port its dimension and dateline, per
+ * destination the VC packets start on.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "loomctl.h"
+
+const char lc_vc_usage[] =
+"NAME\n"
+"    loomctl vc - virtual-channel table of a loom card\n"
+"\n"
+"SYNOPSIS\n"
+"    loomctl [-j] [-d DEV] vc show\n"
+"    loomctl [-d DEV] vc set port PORT [dim DIM|none] [dateline on|off]\n"
+"    loomctl [-d DEV] vc set dest DEST vc 0|1\n"
+"    loomctl vc help\n"
+"\n"
+"DESCRIPTION\n"
+"    The card moves packets between two virtual channels to break the\n"
+"    cyclic dependencies of rings and tori (T3E datelines): a packet\n"
+"    starts on the VC the table names for its destination when it is\n"
+"    injected or enters a new dimension (the dimension of its output\n"
+"    port differs from its input port's), keeps it within a dimension,\n"
+"    and moves to VC 1 when it leaves through a dateline port.\n"
+"\n"
+"    show    each port's dimension (or none) and dateline flag, and the\n"
+"            destinations that start on VC 1 (all others start on VC 0)\n"
+"    set port PORT ...   the port's dimension (0..14, or none) and/or\n"
+"            whether it is a dateline\n"
+"    set dest DEST vc V  the VC packets toward DEST start on\n"
+"\n"
+"    set needs CAP_NET_ADMIN.\n"
+"\n"
+"    Text:  port 0: dim 0 dateline\n"
+"           port 1: dim none\n"
+"           start-vc1: 1-3,7\n"
+"    JSON:  an object with the keys dev, ports (an array of objects with\n"
+"           port, dim (a number or null), dateline) and start_vc1 (an\n"
+"           array of destinations).\n"
+"\n"
+"EXIT STATUS\n"
+"    0 success; 1 the kernel refused (e.g. no such port, no permission);\n"
+"    2 usage error\n"
+"\n"
+"EXAMPLES\n"
+"    loomctl vc show\n"
+"    loomctl vc set port 1 dim 0 dateline on\n"
+"    loomctl vc set dest 5 vc 1\n";
+
+static const char lc_perm_hint[] =
+	"changing the VC table needs CAP_NET_ADMIN (run it as root)";
+
+struct lc_vc_req {
+	uint32_t dev;
+	bool port_given, dim_given, dateline_given, dest_given;
+	uint32_t port, dim, dest, vc;
+	bool dateline;
+};
+
+static int lc_vc_build(struct nl_msg *msg, void *arg)
+{
+	const struct lc_vc_req *r = arg;
+	struct nlattr *nest;
+
+	if (nla_put_u32(msg, LOOM_ATTR_DEV_INDEX, r->dev))
+		return -ENOMEM;
+	if (r->port_given) {
+		nest = nla_nest_start(msg, LOOM_ATTR_VCT_PORT);
+		if (!nest || nla_put_u32(msg, LOOM_ATTR_VCT_PORT_INDEX, r->port) ||
+		    (r->dim_given && nla_put_u32(msg, LOOM_ATTR_VCT_PORT_DIM, r->dim)) ||
+		    (r->dateline_given &&
+		     nla_put_u8(msg, LOOM_ATTR_VCT_PORT_DATELINE, r->dateline)))
+			return -ENOMEM;
+		nla_nest_end(msg, nest);
+	}
+	if (r->dest_given &&
+	    (nla_put_u32(msg, LOOM_ATTR_VCT_DEST, r->dest) ||
+	     nla_put_u32(msg, LOOM_ATTR_VCT_VC, r->vc)))
+		return -ENOMEM;
+	return 0;
+}
+
+static void lc_vc_print_ranges(bool json, const uint8_t *bits)
+{
+	unsigned int n = 0;
+
+	for (unsigned int d = 0; d < LOOM_MAX_NODES; d++) {
+		unsigned int e;
+
+		if (!(bits[d / 8] & (1u << (d % 8))))
+			continue;
+		if (json) {
+			printf("%s%u", n++ ? "," : "", d);
+			continue;
+		}
+		for (e = d; e + 1 < LOOM_MAX_NODES &&
+		     (bits[(e + 1) / 8] & (1u << ((e + 1) % 8))); e++)
+			;
+		if (e == d)
+			printf("%s%u", n++ ? "," : "", d);
+		else
+			printf("%s%u-%u", n++ ? "," : "", d, e);
+		d = e;
+	}
+	if (!json && !n)
+		fputs("none", stdout);
+}
+
+struct lc_vc_out {
+	const struct lc_opts *o;
+	struct lc_nl *nl;
+};
+
+static void lc_vc_print_port(bool json, struct nlattr **p, unsigned int n)
+{
+	uint32_t dim = lc_get_u32(p, LOOM_ATTR_VCT_PORT_DIM);
+	bool dateline = p[LOOM_ATTR_VCT_PORT_DATELINE] &&
+			nla_get_u8(p[LOOM_ATTR_VCT_PORT_DATELINE]);
+	char dim_text[16];
+
+	if (dim == LOOM_VCT_DIM_NONE)
+		snprintf(dim_text, sizeof(dim_text), json ? "null" : "none");
+	else
+		snprintf(dim_text, sizeof(dim_text), "%u", dim);
+	if (json)
+		printf("%s{\"port\":%u,\"dim\":%s,\"dateline\":%s}", n ? "," : "",
+		       lc_get_u32(p, LOOM_ATTR_VCT_PORT_INDEX), dim_text,
+		       dateline ? "true" : "false");
+	else
+		printf("port %u: dim %s%s\n", lc_get_u32(p, LOOM_ATTR_VCT_PORT_INDEX),
+		       dim_text, dateline ? " dateline" : "");
+}
+
+static int lc_vc_print(struct nlattr **tb, uint8_t cmd, void *arg)
+{
+	struct lc_vc_out *out = arg;
+	bool json = out->o->json;
+	struct genlmsghdr *g = nlmsg_data(out->nl->cur);
+	struct nlattr *a, *p[LOOM_ATTR_VCT_MAX + 1];
+	unsigned int n = 0;
+	int rem;
+
+	if (cmd != LOOM_CMD_VC_GET)
+		return 0;
+	if (!tb[LOOM_ATTR_VCT_START_VC1]) {
+		fprintf(stderr, "loomctl: the kernel sent a VC table without its start bitmap\n");
+		return -EPROTO;
+	}
+	if (json)
+		printf("{\"dev\":\"loom%u\",\"ports\":[", lc_get_u32(tb, LOOM_ATTR_DEV_INDEX));
+	/* VCT_PORT repeats: walk the message, not the parsed table */
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+		if (nla_type(a) != LOOM_ATTR_VCT_PORT)
+			continue;
+		if (lc_nl_parse_nest(p, LOOM_ATTR_VCT_MAX, a, lc_vct_policy))
+			return -EPROTO;
+		lc_vc_print_port(json, p, n++);
+	}
+	fputs(json ? "],\"start_vc1\":[" : "start-vc1: ", stdout);
+	lc_vc_print_ranges(json, nla_data(tb[LOOM_ATTR_VCT_START_VC1]));
+	fputs(json ? "]}\n" : "\n", stdout);
+	return 0;
+}
+
+static int lc_vc_parse_set(int argc, char **argv, struct lc_vc_req *r)
+{
+	static const char *const words[] = { "port", "dim", "dateline", "dest", "vc",
+					     NULL };
+	static const char *const onoff[] = { "on", "off", NULL };
+	static const char usage[] =
+		"usage: loomctl vc set port PORT [dim DIM|none] [dateline on|off], or loomctl vc set dest DEST vc 0|1";
+	bool vc_given = false;
+
+	for (int i = 0; i < argc; i++) {
+		int w = lc_match(argv[i], words);
+		const char *v;
+
+		if (w < 0)
+			return lc_usage_error("vc set: unexpected \"%s\": %s", argv[i], usage);
+		if (++i >= argc)
+			return lc_usage_error("vc set: \"%s\" needs a value: %s", words[w], usage);
+		v = argv[i];
+		switch (w) {
+		case 0:
+			if (lc_parse_u32(v, &r->port))
+				return lc_usage_error("vc set: port \"%s\" is not a number", v);
+			r->port_given = true;
+			break;
+		case 1:
+			if (!strcmp(v, "none"))
+				r->dim = LOOM_VCT_DIM_NONE;
+			else if (lc_parse_u32(v, &r->dim))
+				return lc_usage_error("vc set: dim \"%s\" is neither a number nor \"none\"",
+						      v);
+			r->dim_given = true;
+			break;
+		case 2:
+			switch (lc_match(v, onoff)) {
+			case 0:
+				r->dateline = true;
+				break;
+			case 1:
+				r->dateline = false;
+				break;
+			default:
+				return lc_usage_error("vc set: dateline \"%s\" is neither on nor off", v);
+			}
+			r->dateline_given = true;
+			break;
+		case 3:
+			if (lc_parse_u32(v, &r->dest))
+				return lc_usage_error("vc set: dest \"%s\" is not a number", v);
+			r->dest_given = true;
+			break;
+		default:
+			if (lc_parse_u32(v, &r->vc))
+				return lc_usage_error("vc set: vc \"%s\" is not a number (0 or 1)", v);
+			vc_given = true;
+			break;
+		}
+	}
+	if (r->port_given == r->dest_given)
+		return lc_usage_error("vc set: give either \"port PORT ...\" or \"dest DEST vc V\": %s",
+				      usage);
+	if (r->port_given && !r->dim_given && !r->dateline_given)
+		return lc_usage_error("vc set: port %u: nothing to set: give dim DIM|none and/or dateline on|off",
+				      r->port);
+	if (r->port_given && vc_given)
+		return lc_usage_error("vc set: \"vc\" goes with \"dest\", not with \"port\": %s", usage);
+	if (r->dest_given && !vc_given)
+		return lc_usage_error("vc set: dest %u: missing \"vc 0|1\"", r->dest);
+	if (r->dest_given && (r->dim_given || r->dateline_given))
+		return lc_usage_error("vc set: dim and dateline go with \"port\", not with \"dest\": %s",
+				      usage);
+	return 0;
+}
+
+int lc_vc_run(const struct lc_opts *o, int argc, char **argv)
+{
+	static const char *const cmds[] = { "show", "list", "set", NULL };
+	struct lc_vc_req r = { .dev = o->dev };
+	struct lc_vc_out out = { .o = o };
+	struct lc_nl nl;
+	char what[48];
+	int cmd = 0, err;
+
+	if (argc > 0 && lc_is_help(argv[0])) {
+		fputs(lc_vc_usage, stdout);
+		return LC_EXIT_OK;
+	}
+	if (argc > 0) {
+		cmd = lc_match(argv[0], cmds);
+		if (cmd < 0)
+			return lc_usage_error("vc: unknown command \"%s\": commands are show, set, help",
+					      argv[0]);
+	}
+	if (cmd == 2) {
+		err = lc_vc_parse_set(argc - 1, argv + 1, &r);
+		if (err)
+			return err;
+		snprintf(what, sizeof(what), "vc set on loom%u", r.dev);
+	} else {
+		if (argc > 1)
+			return lc_usage_error("vc show: unexpected argument \"%s\": usage: loomctl vc show",
+					      argv[1]);
+		snprintf(what, sizeof(what), "vc show on loom%u", r.dev);
+	}
+	err = lc_nl_open(&nl);
+	if (err)
+		return err;
+	out.nl = &nl;
+	if (cmd == 2)
+		err = lc_nl_request(&nl, LOOM_CMD_VC_SET, false, lc_vc_build, &r, NULL, NULL);
+	else
+		err = lc_nl_request(&nl, LOOM_CMD_VC_GET, false, lc_vc_build, &r,
+				    lc_vc_print, &out);
+	fflush(stdout);
+	if (err)
+		err = lc_nl_refused(&nl, err, what, lc_perm_hint);
+	lc_nl_close(&nl);
+	return err;
+}
