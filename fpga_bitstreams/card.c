@@ -144,6 +144,7 @@ void card_reset(struct card *c)
 void card_service(struct card *c)
 {
 	admin_poll(c);
+	maint_poll(c);
 	hif_service(c);
 }
 
