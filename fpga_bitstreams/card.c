@@ -86,6 +86,8 @@ bool card_init(struct card *c, uint8_t *regs, size_t regs_size, unsigned int nod
 	card_wr32(c, CARD_OFF_PORTS + LOOM_PORTS_COUNT, n_ports);
 	card_wr32(c, CARD_OFF_PORTS + LOOM_PORTS_STRIDE, LOOM_PORT_REC_SIZE);
 
+	card_wr32(c, CARD_OFF_PORTS + LOOM_PORTS_FP_TIMEOUT_MS, CARD_FP_TIMEOUT_MS);
+
 	card_blk(c, CARD_OFF_CTX, LOOM_BLK_CTX, LOOM_CTX_VERSION, CARD_OFF_DOORBELL,
 		 CARD_CTX_SIZE);
 	card_wr32(c, CARD_OFF_CTX + LOOM_CTX_COUNT, CARD_N_CTX);
@@ -111,6 +113,9 @@ bool card_init(struct card *c, uint8_t *regs, size_t regs_size, unsigned int nod
 
 	card_blk(c, CARD_OFF_LINK, LOOM_BLK_LINK, LOOM_LINK_VERSION, CARD_OFF_MAINT,
 		 CARD_LINK_SIZE);
+	card_wr32(c, CARD_OFF_LINK + LOOM_LINK_N_LANES, CARD_LANES);
+	card_wr32(c, CARD_OFF_LINK + LOOM_LINK_LANE_THRESHOLD, CARD_LANE_THRESHOLD);
+	card_wr32(c, CARD_OFF_LINK + LOOM_LINK_LANE_WINDOW_MS, CARD_LANE_WINDOW_MS);
 
 	card_blk(c, CARD_OFF_MAINT, LOOM_BLK_MAINT, LOOM_MAINT_VERSION, 0, LOOM_MAINT_SIZE);
 
@@ -126,6 +131,19 @@ void card_set_route(struct card *c, unsigned int dst, unsigned int port)
 
 	card_wr32(c, off, LOOM_RT_W0_VALID | (port & LOOM_RT_W0_PORT_MASK));
 	card_wr32(c, off + 4, dst);
+}
+
+void card_port_status(struct card *c, unsigned int port, uint32_t clear, uint32_t set)
+{
+	uint32_t off = card_port_reg(port, LOOM_PORT_STATUS);
+	uint32_t old = card_rd32(c, off), st = (old & ~clear) | set;
+
+	if (st == old)
+		return;
+	card_wr32(c, off, st);
+	card_wr32(c, CARD_OFF_PORTS + LOOM_PORTS_EVENTS,
+		  card_rd32(c, CARD_OFF_PORTS + LOOM_PORTS_EVENTS) + 1);
+	c->vectors_pending |= 1u << LOOM_VEC_EVENT;
 }
 
 void card_save_boot_config(struct card *c)
@@ -144,7 +162,6 @@ void card_reset(struct card *c)
 void card_service(struct card *c)
 {
 	admin_poll(c);
-	maint_poll(c);
 	hif_service(c);
 }
 

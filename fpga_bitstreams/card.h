@@ -28,6 +28,11 @@
 #define CARD_RT_ENTRIES		LOOM_MAX_NODES
 #define CARD_DESIGN_VERSION	((0u << 16) | (1u << 8) | 0u)	/* 0.1.0 */
 #define CARD_DESC		"loom-card-emu"
+#define CARD_FP_TIMEOUT_MS	1000	/* PORTS_FP_TIMEOUT_MS at reset */
+#define CARD_LANES		4	/* lanes per link */
+#define CARD_LANE_THRESHOLD	16	/* LINK_LANE_THRESHOLD at reset */
+#define CARD_LANE_WINDOW_MS	1000	/* LINK_LANE_WINDOW_MS at reset */
+#define CARD_LANE_MBPS		10000	/* emulated bandwidth of one lane */
 
 /* Block layout inside the register window (drivers walk the chain). */
 #define CARD_OFF_FWID		0x0000
@@ -146,6 +151,38 @@ static inline void card_port_count(struct card *c, unsigned int port, uint32_t f
 
 	card_wr32(c, off, card_rd32(c, off) + n);
 }
+
+static inline uint32_t card_cnt_reg(unsigned int port, unsigned int vc, uint32_t field)
+{
+	return CARD_OFF_COUNTERS + LOOM_CNT_BASE + (port * LOOM_NUM_VCS + vc) * LOOM_CNT_REC_SIZE +
+	       field;
+}
+
+/* Per (port, VC) counter of the COUNTERS block. */
+static inline void card_cnt_add(struct card *c, unsigned int port, unsigned int vc,
+				uint32_t field, uint32_t n)
+{
+	uint32_t off = card_cnt_reg(port, vc, field);
+
+	card_wr32(c, off, card_rd32(c, off) + n);
+}
+
+/* Card-wide drop counter of the COUNTERS block (LOOM_CNT_DROP_*). */
+static inline void card_drop_count(struct card *c, uint32_t cause)
+{
+	card_wr32(c, CARD_OFF_COUNTERS + cause, card_rd32(c, CARD_OFF_COUNTERS + cause) + 1);
+}
+
+static inline uint32_t card_link_reg(unsigned int port, uint32_t field)
+{
+	return CARD_OFF_LINK + LOOM_LINK_BASE + port * LOOM_LINK_REC_SIZE + field;
+}
+
+/*
+ * Change port @port's STATUS: clear @clear, set @set.  A change increments
+ * PORTS_EVENTS and raises LOOM_VEC_EVENT.
+ */
+void card_port_status(struct card *c, unsigned int port, uint32_t clear, uint32_t set);
 
 static inline uint16_t card_logical_id(const struct card *c)
 {

@@ -47,6 +47,9 @@ struct options {
 	unsigned long long seed;
 	long link_timeout_ms;
 	long replay_frames;
+	long vc_buffers;
+	struct { bool set; unsigned int dim; bool dateline; } vct[LOOM_MAX_PORTS];
+	unsigned int start_vc1[LOOM_MAX_NODES / 32];
 };
 
 struct emulator {
@@ -73,7 +76,8 @@ static void usage(FILE *f)
 "Usage: loom-card --node N --ivshmem SOCK --guest-ram FILE [--ports P]\n"
 "                 [--cable PORT=listen:PATH | --cable PORT=connect:PATH]...\n"
 "                 [--route DST=PORT]... [--ctl PATH] [--seed N]\n"
-"                 [--link-timeout MS] [--replay-frames N] [--verbose] [--help]\n"
+"                 [--link-timeout MS] [--replay-frames N] [--vc-buffers N]\n"
+"                 [--verbose] [--help]\n"
 "\n"
 "Emulates one loom router card.  The card serves a QEMU ivshmem-doorbell\n"
 "device on SOCK (its register window is the device's BAR2, guest kicks are\n"
@@ -113,6 +117,15 @@ static void usage(FILE *f)
 "                    default %u).\n"
 "  --replay-frames N frames a port keeps for replay until acknowledged\n"
 "                    (1..%u, default %u); a full buffer holds the queue.\n"
+"  --vct PORT=DIM[,dateline]\n"
+"                    VC table: port PORT belongs to dimension DIM (0..%d);\n"
+"                    with ',dateline' packets leaving through it move to\n"
+"                    VC1.  Repeatable; unset ports have no dimension.\n"
+"  --start-vc1 DST   packets toward logical node DST start on VC1 when\n"
+"                    injected or entering a new dimension.  Repeatable.\n"
+"  --vc-buffers N    whole-packet input buffers per port and virtual\n"
+"                    channel (1..%u, default %u): the credits the upstream\n"
+"                    card holds per VC.\n"
 "  --verbose         log admin commands, context changes and drops.\n"
 "  --help            print this text and exit.\n"
 "\n"
@@ -122,7 +135,9 @@ static void usage(FILE *f)
 "Exit status: 0 after a signal, 1 on a runtime failure, 2 on a bad option.\n",
 		LOOM_MAX_NODES - 1, LOOM_NUM_VECTORS, LOOM_MAX_PORTS, PORT_CONNECT_RETRY_MS,
 		PORT_CONNECT_TIMEOUT_MS / 1000, LOOM_MAX_NODES - 1, LINK_TIMEOUT_MAX_MS,
-		GBN_TIMEOUT_DEFAULT_MS, GBN_WINDOW_MAX, GBN_WINDOW_DEFAULT);
+		GBN_TIMEOUT_DEFAULT_MS, GBN_WINDOW_MAX, GBN_WINDOW_DEFAULT,
+		LOOM_VCT_PORT_DIM_NONE - 1, TILE_BUFS_MAX,
+		TILE_BUFS_DEFAULT);
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2))) bad_option(const char *fmt, ...)
@@ -212,10 +227,43 @@ static void parse_route(struct options *o, const char *arg)
 	o->n_routes++;
 }
 
+static void parse_vct(struct options *o, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *comma;
+	char num[16];
+	long port, dim;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(num))
+		bad_option("--vct '%s': expected PORT=DIM or PORT=DIM,dateline", arg);
+	memcpy(num, arg, (size_t)(eq - arg));
+	num[eq - arg] = 0;
+	port = parse_num(num, 0, LOOM_MAX_PORTS - 1);
+	if (port < 0)
+		bad_option("--vct '%s': port '%s' is not a number in 0..%d", arg, num,
+			   LOOM_MAX_PORTS - 1);
+	comma = strchr(eq + 1, ',');
+	if (comma && strcmp(comma, ",dateline"))
+		bad_option("--vct '%s': only ',dateline' may follow the dimension", arg);
+	if (!comma)
+		comma = eq + 1 + strlen(eq + 1);
+	if ((size_t)(comma - eq - 1) >= sizeof(num) || comma == eq + 1)
+		bad_option("--vct '%s': expected a dimension after '='", arg);
+	memcpy(num, eq + 1, (size_t)(comma - eq - 1));
+	num[comma - eq - 1] = 0;
+	dim = parse_num(num, 0, LOOM_VCT_PORT_DIM_NONE - 1);
+	if (dim < 0)
+		bad_option("--vct '%s': dimension '%s' is not a number in 0..%d", arg, num,
+			   LOOM_VCT_PORT_DIM_NONE - 1);
+	o->vct[port].set = true;
+	o->vct[port].dim = (unsigned int)dim;
+	o->vct[port].dateline = *comma != 0;
+}
+
 static void parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_NODE = 256, OPT_IVSHMEM, OPT_GUEST_RAM, OPT_PORTS, OPT_CABLE, OPT_ROUTE,
-	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_REPLAY_FRAMES };
+	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_REPLAY_FRAMES,
+	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1 };
 	static const struct option longopts[] = {
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "ivshmem", required_argument, NULL, OPT_IVSHMEM },
@@ -228,6 +276,9 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "link-timeout", required_argument, NULL, OPT_LINK_TIMEOUT },
 		{ "replay-frames", required_argument, NULL, OPT_REPLAY_FRAMES },
+		{ "vc-buffers", required_argument, NULL, OPT_VC_BUFFERS },
+		{ "vct", required_argument, NULL, OPT_VCT },
+		{ "start-vc1", required_argument, NULL, OPT_START_VC1 },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -239,6 +290,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 	o->seed = 1;
 	o->link_timeout_ms = GBN_TIMEOUT_DEFAULT_MS;
 	o->replay_frames = GBN_WINDOW_DEFAULT;
+	o->vc_buffers = TILE_BUFS_DEFAULT;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		switch (c) {
@@ -301,6 +353,24 @@ static void parse_options(struct options *o, int argc, char **argv)
 				bad_option("--replay-frames '%s': expected a frame count in 1..%u", optarg,
 					   GBN_WINDOW_MAX);
 			break;
+		case OPT_VC_BUFFERS:
+			o->vc_buffers = parse_num(optarg, 1, TILE_BUFS_MAX);
+			if (o->vc_buffers < 0)
+				bad_option("--vc-buffers '%s': expected a buffer count in 1..%u", optarg,
+					   TILE_BUFS_MAX);
+			break;
+		case OPT_VCT:
+			parse_vct(o, optarg);
+			break;
+		case OPT_START_VC1: {
+			long dst = parse_num(optarg, 0, LOOM_MAX_NODES - 1);
+
+			if (dst < 0)
+				bad_option("--start-vc1 '%s': expected a node id in 0..%d", optarg,
+					   LOOM_MAX_NODES - 1);
+			o->start_vc1[dst / 32] |= 1u << (dst % 32);
+			break;
+		}
 		case OPT_HELP:
 			usage(stdout);
 			exit(0);
@@ -321,6 +391,10 @@ static void parse_options(struct options *o, int argc, char **argv)
 	for (long p = o->ports; p < LOOM_MAX_PORTS; p++)
 		if (o->cable[p].set)
 			bad_option("--cable %ld=...: port %ld does not exist with --ports %ld", p, p,
+				   o->ports);
+	for (long p = o->ports; p < LOOM_MAX_PORTS; p++)
+		if (o->vct[p].set)
+			bad_option("--vct %ld=...: port %ld does not exist with --ports %ld", p, p,
 				   o->ports);
 	for (unsigned int i = 0; i < o->n_routes; i++)
 		if (o->route[i].port != LOOM_RT_PORT_HOST && o->route[i].port >= o->ports)
@@ -421,6 +495,7 @@ static void setup(void)
 		.timeout_ms = (unsigned int)o->link_timeout_ms,
 		/* every card its own streams, reproducible from --seed */
 		.seed = o->seed ^ (uint64_t)(o->node + 1) * 0xd1b54a32d192ed03ull,
+		.vc_buffers = (unsigned int)o->vc_buffers,
 	};
 	char err[512];
 	sigset_t mask;
@@ -457,6 +532,12 @@ static void setup(void)
 	emu.card.verbose = o->verbose;
 	for (unsigned int i = 0; i < o->n_routes; i++)
 		card_set_route(&emu.card, o->route[i].dst, o->route[i].port);
+	for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++)
+		if (o->vct[p].set)
+			card_wr32(&emu.card, CARD_OFF_VCT + LOOM_VCT_PORT_CFG + 4 * p,
+				  o->vct[p].dim | (o->vct[p].dateline ? LOOM_VCT_PORT_DATELINE : 0));
+	for (unsigned int w = 0; w < LOOM_MAX_NODES / 32; w++)
+		card_wr32(&emu.card, CARD_OFF_VCT + LOOM_VCT_START_VC1 + 4 * w, o->start_vc1[w]);
 	card_save_boot_config(&emu.card);
 	for (unsigned int p = 0; p < (unsigned int)o->ports; p++)
 		if (o->cable[p].set &&
@@ -488,8 +569,8 @@ static void setup(void)
 		else
 			card_log(&emu.card, "route %u -> port %u", o->route[i].dst, o->route[i].port);
 	}
-	card_log(&emu.card, "link layer: replay %ld frames, ack timeout %ld ms, fault seed %llu%s%s",
-		 o->replay_frames, o->link_timeout_ms, o->seed, o->ctl ? ", control socket " : "",
+	card_log(&emu.card, "link layer: replay %ld frames, ack timeout %ld ms, %ld buffers per VC, fault seed %llu%s%s",
+		 o->replay_frames, o->link_timeout_ms, o->vc_buffers, o->seed, o->ctl ? ", control socket " : "",
 		 o->ctl ? o->ctl : "");
 	card_log(&emu.card, "ready");
 }

@@ -18,43 +18,7 @@
 
 #define PORT_RX_CHUNK		16384
 #define PORT_ERRORS_LOGGED	10
-
-/* ---- packet queues ---------------------------------------------------- */
-
-static bool pq_init(struct port_queue *q, unsigned int cap)
-{
-	q->v = calloc(cap, sizeof(*q->v));
-	q->cap = cap;
-	q->head = 0;
-	q->count = 0;
-	return q->v != NULL;
-}
-
-static bool pq_push(struct port_queue *q, const struct loom_pkt_hdr *h, const void *payload)
-{
-	struct port_pkt *e;
-
-	if (q->count == q->cap)
-		return false;
-	e = &q->v[(q->head + q->count) % q->cap];
-	e->h = *h;
-	if (h->len)
-		memcpy(e->payload, payload, h->len);
-	q->count++;
-	return true;
-}
-
-static struct port_pkt *pq_pop(struct port_queue *q)
-{
-	struct port_pkt *e;
-
-	if (!q->count)
-		return NULL;
-	e = &q->v[q->head];
-	q->head = (q->head + 1) % q->cap;
-	q->count--;
-	return e;
-}
+#define PORT_CREDIT_REFRESH_MS	20
 
 /* ---- state ------------------------------------------------------------ */
 
@@ -62,7 +26,7 @@ static void port_set_status(struct port *p)
 {
 	uint32_t st = (p->fd >= 0 ? LOOM_PORT_ST_CABLED : 0) | (p->up ? LOOM_PORT_ST_UP : 0);
 
-	card_wr32(p->card, card_port_reg(p->idx, LOOM_PORT_STATUS), st);
+	card_port_status(p->card, p->idx, LOOM_PORT_ST_CABLED | LOOM_PORT_ST_UP, st);
 }
 
 static void port_arm(struct port *p)
@@ -103,9 +67,6 @@ static void port_attach(struct port *p, int fd)
 
 static void port_down(struct port *p, const char *why)
 {
-	struct port_pkt *e;
-	unsigned int failed = 0;
-
 	if (p->fd < 0)
 		return;
 	ev_ctl(p->epfd, EPOLL_CTL_DEL, p->fd, 0, NULL);
@@ -118,16 +79,8 @@ static void port_down(struct port *p, const char *why)
 	card_log(p->card, "port %u: link down: %s (%u unacknowledged frames lost)", p->idx, why,
 		 gbn_tx_held(&p->gtx));
 	port_link_reset(p, p->cfg);
-	/* queued requests complete with LINK at their source */
-	while ((e = pq_pop(&p->req))) {
-		card_respond(p->card, &e->h, LOOM_CQE_ST_LINK);
-		failed++;
-	}
-	if (failed || p->resp.count)
-		card_log(p->card, "port %u: %u queued requests failed with status LINK, %u responses dropped",
-			 p->idx, failed, p->resp.count);
-	while (pq_pop(&p->resp))
-		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+	/* requests waiting to leave complete with LINK at their source */
+	tile_link_down(p->tile, p->idx);
 	/* this card's own operations through the port: their packets are lost */
 	hif_port_down(p->card, p->idx);
 	if (p->mode == PORT_CONNECT && !p->cut) {
@@ -142,6 +95,7 @@ static void port_down(struct port *p, const char *why)
 static void port_framing_error(struct port *p, enum link_rx_status st)
 {
 	card_port_count(p->card, p->idx, LOOM_PORT_CRC_ERRORS, 1);
+	p->lossy = true;
 	if (p->up)
 		gbn_rx_error(&p->grx);	/* whatever it was, ask for a replay */
 	if (p->errors_logged < PORT_ERRORS_LOGGED || p->card->verbose) {
@@ -183,7 +137,35 @@ static void port_rx_data(struct port *p, const struct link_frame *f)
 				 p->idx, h.len, f->hdr.len);
 		return;
 	}
-	card_switch(p->card, &h, f->body + LOOM_PKT_HDR_SIZE, (int)p->idx);
+	switch (tile_rx(p->tile, p->idx, f->hdr.vc, &h, f->body + LOOM_PKT_HDR_SIZE)) {
+	case TILE_RX_OK:
+		return;
+	case TILE_RX_BAD_VC:
+		card_drop_count(p->card, LOOM_CNT_DROP_MALFORMED);
+		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+		if (p->card->verbose)
+			card_log(p->card, "port %u: class %u packet on VC %u; dropped", p->idx,
+				 h.class, f->hdr.vc);
+		return;
+	case TILE_RX_FULL:
+		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+		if (p->errors_logged < PORT_ERRORS_LOGGED || p->card->verbose) {
+			p->errors_logged++;
+			card_log(p->card, "port %u: packet on VC %u with its input buffer full (the peer sent without credit); dropped",
+				 p->idx, f->hdr.vc);
+		}
+		return;
+	}
+}
+
+/* CREDIT frame: cumulative credits of VC hdr.vc in the ack field. */
+static void port_rx_credit(struct port *p, const struct link_frame *f)
+{
+	if (!p->up || f->hdr.len) {
+		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+		return;
+	}
+	tile_credit_rx(p->tile, p->idx, f->hdr.vc, f->hdr.ack);
 }
 
 /* ACK and NAK frames: no body, the value in the ack field. */
@@ -213,7 +195,10 @@ static void port_rx_frame(struct port *p, const struct link_frame *f)
 		if (!p->up)
 			card_log(p->card, "port %u: link up to node %u port %u", p->idx,
 				 f->hdr.seq, f->hdr.ack);
+		if (!p->up)
+			tile_link_up(p->tile, p->idx);
 		p->up = true;
+		p->lossy = false;
 		port_set_status(p);
 		return;
 	case LOOM_FRAME_DATA:
@@ -224,7 +209,8 @@ static void port_rx_frame(struct port *p, const struct link_frame *f)
 		port_rx_control(p, f);
 		return;
 	case LOOM_FRAME_CREDIT:
-		return;	/* credits and virtual channels come later */
+		port_rx_credit(p, f);
+		return;
 	case LOOM_FRAME_MAINT:	/* outside the sequence: no ack, no replay */
 		maint_receive(p->card, p->idx, f->body, f->hdr.len);
 		return;
@@ -268,28 +254,28 @@ static void port_read(struct port *p)
 
 /*
  * The next DATA frame: a retransmission from the replay buffer, else a new
- * packet (responses first) if the replay buffer has room.  NULL if none.
+ * packet from the router core if the replay buffer has room.  NULL if none.
  */
-static const struct port_pkt *port_next_data(struct port *p, uint32_t *seq)
+static const struct tile_pkt *port_next_data(struct port *p, uint32_t *seq, unsigned int *vc)
 {
-	struct port_pkt *e = NULL, *slot;
+	struct tile_pkt *slot;
+	unsigned int slot_idx;
 
-	if (!gbn_tx_resend_due(&p->gtx)) {
-		if (!gbn_tx_room(&p->gtx))
-			return NULL;	/* back-pressure: the queues wait */
-		e = pq_pop(&p->resp);
-		if (!e)
-			e = pq_pop(&p->req);
-		if (!e)
-			return NULL;
-	}
-	if (gbn_tx_take(&p->gtx, seq, ev_now_ms())) {
+	if (gbn_tx_resend_due(&p->gtx)) {
+		gbn_tx_take(&p->gtx, seq, ev_now_ms());
 		card_port_count(p->card, p->idx, LOOM_PORT_REPLAYED, 1);
-		return &p->replay[gbn_tx_slot(&p->gtx, *seq)];
+		slot_idx = gbn_tx_slot(&p->gtx, *seq);
+		*vc = p->replay_vc[slot_idx];
+		return &p->replay[slot_idx];
 	}
-	slot = &p->replay[gbn_tx_slot(&p->gtx, *seq)];
-	slot->h = e->h;
-	memcpy(slot->payload, e->payload, e->h.len);
+	if (!gbn_tx_room(&p->gtx))
+		return NULL;	/* back-pressure: the output queues wait */
+	slot_idx = gbn_tx_slot(&p->gtx, p->gtx.next);
+	slot = &p->replay[slot_idx];
+	if (!tile_tx_next(p->tile, p->idx, slot, vc))
+		return NULL;
+	p->replay_vc[slot_idx] = (uint8_t)*vc;
+	gbn_tx_take(&p->gtx, seq, ev_now_ms());
 	return slot;
 }
 
@@ -300,8 +286,9 @@ static const struct port_pkt *port_next_data(struct port *p, uint32_t *seq)
  */
 static bool port_next_frame(struct port *p)
 {
-	uint32_t ack = gbn_rx_ack_value(&p->grx), seq;
-	const struct port_pkt *e;
+	uint32_t ack = gbn_rx_ack_value(&p->grx), seq, credits;
+	const struct tile_pkt *e;
+	unsigned int vc;
 
 	if (!p->up)
 		return false;
@@ -313,9 +300,12 @@ static bool port_next_frame(struct port *p)
 		p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_NAK, 0, 0, ack,
 					NULL, 0, NULL, 0);
 		card_port_count(p->card, p->idx, LOOM_PORT_NAKS_SENT, 1);
-	} else if ((e = port_next_data(p, &seq))) {
+	} else if (tile_credit_due(p->tile, p->idx, &vc, &credits)) {
+		p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_CREDIT, (uint8_t)vc, 0,
+					credits, NULL, 0, NULL, 0);
+	} else if ((e = port_next_data(p, &seq, &vc))) {
 		p->grx.ack_due = false;
-		p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_DATA, e->h.class, seq, ack,
+		p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_DATA, (uint8_t)vc, seq, ack,
 					&e->h, sizeof(e->h), e->payload, e->h.len);
 	} else if (p->grx.ack_due) {
 		p->grx.ack_due = false;
@@ -442,6 +432,7 @@ bool port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd
 		p->epfd = epfd;
 		p->lfd = -1;
 		p->fd = -1;
+		p->tile = &ps->tile;
 		p->lev.fn = port_listen_event;
 		p->cev.fn = port_conn_event;
 		p->cfg = &ps->cfg;
@@ -450,13 +441,12 @@ bool port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd
 		fault_init(&p->fault, cfg->seed ^ (i + 1) * 0x9e3779b97f4a7c15ull);
 		if (i >= n)
 			continue;
-		if (!pq_init(&p->req, PORT_REQ_CAP) || !pq_init(&p->resp, PORT_RESP_CAP))
-			return false;
 		p->replay = calloc(ps->cfg.window, sizeof(*p->replay));
-		if (!p->replay)
+		p->replay_vc = calloc(ps->cfg.window, sizeof(*p->replay_vc));
+		if (!p->replay || !p->replay_vc)
 			return false;
 	}
-	return true;
+	return tile_init(&ps->tile, c, n, cfg->vc_buffers ? cfg->vc_buffers : TILE_BUFS_DEFAULT);
 }
 
 bool port_cable(struct port_set *ps, unsigned int idx, enum port_mode mode,
@@ -487,11 +477,24 @@ bool port_cable(struct port_set *ps, unsigned int idx, enum port_mode mode,
 
 int port_set_timers(struct port_set *ps, uint64_t now)
 {
-	int next = -1;
+
+	int next = tile_next_timer(&ps->tile, now);
 
 	for (unsigned int i = 0; i < ps->n; i++) {
 		struct port *p = &ps->port[i];
 		int wait;
+
+		/* credit frames are not replayed: resend them while frames get lost */
+		if (p->up && p->fd >= 0 && (p->lossy || p->fault.ber > 0 || p->fault.drop > 0)) {
+			if (now >= p->credit_refresh) {
+				p->credit_refresh = now + PORT_CREDIT_REFRESH_MS;
+				tile_credit_refresh(&ps->tile, p->idx);
+				port_write(p);
+			}
+			wait = (int)(p->credit_refresh - now);
+			if (next < 0 || wait < next)
+				next = wait;
+		}
 
 		if (p->up && p->fd >= 0 && gbn_tx_timer(&p->gtx, now)) {
 			card_port_count(p->card, p->idx, LOOM_PORT_RETRIES, 1);
@@ -519,6 +522,7 @@ int port_set_timers(struct port_set *ps, uint64_t now)
 
 void port_set_flush(struct port_set *ps)
 {
+	tile_service(&ps->tile, ev_now_ms());
 	for (unsigned int i = 0; i < ps->n; i++)
 		port_write(&ps->port[i]);
 }
@@ -534,13 +538,13 @@ void port_set_close(struct port_set *ps)
 			close(p->lfd);
 		if (p->created_socket)
 			unlink(p->path);
-		free(p->req.v);
-		free(p->resp.v);
 		free(p->replay);
+		free(p->replay_vc);
 		p->replay = NULL;
+		p->replay_vc = NULL;
 		p->fd = p->lfd = -1;
-		p->req.v = p->resp.v = NULL;
 	}
+	tile_free(&ps->tile);
 }
 
 bool port_io_up(void *opaque, unsigned int port)
@@ -554,18 +558,17 @@ bool port_io_can_inject(void *opaque, unsigned int port)
 {
 	struct port_set *ps = opaque;
 
-	return port_io_up(opaque, port) && ps->port[port].req.count < PORT_INJECT_LIMIT;
+	return port_io_up(opaque, port) && tile_host_can_inject(&ps->tile, port);
 }
 
 bool port_io_send(void *opaque, unsigned int port, const struct loom_pkt_hdr *h,
 		  const void *payload)
 {
 	struct port_set *ps = opaque;
-	struct port *p = &ps->port[port];
 
 	if (!port_io_up(opaque, port))
 		return false;
-	return pq_push(h->class == LOOM_CLASS_REQ ? &p->req : &p->resp, h, payload);
+	return tile_host_send(&ps->tile, port, h, payload);
 }
 
 void port_cut(struct port_set *ps, unsigned int idx)

@@ -4,15 +4,14 @@
  *
  * A port either listens on a UNIX socket path and accepts one peer, or
  * connects to one (retrying while it does not exist yet, up to 60 s).
- * Each port has a response and a request packet queue (classes stay
- * separate; responses go first), a frame being written, and the link
- * receiver.  A full request queue refuses the packet: the router answers
- * it with LOOM_CQE_ST_LINK, so congestion fails operations visibly and
- * never deadlocks the ring (credits and virtual channels come later).  On
+ * Each port feeds the router core (tile.h): received packets go into the
+ * input buffer of their VC, packets the core switched to the port leave
+ * from its output queues (barrier, then responses, then requests), and the
+ * port exchanges LOOM_FRAME_CREDIT frames for the core's credits.  On
  * connect both ends send a TRAIN frame (seq = node, ack = port); the link
- * is UP when the peer's arrives.  A disconnect marks the port down, keeps
- * its counters, and answers every queued request with LOOM_CQE_ST_LINK to
- * its source.
+ * is UP when the peer's arrives, and credits restart.  A disconnect marks
+ * the port down, keeps its counters, and answers every request waiting to
+ * leave on it with LOOM_CQE_ST_LINK to its source.
  *
  * Reliable delivery (gbn.h): every packet leaves in a DATA frame with a
  * sequence number and stays in the port's replay buffer until the peer
@@ -36,10 +35,8 @@
 #include "fault.h"
 #include "gbn.h"
 #include "link.h"
+#include "tile.h"
 
-#define PORT_REQ_CAP		2048	/* request packets queued per port */
-#define PORT_RESP_CAP		8192	/* response packets queued per port */
-#define PORT_INJECT_LIMIT	256	/* host injects requests below this */
 #define PORT_CONNECT_TIMEOUT_MS	60000
 #define PORT_CONNECT_RETRY_MS	100
 
@@ -51,28 +48,18 @@ enum port_mode {
 	PORT_CONNECT,
 };
 
-struct port_pkt {
-	struct loom_pkt_hdr h;
-	uint8_t payload[LOOM_PKT_MAX_PAYLOAD];
-};
-
 /* Link-layer settings shared by every port of a card. */
 struct port_link_cfg {
 	unsigned int window;	/* replay buffer, frames */
 	unsigned int timeout_ms;	/* ack timeout before a replay */
 	uint64_t seed;		/* fault injection: each port derives its stream */
-};
-
-struct port_queue {
-	struct port_pkt *v;
-	unsigned int cap;
-	unsigned int head;
-	unsigned int count;
+	unsigned int vc_buffers;	/* whole-packet input buffers per VC */
 };
 
 struct port {
 	unsigned int idx;
 	struct card *card;
+	struct tile *tile;
 	int epfd;
 	enum port_mode mode;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -92,20 +79,22 @@ struct port {
 	size_t tx_off;
 	struct gbn_tx gtx;
 	struct gbn_rx grx;
-	struct port_pkt *replay;	/* gtx.window slots */
+	struct tile_pkt *replay;	/* gtx.window slots */
+	uint8_t *replay_vc;		/* VC of each replay slot */
 	const struct port_link_cfg *cfg;
 	struct fault fault;
 	bool cut;		/* cut by the control socket: stays down */
 	uint64_t duplicates;	/* DATA frames discarded as already delivered */
 	unsigned int errors_logged;
-	struct port_queue req;
-	struct port_queue resp;
+	bool lossy;		/* frames may be lost: resend credits periodically */
+	uint64_t credit_refresh;	/* next periodic credit resend */
 };
 
 struct port_set {
 	struct port port[LOOM_MAX_PORTS];
 	unsigned int n;
 	struct port_link_cfg cfg;
+	struct tile tile;	/* the router core between the ports */
 };
 
 /*
@@ -119,7 +108,7 @@ bool port_cable(struct port_set *ps, unsigned int idx, enum port_mode mode,
 		const char *path, char *err, size_t errlen);
 /* Run timers (connect retries, ack timers); returns ms until the next one, or -1. */
 int port_set_timers(struct port_set *ps, uint64_t now);
-/* Write queued frames until the sockets would block. */
+/* Switch packets (tile_service), then write frames until the sockets would block. */
 void port_set_flush(struct port_set *ps);
 /*
  * Cut the cable of port @idx: the link goes down (queued requests fail

@@ -10,7 +10,7 @@ struct router_decision router_decide(const uint32_t *rt, unsigned int entries,
 				     const struct loom_pkt_hdr *h)
 {
 	struct router_decision d = { .verdict = ROUTE_NO_ROUTE, .port = 0 };
-	uint32_t w0;
+	uint32_t w0, w1;
 	unsigned int port;
 
 	if (h->hops >= LOOM_PKT_MAX_HOPS) {
@@ -28,6 +28,12 @@ struct router_decision router_decide(const uint32_t *rt, unsigned int entries,
 	} else if (port < n_ports) {
 		d.verdict = ROUTE_PORT;
 		d.port = port;
+		w1 = rt[2 * (unsigned int)h->dst_node + 1];
+		d.adaptive = (w0 & LOOM_RT_W0_ADAPTIVE) != 0;
+		d.adapt_ports = (w1 & LOOM_RT_W1_ADAPT_PORTS_MASK) >> LOOM_RT_W1_ADAPT_PORTS_SHIFT;
+		if (!d.adapt_ports)
+			d.adapt_ports = 1u << port;
+		d.adapt_ports &= (1u << n_ports) - 1;
 	}
 	return d;
 }

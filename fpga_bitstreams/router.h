@@ -6,6 +6,7 @@
 #ifndef LOOM_CARD_ROUTER_H
 #define LOOM_CARD_ROUTER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <loom_hw/packet.h>
@@ -21,6 +22,8 @@ enum router_verdict {
 struct router_decision {
 	enum router_verdict verdict;
 	unsigned int port;	/* ROUTE_PORT only */
+	bool adaptive;		/* entry allows the adaptive VC (W0_ADAPTIVE) */
+	uint32_t adapt_ports;	/* minimal ports the adaptive VC may take (W1) */
 };
 
 /*

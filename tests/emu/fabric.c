@@ -219,7 +219,7 @@ int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *m
 {
 	for (unsigned int i = 0; i < n; i++) {
 		char args[32][128];
-		const char *extra[56];
+		const char *extra[64];
 		int k = 0, a = 0;
 
 		if (more) {
@@ -237,6 +237,11 @@ int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *m
 			snprintf(args[a], sizeof(args[a]), "1=connect:%s/cable-%u-0.sock", f->dir,
 				 (i + n - 1) % n);
 			extra[k++] = args[a++];
+			/* one dimension; the wrap-around channels are datelines */
+			extra[k++] = "--vct";
+			extra[k++] = i == n - 1 ? "0=0,dateline" : "0=0";
+			extra[k++] = "--vct";
+			extra[k++] = i == 0 ? "1=0,dateline" : "1=0";
 		}
 		for (unsigned int d = 0; d < n; d++) {
 			unsigned int cw = (d + n - i) % n;

@@ -38,7 +38,9 @@ int fabric_start_card(struct fabric *f, unsigned int i, const char *const *extra
 int fabric_attach(struct fabric *f, unsigned int i);
 /*
  * Ring of @n cards as the VM lab cables it: port 0 of node i to port 1 of
- * node i+1, shortest-direction routes; waits until every link is up.
+ * node i+1, shortest-direction routes, both ports in dimension 0 with the
+ * wrap-around channels (node n-1 port 0, node 0 port 1) as datelines;
+ * waits until every link is up.
  */
 int fabric_start_ring(struct fabric *f, unsigned int n);
 /*

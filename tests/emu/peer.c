@@ -33,8 +33,11 @@ int peer_send(struct peer *p, const void *buf, size_t len)
 size_t peer_frame(struct peer *p, const struct loom_pkt_hdr *h, const void *payload, size_t plen,
 		  uint8_t *out)
 {
+	/* VC 0 of the packet's class; anything else (bad classes) as is */
+	uint8_t vc = h->class == LOOM_CLASS_RESP ? LOOM_VC_RESP0 :
+		     h->class == LOOM_CLASS_BARRIER ? LOOM_VC_BARRIER : h->class;
 	uint32_t seq = p->tx_seq++;
-	size_t n = link_encode(out, LOOM_FRAME_MAX, LOOM_FRAME_DATA, h->class, seq,
+	size_t n = link_encode(out, LOOM_FRAME_MAX, LOOM_FRAME_DATA, vc, seq,
 			       gbn_rx_ack_value(&p->grx), h, sizeof(*h), payload, plen);
 
 	memcpy(p->sent[seq % PEER_REPLAY], out, n);
@@ -98,6 +101,8 @@ static int peer_link(struct peer *p, const struct link_frame *fr)
 	case LOOM_FRAME_NAK:
 		peer_replay(p, fr->hdr.ack);
 		return 1;
+	case LOOM_FRAME_CREDIT:
+		return 0;	/* the peer buffers everything: the card's credits do not matter */
 	default:
 		return 1;
 	}
@@ -167,6 +172,13 @@ int peer_start(struct fabric *f, struct peer *p, uint16_t node, uint8_t port, co
 	n = link_encode(frame, sizeof(frame), LOOM_FRAME_TRAIN, 0, node, port, NULL, 0, NULL, 0);
 	if (peer_send(p, frame, n))
 		return -1;
+	/* grant the card PEER_CREDITS packets on every VC: the peer never runs out */
+	for (unsigned int vc = 0; vc < LOOM_VC_MAINT; vc++) {
+		n = link_encode(frame, sizeof(frame), LOOM_FRAME_CREDIT, (uint8_t)vc, 0, PEER_CREDITS,
+				NULL, 0, NULL, 0);
+		if (peer_send(p, frame, n))
+			return -1;
+	}
 	return fabric_wait_link(f, 0, 0, 10000);
 }
 

@@ -5,7 +5,9 @@
  * with the card's own link-layer code.  It is a minimal reliable link
  * end: it acknowledges the card's DATA frames in order (discarding
  * replays), and answers a NAK by resending its recent DATA frames from the
- * requested sequence number (the card's replay asks for them).
+ * requested sequence number (the card's replay asks for them).  It grants
+ * the card PEER_CREDITS credits per VC once, after training, and ignores
+ * the card's CREDIT frames.
  */
 #ifndef LOOM_TESTS_PEER_H
 #define LOOM_TESTS_PEER_H
@@ -18,6 +20,7 @@
 #include "link.h"
 
 #define PEER_REPLAY	64	/* DATA frames kept for a NAK */
+#define PEER_CREDITS	1000	/* packets the card may send per VC (cumulative) */
 
 struct peer {
 	int lfd;
