@@ -162,6 +162,7 @@ void card_reset(struct card *c)
 void card_service(struct card *c)
 {
 	admin_poll(c);
+	maint_poll(c);
 	hif_service(c);
 }
 
