@@ -144,7 +144,9 @@ static long loom_ioc_ctx_create(struct loom_file *lf, void __user *uarg)
 	u32 argsz;
 	int err;
 
-	err = loom_arg_in(&req, sizeof(req), sizeof(req), uarg, &argsz);
+	/* ABI 0.1 callers pass the shorter structure: the rest reads as 0 */
+	err = loom_arg_in(&req, sizeof(req), LOOM_CTX_CREATE_SIZE_V1, uarg,
+			  &argsz);
 	if (err)
 		return err;
 	err = loom_ctx_create(lf, &req);
@@ -171,16 +173,30 @@ static long loom_ioc_ctx_destroy(struct loom_file *lf, void __user *uarg)
 	return loom_ctx_destroy(lf, req.index);
 }
 
+/*
+ * LOOM_IOC_CTX_CREATE's number encodes the structure's size, which grew in
+ * ABI 0.2: any read-write command of type LOOM_IOC_MAGIC, number 0x01 and a
+ * size of at least the ABI 0.1 structure is CTX_CREATE (argsz says how
+ * much the caller really passes).
+ */
+static bool loom_ioc_is_ctx_create(unsigned int cmd)
+{
+	return _IOC_TYPE(cmd) == LOOM_IOC_MAGIC &&
+	       _IOC_NR(cmd) == _IOC_NR(LOOM_IOC_CTX_CREATE) &&
+	       _IOC_DIR(cmd) == (_IOC_READ | _IOC_WRITE) &&
+	       _IOC_SIZE(cmd) >= LOOM_CTX_CREATE_SIZE_V1;
+}
+
 static long loom_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct loom_file *lf = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
+	if (loom_ioc_is_ctx_create(cmd))
+		return loom_ioc_ctx_create(lf, uarg);
 	switch (cmd) {
 	case LOOM_IOC_DEV_INFO:
 		return loom_ioc_dev_info(lf, uarg);
-	case LOOM_IOC_CTX_CREATE:
-		return loom_ioc_ctx_create(lf, uarg);
 	case LOOM_IOC_CTX_DESTROY:
 		return loom_ioc_ctx_destroy(lf, uarg);
 	default:

@@ -29,4 +29,14 @@ static inline void loom_vma_set_flags(struct vm_area_struct *vma,
 #endif
 }
 
+static inline void loom_vma_clear_flags(struct vm_area_struct *vma,
+					unsigned long flags)
+{
+#ifdef LOOM_HAVE_VM_FLAGS_SET
+	vm_flags_clear(vma, flags);
+#else
+	vma->vm_flags &= ~flags;
+#endif
+}
+
 #endif /* LOOM_COMPAT_H */

@@ -38,6 +38,7 @@ static void loom_dma_free(struct loom_dev *ldev, struct loom_dma_buf *b)
 
 static void loom_ctx_free_mem(struct loom_dev *ldev, struct loom_ctx *ctx)
 {
+	loom_dma_free(ldev, &ctx->counters);
 	loom_dma_free(ldev, &ctx->seg);
 	loom_dma_free(ldev, &ctx->cq);
 	loom_dma_free(ldev, &ctx->cmdq);
@@ -85,6 +86,11 @@ static void loom_ctx_program(struct loom_dev *ldev, struct loom_ctx *ctx)
 		ctx->cmdq_log2 | ctx->cq_log2 << 8);
 	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_KEY), ctx->key);
 	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_VECTOR), LOOM_VEC_CQ);
+	/* zeroed by dma_alloc_coherent(): every counter starts at 0 */
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CNT_LO),
+		lower_32_bits(ctx->counters.dma));
+	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CNT_HI),
+		upper_32_bits(ctx->counters.dma));
 	/* a new owner starts counting from zero */
 	loom_wr(ldev, loom_db_reg(ldev, i, LOOM_DB_CMD_PI), 0);
 	loom_wr(ldev, loom_db_reg(ldev, i, LOOM_DB_CQ_CI), 0);
@@ -180,6 +186,8 @@ static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
 	}
 	req->node_id = loom_rd(ldev, ldev->blk_router.off +
 			       LOOM_ROUTER_LOGICAL_ID);
+	req->counters_token = loom_token(ctx, LOOM_REGION_COUNTERS);
+	req->n_counters = LOOM_CTX_COUNTERS;
 }
 
 /**
@@ -236,6 +244,9 @@ int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 		err = loom_dma_alloc(ldev, &ctx->cq, (size_t)LOOM_CQE_SIZE << cq_log2);
 	if (!err)
 		err = loom_dma_alloc(ldev, &ctx->seg, req->seg_size);
+	if (!err)
+		err = loom_dma_alloc(ldev, &ctx->counters,
+				     LOOM_CTX_COUNTERS * sizeof(u64));
 	if (err)
 		goto err_mem;
 

@@ -221,6 +221,7 @@ enum loom_region {
 	LOOM_REGION_DOORBELL,
 	LOOM_REGION_SEGMENT,
 	LOOM_REGION_KICK,
+	LOOM_REGION_COUNTERS,	/* read-only for the user */
 	LOOM_REGION_COUNT
 };
 
@@ -261,6 +262,7 @@ struct loom_ctx {
 	struct loom_dma_buf cmdq;
 	struct loom_dma_buf cq;
 	struct loom_dma_buf seg;
+	struct loom_dma_buf counters;	/* LOOM_CTX_COUNTERS u64, card-written */
 	atomic_t map_count;
 	bool enabled;
 	struct list_head orphan_node;

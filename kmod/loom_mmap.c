@@ -45,6 +45,8 @@ static struct loom_dma_buf *loom_region_buf(struct loom_ctx *ctx,
 		return &ctx->cq;
 	case LOOM_REGION_SEGMENT:
 		return &ctx->seg;
+	case LOOM_REGION_COUNTERS:
+		return &ctx->counters;
 	default:
 		return NULL;
 	}
@@ -87,6 +89,12 @@ static int loom_mmap_region(struct loom_dev *ldev, struct loom_ctx *ctx,
 	case LOOM_REGION_CQ:
 	case LOOM_REGION_SEGMENT:
 		return loom_mmap_dma(ldev, vma, loom_region_buf(ctx, region));
+	case LOOM_REGION_COUNTERS:
+		/* the card owns the counters: user space only reads them */
+		if (vma->vm_flags & VM_WRITE)
+			return -EPERM;
+		loom_vma_clear_flags(vma, VM_MAYWRITE);
+		return loom_mmap_dma(ldev, vma, &ctx->counters);
 	case LOOM_REGION_DOORBELL:
 		phys = ldev->hal->regs_phys(ldev) +
 		       loom_db_reg(ldev, ctx->index, 0);
@@ -108,7 +116,8 @@ static int loom_mmap_region(struct loom_dev *ldev, struct loom_ctx *ctx,
  *	the region's size, MAP_SHARED
  *
  * Return: 0; -EINVAL for a token that is not this file's, a length larger
- * than the region or a private mapping; -EIO when the card is gone.
+ * than the region or a private mapping; -EPERM for a writable mapping of
+ * the counters page; -EIO when the card is gone.
  */
 int loom_mmap(struct file *file, struct vm_area_struct *vma)
 {

@@ -215,9 +215,9 @@ static void test_create_errors(int fd, const struct loom_dev_info *info)
 	check(rc == -EINVAL, "CTX_CREATE with unknown flags: EINVAL", -rc);
 
 	ctx_default(&c);
-	c.argsz = sizeof(c) - 4;
+	c.argsz = LOOM_CTX_CREATE_SIZE_V1 - 4;
 	rc = xioctl(fd, LOOM_IOC_CTX_CREATE, &c);
-	check(rc == -EINVAL, "CTX_CREATE with argsz too small: EINVAL", -rc);
+	check(rc == -EINVAL, "CTX_CREATE with argsz below the ABI 0.1 size: EINVAL", -rc);
 
 	ctx_default(&c);
 	c.flags = LOOM_CTX_F_INDEX;
@@ -367,6 +367,76 @@ static void test_create_map(int fd, const struct loom_dev_info *info)
 		rc = xioctl(fd, LOOM_IOC_CTX_DESTROY, &d);
 		check(rc == -EINVAL, "CTX_DESTROY with unknown flags: EINVAL", -rc);
 	}
+}
+
+/* The ABI 0.1 structure and ioctl number, as old binaries were built. */
+struct loom_ctx_create_v1 {
+	uint8_t bytes[LOOM_CTX_CREATE_SIZE_V1];
+};
+
+#define LOOM_IOC_CTX_CREATE_V1	_IOWR(LOOM_IOC_MAGIC, 0x01, struct loom_ctx_create_v1)
+
+static void test_abi_v1(int fd)
+{
+	union {
+		struct loom_ctx_create c;
+		uint8_t raw[sizeof(struct loom_ctx_create) + 64];
+	} u;
+	int rc, ok = 1;
+
+	memset(&u, 0xa5, sizeof(u));
+	ctx_default(&u.c);
+	memset(u.raw + LOOM_CTX_CREATE_SIZE_V1, 0xa5, sizeof(u) - LOOM_CTX_CREATE_SIZE_V1);
+	u.c.argsz = LOOM_CTX_CREATE_SIZE_V1;
+	check(LOOM_IOC_CTX_CREATE_V1 != LOOM_IOC_CTX_CREATE,
+	      "the ABI 0.1 CTX_CREATE number differs from the current one", 0);
+	rc = xioctl(fd, LOOM_IOC_CTX_CREATE_V1, &u);
+	check(rc == 0 && u.c.seg_token && u.c.doorbell_token,
+	      "CTX_CREATE with the ABI 0.1 number and argsz works", -rc);
+	for (size_t i = LOOM_CTX_CREATE_SIZE_V1; i < sizeof(u); i++)
+		ok &= u.raw[i] == 0xa5;
+	check(ok, "the kernel writes nothing past an ABI 0.1 argsz", 0);
+	if (!rc)
+		check(ctx_destroy(fd, u.c.index) == 0, "the ABI 0.1 context is destroyed", errno);
+	rc = xioctl(fd, _IOWR(LOOM_IOC_MAGIC, 0x01, uint32_t), &u);
+	check(rc == -ENOTTY, "CTX_CREATE's number with a size below ABI 0.1: ENOTTY", -rc);
+}
+
+static void test_counters(int fd)
+{
+	struct loom_ctx_create c;
+	volatile uint64_t *cnt;
+	void *p;
+	int rc, ok = 1;
+
+	ctx_default(&c);
+	rc = xioctl(fd, LOOM_IOC_CTX_CREATE, &c);
+	check(rc == 0 && c.n_counters == LOOM_CTX_COUNTERS && c.counters_token &&
+	      !(c.counters_token & 4095) && c.counters_token != c.seg_token,
+	      "CTX_CREATE gives a counters page token and n_counters = 512", -rc);
+	if (rc)
+		return;
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)c.counters_token);
+	check(p == MAP_FAILED && errno == EPERM, "writable mmap of the counters page: EPERM",
+	      errno);
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, (off_t)c.counters_token);
+	check(p != MAP_FAILED, "read-only mmap of the counters page works", errno);
+	if (p == MAP_FAILED) {
+		ctx_destroy(fd, c.index);
+		return;
+	}
+	cnt = p;
+	for (unsigned int i = 0; i < LOOM_CTX_COUNTERS; i++)
+		ok &= cnt[i] == 0;
+	check(ok, "every counter of a new context is 0", 0);
+	check(mprotect(p, 4096, PROT_READ | PROT_WRITE) != 0 && errno == EACCES,
+	      "mprotect cannot make the counters page writable: EACCES", errno);
+	check(ctx_destroy(fd, c.index) == -EBUSY, "CTX_DESTROY while the counters page is mapped: EBUSY",
+	      errno);
+	munmap(p, 4096);
+	check(ctx_destroy(fd, c.index) == 0, "CTX_DESTROY after its munmap succeeds", errno);
 }
 
 static void test_index_and_limits(int fd, const struct loom_dev_info *info)
@@ -578,6 +648,8 @@ int main(int argc, char **argv)
 	test_sysfs(path, &info);
 	test_create_errors(fd, &info);
 	test_create_map(fd, &info);
+	test_abi_v1(fd);
+	test_counters(fd);
 	test_index_and_limits(fd, &info);
 	test_card_full(path, &info);
 	test_no_leak(path);
