@@ -69,7 +69,7 @@ int main(void)
 	size_t len;
 	FILE *f;
 
-	tap_plan(16);
+	tap_plan(18);
 
 	/* 1-3: a 2x2 torus */
 	shape = graph_from_shape("torus:2x2", err, sizeof(err));
@@ -96,8 +96,12 @@ int main(void)
 	graph_free(back);
 	graph_free(g);
 
-	/* 5-7: a cut cable and a disabled port are failed cables */
+	/* 5-6: the cheap check: nothing changed, then a cut */
+	tap_ok(fabric_changed(&ff->m, &fab) == 0, "fabric_changed: 0 while nothing changed");
 	fake_cut(ff, 0, 0);
+	tap_ok(fabric_changed(&ff->m, &fab) == 1, "fabric_changed: 1 after a cut");
+
+	/* 7-9: a cut cable and a disabled port are failed cables */
 	*fake_port_reg(&ff->card[2], 1, LOOM_PORT_STATUS) |= LOOM_PORT_ST_DISABLED;
 	discover(ff, log, sizeof(log));
 	g = fabric_graph(&fab);

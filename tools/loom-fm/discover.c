@@ -249,3 +249,24 @@ int fabric_discover(struct fm_maint *m, struct fm_fabric *f, FILE *log, char *er
 	qsort(f->card, (size_t)f->ncards, sizeof(f->card[0]), by_node);
 	return 0;
 }
+
+int fabric_changed(struct fm_maint *m, const struct fm_fabric *f)
+{
+	const uint32_t state = LOOM_PORT_ST_CABLED | LOOM_PORT_ST_UP | LOOM_PORT_ST_DEAD |
+			       LOOM_PORT_ST_DISABLED;
+
+	for (int i = 0; i < f->ncards; i++) {
+		const struct fm_card *c = &f->card[i];
+
+		for (uint32_t p = 0; p < c->n_ports; p++) {
+			uint32_t st;
+
+			if (maint_read(m, &c->path, c->ports + LOOM_PORTS_BASE + p * c->port_stride +
+				       LOOM_PORT_STATUS, &st))
+				return 1;
+			if ((st & state) != (c->port[p].status & state))
+				return 1;
+		}
+	}
+	return 0;
+}

@@ -55,6 +55,14 @@ struct fm_fabric {
 int fabric_discover(struct fm_maint *m, struct fm_fabric *f, FILE *log, char *err,
 		    size_t errlen);
 
+/*
+ * Cheap check between discoveries: read the STATUS of every port of every
+ * known card (no chain walk).  1 when a port's state (cabled, up, dead,
+ * disabled) differs from f or a card does not answer, 0 when nothing
+ * changed.
+ */
+int fabric_changed(struct fm_maint *m, const struct fm_fabric *f);
+
 /* The index of the card with physical id node, or -1. */
 int fabric_find(const struct fm_fabric *f, uint32_t node);
 

@@ -2,8 +2,9 @@
 /*
  * loom-fm watch: configure, then keep the fabric routed.  Wakes up on a
  * port event of the local card (the module's events group) or every
- * interval (remote cards' events are not visible here), rediscovers the
- * fabric by maintenance reads, and when its usable cables or cards
+ * interval (remote cards' events are not visible here), reads every known
+ * port's STATUS (fabric_changed()); on an event or a difference it
+ * rediscovers the fabric, and when its usable cables or cards
  * changed, says what changed and reprograms (falling back to updown when
  * the configured engine cannot route around the failure).
  */
@@ -151,6 +152,8 @@ int live_watch(struct fm_nl *nl, const struct live_opts *o)
 		if (rc > 0 && o->verbose)
 			printf("port event on the local card\n");
 		t = live_now_ms();
+		if (!rc && !fabric_changed(m, known))
+			continue;
 		if (fabric_discover(m, now, o->verbose ? stderr : NULL, err, sizeof(err))) {
 			fprintf(stderr, "loom-fm: watch: %s; retrying\n", err);
 			continue;
