@@ -22,6 +22,7 @@
 #include <loom_hw/regs.h>
 
 #include "loom_hal.h"
+#include "loom_maint.h"
 
 #define LOOM_DRV_NAME		"loom"
 #define LOOM_MAX_DEVS		64	/* minors of the chrdev region */
@@ -139,6 +140,7 @@ struct loom_keys {
  * @ctx_stride: bytes between context records
  * @db_area: register-space offset of doorbell page 0
  * @n_ports: network ports of the router
+ * @maint: maintenance channel (loom_genl_maint.c)
  * @blk_vct: VC table block (optional)
  * @blk_cnt: counters block (optional)
  * @blk_link: link block (optional)
@@ -180,6 +182,7 @@ struct loom_dev {
 	u32 ctx_stride;
 	u32 db_area;
 	u32 n_ports;
+	struct loom_maint maint;
 
 	struct loom_blk blk_vct;
 	struct loom_blk blk_cnt;

@@ -85,6 +85,7 @@ static const struct nla_policy loom_genl_policy[LOOM_ATTR_MAX + 1] = {
 	[LOOM_ATTR_DEV_EMULATED] = { .type = NLA_FLAG },
 	[LOOM_ATTR_ROUTE] = NLA_POLICY_NESTED(loom_genl_route_policy),
 	[LOOM_ATTR_PORT] = NLA_POLICY_NESTED(loom_genl_port_policy),
+	[LOOM_ATTR_MAINT] = NLA_POLICY_NESTED(loom_genl_maint_policy),
 	[LOOM_ATTR_DEV_FP_TIMEOUT_MS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &loom_genl_fp_timeout_range),
 	[LOOM_ATTR_DEV_LANE_THRESHOLD] =
@@ -370,6 +371,11 @@ static const struct genl_ops loom_genl_ops[] = {
 		.dumpit = loom_genl_port_get_dumpit,
 	},
 	{
+		.cmd = LOOM_CMD_MAINT,
+		.doit = loom_genl_maint_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
 		.cmd = LOOM_CMD_DEV_SET,
 		.doit = loom_genl_dev_set_doit,
 		.flags = GENL_ADMIN_PERM,
@@ -423,6 +429,13 @@ struct genl_family loom_genl_family = {
 	.maxattr = LOOM_ATTR_MAX,
 	.policy = loom_genl_policy,
 	.netnsok = false,
+	/*
+	 * No genl_mutex around the handlers: LOOM_CMD_MAINT sleeps for up to
+	 * TIMEOUT_MS per attempt, which must not stall every generic netlink
+	 * family of the system.  Every handler serialises on its card's
+	 * ldev->lock (and the maintenance channel on its own mutex) already.
+	 */
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.ops = loom_genl_ops,
 	.n_ops = ARRAY_SIZE(loom_genl_ops),

@@ -43,6 +43,10 @@ int loom_genl_route_del_doit(struct sk_buff *skb, struct genl_info *info);
 int loom_genl_port_get_doit(struct sk_buff *skb, struct genl_info *info);
 int loom_genl_port_get_dumpit(struct sk_buff *skb,
 			      struct netlink_callback *cb);
+
+/* loom_genl_maint.c */
+int loom_genl_maint_doit(struct sk_buff *skb, struct genl_info *info);
+extern const struct nla_policy loom_genl_maint_policy[LOOM_ATTR_MAINT_MAX + 1];
 int loom_genl_port_set_doit(struct sk_buff *skb, struct genl_info *info);
 u32 loom_ports_usable(struct loom_dev *ldev, u32 *stride);
 int loom_genl_fill_port(struct sk_buff *skb, struct loom_dev *ldev, u32 port,

@@ -2,8 +2,10 @@
 /*
  * MSI-X interrupts: vector LOOM_VEC_ADMIN wakes admin command waiters,
  * vector LOOM_VEC_CQ wakes poll() sleepers and schedules the scan of
- * io_uring waits (loom_uring.c).  Interrupts coalesce, so the
- * handlers only wake; the sleepers re-read shared state.
+ * io_uring waits (loom_uring.c), vector LOOM_VEC_EVENT (when the card
+ * has it) reads maintenance responses (loom_genl_maint.c) in the interrupt
+ * thread, since it multicasts them.  Interrupts coalesce, so the handlers
+ * only wake or rescan; the sleepers re-read shared state.
  */
 #include <linux/interrupt.h>
 #include <linux/pci.h>
@@ -24,6 +26,15 @@ static irqreturn_t loom_irq_cq(int irq, void *data)
 
 	wake_up_all(&ldev->cq_wq);
 	loom_uring_irq(ldev);
+	return IRQ_HANDLED;
+}
+
+/* interrupt thread: what it reads is multicast, which may sleep */
+static irqreturn_t loom_irq_event(int irq, void *data)
+{
+	struct loom_dev *ldev = data;
+
+	loom_maint_event(ldev);
 	return IRQ_HANDLED;
 }
 
@@ -61,8 +72,21 @@ int loom_irq_setup(struct loom_dev *ldev)
 			err);
 		goto err_admin;
 	}
+	loom_maint_setup(ldev);
+	if (n > LOOM_VEC_EVENT) {
+		err = request_threaded_irq(pci_irq_vector(pdev, LOOM_VEC_EVENT),
+					   NULL, loom_irq_event, IRQF_ONESHOT,
+					   "loom-event", ldev);
+		if (err) {
+			dev_err(&pdev->dev, "cannot request the event interrupt: %d\n",
+				err);
+			goto err_cq;
+		}
+	}
 	return 0;
 
+err_cq:
+	free_irq(pci_irq_vector(pdev, LOOM_VEC_CQ), ldev);
 err_admin:
 	free_irq(pci_irq_vector(pdev, LOOM_VEC_ADMIN), ldev);
 err_vectors:
@@ -81,6 +105,8 @@ void loom_irq_teardown(struct loom_dev *ldev)
 
 	if (!ldev->n_vectors)
 		return;
+	if (ldev->n_vectors > LOOM_VEC_EVENT)
+		free_irq(pci_irq_vector(pdev, LOOM_VEC_EVENT), ldev);
 	free_irq(pci_irq_vector(pdev, LOOM_VEC_CQ), ldev);
 	free_irq(pci_irq_vector(pdev, LOOM_VEC_ADMIN), ldev);
 	/* the interrupt queued it; ldev may be freed after this */
