@@ -92,8 +92,11 @@ static int report_changes(const struct fm_fabric *old, const struct fm_fabric *n
 			const char *sa = port_state(now, a[k].a, a[k].pa);
 			const char *sb = port_state(now, a[k].b, a[k].pb);
 
+			const char *why = strcmp(sa, "up") ? sa : sb;
+
+			/* a cut cable's socket is gone: that end reads uncabled */
 			printf("cable %u:%u-%u:%u %s\n", a[k].a, a[k].pa, a[k].b, a[k].pb,
-			       strcmp(sa, "up") ? sa : sb);
+			       strcmp(why, "uncabled") ? why : "down (disconnected)");
 			changes++;
 		}
 	for (int k = 0; k < nb; k++)
