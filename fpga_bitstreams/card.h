@@ -189,6 +189,15 @@ static inline uint16_t card_logical_id(const struct card *c)
 	return (uint16_t)card_rd32(c, CARD_OFF_ROUTER + LOOM_ROUTER_LOGICAL_ID);
 }
 
+/* Does any context have operations in flight? */
+static inline bool card_ops_busy(const struct card *c)
+{
+	for (unsigned int i = 0; i < c->n_ctx; i++)
+		if (c->ctx[i].ops_busy)
+			return true;
+	return false;
+}
+
 /* stderr log line prefixed "loom-card[N]: " */
 void card_log(const struct card *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

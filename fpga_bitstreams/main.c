@@ -26,6 +26,7 @@
 
 #define EXIT_USAGE	2
 #define STALL_POLL_MS	2
+#define OPS_POLL_MS	100
 #define LINK_TIMEOUT_MAX_MS	60000
 
 struct cable_opt {
@@ -587,6 +588,8 @@ static void run(void)
 			timeout = 0;
 		else if (emu.card.stalled && (timeout < 0 || timeout > STALL_POLL_MS))
 			timeout = STALL_POLL_MS;
+		else if (card_ops_busy(&emu.card) && (timeout < 0 || timeout > OPS_POLL_MS))
+			timeout = OPS_POLL_MS;	/* operation timeouts need a clock */
 		n = epoll_wait(emu.epfd, evs, 32, timeout);
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait failed");

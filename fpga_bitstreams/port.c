@@ -522,7 +522,9 @@ int port_set_timers(struct port_set *ps, uint64_t now)
 
 void port_set_flush(struct port_set *ps)
 {
-	tile_service(&ps->tile, ev_now_ms());
+	/* what moved may have made room for the host: run another round */
+	if (tile_service(&ps->tile, ev_now_ms()) && ps->n)
+		ps->port[0].card->more_work = true;
 	for (unsigned int i = 0; i < ps->n; i++)
 		port_write(&ps->port[i]);
 }

@@ -6,7 +6,7 @@
  * failure; loom_strerror() describes both errno values and completion
  * statuses.  A struct loom_ctx is not thread-safe: use one per thread.
  * Documented in Documentation/lib/api.rst.  Symbols are versioned
- * (LOOM_0.1); the ABI only grows.
+ * (LOOM_0.1, LOOM_0.2); the ABI only grows.
  */
 #ifndef LOOM_H
 #define LOOM_H
@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 #define LOOM_API_VERSION_MAJOR	0
-#define LOOM_API_VERSION_MINOR	1
+#define LOOM_API_VERSION_MINOR	2
 
 struct loom_dev;
 struct loom_ctx;
@@ -94,10 +94,11 @@ int loom_nop(struct loom_ctx *ctx, uint64_t tag);
 
 /** A completion: a finished operation or an arrival. */
 struct loom_completion {
-	uint64_t tag;		/* LOCAL: the operation's tag; ARRIVAL: remote_off */
-	uint64_t value;		/* bytes moved */
+	uint64_t tag;		/* LOCAL, COUNTER: the operation's tag; ARRIVAL: remote_off */
+	uint64_t value;		/* bytes moved; atomics: the fetched value;
+				 * COUNTER: the counter's value */
 	uint32_t node;		/* the other end */
-	uint32_t ctx;		/* the other end's context */
+	uint32_t ctx;		/* the other end's context; COUNTER: counter id */
 	uint8_t kind;		/* LOOM_COMPLETION_* */
 	uint8_t status;		/* 0 or LOOM_STATUS_* */
 	uint8_t opcode;
@@ -105,6 +106,7 @@ struct loom_completion {
 
 #define LOOM_COMPLETION_LOCAL	1
 #define LOOM_COMPLETION_ARRIVAL	2
+#define LOOM_COMPLETION_COUNTER	3	/* loom_counter_notify() threshold reached */
 
 /* statuses (same values as the card's) */
 #define LOOM_STATUS_OK			0
@@ -116,6 +118,9 @@ struct loom_completion {
 #define LOOM_STATUS_NO_CTX		6
 #define LOOM_STATUS_LINK		7
 #define LOOM_STATUS_UNSUPPORTED		8
+#define LOOM_STATUS_DISCARDED		9	/* a port on the path is disabled or dead */
+#define LOOM_STATUS_COUNTER		10	/* no such counter at the target */
+#define LOOM_STATUS_BUSY		11	/* too many counter notifications pending */
 
 /* Reap up to @max completions without blocking; returns how many. */
 int loom_poll(struct loom_ctx *ctx, struct loom_completion *out, int max);
@@ -132,6 +137,76 @@ int loom_ctx_fd(const struct loom_ctx *ctx);
 
 /* Text for a negative errno (err < 0) or a LOOM_STATUS_* (err > 0). */
 const char *loom_strerror(int err);
+
+/* ---- LOOM_0.2: get, counted puts, atomics, counters, fence, quiet ---- */
+
+/*
+ * Tags from LOOM_TAG_RESERVED up are the library's own (loom_quiet(),
+ * loom_counter_wait()); do not use them for operations.
+ */
+#define LOOM_TAG_RESERVED	0xffff000000000000ull
+
+/*
+ * Start a get of @len bytes from @remote_off of the remote context's
+ * segment to @local_off of mine; @flags must be 0.  The LOCAL completion
+ * (value = bytes read) comes when every byte has landed in my segment.
+ */
+int loom_get(struct loom_ctx *ctx, const struct loom_remote *src,
+	     uint64_t remote_off, uint64_t local_off, uint64_t len,
+	     uint32_t flags, uint64_t tag);
+
+/* counter ids a counted put can name (the target has loom_ctx_counters()) */
+#define LOOM_COUNTERS_MAX	0x10000u
+/* remote offsets of counted puts are below this */
+#define LOOM_COUNTED_OFF_LIMIT	(1ull << 48)
+
+/*
+ * A put that also adds the bytes it lands to counter @counter of the
+ * remote context (see loom_counter_read()).  Arguments as loom_put().
+ */
+int loom_put_counted(struct loom_ctx *ctx, const struct loom_remote *dst,
+		     uint64_t remote_off, uint64_t local_off, uint64_t len,
+		     uint32_t counter, uint32_t flags, uint64_t tag);
+
+#define LOOM_ATOMIC_FETCH_ADD	1	/* word += operand */
+#define LOOM_ATOMIC_SWAP	2	/* word = operand */
+#define LOOM_ATOMIC_CSWAP	3	/* if (word == compare) word = operand */
+
+/*
+ * Start an 8-byte atomic @op on the word at @remote_off (8-aligned) of the
+ * remote context's segment.  Its LOOM_COMPLETION_LOCAL carries the word's
+ * value before the operation in .value (CSWAP swapped iff it == @compare).
+ */
+int loom_atomic(struct loom_ctx *ctx, const struct loom_remote *dst,
+		uint64_t remote_off, uint32_t op, uint64_t operand,
+		uint64_t compare, uint64_t tag);
+
+/* The next operation posted starts only after every earlier one completed. */
+int loom_fence(struct loom_ctx *ctx);
+/*
+ * Wait until every operation posted so far has completed (their
+ * completions are kept for loom_poll()/loom_wait()), up to @timeout_ms
+ * (-1: forever).  0, -ETIMEDOUT, -EIO, -ENOMEM.
+ */
+int loom_quiet(struct loom_ctx *ctx, int timeout_ms);
+
+/* Counters in this context's counters page (0: the kernel has none). */
+uint32_t loom_ctx_counters(const struct loom_ctx *ctx);
+/* Current value of my counter @id. */
+int loom_counter_read(const struct loom_ctx *ctx, uint32_t id, uint64_t *value);
+/*
+ * Wait until my counter @id is >= @value, up to @timeout_ms (-1: forever),
+ * sleeping on the device; completions reaped meanwhile are kept for
+ * loom_poll().  0, -ETIMEDOUT, -EINVAL, -EOPNOTSUPP, -EIO.
+ */
+int loom_counter_wait(struct loom_ctx *ctx, uint32_t id, uint64_t value,
+		      int timeout_ms);
+/*
+ * Ask for one LOOM_COMPLETION_COUNTER (tag @tag) when my counter @id is
+ * >= @threshold (at once if it already is).
+ */
+int loom_counter_notify(struct loom_ctx *ctx, uint32_t id, uint64_t threshold,
+			uint64_t tag);
 
 #ifdef __cplusplus
 }

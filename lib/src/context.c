@@ -47,6 +47,8 @@ static void unmap_all(struct loom_ctx *ctx)
 		munmap(ctx->segment, ctx->segment_size);
 	if (ctx->kick_page)
 		munmap(ctx->kick_page, LOOM_DB_PAGE_SIZE);
+	if (ctx->counters)
+		munmap((void *)ctx->counters, (size_t)ctx->n_counters * sizeof(uint64_t));
 }
 
 static void destroy_kernel_ctx(struct loom_ctx *ctx)
@@ -123,6 +125,18 @@ int loom_ctx_create(struct loom_dev *dev, const struct loom_ctx_attr *attr,
 		ctx->kick = (volatile uint32_t *)((char *)ctx->kick_page + req.kick_offset);
 		ctx->kick_value = req.kick_value;
 	}
+	/* ABI 0.2 kernels: the counters page, read-only (the card writes it) */
+	if (req.n_counters && req.counters_token) {
+		void *p = mmap(NULL, (size_t)req.n_counters * sizeof(uint64_t), PROT_READ,
+			       MAP_SHARED, dev->fd, (off_t)req.counters_token);
+
+		if (p == MAP_FAILED) {
+			err = -errno;
+			goto err_unmap;
+		}
+		ctx->counters = p;
+		ctx->n_counters = req.n_counters;
+	}
 	if (attr && (attr->flags & LOOM_CTX_ATTR_URING)) {
 		err = loom_uring_open(ctx);
 		if (err)
@@ -150,6 +164,7 @@ void loom_ctx_destroy(struct loom_ctx *ctx)
 	loom_uring_close(ctx);
 	unmap_all(ctx);
 	destroy_kernel_ctx(ctx);
+	free(ctx->stash);
 	free(ctx);
 }
 
@@ -168,6 +183,11 @@ void *loom_ctx_segment(const struct loom_ctx *ctx, size_t *size)
 	if (size)
 		*size = ctx->segment_size;
 	return ctx->segment;
+}
+
+uint32_t loom_ctx_counters(const struct loom_ctx *ctx)
+{
+	return ctx->n_counters;
 }
 
 int loom_ctx_fd(const struct loom_ctx *ctx)

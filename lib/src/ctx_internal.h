@@ -3,6 +3,7 @@
 #ifndef LOOM_CTX_INTERNAL_H
 #define LOOM_CTX_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,9 +40,41 @@ struct loom_ctx {
 	void *kick_page;
 
 	struct loom_uring *uring;	/* LOOM_CTX_ATTR_URING, else NULL */
+
+	const uint64_t *counters;	/* mapped read-only counters page, or NULL */
+	uint32_t n_counters;
+
+	bool fence_next;		/* loom_fence(): FENCE on the next command */
+	uint32_t internal_seq;		/* last library-internal tag issued */
+	uint32_t quiet_done;		/* last loom_quiet() NOP seen completed */
+
+	/* completions reaped by loom_quiet()/loom_counter_wait() for loom_poll() */
+	struct loom_completion *stash;
+	size_t stash_head, stash_len, stash_cap;
 };
 
 struct loom_completion;
+
+/*
+ * Tags the library uses for its own commands (quiet's NOP, counter_wait's
+ * COUNTER_WAIT): LOOM_TAG_RESERVED | sequence.  Their completions are
+ * consumed inside the library, never returned.
+ */
+#define LOOM_TAG_INTERNAL(seq)	(LOOM_TAG_RESERVED | (uint64_t)(seq))
+
+/* datapath.c */
+/* Claim the next command slot, zeroed, or NULL when the ring is full. */
+struct loom_cmd *loom_next_cmd(struct loom_ctx *ctx);
+/* Publish the command claimed by loom_next_cmd() (adds a pending fence). */
+void loom_post_cmd(struct loom_ctx *ctx, struct loom_cmd *cmd);
+/* Reap every completion there is into the stash; 0 or -ENOMEM. */
+int loom_stash_reap(struct loom_ctx *ctx);
+/*
+ * Sleep on the device until a completion may be there, at most @wait_ms
+ * (-1: no limit).  0, or -EIO when the card went away, -errno.
+ */
+int loom_sleep_cq(struct loom_ctx *ctx, int wait_ms);
+int64_t loom_now_ms(void);
 
 /* uring.c: completion mode io_uring */
 int loom_uring_open(struct loom_ctx *ctx);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -30,8 +31,7 @@ static void ring_doorbell(struct loom_ctx *ctx)
 	}
 }
 
-/* Claims the next command slot, zeroed, or NULL when the ring is full. */
-static struct loom_cmd *next_cmd(struct loom_ctx *ctx)
+struct loom_cmd *loom_next_cmd(struct loom_ctx *ctx)
 {
 	struct loom_cmd *cmd;
 
@@ -42,9 +42,12 @@ static struct loom_cmd *next_cmd(struct loom_ctx *ctx)
 	return cmd;
 }
 
-/* Publishes the command claimed by next_cmd(). */
-static void post_cmd(struct loom_ctx *ctx)
+void loom_post_cmd(struct loom_ctx *ctx, struct loom_cmd *cmd)
 {
+	if (ctx->fence_next) {
+		cmd->flags |= LOOM_CMD_F_FENCE;
+		ctx->fence_next = false;
+	}
 	ctx->cmd_pi++;
 	ctx->cmd_credits--;
 	ring_doorbell(ctx);
@@ -56,13 +59,13 @@ int loom_nop(struct loom_ctx *ctx, uint64_t tag)
 
 	if (!ctx)
 		return -EINVAL;
-	cmd = next_cmd(ctx);
+	cmd = loom_next_cmd(ctx);
 	if (!cmd)
 		return -EAGAIN;
 	cmd->opcode = LOOM_OP_NOP;
 	cmd->flags = LOOM_CMD_F_SIGNAL;
 	cmd->tag = tag;
-	post_cmd(ctx);
+	loom_post_cmd(ctx, cmd);
 	return 0;
 }
 
@@ -78,7 +81,7 @@ int loom_put(struct loom_ctx *ctx, const struct loom_remote *dst,
 		return -ERANGE;
 	if (dst->ctx > UINT16_MAX)
 		return -EINVAL;
-	cmd = next_cmd(ctx);
+	cmd = loom_next_cmd(ctx);
 	if (!cmd)
 		return -EAGAIN;
 	cmd->opcode = LOOM_OP_PUT;
@@ -92,23 +95,41 @@ int loom_put(struct loom_ctx *ctx, const struct loom_remote *dst,
 	cmd->remote_off = remote_off;
 	cmd->length = len;
 	cmd->key = dst->key;
-	post_cmd(ctx);
+	loom_post_cmd(ctx, cmd);
 	return 0;
 }
 
-int loom_poll(struct loom_ctx *ctx, struct loom_completion *out, int max)
+/* Is @e the completion of one of the library's own commands? */
+static bool is_internal(const struct loom_cqe *e)
+{
+	return (e->tag & LOOM_TAG_RESERVED) == LOOM_TAG_RESERVED &&
+	       (e->opcode == LOOM_OP_NOP || e->opcode == LOOM_OP_COUNTER_WAIT);
+}
+
+/* Reap up to @max completions from the ring, consuming internal ones. */
+static int reap(struct loom_ctx *ctx, struct loom_completion *out, int max)
 {
 	uint32_t mask = (1u << ctx->cq_log2) - 1;
-	int n = 0;
+	int n = 0, seen = 0;
 
-	if (!ctx || !out || max < 0)
-		return -EINVAL;
 	while (n < max) {
 		const struct loom_cqe *e = &ctx->cq[ctx->cq_ci & mask];
 		uint32_t f = __atomic_load_n(&e->flags, __ATOMIC_ACQUIRE);
 
 		if ((f & LOOM_CQE_PHASE) != loom_cq_phase(ctx->cq_ci, ctx->cq_log2))
 			break;
+		/* every command posts exactly one LOCAL or COUNTER entry */
+		if (e->kind == LOOM_CQE_LOCAL || e->kind == LOOM_CQE_COUNTER)
+			ctx->cmd_credits++;
+		ctx->cq_ci++;
+		seen++;
+		if (is_internal(e)) {
+			uint32_t seq = (uint32_t)e->tag;
+
+			if (e->opcode == LOOM_OP_NOP && (int32_t)(seq - ctx->quiet_done) > 0)
+				ctx->quiet_done = seq;
+			continue;
+		}
 		out[n].tag = e->tag;
 		out[n].value = e->value;
 		out[n].node = e->src_node;
@@ -116,12 +137,9 @@ int loom_poll(struct loom_ctx *ctx, struct loom_completion *out, int max)
 		out[n].kind = e->kind;
 		out[n].status = e->status;
 		out[n].opcode = e->opcode;
-		if (e->kind == LOOM_CQE_LOCAL)
-			ctx->cmd_credits++;
-		ctx->cq_ci++;
 		n++;
 	}
-	if (n) {
+	if (seen) {
 		/* entries are copied out before the slots are handed back */
 		atomic_thread_fence(memory_order_release);
 		ctx->doorbell[LOOM_DB_CQ_CI / 4] = ctx->cq_ci;
@@ -129,7 +147,54 @@ int loom_poll(struct loom_ctx *ctx, struct loom_completion *out, int max)
 	return n;
 }
 
-static int64_t now_ms(void)
+int loom_stash_reap(struct loom_ctx *ctx)
+{
+	for (;;) {
+		size_t room, tail;
+		int n;
+
+		if (ctx->stash_len == ctx->stash_cap) {
+			size_t cap = ctx->stash_cap ? 2 * ctx->stash_cap : 64;
+			struct loom_completion *p = malloc(cap * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			for (size_t i = 0; i < ctx->stash_len; i++)
+				p[i] = ctx->stash[(ctx->stash_head + i) % ctx->stash_cap];
+			free(ctx->stash);
+			ctx->stash = p;
+			ctx->stash_cap = cap;
+			ctx->stash_head = 0;
+		}
+		tail = (ctx->stash_head + ctx->stash_len) % ctx->stash_cap;
+		room = ctx->stash_cap - ctx->stash_len;
+		if (room > ctx->stash_cap - tail)
+			room = ctx->stash_cap - tail;	/* contiguous part */
+		n = reap(ctx, &ctx->stash[tail], room > INT32_MAX ? INT32_MAX : (int)room);
+		ctx->stash_len += (size_t)n;
+		if ((size_t)n < room)
+			return 0;
+	}
+}
+
+int loom_poll(struct loom_ctx *ctx, struct loom_completion *out, int max)
+{
+	int n = 0;
+
+	if (!ctx || !out || max < 0)
+		return -EINVAL;
+	/* what quiet/counter_wait reaped first: completions stay in order */
+	while (n < max && ctx->stash_len) {
+		out[n++] = ctx->stash[ctx->stash_head];
+		ctx->stash_head = (ctx->stash_head + 1) % ctx->stash_cap;
+		ctx->stash_len--;
+	}
+	if (ctx->stash_len)
+		return n;
+	return n + reap(ctx, out + n, max - n);
+}
+
+int64_t loom_now_ms(void)
 {
 	struct timespec ts;
 
@@ -140,7 +205,7 @@ static int64_t now_ms(void)
 int loom_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
 	      int timeout_ms)
 {
-	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	int64_t deadline = timeout_ms < 0 ? -1 : loom_now_ms() + timeout_ms;
 
 	if (!ctx || !out || max <= 0)
 		return -EINVAL;
@@ -156,7 +221,7 @@ int loom_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
 		if (deadline < 0) {
 			wait = -1;
 		} else {
-			int64_t left = deadline - now_ms();
+			int64_t left = deadline - loom_now_ms();
 
 			if (left <= 0)
 				return -ETIMEDOUT;
@@ -175,4 +240,15 @@ int loom_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
 		if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL))
 			return -EIO;
 	}
+}
+
+int loom_sleep_cq(struct loom_ctx *ctx, int wait_ms)
+{
+	struct pollfd pfd = { .fd = ctx->dev->fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, wait_ms) < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL))
+		return -EIO;
+	return 0;
 }

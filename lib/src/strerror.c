@@ -14,6 +14,9 @@ static const char *const status_text[] = {
 	[LOOM_STATUS_NO_CTX] = "the target context does not exist or is not running",
 	[LOOM_STATUS_LINK] = "lost to a link failure on the path",
 	[LOOM_STATUS_UNSUPPORTED] = "operation not supported by this card design",
+	[LOOM_STATUS_DISCARDED] = "discarded: a port on the path is disabled or dead (check the fault masks)",
+	[LOOM_STATUS_COUNTER] = "no such counter (id beyond the context's counters, or no counters page)",
+	[LOOM_STATUS_BUSY] = "too many counter notifications pending on this context (64 at most)",
 };
 
 const char *loom_strerror(int err)
