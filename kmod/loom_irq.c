@@ -38,6 +38,16 @@ static irqreturn_t loom_irq_event(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
+/* interrupt thread: what it reads is multicast, which may sleep */
+static irqreturn_t loom_irq_event(int irq, void *data)
+{
+	struct loom_dev *ldev = data;
+
+	loom_maint_event(ldev);
+	loom_port_event(ldev);
+	return IRQ_HANDLED;
+}
+
 /**
  * loom_irq_setup() - allocate MSI-X vectors and install the handlers
  * @ldev: the card; bus mastering must be enabled or no MSI-X arrives

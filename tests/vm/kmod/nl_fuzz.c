@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nl_fuzz: sends random messages to the "loom" generic netlink family and
+ * reads every answer (guest side of test_nl_fuzz.sh; deliberately not
+ * named test_*).  Each message has a random command (LOOM_CMD_MAINT
+ * excepted: its waits are long by design and it has its own tests), a
+ * random version, sometimes NLM_F_DUMP, and random attributes: random
+ * types and lengths, u32 values near the policies' limits, nests of random
+ * inner attributes, and usually a DEV_INDEX of 0 so that the handlers get
+ * past the card lookup.  Run as root, it changes the card's settings at
+ * random: use a lab of its own.
+ *
+ *   nl_fuzz [COUNT [SEED]]     default 5000 messages, seed 1
+ *
+ * Prints how many answers of each errno came back.  Exit 0 when every
+ * message was sent and answered (an answer may be an error: that is the
+ * point), 1 otherwise.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include <linux/loom_netlink.h>
+
+#define NLF_BUF		8192
+#define NLF_MAX_ERRNO	256
+#define LOOM_MAX_NODES_BYTES	128	/* VCT_START_VC1: 1024 bits */
+
+static uint64_t nlf_state;
+
+static uint32_t nlf_rand(void)
+{
+	/* xorshift64*: reproducible from the seed */
+	nlf_state ^= nlf_state >> 12;
+	nlf_state ^= nlf_state << 25;
+	nlf_state ^= nlf_state >> 27;
+	return (uint32_t)((nlf_state * 0x2545f4914f6cdd1dull) >> 32);
+}
+
+static uint32_t nlf_below(uint32_t n)
+{
+	return n ? nlf_rand() % n : 0;
+}
+
+struct nlf_msg {
+	char buf[NLF_BUF];
+	size_t len;
+};
+
+/* Append an attribute; returns its offset, or -1 when the buffer is full. */
+static long nlf_put(struct nlf_msg *m, uint16_t type, const void *data, size_t len)
+{
+	size_t need = NLA_ALIGN(NLA_HDRLEN + len);
+	struct nlattr *a;
+	long off = (long)m->len;
+
+	if (m->len + need > sizeof(m->buf))
+		return -1;
+	a = (struct nlattr *)(m->buf + m->len);
+	a->nla_type = type;
+	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
+	if (len)
+		memcpy(m->buf + m->len + NLA_HDRLEN, data, len);
+	memset(m->buf + m->len + NLA_HDRLEN + len, 0, need - NLA_HDRLEN - len);
+	m->len += need;
+	return off;
+}
+
+static uint32_t nlf_value(void)
+{
+	static const uint32_t edges[] = { 0, 1, 2, 7, 8, 14, 15, 16, 63, 64, 255, 256,
+					  1023, 1024, 65535, 65536, 3600000, 3600001,
+					  0x7fffffff, 0xffffffff };
+
+	if (nlf_below(4))
+		return edges[nlf_below(sizeof(edges) / sizeof(edges[0]))];
+	return nlf_rand();
+}
+
+/*
+ * Random attributes, some of them nests, down to depth 2: top-level types
+ * 0..LOOM_ATTR_MAX + 2, inner types 0..13 (the nests' enums are shorter).
+ */
+static void nlf_attrs(struct nlf_msg *m, int depth, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		uint16_t type = (uint16_t)nlf_below(depth ? 14 : LOOM_ATTR_MAX + 3);
+		unsigned char data[160];
+		size_t len;
+		long off;
+
+		if (depth < 2 && nlf_below(depth ? 6 : 3) == 0) {
+			/* a nest: of a known nest type most of the time */
+			static const uint16_t nests[] = { LOOM_ATTR_ROUTE, LOOM_ATTR_PORT,
+							  LOOM_ATTR_ROUTE_TABLE, LOOM_ATTR_VCT_PORT,
+							  LOOM_ATTR_STATS, LOOM_ATTR_KEY,
+							  LOOM_ATTR_BSU, LOOM_ATTR_DROPS };
+			if (nlf_below(4))
+				type = nests[nlf_below(sizeof(nests) / sizeof(nests[0]))];
+			if (nlf_below(8) == 0)
+				type |= NLA_F_NESTED;
+			off = nlf_put(m, type, NULL, 0);
+			if (off < 0)
+				return;
+			nlf_attrs(m, depth + 1, nlf_below(6));
+			((struct nlattr *)(m->buf + off))->nla_len = (uint16_t)(m->len - (size_t)off);
+			continue;
+		}
+		switch (nlf_below(5)) {
+		case 0:
+			len = 0;
+			break;
+		case 1:
+		case 2: {
+			uint32_t v = nlf_value();
+
+			memcpy(data, &v, 4);
+			len = 4;
+			break;
+		}
+		case 3:
+			data[0] = (unsigned char)nlf_value();
+			len = 1;
+			break;
+		default:
+			/* the VC bitmap has an exact length: hit it at times */
+			len = type == LOOM_ATTR_VCT_START_VC1 && nlf_below(2) ?
+			      LOOM_MAX_NODES_BYTES : nlf_below(65);
+			for (size_t k = 0; k < len; k++)
+				data[k] = (unsigned char)nlf_rand();
+			break;
+		}
+		if (nlf_put(m, type, data, len) < 0)
+			return;
+	}
+}
+
+static int nlf_resolve(int fd, uint32_t *seq)
+{
+	struct {
+		struct nlmsghdr h;
+		struct genlmsghdr g;
+		char attrs[64];
+	} req;
+	char buf[NLF_BUF];
+	struct nlattr *a;
+	ssize_t n;
+
+	memset(&req, 0, sizeof(req));
+	req.h.nlmsg_type = GENL_ID_CTRL;
+	req.h.nlmsg_flags = NLM_F_REQUEST;
+	req.h.nlmsg_seq = ++*seq;
+	req.g.cmd = CTRL_CMD_GETFAMILY;
+	req.g.version = 1;
+	a = (struct nlattr *)req.attrs;
+	a->nla_type = CTRL_ATTR_FAMILY_NAME;
+	a->nla_len = NLA_HDRLEN + sizeof(LOOM_GENL_NAME);
+	memcpy(req.attrs + NLA_HDRLEN, LOOM_GENL_NAME, sizeof(LOOM_GENL_NAME));
+	req.h.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN + NLA_ALIGN(a->nla_len));
+	if (send(fd, &req, req.h.nlmsg_len, 0) < 0)
+		return -1;
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n < (ssize_t)NLMSG_LENGTH(GENL_HDRLEN))
+		return -1;
+	if (((struct nlmsghdr *)buf)->nlmsg_type != GENL_ID_CTRL)
+		return -1;
+	for (size_t off = NLMSG_LENGTH(GENL_HDRLEN); off + NLA_HDRLEN <= (size_t)n;) {
+		a = (struct nlattr *)(buf + off);
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		if (a->nla_type == CTRL_ATTR_FAMILY_ID)
+			return *(uint16_t *)(buf + off + NLA_HDRLEN);
+		off += NLA_ALIGN(a->nla_len);
+	}
+	return -1;
+}
+
+/* Read until the request is answered; the errno of the answer in *err. */
+static int nlf_drain(int fd, uint32_t seq, int *err)
+{
+	static char buf[1 << 16];
+
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *h;
+		size_t left;
+
+		if (n < 0)
+			return -1;	/* timed out: the kernel never answered */
+		left = (size_t)n;
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
+			if (h->nlmsg_seq != seq)
+				continue;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				*err = -((struct nlmsgerr *)NLMSG_DATA(h))->error;
+				return 0;
+			}
+			if (h->nlmsg_type == NLMSG_DONE) {
+				int v = *(int *)NLMSG_DATA(h);
+
+				*err = v < 0 ? -v : 0;
+				return 0;
+			}
+		}
+	}
+}
+
+/* Top-level attributes of the right type (u32, flag, binary or a nest). */
+static void nlf_typed_attrs(struct nlf_msg *m, unsigned int n)
+{
+	static const struct {
+		uint16_t type;
+		char kind;		/* u: u32, f: flag, n: nest, b: bitmap */
+		uint8_t inner_max;	/* nests: highest inner type */
+	} t[] = {
+		{ LOOM_ATTR_DEV_LOGICAL_ID, 'u', 0 }, { LOOM_ATTR_DEV_FP_TIMEOUT_MS, 'u', 0 },
+		{ LOOM_ATTR_DEV_LANE_THRESHOLD, 'u', 0 }, { LOOM_ATTR_ROUTE, 'n', 5 },
+		{ LOOM_ATTR_PORT, 'n', 21 }, { LOOM_ATTR_ROUTE_TABLE, 'n', 0 },
+		{ LOOM_ATTR_VCT_PORT, 'n', 3 }, { LOOM_ATTR_VCT_START_VC1, 'b', 0 },
+		{ LOOM_ATTR_VCT_DEST, 'u', 0 }, { LOOM_ATTR_VCT_VC, 'u', 0 },
+		{ LOOM_ATTR_KEY, 'n', 3 }, { LOOM_ATTR_BSU, 'n', 12 },
+		{ LOOM_ATTR_DEV_EMULATED, 'f', 0 },
+	};
+
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int k = nlf_below(sizeof(t) / sizeof(t[0]));
+		unsigned char bits[LOOM_MAX_NODES_BYTES];
+		uint32_t v = nlf_value();
+		long off;
+
+		switch (t[k].kind) {
+		case 'u':
+			nlf_put(m, t[k].type, &v, 4);
+			break;
+		case 'f':
+			nlf_put(m, t[k].type, NULL, 0);
+			break;
+		case 'b':
+			for (size_t b = 0; b < sizeof(bits); b++)
+				bits[b] = (unsigned char)nlf_rand();
+			nlf_put(m, t[k].type, bits, sizeof(bits));
+			break;
+		default:
+			off = nlf_put(m, t[k].type, NULL, 0);
+			if (off < 0)
+				return;
+			if (t[k].type == LOOM_ATTR_ROUTE_TABLE) {
+				/* routes: DEST, PORT, PHYS_DEST as u32, ADAPTIVE as flag */
+				for (unsigned int r = nlf_below(40); r; r--) {
+					long ro = nlf_put(m, LOOM_ATTR_ROUTE, NULL, 0);
+
+					if (ro < 0)
+						return;
+					for (uint16_t a = 1; a <= 3; a++) {
+						v = nlf_below(4) ? nlf_below(24) : nlf_value();
+						if (nlf_below(6))
+							nlf_put(m, a, &v, 4);
+					}
+					if (nlf_below(2))
+						nlf_put(m, LOOM_ATTR_ROUTE_ADAPTIVE, NULL, 0);
+					((struct nlattr *)(m->buf + ro))->nla_len =
+						(uint16_t)(m->len - (size_t)ro);
+				}
+			} else {
+				for (unsigned int a = nlf_below(5); a; a--) {
+					uint16_t it = (uint16_t)(1 + nlf_below(t[k].inner_max));
+					unsigned int kind = nlf_below(6);
+
+					v = nlf_below(2) ? nlf_below(16) : nlf_value();
+					if (kind == 0)
+						nlf_put(m, it, NULL, 0);
+					else if (kind == 1)
+						nlf_put(m, it, &v, 1);
+					else
+						nlf_put(m, it, &v, 4);
+				}
+			}
+			((struct nlattr *)(m->buf + off))->nla_len = (uint16_t)(m->len - (size_t)off);
+			break;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long count = argc > 1 ? strtoul(argv[1], NULL, 0) : 5000;
+	unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 0) : 1;
+	unsigned long answers[NLF_MAX_ERRNO] = { 0 }, lost = 0;
+	struct timeval tv = { .tv_sec = 5 };
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	uint32_t seq = 0;
+	int fd, family, one = 1;
+
+	nlf_state = seed * 0x9e3779b97f4a7c15ull + 1;
+	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		perror("nl_fuzz: netlink socket");
+		return 1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	family = nlf_resolve(fd, &seq);
+	if (family < 0) {
+		fprintf(stderr, "nl_fuzz: the %s family is not registered: is loom.ko loaded?\n",
+			LOOM_GENL_NAME);
+		return 1;
+	}
+	for (unsigned long i = 0; i < count; i++) {
+		struct nlf_msg m = { .len = NLMSG_LENGTH(GENL_HDRLEN) };
+		struct nlmsghdr *h = (struct nlmsghdr *)m.buf;
+		struct genlmsghdr *g = (struct genlmsghdr *)NLMSG_DATA(h);
+		int err = 0;
+
+		memset(m.buf, 0, m.len);
+		/* mostly the family's commands, at times anything */
+		do
+			g->cmd = (uint8_t)(nlf_below(5) ? nlf_below(__LOOM_CMD_MAX) :
+					   nlf_below(256));
+		while (g->cmd == LOOM_CMD_MAINT);
+		g->version = nlf_below(8) ? LOOM_GENL_VERSION : (uint8_t)nlf_rand();
+		if (nlf_below(8) == 0)
+			g->reserved = (uint16_t)nlf_rand();
+		if (nlf_below(10) < 7) {
+			uint32_t dev = nlf_below(10) ? 0 : nlf_value();
+
+			nlf_put(&m, LOOM_ATTR_DEV_INDEX, &dev, 4);
+		}
+		/* half of the messages well typed, to get past the policies */
+		if (nlf_below(2))
+			nlf_typed_attrs(&m, 1 + nlf_below(4));
+		else
+			nlf_attrs(&m, 0, nlf_below(8));
+		h->nlmsg_len = (uint32_t)m.len;
+		h->nlmsg_type = (uint16_t)family;
+		h->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (nlf_below(5) ? 0 : NLM_F_DUMP);
+		h->nlmsg_seq = ++seq;
+		if (send(fd, m.buf, m.len, 0) < 0) {
+			fprintf(stderr, "nl_fuzz: message %lu (cmd %u): send: %s\n", i, g->cmd,
+				strerror(errno));
+			lost++;
+			continue;
+		}
+		if (nlf_drain(fd, seq, &err)) {
+			fprintf(stderr, "nl_fuzz: message %lu (cmd %u, %zu bytes): no answer: %s\n",
+				i, g->cmd, m.len, strerror(errno));
+			lost++;
+			continue;
+		}
+		answers[err < NLF_MAX_ERRNO ? err : 0]++;
+	}
+	printf("nl_fuzz: %lu messages, seed %lu, %lu unanswered\n", count, seed, lost);
+	for (int e = 0; e < NLF_MAX_ERRNO; e++)
+		if (answers[e])
+			printf("  %-32s %lu\n", e ? strerror(e) : "success", answers[e]);
+	close(fd);
+	return lost ? 1 : 0;
+}
