@@ -35,15 +35,6 @@ static irqreturn_t loom_irq_event(int irq, void *data)
 	struct loom_dev *ldev = data;
 
 	loom_maint_event(ldev);
-	return IRQ_HANDLED;
-}
-
-/* interrupt thread: what it reads is multicast, which may sleep */
-static irqreturn_t loom_irq_event(int irq, void *data)
-{
-	struct loom_dev *ldev = data;
-
-	loom_maint_event(ldev);
 	loom_port_event(ldev);
 	return IRQ_HANDLED;
 }
