@@ -79,6 +79,9 @@ int lc_route_print_entry(bool json, uint32_t dev, struct nlattr *route,
 int lc_port_print_entry(bool json, uint32_t dev, struct nlattr *port,
 			const char *prefix, bool brief);
 
+/* maint.c: shared with monitor.c */
+int lc_maint_print_event(bool json, uint32_t dev, struct nlattr *maint);
+
 /* attribute helpers: 0 when absent */
 uint32_t lc_get_u32(struct nlattr **tb, int attr);
 uint64_t lc_get_u64(struct nlattr **tb, int attr);
@@ -88,6 +91,7 @@ int lc_dev_run(const struct lc_opts *o, int argc, char **argv);
 int lc_route_run(const struct lc_opts *o, int argc, char **argv);
 int lc_port_run(const struct lc_opts *o, int argc, char **argv);
 int lc_monitor_run(const struct lc_opts *o, int argc, char **argv);
+int lc_maint_run(const struct lc_opts *o, int argc, char **argv);
 int lc_vc_run(const struct lc_opts *o, int argc, char **argv);
 int lc_stats_run(const struct lc_opts *o, int argc, char **argv);
 int lc_key_run(const struct lc_opts *o, int argc, char **argv);
@@ -96,6 +100,7 @@ extern const char lc_dev_usage[];
 extern const char lc_route_usage[];
 extern const char lc_port_usage[];
 extern const char lc_monitor_usage[];
+extern const char lc_maint_usage[];
 extern const char lc_vc_usage[];
 extern const char lc_stats_usage[];
 extern const char lc_key_usage[];

@@ -21,7 +21,7 @@ static const char lc_usage[] =
 "    loomctl help\n"
 "    loomctl OBJECT help\n"
 "\n"
-"    OBJECT := dev | route | port | vc | stats | key | monitor\n"
+"    OBJECT := dev | route | port | vc | stats | key | monitor | maint\n"
 "\n"
 "DESCRIPTION\n"
 "    loomctl talks to loom.ko through its generic netlink family \"loom\".\n"
@@ -54,6 +54,10 @@ static const char lc_usage[] =
 "        partitions: which users and groups may use which key.\n"
 "    loomctl [-j] monitor\n"
 "        print route and port changes of every card until interrupted.\n"
+"    loomctl [-j] [-d DEV] maint read [--route P1,P2,..] REG\n"
+"    loomctl [-d DEV] maint write [--route P1,P2,..] REG VALUE\n"
+"        any card's registers over the maintenance network (directed\n"
+"        route of output ports; needs CAP_NET_ADMIN).\n"
 "\n"
 "    Objects, commands and keywords may be abbreviated to any prefix; the\n"
 "    first match in the order above wins (\"loomctl r s\" is route show).\n"
@@ -172,13 +176,14 @@ static const struct lc_object lc_objects[] = {
 	{ "vc", lc_vc_run, lc_vc_usage },
 	{ "stats", lc_stats_run, lc_stats_usage },
 	{ "key", lc_key_run, lc_key_usage },
+	{ "maint", lc_maint_run, lc_maint_usage },
 	{ "help", NULL, lc_usage },
 };
 
 int main(int argc, char **argv)
 {
 	static const char *const names[] = { "dev", "route", "port", "monitor",
-					     "vc", "stats", "key", "help", NULL };
+					     "vc", "stats", "key", "maint", "help", NULL };
 	struct lc_opts o = { .json = false, .dev = 0 };
 	bool dev_given = false;
 	int i = 1, which;
@@ -211,7 +216,7 @@ int main(int argc, char **argv)
 	}
 	which = lc_match(argv[i], names);
 	if (which < 0)
-		return lc_usage_error("unknown object \"%s\": objects are dev, route, port, vc, stats, key, monitor; try \"loomctl help\"",
+		return lc_usage_error("unknown object \"%s\": objects are dev, route, port, vc, stats, key, monitor, maint; try \"loomctl help\"",
 				      argv[i]);
 	if (!lc_objects[which].run) {
 		fputs(lc_usage, stdout);

@@ -42,6 +42,12 @@ const char lc_monitor_usage[] =
 "        loom.ko also looks every second, so an event may come up to a\n"
 "        second late.\n"
 "\n"
+"    maint response: loom0 seq 7 node 1 status ok value 1 (0x00000001) for read 0x90 via 0\n"
+"        a maintenance response reached the card: the one a maint command\n"
+"        waits for (with its request), or a late one nobody waits for any\n"
+"        more (\"late or not awaited\").  JSON: {\"event\":\"maint_resp\",\n"
+"        \"dev\", \"seq\", \"node\", \"status\", \"value\"[, \"op\", \"addr\", \"route\"]}.\n"
+"\n"
 "    \"listening for loom events\" is printed on standard error once the\n"
 "    subscription is in place.  When loom.ko is unloaded the family goes\n"
 "    away: monitor says so and exits with status 1.\n";
@@ -106,6 +112,11 @@ static int lc_monitor_event(struct nl_msg *msg, void *arg)
 			snprintf(prefix, sizeof(prefix), "port changed: loom%u ", dev);
 			lc_port_print_entry(false, dev, tb[LOOM_ATTR_PORT], prefix, true);
 		}
+		fflush(stdout);
+		return NL_OK;
+	}
+	if (g->cmd == LOOM_EVENT_MAINT_RESP) {
+		lc_maint_print_event(o->json, dev, tb[LOOM_ATTR_MAINT]);
 		fflush(stdout);
 		return NL_OK;
 	}
