@@ -117,7 +117,9 @@ bool card_init(struct card *c, uint8_t *regs, size_t regs_size, unsigned int nod
 	card_wr32(c, CARD_OFF_LINK + LOOM_LINK_LANE_THRESHOLD, CARD_LANE_THRESHOLD);
 	card_wr32(c, CARD_OFF_LINK + LOOM_LINK_LANE_WINDOW_MS, CARD_LANE_WINDOW_MS);
 
-	card_blk(c, CARD_OFF_MAINT, LOOM_BLK_MAINT, LOOM_MAINT_VERSION, 0, LOOM_MAINT_SIZE);
+	card_blk(c, CARD_OFF_MAINT, LOOM_BLK_MAINT, LOOM_MAINT_VERSION, CARD_OFF_BSU,
+		 LOOM_MAINT_SIZE);
+	bsu_init(c);
 
 	card_save_boot_config(c);
 	card_init_fwid(c);
@@ -157,6 +159,7 @@ void card_reset(struct card *c)
 		hif_ctx_stop(c, i);
 	memcpy(c->regs + CARD_OFF_ROUTER + LOOM_ROUTER_RT, c->boot_rt, sizeof(c->boot_rt));
 	card_wr32(c, CARD_OFF_ROUTER + LOOM_ROUTER_LOGICAL_ID, c->node);
+	bsu_reset(c);
 }
 
 void card_service(struct card *c)
@@ -164,6 +167,7 @@ void card_service(struct card *c)
 	admin_poll(c);
 	maint_poll(c);
 	hif_service(c);
+	bsu_service(c);
 }
 
 void card_respond(struct card *c, const struct loom_pkt_hdr *req, uint8_t status)
@@ -201,8 +205,13 @@ struct router_decision card_route(const struct card *c, const struct loom_pkt_hd
 
 void card_switch(struct card *c, struct loom_pkt_hdr *h, const void *payload, int in_port)
 {
-	struct router_decision d = card_route(c, h);
+	struct router_decision d;
 
+	if (h->class == LOOM_CLASS_BARRIER) {	/* hop by hop, never table routed */
+		bsu_receive(c, h, in_port);
+		return;
+	}
+	d = card_route(c, h);
 	switch (d.verdict) {
 	case ROUTE_HOST:
 		hif_deliver(c, h, payload);

@@ -19,6 +19,7 @@
 #include <loom_hw/packet.h>
 #include <loom_hw/regs.h>
 
+#include "bsu.h"
 #include "guest_mem.h"
 #include "host_if.h"
 #include "maint.h"
@@ -53,7 +54,8 @@
 #define CARD_OFF_MAINT		0x4300
 #define CARD_OFF_BSU		0x4800	/* BSU block header; its pages follow the doorbells */
 #define CARD_DB_AREA		0x10000	/* page aligned */
-#define CARD_REGS_MIN		(CARD_DB_AREA + CARD_N_CTX * LOOM_DB_PAGE_SIZE)
+#define CARD_BSU_AREA		(CARD_DB_AREA + CARD_N_CTX * LOOM_DB_PAGE_SIZE)	/* 0x50000 */
+#define CARD_REGS_MIN		(CARD_BSU_AREA + LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE)
 
 /* Hooks to the network ports, supplied by whoever runs the card. */
 struct card_io {
@@ -85,6 +87,7 @@ struct card {
 	bool stalled;		/* completions wait for completion ring space */
 	uint64_t host_drops;	/* packets from the host interface dropped */
 	uint64_t stale_acks;	/* acks for no operation in flight */
+	struct bsu_block bsu;	/* barrier/eureka units */
 };
 
 /*

@@ -119,6 +119,7 @@
  */
 #define LOOM_KICK_ADMIN			0	/* registers changed: rescan */
 #define LOOM_KICK_DOORBELL		1	/* a context doorbell moved */
+#define LOOM_KICK_BSU			2	/* a BSU page's OP was written */
 
 /* ---- router block ------------------------------------------------------ */
 #define LOOM_ROUTER_VERSION		LOOM_BLK_VER(1, 0)
@@ -349,6 +350,68 @@
 #define LOOM_MAINT_ST_BAD_ADDR		1	/* outside the space or unaligned */
 #define LOOM_MAINT_ST_READ_ONLY		2	/* not writable by maintenance */
 #define LOOM_MAINT_ST_BAD_OP		3
+
+/* ---- BSU block: barrier/eureka synchronisation units (T3E) ------------- */
+/*
+ * LOOM_BSU_COUNT units per card.  Each has a tree register record in this
+ * block (the router's view: which ports and whether the local host are its
+ * children, which port leads to its parent) and one user page, page
+ * aligned at PAGE_AREA + bsu * PAGE_STRIDE, that the driver maps into the
+ * one process it granted the unit to.  Documented in
+ * Documentation/hw/registers.rst (BSU) and Documentation/hw/packets.rst.
+ */
+#define LOOM_BSU_VERSION		LOOM_BLK_VER(1, 0)
+#define LOOM_BSU_COUNT			32	/* units per card */
+#define LOOM_BSU_N_UNITS		0x10	/* RO: units on the card (32) */
+#define LOOM_BSU_PAGE_AREA		0x14	/* RO: offset of unit 0's user page */
+#define LOOM_BSU_PAGE_STRIDE		0x18	/* RO: 4096 */
+#define LOOM_BSU_BAD_PKTS		0x1c	/* RO: barrier packets dropped as
+						 * malformed or off the tree
+						 */
+#define LOOM_BSU_TREE_BASE		0x40	/* one record per unit */
+#define LOOM_BSU_TREE_SIZE		0x10
+#define LOOM_BSU_SIZE			(LOOM_BSU_TREE_BASE + \
+					 LOOM_BSU_COUNT * LOOM_BSU_TREE_SIZE)
+/* offsets inside a tree record */
+#define LOOM_BSUT_CHILDREN		0x00	/* RW: bit n = port n is a child,
+						 * LOOM_BSU_CHILD_HOST = local host
+						 */
+#define LOOM_BSUT_PARENT		0x04	/* RW: parent port, or LOOM_BSU_ROOT */
+#define LOOM_BSUT_ARRIVED		0x08	/* RO: children that joined this round */
+#define LOOM_BSUT_FLAGS			0x0c	/* RO: LOOM_BSUT_F_* */
+
+#define LOOM_BSU_CHILD_HOST		(1u << 8)
+#define LOOM_BSU_CHILDREN_MASK		0x000001ffu	/* ports 0..7 + host */
+#define LOOM_BSU_ROOT			0xf		/* PARENT: no parent */
+#define LOOM_BSUT_F_EUREKA		(1u << 0)	/* a eureka passed this round */
+
+/* offsets inside a unit's user page */
+#define LOOM_BSUP_STATE			0x00	/* RO: LOOM_BSU_S_* */
+#define LOOM_BSUP_OP			0x04	/* software writes LOOM_BSU_OP_*
+						 * (when it reads 0), then kicks
+						 * LOOM_KICK_BSU in the lab; the
+						 * card consumes it and writes 0
+						 */
+#define LOOM_BSUP_COMPLETIONS		0x08	/* RO: +1 on every barrier completion */
+#define LOOM_BSUP_EUREKAS		0x0c	/* RO: +1 on every eureka delivered */
+#define LOOM_BSUP_ILLEGAL		0x10	/* RO: ops ignored as illegal */
+#define LOOM_BSU_PAGE_SIZE		4096
+
+#define LOOM_BSU_S_BAR			1	/* ready (reset state) */
+#define LOOM_BSU_S_ARM			2	/* joined, waiting for completion */
+#define LOOM_BSU_S_EUR			3	/* a eureka happened */
+
+#define LOOM_BSU_OP_BAR			1	/* join the barrier */
+#define LOOM_BSU_OP_EUR			2	/* signal eureka */
+#define LOOM_BSU_OP_EUR_B		3	/* signal eureka and join the barrier */
+
+/* Barrier-class packets (LOOM_PKT_BARRIER, aux = bsu | op << 8), sent hop
+ * by hop to the neighbour on a tree port, never table routed.
+ */
+#define LOOM_BSU_WIRE_BAR_UP		1	/* child -> parent: subtree joined */
+#define LOOM_BSU_WIRE_EUR_UP		2	/* child -> parent: eureka */
+#define LOOM_BSU_WIRE_BAR_DOWN		3	/* parent -> child: barrier complete */
+#define LOOM_BSU_WIRE_EUR_DOWN		4	/* parent -> child: eureka happened */
 
 /* ---- lab layout chosen by the emulator (informative: drivers walk the chain) */
 #define LOOM_LAB_SHM_SIZE		(1u << 20)	/* BAR2 size, power of two */

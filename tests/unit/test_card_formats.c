@@ -127,8 +127,9 @@ int main(void)
 					    (1u << LOOM_BLK_ROUTER) | (1u << LOOM_BLK_PORTS) |
 					    (1u << LOOM_BLK_CTX) | (1u << LOOM_BLK_DOORBELL) |
 					    (1u << LOOM_BLK_VCT) | (1u << LOOM_BLK_COUNTERS) |
-					    (1u << LOOM_BLK_LINK) | (1u << LOOM_BLK_MAINT)),
-		       "block chain: FWID, ADMIN, ROUTER, PORTS, CTX, DOORBELL, VCT, COUNTERS, LINK, MAINT, ordered, no overlap, inside the window");
+					    (1u << LOOM_BLK_LINK) | (1u << LOOM_BLK_MAINT) |
+					    (1u << LOOM_BLK_BSU)),
+		       "block chain: FWID, ADMIN, ROUTER, PORTS, CTX, DOORBELL, VCT, COUNTERS, LINK, MAINT, BSU, ordered, no overlap, inside the window");
 		{
 			uint32_t area = rd(regs, CARD_OFF_DOORBELL + LOOM_DOORBELL_AREA);
 			uint32_t count = rd(regs, CARD_OFF_DOORBELL + LOOM_DOORBELL_COUNT);

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BSU state machine (pure logic) and its glue to registers and ports.
+ *
+ * A router joins the barrier of a unit toward its parent when every child
+ * in the unit's tree register has joined; the root instead completes the
+ * barrier and broadcasts completion down the tree.  The first eureka of a
+ * round goes up the same way (later ones are absorbed) and the root
+ * broadcasts it down.  Documented in Documentation/hw/bsu.rst.
+ */
+#include "bsu.h"
+#include "card.h"
+
+#include <string.h>
+
+#define BSU_PORTS_MASK	0xffu
+
+void bsu_unit_reset(struct bsu_unit *u)
+{
+	memset(u, 0, sizeof(*u));
+	u->state = LOOM_BSU_S_BAR;
+}
+
+static void emit(struct bsu_out *out, uint8_t op, uint32_t ports)
+{
+	ports &= BSU_PORTS_MASK;
+	if (!ports || out->n == BSU_OUT_MAX)
+		return;
+	out->msg[out->n].op = op;
+	out->msg[out->n].ports = (uint8_t)ports;
+	out->n++;
+}
+
+static bool is_root(struct bsu_tree t)
+{
+	return t.parent == LOOM_BSU_ROOT;
+}
+
+/* Completion reaches this router: pass it down, update the local unit. */
+static void complete(struct bsu_unit *u, struct bsu_tree t, struct bsu_out *out)
+{
+	emit(out, LOOM_BSU_WIRE_BAR_DOWN, t.children);
+	u->arrived = 0;
+	u->eureka = false;
+	if (t.children & LOOM_BSU_CHILD_HOST) {
+		if (u->state == LOOM_BSU_S_ARM)
+			u->state = LOOM_BSU_S_BAR;
+		u->completions++;
+		out->host_event = true;
+	}
+}
+
+/* A eureka reaches this router from above (or it is the root). */
+static void eureka_down(struct bsu_unit *u, struct bsu_tree t, struct bsu_out *out)
+{
+	u->eureka = true;
+	emit(out, LOOM_BSU_WIRE_EUR_DOWN, t.children);
+	if (t.children & LOOM_BSU_CHILD_HOST) {
+		if (u->state == LOOM_BSU_S_BAR)
+			u->state = LOOM_BSU_S_EUR;
+		u->eurekas++;
+		out->host_event = true;
+	}
+}
+
+static void child_joins(struct bsu_unit *u, struct bsu_tree t, uint16_t child,
+			struct bsu_out *out)
+{
+	u->arrived |= child;
+	if ((u->arrived & t.children) != t.children)
+		return;
+	u->arrived = 0;
+	if (is_root(t))
+		complete(u, t, out);
+	else
+		emit(out, LOOM_BSU_WIRE_BAR_UP, 1u << t.parent);
+}
+
+static void child_eureka(struct bsu_unit *u, struct bsu_tree t, struct bsu_out *out)
+{
+	if (u->eureka)
+		return;		/* this round's eureka already went up */
+	u->eureka = true;
+	if (is_root(t))
+		eureka_down(u, t, out);
+	else
+		emit(out, LOOM_BSU_WIRE_EUR_UP, 1u << t.parent);
+}
+
+bool bsu_local_op(struct bsu_unit *u, struct bsu_tree t, uint32_t op, struct bsu_out *out)
+{
+	bool armed = u->state == LOOM_BSU_S_ARM;
+
+	memset(out, 0, sizeof(*out));
+	if (!(t.children & LOOM_BSU_CHILD_HOST) || armed)
+		goto illegal;
+	switch (op) {
+	case LOOM_BSU_OP_BAR:
+		u->state = LOOM_BSU_S_ARM;
+		child_joins(u, t, LOOM_BSU_CHILD_HOST, out);
+		return true;
+	case LOOM_BSU_OP_EUR:
+		if (u->state == LOOM_BSU_S_EUR)
+			return true;	/* the eureka has happened already */
+		u->state = LOOM_BSU_S_EUR;
+		child_eureka(u, t, out);
+		return true;
+	case LOOM_BSU_OP_EUR_B:
+		if (u->state == LOOM_BSU_S_BAR)
+			child_eureka(u, t, out);
+		u->state = LOOM_BSU_S_ARM;
+		child_joins(u, t, LOOM_BSU_CHILD_HOST, out);
+		return true;
+	}
+illegal:
+	u->illegal++;
+	return false;
+}
+
+bool bsu_wire_in(struct bsu_unit *u, struct bsu_tree t, unsigned int in_port,
+		 unsigned int wire_op, struct bsu_out *out)
+{
+	bool from_child = in_port < LOOM_MAX_PORTS && (t.children & (1u << in_port));
+	bool from_parent = !is_root(t) && in_port == t.parent;
+
+	memset(out, 0, sizeof(*out));
+	switch (wire_op) {
+	case LOOM_BSU_WIRE_BAR_UP:
+		if (!from_child)
+			return false;
+		child_joins(u, t, (uint16_t)(1u << in_port), out);
+		return true;
+	case LOOM_BSU_WIRE_EUR_UP:
+		if (!from_child)
+			return false;
+		child_eureka(u, t, out);
+		return true;
+	case LOOM_BSU_WIRE_BAR_DOWN:
+		if (!from_parent)
+			return false;
+		complete(u, t, out);
+		return true;
+	case LOOM_BSU_WIRE_EUR_DOWN:
+		if (!from_parent)
+			return false;
+		eureka_down(u, t, out);
+		return true;
+	}
+	return false;
+}
+
+/* ---- glue ------------------------------------------------------------- */
+
+static uint32_t tree_reg(unsigned int bsu, uint32_t field)
+{
+	return CARD_OFF_BSU + LOOM_BSU_TREE_BASE + bsu * LOOM_BSU_TREE_SIZE + field;
+}
+
+static uint32_t page_reg(unsigned int bsu, uint32_t field)
+{
+	return CARD_BSU_AREA + bsu * LOOM_BSU_PAGE_SIZE + field;
+}
+
+static struct bsu_tree read_tree(const struct card *c, unsigned int bsu)
+{
+	struct bsu_tree t = {
+		.children = (uint16_t)(card_rd32(c, tree_reg(bsu, LOOM_BSUT_CHILDREN)) &
+				       LOOM_BSU_CHILDREN_MASK),
+		.parent = (uint8_t)(card_rd32(c, tree_reg(bsu, LOOM_BSUT_PARENT)) & 0xf),
+	};
+
+	return t;
+}
+
+/* Registers follow the unit; the counters last, so a reader that sees a
+ * counter move sees the state that goes with it.
+ */
+static void mirror(struct card *c, unsigned int bsu)
+{
+	const struct bsu_unit *u = &c->bsu.unit[bsu];
+
+	card_wr32(c, tree_reg(bsu, LOOM_BSUT_ARRIVED), u->arrived);
+	card_wr32(c, tree_reg(bsu, LOOM_BSUT_FLAGS), u->eureka ? LOOM_BSUT_F_EUREKA : 0);
+	card_wr32(c, page_reg(bsu, LOOM_BSUP_STATE), u->state);
+	card_wr32(c, page_reg(bsu, LOOM_BSUP_ILLEGAL), u->illegal);
+	card_wr32(c, page_reg(bsu, LOOM_BSUP_EUREKAS), u->eurekas);
+	card_wr32(c, page_reg(bsu, LOOM_BSUP_COMPLETIONS), u->completions);
+}
+
+static bool send_one(struct card *c, unsigned int port, uint16_t word)
+{
+	struct loom_pkt_hdr h = {
+		.type = LOOM_PKT_BARRIER,
+		.class = LOOM_CLASS_BARRIER,
+		.src_node = card_logical_id(c),
+		.hops = 1,
+		.aux = word,
+	};
+
+	return c->io.port_up(c->io.opaque, port) && c->io.port_send(c->io.opaque, port, &h, NULL);
+}
+
+/* Send what a port's FIFO holds, in order, until the port refuses one. */
+static void flush_port(struct card *c, unsigned int port)
+{
+	struct bsu_fifo *f = &c->bsu.fifo[port];
+
+	while (f->count && send_one(c, port, f->v[f->head])) {
+		f->head = (f->head + 1) % BSU_PORT_FIFO;
+		f->count--;
+	}
+}
+
+static void queue_out(struct card *c, unsigned int bsu, const struct bsu_out *out)
+{
+	for (unsigned int i = 0; i < out->n; i++) {
+		for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++) {
+			struct bsu_fifo *f = &c->bsu.fifo[p];
+			uint16_t word = (uint16_t)(bsu | (unsigned int)out->msg[i].op << 8);
+
+			if (!(out->msg[i].ports & (1u << p)))
+				continue;
+			if (p >= c->n_ports || f->count == BSU_PORT_FIFO) {
+				if (c->bsu.lost++ < 8)
+					card_log(c, "bsu %u: barrier op %u for port %u lost (%s)",
+						 bsu, out->msg[i].op, p,
+						 p >= c->n_ports ? "no such port: fix the tree register"
+								 : "port held too long");
+				continue;
+			}
+			f->v[(f->head + f->count) % BSU_PORT_FIFO] = word;
+			f->count++;
+			flush_port(c, p);
+		}
+	}
+	if (out->host_event)
+		c->vectors_pending |= 1u << LOOM_VEC_EVENT;
+	mirror(c, bsu);
+}
+
+static void init_units(struct card *c)
+{
+	memset(&c->bsu, 0, sizeof(c->bsu));
+	for (unsigned int b = 0; b < LOOM_BSU_COUNT; b++) {
+		bsu_unit_reset(&c->bsu.unit[b]);
+		/* power-on tree: the local host alone, a barrier of one */
+		card_wr32(c, tree_reg(b, LOOM_BSUT_CHILDREN), LOOM_BSU_CHILD_HOST);
+		card_wr32(c, tree_reg(b, LOOM_BSUT_PARENT), LOOM_BSU_ROOT);
+		card_wr32(c, page_reg(b, LOOM_BSUP_OP), 0);
+		mirror(c, b);
+	}
+	card_wr32(c, CARD_OFF_BSU + LOOM_BSU_BAD_PKTS, 0);
+}
+
+void bsu_init(struct card *c)
+{
+	card_wr32(c, CARD_OFF_BSU + LOOM_BLK_TYPE, LOOM_BLK_BSU);
+	card_wr32(c, CARD_OFF_BSU + LOOM_BLK_VERSION, LOOM_BSU_VERSION);
+	card_wr32(c, CARD_OFF_BSU + LOOM_BLK_NEXT, 0);
+	card_wr32(c, CARD_OFF_BSU + LOOM_BLK_SIZE, LOOM_BSU_SIZE);
+	card_wr32(c, CARD_OFF_BSU + LOOM_BSU_N_UNITS, LOOM_BSU_COUNT);
+	card_wr32(c, CARD_OFF_BSU + LOOM_BSU_PAGE_AREA, CARD_BSU_AREA);
+	card_wr32(c, CARD_OFF_BSU + LOOM_BSU_PAGE_STRIDE, LOOM_BSU_PAGE_SIZE);
+	init_units(c);
+}
+
+void bsu_reset(struct card *c)
+{
+	init_units(c);
+}
+
+void bsu_service(struct card *c)
+{
+	for (unsigned int b = 0; b < LOOM_BSU_COUNT; b++) {
+		uint32_t op = card_rd32(c, page_reg(b, LOOM_BSUP_OP));
+		struct bsu_out out;
+
+		if (!op)
+			continue;
+		if (!bsu_local_op(&c->bsu.unit[b], read_tree(c, b), op, &out) && c->verbose)
+			card_log(c, "bsu %u: op %u illegal in state %u; ignored", b, op,
+				 c->bsu.unit[b].state);
+		queue_out(c, b, &out);
+		/* consumed last: software that sees 0 sees the op's effect */
+		card_wr32(c, page_reg(b, LOOM_BSUP_OP), 0);
+	}
+	for (unsigned int p = 0; p < c->n_ports; p++)
+		flush_port(c, p);
+}
+
+void bsu_receive(struct card *c, const struct loom_pkt_hdr *h, int in_port)
+{
+	unsigned int bsu = (unsigned int)(h->aux & 0xff);
+	unsigned int op = (unsigned int)(h->aux >> 8);
+	struct bsu_out out;
+
+	if (h->type == LOOM_PKT_BARRIER && !h->len && in_port >= 0 && !(h->aux >> 16) &&
+	    bsu < LOOM_BSU_COUNT &&
+	    bsu_wire_in(&c->bsu.unit[bsu], read_tree(c, bsu), (unsigned int)in_port, op, &out)) {
+		queue_out(c, bsu, &out);
+		return;
+	}
+	c->bsu.bad_pkts++;
+	card_wr32(c, CARD_OFF_BSU + LOOM_BSU_BAD_PKTS, c->bsu.bad_pkts);
+	if (c->verbose)
+		card_log(c, "barrier packet type %u len %u aux 0x%llx from port %d does not fit the tree; dropped",
+			 h->type, h->len, (unsigned long long)h->aux, in_port);
+}
