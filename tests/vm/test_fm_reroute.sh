@@ -7,7 +7,9 @@
 # verifies every byte, or it ends with an error status -- never "sent" with
 # data missing.  The watch reports the cut cable and reroutes (updown: dor
 # cannot route around it), exits 0 (--once); afterwards puts between all
-# 12 ordered pairs arrive verified; the guest kernel logs stay clean.
+# 12 ordered pairs arrive verified; when the cable is restored the watch
+# reports it up and programs dor's tables again; the guest kernel logs stay
+# clean.
 here=$(dirname "$0")
 . "$here/../lib/tap.sh"
 . "$here/../lib/lab.sh"
@@ -25,7 +27,7 @@ if grep -q 'does not implement LOOM_CMD_MAINT' <<<"$probe"; then
 	echo "1..0 # SKIP loom.ko does not implement LOOM_CMD_MAINT yet"
 	exit 4
 fi
-tap_plan 8
+tap_plan 10
 tap_ok "torus:2x2 with --no-routes starts 4 hosts"
 
 lab_exec 0 loom-fm configure --shape torus:2x2 >"$out/conf" 2>&1
@@ -95,6 +97,23 @@ for shift in 1 2 3; do
 	done
 done
 tap_check "after the reroute, puts between all 12 ordered pairs arrive verified" test $fails = 0
+
+# the cable comes back: watch sees it up and returns to dor's tables
+lab_exec 0 loom-fm watch --shape torus:2x2 --once --interval 500 --timeout 60 >"$out/watch2" 2>&1 &
+watch_pid=$!
+for ((i = 0; i < 100; i++)); do
+	grep -q 'watching' "$out/watch2" && break
+	sleep 0.3
+done
+"$LOOM_LAB" restore --dir "$LAB_DIR" 0:0 >"$out/restore" 2>&1
+wait $watch_pid; wrc=$?
+tap_diag "$(cat "$out/restore" "$out/watch2")"
+[ $wrc = 0 ] && grep -q '^cable 0:0-1:2 up' "$out/watch2" &&
+	grep -q '^rerouted 3 destinations on .* with engine dor' "$out/watch2"
+tap_check "restored: watch reports cable 0:0-1:2 up and goes back to dor's tables" test $? = 0
+lab_exec 0 loomctl route show >"$out/rt0" 2>&1
+grep -q '^dest 1 port 0 ' "$out/rt0" && grep -q '^dest 3 port 0 ' "$out/rt0"
+tap_check "node 0 routes to nodes 1 and 3 over port 0 (+X) again" test $? = 0
 
 tap_check "guest kernel logs have no oops, BUG or warning" "$LOOM_LAB" check-log --dir "$LAB_DIR"
 tap_done

@@ -132,10 +132,10 @@ int live_watch(struct fm_nl *nl, const struct live_opts *o)
 	rc = live_configure(m, o, true, o->verbose, known, &res);
 	if (rc)
 		goto out;
-	printf("configured %d cards, %d cables (%d failed ports), engine %s: %ld routing entries "
+	printf("configured %d cards, %d cables (%d failed port%s), engine %s: %ld routing entries "
 	       "changed on %d cards in %ld ms; watching (every %d ms and on port events)\n",
-	       res.cards, res.cables, res.failed_ports, res.engine, res.routes_changed,
-	       res.cards_changed, res.ms, o->interval_ms);
+	       res.cards, res.cables, res.failed_ports, res.failed_ports == 1 ? "" : "s",
+	       res.engine, res.routes_changed, res.cards_changed, res.ms, o->interval_ms);
 	fflush(stdout);
 	while (!stop) {
 		long t;
