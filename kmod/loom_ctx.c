@@ -48,6 +48,7 @@ static void loom_ctx_free_mem(struct loom_dev *ldev, struct loom_ctx *ctx)
 static void loom_ctx_free(struct loom_dev *ldev, struct loom_ctx *ctx)
 {
 	loom_ctx_free_mem(ldev, ctx);
+	loom_bsu_release(ldev, ctx);
 	clear_bit(ctx->index, ldev->ctx_busy);
 	kfree(ctx);
 }
@@ -186,6 +187,7 @@ static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
 	}
 	req->node_id = loom_rd(ldev, ldev->blk_router.off +
 			       LOOM_ROUTER_LOGICAL_ID);
+	req->bsu_token = ctx->bsu_mask ? loom_token(ctx, LOOM_REGION_BSU) : 0;
 	req->counters_token = loom_token(ctx, LOOM_REGION_COUNTERS);
 	req->n_counters = LOOM_CTX_COUNTERS;
 }
@@ -197,7 +199,8 @@ static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
  *
  * Return: 0; -EINVAL for bad flags, sizes or index; -EBUSY when the
  * requested index is taken or the card has no free context; -EMFILE when
- * the file already holds max_ctx_per_file contexts; -EACCES when the
+ * the file already holds max_ctx_per_file contexts, or a BSU of @req->bsu_mask
+ * is held by another context; -EINVAL also for a BSU the card lacks; -EACCES when the
  * caller may not use the key (loom_keys.c); -ENOMEM; -EIO when
  * the card refused the context (logged) or is gone; -ETIMEDOUT when the
  * card did not answer.
@@ -238,6 +241,11 @@ int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 	err = loom_ctx_pick_index(ldev, req, &ctx->index);
 	if (err)
 		goto err_unlock;
+	err = loom_bsu_grant(ldev, ctx, req->bsu_mask);
+	if (err) {
+		clear_bit(ctx->index, ldev->ctx_busy);
+		goto err_unlock;
+	}
 
 	err = loom_dma_alloc(ldev, &ctx->cmdq, (size_t)LOOM_CMD_SIZE << cmdq_log2);
 	if (!err)

@@ -147,6 +147,8 @@ struct loom_keys {
  * @events: port-event state (loom_events.c)
  * @keys: partition grants (loom_keys.c), protected by @lock
  * @debugfs: /sys/kernel/debug/loom/loomN, or NULL
+ * @blk_bsu: BSU block (optional)
+ * @bsu_busy: BSUs granted to a context (bit n = unit n), protected by @lock
  */
 struct loom_dev {
 	struct kref kref;
@@ -190,6 +192,8 @@ struct loom_dev {
 	struct loom_events events;
 	struct loom_keys keys;
 	struct dentry *debugfs;
+	struct loom_blk blk_bsu;
+	u32 bsu_busy;
 };
 
 /**
@@ -225,6 +229,7 @@ enum loom_region {
 	LOOM_REGION_SEGMENT,
 	LOOM_REGION_KICK,
 	LOOM_REGION_COUNTERS,	/* read-only for the user */
+	LOOM_REGION_BSU,	/* the granted BSUs' user pages */
 	LOOM_REGION_COUNT
 };
 
@@ -254,6 +259,7 @@ struct loom_dma_buf {
  * @map_count: live vmas of this context's regions
  * @enabled: CTX_ENABLE was acknowledged and no CTX_DISABLE since
  * @orphan_node: entry in ldev->orphans once its file is closed
+ * @bsu_mask: BSUs granted to this context (loom_bsu.c)
  */
 struct loom_ctx {
 	struct loom_file *lf;
@@ -269,6 +275,7 @@ struct loom_ctx {
 	atomic_t map_count;
 	bool enabled;
 	struct list_head orphan_node;
+	u32 bsu_mask;
 };
 
 /* loom_main.c */
@@ -300,6 +307,16 @@ void loom_ctx_hw_stop_all(struct loom_dev *ldev);
 void loom_ctx_free_dead(struct loom_dev *ldev);
 bool loom_ctx_cq_ready(struct loom_ctx *ctx);
 u64 loom_token(const struct loom_ctx *ctx, enum loom_region region);
+
+/* loom_bsu.c */
+u32 loom_bsu_count(struct loom_dev *ldev);
+u32 loom_bsu_tree_reg(struct loom_dev *ldev, u32 bsu, u32 field);
+u32 loom_bsu_page_reg(struct loom_dev *ldev, u32 bsu, u32 field);
+int loom_bsu_grant(struct loom_dev *ldev, struct loom_ctx *ctx, u32 mask);
+void loom_bsu_release(struct loom_dev *ldev, struct loom_ctx *ctx);
+bool loom_bsu_owner(struct loom_dev *ldev, u32 bsu, u32 *index);
+int loom_bsu_mmap(struct loom_dev *ldev, struct loom_ctx *ctx,
+		  struct vm_area_struct *vma);
 
 /* loom_mmap.c */
 int loom_mmap(struct file *file, struct vm_area_struct *vma);

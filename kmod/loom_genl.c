@@ -96,6 +96,7 @@ static const struct nla_policy loom_genl_policy[LOOM_ATTR_MAX + 1] = {
 	[LOOM_ATTR_VCT_DEST] = NLA_POLICY_MAX(NLA_U32, LOOM_MAX_NODES - 1),
 	[LOOM_ATTR_VCT_VC] = NLA_POLICY_MAX(NLA_U32, 1),
 	[LOOM_ATTR_KEY] = NLA_POLICY_NESTED(loom_genl_key_policy),
+	[LOOM_ATTR_BSU] = NLA_POLICY_NESTED(loom_genl_bsu_policy),
 };
 
 /*
@@ -416,6 +417,16 @@ static const struct genl_ops loom_genl_ops[] = {
 	{
 		.cmd = LOOM_CMD_KEY_GET,
 		.dumpit = loom_genl_key_get_dumpit,
+	},
+	{
+		.cmd = LOOM_CMD_BSU_GET,
+		.doit = loom_genl_bsu_get_doit,
+		.dumpit = loom_genl_bsu_get_dumpit,
+	},
+	{
+		.cmd = LOOM_CMD_BSU_SET,
+		.doit = loom_genl_bsu_set_doit,
+		.flags = GENL_ADMIN_PERM,
 	},
 };
 

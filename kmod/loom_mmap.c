@@ -95,6 +95,8 @@ static int loom_mmap_region(struct loom_dev *ldev, struct loom_ctx *ctx,
 			return -EPERM;
 		loom_vma_clear_flags(vma, VM_MAYWRITE);
 		return loom_mmap_dma(ldev, vma, &ctx->counters);
+	case LOOM_REGION_BSU:
+		return loom_bsu_mmap(ldev, ctx, vma);
 	case LOOM_REGION_DOORBELL:
 		phys = ldev->hal->regs_phys(ldev) +
 		       loom_db_reg(ldev, ctx->index, 0);

@@ -36,6 +36,8 @@ static const struct loom_blk_need loom_blk_needs[] = {
 	  offsetof(struct loom_dev, blk_cnt) },
 	{ LOOM_BLK_LINK, "LINK", LOOM_LINK_VERSION, false,
 	  offsetof(struct loom_dev, blk_link) },
+	{ LOOM_BLK_BSU, "BSU", LOOM_BSU_VERSION, false,
+	  offsetof(struct loom_dev, blk_bsu) },
 };
 
 /* Walk the chain; remember the first block of each type the driver knows. */

@@ -86,8 +86,23 @@
  *     LOOM_ATTR_KEY_VALUE         u32     network key
  *     LOOM_ATTR_KEY_UID           u32     granted to this user, or
  *     LOOM_ATTR_KEY_GID           u32     to this group
- *   LOOM_ATTR_BSU               nest    one barrier/eureka unit (see
- *                                       enum loom_nl_bsu_attr)
+ *   LOOM_ATTR_BSU               nest    one barrier/eureka unit and its
+ *                                       tree register (Documentation/hw/bsu.rst):
+ *     LOOM_ATTR_BSU_INDEX         u32     unit, 0..31
+ *     LOOM_ATTR_BSU_PARENT        u32     port toward the parent, or
+ *                                         LOOM_BSU_PARENT_ROOT (15): root
+ *     LOOM_ATTR_BSU_CHILDREN      u32     children: bit n = port n,
+ *                                         LOOM_BSU_CHILDREN_HOST (bit 8) =
+ *                                         this card's own unit takes part
+ *     LOOM_ATTR_BSU_ARRIVED       u32     reply: children that joined the
+ *                                         current barrier
+ *     LOOM_ATTR_BSU_EUREKA        flag    reply: a eureka passed this round
+ *     LOOM_ATTR_BSU_STATE         u32     reply: LOOM_BSU_S_BAR/_ARM/_EUR
+ *     LOOM_ATTR_BSU_COMPLETIONS   u32     reply: barrier completions (wraps)
+ *     LOOM_ATTR_BSU_EUREKAS       u32     reply: eurekas delivered (wraps)
+ *     LOOM_ATTR_BSU_ILLEGAL       u32     reply: ops ignored as illegal
+ *     LOOM_ATTR_BSU_GRANTED       flag    reply: granted to a context
+ *     LOOM_ATTR_BSU_CTX           u32     reply: that context's index
  *
  * Commands:
  *   LOOM_CMD_DEV_GET     doit: DEV_INDEX -> one device;  dump: all devices
@@ -118,7 +133,10 @@
  *   LOOM_CMD_KEY_REVOKE  DEV_INDEX, KEY{VALUE, UID | GID}; CAP_NET_ADMIN
  *   LOOM_CMD_KEY_GET     dump: DEV_INDEX -> one KEY per grant
  *   LOOM_CMD_BSU_GET     doit: DEV_INDEX, BSU{INDEX}; dump: DEV_INDEX
- *   LOOM_CMD_BSU_SET     DEV_INDEX, BSU{INDEX, tree registers}; CAP_NET_ADMIN
+ *   LOOM_CMD_BSU_SET     DEV_INDEX, BSU{INDEX, [PARENT], [CHILDREN]}: writes
+ *                        the tree register (a port the card lacks, or the
+ *                        parent among the children: -ERANGE / -EINVAL);
+ *                        CAP_NET_ADMIN
  *
  * Multicast group LOOM_GENL_MCGRP_EVENTS carries
  *   LOOM_EVENT_ROUTE_CHANGED  DEV_INDEX, ROUTE{...} as it now is, after each
@@ -138,6 +156,8 @@
 #define LOOM_GENL_MCGRP_EVENTS	"events"
 
 #define LOOM_ROUTE_PORT_HOST	15	/* deliver to the local host */
+#define LOOM_BSU_PARENT_ROOT	15	/* BSU_PARENT: no parent */
+#define LOOM_BSU_CHILDREN_HOST	(1u << 8)	/* BSU_CHILDREN: the local unit */
 
 enum loom_nl_cmd {
 	LOOM_CMD_UNSPEC,
@@ -316,6 +336,16 @@ enum loom_nl_key_attr {
 enum loom_nl_bsu_attr {
 	LOOM_ATTR_BSU_UNSPEC,
 	LOOM_ATTR_BSU_INDEX,
+	LOOM_ATTR_BSU_PARENT,
+	LOOM_ATTR_BSU_CHILDREN,
+	LOOM_ATTR_BSU_ARRIVED,
+	LOOM_ATTR_BSU_EUREKA,
+	LOOM_ATTR_BSU_STATE,
+	LOOM_ATTR_BSU_COMPLETIONS,
+	LOOM_ATTR_BSU_EUREKAS,
+	LOOM_ATTR_BSU_ILLEGAL,
+	LOOM_ATTR_BSU_GRANTED,
+	LOOM_ATTR_BSU_CTX,
 
 	__LOOM_ATTR_BSU_MAX,
 	LOOM_ATTR_BSU_MAX = __LOOM_ATTR_BSU_MAX - 1
