@@ -6,7 +6,8 @@
 # `loom-fm configure --shape torus:2x2` programs every card so that each
 # routing table is the lab's dimension-order table (loomctl route show on
 # every host) and puts between every ordered pair arrive verified; a
-# second configure writes nothing; the guest kernel logs stay clean.
+# second configure writes nothing (-j); discover -j from host 1 sees the
+# fabric from there; the guest kernel logs stay clean.
 here=$(dirname "$0")
 . "$here/../lib/tap.sh"
 . "$here/../lib/lab.sh"
@@ -24,7 +25,7 @@ if grep -q 'does not implement LOOM_CMD_MAINT' <<<"$probe"; then
 	echo "1..0 # SKIP loom.ko does not implement LOOM_CMD_MAINT yet"
 	exit 4
 fi
-tap_plan 9
+tap_plan 10
 tap_ok "torus:2x2 with --no-routes starts 4 hosts"
 
 # the lab's cables as a topology file (physical ids = lab node ids), each
@@ -111,11 +112,24 @@ for shift in 1 2 3; do
 done
 tap_check "puts between all 12 ordered pairs arrive, every byte verified" test $fails = 0
 
-lab_exec 0 loom-fm configure --shape torus:2x2 >"$out/conf2" 2>&1
+lab_exec 0 loom-fm configure --shape torus:2x2 -j >"$out/conf2" 2>&1
 rc=$?
 tap_diag "$(cat "$out/conf2")"
-[ $rc = 0 ] && grep -q ': 0 routing entries changed on 0 cards, 0 registers written' "$out/conf2"
-tap_check "configuring again writes nothing" test $? = 0
+[ $rc = 0 ] && python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(0 if r["cards"] == 4 and r["cables"] == 8 and r["engine"] == "dor" and
+         r["routes_changed"] == 0 and r["registers_written"] == 0 and r["verified"] > 0 else 1)' "$out/conf2"
+tap_check "configuring again writes nothing (-j)" test $? = 0
+
+lab_exec 1 loom-fm discover -j >"$out/disc.json" 2>/dev/null
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+routes = {c["node"]: c["route"] for c in d["cards"]}
+sys.exit(0 if len(d["cables"]) == 8 and routes[1] == [] and len(routes[2]) == 2 and
+         all(s == "up" for c in d["cards"] for s in c["port_state"]) else 1)' "$out/disc.json"
+tap_check "discover -j from host 1: 8 cables, itself local, node 2 two hops away" test $? = 0
 
 tap_check "guest kernel logs have no oops, BUG or warning" "$LOOM_LAB" check-log --dir "$LAB_DIR"
 tap_done

@@ -27,7 +27,7 @@ if grep -q 'does not implement LOOM_CMD_MAINT' <<<"$probe"; then
 	echo "1..0 # SKIP loom.ko does not implement LOOM_CMD_MAINT yet"
 	exit 4
 fi
-tap_plan 10
+tap_plan 11
 tap_ok "torus:2x2 with --no-routes starts 4 hosts"
 
 lab_exec 0 loom-fm configure --shape torus:2x2 >"$out/conf" 2>&1
@@ -74,6 +74,19 @@ tap_diag "$(cat "$out/watch")"
 tap_check "watch reports cable 0:0-1:2 and reroutes, exit 0" test $? = 0
 grep -q 'falling back to engine updown\|routing it with updown\|engine updown' "$out/watch"
 tap_check "the reroute uses updown (dor cannot route around the cut)" test $? = 0
+
+# the lab's cables as a topology file: discover now names the missing one
+"$LOOM_LAB" topology --shape torus:2x2 -j | python3 -c '
+import json, sys
+for c in json.load(sys.stdin)["cables"]:
+    print("%d:%d %d:%d" % (c["a"]["node"], c["a"]["port"], c["b"]["node"], c["b"]["port"]))' >"$out/expected.topo"
+"$LOOM_LAB" exec --dir "$LAB_DIR" --stdin 0 -- \
+	'cat >/tmp/expected.topo && loom-fm discover --topology /tmp/expected.topo' \
+	<"$out/expected.topo" >"$out/disc" 2>&1
+rc=$?
+tap_diag "$(grep -v '^[0-9]' "$out/disc")"
+[ $rc = 1 ] && grep -q '^missing cable 0:0 1:2' "$out/disc" && grep -q '(1 difference)' "$out/disc"
+tap_check "discover --topology names the cut cable missing, exit 1" test $? = 0
 
 fails=0
 for shift in 1 2 3; do
