@@ -95,6 +95,7 @@ int lc_maint_run(const struct lc_opts *o, int argc, char **argv);
 int lc_vc_run(const struct lc_opts *o, int argc, char **argv);
 int lc_stats_run(const struct lc_opts *o, int argc, char **argv);
 int lc_key_run(const struct lc_opts *o, int argc, char **argv);
+int lc_bsu_run(const struct lc_opts *o, int argc, char **argv);
 
 extern const char lc_dev_usage[];
 extern const char lc_route_usage[];
@@ -104,5 +105,6 @@ extern const char lc_maint_usage[];
 extern const char lc_vc_usage[];
 extern const char lc_stats_usage[];
 extern const char lc_key_usage[];
+extern const char lc_bsu_usage[];
 
 #endif /* LOOMCTL_H */

@@ -21,7 +21,7 @@ static const char lc_usage[] =
 "    loomctl help\n"
 "    loomctl OBJECT help\n"
 "\n"
-"    OBJECT := dev | route | port | vc | stats | key | monitor | maint\n"
+"    OBJECT := dev | route | port | vc | stats | key | bsu | monitor | maint\n"
 "\n"
 "DESCRIPTION\n"
 "    loomctl talks to loom.ko through its generic netlink family \"loom\".\n"
@@ -52,6 +52,9 @@ static const char lc_usage[] =
 "        per port and VC traffic counters, drops by cause.\n"
 "    loomctl [-j] [-d DEV] key show|grant|revoke [KEY user U|group G]\n"
 "        partitions: which users and groups may use which key.\n"
+"    loomctl [-j] [-d DEV] bsu show [BSU]\n"
+"    loomctl [-d DEV] bsu set BSU [parent PORT|root] [children P1,P2,host]\n"
+"        barrier/eureka units and their spanning-tree registers.\n"
 "    loomctl [-j] monitor\n"
 "        print route and port changes of every card until interrupted.\n"
 "    loomctl [-j] [-d DEV] maint read [--route P1,P2,..] REG\n"
@@ -176,6 +179,7 @@ static const struct lc_object lc_objects[] = {
 	{ "vc", lc_vc_run, lc_vc_usage },
 	{ "stats", lc_stats_run, lc_stats_usage },
 	{ "key", lc_key_run, lc_key_usage },
+	{ "bsu", lc_bsu_run, lc_bsu_usage },
 	{ "maint", lc_maint_run, lc_maint_usage },
 	{ "help", NULL, lc_usage },
 };
@@ -183,7 +187,7 @@ static const struct lc_object lc_objects[] = {
 int main(int argc, char **argv)
 {
 	static const char *const names[] = { "dev", "route", "port", "monitor",
-					     "vc", "stats", "key", "maint", "help", NULL };
+					     "vc", "stats", "key", "bsu", "maint", "help", NULL };
 	struct lc_opts o = { .json = false, .dev = 0 };
 	bool dev_given = false;
 	int i = 1, which;
@@ -216,7 +220,7 @@ int main(int argc, char **argv)
 	}
 	which = lc_match(argv[i], names);
 	if (which < 0)
-		return lc_usage_error("unknown object \"%s\": objects are dev, route, port, vc, stats, key, monitor, maint; try \"loomctl help\"",
+		return lc_usage_error("unknown object \"%s\": objects are dev, route, port, vc, stats, key, bsu, monitor, maint; try \"loomctl help\"",
 				      argv[i]);
 	if (!lc_objects[which].run) {
 		fputs(lc_usage, stdout);

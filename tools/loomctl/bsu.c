@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loomctl bsu: the barrier/eureka units of a card and their spanning-tree
+ * registers (LOOM_CMD_BSU_GET, LOOM_CMD_BSU_SET).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "loomctl.h"
+
+const char lc_bsu_usage[] =
+"NAME\n"
+"    loomctl bsu - barrier/eureka units (BSUs) of a loom card\n"
+"\n"
+"SYNOPSIS\n"
+"    loomctl [-j] [-d DEV] bsu show [BSU]\n"
+"    loomctl [-d DEV] bsu set BSU [parent PORT|root] [children LIST|none]\n"
+"    loomctl bsu help\n"
+"\n"
+"DESCRIPTION\n"
+"    A card has 32 BSUs.  Unit N of every card of a fabric forms one\n"
+"    barrier network whose spanning tree is written, card by card, into\n"
+"    each unit's tree register: the port toward the parent (or root), and\n"
+"    the children: ports, and \"host\" when the card's own unit takes part.\n"
+"\n"
+"    show: for every unit (or BSU): parent, children, the children that\n"
+"    joined the current barrier (arrived), whether a eureka passed this\n"
+"    round, the unit's state (bar = ready, arm = joined and waiting,\n"
+"    eur = a eureka happened), its completion, eureka and illegal-op\n"
+"    counters, and the context it is granted to.\n"
+"\n"
+"    set: write the tree register of BSU (needs CAP_NET_ADMIN).  LIST is\n"
+"    comma-separated port numbers and \"host\", e.g. 0,2,host.  Change a\n"
+"    tree only while the unit is idle on every card of the tree.\n"
+"\n"
+"    Text:  bsu 3: parent 1 children 0,2,host arrived host state arm\n"
+"               completions 12 eurekas 1 illegal 0 [eureka] [ctx 5]\n"
+"    JSON:  an array of objects with the keys dev, bsu, parent (a number,\n"
+"           or \"root\"), children (array of numbers and \"host\"),\n"
+"           arrived (same), eureka, state, completions, eurekas, illegal,\n"
+"           granted, ctx (absent when not granted).\n"
+"\n"
+"EXIT STATUS\n"
+"    0 success; 1 the kernel refused (e.g. no such unit or port, no\n"
+"    permission); 2 usage error\n"
+"\n"
+"EXAMPLES\n"
+"    loomctl bsu show 3\n"
+"    loomctl bsu set 3 parent root children 0,1,host\n"
+"    loomctl bsu set 3 parent 1 children host\n";
+
+static const char lc_perm_hint[] =
+	"changing a BSU tree needs CAP_NET_ADMIN (run it as root)";
+
+static struct nla_policy lc_bsu_policy[LOOM_ATTR_BSU_MAX + 1] = {
+	[LOOM_ATTR_BSU_INDEX] = { .type = NLA_U32 },
+	[LOOM_ATTR_BSU_PARENT] = { .type = NLA_U32 },
+	[LOOM_ATTR_BSU_CHILDREN] = { .type = NLA_U32 },
+	[LOOM_ATTR_BSU_ARRIVED] = { .type = NLA_U32 },
+	[LOOM_ATTR_BSU_EUREKA] = { .type = NLA_FLAG },
+	[LOOM_ATTR_BSU_STATE] = { .type = NLA_U32 },
+	[LOOM_ATTR_BSU_COMPLETIONS] = { .type = NLA_U32 },
+	[LOOM_ATTR_BSU_EUREKAS] = { .type = NLA_U32 },
+	[LOOM_ATTR_BSU_ILLEGAL] = { .type = NLA_U32 },
+	[LOOM_ATTR_BSU_GRANTED] = { .type = NLA_FLAG },
+	[LOOM_ATTR_BSU_CTX] = { .type = NLA_U32 },
+};
+
+struct lc_bsu_req {
+	uint32_t dev;
+	uint32_t bsu;
+	bool with_bsu;
+	bool set_parent, set_children;
+	uint32_t parent, children;
+};
+
+static int lc_bsu_build(struct nl_msg *msg, void *arg)
+{
+	const struct lc_bsu_req *r = arg;
+	struct nlattr *nest;
+
+	if (nla_put_u32(msg, LOOM_ATTR_DEV_INDEX, r->dev))
+		return -ENOMEM;
+	if (!r->with_bsu)
+		return 0;
+	nest = nla_nest_start(msg, LOOM_ATTR_BSU);
+	if (!nest || nla_put_u32(msg, LOOM_ATTR_BSU_INDEX, r->bsu) ||
+	    (r->set_parent && nla_put_u32(msg, LOOM_ATTR_BSU_PARENT, r->parent)) ||
+	    (r->set_children && nla_put_u32(msg, LOOM_ATTR_BSU_CHILDREN, r->children)))
+		return -ENOMEM;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static const char *lc_bsu_state_name(uint32_t s)
+{
+	switch (s) {
+	case LOOM_BSU_S_BAR:
+		return "bar";
+	case LOOM_BSU_S_ARM:
+		return "arm";
+	case LOOM_BSU_S_EUR:
+		return "eur";
+	default:
+		return "unknown";
+	}
+}
+
+/* "0,2,host" (text) or [0,2,"host"] (JSON); "none" / [] when empty */
+static void lc_bsu_print_set(bool json, uint32_t set)
+{
+	bool first = true;
+
+	if (json)
+		fputc('[', stdout);
+	for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++) {
+		if (!(set & (1u << p)))
+			continue;
+		printf("%s%u", first ? "" : ",", p);
+		first = false;
+	}
+	if (set & LOOM_BSU_CHILDREN_HOST) {
+		printf("%s%s", first ? "" : ",", json ? "\"host\"" : "host");
+		first = false;
+	}
+	if (json)
+		fputc(']', stdout);
+	else if (first)
+		fputs("none", stdout);
+}
+
+struct lc_bsu_out {
+	const struct lc_opts *o;
+	unsigned int n;
+};
+
+static int lc_bsu_print(struct nlattr **tb, uint8_t cmd, void *arg)
+{
+	struct nlattr *b[LOOM_ATTR_BSU_MAX + 1];
+	struct lc_bsu_out *out = arg;
+	uint32_t parent;
+	bool json = out->o->json, granted, eureka;
+
+	if (cmd != LOOM_CMD_BSU_GET || !tb[LOOM_ATTR_BSU])
+		return 0;
+	if (lc_nl_parse_nest(b, LOOM_ATTR_BSU_MAX, tb[LOOM_ATTR_BSU], lc_bsu_policy))
+		return -EPROTO;
+	parent = lc_get_u32(b, LOOM_ATTR_BSU_PARENT);
+	granted = b[LOOM_ATTR_BSU_GRANTED] != NULL;
+	eureka = b[LOOM_ATTR_BSU_EUREKA] != NULL;
+	if (json) {
+		printf("%s{\"dev\":\"loom%u\",\"bsu\":%u,\"parent\":", out->n ? "," : "",
+		       lc_get_u32(tb, LOOM_ATTR_DEV_INDEX), lc_get_u32(b, LOOM_ATTR_BSU_INDEX));
+		if (parent == LOOM_BSU_PARENT_ROOT)
+			fputs("\"root\"", stdout);
+		else
+			printf("%u", parent);
+		fputs(",\"children\":", stdout);
+		lc_bsu_print_set(true, lc_get_u32(b, LOOM_ATTR_BSU_CHILDREN));
+		fputs(",\"arrived\":", stdout);
+		lc_bsu_print_set(true, lc_get_u32(b, LOOM_ATTR_BSU_ARRIVED));
+		printf(",\"eureka\":%s,\"state\":\"%s\",\"completions\":%u,\"eurekas\":%u,"
+		       "\"illegal\":%u,\"granted\":%s",
+		       eureka ? "true" : "false",
+		       lc_bsu_state_name(lc_get_u32(b, LOOM_ATTR_BSU_STATE)),
+		       lc_get_u32(b, LOOM_ATTR_BSU_COMPLETIONS),
+		       lc_get_u32(b, LOOM_ATTR_BSU_EUREKAS),
+		       lc_get_u32(b, LOOM_ATTR_BSU_ILLEGAL), granted ? "true" : "false");
+		if (b[LOOM_ATTR_BSU_CTX])
+			printf(",\"ctx\":%u", lc_get_u32(b, LOOM_ATTR_BSU_CTX));
+		fputs("}", stdout);
+	} else {
+		printf("bsu %u: parent ", lc_get_u32(b, LOOM_ATTR_BSU_INDEX));
+		if (parent == LOOM_BSU_PARENT_ROOT)
+			fputs("root", stdout);
+		else
+			printf("%u", parent);
+		fputs(" children ", stdout);
+		lc_bsu_print_set(false, lc_get_u32(b, LOOM_ATTR_BSU_CHILDREN));
+		fputs(" arrived ", stdout);
+		lc_bsu_print_set(false, lc_get_u32(b, LOOM_ATTR_BSU_ARRIVED));
+		printf(" state %s\n    completions %u eurekas %u illegal %u%s",
+		       lc_bsu_state_name(lc_get_u32(b, LOOM_ATTR_BSU_STATE)),
+		       lc_get_u32(b, LOOM_ATTR_BSU_COMPLETIONS),
+		       lc_get_u32(b, LOOM_ATTR_BSU_EUREKAS),
+		       lc_get_u32(b, LOOM_ATTR_BSU_ILLEGAL), eureka ? " eureka" : "");
+		if (b[LOOM_ATTR_BSU_CTX])
+			printf(" ctx %u", lc_get_u32(b, LOOM_ATTR_BSU_CTX));
+		else if (granted)
+			fputs(" granted", stdout);
+		fputc('\n', stdout);
+	}
+	out->n++;
+	return 0;
+}
+
+/* "0,2,host" or "none" into a CHILDREN mask */
+static int lc_bsu_parse_children(const char *arg, uint32_t *mask)
+{
+	char buf[128], *save = NULL, *tok;
+
+	*mask = 0;
+	if (!strcmp(arg, "none"))
+		return 0;
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint32_t port;
+
+		if (!strcmp(tok, "host")) {
+			*mask |= LOOM_BSU_CHILDREN_HOST;
+			continue;
+		}
+		if (lc_parse_u32(tok, &port) || port >= LOOM_MAX_PORTS)
+			return -1;
+		*mask |= 1u << port;
+	}
+	return 0;
+}
+
+static int lc_bsu_parse_set(int argc, char **argv, struct lc_bsu_req *r)
+{
+	static const char *const keys[] = { "parent", "children", NULL };
+	static const char usage[] =
+		"usage: loomctl bsu set BSU [parent PORT|root] [children P1,P2,host|none]";
+
+	if (argc < 1)
+		return lc_usage_error("bsu set: missing BSU: %s", usage);
+	if (lc_parse_u32(argv[0], &r->bsu) || r->bsu >= LOOM_BSU_COUNT)
+		return lc_usage_error("bsu set: BSU \"%s\" is not a unit number 0..%d", argv[0],
+				      LOOM_BSU_COUNT - 1);
+	r->with_bsu = true;
+	for (int i = 1; i < argc; i += 2) {
+		int k = lc_match(argv[i], keys);
+
+		if (k < 0)
+			return lc_usage_error("bsu set: unknown keyword \"%s\": %s", argv[i], usage);
+		if (i + 1 >= argc)
+			return lc_usage_error("bsu set: \"%s\" needs a value: %s", keys[k], usage);
+		if (k == 0) {
+			if (!strcmp(argv[i + 1], "root"))
+				r->parent = LOOM_BSU_PARENT_ROOT;
+			else if (lc_parse_u32(argv[i + 1], &r->parent) ||
+				 r->parent >= LOOM_MAX_PORTS)
+				return lc_usage_error("bsu set: parent \"%s\" is neither a port number 0..%d nor root",
+						      argv[i + 1], LOOM_MAX_PORTS - 1);
+			r->set_parent = true;
+		} else {
+			if (lc_bsu_parse_children(argv[i + 1], &r->children))
+				return lc_usage_error("bsu set: children \"%s\": expected port numbers 0..%d and host, comma-separated, or none",
+						      argv[i + 1], LOOM_MAX_PORTS - 1);
+			r->set_children = true;
+		}
+	}
+	if (!r->set_parent && !r->set_children)
+		return lc_usage_error("bsu set: nothing to change: %s", usage);
+	return 0;
+}
+
+int lc_bsu_run(const struct lc_opts *o, int argc, char **argv)
+{
+	static const char *const cmds[] = { "show", "list", "set", NULL };
+	struct lc_bsu_req r = { .dev = o->dev };
+	struct lc_bsu_out out = { .o = o, .n = 0 };
+	struct lc_nl nl;
+	char what[64];
+	int cmd = 0, err;
+
+	if (argc > 0 && lc_is_help(argv[0])) {
+		fputs(lc_bsu_usage, stdout);
+		return LC_EXIT_OK;
+	}
+	if (argc > 0) {
+		cmd = lc_match(argv[0], cmds);
+		if (cmd < 0)
+			return lc_usage_error("bsu: unknown command \"%s\": commands are show, set, help",
+					      argv[0]);
+	}
+	if (cmd == 2) {
+		err = lc_bsu_parse_set(argc - 1, argv + 1, &r);
+		if (err)
+			return err;
+		snprintf(what, sizeof(what), "bsu set %u on loom%u", r.bsu, r.dev);
+	} else if (argc > 2) {
+		return lc_usage_error("bsu show: unexpected argument \"%s\": usage: loomctl bsu show [BSU]",
+				      argv[2]);
+	} else if (argc == 2) {
+		if (lc_parse_u32(argv[1], &r.bsu))
+			return lc_usage_error("bsu show: BSU \"%s\" is not a number", argv[1]);
+		r.with_bsu = true;
+		snprintf(what, sizeof(what), "bsu show %u on loom%u", r.bsu, r.dev);
+	} else {
+		snprintf(what, sizeof(what), "bsu show on loom%u", r.dev);
+	}
+	err = lc_nl_open(&nl);
+	if (err)
+		return err;
+	if (cmd == 2) {
+		err = lc_nl_request(&nl, LOOM_CMD_BSU_SET, false, lc_bsu_build, &r, NULL, NULL);
+	} else {
+		if (o->json)
+			fputs("[", stdout);
+		err = lc_nl_request(&nl, LOOM_CMD_BSU_GET, !r.with_bsu, lc_bsu_build, &r,
+				    lc_bsu_print, &out);
+		if (o->json)
+			fputs("]\n", stdout);
+	}
+	fflush(stdout);
+	if (err)
+		err = lc_nl_refused(&nl, err, what, lc_perm_hint);
+	lc_nl_close(&nl);
+	return err;
+}
