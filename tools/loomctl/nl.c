@@ -125,6 +125,25 @@ static const char *const lc_key_attr_names[LOOM_ATTR_KEY_MAX + 1] = {
 	[LOOM_ATTR_KEY_GID] = "LOOM_ATTR_KEY_GID",
 };
 
+/* ROUTE_TABLE (route load): its ROUTE nests and their attributes. */
+static const char *lc_attr_in_table(struct nlmsghdr *h, struct nlattr *table,
+				    uint32_t off)
+{
+	struct nlattr *r, *n;
+	int rrem, nrem;
+
+	nla_for_each_nested(r, table, rrem) {
+		if ((uint32_t)((char *)r - (char *)h) == off)
+			return "LOOM_ATTR_ROUTE";
+		nla_for_each_nested(n, r, nrem) {
+			if ((uint32_t)((char *)n - (char *)h) == off)
+				return nla_type(n) <= LOOM_ATTR_ROUTE_MAX ?
+				       lc_route_attr_names[nla_type(n)] : NULL;
+		}
+	}
+	return NULL;
+}
+
 /* Name the attribute of our request at byte @off of the message. */
 static const char *lc_attr_at(struct nl_msg *msg, uint32_t off)
 {
@@ -152,6 +171,8 @@ static const char *lc_attr_at(struct nl_msg *msg, uint32_t off)
 			names = lc_key_attr_names;
 			max = LOOM_ATTR_KEY_MAX;
 		}
+		if (type == LOOM_ATTR_ROUTE_TABLE)
+			return lc_attr_in_table(h, a, off);
 		if (!names)
 			continue;
 		nla_for_each_nested(n, a, nrem) {
