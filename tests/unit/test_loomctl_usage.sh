@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# loomctl's command line without a kernel: every usage error of the
+# configuration commands (dev set, port set, vc set, stats, key, route
+# load and its file checks) exits 2 with a message naming the problem
+# before anything is sent, and every help exits 0 with its synopsis.  (The
+# kernel side is tested in tests/vm/netlink/.)
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+top=$(cd "$here/../.." && pwd)
+lc=${BUILD:-$top/build}/bin/loomctl
+if [ ! -x "$lc" ]; then
+	echo "1..0 # SKIP loomctl not built (make -C tools/loomctl)"
+	exit 4
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# usage EXPECTED-MESSAGE ARGS...: exit 2 and the message on stderr
+usage() {
+	local msg=$1 r
+	shift
+	"$lc" "$@" >"$tmp/o" 2>"$tmp/e"
+	r=$?
+	if [ $r = 2 ] && grep -qF -- "$msg" "$tmp/e" && [ ! -s "$tmp/o" ]; then
+		tap_ok "loomctl $*: exit 2, '$msg'"
+	else
+		tap_diag "exit $r: $(cat "$tmp/o" "$tmp/e")"
+		tap_fail "loomctl $*: exit 2, '$msg'"
+	fi
+}
+
+printf 'dest 0 port host phys 0\n\n# comment\ndest 1 port 0 phys 1 adaptive\ndest 1 port 1\n' >"$tmp/dup"
+printf 'dest 0 port host\ndest 1 port 0 colour blue\n' >"$tmp/word"
+printf 'dest 0 port\n' >"$tmp/noval"
+printf 'dest x port 0\n' >"$tmp/nan"
+printf 'port 0 phys 3\n' >"$tmp/nodest"
+printf 'dest 4 port sideways\n' >"$tmp/badport"
+
+tap_plan 28
+usage 'dev set: nothing to set' dev set
+usage 'dev set: unknown setting "speed"' dev set speed 3
+usage 'dev set: "fp-timeout" needs a number' dev set fp-timeout
+usage 'dev set: lane-threshold "many" is not a number' dev set lane-threshold many
+usage 'port set: missing PORT and state' port set 1
+usage 'port set: PORT "x" is not a number' port set x down
+usage 'port set: unknown state "sideways"' port set 1 sideways
+usage 'port set: "fault" needs on or off' port set 1 fault
+usage 'port set: fault "maybe" is neither on nor off' port set 1 fault maybe
+usage 'port set: unexpected argument "now"' port set 1 down now
+usage 'vc set: port 1: nothing to set' vc set port 1
+usage 'vc set: dest 3: missing "vc 0|1"' vc set dest 3
+usage 'vc set: give either "port PORT ..." or "dest DEST vc V"' vc set port 1 dim 0 dest 3 vc 1
+usage 'vc set: dim "x" is neither a number nor "none"' vc set port 1 dim x
+usage 'vc set: dateline "yes" is neither on nor off' vc set port 1 dateline yes
+usage 'stats: unexpected "-x"' stats -x
+usage 'key grant: usage: loomctl key grant KEY user USER|group GROUP' key grant 5
+usage 'key grant: KEY "zz" is not a number' key grant zz user 0
+usage 'key revoke: no user "no-such-user-here"' key revoke 5 user no-such-user-here
+usage 'key grant: "team" is neither user nor group' key grant 5 team 0
+usage "route load: $tmp/dup:5: dest 1 is listed twice" route load "$tmp/dup"
+usage "route load: $tmp/word:2: unexpected \"colour\"" route load "$tmp/word"
+usage "route load: $tmp/noval:1: \"port\" needs a value" route load "$tmp/noval"
+usage "route load: $tmp/nan:1: dest \"x\" is not a number" route load "$tmp/nan"
+usage "route load: $tmp/nodest:1: a route needs \"dest D\" and \"port P|host\"" route load "$tmp/nodest"
+usage "route load: cannot open $tmp/none" route load "$tmp/none"
+usage "route load: $tmp/badport:1: port \"sideways\" is not a number nor \"host\"" route load "$tmp/badport"
+
+ok=0
+for obj in dev route port vc stats key monitor; do
+	"$lc" "$obj" help >"$tmp/o" 2>&1 && grep -q "^SYNOPSIS" "$tmp/o" && ok=$((ok + 1))
+done
+if [ $ok = 7 ]; then
+	tap_ok "help of dev, route, port, vc, stats, key and monitor: exit 0 with a synopsis"
+else
+	tap_fail "help of dev, route, port, vc, stats, key and monitor: exit 0 with a synopsis ($ok of 7)"
+fi
+tap_done
