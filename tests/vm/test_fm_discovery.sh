@@ -5,9 +5,10 @@
 # on host 0 finds exactly the lab's cables over the maintenance network;
 # `loom-fm configure --shape torus:2x2` programs every card so that each
 # routing table is the lab's dimension-order table (loomctl route show on
-# every host) and puts between every ordered pair arrive verified; a
-# second configure writes nothing (-j); discover -j from host 1 sees the
-# fabric from there; the guest kernel logs stay clean.
+# every host), node 1's VC table has dor's datelines, and puts between
+# every ordered pair arrive verified; a second configure writes nothing
+# (-j); discover -j from host 1 sees the fabric from there; the guest
+# kernel logs stay clean.
 here=$(dirname "$0")
 . "$here/../lib/tap.sh"
 . "$here/../lib/lab.sh"
@@ -25,7 +26,7 @@ if grep -q 'does not implement LOOM_CMD_MAINT' <<<"$probe"; then
 	echo "1..0 # SKIP loom.ko does not implement LOOM_CMD_MAINT yet"
 	exit 4
 fi
-tap_plan 10
+tap_plan 11
 tap_ok "torus:2x2 with --no-routes starts 4 hosts"
 
 # the lab's cables as a topology file (physical ids = lab node ids), each
@@ -87,6 +88,14 @@ print("tables ok" if ok else "tables differ")
 PY
 tap_diag "$(cat "$out/rtcheck")"
 tap_check "every card's routing table is the dimension-order table" grep -q '^tables ok$' "$out/rtcheck"
+
+# dor's VC table on node 1 (1,0): +X leaves the last node of the X ring and
+# -Y the first of the Y ring: both datelines; port dimensions 0 1 0 1
+lab_exec 1 loomctl vc show >"$out/vc1" 2>&1
+tap_diag "$(cat "$out/vc1")"
+grep -qx 'port 0: dim 0 dateline' "$out/vc1" && grep -qx 'port 1: dim 1' "$out/vc1" &&
+	grep -qx 'port 2: dim 0' "$out/vc1" && grep -qx 'port 3: dim 1 dateline' "$out/vc1"
+tap_check "node 1's VC table: port dimensions and the two datelines dor puts there" test $? = 0
 
 # every ordered pair, in three rounds of four concurrent puts
 fails=0
