@@ -208,6 +208,48 @@ int loom_counter_wait(struct loom_ctx *ctx, uint32_t id, uint64_t value,
 int loom_counter_notify(struct loom_ctx *ctx, uint32_t id, uint64_t threshold,
 			uint64_t tag);
 
+/* ---- barrier/eureka units (BSUs), API 0.2 ---------------------------- */
+/*
+ * A BSU is one of the card's 32 hardware barrier/eureka units; the same
+ * unit number on every card of a fabric forms one barrier network, whose
+ * spanning tree the administrator configures ("loomctl bsu set").  A
+ * process claims a unit with loom_bsu_open() (one process per unit and
+ * card: -EBUSY otherwise; the handle holds a small context of its own).
+ * Barrier: every participant calls loom_barrier() (or loom_barrier_join()
+ * then loom_barrier_test()/loom_barrier_wait()); it returns once all have
+ * joined.  Eureka: one participant calls loom_eureka_signal(); every other
+ * one sees loom_eureka_test() become 1 (state LOOM_BSU_STATE_EUR), then all
+ * join the barrier that follows (the signaller too, or at once with
+ * LOOM_EUREKA_JOIN), which makes the unit ready for the next eureka.
+ * Timeouts in milliseconds, -1 waits forever.  Documented in
+ * Documentation/lib/api.rst.
+ */
+struct loom_bsu;
+
+#define LOOM_BSU_STATE_BAR	1	/* ready */
+#define LOOM_BSU_STATE_ARM	2	/* joined, barrier not complete yet */
+#define LOOM_BSU_STATE_EUR	3	/* a eureka happened; join the barrier */
+
+#define LOOM_EUREKA_JOIN	(1u << 0)	/* signal and join the barrier */
+
+int loom_bsu_open(struct loom_dev *dev, unsigned int unit, struct loom_bsu **bsup);
+void loom_bsu_close(struct loom_bsu *bsu);
+unsigned int loom_bsu_unit(const struct loom_bsu *bsu);
+/* LOOM_BSU_STATE_*, or -EIO when the card reads back garbage */
+int loom_bsu_state(const struct loom_bsu *bsu);
+/* 0, -EALREADY when already joined, -ETIMEDOUT when the card is stuck */
+int loom_barrier_join(struct loom_bsu *bsu);
+/* 1 when the barrier joined last has completed, 0 not yet, -EINVAL none */
+int loom_barrier_test(struct loom_bsu *bsu);
+int loom_barrier_wait(struct loom_bsu *bsu, int timeout_ms);
+/* join, then wait */
+int loom_barrier(struct loom_bsu *bsu, int timeout_ms);
+/* flags: 0 or LOOM_EUREKA_JOIN; -EALREADY when already joined */
+int loom_eureka_signal(struct loom_bsu *bsu, unsigned int flags);
+/* 1 when the unit is in LOOM_BSU_STATE_EUR */
+int loom_eureka_test(struct loom_bsu *bsu);
+int loom_eureka_wait(struct loom_bsu *bsu, int timeout_ms);
+
 #ifdef __cplusplus
 }
 #endif
