@@ -7,14 +7,18 @@
  * swap; counted puts from 3 cards to one (counter and counters page ==
  * bytes landed) with threshold completions that fire exactly once; wrong
  * key, bounds, counter id and a stopped context give error completions,
- * write nothing and advance the target's DROP_* counters.
+ * write nothing and advance the target's DROP_* counters; a card killed
+ * under a stream of GETs and atomics three hops away: every operation
+ * still completes exactly once (OK or an error), new ones fail at once.
  */
 #include "card.h"
 #include "rma_torus.h"
 #include "tap.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 TAP_DEFINE;
@@ -500,11 +504,73 @@ static void test_refusals(void)
 	tap_ok(ok, "refused operations wrote nothing at the target");
 }
 
+/* ---- forward progress across a card's death ---- */
+
+#define DEAD		7u
+#define DEATH_OPS	12u
+static uint8_t death_seen[2][DEATH_OPS];
+
+static void check_death(unsigned int card, const struct loom_cqe *e)
+{
+	unsigned int src = card == 0 ? 0 : 1, k = (unsigned int)(e->tag & 0xff);
+	bool st_ok = e->status == LOOM_CQE_ST_OK || e->status == LOOM_CQE_ST_LINK ||
+		     e->status == LOOM_CQE_ST_DISCARDED || e->status == LOOM_CQE_ST_UNREACHABLE;
+
+	if (e->kind == LOOM_CQE_LOCAL && (card == 0 || card == 2) && k < DEATH_OPS && st_ok &&
+	    !death_seen[src][k]++) {
+		good++;
+		if (e->status != LOOM_CQE_ST_OK)
+			bad++;	/* here: failed ones, which are fine */
+		return;
+	}
+	tap_diag("card %u: kind %u tag 0x%llx status %u (seen %u)", card, e->kind,
+		 (unsigned long long)e->tag, e->status, k < DEATH_OPS ? death_seen[src][k] : 0);
+}
+
+static void test_card_death(void)
+{
+	uint64_t t0;
+	bool ok;
+
+	n_cqes = good = bad = 0;
+	on_cqe = check_death;
+	for (unsigned int k = 0; k < DEATH_OPS; k++) {
+		for (unsigned int i = 0; i <= 2; i += 2) {
+			struct loom_cmd c = k % 3 == 2 ?
+				amo(DEAD, k, LOOM_AMO_FETCH_ADD, OFF_FADD, 1, 0) :
+				cmd(LOOM_OP_GET, DEAD, k, 0, 0, 100000);
+
+			submit(i, &c);
+		}
+	}
+	usleep(3000);
+	kill(f.pid[DEAD], SIGKILL);
+	waitpid(f.pid[DEAD], NULL, 0);
+	f.pid[DEAD] = 0;
+	t0 = fh_now_ms();
+	ok = pump_until(2 * DEATH_OPS) && good == 2 * DEATH_OPS;
+	tap_ok(ok, "card %u killed under 24 GETs and atomics from 3 hops: each completed once (%u with an error) in %llu ms",
+	       DEAD, bad, (unsigned long long)(fh_now_ms() - t0));
+
+	n_cqes = 0;
+	on_cqe = keep_last;
+	{
+		struct loom_cmd c = cmd(LOOM_OP_GET, DEAD, 99, 0, 0, 64);
+
+		submit(0, &c);
+	}
+	t0 = fh_now_ms();
+	ok = pump_until(1) && last.tag == 99 && last.status != LOOM_CQE_ST_OK &&
+	     fh_now_ms() - t0 < HIF_OP_TIMEOUT_MS;
+	tap_ok(ok, "a new GET to the dead card fails without waiting for the op timer (status %u)",
+	       last.status);
+}
+
 int main(void)
 {
 	bool up;
 
-	tap_plan(17);
+	tap_plan(19);
 	up = fabric_init(&f, 120) == 0 && rma_torus_start(&f) == 0;
 	for (unsigned int i = 0; up && i < N_CARDS; i++) {
 		up = rma_ctx_create(&f, i, &ctx[i], CTX, KEY(i), SEG, &cnt[i]) == LOOM_ADMIN_E_OK;
@@ -529,6 +595,7 @@ int main(void)
 			alive &= fabric_card_alive(&f, i) != 0;
 		tap_ok(alive, "every card still running");
 	}
+	test_card_death();
 	if (tap.failed)
 		for (unsigned int i = 0; i < N_CARDS; i++)
 			fabric_dump_log(&f, i);
