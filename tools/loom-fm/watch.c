@@ -117,6 +117,7 @@ int live_watch(struct fm_nl *nl, const struct live_opts *o)
 	struct sigaction sa;
 	char err[512];
 	int status = 1, rc;
+	bool stale = false;	/* the last configure failed half-way: look again */
 
 	if (!known || !now) {
 		fprintf(stderr, "loom-fm: out of memory\n");
@@ -155,15 +156,16 @@ int live_watch(struct fm_nl *nl, const struct live_opts *o)
 		if (rc > 0 && o->verbose)
 			printf("port event on the local card\n");
 		t = live_now_ms();
-		if (!rc && !fabric_changed(m, known))
+		if (!rc && !stale && !fabric_changed(m, known))
 			continue;
 		if (fabric_discover(m, now, o->verbose ? stderr : NULL, err, sizeof(err))) {
 			fprintf(stderr, "loom-fm: watch: %s; retrying\n", err);
 			continue;
 		}
-		if (!report_changes(known, now))
+		if (!stale && !report_changes(known, now))
 			continue;
 		rc = live_configure(m, o, true, true, known, &res);
+		stale = rc < 0;
 		if (rc < 0)
 			continue;	/* a card went away while programming: next round */
 		if (rc > 0) {
