@@ -29,6 +29,20 @@ static void port_set_status(struct port *p)
 	card_port_status(p->card, p->idx, LOOM_PORT_ST_CABLED | LOOM_PORT_ST_UP, st);
 }
 
+/* LINK block record and STATUS.LANES from p->lanes (an event when it changes). */
+static void port_lanes_publish(struct port *p)
+{
+	struct card *c = p->card;
+
+	for (unsigned int i = 0; i < LANES_MAX; i++)
+		card_wr32(c, card_link_reg(p->idx, LOOM_LINKR_LANE_ERRORS + 4 * i), p->lanes.errors[i]);
+	card_wr32(c, card_link_reg(p->idx, LOOM_LINKR_LANES), p->lanes.n);
+	card_wr32(c, card_link_reg(p->idx, LOOM_LINKR_LANE_DROPS), p->lanes.drops);
+	card_wr32(c, card_link_reg(p->idx, LOOM_LINKR_RATE_MBPS), p->lanes.n * CARD_LANE_MBPS);
+	card_port_status(c, p->idx, LOOM_PORT_ST_LANES_MASK,
+			 (p->lanes.n << LOOM_PORT_ST_LANES_SHIFT) & LOOM_PORT_ST_LANES_MASK);
+}
+
 static void port_arm(struct port *p)
 {
 	uint32_t ev = EPOLLIN | EPOLLRDHUP | (p->out_armed ? EPOLLOUT : 0);
@@ -81,6 +95,8 @@ static void port_down(struct port *p, const char *why)
 	port_link_reset(p, p->cfg);
 	/* requests waiting to leave complete with LINK at their source */
 	tile_link_down(p->tile, p->idx);
+	lanes_reset(&p->lanes, 0);
+	port_lanes_publish(p);
 	/* this card's own operations through the port: their packets are lost */
 	hif_port_down(p->card, p->idx);
 	if (p->mode == PORT_CONNECT && !p->cut) {
@@ -96,6 +112,18 @@ static void port_framing_error(struct port *p, enum link_rx_status st)
 {
 	card_port_count(p->card, p->idx, LOOM_PORT_CRC_ERRORS, 1);
 	p->lossy = true;
+	if (p->up) {
+		struct card *c = p->card;
+		unsigned int lane = 0;
+
+		if (lanes_error(&p->lanes, p->grx.expected, ev_now_ms(),
+				card_rd32(c, CARD_OFF_LINK + LOOM_LINK_LANE_THRESHOLD),
+				card_rd32(c, CARD_OFF_LINK + LOOM_LINK_LANE_WINDOW_MS), &lane))
+			card_log(c, "port %u: lane %u reached the error threshold: link degraded to %u lane%s (%u Mb/s)",
+				 p->idx, lane, p->lanes.n, p->lanes.n == 1 ? "" : "s",
+				 p->lanes.n * CARD_LANE_MBPS);
+		port_lanes_publish(p);
+	}
 	if (p->up)
 		gbn_rx_error(&p->grx);	/* whatever it was, ask for a replay */
 	if (p->errors_logged < PORT_ERRORS_LOGGED || p->card->verbose) {
@@ -195,8 +223,11 @@ static void port_rx_frame(struct port *p, const struct link_frame *f)
 		if (!p->up)
 			card_log(p->card, "port %u: link up to node %u port %u", p->idx,
 				 f->hdr.seq, f->hdr.ack);
-		if (!p->up)
+		if (!p->up) {
 			tile_link_up(p->tile, p->idx);
+			lanes_reset(&p->lanes, CARD_LANES);
+			port_lanes_publish(p);
+		}
 		p->up = true;
 		p->lossy = false;
 		port_set_status(p);
@@ -624,6 +655,15 @@ void port_stats(struct port_set *ps, unsigned int idx, char *out, size_t len)
 	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]) && used < len; i++)
 		used += (size_t)snprintf(out + used, len - used, " %s=%u", regs[i].name,
 					 card_rd32(p->card, card_port_reg(idx, regs[i].reg)));
+	if (used < len)
+		used += (size_t)snprintf(out + used, len - used, " lanes=%u lane_drops=%u rate_mbps=%u",
+					 p->lanes.n, p->lanes.drops, p->lanes.n * CARD_LANE_MBPS);
+	for (unsigned int v = 0; v < LOOM_VC_MAINT && used < len; v++)
+		used += (size_t)snprintf(out + used, len - used, "%s%u", v ? "," : " credits=",
+					 credit_avail(&ps->tile.port[idx].tx[v]));
+	for (unsigned int v = 0; v < LOOM_VC_MAINT && used < len; v++)
+		used += (size_t)snprintf(out + used, len - used, "%s%u", v ? "," : " inbuf=",
+					 ps->tile.port[idx].in[v].count);
 	if (used < len)
 		snprintf(out + used, len - used,
 			 " duplicates=%llu replay_held=%u replay_window=%u ber=%g drop=%g flipped_bits=%llu corrupted_frames=%llu dropped_frames=%llu",

@@ -34,6 +34,7 @@
 #include "event.h"
 #include "fault.h"
 #include "gbn.h"
+#include "lanes.h"
 #include "link.h"
 #include "tile.h"
 
@@ -87,6 +88,7 @@ struct port {
 	uint64_t duplicates;	/* DATA frames discarded as already delivered */
 	unsigned int errors_logged;
 	bool lossy;		/* frames may be lost: resend credits periodically */
+	struct lanes lanes;	/* lanes in use and their CRC errors */
 	uint64_t credit_refresh;	/* next periodic credit resend */
 };
 
