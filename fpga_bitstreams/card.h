@@ -27,7 +27,7 @@
 
 #define CARD_N_CTX		64
 #define CARD_RT_ENTRIES		LOOM_MAX_NODES
-#define CARD_DESIGN_VERSION	((0u << 16) | (1u << 8) | 0u)	/* 0.1.0 */
+#define CARD_DESIGN_VERSION	((0u << 16) | (2u << 8) | 0u)	/* 0.2.0: GET, atomics, counters */
 #define CARD_DESC		"loom-card-emu"
 #define CARD_FP_TIMEOUT_MS	1000	/* PORTS_FP_TIMEOUT_MS at reset */
 #define CARD_LANES		4	/* lanes per link */
