@@ -23,8 +23,8 @@
 #error "loom hardware structures are little-endian; add byte swapping first"
 #endif
 
-/* Opcodes.  Only PUT is implemented by design version 0.1; the others are
- * fixed now so that the formats do not change when they arrive.
+/* Opcodes.  Design version 0.2 implements all but BARRIER (a BSU
+ * operation: see Documentation/hw/bsu.rst).
  */
 enum loom_opcode {
 	LOOM_OP_NOP		= 0,	/* completes at once (ring test) */
