@@ -9,7 +9,8 @@
  * they died), refuse bad addresses, read-only registers, bad ops and
  * over-long routes, and survive a burst from two cards toward one target:
  * responses may be lost, none is corrupted or unasked for, and every loss
- * is counted.
+ * is counted; with bit errors on a cable, corrupted maintenance frames are
+ * lost and never delivered, and retries get every answer right.
  */
 #include "fabric.h"
 #include "tap.h"
@@ -408,9 +409,54 @@ static void test_burst(void)
 	       lost_after - lost_before);
 }
 
+/* Bit errors on the cable between cards 0 and 1: corrupted maintenance
+ * frames are lost, never delivered; retries get every answer right.
+ */
+static void test_ber(void)
+{
+	struct route to1 = { .len = 1, .port = { 0 } };
+	uint32_t crc_before = fh_rd32(&f.fh[1], port_reg(1, LOOM_PORT_CRC_ERRORS)) +
+			      fh_rd32(&f.fh[0], port_reg(0, LOOM_PORT_CRC_ERRORS));
+	unsigned int wrong = 0, unanswered = 0, extra = 0;
+	char reply[256];
+	struct resp r;
+
+	if (fabric_ctl(&f, 0, "ber 0 0.0003", reply, sizeof(reply)) || strncmp(reply, "ok", 2) ||
+	    fabric_ctl(&f, 1, "ber 1 0.0003", reply, sizeof(reply)) || strncmp(reply, "ok", 2)) {
+		tap_ok(0, "bit errors on the cable between cards 0 and 1 (%s)", reply);
+		return;
+	}
+	for (unsigned int k = 0; k < 60; k++) {
+		uint32_t addr = port_reg(k % NPORTS, LOOM_PORT_PEER_NODE);
+		int got = 0;
+
+		for (int a = 0; a < 12 && !got; a++) {
+			uint32_t seq = issue_raw(0, LOOM_MAINT_OP_READ, addr, 0, to1.len, to1.port);
+
+			got = seq && wait_resp(0, seq, 100, &r);
+			extra += a > 0;
+		}
+		if (!got)
+			unanswered++;
+		else if (r.status != LOOM_MAINT_ST_OK || r.node != 1 ||
+			 r.value != fh_rd32(&f.fh[1], addr))
+			wrong++;
+	}
+	fabric_ctl(&f, 0, "ber 0 0", reply, sizeof(reply));
+	fabric_ctl(&f, 1, "ber 1 0", reply, sizeof(reply));
+	tap_diag("ber: %u retries, %u CRC errors", extra,
+		 fh_rd32(&f.fh[1], port_reg(1, LOOM_PORT_CRC_ERRORS)) +
+		 fh_rd32(&f.fh[0], port_reg(0, LOOM_PORT_CRC_ERRORS)) - crc_before);
+	tap_ok(!wrong && !unanswered &&
+	       fh_rd32(&f.fh[1], port_reg(1, LOOM_PORT_CRC_ERRORS)) +
+	       fh_rd32(&f.fh[0], port_reg(0, LOOM_PORT_CRC_ERRORS)) > crc_before,
+	       "bit errors on the cable: corrupted frames are lost, 60 reads answered right with retries (%u wrong, %u unanswered)",
+	       wrong, unanswered);
+}
+
 int main(void)
 {
-	tap_plan(14);
+	tap_plan(15);
 	if (fabric_init(&f, 120) || fabric_start_torus2(&f, NDIMS) || find_blocks(&f.fh[0])) {
 		tap_ok(0, "2x2x2 torus of 8 cards with no routes up");
 		for (unsigned int i = 0; i < NCARDS; i++)
@@ -432,6 +478,7 @@ int main(void)
 	test_lost();
 	test_refused();
 	test_burst();
+	test_ber();
 	if (tap.failed)
 		for (unsigned int i = 0; i < NCARDS; i++)
 			fabric_dump_log(&f, i);
