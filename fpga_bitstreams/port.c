@@ -311,53 +311,54 @@ static const struct tile_pkt *port_next_data(struct port *p, uint32_t *seq, unsi
 }
 
 /*
- * Encode the next frame into p->tx: a NAK, else DATA (carrying the
- * acknowledgement), else a lone ACK; then inject faults.  False when there
- * is nothing to send.  A frame the injector drops leaves p->tx empty.
+ * Append the next frame to p->tx: a maintenance frame, a NAK, credits,
+ * else DATA (carrying the acknowledgement), else a lone ACK; then inject
+ * faults.  False when there is nothing to send.  A frame the injector
+ * drops is not appended.
  */
 static bool port_next_frame(struct port *p)
 {
 	uint32_t ack = gbn_rx_ack_value(&p->grx), seq, credits;
+	uint8_t *out = p->tx + p->tx_len;
+	size_t room = sizeof(p->tx) - p->tx_len, n;
 	const struct tile_pkt *e;
 	unsigned int vc;
 
 	if (!p->up)
 		return false;
-	if ((p->tx_len = maint_tx_frame(p->card, p->idx, p->tx, sizeof(p->tx)))) {
+	if ((n = maint_tx_frame(p->card, p->idx, out, room))) {
 		/* the maintenance slot goes first: never behind data or credits */
 	} else if (p->grx.nak_due) {
 		p->grx.nak_due = false;
 		p->grx.ack_due = false;
-		p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_NAK, 0, 0, ack,
-					NULL, 0, NULL, 0);
+		n = link_encode(out, room, LOOM_FRAME_NAK, 0, 0, ack, NULL, 0, NULL, 0);
 		card_port_count(p->card, p->idx, LOOM_PORT_NAKS_SENT, 1);
 	} else if (tile_credit_due(p->tile, p->idx, &vc, &credits)) {
-		p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_CREDIT, (uint8_t)vc, 0,
-					credits, NULL, 0, NULL, 0);
+		n = link_encode(out, room, LOOM_FRAME_CREDIT, (uint8_t)vc, 0, credits,
+				NULL, 0, NULL, 0);
 	} else if ((e = port_next_data(p, &seq, &vc))) {
 		p->grx.ack_due = false;
-		p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_DATA, (uint8_t)vc, seq, ack,
-					&e->h, sizeof(e->h), e->payload, e->h.len);
+		n = link_encode(out, room, LOOM_FRAME_DATA, (uint8_t)vc, seq, ack,
+				&e->h, sizeof(e->h), e->payload, e->h.len);
 	} else if (p->grx.ack_due) {
 		p->grx.ack_due = false;
-		p->tx_len = link_encode(p->tx, sizeof(p->tx), LOOM_FRAME_ACK, 0, 0, ack,
-					NULL, 0, NULL, 0);
+		n = link_encode(out, room, LOOM_FRAME_ACK, 0, 0, ack, NULL, 0, NULL, 0);
 	} else {
 		return false;
 	}
-	p->tx_off = 0;
 	card_port_count(p->card, p->idx, LOOM_PORT_TX_FRAMES, 1);
-	card_port_count(p->card, p->idx, LOOM_PORT_TX_BYTES, (uint32_t)p->tx_len);
-	switch (fault_apply(&p->fault, p->tx, p->tx_len)) {
+	card_port_count(p->card, p->idx, LOOM_PORT_TX_BYTES, (uint32_t)n);
+	switch (fault_apply(&p->fault, out, n)) {
 	case FAULT_NONE:
 		break;
 	case FAULT_DROPPED:
-		p->tx_len = 0;
+		n = 0;
 		/* fall through */
 	case FAULT_CORRUPTED:
 		card_port_count(p->card, p->idx, LOOM_PORT_INJECTED, 1);
 		break;
 	}
+	p->tx_len += n;
 	return true;
 }
 
@@ -367,8 +368,11 @@ static void port_write(struct port *p)
 		ssize_t n;
 
 		if (p->tx_off == p->tx_len) {
+			/* batch the frames that are ready into one send */
 			p->tx_off = p->tx_len = 0;
-			if (!port_next_frame(p))
+			while (sizeof(p->tx) - p->tx_len >= LOOM_FRAME_MAX && port_next_frame(p))
+				;
+			if (!p->tx_len)
 				break;
 			continue;
 		}

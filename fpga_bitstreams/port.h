@@ -38,6 +38,7 @@
 #include "link.h"
 #include "tile.h"
 
+#define PORT_TX_BATCH		(16 * LOOM_FRAME_MAX)	/* frames per send() at most */
 #define PORT_CONNECT_TIMEOUT_MS	60000
 #define PORT_CONNECT_RETRY_MS	100
 
@@ -75,7 +76,7 @@ struct port {
 	struct ev_handler lev;
 	struct ev_handler cev;
 	struct link_rx rx;
-	uint8_t tx[LOOM_FRAME_MAX];
+	uint8_t tx[PORT_TX_BATCH];	/* frames being written, batched */
 	size_t tx_len;
 	size_t tx_off;
 	struct gbn_tx gtx;
