@@ -12,7 +12,7 @@ BUILD ?= $(TOP)/build
 PREFIX ?= /usr/local
 export BUILD TOP
 
-USER_PARTS := lib fpga_bitstreams tools/loom-xfer tools/bench tools/loom-lab tools/loomctl tools/loom-fm
+USER_PARTS := lib fpga_bitstreams tests/vm/rma tests/vm/uring tools/loom-xfer tools/bench tools/loom-lab tools/loomctl tools/loom-fm
 
 all: userspace module
 
@@ -33,9 +33,11 @@ module:
 
 # test programs (unit tests and native fabric tests under ASan/UBSan)
 tests: userspace module
+	$(MAKE) -C lib tests
 	$(MAKE) -C fpga_bitstreams tests
 	$(MAKE) -C kmod tests
 	$(MAKE) -C tests/vm/uring
+	$(MAKE) -C tests/vm/rma
 
 check: deps
 	@$(MAKE) --no-print-directory all tests
@@ -48,8 +50,10 @@ demo: deps
 install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom_put_bw $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab $(BUILD)/bin/loom-lab-agent \
-		$(BUILD)/bin/loomctl \
+	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab \
+		$(BUILD)/bin/loom-lab-agent $(BUILD)/bin/loomctl $(BUILD)/bin/loom-fm \
+		$(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom_put_bw $(BUILD)/bin/loom_get_lat \
+		$(BUILD)/bin/loom_atomic_lat $(BUILD)/bin/loom_barrier_lat \
 		$(DESTDIR)$(PREFIX)/bin/
 	$(MAKE) -C kmod install
 	install -D -m 0644 udev/60-loom.rules $(DESTDIR)/etc/udev/rules.d/60-loom.rules
