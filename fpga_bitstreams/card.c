@@ -228,10 +228,12 @@ void card_switch(struct card *c, struct loom_pkt_hdr *h, const void *payload, in
 		}
 		return;
 	case ROUTE_HOP_LIMIT:
+		card_drop_count(c, LOOM_CNT_DROP_HOP_LIMIT);
 		card_reject(c, h, in_port, LOOM_CQE_ST_UNREACHABLE, "hop limit");
 		return;
 	case ROUTE_NO_ROUTE:
 		break;
 	}
+	card_drop_count(c, LOOM_CNT_DROP_NO_ROUTE);
 	card_reject(c, h, in_port, LOOM_CQE_ST_UNREACHABLE, "no valid route");
 }

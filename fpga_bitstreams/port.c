@@ -155,11 +155,13 @@ static void port_rx_data(struct port *p, const struct link_frame *f)
 	}
 	if (f->hdr.len < LOOM_PKT_HDR_SIZE) {
 		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+		card_drop_count(p->card, LOOM_CNT_DROP_MALFORMED);
 		return;
 	}
 	memcpy(&h, f->body, sizeof(h));
 	if (h.len != f->hdr.len - LOOM_PKT_HDR_SIZE) {
 		card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+		card_drop_count(p->card, LOOM_CNT_DROP_MALFORMED);
 		if (p->card->verbose)
 			card_log(p->card, "port %u: packet length %u does not match frame body %u; dropped",
 				 p->idx, h.len, f->hdr.len);
