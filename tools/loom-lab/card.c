@@ -45,6 +45,30 @@ void lab_argv_free(struct lab_argv *a)
 	a->v[0] = NULL;
 }
 
+/*
+ * The VC table that goes with the dimension-order routes (the T3E model,
+ * Documentation/hw/routing.rst): every port belongs to its dimension, and
+ * the wrap-around channels of a torus or ring are datelines, so that no
+ * ring of channels on one VC closes.  Packets start on VC0.
+ */
+static void card_add_vc_table(struct lab_argv *a, const struct topo_shape *s, int node)
+{
+	int coord[TOPO_MAX_DIMS];
+
+	topo_coords(s, node, coord);
+	for (int port = 0; port < topo_ports(s); port++) {
+		int dim = port % s->dims, peer, peer_port;
+		bool plus = port < s->dims;
+		bool wraps = s->kind != TOPO_MESH &&
+			     (plus ? coord[dim] == s->size[dim] - 1 : coord[dim] == 0);
+
+		if (!topo_peer(s, node, port, &peer, &peer_port))
+			continue;
+		lab_argv_add(a, "--vct");
+		lab_argv_add(a, "%d=%d%s", port, dim, wraps ? ",dateline" : "");
+	}
+}
+
 void lab_card_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 {
 	const struct topo_shape *s = &cfg->shape;
@@ -82,6 +106,8 @@ void lab_card_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 		lab_argv_add(a, "--route");
 		lab_argv_add(a, "%d=%d", d, topo_route(s, i, d));
 	}
+	if (!cfg->no_routes)
+		card_add_vc_table(a, s, i);
 }
 
 /* True when some socket listens on path (from /proc/net/unix, so the

@@ -26,7 +26,7 @@ if ! command -v jq >/dev/null; then
 	exit 4
 fi
 
-tap_plan 38
+tap_plan 39
 lab_start_test "lab with 2 hosts starts and loads loom.ko" --hosts 2 \
 	${LOOM_MODULE:+--module "$LOOM_MODULE"}
 
@@ -141,7 +141,12 @@ ok_if "port set with an unknown state or fault value: exit 2" \
 
 # ---- vc ----------------------------------------------------------------
 lc vc show
-ok_if "vc show: every port without a dimension, no destination on VC 1" \
+ok_if "vc show: the lab's VC table -- both ports in dimension 0, the wrap-around -X port a dateline, no destination on VC 1" \
+	'[ "$(cat "$out/o")" = "$(printf "port 0: dim 0\nport 1: dim 0 dateline\nstart-vc1: none")" ]'
+lc vc set port 0 dim none
+lc vc set port 1 dim none dateline off
+lc vc show
+ok_if "vc set port 0/1 dim none: every port without a dimension" \
 	'[ "$(cat "$out/o")" = "$(printf "port 0: dim none\nport 1: dim none\nstart-vc1: none")" ]'
 lc vc set port 1 dim 0 dateline on
 lc vc set dest 5 vc 1
@@ -173,7 +178,7 @@ lc vc set dest 5 vc 0
 lc vc set dest 6 vc 0
 lc vc set dest 9 vc 0
 lc vc show
-ok_if "refused requests changed nothing; the table is back to its reset state" \
+ok_if "refused requests changed nothing; the table is back to no dimensions" \
 	'[ "$(cat "$out/o")" = "$(printf "port 0: dim none\nport 1: dim none\nstart-vc1: none")" ]'
 
 # ---- stats ---------------------------------------------------------------
