@@ -96,7 +96,11 @@ int alltoall_run(struct fabric *f, unsigned int n, uint32_t len, int timeout_ms,
 		}
 	}
 	deadline = t0 + (uint64_t)timeout_ms;
-	while (r->local_ok + r->local_bad + r->arrival_ok + r->arrival_bad < 2 * want &&
+	/* done when every put completed and every successful one has arrived
+	 * (a failed put may never post an arrival)
+	 */
+	while ((r->local_ok + r->local_bad < want ||
+		r->arrival_ok + r->arrival_bad < r->local_ok) &&
 	       fh_now_ms() < deadline)
 		for (unsigned int i = 0; i < n; i++)
 			a2a_reap(&ctx[i], i, n, len, seen, r);

@@ -94,7 +94,7 @@ static void cyclic(void)
 		return;
 	}
 	dead_ports(&f, &ev0);
-	ok = alltoall_run(&f, RING, PUT_LEN, 20000, &r) == 0;
+	ok = alltoall_run(&f, RING, PUT_LEN, 60000, &r) == 0;
 	dead = dead_ports(&f, &ev1);
 	tap_diag("cyclic: %u puts OK, %u failed, %u ports dead, port events %u -> %u in %llu ms",
 		 r.local_ok, r.local_bad, dead, ev0, ev1, (unsigned long long)r.elapsed_ms);
