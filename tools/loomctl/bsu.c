@@ -267,16 +267,10 @@ int lc_bsu_run(const struct lc_opts *o, int argc, char **argv)
 	char what[64];
 	int cmd = 0, err;
 
-	if (argc > 0 && lc_is_help(argv[0])) {
-		fputs(lc_bsu_usage, stdout);
-		return LC_EXIT_OK;
-	}
-	if (argc > 0) {
-		cmd = lc_match(argv[0], cmds);
-		if (cmd < 0)
-			return lc_usage_error("bsu: unknown command \"%s\": commands are show, set, help",
-					      argv[0]);
-	}
+	err = lc_subcommand("bsu", argc, argv, cmds, "show, set, help", lc_bsu_usage,
+			    &cmd);
+	if (err || cmd < 0)
+		return err;
 	if (cmd == 2) {
 		err = lc_bsu_parse_set(argc - 1, argv + 1, &r);
 		if (err)
@@ -299,16 +293,8 @@ int lc_bsu_run(const struct lc_opts *o, int argc, char **argv)
 	if (cmd == 2) {
 		err = lc_nl_request(&nl, LOOM_CMD_BSU_SET, false, lc_bsu_build, &r, NULL, NULL);
 	} else {
-		if (o->json)
-			fputs("[", stdout);
-		err = lc_nl_request(&nl, LOOM_CMD_BSU_GET, !r.with_bsu, lc_bsu_build, &r,
-				    lc_bsu_print, &out);
-		if (o->json)
-			fputs("]\n", stdout);
+		err = lc_nl_request_list(&nl, o->json, LOOM_CMD_BSU_GET, !r.with_bsu,
+					 lc_bsu_build, &r, lc_bsu_print, &out);
 	}
-	fflush(stdout);
-	if (err)
-		err = lc_nl_refused(&nl, err, what, lc_perm_hint);
-	lc_nl_close(&nl);
-	return err;
+	return lc_nl_finish(&nl, err, what, lc_perm_hint);
 }

@@ -218,12 +218,8 @@ int lc_dev_run(const struct lc_opts *o, int argc, char **argv)
 	err = lc_nl_open(&nl);
 	if (err)
 		return err;
-	if (o->json)
-		fputs("[", stdout);
-	err = lc_nl_request(&nl, LOOM_CMD_DEV_GET, all, all ? NULL : lc_dev_build,
-			    (void *)o, lc_dev_print, &out);
-	if (o->json)
-		fputs("]\n", stdout);
+	err = lc_nl_request_list(&nl, o->json, LOOM_CMD_DEV_GET, all,
+				 all ? NULL : lc_dev_build, (void *)o, lc_dev_print, &out);
 	fflush(stdout);
 	if (err) {
 		if (all)

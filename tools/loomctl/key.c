@@ -171,16 +171,10 @@ int lc_key_run(const struct lc_opts *o, int argc, char **argv)
 	uint8_t nlcmd = LOOM_CMD_KEY_GET;
 	int cmd = 0, err;
 
-	if (argc > 0 && lc_is_help(argv[0])) {
-		fputs(lc_key_usage, stdout);
-		return LC_EXIT_OK;
-	}
-	if (argc > 0) {
-		cmd = lc_match(argv[0], cmds);
-		if (cmd < 0)
-			return lc_usage_error("key: unknown command \"%s\": commands are show, grant, revoke, help",
-					      argv[0]);
-	}
+	err = lc_subcommand("key", argc, argv, cmds, "show, grant, revoke, help", lc_key_usage,
+			    &cmd);
+	if (err || cmd < 0)
+		return err;
 	if (cmd >= 2) {
 		err = lc_key_parse(cmds[cmd], argc - 1, argv + 1, &r);
 		if (err)
@@ -197,17 +191,10 @@ int lc_key_run(const struct lc_opts *o, int argc, char **argv)
 	if (err)
 		return err;
 	if (nlcmd == LOOM_CMD_KEY_GET) {
-		if (o->json)
-			fputs("[", stdout);
-		err = lc_nl_request(&nl, nlcmd, true, lc_key_build, &r, lc_key_print, &out);
-		if (o->json)
-			fputs("]\n", stdout);
+		err = lc_nl_request_list(&nl, o->json, nlcmd, true, lc_key_build, &r,
+					 lc_key_print, &out);
 	} else {
 		err = lc_nl_request(&nl, nlcmd, false, lc_key_build, &r, NULL, NULL);
 	}
-	fflush(stdout);
-	if (err)
-		err = lc_nl_refused(&nl, err, what, lc_perm_hint);
-	lc_nl_close(&nl);
-	return err;
+	return lc_nl_finish(&nl, err, what, lc_perm_hint);
 }

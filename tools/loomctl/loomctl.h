@@ -32,6 +32,9 @@ int lc_usage_error(const char *fmt, ...)
 bool lc_is_help(const char *arg);
 int lc_match(const char *arg, const char *const *words);
 int lc_parse_u32(const char *s, uint32_t *out);
+int lc_subcommand(const char *obj, int argc, char **argv,
+		  const char *const *cmds, const char *listed,
+		  const char *usage, int *cmd);
 
 /* nl.c */
 struct lc_nl {
@@ -56,6 +59,11 @@ int lc_nl_request(struct lc_nl *nl, uint8_t cmd, bool dump,
 		  lc_reply_fn reply, void *reply_arg);
 int lc_nl_refused(const struct lc_nl *nl, int err, const char *what,
 		  const char *hint);
+int lc_nl_request_list(struct lc_nl *nl, bool json, uint8_t cmd, bool dump,
+		       lc_build_fn build, void *build_arg,
+		       lc_reply_fn reply, void *reply_arg);
+int lc_nl_finish(struct lc_nl *nl, int err, const char *what,
+		 const char *hint);
 int lc_nl_parse_nest(struct nlattr **tb, int max, struct nlattr *nest,
 		     struct nla_policy *policy);
 

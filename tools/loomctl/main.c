@@ -156,6 +156,37 @@ bool lc_is_help(const char *arg)
 	return !strcmp(arg, "help") || !strcmp(arg, "-h") || !strcmp(arg, "--help");
 }
 
+/**
+ * lc_subcommand() - the command word of an object ("show", "set", ...)
+ * @obj: the object's name, for the error ("port")
+ * @argc: words after the object's name
+ * @argv: the words
+ * @cmds: NULL-terminated command words; the first is the default
+ * @listed: the commands named in the error ("show, set, help")
+ * @usage: the object's help text, printed for "help"
+ * @cmd: the index in @cmds, or -1 when the help was printed
+ *
+ * Return: LC_EXIT_OK, or LC_EXIT_USAGE (said) for an unknown command.
+ */
+int lc_subcommand(const char *obj, int argc, char **argv,
+		  const char *const *cmds, const char *listed,
+		  const char *usage, int *cmd)
+{
+	*cmd = 0;
+	if (argc > 0 && lc_is_help(argv[0])) {
+		fputs(usage, stdout);
+		*cmd = -1;
+		return LC_EXIT_OK;
+	}
+	if (argc > 0) {
+		*cmd = lc_match(argv[0], cmds);
+		if (*cmd < 0)
+			return lc_usage_error("%s: unknown command \"%s\": commands are %s",
+					      obj, argv[0], listed);
+	}
+	return LC_EXIT_OK;
+}
+
 static int lc_parse_dev(const char *s, uint32_t *dev)
 {
 	if (!strncmp(s, "loom", 4))

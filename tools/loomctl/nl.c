@@ -378,6 +378,52 @@ int lc_nl_refused(const struct lc_nl *nl, int err, const char *what,
 }
 
 /**
+ * lc_nl_request_list() - lc_nl_request() whose replies print a list
+ * @nl: the connection
+ * @json: wrap the replies' JSON objects in "[" and "]\n"
+ * @cmd: LOOM_CMD_*
+ * @dump: a dump rather than a doit
+ * @build: adds the request's attributes (may be NULL)
+ * @build_arg: its argument
+ * @reply: prints one reply
+ * @reply_arg: its argument
+ *
+ * Return: what lc_nl_request() returned.
+ */
+int lc_nl_request_list(struct lc_nl *nl, bool json, uint8_t cmd, bool dump,
+		       lc_build_fn build, void *build_arg,
+		       lc_reply_fn reply, void *reply_arg)
+{
+	int err;
+
+	if (json)
+		fputs("[", stdout);
+	err = lc_nl_request(nl, cmd, dump, build, build_arg, reply, reply_arg);
+	if (json)
+		fputs("]\n", stdout);
+	return err;
+}
+
+/**
+ * lc_nl_finish() - end a command: flush its output, report its failure, close
+ * @nl: the connection, closed here
+ * @err: what the request returned
+ * @what: the request, e.g. "route set 5"
+ * @hint: appended when @err is -EPERM (may be NULL)
+ *
+ * Return: LC_EXIT_OK, or the exit code lc_nl_refused() gave @err.
+ */
+int lc_nl_finish(struct lc_nl *nl, int err, const char *what,
+		 const char *hint)
+{
+	fflush(stdout);
+	if (err)
+		err = lc_nl_refused(nl, err, what, hint);
+	lc_nl_close(nl);
+	return err;
+}
+
+/**
  * lc_nl_parse_nest() - parse a nested attribute of a reply
  * @tb: max + 1 entries
  * @max: highest attribute type known

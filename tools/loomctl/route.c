@@ -408,15 +408,11 @@ int lc_route_run(const struct lc_opts *o, int argc, char **argv)
 	struct lc_nl nl;
 	int cmd = 0, err;
 
-	if (argc > 0 && lc_is_help(argv[0])) {
-		fputs(lc_route_usage, stdout);
-		return LC_EXIT_OK;
-	}
+	err = lc_subcommand("route", argc, argv, cmds, "show, set, del, load, help",
+			    lc_route_usage, &cmd);
+	if (err || cmd < 0)
+		return err;
 	if (argc > 0) {
-		cmd = lc_match(argv[0], cmds);
-		if (cmd < 0)
-			return lc_usage_error("route: unknown command \"%s\": commands are show, set, del, load, help",
-					      argv[0]);
 		argc--;
 		argv++;
 	}
@@ -465,15 +461,8 @@ int lc_route_run(const struct lc_opts *o, int argc, char **argv)
 	err = lc_nl_open(&nl);
 	if (err)
 		return err;
-	if (nlcmd == LOOM_CMD_ROUTE_GET && o->json)
-		fputs("[", stdout);
-	err = lc_nl_request(&nl, nlcmd, nlcmd == LOOM_CMD_ROUTE_GET && !r.with_dest,
-			    lc_route_build, &r, lc_route_print, &out);
-	if (nlcmd == LOOM_CMD_ROUTE_GET && o->json)
-		fputs("]\n", stdout);
-	fflush(stdout);
-	if (err)
-		err = lc_nl_refused(&nl, err, what, lc_perm_hint);
-	lc_nl_close(&nl);
-	return err;
+	err = lc_nl_request_list(&nl, nlcmd == LOOM_CMD_ROUTE_GET && o->json, nlcmd,
+				 nlcmd == LOOM_CMD_ROUTE_GET && !r.with_dest,
+				 lc_route_build, &r, lc_route_print, &out);
+	return lc_nl_finish(&nl, err, what, lc_perm_hint);
 }

@@ -198,9 +198,5 @@ int lc_stats_run(const struct lc_opts *o, int argc, char **argv)
 			fputs("],\"drops\":null", stdout);
 		fputs("}\n", stdout);
 	}
-	fflush(stdout);
-	if (err)
-		err = lc_nl_refused(&nl, err, what, NULL);
-	lc_nl_close(&nl);
-	return err;
+	return lc_nl_finish(&nl, err, what, NULL);
 }

@@ -248,16 +248,10 @@ int lc_vc_run(const struct lc_opts *o, int argc, char **argv)
 	char what[48];
 	int cmd = 0, err;
 
-	if (argc > 0 && lc_is_help(argv[0])) {
-		fputs(lc_vc_usage, stdout);
-		return LC_EXIT_OK;
-	}
-	if (argc > 0) {
-		cmd = lc_match(argv[0], cmds);
-		if (cmd < 0)
-			return lc_usage_error("vc: unknown command \"%s\": commands are show, set, help",
-					      argv[0]);
-	}
+	err = lc_subcommand("vc", argc, argv, cmds, "show, set, help", lc_vc_usage,
+			    &cmd);
+	if (err || cmd < 0)
+		return err;
 	if (cmd == 2) {
 		err = lc_vc_parse_set(argc - 1, argv + 1, &r);
 		if (err)
@@ -278,9 +272,5 @@ int lc_vc_run(const struct lc_opts *o, int argc, char **argv)
 	else
 		err = lc_nl_request(&nl, LOOM_CMD_VC_GET, false, lc_vc_build, &r,
 				    lc_vc_print, &out);
-	fflush(stdout);
-	if (err)
-		err = lc_nl_refused(&nl, err, what, lc_perm_hint);
-	lc_nl_close(&nl);
-	return err;
+	return lc_nl_finish(&nl, err, what, lc_perm_hint);
 }
