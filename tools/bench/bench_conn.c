@@ -319,6 +319,21 @@ int bench_finish(struct bench_conn *b)
 	       bench_wait_for(b, LOOM_COMPLETION_LOCAL, &c);
 }
 
+int bench_serve_passive(struct bench_conn *b)
+{
+	struct loom_completion c;
+
+	if (bench_server_meet(b))
+		return 1;
+	for (;;) {
+		bench_arm(b);
+		if (bench_wait_for(b, LOOM_COMPLETION_ARRIVAL, &c))
+			return 1;
+		if (c.node == b->peer.node && c.ctx == b->peer.ctx && c.tag == BENCH_FIN_OFFSET)
+			return 0;
+	}
+}
+
 int bench_main(int argc, char **argv, const char *prog, void (*usage)(FILE *f),
 	       bool with_depth, int (*client)(struct bench_conn *b),
 	       int (*server)(struct bench_conn *b))

@@ -72,6 +72,11 @@ int bench_client_meet(struct bench_conn *b);
 int bench_server_meet(struct bench_conn *b);
 /* Client side: tells the server to exit. */
 int bench_finish(struct bench_conn *b);
+/*
+ * Server side of a benchmark whose server only receives: meets the client,
+ * then waits for its bench_finish(); 0, or 1 on failure.
+ */
+int bench_serve_passive(struct bench_conn *b);
 
 /*
  * A benchmark's whole main(): parses the options, opens the context, runs

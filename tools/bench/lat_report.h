@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the round-trip latency benchmarks (loom_get_lat, loom_atomic_lat)
- * share: the transport floor (a NOP's round trip through the local card)
+ * What the round-trip latency benchmarks (loom_get_lat, loom_atomic_lat,
+ * and for the floor loom_put_lat) share: the transport floor (a NOP's round trip through the local card)
  * and the perftest-style table or JSON rows.
  */
 #ifndef LOOM_BENCH_LAT_REPORT_H

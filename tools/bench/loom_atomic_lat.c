@@ -116,22 +116,8 @@ out:
 	return rc;
 }
 
-static int run_server(struct bench_conn *b)
-{
-	struct loom_completion c;
-
-	if (bench_server_meet(b))
-		return 1;
-	for (;;) {
-		bench_arm(b);
-		if (bench_wait_for(b, LOOM_COMPLETION_ARRIVAL, &c))
-			return 1;
-		if (c.node == b->peer.node && c.ctx == b->peer.ctx && c.tag == BENCH_FIN_OFFSET)
-			return 0;
-	}
-}
-
 int main(int argc, char **argv)
 {
-	return bench_main(argc, argv, "loom_atomic_lat", usage, false, run_client, run_server);
+	return bench_main(argc, argv, "loom_atomic_lat", usage, false, run_client,
+			  bench_serve_passive);
 }

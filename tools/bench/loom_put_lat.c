@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "bench_conn.h"
+#include "lat_report.h"
 #include "lat_stats.h"
 
 static void usage(FILE *f)
@@ -43,30 +44,6 @@ static int ping(struct bench_conn *b, uint64_t len)
 	return bench_put(b, 0, len, LOOM_PUT_REMOTE_EVENT) ||
 	       bench_wait_for(b, LOOM_COMPLETION_ARRIVAL, &c) ||
 	       bench_wait_for(b, LOOM_COMPLETION_LOCAL, &c);
-}
-
-static int measure_floor(struct bench_conn *b, uint32_t iters, struct lat_stats *st)
-{
-	double *rtt = calloc(iters, sizeof(*rtt));
-	struct loom_completion c;
-
-	if (!rtt)
-		return 1;
-	for (uint32_t i = 0; i < iters; i++) {
-		double t0 = bench_now_us();
-		int err = loom_nop(b->ctx, i);
-
-		if (err || bench_wait_for(b, LOOM_COMPLETION_LOCAL, &c)) {
-			if (err)
-				fprintf(stderr, "loom_put_lat: nop: %s\n", loom_strerror(err));
-			free(rtt);
-			return 1;
-		}
-		rtt[i] = bench_now_us() - t0;
-	}
-	lat_stats_compute(rtt, iters, st);
-	free(rtt);
-	return 0;
 }
 
 static void print_row(const struct bench_opts *o, uint64_t size, const struct lat_stats *st,
@@ -104,7 +81,7 @@ static int run_client(struct bench_conn *b)
 
 	if (!lat)
 		return 1;
-	if (bench_client_meet(b) || measure_floor(b, o->iters, &floor_st))
+	if (bench_client_meet(b) || lat_floor(b, o->iters, &floor_st))
 		goto out;
 	if (!o->json) {
 		printf("%s\n", rule);
