@@ -233,6 +233,30 @@ void *loom_genl_put_hdr(struct sk_buff *skb, struct netlink_callback *cb,
 			   &loom_genl_family, NLM_F_MULTI, cmd);
 }
 
+/**
+ * loom_genl_put_counters() - put a table of 64-bit card counters
+ * @skb: the message
+ * @ldev: the card
+ * @base: register offset the table's offsets are relative to
+ * @table: which register goes into which attribute
+ * @n: entries in @table
+ * @pad: the padding attribute of the enclosing nest
+ *
+ * Return: 0, or -EMSGSIZE when @skb is full (the caller cancels its nest).
+ */
+int loom_genl_put_counters(struct sk_buff *skb, struct loom_dev *ldev, u32 base,
+			   const struct loom_genl_counter *table, size_t n,
+			   int pad)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (nla_put_u64_64bit(skb, table[i].attr,
+				      loom_rd(ldev, base + table[i].reg), pad))
+			return -EMSGSIZE;
+	return 0;
+}
+
 static int loom_genl_fill_dev(struct sk_buff *skb, struct loom_dev *ldev)
 {
 	u32 router = ldev->blk_router.off;

@@ -31,6 +31,16 @@ int loom_genl_reply(struct genl_info *info, u8 cmd,
 		    int (*fill)(struct sk_buff *msg, struct loom_dev *ldev,
 				struct genl_info *info));
 
+/* One card counter: its register offset and the attribute it is put in. */
+struct loom_genl_counter {
+	u32 reg;
+	int attr;
+};
+
+int loom_genl_put_counters(struct sk_buff *skb, struct loom_dev *ldev, u32 base,
+			   const struct loom_genl_counter *table, size_t n,
+			   int pad);
+
 /* loom_genl_route.c */
 u32 loom_rt_entries(struct loom_dev *ldev);
 int loom_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info);

@@ -33,10 +33,7 @@ u32 loom_ports_usable(struct loom_dev *ldev, u32 *stride)
 	return min_t(u64, n, (b->size - LOOM_PORTS_BASE) / *stride);
 }
 
-static const struct {
-	u32 reg;
-	int attr;
-} loom_port_counters[] = {
+static const struct loom_genl_counter loom_port_counters[] = {
 	{ LOOM_PORT_TX_FRAMES, LOOM_ATTR_PORT_TX_FRAMES },
 	{ LOOM_PORT_RX_FRAMES, LOOM_ATTR_PORT_RX_FRAMES },
 	{ LOOM_PORT_TX_BYTES, LOOM_ATTR_PORT_TX_BYTES },
@@ -71,7 +68,6 @@ int loom_genl_fill_port(struct sk_buff *skb, struct loom_dev *ldev, u32 port,
 {
 	u32 rec = loom_port_rec(ldev, port, stride);
 	struct nlattr *nest;
-	unsigned int i;
 
 	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
 		return -EMSGSIZE;
@@ -94,12 +90,10 @@ int loom_genl_fill_port(struct sk_buff *skb, struct loom_dev *ldev, u32 port,
 	    nla_put_u32(skb, LOOM_ATTR_PORT_PEER_PORT,
 			loom_rd(ldev, rec + LOOM_PORT_PEER_PORT)))
 		goto cancel;
-	for (i = 0; i < ARRAY_SIZE(loom_port_counters); i++) {
-		if (nla_put_u64_64bit(skb, loom_port_counters[i].attr,
-				      loom_rd(ldev, rec + loom_port_counters[i].reg),
-				      LOOM_ATTR_PORT_PAD))
-			goto cancel;
-	}
+	if (loom_genl_put_counters(skb, ldev, rec, loom_port_counters,
+				   ARRAY_SIZE(loom_port_counters),
+				   LOOM_ATTR_PORT_PAD))
+		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
 

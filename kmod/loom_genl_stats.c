@@ -14,10 +14,7 @@
 #include "loom_drv.h"
 #include "loom_genl.h"
 
-static const struct {
-	u32 reg;
-	int attr;
-} loom_stats_counters[] = {
+static const struct loom_genl_counter loom_stats_counters[] = {
 	{ LOOM_CNTR_TX_PKTS, LOOM_ATTR_STATS_TX_PKTS },
 	{ LOOM_CNTR_TX_BYTES, LOOM_ATTR_STATS_TX_BYTES },
 	{ LOOM_CNTR_RX_PKTS, LOOM_ATTR_STATS_RX_PKTS },
@@ -28,10 +25,7 @@ static const struct {
 	{ LOOM_CNTR_DROPS_DEAD, LOOM_ATTR_STATS_DROPS_DEAD },
 };
 
-static const struct {
-	u32 reg;
-	int attr;
-} loom_stats_drops[] = {
+static const struct loom_genl_counter loom_stats_drops[] = {
 	{ LOOM_CNT_DROP_KEY, LOOM_ATTR_DROPS_KEY },
 	{ LOOM_CNT_DROP_BOUNDS, LOOM_ATTR_DROPS_BOUNDS },
 	{ LOOM_CNT_DROP_NO_CTX, LOOM_ATTR_DROPS_NO_CTX },
@@ -67,7 +61,6 @@ static int loom_stats_fill_rec(struct sk_buff *skb, struct loom_dev *ldev,
 {
 	u32 base = ldev->blk_cnt.off + LOOM_CNT_BASE + rec * stride;
 	struct nlattr *nest;
-	unsigned int i;
 
 	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
 		return -EMSGSIZE;
@@ -77,11 +70,10 @@ static int loom_stats_fill_rec(struct sk_buff *skb, struct loom_dev *ldev,
 	if (nla_put_u32(skb, LOOM_ATTR_STATS_PORT, rec / n_vcs) ||
 	    nla_put_u32(skb, LOOM_ATTR_STATS_VC, rec % n_vcs))
 		goto cancel;
-	for (i = 0; i < ARRAY_SIZE(loom_stats_counters); i++)
-		if (nla_put_u64_64bit(skb, loom_stats_counters[i].attr,
-				      loom_rd(ldev, base + loom_stats_counters[i].reg),
-				      LOOM_ATTR_STATS_PAD))
-			goto cancel;
+	if (loom_genl_put_counters(skb, ldev, base, loom_stats_counters,
+				   ARRAY_SIZE(loom_stats_counters),
+				   LOOM_ATTR_STATS_PAD))
+		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
 cancel:
@@ -92,21 +84,19 @@ cancel:
 static int loom_stats_fill_drops(struct sk_buff *skb, struct loom_dev *ldev)
 {
 	struct nlattr *nest;
-	unsigned int i;
 
 	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, LOOM_ATTR_DROPS);
 	if (!nest)
 		return -EMSGSIZE;
-	for (i = 0; i < ARRAY_SIZE(loom_stats_drops); i++)
-		if (nla_put_u64_64bit(skb, loom_stats_drops[i].attr,
-				      loom_rd(ldev, ldev->blk_cnt.off +
-					      loom_stats_drops[i].reg),
-				      LOOM_ATTR_DROPS_PAD)) {
-			nla_nest_cancel(skb, nest);
-			return -EMSGSIZE;
-		}
+	if (loom_genl_put_counters(skb, ldev, ldev->blk_cnt.off,
+				   loom_stats_drops,
+				   ARRAY_SIZE(loom_stats_drops),
+				   LOOM_ATTR_DROPS_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
 	nla_nest_end(skb, nest);
 	return 0;
 }
