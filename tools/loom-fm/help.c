@@ -2,6 +2,8 @@
 /* loom-fm: --help text (Documentation/tools/loom-fm.rst has the long form). */
 #include "fm.h"
 
+#include <getopt.h>
+
 #include "engine.h"
 
 void fm_usage(FILE *f)
@@ -79,4 +81,20 @@ void fm_usage(FILE *f)
 "  --maint-timeout MS, --maint-retries N   per maintenance access (module\n"
 "             defaults: 100 ms, 3 retries)\n"
 "  -v         print every routing entry that changes\n");
+}
+
+int fm_usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "loom-fm: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'loom-fm --help'.\n");
+	return FM_EXIT_USAGE;
+}
+
+int fm_bad_option(char **argv)
+{
+	if (optopt > 0 && optopt < 256)
+		return fm_usage_error("option '-%s' is unknown or needs an argument",
+				      (char[]){ (char)optopt, 0 });
+	return fm_usage_error("option '%s' is unknown or needs an argument", argv[optind - 1]);
 }

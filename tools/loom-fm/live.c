@@ -14,14 +14,6 @@
 #include "fm_nl.h"
 #include "topo_file.h"
 
-static int live_usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "loom-fm: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'loom-fm --help'.\n");
-	return FM_EXIT_USAGE;
-}
-
 static int parse_uint(const char *s, long lo, long hi, long *out)
 {
 	char *end;
@@ -83,11 +75,11 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 		switch (c) {
 		case OPT_DEV:
 			if (parse_dev(optarg, &o->dev))
-				return live_usage_error("--dev '%s': expected /dev/loomN", optarg);
+				return fm_usage_error("--dev '%s': expected /dev/loomN", optarg);
 			break;
 		case OPT_INDEX:
 			if (parse_uint(optarg, 0, 255, &v))
-				return live_usage_error("--index '%s': expected 0..255", optarg);
+				return fm_usage_error("--index '%s': expected 0..255", optarg);
 			o->dev = (uint32_t)v;
 			break;
 		case OPT_TOPO:
@@ -98,13 +90,13 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 			break;
 		case OPT_ENGINE:
 			if (!engine_find(optarg))
-				return live_usage_error("unknown engine '%s'; engines: dor, minhop, "
-							"updown", optarg);
+				return fm_usage_error("unknown engine '%s'; engines: dor, minhop, "
+						      "updown", optarg);
 			o->engine = optarg;
 			break;
 		case OPT_ROOT:
 			if (parse_uint(optarg, 0, FM_MAX_NODES - 1, &v))
-				return live_usage_error("--root '%s': not a node id (0..511)", optarg);
+				return fm_usage_error("--root '%s': not a node id (0..511)", optarg);
 			o->eopts.root = (int)v;
 			break;
 		case OPT_NODL:
@@ -112,8 +104,8 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 			break;
 		case OPT_INTERVAL:
 			if (parse_uint(optarg, 100, 3600000, &v))
-				return live_usage_error("--interval '%s': expected 100..3600000 ms",
-							optarg);
+				return fm_usage_error("--interval '%s': expected 100..3600000 ms",
+						      optarg);
 			o->interval_ms = (int)v;
 			break;
 		case OPT_ONCE:
@@ -121,18 +113,18 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 			break;
 		case OPT_TIMEOUT:
 			if (parse_uint(optarg, 1, 86400, &v))
-				return live_usage_error("--timeout '%s': expected 1..86400 s", optarg);
+				return fm_usage_error("--timeout '%s': expected 1..86400 s", optarg);
 			o->timeout_s = (int)v;
 			break;
 		case OPT_MTIMEOUT:
 			if (parse_uint(optarg, 1, 60000, &v))
-				return live_usage_error("--maint-timeout '%s': expected 1..60000 ms",
-							optarg);
+				return fm_usage_error("--maint-timeout '%s': expected 1..60000 ms",
+						      optarg);
 			o->maint_timeout_ms = (uint32_t)v;
 			break;
 		case OPT_MRETRIES:
 			if (parse_uint(optarg, 0, 100, &v))
-				return live_usage_error("--maint-retries '%s': expected 0..100", optarg);
+				return fm_usage_error("--maint-retries '%s': expected 0..100", optarg);
 			o->maint_retries = (uint32_t)v;
 			break;
 		case 'j':
@@ -145,37 +137,33 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 			fm_usage(stdout);
 			exit(FM_EXIT_OK);
 		default:
-			if (optopt > 0 && optopt < 256)
-				return live_usage_error("option '-%s' is unknown or needs an argument",
-							(char[]){ (char)optopt, 0 });
-			return live_usage_error("option '%s' is unknown or needs an argument",
-						argv[optind - 1]);
+			return fm_bad_option(argv);
 		}
 	}
 	if (optind < argc)
-		return live_usage_error("unexpected argument '%s'", argv[optind]);
+		return fm_usage_error("unexpected argument '%s'", argv[optind]);
 	if (is_discover && (o->shape || o->engine || o->once || o->timeout_s))
-		return live_usage_error("discover takes --dev/--index, --topology, -j, -v and the "
-					"--maint-* options only%s", "");
+		return fm_usage_error("discover takes --dev/--index, --topology, -j, -v and the "
+				      "--maint-* options only%s", "");
 	if (!is_watch && (o->once || o->timeout_s))
-		return live_usage_error("--once and --timeout are options of watch%s", "");
+		return fm_usage_error("--once and --timeout are options of watch%s", "");
 	if (o->shape) {
 		char err[512];
 		struct fm_graph *g = graph_from_shape(o->shape, err, sizeof(err));
 
 		if (!g)
-			return live_usage_error("--shape: %s", err);
+			return fm_usage_error("--shape: %s", err);
 		graph_free(g);
 	}
 	if (o->engine && !strcmp(o->engine, "dor") && !o->shape)
-		return live_usage_error("engine dor needs the fabric's coordinates: give --shape "
-					"SHAPE%s", "");
+		return fm_usage_error("engine dor needs the fabric's coordinates: give --shape "
+				      "SHAPE%s", "");
 	if (o->topology) {
 		char err[4096];
 		struct fm_graph *g = topo_load(o->topology, err, sizeof(err));
 
 		if (!g)
-			return live_usage_error("%s", err);
+			return fm_usage_error("%s", err);
 		graph_free(g);
 	}
 	return -1;

@@ -28,14 +28,6 @@ struct fm_args {
 	int check_only, json;
 };
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "loom-fm: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'loom-fm --help'.\n");
-	return FM_EXIT_USAGE;
-}
-
 static int parse_args(int argc, char **argv, struct fm_args *a)
 {
 	enum { OPT_SHAPE = 256, OPT_TOPO, OPT_ENGINE, OPT_FAIL, OPT_ROOT, OPT_NODL, OPT_CHECK };
@@ -71,13 +63,13 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 			break;
 		case OPT_FAIL:
 			if (a->nfail == MAX_FAILS)
-				return usage_error("more than 1024 --fail options%s", "");
+				return fm_usage_error("more than 1024 --fail options%s", "");
 			a->fail[a->nfail++] = optarg;
 			break;
 		case OPT_ROOT:
 			v = strtol(optarg, &end, 10);
 			if (!*optarg || *end || v < 0 || v >= FM_MAX_NODES)
-				return usage_error("--root '%s': not a node id (0..511)", optarg);
+				return fm_usage_error("--root '%s': not a node id (0..511)", optarg);
 			a->opts.root = (int)v;
 			break;
 		case OPT_NODL:
@@ -93,21 +85,17 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 			fm_usage(stdout);
 			exit(FM_EXIT_OK);
 		default:
-			if (optopt > 0 && optopt < 256)
-				return usage_error("option '-%s' is unknown or needs an argument",
-						   (char[]){ (char)optopt, 0 });
-			return usage_error("option '%s' is unknown or needs an argument",
-					   argv[optind - 1]);
+			return fm_bad_option(argv);
 		}
 	}
 	if (optind >= argc)
-		return usage_error("no command given; the command is 'routes'%s", "");
+		return fm_usage_error("no command given; the command is 'routes'%s", "");
 	if (strcmp(argv[optind], "routes"))
-		return usage_error("unknown command '%s'; the command is 'routes'", argv[optind]);
+		return fm_usage_error("unknown command '%s'; the command is 'routes'", argv[optind]);
 	if (optind + 1 < argc)
-		return usage_error("unexpected argument '%s'", argv[optind + 1]);
+		return fm_usage_error("unexpected argument '%s'", argv[optind + 1]);
 	if (!!a->shape == !!a->topology)
-		return usage_error("give exactly one of --shape SHAPE and --topology FILE%s", "");
+		return fm_usage_error("give exactly one of --shape SHAPE and --topology FILE%s", "");
 	if (!a->engine)
 		a->engine = a->shape ? "dor" : "updown";
 	return -1;
@@ -161,7 +149,7 @@ int main(int argc, char **argv)
 		return status;
 	e = engine_find(a.engine);
 	if (!e)
-		return usage_error("unknown engine '%s'; engines: dor, minhop, updown", a.engine);
+		return fm_usage_error("unknown engine '%s'; engines: dor, minhop, updown", a.engine);
 	g = build_graph(&a);
 	if (!g)
 		return FM_EXIT_USAGE;
