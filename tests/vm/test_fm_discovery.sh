@@ -12,6 +12,7 @@
 here=$(dirname "$0")
 . "$here/../lib/tap.sh"
 . "$here/../lib/lab.sh"
+. "$here/../lib/lab_pairs.sh"
 out=$(mktemp -d)
 trap 'lab_cleanup; rm -rf "$out"' EXIT
 
@@ -98,28 +99,8 @@ grep -qx 'port 0: dim 0 dateline' "$out/vc1" && grep -qx 'port 1: dim 1' "$out/v
 tap_check "node 1's VC table: port dimensions and the two datelines dor puts there" test $? = 0
 
 # every ordered pair, in three rounds of four concurrent puts
-fails=0
-for shift in 1 2 3; do
-	pids=()
-	for h in 0 1 2 3; do
-		d=$(((h + shift) % 4))
-		lab_exec $d loom-xfer recv --ctx $((20 + h)) --key $((0x500 + h)) --size 256K \
-			--seed $((shift * 10 + h)) --timeout 30 >"$out/recv.$shift.$h" 2>&1 &
-		pids+=($!)
-	done
-	for h in 0 1 2 3; do
-		d=$(((h + shift) % 4))
-		lab_exec $h loom-xfer send --to $d --ctx $((20 + h)) --key $((0x500 + h)) --size 256K \
-			--seed $((shift * 10 + h)) --timeout 30 >"$out/send.$shift.$h" 2>&1 &
-		pids+=($!)
-	done
-	for p in "${pids[@]}"; do wait "$p" || fails=$((fails + 1)); done
-	for h in 0 1 2 3; do
-		grep -q 'every byte verified' "$out/recv.$shift.$h" ||
-			{ fails=$((fails + 1)); tap_diag "$h -> $(((h + shift) % 4)): $(cat "$out/send.$shift.$h" "$out/recv.$shift.$h")"; }
-	done
-done
-tap_check "puts between all 12 ordered pairs arrive, every byte verified" test $fails = 0
+lab_put_all_pairs 0x500 "$out"
+tap_check "puts between all 12 ordered pairs arrive, every byte verified" test $? = 0
 
 lab_exec 0 loom-fm configure --shape torus:2x2 -j >"$out/conf2" 2>&1
 rc=$?
