@@ -10,6 +10,8 @@
 #include <loom_hw/regs.h>
 #include <loom_hw/ring.h>
 
+struct loom_remote;
+
 struct loom_dev {
 	int fd;
 	char path[64];
@@ -65,6 +67,12 @@ struct loom_completion;
 /* datapath.c */
 /* Claim the next command slot, zeroed, or NULL when the ring is full. */
 struct loom_cmd *loom_next_cmd(struct loom_ctx *ctx);
+/*
+ * loom_next_cmd() for an operation on @peer: opcode, SIGNAL, the peer's
+ * node, context and key, and @tag filled in; NULL when the ring is full.
+ */
+struct loom_cmd *loom_claim_remote_cmd(struct loom_ctx *ctx, uint8_t opcode,
+				       const struct loom_remote *peer, uint64_t tag);
 /* Publish the command claimed by loom_next_cmd() (adds a pending fence). */
 void loom_post_cmd(struct loom_ctx *ctx, struct loom_cmd *cmd);
 /* Reap every completion there is into the stash; 0 or -ENOMEM. */

@@ -42,6 +42,22 @@ struct loom_cmd *loom_next_cmd(struct loom_ctx *ctx)
 	return cmd;
 }
 
+struct loom_cmd *loom_claim_remote_cmd(struct loom_ctx *ctx, uint8_t opcode,
+					const struct loom_remote *peer, uint64_t tag)
+{
+	struct loom_cmd *cmd = loom_next_cmd(ctx);
+
+	if (!cmd)
+		return NULL;
+	cmd->opcode = opcode;
+	cmd->flags = LOOM_CMD_F_SIGNAL;
+	cmd->dst_ctx = (uint16_t)peer->ctx;
+	cmd->dst_node = peer->node;
+	cmd->key = peer->key;
+	cmd->tag = tag;
+	return cmd;
+}
+
 void loom_post_cmd(struct loom_ctx *ctx, struct loom_cmd *cmd)
 {
 	if (ctx->fence_next) {
@@ -81,20 +97,14 @@ int loom_put(struct loom_ctx *ctx, const struct loom_remote *dst,
 		return -ERANGE;
 	if (dst->ctx > UINT16_MAX)
 		return -EINVAL;
-	cmd = loom_next_cmd(ctx);
+	cmd = loom_claim_remote_cmd(ctx, LOOM_OP_PUT, dst, tag);
 	if (!cmd)
 		return -EAGAIN;
-	cmd->opcode = LOOM_OP_PUT;
-	cmd->flags = LOOM_CMD_F_SIGNAL;
 	if (flags & LOOM_PUT_REMOTE_EVENT)
 		cmd->flags |= LOOM_CMD_F_REMOTE_CQE;
-	cmd->dst_ctx = (uint16_t)dst->ctx;
-	cmd->dst_node = dst->node;
-	cmd->tag = tag;
 	cmd->local_off = local_off;
 	cmd->remote_off = remote_off;
 	cmd->length = len;
-	cmd->key = dst->key;
 	loom_post_cmd(ctx, cmd);
 	return 0;
 }

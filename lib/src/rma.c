@@ -20,22 +20,6 @@ static int check_transfer(const struct loom_ctx *ctx, const struct loom_remote *
 	return 0;
 }
 
-static struct loom_cmd *claim(struct loom_ctx *ctx, uint8_t opcode, const struct loom_remote *peer,
-			      uint64_t tag)
-{
-	struct loom_cmd *cmd = loom_next_cmd(ctx);
-
-	if (!cmd)
-		return NULL;
-	cmd->opcode = opcode;
-	cmd->flags = LOOM_CMD_F_SIGNAL;
-	cmd->dst_ctx = (uint16_t)peer->ctx;
-	cmd->dst_node = peer->node;
-	cmd->key = peer->key;
-	cmd->tag = tag;
-	return cmd;
-}
-
 int loom_get(struct loom_ctx *ctx, const struct loom_remote *src, uint64_t remote_off,
 	     uint64_t local_off, uint64_t len, uint32_t flags, uint64_t tag)
 {
@@ -46,7 +30,7 @@ int loom_get(struct loom_ctx *ctx, const struct loom_remote *src, uint64_t remot
 		return err;
 	if (flags)
 		return -EINVAL;
-	cmd = claim(ctx, LOOM_OP_GET, src, tag);
+	cmd = loom_claim_remote_cmd(ctx, LOOM_OP_GET, src, tag);
 	if (!cmd)
 		return -EAGAIN;
 	cmd->local_off = local_off;
@@ -68,7 +52,7 @@ int loom_put_counted(struct loom_ctx *ctx, const struct loom_remote *dst, uint64
 	if ((flags & ~LOOM_PUT_REMOTE_EVENT) || counter >= LOOM_COUNTERS_MAX ||
 	    remote_off >= LOOM_COUNTED_OFF_LIMIT)
 		return -EINVAL;
-	cmd = claim(ctx, LOOM_OP_PUT_COUNTED, dst, tag);
+	cmd = loom_claim_remote_cmd(ctx, LOOM_OP_PUT_COUNTED, dst, tag);
 	if (!cmd)
 		return -EAGAIN;
 	if (flags & LOOM_PUT_REMOTE_EVENT)
@@ -89,7 +73,7 @@ int loom_atomic(struct loom_ctx *ctx, const struct loom_remote *dst, uint64_t re
 	if (!ctx || !dst || dst->ctx > UINT16_MAX || remote_off % 8 ||
 	    op < LOOM_ATOMIC_FETCH_ADD || op > LOOM_ATOMIC_CSWAP)
 		return -EINVAL;
-	cmd = claim(ctx, LOOM_OP_ATOMIC, dst, tag);
+	cmd = loom_claim_remote_cmd(ctx, LOOM_OP_ATOMIC, dst, tag);
 	if (!cmd)
 		return -EAGAIN;
 	cmd->remote_off = remote_off;
