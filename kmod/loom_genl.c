@@ -257,6 +257,44 @@ int loom_genl_put_counters(struct sk_buff *skb, struct loom_dev *ldev, u32 base,
 	return 0;
 }
 
+/**
+ * loom_genl_dump_entries() - one dump message per entry of a card table
+ * @skb: the dump's buffer
+ * @cb: the dump; cb->args[0] is the next entry, left at the first not put
+ * @ldev: the card, locked
+ * @cmd: command of the messages
+ * @n: entries in the table
+ * @fill: puts entry @idx into @skb
+ * @arg: passed to @fill
+ *
+ * Return: 0 when every entry is in, -EMSGSIZE when @skb is full, or what
+ * @fill returned.
+ */
+int loom_genl_dump_entries(struct sk_buff *skb, struct netlink_callback *cb,
+			   struct loom_dev *ldev, u8 cmd, u32 n,
+			   loom_genl_entry_fill_t fill, const void *arg)
+{
+	int err = 0;
+	u32 idx;
+
+	for (idx = cb->args[0]; idx < n; idx++) {
+		void *hdr = loom_genl_put_hdr(skb, cb, cmd);
+
+		if (!hdr) {
+			err = -EMSGSIZE;
+			break;
+		}
+		err = fill(skb, ldev, idx, arg);
+		if (err) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[0] = idx;
+	return err;
+}
+
 static int loom_genl_fill_dev(struct sk_buff *skb, struct loom_dev *ldev)
 {
 	u32 router = ldev->blk_router.off;

@@ -37,6 +37,13 @@ struct loom_genl_counter {
 	int attr;
 };
 
+/* Puts entry @idx of a table into a dump message (loom_genl_dump_entries). */
+typedef int (*loom_genl_entry_fill_t)(struct sk_buff *skb,
+				      struct loom_dev *ldev, u32 idx,
+				      const void *arg);
+int loom_genl_dump_entries(struct sk_buff *skb, struct netlink_callback *cb,
+			   struct loom_dev *ldev, u8 cmd, u32 n,
+			   loom_genl_entry_fill_t fill, const void *arg);
 int loom_genl_put_counters(struct sk_buff *skb, struct loom_dev *ldev, u32 base,
 			   const struct loom_genl_counter *table, size_t n,
 			   int pad);

@@ -117,34 +117,26 @@ int loom_genl_bsu_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return loom_genl_reply(info, LOOM_CMD_BSU_GET, loom_genl_bsu_reply_fill);
 }
 
+static int loom_genl_bsu_dump_fill(struct sk_buff *skb, struct loom_dev *ldev,
+				   u32 bsu, const void *unused)
+{
+	return loom_genl_fill_bsu(skb, ldev, bsu);
+}
+
 /* cb->args[0]: next unit */
 int loom_genl_bsu_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct loom_dev *ldev;
-	u32 bsu, n;
-	int err = 0;
+	int err;
 
 	ldev = loom_genl_dev_lock(info->attrs, cb->extack);
 	if (IS_ERR(ldev))
 		return PTR_ERR(ldev);
-	n = loom_bsu_count(ldev);
-	for (bsu = cb->args[0]; bsu < n; bsu++) {
-		void *hdr = loom_genl_put_hdr(skb, cb, LOOM_CMD_BSU_GET);
-
-		if (!hdr) {
-			err = -EMSGSIZE;
-			break;
-		}
-		err = loom_genl_fill_bsu(skb, ldev, bsu);
-		if (err) {
-			genlmsg_cancel(skb, hdr);
-			break;
-		}
-		genlmsg_end(skb, hdr);
-	}
+	err = loom_genl_dump_entries(skb, cb, ldev, LOOM_CMD_BSU_GET,
+				     loom_bsu_count(ldev),
+				     loom_genl_bsu_dump_fill, NULL);
 	loom_genl_dev_unlock(ldev);
-	cb->args[0] = bsu;
 	if (err && !skb->len)
 		return err;
 	return skb->len;

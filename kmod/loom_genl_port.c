@@ -167,34 +167,27 @@ int loom_genl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return loom_genl_reply(info, LOOM_CMD_PORT_GET, loom_genl_port_reply_fill);
 }
 
+static int loom_genl_port_dump_fill(struct sk_buff *skb, struct loom_dev *ldev,
+				    u32 port, const void *stride)
+{
+	return loom_genl_fill_port_now(skb, ldev, port, *(const u32 *)stride);
+}
+
 /* cb->args[0]: next port */
 int loom_genl_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct loom_dev *ldev;
-	u32 port, n, stride = 0;
-	int err = 0;
+	u32 n, stride = 0;
+	int err;
 
 	ldev = loom_genl_dev_lock(info->attrs, cb->extack);
 	if (IS_ERR(ldev))
 		return PTR_ERR(ldev);
 	n = loom_ports_usable(ldev, &stride);
-	for (port = cb->args[0]; port < n; port++) {
-		void *hdr = loom_genl_put_hdr(skb, cb, LOOM_CMD_PORT_GET);
-
-		if (!hdr) {
-			err = -EMSGSIZE;
-			break;
-		}
-		err = loom_genl_fill_port_now(skb, ldev, port, stride);
-		if (err) {
-			genlmsg_cancel(skb, hdr);
-			break;
-		}
-		genlmsg_end(skb, hdr);
-	}
+	err = loom_genl_dump_entries(skb, cb, ldev, LOOM_CMD_PORT_GET, n,
+				     loom_genl_port_dump_fill, &stride);
 	loom_genl_dev_unlock(ldev);
-	cb->args[0] = port;
 	if (err && !skb->len)
 		return err;
 	return skb->len;

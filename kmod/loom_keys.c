@@ -193,6 +193,12 @@ static int loom_keys_fill(struct sk_buff *skb, struct loom_dev *ldev,
 	return 0;
 }
 
+static int loom_keys_dump_fill(struct sk_buff *skb, struct loom_dev *ldev,
+			       u32 i, const void *unused)
+{
+	return loom_keys_fill(skb, ldev, &ldev->keys.grant[i]);
+}
+
 /* cb->args[0]: next grant (the table is packed; a revoke meanwhile may
  * move the last grant into a slot already dumped)
  */
@@ -200,28 +206,14 @@ int loom_genl_key_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct loom_dev *ldev;
-	unsigned int i;
-	int err = 0;
+	int err;
 
 	ldev = loom_genl_dev_lock(info->attrs, cb->extack);
 	if (IS_ERR(ldev))
 		return PTR_ERR(ldev);
-	for (i = cb->args[0]; i < ldev->keys.n; i++) {
-		void *hdr = loom_genl_put_hdr(skb, cb, LOOM_CMD_KEY_GET);
-
-		if (!hdr) {
-			err = -EMSGSIZE;
-			break;
-		}
-		err = loom_keys_fill(skb, ldev, &ldev->keys.grant[i]);
-		if (err) {
-			genlmsg_cancel(skb, hdr);
-			break;
-		}
-		genlmsg_end(skb, hdr);
-	}
+	err = loom_genl_dump_entries(skb, cb, ldev, LOOM_CMD_KEY_GET,
+				     ldev->keys.n, loom_keys_dump_fill, NULL);
 	loom_genl_dev_unlock(ldev);
-	cb->args[0] = i;
 	if (err && !skb->len)
 		return err;
 	return skb->len;
