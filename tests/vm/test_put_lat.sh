@@ -7,6 +7,7 @@
 here=$(dirname "$0")
 . "$here/../lib/tap.sh"
 . "$here/../lib/lab.sh"
+. "$here/../lib/lab_usage.sh"
 out=$(mktemp -d)
 trap 'lab_cleanup; rm -rf "$out"' EXIT
 
@@ -60,17 +61,8 @@ else
 	tap_fail "a client with no server fails after its timeout and says so (exit $rc)"
 fi
 
-bad=0
-for args in "--size 0" "--size 2M" "--mode spin" "--iters x" "1 2" "--max-size 4"; do
-	# shellcheck disable=SC2086
-	lab_exec 0 loom_put_lat $args >"$out/bad" 2>&1
-	rc=$?
-	if [ $rc != 2 ] || ! grep -q 'loom_put_lat: ' "$out/bad"; then
-		tap_diag "'$args' gave exit $rc: $(cat "$out/bad")"
-		bad=$((bad + 1))
-	fi
-done
-tap_check "bad options exit 2 with a message naming the option" [ $bad = 0 ]
+lab_usage_errors "$out/bad" loom_put_lat "--size 0" "--size 2M" "--mode spin" "--iters x" "1 2" "--max-size 4"
+tap_check "bad options exit 2 with a message naming the option" test $? = 0
 
 tap_check "guest kernel logs have no oops, BUG or warning" "$LOOM_LAB" check-log --dir "$LAB_DIR"
 tap_done
