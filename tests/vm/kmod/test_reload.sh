@@ -36,8 +36,15 @@ lab_exec 0 "rm -f /tmp/rl-stop; (n=0; while [ ! -e /tmp/rl-stop ]; do
 
 reload_fail=0 xfer_fail=0 grant_kept=0
 for i in $(seq "$rounds"); do
+	# rmmod refuses ("in use") while a reader is inside a netlink call or
+	# holds a debugfs file open (each holds a module reference): as
+	# `modprobe -r --wait` does, retry that refusal for up to 5 s
 	"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- "loomctl key grant 0x$i user nobody;
-		rmmod loom && insmod $module && loomctl key show | wc -l" >"$out/reload" 2>&1
+		n=0; until rmmod loom 2>/tmp/rl-rmmod; do
+			grep -q 'in use' /tmp/rl-rmmod && [ \$n -lt 50 ] || { cat /tmp/rl-rmmod; exit 1; }
+			n=\$((n + 1)); sleep 0.1
+		done
+		insmod $module && loomctl key show | wc -l" >"$out/reload" 2>&1
 	if [ $? != 0 ]; then
 		reload_fail=$((reload_fail + 1))
 		tap_diag "round $i: $(tail -n 5 "$out/reload")"
