@@ -13,22 +13,10 @@ here=$(dirname "$0")
 . "$here/../lib/tap.sh"
 . "$here/../lib/lab.sh"
 . "$here/../lib/lab_pairs.sh"
-out=$(mktemp -d)
-trap 'lab_cleanup; rm -rf "$out"' EXIT
-
-if ! lab_start --shape torus:2x2 --no-routes; then
-	tap_plan 1
-	tap_fail "torus:2x2 with --no-routes starts 4 hosts"
-	tap_done
-fi
-# a module without the maintenance network cannot be managed: skip
-probe=$(lab_exec 0 loom-fm discover 2>&1 >/dev/null)
-if grep -q 'does not implement LOOM_CMD_MAINT' <<<"$probe"; then
-	echo "1..0 # SKIP loom.ko does not implement LOOM_CMD_MAINT yet"
-	exit 4
-fi
 tap_plan 11
-tap_ok "torus:2x2 with --no-routes starts 4 hosts"
+lab_start_test "torus:2x2 with --no-routes starts 4 hosts" --shape torus:2x2 --no-routes
+out=$(mktemp -d)
+trap "lab_cleanup; rm -rf '$out' '$(dirname "$LAB_DIR")'" EXIT
 
 # the lab's cables as a topology file (physical ids = lab node ids), each
 # cable written lower end first as loom-fm prints it
