@@ -189,10 +189,14 @@ void bench_arm(struct bench_conn *b)
 	b->deadline = bench_now_us() + b->o->timeout_s * 1e6;
 }
 
+/* reap_one() result: the deadline passed, nothing printed yet */
+#define REAP_TIMED_OUT 2
+
 /*
  * Reaps one completion into @c.  Failed operations end the benchmark,
  * except a LOCAL completion with NO_CTX when @tolerate_no_ctx (the client
- * waiting for its server).  Returns 0, or 1 after printing why it failed.
+ * waiting for its server).  Returns 0; 1 after printing why it failed; or
+ * REAP_TIMED_OUT, unprinted, so that the caller names what it waited for.
  */
 static int reap_one(struct bench_conn *b, struct loom_completion *c, bool tolerate_no_ctx)
 {
@@ -208,6 +212,8 @@ static int reap_one(struct bench_conn *b, struct loom_completion *c, bool tolera
 
 			n = left > 0 ? loom_wait(b->ctx, c, 1, left) : -ETIMEDOUT;
 		}
+		if (n == -ETIMEDOUT)
+			return REAP_TIMED_OUT;
 		if (n < 0) {
 			fprintf(stderr, "%s: waiting for a completion: %s\n", b->o->prog,
 				loom_strerror(n));
@@ -231,7 +237,7 @@ static int reap_one(struct bench_conn *b, struct loom_completion *c, bool tolera
  * the way are kept, not lost: a reply can overtake the ack of the put that
  * caused it.
  */
-int bench_wait_for(struct bench_conn *b, uint8_t kind, struct loom_completion *c)
+static int wait_for_kind(struct bench_conn *b, uint8_t kind, struct loom_completion *c)
 {
 	const unsigned int cap = sizeof(b->arrival) / sizeof(b->arrival[0]);
 
@@ -246,8 +252,10 @@ int bench_wait_for(struct bench_conn *b, uint8_t kind, struct loom_completion *c
 			b->arrival_count--;
 			return 0;
 		}
-		if (reap_one(b, c, false))
-			return 1;
+		int err = reap_one(b, c, false);
+
+		if (err)
+			return err;
 		if (c->kind == LOOM_COMPLETION_LOCAL) {
 			b->locals++;
 		} else if (b->arrival_count < cap) {
@@ -258,6 +266,18 @@ int bench_wait_for(struct bench_conn *b, uint8_t kind, struct loom_completion *c
 			return 1;
 		}
 	}
+}
+
+int bench_wait_for(struct bench_conn *b, uint8_t kind, struct loom_completion *c)
+{
+	int err = wait_for_kind(b, kind, c);
+
+	if (err == REAP_TIMED_OUT) {
+		fprintf(stderr, "%s: no %s completion within %d s (timeout -T)\n", b->o->prog,
+			kind == LOOM_COMPLETION_LOCAL ? "local" : "arrival", b->o->timeout_s);
+		return 1;
+	}
+	return err;
 }
 
 int bench_put(struct bench_conn *b, uint64_t remote_off, uint64_t len, uint32_t flags)
@@ -275,7 +295,13 @@ int bench_client_meet(struct bench_conn *b)
 	struct loom_completion c;
 
 	for (;;) {
-		if (bench_put(b, 0, 8, LOOM_PUT_REMOTE_EVENT) || reap_one(b, &c, true))
+		int err = bench_put(b, 0, 8, LOOM_PUT_REMOTE_EVENT);
+
+		if (!err)
+			err = reap_one(b, &c, true);
+		if (err == REAP_TIMED_OUT)
+			goto no_server;
+		if (err)
 			return 1;
 		if (c.kind == LOOM_COMPLETION_ARRIVAL) {
 			fprintf(stderr, "%s: unexpected arrival from node %u before the server answered\n",
@@ -287,13 +313,22 @@ int bench_client_meet(struct bench_conn *b)
 		struct timespec ts = { 0, 20 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);
-		if (bench_now_us() > b->deadline) {
-			fprintf(stderr, "%s: no server on node %u context %u (start it first)\n",
-				b->o->prog, b->peer.node, b->peer.ctx);
-			return 1;
-		}
+		if (bench_now_us() > b->deadline)
+			goto no_server;
 	}
-	return bench_wait_for(b, LOOM_COMPLETION_ARRIVAL, &c);
+	/* the context exists; a server answers the hello with a put of its own */
+	switch (wait_for_kind(b, LOOM_COMPLETION_ARRIVAL, &c)) {
+	case 0:
+		return 0;
+	case REAP_TIMED_OUT:
+		goto no_server;
+	default:
+		return 1;
+	}
+no_server:
+	fprintf(stderr, "%s: no server on node %u context %u answered within %d s (start it first)\n",
+		b->o->prog, b->peer.node, b->peer.ctx, b->o->timeout_s);
+	return 1;
 }
 
 int bench_server_meet(struct bench_conn *b)
