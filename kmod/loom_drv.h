@@ -33,6 +33,7 @@ extern unsigned int loom_admin_timeout_ms;
 extern unsigned int loom_admin_poll_ms;
 extern unsigned int loom_max_ctx_per_file;
 extern bool loom_open_partition;
+extern unsigned int loom_max_pinned_kb;
 
 /**
  * struct loom_blk - where one register block was found
@@ -149,6 +150,12 @@ struct loom_keys {
  * @debugfs: /sys/kernel/debug/loom/loomN, or NULL
  * @blk_bsu: BSU block (optional)
  * @bsu_busy: BSUs granted to a context (bit n = unit n), protected by @lock
+ * @bsu_wq: woken by the event interrupt (vector LOOM_VEC_EVENT): a BSU may
+ *	have moved (LOOM_IOC_BSU_WAIT sleepers)
+ * @bsu_events: event interrupts seen; a BSU waiter reads it before testing
+ *	its unit and sleeps only while it is unchanged
+ * @pinned_pages: pages of context memory allocated for user space
+ *	(loom_pin.c), checked against max_pinned_kb
  */
 struct loom_dev {
 	struct kref kref;
@@ -194,6 +201,9 @@ struct loom_dev {
 	struct dentry *debugfs;
 	struct loom_blk blk_bsu;
 	u32 bsu_busy;
+	wait_queue_head_t bsu_wq;
+	atomic_t bsu_events;
+	atomic_long_t pinned_pages;
 };
 
 /**
@@ -246,6 +256,20 @@ struct loom_dma_buf {
 };
 
 /**
+ * struct loom_pin - a charge for pinned memory (loom_pin.c)
+ * @pages: pages charged, 0 when nothing is
+ * @user: user whose RLIMIT_MEMLOCK counter (locked_vm) holds the charge
+ *	(a reference from get_uid()), NULL for a CAP_IPC_LOCK caller
+ * @mm: address space whose pinned_vm (VmPin) shows the charge (a
+ *	reference from mmgrab(): the struct outlives the process's exit)
+ */
+struct loom_pin {
+	unsigned long pages;
+	struct user_struct *user;
+	struct mm_struct *mm;
+};
+
+/**
  * struct loom_ctx - one card context owned by a file
  * @lf: owning file
  * @slot: slot in lf->ctxs, encoded in the tokens
@@ -260,6 +284,7 @@ struct loom_dma_buf {
  * @enabled: CTX_ENABLE was acknowledged and no CTX_DISABLE since
  * @orphan_node: entry in ldev->orphans once its file is closed
  * @bsu_mask: BSUs granted to this context (loom_bsu.c)
+ * @pin: what the context's memory is charged to (loom_pin.c)
  */
 struct loom_ctx {
 	struct loom_file *lf;
@@ -276,6 +301,7 @@ struct loom_ctx {
 	bool enabled;
 	struct list_head orphan_node;
 	u32 bsu_mask;
+	struct loom_pin pin;
 };
 
 /* loom_main.c */
@@ -307,6 +333,11 @@ void loom_ctx_hw_stop_all(struct loom_dev *ldev);
 void loom_ctx_free_dead(struct loom_dev *ldev);
 bool loom_ctx_cq_ready(struct loom_ctx *ctx);
 u64 loom_token(const struct loom_ctx *ctx, enum loom_region region);
+
+/* loom_pin.c */
+int loom_pin_charge(struct loom_dev *ldev, struct loom_pin *pin,
+		    unsigned long pages);
+void loom_pin_uncharge(struct loom_dev *ldev, struct loom_pin *pin);
 
 /* loom_bsu.c */
 u32 loom_bsu_count(struct loom_dev *ldev);

@@ -41,6 +41,7 @@ static int loom_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	INIT_LIST_HEAD(&ldev->orphans);
 	init_waitqueue_head(&ldev->admin_wq);
 	init_waitqueue_head(&ldev->cq_wq);
+	init_waitqueue_head(&ldev->bsu_wq);
 
 	err = pci_enable_device(pdev);
 	if (err) {
