@@ -209,6 +209,14 @@ void rma_counter_add(struct card *c, unsigned int idx, unsigned int id, uint64_t
 		return;
 	}
 	__atomic_store_n(slot, v, __ATOMIC_RELEASE);
+	/*
+	 * A driver sleeping on a counter sets CNT_IRQ, then reads the counter;
+	 * we write the counter, then read CNT_IRQ: with a full barrier on both
+	 * sides one of us sees the other's write, so no wake-up is lost.
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (card_rd32(c, card_ctx_reg(idx, LOOM_CTXR_RINGS)) & LOOM_CTXR_RINGS_CNT_IRQ)
+		c->vectors_pending |= 1u << x->p.vector;
 	for (unsigned int i = 0; i < x->n_waits;) {
 		struct hif_cwait w = x->waits[i];
 

@@ -3,12 +3,18 @@
  * BSUs (barrier/eureka units, Documentation/hw/bsu.rst): the grant of units
  * to contexts at LOOM_IOC_CTX_CREATE (each unit to one context of the card
  * at a time), the mmap of exactly the granted units' user pages, and their
- * release when the context is freed.  The BSU block is optional: a card
- * without it grants nothing (-EINVAL for any bsu_mask).
+ * release when the context is freed, and the sleeping wait for a granted
+ * unit's condition (LOOM_IOC_BSU_WAIT; the io_uring one is in loom_uring.c).
+ * The BSU block is optional: a card without it grants nothing (-EINVAL for
+ * any bsu_mask).
  */
+#include <linux/hrtimer.h>
 #include <linux/io.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
+#include <linux/sched/signal.h>
+#include <linux/wait.h>
 
 #include "loom_drv.h"
 
@@ -169,4 +175,144 @@ int loom_bsu_mmap(struct loom_dev *ldev, struct loom_ctx *ctx,
 			return err;
 	}
 	return 0;
+}
+
+/**
+ * loom_bsu_wait_check() - may a context wait on a unit, and for that?
+ * @ldev: the card, locked and alive
+ * @ctx: a context of the caller's file
+ * @unit: the unit
+ * @cond: LOOM_BSU_COND_*
+ *
+ * Return: 0; -EINVAL for an unknown @cond or a unit the card does not
+ * have; -EACCES when @unit is not granted to @ctx.
+ */
+int loom_bsu_wait_check(struct loom_dev *ldev, struct loom_ctx *ctx, u32 unit,
+			u32 cond)
+{
+	lockdep_assert_held(&ldev->lock);
+	if (cond > LOOM_BSU_COND_STATE_NE || unit >= loom_bsu_count(ldev))
+		return -EINVAL;
+	return ctx->bsu_mask & BIT(unit) ? 0 : -EACCES;
+}
+
+/**
+ * loom_bsu_cond_met() - does a unit's user page meet a condition now?
+ * @ldev: the card, alive
+ * @unit: the unit, checked by loom_bsu_wait_check()
+ * @cond: LOOM_BSU_COND_*
+ * @value: what @cond compares with
+ *
+ * Return: true when it does.
+ */
+bool loom_bsu_cond_met(struct loom_dev *ldev, u32 unit, u32 cond, u32 value)
+{
+	switch (cond) {
+	case LOOM_BSU_COND_COMPLETIONS_NE:
+		return loom_rd(ldev, loom_bsu_page_reg(ldev, unit,
+						       LOOM_BSUP_COMPLETIONS)) != value;
+	case LOOM_BSU_COND_EUREKAS_NE:
+		return loom_rd(ldev, loom_bsu_page_reg(ldev, unit,
+						       LOOM_BSUP_EUREKAS)) != value;
+	case LOOM_BSU_COND_STATE_EQ:
+		return loom_rd(ldev, loom_bsu_page_reg(ldev, unit,
+						       LOOM_BSUP_STATE)) == value;
+	default:
+		return loom_rd(ldev, loom_bsu_page_reg(ldev, unit,
+						       LOOM_BSUP_STATE)) != value;
+	}
+}
+
+/*
+ * Test a wait once: 1 met, 0 not yet (*seq = the event count read before
+ * the test), or a negative errno.
+ */
+static int loom_bsu_wait_test(struct loom_file *lf,
+			      const struct loom_bsu_wait *req, int *seq)
+{
+	struct loom_dev *ldev = lf->ldev;
+	struct loom_ctx *ctx;
+	int err;
+
+	err = mutex_lock_interruptible(&ldev->lock);
+	if (err)
+		return err;
+	if (ldev->dead) {
+		err = -EIO;
+		goto out;
+	}
+	ctx = loom_file_find_ctx(lf, req->ctx_index);
+	err = ctx ? loom_bsu_wait_check(ldev, ctx, req->unit, req->cond) :
+		    -EINVAL;
+	if (err)
+		goto out;
+	*seq = atomic_read(&ldev->bsu_events);
+	/* the count before the page: an event after the test changes it */
+	smp_mb();
+	err = loom_bsu_cond_met(ldev, req->unit, req->cond, req->value);
+out:
+	mutex_unlock(&ldev->lock);
+	return err;
+}
+
+/* an event interrupt since @seq was read, or the card is gone */
+static bool loom_bsu_moved(struct loom_dev *ldev, int seq)
+{
+	return atomic_read(&ldev->bsu_events) != seq || READ_ONCE(ldev->dead);
+}
+
+/* without the event vector nothing wakes a sleeper: look this often */
+#define LOOM_BSU_WAIT_POLL_NS	(1 * NSEC_PER_MSEC)
+
+/**
+ * loom_bsu_wait_ioctl() - LOOM_IOC_BSU_WAIT: sleep until a condition holds
+ * @lf: the caller's file
+ * @req: the request, copied in
+ *
+ * The deadline is absolute, so a wait interrupted by a signal restarts
+ * (-ERESTARTSYS) without extending it.
+ *
+ * Return: 0 when the condition holds; -ETIME at the deadline; -ERESTARTSYS
+ * on a signal; -EIO when the card is gone; -EINVAL, -EACCES as
+ * loom_bsu_wait_check() or for flags.
+ */
+long loom_bsu_wait_ioctl(struct loom_file *lf, struct loom_bsu_wait *req)
+{
+	struct loom_dev *ldev = lf->ldev;
+	long left;
+	u64 now;
+	int seq, r;
+
+	if (req->flags)
+		return -EINVAL;
+	for (;;) {
+		r = loom_bsu_wait_test(lf, req, &seq);
+		if (r)
+			return r < 0 ? r : 0;
+		now = ktime_get_ns();
+		if (!req->deadline_ns || now >= req->deadline_ns)
+			return -ETIME;
+		left = req->deadline_ns - now;
+		if (ldev->n_vectors <= LOOM_VEC_EVENT)
+			left = min_t(u64, left, LOOM_BSU_WAIT_POLL_NS);
+		r = wait_event_interruptible_hrtimeout(ldev->bsu_wq,
+						       loom_bsu_moved(ldev, seq),
+						       ns_to_ktime(left));
+		if (r == -ERESTARTSYS)
+			return r;
+	}
+}
+
+/**
+ * loom_bsu_event() - from the event interrupt: a unit may have moved
+ * @ldev: the card
+ *
+ * The interrupt does not say which unit: wake every sleeper and scan the
+ * io_uring waits; each re-tests its own unit.
+ */
+void loom_bsu_event(struct loom_dev *ldev)
+{
+	atomic_inc(&ldev->bsu_events);
+	wake_up_all(&ldev->bsu_wq);
+	loom_uring_irq(ldev);
 }

@@ -187,6 +187,18 @@ static bool loom_ioc_is_ctx_create(unsigned int cmd)
 	       _IOC_SIZE(cmd) >= LOOM_CTX_CREATE_SIZE_V1;
 }
 
+static long loom_ioc_bsu_wait(struct loom_file *lf, void __user *uarg)
+{
+	struct loom_bsu_wait req;
+	u32 argsz;
+	int err;
+
+	err = loom_arg_in(&req, sizeof(req), sizeof(req), uarg, &argsz);
+	if (err)
+		return err;
+	return loom_bsu_wait_ioctl(lf, &req);
+}
+
 static long loom_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct loom_file *lf = file->private_data;
@@ -199,6 +211,8 @@ static long loom_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return loom_ioc_dev_info(lf, uarg);
 	case LOOM_IOC_CTX_DESTROY:
 		return loom_ioc_ctx_destroy(lf, uarg);
+	case LOOM_IOC_BSU_WAIT:
+		return loom_ioc_bsu_wait(lf, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -262,5 +276,6 @@ void loom_files_kill(struct loom_dev *ldev)
 	mutex_unlock(&ldev->lock);
 
 	wake_up_all(&ldev->cq_wq);
+	wake_up_all(&ldev->bsu_wq);
 	wake_up_all(&ldev->admin_wq);
 }

@@ -348,6 +348,11 @@ void loom_bsu_release(struct loom_dev *ldev, struct loom_ctx *ctx);
 bool loom_bsu_owner(struct loom_dev *ldev, u32 bsu, u32 *index);
 int loom_bsu_mmap(struct loom_dev *ldev, struct loom_ctx *ctx,
 		  struct vm_area_struct *vma);
+int loom_bsu_wait_check(struct loom_dev *ldev, struct loom_ctx *ctx, u32 unit,
+			u32 cond);
+bool loom_bsu_cond_met(struct loom_dev *ldev, u32 unit, u32 cond, u32 value);
+long loom_bsu_wait_ioctl(struct loom_file *lf, struct loom_bsu_wait *req);
+void loom_bsu_event(struct loom_dev *ldev);
 
 /* loom_mmap.c */
 int loom_mmap(struct file *file, struct vm_area_struct *vma);
@@ -365,6 +370,7 @@ void loom_uring_file_kill(struct loom_file *lf);
 void loom_uring_ctx_gone(struct loom_file *lf, u32 index);
 void loom_uring_scan(struct work_struct *work);
 void loom_uring_irq(struct loom_dev *ldev);
+struct loom_ctx *loom_file_find_ctx(struct loom_file *lf, u32 index);
 
 /* loom_events.c */
 void loom_events_start(struct loom_dev *ldev);

@@ -4,8 +4,9 @@
  * vector LOOM_VEC_CQ wakes poll() sleepers and schedules the scan of
  * io_uring waits (loom_uring.c), vector LOOM_VEC_EVENT (when the card
  * has it) reads maintenance responses (loom_genl_maint.c) in the interrupt
- * thread, since it multicasts them.  Interrupts coalesce, so the handlers
- * only wake or rescan; the sleepers re-read shared state.
+ * thread, since it multicasts them, and wakes BSU waiters (loom_bsu.c).
+ * Interrupts coalesce, so the handlers only wake or rescan; the sleepers
+ * re-read shared state.
  */
 #include <linux/interrupt.h>
 #include <linux/pci.h>
@@ -36,6 +37,7 @@ static irqreturn_t loom_irq_event(int irq, void *data)
 
 	loom_maint_event(ldev);
 	loom_port_event(ldev);
+	loom_bsu_event(ldev);
 	return IRQ_HANDLED;
 }
 

@@ -2,6 +2,8 @@
 /*
  * io_uring passthrough (file_operations.uring_cmd): LOOM_URING_WAIT_CQ
  * completes when a context's completion ring has an entry to consume,
+ * LOOM_URING_WAIT_BSU when a granted BSU's page meets a condition,
+ * LOOM_URING_WAIT_COUNTER when a counter reaches a threshold,
  * LOOM_URING_CANCEL cancels waits by user_id.
  *
  * A waiting command is a struct loom_uwait on its file's list.  Whoever
@@ -11,6 +13,12 @@
  * records the result and hands the command to the submitter's task
  * (io_uring_cmd_complete_in_task()), where the timer is cancelled
  * synchronously, the wait freed and the CQE posted.
+ *
+ * Every kind of wait is tested by loom_uwait_test() under ldev->lock, at
+ * submission (after it is on the list) and by the scan that the completion
+ * interrupt (CQ and counter waits: the card raises the context's vector
+ * after a counter write-back once LOOM_CTXR_RINGS_CNT_IRQ is set) or the
+ * event interrupt (BSU waits) queues.
  */
 #include <linux/hrtimer.h>
 #include <linux/io_uring.h>
@@ -24,14 +32,26 @@
 /* bytes of sqe->cmd with IORING_SETUP_SQE128 */
 #define LOOM_URING_CMD_BYTES	80
 
+enum loom_uwait_kind {
+	LOOM_UWAIT_CQ,
+	LOOM_UWAIT_BSU,
+	LOOM_UWAIT_COUNTER,
+};
+
 /**
- * struct loom_uwait - one outstanding LOOM_URING_WAIT_CQ
+ * struct loom_uwait - one outstanding wait command
  * @node: entry in lf->uring_waits, then in the claimer's private list
  * @lf: the file it was submitted on
  * @cmd: the io_uring command to complete
  * @timer: fires the timeout
  * @user_id: LOOM_URING_CANCEL selects by it
  * @ctx_index: card index of the context waited on
+ * @kind: what is waited for
+ * @unit: BSU waits: the unit
+ * @cond: BSU waits: LOOM_BSU_COND_*
+ * @id: counter waits: the counter
+ * @value: BSU waits: the value @cond compares with; counter waits: the
+ *	threshold
  * @res: result, set by the owner that claimed it
  * @claimed: taken off lf->uring_waits (under lf->uring_lock)
  */
@@ -42,6 +62,11 @@ struct loom_uwait {
 	struct hrtimer timer;
 	u64 user_id;
 	u32 ctx_index;
+	enum loom_uwait_kind kind;
+	u32 unit;
+	u32 cond;
+	u32 id;
+	u64 value;
 	int res;
 	bool claimed;
 };
@@ -110,8 +135,16 @@ static enum hrtimer_restart loom_uwait_timeout(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* Context @index of @lf, or NULL; ldev->lock held. */
-static struct loom_ctx *loom_uring_find_ctx(struct loom_file *lf, u32 index)
+/**
+ * loom_file_find_ctx() - a context of a file by its card index
+ * @lf: the file
+ * @index: card index
+ *
+ * Caller holds ldev->lock.
+ *
+ * Return: the context, or NULL when @lf has none with that index.
+ */
+struct loom_ctx *loom_file_find_ctx(struct loom_file *lf, u32 index)
 {
 	struct loom_ctx *ctx;
 	unsigned long slot;
@@ -158,31 +191,130 @@ static bool loom_uwait_has_ctx(struct loom_uwait *w, u64 index)
 	return w->ctx_index == index;
 }
 
+/*
+ * Is what @w waits for there?  1 yes, 0 not yet.  @ctx is its context;
+ * ldev->lock held, card alive.
+ */
+static int loom_uwait_test(struct loom_ctx *ctx, struct loom_uwait *w)
+{
+	struct loom_dev *ldev = ctx->lf->ldev;
+	const __le64 *cnt;
+
+	switch (w->kind) {
+	case LOOM_UWAIT_BSU:
+		return loom_bsu_cond_met(ldev, w->unit, w->cond, (u32)w->value);
+	case LOOM_UWAIT_COUNTER:
+		cnt = ctx->counters.va;
+		return le64_to_cpu(READ_ONCE(cnt[w->id])) >= w->value;
+	default:
+		return loom_ctx_cq_ready(ctx);
+	}
+}
+
+/*
+ * Check what a wait names against its context and make sure an interrupt
+ * will tell when it may be met.  ldev->lock held, card alive.
+ */
+static int loom_uwait_prepare(struct loom_ctx *ctx, struct loom_uwait *w)
+{
+	struct loom_dev *ldev = ctx->lf->ldev;
+	u32 reg, rings;
+
+	switch (w->kind) {
+	case LOOM_UWAIT_BSU:
+		return loom_bsu_wait_check(ldev, ctx, w->unit, w->cond);
+	case LOOM_UWAIT_COUNTER:
+		if (!ctx->counters.va || w->id >= LOOM_CTX_COUNTERS)
+			return -EINVAL;
+		/* the card raises the vector after each counter write-back */
+		reg = loom_ctx_reg(ldev, ctx->index, LOOM_CTXR_RINGS);
+		rings = loom_rd(ldev, reg);
+		if (!(rings & LOOM_CTXR_RINGS_CNT_IRQ))
+			loom_wr(ldev, reg, rings | LOOM_CTXR_RINGS_CNT_IRQ);
+		/* armed before the counter is read; the card pairs with it */
+		mb();
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Read the payload of @cmd into @w (the SQE may be user memory: once). */
+static int loom_uwait_parse(struct io_uring_cmd *cmd, struct loom_uwait *w,
+			    u64 *timeout_ns)
+{
+	const u8 *raw = (const u8 *)cmd->cmd;
+	struct loom_uring_wait_counter cw;
+	struct loom_uring_wait_bsu bw;
+	struct loom_uring_wait req;
+	size_t len;
+
+	switch (cmd->cmd_op) {
+	case LOOM_URING_WAIT_BSU:
+		memcpy(&bw, raw, sizeof(bw));
+		if (bw.flags || bw.pad)
+			return -EINVAL;
+		w->kind = LOOM_UWAIT_BSU;
+		w->ctx_index = bw.ctx_index;
+		w->user_id = bw.user_id;
+		w->unit = bw.unit;
+		w->cond = bw.cond;
+		w->value = bw.value;
+		*timeout_ns = bw.timeout_ns;
+		len = sizeof(bw);
+		break;
+	case LOOM_URING_WAIT_COUNTER:
+		memcpy(&cw, raw, sizeof(cw));
+		if (cw.flags || cw.pad)
+			return -EINVAL;
+		w->kind = LOOM_UWAIT_COUNTER;
+		w->ctx_index = cw.ctx_index;
+		w->user_id = cw.user_id;
+		w->id = cw.counter;
+		w->value = cw.value;
+		*timeout_ns = cw.timeout_ns;
+		len = sizeof(cw);
+		break;
+	default:
+		memcpy(&req, raw, sizeof(req));
+		if (req.flags)
+			return -EINVAL;
+		w->kind = LOOM_UWAIT_CQ;
+		w->ctx_index = req.ctx_index;
+		w->user_id = req.user_id;
+		*timeout_ns = req.timeout_ns;
+		len = sizeof(req);
+		break;
+	}
+	if (*timeout_ns > LOOM_URING_MAX_TIMEOUT_NS ||
+	    memchr_inv(raw + len, 0, LOOM_URING_CMD_BYTES - len))
+		return -EINVAL;
+	return 0;
+}
+
 static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 			   unsigned int issue_flags)
 {
 	struct loom_dev *ldev = lf->ldev;
-	struct loom_uring_wait req;
 	struct loom_uwait *w;
 	struct loom_ctx *ctx;
 	unsigned long flags;
-	bool ready;
-	int err;
+	u64 timeout_ns;
+	int err, ready;
 
-	/* the SQE may be user memory: read it once */
-	memcpy(&req, cmd->cmd, sizeof(req));
-	if (req.flags || req.timeout_ns > LOOM_URING_MAX_TIMEOUT_NS ||
-	    memchr_inv((const u8 *)cmd->cmd + sizeof(req), 0,
-		       LOOM_URING_CMD_BYTES - sizeof(req)))
-		return -EINVAL;
-
+	BUILD_BUG_ON(sizeof(struct loom_uring_wait_bsu) > LOOM_URING_CMD_BYTES);
+	BUILD_BUG_ON(sizeof(struct loom_uring_wait_counter) >
+		     LOOM_URING_CMD_BYTES);
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return -ENOMEM;
+	err = loom_uwait_parse(cmd, w, &timeout_ns);
+	if (err) {
+		kfree(w);
+		return err;
+	}
 	w->lf = lf;
 	w->cmd = cmd;
-	w->user_id = req.user_id;
-	w->ctx_index = req.ctx_index;
 	INIT_LIST_HEAD(&w->node);
 	hrtimer_init(&w->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	w->timer.function = loom_uwait_timeout;
@@ -201,21 +333,24 @@ static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 		err = -EIO;
 		goto err_unlock;
 	}
-	ctx = loom_uring_find_ctx(lf, req.ctx_index);
+	ctx = loom_file_find_ctx(lf, w->ctx_index);
 	if (!ctx) {
 		err = -EINVAL;
 		goto err_unlock;
 	}
-	if (!req.timeout_ns) {
-		err = loom_ctx_cq_ready(ctx) ? 0 : -ETIME;
+	err = loom_uwait_prepare(ctx, w);
+	if (err)
+		goto err_unlock;
+	if (!timeout_ns) {
+		err = loom_uwait_test(ctx, w) ? 0 : -ETIME;
 		goto err_unlock;
 	}
 
 	/*
-	 * On the list before the test, in one critical section: a completion
-	 * posted after the test raises the interrupt, whose scan (under
-	 * ldev->lock, after us) then finds this wait.  Once the lock is
-	 * dropped another owner may claim and free @w: do not touch it.
+	 * On the list before the test, in one critical section: an event
+	 * after the test raises an interrupt, whose scan (under ldev->lock,
+	 * after us) then finds this wait.  Once the lock is dropped another
+	 * owner may claim and free @w: do not touch it.
 	 */
 	spin_lock_irqsave(&lf->uring_lock, flags);
 	if (lf->n_uring_waits >= LOOM_URING_MAX_WAITS) {
@@ -226,13 +361,13 @@ static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 	list_add_tail(&w->node, &lf->uring_waits);
 	lf->n_uring_waits++;
 	atomic_inc(&ldev->uring_waits);
-	/* count before the ring test; pairs with the interrupt's read */
+	/* count before the test; pairs with the interrupt's read */
 	smp_mb__after_atomic();
-	ready = loom_ctx_cq_ready(ctx);
+	ready = loom_uwait_test(ctx, w);
 	if (ready)
 		loom_uwait_claim(lf, w, 0);
 	else
-		hrtimer_start(&w->timer, ns_to_ktime(req.timeout_ns),
+		hrtimer_start(&w->timer, ns_to_ktime(timeout_ns),
 			      HRTIMER_MODE_REL);
 	spin_unlock_irqrestore(&lf->uring_lock, flags);
 	mutex_unlock(&ldev->lock);
@@ -283,6 +418,8 @@ int loom_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags)
 		return -EINVAL;
 	switch (cmd->cmd_op) {
 	case LOOM_URING_WAIT_CQ:
+	case LOOM_URING_WAIT_BSU:
+	case LOOM_URING_WAIT_COUNTER:
 		return loom_uring_wait(lf, cmd, issue_flags);
 	case LOOM_URING_CANCEL:
 		return loom_uring_cancel(lf, cmd);
@@ -345,8 +482,8 @@ void loom_uring_file_kill(struct loom_file *lf)
 }
 
 /**
- * loom_uring_scan() - work: complete the waits whose context has an entry
- * @work: ldev->uring_work, queued by the completion interrupt
+ * loom_uring_scan() - work: complete the waits that are met
+ * @work: ldev->uring_work, queued by the completion or event interrupt
  */
 void loom_uring_scan(struct work_struct *work)
 {
@@ -363,8 +500,8 @@ void loom_uring_scan(struct work_struct *work)
 	list_for_each_entry(lf, &ldev->files, node) {
 		spin_lock_irqsave(&lf->uring_lock, flags);
 		list_for_each_entry_safe(w, tmp, &lf->uring_waits, node) {
-			ctx = loom_uring_find_ctx(lf, w->ctx_index);
-			if (ctx && !loom_ctx_cq_ready(ctx))
+			ctx = loom_file_find_ctx(lf, w->ctx_index);
+			if (ctx && !loom_uwait_test(ctx, w))
 				continue;
 			loom_uwait_claim(lf, w, ctx ? 0 : -ECANCELED);
 			list_add_tail(&w->node, &claimed);
@@ -377,7 +514,7 @@ out:
 }
 
 /**
- * loom_uring_irq() - from the completion interrupt: scan if anyone waits
+ * loom_uring_irq() - from an interrupt: scan if anyone waits
  * @ldev: the card
  */
 void loom_uring_irq(struct loom_dev *ldev)

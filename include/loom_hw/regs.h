@@ -220,8 +220,16 @@
 #define LOOM_CTXR_SEG_SIZE_LO		0x18
 #define LOOM_CTXR_SEG_SIZE_HI		0x1c
 #define LOOM_CTXR_RINGS			0x20	/* log2 cmdq entries [7:0],
-						 * log2 cq entries [15:8]
+						 * log2 cq entries [15:8],
+						 * LOOM_CTXR_RINGS_CNT_IRQ
 						 */
+/*
+ * Bit of LOOM_CTXR_RINGS the card reads at every counter write-back (not
+ * only at CTX_ENABLE): when set, the card raises the context's vector
+ * after writing a counter, so the driver can sleep on a counter threshold.
+ * The driver may set it while the context runs.
+ */
+#define LOOM_CTXR_RINGS_CNT_IRQ		(1u << 16)
 #define LOOM_CTXR_KEY			0x24	/* segment protection key */
 #define LOOM_CTXR_VECTOR		0x28	/* MSI-X vector for CQ events */
 #define LOOM_CTXR_STATE			0x2c	/* RO: LOOM_CTX_ST_* */

@@ -250,6 +250,19 @@ int loom_eureka_signal(struct loom_bsu *bsu, unsigned int flags);
 int loom_eureka_test(struct loom_bsu *bsu);
 int loom_eureka_wait(struct loom_bsu *bsu, int timeout_ms);
 
+/* ---- how BSU waits wait (API 0.2) ------------------------------------- */
+#define LOOM_BSU_MODE_POLL	0	/* read the unit's page (default) */
+#define LOOM_BSU_MODE_INTERRUPT	1	/* sleep in the kernel until the card's
+					 * BSU interrupt */
+#define LOOM_BSU_MODE_URING	2	/* sleep on an io_uring command */
+/*
+ * Choose how loom_barrier_wait() and loom_eureka_wait() (and
+ * loom_barrier()) wait.  0; -EINVAL; -EOPNOTSUPP when the kernel has no
+ * such wait; -ENOMEM or an io_uring_queue_init() error.
+ */
+int loom_bsu_set_mode(struct loom_bsu *bsu, unsigned int mode);
+unsigned int loom_bsu_mode(const struct loom_bsu *bsu);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,11 @@
  * its own on the card (the kernel grants units per context), maps the
  * unit's user page and, in the VM lab, the kick page.  Operations are
  * stores to the page's OP register; completion is read from its STATE and
- * COMPLETIONS registers (Documentation/hw/bsu.rst).
+ * COMPLETIONS registers (Documentation/hw/bsu.rst).  Waits poll the page
+ * (LOOM_BSU_MODE_POLL), sleep in LOOM_IOC_BSU_WAIT (LOOM_BSU_MODE_INTERRUPT)
+ * or on a LOOM_URING_WAIT_BSU command of the handle's own ring
+ * (LOOM_BSU_MODE_URING); the kernel compares the register with the value
+ * read before the op, so no completion is missed between test and sleep.
  */
 #include <errno.h>
 #include <sched.h>
@@ -28,6 +32,8 @@
 /* waits spin this long before they start sleeping between looks */
 #define BSU_SPIN_NS		50000
 #define BSU_NAP_NS		20000
+/* longest single sleep of the interrupt mode (a signal restarts it) */
+#define BSU_SLEEP_SLICE_NS	1000000000ll
 
 struct loom_bsu {
 	struct loom_dev *dev;
@@ -41,6 +47,8 @@ struct loom_bsu {
 	uint32_t kick_value;
 	uint32_t joined_at;		/* COMPLETIONS when we last joined */
 	int joined;			/* a join is outstanding */
+	unsigned int mode;		/* LOOM_BSU_MODE_* */
+	struct loom_uring *uring;	/* LOOM_BSU_MODE_URING */
 };
 
 static uint32_t rd(const struct loom_bsu *b, uint32_t field)
@@ -126,6 +134,7 @@ void loom_bsu_close(struct loom_bsu *b)
 {
 	if (!b)
 		return;
+	loom_uring_free(b->uring);
 	if (b->kick_page)
 		munmap(b->kick_page, LOOM_DB_PAGE_SIZE);
 	munmap(b->pages, b->pages_len);
@@ -216,11 +225,131 @@ int loom_barrier_test(struct loom_bsu *b)
 	return 1;
 }
 
+/* One LOOM_IOC_BSU_WAIT: 0 met, -ETIME at @deadline, -errno. */
+static int bsu_sleep_ioctl(struct loom_bsu *b, uint32_t cond, uint32_t value, int64_t deadline)
+{
+	struct loom_bsu_wait w = {
+		.argsz = sizeof(w),
+		.ctx_index = b->ctx_index,
+		.unit = b->unit,
+		.cond = cond,
+		.value = value,
+		.deadline_ns = (uint64_t)deadline,
+	};
+
+	return ioctl(b->dev->fd, LOOM_IOC_BSU_WAIT, &w) < 0 ? -errno : 0;
+}
+
+/* One LOOM_URING_WAIT_BSU of at most @slice ns: 0 met, -ETIME, -errno. */
+static int bsu_sleep_uring(struct loom_bsu *b, uint32_t cond, uint32_t value, uint64_t slice)
+{
+	uint64_t id = loom_uring_next_id(b->uring);
+	struct loom_uring_wait_bsu w = {
+		.ctx_index = b->ctx_index,
+		.timeout_ns = slice,
+		.user_id = id,
+		.unit = b->unit,
+		.cond = cond,
+		.value = value,
+	};
+
+	return loom_uring_cmd(b->uring, b->dev->fd, LOOM_URING_WAIT_BSU, id, &w, sizeof(w));
+}
+
+/*
+ * Sleep until @cond holds on the unit (see LOOM_BSU_COND_*) or
+ * @timeout_ms passes, in the handle's mode (not POLL): 0, -ETIMEDOUT,
+ * -EIO when the card went away, -errno.
+ */
+static int bsu_sleep(struct loom_bsu *b, uint32_t cond, uint32_t value, int timeout_ms)
+{
+	int64_t deadline = timeout_ms < 0 ? -1 : now_ns() + (int64_t)timeout_ms * 1000000;
+
+	for (;;) {
+		int r;
+
+		if (b->mode == LOOM_BSU_MODE_URING) {
+			uint64_t slice = loom_uring_slice(deadline);
+
+			if (!slice)
+				return -ETIMEDOUT;
+			r = bsu_sleep_uring(b, cond, value, slice);
+		} else {
+			int64_t until = now_ns() + BSU_SLEEP_SLICE_NS;
+
+			if (deadline >= 0 && deadline < until)
+				until = deadline;
+			r = bsu_sleep_ioctl(b, cond, value, until);
+			if (r == -ETIME && deadline >= 0 && until == deadline)
+				return -ETIMEDOUT;
+		}
+		switch (r) {
+		case 0:
+			return 0;
+		case -ETIME:		/* a slice ended */
+		case -ECANCELED:
+		case -EINTR:
+			continue;
+		default:
+			return r;
+		}
+	}
+}
+
+int loom_bsu_set_mode(struct loom_bsu *b, unsigned int mode)
+{
+	struct loom_uring *u = NULL;
+	int err;
+
+	if (!b || mode > LOOM_BSU_MODE_URING)
+		return -EINVAL;
+	if (mode == LOOM_BSU_MODE_URING && !b->uring) {
+		u = loom_uring_new(&err);
+		if (!u)
+			return err;
+	}
+	/* does this kernel have the wait?  test once without sleeping */
+	if (mode == LOOM_BSU_MODE_INTERRUPT) {
+		err = bsu_sleep_ioctl(b, LOOM_BSU_COND_STATE_EQ, 0, 0);
+	} else if (mode == LOOM_BSU_MODE_URING) {
+		struct loom_uring *keep = b->uring;
+
+		b->uring = u ? u : keep;
+		err = bsu_sleep_uring(b, LOOM_BSU_COND_STATE_EQ, 0, 0);
+		b->uring = keep;
+	} else {
+		err = -ETIME;
+	}
+	if (err != -ETIME && err != 0) {
+		loom_uring_free(u);
+		return err == -ENOTTY || err == -EINVAL ? -EOPNOTSUPP : err;
+	}
+	if (u)
+		b->uring = u;
+	b->mode = mode;
+	return 0;
+}
+
+unsigned int loom_bsu_mode(const struct loom_bsu *b)
+{
+	return b->mode;
+}
+
 int loom_barrier_wait(struct loom_bsu *b, int timeout_ms)
 {
 	int64_t t0 = now_ns();
 	int r;
 
+	if (b && b->mode != LOOM_BSU_MODE_POLL) {
+		r = loom_barrier_test(b);
+		if (r)
+			return r < 0 ? r : 0;
+		r = bsu_sleep(b, LOOM_BSU_COND_COMPLETIONS_NE, b->joined_at, timeout_ms);
+		if (r)
+			return r;
+		b->joined = 0;
+		return 0;
+	}
 	while (!(r = loom_barrier_test(b))) {
 		if (timeout_ms >= 0 && now_ns() - t0 > (int64_t)timeout_ms * 1000000)
 			return -ETIMEDOUT;
@@ -267,6 +396,13 @@ int loom_eureka_wait(struct loom_bsu *b, int timeout_ms)
 {
 	int64_t t0 = now_ns();
 	int r;
+
+	if (b && b->mode != LOOM_BSU_MODE_POLL) {
+		r = loom_eureka_test(b);
+		if (r)
+			return r < 0 ? r : 0;
+		return bsu_sleep(b, LOOM_BSU_COND_STATE_EQ, LOOM_BSU_S_EUR, timeout_ms);
+	}
 
 	while (!(r = loom_eureka_test(b))) {
 		if (timeout_ms >= 0 && now_ns() - t0 > (int64_t)timeout_ms * 1000000)

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
  * libloom counters: the context's counters page, which the card writes as
- * counted puts land, read directly; waits sleep on the device.
+ * counted puts land, read directly; waits sleep on the device (poll() on a
+ * COUNTER_WAIT completion, or LOOM_URING_WAIT_COUNTER in io_uring mode).
  */
 #include <errno.h>
+
+#include <linux/loom.h>
 
 #include <loom.h>
 
@@ -58,6 +61,49 @@ int loom_counter_notify(struct loom_ctx *ctx, uint32_t id, uint64_t threshold, u
 	return 0;
 }
 
+/*
+ * Completion mode io_uring: LOOM_URING_WAIT_COUNTER sleeps in the kernel
+ * until the counter is >= @value (the card raises the context's vector
+ * after each counter write-back once the kernel asked it to), in slices
+ * of at most a second.
+ */
+static int counter_wait_uring(struct loom_ctx *ctx, uint32_t id, uint64_t value,
+			      int timeout_ms)
+{
+	int64_t deadline = timeout_ms < 0 ? -1 :
+			   (loom_now_ms() + timeout_ms) * 1000000;
+
+	for (;;) {
+		uint64_t slice = loom_uring_slice(deadline);
+		uint64_t uid;
+		struct loom_uring_wait_counter w;
+		int r;
+
+		if (counter_load(ctx, id) >= value)
+			return 0;
+		if (!slice)
+			return -ETIMEDOUT;
+		uid = loom_uring_next_id(ctx->uring);
+		w = (struct loom_uring_wait_counter){
+			.ctx_index = ctx->index,
+			.timeout_ns = slice,
+			.user_id = uid,
+			.counter = id,
+			.value = value,
+		};
+		r = loom_uring_cmd(ctx->uring, ctx->dev->fd, LOOM_URING_WAIT_COUNTER, uid, &w,
+				   sizeof(w));
+		switch (r) {
+		case 0:		/* reached */
+		case -ETIME:	/* the slice ended */
+		case -ECANCELED:
+			continue;
+		default:
+			return r;	/* -EIO: the card went away */
+		}
+	}
+}
+
 int loom_counter_wait(struct loom_ctx *ctx, uint32_t id, uint64_t value, int timeout_ms)
 {
 	int64_t deadline = timeout_ms < 0 ? -1 : loom_now_ms() + timeout_ms;
@@ -66,6 +112,8 @@ int loom_counter_wait(struct loom_ctx *ctx, uint32_t id, uint64_t value, int tim
 
 	if (err)
 		return err;
+	if (ctx->uring)
+		return counter_wait_uring(ctx, id, value, timeout_ms);
 	for (;;) {
 		int64_t left;
 		int wait;

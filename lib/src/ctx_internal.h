@@ -85,6 +85,23 @@ int loom_sleep_cq(struct loom_ctx *ctx, int wait_ms);
 int64_t loom_now_ms(void);
 
 /* uring.c: completion mode io_uring */
+struct loom_uring;
+/* A small SQE128 ring, or NULL with *err set. */
+struct loom_uring *loom_uring_new(int *err);
+void loom_uring_free(struct loom_uring *u);
+uint64_t loom_uring_next_id(struct loom_uring *u);
+/*
+ * Submit one IORING_OP_URING_CMD @cmd_op on @fd with @len bytes of
+ * @payload (user_data @id) and reap it: its result (cqe->res).
+ */
+int loom_uring_cmd(struct loom_uring *u, int fd, uint32_t cmd_op, uint64_t id,
+		   const void *payload, size_t len);
+/*
+ * Timeout for the next wait command: at most one second (Linux 6.1
+ * cannot cancel it), less when the deadline (CLOCK_MONOTONIC ns, < 0:
+ * none) is nearer; 0 when it has passed.
+ */
+uint64_t loom_uring_slice(int64_t deadline_ns);
 int loom_uring_open(struct loom_ctx *ctx);
 void loom_uring_close(struct loom_ctx *ctx);
 int loom_uring_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,

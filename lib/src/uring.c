@@ -2,7 +2,9 @@
 /*
  * libloom completion mode io_uring (LOOM_CTX_ATTR_URING): the context owns
  * a small IORING_SETUP_SQE128 ring and loom_wait() sleeps on a
- * LOOM_URING_WAIT_CQ command of /dev/loomN instead of poll().
+ * LOOM_URING_WAIT_CQ command of /dev/loomN instead of poll(),
+ * loom_counter_wait() on LOOM_URING_WAIT_COUNTER; a BSU handle in that
+ * mode has a ring of its own for LOOM_URING_WAIT_BSU (bsu.c).
  *
  * Every wait carries a timeout of at most URING_SLICE_NS: Linux 6.1 cannot
  * cancel a driver's io_uring command, so a process that dies while one is
@@ -23,34 +25,50 @@
 
 #define URING_ENTRIES		4
 #define URING_SLICE_NS		1000000000ull	/* 1 s */
+#define URING_CMD_BYTES		80		/* sqe->cmd with SQE128 */
 
 struct loom_uring {
 	struct io_uring ring;
 	uint64_t next_id;
 };
 
-int loom_uring_open(struct loom_ctx *ctx)
+struct loom_uring *loom_uring_new(int *err)
 {
 	struct loom_uring *u = calloc(1, sizeof(*u));
-	int err;
+	int e;
 
-	if (!u)
-		return -ENOMEM;
-	err = io_uring_queue_init(URING_ENTRIES, &u->ring, IORING_SETUP_SQE128);
-	if (err < 0) {
-		free(u);
-		return err;
+	if (!u) {
+		*err = -ENOMEM;
+		return NULL;
 	}
-	ctx->uring = u;
-	return 0;
+	e = io_uring_queue_init(URING_ENTRIES, &u->ring, IORING_SETUP_SQE128);
+	if (e < 0) {
+		free(u);
+		*err = e;
+		return NULL;
+	}
+	return u;
+}
+
+void loom_uring_free(struct loom_uring *u)
+{
+	if (!u)
+		return;
+	io_uring_queue_exit(&u->ring);
+	free(u);
+}
+
+int loom_uring_open(struct loom_ctx *ctx)
+{
+	int err = 0;
+
+	ctx->uring = loom_uring_new(&err);
+	return ctx->uring ? 0 : err;
 }
 
 void loom_uring_close(struct loom_ctx *ctx)
 {
-	if (!ctx->uring)
-		return;
-	io_uring_queue_exit(&ctx->uring->ring);
-	free(ctx->uring);
+	loom_uring_free(ctx->uring);
 	ctx->uring = NULL;
 }
 
@@ -62,28 +80,29 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* One LOOM_URING_WAIT_CQ of at most @timeout_ns; returns its result. */
-static int uring_wait_once(struct loom_ctx *ctx, uint64_t timeout_ns)
+uint64_t loom_uring_next_id(struct loom_uring *u)
 {
-	struct loom_uring *u = ctx->uring;
+	return ++u->next_id;
+}
+
+int loom_uring_cmd(struct loom_uring *u, int fd, uint32_t cmd_op, uint64_t id,
+		   const void *payload, size_t len)
+{
 	struct io_uring_cqe *cqe;
 	struct io_uring_sqe *sqe;
-	struct loom_uring_wait *w;
-	uint64_t id = ++u->next_id;
 	int err, res;
 
+	if (len > URING_CMD_BYTES)
+		return -EINVAL;
 	sqe = io_uring_get_sqe(&u->ring);
 	if (!sqe)
 		return -EBUSY;	/* cannot happen: one command at a time */
 	memset(sqe, 0, 128);	/* SQE128: 64 bytes + the 80-byte cmd area */
 	sqe->opcode = IORING_OP_URING_CMD;
-	sqe->fd = ctx->dev->fd;
-	sqe->cmd_op = LOOM_URING_WAIT_CQ;
+	sqe->fd = fd;
+	sqe->cmd_op = cmd_op;
 	sqe->user_data = id;
-	w = (struct loom_uring_wait *)(void *)sqe->cmd;
-	w->ctx_index = ctx->index;
-	w->timeout_ns = timeout_ns;
-	w->user_id = id;
+	memcpy(sqe->cmd, payload, len);
 
 	err = io_uring_submit(&u->ring);
 	if (err < 0)
@@ -100,6 +119,33 @@ static int uring_wait_once(struct loom_ctx *ctx, uint64_t timeout_ns)
 		if (cqe->user_data == id)
 			return res;
 	}
+}
+
+uint64_t loom_uring_slice(int64_t deadline_ns)
+{
+	uint64_t now;
+
+	if (deadline_ns < 0)
+		return URING_SLICE_NS;
+	now = now_ns();
+	if (now >= (uint64_t)deadline_ns)
+		return 0;
+	return (uint64_t)deadline_ns - now < URING_SLICE_NS ?
+	       (uint64_t)deadline_ns - now : URING_SLICE_NS;
+}
+
+/* One LOOM_URING_WAIT_CQ of at most @timeout_ns; returns its result. */
+static int uring_wait_once(struct loom_ctx *ctx, uint64_t timeout_ns)
+{
+	struct loom_uring *u = ctx->uring;
+	uint64_t id = loom_uring_next_id(u);
+	struct loom_uring_wait w = {
+		.ctx_index = ctx->index,
+		.timeout_ns = timeout_ns,
+		.user_id = id,
+	};
+
+	return loom_uring_cmd(u, ctx->dev->fd, LOOM_URING_WAIT_CQ, id, &w, sizeof(w));
 }
 
 int loom_uring_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,

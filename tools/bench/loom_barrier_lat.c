@@ -29,7 +29,14 @@ struct opts {
 	const char *device;
 	uint32_t unit, iters, warmup;
 	int timeout_s;
+	unsigned int mode;	/* LOOM_BSU_MODE_* */
 	bool json, eureka, eureka_wait;
+};
+
+static const char *const mode_names[] = {
+	[LOOM_BSU_MODE_POLL] = "poll",
+	[LOOM_BSU_MODE_INTERRUPT] = "interrupt",
+	[LOOM_BSU_MODE_URING] = "uring",
 };
 
 static void usage(FILE *f)
@@ -53,6 +60,10 @@ static void usage(FILE *f)
 "                      signals a eureka and joins the barrier that follows\n"
 "  -E, --eureka-wait   ... and this host waits for that eureka, then joins.\n"
 "                      Give -e to exactly one host and -E to all the others.\n"
+"  -m, --mode MODE     how waits wait: 'poll' (busy, read the unit's page;\n"
+"                      the default), 'interrupt' (sleep in the kernel until\n"
+"                      the card's BSU interrupt) or 'uring' (sleep on an\n"
+"                      io_uring command)\n"
 "  -t, --timeout S     give up after S seconds without progress (default 30)\n"
 "  -j, --json          one JSON object instead of the table\n"
 "  -h, --help          this text\n"
@@ -111,6 +122,17 @@ static void parse(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "-w") || !strcmp(a, "--warmup")) {
 			o->warmup = num_arg(a, v, 0, 10000000);
 			i++;
+		} else if (!strcmp(a, "-m") || !strcmp(a, "--mode")) {
+			o->mode = LOOM_BSU_MODE_URING + 1;
+			for (unsigned int m = 0; m <= LOOM_BSU_MODE_URING; m++)
+				if (!strcmp(v, mode_names[m]))
+					o->mode = m;
+			if (o->mode > LOOM_BSU_MODE_URING) {
+				fprintf(stderr, "loom_barrier_lat: %s '%s': expected 'poll', 'interrupt' or 'uring'\nTry 'loom_barrier_lat --help'.\n",
+					a, v);
+				exit(EXIT_USAGE);
+			}
+			i++;
 		} else if (!strcmp(a, "-t") || !strcmp(a, "--timeout")) {
 			o->timeout_s = (int)num_arg(a, v, 1, 3600);
 			i++;
@@ -159,6 +181,13 @@ int main(int argc, char **argv)
 			err == -EBUSY ? " (another process holds it: pick another with -b)" : "");
 		goto out_dev;
 	}
+	err = loom_bsu_set_mode(b, o.mode);
+	if (err) {
+		fprintf(stderr, "loom_barrier_lat: cannot wait in %s mode: %s%s\n",
+			mode_names[o.mode], loom_strerror(err),
+			err == -EOPNOTSUPP ? " (loom.ko too old: use -m poll)" : "");
+		goto out_bsu;
+	}
 	/* the rendezvous: everybody has started */
 	err = loom_barrier(b, o.timeout_s * 1000);
 	if (err) {
@@ -200,10 +229,11 @@ int main(int argc, char **argv)
 	if (o.json) {
 		printf("{\"bsu\":%u,\"iterations\":%u,\"t_min\":%.2f,\"t_max\":%.2f,"
 		       "\"t_typical\":%.2f,\"t_avg\":%.2f,\"t_stdev\":%.2f,\"p99\":%.2f,"
-		       "\"p999\":%.2f}\n", o.unit, o.iters, st.min, st.max, st.typical, st.avg,
-		       st.stdev, st.p99, st.p999);
+		       "\"p999\":%.2f,\"mode\":\"%s\"}\n", o.unit, o.iters, st.min, st.max,
+		       st.typical, st.avg, st.stdev, st.p99, st.p999, mode_names[o.mode]);
 	} else {
-		printf("# loom_barrier_lat: BSU %u, barrier join to completion\n", o.unit);
+		printf("# loom_barrier_lat: BSU %u, barrier join to completion, completion mode %s\n",
+		       o.unit, mode_names[o.mode]);
 		printf(" #iterations  t_min[usec]  t_max[usec]  t_typical[usec]  t_avg[usec]  t_stdev[usec]  99%% percentile[usec]  99.9%% percentile[usec]\n");
 		printf(" %-11u  %-11.2f  %-11.2f  %-15.2f  %-11.2f  %-13.2f  %-20.2f  %.2f\n",
 		       o.iters, st.min, st.max, st.typical, st.avg, st.stdev, st.p99, st.p999);

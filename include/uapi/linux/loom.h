@@ -134,6 +134,47 @@ struct loom_ctx_destroy {
 #define LOOM_IOC_CTX_DESTROY	_IOWR(LOOM_IOC_MAGIC, 0x02, struct loom_ctx_destroy)
 
 /*
+ * Conditions on a granted BSU's user page (Documentation/hw/bsu.rst), for
+ * LOOM_IOC_BSU_WAIT and LOOM_URING_WAIT_BSU.  The caller passes the value it
+ * read before acting (e.g. COMPLETIONS before joining): the kernel compares
+ * the register with it, so an event that happened in between is not lost.
+ */
+#define LOOM_BSU_COND_COMPLETIONS_NE	0	/* COMPLETIONS != value */
+#define LOOM_BSU_COND_EUREKAS_NE	1	/* EUREKAS != value */
+#define LOOM_BSU_COND_STATE_EQ		2	/* STATE == value */
+#define LOOM_BSU_COND_STATE_NE		3	/* STATE != value */
+
+/**
+ * struct loom_bsu_wait - LOOM_IOC_BSU_WAIT
+ * @argsz: in: sizeof(struct loom_bsu_wait)
+ * @flags: in: 0
+ * @ctx_index: in: a context of this file holding @unit (LOOM_IOC_CTX_CREATE
+ *             bsu_mask)
+ * @unit: in: the BSU
+ * @cond: in: LOOM_BSU_COND_*
+ * @value: in: the value @cond compares with
+ * @deadline_ns: in: absolute CLOCK_MONOTONIC time at which to give up with
+ *               -ETIME (absolute, so that a wait interrupted by a signal
+ *               restarts with the same deadline); 0: test once
+ *
+ * Sleeps until @cond holds (0), the deadline passes (-ETIME), a signal
+ * arrives (-EINTR, or restarted), the card goes away (-EIO).  -EINVAL:
+ * not a context of this file, unknown @cond, @flags not 0, no such unit;
+ * -EACCES: @unit is not granted to that context.
+ */
+struct loom_bsu_wait {
+	__u32	argsz;
+	__u32	flags;
+	__u32	ctx_index;
+	__u32	unit;
+	__u32	cond;
+	__u32	value;
+	__u64	deadline_ns;
+};
+
+#define LOOM_IOC_BSU_WAIT	_IOWR(LOOM_IOC_MAGIC, 0x03, struct loom_bsu_wait)
+
+/*
  * io_uring commands (IORING_OP_URING_CMD on an open /dev/loomN, ring
  * created with IORING_SETUP_SQE128; sqe->cmd_op is one of the values
  * below, the payload is at the start of the 80-byte sqe->cmd area and
@@ -142,8 +183,10 @@ struct loom_ctx_destroy {
  */
 #define LOOM_URING_WAIT_CQ	0x4c01	/* struct loom_uring_wait */
 #define LOOM_URING_CANCEL	0x4c02	/* struct loom_uring_cancel */
+#define LOOM_URING_WAIT_BSU	0x4c03	/* struct loom_uring_wait_bsu */
+#define LOOM_URING_WAIT_COUNTER	0x4c04	/* struct loom_uring_wait_counter */
 
-/* outstanding LOOM_URING_WAIT_CQ commands one open file may have */
+/* outstanding waits (WAIT_CQ, WAIT_BSU, WAIT_COUNTER) one open file may have */
 #define LOOM_URING_MAX_WAITS	1024
 /*
  * longest LOOM_URING_WAIT_CQ timeout: the kernel cannot cancel the command,
@@ -188,6 +231,59 @@ struct loom_uring_cancel {
 	__u64	user_id;
 	__u32	flags;
 	__u32	pad;
+};
+
+/**
+ * struct loom_uring_wait_bsu - payload of LOOM_URING_WAIT_BSU
+ * @ctx_index: context index of a context of this file holding @unit
+ * @flags: 0
+ * @timeout_ns: as struct loom_uring_wait
+ * @user_id: as struct loom_uring_wait (LOOM_URING_CANCEL selects by it)
+ * @unit: the BSU
+ * @cond: LOOM_BSU_COND_*
+ * @value: the value @cond compares with
+ * @pad: zero
+ *
+ * Completes with res 0 as soon as @cond holds on @unit's user page (tested
+ * at submission and after every BSU event interrupt), -ETIME, -ECANCELED,
+ * -EIO and -EBUSY as LOOM_URING_WAIT_CQ; -EINVAL for a context not of this
+ * file, an unknown @cond, a unit the card does not have, non-zero
+ * @flags/@pad; -EACCES for a unit not granted to that context.
+ */
+struct loom_uring_wait_bsu {
+	__u32	ctx_index;
+	__u32	flags;
+	__u64	timeout_ns;
+	__u64	user_id;
+	__u32	unit;
+	__u32	cond;
+	__u32	value;
+	__u32	pad;
+};
+
+/**
+ * struct loom_uring_wait_counter - payload of LOOM_URING_WAIT_COUNTER
+ * @ctx_index: context index of a context of this file
+ * @flags: 0
+ * @timeout_ns: as struct loom_uring_wait
+ * @user_id: as struct loom_uring_wait (LOOM_URING_CANCEL selects by it)
+ * @counter: counter id, below loom_ctx_create.n_counters
+ * @pad: zero
+ * @value: threshold
+ *
+ * Completes with res 0 as soon as counter @counter of the context's
+ * counters page is >= @value, -ETIME, -ECANCELED, -EIO and -EBUSY as
+ * LOOM_URING_WAIT_CQ; -EINVAL for a context not of this file, a counter
+ * it does not have (or no counters page), non-zero @flags/@pad.
+ */
+struct loom_uring_wait_counter {
+	__u32	ctx_index;
+	__u32	flags;
+	__u64	timeout_ns;
+	__u64	user_id;
+	__u32	counter;
+	__u32	pad;
+	__u64	value;
 };
 
 #endif /* _UAPI_LINUX_LOOM_H */

@@ -4,9 +4,12 @@
 # 2-host lab: the guest program uring_test (SQE128 required, bad context,
 # flags and timeout, -ETIME, completion from the interrupt, cancel, 200 and
 # 1025 outstanding waits, context destroyed / file and ring closed /
-# process exiting under waits, LOOM_CTX_ATTR_URING), loom_put_lat across
-# the hosts in interrupt and uring modes, loom-xfer, waits failing with
-# -EIO when the card is unbound, a clean log.
+# process exiting under waits, LOOM_CTX_ATTR_URING), the guest program
+# uring_wait_test (LOOM_URING_WAIT_BSU, LOOM_URING_WAIT_COUNTER,
+# LOOM_IOC_BSU_WAIT, libloom's BSU wait modes and counter wait in io_uring
+# mode), a counter wait woken by the other host's counted puts,
+# loom_put_lat across the hosts in interrupt and uring modes, loom-xfer,
+# waits failing with -EIO when the card is unbound, a clean log.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
 . "$here/../../lib/lab.sh"
@@ -16,9 +19,10 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
 	echo "1..0 # SKIP loom-lab or loom-card not built"
 	exit 4
 fi
-if [ ! -x "$guest_bin/uring_test" ]; then
+if [ ! -x "$guest_bin/uring_test" ] || [ ! -x "$guest_bin/uring_wait_test" ] ||
+   [ ! -x "$loom_build/tests/vm/rma/counted_test" ]; then
 	tap_plan 1
-	tap_fail "guest program $guest_bin/uring_test exists (run: make -C tests/vm/uring)"
+	tap_fail "guest programs uring_test, uring_wait_test, counted_test exist (run: make tests)"
 	tap_done
 fi
 
@@ -48,6 +52,44 @@ if [ $rc = 0 ] && grep -q '^ok 18 ' "$out/guest"; then
 	tap_ok "uring_test ran all 18 checks and exits 0"
 else
 	tap_fail "uring_test ran all 18 checks and exits 0 (exit $rc)"
+fi
+
+# the BSU and counter waits (io_uring and LOOM_IOC_BSU_WAIT) on host 0 alone
+"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 120 0 -- "$guest_bin/uring_wait_test" >"$out/wait" 2>&1
+rc=$?
+while IFS= read -r line; do
+	case "$line" in
+	"ok "*) tap_ok "guest: ${line#ok [0-9]* - }" ;;
+	"not ok "*) tap_fail "guest: ${line#not ok [0-9]* - }" ;;
+	"1.."*) ;;
+	*) tap_diag "$line" ;;
+	esac
+done <"$out/wait"
+if [ $rc = 0 ] && grep -q '^ok 19 ' "$out/wait"; then
+	tap_ok "uring_wait_test ran all 19 checks and exits 0"
+else
+	tap_fail "uring_wait_test ran all 19 checks and exits 0 (exit $rc)"
+fi
+
+# a counter wait woken by counted puts from the other host: they post no
+# completion on host 0, so only the card's counter interrupt ends it early
+"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- "$guest_bin/uring_wait_test" remote-counter 65536 >"$out/rcnt" 2>&1 &
+waiter=$!
+for _ in $(seq 100); do
+	grep -q '^armed' "$out/rcnt" && break
+	sleep 0.2
+done
+lab_exec 1 "$loom_build/tests/vm/rma/counted_test" source 0 0 65536 >"$out/rsrc" 2>&1
+src_rc=$?
+wait $waiter
+w_rc=$?
+# the wait's own timeout is 30 s: well under it means the interrupt woke it
+if [ $src_rc = 0 ] && [ $w_rc = 0 ] &&
+   awk '/^res 0 after/ { exit !($4 < 20) } END { if (NR == 0) exit 1 }' "$out/rcnt"; then
+	tap_ok "LOOM_URING_WAIT_COUNTER wakes on counted puts from host 1 ($(grep '^res' "$out/rcnt"))"
+else
+	tap_diag "$(cat "$out/rcnt" "$out/rsrc")"
+	tap_fail "LOOM_URING_WAIT_COUNTER wakes on counted puts from host 1 (source $src_rc, waiter $w_rc)"
 fi
 
 for mode in interrupt uring; do
