@@ -284,6 +284,9 @@ struct loom_pin {
  * @enabled: CTX_ENABLE was acknowledged and no CTX_DISABLE since
  * @orphan_node: entry in ldev->orphans once its file is closed
  * @bsu_mask: BSUs granted to this context (loom_bsu.c)
+ * @uring_pi: LOOM_URING_SUBMIT: the command producer index after the
+ *	descriptors the kernel wrote and has not published yet (loom_uring.c)
+ * @uring_pi_pending: @uring_pi is ahead of the doorbell page's CMD_PI
  * @pin: what the context's memory is charged to (loom_pin.c)
  */
 struct loom_ctx {
@@ -302,6 +305,8 @@ struct loom_ctx {
 	struct list_head orphan_node;
 	u32 bsu_mask;
 	struct loom_pin pin;
+	u32 uring_pi;
+	bool uring_pi_pending;
 };
 
 /* loom_main.c */
