@@ -36,12 +36,23 @@ static void loom_dma_free(struct loom_dev *ldev, struct loom_dma_buf *b)
 	b->va = NULL;
 }
 
+/* Free the memory of a context and give back its charge (loom_pin.c). */
 static void loom_ctx_free_mem(struct loom_dev *ldev, struct loom_ctx *ctx)
 {
 	loom_dma_free(ldev, &ctx->counters);
 	loom_dma_free(ldev, &ctx->seg);
 	loom_dma_free(ldev, &ctx->cq);
 	loom_dma_free(ldev, &ctx->cmdq);
+	loom_pin_uncharge(ldev, &ctx->pin);
+}
+
+/* Pages the memory of a context takes: rings, segment, counters page. */
+static unsigned long loom_ctx_pages(int cmdq_log2, int cq_log2, u64 seg_size)
+{
+	return (PAGE_ALIGN((size_t)LOOM_CMD_SIZE << cmdq_log2) +
+		PAGE_ALIGN((size_t)LOOM_CQE_SIZE << cq_log2) +
+		PAGE_ALIGN(seg_size) +
+		PAGE_ALIGN(LOOM_CTX_COUNTERS * sizeof(u64))) >> PAGE_SHIFT;
 }
 
 /* Free everything of a disabled context; caller holds ldev->lock. */
@@ -201,7 +212,9 @@ static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
  * requested index is taken or the card has no free context; -EMFILE when
  * the file already holds max_ctx_per_file contexts, or a BSU of @req->bsu_mask
  * is held by another context; -EINVAL also for a BSU the card lacks; -EACCES when the
- * caller may not use the key (loom_keys.c); -ENOMEM; -EIO when
+ * caller may not use the key (loom_keys.c); -ENOMEM when the memory would
+ * exceed the caller's RLIMIT_MEMLOCK (without CAP_IPC_LOCK) or cannot be
+ * allocated; -ENOSPC when it would exceed the card's max_pinned_kb; -EIO when
  * the card refused the context (logged) or is gone; -ETIMEDOUT when the
  * card did not answer.
  */
@@ -247,7 +260,11 @@ int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 		goto err_unlock;
 	}
 
-	err = loom_dma_alloc(ldev, &ctx->cmdq, (size_t)LOOM_CMD_SIZE << cmdq_log2);
+	err = loom_pin_charge(ldev, &ctx->pin,
+			      loom_ctx_pages(cmdq_log2, cq_log2, req->seg_size));
+	if (!err)
+		err = loom_dma_alloc(ldev, &ctx->cmdq,
+				     (size_t)LOOM_CMD_SIZE << cmdq_log2);
 	if (!err)
 		err = loom_dma_alloc(ldev, &ctx->cq, (size_t)LOOM_CQE_SIZE << cq_log2);
 	if (!err)

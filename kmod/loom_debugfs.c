@@ -10,6 +10,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 
 #include "loom_drv.h"
 #include "loom_genl.h"
@@ -193,6 +194,9 @@ static int loom_dbg_contexts_show(struct seq_file *s, void *unused)
 	}
 	seq_printf(s, "%u context%s in use of %u\n", n, n == 1 ? "" : "s",
 		   ldev->n_ctx);
+	seq_printf(s, "pinned %lu KiB (max_pinned_kb %u)\n",
+		   atomic_long_read(&ldev->pinned_pages) * (PAGE_SIZE / SZ_1K),
+		   READ_ONCE(loom_max_pinned_kb));
 out:
 	mutex_unlock(&ldev->lock);
 	return 0;

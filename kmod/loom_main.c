@@ -30,6 +30,11 @@ module_param_named(max_ctx_per_file, loom_max_ctx_per_file, uint, 0644);
 MODULE_PARM_DESC(max_ctx_per_file,
 		 "Most contexts one open file of /dev/loomN may hold (default 16)");
 
+unsigned int loom_max_pinned_kb;
+module_param_named(max_pinned_kb, loom_max_pinned_kb, uint, 0644);
+MODULE_PARM_DESC(max_pinned_kb,
+		 "Most memory, in KiB, the contexts of one card may pin (rings, segments, counters pages); 0 (default): no device-wide cap, only each user's RLIMIT_MEMLOCK. Beyond it CTX_CREATE fails with ENOSPC");
+
 static dev_t loom_devt;
 static struct class *loom_class;
 static struct cdev loom_cdev;

@@ -6,6 +6,13 @@
  * counts as a mapping of its context (CTX_DESTROY answers -EBUSY while one
  * exists).  There is deliberately no fault handler: once the device is
  * removed its mappings are zapped and any further access raises SIGBUS.
+ *
+ * No mapping is copied into a child by fork() (VM_DONTCOPY, as if
+ * madvise(MADV_DONTFORK) had been called): a context has one producer of
+ * its command ring, and a child that only means to exec() must not keep
+ * the parent's contexts mapped (CTX_DESTROY would answer -EBUSY until it
+ * does).  The child shares the open file, so it may map the regions again
+ * by their tokens if it is meant to use them.
  */
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
@@ -148,7 +155,8 @@ int loom_mmap(struct file *file, struct vm_area_struct *vma)
 		goto out;
 	}
 
-	loom_vma_set_flags(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	/* not inherited by fork(): see "fork" in Documentation/abi/chardev.rst */
+	loom_vma_set_flags(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_ops = &loom_vm_ops;
 	vma->vm_private_data = ctx;
 	err = loom_mmap_region(ldev, ctx, region, vma);
