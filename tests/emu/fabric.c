@@ -116,6 +116,7 @@ int fabric_init(struct fabric *f, unsigned int watchdog_s)
 		for (int v = 0; v < LOOM_NUM_VECTORS; v++)
 			f->fh[i].kick_fd[v] = f->fh[i].irq_fd[v] = -1;
 	}
+	f->ram_size = FABRIC_RAM_SIZE;
 	live = f;
 	atexit(fabric_stop);
 	signal(SIGINT, fabric_on_signal);
@@ -143,7 +144,7 @@ int fabric_start_card(struct fabric *f, unsigned int i, const char *const *extra
 	snprintf(f->ram[i], sizeof(f->ram[i]), "/dev/shm/loom-emu-%d-%u.ram", (int)getpid(), i);
 	snprintf(f->sock[i], sizeof(f->sock[i]), "%s/card%u.ivshmem.sock", f->dir, i);
 	snprintf(f->log[i], sizeof(f->log[i]), "%s/card%u.log", f->dir, i);
-	err = fh_create_ram(f->ram[i], FABRIC_RAM_SIZE);
+	err = fh_create_ram(f->ram[i], f->ram_size);
 	if (err) {
 		tap_diag("cannot create %s: %s", f->ram[i], strerror(-err));
 		return -1;

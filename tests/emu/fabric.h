@@ -13,11 +13,13 @@
 
 #include "fakehost.h"
 
-#define FABRIC_MAX_CARDS	8
-#define FABRIC_RAM_SIZE		(64u << 20)
+#define FABRIC_MAX_CARDS	16
+#define FABRIC_RAM_SIZE		(64u << 20)	/* guest RAM per card, by default */
+#define FABRIC_RAM_SIZE_BIG	(16u << 20)	/* per card in fabrics of more than 8 */
 
 struct fabric {
 	unsigned int n;
+	uint64_t ram_size;	/* guest RAM of the cards started next */
 	char dir[64];
 	pid_t pid[FABRIC_MAX_CARDS];
 	char ram[FABRIC_MAX_CARDS][96];
@@ -30,6 +32,8 @@ struct fabric {
 /*
  * Create the temporary directory, arm cleanup and a watchdog of
  * @watchdog_s seconds (the test fails, and cleans up, if it hangs).
+ * Cards get FABRIC_RAM_SIZE of guest RAM unless f->ram_size is changed
+ * before they start (16 cards of 64 MiB would fill a small /dev/shm).
  */
 int fabric_init(struct fabric *f, unsigned int watchdog_s);
 /* Start card @i with @extra (NULL-terminated) after the common options. */

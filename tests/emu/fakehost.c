@@ -325,26 +325,32 @@ bool fh_submit(struct fh_ctx *ctx, const struct loom_cmd *cmd)
 	return true;
 }
 
-int fh_wait_cqe(struct fh_ctx *ctx, struct loom_cqe *out, int timeout_ms)
+int fh_poll_cqe(struct fh_ctx *ctx, struct loom_cqe *out)
 {
 	struct fakehost *fh = ctx->fh;
-	uint64_t deadline = fh_now_ms() + (uint64_t)timeout_ms;
 	uint32_t entries = 1u << ctx->cq_log2;
+	uint8_t *slot = fh->ram + ctx->cq + (uint64_t)(ctx->ci & (entries - 1)) * LOOM_CQE_SIZE;
+	uint32_t flags = __atomic_load_n((uint32_t *)(void *)(slot + offsetof(struct loom_cqe, flags)),
+					 __ATOMIC_ACQUIRE);
+
+	if ((flags & LOOM_CQE_PHASE) != loom_cq_phase(ctx->ci, ctx->cq_log2))
+		return 0;
+	memcpy(out, slot, sizeof(*out));
+	ctx->ci++;
+	fh_wr32(fh, fh->db_area + ctx->idx * LOOM_DB_PAGE_SIZE + LOOM_DB_CQ_CI, ctx->ci);
+	fh_kick(fh, LOOM_KICK_DOORBELL);
+	return 1;
+}
+
+int fh_wait_cqe(struct fh_ctx *ctx, struct loom_cqe *out, int timeout_ms)
+{
+	uint64_t deadline = fh_now_ms() + (uint64_t)timeout_ms;
 
 	for (;;) {
-		uint8_t *slot = fh->ram + ctx->cq + (uint64_t)(ctx->ci & (entries - 1)) * LOOM_CQE_SIZE;
-		uint32_t flags = __atomic_load_n((uint32_t *)(void *)(slot + offsetof(struct loom_cqe, flags)),
-						 __ATOMIC_ACQUIRE);
-
-		if ((flags & LOOM_CQE_PHASE) == loom_cq_phase(ctx->ci, ctx->cq_log2)) {
-			memcpy(out, slot, sizeof(*out));
-			ctx->ci++;
-			fh_wr32(fh, fh->db_area + ctx->idx * LOOM_DB_PAGE_SIZE + LOOM_DB_CQ_CI, ctx->ci);
-			fh_kick(fh, LOOM_KICK_DOORBELL);
+		if (fh_poll_cqe(ctx, out))
 			return 1;
-		}
 		if (fh_now_ms() > deadline)
 			return 0;
-		fh_wait_irq(fh, ctx->vector, 20);
+		fh_wait_irq(ctx->fh, ctx->vector, 20);
 	}
 }

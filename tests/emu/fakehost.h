@@ -67,6 +67,8 @@ int fh_ctx_create(struct fakehost *fh, struct fh_ctx *ctx, unsigned int idx, uin
 		  unsigned int cmdq_log2, unsigned int cq_log2, uint64_t seg_size);
 /* Write one descriptor, publish it and kick; false if the ring is full. */
 bool fh_submit(struct fh_ctx *ctx, const struct loom_cmd *cmd);
+/* The next completion if there is one now: 1 with *out filled, else 0. */
+int fh_poll_cqe(struct fh_ctx *ctx, struct loom_cqe *out);
 /* Next completion within @timeout_ms: 1 with *out filled, 0 on timeout. */
 int fh_wait_cqe(struct fh_ctx *ctx, struct loom_cqe *out, int timeout_ms);
 
