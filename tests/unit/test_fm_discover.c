@@ -184,9 +184,10 @@ int main(void)
 	f = open_memstream(&text, &len);
 	fabric_print_json(f, &fab, g);
 	fclose(f);
-	tap_ok(strstr(text, "{\"node\":103,\"ports\":4,\"rt_entries\":64,\"route\":[") &&
+	tap_ok(strstr(text, "{\"node\":103,\"logical\":103,\"ports\":4,\"rt_entries\":64,"
+			     "\"route\":[") &&
 	       strstr(text, "{\"a\":{\"node\":100,\"port\":0},\"b\":{\"node\":101,\"port\":2}}"),
-	       "JSON output");
+	       "JSON output (node, logical id, ports, route, cables)");
 	free(text);
 	graph_free(g);
 	fake_free(ff);

@@ -159,6 +159,8 @@ static inline struct fake_fabric *fake_new(const struct fm_graph *g, uint32_t id
 		fake_blk(c, router, LOOM_BLK_ROUTER, LOOM_ROUTER_VERSION, ports,
 			 LOOM_ROUTER_RT + FAKE_RT_ENTRIES * 8);
 		*fake_reg(c, router + LOOM_ROUTER_NODE_ID) = ff->id[i];
+		/* a card comes out of reset with logical id = physical id */
+		*fake_reg(c, router + LOOM_ROUTER_LOGICAL_ID) = ff->id[i];
 		*fake_reg(c, router + LOOM_ROUTER_N_PORTS) = (uint32_t)g->ports;
 		*fake_reg(c, router + LOOM_ROUTER_RT_ENTRIES) = FAKE_RT_ENTRIES;
 		fake_blk(c, ports, LOOM_BLK_PORTS, LOOM_PORTS_VERSION, vct,

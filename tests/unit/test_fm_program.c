@@ -84,7 +84,7 @@ int main(void)
 	tap_ok(r && plan_build(&fab, r, &plan, err, sizeof(err)) == 0, "plan for dor on the 2x2 "
 	       "torus");
 
-	ok = plan_apply(&ff->m, &fab, &plan, &st, NULL, err, sizeof(err)) == 0;
+	ok = plan_apply(&ff->m, &fab, &plan, NULL, 0, &st, NULL, err, sizeof(err)) == 0;
 	tap_ok(ok && st.cards_changed == 4 && st.routes_changed == 4 * 3 + 1,
 	       "applied: 4 cards changed, 13 entries (12 routes + 1 stale); %ld written",
 	       st.written);
@@ -104,7 +104,7 @@ int main(void)
 	tap_ok(ok && checked == 4 * 5, "read back: the logical id and 4 routes of each card "
 	       "agree (%ld reads)", checked);
 
-	ok = plan_apply(&ff->m, &fab, &plan, &st, NULL, err, sizeof(err)) == 0;
+	ok = plan_apply(&ff->m, &fab, &plan, NULL, 0, &st, NULL, err, sizeof(err)) == 0;
 	tap_ok(ok && st.written == 0 && st.cards_changed == 0 && st.checked > 0,
 	       "applying the same plan again writes nothing (%ld read)", st.checked);
 	plan_free(&plan);
@@ -117,7 +117,7 @@ int main(void)
 	r = compute("updown", g);
 	f = fmemopen(log, sizeof(log), "w");
 	ok = r && plan_build(&fab, r, &plan, err, sizeof(err)) == 0 &&
-	     plan_apply(&ff->m, &fab, &plan, &st, f, err, sizeof(err)) == 0;
+	     plan_apply(&ff->m, &fab, &plan, NULL, 0, &st, f, err, sizeof(err)) == 0;
 	fclose(f);
 	tap_ok(ok && st.routes_changed > 0 && st.routes_changed < 12 && strstr(log, "node 0: "),
 	       "after cutting 0:0, updown changes %ld entries on %d cards", st.routes_changed,
@@ -130,7 +130,7 @@ int main(void)
 	ff->card[3].rt_read_only = true;
 	memset(&ff->card[3].regs[(ff->card[3].router + LOOM_ROUTER_RT) / 4], 0, FAKE_RT_ENTRIES * 8);
 	plan_build(&fab, r, &plan, err, sizeof(err));
-	plan_apply(&ff->m, &fab, &plan, &st, NULL, err, sizeof(err));
+	plan_apply(&ff->m, &fab, &plan, NULL, 0, &st, NULL, err, sizeof(err));
 	tap_ok(plan_verify(&ff->m, &fab, &plan, &checked, err, sizeof(err)) < 0 &&
 	       strstr(err, "node 3: register"), "read-back catches it: %s", err);
 	ff->card[3].rt_read_only = false;
@@ -138,7 +138,7 @@ int main(void)
 	/* a card that stops answering in the middle */
 	memset(&ff->card[2].regs[(ff->card[2].router + LOOM_ROUTER_RT) / 4], 0, FAKE_RT_ENTRIES * 8);
 	ff->fail_writes_after = 2;
-	tap_ok(plan_apply(&ff->m, &fab, &plan, &st, NULL, err, sizeof(err)) < 0 &&
+	tap_ok(plan_apply(&ff->m, &fab, &plan, NULL, 0, &st, NULL, err, sizeof(err)) < 0 &&
 	       strstr(err, "node 2: writing register") && strstr(err, "timed out"),
 	       "a write lost: %s", err);
 	ff->fail_writes_after = -1;

@@ -11,12 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct edges {
-	uint64_t *e;
-	size_t n, cap;
-};
-
-static int push_edge(struct edges *es, uint32_t from, uint32_t to)
+int cdg_edges_add(struct fm_cdg_edges *es, uint32_t from, uint32_t to)
 {
 	if (es->n == es->cap) {
 		size_t cap = es->cap ? 2 * es->cap : 1024;
@@ -38,9 +33,27 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+uint32_t cdg_vertex_id(const struct fm_graph *g, int node, int port, int vc)
+{
+	return (uint32_t)((node * g->ports + port) * FM_NUM_VCS + vc);
+}
+
 static uint32_t vertex_id(const struct fm_graph *g, const struct fm_hop *h)
 {
-	return (uint32_t)((h->node * g->ports + h->port) * FM_NUM_VCS + h->vc);
+	return cdg_vertex_id(g, h->node, h->port, h->vc);
+}
+
+void cdg_edges_dedup(struct fm_cdg_edges *es)
+{
+	size_t k = 0;
+
+	if (!es->n)
+		return;
+	qsort(es->e, es->n, sizeof(*es->e), cmp_u64);
+	for (size_t i = 0; i < es->n; i++)
+		if (!k || es->e[i] != es->e[k - 1])
+			es->e[k++] = es->e[i];
+	es->n = k;
 }
 
 static struct fm_cdg_vertex vertex_of(const struct fm_graph *g, uint32_t id)
@@ -51,11 +64,10 @@ static struct fm_cdg_vertex vertex_of(const struct fm_graph *g, uint32_t id)
 }
 
 /* Collect the dependencies of all working routes, sorted and unique. */
-static int collect(const struct fm_graph *g, const struct fm_routes *r, struct edges *es,
-		   unsigned char *used)
+static int collect(const struct fm_graph *g, const struct fm_routes *r,
+		   struct fm_cdg_edges *es, unsigned char *used)
 {
 	struct fm_hop *hops = malloc((size_t)g->nodes * sizeof(*hops));
-	size_t k = 0;
 
 	if (!hops)
 		return -1;
@@ -66,21 +78,15 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r, struct e
 			for (int i = 0; i < n; i++) {
 				used[vertex_id(g, &hops[i])] = 1;
 				if (i + 1 < n &&
-				    push_edge(es, vertex_id(g, &hops[i]), vertex_id(g, &hops[i + 1]))) {
+				    cdg_edges_add(es, vertex_id(g, &hops[i]),
+						  vertex_id(g, &hops[i + 1]))) {
 					free(hops);
 					return -1;
 				}
 			}
 		}
 		/* keep memory bounded: dedup as we go */
-		if (!es->n)
-			continue;
-		qsort(es->e, es->n, sizeof(*es->e), cmp_u64);
-		k = 0;
-		for (size_t i = 0; i < es->n; i++)
-			if (!k || es->e[i] != es->e[k - 1])
-				es->e[k++] = es->e[i];
-		es->n = k;
+		cdg_edges_dedup(es);
 	}
 	free(hops);
 	return 0;
@@ -146,36 +152,47 @@ out:
 	return rc;
 }
 
-int cdg_check(const struct fm_graph *g, const struct fm_routes *r, struct fm_cdg_check *c)
+int cdg_check_edges(const struct fm_graph *g, struct fm_cdg_edges *es,
+		    const unsigned char *used, struct fm_cdg_check *c)
 {
 	uint32_t nv = (uint32_t)(g->nodes * g->ports * FM_NUM_VCS);
-	struct edges es = { 0 };
-	unsigned char *used = calloc(nv, 1);
 	uint32_t *first = calloc((size_t)nv + 1, sizeof(*first));
 	uint32_t *to = NULL;
 	int rc = -1;
 
 	memset(c, 0, sizeof(*c));
-	if (!used || !first || collect(g, r, &es, used))
-		goto out;
-	to = malloc((es.n ? es.n : 1) * sizeof(*to));
-	if (!to)
+	cdg_edges_dedup(es);
+	to = malloc((es->n ? es->n : 1) * sizeof(*to));
+	if (!first || !to)
 		goto out;
 	for (uint32_t v = 0; v < nv; v++)
-		c->vertices += used[v];
-	c->edges = (long)es.n;
+		c->vertices += used ? used[v] : 0;
+	c->edges = (long)es->n;
 	/* edges are sorted by source: CSR directly */
-	for (size_t i = 0; i < es.n; i++) {
-		first[(es.e[i] >> 32) + 1]++;
-		to[i] = (uint32_t)es.e[i];
+	for (size_t i = 0; i < es->n; i++) {
+		first[(es->e[i] >> 32) + 1]++;
+		to[i] = (uint32_t)es->e[i];
 	}
 	for (uint32_t v = 0; v < nv; v++)
 		first[v + 1] += first[v];
 	rc = find_cycle(g, nv, first, to, c);
 out:
-	free(used);
 	free(first);
 	free(to);
+	return rc;
+}
+
+int cdg_check(const struct fm_graph *g, const struct fm_routes *r, struct fm_cdg_check *c)
+{
+	uint32_t nv = (uint32_t)(g->nodes * g->ports * FM_NUM_VCS);
+	struct fm_cdg_edges es = { 0 };
+	unsigned char *used = calloc(nv, 1);
+	int rc = -1;
+
+	memset(c, 0, sizeof(*c));
+	if (used && !collect(g, r, &es, used))
+		rc = cdg_check_edges(g, &es, used, c);
+	free(used);
 	free(es.e);
 	return rc;
 }

@@ -13,6 +13,8 @@
 #define LOOM_FM_CHECK_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "graph.h"
 #include "routes.h"
@@ -52,6 +54,25 @@ struct fm_cdg_check {
 	int cycle_len;			/* 0: acyclic */
 	struct fm_cdg_vertex *cycle;	/* [cycle_len], cycle[i] -> cycle[i + 1] -> cycle[0] */
 };
+
+/* Dependencies as from << 32 | to, vertex ids cdg_vertex_id(). */
+struct fm_cdg_edges {
+	uint64_t *e;
+	size_t n, cap;
+};
+
+uint32_t cdg_vertex_id(const struct fm_graph *g, int node, int port, int vc);
+/* 0, or -1 on ENOMEM. */
+int cdg_edges_add(struct fm_cdg_edges *es, uint32_t from, uint32_t to);
+/* Sort and remove duplicates. */
+void cdg_edges_dedup(struct fm_cdg_edges *es);
+
+/*
+ * The CDG given by its edges (deduplicated here): count (vertices from
+ * used[vertex id], when not NULL) and look for a cycle; 0 or -1 (ENOMEM).
+ */
+int cdg_check_edges(const struct fm_graph *g, struct fm_cdg_edges *es,
+		    const unsigned char *used, struct fm_cdg_check *c);
 
 /* Build the CDG of the routes that work and look for a cycle; 0 or -1 (ENOMEM). */
 int cdg_check(const struct fm_graph *g, const struct fm_routes *r, struct fm_cdg_check *c);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "logical.h"
 #include "program.h"
 #include "topo_file.h"
 #include "verdict.h"
@@ -35,23 +36,16 @@ static void print_prefixed(const char *prefix, const char *text)
 }
 
 static void compare_with_file(const struct live_opts *o, const struct fm_fabric *fab,
-			      const struct fm_graph *g)
+			      const struct fm_graph *g, const struct fm_graph *expected)
 {
-	char err[4096], *text = NULL, prefix[512];
+	char *text = NULL, prefix[512];
 	size_t len;
-	struct fm_graph *expected = topo_load(o->topology, err, sizeof(err));
 	FILE *f;
 	int diffs;
 
-	if (!expected) {
-		fprintf(stderr, "loom-fm: warning: %s\n", err);
-		return;
-	}
 	f = open_memstream(&text, &len);
-	if (!f) {
-		graph_free(expected);
+	if (!f)
 		return;
-	}
 	diffs = fabric_compare(f, fab, g, expected);
 	fclose(f);
 	snprintf(prefix, sizeof(prefix), "loom-fm: warning: against %s: ", o->topology);
@@ -59,7 +53,6 @@ static void compare_with_file(const struct live_opts *o, const struct fm_fabric 
 	if (!diffs && o->verbose)
 		fprintf(stderr, "loom-fm: the fabric matches %s\n", o->topology);
 	free(text);
-	graph_free(expected);
 }
 
 /*
@@ -159,6 +152,9 @@ int live_configure(struct fm_maint *m, const struct live_opts *o, bool fallback,
 	const struct fm_engine *e;
 	struct fm_graph *g = NULL, *sg = NULL;
 	const struct fm_graph *rg;
+	struct fm_graph *expected = NULL;
+	struct fm_transition tr = { 0 };
+	FILE *say = o->json ? stderr : stdout;
 	struct fm_apply_stats st;
 	struct fm_verdict v;
 	struct fm_plan plan;
@@ -178,8 +174,18 @@ int live_configure(struct fm_maint *m, const struct live_opts *o, bool fallback,
 		fprintf(stderr, "loom-fm: out of memory\n");
 		return -1;
 	}
-	if (o->topology)
-		compare_with_file(o, fab, g);
+	if (o->topology) {
+		expected = topo_load(o->topology, err, sizeof(err));
+		if (!expected)
+			fprintf(stderr, "loom-fm: warning: %s\n", err);
+		else
+			compare_with_file(o, fab, g, expected);
+	}
+	if (logical_assign(fab, o->logical, expected, o->topology, stderr, err, sizeof(err))) {
+		fprintf(stderr, "loom-fm: %s; nothing written\n", err);
+		rc = 1;
+		goto out;
+	}
 	rg = g;
 	if (o->shape) {
 		sg = shape_graph(o->shape, fab, g, err, sizeof(err));
@@ -225,7 +231,25 @@ int live_configure(struct fm_maint *m, const struct live_opts *o, bool fallback,
 		rc = 1;
 		goto out;
 	}
-	if (plan_apply(m, fab, &plan, &st, log_changes ? stdout : NULL, err, sizeof(err))) {
+	if (plan_snapshot(m, fab, &plan, err, sizeof(err))) {
+		fprintf(stderr, "loom-fm: %s; nothing written\n", err);
+		goto out;
+	}
+	if (transition_plan(fab, g, &plan, o->force, 0, &tr, err, sizeof(err))) {
+		fprintf(stderr, "loom-fm: %s; nothing written\n", err);
+		goto out;
+	}
+	logical_print(say, fab);
+	transition_print(say, fab, &tr);
+	fflush(say);
+	if (tr.how == FM_TR_REFUSED) {
+		fprintf(stderr, "loom-fm: refusing to reprogram without a deadlock-free order; "
+			"nothing written\n");
+		rc = 1;
+		goto out;
+	}
+	if (plan_apply(m, fab, &plan, tr.step, tr.nsteps, &st, log_changes ? stdout : NULL, err,
+		       sizeof(err))) {
 		fprintf(stderr, "loom-fm: programming failed: %s\n", err);
 		goto out;
 	}
@@ -242,8 +266,14 @@ int live_configure(struct fm_maint *m, const struct live_opts *o, bool fallback,
 	res->cards_changed = st.cards_changed;
 	res->reads = m->reads - reads0;
 	res->ms = live_now_ms() - t0;
+	res->how = tr.how;
+	res->states_checked = tr.states_checked;
+	res->nsteps = tr.nsteps;
+	memcpy(res->order, tr.step, (size_t)tr.nsteps * sizeof(tr.step[0]));
 	rc = 0;
 out:
+	transition_free(&tr);
+	graph_free(expected);
 	plan_free(&plan);
 	if (v.routes)
 		verdict_free(&v);

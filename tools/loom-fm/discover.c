@@ -126,6 +126,8 @@ static int read_card(struct fm_maint *m, struct fm_card *c, FILE *log)
 		return err;
 	err = maint_read(m, &c->path, c->router + LOOM_ROUTER_NODE_ID, &c->node);
 	if (!err)
+		err = maint_read(m, &c->path, c->router + LOOM_ROUTER_LOGICAL_ID, &c->cur_logical);
+	if (!err)
 		err = maint_read(m, &c->path, c->router + LOOM_ROUTER_N_PORTS, &c->n_ports);
 	if (!err)
 		err = maint_read(m, &c->path, c->router + LOOM_ROUTER_RT_ENTRIES, &c->rt_entries);

@@ -62,8 +62,17 @@ void fabric_print(FILE *out, const struct fm_fabric *f, const struct fm_graph *g
 		const struct fm_card *c = &f->card[i];
 
 		path_format(&c->path, where, sizeof(where));
-		fprintf(out, "# node %u: %u ports, %u routing entries, route %s\n", c->node,
-			c->n_ports, c->rt_entries, where);
+		fprintf(out, "# node %u: %u ports, %u routing entries, logical id %u, route %s\n",
+			c->node, c->n_ports, c->rt_entries, c->cur_logical, where);
+	}
+	for (int i = 0; i < f->ncards; i++) {
+		bool cabled = false;
+
+		for (int p = 0; p < g->ports && !cabled; p++)
+			cabled = graph_peer(g, i, p)->node != FM_NO_PEER;
+		/* a topology file states logical ids of cabled nodes only */
+		if (cabled && f->card[i].cur_logical != f->card[i].node)
+			fprintf(out, "node %u logical %u\n", f->card[i].node, f->card[i].cur_logical);
 	}
 	for (int i = 0; i < f->ncards; i++) {
 		for (int p = 0; p < g->ports; p++) {
@@ -103,8 +112,9 @@ void fabric_print_json(FILE *out, const struct fm_fabric *f, const struct fm_gra
 	for (int i = 0; i < f->ncards; i++) {
 		const struct fm_card *c = &f->card[i];
 
-		fprintf(out, "%s{\"node\":%u,\"ports\":%u,\"rt_entries\":%u,\"route\":[",
-			i ? "," : "", c->node, c->n_ports, c->rt_entries);
+		fprintf(out, "%s{\"node\":%u,\"logical\":%u,\"ports\":%u,\"rt_entries\":%u,"
+			"\"route\":[", i ? "," : "", c->node, c->cur_logical, c->n_ports,
+			c->rt_entries);
 		for (int h = 0; h < c->path.hops; h++)
 			fprintf(out, "%s%u", h ? "," : "", c->path.port[h]);
 		fprintf(out, "],\"port_state\":[");

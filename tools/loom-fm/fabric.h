@@ -24,7 +24,8 @@ struct fm_card_port {
 
 struct fm_card {
 	uint32_t node;				/* physical id (ROUTER NODE_ID) */
-	uint32_t logical;			/* logical id to program */
+	uint32_t cur_logical;			/* ROUTER LOGICAL_ID as discovered */
+	uint32_t logical;			/* logical id to program (logical.c) */
 	struct fm_path path;			/* how the maintenance network reaches it */
 	uint32_t router, ports, vct;		/* block offsets, 0 = absent */
 	uint32_t n_ports, rt_entries, port_stride, vct_ports;
@@ -73,7 +74,8 @@ int fabric_find(const struct fm_fabric *f, uint32_t node);
 struct fm_graph *fabric_graph(const struct fm_fabric *f);
 
 /* Print as a topology file (physical ids), with comments for cards and
- * ports that are not usable; or as one JSON object. */
+ * ports that are not usable and a 'node N logical L' line for every card
+ * whose logical id is not its physical id; or as one JSON object. */
 void fabric_print(FILE *out, const struct fm_fabric *f, const struct fm_graph *g);
 void fabric_print_json(FILE *out, const struct fm_fabric *f, const struct fm_graph *g);
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* loom-fm: the command line (main.c, help.c). */
+/* loom-fm: the command line (main.c, help.c, opts.c). */
 #ifndef LOOM_FM_FM_H
 #define LOOM_FM_FM_H
 
 #include <stdio.h>
+
+#include "engine.h"
 
 #define FM_EXIT_OK	0
 #define FM_EXIT_CHECK	1	/* tables incomplete or cyclic */
@@ -14,5 +16,10 @@ void fm_usage(FILE *f);
 int fm_usage_error(const char *fmt, const char *arg);
 /* fm_usage_error() for the option getopt_long() just rejected (optopt, optind) */
 int fm_bad_option(char **argv);
+
+/* A decimal number in lo..hi (opts.c); 0, or -1 for anything else. */
+int fm_parse_uint(const char *s, long lo, long hi, long *out);
+/* --root NODE into o->root: -1 done, or FM_EXIT_USAGE (said). */
+int fm_parse_root(const char *s, struct fm_engine_opts *o);
 
 #endif

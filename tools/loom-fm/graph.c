@@ -35,6 +35,7 @@ void graph_free(struct fm_graph *g)
 	if (!g)
 		return;
 	free(g->peer);
+	free(g->logical);
 	free(g);
 }
 

@@ -17,6 +17,7 @@
 #define FM_MAX_DIMS	3
 #define FM_MAX_DIM_SIZE	64
 #define FM_NO_PEER	(-1)
+#define FM_MAX_LOGICAL	1024	/* logical ids 0..1023 (LOOM_MAX_NODES) */
 
 enum fm_shape_kind { FM_SHAPE_NONE, FM_SHAPE_MESH, FM_SHAPE_TORUS, FM_SHAPE_HYPERX };
 
@@ -38,6 +39,8 @@ struct fm_graph {
 	struct fm_shape shape;
 	char name[64];			/* "torus:4x4", "FILE" */
 	struct fm_port_end *peer;	/* [node * ports + port] */
+	int *logical;			/* [node]: logical id a topology file states
+					 * ('node N logical L'), -1 none; NULL: none */
 };
 
 /* Allocate a graph of nodes x ports with every port uncabled; NULL on ENOMEM. */

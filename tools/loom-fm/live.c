@@ -5,27 +5,14 @@
  */
 #include "live.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fm.h"
 #include "fm_nl.h"
+#include "logical.h"
 #include "topo_file.h"
-
-static int parse_uint(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || !*s || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 /* /dev/loomN or loomN: N */
 static int parse_dev(const char *s, uint32_t *out)
@@ -34,7 +21,7 @@ static int parse_dev(const char *s, uint32_t *out)
 
 	if (!strncmp(s, "/dev/", 5))
 		s += 5;
-	if (strncmp(s, "loom", 4) || parse_uint(s + 4, 0, 255, &v))
+	if (strncmp(s, "loom", 4) || fm_parse_uint(s + 4, 0, 255, &v))
 		return -1;
 	*out = (uint32_t)v;
 	return 0;
@@ -43,7 +30,8 @@ static int parse_dev(const char *s, uint32_t *out)
 static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *o)
 {
 	enum { OPT_DEV = 256, OPT_INDEX, OPT_TOPO, OPT_SHAPE, OPT_ENGINE, OPT_ROOT, OPT_NODL,
-	       OPT_INTERVAL, OPT_ONCE, OPT_TIMEOUT, OPT_MTIMEOUT, OPT_MRETRIES };
+	       OPT_INTERVAL, OPT_ONCE, OPT_TIMEOUT, OPT_MTIMEOUT, OPT_MRETRIES, OPT_LOGICAL,
+	       OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "dev", required_argument, NULL, OPT_DEV },
 		{ "index", required_argument, NULL, OPT_INDEX },
@@ -57,6 +45,8 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "maint-timeout", required_argument, NULL, OPT_MTIMEOUT },
 		{ "maint-retries", required_argument, NULL, OPT_MRETRIES },
+		{ "logical", required_argument, NULL, OPT_LOGICAL },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -78,7 +68,7 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 				return fm_usage_error("--dev '%s': expected /dev/loomN", optarg);
 			break;
 		case OPT_INDEX:
-			if (parse_uint(optarg, 0, 255, &v))
+			if (fm_parse_uint(optarg, 0, 255, &v))
 				return fm_usage_error("--index '%s': expected 0..255", optarg);
 			o->dev = (uint32_t)v;
 			break;
@@ -95,15 +85,14 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 			o->engine = optarg;
 			break;
 		case OPT_ROOT:
-			if (parse_uint(optarg, 0, FM_MAX_NODES - 1, &v))
-				return fm_usage_error("--root '%s': not a node id (0..511)", optarg);
-			o->eopts.root = (int)v;
+			if (fm_parse_root(optarg, &o->eopts) >= 0)
+				return FM_EXIT_USAGE;
 			break;
 		case OPT_NODL:
 			o->eopts.datelines = false;
 			break;
 		case OPT_INTERVAL:
-			if (parse_uint(optarg, 100, 3600000, &v))
+			if (fm_parse_uint(optarg, 100, 3600000, &v))
 				return fm_usage_error("--interval '%s': expected 100..3600000 ms",
 						      optarg);
 			o->interval_ms = (int)v;
@@ -112,20 +101,29 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 			o->once = true;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_uint(optarg, 1, 86400, &v))
+			if (fm_parse_uint(optarg, 1, 86400, &v))
 				return fm_usage_error("--timeout '%s': expected 1..86400 s", optarg);
 			o->timeout_s = (int)v;
 			break;
 		case OPT_MTIMEOUT:
-			if (parse_uint(optarg, 1, 60000, &v))
+			if (fm_parse_uint(optarg, 1, 60000, &v))
 				return fm_usage_error("--maint-timeout '%s': expected 1..60000 ms",
 						      optarg);
 			o->maint_timeout_ms = (uint32_t)v;
 			break;
 		case OPT_MRETRIES:
-			if (parse_uint(optarg, 0, 100, &v))
+			if (fm_parse_uint(optarg, 0, 100, &v))
 				return fm_usage_error("--maint-retries '%s': expected 0..100", optarg);
 			o->maint_retries = (uint32_t)v;
+			break;
+		case OPT_LOGICAL:
+			if (logical_parse_policy(optarg, &o->logical))
+				return fm_usage_error("--logical '%s': expected identity or compact",
+						      optarg);
+			o->logical_given = true;
+			break;
+		case OPT_FORCE:
+			o->force = true;
 			break;
 		case 'j':
 			o->json = true;
@@ -142,9 +140,9 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 	}
 	if (optind < argc)
 		return fm_usage_error("unexpected argument '%s'", argv[optind]);
-	if (is_discover && (o->shape || o->engine || o->once || o->timeout_s))
-		return fm_usage_error("discover takes --dev/--index, --topology, -j, -v and the "
-				      "--maint-* options only%s", "");
+	if (is_discover && (o->shape || o->engine || o->once || o->timeout_s || o->force))
+		return fm_usage_error("discover takes --dev/--index, --topology, --logical, -j, -v "
+				      "and the --maint-* options only%s", "");
 	if (!is_watch && (o->once || o->timeout_s))
 		return fm_usage_error("--once and --timeout are options of watch%s", "");
 	if (o->shape) {
@@ -205,6 +203,17 @@ static int cmd_discover(struct fm_maint *m, const struct live_opts *o)
 				status = FM_EXIT_CHECK;
 		}
 	}
+	/* the logical ids configure would program */
+	if (o->logical_given || (expected && expected->logical)) {
+		if (logical_assign(&fab, o->logical, expected, o->topology, stderr, err,
+				   sizeof(err))) {
+			fprintf(stderr, "loom-fm: %s\n", err);
+			status = FM_EXIT_CHECK;
+		} else {
+			fprintf(stderr, "loom-fm: configure would program these ");
+			logical_print(stderr, &fab);
+		}
+	}
 	graph_free(expected);
 	graph_free(g);
 	return status;
@@ -221,9 +230,16 @@ static int cmd_configure(struct fm_maint *m, const struct live_opts *o)
 	if (o->json) {
 		printf("{\"cards\":%d,\"cables\":%d,\"failed_ports\":%d,\"engine\":\"%s\","
 		       "\"routes_changed\":%ld,\"cards_changed\":%d,\"registers_written\":%ld,"
-		       "\"maintenance_reads\":%ld,\"verified\":%ld,\"ms\":%ld}\n", res.cards,
+		       "\"maintenance_reads\":%ld,\"verified\":%ld,\"ms\":%ld,\"logical\":", res.cards,
 		       res.cables, res.failed_ports, res.engine, res.routes_changed,
 		       res.cards_changed, res.written, res.reads, res.verified, res.ms);
+		logical_print_json(stdout, &fab);
+		printf(",\"reprogramming\":\"%s\",\"states_checked\":%ld,\"order\":[",
+		       transition_how_name(res.how), res.states_checked);
+		for (int k = 0; k < res.nsteps; k++)
+			printf("%s{\"node\":%u,\"drain\":%s}", k ? "," : "",
+			       fab.card[res.order[k].card].node, res.order[k].drain ? "true" : "false");
+		printf("]}\n");
 		return FM_EXIT_OK;
 	}
 	printf("configured %d card%s, %d cable%s", res.cards, res.cards == 1 ? "" : "s",

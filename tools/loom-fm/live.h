@@ -13,7 +13,10 @@
 
 #include "engine.h"
 #include "fabric.h"
+#include "logical.h"
 #include "maint.h"
+#include "program.h"
+#include "transition.h"
 
 struct live_opts {
 	uint32_t dev;			/* N of /dev/loomN */
@@ -22,6 +25,9 @@ struct live_opts {
 	const char *engine;		/* NULL: dor with --shape, else updown */
 	struct fm_engine_opts eopts;
 	bool json, verbose, once;
+	enum fm_logical_policy logical;	/* --logical (default identity) */
+	bool logical_given;
+	bool force;			/* program even without a deadlock-free order */
 	int interval_ms;		/* watch: poll every so often */
 	int timeout_s;			/* watch: give up after (0 = never) */
 	uint32_t maint_timeout_ms, maint_retries;
@@ -34,6 +40,10 @@ struct live_result {
 	long routes_changed, written, reads, verified;
 	int cards_changed;
 	long ms;
+	enum fm_transition_how how;	/* the programming order chosen */
+	long states_checked;
+	int nsteps;
+	struct fm_step order[2 * FM_MAX_NODES];
 };
 
 /*

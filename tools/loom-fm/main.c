@@ -48,9 +48,6 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 	engine_default_opts(&a->opts);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
-		char *end;
-		long v;
-
 		switch (c) {
 		case OPT_SHAPE:
 			a->shape = optarg;
@@ -67,10 +64,8 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 			a->fail[a->nfail++] = optarg;
 			break;
 		case OPT_ROOT:
-			v = strtol(optarg, &end, 10);
-			if (!*optarg || *end || v < 0 || v >= FM_MAX_NODES)
-				return fm_usage_error("--root '%s': not a node id (0..511)", optarg);
-			a->opts.root = (int)v;
+			if (fm_parse_root(optarg, &a->opts) >= 0)
+				return FM_EXIT_USAGE;
 			break;
 		case OPT_NODL:
 			a->opts.datelines = false;

@@ -18,7 +18,7 @@ static int plan_add(struct fm_plan *p, int card, enum fm_write_kind kind, uint32
 		p->w = w;
 		p->cap = cap;
 	}
-	p->w[p->n++] = (struct fm_write){ card, kind, addr, value, dest };
+	p->w[p->n++] = (struct fm_write){ card, kind, addr, value, dest, false, 0 };
 	return 0;
 }
 
@@ -147,35 +147,83 @@ static int failed(struct fm_maint *m, const struct fm_card *c, const char *what,
 	return -1;
 }
 
-int plan_apply(struct fm_maint *m, const struct fm_fabric *f, const struct fm_plan *plan,
-	       struct fm_apply_stats *st, FILE *log, char *err, size_t errlen)
+bool plan_write_changes(const struct fm_write *w, uint32_t cur)
 {
-	int last_card = -1;
-	bool card_changed = false;
+	if (w->kind == FM_W_RT_ENTRY && !(cur & LOOM_RT_W0_VALID) && !(w->value & LOOM_RT_W0_VALID))
+		return false;
+	return cur != w->value;
+}
 
-	memset(st, 0, sizeof(*st));
+int plan_snapshot(struct fm_maint *m, const struct fm_fabric *f, struct fm_plan *plan,
+		  char *err, size_t errlen)
+{
 	for (int k = 0; k < plan->n; k++) {
-		const struct fm_write *w = &plan->w[k];
+		struct fm_write *w = &plan->w[k];
 		const struct fm_card *c = &f->card[w->card];
-		uint32_t cur;
-		int rc;
+		int rc = maint_read(m, &c->path, w->addr, &w->cur);
 
-		if (w->card != last_card) {
-			st->cards_changed += card_changed;
-			card_changed = false;
-			last_card = w->card;
-		}
-		rc = maint_read(m, &c->path, w->addr, &cur);
 		if (rc)
 			return failed(m, c, "reading", w->addr, rc, err, errlen);
-		st->checked++;
-		if (w->kind == FM_W_RT_ENTRY) {
-			/* an invalid entry is invalid whatever its other bits say */
-			bool same = (cur & LOOM_RT_W0_VALID) || (w->value & LOOM_RT_W0_VALID) ?
-				    cur == w->value : true;
+		w->have_cur = true;
+	}
+	return 0;
+}
 
-			if (same)
-				continue;
+/* Write the card's changing routing entries invalid (a drain step). */
+static int drain_card(struct fm_maint *m, const struct fm_fabric *f, const struct fm_plan *plan,
+		      int card, int lo, int hi, struct fm_apply_stats *st, FILE *log, char *err,
+		      size_t errlen)
+{
+	for (int k = lo; k < hi; k++) {
+		const struct fm_write *w = &plan->w[k];
+		const struct fm_card *c = &f->card[card];
+		uint32_t cur = w->cur;
+		int rc;
+
+		if (w->card != card || w->kind != FM_W_RT_ENTRY)
+			continue;
+		if (!w->have_cur) {
+			rc = maint_read(m, &c->path, w->addr, &cur);
+			if (rc)
+				return failed(m, c, "reading", w->addr, rc, err, errlen);
+			st->checked++;
+		}
+		if (!(cur & LOOM_RT_W0_VALID) || !plan_write_changes(w, cur))
+			continue;
+		rc = maint_write(m, &c->path, w->addr, 0);
+		if (rc)
+			return failed(m, c, "writing", w->addr, rc, err, errlen);
+		st->written++;
+		if (log)
+			fprintf(log, "  node %u: destination %d: drained\n", c->node, w->dest);
+	}
+	return 0;
+}
+
+/* Write what differs on one card; *changed when something was written. */
+static int program_card(struct fm_maint *m, const struct fm_fabric *f,
+			const struct fm_plan *plan, int card, int lo, int hi,
+			struct fm_apply_stats *st, FILE *log, bool *changed, char *err,
+			size_t errlen)
+{
+	*changed = false;
+	for (int k = lo; k < hi; k++) {
+		const struct fm_write *w = &plan->w[k];
+		const struct fm_card *c = &f->card[card];
+		uint32_t cur = w->cur;
+		int rc;
+
+		if (w->card != card)
+			continue;
+		if (!w->have_cur) {
+			rc = maint_read(m, &c->path, w->addr, &cur);
+			if (rc)
+				return failed(m, c, "reading", w->addr, rc, err, errlen);
+		}
+		st->checked++;
+		if (!plan_write_changes(w, cur))
+			continue;
+		if (w->kind == FM_W_RT_ENTRY) {
 			st->routes_changed++;
 			if (log) {
 				char was[16], now[16];
@@ -185,16 +233,46 @@ int plan_apply(struct fm_maint *m, const struct fm_fabric *f, const struct fm_pl
 				fprintf(log, "  node %u: destination %d: port %s -> %s\n", c->node,
 					w->dest, was, now);
 			}
-		} else if (cur == w->value) {
-			continue;
 		}
 		rc = maint_write(m, &c->path, w->addr, w->value);
 		if (rc)
 			return failed(m, c, "writing", w->addr, rc, err, errlen);
 		st->written++;
-		card_changed = true;
+		*changed = true;
 	}
-	st->cards_changed += card_changed;
+	return 0;
+}
+
+int plan_apply(struct fm_maint *m, const struct fm_fabric *f, const struct fm_plan *plan,
+	       const struct fm_step *steps, int nsteps, struct fm_apply_stats *st, FILE *log,
+	       char *err, size_t errlen)
+{
+	static int lo[FM_MAX_NODES], hi[FM_MAX_NODES];
+	int n = steps ? nsteps : f->ncards;
+
+	memset(st, 0, sizeof(*st));
+	/* each card's writes: plan_build() appends them card by card */
+	for (int i = 0; i < f->ncards; i++)
+		lo[i] = hi[i] = 0;
+	for (int k = plan->n - 1; k >= 0; k--) {
+		if (!hi[plan->w[k].card])
+			hi[plan->w[k].card] = k + 1;
+		lo[plan->w[k].card] = k;
+	}
+	for (int s = 0; s < n; s++) {
+		int card = steps ? steps[s].card : s;
+		bool changed;
+
+		if (steps && steps[s].drain) {
+			if (drain_card(m, f, plan, card, lo[card], hi[card], st, log, err, errlen))
+				return -1;
+			continue;
+		}
+		if (program_card(m, f, plan, card, lo[card], hi[card], st, log, &changed, err,
+				 errlen))
+			return -1;
+		st->cards_changed += changed;
+	}
 	return 0;
 }
 

@@ -28,7 +28,21 @@ struct fm_write {
 	int card;			/* index in the fabric */
 	enum fm_write_kind kind;
 	uint32_t addr, value;
-	int dest;			/* RT: logical destination; VCT_PORT: port */
+	int dest;			/* RT: logical destination; VCT_PORT: port;
+					 * VCT_START: the first destination of the word */
+	bool have_cur;			/* cur holds the register (plan_snapshot()) */
+	uint32_t cur;
+};
+
+/*
+ * One step of the programming order (transition.h): write all of a card's
+ * registers that differ, or only invalidate the card's routing entries
+ * that change (drain: packets for those destinations are discarded there
+ * until the card is programmed).
+ */
+struct fm_step {
+	int card;
+	bool drain;
 };
 
 struct fm_plan {
@@ -45,6 +59,17 @@ int plan_build(const struct fm_fabric *f, const struct fm_routes *r, struct fm_p
 	       char *err, size_t errlen);
 void plan_free(struct fm_plan *plan);
 
+/* Whether a write changes its register (an invalid entry stays invalid whatever its bits). */
+bool plan_write_changes(const struct fm_write *w, uint32_t cur);
+
+/*
+ * Read every register the plan writes into w->cur: what the cards hold
+ * now (for the transition check, and so plan_apply() need not read
+ * again).  0, or -1 with a message in err naming the card and register.
+ */
+int plan_snapshot(struct fm_maint *m, const struct fm_fabric *f, struct fm_plan *plan,
+		  char *err, size_t errlen);
+
 struct fm_apply_stats {
 	long checked;			/* registers read */
 	long written;			/* registers written */
@@ -53,13 +78,16 @@ struct fm_apply_stats {
 };
 
 /*
- * Apply the plan: read, compare, write what differs (a routing entry's
- * physical destination before the entry itself).  When log is not NULL,
- * each changed routing entry is printed there.  0, or -1 with a message
- * in err naming the card and register that failed.
+ * Apply the plan in the order of steps[0..nsteps-1] (steps NULL: every
+ * card programmed, in index order): compare with the register (w->cur
+ * after plan_snapshot(), else read it), write what differs (a routing
+ * entry's physical destination before the entry itself).  When log is
+ * not NULL, each changed routing entry is printed there.  0, or -1 with a
+ * message in err naming the card and register that failed.
  */
 int plan_apply(struct fm_maint *m, const struct fm_fabric *f, const struct fm_plan *plan,
-	       struct fm_apply_stats *st, FILE *log, char *err, size_t errlen);
+	       const struct fm_step *steps, int nsteps, struct fm_apply_stats *st, FILE *log,
+	       char *err, size_t errlen);
 
 /*
  * Read back the logical id and up to 16 routing entries per card; 0, or

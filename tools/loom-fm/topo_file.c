@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,19 @@
 struct cable_line {
 	int line;
 	int a, pa, b, pb;
+};
+
+/* 'node N logical L' */
+struct node_line {
+	int line;
+	int node, logical;
+};
+
+struct parsed {
+	struct cable_line *cl;
+	int n, cap;
+	struct node_line *nl;
+	int nn, ncap;
 };
 
 struct errbuf {
@@ -38,8 +52,8 @@ static void __attribute__((format(printf, 2, 3))) add_error(struct errbuf *e, co
 		e->used += (size_t)n < e->len - e->used ? (size_t)n : e->len - e->used - 1;
 }
 
-/* Split a line (modified in place) into at most 3 words; the count. */
-static int split_words(char *s, char *w[3])
+/* Split a line (modified in place) into at most 4 words; the count (5: more). */
+static int split_words(char *s, char *w[4])
 {
 	int n = 0;
 
@@ -48,7 +62,7 @@ static int split_words(char *s, char *w[3])
 			*s++ = '\0';
 		if (!*s)
 			return n;
-		if (n == 3)
+		if (n == 4)
 			return n + 1;
 		w[n++] = s;
 		while (*s && *s != ' ' && *s != '\t' && *s != '\r')
@@ -56,15 +70,80 @@ static int split_words(char *s, char *w[3])
 	}
 }
 
-static int parse_lines(char *text, const char *name, int *claimed, struct cable_line **out,
+/* A decimal number without sign below max; 0 or -1. */
+static int parse_id(const char *s, int max, int *out)
+{
+	long v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+		if (v >= max)
+			return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static void *grow(void *p, int *cap, size_t size)
+{
+	int bigger = *cap ? 2 * *cap : 64;
+	void *q = realloc(p, (size_t)bigger * size);
+
+	if (q)
+		*cap = bigger;
+	return q;
+}
+
+/* 'node N logical L': check it against the node lines before it and keep it. */
+static int parse_node_line(char *w[4], const char *name, int lineno, struct parsed *ps,
+			   struct errbuf *e)
+{
+	struct node_line l = { lineno, 0, 0 };
+
+	if (strcmp(w[2], "logical") || parse_id(w[1], FM_MAX_NODES, &l.node) ||
+	    parse_id(w[3], FM_MAX_LOGICAL, &l.logical)) {
+		add_error(e, "%s:%d: expected 'node NODE logical ID' (NODE below %d, ID below %d)",
+			  name, lineno, FM_MAX_NODES, FM_MAX_LOGICAL);
+		return 0;
+	}
+	for (int i = 0; i < ps->nn; i++) {
+		if (ps->nl[i].node == l.node) {
+			add_error(e, "%s:%d: node %d already has logical id %d at line %d", name,
+				  lineno, l.node, ps->nl[i].logical, ps->nl[i].line);
+			return 0;
+		}
+		if (ps->nl[i].logical == l.logical) {
+			add_error(e, "%s:%d: nodes %d and %d both have logical id %d (lines %d and %d)",
+				  name, lineno, ps->nl[i].node, l.node, l.logical, ps->nl[i].line,
+				  lineno);
+			return 0;
+		}
+	}
+	if (ps->nn == ps->ncap) {
+		struct node_line *bigger = grow(ps->nl, &ps->ncap, sizeof(*bigger));
+
+		if (!bigger) {
+			add_error(e, "%s: out of memory", name);
+			return -1;
+		}
+		ps->nl = bigger;
+	}
+	ps->nl[ps->nn++] = l;
+	return 0;
+}
+
+static int parse_lines(char *text, const char *name, int *claimed, struct parsed *ps,
 		       struct errbuf *e)
 {
-	struct cable_line *cl = NULL;
-	int n = 0, cap = 0, lineno = 0;
+	int lineno = 0;
 	char *line = text, *next;
 
 	for (; line; line = next) {
-		char *w[3], *hash;
+		char *w[4], *hash;
 		int words;
 		struct cable_line c;
 
@@ -78,6 +157,17 @@ static int parse_lines(char *text, const char *name, int *claimed, struct cable_
 		words = split_words(line, w);
 		if (words == 0)
 			continue;
+		if (!strcmp(w[0], "node")) {
+			if (words != 4) {
+				add_error(e, "%s:%d: expected 'node NODE logical ID', found %d field%s",
+					  name, lineno, words > 4 ? 5 : words,
+					  words > 4 ? "s (or more)" : words == 1 ? "" : "s");
+				continue;
+			}
+			if (parse_node_line(w, name, lineno, ps, e))
+				return -1;
+			continue;
+		}
 		if (words != 2) {
 			add_error(e, "%s:%d: expected one cable, 'NODE:PORT NODE:PORT', found %d field%s",
 				  name, lineno, words > 3 ? 3 : words, words == 1 ? "" : "s (or more)");
@@ -111,28 +201,25 @@ static int parse_lines(char *text, const char *name, int *claimed, struct cable_
 			}
 			*ca = *cb = lineno;
 		}
-		if (n == cap) {
-			struct cable_line *bigger;
+		if (ps->n == ps->cap) {
+			struct cable_line *bigger = grow(ps->cl, &ps->cap, sizeof(*bigger));
 
-			cap = cap ? 2 * cap : 64;
-			bigger = realloc(cl, (size_t)cap * sizeof(*cl));
 			if (!bigger) {
-				free(cl);
 				add_error(e, "%s: out of memory", name);
 				return -1;
 			}
-			cl = bigger;
+			ps->cl = bigger;
 		}
-		cl[n++] = c;
+		ps->cl[ps->n++] = c;
 	}
-	*out = cl;
-	return n;
+	return ps->n;
 }
 
 struct fm_graph *topo_parse(const char *text, const char *name, char *err, size_t errlen)
 {
 	struct errbuf e = { err, errlen, 0, 0 };
-	struct cable_line *cl = NULL;
+	struct parsed ps = { 0 };
+	struct cable_line *cl;
 	struct fm_graph *g = NULL;
 	int *claimed = NULL;
 	char *copy;
@@ -152,10 +239,13 @@ struct fm_graph *topo_parse(const char *text, const char *name, char *err, size_
 		return NULL;
 	}
 	/* claimed[node * FM_MAX_PORTS + port]: the line that cabled it */
-	n = parse_lines(copy, name, claimed, &cl, &e);
+	n = parse_lines(copy, name, claimed, &ps, &e);
 	free(copy);
+	cl = ps.cl;
 	if (n < 0) {
 		free(claimed);
+		free(ps.cl);
+		free(ps.nl);
 		return NULL;
 	}
 	for (int i = 0; i < n; i++) {
@@ -166,15 +256,28 @@ struct fm_graph *topo_parse(const char *text, const char *name, char *err, size_
 	}
 	if (!n && !e.count)
 		add_error(&e, "%s: no cables (one 'NODE:PORT NODE:PORT' per line)", name);
+	for (int i = 0; i < ps.nn; i++) {
+		bool cabled = false;
+
+		for (int p = 0; p < FM_MAX_PORTS && !cabled; p++)
+			cabled = claimed[ps.nl[i].node * FM_MAX_PORTS + p] != 0;
+		if (!cabled)
+			add_error(&e, "%s:%d: node %d has no cable in this file: a logical id is "
+				  "for a node the file cables", name, ps.nl[i].line, ps.nl[i].node);
+	}
 	if (e.count)
 		goto out;
 	g = graph_new(nodes, ports);
-	if (!g) {
+	if (!g || (ps.nn && !(g->logical = malloc((size_t)nodes * sizeof(*g->logical))))) {
 		add_error(&e, "%s: out of memory", name);
 		goto out;
 	}
 	for (int i = 0; i < n; i++)
 		graph_cable(g, cl[i].a, cl[i].pa, cl[i].b, cl[i].pb);
+	for (int i = 0; ps.nn && i < nodes; i++)
+		g->logical[i] = -1;
+	for (int i = 0; i < ps.nn; i++)
+		g->logical[ps.nl[i].node] = ps.nl[i].logical;
 	snprintf(g->name, sizeof(g->name), "%s", name);
 out:
 	if (e.count > TOPO_FILE_MAX_ERRORS) {
@@ -187,6 +290,7 @@ out:
 	}
 	free(claimed);
 	free(cl);
+	free(ps.nl);
 	if (e.count) {
 		graph_free(g);
 		return NULL;

@@ -3,6 +3,8 @@
  * loom-fm: topology files.  One cable per line, "NODE:PORT NODE:PORT"
  * (decimal), blanks around; '#' starts a comment; empty lines are skipped.
  * The fabric has nodes 0..max node named and ports 0..max port named.
+ * A line "node NODE logical ID" states the logical id loom-fm configure
+ * gives that (cabled) node; ids are unique (graph->logical).
  * Documentation/tools/loom-fm.rst, "Topology files".
  */
 #ifndef LOOM_FM_TOPO_FILE_H

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0
+/* loom-fm: option values both command lines take (fm.h). */
+#include "fm.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "graph.h"
+
+int fm_parse_uint(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || !*s || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int fm_parse_root(const char *s, struct fm_engine_opts *o)
+{
+	long v;
+
+	if (fm_parse_uint(s, 0, FM_MAX_NODES - 1, &v))
+		return fm_usage_error("--root '%s': not a node id (0..511)", s);
+	o->root = (int)v;
+	return -1;
+}
