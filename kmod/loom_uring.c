@@ -4,7 +4,9 @@
  * completes when a context's completion ring has an entry to consume,
  * LOOM_URING_WAIT_BSU when a granted BSU's page meets a condition,
  * LOOM_URING_WAIT_COUNTER when a counter reaches a threshold,
- * LOOM_URING_CANCEL cancels waits by user_id.
+ * LOOM_URING_CANCEL cancels waits by user_id, LOOM_URING_SUBMIT copies a
+ * command descriptor into a context's ring and rings the doorbell once per
+ * batch.
  *
  * A waiting command is a struct loom_uwait on its file's list.  Whoever
  * takes it off the list (under lf->uring_lock) owns its completion: the
@@ -26,6 +28,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
+
+#include <loom_hw/ring.h>
 
 #include "loom_drv.h"
 
@@ -72,7 +76,8 @@ struct loom_uwait {
 };
 
 struct loom_uring_pdu {
-	struct loom_uwait *wait;
+	struct loom_uwait *wait;	/* wait commands */
+	u32 ctx_index;			/* LOOM_URING_SUBMIT */
 };
 
 static struct loom_uring_pdu *loom_uring_pdu(struct io_uring_cmd *cmd)
@@ -400,6 +405,154 @@ static int loom_uring_cancel(struct loom_file *lf, struct io_uring_cmd *cmd)
 	return n;
 }
 
+/* What the card would refuse in @d, as an errno; @ctx gives the segment. */
+static int loom_usubmit_check(const struct loom_ctx *ctx,
+			      const struct loom_cmd *d)
+{
+	const u8 known = LOOM_CMD_F_SIGNAL | LOOM_CMD_F_FENCE |
+			 LOOM_CMD_F_ORDERED | LOOM_CMD_F_REMOTE_CQE;
+	bool transfer = false;
+
+	if (d->flags & ~known)
+		return -EINVAL;
+	switch (d->opcode) {
+	case LOOM_OP_NOP:
+		return 0;
+	case LOOM_OP_PUT_COUNTED:
+		/* the counter id and remote offset share the packet's aux */
+		if (d->aux > 0xffff || d->remote_off >= BIT_ULL(48))
+			return -EINVAL;
+		fallthrough;
+	case LOOM_OP_PUT:
+	case LOOM_OP_GET:
+		transfer = true;
+		break;
+	case LOOM_OP_ATOMIC:
+		if (d->length != 8 || d->remote_off % 8 ||
+		    d->aux < LOOM_AMO_FETCH_ADD || d->aux > LOOM_AMO_CSWAP)
+			return -EINVAL;
+		break;
+	case LOOM_OP_COUNTER_WAIT:
+		return d->aux < LOOM_CTX_COUNTERS ? 0 : -EINVAL;
+	case LOOM_OP_BARRIER:
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+	if (d->dst_node >= LOOM_MAX_NODES)
+		return -EINVAL;
+	if (transfer && !d->length)
+		return -EINVAL;
+	if (transfer && (d->local_off > ctx->seg.size ||
+			 d->length > ctx->seg.size - d->local_off))
+		return -ERANGE;
+	return 0;
+}
+
+/*
+ * Publish the descriptors the kernel wrote into context @index's ring:
+ * one doorbell (and kick) however many there are.
+ */
+static int loom_usubmit_publish(struct loom_file *lf, u32 index)
+{
+	struct loom_dev *ldev = lf->ldev;
+	struct loom_ctx *ctx;
+	int err = 0;
+
+	mutex_lock(&ldev->lock);
+	if (ldev->dead) {
+		err = -EIO;
+		goto out;
+	}
+	ctx = loom_file_find_ctx(lf, index);
+	if (!ctx) {
+		err = -ECANCELED;
+		goto out;
+	}
+	if (ctx->uring_pi_pending) {
+		/* the descriptors before the producer index that names them */
+		wmb();
+		loom_wr(ldev, loom_db_reg(ldev, index, LOOM_DB_CMD_PI),
+			ctx->uring_pi);
+		ctx->uring_pi_pending = false;
+		ldev->hal->kick(ldev, LOOM_KICK_DOORBELL);
+	}
+out:
+	mutex_unlock(&ldev->lock);
+	return err;
+}
+
+/*
+ * In the submitter's task, after io_uring_enter() issued all its SQEs: the
+ * first of a batch rings the doorbell, the others find nothing pending.
+ */
+static void loom_usubmit_task(struct io_uring_cmd *cmd,
+			      unsigned int issue_flags)
+{
+	struct loom_file *lf = cmd->file->private_data;
+
+	io_uring_cmd_done(cmd,
+			  loom_usubmit_publish(lf, loom_uring_pdu(cmd)->ctx_index),
+			  0, issue_flags);
+}
+
+static int loom_uring_submit(struct loom_file *lf, struct io_uring_cmd *cmd,
+			     unsigned int issue_flags)
+{
+	struct loom_dev *ldev = lf->ldev;
+	struct loom_uring_submit req;
+	struct loom_cmd desc;
+	struct loom_ctx *ctx;
+	u32 pi, ci, mask;
+	int err;
+
+	BUILD_BUG_ON(sizeof(req) != LOOM_URING_CMD_BYTES);
+	BUILD_BUG_ON(sizeof(desc) != sizeof(req.desc));
+	/* the SQE may be user memory: read it once */
+	memcpy(&req, cmd->cmd, sizeof(req));
+	if (req.flags || req.reserved)
+		return -EINVAL;
+	memcpy(&desc, req.desc, sizeof(desc));
+
+	if (issue_flags & IO_URING_F_NONBLOCK) {
+		if (!mutex_trylock(&ldev->lock))
+			return -EAGAIN;
+	} else {
+		mutex_lock(&ldev->lock);
+	}
+	if (ldev->dead) {
+		err = -EIO;
+		goto out;
+	}
+	ctx = loom_file_find_ctx(lf, req.ctx_index);
+	if (!ctx || !ctx->cmdq.va) {
+		err = -EINVAL;
+		goto out;
+	}
+	err = loom_usubmit_check(ctx, &desc);
+	if (err)
+		goto out;
+	pi = ctx->uring_pi_pending ? ctx->uring_pi :
+	     loom_rd(ldev, loom_db_reg(ldev, ctx->index, LOOM_DB_CMD_PI));
+	ci = loom_rd(ldev, loom_ctx_reg(ldev, ctx->index, LOOM_CTXR_CMD_CI));
+	mask = (1u << ctx->cmdq_log2) - 1;
+	/* free-running indices: the card has not fetched a ring's worth */
+	if (pi - ci > mask) {
+		err = -ENOBUFS;
+		goto out;
+	}
+	memcpy((struct loom_cmd *)ctx->cmdq.va + (pi & mask), &desc,
+	       sizeof(desc));
+	ctx->uring_pi = pi + 1;
+	ctx->uring_pi_pending = true;
+	loom_uring_pdu(cmd)->ctx_index = ctx->index;
+	io_uring_cmd_complete_in_task(cmd, loom_usubmit_task);
+	err = -EIOCBQUEUED;
+out:
+	mutex_unlock(&ldev->lock);
+	return err;
+}
+
 /**
  * loom_uring_cmd() - file_operations.uring_cmd of /dev/loomN
  * @cmd: the command
@@ -423,6 +576,8 @@ int loom_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags)
 		return loom_uring_wait(lf, cmd, issue_flags);
 	case LOOM_URING_CANCEL:
 		return loom_uring_cancel(lf, cmd);
+	case LOOM_URING_SUBMIT:
+		return loom_uring_submit(lf, cmd, issue_flags);
 	default:
 		return -ENOTTY;
 	}

@@ -185,6 +185,7 @@ struct loom_bsu_wait {
 #define LOOM_URING_CANCEL	0x4c02	/* struct loom_uring_cancel */
 #define LOOM_URING_WAIT_BSU	0x4c03	/* struct loom_uring_wait_bsu */
 #define LOOM_URING_WAIT_COUNTER	0x4c04	/* struct loom_uring_wait_counter */
+#define LOOM_URING_SUBMIT	0x4c05	/* struct loom_uring_submit */
 
 /* outstanding waits (WAIT_CQ, WAIT_BSU, WAIT_COUNTER) one open file may have */
 #define LOOM_URING_MAX_WAITS	1024
@@ -284,6 +285,38 @@ struct loom_uring_wait_counter {
 	__u32	counter;
 	__u32	pad;
 	__u64	value;
+};
+
+/**
+ * struct loom_uring_submit - payload of LOOM_URING_SUBMIT
+ * @ctx_index: context index of a context of this file
+ * @flags: 0
+ * @reserved: zero
+ * @desc: one 64-byte command descriptor, laid out as struct loom_cmd of
+ *        the card's ring contract (include/loom_hw/ring.h)
+ *
+ * The kernel checks the descriptor as the card would, copies it into the
+ * context's command ring and publishes the ring's producer index in the
+ * doorbell page (and, in the lab, kicks the card) once for all the
+ * descriptors submitted by one io_uring_enter(), then completes every one
+ * of them with res 0: the operation's own completion arrives in the
+ * completion ring as usual.  -EINVAL: a context not of this file, non-zero
+ * @flags/@reserved, unknown descriptor flags, an unknown opcode, a
+ * transfer of 0 bytes or to a node >= 1024, a counted put with a counter
+ * > 0xffff or remote_off >= 2^48, an atomic with a length other than 8,
+ * an unaligned remote_off or an unknown operation, a COUNTER_WAIT on a
+ * counter >= 512; -ERANGE: local_off/length outside the segment;
+ * -EOPNOTSUPP: an opcode this card does not execute (BARRIER);
+ * -ENOBUFS: the command ring is full (the card has not fetched enough);
+ * -ECANCELED: the context was destroyed before the doorbell; -EIO: the
+ * card is gone.  Do not mix with stores to the mapped ring on the same
+ * context: both would use the same producer index.
+ */
+struct loom_uring_submit {
+	__u32	ctx_index;
+	__u32	flags;
+	__u64	reserved;
+	__u8	desc[64];
 };
 
 #endif /* _UAPI_LINUX_LOOM_H */

@@ -7,7 +7,9 @@
 # process exiting under waits, LOOM_CTX_ATTR_URING), the guest program
 # uring_wait_test (LOOM_URING_WAIT_BSU, LOOM_URING_WAIT_COUNTER,
 # LOOM_IOC_BSU_WAIT, libloom's BSU wait modes and counter wait in io_uring
-# mode), a counter wait woken by the other host's counted puts,
+# mode), uring_submit_test (LOOM_URING_SUBMIT: batches, a put, ring full,
+# refused descriptors, one doorbell per batch), a counter wait woken by the
+# other host's counted puts,
 # loom_put_lat across the hosts in interrupt and uring modes, loom-xfer,
 # waits failing with -EIO when the card is unbound, a clean log.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +22,7 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
 	exit 4
 fi
 if [ ! -x "$guest_bin/uring_test" ] || [ ! -x "$guest_bin/uring_wait_test" ] ||
+   [ ! -x "$guest_bin/uring_submit_test" ] ||
    [ ! -x "$loom_build/tests/vm/rma/counted_test" ]; then
 	tap_plan 1
 	tap_fail "guest programs uring_test, uring_wait_test, counted_test exist (run: make tests)"
@@ -69,6 +72,23 @@ if [ $rc = 0 ] && grep -q '^ok 19 ' "$out/wait"; then
 	tap_ok "uring_wait_test ran all 19 checks and exits 0"
 else
 	tap_fail "uring_wait_test ran all 19 checks and exits 0 (exit $rc)"
+fi
+
+# command descriptors through io_uring (LOOM_URING_SUBMIT) on host 0
+"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- "$guest_bin/uring_submit_test" >"$out/submit" 2>&1
+rc=$?
+while IFS= read -r line; do
+	case "$line" in
+	"ok "*) tap_ok "guest: ${line#ok [0-9]* - }" ;;
+	"not ok "*) tap_fail "guest: ${line#not ok [0-9]* - }" ;;
+	"1.."*) ;;
+	*) tap_diag "$line" ;;
+	esac
+done <"$out/submit"
+if [ $rc = 0 ] && grep -q '^ok 7 ' "$out/submit"; then
+	tap_ok "uring_submit_test ran all 7 checks and exits 0"
+else
+	tap_fail "uring_submit_test ran all 7 checks and exits 0 (exit $rc)"
 fi
 
 # a counter wait woken by counted puts from the other host: they post no
