@@ -109,7 +109,7 @@ int main(void)
 	    make_temp(topo_path, sizeof(topo_path), "topo"))
 		tap_skip_all("cannot create temp files in /tmp");
 
-	tap_plan(16);
+	tap_plan(21);
 	rc = RUN("routes", "--shape", "torus:4x4");
 	tap_ok(rc == 0 && strstr(out, "node 15: 0=0/0 ") && strstr(out, "complete: yes (240 routes)") &&
 	       strstr(out, "deadlock-free: yes") && strstr(out, "minimal: yes"),
@@ -171,5 +171,24 @@ int main(void)
 	tap_ok(rc == 2 && strstr(errtext, "options of watch"), "configure --once: exit 2 (%d)", rc);
 	rc = RUN("watch", "--interval", "5", "--shape", "torus:2x2");
 	tap_ok(rc == 2 && strstr(errtext, "--interval '5'"), "watch --interval 5: exit 2 (%d)", rc);
+	rc = RUN("configure", "--logical", "sideways");
+	tap_ok(rc == 2 && strstr(errtext, "--logical 'sideways': expected identity or compact"),
+	       "configure --logical sideways: exit 2 (%d)", rc);
+	rc = RUN("discover", "--force");
+	tap_ok(rc == 2 && strstr(errtext, "discover takes"), "discover --force: exit 2 (%d)", rc);
+	rc = RUN("routes", "--shape", "ring:4", "--root", "512");
+	tap_ok(rc == 2 && strstr(errtext, "--root '512': not a node id (0..511)"),
+	       "routes --root 512: exit 2 (%d)", rc);
+	rc = RUN("configure", "--root", "-1");
+	tap_ok(rc == 2 && strstr(errtext, "--root '-1': not a node id (0..511)"),
+	       "configure --root -1: the same message (%d)", rc);
+	f = fopen(topo_path, "w");
+	if (f) {
+		fputs("0:0 1:0\n1:1 2:0\nnode 2 logical 0\nnode 0 logical 2\n", f);
+		fclose(f);
+	}
+	rc = RUN("routes", "--topology", topo_path, "--check-only");
+	tap_ok(rc == 0 && strstr(out, "complete: yes"), "routes on a topology file stating logical "
+	       "ids: exit 0 (%d)", rc);
 	return tap_exit_status();
 }
