@@ -4,7 +4,7 @@
 # unit 3's spanning tree (rooted at node 0) written with "loomctl bsu set"
 # on every host, then loom_barrier_lat on all 4 hosts at once (many timed
 # barriers, then a eureka from host 0 that the 3 others see, and the
-# barrier after it).  Also: the grant rules through the raw ABI (EBUSY for
+# barrier after it), then again in the interrupt and uring modes (-m).  Also: the grant rules through the raw ABI (EBUSY for
 # a unit held by another context, SIGBUS on the page of a unit not granted,
 # release at destroy and at exit), loomctl's refusals of bad trees, and a
 # clean guest kernel log.
@@ -17,7 +17,7 @@ trap 'lab_cleanup; rm -rf "$out"' EXIT
 guest_bin=$loom_build/tests/vm/kmod
 ITERS=${LOOM_BARRIER_ITERS:-300}
 
-tap_plan 8
+tap_plan 10
 lab_start_test "lab with 4 hosts cabled as a 2x2 torus starts" --hosts 4 --shape torus:2x2
 
 # torus:2x2 ports: 0 +X, 1 +Y, 2 -X, 3 -Y; node 1 = (1,0), 2 = (0,1), 3 = (1,1)
@@ -61,7 +61,7 @@ for h in 0 1 2 3; do
 	awk -v n="$ITERS" '/^ [0-9]/ && $1 == n && $2 > 0 && $2 <= $4 && $4 <= $7 && $7 <= $8 && $8 <= $3' \
 		"$out/lat$h" | grep -q . && rows=$((rows + 1))
 done
-if [ "$rcs" = " 0 0 0 0" ] && [ $rows = 4 ] &&
+if [ "$rcs" = " 0 0 0 0" ] && [ $rows = 4 ] && grep -q 'completion mode poll$' "$out/lat0" &&
    grep -q 't_typical\[usec\].*99% percentile\[usec\]  99.9% percentile\[usec\]' "$out/lat0"; then
 	tap_ok "$ITERS barriers across 4 hosts, then a eureka from host 0 seen by the 3 others: all complete, perftest columns"
 else
@@ -69,14 +69,45 @@ else
 	tap_fail "$ITERS barriers across 4 hosts, then a eureka from host 0 seen by the 3 others: all complete, perftest columns"
 fi
 
+# the same in the sleeping modes, fewer barriers, JSON (its "mode" key)
+MODE_ITERS=${LOOM_BARRIER_MODE_ITERS:-50}
+for mode in interrupt uring; do
+	pids=()
+	for h in 0 1 2 3; do
+		lab_exec $h loom_barrier_lat -b 3 -n "$MODE_ITERS" -w 2 -t 60 -m $mode -j >"$out/$mode$h" 2>&1 &
+		pids+=($!)
+	done
+	rcs=
+	for p in "${pids[@]}"; do
+		wait "$p"
+		rcs="$rcs $?"
+	done
+	good=0
+	for h in 0 1 2 3; do
+		python3 -c '
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+assert r["mode"] == sys.argv[2] and r["iterations"] == int(sys.argv[3]), r
+assert 0 < r["t_min"] <= r["t_typical"] <= r["p99"] <= r["t_max"], r
+' "$out/$mode$h" $mode "$MODE_ITERS" 2>/dev/null && good=$((good + 1))
+	done
+	tap_diag "$mode: exit statuses:$rcs; host 0: $(cat "$out/${mode}0")"
+	if [ "$rcs" = " 0 0 0 0" ] && [ $good = 4 ]; then
+		tap_ok "loom_barrier_lat -m $mode: $MODE_ITERS barriers across 4 hosts, --json mode \"$mode\""
+	else
+		for h in 1 2 3; do tap_diag "host $h: $(cat "$out/$mode$h")"; done
+		tap_fail "loom_barrier_lat -m $mode: $MODE_ITERS barriers across 4 hosts, --json mode \"$mode\""
+	fi
+done
+
 lab_exec 2 loomctl -j bsu show 3 >"$out/show2" 2>&1
 if python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))[0]
-n = int(sys.argv[2]) + 5 + 1 + 1
+n = int(sys.argv[2]) + 5 + 1 + 1 + 2 * (int(sys.argv[3]) + 2 + 1)
 assert r["completions"] == n and r["eurekas"] == 1 and r["state"] == "bar", (r, n)
 assert r["illegal"] == 0 and r["granted"] is False, r
-' "$out/show2" "$ITERS"; then
+' "$out/show2" "$ITERS" "$MODE_ITERS"; then
 	tap_ok "host 2's unit 3 counted every barrier and the one eureka, and is free again"
 else
 	tap_diag "$(cat "$out/show2")"
