@@ -2,19 +2,35 @@
 /*
  * nl_fuzz: sends random messages to the "loom" generic netlink family and
  * reads every answer (guest side of test_nl_fuzz.sh; deliberately not
- * named test_*).  Each message has a random command (LOOM_CMD_MAINT
- * excepted: its waits are long by design and it has its own tests), a
- * random version, sometimes NLM_F_DUMP, and random attributes: random
- * types and lengths, u32 values near the policies' limits, nests of random
- * inner attributes, and usually a DEV_INDEX of 0 so that the handlers get
- * past the card lookup.  Run as root, it changes the card's settings at
- * random: use a lab of its own.
+ * named test_*).  Each message has a random command, a random version,
+ * sometimes NLM_F_DUMP, and random attributes: random types and lengths,
+ * u32 values near the policies' limits, nests of random inner attributes,
+ * and usually a DEV_INDEX of 0 so that the handlers get past the card
+ * lookup.  Run as root, it changes the card's settings at random: use a
+ * lab of its own.
+ *
+ * LOOM_CMD_MAINT gets one message in eight on top of its share of the
+ * random commands, mostly with a MAINT nest whose attributes are each
+ * right nine times in ten (op, route, address, value, a per-attempt
+ * timeout of 1..20 ms and 0..2 retries) and otherwise wrong (bad op,
+ * ports above 7, too long a route, timeouts and retries out of range,
+ * reply-only or unknown attributes, wrong lengths), so that the handler
+ * both answers and refuses, and an accepted request waits at most about
+ * 400 ms (default timeout of 100 ms, 4 attempts) even when its route
+ * leads nowhere.
  *
  *   nl_fuzz [COUNT [SEED]]     default 5000 messages, seed 1
  *
- * Prints how many answers of each errno came back.  Exit 0 when every
- * message was sent and answered (an answer may be an error: that is the
- * point), 1 otherwise.
+ * NL_FUZZ_VERBOSE=1 (environment) prints every LOOM_CMD_MAINT answer with
+ * its extack message.
+ *
+ * Prints how many answers of each errno came back, and for LOOM_CMD_MAINT
+ * how many succeeded, how many refusals came without an extack message
+ * and the slowest answer.  Exit 0 when every message was sent and
+ * answered (an answer may be an error: that is the point) and every
+ * refusal of a LOOM_CMD_MAINT request (not a dump: the generic netlink
+ * core refuses those before the driver sees them) carried a message, 1
+ * otherwise.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -23,12 +39,14 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
 #include <linux/loom_netlink.h>
+#include <loom_hw/regs.h>
 
 #define NLF_BUF		8192
 #define NLF_MAX_ERRNO	256
@@ -183,8 +201,36 @@ static int nlf_resolve(int fd, uint32_t *seq)
 	return -1;
 }
 
-/* Read until the request is answered; the errno of the answer in *err. */
-static int nlf_drain(int fd, uint32_t seq, int *err)
+static char nlf_last_msg[256];
+
+/* Does an NLMSG_ERROR carry an extack message (NLMSGERR_ATTR_MSG)? */
+static int nlf_has_msg(const struct nlmsghdr *h)
+{
+	nlf_last_msg[0] = 0;
+	size_t off = NLMSG_LENGTH(sizeof(struct nlmsgerr));
+
+	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+		return 0;
+	while (off + NLA_HDRLEN <= h->nlmsg_len) {
+		const struct nlattr *a = (const struct nlattr *)((const char *)h + off);
+
+		if (a->nla_len < NLA_HDRLEN)
+			return 0;
+		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG && a->nla_len > NLA_HDRLEN) {
+			snprintf(nlf_last_msg, sizeof(nlf_last_msg), "%.*s",
+				 (int)(a->nla_len - NLA_HDRLEN), (const char *)a + NLA_HDRLEN);
+			return 1;
+		}
+		off += NLA_ALIGN(a->nla_len);
+	}
+	return 0;
+}
+
+/*
+ * Read until the request is answered; the errno of the answer in *err and,
+ * for an error, whether it came with an extack message in *has_msg.
+ */
+static int nlf_drain(int fd, uint32_t seq, int *err, int *has_msg)
 {
 	static char buf[1 << 16];
 
@@ -201,6 +247,7 @@ static int nlf_drain(int fd, uint32_t seq, int *err)
 				continue;
 			if (h->nlmsg_type == NLMSG_ERROR) {
 				*err = -((struct nlmsgerr *)NLMSG_DATA(h))->error;
+				*has_msg = nlf_has_msg(h);
 				return 0;
 			}
 			if (h->nlmsg_type == NLMSG_DONE) {
@@ -289,11 +336,89 @@ static void nlf_typed_attrs(struct nlf_msg *m, unsigned int n)
 	}
 }
 
+/* 1 time in @n: the attribute is made wrong */
+static int nlf_wrong(uint32_t n)
+{
+	return nlf_below(n) == 0;
+}
+
+/*
+ * A MAINT nest: each attribute right most of the time, so that a good part
+ * of the requests reach the card, and every way of being wrong sometimes.
+ * Accepted requests have short timeouts: thousands of them stay quick.
+ */
+static void nlf_maint_attrs(struct nlf_msg *m)
+{
+	static const uint32_t bad_timeout[] = { 0, 10001, 3600000, 0xffffffff };
+	static const uint32_t bad_retries[] = { 101, 65535, 0xffffffff };
+	uint16_t type = LOOM_ATTR_MAINT | (nlf_wrong(10) ? 0 : NLA_F_NESTED);
+	unsigned char route[24];
+	size_t len;
+	uint32_t v;
+	uint8_t op;
+	long off;
+
+	off = nlf_put(m, type, NULL, 0);
+	if (off < 0)
+		return;
+	if (!nlf_wrong(10)) {
+		op = nlf_wrong(10) ? (uint8_t)nlf_rand() : (uint8_t)(LOOM_MAINT_OP_READ + nlf_below(2));
+		if (nlf_wrong(20)) {
+			v = op;
+			nlf_put(m, LOOM_ATTR_MAINT_OP, &v, 4);	/* u32 for a u8 */
+		} else {
+			nlf_put(m, LOOM_ATTR_MAINT_OP, &op, 1);
+		}
+	}
+	if (!nlf_wrong(10)) {
+		/* half of them for this card, half one or two hops away */
+		len = nlf_wrong(10) ? nlf_below(sizeof(route) + 1) :
+		      nlf_below(2) ? 0 : 1 + nlf_below(2);
+		for (size_t k = 0; k < len; k++)
+			route[k] = (unsigned char)(nlf_wrong(10) ? nlf_rand() : nlf_below(2));
+		nlf_put(m, LOOM_ATTR_MAINT_ROUTE, route, len);
+	}
+	if (!nlf_wrong(10)) {
+		v = nlf_below(2) ? 4 * nlf_below(1024) : nlf_value();
+		nlf_put(m, LOOM_ATTR_MAINT_ADDR, &v, nlf_wrong(20) ? 2 : 4);
+	}
+	if (!nlf_wrong(4)) {
+		v = nlf_value();
+		nlf_put(m, LOOM_ATTR_MAINT_VALUE, &v, 4);
+	}
+	if (!nlf_wrong(10)) {
+		v = nlf_wrong(10) ? bad_timeout[nlf_below(4)] : 1 + nlf_below(20);
+		nlf_put(m, LOOM_ATTR_MAINT_TIMEOUT_MS, &v, 4);
+	}
+	if (!nlf_wrong(10)) {
+		v = nlf_wrong(10) ? bad_retries[nlf_below(3)] : nlf_below(3);
+		nlf_put(m, LOOM_ATTR_MAINT_RETRIES, &v, 4);
+	}
+	if (nlf_wrong(12)) {
+		/* an attribute only replies carry, or one the policy lacks */
+		v = nlf_value();
+		nlf_put(m, (uint16_t)(LOOM_ATTR_MAINT_STATUS + nlf_below(LOOM_ATTR_MAINT_MAX + 3 -
+									   LOOM_ATTR_MAINT_STATUS)),
+			&v, 4);
+	}
+	((struct nlattr *)(m->buf + off))->nla_len = (uint16_t)(m->len - (size_t)off);
+}
+
+static double nlf_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long count = argc > 1 ? strtoul(argv[1], NULL, 0) : 5000;
 	unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 0) : 1;
 	unsigned long answers[NLF_MAX_ERRNO] = { 0 }, lost = 0;
+	unsigned long maint = 0, maint_ok = 0, maint_silent = 0, other_silent = 0;
+	double maint_slowest = 0;
 	struct timeval tv = { .tv_sec = 5 };
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	uint32_t seq = 0;
@@ -318,14 +443,14 @@ int main(int argc, char **argv)
 		struct nlf_msg m = { .len = NLMSG_LENGTH(GENL_HDRLEN) };
 		struct nlmsghdr *h = (struct nlmsghdr *)m.buf;
 		struct genlmsghdr *g = (struct genlmsghdr *)NLMSG_DATA(h);
-		int err = 0;
+		int err = 0, has_msg = 0, dump;
+		double t0;
 
 		memset(m.buf, 0, m.len);
-		/* mostly the family's commands, at times anything */
-		do
-			g->cmd = (uint8_t)(nlf_below(5) ? nlf_below(__LOOM_CMD_MAX) :
-					   nlf_below(256));
-		while (g->cmd == LOOM_CMD_MAINT);
+		/* mostly the family's commands, at times anything; MAINT more */
+		g->cmd = (uint8_t)(nlf_below(5) ? nlf_below(__LOOM_CMD_MAX) : nlf_below(256));
+		if (nlf_below(8) == 0)
+			g->cmd = LOOM_CMD_MAINT;
 		g->version = nlf_below(8) ? LOOM_GENL_VERSION : (uint8_t)nlf_rand();
 		if (nlf_below(8) == 0)
 			g->reserved = (uint16_t)nlf_rand();
@@ -335,32 +460,56 @@ int main(int argc, char **argv)
 			nlf_put(&m, LOOM_ATTR_DEV_INDEX, &dev, 4);
 		}
 		/* half of the messages well typed, to get past the policies */
-		if (nlf_below(2))
+		if (g->cmd == LOOM_CMD_MAINT && nlf_below(4))
+			nlf_maint_attrs(&m);
+		else if (nlf_below(2))
 			nlf_typed_attrs(&m, 1 + nlf_below(4));
 		else
 			nlf_attrs(&m, 0, nlf_below(8));
 		h->nlmsg_len = (uint32_t)m.len;
 		h->nlmsg_type = (uint16_t)family;
-		h->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (nlf_below(5) ? 0 : NLM_F_DUMP);
+		dump = nlf_below(5) ? 0 : NLM_F_DUMP;
+		h->nlmsg_flags = (uint16_t)(NLM_F_REQUEST | NLM_F_ACK | dump);
 		h->nlmsg_seq = ++seq;
+		t0 = nlf_now_ms();
 		if (send(fd, m.buf, m.len, 0) < 0) {
 			fprintf(stderr, "nl_fuzz: message %lu (cmd %u): send: %s\n", i, g->cmd,
 				strerror(errno));
 			lost++;
 			continue;
 		}
-		if (nlf_drain(fd, seq, &err)) {
+		if (nlf_drain(fd, seq, &err, &has_msg)) {
 			fprintf(stderr, "nl_fuzz: message %lu (cmd %u, %zu bytes): no answer: %s\n",
 				i, g->cmd, m.len, strerror(errno));
 			lost++;
 			continue;
 		}
 		answers[err < NLF_MAX_ERRNO ? err : 0]++;
+		if (g->cmd == LOOM_CMD_MAINT && !dump) {
+			double ms = nlf_now_ms() - t0;
+
+			maint++;
+			maint_ok += !err;
+			if (getenv("NL_FUZZ_VERBOSE"))
+				printf("maint %lu: %s: %s (%.0f ms)\n", i, err ? strerror(err) : "success",
+				       nlf_last_msg, ms);
+			if (ms > maint_slowest)
+				maint_slowest = ms;
+			if (err && !has_msg && maint_silent++ < 10)
+				fprintf(stderr, "nl_fuzz: message %lu (LOOM_CMD_MAINT, %zu bytes): refused with %s and no extack message\n",
+					i, m.len, strerror(err));
+		} else if (err && !has_msg && g->cmd < __LOOM_CMD_MAX && !dump) {
+			other_silent++;
+		}
 	}
 	printf("nl_fuzz: %lu messages, seed %lu, %lu unanswered\n", count, seed, lost);
+	printf("nl_fuzz: LOOM_CMD_MAINT: %lu requests, %lu succeeded, %lu refusals without an extack message, slowest answer %.0f ms\n",
+	       maint, maint_ok, maint_silent, maint_slowest);
+	printf("nl_fuzz: other commands of the family: %lu refusals without an extack message\n",
+	       other_silent);
 	for (int e = 0; e < NLF_MAX_ERRNO; e++)
 		if (answers[e])
 			printf("  %-32s %lu\n", e ? strerror(e) : "success", answers[e]);
 	close(fd);
-	return lost ? 1 : 0;
+	return lost || maint_silent ? 1 : 0;
 }

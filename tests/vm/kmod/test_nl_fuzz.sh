@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Fuzz of loom.ko's generic netlink family in a 1-host lab: nl_fuzz sends
 # thousands of random messages (random commands, versions, flags,
-# attribute types, lengths, values and nests; LOOM_CMD_MAINT excepted) as
-# root and reads every answer.  Then the module still answers, a normal
+# attribute types, lengths, values and nests; LOOM_CMD_MAINT with random
+# and malformed MAINT nests and short timeouts) as root and reads every
+# answer; every refusal of a LOOM_CMD_MAINT request must carry an extack
+# message and every answer come within seconds.  Then the module still answers, a normal
 # request still works, rmmod succeeds (no reference leaked) and insmod
 # brings the family back, and the guest kernel log has no oops, BUG,
 # warning or leak report.  NL_FUZZ_COUNT (default 4000) and NL_FUZZ_SEED
@@ -21,7 +23,7 @@ fi
 count=${NL_FUZZ_COUNT:-4000}
 seed=${NL_FUZZ_SEED:-$(date +%Y%m%d)}
 
-tap_plan 6
+tap_plan 7
 if [ ! -x "$guest_bin/nl_fuzz" ]; then
 	tap_fail "guest program $guest_bin/nl_fuzz exists (run: make -C kmod tests)"
 	tap_done
@@ -44,6 +46,15 @@ if grep -q "Invalid argument" "$out" && grep -q "^  success" "$out"; then
 	tap_ok "the fuzz reached the handlers: some messages succeeded, some were refused"
 else
 	tap_fail "the fuzz reached the handlers: some messages succeeded, some were refused"
+fi
+maint=$(grep "^nl_fuzz: LOOM_CMD_MAINT: " "$out")
+# "N requests, S succeeded, R refusals without an extack message, slowest answer T ms"
+set -- $(echo "$maint" | sed -E 's/^nl_fuzz: LOOM_CMD_MAINT: ([0-9]+) requests, ([0-9]+) succeeded, ([0-9]+) refusals without an extack message, slowest answer ([0-9]+) ms$/\1 \2 \3 \4/')
+if [ $# = 4 ] && [ "$1" -gt 100 ] && [ "$2" -gt 0 ] && [ "$2" -lt "$1" ] && [ "$3" = 0 ] &&
+	[ "$4" -lt 3000 ]; then
+	tap_ok "LOOM_CMD_MAINT fuzzed ($1 requests, $2 answered): every refusal explained by extack, slowest answer $4 ms"
+else
+	tap_fail "LOOM_CMD_MAINT fuzzed: over 100 requests, some answered and some refused, every refusal with an extack message, each answered within 3 s (${maint:-no summary line})"
 fi
 lab_exec 0 'loomctl port set 0 up; loomctl port set 1 up; loomctl route set 0 port host &&
 	loomctl route show 0 && loomctl dev' >"$out" 2>&1
