@@ -108,6 +108,11 @@ void loom_bsu_release(struct loom_dev *ldev, struct loom_ctx *ctx)
 {
 	lockdep_assert_held(&ldev->lock);
 	ldev->bsu_busy &= ~ctx->bsu_mask;
+	if (ctx->bsu_mask) {
+		/* LOOM_IOC_BSU_WAIT sleepers on it re-test and find it gone */
+		atomic_inc(&ldev->bsu_events);
+		wake_up_all(&ldev->bsu_wq);
+	}
 	ctx->bsu_mask = 0;
 }
 
@@ -273,8 +278,9 @@ static bool loom_bsu_moved(struct loom_dev *ldev, int seq)
  * (-ERESTARTSYS) without extending it.
  *
  * Return: 0 when the condition holds; -ETIME at the deadline; -ERESTARTSYS
- * on a signal; -EIO when the card is gone; -EINVAL, -EACCES as
- * loom_bsu_wait_check() or for flags.
+ * on a signal; -EIO when the card is gone; -ECANCELED when the context was
+ * destroyed during the wait; -EINVAL, -EACCES as loom_bsu_wait_check() or
+ * for flags.
  */
 long loom_bsu_wait_ioctl(struct loom_file *lf, struct loom_bsu_wait *req)
 {
@@ -285,8 +291,8 @@ long loom_bsu_wait_ioctl(struct loom_file *lf, struct loom_bsu_wait *req)
 
 	if (req->flags)
 		return -EINVAL;
+	r = loom_bsu_wait_test(lf, req, &seq);
 	for (;;) {
-		r = loom_bsu_wait_test(lf, req, &seq);
 		if (r)
 			return r < 0 ? r : 0;
 		now = ktime_get_ns();
@@ -300,6 +306,10 @@ long loom_bsu_wait_ioctl(struct loom_file *lf, struct loom_bsu_wait *req)
 						       ns_to_ktime(left));
 		if (r == -ERESTARTSYS)
 			return r;
+		r = loom_bsu_wait_test(lf, req, &seq);
+		/* the arguments were good: the context went away meanwhile */
+		if (r == -EINVAL || r == -EACCES)
+			return -ECANCELED;
 	}
 }
 

@@ -158,7 +158,8 @@ struct loom_ctx_destroy {
  *               restarts with the same deadline); 0: test once
  *
  * Sleeps until @cond holds (0), the deadline passes (-ETIME), a signal
- * arrives (-EINTR, or restarted), the card goes away (-EIO).  -EINVAL:
+ * arrives (-EINTR, or restarted), the context is destroyed meanwhile
+ * (-ECANCELED), the card goes away (-EIO).  -EINVAL:
  * not a context of this file, unknown @cond, @flags not 0, no such unit;
  * -EACCES: @unit is not granted to that context.
  */

@@ -68,10 +68,10 @@ while IFS= read -r line; do
 	*) tap_diag "$line" ;;
 	esac
 done <"$out/wait"
-if [ $rc = 0 ] && grep -q '^ok 19 ' "$out/wait"; then
-	tap_ok "uring_wait_test ran all 19 checks and exits 0"
+if [ $rc = 0 ] && grep -q '^ok 21 ' "$out/wait"; then
+	tap_ok "uring_wait_test ran all 21 checks and exits 0"
 else
-	tap_fail "uring_wait_test ran all 19 checks and exits 0 (exit $rc)"
+	tap_fail "uring_wait_test ran all 21 checks and exits 0 (exit $rc)"
 fi
 
 # command descriptors through io_uring (LOOM_URING_SUBMIT) on host 0

@@ -10,7 +10,9 @@
  *                            100 outstanding, cancel
  *   LOOM_URING_WAIT_COUNTER  completion by a counted put to myself,
  *                            timeout, errors, 50 outstanding
- *   LOOM_IOC_BSU_WAIT        sleep woken by a barrier, deadline, errors
+ *   LOOM_IOC_BSU_WAIT        sleep woken by a barrier, deadline, errors,
+ *                            a signal (-EINTR), the context destroyed
+ *                            meanwhile (-ECANCELED)
  *   libloom                  loom_bsu_set_mode() interrupt and uring,
  *                            loom_counter_wait() in completion mode io_uring
  *
@@ -30,7 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,7 +44,7 @@
 #include <loom.h>
 #include <loom_hw/regs.h>
 
-#define PLAN		19
+#define PLAN		21
 #define UNIT		5	/* the raw unit; UNIT + 1 is libloom's */
 #define COUNTER		5
 #define SEC		1000000000ull
@@ -293,8 +297,14 @@ static int bsu_ioctl(const struct unit *u, uint32_t unit, uint32_t cond, uint32_
 
 /* ---- helper threads ----------------------------------------------------- */
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
 struct later {
 	unsigned int ms;
+	struct unit *gone;		/* destroy it, or */
 	struct unit *u;			/* OP_BAR on it, or */
 	struct loom_ctx *from;		/* a counted put of 64 bytes from it */
 	struct loom_remote to;
@@ -306,7 +316,9 @@ static void *later_main(void *arg)
 	struct later *l = arg;
 
 	sleep_ms(l->ms);
-	if (l->u)
+	if (l->gone)
+		unit_close(l->gone);
+	else if (l->u)
 		unit_op(l->u, LOOM_BSU_OP_BAR);
 	else
 		l->err = loom_put_counted(l->from, &l->to, 0, 0, 64, COUNTER, 0, 1);
@@ -530,6 +542,41 @@ static void ioctl_bsu(struct unit *u, uint32_t other)
 	check(r[0] == -EACCES && r[1] == -EINVAL && r[2] == -EINVAL && r[3] == -EINVAL,
 	      "LOOM_IOC_BSU_WAIT: unit not granted -EACCES, no such unit / cond / context of another file -EINVAL (%d %d %d %d)",
 	      r[0], r[1], r[2], r[3]);
+
+	/* a signal without SA_RESTART ends the sleep with EINTR */
+	{
+		struct sigaction sa = { .sa_handler = on_alarm };
+		struct itimerval it = { .it_value = { 0, 200000 } };
+
+		sigaction(SIGALRM, &sa, NULL);
+		setitimer(ITIMER_REAL, &it, NULL);
+		t0 = now_s();
+		res = bsu_ioctl(u, u->unit, LOOM_BSU_COND_STATE_EQ, LOOM_BSU_S_EUR,
+				now_ns() + 10 * SEC);
+		dt = now_s() - t0;
+		check(res == -EINTR && dt < 5,
+		      "LOOM_IOC_BSU_WAIT: a signal ends it with -EINTR (%d after %.3f s)", res, dt);
+	}
+
+	/* the context destroyed by another thread during the sleep */
+	{
+		struct unit v;
+		struct later g = { .ms = 200, .gone = &v };
+
+		if (unit_open(u->fd, UNIT + 3, &v)) {
+			check(0, "a second unit through the raw ABI");
+			return;
+		}
+		pthread_create(&th, NULL, later_main, &g);
+		t0 = now_s();
+		res = bsu_ioctl(&v, v.unit, LOOM_BSU_COND_STATE_EQ, LOOM_BSU_S_EUR,
+				now_ns() + 20 * SEC);
+		dt = now_s() - t0;
+		pthread_join(th, NULL);
+		check(res == -ECANCELED && dt < 10,
+		      "LOOM_IOC_BSU_WAIT: its context destroyed meanwhile: -ECANCELED (%d after %.3f s)",
+		      res, dt);
+	}
 }
 
 static void lib_bsu(struct loom_dev *dev)
