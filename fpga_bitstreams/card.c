@@ -151,14 +151,44 @@ void card_port_status(struct card *c, unsigned int port, uint32_t clear, uint32_
 void card_save_boot_config(struct card *c)
 {
 	memcpy(c->boot_rt, c->regs + CARD_OFF_ROUTER + LOOM_ROUTER_RT, sizeof(c->boot_rt));
+	memcpy(c->boot_vct, c->regs + CARD_OFF_VCT + LOOM_VCT_PORT_CFG, sizeof(c->boot_vct));
+}
+
+/* Copy @len bytes of boot configuration into the register window, word by word. */
+static void card_restore(struct card *c, uint32_t off, const void *boot, size_t len)
+{
+	const uint8_t *b = boot;
+
+	for (size_t k = 0; k + 4 <= len; k += 4) {
+		uint32_t v;
+
+		memcpy(&v, b + k, 4);
+		card_wr32(c, off + (uint32_t)k, v);
+	}
 }
 
 void card_reset(struct card *c)
 {
-	for (unsigned int i = 0; i < c->n_ctx; i++)
+	for (unsigned int i = 0; i < c->n_ctx; i++) {
 		hif_ctx_stop(c, i);
-	memcpy(c->regs + CARD_OFF_ROUTER + LOOM_ROUTER_RT, c->boot_rt, sizeof(c->boot_rt));
+		/* power-on record: zero, STATE DISABLED (0); doorbells zero */
+		for (uint32_t off = 0; off < LOOM_CTX_REC_SIZE; off += 4)
+			card_wr32(c, card_ctx_reg(i, off), 0);
+		card_wr32(c, card_db_reg(i, LOOM_DB_CMD_PI), 0);
+		card_wr32(c, card_db_reg(i, LOOM_DB_CQ_CI), 0);
+	}
+	card_restore(c, CARD_OFF_ROUTER + LOOM_ROUTER_RT, c->boot_rt, sizeof(c->boot_rt));
 	card_wr32(c, CARD_OFF_ROUTER + LOOM_ROUTER_LOGICAL_ID, c->node);
+	card_restore(c, CARD_OFF_VCT + LOOM_VCT_PORT_CFG, c->boot_vct, sizeof(c->boot_vct));
+	card_wr32(c, CARD_OFF_PORTS + LOOM_PORTS_FP_TIMEOUT_MS, CARD_FP_TIMEOUT_MS);
+	card_wr32(c, CARD_OFF_LINK + LOOM_LINK_LANE_THRESHOLD, CARD_LANE_THRESHOLD);
+	card_wr32(c, CARD_OFF_LINK + LOOM_LINK_LANE_WINDOW_MS, CARD_LANE_WINDOW_MS);
+	for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++) {
+		card_wr32(c, card_port_reg(p, LOOM_PORT_CTRL), 0);
+		if (p < c->n_ports)	/* the router core follows in its next round */
+			card_port_status(c, p, LOOM_PORT_ST_DEAD | LOOM_PORT_ST_DISABLED, 0);
+	}
+	c->resets++;
 	bsu_reset(c);
 }
 

@@ -79,6 +79,9 @@ struct card {
 	struct guest_mem *gm;
 	struct card_io io;
 	uint32_t boot_rt[CARD_RT_ENTRIES * 2];	/* routing table restored by RESET */
+	/* VC table (PORT_CFG .. START_VC1) restored by RESET */
+	uint8_t boot_vct[LOOM_VCT_SIZE - LOOM_VCT_PORT_CFG];
+	uint32_t resets;	/* admin RESETs: the router core clears its dead flags */
 	struct hif_ctx ctx[CARD_N_CTX];
 	struct maint maint;	/* maintenance network: port slots */
 	uint64_t now_ms;	/* card time, set by whoever runs the card */
@@ -99,9 +102,17 @@ bool card_init(struct card *c, uint8_t *regs, size_t regs_size, unsigned int nod
 	       unsigned int n_ports, struct guest_mem *gm, const struct card_io *io);
 /* Set routing entry @dst to @port (number or LOOM_RT_PORT_HOST). */
 void card_set_route(struct card *c, unsigned int dst, unsigned int port);
-/* Remember the current routing table and logical id as the reset state. */
+/* Remember the current routing table and VC table as the reset state. */
 void card_save_boot_config(struct card *c);
-/* Power-on state: every context disabled, routing table from boot config. */
+/*
+ * Admin RESET: the power-on state of everything software configures
+ * (Documentation/hw/registers.rst, "RESET"): every context disabled and its
+ * record and doorbells zero, routing and VC tables from the boot config,
+ * LOGICAL_ID = node, fault masks (port CTRL) 0, DEAD and DISABLED cleared,
+ * forward-progress and lane settings at their reset values, BSUs at
+ * power-on.  Links, buffered transit packets and the statistics counters
+ * are kept.
+ */
 void card_reset(struct card *c);
 /* Admin mailbox and every context's engines: one round. */
 void card_service(struct card *c);

@@ -217,6 +217,8 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 	x->has_staged = false;
 	d = hif_route(c, cmd->dst_node);
 	if (d.verdict != ROUTE_HOST && d.verdict != ROUTE_PORT) {
+		/* refused before segmenting: its first packet is the one dropped */
+		card_drop_count(c, LOOM_CNT_DROP_NO_ROUTE);
 		hif_post_local(c, idx, cmd, LOOM_CQE_ST_UNREACHABLE, 0);
 		return true;
 	}

@@ -588,6 +588,21 @@ static enum tile_move tile_move(struct tile *t, int in_port, unsigned int in_vc,
 	return TILE_MOVED;
 }
 
+/*
+ * After an admin RESET (card_reset cleared STATUS.DEAD): every port may
+ * carry traffic again and its forward-progress timers start afresh.
+ */
+static void tile_after_reset(struct tile *t)
+{
+	if (t->resets_seen == t->card->resets)
+		return;
+	t->resets_seen = t->card->resets;
+	for (unsigned int p = 0; p < t->n_ports; p++) {
+		t->port[p].dead = false;
+		memset(t->port[p].stall_since, 0, sizeof(t->port[p].stall_since));
+	}
+}
+
 /* Read CTRL.DISABLE of every port; a newly disabled port drops its queues. */
 static void tile_fault_masks(struct tile *t)
 {
@@ -637,6 +652,7 @@ unsigned int tile_service(struct tile *t, uint64_t now)
 	bool progress = true;
 
 	t->now_ms = now;
+	tile_after_reset(t);
 	tile_fault_masks(t);
 	while (progress) {
 		progress = false;

@@ -135,6 +135,7 @@ struct tile {
 	unsigned int adapt_rr;
 	uint64_t now_ms;
 	uint64_t credit_refresh_period_ms;
+	uint32_t resets_seen;	/* card->resets at the last round */
 };
 
 bool tile_init(struct tile *t, struct card *c, unsigned int n_ports, unsigned int bufs);

@@ -30,19 +30,26 @@ int peer_send(struct peer *p, const void *buf, size_t len)
 	return 0;
 }
 
+size_t peer_frame_raw(struct peer *p, uint8_t vc, const void *a, size_t alen, const void *b,
+		      size_t blen, uint8_t *out)
+{
+	uint32_t seq = p->tx_seq++;
+	size_t n = link_encode(out, LOOM_FRAME_MAX, LOOM_FRAME_DATA, vc, seq,
+			       gbn_rx_ack_value(&p->grx), a, alen, b, blen);
+
+	memcpy(p->sent[seq % PEER_REPLAY], out, n);
+	p->sent_len[seq % PEER_REPLAY] = n;
+	return n;
+}
+
 size_t peer_frame(struct peer *p, const struct loom_pkt_hdr *h, const void *payload, size_t plen,
 		  uint8_t *out)
 {
 	/* VC 0 of the packet's class; anything else (bad classes) as is */
 	uint8_t vc = h->class == LOOM_CLASS_RESP ? LOOM_VC_RESP0 :
 		     h->class == LOOM_CLASS_BARRIER ? LOOM_VC_BARRIER : h->class;
-	uint32_t seq = p->tx_seq++;
-	size_t n = link_encode(out, LOOM_FRAME_MAX, LOOM_FRAME_DATA, vc, seq,
-			       gbn_rx_ack_value(&p->grx), h, sizeof(*h), payload, plen);
 
-	memcpy(p->sent[seq % PEER_REPLAY], out, n);
-	p->sent_len[seq % PEER_REPLAY] = n;
-	return n;
+	return peer_frame_raw(p, vc, h, sizeof(*h), payload, plen, out);
 }
 
 int peer_send_packet(struct peer *p, const struct loom_pkt_hdr *h, const void *payload, size_t plen)

@@ -52,6 +52,12 @@ int peer_send(struct peer *p, const void *buf, size_t len);
  */
 size_t peer_frame(struct peer *p, const struct loom_pkt_hdr *h, const void *payload, size_t plen,
 		  uint8_t *out);
+/*
+ * The same with any VC and body: @alen bytes of @a then @blen of @b (a
+ * malformed packet: short, or on a VC not of its class).
+ */
+size_t peer_frame_raw(struct peer *p, uint8_t vc, const void *a, size_t alen, const void *b,
+		      size_t blen, uint8_t *out);
 /* One DATA frame carrying @h and @plen payload bytes, next sequence number. */
 int peer_send_packet(struct peer *p, const struct loom_pkt_hdr *h, const void *payload, size_t plen);
 /*
