@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # loomctl's command line without a kernel: every usage error of the
-# configuration commands (dev set, port set, vc set, stats, key, route
-# load and its file checks) exits 2 with a message naming the problem
-# before anything is sent, and every help exits 0 with its synopsis.  (The
-# kernel side is tested in tests/vm/netlink/.)
+# configuration commands (dev set, port set, vc set, stats, key, bsu set
+# and show, with and without -j, route load and its file checks) exits 2
+# with a message naming the problem before anything is sent (nothing on
+# standard output, not even JSON's '['), and every help exits 0 with its
+# synopsis, -j shown for every command that prints.  (The kernel side is
+# tested in tests/vm/netlink/.)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
@@ -37,7 +39,7 @@ printf 'dest x port 0\n' >"$tmp/nan"
 printf 'port 0 phys 3\n' >"$tmp/nodest"
 printf 'dest 4 port sideways\n' >"$tmp/badport"
 
-tap_plan 28
+tap_plan 39
 usage 'dev set: nothing to set' dev set
 usage 'dev set: unknown setting "speed"' dev set speed 3
 usage 'dev set: "fp-timeout" needs a number' dev set fp-timeout
@@ -66,13 +68,28 @@ usage "route load: $tmp/nodest:1: a route needs \"dest D\" and \"port P|host\"" 
 usage "route load: cannot open $tmp/none" route load "$tmp/none"
 usage "route load: $tmp/badport:1: port \"sideways\" is not a number nor \"host\"" route load "$tmp/badport"
 
+usage 'bsu set: missing BSU' bsu set
+usage 'bsu set: BSU "32" is not a unit number 0..31' bsu set 32 parent root
+usage 'bsu set: unknown keyword "colour"' bsu set 3 colour 1
+usage 'bsu set: "parent" needs a value' bsu set 3 parent
+usage 'bsu set: parent "9" is neither a port number 0..7 nor root' bsu set 3 parent 9
+usage 'bsu set: children "0,x": expected port numbers 0..7 and host' bsu set 3 children 0,x
+usage 'bsu set: nothing to change' bsu set 3
+usage 'bsu set: nothing to change' -j bsu set 3
+usage 'bsu set: BSU "-j" is not a unit number' bsu set -j 3 parent root
+usage 'bsu show: unexpected argument "2"' -j bsu show 1 2
+
 ok=0
-for obj in dev route port vc stats key monitor; do
+for obj in dev route port vc stats key monitor bsu maint; do
 	"$lc" "$obj" help >"$tmp/o" 2>&1 && grep -q "^SYNOPSIS" "$tmp/o" && ok=$((ok + 1))
 done
-if [ $ok = 7 ]; then
-	tap_ok "help of dev, route, port, vc, stats, key and monitor: exit 0 with a synopsis"
+if [ $ok = 9 ]; then
+	tap_ok "help of dev, route, port, vc, stats, key, monitor, bsu and maint: exit 0 with a synopsis"
 else
-	tap_fail "help of dev, route, port, vc, stats, key and monitor: exit 0 with a synopsis ($ok of 7)"
+	tap_fail "help of dev, route, port, vc, stats, key, monitor, bsu and maint: exit 0 with a synopsis ($ok of 9)"
 fi
+"$lc" bsu help >"$tmp/o" 2>&1
+"$lc" help >>"$tmp/o" 2>&1
+tap_check "bsu set takes -j (its help and loomctl help say so)" \
+	test "$(grep -cF -- '[-j] [-d DEV] bsu set BSU' "$tmp/o")" = 2
 tap_done

@@ -14,7 +14,7 @@ const char lc_bsu_usage[] =
 "\n"
 "SYNOPSIS\n"
 "    loomctl [-j] [-d DEV] bsu show [BSU]\n"
-"    loomctl [-d DEV] bsu set BSU [parent PORT|root] [children LIST|none]\n"
+"    loomctl [-j] [-d DEV] bsu set BSU [parent PORT|root] [children LIST|none]\n"
 "    loomctl bsu help\n"
 "\n"
 "DESCRIPTION\n"
@@ -31,7 +31,9 @@ const char lc_bsu_usage[] =
 "\n"
 "    set: write the tree register of BSU (needs CAP_NET_ADMIN).  LIST is\n"
 "    comma-separated port numbers and \"host\", e.g. 0,2,host.  Change a\n"
-"    tree only while the unit is idle on every card of the tree.\n"
+"    tree only while the unit is idle on every card of the tree.  Prints\n"
+"    nothing; with -j, the unit as the card has it afterwards, as\n"
+"    \"bsu show BSU\" -j prints it.\n"
 "\n"
 "    Text:  bsu 3: parent 1 children 0,2,host arrived host state arm\n"
 "               completions 12 eurekas 1 illegal 0 [eureka] [ctx 5]\n"
@@ -47,7 +49,8 @@ const char lc_bsu_usage[] =
 "EXAMPLES\n"
 "    loomctl bsu show 3\n"
 "    loomctl bsu set 3 parent root children 0,1,host\n"
-"    loomctl bsu set 3 parent 1 children host\n";
+"    loomctl bsu set 3 parent 1 children host\n"
+"    loomctl -j bsu set 3 children none\n";
 
 static const char lc_perm_hint[] =
 	"changing a BSU tree needs CAP_NET_ADMIN (run it as root)";
@@ -292,6 +295,14 @@ int lc_bsu_run(const struct lc_opts *o, int argc, char **argv)
 		return err;
 	if (cmd == 2) {
 		err = lc_nl_request(&nl, LOOM_CMD_BSU_SET, false, lc_bsu_build, &r, NULL, NULL);
+		if (!err && o->json) {
+			/* -j: the unit as the card now has it, as "bsu show BSU" */
+			r.set_parent = r.set_children = false;
+			snprintf(what, sizeof(what), "bsu show %u on loom%u after bsu set", r.bsu,
+				 r.dev);
+			err = lc_nl_request_list(&nl, true, LOOM_CMD_BSU_GET, false, lc_bsu_build,
+						 &r, lc_bsu_print, &out);
+		}
 	} else {
 		err = lc_nl_request_list(&nl, o->json, LOOM_CMD_BSU_GET, !r.with_bsu,
 					 lc_bsu_build, &r, lc_bsu_print, &out);

@@ -53,7 +53,7 @@ static const char lc_usage[] =
 "    loomctl [-j] [-d DEV] key show|grant|revoke [KEY user U|group G]\n"
 "        partitions: which users and groups may use which key.\n"
 "    loomctl [-j] [-d DEV] bsu show [BSU]\n"
-"    loomctl [-d DEV] bsu set BSU [parent PORT|root] [children P1,P2,host]\n"
+"    loomctl [-j] [-d DEV] bsu set BSU [parent PORT|root] [children P1,P2,host|none]\n"
 "        barrier/eureka units and their spanning-tree registers.\n"
 "    loomctl [-j] monitor\n"
 "        print route and port changes of every card until interrupted.\n"

@@ -8,7 +8,8 @@
 # CAP_NET_ADMIN rule for an unprivileged user, monitor events, a dump of a
 # full 1024-entry table (several netlink messages), an unbind and rebind of
 # the card under a stream of netlink requests, rmmod (the family goes, a
-# monitor notices) and insmod, a clean kernel log.
+# monitor notices) and insmod, bsu set -j printing the unit it wrote, a
+# clean kernel log.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
 . "$here/../../lib/lab.sh"
@@ -22,7 +23,7 @@ if ! command -v jq >/dev/null; then
 	exit 4
 fi
 
-tap_plan 31
+tap_plan 32
 lab_start_test "lab with 2 hosts starts and loads loom.ko" --hosts 2
 
 out=$(mktemp -d)
@@ -113,6 +114,21 @@ if grep -qx 'dest 7 port 1 phys 9 adaptive invalid' <<<"$a" && ! grep -q '^dest 
 else
 	show
 	tap_fail "route del 7: the entry is invalid and gone from route show ($a)"
+fi
+
+# ---- bsu set: nothing printed; with -j the unit read back ----------------
+lc -j bsu set 9 parent root children 0,host
+j=$(jq -c '.[0] | [.dev, .bsu, .parent, .children]' "$out/o" 2>&1); r1=$(rc)
+lc bsu set 9 children none
+t=$(cat "$out/o"); r2=$(rc)
+lc -j bsu show 9
+k=$(jq -c '.[0].children' "$out/o" 2>&1)
+if [ "$r1" = 0 ] && [ "$j" = '["loom0",9,"root",[0,"host"]]' ] && [ "$r2" = 0 ] && [ -z "$t" ] &&
+	[ "$k" = '[]' ]; then
+	tap_ok "bsu set -j prints unit 9 as written (root, children 0,host); without -j nothing"
+else
+	show
+	tap_fail "bsu set -j prints unit 9 as written (got '$j' exit $r1; then '$t' exit $r2; children $k)"
 fi
 
 # ---- a deleted route stops traffic, setting it back restores it ---------
