@@ -170,7 +170,8 @@ int live_watch(struct fm_nl *nl, const struct live_opts *o)
 			continue;	/* a card went away while programming: next round */
 		if (rc > 0) {
 			printf("could not reroute: the fabric as it is has no complete deadlock-free "
-			       "tables; tables left as they were\n");
+			       "tables, or no deadlock-free order to program them (above); tables "
+			       "left as they were\n");
 			fflush(stdout);
 			continue;
 		}
