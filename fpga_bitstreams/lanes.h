@@ -13,6 +13,7 @@
 #define LOOM_CARD_LANES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define LANES_MAX	4
@@ -35,5 +36,32 @@ void lanes_reset(struct lanes *l, unsigned int n);
  */
 bool lanes_error(struct lanes *l, uint32_t seq, uint64_t now, uint32_t threshold,
 		 uint32_t window_ms, unsigned int *lane);
+
+/*
+ * Emulated link bandwidth: a token bucket that lets DATA frames leave at
+ * (lanes in use) x (lane rate).  Pure logic on a nanosecond clock the
+ * caller passes in.  Tokens are millibits, so a rate in Mbit/s (bits per
+ * microsecond) adds exactly rate tokens per nanosecond; the bucket holds
+ * at most four milliseconds of traffic (the event loop sleeps in whole
+ * milliseconds and may oversleep) (and never less than two maximal
+ * frames), so an idle link does not save up a burst.  A frame may leave
+ * while the bucket is positive and takes its size out, possibly going
+ * below zero: the next frame then waits until the debt is repaid.
+ */
+struct lane_pacer {
+	uint32_t lane_mbps;	/* per lane; 0: unpaced */
+	int64_t tokens;		/* millibits */
+	uint64_t last_ns;	/* time of the last refill */
+};
+
+void lane_pacer_init(struct lane_pacer *pc, uint32_t lane_mbps, uint64_t now_ns);
+/* Refill for the time since the last call at @lanes lanes. */
+void lane_pacer_refill(struct lane_pacer *pc, unsigned int lanes, uint64_t now_ns);
+/* True when a frame may leave now (always when unpaced). */
+bool lane_pacer_may_send(const struct lane_pacer *pc);
+/* A frame of @bytes left. */
+void lane_pacer_charge(struct lane_pacer *pc, size_t bytes);
+/* Nanoseconds until lane_pacer_may_send() at @lanes lanes (0: now). */
+uint64_t lane_pacer_wait_ns(const struct lane_pacer *pc, unsigned int lanes);
 
 #endif

@@ -46,6 +46,10 @@ static void link_rx_compact(struct link_rx *rx)
 {
 	if (rx->start == 0)
 		return;
+	if (rx->start == rx->end) {
+		rx->start = rx->end = 0;
+		return;
+	}
 	memmove(rx->buf, rx->buf + rx->start, rx->end - rx->start);
 	rx->end -= rx->start;
 	rx->start = 0;
@@ -66,6 +70,19 @@ size_t link_rx_feed(struct link_rx *rx, const void *data, size_t len)
 	memcpy(rx->buf + rx->end, data, len);
 	rx->end += len;
 	return len;
+}
+
+uint8_t *link_rx_tail(struct link_rx *rx, size_t *room)
+{
+	*room = link_rx_space(rx);
+	return rx->buf + rx->end;
+}
+
+void link_rx_commit(struct link_rx *rx, size_t len)
+{
+	if (len > sizeof(rx->buf) - rx->end)
+		len = sizeof(rx->buf) - rx->end;
+	rx->end += len;
 }
 
 static int link_magic_at(const uint8_t *p)

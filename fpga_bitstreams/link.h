@@ -42,8 +42,13 @@ enum link_rx_status {
 	LINK_RX_BAD_CRC,	/* complete frame, CRC mismatch */
 };
 
-/* Receive buffer: room for two maximal frames so a frame is never split. */
-#define LINK_RX_BUF	(2 * LOOM_FRAME_MAX)
+/*
+ * Receive buffer: room for many frames, so one read() of the cable brings
+ * in a burst (about 300 frames of 64-byte packets) and the parser walks it
+ * without another system call; at least two maximal frames in any case.
+ */
+#define LINK_RX_BUF	(32 * 1024)
+_Static_assert(LINK_RX_BUF >= 2 * LOOM_FRAME_MAX, "link rx buffer below two frames");
 
 struct link_rx {
 	uint8_t buf[LINK_RX_BUF];
@@ -57,6 +62,13 @@ void link_rx_init(struct link_rx *rx);
 size_t link_rx_space(struct link_rx *rx);
 /* Append received bytes; returns how many were taken. */
 size_t link_rx_feed(struct link_rx *rx, const void *data, size_t len);
+/*
+ * Receive in place: link_rx_tail() returns where the next bytes go and
+ * their room (*room, as link_rx_space()); read into it, then
+ * link_rx_commit() the bytes actually received (at most *room).
+ */
+uint8_t *link_rx_tail(struct link_rx *rx, size_t *room);
+void link_rx_commit(struct link_rx *rx, size_t len);
 /* Pull the next frame or error; call until it returns LINK_RX_MORE. */
 enum link_rx_status link_rx_next(struct link_rx *rx, struct link_frame *out);
 

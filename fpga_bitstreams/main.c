@@ -49,6 +49,7 @@ struct options {
 	long link_timeout_ms;
 	long replay_frames;
 	long vc_buffers;
+	long lane_mbps;
 	struct { bool set; unsigned int dim; bool dateline; } vct[LOOM_MAX_PORTS];
 	unsigned int start_vc1[LOOM_MAX_NODES / 32];
 };
@@ -78,6 +79,7 @@ static void usage(FILE *f)
 "                 [--cable PORT=listen:PATH | --cable PORT=connect:PATH]...\n"
 "                 [--route DST=PORT]... [--ctl PATH] [--seed N]\n"
 "                 [--link-timeout MS] [--replay-frames N] [--vc-buffers N]\n"
+"                 [--lane-mbps M]\n"
 "                 [--verbose] [--help]\n"
 "\n"
 "Emulates one loom router card.  The card serves a QEMU ivshmem-doorbell\n"
@@ -127,6 +129,9 @@ static void usage(FILE *f)
 "  --vc-buffers N    whole-packet input buffers per port and virtual\n"
 "                    channel (1..%u, default %u): the credits the upstream\n"
 "                    card holds per VC.\n"
+"  --lane-mbps M     emulated bandwidth of one lane in Mbit/s (1..%u):\n"
+"                    DATA frames leave at (lanes in use) x M, so a link\n"
+"                    that drops lanes slows down.  Default 0: unpaced.\n"
 "  --verbose         log admin commands, context changes and drops.\n"
 "  --help            print this text and exit.\n"
 "\n"
@@ -138,7 +143,7 @@ static void usage(FILE *f)
 		PORT_CONNECT_TIMEOUT_MS / 1000, LOOM_MAX_NODES - 1, LINK_TIMEOUT_MAX_MS,
 		GBN_TIMEOUT_DEFAULT_MS, GBN_WINDOW_MAX, GBN_WINDOW_DEFAULT,
 		LOOM_VCT_PORT_DIM_NONE - 1, TILE_BUFS_MAX,
-		TILE_BUFS_DEFAULT);
+		TILE_BUFS_DEFAULT, PORT_LANE_MBPS_MAX);
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2))) bad_option(const char *fmt, ...)
@@ -264,7 +269,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_NODE = 256, OPT_IVSHMEM, OPT_GUEST_RAM, OPT_PORTS, OPT_CABLE, OPT_ROUTE,
 	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_REPLAY_FRAMES,
-	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1 };
+	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1, OPT_LANE_MBPS };
 	static const struct option longopts[] = {
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "ivshmem", required_argument, NULL, OPT_IVSHMEM },
@@ -278,6 +283,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "link-timeout", required_argument, NULL, OPT_LINK_TIMEOUT },
 		{ "replay-frames", required_argument, NULL, OPT_REPLAY_FRAMES },
 		{ "vc-buffers", required_argument, NULL, OPT_VC_BUFFERS },
+		{ "lane-mbps", required_argument, NULL, OPT_LANE_MBPS },
 		{ "vct", required_argument, NULL, OPT_VCT },
 		{ "start-vc1", required_argument, NULL, OPT_START_VC1 },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -359,6 +365,12 @@ static void parse_options(struct options *o, int argc, char **argv)
 			if (o->vc_buffers < 0)
 				bad_option("--vc-buffers '%s': expected a buffer count in 1..%u", optarg,
 					   TILE_BUFS_MAX);
+			break;
+		case OPT_LANE_MBPS:
+			o->lane_mbps = parse_num(optarg, 0, PORT_LANE_MBPS_MAX);
+			if (o->lane_mbps < 0)
+				bad_option("--lane-mbps '%s': expected a lane rate in Mbit/s, 1..%u (0: unpaced)",
+					   optarg, PORT_LANE_MBPS_MAX);
 			break;
 		case OPT_VCT:
 			parse_vct(o, optarg);
@@ -497,6 +509,7 @@ static void setup(void)
 		/* every card its own streams, reproducible from --seed */
 		.seed = o->seed ^ (uint64_t)(o->node + 1) * 0xd1b54a32d192ed03ull,
 		.vc_buffers = (unsigned int)o->vc_buffers,
+		.lane_mbps = (unsigned int)o->lane_mbps,
 	};
 	char err[512];
 	sigset_t mask;
@@ -570,9 +583,13 @@ static void setup(void)
 		else
 			card_log(&emu.card, "route %u -> port %u", o->route[i].dst, o->route[i].port);
 	}
-	card_log(&emu.card, "link layer: replay %ld frames, ack timeout %ld ms, %ld buffers per VC, fault seed %llu%s%s",
-		 o->replay_frames, o->link_timeout_ms, o->vc_buffers, o->seed, o->ctl ? ", control socket " : "",
-		 o->ctl ? o->ctl : "");
+	if (o->lane_mbps)
+		snprintf(err, sizeof(err), "paced at %ld Mbit/s per lane", o->lane_mbps);
+	else
+		snprintf(err, sizeof(err), "unpaced");
+	card_log(&emu.card, "link layer: replay %ld frames, ack timeout %ld ms, %ld buffers per VC, %s, fault seed %llu%s%s",
+		 o->replay_frames, o->link_timeout_ms, o->vc_buffers, err, o->seed,
+		 o->ctl ? ", control socket " : "", o->ctl ? o->ctl : "");
 	card_log(&emu.card, "ready");
 }
 

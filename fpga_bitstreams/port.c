@@ -11,12 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define container_of(p, type, member) \
 	((type *)(void *)((char *)(p) - offsetof(type, member)))
 
-#define PORT_RX_CHUNK		16384
+#define PORT_RX_PASSES		4	/* reads per readiness event at most */
 #define PORT_ERRORS_LOGGED	10
 #define PORT_CREDIT_REFRESH_MS	20
 
@@ -29,6 +30,24 @@ static void port_set_status(struct port *p)
 	card_port_status(p->card, p->idx, LOOM_PORT_ST_CABLED | LOOM_PORT_ST_UP, st);
 }
 
+/* Nanoseconds on the monotonic clock, for the pacer. */
+static uint64_t port_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The lane rate: the emulated one when transmission is paced
+ * (--lane-mbps), else the nominal CARD_LANE_MBPS.
+ */
+static unsigned int port_lane_mbps(const struct port *p)
+{
+	return p->cfg && p->cfg->lane_mbps ? p->cfg->lane_mbps : CARD_LANE_MBPS;
+}
+
 /* LINK block record and STATUS.LANES from p->lanes (an event when it changes). */
 static void port_lanes_publish(struct port *p)
 {
@@ -38,7 +57,7 @@ static void port_lanes_publish(struct port *p)
 		card_wr32(c, card_link_reg(p->idx, LOOM_LINKR_LANE_ERRORS + 4 * i), p->lanes.errors[i]);
 	card_wr32(c, card_link_reg(p->idx, LOOM_LINKR_LANES), p->lanes.n);
 	card_wr32(c, card_link_reg(p->idx, LOOM_LINKR_LANE_DROPS), p->lanes.drops);
-	card_wr32(c, card_link_reg(p->idx, LOOM_LINKR_RATE_MBPS), p->lanes.n * CARD_LANE_MBPS);
+	card_wr32(c, card_link_reg(p->idx, LOOM_LINKR_RATE_MBPS), p->lanes.n * port_lane_mbps(p));
 	card_port_status(c, p->idx, LOOM_PORT_ST_LANES_MASK,
 			 (p->lanes.n << LOOM_PORT_ST_LANES_SHIFT) & LOOM_PORT_ST_LANES_MASK);
 }
@@ -64,6 +83,8 @@ static void port_link_reset(struct port *p, const struct port_link_cfg *cfg)
 	gbn_tx_init(&p->gtx, 0, cfg->window, cfg->timeout_ms);
 	gbn_rx_init(&p->grx, 0);
 	link_rx_init(&p->rx);
+	lane_pacer_init(&p->pacer, cfg->lane_mbps, port_now_ns());
+	p->lanes_notify = false;
 }
 
 static void port_attach(struct port *p, int fd)
@@ -119,9 +140,12 @@ static void port_framing_error(struct port *p, enum link_rx_status st)
 		if (lanes_error(&p->lanes, p->grx.expected, ev_now_ms(),
 				card_rd32(c, CARD_OFF_LINK + LOOM_LINK_LANE_THRESHOLD),
 				card_rd32(c, CARD_OFF_LINK + LOOM_LINK_LANE_WINDOW_MS), &lane))
+		{
 			card_log(c, "port %u: lane %u reached the error threshold: link degraded to %u lane%s (%u Mb/s)",
 				 p->idx, lane, p->lanes.n, p->lanes.n == 1 ? "" : "s",
-				 p->lanes.n * CARD_LANE_MBPS);
+				 p->lanes.n * port_lane_mbps(p));
+			p->lanes_notify = true;	/* both directions run at the new width */
+		}
 		port_lanes_publish(p);
 	}
 	if (p->up)
@@ -213,6 +237,23 @@ static void port_rx_control(struct port *p, const struct link_frame *f)
 		card_port_count(p->card, p->idx, LOOM_PORT_RETRIES, 1);
 }
 
+/*
+ * TRAIN with a lane count on a link that is up: the peer's receiver
+ * dropped lanes, and a link runs at one width both ways.
+ */
+static void port_rx_lanes(struct port *p, unsigned int lanes)
+{
+	if (lanes > LANES_MAX || lanes >= p->lanes.n) {
+		if (lanes > LANES_MAX)
+			card_port_count(p->card, p->idx, LOOM_PORT_DROPS, 1);
+		return;
+	}
+	p->lanes.n = lanes;
+	card_log(p->card, "port %u: the peer degraded the link to %u lane%s (%u Mb/s)", p->idx,
+		 lanes, lanes == 1 ? "" : "s", lanes * port_lane_mbps(p));
+	port_lanes_publish(p);
+}
+
 static void port_rx_frame(struct port *p, const struct link_frame *f)
 {
 	card_port_count(p->card, p->idx, LOOM_PORT_RX_FRAMES, 1);
@@ -220,6 +261,10 @@ static void port_rx_frame(struct port *p, const struct link_frame *f)
 			LOOM_FRAME_HDR_SIZE + f->hdr.len + LOOM_FRAME_CRC_SIZE);
 	switch (f->hdr.type) {
 	case LOOM_FRAME_TRAIN:
+		if (p->up && f->hdr.vc) {
+			port_rx_lanes(p, f->hdr.vc);
+			return;
+		}
 		card_wr32(p->card, card_port_reg(p->idx, LOOM_PORT_PEER_NODE), f->hdr.seq);
 		card_wr32(p->card, card_port_reg(p->idx, LOOM_PORT_PEER_PORT), f->hdr.ack);
 		if (!p->up)
@@ -252,33 +297,54 @@ static void port_rx_frame(struct port *p, const struct link_frame *f)
 	}
 }
 
+static void port_write(struct port *p);
+
+/*
+ * Read what the cable holds straight into the link receiver and parse
+ * every frame in it: one read() brings a burst of frames.  A read that
+ * fills the buffer may have left more behind, so read again (a few times,
+ * then let the other ports and the host have their turn).
+ */
 static void port_read(struct port *p)
 {
-	uint8_t buf[PORT_RX_CHUNK];
 	struct link_frame f;
 	enum link_rx_status st;
-	size_t room = link_rx_space(&p->rx);
-	ssize_t n;
 
-	if (room > sizeof(buf))
-		room = sizeof(buf);
-	n = read(p->fd, buf, room);
-	if (n == 0) {
-		port_down(p, "peer closed the cable");
-		return;
-	}
-	if (n < 0) {
-		if (errno != EAGAIN && errno != EINTR)
-			port_down(p, strerror(errno));
-		return;
-	}
-	link_rx_feed(&p->rx, buf, (size_t)n);
-	while ((st = link_rx_next(&p->rx, &f)) != LINK_RX_MORE) {
-		if (st == LINK_RX_FRAME)
-			port_rx_frame(p, &f);
-		else
-			port_framing_error(p, st);
-		if (p->fd < 0)
+	for (int pass = 0; pass < PORT_RX_PASSES; pass++) {
+		size_t room;
+		uint8_t *tail = link_rx_tail(&p->rx, &room);
+		ssize_t n = read(p->fd, tail, room);
+
+		if (n == 0) {
+			port_down(p, "peer closed the cable");
+			return;
+		}
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EINTR)
+				port_down(p, strerror(errno));
+			return;
+		}
+		link_rx_commit(&p->rx, (size_t)n);
+		while ((st = link_rx_next(&p->rx, &f)) != LINK_RX_MORE) {
+			if (st == LINK_RX_FRAME)
+				port_rx_frame(p, &f);
+			else
+				port_framing_error(p, st);
+			if (p->fd < 0)
+				return;
+			/*
+			 * A NAK leaves when the error is seen, as in hardware,
+			 * not after the rest of the burst: good frames later in
+			 * the same read would cancel it, and what the peer sees
+			 * would depend on how the stream was split into reads.
+			 */
+			if (p->grx.nak_due) {
+				port_write(p);
+				if (p->fd < 0)
+					return;
+			}
+		}
+		if ((size_t)n < room)
 			return;
 	}
 }
@@ -330,6 +396,10 @@ static bool port_next_frame(struct port *p)
 		return false;
 	if ((n = maint_tx_frame(p->card, p->idx, out, room))) {
 		/* the maintenance slot goes first: never behind data or credits */
+	} else if (p->lanes_notify) {
+		p->lanes_notify = false;
+		n = link_encode(out, room, LOOM_FRAME_TRAIN, (uint8_t)p->lanes.n, p->card->node,
+				p->idx, NULL, 0, NULL, 0);
 	} else if (p->grx.nak_due) {
 		p->grx.nak_due = false;
 		p->grx.ack_due = false;
@@ -338,10 +408,11 @@ static bool port_next_frame(struct port *p)
 	} else if (tile_credit_due(p->tile, p->idx, &vc, &credits)) {
 		n = link_encode(out, room, LOOM_FRAME_CREDIT, (uint8_t)vc, 0, credits,
 				NULL, 0, NULL, 0);
-	} else if ((e = port_next_data(p, &seq, &vc))) {
+	} else if (lane_pacer_may_send(&p->pacer) && (e = port_next_data(p, &seq, &vc))) {
 		p->grx.ack_due = false;
 		n = link_encode(out, room, LOOM_FRAME_DATA, (uint8_t)vc, seq, ack,
 				&e->h, sizeof(e->h), e->payload, e->h.len);
+		lane_pacer_charge(&p->pacer, n);
 	} else if (p->grx.ack_due) {
 		p->grx.ack_due = false;
 		n = link_encode(out, room, LOOM_FRAME_ACK, 0, 0, ack, NULL, 0, NULL, 0);
@@ -372,6 +443,8 @@ static void port_write(struct port *p)
 		if (p->tx_off == p->tx_len) {
 			/* batch the frames that are ready into one send */
 			p->tx_off = p->tx_len = 0;
+			if (p->pacer.lane_mbps)
+				lane_pacer_refill(&p->pacer, p->lanes.n, port_now_ns());
 			while (sizeof(p->tx) - p->tx_len >= LOOM_FRAME_MAX && port_next_frame(p))
 				;
 			if (!p->tx_len)
@@ -538,6 +611,19 @@ int port_set_timers(struct port_set *ps, uint64_t now)
 			card_port_count(p->card, p->idx, LOOM_PORT_ACK_TIMEOUTS, 1);
 			port_write(p);
 		}
+		/* a paced port in debt sends again when it is repaid */
+		if (p->up && p->fd >= 0 && p->pacer.lane_mbps && !lane_pacer_may_send(&p->pacer)) {
+			lane_pacer_refill(&p->pacer, p->lanes.n, port_now_ns());
+			if (lane_pacer_may_send(&p->pacer))
+				port_write(p);
+			if (!lane_pacer_may_send(&p->pacer)) {
+				uint64_t ns = lane_pacer_wait_ns(&p->pacer, p->lanes.n);
+
+				wait = (int)((ns + 999999u) / 1000000u);
+				if (next < 0 || wait < next)
+					next = wait;
+			}
+		}
 		if (p->up && p->fd >= 0 && p->gtx.deadline) {
 			wait = p->gtx.deadline > now ? (int)(p->gtx.deadline - now) : 0;
 			if (next < 0 || wait < next)
@@ -597,7 +683,13 @@ bool port_io_can_inject(void *opaque, unsigned int port)
 {
 	struct port_set *ps = opaque;
 
-	return port_io_up(opaque, port) && tile_host_can_inject(&ps->tile, port);
+	/*
+	 * tile_host_can_inject() allows as many as --vc-buffers, which may
+	 * exceed the host request queue (TILE_HOST_REQ_CAP): a push into the
+	 * full queue would fail the packet with LINK
+	 */
+	return port_io_up(opaque, port) && tile_host_can_inject(&ps->tile, port) &&
+	       ps->tile.port[port].host_req.count < ps->tile.port[port].host_req.cap;
 }
 
 bool port_io_send(void *opaque, unsigned int port, const struct loom_pkt_hdr *h,

@@ -38,7 +38,8 @@
 #include "link.h"
 #include "tile.h"
 
-#define PORT_TX_BATCH		(16 * LOOM_FRAME_MAX)	/* frames per send() at most */
+#define PORT_TX_BATCH		(64 * LOOM_FRAME_MAX)	/* frames per send() at most */
+#define PORT_LANE_MBPS_MAX	100000	/* --lane-mbps: 100 Gbit/s per lane at most */
 #define PORT_CONNECT_TIMEOUT_MS	60000
 #define PORT_CONNECT_RETRY_MS	100
 
@@ -56,6 +57,7 @@ struct port_link_cfg {
 	unsigned int timeout_ms;	/* ack timeout before a replay */
 	uint64_t seed;		/* fault injection: each port derives its stream */
 	unsigned int vc_buffers;	/* whole-packet input buffers per VC */
+	unsigned int lane_mbps;	/* emulated bandwidth per lane, 0: unpaced */
 };
 
 struct port {
@@ -90,6 +92,8 @@ struct port {
 	unsigned int errors_logged;
 	bool lossy;		/* frames may be lost: resend credits periodically */
 	struct lanes lanes;	/* lanes in use and their CRC errors */
+	bool lanes_notify;	/* tell the peer our lane count (TRAIN frame) */
+	struct lane_pacer pacer;	/* DATA frames leave at lanes x lane_mbps */
 	uint64_t credit_refresh;	/* next periodic credit resend */
 };
 

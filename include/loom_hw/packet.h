@@ -128,7 +128,10 @@ struct loom_maint_payload {
 #define LOOM_FRAME_DATA		1	/* carries one packet */
 #define LOOM_FRAME_ACK		2	/* ack = last in-order seq received */
 #define LOOM_FRAME_NAK		3	/* request go-back-N from ack + 1 */
-#define LOOM_FRAME_TRAIN	4	/* link training: seq = node, ack = port */
+#define LOOM_FRAME_TRAIN	4	/* link training: seq = node, ack = port,
+				 * vc = 0; on an up link, vc != 0 is a lane
+				 * notice: the link now runs at vc lanes
+				 */
 #define LOOM_FRAME_CREDIT	5	/* credit return: vc, credits in ack */
 #define LOOM_FRAME_MAINT	6	/* one maintenance packet outside the go-back-N
 				 * sequence: no seq, no replay, no credits

@@ -2,19 +2,28 @@
 /*
  * loom-card-bench: figures for the card emulator, not a pass/fail test.
  *
- * 1. Forwarding rate: two loom-card processes (the optimised build, not
- *    the sanitizer one) on one cable with the link layer on; card 0's fake
- *    host keeps its command ring full of 64-byte puts to card 1 (one
- *    64-byte request packet and one acknowledgement each) and the rate of
- *    completed puts is printed, for the default and for 64 buffers per VC.
+ * 1. Forwarding rate (issue 3: 64-byte packets over one cable with the
+ *    link layer on, per core).  Two loom-card processes (the optimised
+ *    build, not the sanitizer one) on one cable; card 0's fake host keeps
+ *    the command rings of @contexts contexts full of 64-byte puts to card
+ *    1 -- one 64-byte request packet over the cable and one PUT_ACK
+ *    packet back per put -- submitting and consuming in batches with one
+ *    doorbell kick per batch, as a driver would.  Printed: wall-clock
+ *    rate, the CPU time the two card processes used (utime + stime from
+ *    /proc), and packets over the cable (both directions) per second of
+ *    card CPU time: the forwarding rate per core.  Run once with the
+ *    card's defaults and once with deeper buffers (--vc-buffers,
+ *    --replay-frames) and more contexts, which lets every system call
+ *    carry more frames.
  * 2. Memory: resident set size of a card with 8 ports (uncabled) after
- *    start-up.
+ *    start-up, and of the two cards of each forwarding run after it.
  *
  * Build and run: make -C fpga_bitstreams bench && build/bin/loom-card-bench
  */
 #include "fabric.h"
 #include "tap.h"
 
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +31,25 @@
 
 TAP_DEFINE;
 
-#define CTX		6
+#define CTX0		8
+#define MAX_CTX		8
 #define KEY1		0xbe7c4u
 #define PKT		64
 #define SIGNAL_EVERY	64
-#define PUTS		(1u << 19)
+#define RING_LOG2	12
+
+struct run_cfg {
+	const char *name;
+	const char *vc_buffers;
+	const char *replay_frames;
+	unsigned int contexts;
+	uint32_t puts;		/* per context, a multiple of SIGNAL_EVERY */
+};
+
+struct bench_ctx {
+	struct fh_ctx c;
+	uint32_t submitted, done;
+};
 
 static long rss_kib(pid_t pid)
 {
@@ -45,53 +68,164 @@ static long rss_kib(pid_t pid)
 	return kib;
 }
 
-static int forward_rate(const char *bufs)
+/* utime + stime of @pid in seconds, -1 if unreadable */
+static double cpu_seconds(pid_t pid)
 {
-	const char *more[] = { "--vc-buffers", bufs, NULL };
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = (ssize_t)fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	p = strrchr(buf, ')');	/* the command name may contain blanks */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Fill the command ring of @b with puts, publish them with one kick. */
+static void submit_batch(struct bench_ctx *b, uint32_t total)
+{
+	struct fakehost *fh = b->c.fh;
+	uint32_t entries = 1u << b->c.cmdq_log2;
+	uint32_t consumed = fh_rd32(fh, fh_ctx_reg(fh, b->c.idx, LOOM_CTXR_CMD_CI));
+	uint32_t n = 0;
+
+	while (b->submitted < total && b->c.pi - consumed < entries) {
+		struct loom_cmd c = {
+			.opcode = LOOM_OP_PUT, .dst_ctx = CTX0, .dst_node = 1,
+			.tag = b->submitted, .length = PKT, .key = KEY1,
+			.remote_off = (b->submitted % 256) * PKT,
+			.flags = (b->submitted + 1) % SIGNAL_EVERY ? 0 : LOOM_CMD_F_SIGNAL,
+		};
+
+		memcpy(fh->ram + b->c.cmdq + (uint64_t)(b->c.pi & (entries - 1)) * LOOM_CMD_SIZE,
+		       &c, sizeof(c));
+		b->c.pi++;
+		b->submitted++;
+		n++;
+	}
+	if (n) {
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		fh_wr32(fh, fh->db_area + b->c.idx * LOOM_DB_PAGE_SIZE + LOOM_DB_CMD_PI, b->c.pi);
+		fh_kick(fh, LOOM_KICK_DOORBELL);
+	}
+}
+
+/* Consume every completion posted; -1 on an error completion. */
+static int drain(struct bench_ctx *b, bool *moved)
+{
+	struct fakehost *fh = b->c.fh;
+	uint32_t entries = 1u << b->c.cq_log2, n = 0;
+
+	for (;;) {
+		uint8_t *slot = fh->ram + b->c.cq + (uint64_t)(b->c.ci & (entries - 1)) * LOOM_CQE_SIZE;
+		uint32_t flags = __atomic_load_n((uint32_t *)(void *)(slot + offsetof(struct loom_cqe, flags)),
+						 __ATOMIC_ACQUIRE);
+		struct loom_cqe e;
+
+		if ((flags & LOOM_CQE_PHASE) != loom_cq_phase(b->c.ci, b->c.cq_log2))
+			break;
+		memcpy(&e, slot, sizeof(e));
+		b->c.ci++;
+		n++;
+		if (e.status != LOOM_CQE_ST_OK) {
+			fprintf(stderr, "loom-card-bench: put %llu failed with status %u\n",
+				(unsigned long long)e.tag, e.status);
+			return -1;
+		}
+		b->done += SIGNAL_EVERY;
+	}
+	if (n) {
+		fh_wr32(fh, fh->db_area + b->c.idx * LOOM_DB_PAGE_SIZE + LOOM_DB_CQ_CI, b->c.ci);
+		fh_kick(fh, LOOM_KICK_DOORBELL);
+		*moved = true;
+	}
+	return 0;
+}
+
+static void wait_irq(struct fakehost *fh, int ms)
+{
+	struct pollfd pfd = { .fd = fh->irq_fd[LOOM_VEC_CQ], .events = POLLIN };
+	uint64_t n;
+
+	if (poll(&pfd, 1, ms) > 0 && read(fh->irq_fd[LOOM_VEC_CQ], &n, sizeof(n)) < 0) {
+		/* nothing to drain */
+	}
+}
+
+static int forward_rate(const struct run_cfg *cfg)
+{
+	const char *more[] = { "--vc-buffers", cfg->vc_buffers,
+			       "--replay-frames", cfg->replay_frames, NULL };
+	static struct bench_ctx src[MAX_CTX];
 	struct fabric f;
-	struct fh_ctx src, dst;
-	uint32_t submitted = 0, done = 0;
-	uint64_t t0, ms;
+	struct fh_ctx dst;
+	uint64_t t0, ms, done = 0, total = (uint64_t)cfg->puts * cfg->contexts;
+	double cpu0[2], cpu1[2], cpu, pkts;
+	bool ok = true;
 
 	if (fabric_init(&f, 300) || fabric_start_ring_ctl(&f, 2, more) ||
-	    fh_ctx_create(&f.fh[0], &src, CTX, 0x1111, 12, 12, 1u << 16) != LOOM_ADMIN_E_OK ||
-	    fh_ctx_create(&f.fh[1], &dst, CTX, KEY1, 6, 6, 1u << 16) != LOOM_ADMIN_E_OK) {
+	    fh_ctx_create(&f.fh[1], &dst, CTX0, KEY1, 6, 6, 1u << 16) != LOOM_ADMIN_E_OK) {
 		fprintf(stderr, "loom-card-bench: fabric setup failed\n");
 		fabric_stop();
 		return -1;
 	}
-	t0 = fh_now_ms();
-	while (done < PUTS && fh_now_ms() - t0 < 120000) {
-		struct loom_cqe e;
-
-		while (submitted < PUTS) {
-			struct loom_cmd c = {
-				.opcode = LOOM_OP_PUT, .dst_ctx = CTX, .dst_node = 1,
-				.tag = submitted, .length = PKT, .key = KEY1,
-				.remote_off = (submitted % 256) * PKT,
-				.flags = (submitted + 1) % SIGNAL_EVERY ? 0 : LOOM_CMD_F_SIGNAL,
-			};
-
-			if (!fh_submit(&src, &c))
-				break;
-			submitted++;
-		}
-		while (fh_wait_cqe(&src, &e, submitted == PUTS ? 20 : 0) == 1) {
-			if (e.status != LOOM_CQE_ST_OK) {
-				fprintf(stderr, "loom-card-bench: put %llu failed with status %u\n",
-					(unsigned long long)e.tag, e.status);
-				fabric_stop();
-				return -1;
-			}
-			done += SIGNAL_EVERY;
+	for (unsigned int i = 0; i < cfg->contexts; i++) {
+		memset(&src[i], 0, sizeof(src[i]));
+		if (fh_ctx_create(&f.fh[0], &src[i].c, CTX0 + i, 0x1111 + i, RING_LOG2, RING_LOG2,
+				  1u << 14) != LOOM_ADMIN_E_OK) {
+			fprintf(stderr, "loom-card-bench: context %u setup failed\n", CTX0 + i);
+			fabric_stop();
+			return -1;
 		}
 	}
+	cpu0[0] = cpu_seconds(f.pid[0]);
+	cpu1[0] = cpu_seconds(f.pid[1]);
+	t0 = fh_now_ms();
+	while (ok && done < total && fh_now_ms() - t0 < 120000) {
+		bool moved = false;
+
+		done = 0;
+		for (unsigned int i = 0; i < cfg->contexts; i++) {
+			if (drain(&src[i], &moved) < 0)
+				ok = false;
+			submit_batch(&src[i], cfg->puts);
+			done += src[i].done;
+		}
+		if (!moved && done < total)
+			wait_irq(&f.fh[0], 5);
+	}
 	ms = fh_now_ms() - t0;
-	printf("forwarding, 1 cable, link layer on, --vc-buffers %s: %u puts of %d B in %llu ms = %.0f packets/s each way (%.1f MB/s payload)\n",
-	       bufs, done, PKT, (unsigned long long)ms, ms ? done * 1000.0 / (double)ms : 0.0,
-	       ms ? done * (double)PKT / 1000.0 / (double)ms : 0.0);
+	cpu0[1] = cpu_seconds(f.pid[0]);
+	cpu1[1] = cpu_seconds(f.pid[1]);
+	cpu = (cpu0[1] - cpu0[0]) + (cpu1[1] - cpu1[0]);
+	pkts = 2.0 * (double)done;	/* a request and its PUT_ACK over the cable */
+	printf("forwarding, 1 cable, link layer on, %s (--vc-buffers %s --replay-frames %s, %u context%s):\n",
+	       cfg->name, cfg->vc_buffers, cfg->replay_frames, cfg->contexts,
+	       cfg->contexts == 1 ? "" : "s");
+	printf("  %llu puts of %d B in %llu ms: %.0f puts/s, %.0f packets/s over the cable (both ways), %.1f MB/s payload\n",
+	       (unsigned long long)done, PKT, (unsigned long long)ms,
+	       ms ? (double)done * 1000.0 / (double)ms : 0.0,
+	       ms ? pkts * 1000.0 / (double)ms : 0.0,
+	       ms ? (double)done * PKT / 1000.0 / (double)ms : 0.0);
+	printf("  card CPU time: card 0 %.2f s, card 1 %.2f s; per core: %.0f packets/s (packets over the cable / CPU s of both cards), %.0f packets/s handled per card CPU s (each card sends and receives every one)\n",
+	       cpu0[1] - cpu0[0], cpu1[1] - cpu1[0],
+	       cpu > 0 ? pkts / cpu : 0.0, cpu > 0 ? 2.0 * pkts / cpu : 0.0);
+	printf("  memory after the run: card 0 RSS %ld KiB, card 1 RSS %ld KiB (2 ports each)\n",
+	       rss_kib(f.pid[0]), rss_kib(f.pid[1]));
+	fflush(stdout);
 	fabric_stop();
-	return done == PUTS ? 0 : -1;
+	return ok && done == total ? 0 : -1;
 }
 
 static int memory(void)
@@ -112,6 +246,10 @@ static int memory(void)
 
 int main(void)
 {
+	static const struct run_cfg runs[] = {
+		{ "card defaults", "8", "64", 1, 1u << 18 },
+		{ "deep buffers", "256", "1024", 4, 1u << 18 },
+	};
 	int rc = 0;
 
 	if (!getenv("LOOM_CARD")) {
@@ -128,8 +266,8 @@ int main(void)
 			}
 		}
 	}
-	rc |= forward_rate("8");
-	rc |= forward_rate("64");
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+		rc |= forward_rate(&runs[i]);
 	rc |= memory();
 	return rc ? 1 : 0;
 }
