@@ -450,6 +450,8 @@ int loom_genl_maint_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_put;
 	}
 	if (mutex_lock_interruptible(&m->req_lock)) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "interrupted by a signal while waiting for another maintenance request of this card");
 		err = -EINTR;
 		goto out_put;
 	}
