@@ -139,8 +139,7 @@ static void port_framing_error(struct port *p, enum link_rx_status st)
 
 		if (lanes_error(&p->lanes, p->grx.expected, ev_now_ms(),
 				card_rd32(c, CARD_OFF_LINK + LOOM_LINK_LANE_THRESHOLD),
-				card_rd32(c, CARD_OFF_LINK + LOOM_LINK_LANE_WINDOW_MS), &lane))
-		{
+				card_rd32(c, CARD_OFF_LINK + LOOM_LINK_LANE_WINDOW_MS), &lane)) {
 			card_log(c, "port %u: lane %u reached the error threshold: link degraded to %u lane%s (%u Mb/s)",
 				 p->idx, lane, p->lanes.n, p->lanes.n == 1 ? "" : "s",
 				 p->lanes.n * port_lane_mbps(p));
@@ -313,8 +312,11 @@ static void port_read(struct port *p)
 	for (int pass = 0; pass < PORT_RX_PASSES; pass++) {
 		size_t room;
 		uint8_t *tail = link_rx_tail(&p->rx, &room);
-		ssize_t n = read(p->fd, tail, room);
+		ssize_t n;
 
+		if (!room)
+			return;	/* cannot happen: parsing leaves less than a frame */
+		n = read(p->fd, tail, room);
 		if (n == 0) {
 			port_down(p, "peer closed the cable");
 			return;
