@@ -62,7 +62,7 @@ int main(void)
 	int frames, errors, ok;
 	uint32_t last;
 
-	tap_plan(14);
+	tap_plan(16);
 
 	tap_ok(crc32c(0, "123456789", 9) == 0xe3069283u, "CRC-32C check value of '123456789'");
 	tap_ok(crc32c(crc32c(0, "1234", 4), "56789", 5) == 0xe3069283u,
@@ -198,6 +198,42 @@ int main(void)
 		tap_ok(frames == 2 && last == 31 && errors == 1,
 		       "a false header covering a real frame costs one error, not the frame (%d frames, %d errors)",
 		       frames, errors);
+	}
+	/*
+	 * receiving in place: a burst of 64-byte-packet frames read straight
+	 * into the buffer (as port.c does), a frame split across two reads,
+	 * and the buffer's room coming back once the frames are parsed
+	 */
+	{
+		static uint8_t stream[LINK_RX_BUF];
+		size_t len = 0, room, first = 0, nframes = 0;
+		uint8_t *tail;
+
+		while (len + LOOM_FRAME_MAX <= sizeof(stream) / 2) {
+			len += make_frame(stream + len, sizeof(stream) - len, (uint32_t)(100 + nframes),
+					  64, (uint8_t)nframes);
+			nframes++;
+		}
+		link_rx_init(&rx);
+		tail = link_rx_tail(&rx, &room);
+		ok = room == LINK_RX_BUF;
+		first = len - 50;		/* the last frame arrives in two reads */
+		memcpy(tail, stream, first);
+		link_rx_commit(&rx, first);
+		frames = errors = 0;
+		drain(&rx, &frames, &errors, &last);
+		ok &= (size_t)frames == nframes - 1 && errors == 0;
+		tail = link_rx_tail(&rx, &room);
+		ok &= room >= LINK_RX_BUF - LOOM_FRAME_MAX;
+		memcpy(tail, stream + first, len - first);
+		link_rx_commit(&rx, len - first);
+		drain(&rx, &frames, &errors, &last);
+		tap_ok(ok && (size_t)frames == nframes && errors == 0 && last == 100 + nframes - 1,
+		       "in place: %zu frames of 64-byte packets from one buffer, the last split over two reads (%d frames, %d errors)",
+		       nframes, frames, errors);
+		link_rx_tail(&rx, &room);
+		tap_ok(room == LINK_RX_BUF && LINK_RX_BUF >= 16 * 1024,
+		       "all parsed: the whole %d-byte buffer is free again", LINK_RX_BUF);
 	}
 	return tap_exit_status();
 }
