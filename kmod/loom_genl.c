@@ -295,6 +295,29 @@ int loom_genl_dump_entries(struct sk_buff *skb, struct netlink_callback *cb,
 	return err;
 }
 
+/**
+ * loom_genl_dump_done() - what a dump callback returns
+ * @skb: the dump's buffer
+ * @cb: the dump
+ * @err: 0 or the error that stopped this round
+ *
+ * A full buffer only ends the round: the dump goes on in the next one.
+ * An error with nothing in the buffer ends the dump; -EMSGSIZE then means
+ * one entry does not fit in an empty message, and the extack says so.
+ *
+ * Return: the bytes in @skb, or @err.
+ */
+int loom_genl_dump_done(struct sk_buff *skb, struct netlink_callback *cb,
+			int err)
+{
+	if (!err || skb->len)
+		return skb->len;
+	if (err == -EMSGSIZE)
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "one entry does not fit in an empty dump message");
+	return err;
+}
+
 static int loom_genl_fill_dev(struct sk_buff *skb, struct loom_dev *ldev)
 {
 	u32 router = ldev->blk_router.off;
@@ -341,8 +364,11 @@ int loom_genl_reply(struct genl_info *info, u8 cmd,
 	int err;
 
 	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
+	if (!msg) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "out of memory for the reply: try again");
 		return -ENOMEM;
+	}
 	ldev = loom_genl_dev_lock(info->attrs, info->extack);
 	if (IS_ERR(ldev)) {
 		nlmsg_free(msg);
@@ -352,6 +378,9 @@ int loom_genl_reply(struct genl_info *info, u8 cmd,
 	err = hdr ? fill(msg, ldev, info) : -EMSGSIZE;
 	loom_genl_dev_unlock(ldev);
 	if (err) {
+		if (err == -EMSGSIZE)
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "the reply does not fit in one message");
 		nlmsg_free(msg);
 		return err;
 	}
@@ -402,9 +431,7 @@ static int loom_genl_dev_get_dumpit(struct sk_buff *skb,
 	}
 	cb->args[0] = index;
 	/* a card too big for an empty buffer would loop forever */
-	if (err && !skb->len)
-		return err;
-	return skb->len;
+	return loom_genl_dump_done(skb, cb, err);
 }
 
 static const struct genl_ops loom_genl_ops[] = {

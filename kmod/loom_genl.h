@@ -41,6 +41,8 @@ struct loom_genl_counter {
 typedef int (*loom_genl_entry_fill_t)(struct sk_buff *skb,
 				      struct loom_dev *ldev, u32 idx,
 				      const void *arg);
+int loom_genl_dump_done(struct sk_buff *skb, struct netlink_callback *cb,
+			int err);
 int loom_genl_dump_entries(struct sk_buff *skb, struct netlink_callback *cb,
 			   struct loom_dev *ldev, u8 cmd, u32 n,
 			   loom_genl_entry_fill_t fill, const void *arg);

@@ -137,9 +137,7 @@ int loom_genl_bsu_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 				     loom_bsu_count(ldev),
 				     loom_genl_bsu_dump_fill, NULL);
 	loom_genl_dev_unlock(ldev);
-	if (err && !skb->len)
-		return err;
-	return skb->len;
+	return loom_genl_dump_done(skb, cb, err);
 }
 
 /*

@@ -188,9 +188,7 @@ int loom_genl_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	err = loom_genl_dump_entries(skb, cb, ldev, LOOM_CMD_PORT_GET, n,
 				     loom_genl_port_dump_fill, &stride);
 	loom_genl_dev_unlock(ldev);
-	if (err && !skb->len)
-		return err;
-	return skb->len;
+	return loom_genl_dump_done(skb, cb, err);
 }
 
 /*

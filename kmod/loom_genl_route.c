@@ -141,9 +141,7 @@ int loom_genl_route_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	loom_genl_dev_unlock(ldev);
 	cb->args[0] = dest;
-	if (err && !skb->len)
-		return err;
-	return skb->len;
+	return loom_genl_dump_done(skb, cb, err);
 }
 
 /* Tell the "events" group what the entry is now; called with the lock. */
@@ -339,8 +337,11 @@ int loom_genl_route_load_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	table = kvcalloc(LOOM_MAX_NODES, sizeof(*table), GFP_KERNEL);
-	if (!table)
+	if (!table) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "out of memory for the table being loaded: try again");
 		return -ENOMEM;
+	}
 	ldev = loom_genl_dev_lock(info->attrs, info->extack);
 	if (IS_ERR(ldev)) {
 		kvfree(table);

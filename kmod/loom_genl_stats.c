@@ -150,7 +150,5 @@ int loom_genl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			cb->args[1] = 1;
 	}
 	loom_genl_dev_unlock(ldev);
-	if (err && !skb->len)
-		return err;
-	return skb->len;
+	return loom_genl_dump_done(skb, cb, err);
 }

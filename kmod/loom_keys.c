@@ -214,7 +214,5 @@ int loom_genl_key_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	err = loom_genl_dump_entries(skb, cb, ldev, LOOM_CMD_KEY_GET,
 				     ldev->keys.n, loom_keys_dump_fill, NULL);
 	loom_genl_dev_unlock(ldev);
-	if (err && !skb->len)
-		return err;
-	return skb->len;
+	return loom_genl_dump_done(skb, cb, err);
 }

@@ -26,11 +26,31 @@
  *
  * Prints how many answers of each errno came back, and for LOOM_CMD_MAINT
  * how many succeeded, how many refusals came without an extack message
- * and the slowest answer.  Exit 0 when every message was sent and
- * answered (an answer may be an error: that is the point) and every
- * refusal of a LOOM_CMD_MAINT request (not a dump: the generic netlink
- * core refuses those before the driver sees them) carried a message, 1
- * otherwise.
+ * and the slowest answer.
+ *
+ * Every refusal is classified by command number, dump flag and errno:
+ *
+ *   core, expected bare: the generic netlink core answers these before the
+ *     module is called and without a message:
+ *       - a command number the family has no operation for (LOOM_CMD_UNSPEC,
+ *         the multicast-only event numbers, anything above LOOM_CMD_MAX):
+ *         EOPNOTSUPP;
+ *       - NLM_F_DUMP on a command without a dump handler, or no NLM_F_DUMP
+ *         on a dump-only command (STATS_GET, KEY_GET): EOPNOTSUPP;
+ *       - EPERM on a GENL_ADMIN_PERM command when not run with
+ *         CAP_NET_ADMIN (the fuzzer runs as root, so never here).
+ *   core, with a message: policy rejections (unknown attribute type, wrong
+ *     length, value out of range, missing NLA_F_NESTED...) carry the core's
+ *     own extack message and are counted with the module's answers.
+ *   module: every other refusal of a known command, doit or dump (a dump's
+ *     error comes in its NLMSG_DONE, with the message as an
+ *     NLMSGERR_ATTR_MSG after the errno), must carry an extack message.
+ *
+ * The bare refusals are listed by command, dump flag and errno, each
+ * marked "core" or "MODULE"; with NL_FUZZ_VERBOSE=1 every one is printed
+ * as it comes.  Exit 0 when every message was sent and answered (an
+ * answer may be an error: that is the point) and no refusal that reached
+ * the module came without a message, 1 otherwise.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -203,11 +223,17 @@ static int nlf_resolve(int fd, uint32_t *seq)
 
 static char nlf_last_msg[256];
 
-/* Does an NLMSG_ERROR carry an extack message (NLMSGERR_ATTR_MSG)? */
+/*
+ * Does an NLMSG_ERROR or NLMSG_DONE carry an extack message
+ * (NLMSGERR_ATTR_MSG)?  Its attributes follow the struct nlmsgerr of an
+ * error, the errno (an int) of a dump's end.
+ */
 static int nlf_has_msg(const struct nlmsghdr *h)
 {
+	size_t off = NLMSG_LENGTH(h->nlmsg_type == NLMSG_DONE ? sizeof(int) :
+				  sizeof(struct nlmsgerr));
+
 	nlf_last_msg[0] = 0;
-	size_t off = NLMSG_LENGTH(sizeof(struct nlmsgerr));
 
 	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
 		return 0;
@@ -254,6 +280,7 @@ static int nlf_drain(int fd, uint32_t seq, int *err, int *has_msg)
 				int v = *(int *)NLMSG_DATA(h);
 
 				*err = v < 0 ? -v : 0;
+				*has_msg = nlf_has_msg(h);
 				return 0;
 			}
 		}
@@ -404,6 +431,58 @@ static void nlf_maint_attrs(struct nlf_msg *m)
 	((struct nlattr *)(m->buf + off))->nla_len = (uint16_t)(m->len - (size_t)off);
 }
 
+/* Which operations the family registers: a doit, a dumpit, or both. */
+#define NLF_DOIT	1
+#define NLF_DUMPIT	2
+static const unsigned char nlf_ops[__LOOM_CMD_MAX] = {
+	[LOOM_CMD_DEV_GET] = NLF_DOIT | NLF_DUMPIT,
+	[LOOM_CMD_ROUTE_GET] = NLF_DOIT | NLF_DUMPIT,
+	[LOOM_CMD_ROUTE_SET] = NLF_DOIT,
+	[LOOM_CMD_ROUTE_DEL] = NLF_DOIT,
+	[LOOM_CMD_PORT_GET] = NLF_DOIT | NLF_DUMPIT,
+	[LOOM_CMD_DEV_SET] = NLF_DOIT,
+	[LOOM_CMD_ROUTE_LOAD] = NLF_DOIT,
+	[LOOM_CMD_PORT_SET] = NLF_DOIT,
+	[LOOM_CMD_VC_GET] = NLF_DOIT,
+	[LOOM_CMD_VC_SET] = NLF_DOIT,
+	[LOOM_CMD_STATS_GET] = NLF_DUMPIT,
+	[LOOM_CMD_MAINT] = NLF_DOIT,
+	[LOOM_CMD_KEY_GRANT] = NLF_DOIT,
+	[LOOM_CMD_KEY_REVOKE] = NLF_DOIT,
+	[LOOM_CMD_KEY_GET] = NLF_DUMPIT,
+	[LOOM_CMD_BSU_GET] = NLF_DOIT | NLF_DUMPIT,
+	[LOOM_CMD_BSU_SET] = NLF_DOIT,
+};
+
+/* the reasons nlf_core_bare() gives, in its order, and their counts */
+static const char *const nlf_core_reasons[] = {
+	"unknown command", "dump of a doit-only command",
+	"doit of a dump-only command", "GENL_ADMIN_PERM without CAP_NET_ADMIN",
+};
+static unsigned long nlf_core_count[4];
+
+/*
+ * Why a refusal without an extack message is expected: the core's reason,
+ * or NULL when the request reached the module (which must explain it).
+ */
+static const char *nlf_core_bare(unsigned int cmd, int dump, int err)
+{
+	unsigned int ops = cmd < __LOOM_CMD_MAX ? nlf_ops[cmd] : 0;
+
+	if (err == EOPNOTSUPP && !ops)
+		return nlf_core_reasons[0];
+	if (err == EOPNOTSUPP && dump && !(ops & NLF_DUMPIT))
+		return nlf_core_reasons[1];
+	if (err == EOPNOTSUPP && !dump && !(ops & NLF_DOIT))
+		return nlf_core_reasons[2];
+	if (err == EPERM && geteuid() != 0)
+		return nlf_core_reasons[3];
+	return NULL;
+}
+
+/* bare refusals, counted by command (0..255), dump flag and errno */
+static unsigned long nlf_bare[256][2][NLF_MAX_ERRNO];
+
 static double nlf_now_ms(void)
 {
 	struct timespec ts;
@@ -417,7 +496,7 @@ int main(int argc, char **argv)
 	unsigned long count = argc > 1 ? strtoul(argv[1], NULL, 0) : 5000;
 	unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 0) : 1;
 	unsigned long answers[NLF_MAX_ERRNO] = { 0 }, lost = 0;
-	unsigned long maint = 0, maint_ok = 0, maint_silent = 0, other_silent = 0;
+	unsigned long maint = 0, maint_ok = 0, maint_silent = 0, module_bare = 0, core_bare = 0;
 	double maint_slowest = 0;
 	struct timeval tv = { .tv_sec = 5 };
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
@@ -498,18 +577,40 @@ int main(int argc, char **argv)
 			if (err && !has_msg && maint_silent++ < 10)
 				fprintf(stderr, "nl_fuzz: message %lu (LOOM_CMD_MAINT, %zu bytes): refused with %s and no extack message\n",
 					i, m.len, strerror(err));
-		} else if (err && !has_msg && g->cmd < __LOOM_CMD_MAX && !dump) {
-			other_silent++;
+		}
+		if (err && !has_msg) {
+			const char *why = nlf_core_bare(g->cmd, !!dump, err);
+
+			nlf_bare[g->cmd][!!dump][err < NLF_MAX_ERRNO ? err : 0]++;
+			if (why) {
+				core_bare++;
+				for (int r = 0; r < 4; r++)
+					nlf_core_count[r] += why == nlf_core_reasons[r];
+			} else
+				module_bare++;
+			if (getenv("NL_FUZZ_VERBOSE"))
+				printf("bare %lu: cmd %u%s: %s: %s\n", i, g->cmd, dump ? " dump" : "",
+				       strerror(err), why ? why : "reached the module");
 		}
 	}
 	printf("nl_fuzz: %lu messages, seed %lu, %lu unanswered\n", count, seed, lost);
 	printf("nl_fuzz: LOOM_CMD_MAINT: %lu requests, %lu succeeded, %lu refusals without an extack message, slowest answer %.0f ms\n",
 	       maint, maint_ok, maint_silent, maint_slowest);
-	printf("nl_fuzz: other commands of the family: %lu refusals without an extack message\n",
-	       other_silent);
+	printf("nl_fuzz: refusals without an extack message: %lu answered by the generic netlink core, %lu by the module\n",
+	       core_bare, module_bare);
+	for (int r = 0; r < 4; r++)
+		printf("nl_fuzz: core, %s: %lu\n", nlf_core_reasons[r], nlf_core_count[r]);
 	for (int e = 0; e < NLF_MAX_ERRNO; e++)
 		if (answers[e])
 			printf("  %-32s %lu\n", e ? strerror(e) : "success", answers[e]);
+	printf("nl_fuzz: bare refusals by command, dump flag and errno (core: expected, MODULE: a handler forgot its message):\n");
+	for (unsigned int c = 0; c < 256; c++)
+		for (int d = 0; d < 2; d++)
+			for (int e = 0; e < NLF_MAX_ERRNO; e++)
+				if (nlf_bare[c][d][e])
+					printf("  bare: cmd %3u%-5s %-28s %5lu  %s\n", c, d ? " dump" : "",
+					       e ? strerror(e) : "errno out of range", nlf_bare[c][d][e],
+					       nlf_core_bare(c, d, e) ? "core" : "MODULE");
 	close(fd);
-	return lost || maint_silent ? 1 : 0;
+	return lost || maint_silent || module_bare ? 1 : 0;
 }
