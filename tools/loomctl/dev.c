@@ -4,6 +4,7 @@
  * changes of the settings (LOOM_CMD_DEV_SET).
  */
 #include <errno.h>
+#include <string.h>
 #include <time.h>
 
 #include "loomctl.h"
@@ -56,7 +57,47 @@ const char lc_dev_usage[] =
 struct lc_dev_out {
 	const struct lc_opts *o;
 	unsigned int n;
+	struct lc_pci_card cards[LC_PCI_MAX_CARDS];
+	unsigned int n_cards;
+	bool scanned;		/* cards[] holds the PCI scan */
 };
+
+/* the driver bound to the card at @pci, from the scan ("loom" when the scan
+ * did not see it: the module just reported it)
+ */
+static const char *lc_dev_driver(struct lc_dev_out *out, const char *pci)
+{
+	for (unsigned int i = 0; i < out->n_cards; i++) {
+		if (!strcmp(out->cards[i].addr, pci)) {
+			out->cards[i].seen = true;
+			return out->cards[i].driver[0] ? out->cards[i].driver : "none";
+		}
+	}
+	return "loom";
+}
+
+/* a card on the bus that the module did not report: its ids and driver */
+static void lc_dev_print_pci(struct lc_dev_out *out, const struct lc_pci_card *c)
+{
+	if (out->o->json) {
+		printf("%s{\"dev\":null,\"index\":null,\"pci\":", out->n ? "," : "");
+		lc_json_str(stdout, c->addr);
+		fputs(",\"driver\":", stdout);
+		if (c->driver[0])
+			lc_json_str(stdout, c->driver);
+		else
+			fputs("null", stdout);
+		printf(",\"pci_id\":\"%04x:%04x\",\"kind\":\"%s\",\"node_id\":null,"
+		       "\"logical_id\":null,\"fw_version\":null}",
+		       c->vendor, c->device, lc_pci_kind(c));
+	} else {
+		printf("-: pci %s driver %s id %04x:%04x %s\n", c->addr,
+		       c->driver[0] ? c->driver : "none", c->vendor, c->device,
+		       lc_pci_kind(c));
+		printf("    firmware, node and logical id unknown: only loom.ko reads them (bind the card to loom)\n");
+	}
+	out->n++;
+}
 
 static uint32_t lc_u32(struct nlattr **tb, int attr)
 {
@@ -78,14 +119,24 @@ static int lc_dev_print(struct nlattr **tb, uint8_t cmd, void *arg)
 	char when[32] = "?";
 	struct tm tm;
 
+	const char *drv;
+	uint32_t pci_id;
+
 	if (cmd != LOOM_CMD_DEV_GET || !tb[LOOM_ATTR_DEV_INDEX])
 		return 0;
+	drv = lc_dev_driver(out, lc_str(tb, LOOM_ATTR_DEV_PCI_NAME));
+	pci_id = emulated ? 0x1af41110u :
+		 (uint32_t)LOOM_PCI_VENDOR_ID << 16 | LOOM_PCI_DEVICE_ID;
 	if (gmtime_r(&built, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	if (out->o->json) {
 		printf("%s{\"dev\":\"loom%u\",\"index\":%u,\"pci\":", out->n ? "," : "",
 		       lc_u32(tb, LOOM_ATTR_DEV_INDEX), lc_u32(tb, LOOM_ATTR_DEV_INDEX));
 		lc_json_str(stdout, lc_str(tb, LOOM_ATTR_DEV_PCI_NAME));
+		fputs(",\"driver\":", stdout);
+		lc_json_str(stdout, drv);
+		printf(",\"pci_id\":\"%04x:%04x\",\"kind\":\"%s\"", pci_id >> 16, pci_id & 0xffff,
+		       emulated ? "lab" : "card");
 		printf(",\"node_id\":%u,\"logical_id\":%u,\"n_ports\":%u,\"n_contexts\":%u,"
 		       "\"rt_entries\":%u,\"fw_version\":\"%u.%u.%u\",\"fw_build_id\":\"%08x\","
 		       "\"fw_build_time\":%lld,\"fw_desc\":",
@@ -103,8 +154,8 @@ static int lc_dev_print(struct nlattr **tb, uint8_t cmd, void *arg)
 			       lc_u32(tb, LOOM_ATTR_DEV_LANE_THRESHOLD));
 		putchar('}');
 	} else {
-		printf("loom%u: pci %s node %u logical %u ports %u contexts %u routes %u\n",
-		       lc_u32(tb, LOOM_ATTR_DEV_INDEX), lc_str(tb, LOOM_ATTR_DEV_PCI_NAME),
+		printf("loom%u: pci %s driver %s node %u logical %u ports %u contexts %u routes %u\n",
+		       lc_u32(tb, LOOM_ATTR_DEV_INDEX), lc_str(tb, LOOM_ATTR_DEV_PCI_NAME), drv,
 		       lc_u32(tb, LOOM_ATTR_DEV_NODE_ID), lc_u32(tb, LOOM_ATTR_DEV_LOGICAL_ID),
 		       lc_u32(tb, LOOM_ATTR_DEV_N_PORTS), lc_u32(tb, LOOM_ATTR_DEV_N_CONTEXTS),
 		       lc_u32(tb, LOOM_ATTR_DEV_RT_ENTRIES));
@@ -197,11 +248,14 @@ static int lc_dev_set(const struct lc_opts *o, int argc, char **argv)
 int lc_dev_run(const struct lc_opts *o, int argc, char **argv)
 {
 	static const char *const cmds[] = { "show", "list", "set", NULL };
-	struct lc_dev_out out = { .o = o, .n = 0 };
+	static struct lc_dev_out out;
 	bool all = o->dev == UINT32_MAX;
+	unsigned int bound = 0;
 	struct lc_nl nl;
 	char what[32];
 	int err;
+
+	out.o = o;
 
 	if (argc > 0 && lc_is_help(argv[0])) {
 		fputs(lc_dev_usage, stdout);
@@ -215,20 +269,37 @@ int lc_dev_run(const struct lc_opts *o, int argc, char **argv)
 	if (argc > 1)
 		return lc_usage_error("dev show: unexpected argument \"%s\": usage: loomctl [-j] [-d DEV] dev [show]",
 				      argv[1]);
+	/* every card: the module's view merged, by PCI address, with the bus's,
+	 * so a card bound to another driver or to none is listed too
+	 */
+	if (all && !lc_pci_scan(out.cards, LC_PCI_MAX_CARDS, &out.n_cards))
+		out.scanned = true;
+	if (o->json)
+		fputs("[", stdout);
 	err = lc_nl_open(&nl);
-	if (err)
-		return err;
-	err = lc_nl_request_list(&nl, o->json, LOOM_CMD_DEV_GET, all,
-				 all ? NULL : lc_dev_build, (void *)o, lc_dev_print, &out);
+	if (!err) {
+		err = lc_nl_request(&nl, LOOM_CMD_DEV_GET, all,
+				    all ? NULL : lc_dev_build, (void *)o, lc_dev_print, &out);
+		bound = out.n;
+	}
+	for (unsigned int i = 0; i < out.n_cards; i++)
+		if (!out.cards[i].seen)
+			lc_dev_print_pci(&out, &out.cards[i]);
+	if (o->json)
+		fputs("]\n", stdout);
 	fflush(stdout);
+	if (!nl.sk)
+		return err;	/* lc_nl_open() said why */
 	if (err) {
 		if (all)
 			snprintf(what, sizeof(what), "dev show");
 		else
 			snprintf(what, sizeof(what), "dev show loom%u", o->dev);
 		err = lc_nl_refused(&nl, err, what, NULL);
-	} else if (all && !out.n && !o->json) {
-		fprintf(stderr, "loomctl: loom.ko is loaded but has no card bound\n");
+	} else if (all && !bound && !o->json) {
+		fprintf(stderr, "loomctl: loom.ko is loaded but has no card bound%s\n",
+			out.n ? " (the cards above are on the PCI bus)" :
+			out.scanned ? " and no card is on the PCI bus" : "");
 	}
 	lc_nl_close(&nl);
 	return err;

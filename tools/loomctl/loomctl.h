@@ -36,6 +36,27 @@ int lc_subcommand(const char *obj, int argc, char **argv,
 		  const char *const *cmds, const char *listed,
 		  const char *usage, int *cmd);
 
+/* pci.c: loom cards on the PCI bus (libpci) */
+enum lc_pci_sig {
+	LC_SIG_CARD,		/* the real card's ids */
+	LC_SIG_LAB,		/* ivshmem with the loom signature */
+	LC_SIG_UNCHECKED,	/* ivshmem whose BAR2 could not be read */
+	LC_SIG_NONE,		/* ivshmem of something else: not listed */
+};
+
+struct lc_pci_card {
+	char addr[16];		/* DDDD:BB:DD.F */
+	char driver[32];	/* bound driver, "" when none */
+	uint16_t vendor, device;
+	enum lc_pci_sig sig;
+	bool seen;		/* the module reported it */
+};
+
+#define LC_PCI_MAX_CARDS	64
+
+int lc_pci_scan(struct lc_pci_card *cards, unsigned int max, unsigned int *n);
+const char *lc_pci_kind(const struct lc_pci_card *c);
+
 /* nl.c */
 struct lc_nl {
 	struct nl_sock *sk;

@@ -7,7 +7,8 @@
 # delivery), port show, bad input with its exit status and message, the
 # CAP_NET_ADMIN rule for an unprivileged user, monitor events, a dump of a
 # full 1024-entry table (several netlink messages), an unbind and rebind of
-# the card under a stream of netlink requests, rmmod (the family goes, a
+# the card under a stream of netlink requests (dev still lists the unbound
+# card from libpci, with no driver), rmmod (the family goes, a
 # monitor notices) and insmod, bsu set -j printing the unit it wrote, a
 # clean kernel log.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +24,7 @@ if ! command -v jq >/dev/null; then
 	exit 4
 fi
 
-tap_plan 32
+tap_plan 34
 lab_start_test "lab with 2 hosts starts and loads loom.ko" --hosts 2
 
 out=$(mktemp -d)
@@ -39,10 +40,10 @@ rc() { cat "$out/rc"; }
 show() { tap_diag "exit $(rc): $(cat "$out/o" "$out/e")"; }
 
 # ---- dev show ----------------------------------------------------------
-sys=$(lab_exec 0 'cd /sys/class/loom/loom0 && echo $(cat node_id logical_id fw_version fw_build_id emulated)')
-read -r s_node s_logical s_fwver s_build s_emul <<<"$sys"
+sys=$(lab_exec 0 'cd /sys/class/loom/loom0 && echo $(cat node_id logical_id fw_version fw_build_id emulated) $(basename "$(readlink device)")')
+read -r s_node s_logical s_fwver s_build s_emul pci <<<"$sys"
 lc dev show
-if [ "$(rc)" = 0 ] && grep -q "^loom0: pci [0-9a-f:.]* node $s_node logical $s_logical ports 2 contexts [0-9]* routes 1024$" "$out/o" &&
+if [ "$(rc)" = 0 ] && grep -q "^loom0: pci $pci driver loom node $s_node logical $s_logical ports 2 contexts [0-9]* routes 1024$" "$out/o" &&
 	grep -q "^    firmware \".*\" version $s_fwver build $s_build built .*emulated$" "$out/o" &&
 	[ "$s_emul" = 1 ]; then
 	tap_ok "dev show: node, logical id, firmware version and build id equal sysfs"
@@ -51,9 +52,10 @@ else
 	tap_fail "dev show: node, logical id, firmware version and build id equal sysfs ($sys)"
 fi
 lc -j dev
-j=$(jq -r '.[0] | "\(.dev) \(.node_id) \(.logical_id) \(.fw_version) \(.fw_build_id) \(.emulated) \(.n_ports)"' "$out/o" 2>&1)
-if [ "$(rc)" = 0 ] && [ "$j" = "loom0 $s_node $s_logical $s_fwver $s_build true 2" ]; then
-	tap_ok "dev show -j: valid JSON whose values equal sysfs"
+j=$(jq -r '.[0] | "\(.dev) \(.node_id) \(.logical_id) \(.fw_version) \(.fw_build_id) \(.emulated) \(.n_ports) \(.pci) \(.driver) \(.pci_id) \(.kind)"' "$out/o" 2>&1)
+if [ "$(rc)" = 0 ] && [ "$j" = "loom0 $s_node $s_logical $s_fwver $s_build true 2 $pci loom 1af4:1110 lab" ] &&
+	[ "$(jq length "$out/o")" = 1 ]; then
+	tap_ok "dev show -j: valid JSON whose values equal sysfs, pci address, driver loom"
 else
 	show
 	tap_fail "dev show -j: valid JSON whose values equal sysfs (got '$j')"
@@ -311,7 +313,6 @@ else
 fi
 
 # ---- unbind and rebind while requests keep coming ----------------------
-pci=$(lab_exec 0 'basename "$(readlink /sys/class/loom/loom0/device)"')
 lab_exec 0 "rm -f /tmp/nl-stop
 	(n=0; while [ ! -e /tmp/nl-stop ]; do
 		{ loomctl route show; loomctl dev; loomctl port show; } >/dev/null 2>&1
@@ -324,10 +325,13 @@ lab_exec 0 "rm -f /tmp/nl-stop
 	echo $pci > /sys/bus/pci/drivers/loom/unbind
 	loomctl route show; echo \"route show: exit \$?\"
 	loomctl dev; echo \"dev: exit \$?\"
+	loomctl -j dev > /tmp/nl-dev.json; echo \"dev -j: exit \$?\"
+	setpriv --reuid=65534 --regid=65534 --clear-groups loomctl dev | sed 's/^/nobody: /'
 	echo $pci > /sys/bus/pci/drivers/loom/bind
 	sleep 1
 	touch /tmp/nl-stop; wait \$r \$w; rm -f /tmp/nl-stop
 	loomctl route del 9" >"$out/unbind" 2>&1
+lab_exec 0 'cat /tmp/nl-dev.json; rm -f /tmp/nl-dev.json' >"$out/devj" 2>&1
 tap_diag "$(cat "$out/unbind")"
 readers=$(sed -n 's/^readers: \([0-9]*\) rounds$/\1/p' "$out/unbind")
 writes=$(sed -n 's/^writer: \([0-9]*\) rounds$/\1/p' "$out/unbind")
@@ -341,6 +345,20 @@ if grep -q 'loom.ko is loaded but has no card bound' "$out/unbind" && grep -qx '
 	tap_ok "dev show with no card bound: exit 0 and says so"
 else
 	tap_fail "dev show with no card bound: exit 0 and says so"
+fi
+if grep -qx -- "-: pci $pci driver none id 1af4:1110 lab" "$out/unbind" &&
+	grep -q '^    firmware, node and logical id unknown: only loom.ko reads them' "$out/unbind" &&
+	grep -qx -- "nobody: -: pci $pci driver none id 1af4:1110 ivshmem-unchecked" "$out/unbind"; then
+	tap_ok "dev show of the unbound card: listed from PCI, driver none, lab signature (unchecked without root)"
+else
+	tap_fail "dev show of the unbound card: listed from PCI, driver none, lab signature (unchecked without root)"
+fi
+j=$(jq -c '[.[] | [.dev, .pci, .driver, .pci_id, .kind, .node_id]]' "$out/devj" 2>&1)
+if grep -qx 'dev -j: exit 0' "$out/unbind" && [ "$j" = "[[null,\"$pci\",null,\"1af4:1110\",\"lab\",null]]" ]; then
+	tap_ok "dev show -j of the unbound card: pci address, driver null, no node id"
+else
+	tap_diag "$(cat "$out/devj")"
+	tap_fail "dev show -j of the unbound card: pci address, driver null, no node id (got $j)"
 fi
 lc route show
 if [ "$(rc)" = 0 ] && cmp -s "$out/o" "$out/routes"; then
@@ -362,11 +380,12 @@ fi
 tap_diag "$(cat "$out/rmmod")"
 if grep -qx 'rmmod: exit 0' "$out/rmmod" && grep -qx 'dev: exit 1' "$out/rmmod" &&
 	grep -q 'the loom netlink family is not registered: is loom.ko loaded?' "$out/rmmod" &&
+	grep -qx -- "-: pci $pci driver none id 1af4:1110 lab" "$out/rmmod" &&
 	grep -qx 'monitor: exit 1' "$out/rmmod" &&
 	grep -q 'monitor: the loom netlink family went away' "$out/rmmod"; then
-	tap_ok "after rmmod: 'is loom.ko loaded?' (exit 1), and monitor says the family went away"
+	tap_ok "after rmmod: dev lists the card from PCI, 'is loom.ko loaded?' (exit 1), and monitor says the family went away"
 else
-	tap_fail "after rmmod: 'is loom.ko loaded?' (exit 1), and monitor says the family went away"
+	tap_fail "after rmmod: dev lists the card from PCI, 'is loom.ko loaded?' (exit 1), and monitor says the family went away"
 fi
 lc route show
 if grep -qx 'insmod: exit 0' "$out/rmmod" && [ "$(rc)" = 0 ] && cmp -s "$out/o" "$out/routes"; then
