@@ -24,6 +24,7 @@ void engine_default_opts(struct fm_engine_opts *o)
 {
 	o->datelines = true;
 	o->root = 0;
+	o->adaptive = true;
 }
 
 struct fm_routes *engine_run(const struct fm_engine *e, const struct fm_graph *g,

@@ -16,6 +16,9 @@
 struct fm_engine_opts {
 	bool datelines;		/* dor: one dateline per torus ring (default on) */
 	int root;		/* updown: root of the spanning tree (default 0) */
+	bool adaptive;		/* minhop: adaptive entries where several minimal
+				 * ports exist (default on; off: in-order delivery)
+				 */
 };
 
 struct fm_engine {

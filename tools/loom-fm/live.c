@@ -31,7 +31,7 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 {
 	enum { OPT_DEV = 256, OPT_INDEX, OPT_TOPO, OPT_SHAPE, OPT_ENGINE, OPT_ROOT, OPT_NODL,
 	       OPT_INTERVAL, OPT_ONCE, OPT_TIMEOUT, OPT_MTIMEOUT, OPT_MRETRIES, OPT_LOGICAL,
-	       OPT_FORCE };
+	       OPT_FORCE, OPT_NOADAPT };
 	static const struct option longopts[] = {
 		{ "dev", required_argument, NULL, OPT_DEV },
 		{ "index", required_argument, NULL, OPT_INDEX },
@@ -40,6 +40,7 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 		{ "engine", required_argument, NULL, OPT_ENGINE },
 		{ "root", required_argument, NULL, OPT_ROOT },
 		{ "no-datelines", no_argument, NULL, OPT_NODL },
+		{ "no-adaptive", no_argument, NULL, OPT_NOADAPT },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "once", no_argument, NULL, OPT_ONCE },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -90,6 +91,9 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 			break;
 		case OPT_NODL:
 			o->eopts.datelines = false;
+			break;
+		case OPT_NOADAPT:
+			o->eopts.adaptive = false;
 			break;
 		case OPT_INTERVAL:
 			if (fm_parse_uint(optarg, 100, 3600000, &v))

@@ -30,7 +30,7 @@ struct fm_args {
 
 static int parse_args(int argc, char **argv, struct fm_args *a)
 {
-	enum { OPT_SHAPE = 256, OPT_TOPO, OPT_ENGINE, OPT_FAIL, OPT_ROOT, OPT_NODL, OPT_CHECK };
+	enum { OPT_SHAPE = 256, OPT_TOPO, OPT_ENGINE, OPT_FAIL, OPT_ROOT, OPT_NODL, OPT_CHECK, OPT_NOADAPT };
 	static const struct option longopts[] = {
 		{ "shape", required_argument, NULL, OPT_SHAPE },
 		{ "topology", required_argument, NULL, OPT_TOPO },
@@ -38,6 +38,7 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 		{ "fail", required_argument, NULL, OPT_FAIL },
 		{ "root", required_argument, NULL, OPT_ROOT },
 		{ "no-datelines", no_argument, NULL, OPT_NODL },
+		{ "no-adaptive", no_argument, NULL, OPT_NOADAPT },
 		{ "check-only", no_argument, NULL, OPT_CHECK },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -69,6 +70,9 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 			break;
 		case OPT_NODL:
 			a->opts.datelines = false;
+			break;
+		case OPT_NOADAPT:
+			a->opts.adaptive = false;
 			break;
 		case OPT_CHECK:
 			a->check_only = 1;

@@ -48,7 +48,8 @@ static int plan_card(const struct fm_fabric *f, const struct fm_routes *r, int i
 		uint32_t entry = c->router + LOOM_ROUTER_RT + e * LOOM_ROUTER_RT_ENTRY_SIZE;
 		int j = by_logical[e];
 		int port = j < 0 ? FM_PORT_NONE : routes_port(r, i, j);
-		uint32_t w0;
+		uint32_t w0, w1;
+		unsigned int adapt;
 
 		if (port == FM_PORT_NONE) {
 			bad |= plan_add(p, i, FM_W_RT_ENTRY, entry, 0, (int)e);
@@ -56,8 +57,14 @@ static int plan_card(const struct fm_fabric *f, const struct fm_routes *r, int i
 		}
 		w0 = LOOM_RT_W0_VALID |
 		     (port == FM_PORT_HOST ? LOOM_RT_PORT_HOST : (uint32_t)port);
-		bad |= plan_add(p, i, FM_W_RT_PHYS, entry + 4,
-				f->card[j].node & LOOM_RT_W1_PHYS_MASK, (int)e);
+		w1 = f->card[j].node & LOOM_RT_W1_PHYS_MASK;
+		/* several minimal ports: the adaptive VC may take any of them */
+		adapt = port >= 0 ? r->adapt_ports[i * r->nodes + j] : 0;
+		if (adapt & (adapt - 1)) {
+			w0 |= LOOM_RT_W0_ADAPTIVE;
+			w1 |= adapt << LOOM_RT_W1_ADAPT_PORTS_SHIFT;
+		}
+		bad |= plan_add(p, i, FM_W_RT_PHYS, entry + 4, w1, (int)e);
 		bad |= plan_add(p, i, FM_W_RT_ENTRY, entry, w0, (int)e);
 	}
 	if (!c->vct)

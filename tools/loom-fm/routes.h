@@ -25,6 +25,12 @@ struct fm_routes {
 	unsigned char *dateline;	/* [node * ports + port]: switch to VC1 on this channel */
 	int *port_dim;			/* [port]: dimension of a port, -1 none */
 	bool uses_vcs;			/* VC1 may be used (else everything is VC0) */
+	/* [node * nodes + dest]: minimal ports the adaptive VC may choose among
+	 * (bit n = port n, ports 0..7); an entry with two bits or more is
+	 * programmed adaptive (LOOM_RT_W0_ADAPTIVE), 0 = deterministic only.
+	 * The port of port[] is the deterministic escape path.
+	 */
+	unsigned char *adapt_ports;
 };
 
 struct fm_hop {
