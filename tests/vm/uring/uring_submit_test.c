@@ -28,37 +28,12 @@
 #include <loom_hw/regs.h>
 #include <loom_hw/ring.h>
 
+#include "uring_util.h"
+
 #define PLAN		7
 #define ENTRIES		16
 #define SEG		65536
 #define KEY		0x5b17u
-
-static int test_n, test_failed;
-
-static void check(int ok, const char *what, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void check(int ok, const char *what, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", ++test_n);
-	va_start(ap, what);
-	vprintf(what, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		test_failed++;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 struct rctx {
 	int fd;

@@ -25,103 +25,17 @@
 #include <linux/loom.h>
 #include <loom.h>
 
-static int test_n, test_failed;
-
-static void check(int ok, const char *what, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void check(int ok, const char *what, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", ++test_n);
-	va_start(ap, what);
-	vprintf(what, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		test_failed++;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static struct io_uring_sqe *prep(struct io_uring *ring, int fd, uint32_t op,
-				 uint64_t user_data)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-
-	if (!sqe) {
-		fprintf(stderr, "uring_test: submission queue full\n");
-		exit(1);
-	}
-	memset(sqe, 0, (ring->flags & IORING_SETUP_SQE128) ? 128 : 64);
-	sqe->opcode = IORING_OP_URING_CMD;
-	sqe->fd = fd;
-	sqe->cmd_op = op;
-	sqe->user_data = user_data;
-	return sqe;
-}
+#include "uring_util.h"
 
 static void prep_wait(struct io_uring *ring, int fd, uint32_t ctx_index,
 		      uint64_t timeout_ns, uint64_t user_id)
 {
-	struct io_uring_sqe *sqe = prep(ring, fd, LOOM_URING_WAIT_CQ, user_id);
+	struct io_uring_sqe *sqe = uring_cmd_prep(ring, fd, LOOM_URING_WAIT_CQ, user_id);
 	struct loom_uring_wait *w = (struct loom_uring_wait *)(void *)sqe->cmd;
 
 	w->ctx_index = ctx_index;
 	w->timeout_ns = timeout_ns;
 	w->user_id = user_id;
-}
-
-static void prep_cancel(struct io_uring *ring, int fd, uint64_t user_id,
-			uint64_t user_data)
-{
-	struct io_uring_sqe *sqe = prep(ring, fd, LOOM_URING_CANCEL, user_data);
-	struct loom_uring_cancel *c = (struct loom_uring_cancel *)(void *)sqe->cmd;
-
-	c->user_id = user_id;
-}
-
-/* Reap one CQE within @timeout_s; returns 0 and fills *res and *data. */
-static int reap(struct io_uring *ring, double timeout_s, int *res,
-		uint64_t *data)
-{
-	struct __kernel_timespec ts = {
-		.tv_sec = (long long)timeout_s,
-		.tv_nsec = (long long)((timeout_s - (double)(long long)timeout_s) * 1e9),
-	};
-	struct io_uring_cqe *cqe;
-	int err;
-
-	do
-		err = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
-	while (err == -EINTR);
-	if (err)
-		return err;
-	*res = cqe->res;
-	*data = cqe->user_data;
-	io_uring_cqe_seen(ring, cqe);
-	return 0;
-}
-
-/* Submit what is queued and reap exactly one CQE; its res, or -999. */
-static int submit_one(struct io_uring *ring, double timeout_s)
-{
-	uint64_t data;
-	int res;
-
-	if (io_uring_submit(ring) < 0)
-		return -999;
-	if (reap(ring, timeout_s, &res, &data))
-		return -999;
-	return res;
 }
 
 static int ring_init(struct io_uring *ring, unsigned int entries,
@@ -172,7 +86,7 @@ static int hold(int n)
 		uint64_t data;
 		int res;
 
-		if (reap(&ring, 60, &res, &data)) {
+		if (uring_reap(&ring, 60, &res, &data)) {
 			printf("reap: timeout\n");
 			return 1;
 		}
@@ -208,35 +122,35 @@ int main(int argc, char **argv)
 
 	/* without SQE128 */
 	ring_init(&ring64, 8, 0);
-	prep(&ring64, fd, LOOM_URING_WAIT_CQ, 1);
-	res = submit_one(&ring64, 5);
+	uring_cmd_prep(&ring64, fd, LOOM_URING_WAIT_CQ, 1);
+	res = uring_submit_one(&ring64, 5);
 	check(res == -EINVAL, "WAIT_CQ on a ring without SQE128: -EINVAL (got %d)", res);
 	io_uring_queue_exit(&ring64);
 
 	prep_wait(&ring, fd, idx + 1, 1000000000ull, 1);
-	res = submit_one(&ring, 5);
+	res = uring_submit_one(&ring, 5);
 	check(res == -EINVAL, "WAIT_CQ on a context not of this file: -EINVAL (got %d)", res);
 	{
-		struct io_uring_sqe *sqe = prep(&ring, fd, LOOM_URING_WAIT_CQ, 2);
+		struct io_uring_sqe *sqe = uring_cmd_prep(&ring, fd, LOOM_URING_WAIT_CQ, 2);
 		struct loom_uring_wait *w = (struct loom_uring_wait *)(void *)sqe->cmd;
 
 		w->ctx_index = idx;
 		w->flags = 1;
 		w->timeout_ns = 1000000000ull;
 	}
-	res = submit_one(&ring, 5);
+	res = uring_submit_one(&ring, 5);
 	check(res == -EINVAL, "WAIT_CQ with unknown flags: -EINVAL (got %d)", res);
 	prep_wait(&ring, fd, idx, LOOM_URING_MAX_TIMEOUT_NS + 1, 2);
-	res = submit_one(&ring, 5);
+	res = uring_submit_one(&ring, 5);
 	check(res == -EINVAL, "WAIT_CQ with a timeout above 60 s: -EINVAL (got %d)", res);
-	prep(&ring, fd, 0x4cff, 3);
-	res = submit_one(&ring, 5);
+	uring_cmd_prep(&ring, fd, 0x4cff, 3);
+	res = uring_submit_one(&ring, 5);
 	check(res == -ENOTTY, "unknown cmd_op: -ENOTTY (got %d)", res);
 
 	/* timeout */
 	t0 = now_s();
 	prep_wait(&ring, fd, idx, 300000000ull, 4);
-	res = submit_one(&ring, 10);
+	res = uring_submit_one(&ring, 10);
 	dt = now_s() - t0;
 	check(res == -ETIME && dt >= 0.29 && dt < 5,
 	      "a wait with no completion times out with -ETIME after 300 ms (got %d after %.3f s)", res, dt);
@@ -247,7 +161,7 @@ int main(int argc, char **argv)
 	usleep(100000);
 	t0 = now_s();
 	loom_nop(ctx, 42);
-	res = reap(&ring, 15, &res, &data) ? -999 : res;
+	res = uring_reap(&ring, 15, &res, &data) ? -999 : res;
 	dt = now_s() - t0;
 	check(res == 0 && dt < 10,
 	      "a wait completes with 0 when a NOP completion arrives (got %d after %.3f s)", res, dt);
@@ -258,12 +172,12 @@ int main(int argc, char **argv)
 	loom_nop(ctx, 43);
 	usleep(200000);
 	prep_wait(&ring, fd, idx, 20000000000ull, 6);
-	res = submit_one(&ring, 5);
+	res = uring_submit_one(&ring, 5);
 	prep_wait(&ring, fd, idx, 0, 7);
-	n = submit_one(&ring, 5);
+	n = uring_submit_one(&ring, 5);
 	drain(ctx);
 	prep_wait(&ring, fd, idx, 0, 8);
-	i = submit_one(&ring, 5);
+	i = uring_submit_one(&ring, 5);
 	check(res == 0 && n == 0 && i == -ETIME,
 	      "an entry already there completes at once; timeout 0 tests once (%d %d %d)", res, n, i);
 
@@ -273,13 +187,13 @@ int main(int argc, char **argv)
 	prep_wait(&ring, fd, idx, 20000000000ull, 78);
 	io_uring_submit(&ring);
 	usleep(100000);
-	prep_cancel(&ring, fd, 77, 1077);
+	uring_prep_cancel(&ring, fd, 77, 1077);
 	io_uring_submit(&ring);
 	ok = 1;
 	canceled = 0;
 	n = -1;
 	for (i = 0; i < 4; i++) {
-		if (reap(&ring, 5, &res, &data)) {
+		if (uring_reap(&ring, 5, &res, &data)) {
 			ok = 0;
 			break;
 		}
@@ -293,12 +207,12 @@ int main(int argc, char **argv)
 	check(ok && n == 3 && canceled == 3,
 	      "CANCEL of user_id 77 returns 3 and those waits complete with -ECANCELED (cancel %d, %d cancelled)",
 	      n, canceled);
-	prep_cancel(&ring, fd, 78, 1078);
+	uring_prep_cancel(&ring, fd, 78, 1078);
 	io_uring_submit(&ring);
 	n = -1;
 	canceled = 0;
 	for (i = 0; i < 2; i++) {
-		if (reap(&ring, 5, &res, &data))
+		if (uring_reap(&ring, 5, &res, &data))
 			break;
 		if (data == 1078)
 			n = res;
@@ -316,7 +230,7 @@ int main(int argc, char **argv)
 	loom_nop(ctx, 44);
 	zero = 0;
 	for (i = 0; i < 200; i++) {
-		if (reap(&ring, 15, &res, &data))
+		if (uring_reap(&ring, 15, &res, &data))
 			break;
 		zero += res == 0;
 	}
@@ -330,16 +244,16 @@ int main(int argc, char **argv)
 	io_uring_submit(&ring);
 	ebusy = 0;
 	for (;;) {
-		if (reap(&ring, 1, &res, &data))
+		if (uring_reap(&ring, 1, &res, &data))
 			break;
 		ebusy += res == -EBUSY;
 	}
-	prep_cancel(&ring, fd, 300, 1300);
+	uring_prep_cancel(&ring, fd, 300, 1300);
 	io_uring_submit(&ring);
 	n = -1;
 	canceled = 0;
 	for (i = 0; i < LOOM_URING_MAX_WAITS + 1; i++) {
-		if (reap(&ring, 5, &res, &data))
+		if (uring_reap(&ring, 5, &res, &data))
 			break;
 		if (data == 1300)
 			n = res;
@@ -363,7 +277,7 @@ int main(int argc, char **argv)
 			loom_ctx_destroy(c2);
 		canceled = 0;
 		for (i = 0; i < 5; i++) {
-			if (reap(&ring, 5, &res, &data))
+			if (uring_reap(&ring, 5, &res, &data))
 				break;
 			canceled += res == -ECANCELED;
 		}
@@ -384,7 +298,7 @@ int main(int argc, char **argv)
 			close(fd2);
 		n = 0;
 		for (i = 0; i < 5; i++) {
-			if (reap(&ring, 5, &res, &data))
+			if (uring_reap(&ring, 5, &res, &data))
 				break;
 			n += res == -ETIME;
 		}

@@ -44,37 +44,12 @@
 #include <loom.h>
 #include <loom_hw/regs.h>
 
+#include "uring_util.h"
+
 #define PLAN		21
 #define UNIT		5	/* the raw unit; UNIT + 1 is libloom's */
 #define COUNTER		5
 #define SEC		1000000000ull
-
-static int test_n, test_failed;
-
-static void check(int ok, const char *what, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void check(int ok, const char *what, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", ++test_n);
-	va_start(ap, what);
-	vprintf(what, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		test_failed++;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static uint64_t now_ns(void)
 {
@@ -182,27 +157,11 @@ static int unit_settle(const struct unit *u)
 
 /* ---- io_uring ---------------------------------------------------------- */
 
-static struct io_uring_sqe *prep(struct io_uring *ring, int fd, uint32_t op, uint64_t user_data)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-
-	if (!sqe) {
-		fprintf(stderr, "uring_wait_test: submission queue full\n");
-		exit(1);
-	}
-	memset(sqe, 0, 128);
-	sqe->opcode = IORING_OP_URING_CMD;
-	sqe->fd = fd;
-	sqe->cmd_op = op;
-	sqe->user_data = user_data;
-	return sqe;
-}
-
 static struct loom_uring_wait_bsu *prep_bsu(struct io_uring *ring, const struct unit *u,
 					    uint32_t cond, uint32_t value, uint64_t timeout_ns,
 					    uint64_t user_id)
 {
-	struct io_uring_sqe *sqe = prep(ring, u->fd, LOOM_URING_WAIT_BSU, user_id);
+	struct io_uring_sqe *sqe = uring_cmd_prep(ring, u->fd, LOOM_URING_WAIT_BSU, user_id);
 	struct loom_uring_wait_bsu *w = (struct loom_uring_wait_bsu *)(void *)sqe->cmd;
 
 	w->ctx_index = u->ctx;
@@ -218,7 +177,7 @@ static struct loom_uring_wait_counter *prep_counter(struct io_uring *ring, int f
 						    uint32_t id, uint64_t value,
 						    uint64_t timeout_ns, uint64_t user_id)
 {
-	struct io_uring_sqe *sqe = prep(ring, fd, LOOM_URING_WAIT_COUNTER, user_id);
+	struct io_uring_sqe *sqe = uring_cmd_prep(ring, fd, LOOM_URING_WAIT_COUNTER, user_id);
 	struct loom_uring_wait_counter *w = (struct loom_uring_wait_counter *)(void *)sqe->cmd;
 
 	w->ctx_index = ctx;
@@ -227,61 +186,6 @@ static struct loom_uring_wait_counter *prep_counter(struct io_uring *ring, int f
 	w->timeout_ns = timeout_ns;
 	w->user_id = user_id;
 	return w;
-}
-
-static void prep_cancel(struct io_uring *ring, int fd, uint64_t user_id, uint64_t user_data)
-{
-	struct io_uring_sqe *sqe = prep(ring, fd, LOOM_URING_CANCEL, user_data);
-	struct loom_uring_cancel *c = (struct loom_uring_cancel *)(void *)sqe->cmd;
-
-	c->user_id = user_id;
-}
-
-static int reap(struct io_uring *ring, double timeout_s, int *res, uint64_t *data)
-{
-	struct __kernel_timespec ts = {
-		.tv_sec = (long long)timeout_s,
-		.tv_nsec = (long long)((timeout_s - (double)(long long)timeout_s) * 1e9),
-	};
-	struct io_uring_cqe *cqe;
-	int err;
-
-	do
-		err = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
-	while (err == -EINTR);
-	if (err)
-		return err;
-	*res = cqe->res;
-	*data = cqe->user_data;
-	io_uring_cqe_seen(ring, cqe);
-	return 0;
-}
-
-/* Submit what is queued and reap one CQE: its res, or -999. */
-static int submit_one(struct io_uring *ring, double timeout_s)
-{
-	uint64_t data;
-	int res;
-
-	if (io_uring_submit(ring) < 0 || reap(ring, timeout_s, &res, &data))
-		return -999;
-	return res;
-}
-
-/* Reap @n CQEs within @timeout_s each; how many had result @want. */
-static int reap_n(struct io_uring *ring, int n, int want, double timeout_s)
-{
-	int got = 0;
-
-	for (int i = 0; i < n; i++) {
-		uint64_t data;
-		int res;
-
-		if (reap(ring, timeout_s, &res, &data))
-			break;
-		got += res == want;
-	}
-	return got;
 }
 
 static int bsu_ioctl(const struct unit *u, uint32_t unit, uint32_t cond, uint32_t value,
@@ -338,10 +242,10 @@ static void uring_bsu(struct io_uring *ring, struct unit *u, uint32_t other)
 	/* a barrier (of one) completes a pending COMPLETIONS_NE wait */
 	prep_bsu(ring, u, LOOM_BSU_COND_COMPLETIONS_NE, c0, 20 * SEC, 1);
 	io_uring_submit(ring);
-	res = reap(ring, 0.2, &res, &data) ? -999 : res;
+	res = uring_reap(ring, 0.2, &res, &data) ? -999 : res;
 	t0 = now_s();
 	unit_op(u, LOOM_BSU_OP_BAR);
-	a = reap(ring, 15, &b, &data) ? -999 : b;
+	a = uring_reap(ring, 15, &b, &data) ? -999 : b;
 	dt = now_s() - t0;
 	check(res == -999 && a == 0 && unit_rd(u, LOOM_BSUP_COMPLETIONS) != c0 && dt < 10,
 	      "WAIT_BSU COMPLETIONS_NE stays pending, then completes with 0 on a barrier (%d, %d after %.3f s)",
@@ -355,7 +259,7 @@ static void uring_bsu(struct io_uring *ring, struct unit *u, uint32_t other)
 	io_uring_submit(ring);
 	sleep_ms(100);
 	unit_op(u, LOOM_BSU_OP_EUR);
-	n = reap_n(ring, 2, 0, 15);
+	n = uring_reap_n(ring, 2, 0, 15);
 	check(n == 2 && unit_rd(u, LOOM_BSUP_STATE) == LOOM_BSU_S_EUR,
 	      "a eureka completes EUREKAS_NE and STATE_EQ S_EUR waits (%d of 2)", n);
 	/* STATE_NE S_EUR: the barrier after the eureka */
@@ -363,18 +267,18 @@ static void uring_bsu(struct io_uring *ring, struct unit *u, uint32_t other)
 	io_uring_submit(ring);
 	sleep_ms(100);
 	unit_op(u, LOOM_BSU_OP_BAR);
-	n = reap_n(ring, 1, 0, 15);
+	n = uring_reap_n(ring, 1, 0, 15);
 	check(n == 1 && unit_settle(u) == 0, "the barrier after it completes a STATE_NE S_EUR wait");
 
 	/* timeout, test once */
 	t0 = now_s();
 	prep_bsu(ring, u, LOOM_BSU_COND_STATE_EQ, LOOM_BSU_S_EUR, 300000000ull, 4);
-	res = submit_one(ring, 10);
+	res = uring_submit_one(ring, 10);
 	dt = now_s() - t0;
 	prep_bsu(ring, u, LOOM_BSU_COND_STATE_EQ, LOOM_BSU_S_BAR, 0, 5);
-	a = submit_one(ring, 5);
+	a = uring_submit_one(ring, 5);
 	prep_bsu(ring, u, LOOM_BSU_COND_STATE_EQ, LOOM_BSU_S_EUR, 0, 5);
-	b = submit_one(ring, 5);
+	b = uring_submit_one(ring, 5);
 	check(res == -ETIME && dt >= 0.29 && dt < 5 && a == 0 && b == -ETIME,
 	      "WAIT_BSU times out with -ETIME after 300 ms (%d, %.3f s); timeout 0 tests once (%d, %d)",
 	      res, dt, a, b);
@@ -382,10 +286,10 @@ static void uring_bsu(struct io_uring *ring, struct unit *u, uint32_t other)
 	/* errors */
 	w = prep_bsu(ring, u, LOOM_BSU_COND_STATE_EQ, 0, SEC, 6);
 	w->unit = UNIT + 2;
-	a = submit_one(ring, 5);
+	a = uring_submit_one(ring, 5);
 	w = prep_bsu(ring, u, LOOM_BSU_COND_STATE_EQ, 0, SEC, 6);
 	w->unit = 40;
-	b = submit_one(ring, 5);
+	b = uring_submit_one(ring, 5);
 	check(a == -EACCES && b == -EINVAL,
 	      "WAIT_BSU on a unit not granted: -EACCES (%d); on a unit the card lacks: -EINVAL (%d)",
 	      a, b);
@@ -393,18 +297,18 @@ static void uring_bsu(struct io_uring *ring, struct unit *u, uint32_t other)
 		int r[5];
 
 		w = prep_bsu(ring, u, 9, 0, SEC, 7);
-		r[0] = submit_one(ring, 5);
+		r[0] = uring_submit_one(ring, 5);
 		w = prep_bsu(ring, u, LOOM_BSU_COND_STATE_EQ, 0, SEC, 7);
 		w->flags = 1;
-		r[1] = submit_one(ring, 5);
+		r[1] = uring_submit_one(ring, 5);
 		w = prep_bsu(ring, u, LOOM_BSU_COND_STATE_EQ, 0, SEC, 7);
 		w->pad = 1;
-		r[2] = submit_one(ring, 5);
+		r[2] = uring_submit_one(ring, 5);
 		w = prep_bsu(ring, u, LOOM_BSU_COND_STATE_EQ, 0, SEC, 7);
 		w->ctx_index = other;
-		r[3] = submit_one(ring, 5);
+		r[3] = uring_submit_one(ring, 5);
 		w = prep_bsu(ring, u, LOOM_BSU_COND_STATE_EQ, 0, LOOM_URING_MAX_TIMEOUT_NS + 1, 7);
-		r[4] = submit_one(ring, 5);
+		r[4] = uring_submit_one(ring, 5);
 		check(r[0] == -EINVAL && r[1] == -EINVAL && r[2] == -EINVAL && r[3] == -EINVAL &&
 		      r[4] == -EINVAL,
 		      "WAIT_BSU: unknown cond, flags, pad, context of another file, timeout > 60 s: -EINVAL (%d %d %d %d %d)",
@@ -418,7 +322,7 @@ static void uring_bsu(struct io_uring *ring, struct unit *u, uint32_t other)
 	io_uring_submit(ring);
 	sleep_ms(200);
 	unit_op(u, LOOM_BSU_OP_BAR);
-	n = reap_n(ring, 100, 0, 15);
+	n = uring_reap_n(ring, 100, 0, 15);
 	check(n == 100, "100 outstanding WAIT_BSU all complete with 0 on one barrier (%d)", n);
 	unit_settle(u);
 
@@ -427,12 +331,12 @@ static void uring_bsu(struct io_uring *ring, struct unit *u, uint32_t other)
 		prep_bsu(ring, u, LOOM_BSU_COND_STATE_EQ, LOOM_BSU_S_EUR, 20 * SEC, 90);
 	io_uring_submit(ring);
 	sleep_ms(100);
-	prep_cancel(ring, u->fd, 90, 1090);
+	uring_prep_cancel(ring, u->fd, 90, 1090);
 	io_uring_submit(ring);
 	n = -1;
 	canceled = 0;
 	for (int i = 0; i < 4; i++) {
-		if (reap(ring, 5, &res, &data))
+		if (uring_reap(ring, 5, &res, &data))
 			break;
 		if (data == 1090)
 			n = res;
@@ -458,10 +362,10 @@ static void uring_counter(struct io_uring *ring, struct loom_dev *dev, struct lo
 	(void)dev;
 	prep_counter(ring, fd, idx, COUNTER, 100, 20 * SEC, 20);
 	io_uring_submit(ring);
-	a = reap(ring, 0.2, &res, &data) ? -999 : res;
+	a = uring_reap(ring, 0.2, &res, &data) ? -999 : res;
 	t0 = now_s();
 	b = loom_put_counted(ctx, &me, 0, 0, 100, COUNTER, 0, 1);
-	res = reap(ring, 15, &res, &data) ? -999 : res;
+	res = uring_reap(ring, 15, &res, &data) ? -999 : res;
 	dt = now_s() - t0;
 	loom_counter_read(ctx, COUNTER, &v);
 	check(a == -999 && b == 0 && res == 0 && v == 100 && dt < 10,
@@ -471,24 +375,24 @@ static void uring_counter(struct io_uring *ring, struct loom_dev *dev, struct lo
 
 	t0 = now_s();
 	prep_counter(ring, fd, idx, COUNTER, 1ull << 40, 300000000ull, 21);
-	res = submit_one(ring, 10);
+	res = uring_submit_one(ring, 10);
 	dt = now_s() - t0;
 	prep_counter(ring, fd, idx, COUNTER, 100, 0, 22);
-	a = submit_one(ring, 5);
+	a = uring_submit_one(ring, 5);
 	check(res == -ETIME && dt >= 0.29 && dt < 5 && a == 0,
 	      "WAIT_COUNTER times out with -ETIME after 300 ms (%d, %.3f s); a reached one completes at once (%d)",
 	      res, dt, a);
 
 	prep_counter(ring, fd, idx, LOOM_CTX_COUNTERS, 1, SEC, 23);
-	r[0] = submit_one(ring, 5);
+	r[0] = uring_submit_one(ring, 5);
 	prep_counter(ring, fd, other_ctx, COUNTER, 1, SEC, 23);
-	r[1] = submit_one(ring, 5);
+	r[1] = uring_submit_one(ring, 5);
 	w = prep_counter(ring, fd, idx, COUNTER, 1, SEC, 23);
 	w->flags = 1;
-	r[2] = submit_one(ring, 5);
+	r[2] = uring_submit_one(ring, 5);
 	w = prep_counter(ring, fd, idx, COUNTER, 1, SEC, 23);
 	w->pad = 1;
-	r[3] = submit_one(ring, 5);
+	r[3] = uring_submit_one(ring, 5);
 	check(r[0] == -EINVAL && r[1] == -EINVAL && r[2] == -EINVAL && r[3] == -EINVAL,
 	      "WAIT_COUNTER: counter 512, context of another file, flags, pad: -EINVAL (%d %d %d %d)",
 	      r[0], r[1], r[2], r[3]);
@@ -498,7 +402,7 @@ static void uring_counter(struct io_uring *ring, struct loom_dev *dev, struct lo
 	io_uring_submit(ring);
 	sleep_ms(200);
 	b = loom_put_counted(ctx, &me, 0, 0, 100, COUNTER, 0, 2);
-	n = reap_n(ring, 50, 0, 15);
+	n = uring_reap_n(ring, 50, 0, 15);
 	check(b == 0 && n == 50, "50 outstanding WAIT_COUNTER complete with 0 on one counted put (%d)", n);
 	loom_wait(ctx, comp, 4, 5000);
 }
@@ -667,7 +571,7 @@ static int remote_counter(uint64_t bytes)
 	io_uring_submit(&ring);
 	printf("armed\n");
 	fflush(stdout);
-	res = reap(&ring, 60, &res, &data) ? -999 : res;
+	res = uring_reap(&ring, 60, &res, &data) ? -999 : res;
 	loom_counter_read(ctx, 3, &v);
 	printf("res %d after %.3f s counter %llu\n", res, now_s() - t0, (unsigned long long)v);
 	io_uring_queue_exit(&ring);
