@@ -32,18 +32,11 @@ tap_ok "lab with 1 host starts and loads loom.ko"
 out=$(mktemp)
 # run_guest PROGRAM [ARGS...]: run a guest program, relay its TAP renumbered
 run_guest() {
-	local prog=$1 rc line
+	local prog=$1 rc
 	shift
 	"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 600 0 -- "$guest_bin/$prog" "$@" >"$out" 2>&1
 	rc=$?
-	while IFS= read -r line; do
-		case "$line" in
-		"ok "*) tap_ok "guest: ${line#ok [0-9]* - }" ;;
-		"not ok "*) tap_fail "guest: ${line#not ok [0-9]* - }" ;;
-		"1.."*) ;;
-		*) tap_diag "$line" ;;
-		esac
-	done <"$out"
+	tap_relay "$out"
 	if [ $rc = 0 ]; then
 		tap_ok "$prog exits 0"
 	else

@@ -43,14 +43,7 @@ mkdir -p "$out"
 "$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 40 0 -- "$guest_bin/uring_test" >"$out/guest" 2>&1
 rc=$?
 # renumber the guest's TAP into ours
-while IFS= read -r line; do
-	case "$line" in
-	"ok "*) tap_ok "guest: ${line#ok [0-9]* - }" ;;
-	"not ok "*) tap_fail "guest: ${line#not ok [0-9]* - }" ;;
-	"1.."*) ;;
-	*) tap_diag "$line" ;;
-	esac
-done <"$out/guest"
+tap_relay "$out/guest"
 if [ $rc = 0 ] && grep -q '^ok 18 ' "$out/guest"; then
 	tap_ok "uring_test ran all 18 checks and exits 0"
 else
@@ -60,14 +53,7 @@ fi
 # the BSU and counter waits (io_uring and LOOM_IOC_BSU_WAIT) on host 0 alone
 "$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 120 0 -- "$guest_bin/uring_wait_test" >"$out/wait" 2>&1
 rc=$?
-while IFS= read -r line; do
-	case "$line" in
-	"ok "*) tap_ok "guest: ${line#ok [0-9]* - }" ;;
-	"not ok "*) tap_fail "guest: ${line#not ok [0-9]* - }" ;;
-	"1.."*) ;;
-	*) tap_diag "$line" ;;
-	esac
-done <"$out/wait"
+tap_relay "$out/wait"
 if [ $rc = 0 ] && grep -q '^ok 21 ' "$out/wait"; then
 	tap_ok "uring_wait_test ran all 21 checks and exits 0"
 else
@@ -77,14 +63,7 @@ fi
 # command descriptors through io_uring (LOOM_URING_SUBMIT) on host 0
 "$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- "$guest_bin/uring_submit_test" >"$out/submit" 2>&1
 rc=$?
-while IFS= read -r line; do
-	case "$line" in
-	"ok "*) tap_ok "guest: ${line#ok [0-9]* - }" ;;
-	"not ok "*) tap_fail "guest: ${line#not ok [0-9]* - }" ;;
-	"1.."*) ;;
-	*) tap_diag "$line" ;;
-	esac
-done <"$out/submit"
+tap_relay "$out/submit"
 if [ $rc = 0 ] && grep -q '^ok 7 ' "$out/submit"; then
 	tap_ok "uring_submit_test ran all 7 checks and exits 0"
 else
