@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The bash completion files of loom-fm and loomctl: sourced in a clean
+# shell, they complete commands, options and option values (engines, the
+# --no-adaptive switch), and loom-fm's Makefile installs its file next to
+# loomctl's (share/bash-completion/completions).
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+top=$(cd "$here/../.." && pwd)
+fm=$top/tools/loom-fm/loom-fm.bash-completion
+lc=$top/tools/loomctl/loomctl.bash-completion
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# comp FILE FUNC WORDS...: the completions of the last word
+comp() {
+	local file=$1 func=$2
+	shift 2
+	bash --norc --noprofile -c '. "$1"; f=$2; shift 2
+		COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
+		$f; echo "${COMPREPLY[*]}"' comp "$file" "$func" "$@" 2>&1
+}
+check() { # description expected got
+	if [ "$2" = "$3" ]; then
+		tap_ok "$1"
+	else
+		tap_diag "expected '$2', got '$3'"
+		tap_fail "$1"
+	fi
+}
+
+tap_plan 8
+check "loom-fm: the commands" "routes discover configure watch" "$(comp "$fm" _loom_fm loom-fm "")"
+check "loom-fm con -> configure" "configure" "$(comp "$fm" _loom_fm loom-fm con)"
+check "loom-fm configure --engine: the engines" "dor minhop updown" \
+	"$(comp "$fm" _loom_fm loom-fm configure --engine "")"
+check "loom-fm routes --no-: --no-datelines --no-adaptive" "--no-datelines --no-adaptive" \
+	"$(comp "$fm" _loom_fm loom-fm routes --shape torus:4x4 --no-)"
+check "loom-fm watch --interval 100 --o -> --once" "--once" \
+	"$(comp "$fm" _loom_fm loom-fm watch --interval 100 --o)"
+check "loom-fm --logical: identity compact" "identity compact" \
+	"$(comp "$fm" _loom_fm loom-fm discover --logical "")"
+check "loomctl dev: show set help" "show set help" "$(comp "$lc" _loomctl loomctl dev "")"
+if make -s -C "$top/tools/loom-fm" install DESTDIR="$tmp" PREFIX=/usr >"$tmp/log" 2>&1 &&
+	cmp -s "$fm" "$tmp/usr/share/bash-completion/completions/loom-fm"; then
+	tap_ok "make -C tools/loom-fm install puts loom-fm's completion next to loomctl's"
+else
+	tap_diag "$(cat "$tmp/log")"
+	tap_fail "make -C tools/loom-fm install puts loom-fm's completion next to loomctl's"
+fi
+tap_done
