@@ -6,13 +6,17 @@
  * The deterministic escape paths stay minimal, and acyclic on rings, tori,
  * meshes and HyperX (dimension order, datelines on tori); without datelines
  * a ring is cyclic and the check names the cycle; --no-adaptive (adaptive
- * off) leaves no adaptive entry.
+ * off) leaves no adaptive entry.  Programmed into a fake fabric, an
+ * adaptive entry has LOOM_RT_W0_ADAPTIVE and its ports in word 1.
  */
 #include <stdlib.h>
 
 #include "tap.h"
 #include "graph.h"
 #include "verdict.h"
+#include "fabric.h"
+#include "program.h"
+#include "test_fm_fakefab.h"
 
 TAP_DEFINE;
 
@@ -113,7 +117,7 @@ int main(void)
 	int na, ns;
 	bool m;
 
-	tap_plan(15);
+	tap_plan(17);
 	if (!run("ring:5", &g, &v)) {
 		tap_ok(verdict_complete(&v) && verdict_minimal(&v) && verdict_acyclic(&v) &&
 		       v.routes_check.max_hops == 2,
@@ -242,6 +246,40 @@ int main(void)
 		graph_free(g);
 	} else {
 		tap_ok(0, "minhop torus:4x4 routed");
+	}
+	/* programmed: torus:3x3, node 0 = (0,0); 4 = (1,1) two ways, 1 = (1,0) one */
+	if (!run("torus:3x3", &g, &v)) {
+		static struct fm_fabric fab;
+		static char err[512];
+		struct fake_fabric *ff = fake_new(g, 0);
+		struct fm_apply_stats st;
+		struct fm_plan plan;
+		uint32_t rt = ff->card[0].router + LOOM_ROUTER_RT;
+		bool ok;
+
+		bool built;
+
+		built = !fabric_discover(&ff->m, &fab, NULL, err, sizeof(err)) &&
+			!plan_build(&fab, v.routes, &plan, err, sizeof(err));
+		ok = built && !plan_apply(&ff->m, &fab, &plan, NULL, 0, &st, NULL, err, sizeof(err));
+		if (!ok)
+			tap_diag("%s", err);
+		tap_ok(ok && *fake_reg(&ff->card[0], rt + 4 * 8) ==
+		       (LOOM_RT_W0_VALID | LOOM_RT_W0_ADAPTIVE | 0) &&
+		       *fake_reg(&ff->card[0], rt + 4 * 8 + 4) ==
+		       (4 | 0x3u << LOOM_RT_W1_ADAPT_PORTS_SHIFT),
+		       "programmed 0->4: valid, adaptive, port 0; word 1 phys 4, ports {0,1}");
+		tap_ok(ok && *fake_reg(&ff->card[0], rt + 1 * 8) == (LOOM_RT_W0_VALID | 0) &&
+		       *fake_reg(&ff->card[0], rt + 1 * 8 + 4) == 1,
+		       "programmed 0->1: valid, port 0, not adaptive; word 1 phys 1 only");
+		if (built)
+			plan_free(&plan);
+		fake_free(ff);
+		verdict_free(&v);
+		graph_free(g);
+	} else {
+		tap_ok(0, "minhop torus:3x3 routed");
+		tap_ok(0, "minhop torus:3x3 programmed");
 	}
 	return tap_exit_status();
 }
