@@ -7,9 +7,26 @@ bool report_ok(const struct fm_report *rep)
 	return rep->rc->bad == 0 && rep->cdg->cycle_len == 0;
 }
 
+/* the entry's adaptive ports (routes.h), or 0 when it is deterministic */
+static unsigned int adaptive_ports(const struct fm_routes *r, int node, int dest)
+{
+	unsigned int m = r->adapt_ports[node * r->nodes + dest];
+
+	return m & (m - 1) ? m : 0;
+}
+
 static void text_entry(FILE *f, const struct fm_report *rep, int node, int dest)
 {
 	int port = routes_port(rep->r, node, dest);
+
+	if (port >= 0 && adaptive_ports(rep->r, node, dest)) {
+		if (rep->r->uses_vcs)
+			fprintf(f, " %d=%d/%d*", dest, port,
+				rep->r->start_vc[node * rep->r->nodes + dest]);
+		else
+			fprintf(f, " %d=%d*", dest, port);
+		return;
+	}
 
 	if (port == FM_PORT_HOST)
 		fprintf(f, " %d=host", dest);
@@ -54,6 +71,14 @@ void report_text(FILE *f, const struct fm_report *rep)
 						fprintf(f, " %d:%d", n, p);
 			fprintf(f, "\n");
 		}
+		long na = 0;
+
+		for (int n = 0; n < g->nodes; n++)
+			for (int d = 0; d < g->nodes; d++)
+				na += adaptive_ports(rep->r, n, d) != 0;
+		if (na)
+			fprintf(f, "adaptive (PORT*): %ld entries may also take their other minimal ports\n",
+				na);
 	}
 	if (!rc->bad) {
 		fprintf(f, "complete: yes (%ld routes)\n", rc->routes);
@@ -126,7 +151,17 @@ void report_json(FILE *f, const struct fm_report *rep)
 					fprintf(f, "null");
 				else
 					fprintf(f, "%d", port);
-				fprintf(f, ",\"vc\":%d}", rep->r->start_vc[n * g->nodes + d]);
+				fprintf(f, ",\"vc\":%d", rep->r->start_vc[n * g->nodes + d]);
+				if (port >= 0 && adaptive_ports(rep->r, n, d)) {
+					unsigned int m = adaptive_ports(rep->r, n, d);
+
+					fprintf(f, ",\"adaptive_ports\":[");
+					for (int p = 0, k = 0; p < 8; p++)
+						if (m & (1u << p))
+							fprintf(f, "%s%d", k++ ? "," : "", p);
+					fprintf(f, "]");
+				}
+				fprintf(f, "}");
 			}
 			fprintf(f, "]}");
 		}
