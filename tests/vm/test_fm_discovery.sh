@@ -90,9 +90,10 @@ tap_check "node 1's VC table: port dimensions and the two datelines dor puts the
 lab_put_all_pairs 0x500 "$out"
 tap_check "puts between all 12 ordered pairs arrive, every byte verified" test $? = 0
 
-lab_exec 0 loom-fm configure --shape torus:2x2 -j >"$out/conf2" 2>&1
+# -j: the JSON object alone on stdout, the progress lines on stderr
+lab_exec 0 loom-fm configure --shape torus:2x2 -j >"$out/conf2" 2>"$out/conf2.err"
 rc=$?
-tap_diag "$(cat "$out/conf2")"
+tap_diag "$(cat "$out/conf2.err" "$out/conf2")"
 [ $rc = 0 ] && python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))

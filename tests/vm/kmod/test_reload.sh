@@ -41,7 +41,7 @@ for i in $(seq "$rounds"); do
 	# `modprobe -r --wait` does, retry that refusal for up to 5 s
 	"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- "loomctl key grant 0x$i user nobody;
 		n=0; until rmmod loom 2>/tmp/rl-rmmod; do
-			grep -q 'in use' /tmp/rl-rmmod && [ \$n -lt 50 ] || { cat /tmp/rl-rmmod; exit 1; }
+			grep -Eq 'in use|temporarily unavailable' /tmp/rl-rmmod && [ \$n -lt 50 ] || { cat /tmp/rl-rmmod; exit 1; }
 			n=\$((n + 1)); sleep 0.1
 		done
 		insmod $module && loomctl key show | wc -l" >"$out/reload" 2>&1
