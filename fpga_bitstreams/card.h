@@ -87,6 +87,7 @@ struct card {
 	uint64_t now_ms;	/* card time, set by whoever runs the card */
 	uint32_t vectors_pending;	/* MSI-X vectors to raise, bit per vector */
 	bool more_work;		/* a service round stopped on its budget */
+	bool killed;		/* 'kill' on the control socket: the card dies */
 	bool stalled;		/* completions wait for completion ring space */
 	uint64_t host_drops;	/* packets from the host interface dropped */
 	uint64_t stale_acks;	/* acks for no operation in flight */

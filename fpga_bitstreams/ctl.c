@@ -22,8 +22,10 @@
 static const char ctl_help[] =
 	"ok commands: ber PORT RATE (flip each transmitted bit with probability RATE, 0 = off); "
 	"drop PORT RATE (drop each transmitted frame with probability RATE); "
+	"corrupt PORT RATE (flip one bit of each transmitted frame with probability RATE); "
 	"cut PORT (cable down until restore); restore PORT; "
-	"stats PORT (counters as key=value); help";
+	"stats PORT (counters as key=value); "
+	"kill (the card dies: every link drops, the emulator exits); help";
 
 /* Split @line into at most CTL_MAX_WORDS words in @buf; -1 if more. */
 static int ctl_split(const char *line, char *buf, size_t len, char **w)
@@ -112,7 +114,17 @@ void ctl_execute(struct port_set *ps, const char *line, char *out, size_t len)
 			snprintf(out, len, "%s", ctl_help);
 		return;
 	}
-	if (!strcmp(w[0], "ber") || !strcmp(w[0], "drop")) {
+	if (!strcmp(w[0], "kill")) {
+		if (n != 1) {
+			snprintf(out, len, "error: kill takes no argument");
+			return;
+		}
+		ps->port[0].card->killed = true;
+		card_log(ps->port[0].card, "killed through the control socket");
+		snprintf(out, len, "ok card killed");
+		return;
+	}
+	if (!strcmp(w[0], "ber") || !strcmp(w[0], "drop") || !strcmp(w[0], "corrupt")) {
 		if (n != 3) {
 			snprintf(out, len, "error: %s: expected '%s PORT RATE'", w[0], w[0]);
 			return;
@@ -125,10 +137,13 @@ void ctl_execute(struct port_set *ps, const char *line, char *out, size_t len)
 			return;
 		if (w[0][0] == 'b')
 			fault_set_ber(&ps->port[port].fault, rate);
-		else
+		else if (w[0][0] == 'd')
 			fault_set_drop(&ps->port[port].fault, rate);
+		else
+			fault_set_corrupt(&ps->port[port].fault, rate);
 		card_log(ps->port[port].card, "port %ld: %s rate %g (control socket)", port,
-			 w[0][0] == 'b' ? "bit error" : "frame drop", rate);
+			 w[0][0] == 'b' ? "bit error" : w[0][0] == 'd' ? "frame drop" :
+			 "frame corruption", rate);
 		snprintf(out, len, "ok port %ld %s %g", port, w[0], rate);
 		return;
 	}

@@ -48,6 +48,7 @@ void fault_init(struct fault *f, uint64_t seed)
 
 	f->ber = 0;
 	f->drop = 0;
+	f->corrupt = 0;
 	f->rng = splitmix64(&s) | 1;
 	f->gap = UINT64_MAX;
 	f->flipped_bits = 0;
@@ -66,6 +67,11 @@ void fault_set_drop(struct fault *f, double rate)
 	f->drop = rate;
 }
 
+void fault_set_corrupt(struct fault *f, double rate)
+{
+	f->corrupt = rate;
+}
+
 enum fault_verdict fault_apply(struct fault *f, uint8_t *frame, size_t len)
 {
 	uint64_t bits = (uint64_t)len * 8, pos = 0;
@@ -75,8 +81,17 @@ enum fault_verdict fault_apply(struct fault *f, uint8_t *frame, size_t len)
 		f->dropped_frames++;
 		return FAULT_DROPPED;
 	}
+	if (f->corrupt > 0 && bits && fault_unit(f) <= f->corrupt) {
+		uint64_t at = (uint64_t)(fault_unit(f) * (double)bits);
+
+		if (at >= bits)
+			at = bits - 1;
+		frame[at / 8] ^= (uint8_t)(1u << (at % 8));
+		f->flipped_bits++;
+		flipped = true;
+	}
 	if (f->ber <= 0)
-		return FAULT_NONE;
+		goto out;
 	while (f->gap < bits - pos) {
 		pos += f->gap;
 		frame[pos / 8] ^= (uint8_t)(1u << (pos % 8));
@@ -86,6 +101,7 @@ enum fault_verdict fault_apply(struct fault *f, uint8_t *frame, size_t len)
 		f->gap = fault_gap(f);
 	}
 	f->gap -= bits - pos;
+out:
 	if (!flipped)
 		return FAULT_NONE;
 	f->corrupted_frames++;

@@ -15,6 +15,7 @@
 struct fault {
 	double ber;		/* probability that a transmitted bit flips */
 	double drop;		/* probability that a frame is not sent */
+	double corrupt;		/* probability that one bit of a frame flips */
 	uint64_t rng;
 	uint64_t gap;		/* bits to pass before the next flip (ber > 0) */
 	uint64_t flipped_bits;
@@ -33,6 +34,8 @@ void fault_init(struct fault *f, uint64_t seed);
 /* Set the bit error rate; 0 <= @rate <= 1 (the caller checks). */
 void fault_set_ber(struct fault *f, double rate);
 void fault_set_drop(struct fault *f, double rate);
+/* Flip one random bit of a frame with probability @rate per frame. */
+void fault_set_corrupt(struct fault *f, double rate);
 /* Apply the faults to one frame of @len bytes about to be transmitted. */
 enum fault_verdict fault_apply(struct fault *f, uint8_t *frame, size_t len);
 

@@ -597,7 +597,7 @@ static void run(void)
 {
 	struct epoll_event evs[32];
 
-	while (!emu.stop) {
+	while (!emu.stop && !emu.card.killed) {
 		int timeout = port_set_timers(&emu.ports, ev_now_ms());
 		int n;
 

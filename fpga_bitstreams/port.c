@@ -766,9 +766,10 @@ void port_stats(struct port_set *ps, unsigned int idx, char *out, size_t len)
 					 ps->tile.port[idx].in[v].count);
 	if (used < len)
 		snprintf(out + used, len - used,
-			 " duplicates=%llu replay_held=%u replay_window=%u ber=%g drop=%g flipped_bits=%llu corrupted_frames=%llu dropped_frames=%llu",
+			 " duplicates=%llu replay_held=%u replay_window=%u ber=%g drop=%g corrupt=%g flipped_bits=%llu corrupted_frames=%llu dropped_frames=%llu",
 			 (unsigned long long)p->duplicates, gbn_tx_held(&p->gtx), p->gtx.window,
-			 p->fault.ber, p->fault.drop, (unsigned long long)p->fault.flipped_bits,
+			 p->fault.ber, p->fault.drop, p->fault.corrupt,
+			 (unsigned long long)p->fault.flipped_bits,
 			 (unsigned long long)p->fault.corrupted_frames,
 			 (unsigned long long)p->fault.dropped_frames);
 }

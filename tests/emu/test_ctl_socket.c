@@ -127,6 +127,9 @@ int main(void)
 		{ "stats", "error: stats: expected 'stats PORT'" },
 		{ "stats 8", "error: stats: port '8' is not a port" },
 		{ "help me", "error: help takes no argument" },
+		{ "kill 1", "error: kill takes no argument" },
+		{ "corrupt 0", "error: corrupt: expected 'corrupt PORT RATE'" },
+		{ "corrupt 0 2", "error: corrupt: rate '2' is not a probability" },
 		{ "a b c d e f", "error: too many words" },
 		{ "ber\x01 0 0", "error: control character 0x01" },
 		{ "ber \xff 0", "error: byte 0xff" },
@@ -140,7 +143,7 @@ int main(void)
 	bool ok = true;
 	int fd, fds[CTL_MAX];
 
-	tap_plan(13);
+	tap_plan(15);
 	ok = fabric_init(&f, 90) == 0 &&
 	     fabric_start_ring_ctl(&f, 2, (const char *const[]){ "--seed", "7", NULL }) == 0 &&
 	     fh_ctx_create(&f.fh[0], &c0, CTX, KEY(0), 5, 6, 1 << 20) == LOOM_ADMIN_E_OK &&
@@ -149,7 +152,7 @@ int main(void)
 		return 1;
 
 	ok = fabric_ctl(&f, 0, "help", reply, sizeof(reply)) == 0 && !strncmp(reply, "ok ", 3);
-	for (const char *w = "ber\0drop\0cut\0restore\0stats\0help\0"; *w && ok; w += strlen(w) + 1)
+	for (const char *w = "ber\0drop\0corrupt\0cut\0restore\0stats\0kill\0help\0"; *w && ok; w += strlen(w) + 1)
 		ok = strstr(reply, w) != NULL;
 	tap_ok(ok, "help lists every command: %s", reply);
 
@@ -310,7 +313,47 @@ int main(void)
 	     put_status(&c1, 0, 4) == LOOM_CQE_ST_OK;
 	tap_ok(ok, "cut and restore of a connecting port: down, no reconnect, back up on restore");
 
+	/* corrupt: one bit flipped in about a third of the frames; the link layer repairs it */
+	ok = answer_is("corrupt 0 0.3", "ok port 0 corrupt 0.3");
+	for (unsigned int i = 0; i < 4 && ok; i++)
+		ok = put_status(&c0, 1, 10 + i) == LOOM_CQE_ST_OK;
+	ok = ok && fabric_ctl(&f, 0, "stats 0", reply, sizeof(reply)) == 0 &&
+	     strstr(reply, " corrupt=0.3 ") && fabric_stat(reply, "corrupted_frames") > 0 &&
+	     fabric_stat(reply, "injected") > 0;
+	if (!ok)
+		tap_diag("stats 0: %s", reply);
+	ok = ok && answer_is("corrupt 0 0", "ok port 0 corrupt 0");
+	tap_ok(ok, "corrupt: frames get a flipped bit, every put still completes OK, corrupted_frames counts them");
+
 	tap_ok(fabric_card_alive(&f, 0) && fabric_card_alive(&f, 1), "both cards still running");
+
+	/* kill: card 1 answers, then dies: its process exits, both links drop at card 0 */
+	{
+		uint64_t deadline = fh_now_ms() + 5000;
+		bool gone = false;
+
+		ok = fabric_ctl(&f, 1, "kill", reply, sizeof(reply)) == 0 &&
+		     !strncmp(reply, "ok card killed", 14);
+		if (!ok)
+			tap_diag("'kill' answered '%s'", reply);
+		while (ok && !gone && fh_now_ms() < deadline) {
+			gone = !fabric_card_alive(&f, 1);
+			if (!gone)
+				usleep(10000);
+		}
+		if (gone)
+			f.pid[1] = 0;	/* reaped: fabric_stop must not signal it */
+		ok = ok && gone && wait_up(0, 0, false, 5000) && wait_up(0, 1, false, 5000);
+		if (ok) {
+			int st = put_status(&c0, 1, 20);
+
+			ok = st > 0;
+			if (!ok)
+				tap_diag("a put to the killed card ended with %d", st);
+		}
+		tap_ok(ok && fabric_card_alive(&f, 0),
+		       "kill: the card answers and exits, card 0 sees both links down, a put to it fails with an error");
+	}
 	if (tap.failed) {
 		fabric_dump_log(&f, 0);
 		fabric_dump_log(&f, 1);
