@@ -37,6 +37,12 @@ extern const struct fm_engine fm_engine_updown;
 extern const struct fm_engine *const fm_engines[];
 
 const struct fm_engine *engine_find(const char *name);
+/*
+ * The dor engine's port dimensions and, on a torus with datelines, its
+ * dateline bits and uses_vcs; minhop's escape paths use the same.
+ */
+void engine_dor_model(const struct fm_graph *g, const struct fm_engine_opts *o,
+		      struct fm_routes *r);
 void engine_default_opts(struct fm_engine_opts *o);
 
 /* Allocate tables and run the engine; NULL with a message in err. */

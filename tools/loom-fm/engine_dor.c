@@ -30,7 +30,7 @@ static int dor_port(const struct fm_shape *s, const int *c, const int *t)
 	return FM_PORT_HOST;
 }
 
-static void dor_model(const struct fm_graph *g, const struct fm_engine_opts *o,
+void engine_dor_model(const struct fm_graph *g, const struct fm_engine_opts *o,
 		      struct fm_routes *r)
 {
 	const struct fm_shape *s = &g->shape;
@@ -71,7 +71,7 @@ static int dor_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
 			 "or the minhop or updown engine for a topology file");
 		return -1;
 	}
-	dor_model(g, o, r);
+	engine_dor_model(g, o, r);
 	for (int n = 0; n < g->nodes; n++) {
 		graph_coords(s, n, c);
 		for (int dest = 0; dest < g->nodes; dest++) {

@@ -31,38 +31,6 @@
 
 #include <loom_hw/regs.h>
 
-/* dimensions of the ports and the datelines of the tori, as dor programs them */
-static void minhop_model(const struct fm_graph *g, const struct fm_engine_opts *o,
-			 struct fm_routes *r)
-{
-	const struct fm_shape *s = &g->shape;
-	int c[FM_MAX_DIMS];
-
-	if (s->kind == FM_SHAPE_NONE)
-		return;
-	for (int p = 0; p < g->ports; p++) {
-		if (s->kind != FM_SHAPE_HYPERX) {
-			r->port_dim[p] = p % s->dims;
-			continue;
-		}
-		for (int d = 0, base = 0; d < s->dims; base += s->size[d] - 1, d++)
-			if (p >= base && p < base + s->size[d] - 1)
-				r->port_dim[p] = d;
-	}
-	if (s->kind != FM_SHAPE_TORUS || !o->datelines)
-		return;
-	r->uses_vcs = true;
-	for (int n = 0; n < g->nodes; n++) {
-		graph_coords(s, n, c);
-		for (int d = 0; d < s->dims; d++) {
-			if (c[d] == s->size[d] - 1)
-				r->dateline[n * g->ports + d] = 1;
-			if (c[d] == 0)
-				r->dateline[n * g->ports + s->dims + d] = 1;
-		}
-	}
-}
-
 /* does port a come before port b on the escape path? (lower dimension, then number) */
 static int minhop_before(const struct fm_routes *r, int a, int b)
 {
@@ -84,7 +52,9 @@ static int minhop_compute(const struct fm_graph *g, const struct fm_engine_opts 
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	minhop_model(g, o, r);
+	/* dimensions of the ports and the datelines of the tori, as dor's */
+	if (g->shape.kind != FM_SHAPE_NONE)
+		engine_dor_model(g, o, r);
 	for (int dest = 0; dest < g->nodes; dest++) {
 		/* cables are bidirectional: distances to dest = distances from it */
 		graph_bfs(g, dest, dist, queue);
