@@ -29,13 +29,19 @@ struct lanes {
 /* The link trained (@n lanes) or went down (0). */
 void lanes_reset(struct lanes *l, unsigned int n);
 /*
- * A CRC error on the frame expected with sequence number @seq at time
- * @now.  Charges it to a lane (*lane); returns true when that lane's
- * errors within @window_ms reached @threshold and the link dropped to
- * fewer lanes.
+ * An error on lane @lane (< n) at time @now.  Returns true when that
+ * lane's errors within @window (same time unit as @now) reached
+ * @threshold and the link dropped to fewer lanes.
+ */
+bool lanes_error_on(struct lanes *l, unsigned int lane, uint64_t now, uint32_t threshold,
+		    uint32_t window);
+/*
+ * A CRC error on the frame expected with sequence number @seq, by a
+ * receiver that cannot tell which lane failed: charged to lane
+ * (@seq % lanes in use), returned in *lane; see lanes_error_on().
  */
 bool lanes_error(struct lanes *l, uint32_t seq, uint64_t now, uint32_t threshold,
-		 uint32_t window_ms, unsigned int *lane);
+		 uint32_t window, unsigned int *lane);
 
 /*
  * Emulated link bandwidth: a token bucket that lets DATA frames leave at
