@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Lanes of a link, as pure logic.  A link has CARD_LANES lanes; frames are
- * striped over the lanes in use, so a frame's CRC error is charged to lane
- * (seq % lanes), seq being the sequence number the receiver expected (the
- * corrupt frame's own header cannot be trusted).  A lane whose errors
- * within a window reach a threshold is dropped: the link halves its lanes
- * (4 -> 2 -> 1) and its bandwidth, and never goes below one lane.  The
- * link trains again at full width.  Documented in
- * Documentation/hw/routing.rst.
+ * Lanes of a link, as pure logic.  A link has CARD_LANES lanes.  An error
+ * is charged to the lane it happened on when the receiver knows it
+ * (lanes_error_on(): the cycle-level link unit's line decoder flags lanes);
+ * else a frame's CRC error is charged to lane (seq % lanes), seq being the
+ * sequence number the receiver expected (the corrupt frame's own header
+ * cannot be trusted).  A lane whose errors within a window reach a
+ * threshold is dropped: the link halves its lanes (4 -> 2 -> 1) and its
+ * bandwidth, and never goes below one lane.  The link trains again at full
+ * width.  Documented in Documentation/hw/routing.rst and
+ * Documentation/hw/link.rst.
  */
 #ifndef LOOM_CARD_LANES_H
 #define LOOM_CARD_LANES_H

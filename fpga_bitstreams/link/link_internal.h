@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the link unit: the two halves' clock edges and what they tell
+ * each other.  Not for users of the unit (link_unit.h).
+ */
+#ifndef LOOM_LINK_INTERNAL_H
+#define LOOM_LINK_INTERNAL_H
+
+#include "link/link_unit.h"
+
+/* Receive half: frames, delivery to the router, credits both ways. */
+void link_recv_step(struct link_unit *l, const struct link_in *in);
+void link_recv_reset(struct link_unit *l);
+/* Transmit half: flits from the router, timers, the lanes, ready. */
+void link_xmit_step(struct link_unit *l, const struct link_in *in);
+void link_xmit_reset(struct link_unit *l);
+
+/* The peer's TRAIN arrived while training. */
+void link_unit_came_up(struct link_unit *l);
+/* This end's receiver dropped a lane: tell the peer. */
+void link_unit_lane_dropped(struct link_unit *l);
+
+/* Acknowledgement or credits waiting to be sent. */
+static inline bool link_status_pending(const struct link_unit *l)
+{
+	return l->rx.gbn.ack_due || l->credit.pending;
+}
+
+#endif
