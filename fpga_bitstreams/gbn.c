@@ -15,9 +15,20 @@ void gbn_tx_init(struct gbn_tx *tx, uint32_t first, unsigned int window, unsigne
 	tx->deadline = 0;
 }
 
+/* @slot + @n modulo the window, for @slot < window and @n <= window (no division). */
+static unsigned int gbn_tx_wrap(const struct gbn_tx *tx, unsigned int slot, uint32_t n)
+{
+	uint32_t s = slot + n;
+
+	return s >= tx->window ? s - tx->window : s;
+}
+
 unsigned int gbn_tx_slot(const struct gbn_tx *tx, uint32_t seq)
 {
-	return (tx->base_slot + (uint32_t)(seq - tx->base)) % tx->window;
+	uint32_t n = seq - tx->base;
+
+	return n <= tx->window ? gbn_tx_wrap(tx, tx->base_slot, n) :
+				 (tx->base_slot + n) % tx->window;
 }
 
 static void gbn_tx_arm(struct gbn_tx *tx, uint64_t now)
@@ -50,7 +61,7 @@ unsigned int gbn_tx_ack(struct gbn_tx *tx, uint32_t ack, uint64_t now)
 	if ((uint32_t)(tx->resend - tx->base) < freed)
 		tx->resend = ack + 1;
 	tx->base = ack + 1;
-	tx->base_slot = (tx->base_slot + freed) % tx->window;
+	tx->base_slot = gbn_tx_wrap(tx, tx->base_slot, freed);
 	if (tx->resend == tx->base && !gbn_tx_held(tx))
 		tx->deadline = 0;
 	else

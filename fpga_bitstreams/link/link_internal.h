@@ -20,6 +20,12 @@ void link_unit_came_up(struct link_unit *l);
 /* This end's receiver dropped a lane: tell the peer. */
 void link_unit_lane_dropped(struct link_unit *l);
 
+/* Ring index @i + 1 modulo @n (no division in the step path). */
+static inline unsigned int link_ring_next(unsigned int i, unsigned int n)
+{
+	return i + 1 == n ? 0 : i + 1;
+}
+
 /* Acknowledgement or credits waiting to be sent. */
 static inline bool link_status_pending(const struct link_unit *l)
 {

@@ -12,6 +12,9 @@
 
 #define LINK_FLAGS_KNOWN	(LOOM_FRAME_F_POLL | LOOM_FRAME_F_TRAINED)
 
+_Static_assert(sizeof(((struct chan_back *)0)->credits) == sizeof(uint64_t),
+	       "the credit wires of all VCs are tested as one word");
+
 void link_recv_reset(struct link_unit *l)
 {
 	struct link_recv *r = &l->rx;
@@ -287,7 +290,7 @@ static void link_recv_frames(struct link_unit *l)
 	struct link_recv *r = &l->rx;
 
 	while (r->q_count < l->p.rx_queue) {
-		struct link_frame *f = &r->queue[(r->q_head + r->q_count) % l->p.rx_queue];
+		struct link_frame *f = &r->queue[r->q_tail];
 		enum link_rx_status st = link_rx_next(&r->framer, f);
 
 		if (st == LINK_RX_MORE) {
@@ -299,8 +302,10 @@ static void link_recv_frames(struct link_unit *l)
 			continue;
 		}
 		r->lane_flagged = false;
-		if (link_recv_frame(l, f))
+		if (link_recv_frame(l, f)) {
 			r->q_count++;
+			r->q_tail = link_ring_next(r->q_tail, l->p.rx_queue);
+		}
 	}
 }
 
@@ -318,7 +323,7 @@ static void link_recv_deliver(struct link_unit *l, const struct link_in *in)
 		l->cnt.rx_flits++;
 		o->valid = false;
 		if (o->tail) {
-			r->q_head = (r->q_head + 1) % l->p.rx_queue;
+			r->q_head = link_ring_next(r->q_head, l->p.rx_queue);
 			r->q_count--;
 			r->flit = 0;
 		} else {
@@ -342,6 +347,11 @@ static void link_recv_deliver(struct link_unit *l, const struct link_in *in)
 /* Credits the router's input port freed this cycle become grants for the peer. */
 static void link_recv_freed(struct link_unit *l, const struct link_in *in)
 {
+	uint64_t any;
+
+	memcpy(&any, in->back.credits, sizeof(any));
+	if (!any)
+		return;
 	for (unsigned int v = 0; v < l->p.vcs; v++)
 		if (in->back.credits[v] && !link_credit_freed(&l->credit, v, in->back.credits[v]))
 			l->cnt.router_credit_errors++;

@@ -93,7 +93,8 @@ struct link_txframe {
 struct link_xmit {
 	struct link_pkt *queue;		/* tx_queue packets from the router */
 	unsigned int q_head, q_count;	/* complete packets */
-	bool assembling;		/* q slot (q_head + q_count) gets flits */
+	unsigned int q_tail;		/* slot after the last complete packet */
+	bool assembling;		/* slot q_tail gets flits */
 	bool discarding;		/* dropping flits up to a tail */
 	unsigned int asm_expect;	/* flits the packet's header announces */
 	struct gbn_tx gbn;
@@ -120,6 +121,7 @@ struct link_recv {
 	struct gbn_rx gbn;
 	struct link_frame *queue;	/* rx_queue frames: accepted DATA */
 	unsigned int q_head, q_count;
+	unsigned int q_tail;		/* slot the next frame is parsed into */
 	unsigned int flit;		/* next flit of the head packet */
 	bool fed;			/* bytes arrived since the framer ran dry */
 	uint32_t lane_flags;		/* lanes the line decoder flagged */

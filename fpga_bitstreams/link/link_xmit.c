@@ -15,7 +15,7 @@ void link_xmit_reset(struct link_unit *l)
 	struct link_xmit *x = &l->tx;
 
 	gbn_tx_init(&x->gbn, 0, l->p.replay_frames, l->p.ack_timeout);
-	x->q_head = x->q_count = 0;
+	x->q_head = x->q_count = x->q_tail = 0;
 	x->assembling = false;
 	x->discarding = false;
 	x->cur_rem = 0;
@@ -34,9 +34,7 @@ void link_xmit_reset(struct link_unit *l)
 
 static struct link_pkt *link_xmit_asm(struct link_unit *l)
 {
-	struct link_xmit *x = &l->tx;
-
-	return &x->queue[(x->q_head + x->q_count) % l->p.tx_queue];
+	return &l->tx.queue[l->tx.q_tail];
 }
 
 /* Drop @flits flits of VC @vc the router sent: their credits go back to it. */
@@ -136,6 +134,7 @@ static void link_xmit_take(struct link_unit *l, const struct flit *f)
 	}
 	x->assembling = false;
 	x->q_count++;
+	x->q_tail = link_ring_next(x->q_tail, l->p.tx_queue);
 	l->cnt.tx_packets++;
 	link_credit_sent(&l->credit, p->vc, p->flits);
 	x->credit_progress = l->now;
@@ -198,7 +197,7 @@ static size_t link_xmit_data(struct link_unit *l, struct link_txframe *tf, uint6
 		p->vc = q->vc;
 		p->flits = q->flits;
 		memcpy(p->bytes, q->bytes, q->len);
-		x->q_head = (x->q_head + 1) % l->p.tx_queue;
+		x->q_head = link_ring_next(x->q_head, l->p.tx_queue);
 		x->q_count--;
 		gbn_tx_take(&x->gbn, &seq, start);
 	}
