@@ -38,7 +38,7 @@
 	X(polls_received, "credit polls answered") \
 	X(credit_starved_cycles, "cycles the lanes idled while a VC lacked credit for a packet") \
 	X(replay_full_cycles, "cycles a packet waited for room in the replay buffer") \
-	X(lost_frames, "packets held by the link when its cable went down") \
+	X(lost_frames, "packets the transmitter held (unacknowledged or waiting) when the cable went down") \
 	X(trains, "times the link came up") \
 	X(lane_notices, "lane notices sent after this end dropped a lane") \
 	X(bad_ack, "frames dropped: acknowledgement outside the window") \
