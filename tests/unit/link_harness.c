@@ -26,15 +26,14 @@ void lh_packet(struct link_pkt *pkt, uint32_t id, uint16_t payload, uint8_t vc)
 	pkt->vc = vc;
 }
 
-static void lh_source_init(struct lh_source *s, const struct link_params *p)
+void lh_source_init(struct lh_source *s, const struct link_params *p)
 {
 	memset(s, 0, sizeof(*s));
 	s->p = p;
 	s->vc_mask = 1;
 }
 
-/* The edge at the end of cycle @t; @lo: the link's outputs during @t. */
-static void lh_source_edge(struct lh_source *s, const struct link_out *lo, uint64_t t)
+void lh_source_edge(struct lh_source *s, const struct link_out *lo, uint64_t t)
 {
 	unsigned int fb = s->p->flit_bytes;
 
@@ -78,7 +77,7 @@ static void lh_source_edge(struct lh_source *s, const struct link_out *lo, uint6
 	s->out.vc = s->pkt.vc;
 }
 
-static void lh_sink_init(struct lh_sink *k, const struct link_params *p)
+void lh_sink_init(struct lh_sink *k, const struct link_params *p)
 {
 	memset(k, 0, sizeof(*k));
 	k->p = p;
@@ -111,7 +110,7 @@ static void lh_sink_packet(struct lh_sink *k)
 	k->packets++;
 }
 
-static void lh_sink_edge(struct lh_sink *k, const struct link_out *lo, uint64_t t)
+void lh_sink_edge(struct lh_sink *k, const struct link_out *lo, uint64_t t)
 {
 	const struct flit *f = &lo->flit;
 	unsigned int fb = k->p->flit_bytes;

@@ -69,6 +69,13 @@ struct lh_pair {
 	void *ctx;
 };
 
+/* A source and a sink on their own, for other transports. */
+void lh_source_init(struct lh_source *s, const struct link_params *p);
+/* The edge at the end of cycle @t; @lo: the link's outputs during @t. */
+void lh_source_edge(struct lh_source *s, const struct link_out *lo, uint64_t t);
+void lh_sink_init(struct lh_sink *k, const struct link_params *p);
+void lh_sink_edge(struct lh_sink *k, const struct link_out *lo, uint64_t t);
+
 /* Two units with parameters @p on one wire; false (and a TAP diag) on error. */
 bool lh_pair_init(struct lh_pair *x, const struct link_params *p, uint64_t seed);
 void lh_pair_free(struct lh_pair *x);
