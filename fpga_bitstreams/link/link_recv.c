@@ -116,9 +116,8 @@ static bool link_recv_data(struct link_unit *l, const struct link_frame *f)
 	case GBN_RX_ACCEPT:
 		break;
 	case GBN_RX_DUPLICATE:
-		/* the sender replays what we have: our acks (and credits) got lost */
+		/* the sender replays what we have: gbn_rx acknowledges again */
 		l->cnt.duplicates++;
-		link_credit_repeat(&l->credit);
 		return false;
 	case GBN_RX_OUT_OF_ORDER:
 		l->cnt.seq_errors++;

@@ -42,7 +42,7 @@ static void drop_first_train(struct lh_pair *p, void *arg)
 static void lost_train(void)
 {
 	bool done = false, ok;
-	uint64_t b_up = 0;
+	uint64_t b_up = 0, granted;
 
 	setup(&x, false);
 	x.before_carry = drop_first_train;
@@ -53,14 +53,17 @@ static void lost_train(void)
 			b_up = x.now;
 	}
 	ok = done && link_unit_up(&x.a) && b_up > x.p.ack_timeout && b_up < x.p.ack_timeout + 100;
+	while (x.src[1].credits[2] < x.p.vc_buf_flits && x.now < b_up + 3000)
+		lh_pair_cycle(&x);
+	granted = x.now - b_up;
 	lh_send(&x, 0, 10, 64, 1);
 	lh_send(&x, 1, 10, 64, 4);
 	ok = ok && lh_pair_drain(&x, 100000) && x.sink[0].packets == 10 && x.sink[1].packets == 10;
 	lh_pair_run(&x, 300);
-	tap_ok(ok && x.a.cnt.trains == 1 && x.b.cnt.trains == 1 &&
+	tap_ok(ok && x.a.cnt.trains == 1 && x.b.cnt.trains == 1 && granted < 50 &&
 	       x.src[1].credits[2] == x.p.vc_buf_flits && x.src[0].credits[0] == x.p.vc_buf_flits,
-	       "a's TRAIN lost: a comes up on b's, b retries after ack_timeout and a answers it with its TRAIN and credits; b up at cycle %llu, then traffic both ways, all credits back",
-	       (unsigned long long)b_up);
+	       "a's TRAIN lost: a comes up on b's, b retries after ack_timeout and a answers it with its TRAIN and credits; b up at cycle %llu with a's grants %llu cycles later, then traffic both ways, all credits back",
+	       (unsigned long long)b_up, (unsigned long long)granted);
 	if (!ok)
 		lh_pair_diag(&x);
 	lh_pair_free(&x);
