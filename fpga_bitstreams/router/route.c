@@ -195,6 +195,11 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 		route_drop(r, ROUTE_DROP_MALFORMED);
 		return;
 	}
+	if (cfg->card_vcs && route_class_of_vc(in_vc) != h->class) {
+		/* a cable VC carries one class only */
+		route_drop(r, ROUTE_DROP_MALFORMED);
+		return;
+	}
 	if (cfg->card_vcs && h->class == LOOM_CLASS_BARRIER) {
 		/* hop by hop, never table routed: network -> BSUs -> named port */
 		r->vc = LOOM_VC_BARRIER;
@@ -207,10 +212,6 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 		} else {
 			r->port = (uint8_t)h->dst_node;
 		}
-		return;
-	}
-	if (cfg->card_vcs && h->class != LOOM_CLASS_REQ && h->class != LOOM_CLASS_RESP) {
-		route_drop(r, ROUTE_DROP_MALFORMED);
 		return;
 	}
 	d = router_decide(v, cfg->n_net, &ph);
