@@ -208,6 +208,8 @@ struct router *router_new(const struct router_params *p, const struct route_view
 	r->rcfg.host_port = r->host_port;
 	r->rcfg.vcs = p->vcs;
 	r->rcfg.card_vcs = p->vc_model == 1;
+	/* card VCs: exactly the routed one; generic: its dateline class */
+	r->vc_step = p->vc_model == 1 ? p->vcs : p->vcs >= 2 ? 2 : 1;
 	r->rcfg.flit_bytes = p->flit_bytes;
 	r->rcfg.max_flits = router_max_packet_flits(p->flit_bytes);
 	router_layout(r, &a);

@@ -98,6 +98,7 @@ struct router {
 	struct route_cfg rcfg;
 	unsigned int n_net;
 	int host_port;
+	unsigned int vc_step;	/* VCs a packet may take: route VC, + vc_step, ... */
 	uint64_t now;
 	uint64_t next_event;	/* see router_next_event */
 	uint64_t wake;		/* during a cycle: earliest future timestamp seen */

@@ -47,7 +47,8 @@ static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 		return false;
 	route_unpack(m->route, &rt);
 	ov = &r->out[iv->out_port].vc[iv->out_vc];
-	if (rt.drop || rt.port != iv->out_port || rt.vc != iv->out_vc || ov->wanted ||
+	if (rt.drop || rt.port != iv->out_port || rt.vc % r->vc_step != iv->out_vc % r->vc_step ||
+	    rt.vc > iv->out_vc || ov->wanted ||
 	    !out_usable(r, iv->out_port) || !out_vct_fits(r, ov, iv->out_vc, rt.flits))
 		return false;
 	rt.forward = (m->flags & FM_FWD) != 0;

@@ -8,7 +8,9 @@
  * has credits for the whole packet: T3E whole-packet admission), else its
  * deterministic output VC if that is free (and, for virtual cut-through,
  * has credits for the whole packet).  The input arbiter (ARB_VA_IN) picks
- * one request per input port.
+ * one request per input port.  With generic VCs (VC_MODEL 0) the VCs
+ * form two classes, even (before a dateline) and odd (past one), and a
+ * packet may take any free VC of its class (one VC: one class).
  *
  * Stage 2, per output VC: its arbiter (ARB_VA_OUT, over the input ports)
  * grants one of the requests that name it.  A grant makes the output VC
@@ -80,20 +82,24 @@ static bool va_request(struct router *r, unsigned int port, unsigned int vc, str
 		va_drop(r, port, iv, out_drop_reason(r, o));
 		return false;
 	}
-	ov = &r->out[o].vc[rt->vc];
-	if (ov->owner >= 0) {
-		if (ov->owner != (int)(port * r->p.vcs + vc))
-			ov->wanted = true;
-		return false;
+	/* the deterministic VC, or with generic VCs any free VC of its class */
+	for (unsigned int c = rt->vc; c < r->p.vcs; c += r->vc_step) {
+		ov = &r->out[o].vc[c];
+		if (ov->owner >= 0) {
+			if (ov->owner != (int)(port * r->p.vcs + vc))
+				ov->wanted = true;
+			continue;
+		}
+		if (!out_vct_fits(r, ov, c, rt->flits)) {
+			output_wait(r, o, c);
+			continue;
+		}
+		q->o = (uint8_t)o;
+		q->ovc = (uint8_t)c;
+		q->adaptive = false;
+		return true;
 	}
-	if (!out_vct_fits(r, ov, rt->vc, rt->flits)) {
-		output_wait(r, o, rt->vc);
-		return false;
-	}
-	q->o = (uint8_t)o;
-	q->ovc = rt->vc;
-	q->adaptive = false;
-	return true;
+	return false;
 }
 
 static void va_grant(struct router *r, unsigned int port, const struct va_req *q)
