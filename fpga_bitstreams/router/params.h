@@ -44,8 +44,9 @@
 	X(VCS, vcs, 7, 1, CHAN_VCS_MAX,						\
 	  "virtual channels per port (the card: 7, LOOM_VC_REQ0 .. BARRIER)")	\
 	X(VC_MODEL, vc_model, 1, 0, 1,						\
-	  "1: the card's VCs (LOOM_VC_*, T3E datelines, adaptive VC, classes);"	\
-	  " 0: generic, VC = packet class modulo VCS, datelines move to class+1")\
+	  "1: the card's VCs (LOOM_VC_*: classes, T3E datelines, adaptive VC);"	\
+	  " 0: generic, even VCs before a dateline, odd VCs past one, any free"	\
+	  " VC of the class")							\
 	X(FLIT_BYTES, flit_bytes, 16, 8, FLIT_BYTES_MAX,			\
 	  "flit width in bytes, a multiple of 8")				\
 	X(BUF_DEPTH, buf_depth, 24, 1, 4096,					\
