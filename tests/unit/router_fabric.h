@@ -39,11 +39,12 @@ struct fab_pkt {
 
 struct fab_term {
 	unsigned int router, port, node;
-	/* source */
-	unsigned int *q;	/* packet indices */
-	unsigned int qcap, qhead, qcount;
-	unsigned int flit;	/* next flit of the head packet */
+	/* source: a queue of packet indices per VC, VCs served round robin */
+	unsigned int *q[CHAN_VCS_MAX];
+	unsigned int qcap, qhead[CHAN_VCS_MAX], qcount[CHAN_VCS_MAX];
+	unsigned int flit[CHAN_VCS_MAX];	/* next flit of each VC's head packet */
 	unsigned int credits[CHAN_VCS_MAX];
+	unsigned int rr;
 	/* sink */
 	uint8_t rx[CHAN_VCS_MAX][FAB_PKT_BYTES];
 	unsigned int rx_n[CHAN_VCS_MAX];
@@ -114,7 +115,8 @@ static inline void fab_free(struct fab *f)
 	for (unsigned int i = 0; i < f->n; i++)
 		router_free(f->r[i]);
 	for (unsigned int i = 0; i < f->n_terms; i++)
-		free(f->term[i].q);
+		for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
+			free(f->term[i].q[v]);
 	free(f->pkts);
 	free(f);
 }
@@ -149,8 +151,9 @@ static inline void fab_terminal(struct fab *f, unsigned int i, unsigned int port
 	t->router = i;
 	t->port = port;
 	t->node = node;
-	t->qcap = 1u << 15;
-	t->q = calloc(t->qcap, sizeof(*t->q));
+	t->qcap = 1u << 14;
+	for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
+		t->q[v] = calloc(t->qcap, sizeof(*t->q[v]));
 	for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
 		t->credits[v] = f->p.buf_depth;
 	f->term_of_node[node] = (int)f->n_terms;
@@ -169,7 +172,7 @@ static inline int fab_send(struct fab *f, unsigned int src, unsigned int dst, un
 	struct fab_pkt *k;
 	unsigned int id;
 
-	if (f->n_pkts == f->cap_pkts || t->qcount == t->qcap)
+	if (f->n_pkts == f->cap_pkts || t->qcount[vc] == t->qcap)
 		return -1;
 	id = f->n_pkts++;
 	k = &f->pkts[id];
@@ -185,7 +188,7 @@ static inline int fab_send(struct fab *f, unsigned int src, unsigned int dst, un
 	k->dst = dst;
 	k->ready_at = at;
 	k->hops = -1;
-	t->q[(t->qhead + t->qcount++) % t->qcap] = id;
+	t->q[vc][(t->qhead[vc] + t->qcount[vc]++) % t->qcap] = id;
 	return (int)id;
 }
 
@@ -239,32 +242,44 @@ static inline void fab_term_drive(struct fab *f, struct fab_term *t)
 	struct chan *out = router_out(f->r[t->router], t->port);
 	struct fab_pkt *k;
 
+	unsigned int vc = CHAN_VCS_MAX;
+
 	memcpy(out->back.credits, t->credit_back, CHAN_VCS_MAX);
 	memset(t->credit_back, 0, CHAN_VCS_MAX);
-	if (!t->qcount)
+	for (unsigned int i = 0; i < CHAN_VCS_MAX; i++) {
+		unsigned int v = (t->rr + i) % CHAN_VCS_MAX;
+
+		if (!t->qcount[v] || !t->credits[v])
+			continue;
+		k = &f->pkts[t->q[v][t->qhead[v]]];
+		if (k->ready_at > f->now)
+			continue;
+		vc = v;
+		break;
+	}
+	if (vc == CHAN_VCS_MAX)
 		return;
-	k = &f->pkts[t->q[t->qhead]];
-	if (k->ready_at > f->now || !t->credits[k->vc])
-		return;
+	t->rr = vc + 1;
+	k = &f->pkts[t->q[vc][t->qhead[vc]]];
 	in->fwd.valid = true;
-	in->fwd.head = t->flit == 0;
-	in->fwd.tail = t->flit == k->flits - 1;
-	in->fwd.vc = (uint8_t)k->vc;
+	in->fwd.head = t->flit[vc] == 0;
+	in->fwd.tail = t->flit[vc] == k->flits - 1;
+	in->fwd.vc = (uint8_t)vc;
 	memset(in->fwd.data, 0, f->p.flit_bytes);
 	{
-		unsigned int off = t->flit * f->p.flit_bytes, n = f->p.flit_bytes;
+		unsigned int off = t->flit[vc] * f->p.flit_bytes, n = f->p.flit_bytes;
 
 		if (off + n > k->nbytes)
 			n = k->nbytes - off;
 		memcpy(in->fwd.data, k->bytes + off, n);
 	}
-	t->credits[k->vc]--;
-	if (t->flit == 0)
+	t->credits[vc]--;
+	if (t->flit[vc] == 0)
 		k->head_in = f->now;
-	if (++t->flit == k->flits) {
-		t->flit = 0;
-		t->qhead = (t->qhead + 1) % t->qcap;
-		t->qcount--;
+	if (++t->flit[vc] == k->flits) {
+		t->flit[vc] = 0;
+		t->qhead[vc] = (t->qhead[vc] + 1) % t->qcap;
+		t->qcount[vc]--;
 	}
 }
 
