@@ -100,6 +100,7 @@ static void router_layout(struct router *r, struct arena *a)
 		struct flit_fifo *rb = arena_take(a, p->cols * V * sizeof(struct flit_fifo));
 		struct arbiter *sa = arena_take(a, p->rows * sizeof(struct arbiter));
 		struct credit *cc = arena_take(a, p->rows * V * sizeof(struct credit));
+		int8_t *own = arena_take(a, p->rows * V);
 		struct flit_fifo *cb = NULL;
 
 		if (g < P)
@@ -110,6 +111,7 @@ static void router_layout(struct router *r, struct arena *a)
 			t->rowbuf = rb;
 			t->sub_arb = sa;
 			t->colcred = cc;
+			t->colown = own;
 			t->colbuf = cb;
 		}
 		for (unsigned int i = 0; i < p->cols * V; i++)
@@ -162,8 +164,10 @@ static void router_reset_state(struct router *r)
 				credit_init(&r->in[i].rowcred[k], p->row_depth);
 	}
 	for (unsigned int g = 0; r->tiles && g < p->rows * p->cols; g++)
-		for (unsigned int k = 0; k < p->rows * V; k++)
+		for (unsigned int k = 0; k < p->rows * V; k++) {
 			credit_init(&r->tiles[g].colcred[k], p->col_depth);
+			r->tiles[g].colown[k] = -1;
+		}
 	r->next_event = ROUTER_NEVER;
 }
 

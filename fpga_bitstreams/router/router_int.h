@@ -45,8 +45,11 @@ struct in_port {
 
 struct out_vc {
 	struct credit cred;	/* downstream buffer of this VC */
-	int16_t owner;		/* input port * VCS + input VC owning it, -1 free */
-	uint8_t pkts;		/* packets of the owner not yet past the output */
+	int16_t owner;		/* crossbar: input port * VCS + input VC owning it;
+				 * tiles: the column buffer whose packet passes the
+				 * output mux; -1 free */
+	uint8_t pkts;		/* crossbar: packets of the owner not yet switched */
+	uint8_t sent;		/* tiles: flits of the owning packet past the mux */
 	bool wanted;		/* a VA request found it owned: no chaining */
 	uint64_t stall_since;	/* forward progress: waiting for credit since, 0 none */
 	uint8_t drop_bytes;	/* output-side discard collector */
@@ -76,6 +79,7 @@ struct tile {
 	uint64_t row_nonempty;		/* bit ci * VCS + v */
 	struct arbiter *sub_arb;	/* [ROWS]: one per subswitch output */
 	struct credit *colcred;		/* [ROWS][VCS]: column buffers of tile (ro, col), slot row */
+	int8_t *colown;			/* [ROWS][VCS]: row buffer whose packet owns it, -1 */
 	/* column buffers of this tile's output (if it has a port) */
 	struct flit_fifo *colbuf;	/* [ROWS][VCS], by output VC */
 	uint64_t col_nonempty;		/* bit ri * VCS + v */

@@ -48,13 +48,17 @@ static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 	route_unpack(m->route, &rt);
 	ov = &r->out[iv->out_port].vc[iv->out_vc];
 	if (rt.drop || rt.port != iv->out_port || rt.vc % r->vc_step != iv->out_vc % r->vc_step ||
-	    rt.vc > iv->out_vc || ov->wanted ||
-	    !out_usable(r, iv->out_port) || !out_vct_fits(r, ov, iv->out_vc, rt.flits))
+	    rt.vc > iv->out_vc || !out_usable(r, iv->out_port))
+		return false;
+	if (r->p.org == ROUTER_ORG_XBAR &&
+	    (ov->wanted || !out_vct_fits(r, ov, iv->out_vc, rt.flits)))
 		return false;
 	rt.forward = (m->flags & FM_FWD) != 0;
-	if (!vc_wormhole(r, iv->out_vc))
-		credit_take(&ov->cred, rt.flits);
-	ov->pkts++;
+	if (r->p.org == ROUTER_ORG_XBAR) {
+		if (!vc_wormhole(r, iv->out_vc))
+			credit_take(&ov->cred, rt.flits);
+		ov->pkts++;
+	}
 	iv->rt = rt;
 	iv->sent = 0;
 	iv->drop_bytes = 0;
@@ -77,7 +81,7 @@ static void sa_packet_done(struct router *r, unsigned int port, unsigned int vc)
 		input_front_next(r, port, vc);
 		return;
 	}
-	if (!vc_wormhole(r, iv->out_vc) && iv->sent < iv->rt.flits)
+	if (r->p.org == ROUTER_ORG_XBAR && !vc_wormhole(r, iv->out_vc) && iv->sent < iv->rt.flits)
 		credit_give(&r->out[iv->out_port].vc[iv->out_vc].cred,
 			    (unsigned int)(iv->rt.flits - iv->sent));
 	{
@@ -122,6 +126,7 @@ static bool sa_take(struct router *r, unsigned int port, unsigned int vc, struct
 			route_hdr_write(f->data, &h);
 		}
 		iv->sent++;
+		f->m.route = iv->rt.flits;	/* row/column buffers: the packet's length */
 		f->m.in_vc = (uint8_t)vc;
 		f->m.vc = iv->out_vc;
 		f->m.port = iv->out_port;

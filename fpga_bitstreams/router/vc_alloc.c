@@ -13,11 +13,17 @@
  * packet may take any free VC of its class (one VC: one class).
  *
  * Stage 2, per output VC: its arbiter (ARB_VA_OUT, over the input ports)
- * grants one of the requests that name it.  A grant makes the output VC
- * owned by that input VC until the packet's tail has left the router, so
- * no output VC is ever held by two packets; virtual cut-through takes the
- * packet's credits at the grant.  The input VC may use the switch LAT_VA
- * cycles after the allocation cycle.
+ * grants one of the requests that name it.  The input VC may use the
+ * switch LAT_VA cycles after the allocation cycle.
+ *
+ * Crossbar: a grant makes the output VC owned by that input VC until the
+ * packet's tail has crossed the switch, so no output VC is ever held by
+ * two packets; virtual cut-through takes the packet's credits at the
+ * grant.  Tiles: the grant chooses the output VC (a free one of its class
+ * if any); the subswitch owns each column buffer VC and the output mux
+ * each output VC from a head to its tail, and the output mux takes the
+ * virtual cut-through credits when the head wins it (tile.c), as
+ * BlackWidow's split of VC allocation into local and global parts.
  *
  * A packet whose route is a drop, or whose output is down, dead or
  * disabled with no adaptive alternative, goes to the drop interface
@@ -82,6 +88,20 @@ static bool va_request(struct router *r, unsigned int port, unsigned int vc, str
 		va_drop(r, port, iv, out_drop_reason(r, o));
 		return false;
 	}
+	if (r->p.org == ROUTER_ORG_TILED) {
+		/* tiles own output VCs at the output mux: choose a free one if any */
+		q->o = (uint8_t)o;
+		q->ovc = rt->vc;
+		q->adaptive = false;
+		for (unsigned int c = rt->vc; c < r->p.vcs; c += r->vc_step) {
+			ov = &r->out[o].vc[c];
+			if (ov->owner < 0 && out_vct_fits(r, ov, c, rt->flits)) {
+				q->ovc = (uint8_t)c;
+				break;
+			}
+		}
+		return true;
+	}
 	/* the deterministic VC, or with generic VCs any free VC of its class */
 	for (unsigned int c = rt->vc; c < r->p.vcs; c += r->vc_step) {
 		ov = &r->out[o].vc[c];
@@ -107,11 +127,13 @@ static void va_grant(struct router *r, unsigned int port, const struct va_req *q
 	struct in_vc *iv = &r->in[port].vc[q->vc];
 	struct out_vc *ov = &r->out[q->o].vc[q->ovc];
 
-	ov->owner = (int16_t)(port * r->p.vcs + q->vc);
-	ov->pkts = 1;
-	ov->wanted = false;
-	if (!vc_wormhole(r, q->ovc))
-		credit_take(&ov->cred, iv->rt.flits);
+	if (r->p.org == ROUTER_ORG_XBAR) {
+		ov->owner = (int16_t)(port * r->p.vcs + q->vc);
+		ov->pkts = 1;
+		ov->wanted = false;
+		if (!vc_wormhole(r, q->ovc))
+			credit_take(&ov->cred, iv->rt.flits);
+	}
 	iv->state = IVC_ACTIVE;
 	iv->out_port = q->o;
 	iv->out_vc = q->ovc;

@@ -9,7 +9,7 @@
  *       model memory of the 8-port card router and the 64-port YARC
  *       router, and this process's resident set with the YARC router.
  *   loom-router-bench curve  [--preset yarc|card|xbar|fbx] [--cycles N]
- *                            [--speedup S] [--csv FILE]
+ *                            [--speedup S] [--set NAME=VALUE]... [--csv FILE]
  *       offered vs accepted load and average latency under uniform random
  *       traffic, offered 0.1 .. 1.0 flits/cycle/port, as CSV.
  *
@@ -279,6 +279,25 @@ static int cmd_memory(void)
 	return 0;
 }
 
+static const char **g_sets;
+static unsigned int g_n_sets;
+
+/* --set NAME=VALUE options, by the parameter table */
+static int apply_sets(struct router_params *p)
+{
+	for (unsigned int i = 0; i < g_n_sets; i++) {
+		char name[64];
+		unsigned int v;
+
+		if (sscanf(g_sets[i], "%63[^=]=%u", name, &v) != 2 || router_params_set(p, name, v)) {
+			fprintf(stderr, "loom-router-bench: --set %s: not NAME=VALUE of a parameter\n",
+				g_sets[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int cmd_curve(const char *preset, uint64_t cycles, unsigned int speedup, const char *csv)
 {
 	FILE *out = csv ? fopen(csv, "w") : stdout;
@@ -289,6 +308,8 @@ static int cmd_curve(const char *preset, uint64_t cycles, unsigned int speedup, 
 		return 1;
 	}
 	preset_by_name(&p, preset, speedup);
+	if (apply_sets(&p))
+		return 2;
 	fprintf(out, "# preset %s, %u ports, org %s, speedup %u, %" PRIu64 " cycles per point\n",
 		preset, p.ports, p.org == ROUTER_ORG_XBAR ? "xbar" : "tiled", p.speedup, cycles);
 	fprintf(out, "offered,accepted,avg_latency\n");
@@ -322,13 +343,16 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: loom-router-bench speed [--cycles N] [--load L]\n"
 		"       loom-router-bench memory\n"
-		"       loom-router-bench curve [--preset yarc|card|xbar|fbx] [--cycles N] [--speedup S] [--csv FILE]\n");
+		"       loom-router-bench curve [--preset yarc|card|xbar|fbx] [--cycles N] [--speedup S]\n"
+		"                               [--set NAME=VALUE]... [--csv FILE]\n");
 }
 
 int main(int argc, char **argv)
 {
 	const char *preset = "yarc", *csv = NULL;
 	double load = 0.5;
+	const char *sets[16];
+	unsigned int n_sets = 0;
 	uint64_t cycles = 0;
 	unsigned int speedup = 1;
 
@@ -343,6 +367,8 @@ int main(int argc, char **argv)
 			preset = argv[++i];
 		} else if (!strcmp(argv[i], "--speedup") && i + 1 < argc) {
 			speedup = (unsigned int)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--set") && i + 1 < argc && n_sets < 16) {
+			sets[n_sets++] = argv[++i];
 		} else if (!strcmp(argv[i], "--load") && i + 1 < argc) {
 			load = strtod(argv[++i], NULL);
 		} else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
@@ -352,6 +378,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	g_sets = sets;
+	g_n_sets = n_sets;
 	if (!strcmp(argv[1], "speed"))
 		return cmd_speed(cycles ? cycles : 2000000, load);
 	if (!strcmp(argv[1], "memory"))
