@@ -54,7 +54,7 @@ void arb_attach(struct arbiter *a, unsigned int kind, unsigned int n, unsigned i
 	}
 }
 
-int arb_pick(const struct arbiter *a, uint64_t req)
+int arb_pick_policy(const struct arbiter *a, uint64_t req)
 {
 	uint64_t hi;
 
@@ -86,7 +86,7 @@ int arb_pick(const struct arbiter *a, uint64_t req)
 	return rr_pick(req, a->ptr);
 }
 
-void arb_update(struct arbiter *a, int winner, uint64_t req, uint64_t pat, bool hold)
+void arb_update_policy(struct arbiter *a, int winner, uint64_t req, uint64_t pat, bool hold)
 {
 	unsigned int w = (unsigned int)winner, n = a->n;
 

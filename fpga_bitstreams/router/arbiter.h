@@ -58,13 +58,36 @@ void arb_attach(struct arbiter *a, unsigned int kind, unsigned int n, unsigned i
  * Grant among @req (bit i = requester i asks); @pat bit i = requester i's
  * packet is of pattern 1 (IWA only).  Returns the winner or -1 if @req is 0.
  */
-int arb_pick(const struct arbiter *a, uint64_t req);
+int arb_pick_policy(const struct arbiter *a, uint64_t req);
+
+static inline int arb_pick(const struct arbiter *a, uint64_t req)
+{
+	uint64_t hi;
+
+	if (a->kind != ARB_RR)
+		return arb_pick_policy(a, req);
+	if (!req)
+		return -1;
+	hi = req & (~0ull << a->ptr);
+	return __builtin_ctzll(hi ? hi : req);
+}
 
 /*
  * The edge after granting @winner among @req: @pat as for the pick;
  * @hold: T3E only, the winner keeps the grant next cycle.
  */
-void arb_update(struct arbiter *a, int winner, uint64_t req, uint64_t pat, bool hold);
+void arb_update_policy(struct arbiter *a, int winner, uint64_t req, uint64_t pat, bool hold);
+
+static inline void arb_update(struct arbiter *a, int winner, uint64_t req, uint64_t pat,
+			      bool hold)
+{
+	if (a->kind != ARB_RR) {
+		arb_update_policy(a, winner, req, pat, hold);
+		return;
+	}
+	if (winner >= 0)
+		a->ptr = (uint8_t)(winner + 1 >= a->n ? 0 : winner + 1);
+}
 
 /* IWA weight register of requester @i for pattern @pattern (masked to M bits). */
 void arb_set_weight(struct arbiter *a, unsigned int i, unsigned int pattern, unsigned int w);

@@ -131,17 +131,6 @@ static void router_layout(struct router *r, struct arena *a)
 	}
 }
 
-void credit_line_push(struct credit_line *l, uint64_t at, struct credit *c)
-{
-	unsigned int s = l->head + l->count;
-
-	if (s >= l->cap)
-		s -= l->cap;
-	l->v[s].at = at;
-	l->v[s].c = c;
-	l->count++;
-}
-
 /* The power-on state of every register. */
 static void router_reset_state(struct router *r)
 {

@@ -168,7 +168,7 @@ struct router_counters {
 	uint64_t drops[ROUTE_DROP_REASONS];
 	uint64_t drop_events_lost;	/* drop queue full */
 	uint64_t va_conflicts;	/* VC requests that lost arbitration */
-	uint64_t sa_conflicts;	/* switch requests that lost arbitration */
+	uint64_t sa_conflicts;	/* switch arbitrations (input, subswitch, output) with losers */
 };
 
 const struct router_counters *router_counters(const struct router *r);

@@ -175,6 +175,18 @@ static inline bool out_vct_fits(const struct router *r, const struct out_vc *ov,
 	return vc_wormhole(r, ovc) || credit_has(&ov->cred, flits);
 }
 
+/* A credit returned through a fixed-latency line, usable from cycle @at. */
+static inline void credit_line_push(struct credit_line *l, uint64_t at, struct credit *c)
+{
+	unsigned int s = l->head + l->count;
+
+	if (s >= l->cap)
+		s -= l->cap;
+	l->v[s].at = at;
+	l->v[s].c = c;
+	l->count++;
+}
+
 /* ---- unit entry points, in the order router_cycle calls them ---- */
 void output_drive(struct router *r);			/* output_unit.c */
 void tile_output_mux(struct router *r);			/* tile.c */
@@ -196,6 +208,5 @@ void output_wait(struct router *r, unsigned int o, unsigned int vc);
 void router_emit_drop(struct router *r, enum route_drop why, unsigned int in_port,
 		      unsigned int out_port, unsigned int vc, const uint8_t *hdr,
 		      unsigned int bytes);
-void credit_line_push(struct credit_line *l, uint64_t at, struct credit *c);
 
 #endif

@@ -213,7 +213,7 @@ static void sa_tiled(struct router *r)
 			unsigned int co, slot;
 
 			if (s == 0)
-				r->cnt.sa_conflicts += (unsigned int)__builtin_popcountll(req) - 1;
+				r->cnt.sa_conflicts += (req & (req - 1)) != 0;
 			req &= ~(1ull << w);
 			if (!sa_take(r, p, (unsigned int)w, &f)) {
 				arb_update(&ip->sa_arb, w, req | 1ull << w, pat, !(f.m.flags & FM_TAIL));
@@ -309,7 +309,7 @@ static void sa_xbar(struct router *r)
 			r->pipes_nonempty |= 1ull << o;
 			router_wake(r, f.m.ready_at - 1);
 		}
-		r->cnt.sa_conflicts += (unsigned int)__builtin_popcountll(req);
+		r->cnt.sa_conflicts += req != 0;
 	}
 }
 

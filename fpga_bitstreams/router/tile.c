@@ -74,7 +74,7 @@ void tile_subswitch(struct router *r)
 			struct arbiter *a = &t->sub_arb[ro];
 			uint64_t all = req[ro], left = all;
 
-			r->cnt.sa_conflicts += (unsigned int)__builtin_popcountll(all) - 1;
+			r->cnt.sa_conflicts += (all & (all - 1)) != 0;
 			for (unsigned int s = 0; s < r->p.speedup && left;) {
 				int w = arb_pick(a, left);
 				struct flit_fifo *q = &t->rowbuf[w];
@@ -170,7 +170,7 @@ void tile_output_mux(struct router *r)
 			struct out_vc *ov = &op->vc[m.vc];
 			unsigned int ri = (unsigned int)w / vcs;
 
-			r->cnt.sa_conflicts += (unsigned int)__builtin_popcountll(req) - 1;
+			r->cnt.sa_conflicts += (req & (req - 1)) != 0;
 			if (m.flags & FM_HEAD) {
 				ov->owner = (int16_t)w;
 				ov->sent = 0;

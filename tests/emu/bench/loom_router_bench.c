@@ -40,6 +40,7 @@ struct src {
 
 struct bench {
 	struct router *r;
+	struct chan *in[ROUTER_PORTS_MAX], *out[ROUTER_PORTS_MAX];
 	struct router_params p;
 	uint32_t *rt;
 	struct src *src;
@@ -110,9 +111,12 @@ static int bench_init(struct bench *b, const struct router_params *p, double loa
 		fprintf(stderr, "loom-router-bench: %s\n", err);
 		return -1;
 	}
-	for (unsigned int i = 0; i < p->ports; i++)
+	for (unsigned int i = 0; i < p->ports; i++) {
+		b->in[i] = router_in(b->r, i);
+		b->out[i] = router_out(b->r, i);
 		for (unsigned int c = 0; c < CHAN_VCS_MAX; c++)
 			b->src[i].credits[c] = p->buf_depth;
+	}
 	b->pkt_len = 64;
 	b->pkt_flits = router_packet_flits(p->flit_bytes, b->pkt_len);
 	b->p_pkt = load / b->pkt_flits;
@@ -133,8 +137,8 @@ static void bench_cycle(struct bench *b)
 
 	for (unsigned int i = 0; i < P; i++) {
 		struct src *s = &b->src[i];
-		struct chan *in = router_in(b->r, i);
-		struct chan *out = router_out(b->r, i);
+		struct chan *in = b->in[i];
+		struct chan *out = b->out[i];
 
 		memcpy(out->back.credits, s->credit_back, CHAN_VCS_MAX);
 		memset(s->credit_back, 0, CHAN_VCS_MAX);
@@ -191,8 +195,8 @@ static void bench_cycle(struct bench *b)
 	b->now++;
 	for (unsigned int i = 0; i < P; i++) {
 		struct src *s = &b->src[i];
-		struct chan *in = router_in(b->r, i);
-		struct flit *f = &router_out(b->r, i)->fwd;
+		struct chan *in = b->in[i];
+		struct flit *f = &b->out[i]->fwd;
 
 		for (unsigned int c = 0; c < vcs; c++)
 			s->credits[c] += in->back.credits[c];
