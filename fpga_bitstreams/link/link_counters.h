@@ -36,7 +36,7 @@
 	X(status_frames, "ACK_CREDIT frames sent") \
 	X(polls_sent, "ACK_CREDIT frames sent asking for the peer's credits") \
 	X(polls_received, "credit polls answered") \
-	X(credit_starved_cycles, "cycles the lanes idled while a VC lacked credit for a packet") \
+	X(credit_starved_cycles, "cycles the lanes idled while the next packet, or a VC, lacked the peer's credit") \
 	X(replay_full_cycles, "cycles a packet waited for room in the replay buffer") \
 	X(lost_frames, "packets the transmitter held (unacknowledged or waiting) when the cable went down") \
 	X(trains, "times the link came up") \

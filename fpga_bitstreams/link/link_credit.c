@@ -39,6 +39,7 @@ void link_credit_train(struct link_credit *c)
 		c->received[v] = 0;
 		c->granted[v] = 0;
 		c->sent[v] = 0;
+		c->withheld[v] = c->depth;
 		c->owed[v] = 0;
 		c->pending |= 1u << v;
 		link_credit_peer_state(c, v);
@@ -129,12 +130,16 @@ bool link_credit_valid(const struct link_credit *c, unsigned int vc, uint32_t va
 bool link_credit_update(struct link_credit *c, unsigned int vc, uint32_t value)
 {
 	uint32_t gain = value - c->granted[vc];
+	uint32_t kept = gain < c->withheld[vc] ? gain : c->withheld[vc];
 
 	if (!gain)
 		return false;
 	c->granted[vc] = value;
-	c->owed[vc] += gain;
-	c->owed_mask |= 1u << vc;
+	c->withheld[vc] -= kept;	/* the router started with these */
+	if (gain > kept) {
+		c->owed[vc] += gain - kept;
+		c->owed_mask |= 1u << vc;
+	}
 	link_credit_peer_state(c, vc);
 	return true;
 }

@@ -9,16 +9,20 @@
  * input buffer of each VC.  It tracks the buffer's occupancy itself (flits
  * it accepted from the cable minus flits its router freed, across link
  * epochs), so the first grant after training is the space really free:
- * grant = vc_buf_flits - occupied + flits freed since.  A VC whose grant
+ * grant = buf_depth - occupied + flits freed since.  A VC whose grant
  * changed since it was last sent is pending.
  *
  * From the peer: grants received for the attached router's output port.
  * A valid count lies between the last one (older is impossible: frames
- * arrive in order) and the flits sent on the VC plus vc_buf_flits (more
- * would be credit beyond the buffer).  What it adds is owed to the router
- * and handed over on the chan.h credit wires, at most 255 per VC and
- * cycle.  The router's output credits for a link start at zero when the
- * link comes up; the first grant brings the peer's free space.
+ * arrive in order) and the flits sent on the VC plus buf_depth (more
+ * would be credit beyond the buffer).  As chan.h has it, the router's
+ * output port holds buf_depth credits per VC when the link comes up, so
+ * the first buf_depth flits of each VC's grant are withheld; what the
+ * grant adds beyond them is owed to the router and handed over on the
+ * credit wires, at most 255 per VC and cycle.  The transmitter also checks
+ * the grant itself before it sends a packet (link_credit_peer_has()): a
+ * router whose credits disagree with the peer's buffer (a cable that came
+ * back while the peer's buffer still held packets) cannot overrun it.
  */
 #ifndef LOOM_LINK_CREDIT_H
 #define LOOM_LINK_CREDIT_H
@@ -30,7 +34,7 @@
 
 struct link_credit {
 	unsigned int vcs;
-	uint32_t depth;			/* vc_buf_flits */
+	uint32_t depth;			/* buf_depth */
 	uint32_t pkt_flits;		/* flits of a maximal packet */
 	/* toward the peer */
 	uint32_t grant[CHAN_VCS_MAX];		/* cumulative, this epoch */
@@ -41,7 +45,8 @@ struct link_credit {
 	unsigned int rr;			/* next VC a DATA header carries */
 	/* from the peer */
 	uint32_t granted[CHAN_VCS_MAX];		/* cumulative, this epoch */
-	uint32_t sent[CHAN_VCS_MAX];		/* flits sent this epoch */
+	uint32_t sent[CHAN_VCS_MAX];		/* flits sent on the cable this epoch */
+	uint32_t withheld[CHAN_VCS_MAX];	/* grant the router started with */
 	uint32_t owed[CHAN_VCS_MAX];		/* not yet handed to the router */
 	uint32_t owed_mask;
 	uint32_t deficit_mask;			/* sent + depth != granted */
@@ -80,7 +85,13 @@ void link_credit_repeat(struct link_credit *c);
 bool link_credit_valid(const struct link_credit *c, unsigned int vc, uint32_t value);
 /* Take a valid grant; true if it added credit. */
 bool link_credit_update(struct link_credit *c, unsigned int vc, uint32_t value);
-/* A packet of @flits flits left on @vc. */
+/* Did the peer grant room for @flits more flits on @vc? */
+static inline bool link_credit_peer_has(const struct link_credit *c, unsigned int vc,
+					uint32_t flits)
+{
+	return c->granted[vc] - c->sent[vc] >= flits;
+}
+/* A packet of @flits flits went on the cable on @vc. */
 void link_credit_sent(struct link_credit *c, unsigned int vc, uint32_t flits);
 /* Return @flits credits to the router (a packet the link dropped). */
 void link_credit_refund(struct link_credit *c, unsigned int vc, uint32_t flits);

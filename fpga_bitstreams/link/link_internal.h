@@ -14,6 +14,8 @@ void link_recv_reset(struct link_unit *l);
 /* Transmit half: flits from the router, timers, the lanes, ready. */
 void link_xmit_step(struct link_unit *l, const struct link_in *in);
 void link_xmit_reset(struct link_unit *l);
+/* The lanes would idle for lack of the peer's credit (a counter's condition). */
+bool link_xmit_credit_starved(const struct link_unit *l);
 
 /* The peer's TRAIN arrived while training. */
 void link_unit_came_up(struct link_unit *l);

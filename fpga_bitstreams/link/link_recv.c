@@ -308,7 +308,12 @@ static void link_recv_frames(struct link_unit *l)
 	}
 }
 
-/* The flit to present to the router's input port in the next cycle. */
+/*
+ * The flit for the router's input port in the next cycle.  Ready is
+ * registered (chan.h): the input takes whatever flit it sees in a cycle
+ * after one in which it was ready, so a flit driven is a flit taken, and
+ * the next one is driven only while the input is ready.
+ */
 static void link_recv_deliver(struct link_unit *l, const struct link_in *in)
 {
 	struct link_recv *r = &l->rx;
@@ -317,8 +322,6 @@ static void link_recv_deliver(struct link_unit *l, const struct link_in *in)
 	unsigned int fb = l->p.flit_bytes, off, n;
 
 	if (o->valid) {
-		if (!in->back.ready)
-			return;		/* not taken: present it again */
 		l->cnt.rx_flits++;
 		o->valid = false;
 		if (o->tail) {
@@ -329,7 +332,7 @@ static void link_recv_deliver(struct link_unit *l, const struct link_in *in)
 			r->flit++;
 		}
 	}
-	if (!r->q_count)
+	if (!r->q_count || !in->back.ready)
 		return;
 	f = &r->queue[r->q_head];
 	off = r->flit * fb;

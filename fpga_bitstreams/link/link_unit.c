@@ -24,7 +24,7 @@ bool link_unit_init(struct link_unit *l, const struct link_params *p, char *err,
 		snprintf(err, len, "link unit: no memory for %u replay frames", p->replay_frames);
 		return false;
 	}
-	link_credit_init(&l->credit, p->vcs, p->vc_buf_flits, link_flits(p, LINK_PKT_MAX));
+	link_credit_init(&l->credit, p->vcs, p->buf_depth, link_flits(p, LINK_PKT_MAX));
 	lanes_reset(&l->lanes, 0);
 	link_xmit_reset(l);
 	link_recv_reset(l);
@@ -235,7 +235,7 @@ void link_unit_skip(struct link_unit *l, uint64_t cycle)
 	if (l->state == LINK_UP) {
 		if (x->q_count && !gbn_tx_room(&x->gbn))
 			l->cnt.replay_full_cycles += n;
-		else if (!x->q_count && !x->assembling && l->credit.low_mask)
+		else if (link_xmit_credit_starved(l))
 			l->cnt.credit_starved_cycles += n;
 	}
 	l->now = cycle;

@@ -7,12 +7,13 @@
  * clock, no allocation after link_unit_init().
  *
  * Router side (router/chan.h), per cycle:
- *   in.flit   router output port -> link: a flit to send, taken in a cycle
- *             in which out.back.ready is set (else the router holds it);
+ *   in.flit   router output port -> link: a flit to send; the router
+ *             drives one only in a cycle after one in which out.back.ready
+ *             was set, and the link takes it;
  *   out.back  link -> router output port: ready, and the credits the peer
- *             granted (flits, per VC);
- *   out.flit  link -> router input port: a received flit, taken in a cycle
- *             in which in.back.ready is set (else the link holds it);
+ *             freed beyond the BUF_DEPTH per VC the port starts with;
+ *   out.flit  link -> router input port: a received flit, driven only in a
+ *             cycle after one in which in.back.ready was set;
  *   in.back   router input port -> link: credits (flits freed, per VC),
  *             which the link returns to the peer.
  *
@@ -95,6 +96,7 @@ struct link_xmit {
 	unsigned int q_head, q_count;	/* complete packets */
 	unsigned int q_tail;		/* slot after the last complete packet */
 	bool assembling;		/* slot q_tail gets flits */
+	bool ready_before;		/* ready in the previous cycle: a flit may come */
 	bool discarding;		/* dropping flits up to a tail */
 	unsigned int asm_expect;	/* flits the packet's header announces */
 	struct gbn_tx gbn;

@@ -16,6 +16,7 @@ void link_xmit_reset(struct link_unit *l)
 
 	gbn_tx_init(&x->gbn, 0, l->p.replay_frames, l->p.ack_timeout);
 	x->q_head = x->q_count = x->q_tail = 0;
+	x->ready_before = false;
 	x->assembling = false;
 	x->discarding = false;
 	x->cur_rem = 0;
@@ -33,6 +34,11 @@ void link_xmit_reset(struct link_unit *l)
 /* ---- flits from the router ---- */
 
 static struct link_pkt *link_xmit_asm(struct link_unit *l)
+{
+	return &l->tx.queue[l->tx.q_tail];
+}
+
+static const struct link_pkt *link_xmit_asm_const(const struct link_unit *l)
 {
 	return &l->tx.queue[l->tx.q_tail];
 }
@@ -136,21 +142,37 @@ static void link_xmit_take(struct link_unit *l, const struct flit *f)
 	x->q_count++;
 	x->q_tail = link_ring_next(x->q_tail, l->p.tx_queue);
 	l->cnt.tx_packets++;
-	link_credit_sent(&l->credit, p->vc, p->flits);
-	x->credit_progress = l->now;
 }
 
 /*
- * Ready for a flit in the next cycle: a packet being assembled takes its
- * next flit; a new packet needs a free queue slot.
+ * Ready in the next cycle (chan.h: registered): the router may then drive
+ * a flit in the cycle after, which must find room even if the flit that
+ * ready in this cycle allows also comes.  A flit continuing the packet
+ * being assembled needs no room; one that completes it, or starts a new
+ * packet, needs a free queue slot for whatever follows.  Every packet has
+ * at least min_flits flits (its 48-byte header), so a head flit is never
+ * a tail unless a flit holds a whole header.
  */
 static bool link_xmit_ready(const struct link_unit *l)
 {
 	const struct link_xmit *x = &l->tx;
+	unsigned int coming = l->out.back.ready;	/* a flit may come next cycle */
+	unsigned int free_slots = l->p.tx_queue - x->q_count;
 
 	if (l->state != LINK_UP)
 		return false;
-	return x->assembling || x->discarding || x->q_count < l->p.tx_queue;
+	if (x->discarding)
+		return true;
+	if (x->assembling) {
+		/* the current packet still has a flit for the cycle after */
+		if (x->asm_expect - link_xmit_asm_const(l)->flits > coming)
+			return true;
+		return free_slots >= 2;	/* its slot, and one for the next head */
+	}
+	if (!coming)
+		return free_slots >= 1;
+	/* a head may come next cycle and take a slot */
+	return link_flits(&l->p, LOOM_PKT_HDR_SIZE) > 1 ? free_slots >= 1 : free_slots >= 2;
 }
 
 /* ---- frames ---- */
@@ -170,11 +192,15 @@ static uint32_t link_xmit_ack(struct link_unit *l, bool *was_due)
 	return gbn_rx_ack_value(&l->rx.gbn);
 }
 
+/* A replay is due, or a new packet has room in the replay buffer and credit at the peer. */
 static bool link_xmit_data_ready(const struct link_unit *l)
 {
 	const struct link_xmit *x = &l->tx;
+	const struct link_pkt *q = &x->queue[x->q_head];
 
-	return gbn_tx_resend_due(&x->gbn) || (x->q_count && gbn_tx_room(&x->gbn));
+	return gbn_tx_resend_due(&x->gbn) ||
+	       (x->q_count && gbn_tx_room(&x->gbn) &&
+		link_credit_peer_has(&l->credit, q->vc, q->flits));
 }
 
 static size_t link_xmit_data(struct link_unit *l, struct link_txframe *tf, uint64_t start)
@@ -200,6 +226,8 @@ static size_t link_xmit_data(struct link_unit *l, struct link_txframe *tf, uint6
 		x->q_head = link_ring_next(x->q_head, l->p.tx_queue);
 		x->q_count--;
 		gbn_tx_take(&x->gbn, &seq, start);
+		link_credit_sent(&l->credit, p->vc, p->flits);
+		x->credit_progress = start;
 	}
 	link_xmit_hdr(&h, LOOM_FRAME_DATA);
 	h.vc = p->vc;
@@ -396,13 +424,28 @@ static unsigned int link_xmit_serialise(struct link_unit *l)
 	return used;
 }
 
+bool link_xmit_credit_starved(const struct link_unit *l)
+{
+	const struct link_xmit *x = &l->tx;
+	const struct link_pkt *q = &x->queue[x->q_head];
+
+	if (x->q_count)
+		return !link_credit_peer_has(&l->credit, q->vc, q->flits);
+	return !x->assembling && l->credit.low_mask;
+}
+
 void link_xmit_step(struct link_unit *l, const struct link_in *in)
 {
 	struct link_xmit *x = &l->tx;
 	unsigned int used = 0;
 
-	if (in->flit.valid && l->out.back.ready)
-		link_xmit_take(l, &in->flit);
+	if (in->flit.valid) {
+		if (x->ready_before)
+			link_xmit_take(l, &in->flit);
+		else
+			link_xmit_malformed(l, &in->flit);	/* ready was low: no room promised */
+	}
+	x->ready_before = l->out.back.ready;
 	if (l->state == LINK_UP) {
 		if (gbn_tx_timer(&x->gbn, l->now)) {
 			l->cnt.retries++;
@@ -418,6 +461,6 @@ void link_xmit_step(struct link_unit *l, const struct link_in *in)
 		return;
 	if (x->q_count && !gbn_tx_room(&x->gbn))
 		l->cnt.replay_full_cycles++;
-	else if (!used && !x->q_count && !x->assembling && l->credit.low_mask)
+	else if (!used && link_xmit_credit_starved(l))
 		l->cnt.credit_starved_cycles++;
 }

@@ -31,6 +31,13 @@ void lh_source_init(struct lh_source *s, const struct link_params *p)
 	memset(s, 0, sizeof(*s));
 	s->p = p;
 	s->vc_mask = 1;
+	lh_source_reset_credits(s);
+}
+
+void lh_source_reset_credits(struct lh_source *s)
+{
+	for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
+		s->credits[v] = s->p->buf_depth;
 }
 
 void lh_source_edge(struct lh_source *s, const struct link_out *lo, uint64_t t)
@@ -39,7 +46,8 @@ void lh_source_edge(struct lh_source *s, const struct link_out *lo, uint64_t t)
 
 	for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
 		s->credits[v] += lo->back.credits[v];
-	if (s->out.valid && lo->back.ready) {
+	/* ready is registered: a flit driven was allowed, and is taken */
+	if (s->out.valid) {
 		s->flits++;
 		if (s->out.head)
 			s->last_head_cycle = t;
@@ -52,8 +60,8 @@ void lh_source_edge(struct lh_source *s, const struct link_out *lo, uint64_t t)
 		}
 		s->out.valid = false;
 	}
-	if (s->out.valid)
-		return;		/* not taken: present it again */
+	if (!lo->back.ready)
+		return;		/* no flit in the next cycle */
 	if (!s->busy && s->next_id < s->limit && s->vc_mask) {
 		unsigned int vc = s->vc_next, n;
 
@@ -134,7 +142,7 @@ void lh_sink_edge(struct lh_sink *k, const struct link_out *lo, uint64_t t)
 			k->fifo[at].vc = f->vc;
 			k->fifo[at].at = t;
 		}
-		if (++k->occupied[f->vc] > k->p->vc_buf_flits)
+		if (++k->occupied[f->vc] > k->p->buf_depth)
 			k->overflows++;
 		if (k->occupied[f->vc] > k->max_occupied)
 			k->max_occupied = k->occupied[f->vc];
@@ -195,14 +203,14 @@ void lh_pair_cycle(struct lh_pair *x)
 	lh_source_edge(&x->src[1], &ob, t);
 	lh_sink_edge(&x->sink[0], &ob, t);
 	lh_sink_edge(&x->sink[1], &oa, t);
-	/* a link that came up: its router's output credits start from zero */
+	/* a link that came up: its router's output credits start at BUF_DEPTH */
 	if (x->a.cnt.trains != x->trains[0]) {
 		x->trains[0] = x->a.cnt.trains;
-		memset(x->src[0].credits, 0, sizeof(x->src[0].credits));
+		lh_source_reset_credits(&x->src[0]);
 	}
 	if (x->b.cnt.trains != x->trains[1]) {
 		x->trains[1] = x->b.cnt.trains;
-		memset(x->src[1].credits, 0, sizeof(x->src[1].credits));
+		lh_source_reset_credits(&x->src[1]);
 	}
 	if (x->before_carry)
 		x->before_carry(x, x->ctx);

@@ -4,9 +4,9 @@
  * in-process wire, each with a router-side source (an output port that
  * sends numbered packets with virtual cut-through credit) and a sink (an
  * input port that checks every packet's order and bytes, and frees its
- * buffer one flit per cycle after a hold time).  As the link contract
- * asks of a router, a source's credits restart at zero whenever its link
- * comes up.  Everything is stepped
+ * buffer one flit per cycle after a hold time).  As chan.h and the link
+ * contract ask of a router, a source's credits are BUF_DEPTH per VC when
+ * its link comes up.  Everything is stepped
  * with the chan.h rule: each unit sees the others' outputs of the same
  * cycle, then all clock edges happen.
  */
@@ -45,7 +45,7 @@ struct lh_sink {
 	unsigned int f_head, f_count;
 	uint32_t occupied[CHAN_VCS_MAX];
 	uint32_t max_occupied;
-	uint32_t overflows;		/* flits beyond vc_buf_flits: a credit bug */
+	uint32_t overflows;		/* flits beyond buf_depth: a credit bug */
 	struct chan_back back;		/* registered output */
 	/* the packet arriving */
 	uint8_t bytes[LINK_PKT_MAX + FLIT_BYTES_MAX];
@@ -71,6 +71,8 @@ struct lh_pair {
 
 /* A source and a sink on their own, for other transports. */
 void lh_source_init(struct lh_source *s, const struct link_params *p);
+/* The link came up: the output port's credits are BUF_DEPTH per VC again (chan.h). */
+void lh_source_reset_credits(struct lh_source *s);
 /* The edge at the end of cycle @t; @lo: the link's outputs during @t. */
 void lh_source_edge(struct lh_source *s, const struct link_out *lo, uint64_t t);
 void lh_sink_init(struct lh_sink *k, const struct link_params *p);

@@ -58,7 +58,7 @@ static void one_packet(uint32_t d)
 	tx0 = x.b.cnt.tx_frames;
 	ok = burst(1, &acc, &built, &n);
 	tap_ok(ok && n == 1 && x.b.cnt.tx_frames - tx0 == 1 && built == acc + d &&
-	       x.src[0].credits[0] == x.p.vc_buf_flits && !gbn_tx_held(&x.a.tx.gbn) &&
+	       x.src[0].credits[0] == x.p.buf_depth && !gbn_tx_held(&x.a.tx.gbn) &&
 	       x.b.cnt.acks_standalone == 1 && x.b.cnt.credits_standalone == 2,
 	       "coalesce_delay %u: one packet, no reverse traffic: b sends exactly one ACK_CREDIT (%llu), starting %llu cycles after the packet's edge; it acknowledged the frame and returned all %u credits",
 	       d, (unsigned long long)n, (unsigned long long)(built + 1 - acc),
@@ -74,7 +74,7 @@ static void no_delay(void)
 
 	setup(0);
 	ok = burst(1, &acc, &built, &n);
-	tap_ok(ok && built == acc && n > 1 && x.src[0].credits[0] == x.p.vc_buf_flits,
+	tap_ok(ok && built == acc && n > 1 && x.src[0].credits[0] == x.p.buf_depth,
 	       "coalesce_delay 0: the first ACK_CREDIT starts the cycle after the packet's edge, and each later credit return costs another (%llu frames)",
 	       (unsigned long long)n);
 	lh_pair_free(&x);
@@ -87,9 +87,9 @@ static void bursts(void)
 
 	setup((uint32_t)d);
 	ok = burst(3, &acc, &built, &n1);
-	ok = ok && x.src[0].credits[0] == x.p.vc_buf_flits && !gbn_tx_held(&x.a.tx.gbn);
+	ok = ok && x.src[0].credits[0] == x.p.buf_depth && !gbn_tx_held(&x.a.tx.gbn);
 	ok = burst(2, &acc, &built, &n2) && ok;
-	tap_ok(ok && n1 == 1 && n2 == 1 && x.src[0].credits[0] == x.p.vc_buf_flits &&
+	tap_ok(ok && n1 == 1 && n2 == 1 && x.src[0].credits[0] == x.p.buf_depth &&
 	       !gbn_tx_held(&x.a.tx.gbn),
 	       "a burst of 3 packets within the delay costs exactly one coalesced ACK_CREDIT (%llu), the next burst after an idle period one more (%llu); each returned every credit",
 	       (unsigned long long)n1, (unsigned long long)n2);

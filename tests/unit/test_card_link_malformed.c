@@ -193,7 +193,7 @@ int main(void)
 	tap_ok(inject(f, n, "bad_ack", true), "DATA with an acknowledgement older than the window: bad_ack");
 	h = peer_hdr(LOOM_FRAME_DATA);
 	h.credit_vc = 0;
-	h.credit = x.b.credit.sent[0] + p.vc_buf_flits + 1;
+	h.credit = x.b.credit.sent[0] + p.buf_depth + 1;
 	n = data_frame(f, &h, 64, 0);
 	tap_ok(inject(f, n, "bad_credit", true),
 	       "DATA granting one flit more than the buffer holds: bad_credit");
@@ -222,7 +222,7 @@ int main(void)
 	n = status_frame(f, &h, &c, 16);
 	tap_ok(inject(f, n, "bad_length", true), "an ACK_CREDIT with half its body: bad_length");
 	c = current_credits();
-	c.credit[1] += p.vc_buf_flits + 1;
+	c.credit[1] += p.buf_depth + 1;
 	n = status_frame(f, &h, &c, sizeof(c));
 	tap_ok(inject(f, n, "bad_credit", true),
 	       "an ACK_CREDIT granting VC 1 more than its buffer: bad_credit, no VC updated");

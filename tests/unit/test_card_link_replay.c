@@ -124,7 +124,7 @@ static void lost_ack(void)
 	ok = !d.left && x.sink[0].packets == 1 && !x.sink[0].errors && !gbn_tx_held(&x.a.tx.gbn);
 	tap_ok(ok && x.a.cnt.ack_timeouts == 1 && x.a.cnt.replayed == 1 &&
 	       replay == first + x.p.ack_timeout + 1 && x.b.cnt.duplicates == 1 &&
-	       x.src[0].credits[0] == x.p.vc_buf_flits,
+	       x.src[0].credits[0] == x.p.buf_depth,
 	       "the ACK_CREDIT acknowledging a frame is lost: a's ack timer replays the frame %llu cycles after it left (ack_timeout %u + 1), b discards the duplicate and acknowledges again; delivered once, replay buffer empty, credits back (%u)",
 	       (unsigned long long)(replay - first), x.p.ack_timeout, x.src[0].credits[0]);
 	if (!ok)
@@ -148,7 +148,7 @@ static void lost_credits(bool corrupt)
 	lh_send(&x, 0, 2, 64, 1);
 	lh_pair_run(&x, 300);	/* delivered and acknowledged, credits held */
 	ok = x.sink[0].packets == 2 && !gbn_tx_held(&x.a.tx.gbn) &&
-	     x.src[0].credits[0] == x.p.vc_buf_flits - 14;
+	     x.src[0].credits[0] == x.p.buf_depth - 14;
 	d = (struct drop_ctx){ .from = &x.b, .type = LOOM_FRAME_ACK_CREDIT, .left = 1,
 			       .corrupt = corrupt };
 	x.before_carry = drop_frames;
@@ -157,7 +157,7 @@ static void lost_credits(bool corrupt)
 	t0 = x.now;
 	for (unsigned int i = 0; i < 5000 && !t1; i++) {
 		lh_pair_cycle(&x);
-		if (x.src[0].credits[0] == x.p.vc_buf_flits)
+		if (x.src[0].credits[0] == x.p.buf_depth)
 			t1 = x.now;
 	}
 	ok = ok && !d.left && t1;
@@ -200,8 +200,8 @@ static void noisy(void)
 	fault_set_drop(link_wire_fault(&x.w, 1), 0);
 	lh_pair_run(&x, 3000);
 	for (unsigned int v = 0; v < x.p.vcs; v++)
-		credits &= x.src[0].credits[v] == x.p.vc_buf_flits &&
-			   x.src[1].credits[v] == x.p.vc_buf_flits;
+		credits &= x.src[0].credits[v] == x.p.buf_depth &&
+			   x.src[1].credits[v] == x.p.buf_depth;
 	tap_ok(ok && credits && x.sink[0].packets == 1500 && x.sink[1].packets == 3000 &&
 	       !x.sink[0].errors && !x.sink[1].errors && !x.sink[0].overflows &&
 	       !x.sink[1].overflows && x.a.cnt.crc_errors + x.b.cnt.crc_errors > 10,

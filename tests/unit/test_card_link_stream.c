@@ -55,9 +55,9 @@ static bool end_cycle(struct end *x)
 	link_unit_step(&x->l, &in);
 	lh_source_edge(&x->src, &lo, t);
 	lh_sink_edge(&x->sink, &lo, t);
-	if (x->l.cnt.trains != x->trains) {	/* came up: the router's credits start at 0 */
+	if (x->l.cnt.trains != x->trains) {	/* came up: BUF_DEPTH credits per VC */
 		x->trains = x->l.cnt.trains;
-		memset(x->src.credits, 0, sizeof(x->src.credits));
+		lh_source_reset_credits(&x->src);
 	}
 	/* frames that start on the lanes go out as bytes, faults applied first */
 	while ((tf = link_unit_tx_peek(&x->l)) && sizeof(x->out) - x->out_len >= tf->len) {
