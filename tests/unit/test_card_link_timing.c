@@ -120,6 +120,33 @@ static void throughput(unsigned int lanes)
 	lh_pair_free(&x);
 }
 
+/*
+ * The router side at its tightest: TX_QUEUE 1 (and 64-byte flits, where a
+ * head flit can be a whole packet).  Registered ready never lets a flit in
+ * without room; every packet arrives.
+ */
+static void tight_queue(uint32_t flit_bytes, uint16_t payload)
+{
+	struct link_params p;
+	bool ok;
+
+	link_params_default(&p);
+	p.tx_queue = 1;
+	p.flit_bytes = flit_bytes;
+	p.buf_depth = 64;
+	if (!lh_pair_init(&x, &p, 5) || !lh_pair_train(&x, 1000))
+		exit(1);
+	lh_send(&x, 0, 500, payload, 1);
+	lh_send(&x, 1, 500, 0, 4);
+	ok = lh_pair_drain(&x, 200000);
+	tap_ok(ok && !x.a.cnt.tx_malformed && !x.b.cnt.tx_malformed && x.sink[0].packets == 500 &&
+	       x.sink[1].packets == 500 && !x.sink[0].errors && !x.sink[1].errors,
+	       "TX_QUEUE 1, %u-byte flits, %u- and 0-byte packets: ready never admits a flit without room (%llu + %llu malformed), all 500 + 500 arrive",
+	       flit_bytes, payload, (unsigned long long)x.a.cnt.tx_malformed,
+	       (unsigned long long)x.b.cnt.tx_malformed);
+	lh_pair_free(&x);
+}
+
 /* Errors on the a -> b lanes until b drops a lane; then the rate halves both ways. */
 static void degrade_once(void)
 {
@@ -189,13 +216,15 @@ int main(void)
 		{ 2, 8, 64 }, { 1, 8, 64 }, { 1, 30, 256 },
 	};
 
-	tap_plan(1 + 8 + 3 + 4);
+	tap_plan(1 + 8 + 3 + 2 + 4);
 	training();
 	for (unsigned int i = 0; i < 8; i++)
 		latency(lat[i][0], lat[i][1], lat[i][2]);
 	throughput(4);
 	throughput(2);
 	throughput(1);
+	tight_queue(16, 64);
+	tight_queue(64, 8);
 	degradation();
 	return tap_exit_status();
 }

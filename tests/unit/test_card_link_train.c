@@ -5,7 +5,8 @@
  * retry and the answer it gets; a cut takes both ends down and loses what
  * the transmitter held, a restored cable trains again and carries traffic
  * with fresh credits; maintenance frames bypass sequence numbers and
- * credits, one slot each way; and a pair stepped only at the cycles
+ * credits, one slot each way; a cable back while the peer's buffer holds
+ * packets never overruns it; and a pair stepped only at the cycles
  * link_unit_next_event() names does exactly what a pair stepped every
  * cycle does, timers included.
  */
@@ -110,6 +111,43 @@ static void cut(void)
 		lh_pair_diag(&x);
 	tap_ok(ok && x.src[0].credits[0] == x.p.buf_depth,
 	       "restored: both train again, 50 new packets arrive in order, credits start over and all come back (%u)",
+	       x.src[0].credits[0]);
+	lh_pair_free(&x);
+}
+
+/*
+ * A cable that comes back while the peer's input buffer still holds
+ * packets: the peer grants only its free space, the router starts with
+ * BUF_DEPTH again, and the link holds packets until the grant covers them.
+ */
+static void dirty_retrain(void)
+{
+	uint64_t held, before;
+	bool ok;
+
+	setup(&x, true);
+	x.sink[0].drain = false;
+	lh_send(&x, 0, 4, 256, 1);
+	lh_pair_run(&x, 500);
+	held = x.sink[0].occupied[0];
+	link_wire_cut(&x.w);
+	lh_pair_run(&x, 10);
+	link_wire_restore(&x.w);
+	ok = lh_pair_train(&x, 1000) && held == 4 * 19;
+	before = x.sink[0].packets;
+	lh_send(&x, 0, 20, 256, 1);
+	lh_pair_run(&x, 3000);
+	ok = ok && x.sink[0].packets == before + 4 && !x.sink[0].overflows &&
+	     !x.b.cnt.credit_overruns && x.a.credit.granted[0] == x.p.buf_depth - held;
+	tap_ok(ok, "a cable back while the peer's buffer holds %llu flits: the peer grants %u, the router starts with %u again, the link sends only what the grant covers (%llu packets, no overrun) and holds the rest",
+	       (unsigned long long)held, x.a.credit.granted[0], x.p.buf_depth,
+	       (unsigned long long)(x.sink[0].packets - before));
+	x.sink[0].drain = true;
+	ok = lh_pair_drain(&x, 100000) && x.sink[0].packets == before + 20 &&
+	     !x.sink[0].overflows && !x.sink[0].errors;
+	lh_pair_run(&x, 300);
+	tap_ok(ok && x.src[0].credits[0] == x.p.buf_depth,
+	       "once the old packets leave the buffer the rest follows, and the router's credits come back to %u",
 	       x.src[0].credits[0]);
 	lh_pair_free(&x);
 }
@@ -239,9 +277,10 @@ static void skipping(void)
 
 int main(void)
 {
-	tap_plan(8);
+	tap_plan(10);
 	lost_train();
 	cut();
+	dirty_retrain();
 	maint();
 	skipping();
 	return tap_exit_status();
