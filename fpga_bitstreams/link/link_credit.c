@@ -84,20 +84,16 @@ static void link_credit_mark_sent(struct link_credit *c, unsigned int vc)
 
 unsigned int link_credit_pick(struct link_credit *c, uint32_t *value, bool *was_pending)
 {
+	uint32_t from_rr = c->pending >> c->rr << c->rr;	/* pending VCs >= rr */
 	unsigned int vc = c->rr;
 
-	*was_pending = false;
-	for (unsigned int i = 0; i < c->vcs; i++) {
-		unsigned int v = (c->rr + i) % c->vcs;
-
-		if (c->pending & (1u << v)) {
-			vc = v;
-			*was_pending = true;
-			break;
-		}
-	}
+	*was_pending = c->pending != 0;
+	if (from_rr)
+		vc = (unsigned int)__builtin_ctz(from_rr);
+	else if (c->pending)
+		vc = (unsigned int)__builtin_ctz(c->pending);	/* wrapped round */
 	link_credit_mark_sent(c, vc);
-	c->rr = (vc + 1) % c->vcs;
+	c->rr = vc + 1 == c->vcs ? 0 : vc + 1;
 	*value = c->grant[vc];
 	return vc;
 }
@@ -158,9 +154,10 @@ void link_credit_refund(struct link_credit *c, unsigned int vc, uint32_t flits)
 	c->owed_mask |= 1u << vc;
 }
 
-void link_credit_to_router(struct link_credit *c, uint8_t credits[CHAN_VCS_MAX])
+bool link_credit_to_router(struct link_credit *c, uint8_t credits[CHAN_VCS_MAX])
 {
 	uint32_t mask = c->owed_mask;
+	bool any = mask != 0;
 
 	memset(credits, 0, CHAN_VCS_MAX);
 	while (mask) {
@@ -173,4 +170,5 @@ void link_credit_to_router(struct link_credit *c, uint8_t credits[CHAN_VCS_MAX])
 		if (!c->owed[v])
 			c->owed_mask &= ~(1u << v);
 	}
+	return any;
 }

@@ -95,7 +95,7 @@ static inline bool link_credit_peer_has(const struct link_credit *c, unsigned in
 void link_credit_sent(struct link_credit *c, unsigned int vc, uint32_t flits);
 /* Return @flits credits to the router (a packet the link dropped). */
 void link_credit_refund(struct link_credit *c, unsigned int vc, uint32_t flits);
-/* This cycle's credit wires to the router (at most 255 per VC). */
-void link_credit_to_router(struct link_credit *c, uint8_t credits[CHAN_VCS_MAX]);
+/* This cycle's credit wires to the router (at most 255 per VC); true if any. */
+bool link_credit_to_router(struct link_credit *c, uint8_t credits[CHAN_VCS_MAX]);
 
 #endif

@@ -6,6 +6,8 @@
 #ifndef LOOM_LINK_INTERNAL_H
 #define LOOM_LINK_INTERNAL_H
 
+#include <string.h>
+
 #include "link/link_unit.h"
 
 /* Receive half: frames, delivery to the router, credits both ways. */
@@ -26,6 +28,21 @@ void link_unit_lane_dropped(struct link_unit *l);
 static inline unsigned int link_ring_next(unsigned int i, unsigned int n)
 {
 	return i + 1 == n ? 0 : i + 1;
+}
+
+/*
+ * Copy one flit's @n bytes: the widths a configuration may choose are
+ * copied with constant sizes (inline moves, not a library call per flit).
+ */
+static inline void link_copy_flit(uint8_t *dst, const uint8_t *src, unsigned int n)
+{
+	switch (n) {
+	case 8: memcpy(dst, src, 8); break;
+	case 16: memcpy(dst, src, 16); break;
+	case 32: memcpy(dst, src, 32); break;
+	case 64: memcpy(dst, src, 64); break;
+	default: memcpy(dst, src, n); break;
+	}
 }
 
 /* Acknowledgement or credits waiting to be sent. */

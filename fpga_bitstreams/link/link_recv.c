@@ -337,9 +337,12 @@ static void link_recv_deliver(struct link_unit *l, const struct link_in *in)
 	f = &r->queue[r->q_head];
 	off = r->flit * fb;
 	n = f->hdr.len - off < fb ? f->hdr.len - off : fb;
-	memcpy(o->data, f->body + off, n);
-	if (n < fb)
+	if (n == fb) {
+		link_copy_flit(o->data, f->body + off, fb);
+	} else {
+		memcpy(o->data, f->body + off, n);
 		memset(o->data + n, 0, fb - n);
+	}
 	o->valid = true;
 	o->head = r->flit == 0;
 	o->tail = off + fb >= f->hdr.len;
@@ -352,11 +355,13 @@ static void link_recv_freed(struct link_unit *l, const struct link_in *in)
 	uint64_t any;
 
 	memcpy(&any, in->back.credits, sizeof(any));
-	if (!any)
-		return;
-	for (unsigned int v = 0; v < l->p.vcs; v++)
-		if (in->back.credits[v] && !link_credit_freed(&l->credit, v, in->back.credits[v]))
+	while (any) {
+		unsigned int v = (unsigned int)__builtin_ctzll(any) / 8;
+
+		any &= ~(0xffull << (8 * v));
+		if (v < l->p.vcs && !link_credit_freed(&l->credit, v, in->back.credits[v]))
 			l->cnt.router_credit_errors++;
+	}
 }
 
 void link_recv_step(struct link_unit *l, const struct link_in *in)
@@ -367,5 +372,7 @@ void link_recv_step(struct link_unit *l, const struct link_in *in)
 		link_recv_frames(l);
 	link_recv_deliver(l, in);
 	link_recv_freed(l, in);
-	link_credit_to_router(&l->credit, l->out.back.credits);
+	/* credit wires to the router: pulses, cleared the cycle after */
+	if (l->credit.owed_mask || l->out_credits)
+		l->out_credits = link_credit_to_router(&l->credit, l->out.back.credits);
 }

@@ -74,6 +74,7 @@ static void link_unit_carrier_edge(struct link_unit *l)
 		link_credit_down(&l->credit);
 		l->out.back.ready = false;
 		memset(l->out.back.credits, 0, sizeof(l->out.back.credits));
+		l->out_credits = false;
 		return;
 	}
 	l->state = LINK_TRAINING;
@@ -106,11 +107,6 @@ void link_unit_step(struct link_unit *l, const struct link_in *in)
 }
 
 /* ---- cable side ---- */
-
-struct link_txframe *link_unit_tx_peek(struct link_unit *l)
-{
-	return l->tx.ob_count ? &l->tx.outbox[l->tx.ob_head] : NULL;
-}
 
 void link_unit_tx_pop(struct link_unit *l)
 {
@@ -190,9 +186,8 @@ static bool link_unit_busy(const struct link_unit *l)
 	if (l->carrier_in != l->carrier || r->fed || r->lane_flags || r->q_count ||
 	    l->out.flit.valid || l->credit.owed_mask || x->cur_rem)
 		return true;
-	for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
-		if (l->out.back.credits[v])
-			return true;
+	if (l->out_credits)
+		return true;
 	if (l->state == LINK_TRAINING)
 		return x->train_due;
 	if (l->state != LINK_UP)

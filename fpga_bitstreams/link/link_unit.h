@@ -90,47 +90,47 @@ struct link_txframe {
 	uint8_t bytes[LOOM_FRAME_MAX];
 };
 
-/* Transmit half. */
+/* Transmit half; the buffers last, the state a clock edge touches first. */
 struct link_xmit {
-	struct link_pkt *queue;		/* tx_queue packets from the router */
 	unsigned int q_head, q_count;	/* complete packets */
 	unsigned int q_tail;		/* slot after the last complete packet */
 	bool assembling;		/* slot q_tail gets flits */
 	bool ready_before;		/* ready in the previous cycle: a flit may come */
 	bool discarding;		/* dropping flits up to a tail */
-	unsigned int asm_expect;	/* flits the packet's header announces */
-	struct gbn_tx gbn;
-	struct link_pkt *replay;	/* replay_frames slots */
-	unsigned int cur_rem;		/* bytes of the frame on the lanes still to go */
-	unsigned int cur_rate;		/* its bytes per cycle */
-	struct link_txframe outbox[LINK_OUTBOX];
-	unsigned int ob_head, ob_count;
 	bool train_due;			/* TRAIN (vc 0) to send */
 	bool train_answer;		/* ... carrying LOOM_FRAME_F_TRAINED */
-	uint64_t train_retry;		/* cycle to send TRAIN again while training */
 	bool lane_notice_due;
 	bool poll_answer_due;		/* the peer polled: ACK_CREDIT now */
+	bool maint_full;
+	unsigned int asm_expect;	/* flits the packet's header announces */
+	unsigned int cur_rem;		/* bytes of the frame on the lanes still to go */
+	unsigned int cur_rate;		/* its bytes per cycle */
+	unsigned int ob_head, ob_count;
+	uint64_t train_retry;		/* cycle to send TRAIN again while training */
 	uint64_t status_deadline;	/* ACK_CREDIT may start in this cycle; 0: none */
 	uint64_t credit_progress;	/* last cycle credits moved (poll timer) */
-	uint8_t maint[LINK_BODY_MAX];	/* maintenance frame slot */
+	struct gbn_tx gbn;
+	struct link_pkt *queue;		/* tx_queue packets from the router */
+	struct link_pkt *replay;	/* replay_frames slots */
 	uint16_t maint_len;
-	bool maint_full;
+	uint8_t maint[LINK_BODY_MAX];	/* maintenance frame slot */
+	struct link_txframe outbox[LINK_OUTBOX];
 };
 
-/* Receive half. */
+/* Receive half; the framer's buffer last. */
 struct link_recv {
-	struct link_rx framer;		/* bytes from the cable, resynchronising */
 	struct gbn_rx gbn;
-	struct link_frame *queue;	/* rx_queue frames: accepted DATA */
 	unsigned int q_head, q_count;
 	unsigned int q_tail;		/* slot the next frame is parsed into */
 	unsigned int flit;		/* next flit of the head packet */
 	bool fed;			/* bytes arrived since the framer ran dry */
-	uint32_t lane_flags;		/* lanes the line decoder flagged */
 	bool lane_flagged;		/* since the last good frame */
-	uint8_t maint[LINK_BODY_MAX];	/* received maintenance frame */
-	uint16_t maint_len;
 	bool maint_full;
+	uint32_t lane_flags;		/* lanes the line decoder flagged */
+	struct link_frame *queue;	/* rx_queue frames: accepted DATA */
+	uint16_t maint_len;
+	uint8_t maint[LINK_BODY_MAX];	/* received maintenance frame */
+	struct link_rx framer;		/* bytes from the cable, resynchronising */
 };
 
 struct link_unit {
@@ -139,14 +139,15 @@ struct link_unit {
 	enum link_state state;
 	bool carrier;			/* the cable's carrier, as last sampled */
 	bool carrier_in;		/* the carrier input, sampled at the next edge */
+	bool out_credits;		/* out.back.credits holds some */
 	uint32_t node, port;		/* our identity in TRAIN frames */
 	uint32_t peer_node, peer_port;	/* the peer's, from its TRAIN */
-	struct lanes lanes;		/* lanes in use, errors per lane */
-	struct link_credit credit;
-	struct link_xmit tx;
-	struct link_recv rx;
 	struct link_out out;
+	struct link_credit credit;
+	struct lanes lanes;		/* lanes in use, errors per lane */
 	struct link_counters cnt;
+	struct link_xmit tx;
+	struct link_recv rx;		/* last: the framer's 32 KiB */
 };
 
 /*
@@ -178,7 +179,10 @@ static inline bool link_unit_up(const struct link_unit *l)
 
 /* ---- cable side ---- */
 /* The oldest frame in the outbox, or NULL (its bytes may be altered: faults). */
-struct link_txframe *link_unit_tx_peek(struct link_unit *l);
+static inline struct link_txframe *link_unit_tx_peek(struct link_unit *l)
+{
+	return l->tx.ob_count ? &l->tx.outbox[l->tx.ob_head] : NULL;
+}
 void link_unit_tx_pop(struct link_unit *l);
 /* Bytes received from the cable; returns how many the framer took. */
 size_t link_unit_rx_bytes(struct link_unit *l, const void *data, size_t len);

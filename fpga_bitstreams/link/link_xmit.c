@@ -85,7 +85,7 @@ static void link_xmit_head(struct link_unit *l, const struct flit *f)
 		return;
 	}
 	p = link_xmit_asm(l);
-	memcpy(p->bytes, f->data, l->p.flit_bytes);
+	link_copy_flit(p->bytes, f->data, l->p.flit_bytes);
 	memcpy(&plen, p->bytes + offsetof(struct loom_pkt_hdr, len), sizeof(plen));
 	if (plen > LOOM_PKT_MAX_PAYLOAD) {
 		link_xmit_malformed(l, f);
@@ -125,7 +125,7 @@ static void link_xmit_take(struct link_unit *l, const struct flit *f)
 			link_xmit_malformed(l, f);
 			return;
 		}
-		memcpy(p->bytes + p->flits * l->p.flit_bytes, f->data, l->p.flit_bytes);
+		link_copy_flit(p->bytes + p->flits * l->p.flit_bytes, f->data, l->p.flit_bytes);
 		p->flits++;
 	}
 	if (!x->assembling)
@@ -447,7 +447,7 @@ void link_xmit_step(struct link_unit *l, const struct link_in *in)
 	}
 	x->ready_before = l->out.back.ready;
 	if (l->state == LINK_UP) {
-		if (gbn_tx_timer(&x->gbn, l->now)) {
+		if (x->gbn.deadline && l->now >= x->gbn.deadline && gbn_tx_timer(&x->gbn, l->now)) {
 			l->cnt.retries++;
 			l->cnt.ack_timeouts++;
 		}
