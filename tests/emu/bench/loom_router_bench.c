@@ -231,6 +231,25 @@ static void preset_by_name(struct router_params *p, const char *name, unsigned i
 	p->speedup = speedup;
 }
 
+static const char **g_sets;
+static unsigned int g_n_sets;
+
+/* --set NAME=VALUE options, by the parameter table */
+static int apply_sets(struct router_params *p)
+{
+	for (unsigned int i = 0; i < g_n_sets; i++) {
+		char name[64];
+		unsigned int v;
+
+		if (sscanf(g_sets[i], "%63[^=]=%u", name, &v) != 2 || router_params_set(p, name, v)) {
+			fprintf(stderr, "loom-router-bench: --set %s: not NAME=VALUE of a parameter\n",
+				g_sets[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int cmd_speed(uint64_t cycles, double load)
 {
 	struct router_params p;
@@ -240,6 +259,8 @@ static int cmd_speed(uint64_t cycles, double load)
 	router_preset_card(&p, 6);
 	p.vc_model = 0;		/* 4 generic VCs: the card's VC model has 7 */
 	p.vcs = 4;
+	if (apply_sets(&p))
+		return 2;
 	if (bench_init(&b, &p, load))
 		return 1;
 	for (uint64_t c = 0; c < 10000; c++)
@@ -280,25 +301,6 @@ static int cmd_memory(void)
 	printf("memory: process resident set %ld KiB with it (%ld KiB before creating it)\n",
 	       after, before);
 	bench_free(&b);
-	return 0;
-}
-
-static const char **g_sets;
-static unsigned int g_n_sets;
-
-/* --set NAME=VALUE options, by the parameter table */
-static int apply_sets(struct router_params *p)
-{
-	for (unsigned int i = 0; i < g_n_sets; i++) {
-		char name[64];
-		unsigned int v;
-
-		if (sscanf(g_sets[i], "%63[^=]=%u", name, &v) != 2 || router_params_set(p, name, v)) {
-			fprintf(stderr, "loom-router-bench: --set %s: not NAME=VALUE of a parameter\n",
-				g_sets[i]);
-			return -1;
-		}
-	}
 	return 0;
 }
 
