@@ -14,7 +14,7 @@
  *       traffic, offered 0.1 .. 1.0 flits/cycle/port, as CSV.
  *
  * Traffic: Bernoulli packet sources (64-byte payload, 7 flits of 16
- * bytes) on every port, destinations uniform over the other ports; sinks
+ * bytes, requests: with the card's VCs on the request VCs) on every port, destinations uniform over the other ports; sinks
  * take every flit and return its credit the next cycle.  Latency: from
  * the packet's creation to its head leaving the router.
  */
@@ -157,10 +157,11 @@ static void bench_cycle(struct bench *b)
 		if (!s->count)
 			continue;
 		if (s->flit == 0) {	/* choose the VC with the most credits */
-			unsigned int best = s->rr++ % vcs;
+			unsigned int best = b->p.vc_model ? LOOM_VC_REQ0 : s->rr++ % vcs;
 
 			for (unsigned int c = 0; c < vcs; c++)
-				if (s->credits[c] > s->credits[best])
+				if (s->credits[c] > s->credits[best] &&
+				    (!b->p.vc_model || route_class_of_vc(c) == LOOM_CLASS_REQ))
 					best = c;
 			if (s->credits[best] < b->pkt_flits && !(b->p.wormhole_vcs >> best & 1))
 				continue;
