@@ -16,18 +16,11 @@ TAP_DEFINE;
 /* Host + 2 network ports: node 0 on port 0, node 1 on port 1, node 2 the host. */
 static struct fab *card3(void)
 {
+	static const unsigned int nodes[] = { 0, 1, 2 };
 	struct router_params p;
-	struct fab *f;
 
 	router_preset_card(&p, 2);
-	f = fab_new(1, &p);
-	fab_terminal(f, 0, 0, 0);
-	fab_terminal(f, 0, 1, 1);
-	fab_terminal(f, 0, 2, 2);
-	fab_route(f, 0, 0, 0);
-	fab_route(f, 0, 1, 1);
-	f->rt[0][2 * 2] = router_entry_w0(LOOM_RT_PORT_HOST);
-	return f;
+	return fab_single(&p, nodes);
 }
 
 static void barrier(void)

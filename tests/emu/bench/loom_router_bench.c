@@ -19,12 +19,14 @@
  * the packet's creation to its head leaving the router.
  */
 #include "router/router.h"
+#include "proc_rss.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define SRC_Q	256
 
@@ -68,20 +70,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static long rss_kib(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long kib = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmRSS:", 6))
-			kib = strtol(line + 6, NULL, 10);
-	fclose(f);
-	return kib;
-}
 
 static int bench_init(struct bench *b, const struct router_params *p, double load)
 {
@@ -285,7 +273,7 @@ static int cmd_memory(void)
 {
 	struct router_params p;
 	struct bench b;
-	long before = rss_kib(), after;
+	long before = proc_rss_kib(getpid()), after;
 
 	router_preset_card(&p, 8);
 	if (bench_init(&b, &p, 0))
@@ -296,7 +284,7 @@ static int cmd_memory(void)
 	router_preset_yarc(&p);
 	if (bench_init(&b, &p, 0))
 		return 1;
-	after = rss_kib();
+	after = proc_rss_kib(getpid());
 	printf("memory: YARC router (64 ports, 8x8 tiles, 2 VCs, 256/16/10-flit buffers): %zu bytes of model state (%.2f MiB)\n",
 	       router_memory(b.r), router_memory(b.r) / 1048576.0);
 	printf("memory: process resident set %ld KiB with it (%ld KiB before creating it)\n",
