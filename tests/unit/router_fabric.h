@@ -316,6 +316,34 @@ static inline void fab_term_read(struct fab *f, struct fab_term *t)
 	}
 }
 
+/* xorshift64: a test's reproducible random numbers in 0 .. @n - 1 */
+static inline unsigned int fab_rnd(uint64_t *seed, unsigned int n)
+{
+	*seed ^= *seed << 13;
+	*seed ^= *seed >> 7;
+	*seed ^= *seed << 17;
+	return (unsigned int)(*seed % n);
+}
+
+/*
+ * One router with a terminal on every port: @nodes[p] is the node on port
+ * p, routed there (the host port's node through the host entry).
+ */
+static inline struct fab *fab_single(const struct router_params *p, const unsigned int *nodes)
+{
+	struct fab *f = fab_new(1, p);
+	unsigned int n_net = p->ports - p->host_ports;
+
+	for (unsigned int i = 0; i < p->ports; i++) {
+		fab_terminal(f, 0, i, nodes[i]);
+		if (i < n_net)
+			fab_route(f, 0, nodes[i], i);
+		else
+			f->rt[0][2 * nodes[i]] = router_entry_w0(LOOM_RT_PORT_HOST);
+	}
+	return f;
+}
+
 /* One cycle of the whole fabric. */
 static inline void fab_step(struct fab *f)
 {

@@ -15,22 +15,19 @@ static uint64_t seed = 88172645463325252ull;
 
 static unsigned int rnd(unsigned int n)
 {
-	seed ^= seed << 13;
-	seed ^= seed >> 7;
-	seed ^= seed << 17;
-	return (unsigned int)(seed % n);
+	return fab_rnd(&seed, n);
 }
 
 static void exclusive(const char *what, struct router_params *p, bool card)
 {
-	unsigned int n_net = p->ports - p->host_ports, pkts = 0;
+	unsigned int pkts = 0;
 	const struct router_counters *c;
-	struct fab *f = fab_new(1, p);
+	unsigned int nodes[FAB_MAX_PORTS];
+	struct fab *f;
 
-	for (unsigned int i = 0; i < p->ports; i++) {
-		fab_terminal(f, 0, i, i);
-		fab_route(f, 0, i, i < n_net ? i : LOOM_RT_PORT_HOST);
-	}
+	for (unsigned int i = 0; i < p->ports; i++)
+		nodes[i] = i;
+	f = fab_single(p, nodes);
 	for (unsigned int k = 0; k < 1500; k++) {
 		unsigned int s = rnd(p->ports), d = rnd(3);	/* three hot outputs */
 		unsigned int cls = card ? rnd(2) : LOOM_CLASS_REQ;
@@ -59,11 +56,7 @@ static unsigned int hol(unsigned int vcs)
 	unsigned int to2 = 0, got;
 
 	router_preset_xbar(&p, 3, vcs);
-	f = fab_new(1, &p);
-	for (unsigned int i = 0; i < 3; i++) {
-		fab_terminal(f, 0, i, i);
-		fab_route(f, 0, i, i);
-	}
+	f = fab_single(&p, (const unsigned int[]){ 0, 1, 2 });
 	for (unsigned int k = 0; k < 20; k++) {
 		bool two = k % 2;
 

@@ -70,14 +70,10 @@ static void scenario_card(struct trace *t)
 	struct router_params p;
 	struct fab *f;
 
+	static const unsigned int nodes[] = { 10, 11, 1 };
+
 	router_preset_card(&p, 2);
-	f = fab_new(1, &p);
-	fab_terminal(f, 0, 0, 10);
-	fab_terminal(f, 0, 1, 11);
-	fab_terminal(f, 0, 2, 1);
-	f->rt[0][2] = router_entry_w0(LOOM_RT_PORT_HOST);
-	fab_route(f, 0, 10, 0);
-	fab_route(f, 0, 11, 1);
+	f = fab_single(&p, nodes);
 	fab_send(f, 10, 11, LOOM_VC_REQ0, LOOM_CLASS_REQ, 40, 0);
 	fab_send(f, 1, 11, LOOM_VC_REQ0, LOOM_CLASS_REQ, 8, 1);
 	fab_send(f, 1, 11, LOOM_VC_RESP0, LOOM_CLASS_RESP, 0, 1);
@@ -96,11 +92,7 @@ static void scenario_xbar(struct trace *t)
 	p.wormhole_vcs = 3;
 	p.buf_depth = 3;
 	p.lat_va = 2;
-	f = fab_new(1, &p);
-	for (unsigned int i = 0; i < 4; i++) {
-		fab_terminal(f, 0, i, i);
-		fab_route(f, 0, i, i);
-	}
+	f = fab_single(&p, (const unsigned int[]){ 0, 1, 2, 3 });
 	fab_send(f, 0, 3, 0, LOOM_CLASS_REQ, 64, 0);
 	fab_send(f, 1, 3, 1, LOOM_CLASS_REQ, 32, 0);
 	fab_send(f, 2, 3, 0, LOOM_CLASS_REQ, 0, 2);

@@ -109,19 +109,12 @@ static void doc_table(void)
 /* A card router (host + 2 network ports): terminals everywhere. */
 static struct fab *card_fabric(void)
 {
+	static const unsigned int nodes[] = { 10, 11, 1 };	/* the host: node 1 */
 	struct router_params p;
-	struct fab *f;
 
 	router_preset_card(&p, 2);
 	p.fp_timeout = 200;
-	f = fab_new(1, &p);
-	fab_terminal(f, 0, 0, 10);
-	fab_terminal(f, 0, 1, 11);
-	fab_terminal(f, 0, 2, 1);	/* the host port: this router is node 1 */
-	f->rt[0][2 * 1] = router_entry_w0(LOOM_RT_PORT_HOST);
-	fab_route(f, 0, 10, 0);
-	fab_route(f, 0, 11, 1);
-	return f;
+	return fab_single(&p, nodes);
 }
 
 static void drops(void)

@@ -17,21 +17,16 @@ static uint64_t seed = 0x2545f4914f6cdd1dull;
 
 static unsigned int rnd(unsigned int n)
 {
-	seed ^= seed << 13;
-	seed ^= seed >> 7;
-	seed ^= seed << 17;
-	return (unsigned int)(seed % n);
+	return fab_rnd(&seed, n);
 }
 
 static struct fab *radix64(const struct router_params *p)
 {
-	struct fab *f = fab_new(1, p);
+	unsigned int nodes[64];
 
-	for (unsigned int i = 0; i < 64; i++) {
-		fab_terminal(f, 0, i, i);
-		fab_route(f, 0, i, i);
-	}
-	return f;
+	for (unsigned int i = 0; i < 64; i++)
+		nodes[i] = i;
+	return fab_single(p, nodes);
 }
 
 static void all_pairs(void)

@@ -14,17 +14,19 @@
  *       traffic, offered 0.1 .. 1.0 flits/cycle/port, as CSV.
  *
  * Traffic: Bernoulli packet sources (64-byte payload, 7 flits of 16
- * bytes) on every port, destinations uniform over the other ports; sinks
+ * bytes, requests: with the card's VCs on the request VCs) on every port, destinations uniform over the other ports; sinks
  * take every flit and return its credit the next cycle.  Latency: from
  * the packet's creation to its head leaving the router.
  */
 #include "router/router.h"
+#include "proc_rss.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define SRC_Q	256
 
@@ -68,20 +70,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static long rss_kib(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long kib = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmRSS:", 6))
-			kib = strtol(line + 6, NULL, 10);
-	fclose(f);
-	return kib;
-}
 
 static int bench_init(struct bench *b, const struct router_params *p, double load)
 {
@@ -157,10 +145,11 @@ static void bench_cycle(struct bench *b)
 		if (!s->count)
 			continue;
 		if (s->flit == 0) {	/* choose the VC with the most credits */
-			unsigned int best = s->rr++ % vcs;
+			unsigned int best = b->p.vc_model ? LOOM_VC_REQ0 : s->rr++ % vcs;
 
 			for (unsigned int c = 0; c < vcs; c++)
-				if (s->credits[c] > s->credits[best])
+				if (s->credits[c] > s->credits[best] &&
+				    (!b->p.vc_model || route_class_of_vc(c) == LOOM_CLASS_REQ))
 					best = c;
 			if (s->credits[best] < b->pkt_flits && !(b->p.wormhole_vcs >> best & 1))
 				continue;
@@ -231,6 +220,25 @@ static void preset_by_name(struct router_params *p, const char *name, unsigned i
 	p->speedup = speedup;
 }
 
+static const char **g_sets;
+static unsigned int g_n_sets;
+
+/* --set NAME=VALUE options, by the parameter table */
+static int apply_sets(struct router_params *p)
+{
+	for (unsigned int i = 0; i < g_n_sets; i++) {
+		char name[64];
+		unsigned int v;
+
+		if (sscanf(g_sets[i], "%63[^=]=%u", name, &v) != 2 || router_params_set(p, name, v)) {
+			fprintf(stderr, "loom-router-bench: --set %s: not NAME=VALUE of a parameter\n",
+				g_sets[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int cmd_speed(uint64_t cycles, double load)
 {
 	struct router_params p;
@@ -240,6 +248,8 @@ static int cmd_speed(uint64_t cycles, double load)
 	router_preset_card(&p, 6);
 	p.vc_model = 0;		/* 4 generic VCs: the card's VC model has 7 */
 	p.vcs = 4;
+	if (apply_sets(&p))
+		return 2;
 	if (bench_init(&b, &p, load))
 		return 1;
 	for (uint64_t c = 0; c < 10000; c++)
@@ -263,7 +273,7 @@ static int cmd_memory(void)
 {
 	struct router_params p;
 	struct bench b;
-	long before = rss_kib(), after;
+	long before = proc_rss_kib(getpid()), after;
 
 	router_preset_card(&p, 8);
 	if (bench_init(&b, &p, 0))
@@ -274,31 +284,12 @@ static int cmd_memory(void)
 	router_preset_yarc(&p);
 	if (bench_init(&b, &p, 0))
 		return 1;
-	after = rss_kib();
+	after = proc_rss_kib(getpid());
 	printf("memory: YARC router (64 ports, 8x8 tiles, 2 VCs, 256/16/10-flit buffers): %zu bytes of model state (%.2f MiB)\n",
 	       router_memory(b.r), router_memory(b.r) / 1048576.0);
 	printf("memory: process resident set %ld KiB with it (%ld KiB before creating it)\n",
 	       after, before);
 	bench_free(&b);
-	return 0;
-}
-
-static const char **g_sets;
-static unsigned int g_n_sets;
-
-/* --set NAME=VALUE options, by the parameter table */
-static int apply_sets(struct router_params *p)
-{
-	for (unsigned int i = 0; i < g_n_sets; i++) {
-		char name[64];
-		unsigned int v;
-
-		if (sscanf(g_sets[i], "%63[^=]=%u", name, &v) != 2 || router_params_set(p, name, v)) {
-			fprintf(stderr, "loom-router-bench: --set %s: not NAME=VALUE of a parameter\n",
-				g_sets[i]);
-			return -1;
-		}
-	}
 	return 0;
 }
 
