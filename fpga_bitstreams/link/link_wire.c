@@ -114,7 +114,7 @@ void link_wire_carry(struct link_wire *w)
 		while ((tf = link_unit_tx_peek(d->from))) {
 			struct link_wire_hit hit = { .tf = tf };
 
-			if (w->cut ||
+			if (w->cut || (w->tamper && !w->tamper(w->tamper_ctx, i, tf)) ||
 			    fault_apply_hits(&d->fault, tf->bytes, tf->len, link_wire_hit, &hit) ==
 			    FAULT_DROPPED)
 				d->dropped++;
@@ -147,6 +147,14 @@ void link_wire_deliver(struct link_wire *w, uint64_t cycle)
 			d->rec_count--;
 		}
 	}
+}
+
+void link_wire_cycle(struct link_wire *w, const struct link_in *in_a, const struct link_in *in_b)
+{
+	link_wire_deliver(w, w->dir[0].from->now);
+	link_unit_step(w->dir[0].from, in_a);
+	link_unit_step(w->dir[1].from, in_b);
+	link_wire_carry(w);
 }
 
 void link_wire_cut(struct link_wire *w)

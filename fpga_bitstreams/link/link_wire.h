@@ -8,7 +8,7 @@
  * with the bytes, as a per-lane parity check in the line decoder would.
  * A cut empties the wire and drops both ends' carrier until restored.
  *
- * Each cycle t of a simulation:
+ * Each cycle t of a simulation (link_wire_cycle() does all of it):
  *   link_wire_deliver(w, t);            bytes that arrive in cycle t
  *   link_unit_step(a, ...); link_unit_step(b, ...);
  *   link_wire_carry(w);                 frames that start in cycle t + 1
@@ -42,10 +42,19 @@ struct link_wire_dir {
 	uint64_t dropped;		/* dropped by a fault or a cut */
 };
 
+/*
+ * A test's own fault: called for every frame entering the wire in
+ * direction @dir before fault.c's faults; it may alter the bytes, and
+ * returns false to lose the frame.
+ */
+typedef bool (*link_wire_tamper_fn)(void *ctx, unsigned int dir, struct link_txframe *tf);
+
 struct link_wire {
 	uint32_t latency;
 	bool cut;
 	struct link_wire_dir dir[2];	/* [0]: a -> b, [1]: b -> a */
+	link_wire_tamper_fn tamper;
+	void *tamper_ctx;
 };
 
 /*
@@ -59,6 +68,12 @@ void link_wire_free(struct link_wire *w);
 void link_wire_deliver(struct link_wire *w, uint64_t cycle);
 /* Take the frames both ends started onto the wire (after their edges). */
 void link_wire_carry(struct link_wire *w);
+/*
+ * One cycle of the two ends and the wire: the bytes arriving now, both
+ * clock edges with the router-side inputs @in_a and @in_b (the routers'
+ * outputs of this cycle), the frames they start.
+ */
+void link_wire_cycle(struct link_wire *w, const struct link_in *in_a, const struct link_in *in_b);
 /* Faults of direction @dir (0: a -> b, 1: b -> a). */
 static inline struct fault *link_wire_fault(struct link_wire *w, unsigned int dir)
 {

@@ -196,9 +196,7 @@ void lh_pair_cycle(struct lh_pair *x)
 	struct link_in ia = { .flit = x->src[0].out, .back = x->sink[1].back };
 	struct link_in ib = { .flit = x->src[1].out, .back = x->sink[0].back };
 
-	link_wire_deliver(&x->w, t);
-	link_unit_step(&x->a, &ia);
-	link_unit_step(&x->b, &ib);
+	link_wire_cycle(&x->w, &ia, &ib);
 	lh_source_edge(&x->src[0], &oa, t);
 	lh_source_edge(&x->src[1], &ob, t);
 	lh_sink_edge(&x->sink[0], &ob, t);
@@ -212,17 +210,7 @@ void lh_pair_cycle(struct lh_pair *x)
 		x->trains[1] = x->b.cnt.trains;
 		lh_source_reset_credits(&x->src[1]);
 	}
-	if (x->before_carry)
-		x->before_carry(x, x->ctx);
-	link_wire_carry(&x->w);
 	x->now++;
-}
-
-struct link_txframe *lh_outbox(struct link_unit *l, unsigned int i)
-{
-	if (i >= l->tx.ob_count)
-		return NULL;
-	return &l->tx.outbox[(l->tx.ob_head + i) % LINK_OUTBOX];
 }
 
 struct loom_frame_hdr lh_frame_hdr(const struct link_txframe *tf)
@@ -231,16 +219,6 @@ struct loom_frame_hdr lh_frame_hdr(const struct link_txframe *tf)
 
 	memcpy(&h, tf->bytes, sizeof(h));
 	return h;
-}
-
-void lh_outbox_drop(struct link_unit *l, unsigned int i)
-{
-	struct link_xmit *x = &l->tx;
-
-	for (; i + 1 < x->ob_count; i++)
-		x->outbox[(x->ob_head + i) % LINK_OUTBOX] = x->outbox[(x->ob_head + i + 1) % LINK_OUTBOX];
-	if (x->ob_count)
-		x->ob_count--;
 }
 
 void lh_pair_run(struct lh_pair *x, uint64_t n)

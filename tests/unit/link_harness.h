@@ -64,9 +64,6 @@ struct lh_pair {
 	struct lh_sink sink[2];		/* [0] behind b (a -> b), [1] behind a */
 	uint64_t trains[2];		/* the ends' trains counters, last seen */
 	uint64_t now;
-	/* called after the edges, before the wire takes the new frames */
-	void (*before_carry)(struct lh_pair *x, void *ctx);
-	void *ctx;
 };
 
 /* A source and a sink on their own, for other transports. */
@@ -91,12 +88,8 @@ bool lh_pair_train(struct lh_pair *x, uint64_t max);
 bool lh_pair_drain(struct lh_pair *x, uint64_t max);
 /* Source @i sends @count more packets of @payload bytes on the VCs of @vc_mask. */
 void lh_send(struct lh_pair *x, unsigned int i, uint32_t count, uint16_t payload, uint32_t vc_mask);
-/* The @i-th frame (from 0) in @l's outbox, or NULL. */
-struct link_txframe *lh_outbox(struct link_unit *l, unsigned int i);
-/* Its header. */
+/* The header of a frame on the wire. */
 struct loom_frame_hdr lh_frame_hdr(const struct link_txframe *tf);
-/* Remove the @i-th frame from @l's outbox (lost on the wire). */
-void lh_outbox_drop(struct link_unit *l, unsigned int i);
 /* Print both ends' statistics as TAP diagnostics. */
 void lh_pair_diag(const struct lh_pair *x);
 

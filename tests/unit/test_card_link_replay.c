@@ -35,19 +35,17 @@ struct corrupt_ctx {
 	bool done;
 };
 
-static void corrupt_data(struct lh_pair *p, void *arg)
+/* Wire tamper: flip a payload bit of a's DATA frame @seq, the first time. */
+static bool corrupt_data(void *arg, unsigned int dir, struct link_txframe *tf)
 {
 	struct corrupt_ctx *c = arg;
-	struct link_txframe *tf;
+	struct loom_frame_hdr h = lh_frame_hdr(tf);
 
-	for (unsigned int i = 0; (tf = lh_outbox(&p->a, i)); i++) {
-		struct loom_frame_hdr h = lh_frame_hdr(tf);
-
-		if (!c->done && h.type == LOOM_FRAME_DATA && h.seq == c->seq) {
-			tf->bytes[LOOM_FRAME_HDR_SIZE + LOOM_PKT_HDR_SIZE + 3] ^= 0x10;
-			c->done = true;
-		}
+	if (!c->done && !dir && h.type == LOOM_FRAME_DATA && h.seq == c->seq) {
+		tf->bytes[LOOM_FRAME_HDR_SIZE + LOOM_PKT_HDR_SIZE + 3] ^= 0x10;
+		c->done = true;
 	}
+	return true;
 }
 
 static void corrupted_frame(void)
@@ -56,8 +54,8 @@ static void corrupted_frame(void)
 	bool ok;
 
 	setup();
-	x.before_carry = corrupt_data;
-	x.ctx = &c;
+	x.w.tamper = corrupt_data;
+	x.w.tamper_ctx = &c;
 	lh_send(&x, 0, 20, 64, 1);
 	ok = lh_pair_drain(&x, 100000);
 	tap_ok(ok && c.done && x.sink[0].packets == 20 && x.b.cnt.rx_packets == 20 &&
@@ -74,30 +72,26 @@ static void corrupted_frame(void)
 /* ---- a lost acknowledgement ---- */
 
 struct drop_ctx {
-	struct link_unit *from;
+	unsigned int dir;	/* 0: a -> b, 1: b -> a */
 	uint8_t type;
 	unsigned int left;	/* frames of that type still to drop */
 	bool corrupt;		/* flip a bit instead of dropping */
 	uint64_t dropped_at;
 };
 
-static void drop_frames(struct lh_pair *p, void *arg)
+/* Wire tamper: lose (or damage) the next @left frames of a type in one direction. */
+static bool drop_frames(void *arg, unsigned int dir, struct link_txframe *tf)
 {
 	struct drop_ctx *d = arg;
-	struct link_txframe *tf;
 
-	(void)p;
-	for (unsigned int i = 0; d->left && (tf = lh_outbox(d->from, i)); i++) {
-		if (tf->type != d->type)
-			continue;
-		d->left--;
-		d->dropped_at = tf->first_cycle;
-		if (d->corrupt) {
-			tf->bytes[LOOM_FRAME_HDR_SIZE + 2] ^= 0x01;
-			continue;
-		}
-		lh_outbox_drop(d->from, i--);
-	}
+	if (!d->left || dir != d->dir || tf->type != d->type)
+		return true;
+	d->left--;
+	d->dropped_at = tf->first_cycle;
+	if (!d->corrupt)
+		return false;
+	tf->bytes[LOOM_FRAME_HDR_SIZE + 2] ^= 0x01;
+	return true;
 }
 
 static void lost_ack(void)
@@ -107,9 +101,9 @@ static void lost_ack(void)
 	bool ok;
 
 	setup();
-	d = (struct drop_ctx){ .from = &x.b, .type = LOOM_FRAME_ACK_CREDIT, .left = 1 };
-	x.before_carry = drop_frames;
-	x.ctx = &d;
+	d = (struct drop_ctx){ .dir = 1, .type = LOOM_FRAME_ACK_CREDIT, .left = 1 };
+	x.w.tamper = drop_frames;
+	x.w.tamper_ctx = &d;
 	lh_send(&x, 0, 1, 64, 1);
 	n0 = x.a.cnt.tx_data_frames;
 	for (unsigned int i = 0; i < 5000; i++) {
@@ -149,10 +143,10 @@ static void lost_credits(bool corrupt)
 	lh_pair_run(&x, 300);	/* delivered and acknowledged, credits held */
 	ok = x.sink[0].packets == 2 && !gbn_tx_held(&x.a.tx.gbn) &&
 	     x.src[0].credits[0] == x.p.buf_depth - 14;
-	d = (struct drop_ctx){ .from = &x.b, .type = LOOM_FRAME_ACK_CREDIT, .left = 1,
+	d = (struct drop_ctx){ .dir = 1, .type = LOOM_FRAME_ACK_CREDIT, .left = 1,
 			       .corrupt = corrupt };
-	x.before_carry = drop_frames;
-	x.ctx = &d;
+	x.w.tamper = drop_frames;
+	x.w.tamper_ctx = &d;
 	x.sink[0].drain = true;
 	t0 = x.now;
 	for (unsigned int i = 0; i < 5000 && !t1; i++) {
@@ -173,7 +167,7 @@ static void lost_credits(bool corrupt)
 		       x.src[0].credits[0], (unsigned long long)(t1 - d.dropped_at));
 	if (!ok)
 		lh_pair_diag(&x);
-	x.before_carry = NULL;
+	x.w.tamper = NULL;
 	lh_send(&x, 0, 30, 64, 1);
 	ok = lh_pair_drain(&x, 100000) && x.sink[0].packets == 32 && !x.sink[0].errors;
 	tap_ok(ok, "and traffic flows on with the repaired credits (%llu packets)",

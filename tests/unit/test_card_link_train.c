@@ -29,15 +29,15 @@ static void setup(struct lh_pair *p, bool train)
 		exit(1);
 }
 
-static void drop_first_train(struct lh_pair *p, void *arg)
+/* Wire tamper: lose a's first TRAIN frame. */
+static bool drop_first_train(void *arg, unsigned int dir, struct link_txframe *tf)
 {
 	bool *done = arg;
-	struct link_txframe *tf = lh_outbox(&p->a, 0);
 
-	if (!*done && tf && tf->type == LOOM_FRAME_TRAIN) {
-		lh_outbox_drop(&p->a, 0);
-		*done = true;
-	}
+	if (*done || dir || tf->type != LOOM_FRAME_TRAIN)
+		return true;
+	*done = true;
+	return false;
 }
 
 static void lost_train(void)
@@ -46,8 +46,8 @@ static void lost_train(void)
 	uint64_t b_up = 0, granted;
 
 	setup(&x, false);
-	x.before_carry = drop_first_train;
-	x.ctx = &done;
+	x.w.tamper = drop_first_train;
+	x.w.tamper_ctx = &done;
 	while (!b_up && x.now < 10000) {
 		lh_pair_cycle(&x);
 		if (link_unit_up(&x.b))
@@ -223,17 +223,15 @@ struct drop_status {
 	unsigned int left;
 };
 
-static void drop_b_status(struct lh_pair *p, void *arg)
+/* Wire tamper: lose b's next ACK_CREDIT frames. */
+static bool drop_b_status(void *arg, unsigned int dir, struct link_txframe *tf)
 {
 	struct drop_status *d = arg;
-	struct link_txframe *tf;
 
-	for (unsigned int i = 0; d->left && (tf = lh_outbox(&p->b, i)); i++) {
-		if (tf->type == LOOM_FRAME_ACK_CREDIT) {
-			lh_outbox_drop(&p->b, i--);
-			d->left--;
-		}
-	}
+	if (!d->left || dir != 1 || tf->type != LOOM_FRAME_ACK_CREDIT)
+		return true;
+	d->left--;
+	return false;
 }
 
 static void skipping(void)
@@ -250,10 +248,10 @@ static void skipping(void)
 	       link_wire_next_event(&y.w) == UINT64_MAX,
 	       "an idle trained pair has no next event: it can sleep until input");
 	/* the same story twice: a packet whose acknowledgement is lost */
-	x.before_carry = drop_b_status;
-	x.ctx = &dx;
-	y.before_carry = drop_b_status;
-	y.ctx = &dy;
+	x.w.tamper = drop_b_status;
+	x.w.tamper_ctx = &dx;
+	y.w.tamper = drop_b_status;
+	y.w.tamper_ctx = &dy;
 	lh_send(&x, 0, 1, 64, 1);
 	lh_send(&y, 0, 1, 64, 1);
 	lh_pair_run(&x, 5000);

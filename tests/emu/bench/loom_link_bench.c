@@ -128,14 +128,11 @@ static void cycle(struct bench *x)
 	struct link_in ia = { .flit = x->src[0].out, .back = x->sink[1].back };
 	struct link_in ib = { .flit = x->src[1].out, .back = x->sink[0].back };
 
-	link_wire_deliver(&x->w, t);
-	link_unit_step(&x->a, &ia);
-	link_unit_step(&x->b, &ib);
+	link_wire_cycle(&x->w, &ia, &ib);
 	src_edge(&x->src[0], &x->a, &oa, t);
 	src_edge(&x->src[1], &x->b, &ob, t);
 	sink_edge(&x->sink[0], &ob);
 	sink_edge(&x->sink[1], &oa);
-	link_wire_carry(&x->w);
 	x->now++;
 }
 
