@@ -16,6 +16,8 @@ void link_recv_reset(struct link_unit *l);
 /* Transmit half: flits from the router, timers, the lanes, ready. */
 void link_xmit_step(struct link_unit *l, const struct link_in *in);
 void link_xmit_reset(struct link_unit *l);
+/* The ready the next edge drives (from the state and the ready driven now). */
+bool link_xmit_ready(const struct link_unit *l);
 /* The lanes would idle for lack of the peer's credit (a counter's condition). */
 bool link_xmit_credit_starved(const struct link_unit *l);
 

@@ -186,6 +186,9 @@ static bool link_unit_busy(const struct link_unit *l)
 	if (l->carrier_in != l->carrier || r->fed || r->lane_flags || r->q_count ||
 	    l->out.flit.valid || l->credit.owed_mask || x->cur_rem)
 		return true;
+	/* ready (registered) must settle before cycles can be skipped */
+	if (x->ready_before != l->out.back.ready || l->out.back.ready != link_xmit_ready(l))
+		return true;
 	if (l->out_credits)
 		return true;
 	if (l->state == LINK_TRAINING)

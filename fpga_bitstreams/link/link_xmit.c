@@ -153,7 +153,7 @@ static void link_xmit_take(struct link_unit *l, const struct flit *f)
  * at least min_flits flits (its 48-byte header), so a head flit is never
  * a tail unless a flit holds a whole header.
  */
-static bool link_xmit_ready(const struct link_unit *l)
+bool link_xmit_ready(const struct link_unit *l)
 {
 	const struct link_xmit *x = &l->tx;
 	unsigned int coming = l->out.back.ready;	/* a flit may come next cycle */
