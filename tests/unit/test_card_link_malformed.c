@@ -5,7 +5,8 @@
  * impossible (a VC the link does not carry, an acknowledgement outside the
  * window, a credit count beyond the buffer or on no VC, a packet length
  * that disagrees with the frame, an unknown type, flag or lane count, a
- * peer that sends without credit).  Each is counted under its own name and
+ * peer that sends without credit), more bytes than the framer holds, and
+ * on the router side credits for flits never held and a headless flit.  Each is counted under its own name and
  * dropped: no flit reaches the router, no acknowledgement, credit or
  * sequence state changes, and the link keeps working.
  */
@@ -148,7 +149,7 @@ int main(void)
 	size_t n;
 	bool ok;
 
-	tap_plan(22);
+	tap_plan(25);
 	link_params_default(&p);
 	p.vcs = VCS;
 	if (!lh_pair_init(&x, &p, 21) || !lh_pair_train(&x, 1000))
@@ -279,6 +280,45 @@ int main(void)
 	}
 	lh_pair_run(&x, 200);
 	x.sink[0].drain = true;
+
+	/* more bytes at once than the framer holds */
+	{
+		static uint8_t flood[LINK_RX_BUF + 5000];
+		uint64_t over = x.b.cnt.rx_overflows;
+		size_t took;
+
+		memset(flood, 0x55, sizeof(flood));
+		took = link_unit_rx_bytes(&x.b, flood, sizeof(flood));
+		lh_pair_run(&x, 5);
+		tap_ok(took < sizeof(flood) && x.b.cnt.rx_overflows - over == sizeof(flood) - took &&
+		       x.b.state == LINK_UP,
+		       "%zu bytes at once: the framer takes %zu, the rest is counted in rx_overflows and dropped",
+		       sizeof(flood), took);
+	}
+	/* the router side: credits for flits the input buffer does not hold */
+	{
+		uint32_t grant = x.b.credit.grant[1];
+
+		lh_pair_run(&x, 200);
+		x.sink[0].back.credits[1] = 5;
+		lh_pair_cycle(&x);
+		tap_ok(x.b.cnt.router_credit_errors == 1 && x.b.credit.grant[1] == grant,
+		       "the router frees 5 flits of an empty VC: router_credit_errors, no credit granted to the peer (grant %u, was %u)",
+		       x.b.credit.grant[1], grant);
+	}
+	/* the router side: a body flit with no packet begun */
+	{
+		uint32_t credits = x.src[0].credits[0];
+		uint64_t sent = x.a.cnt.tx_frames;
+
+		x.src[0].out = (struct flit){ .valid = true, .vc = 0 };
+		lh_pair_cycle(&x);
+		lh_pair_run(&x, 50);
+		tap_ok(x.a.cnt.tx_malformed == 1 && x.a.cnt.tx_frames == sent &&
+		       x.src[0].credits[0] == credits + 1,
+		       "a body flit without a head from the router: tx_malformed, nothing sent, its credit handed back");
+	}
+	lh_source_reset_credits(&x.src[0]);
 	x.sink[0].next_id = x.src[0].next_id;
 	lh_send(&x, 0, 5, 64, 1);
 	ok = lh_pair_drain(&x, 100000) && x.b.state == LINK_UP && x.a.state == LINK_UP &&
