@@ -193,11 +193,13 @@ static bool send_one(struct card *c, unsigned int port, uint16_t word)
 		.type = LOOM_PKT_BARRIER,
 		.class = LOOM_CLASS_BARRIER,
 		.src_node = card_logical_id(c),
+		.dst_node = (uint16_t)port,	/* the router sends it out of this port */
 		.hops = 1,
 		.aux = word,
 	};
 
-	return c->io.port_up(c->io.opaque, port) && c->io.port_send(c->io.opaque, port, &h, NULL);
+	return card_port_up(c, port) && hostport_room(&c->hp, LOOM_CLASS_BARRIER) &&
+	       card_inject(c, &h, NULL);
 }
 
 /* Send what a port's FIFO holds, in order, until the port refuses one. */

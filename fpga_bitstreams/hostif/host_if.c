@@ -194,7 +194,6 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 {
 	struct hif_ctx *x = &c->ctx[idx];
 	const struct loom_cmd *cmd = &x->staged;
-	struct router_decision d;
 	struct hif_op *op;
 	unsigned int slot;
 
@@ -215,17 +214,7 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 	if (x->ops[slot].busy)
 		return false;
 	x->has_staged = false;
-	d = hif_route(c, cmd->dst_node);
-	if (d.verdict != ROUTE_HOST && d.verdict != ROUTE_PORT) {
-		/* refused before segmenting: its first packet is the one dropped */
-		card_drop_count(c, LOOM_CNT_DROP_NO_ROUTE);
-		hif_post_local(c, idx, cmd, LOOM_CQE_ST_UNREACHABLE, 0);
-		return true;
-	}
-	if (d.verdict == ROUTE_PORT && !c->io.port_up(c->io.opaque, d.port)) {
-		hif_post_local(c, idx, cmd, LOOM_CQE_ST_LINK, 0);
-		return true;
-	}
+	/* routing is the router's: an unreachable destination is answered by it */
 	op = &x->ops[slot];
 	memset(op, 0, sizeof(*op));
 	op->busy = true;
@@ -331,14 +320,11 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 	uint64_t amo[2];
 
 	while (op->sent < op->len && sent < budget) {
-		struct router_decision d = hif_route(c, op->dst_node);
 		uint64_t n = op->len - op->sent;
 		const void *payload;
 		struct loom_pkt_hdr h;
 
-		if (x->pkts_out >= HIF_WINDOW ||
-		    (d.verdict == ROUTE_PORT && c->io.port_up(c->io.opaque, d.port) &&
-		     !c->io.port_can_inject(c->io.opaque, d.port))) {
+		if (x->pkts_out >= HIF_WINDOW || !card_can_inject(c)) {
 			*blocked = true;
 			return sent;
 		}
@@ -364,14 +350,8 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 		op->pkts_out++;
 		x->pkts_out++;
 		sent++;
-		/* local delivery may complete (and free) the op right here */
-		card_switch(c, &h, payload, -1);
-		if (x->state != LOOM_CTX_ST_RUNNING)
-			return sent;
-		if (!op->busy || op->op_id != op_id) {
-			x->seg_slot = -1;
-			return sent;
-		}
+		/* into the router through the host port (room was checked) */
+		card_inject(c, &h, payload);
 	}
 	if (op->sent == op->len)
 		x->seg_slot = -1;

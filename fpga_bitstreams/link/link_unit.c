@@ -19,7 +19,8 @@ bool link_unit_init(struct link_unit *l, const struct link_params *p, char *err,
 	l->tx.queue = calloc(p->tx_queue, sizeof(*l->tx.queue));
 	l->tx.replay = calloc(p->replay_frames, sizeof(*l->tx.replay));
 	l->rx.queue = calloc(p->rx_queue, sizeof(*l->rx.queue));
-	if (!l->tx.queue || !l->tx.replay || !l->rx.queue) {
+	l->tx.asmb = calloc(p->vcs, sizeof(*l->tx.asmb));
+	if (!l->tx.queue || !l->tx.replay || !l->rx.queue || !l->tx.asmb) {
 		link_unit_free(l);
 		snprintf(err, len, "link unit: no memory for %u replay frames", p->replay_frames);
 		return false;
@@ -36,6 +37,8 @@ void link_unit_free(struct link_unit *l)
 	free(l->tx.queue);
 	free(l->tx.replay);
 	free(l->rx.queue);
+	free(l->tx.asmb);
+	l->tx.asmb = NULL;
 	l->tx.queue = NULL;
 	l->tx.replay = NULL;
 	l->rx.queue = NULL;
@@ -57,7 +60,8 @@ static void link_unit_drop_tx(struct link_unit *l)
 {
 	struct link_xmit *x = &l->tx;
 
-	l->cnt.lost_frames += gbn_tx_held(&x->gbn) + x->q_count + x->assembling;
+	l->cnt.lost_frames += gbn_tx_held(&x->gbn) + x->q_count +
+			    (unsigned int)__builtin_popcount(x->assembling);
 	link_xmit_reset(l);
 }
 

@@ -11,6 +11,7 @@
 #include "admin.h"
 #include "card.h"
 #include "desc_check.h"
+#include "lockstep.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -25,24 +26,32 @@ TAP_DEFINE;
 #define SEG_SIZE	0x10000u
 #define KEY		0xabcd1234u
 
-static struct card card;
-static struct guest_mem gm;
+/*
+ * Card 0 (node 0) under test; card 1 (node 1) is cabled to its port 1 and
+ * only used as a far end that can be made to swallow every DATA frame.
+ */
+static struct lockstep ls;
 static uint8_t *regs, *ram;
 static uint32_t pi, ci;
+#define C0	(&ls.c[0]->card)
 
-/* port 1 can be "up": it then swallows every packet (a cable into the void) */
-static bool port1_up;
+static bool swallow;		/* the cable from card 0 loses every DATA frame */
 static unsigned int swallowed;
 
-static bool port_is_up(void *o, unsigned int p) { (void)o; return p == 1 && port1_up; }
-static bool port_send(void *o, unsigned int p, const struct loom_pkt_hdr *h, const void *d)
+static bool tamper(void *ctx, unsigned int dir, struct link_txframe *tf)
 {
-	(void)o; (void)h; (void)d;
-	if (p == 1 && port1_up) {
+	(void)ctx;
+	if (swallow && dir == 0 && tf->type == LOOM_FRAME_DATA) {
 		swallowed++;
-		return true;
+		return false;
 	}
-	return false;
+	return true;
+}
+
+/* Run the fabric until nothing moves (or a bound of cycles). */
+static void settle(void)
+{
+	ls_run(&ls, 200000, true);
 }
 
 static void wr(uint32_t off, uint32_t v) { memcpy(regs + off, &v, 4); }
@@ -55,7 +64,8 @@ static uint32_t admin(uint32_t cmd, uint32_t arg0)
 	wr(CARD_OFF_ADMIN + LOOM_ADMIN_CMD, cmd);
 	wr(CARD_OFF_ADMIN + LOOM_ADMIN_ARG0, arg0);
 	wr(CARD_OFF_ADMIN + LOOM_ADMIN_SEQ, seq);
-	card_service(&card);
+	card_service(C0);
+	settle();
 	return rd(CARD_OFF_ADMIN + LOOM_ADMIN_ACK) == seq ? rd(CARD_OFF_ADMIN + LOOM_ADMIN_RESULT) : 0xffff;
 }
 
@@ -89,7 +99,8 @@ static void submit(const struct loom_cmd *cmd)
 	memcpy(ram + CMDQ + (pi & 15) * LOOM_CMD_SIZE, cmd, sizeof(*cmd));
 	pi++;
 	wr(card_db_reg(0, LOOM_DB_CMD_PI), pi);
-	card_service(&card);
+	card_service(C0);
+	settle();
 }
 
 /* next completion of context 0, or NULL */
@@ -242,21 +253,30 @@ static void test_admin_check(void)
 
 int main(void)
 {
-	struct card_io io = { .port_up = port_is_up, .port_can_inject = port_is_up, .port_send = port_send };
+	struct card_params cp;
 	const struct loom_cqe *e;
 	struct loom_cmd c;
+	char err[256];
+	uint64_t end;
 	int ok;
 
 	tap_plan(27);
 	test_desc_check();
 	test_admin_check();
 
-	regs = calloc(1, LOOM_LAB_SHM_SIZE);
-	ram = calloc(1, RAM_SIZE);
-	guest_mem_attach(&gm, ram, RAM_SIZE);
-	if (!regs || !ram || !card_init(&card, regs, LOOM_LAB_SHM_SIZE, 0, 2, &gm, &io))
+	/* a slow clock and a long ack timeout: the 10 s operation timeout in few cycles */
+	card_params_default(&cp, 0, 2);
+	cp.clock_khz = 1000;
+	cp.link.ack_timeout = 100000;
+	if (ls_init(&ls, 2, 2, RAM_SIZE, &cp, err, sizeof(err)) ||
+	    ls_cable(&ls, 0, 1, 1, 0, 1, err, sizeof(err)) || !ls_train(&ls, 1000000)) {
+		tap_diag("%s", err);
 		tap_skip_all("cannot set up an in-memory card");
-	card_set_route(&card, 1, 0);	/* node 1 via port 0, which is down */
+	}
+	ls.wire[0].tamper = tamper;
+	regs = ls.c[0]->regs;
+	ram = ls.c[0]->ram;
+	card_set_route(C0, 1, 0);	/* node 1 via port 0, which is down */
 
 	tap_ok(ctx0_enable() == LOOM_ADMIN_E_OK && rd(card_ctx_reg(0, LOOM_CTXR_STATE)) == LOOM_CTX_ST_RUNNING,
 	       "CTX_ENABLE: context 0 running");
@@ -348,7 +368,8 @@ int main(void)
 	for (unsigned int i = 0; i < 20; i++) {
 		c = (struct loom_cmd){ .opcode = LOOM_OP_NOP, .flags = LOOM_CMD_F_SIGNAL, .tag = 100 + i };
 		if (i == 16) {	/* the command ring holds 16: let the card consume first */
-			card_service(&card);
+			card_service(C0);
+	settle();
 		}
 		submit(&c);
 	}
@@ -364,11 +385,12 @@ int main(void)
 			if ((raw.flags & LOOM_CQE_PHASE) == loom_cq_phase(start + i, 4))
 				seen++;
 		}
-		tap_ok(seen == 16 && card.stalled, "completion ring full: 16 entries posted, the rest held (stalled)");
+		tap_ok(seen == 16 && C0->stalled, "completion ring full: 16 entries posted, the rest held (stalled)");
 		for (unsigned int i = 0; i < 20; i++) {
 			e = reap();
 			if (!e) {
-				card_service(&card);
+				card_service(C0);
+	settle();
 				e = reap();
 			}
 			if (!e || e->tag != 100 + i)
@@ -378,25 +400,30 @@ int main(void)
 	}
 
 	/* forward progress: packets that are never acknowledged */
-	port1_up = true;
-	card_set_route(&card, 3, 1);
-	card.now_ms = 1000;
+	swallow = true;
+	card_set_route(C0, 3, 1);
 	c = put(3, 0, 0, 0, 1000, KEY, LOOM_CMD_F_SIGNAL, 16);
+	end = C0->now + card_ms_cycles(C0, HIF_OP_TIMEOUT_MS - 1);
 	submit(&c);
-	card.now_ms += HIF_OP_TIMEOUT_MS - 1;
-	card_service(&card);
-	ok = swallowed == 4 && !reap();
-	card.now_ms += 2;
-	card_service(&card);
+	ls_run(&ls, end - C0->now, false);
+	card_service(C0);
+	ok = swallowed >= 4 && !reap();
+	ls_run(&ls, card_ms_cycles(C0, 2), false);
+	card_service(C0);
+	settle();
 	e = reap();
+	if (!ok || !e || e->tag != 16 || e->status != LOOM_CQE_ST_LINK)
+		tap_diag("before the timeout: %s; after it: %s tag %llu status %u",
+			 ok ? "nothing" : "a completion", e ? "completion" : "none",
+			 e ? (unsigned long long)e->tag : 0ull, e ? e->status : 0);
 	tap_ok(ok && e && e->tag == 16 && e->status == LOOM_CQE_ST_LINK && e->value == 0 && !reap(),
-	       "a put whose %u packets are never acked fails with LINK after %d ms, not before",
+	       "a put whose packets are never acked (%u DATA frames lost) fails with LINK after %d ms, not before",
 	       swallowed, HIF_OP_TIMEOUT_MS);
 	c = put(3, 0, 0, 0, 300, KEY, LOOM_CMD_F_SIGNAL, 17);
 	submit(&c);
 	ok = !reap();
-	port1_up = false;
-	hif_port_down(&card, 1);
+	link_wire_cut(&ls.wire[0]);
+	ls_run(&ls, 100, false);
 	e = reap();
 	tap_ok(ok && e && e->tag == 17 && e->status == LOOM_CQE_ST_LINK && !reap(),
 	       "when the port goes down, its operations in flight fail with LINK at once");
@@ -409,7 +436,8 @@ int main(void)
 	       "CTX_DISABLE: state DISABLED");
 	ctx0_enable();
 	wr(card_db_reg(0, LOOM_DB_CMD_PI), 17);
-	card_service(&card);
+	card_service(C0);
+	settle();
 	tap_ok(rd(card_ctx_reg(0, LOOM_CTXR_STATE)) == LOOM_CTX_ST_FAULTED &&
 	       rd(card_ctx_reg(0, LOOM_CTXR_ERROR)) == LOOM_CQE_ST_BAD_DESC &&
 	       (e = reap()) && e->status == LOOM_CQE_ST_BAD_DESC,
@@ -417,8 +445,7 @@ int main(void)
 	tap_ok(admin(LOOM_ADMIN_CMD_RESET, 0) == LOOM_ADMIN_E_OK &&
 	       rd(card_ctx_reg(0, LOOM_CTXR_STATE)) == LOOM_CTX_ST_DISABLED && ctx0_enable() == LOOM_ADMIN_E_OK,
 	       "RESET clears the fault; the context can be enabled again");
-	card_reset(&card);
-	free(regs);
-	free(ram);
+	card_reset(C0);
+	ls_free(&ls);
 	return tap_exit_status();
 }
