@@ -51,15 +51,14 @@ install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab \
-		$(BUILD)/bin/loom-lab-agent $(BUILD)/bin/loomctl \
+		$(BUILD)/bin/loom-lab-agent \
 		$(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom_put_bw $(BUILD)/bin/loom_get_lat \
 		$(BUILD)/bin/loom_atomic_lat $(BUILD)/bin/loom_barrier_lat \
 		$(DESTDIR)$(PREFIX)/bin/
+	$(MAKE) -C tools/loomctl install PREFIX=$(PREFIX)
 	$(MAKE) -C tools/loom-fm install PREFIX=$(PREFIX)
 	$(MAKE) -C kmod install
 	install -D -m 0644 udev/60-loom.rules $(DESTDIR)/etc/udev/rules.d/60-loom.rules
-	install -D -m 0644 tools/loomctl/loomctl.bash-completion \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/loomctl
 	getent group loom >/dev/null || groupadd --system loom
 
 clean:
