@@ -17,10 +17,7 @@
 #include <string.h>
 
 #include "loomctl.h"
-
-#ifndef LOOM_VERSION
-#define LOOM_VERSION "unknown"
-#endif
+#include "../common/cli.h"
 
 /* the objects, in the order a prefix is matched ("m" is monitor) */
 static const struct lc_object *const lc_objects[] = {
@@ -183,60 +180,16 @@ bool lc_is_help(const char *arg)
 	return !strcmp(arg, "help") || !strcmp(arg, "-h") || !strcmp(arg, "--help");
 }
 
-/* edit distance counting a swap of two neighbours as one edit (optimal
- * string alignment), small words only
- */
-static unsigned int lc_distance(const char *a, const char *b)
-{
-	unsigned int d[33][33], la = strlen(a), lb = strlen(b);
-
-	if (la > 32 || lb > 32)
-		return 99;
-	for (unsigned int i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (unsigned int j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (unsigned int i = 1; i <= la; i++) {
-		for (unsigned int j = 1; j <= lb; j++) {
-			unsigned int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	}
-	return d[la][lb];
-}
-
 /**
  * lc_suggest() - the word of @words that @arg is most likely a misspelling of
  * @arg: what was typed
  * @words: NULL-terminated candidates
  *
- * Return: the closest word within two edits (one for words of up to four
- * letters, none for two), or NULL when none is that close.
+ * Return: the closest word (cli_suggest()), or NULL when none is close.
  */
 const char *lc_suggest(const char *arg, const char *const *words)
 {
-	const char *best = NULL;
-	unsigned int best_d = 99;
-
-	for (int i = 0; words[i]; i++) {
-		unsigned int d = lc_distance(arg, words[i]);
-		size_t len = strlen(words[i]);
-		unsigned int limit = len <= 2 ? 0 : len <= 4 ? 1 : 2;
-
-		if (d <= limit && d < best_d) {
-			best = words[i];
-			best_d = d;
-		}
-	}
-	return best;
+	return cli_suggest(arg, words);
 }
 
 /* "a, b, c" into @buf */
@@ -444,8 +397,7 @@ int main(int argc, char **argv)
 			o.json = true;
 			pretty = true;
 		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf("loomctl %s\n", LOOM_VERSION);
-			return LC_EXIT_OK;
+			return cli_version("loomctl");
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			lc_print_usage(stdout);
 			return LC_EXIT_OK;
