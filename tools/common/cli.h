@@ -92,6 +92,60 @@ static inline const char *cli_suggest_option(const char *arg, const struct optio
 	return cli_suggest(typed, words);
 }
 
+/* what is wrong with the option getopt_long() just rejected, into @buf: @c
+ * is what it returned (':' a missing value when the option string starts
+ * with ':', '?' an unknown option); the closest of @opts is named
+ */
+static inline void cli_option_problem(char *buf, size_t len, int c, char **argv,
+				      const struct option *opts)
+{
+	const char *typed = argv[optind - 1], *near;
+
+	if (c == ':') {
+		snprintf(buf, len, "option '%s' needs a value", typed);
+		return;
+	}
+	if (optopt > 0 && optopt < 256 && strncmp(typed, "--", 2)) {
+		snprintf(buf, len, "unknown option '-%c'", optopt);
+		return;
+	}
+	near = cli_suggest_option(typed, opts);
+	if (near)
+		snprintf(buf, len, "unknown option '%s': did you mean '%s'?", typed, near);
+	else
+		snprintf(buf, len, "unknown option '%s'", typed);
+}
+
+/* cli_option_problem() as "TOOL: PROBLEM" and "Try 'TOOL --help'." on
+ * stderr; returns CLI_EXIT_USAGE
+ */
+static inline int cli_bad_option(const char *tool, int c, char **argv,
+				 const struct option *opts)
+{
+	char msg[256];
+
+	cli_option_problem(msg, sizeof(msg), c, argv, opts);
+	fprintf(stderr, "%s: %s\nTry '%s --help'.\n", tool, msg, tool);
+	return CLI_EXIT_USAGE;
+}
+
+/* a card named as on every loom command line, loomN (or its device node
+ * /dev/loomN, or any other path for a renamed node), as the path to open;
+ * NULL when @arg is none of these
+ */
+static inline const char *cli_dev_path(const char *arg, char *buf, size_t len)
+{
+	const char *p = arg + 4;
+
+	if (strchr(arg, '/'))
+		return arg;
+	if (strncmp(arg, "loom", 4) || !*p || strspn(p, "0123456789") != strlen(p) ||
+	    strlen(p) > 3)
+		return NULL;
+	snprintf(buf, len, "/dev/%s", arg);
+	return buf;
+}
+
 /* -V / --version: "TOOL VERSION" on standard output */
 static inline int cli_version(const char *tool)
 {

@@ -123,18 +123,7 @@ int fm_usage_error(const char *fmt, const char *arg)
 
 int fm_bad_option(int c, char **argv, const struct option *longopts)
 {
-	const char *arg = argv[optind - 1], *near;
-	char msg[160];
-
-	if (c == ':')
-		return fm_usage_error("option '%s' needs an argument", arg);
-	if (optopt > 0 && optopt < 256)
-		return fm_usage_error("unknown option '-%s'", (char[]){ (char)optopt, 0 });
-	near = cli_suggest_option(arg, longopts);
-	if (!near)
-		return fm_usage_error("unknown option '%s'", arg);
-	snprintf(msg, sizeof(msg), "unknown option '%%s': did you mean '%s'?", near);
-	return fm_usage_error(msg, arg);
+	return cli_bad_option("loom-fm", c, argv, longopts);
 }
 
 int fm_bad_command(const char *cmd)
