@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # loom: top-level build.
-#   make          build everything (module, library, card emulator, tools)
+#   make          build everything (module, library, card emulator, tools,
+#                 manual pages)
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
-#   make install  library, header, pkg-config file, tools, module, udev rules
+#   make docs     the HTML documentation (Sphinx) into build/html
+#   make install  library, header, pkg-config file, tools, manual pages,
+#                 module, udev rules
+#   make deb      Debian packages (loom-dkms, libloom1, libloom-dev,
+#                 loom-tools) into build/deb
 #   make clean
 # As root, 'check' and 'demo' first install missing Debian packages
 # (tools/deps/install-deps); otherwise they say which are missing.
@@ -14,7 +19,7 @@ export BUILD TOP
 
 USER_PARTS := lib fpga_bitstreams tests/vm/rma tests/vm/uring tools/loom-xfer tools/bench tools/loom-lab tools/loomctl tools/loom-fm
 
-all: userspace module
+all: userspace module man
 
 deps:
 	@$(TOP)/tools/deps/install-deps
@@ -30,6 +35,12 @@ userspace:
 
 module:
 	$(MAKE) -C kmod
+
+man:
+	$(MAKE) -C Documentation man
+
+docs:
+	$(MAKE) -C Documentation html
 
 # test programs (unit tests and native fabric tests under ASan/UBSan)
 tests: userspace module
@@ -57,12 +68,13 @@ install: all
 		$(DESTDIR)$(PREFIX)/bin/
 	$(MAKE) -C tools/loomctl install PREFIX=$(PREFIX)
 	$(MAKE) -C tools/loom-fm install PREFIX=$(PREFIX)
+	$(MAKE) -C Documentation install PREFIX=$(PREFIX)
 	$(MAKE) -C kmod install
 	install -D -m 0644 udev/60-loom.rules $(DESTDIR)/etc/udev/rules.d/60-loom.rules
 	getent group loom >/dev/null || groupadd --system loom
 
 clean:
-	for d in $(USER_PARTS) kmod; do $(MAKE) -C $$d clean; done
+	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module tests check demo install clean
+.PHONY: all deps userspace module man docs tests check demo install clean
