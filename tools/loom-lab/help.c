@@ -31,7 +31,7 @@ static const char main_help[] =
 "`loom-lab COMMAND --help` describes each command; loom-lab -V prints the\n"
 "version.  Exit status 2: a usage error (unknown command or option, a\n"
 "malformed value).\n"
-"Manual: Documentation/tools/loom-lab.rst\n";
+"Manual: loom-lab(8), Documentation/tools/loom-lab.rst\n";
 
 static const char start_help[] =
 "usage: loom-lab start --dir DIR [--hosts N] [--shape SHAPE] [--mem MiB]\n"
