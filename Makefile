@@ -13,6 +13,7 @@
 # As root, 'check' and 'demo' first install missing Debian packages
 # (tools/deps/install-deps); otherwise they say which are missing.
 TOP   := $(CURDIR)
+LOOM_VERSION := $(shell cat $(CURDIR)/VERSION)
 BUILD ?= $(TOP)/build
 PREFIX ?= /usr/local
 export BUILD TOP
@@ -73,8 +74,28 @@ install: all
 	install -D -m 0644 udev/60-loom.rules $(DESTDIR)/etc/udev/rules.d/60-loom.rules
 	getent group loom >/dev/null || groupadd --system loom
 
+# Debian packages from a copy of the tree (its debian/ is tools/deb/debian),
+# checked with lintian; the .debs and .changes land in $(BUILD)/deb
+DEB_DIR := $(BUILD)/deb
+DEB_SRC := $(DEB_DIR)/loom-$(LOOM_VERSION)
+
+deb:
+	@$(TOP)/tools/deps/install-deps --deb
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_SRC)
+	tar -C $(TOP) --exclude=./build --exclude=./.git --exclude=./.lab-cache --exclude=./debian \
+		-cf - . | tar -C $(DEB_SRC) -xf -
+	cp -r $(TOP)/tools/deb/debian $(DEB_SRC)/debian
+	sed -i -e 's/@VERSION@/$(LOOM_VERSION)/' \
+		-e "s/@DATE@/$$(date -R -d @$${SOURCE_DATE_EPOCH:-$$(stat -c %Y $(TOP)/VERSION)})/" \
+		$(DEB_SRC)/debian/changelog
+	cd $(DEB_SRC) && dpkg-buildpackage -b -us -uc -j2 > $(DEB_DIR)/build.log 2>&1 || \
+		{ tail -n 40 $(DEB_DIR)/build.log; echo "make deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)" >&2; exit 1; }
+	lintian --fail-on error,warning $(DEB_DIR)/*.changes
+	@ls $(DEB_DIR)/*.deb
+
 clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests check demo install clean
+.PHONY: all deps userspace module man docs tests check demo install deb clean
