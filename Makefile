@@ -51,8 +51,9 @@ tests: userspace module
 	$(MAKE) -C tests/vm/uring
 	$(MAKE) -C tests/vm/rma
 
+# (the packages too: tests/vm/test_deb.sh installs them into a lab)
 check: deps
-	@$(MAKE) --no-print-directory all tests
+	@$(MAKE) --no-print-directory all tests deb
 	@$(TOP)/tests/run-tests
 
 demo: deps

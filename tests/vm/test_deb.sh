@@ -63,6 +63,7 @@ else
 fi
 
 lab_start_test "lab with 2 hosts starts without a module" --hosts 2 --no-module
+ok=1
 for h in 0 1; do
 	lab_exec $h "insmod $ko && grep -qx live /sys/module/loom/initstate && ls /dev/loom0" \
 		>"$scratch/insmod$h" 2>&1 || ok=0
