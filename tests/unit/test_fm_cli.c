@@ -181,7 +181,7 @@ int main(void)
 	tap_ok(rc == 2 && strstr(errtext, "unknown option '--shpe': did you mean '--shape'?"),
 	       "a misspelt option: exit 2, the right spelling named (%d)", rc);
 	rc = RUN("watch", "--interval");
-	tap_ok(rc == 2 && strstr(errtext, "option '--interval' needs an argument"),
+	tap_ok(rc == 2 && strstr(errtext, "option '--interval' needs a value"),
 	       "an option without its value: exit 2, said so (%d)", rc);
 	rc = RUN("discover", "--colour");
 	tap_ok(rc == 2 && strstr(errtext, "unknown option '--colour'") && !strstr(errtext, "did you"),
