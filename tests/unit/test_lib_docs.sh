@@ -10,10 +10,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 hdr=$top/lib/include/loom.h
-if [ ! -d "$build/man/man3" ]; then
-	echo "1..0 # SKIP manual pages not built (make -C Documentation man)"
-	exit 4
-fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -44,7 +40,7 @@ missing=
 while read -r f; do
 	[ -f "$build/man/man3/$f.3" ] || missing="$missing $f"
 done <"$tmp/map"
-tap_check "every exported function has its page in section 3 (missing:${missing:- none})" test -z "$missing"
+tap_check "every exported function has its page in section 3 of the build (make -C Documentation man; missing:${missing:- none})" test -z "$missing"
 
 missing=
 while read -r f; do
