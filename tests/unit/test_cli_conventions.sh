@@ -8,6 +8,7 @@
 # nothing of a usage error goes to standard output.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/usage_error.sh"
 top=$(cd "$here/../.." && pwd)
 bin=${BUILD:-$top/build}/bin
 version=$(cat "$top/VERSION")
@@ -23,16 +24,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 # usage TOOL EXPECTED ARGS...: exit 2, EXPECTED on stderr, stdout empty
 usage() {
-	local tool=$1 msg=$2 r
-	shift 2
-	"$bin/$tool" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null
-	r=$?
-	if [ $r = 2 ] && grep -qF -- "$msg" "$tmp/e" && [ ! -s "$tmp/o" ]; then
-		tap_ok "$tool $*: exit 2, '$msg'"
-	else
-		tap_diag "exit $r; stdout: $(cat "$tmp/o"); stderr: $(cat "$tmp/e")"
-		tap_fail "$tool $*: exit 2, '$msg'"
-	fi
+	local tool=$1
+	shift
+	expect_usage_error "$bin/$tool" "$@"
 }
 
 tap_plan 33

@@ -10,6 +10,7 @@
 # version.  (The kernel side is tested in tests/vm/netlink/.)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/usage_error.sh"
 top=$(cd "$here/../.." && pwd)
 lc=${BUILD:-$top/build}/bin/loomctl
 if [ ! -x "$lc" ]; then
@@ -20,18 +21,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # usage EXPECTED-MESSAGE ARGS...: exit 2 and the message on stderr
-usage() {
-	local msg=$1 r
-	shift
-	"$lc" "$@" >"$tmp/o" 2>"$tmp/e"
-	r=$?
-	if [ $r = 2 ] && grep -qF -- "$msg" "$tmp/e" && [ ! -s "$tmp/o" ]; then
-		tap_ok "loomctl $*: exit 2, '$msg'"
-	else
-		tap_diag "exit $r: $(cat "$tmp/o" "$tmp/e")"
-		tap_fail "loomctl $*: exit 2, '$msg'"
-	fi
-}
+usage() { expect_usage_error "$lc" "$@"; }
 
 printf 'dest 0 port host phys 0\n\n# comment\ndest 1 port 0 phys 1 adaptive\ndest 1 port 1\n' >"$tmp/dup"
 printf 'dest 0 port host\ndest 1 port 0 colour blue\n' >"$tmp/word"
