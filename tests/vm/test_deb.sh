@@ -63,6 +63,8 @@ else
 fi
 
 lab_start_test "lab with 2 hosts starts without a module" --hosts 2 --no-module
+# (lab_start replaced the exit trap: remove the scratch root too)
+trap "lab_cleanup; rm -rf '$(dirname "$LAB_DIR")' '$scratch'" EXIT
 ok=1
 for h in 0 1; do
 	lab_exec $h "insmod $ko && grep -qx live /sys/module/loom/initstate && ls /dev/loom0" \
