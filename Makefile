@@ -46,6 +46,7 @@ docs:
 # test programs (unit tests and native fabric tests under ASan/UBSan)
 tests: userspace module
 	$(MAKE) -C lib tests
+	$(MAKE) -C tools/loomctl tests
 	$(MAKE) -C fpga_bitstreams tests
 	$(MAKE) -C kmod tests
 	$(MAKE) -C tests/vm/uring
