@@ -41,11 +41,29 @@ static const char *capture(void (*fn)(void), int mode)
 	return got;
 }
 
+/* one diagnostic line, its newlines shown as \n */
+static void diag_line(const char *label, const char *s)
+{
+	char buf[8192];
+	size_t n = 0;
+
+	for (; *s && n + 3 < sizeof(buf); s++) {
+		if (*s == '\n') {
+			buf[n++] = '\\';
+			buf[n++] = 'n';
+		} else {
+			buf[n++] = *s;
+		}
+	}
+	buf[n] = '\0';
+	tap_diag("%s %s", label, buf);
+}
+
 static void same(const char *what, const char *want)
 {
 	if (!tap_ok(!strcmp(got, want), "%s", what)) {
-		tap_diag("want: %s", want);
-		tap_diag("got:  %s", got);
+		diag_line("want:", want);
+		diag_line("got: ", got);
 	}
 }
 
