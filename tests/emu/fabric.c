@@ -15,6 +15,8 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -216,8 +218,29 @@ int fabric_start_ring(struct fabric *f, unsigned int n)
 	return fabric_start_ring_ctl(f, n, NULL);
 }
 
+int fabric_free_tcp_port(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port = -1;
+
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&sa, &len) == 0)
+		port = ntohs(sa.sin_port);
+	if (fd >= 0)
+		close(fd);
+	return port;
+}
+
 int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *more)
 {
+	for (unsigned int i = 0; f->tcp_cables && i < n; i++) {
+		f->tcp_port[i] = fabric_free_tcp_port();
+		if (f->tcp_port[i] < 0) {
+			tap_diag("no free TCP port on 127.0.0.1");
+			return -1;
+		}
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		char args[32][128];
 		const char *extra[64];
@@ -230,7 +253,15 @@ int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *m
 			for (int m = 0; more[m] && k < 40; m++)
 				extra[k++] = more[m];
 		}
-		if (n > 1) {
+		if (n > 1 && f->tcp_cables) {
+			extra[k++] = "--cable";
+			snprintf(args[a], sizeof(args[a]), "0=tcp-listen:127.0.0.1:%d", f->tcp_port[i]);
+			extra[k++] = args[a++];
+			extra[k++] = "--cable";
+			snprintf(args[a], sizeof(args[a]), "1=tcp-connect:127.0.0.1:%d",
+				 f->tcp_port[(i + n - 1) % n]);
+			extra[k++] = args[a++];
+		} else if (n > 1) {
 			extra[k++] = "--cable";
 			snprintf(args[a], sizeof(args[a]), "0=listen:%s/cable-%u-0.sock", f->dir, i);
 			extra[k++] = args[a++];
@@ -238,6 +269,8 @@ int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *m
 			snprintf(args[a], sizeof(args[a]), "1=connect:%s/cable-%u-0.sock", f->dir,
 				 (i + n - 1) % n);
 			extra[k++] = args[a++];
+		}
+		if (n > 1) {
 			/* one dimension; the wrap-around channels are datelines */
 			extra[k++] = "--vct";
 			extra[k++] = i == n - 1 ? "0=0,dateline" : "0=0";
