@@ -2,6 +2,7 @@
 # loom: top-level build.
 #   make          build everything (module, library, card emulator, tools)
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
+#   make check-cluster  the 16-host lab (4x4 torus): too long for check
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make install  library, header, pkg-config file, tools, module, udev rules
 #   make clean
@@ -43,6 +44,10 @@ check: deps
 	@$(MAKE) --no-print-directory all tests
 	@$(TOP)/tests/run-tests
 
+check-cluster: deps
+	@$(MAKE) --no-print-directory all
+	@LOOM_TEST_TIMEOUT=$${LOOM_TEST_TIMEOUT:-2400} $(TOP)/tests/run-tests cluster
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/demo/loom-demo
@@ -66,4 +71,4 @@ clean:
 	for d in $(USER_PARTS) kmod; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module tests check demo install clean
+.PHONY: all deps userspace module tests check check-cluster demo install clean

@@ -185,10 +185,11 @@ else
 	tap_fail "exec: bad HOST exits 2, no lab exits 125 (got $rc, $rc2)"
 fi
 
-if "$lab" status --dir "$dir" >"$tmp/st" && [ "$(grep -c ' alive$' "$tmp/st")" = 3 ]; then
-	tap_ok "status: supervisor and both VMs alive"
+if "$lab" status --dir "$dir" >"$tmp/st" && [ "$(grep -c ' alive$' "$tmp/st")" = 4 ] &&
+   grep -q '^network: vde_switch pid [0-9]* alive$' "$tmp/st"; then
+	tap_ok "status: supervisor, management switch and both VMs alive"
 else
-	tap_fail "status: supervisor and both VMs alive"
+	tap_fail "status: supervisor, management switch and both VMs alive"
 	tap_diag "$(cat "$tmp/st")"
 fi
 

@@ -3,6 +3,8 @@
 #   lab_start ARGS...  starts a lab in a fresh directory (LAB_DIR) and arranges
 #                      for it to be stopped when the test exits, however it exits
 #   lab_exec HOST CMD  runs CMD in guest HOST
+#   lab_hosts N        prints the names of hosts 0..N-1 for mpirun --host:
+#                      loom-h0,loom-h1,...
 loom_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 loom_build=${BUILD:-$loom_top/build}
 LOOM_LAB=$loom_build/bin/loom-lab
@@ -29,6 +31,12 @@ lab_exec() {
 	local host=$1
 	shift
 	"$LOOM_LAB" exec --dir "$LAB_DIR" "$host" -- "$@"
+}
+
+lab_hosts() {
+	local i names=
+	for ((i = 0; i < $1; i++)); do names+=${names:+,}loom-h$i; done
+	echo "$names"
 }
 
 # lab_start_test DESCRIPTION ARGS...: lab_start ARGS reported as one TAP
