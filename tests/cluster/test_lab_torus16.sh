@@ -107,17 +107,7 @@ else
 	tap_diag "$(cat "$out/checklog")"
 fi
 
-dir=$LAB_DIR
-pids=$(awk '{print $3}' "$dir/pids" | sort -u)
-shm=$(cat "$dir/shm")
-"$LOOM_LAB" stop --dir "$dir"
-rc=$?
-LAB_DIR=
-left=""
-for p in $pids; do [ -e "/proc/$p" ] && left="$left pid $p"; done
-for f in $shm; do [ -e "$f" ] && left="$left $f"; done
-[ -e "$dir" ] && left="$left $dir"
-tap_check "stop: no process, RAM file or directory left" test $rc = 0 -a -z "$left"
-[ -z "$left" ] || tap_diag "left:$left"
+lab_stop_clean
+tap_check "stop: no process, RAM file or directory left" test $? = 0
 tap_diag "the whole test took $(($(date +%s) - t0)) s"
 tap_done

@@ -4,6 +4,7 @@
  */
 #include "fabric.h"
 #include "tap.h"
+#include "tcp_port.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,8 +16,6 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -218,24 +217,10 @@ int fabric_start_ring(struct fabric *f, unsigned int n)
 	return fabric_start_ring_ctl(f, n, NULL);
 }
 
-int fabric_free_tcp_port(void)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(sa);
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port = -1;
-
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&sa, &len) == 0)
-		port = ntohs(sa.sin_port);
-	if (fd >= 0)
-		close(fd);
-	return port;
-}
-
 int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *more)
 {
 	for (unsigned int i = 0; f->tcp_cables && i < n; i++) {
-		f->tcp_port[i] = fabric_free_tcp_port();
+		f->tcp_port[i] = tcp_free_port();
 		if (f->tcp_port[i] < 0) {
 			tap_diag("no free TCP port on 127.0.0.1");
 			return -1;

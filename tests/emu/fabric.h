@@ -86,8 +86,6 @@ void fabric_stop(void);
  * (the card built with the sanitizers), else $(BUILD)/bin/loom-card.
  */
 void fabric_card_bin(char *out, size_t len);
-/* A TCP port on 127.0.0.1 that nobody listens on right now; -1 if none. */
-int fabric_free_tcp_port(void);
 /* Path of a file in the fabric's directory. */
 void fabric_path(struct fabric *f, char *out, size_t len, const char *name);
 

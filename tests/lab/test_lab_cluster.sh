@@ -199,25 +199,17 @@ else
 fi
 
 # ---- stop leaves nothing: processes, RAM files, sockets, TCP ports
-dir=$LAB_DIR
-pids=$(awk '{print $3}' "$dir/pids" | sort -u)
-shm=$(cat "$dir/shm")
-"$LOOM_LAB" stop --dir "$dir"
+lab_stop_clean
 rc=$?
-LAB_DIR=
 left=""
-for p in $pids; do [ -e "/proc/$p" ] && left="$left pid $p"; done
-for f in $shm; do [ -e "$f" ] && left="$left $f"; done
-pgrep -f "$dir/" >/dev/null && left="$left processes naming $dir"
-[ -e "$dir" ] && left="$left $dir"
 for p in $ports; do
 	# a port still listening answers; a closed one refuses
-	(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && left="$left port $p"
+	(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && left="$left $p"
 done
 if [ $rc = 0 ] && [ -z "$left" ] && [ -n "$ports" ]; then
 	tap_ok "stop: no process, RAM file, socket, directory or TCP port left"
 else
-	tap_fail "stop: no process, RAM file, socket, directory or TCP port left (rc $rc)"
-	tap_diag "left:$left; ports: $ports"
+	tap_fail "stop: no process, RAM file, socket, directory or TCP port left"
+	tap_diag "ports still listening:$left (the cards listened on: $ports)"
 fi
 tap_done

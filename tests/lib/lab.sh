@@ -5,6 +5,7 @@
 #   lab_exec HOST CMD  runs CMD in guest HOST
 #   lab_hosts N        prints the names of hosts 0..N-1 for mpirun --host:
 #                      loom-h0,loom-h1,...
+#   lab_stop_clean     stops the lab and checks that it left nothing
 loom_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 loom_build=${BUILD:-$loom_top/build}
 LOOM_LAB=$loom_build/bin/loom-lab
@@ -37,6 +38,25 @@ lab_hosts() {
 	local i names=
 	for ((i = 0; i < $1; i++)); do names+=${names:+,}loom-h$i; done
 	echo "$names"
+}
+
+# lab_stop_clean: stops the lab in LAB_DIR and checks that none of its
+# recorded processes, RAM files or processes naming DIR, nor DIR itself, is
+# left.  What is left is told as a TAP diagnostic; 0 when stop succeeded
+# and nothing is.
+lab_stop_clean() {
+	local dir=$LAB_DIR pids shm left="" rc p f
+	pids=$(awk '{print $3}' "$dir/pids" | sort -u)
+	shm=$(cat "$dir/shm")
+	"$LOOM_LAB" stop --dir "$dir"
+	rc=$?
+	LAB_DIR=
+	for p in $pids; do [ -e "/proc/$p" ] && left="$left pid $p"; done
+	for f in $shm; do [ -e "$f" ] && left="$left $f"; done
+	pgrep -f "$dir/" >/dev/null && left="$left processes naming $dir"
+	[ -e "$dir" ] && left="$left $dir"
+	[ -z "$left" ] || tap_diag "stop (exit $rc) left:$left"
+	[ $rc = 0 ] && [ -z "$left" ]
 }
 
 # lab_start_test DESCRIPTION ARGS...: lab_start ARGS reported as one TAP

@@ -10,6 +10,7 @@
  */
 #include "cable_socket.h"
 #include "tap.h"
+#include "tcp_port.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,21 +24,6 @@
 #include <unistd.h>
 
 TAP_DEFINE;
-
-/* A TCP port on 127.0.0.1 that nobody listens on right now. */
-static int free_port(void)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(sa);
-	int fd = socket(AF_INET, SOCK_STREAM, 0), port = -1;
-
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&sa, &len) == 0)
-		port = ntohs(sa.sin_port);
-	if (fd >= 0)
-		close(fd);
-	return port;
-}
 
 static int port_of(const struct cable_addr *a)
 {
@@ -91,7 +77,7 @@ static bool tcp_loopback(void)
 {
 	char spec[64], err[512] = "";
 	struct cable_addr l, c;
-	int port = free_port(), lfd, cfd, afd = -1, nodelay = 0, lfd2;
+	int port = tcp_free_port(), lfd, cfd, afd = -1, nodelay = 0, lfd2;
 	socklen_t len = sizeof(nodelay);
 	bool done, ok = true;
 	char buf[8] = "";
@@ -202,7 +188,7 @@ static bool nobody_listens(void)
 {
 	char spec[64], err[512] = "";
 	struct cable_addr c;
-	int port = free_port(), fd, e;
+	int port = tcp_free_port(), fd, e;
 	bool done;
 
 	snprintf(spec, sizeof(spec), "tcp-connect:127.0.0.1:%d", port);
