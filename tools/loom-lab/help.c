@@ -120,8 +120,9 @@ static const char status_help[] =
 "usage: loom-lab status --dir DIR\n"
 "\n"
 "Prints the lab's shape and host count (`shape: torus:2x2, 4 hosts`), then\n"
-"one line per process of the lab: the supervisor, each host's QEMU and each\n"
-"card emulator, with its pid and whether it is alive.\n"
+"one line per process of the lab: the supervisor, the management network's\n"
+"switch, each host's QEMU and each card emulator, with its pid and whether\n"
+"it is alive.\n"
 "\n"
 "exit status: 0 all alive, 1 something is dead or no lab in DIR,\n"
 "2 bad options\n";

@@ -16,7 +16,7 @@
 
 void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 {
-	char ram[LAB_PATH_MAX], dir[LAB_PATH_MAX], addr[32], name[32], mac[32];
+	char ram[LAB_PATH_MAX], dir[LAB_PATH_MAX], addr[32], name[32], mac[32], ip[64] = "";
 
 	lab_ram_path(cfg, i, ram);
 	lab_mgmt_addr(i, addr, sizeof(addr));
@@ -40,14 +40,11 @@ void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "-initrd");
 	lab_argv_add(a, "%s", cfg->initramfs);
 	lab_argv_add(a, "-append");
-	if (cfg->no_net)
-		lab_argv_add(a, "console=ttyS0 panic=-1 no_timer_check loom_lab.host=%d loom_lab.tree=%s "
-			     "loom_lab.agent=%s loom_lab.name=%s", i, cfg->tree, cfg->agent,
-			     name);
-	else
-		lab_argv_add(a, "console=ttyS0 panic=-1 no_timer_check loom_lab.host=%d loom_lab.tree=%s "
-			     "loom_lab.agent=%s loom_lab.name=%s loom_lab.ip=%s/%d", i,
-			     cfg->tree, cfg->agent, name, addr, LAB_MGMT_PREFIX_LEN);
+	if (!cfg->no_net)
+		snprintf(ip, sizeof(ip), " loom_lab.ip=%s/%d", addr, LAB_MGMT_PREFIX_LEN);
+	lab_argv_add(a, "console=ttyS0 panic=-1 no_timer_check loom_lab.host=%d "
+		     "loom_lab.tree=%s loom_lab.agent=%s loom_lab.name=%s%s", i, cfg->tree,
+		     cfg->agent, name, ip);
 	lab_argv_add(a, "-display");
 	lab_argv_add(a, "none");
 	lab_argv_add(a, "-no-reboot");
