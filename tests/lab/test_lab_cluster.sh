@@ -143,6 +143,7 @@ job=$!
 bg+=($job)
 for ((i = 0; i < 300; i++)); do
 	[ "$(grep -c ' holding$' "$out/hold")" = 4 ] && break
+	kill -0 $job 2>/dev/null || break	# the job failed to start
 	sleep 1
 done
 held=$(grep -c ' holding$' "$out/hold")
