@@ -105,6 +105,12 @@ if "$LOOM_LAB" check-log --dir "$LAB_DIR" >"$out/checklog" 2>&1; then
 else
 	tap_fail "the 16 guest kernel logs have no oops, BUG or warning"
 	tap_diag "$(cat "$out/checklog")"
+	# what led to each host's first finding
+	for f in $(sed -n 's/^host [0-9]*: \([^:]*\):\([0-9]*\):.*/\1:\2/p' "$out/checklog" |
+		   sort -t: -k1,1 -u); do
+		tap_diag "--- ${f%:*} before line ${f##*:}:"
+		tap_diag "$(head -n "${f##*:}" "${f%:*}" | tail -n 15)"
+	done
 fi
 
 lab_stop_clean

@@ -18,6 +18,15 @@
  * RAM (measured: Documentation/tools/loom-lab.rst, "Memory per host"). */
 #define LAB_TCG_TB_MIB 64
 #define LAB_QEMU_OVERHEAD_MIB 32
+/*
+ * The guests of a big lab wait for the CPU for tens of seconds at a time
+ * (16 TCG guests on two cores), which their kernels would report as soft
+ * lockups, RCU stalls, hung tasks and failed crypto self-tests (a 60 s
+ * wait for the algorithm under test): they wait longer before calling it
+ * that (a real lockup still shows), and skip the boot-time crypto tests.
+ */
+#define LAB_BIG_LAB_KERNEL_ARGS "watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=300 " \
+	"sysctl.kernel.hung_task_timeout_secs=600 cryptomgr.notests"
 #define LAB_PATH_MAX 4096
 
 /* Exit codes of loom-lab exec beyond the command's own status */
