@@ -14,24 +14,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 
-for f in "$LOOM_LAB" "$build/bin/loom-card" "$build/bin/loom-xfer" "$top/kmod/loom.ko"; do
-	if [ ! -e "$f" ]; then
-		echo "1..0 # SKIP $f is not built (make)"
-		exit 4
-	fi
-done
+lab_require "$LOOM_LAB" "$build/bin/loom-card" "$build/bin/loom-xfer" "$top/kmod/loom.ko"
 out=$(mktemp -d)
-lab_parent=
 cleanup() {
 	lab_cleanup
-	rm -rf "$out" ${lab_parent:+"$lab_parent"}
+	rm -rf "$out"
 }
 trap cleanup EXIT
 t0=$(date +%s)
 
 tap_plan 7
 lab_start_test "torus:4x4: 16 hosts up with loom.ko loaded" --shape torus:4x4 --boot-timeout 1200
-lab_parent=$(dirname "$LAB_DIR")
 trap cleanup EXIT
 tap_diag "16 hosts up in $(($(date +%s) - t0)) s (load: $(cut -d' ' -f1-3 /proc/loadavg))"
 

@@ -15,26 +15,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 
-for f in "$LOOM_LAB" "$build/bin/loom-card" "$build/bin/loom-xfer" "$top/kmod/loom.ko"; do
-	if [ ! -e "$f" ]; then
-		echo "1..0 # SKIP $f is not built (make)"
-		exit 4
-	fi
-done
-for f in /usr/bin/vde_switch /usr/sbin/sshd /usr/bin/mpicc /usr/bin/mpirun; do
-	if [ ! -x "$f" ]; then
-		echo "1..0 # SKIP $f is missing (tools/deps/install-deps)"
-		exit 4
-	fi
-done
+lab_require "$LOOM_LAB" "$build/bin/loom-card" "$build/bin/loom-xfer" "$top/kmod/loom.ko" \
+	/usr/bin/vde_switch /usr/sbin/sshd /usr/bin/mpicc /usr/bin/mpirun
 
 out=$(mktemp -d)
 bg=()
-lab_parent=
 cleanup() {
 	for p in "${bg[@]}"; do kill "$p" 2>/dev/null; done
 	lab_cleanup
-	rm -rf "$out" ${lab_parent:+"$lab_parent"}
+	rm -rf "$out"
 }
 trap cleanup EXIT
 hosts=$(lab_hosts 4)
@@ -54,7 +43,6 @@ fi
 
 lab_start_test "torus:2x2, cables over TCP, management network: 4 hosts up, loom.ko loaded" \
 	--shape torus:2x2 --cables tcp
-lab_parent=$(dirname "$LAB_DIR")
 trap cleanup EXIT
 
 "$LOOM_LAB" status --dir "$LAB_DIR" >"$out/status"

@@ -2,6 +2,8 @@
 # VM-lab helpers for loom's tests.  Source after tap.sh.
 #   lab_start ARGS...  starts a lab in a fresh directory (LAB_DIR) and arranges
 #                      for it to be stopped when the test exits, however it exits
+#                      (a test that sets its own EXIT trap calls lab_cleanup in it)
+#   lab_require FILE...  skips the test (exit 4) unless every FILE exists
 #   lab_exec HOST CMD  runs CMD in guest HOST
 #   lab_hosts N        prints the names of hosts 0..N-1 for mpirun --host:
 #                      loom-h0,loom-h1,...
@@ -10,17 +12,31 @@ loom_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 loom_build=${BUILD:-$loom_top/build}
 LOOM_LAB=$loom_build/bin/loom-lab
 LAB_DIR=
+LAB_PARENT=
 
 lab_cleanup() {
 	[ -n "$LAB_DIR" ] && "$LOOM_LAB" stop --dir "$LAB_DIR" >/dev/null 2>&1
 	LAB_DIR=
+	[ -n "$LAB_PARENT" ] && rm -rf "$LAB_PARENT"
+	LAB_PARENT=
+}
+
+lab_require() {
+	local f
+	for f in "$@"; do
+		if [ ! -e "$f" ]; then
+			echo "1..0 # SKIP $f is missing (make; tools/deps/install-deps)"
+			exit 4
+		fi
+	done
 }
 
 lab_start() {
 	local parent
 	parent=$(mktemp -d /tmp/loom-test.XXXXXX)
+	LAB_PARENT=$parent
 	LAB_DIR=$parent/lab
-	trap "lab_cleanup; rm -rf '$parent'" EXIT
+	trap lab_cleanup EXIT
 	trap 'exit 130' INT TERM
 	"$LOOM_LAB" start --dir "$LAB_DIR" "$@" 2>"$parent/start.log"
 	local rc=$?
