@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "frame.h"
+#include "guest_env.h"
 #include "sys.h"
 
 #define MAX_JOBS 64
@@ -113,7 +114,9 @@ static int open_serial(const char *dev)
 
 static void child_exec(const char *cmd, int in_fd, int out_fd, int err_fd)
 {
-	char path[4200], ldpath[4200], loomtree[4200], lab_host[64];
+	static char env[LAB_GUEST_ENV_MAX][LAB_GUEST_ENV_LEN];
+	char *envp[LAB_GUEST_ENV_MAX + 1];
+	int n;
 	sigset_t none;
 
 	setsid();
@@ -128,13 +131,10 @@ static void child_exec(const char *cmd, int in_fd, int out_fd, int err_fd)
 			strerror(errno));
 		_exit(125);
 	}
-	snprintf(path, sizeof(path),
-		 "PATH=%s/build/bin:/usr/sbin:/usr/bin:/sbin:/bin", tree);
-	snprintf(ldpath, sizeof(ldpath), "LD_LIBRARY_PATH=%s/build/lib", tree);
-	snprintf(loomtree, sizeof(loomtree), "LOOM_TREE=%s", tree);
-	snprintf(lab_host, sizeof(lab_host), "LOOM_LAB_HOST=%s", host_index);
-	char *envp[] = { path, ldpath, loomtree, "HOME=/tmp", lab_host, NULL };
-
+	n = lab_guest_env(tree, host_index, env);
+	for (int i = 0; i < n; i++)
+		envp[i] = env[i];
+	envp[n] = NULL;
 	execle("/bin/sh", "sh", "-c", cmd, (char *)NULL, envp);
 	dprintf(2, "loom-lab-agent: cannot run /bin/sh: %s\n", strerror(errno));
 	_exit(127);
@@ -417,14 +417,6 @@ int main(int argc, char **argv)
 	if (!dev || optind != argc) {
 		usage(stderr);
 		return 2;
-	}
-	if (*host_index) {
-		char name[64];
-
-		snprintf(name, sizeof(name), "loom-h%s", host_index);
-		if (sethostname(name, strlen(name)) < 0) {
-			/* not fatal: only cosmetic */
-		}
 	}
 	serial_fd = open_serial(dev);
 	if (serial_fd < 0)
