@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -27,8 +28,8 @@
 #include "sys.h"
 
 #define MAX_JOBS 64
-/* After a command's shell exits, how long to wait for pipes still held
- * open by background children before reporting EXIT anyway. */
+/* After a command's shell exits, how long its pipes must stay empty and
+ * quiet (held open by background children) before EXIT is reported anyway. */
 #define PIPE_GRACE_MS 1000
 
 struct job {
@@ -43,6 +44,7 @@ struct job {
 	bool exit_sent;		/* output now goes nowhere until EOF */
 	int status;
 	int64_t exit_ms;
+	int64_t out_ms;		/* when output was last relayed */
 };
 
 static struct job jobs[MAX_JOBS];
@@ -326,9 +328,10 @@ static void relay_pipe(struct job *j, int *fd, uint8_t type)
 	uint8_t buf[LAB_FRAME_MAX_PAYLOAD];
 	ssize_t n = read(*fd, buf, sizeof(buf));
 
-	if (n > 0 && !j->exit_sent)
+	if (n > 0 && !j->exit_sent) {
 		send_frame(type, j->chan, buf, (uint32_t)n);
-	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+		j->out_ms = now_ms();
+	} else if (n == 0 || (errno != EAGAIN && errno != EINTR))
 		close_fd(fd);
 }
 
@@ -355,12 +358,33 @@ static void reap(void)
 	}
 }
 
+/* Bytes waiting in a pipe the agent has not read yet (0 when closed). */
+static int pipe_pending(int fd)
+{
+	int n = 0;
+
+	if (fd < 0 || ioctl(fd, FIONREAD, &n) < 0)
+		return 0;
+	return n;
+}
+
 /*
  * A command is over when its shell has exited and its pipes are closed, or
- * PIPE_GRACE_MS after the exit when background children still hold them:
- * then EXIT is sent and the pipes are drained into the void until those
- * children close them, so they neither block the exec nor die of SIGPIPE.
+ * when background children still hold them but they have been empty and
+ * quiet for PIPE_GRACE_MS since the exit and the last output: then EXIT is
+ * sent and the pipes are drained into the void until those children close
+ * them, so they neither block the exec nor die of SIGPIPE.  Output the
+ * command wrote before it exited is never dropped, however long relaying it
+ * takes (a slow serial line, a starved guest).
  */
+static bool pipes_quiet(const struct job *j, int64_t now)
+{
+	int64_t since = j->out_ms > j->exit_ms ? j->out_ms : j->exit_ms;
+
+	return now - since >= PIPE_GRACE_MS && !pipe_pending(j->out_fd) &&
+	       !pipe_pending(j->err_fd);
+}
+
 static void finish_jobs(void)
 {
 	int64_t now = now_ms();
@@ -372,7 +396,7 @@ static void finish_jobs(void)
 
 		if (!j->used || !j->exited)
 			continue;
-		if (!j->exit_sent && (!open || now - j->exit_ms >= PIPE_GRACE_MS)) {
+		if (!j->exit_sent && (!open || pipes_quiet(j, now))) {
 			lab_put_u32(b, (uint32_t)j->status);
 			send_frame(LAB_FRAME_EXIT, j->chan, b, 4);
 			j->exit_sent = true;
