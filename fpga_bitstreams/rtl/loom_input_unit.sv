@@ -270,32 +270,7 @@ module loom_input_unit #(
 	assign c_drop = sa_take && 32'(tk_st) == `IVC_DROPPING && tk_tail;
 	assign c_drop_reason = tk_rt[2:0];
 
-	// the header bytes a drained flit adds to its VC's drop collector
-	function automatic [HB+6:0] collect(input logic [6:0] have, input logic [HB-1:0] hdr,
-					      input logic [FW-1:0] d);
-		integer b;
-		logic [6:0] n;
-		logic [HB-1:0] h;
-		begin
-			n = (32'(`LOOM_PKT_HDR_SIZE) - 32'(have)) > FLIT_BYTES ? 7'(FLIT_BYTES) :
-			    7'(32'(`LOOM_PKT_HDR_SIZE) - 32'(have));
-			h = hdr;
-			for (b = 0; b < `LOOM_PKT_HDR_SIZE; b = b + 1)
-				if (b >= 32'(have) && b < 32'(have) + 32'(n) && b - 32'(have) < FLIT_BYTES)
-					h[8*b +: 8] = d[8*((b - 32'(have)) % FLIT_BYTES) +: 8];
-			collect = {have + n, h};
-		end
-	endfunction
-
-	function automatic [HB-1:0] mask_hdr(input logic [HB-1:0] h, input logic [6:0] n);
-		integer b;
-		begin
-			mask_hdr = h;
-			for (b = 0; b < `LOOM_PKT_HDR_SIZE; b = b + 1)
-				if (b >= 32'(n))
-					mask_hdr[8*b +: 8] = 8'h00;
-		end
-	endfunction
+	`include "loom_hdr_collect.vh"
 
 	// ---- the edge: shared outputs ----
 	logic [HB+6:0] tk_col;

@@ -51,17 +51,19 @@ $(RTL_BUILD)/obj/%.o: $(SRC_DIR)/%.c $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/ge
 	@mkdir -p $(dir $@)
 	$(CC) $(CARD_CFLAGS) -c $< -o $@
 
-RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_VH) $(RTL_GEN_OUT) $(RTL_DIR)/harness/equiv_units.cpp \
-                  $(RTL_UNITS_O) $(HDRS) $(RTL_DIR)/gen/rtl_consts.h
+# what the harness reads: its key, so other parts of the card do not rebuild it
+RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
+                  $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
+                  $(wildcard $(SRC_DIR)/router/*.h) $(wildcard $(TOP)/include/loom_hw/*.h)
 # vbuild.sh decides by content whether to verilate; make only calls it
 $(RTL_BUILD)/equiv_units%: $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
-	$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units \
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units \
 		$(if $*,$(patsubst -%,%,$*),rtl) -- $(RTL_VFLAGS) \
 		$(if $(findstring arbiter,$*),-DLOOM_MUTATE_ARBITER) \
 		$(if $(findstring credit,$*),-DLOOM_MUTATE_CREDIT) \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 $(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
-	$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units rtl -- $(RTL_VFLAGS) \
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units rtl -- $(RTL_VFLAGS) \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 
 rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)

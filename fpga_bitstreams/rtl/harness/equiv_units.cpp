@@ -450,6 +450,8 @@ void usage()
 	fprintf(stderr, "usage: equiv_units [--seed N] [--cycles N] [--vcd PATH] [--regress FILE]\n");
 }
 
+const char *prog = "equiv_units";
+
 // One seed: 0 equal, 1 a difference (reported, VCD written).
 int one(uint64_t seed, uint64_t cycles, const char *vcd)
 {
@@ -481,7 +483,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 	       "), C model %" PRIu64 " (0x%" PRIx64 ")\n",
 	       m.cycle, m.unit.c_str(), m.signal.c_str(), m.rtl, m.rtl, m.model, m.model);
 	printf("  configuration: %s\n", CONFIG);
-	printf("  replay: equiv_units --seed %" PRIu64 " --cycles %" PRIu64 "\n", seed, m.cycle + 1);
+	printf("  replay: %s --seed %" PRIu64 " --cycles %" PRIu64 "\n", prog, seed, m.cycle + 1);
 	printf("  keep it: add 'units %" PRIu64 " %" PRIu64
 	       "' to fpga_bitstreams/rtl/harness/regress.seeds\n", seed, m.cycle + 1);
 	if (vcd) {
@@ -501,6 +503,8 @@ int main(int argc, char **argv)
 {
 	uint64_t seed = 1, cycles = 100000;
 	const char *vcd = "equiv_units.vcd", *regress = nullptr;
+
+	prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
