@@ -206,9 +206,14 @@ module loom_output_unit #(
 			va_owned[v] = own_sw[v];
 			va_owner_view[v*OW +: OW] = owner_sw[v];
 			va_avail[v*16 +: 16] = a_sw[v];
-			a_va[v] = a_sw[v] - va_take[v*16 +: 16];
 		end
 	end
+
+	// the VC allocator's take, on what it saw (a block of its own: va_take
+	// depends on va_avail)
+	always_comb
+		for (int v = 0; v < VCS; v++)
+			a_va[v] = a_sw[v] - va_take[v*16 +: 16];
 
 	// ---- the discard collector ----
 	`include "loom_hdr_collect.vh"

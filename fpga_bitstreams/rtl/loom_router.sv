@@ -416,7 +416,8 @@ module loom_router #(
 		assign row_ret = '0;
 		assign c_tile_conflicts = '0;
 		logic unused_x;
-		assign unused_x = ^{row_ok, ov_sent, tk_pat};
+		// the owners the tiles read (the crossbar allocates on the allocator's view)
+		assign unused_x = ^{row_ok, ov_sent, tk_pat, ov_owned, ov_owner};
 	end else begin : g_tiles
 		// row bus of input port p, column channel of subswitch g towards row ro
 		logic [PORTS-1:0] rb_go;

@@ -106,6 +106,7 @@ module loom_vc_alloc #(
 		done = 1'b0;
 		ok = '0;
 		q = 0;
+		k = 0;
 		for (a = 0; a < 8; a = a + 1)
 			cr[a] = '0;
 		for (p = 0; p < PORTS; p = p + 1) begin

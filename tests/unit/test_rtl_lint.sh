@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The router RTL (fpga_bitstreams/rtl) is clean under
 # 'verilator --lint-only -Wall': every module as its own top at its
-# defaults and the router top as the card router (host + 8 ports, 7 VCs)
-# (other router configurations: make -C fpga_bitstreams rtl-lint); the generated
+# defaults, the router top as the card router (host + 8 ports, 7 VCs) and
+# as a 2-D torus router (4 network ports + host, 4 generic VCs, crossbar); the generated
 # headers in the build are what rtl_gen prints from the C sources now; a
 # parameter set the RTL cannot build fails at elaboration with a message
 # naming the parameter.  Each result is kept by the content hash of what
@@ -57,7 +57,7 @@ refuse() {
 	cp "$stamp" "$tmp/lint"
 }
 
-tap_plan 6
+tap_plan 7
 "$build/rtl/rtl_gen" "$tmp" >/dev/null 2>&1
 stale=
 for f in "$tmp"/*.vh; do cmp -s "$f" "$gen/$(basename "$f")" || stale="$stale $(basename "$f")"; done
@@ -73,6 +73,9 @@ tap_check "every module lint-clean at its defaults (failing:${bad:- none})" test
 
 if lint loom_router; then tap_ok "router top, card router (host + 8 ports, 7 VCs): lint-clean"
 else tap_fail "router top, card router: lint"; tap_diag "$(head -30 "$tmp/lint")"; fi
+if lint loom_router -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GORG=1 -GROWS=1 -GCOLS=5; then
+	tap_ok "router top, 2-D torus router (4 network + host port, 4 generic VCs, crossbar): lint-clean"
+else tap_fail "router top, 2-D torus router: lint"; tap_diag "$(head -30 "$tmp/lint")"; fi
 if refuse PORTS -GROWS=2 -GCOLS=2; then tap_ok "a 2x2 grid for 9 ports is refused: $(head -1 "$tmp/lint")"
 else tap_fail "a 2x2 grid for 9 ports is not refused naming PORTS"; tap_diag "$(head -20 "$tmp/lint")"; fi
 if refuse RT_ENTRIES -GRT_ENTRIES=100; then tap_ok "RT_ENTRIES 100 is refused: $(head -1 "$tmp/lint")"
