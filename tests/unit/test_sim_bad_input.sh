@@ -11,8 +11,6 @@ top=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/usage_error.sh"
 . "$here/../lib/sim.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # refused STATUS MESSAGE ARGS...: exit STATUS, MESSAGE (fixed string) on stderr, stdout empty
 refused() {

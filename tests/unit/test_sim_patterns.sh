@@ -9,8 +9,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/sim.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # pattern NAME SHAPE PYTHON-CHECK [LOAD]: the check reads the trace's (src, dst) pairs
 pattern() {

@@ -9,8 +9,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/sim.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # check NAME ROUTER_LATENCY LINK FLITS ARGS...: every hop count within 0.25 cycles
 check() {
