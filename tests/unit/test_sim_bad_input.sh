@@ -32,7 +32,7 @@ printf '0:0 1:0\n1:9 0:1\n' >"$tmp/radix.topo"
 printf '# two islands: 0-1 and 2-3\n0:0 1:0\n2:0 3:0\n' >"$tmp/islands.topo"
 printf '0:0 1:0\n1:1 3:0\n3:1 0:1\n' >"$tmp/gap.topo"
 
-tap_plan 18
+tap_plan 20
 refused 1 "$tmp/syntax.topo:2: '1:1 x' is not 'NODE:PORT NODE:PORT'" --topology "$tmp/syntax.topo"
 refused 1 "$tmp/dup.topo:3: duplicate port: 0:0 is already cabled at line 1" \
 	--topology "$tmp/dup.topo"
@@ -58,4 +58,10 @@ refused 1 "pattern bitcomp needs a power-of-two node count; torus:3x3 has 9 node
 refused 1 "unknown pattern 'tornadoo': did you mean 'tornado'?" --pattern tornadoo
 expect_usage_error "$sim" "unknown option '--laod': did you mean '--load'?" --laod 0.2
 expect_usage_error "$sim" "--cycles 0: measure at least one cycle" --cycles 0
+v=$("$sim" -V 2>&1)
+tap_check "loom-sim -V: '$v' is 'loom-sim $(cat "$top/VERSION")'" test "$v" = "loom-sim $(cat "$top/VERSION")"
+"$sim" --help >"$tmp/h" 2>&1
+r=$?
+tap_check "loom-sim --help exits 0 and names every pattern (exit $r)" \
+	sh -c "[ $r = 0 ] && grep -q 'tornado, neighbour, hotspot' '$tmp/h' && grep -q -- '--bench' '$tmp/h'"
 tap_done
