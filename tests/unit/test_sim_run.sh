@@ -6,7 +6,8 @@
 # (exit 3); the active set (idle routers and links skipped) gives exactly
 # what clocking every router every cycle gives; a run is repeated exactly
 # from its seed and the command line it prints; tori of 4 dimensions and
-# meshes of 5 route and deliver.
+# meshes of 5 route and deliver; the saturation search finds tornado's
+# saturation on a ring below the channel-load bound.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
@@ -27,7 +28,7 @@ delivers() {
 	fi
 }
 
-tap_plan 8
+tap_plan 9
 delivers "4x4 torus, dor with datelines, uniform at load 1 (beyond saturation)" \
 	--topology torus:4x4 --load 1 --seed 11 --warmup 200 --cycles 2000
 delivers "8-ring, dor with datelines, tornado near saturation, 5-flit buffers" \
@@ -87,4 +88,25 @@ delivers "2x2x2x2 torus (4 dimensions, 8 ports: the card router), uniform 0.3" \
 delivers "2x2x2x2x2 mesh (5 dimensions, 10 ports: crossbar routers), transpose 0.2" \
 	--topology mesh:2x2x2x2x2 --router xbar --pattern transpose --load 0.2 --seed 4 \
 	--warmup 100 --cycles 1500
+
+# tornado on an 8-ring: every packet 3 hops the same way, so a channel
+# carries 3x the offered load: saturation at most 1/3
+"$sim" --topology ring:8 --pattern tornado --param FLIT_BYTES=64 --packet-flits 1 --seed 1 \
+	--warmup 500 --cycles 2000 --saturation -j >"$tmp/sat.json" 2>"$tmp/err"
+got=$(python3 - "$tmp/sat.json" <<'PY' 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+sat, uns, pr = d["saturation"], d["unstable"], d["probes"]
+ok = 0.1 < sat <= 1 / 3 and uns - sat <= 1 / 128 and len(pr) == 9 and \
+     all(p["stable"] == (p["load"] <= sat) for p in pr) and \
+     all(p["accepted"] >= 0.95 * p["offered"] and p["result"] == "ok" for p in pr if p["stable"])
+print("saturation %.4f, unstable %.4f, %d probes%s" % (sat, uns, len(pr), "" if ok else ": WRONG"))
+PY
+)
+if [ $? = 0 ] && ! grep -q WRONG <<<"$got"; then
+	tap_ok "--saturation: 8-ring tornado saturates in (0.1, 1/3]: $got"
+else
+	tap_diag "$(cat "$tmp/err" "$tmp/sat.json")"
+	tap_fail "--saturation: 8-ring tornado saturates in (0.1, 1/3] ($got)"
+fi
 tap_done

@@ -24,7 +24,7 @@ static const char usage_text[] =
 "                [--load FLITS] [--packet-flits N] [--seed N] [--warmup CYCLES]\n"
 "                [--cycles CYCLES] [--drain CYCLES] [--deadlock-cycles CYCLES]\n"
 "                [--no-datelines] [--allow-deadlock] [--format text|csv|json] [-j]\n"
-"                [--channels] [--trace FILE] [--no-skip]\n"
+"                [--channels] [--trace FILE] [--no-skip] [--saturation]\n"
 "       loom-sim --bench\n"
 "Simulate a fabric of the card's cycle-level routers, programmed with the\n"
 "tables loom-fm computes, under synthetic traffic.\n"
@@ -58,6 +58,8 @@ static const char usage_text[] =
 "  --trace FILE       a line per delivered packet: source, destination,\n"
 "                     created, delivered, hops, latency ('-': stderr)\n"
 "  --no-skip          clock every router every cycle (same results, slower)\n"
+"  --saturation       find the saturation throughput: runs at loads chosen by\n"
+"                     bisection (--load is not used)\n"
 "  --bench            speed and memory figures (8x8x8 and 16x16 tori)\n"
 "  -h, --help         this help;  -V, --version  the version\n"
 "\n"
@@ -67,7 +69,7 @@ static const char usage_text[] =
 struct cli {
 	struct sim_config cfg;
 	enum sim_format format;
-	bool channels, bench, seeded;
+	bool channels, bench, seeded, saturation;
 	const char *trace;
 };
 
@@ -93,7 +95,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 	enum {
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
-		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE,
+		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
@@ -116,6 +118,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "bench", no_argument, NULL, O_BENCH },
 		{ "no-skip", no_argument, NULL, O_NOSKIP },
 		{ "trace", required_argument, NULL, O_TRACE },
+		{ "saturation", no_argument, NULL, O_SAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -228,6 +231,9 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			break;
 		case O_TRACE:
 			a->trace = optarg;
+			break;
+		case O_SAT:
+			a->saturation = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -411,6 +417,15 @@ int main(int argc, char **argv)
 		return rc;
 	if (a.bench)
 		return bench();
+	if (a.saturation) {
+		cmd = command_line(argc, argv, &a);
+		rc = sim_saturation(&a.cfg, stdout, a.format, cmd ? cmd : "loom-sim", err,
+				    sizeof(err));
+		free(cmd);
+		if (rc)
+			fprintf(stderr, "loom-sim: %s\n", err);
+		return rc ? 1 : 0;
+	}
 	if (a.trace) {
 		a.cfg.trace = !strcmp(a.trace, "-") ? stderr : fopen(a.trace, "w");
 		if (!a.cfg.trace) {

@@ -126,7 +126,7 @@ static void csv(FILE *out, const struct sim *s, const struct summary *m)
 		m->util_avg, m->util_max, (unsigned long long)m->drops, m->result);
 }
 
-static void json_string(FILE *out, const char *v)
+void sim_json_string(FILE *out, const char *v)
 {
 	fputc('"', out);
 	for (; *v; v++) {
@@ -148,9 +148,9 @@ static void json(FILE *out, const struct sim *s, const struct summary *m, const 
 	bool first = true;
 
 	fprintf(out, "{\n  \"command\": ");
-	json_string(out, cmdline);
+	sim_json_string(out, cmdline);
 	fprintf(out, ",\n  \"topology\": ");
-	json_string(out, s->g->name);
+	sim_json_string(out, s->g->name);
 	fprintf(out, ",\n  \"nodes\": %d,\n  \"network_ports\": %d,\n  \"engine\": \"%s\",\n",
 		s->nodes, s->ports, s->engine_name);
 	fprintf(out, "  \"router\": {\"preset\": \"%s\", \"org\": \"%s\", \"vcs\": %u, "
@@ -158,7 +158,7 @@ static void json(FILE *out, const struct sim *s, const struct summary *m, const 
 		s->cfg.router, org_name(p), p->vcs, p->flit_bytes, p->buf_depth,
 		router_zero_load_latency(p));
 	fprintf(out, "  \"link_latency\": %u,\n  \"pattern\": ", s->cfg.link_latency);
-	json_string(out, s->cfg.pattern);
+	sim_json_string(out, s->cfg.pattern);
 	fprintf(out, ",\n  \"load\": %.6g,\n  \"packet_flits\": %u,\n  \"seed\": %llu,\n",
 		s->cfg.load, s->packet_flits, (unsigned long long)s->cfg.seed);
 	fprintf(out, "  \"warmup\": %llu,\n  \"measured\": %llu,\n  \"cycles\": %llu,\n",

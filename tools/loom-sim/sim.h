@@ -145,5 +145,14 @@ uint64_t sim_percentile(const struct sim *s, double q);
 enum sim_format { SIM_TEXT, SIM_CSV, SIM_JSON };
 void sim_report(FILE *out, const struct sim *s, enum sim_format f, const char *cmdline,
 		double seconds, bool channels);
+/* @v as a JSON string, quoted and escaped. */
+void sim_json_string(FILE *out, const char *v);
+
+/*
+ * Saturation throughput by bisection over the load (saturation.c): the
+ * probes and the result on @out; 0, or -1 with @err.
+ */
+int sim_saturation(const struct sim_config *c, FILE *out, enum sim_format f,
+		   const char *cmdline, char *err, size_t errlen);
 
 #endif
