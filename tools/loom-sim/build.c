@@ -299,6 +299,7 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 	s->r = zalloc((size_t)n, sizeof(*s->r), &oom);
 	s->term = zalloc((size_t)n, sizeof(*s->term), &oom);
 	s->lines = zalloc((size_t)n * (size_t)P, sizeof(*s->lines), &oom);
+	s->line_store = zalloc((size_t)n * (size_t)P, sizeof(*s->line_store), &oom);
 	s->act = zalloc((size_t)n, sizeof(int), &oom);
 	s->act_next = zalloc((size_t)n, sizeof(int), &oom);
 	s->listed = zalloc((size_t)n, sizeof(uint64_t), &oom);
@@ -326,8 +327,9 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 				l->a = -1;
 				continue;
 			}
-			*l = (struct sim_line){ .a = i, .pa = p, .b = e->node, .pb = e->port };
-			if (chan_line_init(&l->line, s->cfg.link_latency)) {
+			*l = (struct sim_line){ .a = i, .pa = p, .b = e->node, .pb = e->port,
+						.line = &s->line_store[i * P + p] };
+			if (chan_line_init(l->line, s->cfg.link_latency)) {
 				snprintf(err, errlen, "--link-latency %u: at most %d cycles",
 					 s->cfg.link_latency, CHAN_LINE_MAX_LATENCY);
 				return -1;
@@ -383,6 +385,7 @@ void sim_free(struct sim *s)
 	free(s->r);
 	free(s->term);
 	free(s->lines);
+	free(s->line_store);
 	free(s->act);
 	free(s->act_next);
 	free(s->listed);

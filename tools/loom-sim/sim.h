@@ -69,11 +69,12 @@ struct sim_term {
 	unsigned int rx_flits[CHAN_VCS_MAX];	/* flits of the open packet per VC */
 };
 
+/* A directed channel; its chan_line (about 20 KiB) lives apart, so the
+ * stepper's walks over the channels stay in few cache lines. */
 struct sim_line {
 	int a, pa, b, pb;		/* (a, pa) sends to (b, pb) */
 	uint64_t stamp;			/* last cycle stepped + 1 */
-	bool busy_listed;
-	struct chan_line line;
+	struct chan_line *line;
 };
 
 struct sim_latency {
@@ -110,6 +111,7 @@ struct sim {
 	struct router **r;
 	struct sim_term *term;
 	struct sim_line *lines;			/* [node * ports + port], a < 0: uncabled */
+	struct chan_line *line_store;		/* their chan_lines, same index */
 	/* the active set */
 	uint64_t now;
 	int *act, nact, *act_next, nact_next;

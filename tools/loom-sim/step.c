@@ -293,12 +293,12 @@ static void step_lines(struct sim *s)
 		struct chan *tx = router_out(s->r[l->a], (unsigned int)l->pa);
 		struct chan *rx = router_in(s->r[l->b], (unsigned int)l->pb);
 
-		chan_line_step(&l->line, tx, rx);
+		chan_line_step(l->line, tx, rx);
 		if (rx->fwd.valid)
 			list_next(s, l->b);
 		if (credits_any(tx->back.credits))
 			list_next(s, l->a);
-		if (chan_line_busy(&l->line)) {
+		if (chan_line_busy(l->line)) {
 			/* stepped again next cycle */
 			l->stamp = s->now + 2;
 			s->busy_next[s->nbusy_next++] = s->busy[k];
