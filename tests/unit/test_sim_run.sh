@@ -28,7 +28,7 @@ delivers() {
 	fi
 }
 
-tap_plan 9
+tap_plan 10
 delivers "4x4 torus, dor with datelines, uniform at load 1 (beyond saturation)" \
 	--topology torus:4x4 --load 1 --seed 11 --warmup 200 --cycles 2000
 delivers "8-ring, dor with datelines, tornado near saturation, 5-flit buffers" \
@@ -88,6 +88,19 @@ delivers "2x2x2x2 torus (4 dimensions, 8 ports: the card router), uniform 0.3" \
 delivers "2x2x2x2x2 mesh (5 dimensions, 10 ports: crossbar routers), transpose 0.2" \
 	--topology mesh:2x2x2x2x2 --router xbar --pattern transpose --load 0.2 --seed 4 \
 	--warmup 100 --cycles 1500
+
+# --progress: on stderr, ending with the cycles run; the results unchanged
+args=(--topology torus:4x4 --load 0.2 --seed 8 --warmup 100 --cycles 3000)
+"$sim" "${args[@]}" >"$tmp/p0" 2>/dev/null
+"$sim" "${args[@]}" --progress >"$tmp/p1" 2>"$tmp/perr"
+last=$(tr '\r' '\n' <"$tmp/perr" | tail -n 1)
+run=$(sed -n 's/^cycles .* run \([0-9]*\)$/\1/p' "$tmp/p1")
+if [ "$(tail -n +2 "$tmp/p0")" = "$(tail -n +2 "$tmp/p1")" ] && grep -q "^loom-sim: $run cycles in [0-9.]* s" <<<"$last"; then
+	tap_ok "--progress: '$last' on stderr, the results unchanged"
+else
+	tap_diag "$(diff "$tmp/p0" "$tmp/p1"; cat "$tmp/perr")"
+	tap_fail "--progress: 'loom-sim: $run cycles in ... s' on stderr (got '$last'), the results unchanged"
+fi
 
 # tornado on an 8-ring: every packet 3 hops the same way, so a channel
 # carries 3x the offered load: saturation at most 1/3

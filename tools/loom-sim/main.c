@@ -25,6 +25,7 @@ static const char usage_text[] =
 "                [--cycles CYCLES] [--drain CYCLES] [--deadlock-cycles CYCLES]\n"
 "                [--no-datelines] [--allow-deadlock] [--format text|csv|json] [-j]\n"
 "                [--channels] [--trace FILE] [--no-skip] [--saturation]\n"
+"                [--progress]\n"
 "       loom-sim --bench\n"
 "Simulate a fabric of the card's cycle-level routers, programmed with the\n"
 "tables loom-fm computes, under synthetic traffic.\n"
@@ -58,6 +59,8 @@ static const char usage_text[] =
 "  --trace FILE       a line per delivered packet: source, destination,\n"
 "                     created, delivered, hops, latency ('-': stderr)\n"
 "  --no-skip          clock every router every cycle (same results, slower)\n"
+"  --progress         a progress line with the time left on stderr (the\n"
+"                     default when stderr is a terminal)\n"
 "  --saturation       find the saturation throughput: runs at loads chosen by\n"
 "                     bisection (--load is not used)\n"
 "  --bench            speed and memory figures (8x8x8 and 16x16 tori)\n"
@@ -65,6 +68,8 @@ static const char usage_text[] =
 "\n"
 "Exit status: 0 the run completed, 1 an error, 2 bad usage, 3 the fabric\n"
 "deadlocked or the measured packets did not drain.\n";
+
+static void progress(const struct sim *s, bool done);
 
 struct cli {
 	struct sim_config cfg;
@@ -95,7 +100,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 	enum {
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
-		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT,
+		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
@@ -119,6 +124,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "no-skip", no_argument, NULL, O_NOSKIP },
 		{ "trace", required_argument, NULL, O_TRACE },
 		{ "saturation", no_argument, NULL, O_SAT },
+		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -235,6 +241,9 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		case O_SAT:
 			a->saturation = true;
 			break;
+		case O_PROGRESS:
+			c->progress = progress;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(0);
@@ -320,6 +329,36 @@ static long status_kib(const char *format)
 			break;
 	fclose(f);
 	return kib;
+}
+
+/*
+ * The progress line on standard error: at most once a second, the cycle,
+ * the share of warmup + measured cycles done and the time left at the
+ * rate so far; while draining, the measured packets still out.
+ */
+static void progress(const struct sim *s, bool done)
+{
+	static double start, last;
+	double now = seconds_now(), planned = (double)(s->cfg.warmup + s->cfg.measure);
+
+	if (!start)
+		start = last = now;
+	if (done) {
+		fprintf(stderr, "\rloom-sim: %llu cycles in %.1f s%30s\n",
+			(unsigned long long)s->now, now - start, "");
+		return;
+	}
+	if (now - last < 1)
+		return;
+	last = now;
+	if ((double)s->now < planned)
+		fprintf(stderr, "\rloom-sim: cycle %llu of %.0f (%.0f%%), %.0f s left   ",
+			(unsigned long long)s->now, planned, 100 * (double)s->now / planned,
+			(now - start) * (planned - (double)s->now) / (double)s->now);
+	else
+		fprintf(stderr, "\rloom-sim: cycle %llu, draining: %llu measured packets out   ",
+			(unsigned long long)s->now,
+			(unsigned long long)(s->st.created - s->st.measured_done));
 }
 
 struct bench_case {
@@ -434,6 +473,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (isatty(STDERR_FILENO))
+		a.cfg.progress = progress;
 	if (sim_build(&s, &a.cfg, err, sizeof(err))) {
 		fprintf(stderr, "loom-sim: %s\n", err);
 		sim_free(&s);

@@ -29,6 +29,7 @@ static int probe(const struct sim_config *base, double load, struct probe *p, ch
 	c.load = load;
 	c.drain_max = c.measure;
 	c.trace = NULL;
+	c.progress = NULL;
 	if (sim_build(&s, &c, err, errlen) || sim_run(&s, err, errlen)) {
 		sim_free(&s);
 		return -1;

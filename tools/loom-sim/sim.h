@@ -30,6 +30,9 @@
 
 #define SIM_HIST_BINS	65536	/* exact latency histogram, cycles 0..65535 */
 #define SIM_MAX_HOPS	LOOM_PKT_MAX_HOPS
+#define SIM_PROGRESS_CYCLES	1024
+
+struct sim;
 
 /* What a run is: everything the command line sets. */
 struct sim_config {
@@ -49,6 +52,8 @@ struct sim_config {
 	uint64_t deadlock_cycles;	/* no delivery this long with packets inside: deadlock */
 	bool no_skip;			/* clock every router every cycle (checks the active set) */
 	FILE *trace;			/* a line per delivered packet, or NULL */
+	/* called every SIM_PROGRESS_CYCLES cycles and at the end (done), or NULL */
+	void (*progress)(const struct sim *s, bool done);
 };
 
 void sim_config_default(struct sim_config *c);

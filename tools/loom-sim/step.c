@@ -398,7 +398,11 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 			s->last_delivery = s->now;
 		if (cycle(s, err, errlen))
 			return -1;
+		if (c->progress && !(s->now % SIM_PROGRESS_CYCLES))
+			c->progress(s, false);
 	}
+	if (c->progress)
+		c->progress(s, true);
 	return 0;
 }
 
