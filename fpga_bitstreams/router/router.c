@@ -36,14 +36,34 @@ static void arb_make(struct arena *a, struct arbiter *arb, unsigned int kind, un
 		arb_attach(arb, kind, n, m_bits, st);
 }
 
-static void fifo_make(struct arena *a, struct flit_fifo *q, unsigned int cap,
-		      unsigned int flit_bytes)
+/* A FIFO of @cap flits: its slot numbers, and @cap more slots in the pool. */
+static void fifo_make(struct arena *a, struct flit_fifo *q, unsigned int cap, uint32_t *pool_slots)
 {
-	struct fifo_meta *m = arena_take(a, cap * sizeof(*m));
-	uint8_t *d = arena_take(a, (size_t)cap * flit_bytes);
+	uint32_t *s = arena_take(a, cap * sizeof(*s));
 
 	if (a->base)
-		fifo_attach(q, m, d, cap, flit_bytes);
+		fifo_attach(q, s, cap);
+	*pool_slots += cap;
+}
+
+/* The flit pool: as many slots as all the FIFOs hold together. */
+static void pool_make(struct arena *a, struct flit_pool *pl, uint32_t slots,
+		      unsigned int flit_bytes)
+{
+	struct fifo_meta *m = arena_take(a, (size_t)slots * sizeof(*m));
+	uint8_t *d = arena_take(a, (size_t)slots * flit_bytes);
+	uint32_t *f = arena_take(a, (size_t)slots * sizeof(*f));
+
+	if (!a->base)
+		return;
+	pl->meta = m;
+	pl->data = d;
+	pl->free = f;
+	pl->flit_bytes = flit_bytes;
+	/* slot 0 on top: handed out first */
+	for (uint32_t i = 0; i < slots; i++)
+		f[i] = slots - 1 - i;
+	pl->n_free = slots;
 }
 
 /* Lay out (a->base NULL: measure) every unit of @r. */
@@ -52,6 +72,7 @@ static void router_layout(struct router *r, struct arena *a)
 	const struct router_params *p = &r->p;
 	unsigned int P = p->ports, V = p->vcs, fb = p->flit_bytes, tiles = 0;
 	unsigned int pipe_cap;
+	uint32_t slots = 0;
 
 	r->in_wires = arena_take(a, P * sizeof(struct chan));
 	r->out_wires = arena_take(a, P * sizeof(struct chan));
@@ -84,12 +105,12 @@ static void router_layout(struct router *r, struct arena *a)
 			op->va_arb = va;
 		}
 		for (unsigned int v = 0; v < V; v++) {
-			fifo_make(a, ip ? &ip->vc[v].buf : NULL, p->buf_depth, fb);
+			fifo_make(a, ip ? &ip->vc[v].buf : NULL, p->buf_depth, &slots);
 			arb_make(a, va ? &va[v] : NULL, p->arb_va_out, P, p->iwa_bits);
 		}
 		arb_make(a, ip ? &ip->sa_arb : NULL, p->arb_sa_in, V, p->iwa_bits);
 		arb_make(a, ip ? &ip->va_arb : NULL, p->arb_va_in, V, p->iwa_bits);
-		fifo_make(a, op ? &op->pipe : NULL, pipe_cap, fb);
+		fifo_make(a, op ? &op->pipe : NULL, pipe_cap, &slots);
 		if (p->org == ROUTER_ORG_XBAR)
 			arb_make(a, op ? &op->sa_arb : NULL, p->arb_sa_out, P, p->iwa_bits);
 		else
@@ -101,10 +122,14 @@ static void router_layout(struct router *r, struct arena *a)
 		struct arbiter *sa = arena_take(a, p->rows * sizeof(struct arbiter));
 		struct credit *cc = arena_take(a, p->rows * V * sizeof(struct credit));
 		int8_t *own = arena_take(a, p->rows * V);
+		struct credit **rs = arena_take(a, p->cols * V * sizeof(*rs));
+		struct credit **cs = NULL;
 		struct flit_fifo *cb = NULL;
 
-		if (g < P)
+		if (g < P) {
 			cb = arena_take(a, p->rows * V * sizeof(struct flit_fifo));
+			cs = arena_take(a, p->rows * V * sizeof(*cs));
+		}
 		if (t) {
 			t->row = g / p->cols;
 			t->col = g % p->cols;
@@ -113,14 +138,16 @@ static void router_layout(struct router *r, struct arena *a)
 			t->colcred = cc;
 			t->colown = own;
 			t->colbuf = cb;
+			t->row_src = rs;
+			t->col_src = cs;
 		}
 		for (unsigned int i = 0; i < p->cols * V; i++)
-			fifo_make(a, rb ? &rb[i] : NULL, p->row_depth, fb);
+			fifo_make(a, rb ? &rb[i] : NULL, p->row_depth, &slots);
 		for (unsigned int i = 0; i < p->rows; i++)
 			arb_make(a, sa ? &sa[i] : NULL, p->arb_sa_out, p->cols * V, p->iwa_bits);
 		if (g < P)
 			for (unsigned int i = 0; i < p->rows * V; i++)
-				fifo_make(a, cb ? &cb[i] : NULL, p->col_depth, fb);
+				fifo_make(a, cb ? &cb[i] : NULL, p->col_depth, &slots);
 	}
 	if (tiles) {
 		/* credits in flight: at most one per buffer read per cycle and latency */
@@ -129,6 +156,7 @@ static void router_layout(struct router *r, struct arena *a)
 		r->row_ret.v = arena_take(a, r->row_ret.cap * sizeof(struct credit_ret));
 		r->col_ret.v = arena_take(a, r->col_ret.cap * sizeof(struct credit_ret));
 	}
+	pool_make(a, &r->pool, slots, fb);
 }
 
 /* The power-on state of every register. */
@@ -143,20 +171,38 @@ static void router_reset_state(struct router *r)
 		r->out_wires[i].back.ready = true;
 		r->in_wires[i].back.ready = true;
 		op->up = true;
-		op->ready = true;
 		for (unsigned int v = 0; v < V; v++) {
 			credit_init(&op->vc[v].cred, p->buf_depth);
 			op->vc[v].owner = -1;
 		}
-		if (p->org == ROUTER_ORG_TILED)
+		if (p->org == ROUTER_ORG_TILED) {
 			for (unsigned int k = 0; k < p->cols * V; k++)
 				credit_init(&r->in[i].rowcred[k], p->row_depth);
-	}
-	for (unsigned int g = 0; r->tiles && g < p->rows * p->cols; g++)
-		for (unsigned int k = 0; k < p->rows * V; k++) {
-			credit_init(&r->tiles[g].colcred[k], p->col_depth);
-			r->tiles[g].colown[k] = -1;
+			r->in[i].row_slot = (i % p->cols) * V;
 		}
+	}
+	for (unsigned int g = 0; r->tiles && g < p->rows * p->cols; g++) {
+		struct tile *t = &r->tiles[g];
+
+		for (unsigned int k = 0; k < p->rows * V; k++) {
+			credit_init(&t->colcred[k], p->col_depth);
+			t->colown[k] = -1;
+		}
+		/* row buffer (ci, v) at subswitch (row, col): input row * COLS + ci */
+		for (unsigned int ci = 0; ci < p->cols; ci++)
+			for (unsigned int v = 0; v < V; v++)
+				t->row_src[ci * V + v] = t->row * p->cols + ci < p->ports ?
+					&r->in[t->row * p->cols + ci].rowcred[t->col * V + v] : NULL;
+		/* column buffer (ri, v) of this output: subswitch (ri, col), slot row */
+		for (unsigned int ri = 0; t->col_src && ri < p->rows; ri++)
+			for (unsigned int v = 0; v < V; v++)
+				t->col_src[ri * V + v] =
+					&r->tiles[ri * p->cols + t->col].colcred[t->row * V + v];
+	}
+	for (unsigned int i = 0; i < p->ports; i++) {
+		r->port_row[i] = (uint8_t)(i / p->cols);
+		r->port_col[i] = (uint8_t)(i % p->cols);
+	}
 	r->next_event = ROUTER_NEVER;
 }
 
@@ -205,6 +251,7 @@ struct router *router_new(const struct router_params *p, const struct route_view
 	r->vc_step = p->vc_model == 1 ? p->vcs : p->vcs >= 2 ? 2 : 1;
 	r->rcfg.flit_bytes = p->flit_bytes;
 	r->rcfg.max_flits = router_max_packet_flits(p->flit_bytes);
+	r->vc_bytes = p->vcs >= 8 ? ~0ull : (1ull << (8 * p->vcs)) - 1;
 	router_layout(r, &a);
 	r->arena_size = a.off;
 	r->arena = calloc(1, a.off);
@@ -260,26 +307,28 @@ uint64_t router_now(const struct router *r)
 
 static void router_sample(struct router *r)
 {
+	struct chan *ow = r->out_wires;
+	const unsigned int P = r->p.ports;
+	uint64_t cp = 0;
+
 	for (uint64_t m = r->out_driven; m; m &= m - 1)
-		r->out_wires[__builtin_ctzll(m)].fwd.valid = false;
+		ow[__builtin_ctzll(m)].fwd.valid = false;
 	r->out_driven = 0;
 	for (uint64_t m = r->in_credited; m; m &= m - 1)
 		memset(r->in_wires[__builtin_ctzll(m)].back.credits, 0, CHAN_VCS_MAX);
 	r->in_credited = 0;
-	for (unsigned int o = 0; o < r->p.ports; o++) {
-		struct chan_back *b = &r->out_wires[o].back;
-		struct out_port *op = &r->out[o];
+	/* credits from downstream: applied at the end of the edge (output_commit) */
+	for (unsigned int o = 0; o < P; o++) {
 		uint64_t c;
 
-		memcpy(&c, b->credits, sizeof(c));
+		memcpy(&c, ow[o].back.credits, sizeof(c));
 		if (c) {
-			for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
-				op->credits_in[v] = (uint8_t)(op->credits_in[v] + b->credits[v]);
-			memset(b->credits, 0, sizeof(b->credits));
-			op->credits_pending = true;
+			r->out[o].credits_in = c;
+			memset(ow[o].back.credits, 0, sizeof(c));
+			cp |= 1ull << o;
 		}
-		op->ready = b->ready;
 	}
+	r->credits_ports = cp;
 }
 
 void router_cycle(struct router *r)

@@ -13,6 +13,9 @@
 #include "fifo.h"
 #include "router.h"
 
+/* No pool slot: the flit was drained, not passed on. */
+#define ROUTER_NO_SLOT	UINT32_MAX
+
 /* ---- input unit: one per port ------------------------------------------- */
 
 /* Registers of one input VC. */
@@ -22,6 +25,8 @@ struct in_vc {
 	uint8_t out_port;	/* ACTIVE: the output VC it owns */
 	uint8_t out_vc;
 	uint8_t sent;		/* flits of the front packet switched so far */
+	uint8_t row_tile;	/* TILED, ACTIVE: tile of the row buffer it sends to */
+	uint8_t row_k;		/* TILED, ACTIVE: its credit in the port's rowcred */
 	struct route_result rt;	/* route of the front packet */
 	uint64_t va_at;		/* ROUTING: first cycle VA may act (head visible + LAT_RC) */
 	uint64_t sa_at;		/* ACTIVE/DROPPING: first cycle SA may act */
@@ -36,9 +41,11 @@ struct in_vc {
 struct in_port {
 	struct in_vc *vc;	/* VCS of them */
 	uint32_t busy;		/* bit v: vc[v].state != IDLE */
+	uint32_t routing;	/* bit v: vc[v].state == ROUTING */
 	struct arbiter sa_arb;	/* SA input stage: VCS requesters */
 	struct arbiter va_arb;	/* VA input stage: VCS requesters */
 	struct credit *rowcred;	/* TILED: [COLS][VCS] row buffer credits, by input VC */
+	unsigned int row_slot;	/* TILED: its row buffers at a subswitch: row_slot + VC */
 };
 
 /* ---- output unit: one per port ----------------------------------------- */
@@ -65,9 +72,7 @@ struct out_port {
 	uint32_t waiting;	/* bit v: a packet waits for credit this cycle */
 	uint32_t stalled;	/* bit v: stall_since running */
 	bool up, dead, disabled;
-	bool ready;		/* downstream ready sampled this cycle */
-	uint8_t credits_in[CHAN_VCS_MAX];	/* sampled, applied at the edge */
-	bool credits_pending;
+	uint64_t credits_in;	/* per VC a byte: sampled, applied at the edge */
 };
 
 /* ---- tile (TILED): subswitch and column buffers ------------------------- */
@@ -83,6 +88,9 @@ struct tile {
 	/* column buffers of this tile's output (if it has a port) */
 	struct flit_fifo *colbuf;	/* [ROWS][VCS], by output VC */
 	uint64_t col_nonempty;		/* bit ri * VCS + v */
+	/* wiring: the credit each buffer returns when a flit leaves it */
+	struct credit **row_src;	/* [COLS][VCS]: the input's row buffer credit */
+	struct credit **col_src;	/* [ROWS][VCS]: the subswitch's column buffer credit */
 };
 
 /* A credit on its way back inside the router (fixed latency: in order). */
@@ -98,6 +106,9 @@ struct credit_line {
 
 struct router {
 	struct router_params p;
+	struct flit_pool pool;	/* every flit inside, by slot (fifo.h) */
+	uint8_t port_row[ROUTER_PORTS_MAX];	/* tile row and column of each port */
+	uint8_t port_col[ROUTER_PORTS_MAX];
 	struct route_view view;
 	struct route_cfg rcfg;
 	unsigned int n_net;
@@ -111,12 +122,16 @@ struct router {
 	struct chan *in_wires;	/* [PORTS] */
 	struct chan *out_wires;	/* [PORTS] */
 	uint64_t out_driven;	/* ports whose out.fwd is valid */
+	uint64_t credits_ports;	/* ports whose out.back brought credits this edge */
+	uint64_t vc_bytes;	/* the bytes of a credits word that name VCs < VCS */
 	uint64_t in_credited;	/* ports whose in.back carries credits */
 
 	struct in_port *in;	/* [PORTS] */
 	struct out_port *out;	/* [PORTS] */
 	struct tile *tiles;	/* [ROWS * COLS] (TILED) */
 	uint64_t in_active;	/* input ports with a VC not IDLE */
+	uint64_t va_ports;	/* input ports with a VC routing (VC allocation) */
+	uint64_t sa_ports;	/* input ports with a VC active or dropping (switch allocation) */
 	uint64_t rows_nonempty;	/* tiles with a row buffer holding flits */
 	uint64_t cols_nonempty;	/* tiles with a column buffer holding flits */
 	uint64_t pipes_nonempty;/* output ports with a flit in the output stage */
@@ -134,6 +149,17 @@ struct router {
 	void *arena;
 	size_t arena_size;
 };
+
+/* Port @p's bits in the router's port masks, after its VC states changed. */
+static inline void in_port_update(struct router *r, unsigned int p)
+{
+	const struct in_port *ip = &r->in[p];
+	uint64_t bit = 1ull << p;
+
+	r->in_active = (r->in_active & ~bit) | (ip->busy ? bit : 0);
+	r->va_ports = (r->va_ports & ~bit) | (ip->routing ? bit : 0);
+	r->sa_ports = (r->sa_ports & ~bit) | (ip->busy & ~ip->routing ? bit : 0);
+}
 
 /* Tile of port @p. */
 static inline struct tile *router_tile(struct router *r, unsigned int p)
@@ -201,8 +227,7 @@ void input_front_next(struct router *r, unsigned int port, unsigned int vc);
 void input_collect_drop(struct in_vc *iv, const uint8_t *data, unsigned int flit_bytes);
 /* output_unit.c */
 void output_release(struct router *r, unsigned int o, unsigned int vc);
-void output_discard(struct router *r, unsigned int o, const struct fifo_meta *m,
-		    const uint8_t *data);
+void output_discard(struct router *r, unsigned int o, uint32_t slot);
 void output_wait(struct router *r, unsigned int o, unsigned int vc);
 /* router.c */
 void router_emit_drop(struct router *r, enum route_drop why, unsigned int in_port,

@@ -40,11 +40,14 @@ struct va_req {
 /* Start draining (@port, @vc) to the drop interface. */
 static void va_drop(struct router *r, unsigned int port, struct in_vc *iv, enum route_drop why)
 {
+	struct in_port *ip = &r->in[port];
+
 	iv->rt.drop = (uint8_t)why;
 	iv->state = IVC_DROPPING;
+	ip->routing &= ~(1u << (iv - ip->vc));
+	in_port_update(r, port);
 	iv->sa_at = r->now + 1;
 	r->changed = true;
-	(void)port;
 }
 
 /* The request of a routed VC; false if it makes none this cycle. */
@@ -135,8 +138,13 @@ static void va_grant(struct router *r, unsigned int port, const struct va_req *q
 			credit_take(&ov->cred, iv->rt.flits);
 	}
 	iv->state = IVC_ACTIVE;
+	r->in[port].routing &= ~(1u << q->vc);
+	in_port_update(r, port);
 	iv->out_port = q->o;
 	iv->out_vc = q->ovc;
+	/* TILED: the row buffer at the subswitch where the row meets the output's column */
+	iv->row_tile = (uint8_t)(r->port_row[port] * r->p.cols + r->port_col[q->o]);
+	iv->row_k = (uint8_t)(r->port_col[q->o] * r->p.vcs + q->vc);
 	iv->sa_at = r->now + r->p.lat_va;
 	if (iv->rt.counted) {
 		if (q->adaptive)
@@ -158,19 +166,17 @@ void vc_alloc(struct router *r)
 	unsigned int n_win = 0, vcs = r->p.vcs;
 
 	/* stage 1: one request per input port */
-	for (uint64_t pm = r->in_active; pm; pm &= pm - 1) {
+	for (uint64_t pm = r->va_ports; pm; pm &= pm - 1) {
 		unsigned int p = (unsigned int)__builtin_ctzll(pm);
 		struct in_port *ip = &r->in[p];
 		struct va_req reqs[CHAN_VCS_MAX];
 		uint64_t req = 0;
 		int w;
 
-		for (uint32_t vm = ip->busy; vm; vm &= vm - 1) {
+		for (uint32_t vm = ip->routing; vm; vm &= vm - 1) {
 			unsigned int v = (unsigned int)__builtin_ctz(vm);
 			struct in_vc *iv = &ip->vc[v];
 
-			if (iv->state != IVC_ROUTING)
-				continue;
 			if (iv->va_at > r->now) {
 				router_wake(r, iv->va_at);
 				continue;

@@ -2,9 +2,16 @@
 /*
  * loom-router-bench: figures of the cycle-level router model.
  *
- *   loom-router-bench speed  [--cycles N] [--load L]
+ *   loom-router-bench speed  [--cycles N] [--load L] [--set NAME=VALUE]...
  *       card router (host + 6 network ports, 4 VCs, 3x3 tiles) under
- *       uniform random traffic at half its capacity: router cycles/s.
+ *       uniform random traffic of 64-byte packets at half its capacity:
+ *       router cycles per second of CPU.
+ *   loom-router-bench torus  [--cycles N] [--load L] [--ports N] [--set NAME=VALUE]...
+ *       the router a torus simulation steps: host + 6 network ports (8x8x8
+ *       torus; --ports 4 for a 2D torus), 3 generic VCs, 64-byte flits and
+ *       1-flit packets, each port loaded as the torus loads its channels
+ *       (default 0.4 flits/cycle: half of the 8x8x8 torus's saturation):
+ *       router cycles per second of CPU, and the CPU time per router cycle.
  *   loom-router-bench memory
  *       model memory of the 8-port card router and the 64-port YARC
  *       router, and this process's resident set with the YARC router.
@@ -13,15 +20,19 @@
  *       offered vs accepted load and average latency under uniform random
  *       traffic, offered 0.1 .. 1.0 flits/cycle/port, as CSV.
  *
- * Traffic: Bernoulli packet sources (64-byte payload, 7 flits of 16
- * bytes, requests: with the card's VCs on the request VCs) on every port, destinations uniform over the other ports; sinks
- * take every flit and return its credit the next cycle.  Latency: from
- * the packet's creation to its head leaving the router.
+ * Traffic: Bernoulli packet sources (one packet per port and cycle with
+ * probability load / flits, drawn as geometric gaps between packets) on
+ * every port, destinations uniform over the other ports; requests, on the
+ * request VCs when the router has the card's VCs.  Sinks take every flit
+ * and return its credit the next cycle.  Latency: from the packet's
+ * creation to its head leaving the router.  The CPU time covers the
+ * traffic generation too.
  */
 #include "router/router.h"
 #include "proc_rss.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,13 +42,14 @@
 #define SRC_Q	256
 
 struct src {
+	uint64_t next_pkt;	/* cycle the next packet is created */
 	uint32_t q_dst[SRC_Q];
 	uint32_t q_born[SRC_Q];
 	unsigned int head, count, flit;
-	unsigned int credits[CHAN_VCS_MAX];
 	unsigned int vc;	/* VC of the packet being sent */
 	unsigned int rr;
-	uint8_t credit_back[CHAN_VCS_MAX];
+	uint8_t credits[CHAN_VCS_MAX];	/* toward the router's input buffers */
+	uint64_t credit_back;		/* per VC a byte: the sink's credits for next cycle */
 };
 
 struct bench {
@@ -48,7 +60,9 @@ struct bench {
 	struct src *src;
 	uint64_t rng;
 	unsigned int pkt_len, pkt_flits;
-	double p_pkt;		/* packet creation probability per port and cycle */
+	double gap_log;		/* log(1 - packet probability), for geometric gaps */
+	uint64_t next_pkt;	/* the earliest next_pkt of the sources */
+	uint64_t busy;		/* sources with packets queued */
 	uint64_t flits_rx, pkts_rx, lat_sum, created, refused;
 	uint64_t now;
 };
@@ -61,6 +75,18 @@ static uint64_t rnd(struct bench *b)
 	return b->rng;
 }
 
+/* Cycles from one packet to the next of a Bernoulli source: geometric. */
+static uint64_t next_gap(struct bench *b)
+{
+	double u = ((rnd(b) >> 11) + 1) * (1.0 / 9007199254740992.0);	/* (0, 1] */
+
+	if (b->gap_log >= 0)
+		return UINT64_MAX / 2;	/* load 0: never */
+	if (b->gap_log == -INFINITY)
+		return 1;
+	return 1 + (uint64_t)(log(u) / b->gap_log);
+}
+
 /* CPU time of this process: the figure does not depend on other load */
 static double now_s(void)
 {
@@ -70,12 +96,13 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-
-static int bench_init(struct bench *b, const struct router_params *p, double load)
+static int bench_init(struct bench *b, const struct router_params *p, double load,
+		      unsigned int pkt_len)
 {
 	unsigned int n_net = p->ports - p->host_ports;
 	struct route_view v = { 0 };
 	char err[256];
+	double p_pkt;
 
 	memset(b, 0, sizeof(*b));
 	b->p = *p;
@@ -99,15 +126,18 @@ static int bench_init(struct bench *b, const struct router_params *p, double loa
 		fprintf(stderr, "loom-router-bench: %s\n", err);
 		return -1;
 	}
+	b->pkt_len = pkt_len;
+	b->pkt_flits = router_packet_flits(p->flit_bytes, b->pkt_len);
+	p_pkt = load / b->pkt_flits;
+	b->gap_log = p_pkt >= 1 ? -INFINITY : log1p(-p_pkt);
 	for (unsigned int i = 0; i < p->ports; i++) {
 		b->in[i] = router_in(b->r, i);
 		b->out[i] = router_out(b->r, i);
 		for (unsigned int c = 0; c < CHAN_VCS_MAX; c++)
-			b->src[i].credits[c] = p->buf_depth;
+			b->src[i].credits[c] = (uint8_t)(p->buf_depth < 255 ? p->buf_depth : 255);
+		b->src[i].next_pkt = next_gap(b) - 1;
 	}
-	b->pkt_len = 64;
-	b->pkt_flits = router_packet_flits(p->flit_bytes, b->pkt_len);
-	b->p_pkt = load / b->pkt_flits;
+	b->next_pkt = 0;
 	return 0;
 }
 
@@ -118,19 +148,16 @@ static void bench_free(struct bench *b)
 	free(b->src);
 }
 
-static void bench_cycle(struct bench *b)
+/* Packets created in cycle b->now at every source. */
+static void sources_create(struct bench *b)
 {
-	unsigned int P = b->p.ports, vcs = b->p.vcs;
-	uint64_t thresh = (uint64_t)(b->p_pkt * 18446744073709551615.0);
+	unsigned int P = b->p.ports;
+	uint64_t next = UINT64_MAX;
 
 	for (unsigned int i = 0; i < P; i++) {
 		struct src *s = &b->src[i];
-		struct chan *in = b->in[i];
-		struct chan *out = b->out[i];
 
-		memcpy(out->back.credits, s->credit_back, CHAN_VCS_MAX);
-		memset(s->credit_back, 0, CHAN_VCS_MAX);
-		if (rnd(b) < thresh) {
+		while (s->next_pkt <= b->now) {
 			if (s->count == SRC_Q) {
 				b->refused++;
 			} else {
@@ -138,70 +165,110 @@ static void bench_cycle(struct bench *b)
 				unsigned int k = (s->head + s->count++) % SRC_Q;
 
 				s->q_dst[k] = d >= i ? d + 1 : d;
-				s->q_born[k] = (uint32_t)b->now;
+				s->q_born[k] = (uint32_t)s->next_pkt;
 				b->created++;
+				b->busy |= 1ull << i;
 			}
+			s->next_pkt += next_gap(b);
 		}
-		if (!s->count)
-			continue;
-		if (s->flit == 0) {	/* choose the VC with the most credits */
-			unsigned int best = b->p.vc_model ? LOOM_VC_REQ0 : s->rr++ % vcs;
-
-			for (unsigned int c = 0; c < vcs; c++)
-				if (s->credits[c] > s->credits[best] &&
-				    (!b->p.vc_model || route_class_of_vc(c) == LOOM_CLASS_REQ))
-					best = c;
-			if (s->credits[best] < b->pkt_flits && !(b->p.wormhole_vcs >> best & 1))
-				continue;
-			s->vc = best;
-		}
-		if (!s->credits[s->vc])
-			continue;
-		in->fwd.valid = true;
-		in->fwd.head = s->flit == 0;
-		in->fwd.tail = s->flit == b->pkt_flits - 1;
-		in->fwd.vc = (uint8_t)s->vc;
-		if (in->fwd.head) {
-			struct loom_pkt_hdr h = {
-				.type = LOOM_PKT_PUT, .class = LOOM_CLASS_REQ,
-				.len = (uint16_t)b->pkt_len, .dst_node = (uint16_t)s->q_dst[s->head],
-			};
-			uint32_t born = s->q_born[s->head];
-
-			memcpy(&h.src_ctx, &born, 2);
-			memcpy(&h.dst_ctx, (const uint8_t *)&born + 2, 2);
-			memcpy(in->fwd.data, &h, b->p.flit_bytes < sizeof(h) ? b->p.flit_bytes :
-			       sizeof(h));
-		}
-		s->credits[s->vc]--;
-		if (++s->flit == b->pkt_flits) {
-			s->flit = 0;
-			s->head = (s->head + 1) % SRC_Q;
-			s->count--;
-		}
+		if (s->next_pkt < next)
+			next = s->next_pkt;
 	}
-	router_cycle(b->r);
-	b->now++;
-	for (unsigned int i = 0; i < P; i++) {
-		struct src *s = &b->src[i];
-		struct chan *in = b->in[i];
-		struct flit *f = &b->out[i]->fwd;
+	b->next_pkt = next;
+}
+
+/* The source of port @i (with a packet queued) drives its input wires for cycle b->now. */
+static void source_drive(struct bench *b, unsigned int i)
+{
+	struct src *s = &b->src[i];
+	struct chan *in = b->in[i];
+	unsigned int vcs = b->p.vcs;
+
+	if (s->flit == 0) {	/* choose the VC with the most credits */
+		unsigned int best = b->p.vc_model ? LOOM_VC_REQ0 : s->rr++ % vcs;
 
 		for (unsigned int c = 0; c < vcs; c++)
-			s->credits[c] += in->back.credits[c];
-		if (!f->valid)
-			continue;
-		b->flits_rx++;
-		s->credit_back[f->vc]++;
-		if (f->head && b->p.flit_bytes >= 14) {
-			uint32_t born;
+			if (s->credits[c] > s->credits[best] &&
+			    (!b->p.vc_model || route_class_of_vc(c) == LOOM_CLASS_REQ))
+				best = c;
+		if (s->credits[best] < b->pkt_flits && !(b->p.wormhole_vcs >> best & 1))
+			return;
+		s->vc = best;
+	}
+	if (!s->credits[s->vc])
+		return;
+	in->fwd.valid = true;
+	in->fwd.head = s->flit == 0;
+	in->fwd.tail = s->flit == b->pkt_flits - 1;
+	in->fwd.vc = (uint8_t)s->vc;
+	if (in->fwd.head) {
+		struct loom_pkt_hdr h = {
+			.type = LOOM_PKT_PUT, .class = LOOM_CLASS_REQ,
+			.len = (uint16_t)b->pkt_len, .dst_node = (uint16_t)s->q_dst[s->head],
+		};
+		uint32_t born = s->q_born[s->head];
 
-			memcpy(&born, f->data + 10, 2);
-			memcpy((uint8_t *)&born + 2, f->data + 12, 2);
-			b->lat_sum += (uint32_t)((uint32_t)b->now - born);
-			b->pkts_rx++;
+		memcpy(&h.src_ctx, &born, 2);
+		memcpy(&h.dst_ctx, (const uint8_t *)&born + 2, 2);
+		memcpy(in->fwd.data, &h, b->p.flit_bytes < sizeof(h) ? b->p.flit_bytes : sizeof(h));
+	}
+	s->credits[s->vc]--;
+	if (++s->flit == b->pkt_flits) {
+		s->flit = 0;
+		s->head = (s->head + 1) % SRC_Q;
+		if (!--s->count)
+			b->busy &= ~(1ull << i);
+	}
+}
+
+/* Port @i's sink takes what the router drove for cycle b->now + 1. */
+static void sink_read(struct bench *b, unsigned int i)
+{
+	struct src *s = &b->src[i];
+	const struct flit *f = &b->out[i]->fwd;
+	uint64_t c, mine;
+
+	/* credits never exceed 255 per VC: a bytewise add */
+	memcpy(&c, b->in[i]->back.credits, sizeof(c));
+	if (c) {
+		memcpy(&mine, s->credits, sizeof(mine));
+		mine += c;
+		memcpy(s->credits, &mine, sizeof(mine));
+	}
+	if (!f->valid)
+		return;
+	b->flits_rx++;
+	s->credit_back += 1ull << (8 * f->vc);
+	if (f->head && b->p.flit_bytes >= 14) {
+		uint32_t born;
+
+		memcpy(&born, f->data + 10, 2);
+		memcpy((uint8_t *)&born + 2, f->data + 12, 2);
+		b->lat_sum += (uint32_t)((uint32_t)b->now - born);
+		b->pkts_rx++;
+	}
+}
+
+static void bench_cycle(struct bench *b)
+{
+	unsigned int P = b->p.ports;
+
+	for (unsigned int i = 0; i < P; i++) {
+		struct src *s = &b->src[i];
+
+		if (s->credit_back) {
+			memcpy(b->out[i]->back.credits, &s->credit_back, sizeof(s->credit_back));
+			s->credit_back = 0;
 		}
 	}
+	if (b->now >= b->next_pkt)
+		sources_create(b);
+	for (uint64_t m = b->busy; m; m &= m - 1)
+		source_drive(b, (unsigned int)__builtin_ctzll(m));
+	router_cycle(b->r);
+	b->now++;
+	for (unsigned int i = 0; i < P; i++)
+		sink_read(b, i);
 }
 
 static void preset_by_name(struct router_params *p, const char *name, unsigned int speedup)
@@ -239,18 +306,14 @@ static int apply_sets(struct router_params *p)
 	return 0;
 }
 
-static int cmd_speed(uint64_t cycles, double load)
+/* Run @cycles cycles after a warm-up; print the speed and what was carried. */
+static int run_speed(const struct router_params *p, double load, unsigned int pkt_len,
+		     uint64_t cycles)
 {
-	struct router_params p;
 	struct bench b;
 	double t0, t;
 
-	router_preset_card(&p, 6);
-	p.vc_model = 0;		/* 4 generic VCs: the card's VC model has 7 */
-	p.vcs = 4;
-	if (apply_sets(&p))
-		return 2;
-	if (bench_init(&b, &p, load))
+	if (bench_init(&b, p, load, pkt_len))
 		return 1;
 	for (uint64_t c = 0; c < 10000; c++)
 		bench_cycle(&b);
@@ -258,15 +321,42 @@ static int cmd_speed(uint64_t cycles, double load)
 	for (uint64_t c = 0; c < cycles; c++)
 		bench_cycle(&b);
 	t = now_s() - t0;
-	printf("speed: card router, host + 6 network ports, 4 VCs, 3x3 tiles, uniform random at %.2f flits/cycle/port\n",
-	       load);
-	printf("  %" PRIu64 " cycles in %.3f s of CPU: %.2f M router cycles/s (incl. traffic generation)\n",
-	       cycles, t, cycles / t / 1e6);
+	printf("  %" PRIu64 " cycles in %.3f s of CPU: %.2f M router cycles/s, %.0f ns per cycle (incl. traffic generation)\n",
+	       cycles, t, cycles / t / 1e6, t / cycles * 1e9);
 	printf("  accepted %.3f flits/cycle/port, average latency %.1f cycles\n",
-	       (double)b.flits_rx / b.now / p.ports,
+	       (double)b.flits_rx / b.now / p->ports,
 	       b.pkts_rx ? (double)b.lat_sum / b.pkts_rx : 0.0);
 	bench_free(&b);
 	return 0;
+}
+
+static int cmd_speed(uint64_t cycles, double load)
+{
+	struct router_params p;
+
+	router_preset_card(&p, 6);
+	p.vc_model = 0;		/* 4 generic VCs: the card's VC model has 7 */
+	p.vcs = 4;
+	if (apply_sets(&p))
+		return 2;
+	printf("speed: card router, host + %u network ports, %u VCs, %ux%u tiles, uniform random 64-byte packets at %.2f flits/cycle/port\n",
+	       p.ports - p.host_ports, p.vcs, p.rows, p.cols, load);
+	return run_speed(&p, load, 64, cycles);
+}
+
+static int cmd_torus(uint64_t cycles, double load, unsigned int n_net)
+{
+	struct router_params p;
+
+	router_preset_card(&p, n_net);
+	p.vc_model = 0;
+	p.vcs = 3;
+	p.flit_bytes = 64;
+	if (apply_sets(&p))
+		return 2;
+	printf("torus: a torus router, host + %u network ports, %u VCs, %ux%u tiles, 1-flit packets (%u-byte flits) at %.2f flits/cycle/port\n",
+	       p.ports - p.host_ports, p.vcs, p.rows, p.cols, p.flit_bytes, load);
+	return run_speed(&p, load, p.flit_bytes - LOOM_PKT_HDR_SIZE, cycles);
 }
 
 static int cmd_memory(void)
@@ -276,13 +366,13 @@ static int cmd_memory(void)
 	long before = proc_rss_kib(getpid()), after;
 
 	router_preset_card(&p, 8);
-	if (bench_init(&b, &p, 0))
+	if (bench_init(&b, &p, 0, 64))
 		return 1;
 	printf("memory: card router (host + 8 network ports, 7 VCs, 3x3 tiles): %zu bytes of model state\n",
 	       router_memory(b.r));
 	bench_free(&b);
 	router_preset_yarc(&p);
-	if (bench_init(&b, &p, 0))
+	if (bench_init(&b, &p, 0, 64))
 		return 1;
 	after = proc_rss_kib(getpid());
 	printf("memory: YARC router (64 ports, 8x8 tiles, 2 VCs, 256/16/10-flit buffers): %zu bytes of model state (%.2f MiB)\n",
@@ -313,7 +403,7 @@ static int cmd_curve(const char *preset, uint64_t cycles, unsigned int speedup, 
 		double load = i / 10.0;
 		uint64_t f0, l0, k0;
 
-		if (bench_init(&b, &p, load))
+		if (bench_init(&b, &p, load, 64))
 			return 1;
 		for (uint64_t c = 0; c < cycles / 4; c++)
 			bench_cycle(&b);
@@ -336,7 +426,8 @@ static int cmd_curve(const char *preset, uint64_t cycles, unsigned int speedup, 
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: loom-router-bench speed [--cycles N] [--load L]\n"
+		"usage: loom-router-bench speed [--cycles N] [--load L] [--set NAME=VALUE]...\n"
+		"       loom-router-bench torus [--cycles N] [--load L] [--ports N] [--set NAME=VALUE]...\n"
 		"       loom-router-bench memory\n"
 		"       loom-router-bench curve [--preset yarc|card|xbar|fbx] [--cycles N] [--speedup S]\n"
 		"                               [--set NAME=VALUE]... [--csv FILE]\n");
@@ -345,9 +436,9 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	const char *preset = "yarc", *csv = NULL;
-	double load = 0.5;
+	double load = -1;
 	const char *sets[16];
-	unsigned int n_sets = 0;
+	unsigned int n_sets = 0, ports = 6;
 	uint64_t cycles = 0;
 	unsigned int speedup = 1;
 
@@ -366,6 +457,8 @@ int main(int argc, char **argv)
 			sets[n_sets++] = argv[++i];
 		} else if (!strcmp(argv[i], "--load") && i + 1 < argc) {
 			load = strtod(argv[++i], NULL);
+		} else if (!strcmp(argv[i], "--ports") && i + 1 < argc) {
+			ports = (unsigned int)strtoul(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
 			csv = argv[++i];
 		} else {
@@ -373,10 +466,16 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if ((load != -1 && !(load >= 0 && load <= 1)) || ports < 1 || ports > 8) {
+		fprintf(stderr, "loom-router-bench: --load takes 0 .. 1 flits/cycle/port, --ports 1 .. 8 network ports\n");
+		return 2;
+	}
 	g_sets = sets;
 	g_n_sets = n_sets;
 	if (!strcmp(argv[1], "speed"))
-		return cmd_speed(cycles ? cycles : 2000000, load);
+		return cmd_speed(cycles ? cycles : 2000000, load < 0 ? 0.5 : load);
+	if (!strcmp(argv[1], "torus"))
+		return cmd_torus(cycles ? cycles : 2000000, load < 0 ? 0.4 : load, ports);
 	if (!strcmp(argv[1], "memory"))
 		return cmd_memory();
 	if (!strcmp(argv[1], "curve"))
