@@ -40,13 +40,24 @@
  * packed by route_pack); in row and column buffers the fields say where
  * the flit goes and route holds its packet's length in flits.
  */
+/* Where a flit goes past the input buffer: the same for all flits of a packet. */
+struct flit_fwd {
+	uint8_t len;		/* its packet's length in flits */
+	uint8_t sub_k;		/* TILED row buffer: column buffer VC at the subswitch */
+	uint8_t sub_out;	/* TILED row buffer: subswitch output (the output's row) */
+	uint8_t col_slot;	/* TILED row buffer: column buffer at the output tile */
+};
+
 struct fifo_meta {
 	uint64_t ready_at;	/* first cycle the flit is visible at the head */
-	uint32_t route;		/* input buffer heads: packed route result */
+	union {
+		uint32_t route;	/* input buffer heads: packed route result */
+		struct flit_fwd fwd;	/* past the input buffer */
+	};
 	uint8_t flags;		/* FM_* */
 	uint8_t vc;		/* VC it arrived on (input) or leaves on (row/col/out) */
 	uint8_t port;		/* destination output port (row/col/out) */
-	uint8_t in_vc;		/* row buffers: the input VC it came from */
+	uint8_t spare;
 };
 
 /* The flit pool: every flit inside the router, by slot number. */
@@ -85,17 +96,32 @@ static inline void flit_copy(uint8_t *dst, const uint8_t *src, unsigned int flit
 		memcpy(dst + i, src + i, 8);
 }
 
+/*
+ * The ring of slot numbers has a power of two entries (fifo_ring_size),
+ * at least the FIFO's depth @cap, so that it wraps by a mask.
+ */
 struct flit_fifo {
-	uint32_t *slot;		/* cap pool slot numbers */
-	uint16_t cap;
+	uint32_t *slot;		/* ring of pool slot numbers */
+	uint16_t cap;		/* depth in flits */
+	uint16_t mask;		/* ring entries - 1 */
 	uint16_t head;
 	uint16_t count;
 };
+
+static inline unsigned int fifo_ring_size(unsigned int cap)
+{
+	unsigned int n = 1;
+
+	while (n < cap)
+		n <<= 1;
+	return n;
+}
 
 static inline void fifo_attach(struct flit_fifo *q, uint32_t *slots, unsigned int cap)
 {
 	q->slot = slots;
 	q->cap = (uint16_t)cap;
+	q->mask = (uint16_t)(fifo_ring_size(cap) - 1);
 	q->head = 0;
 	q->count = 0;
 }
@@ -119,11 +145,7 @@ static inline uint32_t fifo_front(const struct flit_fifo *q)
 /* Append the flit in pool slot @s; the caller checked there is room (credits). */
 static inline void fifo_push(struct flit_fifo *q, uint32_t s)
 {
-	unsigned int i = q->head + q->count;
-
-	if (i >= q->cap)
-		i -= q->cap;
-	q->slot[i] = s;
+	q->slot[(q->head + q->count) & q->mask] = s;
 	q->count++;
 }
 
@@ -132,8 +154,7 @@ static inline uint32_t fifo_pop(struct flit_fifo *q)
 {
 	uint32_t s = q->slot[q->head];
 
-	if (++q->head == q->cap)
-		q->head = 0;
+	q->head = (uint16_t)((q->head + 1) & q->mask);
 	q->count--;
 	return s;
 }

@@ -44,7 +44,6 @@ static void input_front_head(struct router *r, unsigned int port, unsigned int v
 	ip->busy |= 1u << vc;
 	ip->routing |= 1u << vc;
 	in_port_update(r, port);
-	router_wake(r, iv->va_at);
 }
 
 void input_front_next(struct router *r, unsigned int port, unsigned int vc)
@@ -124,22 +123,16 @@ static void input_write_port(struct router *r, unsigned int port)
 	m->flags = flags;
 	m->vc = (uint8_t)vc;
 	m->port = oport;
-	m->in_vc = 0;
 	flit_copy(pool_data(&r->pool, slot), f->data, r->p.flit_bytes);
 	fifo_push(&iv->buf, slot);
 	r->pcnt[port].flits_in++;
 	r->changed = true;
-	router_wake(r, m->ready_at);
 	if (iv->state == IVC_IDLE && iv->buf.count == 1)
 		input_front_head(r, port, vc);
 }
 
 void input_write(struct router *r)
 {
-	const unsigned int P = r->p.ports;
-	struct chan *w = r->in_wires;
-
-	for (unsigned int p = 0; p < P; p++)
-		if (w[p].fwd.valid)
-			input_write_port(r, p);
+	for (uint64_t m = r->in_valid; m; m &= m - 1)
+		input_write_port(r, (unsigned int)__builtin_ctzll(m));
 }

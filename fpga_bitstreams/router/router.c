@@ -39,7 +39,7 @@ static void arb_make(struct arena *a, struct arbiter *arb, unsigned int kind, un
 /* A FIFO of @cap flits: its slot numbers, and @cap more slots in the pool. */
 static void fifo_make(struct arena *a, struct flit_fifo *q, unsigned int cap, uint32_t *pool_slots)
 {
-	uint32_t *s = arena_take(a, cap * sizeof(*s));
+	uint32_t *s = arena_take(a, fifo_ring_size(cap) * sizeof(*s));
 
 	if (a->base)
 		fifo_attach(q, s, cap);
@@ -305,19 +305,22 @@ uint64_t router_now(const struct router *r)
 
 /* ---- the clock ------------------------------------------------------------ */
 
+/*
+ * Sample the wires at the edge: credits from downstream (applied at the
+ * end of the edge, output_commit) and which inputs carry a flit.
+ */
 static void router_sample(struct router *r)
 {
-	struct chan *ow = r->out_wires;
+	struct chan *ow = r->out_wires, *iw = r->in_wires;
 	const unsigned int P = r->p.ports;
-	uint64_t cp = 0;
+	uint64_t cp = 0, valid = 0;
 
 	for (uint64_t m = r->out_driven; m; m &= m - 1)
 		ow[__builtin_ctzll(m)].fwd.valid = false;
 	r->out_driven = 0;
 	for (uint64_t m = r->in_credited; m; m &= m - 1)
-		memset(r->in_wires[__builtin_ctzll(m)].back.credits, 0, CHAN_VCS_MAX);
+		memset(iw[__builtin_ctzll(m)].back.credits, 0, CHAN_VCS_MAX);
 	r->in_credited = 0;
-	/* credits from downstream: applied at the end of the edge (output_commit) */
 	for (unsigned int o = 0; o < P; o++) {
 		uint64_t c;
 
@@ -327,8 +330,10 @@ static void router_sample(struct router *r)
 			memset(ow[o].back.credits, 0, sizeof(c));
 			cp |= 1ull << o;
 		}
+		valid |= (uint64_t)iw[o].fwd.valid << o;
 	}
 	r->credits_ports = cp;
+	r->in_valid = valid;
 }
 
 void router_cycle(struct router *r)
@@ -336,15 +341,21 @@ void router_cycle(struct router *r)
 	r->wake = ROUTER_NEVER;
 	r->changed = false;
 	router_sample(r);
-	output_drive(r);
-	if (r->p.org == ROUTER_ORG_TILED) {
+	/* the units in reverse pipeline order; a unit with nothing to do is skipped */
+	if (r->pipes_nonempty)
+		output_drive(r);
+	if (r->cols_nonempty)
 		tile_output_mux(r);
+	if (r->rows_nonempty)
 		tile_subswitch(r);
-	}
-	sw_alloc(r);
-	vc_alloc(r);
-	input_write(r);
-	output_commit(r);
+	if (r->sa_ports)
+		sw_alloc(r);
+	if (r->va_ports)
+		vc_alloc(r);
+	if (r->in_valid)
+		input_write(r);
+	if (r->credits_ports | r->fp_ports | r->row_ret.count | r->col_ret.count)
+		output_commit(r);
 	r->cnt.cycles++;
 	r->now++;
 	if (r->changed)

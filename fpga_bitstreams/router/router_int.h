@@ -27,6 +27,7 @@ struct in_vc {
 	uint8_t sent;		/* flits of the front packet switched so far */
 	uint8_t row_tile;	/* TILED, ACTIVE: tile of the row buffer it sends to */
 	uint8_t row_k;		/* TILED, ACTIVE: its credit in the port's rowcred */
+	struct flit_fwd fwd;	/* ACTIVE: where its flits go past the input buffer */
 	struct route_result rt;	/* route of the front packet */
 	uint64_t va_at;		/* ROUTING: first cycle VA may act (head visible + LAT_RC) */
 	uint64_t sa_at;		/* ACTIVE/DROPPING: first cycle SA may act */
@@ -123,6 +124,7 @@ struct router {
 	struct chan *out_wires;	/* [PORTS] */
 	uint64_t out_driven;	/* ports whose out.fwd is valid */
 	uint64_t credits_ports;	/* ports whose out.back brought credits this edge */
+	uint64_t in_valid;	/* ports whose in.fwd carries a flit this edge */
 	uint64_t vc_bytes;	/* the bytes of a credits word that name VCs < VCS */
 	uint64_t in_credited;	/* ports whose in.back carries credits */
 

@@ -55,6 +55,7 @@ static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 		ov->pkts++;
 	}
 	iv->rt = rt;
+	iv->fwd.len = rt.flits;
 	iv->sent = 0;
 	iv->drop_bytes = 0;
 	iv->sa_at = r->now + 1;
@@ -89,43 +90,55 @@ static void sa_packet_done(struct router *r, unsigned int port, unsigned int vc)
 	}
 }
 
+/* A head flit leaving toward a network port: hops and the VC1/ADAPTIVE flags. */
+static void sa_head_update(struct router *r, const struct in_vc *iv, uint8_t *data)
+{
+	struct route_hdr h;
+
+	route_hdr_read(data, &h);
+	h.hops++;
+	h.flags &= (uint8_t)~(LOOM_PKT_F_VC1 | LOOM_PKT_F_ADAPTIVE);
+	if (iv->rt.vc1)
+		h.flags |= LOOM_PKT_F_VC1;
+	if (r->rcfg.card_vcs && route_vc_adaptive(iv->out_vc))
+		h.flags |= LOOM_PKT_F_ADAPTIVE;
+	route_hdr_write(data, &h);
+}
+
+/* The front flit of dropping (@port, @vc) drained into the drop collector. */
+static void sa_drain(struct router *r, unsigned int port, unsigned int vc, uint32_t s)
+{
+	struct in_vc *iv = &r->in[port].vc[vc];
+
+	input_collect_drop(iv, pool_data(&r->pool, s), r->p.flit_bytes);
+	pool_put(&r->pool, s);
+}
+
 /*
  * Take the front flit of (@port, @vc) out of the input buffer: credit
  * upstream, header update, tail handling.  Returns its pool slot if it
  * goes on into the switch, ROUTER_NO_SLOT if it was drained to the drop
  * interface; @flags gets its FM_* flags either way.
  */
-static uint32_t sa_take(struct router *r, unsigned int port, unsigned int vc, uint8_t *flags)
+static inline __attribute__((always_inline)) uint32_t
+sa_take(struct router *r, unsigned int port, unsigned int vc, uint8_t *flags)
 {
 	struct in_vc *iv = &r->in[port].vc[vc];
 	uint32_t s = fifo_pop(&iv->buf);
 	struct fifo_meta *m = &r->pool.meta[s];
-	uint8_t *data = pool_data(&r->pool, s);
 
 	*flags = m->flags;
 	r->in_wires[port].back.credits[vc]++;
 	r->in_credited |= 1ull << port;
 	r->changed = true;
 	if (iv->state != IVC_ACTIVE) {
-		input_collect_drop(iv, data, r->p.flit_bytes);
-		pool_put(&r->pool, s);
+		sa_drain(r, port, vc, s);
 		s = ROUTER_NO_SLOT;
 	} else {
-		if ((m->flags & FM_HEAD) && iv->rt.forward) {
-			struct route_hdr h;
-
-			route_hdr_read(data, &h);
-			h.hops++;
-			h.flags &= (uint8_t)~(LOOM_PKT_F_VC1 | LOOM_PKT_F_ADAPTIVE);
-			if (iv->rt.vc1)
-				h.flags |= LOOM_PKT_F_VC1;
-			if (r->rcfg.card_vcs && route_vc_adaptive(iv->out_vc))
-				h.flags |= LOOM_PKT_F_ADAPTIVE;
-			route_hdr_write(data, &h);
-		}
+		if ((*flags & FM_HEAD) && iv->rt.forward)
+			sa_head_update(r, iv, pool_data(&r->pool, s));
 		iv->sent++;
-		m->route = iv->rt.flits;	/* row/column buffers: the packet's length */
-		m->in_vc = (uint8_t)vc;
+		m->fwd = iv->fwd;
 		m->vc = iv->out_vc;
 		m->port = iv->out_port;
 	}
@@ -139,7 +152,8 @@ static uint32_t sa_take(struct router *r, unsigned int port, unsigned int vc, ui
  * active VC needs a credit of its row buffer; XBAR: room in the output
  * stage and, wormhole, a credit of its output VC.
  */
-static uint64_t sa_requests(struct router *r, unsigned int p)
+static inline __attribute__((always_inline)) uint64_t
+sa_requests(struct router *r, unsigned int p)
 {
 	const struct in_port *ip = &r->in[p];
 	const uint64_t now = r->now;
@@ -233,7 +247,6 @@ static void sa_tiled(struct router *r)
 				fifo_push(&t->rowbuf[ip->row_slot + (unsigned int)w], fs);
 				t->row_nonempty |= 1ull << (ip->row_slot + (unsigned int)w);
 				r->rows_nonempty |= 1ull << g;
-				router_wake(r, row_at);
 			}
 			arb_update(&ip->sa_arb, w, req | 1ull << w, pat, !(flags & FM_TAIL));
 		}
@@ -316,7 +329,6 @@ static void sa_xbar(struct router *r)
 			m->ready_at = r->now + r->p.lat_sa + r->p.lat_st + r->p.lat_lt;
 			fifo_push(&op->pipe, fs);
 			r->pipes_nonempty |= 1ull << o;
-			router_wake(r, m->ready_at - 1);
 		}
 		r->cnt.sa_conflicts += req != 0;
 	}

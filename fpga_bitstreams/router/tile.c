@@ -30,13 +30,43 @@
  */
 #include "router_int.h"
 
+/* Grant row buffer @w of tile @t its subswitch output: the flit goes down the column. */
+static inline void sub_grant(struct router *r, struct tile *t, unsigned int w, uint64_t col_at,
+			     uint64_t ret_at)
+{
+	struct flit_fifo *q = &t->rowbuf[w];
+	uint32_t fs = fifo_pop(q);
+	struct fifo_meta *m = &r->pool.meta[fs];
+	unsigned int k = m->fwd.sub_k, og = m->port;
+	struct tile *ot = &r->tiles[og];
+
+	t->colcred[k].avail--;
+	t->colown[k] = (m->flags & FM_TAIL) ? -1 : (int8_t)w;
+	m->ready_at = col_at;
+	fifo_push(&ot->colbuf[m->fwd.col_slot], fs);
+	if (fifo_empty(q))
+		t->row_nonempty &= ~(1ull << w);
+	ot->col_nonempty |= 1ull << m->fwd.col_slot;
+	r->cols_nonempty |= 1ull << og;
+	credit_line_push(&r->row_ret, ret_at, t->row_src[w]);
+}
+
+/* May the head flit @m of row buffer @b cross the subswitch now (room, ownership)? */
+static inline bool sub_can(const struct tile *t, unsigned int b, const struct fifo_meta *m)
+{
+	unsigned int k = m->fwd.sub_k;
+
+	if (!t->colcred[k].avail)
+		return false;
+	return (m->flags & FM_HEAD) ? t->colown[k] < 0 : t->colown[k] == (int)b;
+}
+
 void tile_subswitch(struct router *r)
 {
-	const unsigned int cols = r->p.cols, vcs = r->p.vcs, speedup = r->p.speedup;
+	const unsigned int speedup = r->p.speedup;
 	const uint64_t now = r->now, col_at = now + r->p.lat_sub + r->p.lat_col;
 	const uint64_t ret_at = now + r->p.lat_row;
-	struct fifo_meta *const meta = r->pool.meta;
-	const uint8_t *const port_row = r->port_row;
+	const struct fifo_meta *const meta = r->pool.meta;
 
 	for (uint64_t gm = r->rows_nonempty; gm; gm &= gm - 1) {
 		unsigned int g = (unsigned int)__builtin_ctzll(gm);
@@ -48,19 +78,17 @@ void tile_subswitch(struct router *r)
 		/* requests: visible heads whose column buffer VC has room and is theirs */
 		for (uint64_t bm = t->row_nonempty; bm; bm &= bm - 1) {
 			unsigned int b = (unsigned int)__builtin_ctzll(bm);
-			const struct fifo_meta *m = &meta[fifo_front(&t->rowbuf[b])];
-			unsigned int ro, k;
+			const struct flit_fifo *q = &t->rowbuf[b];
+			const struct fifo_meta *m = &meta[q->slot[q->head]];
+			unsigned int ro;
 
 			if (m->ready_at > now) {
 				router_wake(r, m->ready_at);
 				continue;
 			}
-			ro = port_row[m->port];
-			k = ro * vcs + m->vc;
-			if (!t->colcred[k].avail)
+			if (!sub_can(t, b, m))
 				continue;
-			if ((m->flags & FM_HEAD) ? t->colown[k] >= 0 : t->colown[k] != (int)b)
-				continue;
+			ro = m->fwd.sub_out;
 			if (!(outs & (1u << ro))) {
 				outs |= 1u << ro;
 				req[ro] = 0;
@@ -69,42 +97,40 @@ void tile_subswitch(struct router *r)
 			if (iwa && (m->flags & FM_PAT))
 				pat |= 1ull << b;
 		}
+		if (!outs)
+			continue;
+		r->changed = true;
 		/* each subswitch output: up to SPEEDUP grants down its column channel */
-		for (; outs; outs &= outs - 1) {
+		do {
 			unsigned int ro = (unsigned int)__builtin_ctz(outs);
 			struct arbiter *a = &t->sub_arb[ro];
-			struct tile *ot = &r->tiles[ro * cols + t->col];
 			uint64_t all = req[ro], left = all;
+			int w;
 
 			r->cnt.sa_conflicts += (all & (all - 1)) != 0;
-			for (unsigned int s = 0; s < speedup && left;) {
-				int w = arb_pick(a, left);
-				struct flit_fifo *q = &t->rowbuf[w];
-				uint32_t fs = fifo_front(q);
-				struct fifo_meta *m = &meta[fs];
-				unsigned int k = ro * vcs + m->vc, slot = t->row * vcs + m->vc;
+			w = arb_pick(a, left);
+			for (unsigned int s = 1;; ) {
+				bool tail = meta[fifo_front(&t->rowbuf[w])].flags & FM_TAIL;
 
+				sub_grant(r, t, (unsigned int)w, col_at, ret_at);
+				arb_update(a, w, all, pat, !tail);
 				left &= ~(1ull << w);
-				/* a flit granted before on this output may have taken the room */
-				if (!t->colcred[k].avail ||
-				    ((m->flags & FM_HEAD) ? t->colown[k] >= 0 : t->colown[k] != w))
-					continue;
+				if (s == speedup)
+					break;
+				/* more grants: a flit granted before may have taken the room */
+				for (w = arb_pick(a, left); w >= 0; w = arb_pick(a, left)) {
+					const struct flit_fifo *q = &t->rowbuf[w];
+
+					if (sub_can(t, (unsigned int)w, &meta[q->slot[q->head]]))
+						break;
+					left &= ~(1ull << w);
+				}
+				if (w < 0)
+					break;
 				s++;
-				t->colcred[k].avail--;
-				t->colown[k] = (m->flags & FM_TAIL) ? -1 : (int8_t)w;
-				m->ready_at = col_at;
-				fifo_push(&ot->colbuf[slot], fs);
-				fifo_pop(q);
-				if (fifo_empty(q))
-					t->row_nonempty &= ~(1ull << w);
-				ot->col_nonempty |= 1ull << slot;
-				r->cols_nonempty |= 1ull << (ro * cols + t->col);
-				credit_line_push(&r->row_ret, ret_at, t->row_src[w]);
-				arb_update(a, w, all, pat, !(m->flags & FM_TAIL));
 			}
-			router_wake(r, col_at);
-			r->changed = true;
-		}
+			outs &= outs - 1;
+		} while (outs);
 		if (!t->row_nonempty)
 			r->rows_nonempty &= ~(1ull << g);
 	}
@@ -115,6 +141,7 @@ void tile_output_mux(struct router *r)
 	const uint64_t now = r->now, pipe_at = now + r->p.lat_out + r->p.lat_lt;
 	const uint64_t ret_at = now + r->p.lat_col;
 	struct fifo_meta *const meta = r->pool.meta;
+	const uint32_t worm_vcs = r->p.wormhole_vcs;
 
 	for (uint64_t gm = r->cols_nonempty; gm; gm &= gm - 1) {
 		unsigned int o = (unsigned int)__builtin_ctzll(gm);
@@ -128,7 +155,8 @@ void tile_output_mux(struct router *r)
 		/* requests: visible heads that may pass the mux now */
 		for (uint64_t bm = t->col_nonempty; bm; bm &= bm - 1) {
 			unsigned int b = (unsigned int)__builtin_ctzll(bm);
-			const struct fifo_meta *m = &meta[fifo_front(&t->colbuf[b])];
+			const struct flit_fifo *q = &t->colbuf[b];
+			const struct fifo_meta *m = &meta[q->slot[q->head]];
 
 			if (m->ready_at > now) {
 				router_wake(r, m->ready_at);
@@ -138,13 +166,13 @@ void tile_output_mux(struct router *r)
 				continue;
 			if (usable) {	/* an unusable output discards: always */
 				const struct out_vc *ov = &op->vc[m->vc];
-				bool worm = vc_wormhole(r, m->vc);
+				bool worm = (worm_vcs >> m->vc) & 1;
 
 				if (m->flags & FM_HEAD) {
 					/* a head needs its output VC free and, VCT, the whole packet's credits */
 					if (ov->owner >= 0)
 						continue;
-					if (!worm && !credit_has(&ov->cred, m->route ? m->route : 1)) {
+					if (!worm && !credit_has(&ov->cred, m->fwd.len ? m->fwd.len : 1)) {
 						output_wait(r, o, m->vc);
 						continue;
 					}
@@ -166,9 +194,9 @@ void tile_output_mux(struct router *r)
 			uint32_t fs = fifo_pop(q);
 			struct fifo_meta *m = &meta[fs];
 			struct out_vc *ov = &op->vc[m->vc];
-			bool worm = vc_wormhole(r, m->vc);
+			bool worm = (worm_vcs >> m->vc) & 1;
 			uint8_t flags = m->flags;
-			uint32_t len = m->route;
+			unsigned int len = m->fwd.len;
 
 			r->cnt.sa_conflicts += (req & (req - 1)) != 0;
 			if (flags & FM_HEAD) {
@@ -182,11 +210,10 @@ void tile_output_mux(struct router *r)
 				output_discard(r, o, fs);
 			} else {
 				if (worm)
-					credit_take(&ov->cred, 1);
+					ov->cred.avail--;
 				m->ready_at = pipe_at;
 				fifo_push(&op->pipe, fs);
 				r->pipes_nonempty |= 1ull << o;
-				router_wake(r, pipe_at - 1);
 			}
 			if (flags & FM_TAIL) {
 				/* a packet shorter than it declared gives back the rest */

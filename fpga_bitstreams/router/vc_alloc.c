@@ -142,9 +142,17 @@ static void va_grant(struct router *r, unsigned int port, const struct va_req *q
 	in_port_update(r, port);
 	iv->out_port = q->o;
 	iv->out_vc = q->ovc;
-	/* TILED: the row buffer at the subswitch where the row meets the output's column */
+	/*
+	 * TILED: the row buffer at the subswitch where the row meets the
+	 * output's column, the subswitch output and column buffer VC it asks
+	 * for there, and the column buffer it fills at the output's tile.
+	 */
 	iv->row_tile = (uint8_t)(r->port_row[port] * r->p.cols + r->port_col[q->o]);
 	iv->row_k = (uint8_t)(r->port_col[q->o] * r->p.vcs + q->vc);
+	iv->fwd.len = iv->rt.flits;
+	iv->fwd.sub_out = r->port_row[q->o];
+	iv->fwd.sub_k = (uint8_t)(r->port_row[q->o] * r->p.vcs + q->ovc);
+	iv->fwd.col_slot = (uint8_t)(r->port_row[port] * r->p.vcs + q->ovc);
 	iv->sa_at = r->now + r->p.lat_va;
 	if (iv->rt.counted) {
 		if (q->adaptive)
@@ -154,7 +162,6 @@ static void va_grant(struct router *r, unsigned int port, const struct va_req *q
 	}
 	if (q->adaptive)
 		r->va_rr++;
-	router_wake(r, iv->sa_at);
 	r->changed = true;
 }
 

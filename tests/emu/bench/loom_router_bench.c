@@ -63,6 +63,7 @@ struct bench {
 	double gap_log;		/* log(1 - packet probability), for geometric gaps */
 	uint64_t next_pkt;	/* the earliest next_pkt of the sources */
 	uint64_t busy;		/* sources with packets queued */
+	uint64_t ret_ports;	/* sinks with credits to return */
 	uint64_t flits_rx, pkts_rx, lat_sum, created, refused;
 	uint64_t now;
 };
@@ -239,6 +240,7 @@ static void sink_read(struct bench *b, unsigned int i)
 		return;
 	b->flits_rx++;
 	s->credit_back += 1ull << (8 * f->vc);
+	b->ret_ports |= 1ull << i;
 	if (f->head && b->p.flit_bytes >= 14) {
 		uint32_t born;
 
@@ -253,14 +255,14 @@ static void bench_cycle(struct bench *b)
 {
 	unsigned int P = b->p.ports;
 
-	for (unsigned int i = 0; i < P; i++) {
+	for (uint64_t m = b->ret_ports; m; m &= m - 1) {
+		unsigned int i = (unsigned int)__builtin_ctzll(m);
 		struct src *s = &b->src[i];
 
-		if (s->credit_back) {
-			memcpy(b->out[i]->back.credits, &s->credit_back, sizeof(s->credit_back));
-			s->credit_back = 0;
-		}
+		memcpy(b->out[i]->back.credits, &s->credit_back, sizeof(s->credit_back));
+		s->credit_back = 0;
 	}
+	b->ret_ports = 0;
 	if (b->now >= b->next_pkt)
 		sources_create(b);
 	for (uint64_t m = b->busy; m; m &= m - 1)
