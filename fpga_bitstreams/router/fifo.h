@@ -35,30 +35,43 @@
 #define FM_FWD		0x08	/* input buffer heads: leaves on a network port (route_result.forward) */
 
 /*
- * Sideband of one buffered flit.  In the input buffer a head flit also
- * carries its route (the route computation result, struct route_result
- * packed by route_pack); in row and column buffers the fields say where
- * the flit goes and route holds its packet's length in flits.
+ * Sideband of one buffered flit: when it becomes visible, and one word of
+ * flags and routing.  In the input buffer a head flit carries its route
+ * (the route computation result, struct route_result packed by
+ * route_pack); past the input buffer every flit carries where it goes
+ * (the same for all flits of a packet: set from the input VC in one
+ * store, fifo_meta_forward).
  */
-/* Where a flit goes past the input buffer: the same for all flits of a packet. */
-struct flit_fwd {
-	uint8_t len;		/* its packet's length in flits */
-	uint8_t sub_k;		/* TILED row buffer: column buffer VC at the subswitch */
-	uint8_t sub_out;	/* TILED row buffer: subswitch output (the output's row) */
-	uint8_t col_slot;	/* TILED row buffer: column buffer at the output tile */
-};
-
 struct fifo_meta {
 	uint64_t ready_at;	/* first cycle the flit is visible at the head */
 	union {
-		uint32_t route;	/* input buffer heads: packed route result */
-		struct flit_fwd fwd;	/* past the input buffer */
+		uint64_t word;
+		struct {
+			uint8_t flags;	/* FM_* */
+			uint8_t vc;	/* VC it leaves on (row/col/out) */
+			uint8_t port;	/* destination output port (row/col/out) */
+			uint8_t len;	/* its packet's length in flits (row/col/out) */
+			uint8_t sub_k;	/* TILED row buffer: column buffer VC at the subswitch */
+			uint8_t sub_out;	/* TILED row buffer: subswitch output (the output's row) */
+			uint8_t col_slot;	/* TILED row buffer: column buffer at the output tile */
+			uint8_t spare;
+		};
+		struct {
+			uint32_t in_flags;	/* flags, as above */
+			uint32_t route;	/* input buffer heads: packed route result */
+		};
 	};
-	uint8_t flags;		/* FM_* */
-	uint8_t vc;		/* VC it arrived on (input) or leaves on (row/col/out) */
-	uint8_t port;		/* destination output port (row/col/out) */
-	uint8_t spare;
 };
+
+/* Past the input buffer: @m goes where @fwd (a fifo_meta word, flags aside) says. */
+static inline void fifo_meta_forward(struct fifo_meta *m, uint64_t fwd)
+{
+	struct fifo_meta t;
+
+	t.word = fwd;
+	t.flags = m->flags;
+	m->word = t.word;
+}
 
 /* The flit pool: every flit inside the router, by slot number. */
 struct flit_pool {

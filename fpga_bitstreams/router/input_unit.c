@@ -78,7 +78,7 @@ static void input_write_port(struct router *r, unsigned int port)
 	struct in_vc *iv;
 	struct fifo_meta *m;
 	uint32_t slot, route = 0;
-	uint8_t flags = 0, oport = 0;
+	uint8_t flags = 0;
 
 	f->valid = false;
 	if (vc >= r->p.vcs) {
@@ -102,7 +102,6 @@ static void input_write_port(struct router *r, unsigned int port)
 		route_compute(&r->rcfg, &r->view, port, vc, &h, &rt);
 		flags = FM_HEAD | (h.class & 1 ? FM_PAT : 0) | (rt.forward ? FM_FWD : 0);
 		route = route_pack(&rt);
-		oport = rt.port;
 		iv->rx_left = rt.flits ? rt.flits : 1;
 		iv->rx_open = 1;
 		r->pcnt[port].pkts_in++;
@@ -119,10 +118,9 @@ static void input_write_port(struct router *r, unsigned int port)
 	slot = pool_get(&r->pool);
 	m = &r->pool.meta[slot];
 	m->ready_at = r->now + r->p.lat_bw;
+	m->word = 0;
 	m->route = route;
 	m->flags = flags;
-	m->vc = (uint8_t)vc;
-	m->port = oport;
 	flit_copy(pool_data(&r->pool, slot), f->data, r->p.flit_bytes);
 	fifo_push(&iv->buf, slot);
 	r->pcnt[port].flits_in++;

@@ -121,7 +121,7 @@ static void router_layout(struct router *r, struct arena *a)
 		struct flit_fifo *rb = arena_take(a, p->cols * V * sizeof(struct flit_fifo));
 		struct arbiter *sa = arena_take(a, p->rows * sizeof(struct arbiter));
 		struct credit *cc = arena_take(a, p->rows * V * sizeof(struct credit));
-		int8_t *own = arena_take(a, p->rows * V);
+		int16_t *own = arena_take(a, p->rows * V * sizeof(*own));
 		struct credit **rs = arena_take(a, p->cols * V * sizeof(*rs));
 		struct credit **cs = NULL;
 		struct flit_fifo *cb = NULL;
@@ -301,6 +301,16 @@ struct chan *router_out(struct router *r, unsigned int port)
 uint64_t router_now(const struct router *r)
 {
 	return r->now;
+}
+
+uint64_t router_out_driven(const struct router *r)
+{
+	return r->out_driven;
+}
+
+uint64_t router_in_credited(const struct router *r)
+{
+	return r->in_credited;
 }
 
 /* ---- the clock ------------------------------------------------------------ */

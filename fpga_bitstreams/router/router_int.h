@@ -24,10 +24,10 @@ struct in_vc {
 	uint8_t state;		/* enum router_vc_state (ROUTING covers VC_WAIT) */
 	uint8_t out_port;	/* ACTIVE: the output VC it owns */
 	uint8_t out_vc;
-	uint8_t sent;		/* flits of the front packet switched so far */
+	uint16_t sent;		/* flits of the front packet switched so far */
 	uint8_t row_tile;	/* TILED, ACTIVE: tile of the row buffer it sends to */
 	uint8_t row_k;		/* TILED, ACTIVE: its credit in the port's rowcred */
-	struct flit_fwd fwd;	/* ACTIVE: where its flits go past the input buffer */
+	uint64_t fwd;		/* ACTIVE: where its flits go past the input buffer (fifo_meta word) */
 	struct route_result rt;	/* route of the front packet */
 	uint64_t va_at;		/* ROUTING: first cycle VA may act (head visible + LAT_RC) */
 	uint64_t sa_at;		/* ACTIVE/DROPPING: first cycle SA may act */
@@ -85,7 +85,7 @@ struct tile {
 	uint64_t row_nonempty;		/* bit ci * VCS + v */
 	struct arbiter *sub_arb;	/* [ROWS]: one per subswitch output */
 	struct credit *colcred;		/* [ROWS][VCS]: column buffers of tile (ro, col), slot row */
-	int8_t *colown;			/* [ROWS][VCS]: row buffer whose packet owns it, -1 */
+	int16_t *colown;		/* [ROWS][VCS]: row buffer whose packet owns it, -1 */
 	/* column buffers of this tile's output (if it has a port) */
 	struct flit_fifo *colbuf;	/* [ROWS][VCS], by output VC */
 	uint64_t col_nonempty;		/* bit ri * VCS + v */

@@ -55,7 +55,12 @@ static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 		ov->pkts++;
 	}
 	iv->rt = rt;
-	iv->fwd.len = rt.flits;
+	{
+		struct fifo_meta f = { .word = iv->fwd };
+
+		f.len = rt.flits;
+		iv->fwd = f.word;
+	}
 	iv->sent = 0;
 	iv->drop_bytes = 0;
 	iv->sa_at = r->now + 1;
@@ -138,9 +143,7 @@ sa_take(struct router *r, unsigned int port, unsigned int vc, uint8_t *flags)
 		if ((*flags & FM_HEAD) && iv->rt.forward)
 			sa_head_update(r, iv, pool_data(&r->pool, s));
 		iv->sent++;
-		m->fwd = iv->fwd;
-		m->vc = iv->out_vc;
-		m->port = iv->out_port;
+		fifo_meta_forward(m, iv->fwd);
 	}
 	if (*flags & FM_TAIL)
 		sa_packet_done(r, port, vc);

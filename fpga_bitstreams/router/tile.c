@@ -30,35 +30,15 @@
  */
 #include "router_int.h"
 
-/* Grant row buffer @w of tile @t its subswitch output: the flit goes down the column. */
-static inline void sub_grant(struct router *r, struct tile *t, unsigned int w, uint64_t col_at,
-			     uint64_t ret_at)
-{
-	struct flit_fifo *q = &t->rowbuf[w];
-	uint32_t fs = fifo_pop(q);
-	struct fifo_meta *m = &r->pool.meta[fs];
-	unsigned int k = m->fwd.sub_k, og = m->port;
-	struct tile *ot = &r->tiles[og];
-
-	t->colcred[k].avail--;
-	t->colown[k] = (m->flags & FM_TAIL) ? -1 : (int8_t)w;
-	m->ready_at = col_at;
-	fifo_push(&ot->colbuf[m->fwd.col_slot], fs);
-	if (fifo_empty(q))
-		t->row_nonempty &= ~(1ull << w);
-	ot->col_nonempty |= 1ull << m->fwd.col_slot;
-	r->cols_nonempty |= 1ull << og;
-	credit_line_push(&r->row_ret, ret_at, t->row_src[w]);
-}
-
 /* May the head flit @m of row buffer @b cross the subswitch now (room, ownership)? */
-static inline bool sub_can(const struct tile *t, unsigned int b, const struct fifo_meta *m)
+static inline bool sub_can(const struct credit *colcred, const int16_t *colown, unsigned int b,
+			   const struct fifo_meta *m)
 {
-	unsigned int k = m->fwd.sub_k;
+	unsigned int k = m->sub_k;
 
-	if (!t->colcred[k].avail)
+	if (!colcred[k].avail)
 		return false;
-	return (m->flags & FM_HEAD) ? t->colown[k] < 0 : t->colown[k] == (int)b;
+	return (m->flags & FM_HEAD) ? colown[k] < 0 : colown[k] == (int)b;
 }
 
 void tile_subswitch(struct router *r)
@@ -66,19 +46,24 @@ void tile_subswitch(struct router *r)
 	const unsigned int speedup = r->p.speedup;
 	const uint64_t now = r->now, col_at = now + r->p.lat_sub + r->p.lat_col;
 	const uint64_t ret_at = now + r->p.lat_row;
-	const struct fifo_meta *const meta = r->pool.meta;
+	struct fifo_meta *const meta = r->pool.meta;
+	struct tile *const tiles = r->tiles;
+	uint64_t rows_ne = r->rows_nonempty, cols_ne = r->cols_nonempty;
 
-	for (uint64_t gm = r->rows_nonempty; gm; gm &= gm - 1) {
+	for (uint64_t gm = rows_ne; gm; gm &= gm - 1) {
 		unsigned int g = (unsigned int)__builtin_ctzll(gm);
-		struct tile *t = &r->tiles[g];
+		struct tile *t = &tiles[g];
+		struct flit_fifo *const rowbuf = t->rowbuf;
+		struct credit *const colcred = t->colcred;
+		int16_t *const colown = t->colown;
+		uint64_t req[ROUTER_ROWS_MAX], pat = 0, row_ne = t->row_nonempty;
 		bool iwa = t->sub_arb[0].kind == ARB_IWA;
-		uint64_t req[ROUTER_ROWS_MAX], pat = 0;
 		uint32_t outs = 0;
 
 		/* requests: visible heads whose column buffer VC has room and is theirs */
-		for (uint64_t bm = t->row_nonempty; bm; bm &= bm - 1) {
+		for (uint64_t bm = row_ne; bm; bm &= bm - 1) {
 			unsigned int b = (unsigned int)__builtin_ctzll(bm);
-			const struct flit_fifo *q = &t->rowbuf[b];
+			const struct flit_fifo *q = &rowbuf[b];
 			const struct fifo_meta *m = &meta[q->slot[q->head]];
 			unsigned int ro;
 
@@ -86,9 +71,9 @@ void tile_subswitch(struct router *r)
 				router_wake(r, m->ready_at);
 				continue;
 			}
-			if (!sub_can(t, b, m))
+			if (!sub_can(colcred, colown, b, m))
 				continue;
-			ro = m->fwd.sub_out;
+			ro = m->sub_out;
 			if (!(outs & (1u << ro))) {
 				outs |= 1u << ro;
 				req[ro] = 0;
@@ -105,35 +90,51 @@ void tile_subswitch(struct router *r)
 			unsigned int ro = (unsigned int)__builtin_ctz(outs);
 			struct arbiter *a = &t->sub_arb[ro];
 			uint64_t all = req[ro], left = all;
-			int w;
+			unsigned int s = 0;
+			int w = arb_pick(a, left);
 
 			r->cnt.sa_conflicts += (all & (all - 1)) != 0;
-			w = arb_pick(a, left);
-			for (unsigned int s = 1;; ) {
-				bool tail = meta[fifo_front(&t->rowbuf[w])].flags & FM_TAIL;
+			for (;;) {
+				struct flit_fifo *q = &rowbuf[w];
+				uint32_t fs = fifo_pop(q);
+				struct fifo_meta *m = &meta[fs];
+				unsigned int k = m->sub_k, og = m->port, cs = m->col_slot;
+				struct tile *ot = &tiles[og];
+				bool tail = m->flags & FM_TAIL;
 
-				sub_grant(r, t, (unsigned int)w, col_at, ret_at);
+				colcred[k].avail--;
+				colown[k] = tail ? -1 : (int16_t)w;
+				m->ready_at = col_at;
+				fifo_push(&ot->colbuf[cs], fs);
+				ot->col_nonempty |= 1ull << cs;
+				cols_ne |= 1ull << og;
+				if (!q->count)
+					row_ne &= ~(1ull << w);
+				credit_line_push(&r->row_ret, ret_at, t->row_src[w]);
 				arb_update(a, w, all, pat, !tail);
 				left &= ~(1ull << w);
-				if (s == speedup)
+				if (++s == speedup)
 					break;
 				/* more grants: a flit granted before may have taken the room */
 				for (w = arb_pick(a, left); w >= 0; w = arb_pick(a, left)) {
-					const struct flit_fifo *q = &t->rowbuf[w];
+					const struct flit_fifo *nq = &rowbuf[w];
 
-					if (sub_can(t, (unsigned int)w, &meta[q->slot[q->head]]))
+					if (sub_can(colcred, colown, (unsigned int)w,
+						    &meta[nq->slot[nq->head]]))
 						break;
 					left &= ~(1ull << w);
 				}
 				if (w < 0)
 					break;
-				s++;
 			}
 			outs &= outs - 1;
 		} while (outs);
-		if (!t->row_nonempty)
-			r->rows_nonempty &= ~(1ull << g);
+		t->row_nonempty = row_ne;
+		if (!row_ne)
+			rows_ne &= ~(1ull << g);
 	}
+	r->rows_nonempty = rows_ne;
+	r->cols_nonempty = cols_ne;
 }
 
 void tile_output_mux(struct router *r)
@@ -172,7 +173,7 @@ void tile_output_mux(struct router *r)
 					/* a head needs its output VC free and, VCT, the whole packet's credits */
 					if (ov->owner >= 0)
 						continue;
-					if (!worm && !credit_has(&ov->cred, m->fwd.len ? m->fwd.len : 1)) {
+					if (!worm && !credit_has(&ov->cred, m->len ? m->len : 1)) {
 						output_wait(r, o, m->vc);
 						continue;
 					}
@@ -196,7 +197,7 @@ void tile_output_mux(struct router *r)
 			struct out_vc *ov = &op->vc[m->vc];
 			bool worm = (worm_vcs >> m->vc) & 1;
 			uint8_t flags = m->flags;
-			unsigned int len = m->fwd.len;
+			unsigned int len = m->len;
 
 			r->cnt.sa_conflicts += (req & (req - 1)) != 0;
 			if (flags & FM_HEAD) {

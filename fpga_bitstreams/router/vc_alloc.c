@@ -149,10 +149,17 @@ static void va_grant(struct router *r, unsigned int port, const struct va_req *q
 	 */
 	iv->row_tile = (uint8_t)(r->port_row[port] * r->p.cols + r->port_col[q->o]);
 	iv->row_k = (uint8_t)(r->port_col[q->o] * r->p.vcs + q->vc);
-	iv->fwd.len = iv->rt.flits;
-	iv->fwd.sub_out = r->port_row[q->o];
-	iv->fwd.sub_k = (uint8_t)(r->port_row[q->o] * r->p.vcs + q->ovc);
-	iv->fwd.col_slot = (uint8_t)(r->port_row[port] * r->p.vcs + q->ovc);
+	{
+		struct fifo_meta f = { .word = 0 };
+
+		f.vc = q->ovc;
+		f.port = q->o;
+		f.len = iv->rt.flits;
+		f.sub_out = r->port_row[q->o];
+		f.sub_k = (uint8_t)(r->port_row[q->o] * r->p.vcs + q->ovc);
+		f.col_slot = (uint8_t)(r->port_row[port] * r->p.vcs + q->ovc);
+		iv->fwd = f.word;
+	}
 	iv->sa_at = r->now + r->p.lat_va;
 	if (iv->rt.counted) {
 		if (q->adaptive)

@@ -222,22 +222,25 @@ static void source_drive(struct bench *b, unsigned int i)
 	}
 }
 
-/* Port @i's sink takes what the router drove for cycle b->now + 1. */
-static void sink_read(struct bench *b, unsigned int i)
+/* Port @i's source takes the credits the router returned for cycle b->now + 1. */
+static void source_credits(struct bench *b, unsigned int i)
 {
 	struct src *s = &b->src[i];
-	const struct flit *f = &b->out[i]->fwd;
 	uint64_t c, mine;
 
 	/* credits never exceed 255 per VC: a bytewise add */
 	memcpy(&c, b->in[i]->back.credits, sizeof(c));
-	if (c) {
-		memcpy(&mine, s->credits, sizeof(mine));
-		mine += c;
-		memcpy(s->credits, &mine, sizeof(mine));
-	}
-	if (!f->valid)
-		return;
+	memcpy(&mine, s->credits, sizeof(mine));
+	mine += c;
+	memcpy(s->credits, &mine, sizeof(mine));
+}
+
+/* Port @i's sink takes the flit the router drove for cycle b->now + 1. */
+static void sink_read(struct bench *b, unsigned int i)
+{
+	struct src *s = &b->src[i];
+	const struct flit *f = &b->out[i]->fwd;
+
 	b->flits_rx++;
 	s->credit_back += 1ull << (8 * f->vc);
 	b->ret_ports |= 1ull << i;
@@ -253,8 +256,6 @@ static void sink_read(struct bench *b, unsigned int i)
 
 static void bench_cycle(struct bench *b)
 {
-	unsigned int P = b->p.ports;
-
 	for (uint64_t m = b->ret_ports; m; m &= m - 1) {
 		unsigned int i = (unsigned int)__builtin_ctzll(m);
 		struct src *s = &b->src[i];
@@ -269,8 +270,10 @@ static void bench_cycle(struct bench *b)
 		source_drive(b, (unsigned int)__builtin_ctzll(m));
 	router_cycle(b->r);
 	b->now++;
-	for (unsigned int i = 0; i < P; i++)
-		sink_read(b, i);
+	for (uint64_t m = router_in_credited(b->r); m; m &= m - 1)
+		source_credits(b, (unsigned int)__builtin_ctzll(m));
+	for (uint64_t m = router_out_driven(b->r); m; m &= m - 1)
+		sink_read(b, (unsigned int)__builtin_ctzll(m));
 }
 
 static void preset_by_name(struct router_params *p, const char *name, unsigned int speedup)
