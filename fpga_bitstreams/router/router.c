@@ -91,19 +91,10 @@ static void router_layout(struct router *r, struct arena *a)
 	for (unsigned int i = 0; i < P; i++) {
 		struct in_port *ip = a->base ? &r->in[i] : NULL;
 		struct out_port *op = a->base ? &r->out[i] : NULL;
-		struct in_vc *ivs = arena_take(a, V * sizeof(struct in_vc));
-		struct out_vc *ovs = arena_take(a, V * sizeof(struct out_vc));
 		struct arbiter *va = arena_take(a, V * sizeof(struct arbiter));
-		struct credit *rc = NULL;
 
-		if (p->org == ROUTER_ORG_TILED)
-			rc = arena_take(a, p->cols * V * sizeof(struct credit));
-		if (ip) {
-			ip->vc = ivs;
-			ip->rowcred = rc;
-			op->vc = ovs;
+		if (op)
 			op->va_arb = va;
-		}
 		for (unsigned int v = 0; v < V; v++) {
 			fifo_make(a, ip ? &ip->vc[v].buf : NULL, p->buf_depth, &slots);
 			arb_make(a, va ? &va[v] : NULL, p->arb_va_out, P, p->iwa_bits);
@@ -118,36 +109,20 @@ static void router_layout(struct router *r, struct arena *a)
 	}
 	for (unsigned int g = 0; g < tiles; g++) {
 		struct tile *t = a->base ? &r->tiles[g] : NULL;
-		struct flit_fifo *rb = arena_take(a, p->cols * V * sizeof(struct flit_fifo));
 		struct arbiter *sa = arena_take(a, p->rows * sizeof(struct arbiter));
-		struct credit *cc = arena_take(a, p->rows * V * sizeof(struct credit));
-		int16_t *own = arena_take(a, p->rows * V * sizeof(*own));
-		struct credit **rs = arena_take(a, p->cols * V * sizeof(*rs));
-		struct credit **cs = NULL;
-		struct flit_fifo *cb = NULL;
 
-		if (g < P) {
-			cb = arena_take(a, p->rows * V * sizeof(struct flit_fifo));
-			cs = arena_take(a, p->rows * V * sizeof(*cs));
-		}
 		if (t) {
-			t->row = g / p->cols;
-			t->col = g % p->cols;
-			t->rowbuf = rb;
+			t->row = (uint8_t)(g / p->cols);
+			t->col = (uint8_t)(g % p->cols);
 			t->sub_arb = sa;
-			t->colcred = cc;
-			t->colown = own;
-			t->colbuf = cb;
-			t->row_src = rs;
-			t->col_src = cs;
 		}
 		for (unsigned int i = 0; i < p->cols * V; i++)
-			fifo_make(a, rb ? &rb[i] : NULL, p->row_depth, &slots);
+			fifo_make(a, t ? &t->rowbuf[i] : NULL, p->row_depth, &slots);
 		for (unsigned int i = 0; i < p->rows; i++)
 			arb_make(a, sa ? &sa[i] : NULL, p->arb_sa_out, p->cols * V, p->iwa_bits);
 		if (g < P)
 			for (unsigned int i = 0; i < p->rows * V; i++)
-				fifo_make(a, cb ? &cb[i] : NULL, p->col_depth, &slots);
+				fifo_make(a, t ? &t->colbuf[i] : NULL, p->col_depth, &slots);
 	}
 	if (tiles) {
 		/* credits in flight: at most one per buffer read per cycle and latency */
@@ -185,8 +160,8 @@ static void router_reset_state(struct router *r)
 		struct tile *t = &r->tiles[g];
 
 		for (unsigned int k = 0; k < p->rows * V; k++) {
-			credit_init(&t->colcred[k], p->col_depth);
-			t->colown[k] = -1;
+			credit_init(&t->colvc[k].cred, p->col_depth);
+			t->colvc[k].own = -1;
 		}
 		/* row buffer (ci, v) at subswitch (row, col): input row * COLS + ci */
 		for (unsigned int ci = 0; ci < p->cols; ci++)
@@ -194,10 +169,10 @@ static void router_reset_state(struct router *r)
 				t->row_src[ci * V + v] = t->row * p->cols + ci < p->ports ?
 					&r->in[t->row * p->cols + ci].rowcred[t->col * V + v] : NULL;
 		/* column buffer (ri, v) of this output: subswitch (ri, col), slot row */
-		for (unsigned int ri = 0; t->col_src && ri < p->rows; ri++)
+		for (unsigned int ri = 0; g < p->ports && ri < p->rows; ri++)
 			for (unsigned int v = 0; v < V; v++)
 				t->col_src[ri * V + v] =
-					&r->tiles[ri * p->cols + t->col].colcred[t->row * V + v];
+					&r->tiles[ri * p->cols + t->col].colvc[t->row * V + v].cred;
 	}
 	for (unsigned int i = 0; i < p->ports; i++) {
 		r->port_row[i] = (uint8_t)(i / p->cols);

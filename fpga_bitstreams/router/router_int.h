@@ -13,6 +13,9 @@
 #include "fifo.h"
 #include "router.h"
 
+/* Row buffers (COLS x VCS) and column buffers (ROWS x VCS) of a tile, at most. */
+#define TILE_BUFS	64
+
 /* No pool slot: the flit was drained, not passed on. */
 #define ROUTER_NO_SLOT	UINT32_MAX
 
@@ -40,13 +43,13 @@ struct in_vc {
 };
 
 struct in_port {
-	struct in_vc *vc;	/* VCS of them */
 	uint32_t busy;		/* bit v: vc[v].state != IDLE */
 	uint32_t routing;	/* bit v: vc[v].state == ROUTING */
+	unsigned int row_slot;	/* TILED: its row buffers at a subswitch: row_slot + VC */
 	struct arbiter sa_arb;	/* SA input stage: VCS requesters */
 	struct arbiter va_arb;	/* VA input stage: VCS requesters */
-	struct credit *rowcred;	/* TILED: [COLS][VCS] row buffer credits, by input VC */
-	unsigned int row_slot;	/* TILED: its row buffers at a subswitch: row_slot + VC */
+	struct in_vc vc[CHAN_VCS_MAX];	/* VCS of them */
+	struct credit rowcred[TILE_BUFS];	/* TILED: [COLS][VCS] row buffer credits, by input VC */
 };
 
 /* ---- output unit: one per port ----------------------------------------- */
@@ -65,8 +68,8 @@ struct out_vc {
 };
 
 struct out_port {
-	struct out_vc *vc;	/* VCS of them */
 	struct flit_fifo pipe;	/* output register stage(s) to the wire */
+	struct out_vc vc[CHAN_VCS_MAX];	/* VCS of them */
 	struct arbiter sa_arb;	/* XBAR: SA output stage over PORTS inputs */
 	struct arbiter mux_arb;	/* TILED: output mux over ROWS x VCS column buffers */
 	struct arbiter *va_arb;	/* VA output stage: [VCS], PORTS requesters each */
@@ -78,20 +81,28 @@ struct out_port {
 
 /* ---- tile (TILED): subswitch and column buffers ------------------------- */
 
+
+/* A column buffer VC as its subswitch sees it. */
+struct col_vc {
+	struct credit cred;	/* the column buffer's free slots */
+	int16_t own;		/* row buffer whose packet owns it, -1 */
+	uint16_t pad;
+};
+
 struct tile {
-	unsigned int row, col;
-	/* subswitch (row, col): row buffers of the COLS inputs of this row */
-	struct flit_fifo *rowbuf;	/* [COLS][VCS], by input VC */
 	uint64_t row_nonempty;		/* bit ci * VCS + v */
-	struct arbiter *sub_arb;	/* [ROWS]: one per subswitch output */
-	struct credit *colcred;		/* [ROWS][VCS]: column buffers of tile (ro, col), slot row */
-	int16_t *colown;		/* [ROWS][VCS]: row buffer whose packet owns it, -1 */
-	/* column buffers of this tile's output (if it has a port) */
-	struct flit_fifo *colbuf;	/* [ROWS][VCS], by output VC */
 	uint64_t col_nonempty;		/* bit ri * VCS + v */
+	struct arbiter *sub_arb;	/* [ROWS]: one per subswitch output */
+	uint8_t row, col;
+	/* subswitch (row, col): row buffers of the COLS inputs of this row, by input VC */
+	struct flit_fifo rowbuf[TILE_BUFS];	/* [COLS][VCS] */
+	/* the column buffers the subswitch feeds, at tile (ro, col), slot row */
+	struct col_vc colvc[TILE_BUFS];		/* [ROWS][VCS] */
+	/* column buffers of this tile's output (if it has a port), by output VC */
+	struct flit_fifo colbuf[TILE_BUFS];	/* [ROWS][VCS] */
 	/* wiring: the credit each buffer returns when a flit leaves it */
-	struct credit **row_src;	/* [COLS][VCS]: the input's row buffer credit */
-	struct credit **col_src;	/* [ROWS][VCS]: the subswitch's column buffer credit */
+	struct credit *row_src[TILE_BUFS];	/* the input's row buffer credit */
+	struct credit *col_src[TILE_BUFS];	/* the subswitch's column buffer credit */
 };
 
 /* A credit on its way back inside the router (fixed latency: in order). */

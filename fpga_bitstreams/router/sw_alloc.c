@@ -222,6 +222,7 @@ static void sa_tiled(struct router *r)
 {
 	const unsigned int speedup = r->p.speedup;
 	const uint64_t row_at = r->now + r->p.lat_sa + r->p.lat_row;
+	struct fifo_meta *const meta = r->pool.meta;
 
 	for (uint64_t pm = r->sa_ports; pm; pm &= pm - 1) {
 		unsigned int p = (unsigned int)__builtin_ctzll(pm);
@@ -235,22 +236,34 @@ static void sa_tiled(struct router *r)
 		for (unsigned int s = 0; s < speedup && req; s++) {
 			int w = arb_pick(&ip->sa_arb, req);
 			struct in_vc *iv = &ip->vc[w];
-			unsigned int g = iv->row_tile, k = iv->row_k;
-			struct tile *t;
-			uint32_t fs;
-			uint8_t flags;
+			uint32_t fs = fifo_pop(&iv->buf);
+			struct fifo_meta *m = &meta[fs];
+			uint8_t flags = m->flags;
 
 			req &= ~(1ull << w);
-			/* the row buffer of an active VC, fixed until it takes another output */
-			fs = sa_take(r, p, (unsigned int)w, &flags);
-			if (fs != ROUTER_NO_SLOT) {
-				t = &r->tiles[g];
-				ip->rowcred[k].avail--;
-				r->pool.meta[fs].ready_at = row_at;
-				fifo_push(&t->rowbuf[ip->row_slot + (unsigned int)w], fs);
-				t->row_nonempty |= 1ull << (ip->row_slot + (unsigned int)w);
-				r->rows_nonempty |= 1ull << g;
+			/* its buffer slot is free: the credit goes upstream */
+			r->in_wires[p].back.credits[w]++;
+			r->in_credited |= 1ull << p;
+			r->changed = true;
+			if (iv->state == IVC_ACTIVE) {
+				/* on the row bus into its row buffer at the subswitch */
+				struct tile *t = &r->tiles[iv->row_tile];
+				unsigned int b = ip->row_slot + (unsigned int)w;
+
+				if ((flags & FM_HEAD) && iv->rt.forward)
+					sa_head_update(r, iv, pool_data(&r->pool, fs));
+				iv->sent++;
+				fifo_meta_forward(m, iv->fwd);
+				m->ready_at = row_at;
+				ip->rowcred[iv->row_k].avail--;
+				fifo_push(&t->rowbuf[b], fs);
+				t->row_nonempty |= 1ull << b;
+				r->rows_nonempty |= 1ull << iv->row_tile;
+			} else {
+				sa_drain(r, p, (unsigned int)w, fs);
 			}
+			if (flags & FM_TAIL)
+				sa_packet_done(r, p, (unsigned int)w);
 			arb_update(&ip->sa_arb, w, req | 1ull << w, pat, !(flags & FM_TAIL));
 		}
 	}

@@ -31,14 +31,36 @@
 #include "router_int.h"
 
 /* May the head flit @m of row buffer @b cross the subswitch now (room, ownership)? */
-static inline bool sub_can(const struct credit *colcred, const int16_t *colown, unsigned int b,
-			   const struct fifo_meta *m)
+static inline bool sub_can(const struct tile *t, unsigned int b, const struct fifo_meta *m)
 {
-	unsigned int k = m->sub_k;
+	const struct col_vc *c = &t->colvc[m->sub_k];
 
-	if (!colcred[k].avail)
+	if (!c->cred.avail)
 		return false;
-	return (m->flags & FM_HEAD) ? colown[k] < 0 : colown[k] == (int)b;
+	return (m->flags & FM_HEAD) ? c->own < 0 : c->own == (int)b;
+}
+
+/* Grant row buffer @w of tile @t down its column: returns the flit's FM_TAIL. */
+static inline bool sub_grant(struct router *r, struct tile *t, unsigned int w, uint64_t col_at,
+			     uint64_t ret_at)
+{
+	struct flit_fifo *q = &t->rowbuf[w];
+	uint32_t fs = fifo_pop(q);
+	struct fifo_meta *m = &r->pool.meta[fs];
+	struct col_vc *c = &t->colvc[m->sub_k];
+	struct tile *ot = &r->tiles[m->port];
+	bool tail = m->flags & FM_TAIL;
+
+	c->cred.avail--;
+	c->own = tail ? -1 : (int16_t)w;
+	m->ready_at = col_at;
+	fifo_push(&ot->colbuf[m->col_slot], fs);
+	ot->col_nonempty |= 1ull << m->col_slot;
+	r->cols_nonempty |= 1ull << m->port;
+	if (!q->count)
+		t->row_nonempty &= ~(1ull << w);
+	credit_line_push(&r->row_ret, ret_at, t->row_src[w]);
+	return tail;
 }
 
 void tile_subswitch(struct router *r)
@@ -46,32 +68,26 @@ void tile_subswitch(struct router *r)
 	const unsigned int speedup = r->p.speedup;
 	const uint64_t now = r->now, col_at = now + r->p.lat_sub + r->p.lat_col;
 	const uint64_t ret_at = now + r->p.lat_row;
-	struct fifo_meta *const meta = r->pool.meta;
-	struct tile *const tiles = r->tiles;
-	uint64_t rows_ne = r->rows_nonempty, cols_ne = r->cols_nonempty;
 
-	for (uint64_t gm = rows_ne; gm; gm &= gm - 1) {
+	for (uint64_t gm = r->rows_nonempty; gm; gm &= gm - 1) {
 		unsigned int g = (unsigned int)__builtin_ctzll(gm);
-		struct tile *t = &tiles[g];
-		struct flit_fifo *const rowbuf = t->rowbuf;
-		struct credit *const colcred = t->colcred;
-		int16_t *const colown = t->colown;
-		uint64_t req[ROUTER_ROWS_MAX], pat = 0, row_ne = t->row_nonempty;
+		struct tile *t = &r->tiles[g];
+		uint64_t req[ROUTER_ROWS_MAX], pat = 0;
 		bool iwa = t->sub_arb[0].kind == ARB_IWA;
 		uint32_t outs = 0;
 
 		/* requests: visible heads whose column buffer VC has room and is theirs */
-		for (uint64_t bm = row_ne; bm; bm &= bm - 1) {
+		for (uint64_t bm = t->row_nonempty; bm; bm &= bm - 1) {
 			unsigned int b = (unsigned int)__builtin_ctzll(bm);
-			const struct flit_fifo *q = &rowbuf[b];
-			const struct fifo_meta *m = &meta[q->slot[q->head]];
+			const struct flit_fifo *q = &t->rowbuf[b];
+			const struct fifo_meta *m = &r->pool.meta[q->slot[q->head]];
 			unsigned int ro;
 
 			if (m->ready_at > now) {
 				router_wake(r, m->ready_at);
 				continue;
 			}
-			if (!sub_can(colcred, colown, b, m))
+			if (!sub_can(t, b, m))
 				continue;
 			ro = m->sub_out;
 			if (!(outs & (1u << ro))) {
@@ -95,32 +111,17 @@ void tile_subswitch(struct router *r)
 
 			r->cnt.sa_conflicts += (all & (all - 1)) != 0;
 			for (;;) {
-				struct flit_fifo *q = &rowbuf[w];
-				uint32_t fs = fifo_pop(q);
-				struct fifo_meta *m = &meta[fs];
-				unsigned int k = m->sub_k, og = m->port, cs = m->col_slot;
-				struct tile *ot = &tiles[og];
-				bool tail = m->flags & FM_TAIL;
+				bool tail = sub_grant(r, t, (unsigned int)w, col_at, ret_at);
 
-				colcred[k].avail--;
-				colown[k] = tail ? -1 : (int16_t)w;
-				m->ready_at = col_at;
-				fifo_push(&ot->colbuf[cs], fs);
-				ot->col_nonempty |= 1ull << cs;
-				cols_ne |= 1ull << og;
-				if (!q->count)
-					row_ne &= ~(1ull << w);
-				credit_line_push(&r->row_ret, ret_at, t->row_src[w]);
 				arb_update(a, w, all, pat, !tail);
 				left &= ~(1ull << w);
 				if (++s == speedup)
 					break;
 				/* more grants: a flit granted before may have taken the room */
 				for (w = arb_pick(a, left); w >= 0; w = arb_pick(a, left)) {
-					const struct flit_fifo *nq = &rowbuf[w];
+					const struct flit_fifo *q = &t->rowbuf[w];
 
-					if (sub_can(colcred, colown, (unsigned int)w,
-						    &meta[nq->slot[nq->head]]))
+					if (sub_can(t, (unsigned int)w, &r->pool.meta[q->slot[q->head]]))
 						break;
 					left &= ~(1ull << w);
 				}
@@ -129,12 +130,9 @@ void tile_subswitch(struct router *r)
 			}
 			outs &= outs - 1;
 		} while (outs);
-		t->row_nonempty = row_ne;
-		if (!row_ne)
-			rows_ne &= ~(1ull << g);
+		if (!t->row_nonempty)
+			r->rows_nonempty &= ~(1ull << g);
 	}
-	r->rows_nonempty = rows_ne;
-	r->cols_nonempty = cols_ne;
 }
 
 void tile_output_mux(struct router *r)
