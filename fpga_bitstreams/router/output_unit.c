@@ -148,6 +148,15 @@ static void credit_line_apply(struct router *r, struct credit_line *l)
 {
 	const uint64_t edge = r->now + 1;
 
+	if (l->latency == 1) {
+		/* every credit on the line left this edge: all usable next cycle */
+		for (unsigned int i = 0; i < l->count; i++)
+			l->v[(l->head + i) & l->mask].c->avail++;	/* never beyond the depth */
+		l->head = (l->head + l->count) & l->mask;
+		l->count = 0;
+		r->changed = true;
+		return;
+	}
 	while (l->count) {
 		struct credit_ret *e = &l->v[l->head];
 
@@ -155,9 +164,8 @@ static void credit_line_apply(struct router *r, struct credit_line *l)
 			router_wake(r, e->at - 1);
 			break;
 		}
-		e->c->avail++;	/* internal credits never exceed their depth */
-		if (++l->head == l->cap)
-			l->head = 0;
+		e->c->avail++;
+		l->head = (l->head + 1) & l->mask;
 		l->count--;
 		r->changed = true;
 	}

@@ -126,10 +126,15 @@ static void router_layout(struct router *r, struct arena *a)
 	}
 	if (tiles) {
 		/* credits in flight: at most one per buffer read per cycle and latency */
-		r->row_ret.cap = tiles * p->rows * p->speedup * p->lat_row + 1;
-		r->col_ret.cap = P * p->lat_col + 1;
-		r->row_ret.v = arena_take(a, r->row_ret.cap * sizeof(struct credit_ret));
-		r->col_ret.v = arena_take(a, r->col_ret.cap * sizeof(struct credit_ret));
+		unsigned int row_n = fifo_ring_size(tiles * p->rows * p->speedup * p->lat_row + 1);
+		unsigned int col_n = fifo_ring_size(P * p->lat_col + 1);
+
+		r->row_ret.mask = row_n - 1;
+		r->col_ret.mask = col_n - 1;
+		r->row_ret.latency = p->lat_row;
+		r->col_ret.latency = p->lat_col;
+		r->row_ret.v = arena_take(a, row_n * sizeof(struct credit_ret));
+		r->col_ret.v = arena_take(a, col_n * sizeof(struct credit_ret));
 	}
 	pool_make(a, &r->pool, slots, fb);
 }

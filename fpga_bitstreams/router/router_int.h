@@ -113,7 +113,9 @@ struct credit_ret {
 
 struct credit_line {
 	struct credit_ret *v;
-	unsigned int cap, head, count;
+	unsigned int mask;	/* entries - 1 (a power of two) */
+	unsigned int head, count;
+	unsigned int latency;	/* cycles from a flit leaving to its credit being usable */
 };
 
 struct router {
@@ -217,12 +219,10 @@ static inline bool out_vct_fits(const struct router *r, const struct out_vc *ov,
 /* A credit returned through a fixed-latency line, usable from cycle @at. */
 static inline void credit_line_push(struct credit_line *l, uint64_t at, struct credit *c)
 {
-	unsigned int s = l->head + l->count;
+	struct credit_ret *e = &l->v[(l->head + l->count) & l->mask];
 
-	if (s >= l->cap)
-		s -= l->cap;
-	l->v[s].at = at;
-	l->v[s].c = c;
+	e->at = at;
+	e->c = c;
 	l->count++;
 }
 

@@ -752,6 +752,37 @@ static void p_oneflit(struct router_params *p)
 	p->buf_depth = 8;
 }
 
+/* long stages: credits and stamps mature many cycles after the last change */
+static void p_tiled_slow(struct router_params *p)
+{
+	router_preset_card(p, 3);
+	p->vc_model = 0;
+	p->vcs = 2;
+	p->lat_bw = 3;
+	p->lat_rc = 2;
+	p->lat_va = 3;
+	p->lat_sa = 2;
+	p->lat_row = 6;
+	p->lat_sub = 3;
+	p->lat_col = 5;
+	p->lat_out = 4;
+	p->lat_lt = 2;
+	p->row_depth = 4;
+	p->col_depth = 3;
+}
+
+static void p_xbar_slow(struct router_params *p)
+{
+	router_preset_xbar(p, 4, 2);
+	p->wormhole_vcs = 1;
+	p->lat_bw = 4;
+	p->lat_rc = 3;
+	p->lat_va = 2;
+	p->lat_sa = 3;
+	p->lat_st = 5;
+	p->lat_lt = 4;
+}
+
 static const struct dg_scn scenarios[] = {
 	{ "card", p_card, 1, false, 0, 20000, 70, DG_READY },
 	{ "card_faults", p_card4, 1, false, 0, 20000, 60,
@@ -772,6 +803,8 @@ static const struct dg_scn scenarios[] = {
 	{ "narrow", p_narrow, 1, false, 0, 10000, 80, DG_MALFORMED | DG_READY },
 	{ "oneflit", p_oneflit, 1, false, 0, 20000, 500, DG_ONEFLIT },
 	{ "oneflit_skip", p_oneflit, 1, false, 0, 20000, 300, DG_ONEFLIT | DG_SKIP | DG_READY },
+	{ "tiled_slow", p_tiled_slow, 1, false, 0, 15000, 25, DG_SKIP | DG_READY | DG_FAULTS },
+	{ "xbar_slow", p_xbar_slow, 1, false, 0, 15000, 25, DG_SKIP | DG_READY },
 };
 
 #define N_SCN (sizeof(scenarios) / sizeof(scenarios[0]))

@@ -61,6 +61,7 @@ struct bench {
 	uint64_t rng;
 	unsigned int pkt_len, pkt_flits;
 	double gap_log;		/* log(1 - packet probability), for geometric gaps */
+	uint64_t p_thresh;	/* packet probability as a 64-bit threshold */
 	uint64_t next_pkt;	/* the earliest next_pkt of the sources */
 	uint64_t busy;		/* sources with packets queued */
 	uint64_t ret_ports;	/* sinks with credits to return */
@@ -76,15 +77,26 @@ static uint64_t rnd(struct bench *b)
 	return b->rng;
 }
 
-/* Cycles from one packet to the next of a Bernoulli source: geometric. */
+/*
+ * Cycles from one packet to the next of a Bernoulli source: geometric.
+ * Frequent packets draw their trials one by one, rare ones by the inverse
+ * of the distribution (a logarithm costs more than a few trials).
+ */
 static uint64_t next_gap(struct bench *b)
 {
-	double u = ((rnd(b) >> 11) + 1) * (1.0 / 9007199254740992.0);	/* (0, 1] */
+	double u;
+	uint64_t gap = 1;
 
 	if (b->gap_log >= 0)
 		return UINT64_MAX / 2;	/* load 0: never */
 	if (b->gap_log == -INFINITY)
 		return 1;
+	if (b->gap_log < -0.02) {
+		while (rnd(b) >= b->p_thresh)
+			gap++;
+		return gap;
+	}
+	u = ((rnd(b) >> 11) + 1) * (1.0 / 9007199254740992.0);	/* (0, 1] */
 	return 1 + (uint64_t)(log(u) / b->gap_log);
 }
 
@@ -131,6 +143,7 @@ static int bench_init(struct bench *b, const struct router_params *p, double loa
 	b->pkt_flits = router_packet_flits(p->flit_bytes, b->pkt_len);
 	p_pkt = load / b->pkt_flits;
 	b->gap_log = p_pkt >= 1 ? -INFINITY : log1p(-p_pkt);
+	b->p_thresh = p_pkt >= 1 ? UINT64_MAX : (uint64_t)(p_pkt * 18446744073709551615.0);
 	for (unsigned int i = 0; i < p->ports; i++) {
 		b->in[i] = router_in(b->r, i);
 		b->out[i] = router_out(b->r, i);
