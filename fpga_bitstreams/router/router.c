@@ -311,15 +311,18 @@ static void router_sample(struct router *r)
 	for (uint64_t m = r->in_credited; m; m &= m - 1)
 		memset(iw[__builtin_ctzll(m)].back.credits, 0, CHAN_VCS_MAX);
 	r->in_credited = 0;
+	/*
+	 * Every port, without a branch on what it carries (credits arrive at
+	 * random): the word is taken and the wire cleared either way, and
+	 * credits_in is read only for the ports in credits_ports.
+	 */
 	for (unsigned int o = 0; o < P; o++) {
 		uint64_t c;
 
 		memcpy(&c, ow[o].back.credits, sizeof(c));
-		if (c) {
-			r->out[o].credits_in = c;
-			memset(ow[o].back.credits, 0, sizeof(c));
-			cp |= 1ull << o;
-		}
+		r->out[o].credits_in = c;
+		memset(ow[o].back.credits, 0, sizeof(c));
+		cp |= (uint64_t)(c != 0) << o;
 		valid |= (uint64_t)iw[o].fwd.valid << o;
 	}
 	r->credits_ports = cp;
