@@ -133,6 +133,7 @@ static void output_fp(struct router *r, unsigned int o)
 			continue;
 		if (r->now + 1 - ov->stall_since >= t) {
 			op->dead = true;
+			out_usable_update(r, o);
 			r->port_events |= 1ull << o;
 			r->changed = true;
 		} else {

@@ -151,6 +151,7 @@ static void router_reset_state(struct router *r)
 		r->out_wires[i].back.ready = true;
 		r->in_wires[i].back.ready = true;
 		op->up = true;
+		out_usable_update(r, i);
 		for (unsigned int v = 0; v < V; v++) {
 			credit_init(&op->vc[v].cred, p->buf_depth);
 			op->vc[v].owner = -1;
@@ -389,6 +390,7 @@ void router_set_port_up(struct router *r, unsigned int port, bool up)
 		for (unsigned int v = 0; v < r->p.vcs; v++)
 			op->vc[v].cred.avail = op->vc[v].cred.max;
 	op->up = up;
+	out_usable_update(r, port);
 	r->next_event = r->now;
 }
 
@@ -397,6 +399,7 @@ void router_set_port_disabled(struct router *r, unsigned int port, bool disabled
 	if (port >= r->n_net)
 		return;
 	r->out[port].disabled = disabled;
+	out_usable_update(r, port);
 	r->next_event = r->now;
 }
 
@@ -411,6 +414,7 @@ void router_clear_dead(struct router *r)
 		struct out_port *op = &r->out[o];
 
 		op->dead = false;
+		out_usable_update(r, o);
 		for (unsigned int v = 0; v < r->p.vcs; v++)
 			if (op->stalled & (1u << v))
 				op->vc[v].stall_since = r->now;

@@ -151,6 +151,7 @@ struct router {
 	uint64_t cols_nonempty;	/* tiles with a column buffer holding flits */
 	uint64_t pipes_nonempty;/* output ports with a flit in the output stage */
 	uint64_t fp_ports;	/* output ports with a VC waiting or stalled */
+	uint64_t usable;	/* output ports up, not dead, not disabled (out_usable) */
 	struct credit_line row_ret, col_ret;
 	unsigned int va_rr;	/* adaptive choice round robin */
 
@@ -191,9 +192,16 @@ static inline void router_wake(struct router *r, uint64_t at)
 /* Is output @o able to carry packets (up, not dead, not disabled)? */
 static inline bool out_usable(const struct router *r, unsigned int o)
 {
-	const struct out_port *op = &r->out[o];
+	return (r->usable >> o) & 1;
+}
 
-	return op->up && !op->dead && !op->disabled;
+/* Output @o's bit in r->usable, after its up, dead or disabled register changed. */
+static inline void out_usable_update(struct router *r, unsigned int o)
+{
+	const struct out_port *op = &r->out[o];
+	uint64_t bit = 1ull << o;
+
+	r->usable = (r->usable & ~bit) | (op->up && !op->dead && !op->disabled ? bit : 0);
 }
 
 static inline enum route_drop out_drop_reason(const struct router *r, unsigned int o)
