@@ -500,23 +500,34 @@ static int run_speed(const struct router_params *p, double load, unsigned int pk
 	return run_alone(p, load, pkt_len, cycles);
 }
 
+/* The organisation as the figures name it: "3x3 tiles" or "crossbar". */
+static const char *org_name(const struct router_params *p, char *buf, size_t len)
+{
+	if (p->org == ROUTER_ORG_XBAR)
+		return "crossbar";
+	snprintf(buf, len, "%ux%u tiles", p->rows, p->cols);
+	return buf;
+}
+
 static int cmd_speed(uint64_t cycles, double load)
 {
 	struct router_params p;
+	char org[32];
 
 	router_preset_card(&p, 6);
 	p.vc_model = 0;		/* 4 generic VCs: the card's VC model has 7 */
 	p.vcs = 4;
 	if (apply_sets(&p))
 		return 2;
-	printf("speed: card router, host + %u network ports, %u VCs, %ux%u tiles, uniform random 64-byte packets at %.2f flits/cycle/port\n",
-	       p.ports - p.host_ports, p.vcs, p.rows, p.cols, load);
+	printf("speed: card router, host + %u network ports, %u VCs, %s, uniform random 64-byte packets at %.2f flits/cycle/port\n",
+	       p.ports - p.host_ports, p.vcs, org_name(&p, org, sizeof(org)), load);
 	return run_speed(&p, load, 64, cycles);
 }
 
 static int cmd_torus(uint64_t cycles, double load, unsigned int n_net)
 {
 	struct router_params p;
+	char org[32];
 
 	router_preset_card(&p, n_net);
 	p.vc_model = 0;
@@ -524,8 +535,8 @@ static int cmd_torus(uint64_t cycles, double load, unsigned int n_net)
 	p.flit_bytes = 64;
 	if (apply_sets(&p))
 		return 2;
-	printf("torus: a torus router, host + %u network ports, %u VCs, %ux%u tiles, 1-flit packets (%u-byte flits) at %.2f flits/cycle/port\n",
-	       p.ports - p.host_ports, p.vcs, p.rows, p.cols, p.flit_bytes, load);
+	printf("torus: a torus router, host + %u network ports, %u VCs, %s, 1-flit packets (%u-byte flits) at %.2f flits/cycle/port\n",
+	       p.ports - p.host_ports, p.vcs, org_name(&p, org, sizeof(org)), p.flit_bytes, load);
 	return run_speed(&p, load, p.flit_bytes - LOOM_PKT_HDR_SIZE, cycles);
 }
 
