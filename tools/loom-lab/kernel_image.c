@@ -5,6 +5,8 @@
  * xz stream; we find its magic, decompress the first stream with
  * `xz -dc --single-stream` (which ignores whatever follows it) and cache the
  * result in TREE/.lab-cache/<kver>/vmlinux until the vmlinuz changes.
+ * Another kernel (a debug build, say) comes as an ELF vmlinux with its
+ * module tree and is used as it is.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -162,5 +164,42 @@ int lab_prepare_vmlinux(const char *tree, const char *kver, char *out)
 				"Debian's xz-compressed kernels only", vmlinuz);
 		return -1;
 	}
+	return 0;
+}
+
+int lab_use_kernel(const char *vmlinux, const char *modules, struct lab_config *cfg)
+{
+	char elf[4] = { 0 };
+	const char *kver, *tail;
+	struct stat st;
+	int fd;
+
+	fd = open(vmlinux, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, elf, 4) != 4 || memcmp(elf, "\177ELF", 4)) {
+		lab_err("--kernel %s: %s", vmlinux, fd < 0 ? strerror(errno) :
+			"not an ELF image (the lab boots an uncompressed vmlinux by PVH, "
+			"not a bzImage)");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	kver = strrchr(modules, '/');
+	kver = kver ? kver + 1 : modules;
+	tail = strstr(modules, "/lib/modules/");
+	if (!*kver || !tail || tail + strlen("/lib/modules/") != kver) {
+		lab_err("--modules %s: expected a module tree ROOT/lib/modules/RELEASE, as "
+			"`make modules_install INSTALL_MOD_PATH=ROOT` leaves it", modules);
+		return -1;
+	}
+	if (strlen(kver) >= sizeof(cfg->kver) || stat(modules, &st) < 0 ||
+	    !S_ISDIR(st.st_mode)) {
+		lab_err("--modules %s: %s", modules, strlen(kver) >= sizeof(cfg->kver) ?
+			"release name too long" : "not a directory");
+		return -1;
+	}
+	snprintf(cfg->vmlinux, sizeof(cfg->vmlinux), "%s", vmlinux);
+	snprintf(cfg->modules, sizeof(cfg->modules), "%s", modules);
+	snprintf(cfg->kver, sizeof(cfg->kver), "%s", kver);
 	return 0;
 }

@@ -35,7 +35,8 @@ void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "%s", cfg->initramfs);
 	lab_argv_add(a, "-append");
 	lab_argv_add(a, "console=ttyS0 panic=-1 loom_lab.host=%d loom_lab.tree=%s "
-		     "loom_lab.agent=%s", i, cfg->tree, cfg->agent);
+		     "loom_lab.agent=%s%s%s", i, cfg->tree, cfg->agent,
+		     cfg->append[0] ? " " : "", cfg->append);
 	lab_argv_add(a, "-display");
 	lab_argv_add(a, "none");
 	lab_argv_add(a, "-no-reboot");
