@@ -157,9 +157,13 @@ static int keep_logs_dir(struct lab_config *cfg, const char *dest)
 	for (i = 0; name[i]; i++)
 		if (name[i] == '/' || name[i] == ' ')
 			name[i] = '_';
-	if (lab_abs_dir(dest, abs) < 0 || (mkdir(abs, 0755) < 0 && errno != EEXIST) ||
+	if (lab_abs_dir(dest, abs) < 0 ||
 	    lab_path(cfg->keep_logs, abs, "%s.%s", name, cfg->uniq) < 0) {
-		lab_err("start: --keep-logs %s: cannot create it: %s", dest, strerror(errno));
+		lab_err("start: --keep-logs %s: the path is too long", dest);
+		return -1;
+	}
+	if (mkdir(abs, 0755) < 0 && errno != EEXIST) {
+		lab_err("start: --keep-logs %s: cannot create it: %s", abs, strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -16,7 +16,7 @@
 #include "lab.h"
 
 /* How long each guest has for the on-stop command (scaled by exec). */
-#define ON_STOP_TIMEOUT_S "300"
+#define ON_STOP_TIMEOUT_S "120"
 
 static void run_on_stop(const struct lab_config *cfg)
 {
