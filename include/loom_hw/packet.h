@@ -59,33 +59,39 @@ enum loom_pkt_type {
  * @type: enum loom_pkt_type
  * @class: LOOM_CLASS_*
  * @len: payload bytes following the header
- * @src_node: logical source (responses go back here)
  * @dst_node: logical destination
- * @src_ctx: issuing context
- * @dst_ctx: target context
- * @key: target segment key
- * @offset: target segment offset of this packet's payload
- * @op_id: per-source-context operation number
  * @flags: LOOM_PKT_F_*
  * @hops: hop count, incremented by every router (loop guard)
+ * @src_node: logical source (responses go back here)
+ * @src_ctx: issuing context
+ * @dst_ctx: target context
  * @status: responses: LOOM_CQE_ST_*
+ * @rsvd: zero
+ * @key: target segment key
+ * @op_id: per-source-context operation number
+ * @offset: target segment offset of this packet's payload
  * @op_len: total bytes of the operation this packet belongs to
  * @aux: type specific (see enum loom_pkt_type)
+ *
+ * Every field a router reads or writes (type, class, len, dst_node,
+ * flags, hops) lies in the first 8 bytes, so the head flit of the
+ * narrowest flit width carries them.
  */
 struct loom_pkt_hdr {
 	__u8	type;
 	__u8	class;
 	__u16	len;
-	__u16	src_node;
 	__u16	dst_node;
+	__u8	flags;
+	__u8	hops;
+	__u16	src_node;
 	__u16	src_ctx;
 	__u16	dst_ctx;
-	__u32	key;
-	__u64	offset;
-	__u32	op_id;
-	__u16	flags;
-	__u8	hops;
 	__u8	status;
+	__u8	rsvd;
+	__u32	key;
+	__u32	op_id;
+	__u64	offset;
 	__u64	op_len;
 	__u64	aux;
 };
@@ -169,6 +175,7 @@ struct loom_frame_hdr {
 
 #ifndef __KERNEL__
 _Static_assert(sizeof(struct loom_pkt_hdr) == LOOM_PKT_HDR_SIZE, "pkt hdr size");
+_Static_assert(__builtin_offsetof(struct loom_pkt_hdr, hops) == 7, "routed fields in 8 bytes");
 _Static_assert(sizeof(struct loom_frame_hdr) == LOOM_FRAME_HDR_SIZE, "frame hdr size");
 _Static_assert(sizeof(struct loom_maint_payload) == LOOM_MAINT_PAYLOAD_SIZE, "maint payload");
 #endif

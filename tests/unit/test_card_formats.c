@@ -61,13 +61,13 @@ int main(void)
 
 	bad = 0;
 	OFF(struct loom_pkt_hdr, type, 0); OFF(struct loom_pkt_hdr, class, 1);
-	OFF(struct loom_pkt_hdr, len, 2); OFF(struct loom_pkt_hdr, src_node, 4);
-	OFF(struct loom_pkt_hdr, dst_node, 6); OFF(struct loom_pkt_hdr, src_ctx, 8);
-	OFF(struct loom_pkt_hdr, dst_ctx, 10); OFF(struct loom_pkt_hdr, key, 12);
-	OFF(struct loom_pkt_hdr, offset, 16); OFF(struct loom_pkt_hdr, op_id, 24);
-	OFF(struct loom_pkt_hdr, flags, 28); OFF(struct loom_pkt_hdr, hops, 30);
-	OFF(struct loom_pkt_hdr, status, 31); OFF(struct loom_pkt_hdr, op_len, 32);
-	OFF(struct loom_pkt_hdr, aux, 40);
+	OFF(struct loom_pkt_hdr, len, 2); OFF(struct loom_pkt_hdr, dst_node, 4);
+	OFF(struct loom_pkt_hdr, flags, 6); OFF(struct loom_pkt_hdr, hops, 7);
+	OFF(struct loom_pkt_hdr, src_node, 8); OFF(struct loom_pkt_hdr, src_ctx, 10);
+	OFF(struct loom_pkt_hdr, dst_ctx, 12); OFF(struct loom_pkt_hdr, status, 14);
+	OFF(struct loom_pkt_hdr, rsvd, 15); OFF(struct loom_pkt_hdr, key, 16);
+	OFF(struct loom_pkt_hdr, op_id, 20); OFF(struct loom_pkt_hdr, offset, 24);
+	OFF(struct loom_pkt_hdr, op_len, 32); OFF(struct loom_pkt_hdr, aux, 40);
 	tap_ok(sizeof(struct loom_pkt_hdr) == 48 && !bad, "packet header: 48 bytes, documented offsets");
 
 	bad = 0;

@@ -21,6 +21,7 @@
  * Build and run: make -C fpga_bitstreams bench && build/bin/loom-card-bench
  */
 #include "fabric.h"
+#include "proc_rss.h"
 #include "tap.h"
 
 #include <poll.h>
@@ -50,23 +51,6 @@ struct bench_ctx {
 	struct fh_ctx c;
 	uint32_t submitted, done;
 };
-
-static long rss_kib(pid_t pid)
-{
-	char path[64], line[256];
-	long kib = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmRSS:", 6))
-			kib = strtol(line + 6, NULL, 10);
-	fclose(f);
-	return kib;
-}
 
 /* utime + stime of @pid in seconds, -1 if unreadable */
 static double cpu_seconds(pid_t pid)
@@ -222,7 +206,7 @@ static int forward_rate(const struct run_cfg *cfg)
 	       cpu0[1] - cpu0[0], cpu1[1] - cpu1[0],
 	       cpu > 0 ? pkts / cpu : 0.0, cpu > 0 ? 2.0 * pkts / cpu : 0.0);
 	printf("  memory after the run: card 0 RSS %ld KiB, card 1 RSS %ld KiB (2 ports each)\n",
-	       rss_kib(f.pid[0]), rss_kib(f.pid[1]));
+	       proc_rss_kib(f.pid[0]), proc_rss_kib(f.pid[1]));
 	fflush(stdout);
 	fabric_stop();
 	return ok && done == total ? 0 : -1;
@@ -238,7 +222,7 @@ static int memory(void)
 		fabric_stop();
 		return -1;
 	}
-	kib = rss_kib(f.pid[0]);
+	kib = proc_rss_kib(f.pid[0]);
 	printf("memory: a card with 8 ports, RSS %ld KiB after start-up\n", kib);
 	fabric_stop();
 	return kib > 0 ? 0 : -1;
