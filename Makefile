@@ -2,6 +2,8 @@
 # loom: top-level build.
 #   make          build everything (module, library, card emulator, tools)
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
+#   make check-debug  the VM suite and the fuzzers on a debug guest kernel
+#                 (KASAN, lockdep, kmemleak, ...; hours; not part of check)
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make install  library, header, pkg-config file, tools, module, udev rules
 #   make clean
@@ -32,9 +34,12 @@ module:
 	$(MAKE) -C kmod
 
 # test programs (unit tests and native fabric tests under ASan/UBSan)
-tests: userspace module
+tests: userspace module vm-tests
 	$(MAKE) -C lib tests
 	$(MAKE) -C fpga_bitstreams tests
+
+# the guest-side programs of the VM tests alone
+vm-tests: userspace module
 	$(MAKE) -C kmod tests
 	$(MAKE) -C tests/vm/uring
 	$(MAKE) -C tests/vm/rma
@@ -42,6 +47,11 @@ tests: userspace module
 check: deps
 	@$(MAKE) --no-print-directory all tests
 	@$(TOP)/tests/run-tests
+
+# The debug-kernel campaign: builds its own kernel (cached) and its own copy
+# of the tree (build/check-debug); CHECK_DEBUG_ARGS go to tests/debug/check-debug.
+check-debug:
+	@$(TOP)/tests/debug/check-debug $(CHECK_DEBUG_ARGS)
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -66,4 +76,4 @@ clean:
 	for d in $(USER_PARTS) kmod; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module tests check demo install clean
+.PHONY: all deps userspace module tests vm-tests check check-debug demo install clean
