@@ -73,9 +73,11 @@ int main(void)
 	bad = 0;
 	OFF(struct loom_frame_hdr, magic, 0); OFF(struct loom_frame_hdr, type, 2);
 	OFF(struct loom_frame_hdr, vc, 3); OFF(struct loom_frame_hdr, len, 4);
-	OFF(struct loom_frame_hdr, rsvd, 6); OFF(struct loom_frame_hdr, seq, 8);
-	OFF(struct loom_frame_hdr, ack, 12);
-	tap_ok(sizeof(struct loom_frame_hdr) == 16 && !bad, "frame header: 16 bytes, documented offsets");
+	OFF(struct loom_frame_hdr, credit_vc, 6); OFF(struct loom_frame_hdr, flags, 7);
+	OFF(struct loom_frame_hdr, seq, 8); OFF(struct loom_frame_hdr, ack, 12);
+	OFF(struct loom_frame_hdr, credit, 16);
+	tap_ok(sizeof(struct loom_frame_hdr) == 20 && sizeof(struct loom_frame_credits) == 32 && !bad,
+	       "frame header: 20 bytes, documented offsets; ACK_CREDIT body 32 bytes");
 
 	/* phase: first pass 1, second pass 0, ... and consistent across the 2^32 wrap */
 	bad = 0;

@@ -359,7 +359,7 @@ int cmd_start(int argc, char **argv)
 		case 'S': on_stop = optarg; break;
 		case 'L': keep_logs = optarg; break;
 		case 'h': lab_help("start", 0); return 0;
-		default: lab_help("start", 1); return 2;
+		default: return lab_bad_option("start", argv, opts);
 		}
 	}
 	if (optind != argc) {

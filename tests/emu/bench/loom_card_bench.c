@@ -2,8 +2,8 @@
 /*
  * loom-card-bench: figures for the card emulator, not a pass/fail test.
  *
- * 1. Forwarding rate (issue 3: 64-byte packets over one cable with the
- *    link layer on, per core).  Two loom-card processes (the optimised
+ * 1. Forwarding rate (64-byte packets over one cable with the link layer
+ *    on, per core).  Two loom-card processes (the optimised
  *    build, not the sanitizer one) on one cable; card 0's fake host keeps
  *    the command rings of @contexts contexts full of 64-byte puts to card
  *    1 -- one 64-byte request packet over the cable and one PUT_ACK
