@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loom-lab check-log: scans the guests' kernel console logs (or the console
- * logs named on the command line) for kernel reports (log_scan.c).
+ * logs named on the command line) for kernel reports (log_scan.c) and prints
+ * each with the lines around it, so that a failed check can be understood
+ * from its output alone.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,32 +40,93 @@ static void tally_add(struct tally *t, const char *class)
 	t->count[i]++;
 }
 
-/* Prints each finding of one log, prefixed by @who; -1 if it is unreadable. */
-static int scan(const char *path, const char *who, struct tally *t)
+/* How many lines around each finding are printed with it. */
+struct excerpt {
+	long before, after;
+};
+
+/*
+ * Prints the findings of one log, prefixed by @who, each with the lines
+ * around it: @ex->before lines ahead (the report's header: "cut here", the
+ * message a dump_stack() follows, the task and the CPU) and @ex->after
+ * behind (the rest of the report, its call trace).  Findings as
+ * "FILE:LINE: [CLASS] text", the lines around them as "FILE-LINE- text",
+ * runs of lines that do not touch apart by "--", as grep -B/-A prints
+ * them.  Returns -1 if the log is unreadable.
+ */
+static int scan(const char *path, const char *who, const struct excerpt *ex,
+		struct tally *t)
 {
-	char *text;
-	int lineno = 0;
+	const char **class = NULL;
+	char **line = NULL, *text;
+	long n = 0, shown_until = -1, last_printed = -1;
 
 	text = read_text_file(path, NULL);
 	if (!text) {
 		lab_err("check-log: %scannot read the console log %s", who, path);
 		return -1;
 	}
-	for (char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
-		const char *class;
-
+	for (char *p = text; *p; p++)
+		n += *p == '\n';
+	n++;
+	line = calloc(n, sizeof(*line));
+	class = calloc(n, sizeof(*class));
+	if (!line || !class) {
+		lab_err("check-log: %sout of memory for the %ld lines of %s", who, n, path);
+		free(line);
+		free(class);
+		free(text);
+		return -1;
+	}
+	n = 0;
+	for (char *p = text, *nl; p; p = nl ? nl + 1 : NULL) {
 		nl = strchr(p, '\n');
 		if (nl)
 			*nl = 0;
-		lineno++;
+		if (!nl && !*p)
+			break;
 		p[strcspn(p, "\r")] = 0;
-		class = log_scan_line(p);
-		if (class) {
-			printf("%s%s:%d: [%s] %s\n", who, path, lineno, class, p);
-			tally_add(t, class);
-		}
+		line[n] = p;
+		class[n] = log_scan_line(p);
+		if (class[n])
+			tally_add(t, class[n]);
+		n++;
 	}
+	for (long i = 0, next = 0; i < n; i++) {
+		/* the next finding at or after i, and whether i is near one */
+		if (next < i)
+			next = i;
+		while (next < n && !class[next])
+			next++;
+		if (class[i])
+			shown_until = i + ex->after;
+		if (i > shown_until && (next == n || next - i > ex->before))
+			continue;
+		if (last_printed >= 0 && last_printed != i - 1)
+			printf("--\n");
+		if (class[i])
+			printf("%s%s:%ld: [%s] %s\n", who, path, i + 1, class[i], line[i]);
+		else
+			printf("%s%s-%ld- %s\n", who, path, i + 1, line[i]);
+		last_printed = i;
+	}
+	free(class);
+	free(line);
 	free(text);
+	return 0;
+}
+
+/* A count of lines for --before/--after: 0..10000. */
+static int parse_lines(const char *opt, const char *arg, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || *out < 0 || *out > 10000) {
+		lab_err("check-log: %s wants a number of lines 0..10000, not '%s'", opt, arg);
+		return -1;
+	}
 	return 0;
 }
 
@@ -81,6 +145,8 @@ int cmd_check_log(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "dir", required_argument, NULL, 'd' },
+		{ "before", required_argument, NULL, 'B' },
+		{ "after", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -88,23 +154,32 @@ int cmd_check_log(int argc, char **argv)
 	char dir[LAB_PATH_MAX], path[LAB_PATH_MAX], who[32];
 	struct lab_config cfg;
 	struct tally t = { .n = 0 };
+	struct excerpt ex = { .before = 10, .after = 30 };
 	int c, missing = 0, logs = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hA:B:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': dir_arg = optarg; break;
+		case 'B':
+			if (parse_lines("--before", optarg, &ex.before) < 0)
+				return 2;
+			break;
+		case 'A':
+			if (parse_lines("--after", optarg, &ex.after) < 0)
+				return 2;
+			break;
 		case 'h': lab_help("check-log", 0); return 0;
 		default: return lab_bad_option("check-log", argv, opts);
 		}
 	}
 	if (!dir_arg == (optind == argc)) {
-		lab_err("check-log: usage: loom-lab check-log --dir DIR | FILE...");
+		lab_err("check-log: usage: loom-lab check-log [--before N] [--after N] --dir DIR | FILE...");
 		return 2;
 	}
 	if (!dir_arg) {
 		for (int i = optind; i < argc; i++) {
-			if (scan(argv[i], "", &t) < 0)
+			if (scan(argv[i], "", &ex, &t) < 0)
 				missing++;
 			else
 				logs++;
@@ -119,7 +194,7 @@ int cmd_check_log(int argc, char **argv)
 	for (int h = 0; h < cfg.hosts; h++) {
 		snprintf(who, sizeof(who), "host %d: ", h);
 		if (lab_path(path, dir, "h%d.console.log", h) < 0 ||
-		    scan(path, who, &t) < 0)
+		    scan(path, who, &ex, &t) < 0)
 			missing++;
 		else
 			logs++;

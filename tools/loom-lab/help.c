@@ -150,8 +150,8 @@ static const char topology_help[] =
 "exit status: 0 printed, 2 bad options or shape\n";
 
 static const char check_log_help[] =
-"usage: loom-lab check-log --dir DIR\n"
-"       loom-lab check-log FILE...\n"
+"usage: loom-lab check-log [--before N] [--after N] --dir DIR\n"
+"       loom-lab check-log [--before N] [--after N] FILE...\n"
 "\n"
 "Scans every guest's kernel console log (DIR/hN.console.log), or the console\n"
 "logs given as FILEs, for kernel reports: oopses, panics, BUG and WARNING,\n"
@@ -159,8 +159,13 @@ static const char check_log_help[] =
 "kmemleak's unreferenced objects, refcount_t and list corruption, debug\n"
 "objects, hung tasks, soft and hard lockups, RCU stalls, bad pages, call\n"
 "traces.  Prints each finding as `host N: FILE:LINE: [CLASS] text` (without\n"
-"`host N: ` for FILEs) and a count per class on stderr.  Run it before\n"
-"`stop`, which removes DIR.\n"
+"`host N: ` for FILEs) with the lines around it as `host N: FILE-LINE- text`\n"
+"(the report's header before it, its call trace after it; runs of lines\n"
+"apart are separated by `--`), then a count per class on stderr.  Run it\n"
+"before `stop`, which removes DIR.\n"
+"\n"
+"  -B, --before N  lines printed before each finding (default 10)\n"
+"  -A, --after N   lines printed after each finding (default 30)\n"
 "\n"
 "exit status: 0 clean, 1 findings (or a log is missing), 2 bad options\n";
 
