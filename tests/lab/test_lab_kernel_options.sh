@@ -70,7 +70,7 @@ keep=$tmp/keep
 t0=$(date +%s)
 if LOOM_TEST_NAME=lab/kernel-options LOOM_LAB_APPEND="loom_lab_probe=append" \
 	LOOM_LAB_KEEP_LOGS="$keep" "$lab" start --dir "$dir" --hosts 1 --no-card --no-module \
-	--kernel "$vmlinux" --modules "/lib/modules/$kver" --timeout-scale 3 \
+	--kernel "$vmlinux" --modules "/lib/modules/$kver" --timeout-scale 10 \
 	--on-stop "echo loom-lab-on-stop-ran > /dev/kmsg; echo on-stop-output" 2>"$tmp/start.log"; then
 	tap_ok "start --kernel .lab-cache/$kver/vmlinux --modules /lib/modules/$kver ($(($(date +%s) - t0)) s)"
 else
@@ -89,13 +89,14 @@ else
 	tap_diag "$(cat "$dir/lab.conf")"
 fi
 
-# --timeout 1 is 3 s in a lab with --timeout-scale 3
-"$lab" exec --dir "$dir" --timeout 1 0 -- sleep 2 >/dev/null 2>"$tmp/e1"; rc1=$?
-"$lab" exec --dir "$dir" --timeout 1 0 -- sleep 6 >/dev/null 2>"$tmp/e2"; rc2=$?
-if [ $rc1 = 0 ] && [ $rc2 = 124 ] && grep -q "timed out after 3 s" "$tmp/e2"; then
-	tap_ok "--timeout-scale 3: exec --timeout 1 lets a 2 s command finish and kills a 6 s one after 3 s"
+# --timeout 2 is 20 s in a lab with --timeout-scale 10 (wide margins: a
+# loaded machine slows the guest's sleep and the exec round trip)
+"$lab" exec --dir "$dir" --timeout 2 0 -- sleep 4 >/dev/null 2>"$tmp/e1"; rc1=$?
+"$lab" exec --dir "$dir" --timeout 2 0 -- sleep 60 >/dev/null 2>"$tmp/e2"; rc2=$?
+if [ $rc1 = 0 ] && [ $rc2 = 124 ] && grep -q "timed out after 20 s" "$tmp/e2"; then
+	tap_ok "--timeout-scale 10: exec --timeout 2 lets a 4 s command finish and kills a 60 s one after 20 s"
 else
-	tap_fail "--timeout-scale 3: exec --timeout 1 lets a 2 s command finish ($rc1) and kills a 6 s one after 3 s ($rc2)"
+	tap_fail "--timeout-scale 10: exec --timeout 2 lets a 4 s command finish ($rc1) and kills a 60 s one after 20 s ($rc2)"
 	tap_diag "$(cat "$tmp/e1" "$tmp/e2")"
 fi
 
