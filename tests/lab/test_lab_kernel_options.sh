@@ -49,7 +49,7 @@ bad() { # expected-message option...
 	return 1
 }
 if bad "go together" --kernel /etc/hostname &&
-	bad "not an ELF image" --kernel /etc/hostname --modules "/lib/modules/$kver" &&
+	bad "neither an ELF vmlinux (booted by PVH) nor a bzImage" --kernel /etc/hostname --modules "/lib/modules/$kver" &&
 	bad "expected a module tree ROOT/lib/modules/RELEASE" --kernel /bin/true --modules /etc &&
 	bad "not a directory" --kernel /bin/true --modules /nonexistent/lib/modules/9.9 &&
 	bad "--timeout-scale (LOOM_LAB_TIMEOUT_SCALE) 0" --timeout-scale 0 &&
