@@ -5,11 +5,12 @@
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
 #   make check-debug  the VM suite and the fuzzers on a debug guest kernel
 #                 (KASAN, lockdep, kmemleak, ...; hours; not part of check)
+#   make check-cluster  the 16-host lab (4x4 torus): too long for check
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make docs     the HTML documentation (Sphinx) into build/html
 #   make install  library, header, pkg-config file, tools, manual pages,
 #                 module, udev rules
-#   make deb      Debian packages (loom-dkms, libloom1, libloom-dev,
+#   make deb      Debian packages (loom-dkms, libloom0, libloom-dev,
 #                 loom-tools) into build/deb
 #   make clean
 # As root, 'check' and 'demo' first install missing Debian packages
@@ -67,6 +68,10 @@ check: deps
 check-debug:
 	@$(TOP)/tests/debug/check-debug $(CHECK_DEBUG_ARGS)
 
+check-cluster: deps
+	@$(MAKE) --no-print-directory all
+	@LOOM_TEST_TIMEOUT=$${LOOM_TEST_TIMEOUT:-2400} $(TOP)/tests/run-tests cluster
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/demo/loom-demo
@@ -110,4 +115,4 @@ clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests vm-tests check check-debug demo install deb clean
+.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-cluster demo install deb clean
