@@ -3,6 +3,8 @@
 #   make          build everything (module, library, card emulator, tools,
 #                 manual pages)
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
+#   make check-debug  the VM suite and the fuzzers on a debug guest kernel
+#                 (KASAN, lockdep, kmemleak, ...; hours; not part of check)
 #   make check-cluster  the 16-host lab (4x4 torus): too long for check
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make sim-bench  loom-sim's speed and memory figures (loom-sim --bench)
@@ -47,11 +49,14 @@ docs:
 	$(MAKE) -C Documentation html
 
 # test programs (unit tests and native fabric tests under ASan/UBSan)
-tests: userspace module
+tests: userspace module vm-tests
 	$(MAKE) -C lib tests
 	$(MAKE) -C tools/loomctl tests
 	$(MAKE) -C fpga_bitstreams tests
 	$(MAKE) -C tools/loom-sim tests
+
+# the guest-side programs of the VM tests alone
+vm-tests: userspace module
 	$(MAKE) -C kmod tests
 	$(MAKE) -C tests/vm/uring
 	$(MAKE) -C tests/vm/rma
@@ -60,6 +65,11 @@ tests: userspace module
 check: deps
 	@$(MAKE) --no-print-directory all tests deb
 	@$(TOP)/tests/run-tests
+
+# The debug-kernel campaign: builds its own kernel (cached) and its own copy
+# of the tree (build/check-debug); CHECK_DEBUG_ARGS go to tests/debug/check-debug.
+check-debug:
+	@$(TOP)/tests/debug/check-debug $(CHECK_DEBUG_ARGS)
 
 check-cluster: deps
 	@$(MAKE) --no-print-directory all
@@ -112,4 +122,4 @@ clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests check check-cluster demo sim-bench install deb clean
+.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-cluster demo sim-bench install deb clean
