@@ -63,7 +63,8 @@ enum loom_pkt_type {
  * @dst_node: logical destination
  * @src_ctx: issuing context
  * @dst_ctx: target context
- * @key: target segment key
+ * @key: partition key: requests carry the issuing context's (stamped by
+ *	 the card), responses the request's, barrier packets the unit's
  * @offset: target segment offset of this packet's payload
  * @op_id: per-source-context operation number
  * @flags: LOOM_PKT_F_*
