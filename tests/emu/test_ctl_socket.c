@@ -20,7 +20,7 @@
 TAP_DEFINE;
 
 #define CTX	1
-#define KEY(n)	(0xc0de0000u + (n))
+#define KEY		0xc0de0000u	/* one partition: every context */
 #define CTL_MAX	8	/* clients a card serves (ctl.h CTL_MAX_CLIENTS) */
 
 static struct fabric f;
@@ -82,7 +82,7 @@ static int put_status(struct fh_ctx *c, unsigned int dst, uint64_t tag)
 {
 	struct loom_cmd cmd = {
 		.opcode = LOOM_OP_PUT, .flags = LOOM_CMD_F_SIGNAL, .dst_ctx = CTX, .dst_node = dst,
-		.tag = tag, .length = 8192, .key = KEY(dst),
+		.tag = tag, .length = 8192,
 	};
 	struct loom_cqe e;
 
@@ -146,8 +146,8 @@ int main(void)
 	tap_plan(15);
 	ok = fabric_init(&f, 90) == 0 &&
 	     fabric_start_ring_ctl(&f, 2, (const char *const[]){ "--seed", "7", NULL }) == 0 &&
-	     fh_ctx_create(&f.fh[0], &c0, CTX, KEY(0), 5, 6, 1 << 20) == LOOM_ADMIN_E_OK &&
-	     fh_ctx_create(&f.fh[1], &c1, CTX, KEY(1), 5, 6, 1 << 20) == LOOM_ADMIN_E_OK;
+	     fh_ctx_create(&f.fh[0], &c0, CTX, KEY, 5, 6, 1 << 20) == LOOM_ADMIN_E_OK &&
+	     fh_ctx_create(&f.fh[1], &c1, CTX, KEY, 5, 6, 1 << 20) == LOOM_ADMIN_E_OK;
 	if (!tap_ok(ok, "ring of 2 with control sockets, contexts enabled"))
 		return 1;
 

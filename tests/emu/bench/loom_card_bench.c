@@ -103,7 +103,7 @@ static void submit_batch(struct bench_ctx *b, uint32_t total)
 	while (b->submitted < total && b->c.pi - consumed < entries) {
 		struct loom_cmd c = {
 			.opcode = LOOM_OP_PUT, .dst_ctx = CTX0, .dst_node = 1,
-			.tag = b->submitted, .length = PKT, .key = KEY1,
+			.tag = b->submitted, .length = PKT,
 			.remote_off = (b->submitted % 256) * PKT,
 			.flags = (b->submitted + 1) % SIGNAL_EVERY ? 0 : LOOM_CMD_F_SIGNAL,
 		};
@@ -182,7 +182,7 @@ static int forward_rate(const struct run_cfg *cfg)
 	}
 	for (unsigned int i = 0; i < cfg->contexts; i++) {
 		memset(&src[i], 0, sizeof(src[i]));
-		if (fh_ctx_create(&f.fh[0], &src[i].c, CTX0 + i, 0x1111 + i, RING_LOG2, RING_LOG2,
+		if (fh_ctx_create(&f.fh[0], &src[i].c, CTX0 + i, KEY1, RING_LOG2, RING_LOG2,
 				  1u << 14) != LOOM_ADMIN_E_OK) {
 			fprintf(stderr, "loom-card-bench: context %u setup failed\n", CTX0 + i);
 			fabric_stop();
