@@ -60,6 +60,7 @@ static void loom_ctx_free(struct loom_dev *ldev, struct loom_ctx *ctx)
 {
 	loom_ctx_free_mem(ldev, ctx);
 	loom_bsu_release(ldev, ctx);
+	loom_keys_bsu_sync(ldev);
 	clear_bit(ctx->index, ldev->ctx_busy);
 	kfree(ctx);
 }
@@ -96,7 +97,9 @@ static void loom_ctx_program(struct loom_dev *ldev, struct loom_ctx *ctx)
 		upper_32_bits((u64)ctx->seg.size));
 	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_RINGS),
 		ctx->cmdq_log2 | ctx->cq_log2 << 8);
+	/* the partition: checked by loom_keys_check(), enforced by the card */
 	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_KEY), ctx->key);
+	loom_keys_bsu_grant(ldev, ctx);
 	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_VECTOR), LOOM_VEC_CQ);
 	/* zeroed by dma_alloc_coherent(): every counter starts at 0 */
 	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CNT_LO),
@@ -464,8 +467,9 @@ void loom_ctx_free_dead(struct loom_dev *ldev)
  * loom_ctx_cq_ready() - does a context have a completion to consume?
  * @ctx: the context; caller holds ldev->lock and the card is alive
  *
- * Reads the consumer index software last wrote to the doorbell page and
- * checks the phase bit of the entry there.
+ * Reads the consumer index the card took from the doorbell page
+ * (LOOM_DB_CQ_CI_SEEN: CQ_CI itself is write-only) and checks the phase
+ * bit of the entry there.
  *
  * Return: true when the entry at the consumer index is valid.
  */
@@ -477,7 +481,7 @@ bool loom_ctx_cq_ready(struct loom_ctx *ctx)
 
 	if (!ctx->cq.va)
 		return false;
-	ci = loom_rd(ldev, loom_db_reg(ldev, ctx->index, LOOM_DB_CQ_CI));
+	ci = loom_rd(ldev, loom_db_reg(ldev, ctx->index, LOOM_DB_CQ_CI_SEEN));
 	cqe = (const struct loom_cqe *)ctx->cq.va +
 	      (ci & ((1u << ctx->cq_log2) - 1));
 	flags = READ_ONCE(cqe->flags);

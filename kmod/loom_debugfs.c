@@ -160,12 +160,13 @@ static void loom_dbg_ctx(struct seq_file *s, struct loom_dev *ldev,
 		   i, owner, ctx->key, 1u << ctx->cmdq_log2, &ctx->cmdq.dma,
 		   1u << ctx->cq_log2, &ctx->cq.dma, ctx->seg.size,
 		   &ctx->seg.dma);
-	seq_printf(s, "    state %u error %u cmd_pi %u cmd_ci %u cq_ci %u enabled %d mapped %d\n",
+	/* CMD_PI and CQ_CI are write-only: the kernel's copy, the card's view */
+	seq_printf(s, "    state %u error %u uring_pi %u cmd_ci %u cq_ci_seen %u enabled %d mapped %d\n",
 		   loom_rd(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_STATE)),
 		   loom_rd(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_ERROR)),
-		   loom_rd(ldev, loom_db_reg(ldev, i, LOOM_DB_CMD_PI)),
+		   ctx->uring_pi,
 		   loom_rd(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CMD_CI)),
-		   loom_rd(ldev, loom_db_reg(ldev, i, LOOM_DB_CQ_CI)),
+		   loom_rd(ldev, loom_db_reg(ldev, i, LOOM_DB_CQ_CI_SEEN)),
 		   ctx->enabled, atomic_read(&ctx->map_count));
 }
 

@@ -532,9 +532,12 @@ static int loom_uring_submit(struct loom_file *lf, struct io_uring_cmd *cmd,
 	err = loom_usubmit_check(ctx, &desc);
 	if (err)
 		goto out;
-	pi = ctx->uring_pi_pending ? ctx->uring_pi :
-	     loom_rd(ldev, loom_db_reg(ldev, ctx->index, LOOM_DB_CMD_PI));
+	/* CMD_PI is write-only: the kernel's copy of what it wrote */
+	pi = ctx->uring_pi;
 	ci = loom_rd(ldev, loom_ctx_reg(ldev, ctx->index, LOOM_CTXR_CMD_CI));
+	/* descriptors stored through the mapping and consumed: go on after them */
+	if (!ctx->uring_pi_pending && (s32)(ci - pi) > 0)
+		pi = ci;
 	mask = (1u << ctx->cmdq_log2) - 1;
 	/* free-running indices: the card has not fetched a ring's worth */
 	if (pi - ci > mask) {
