@@ -6,7 +6,7 @@
  * failure; loom_strerror() describes both errno values and completion
  * statuses.  A struct loom_ctx is not thread-safe: use one per thread.
  * Documented in Documentation/lib/api.rst.  Symbols are versioned
- * (LOOM_0.1, LOOM_0.2); the ABI only grows.
+ * (LOOM_0.1, LOOM_0.2, LOOM_0.3); the ABI only grows.
  */
 #ifndef LOOM_H
 #define LOOM_H
@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 #define LOOM_API_VERSION_MAJOR	0
-#define LOOM_API_VERSION_MINOR	2
+#define LOOM_API_VERSION_MINOR	3
 
 struct loom_dev;
 struct loom_ctx;
@@ -45,7 +45,9 @@ int loom_dev_query(struct loom_dev *dev, struct loom_dev_attr *attr);
 struct loom_ctx_attr {
 	uint32_t flags;			/* LOOM_CTX_ATTR_* */
 	uint32_t index;			/* with LOOM_CTX_ATTR_INDEX */
-	uint32_t key;			/* key remote puts must carry */
+	uint32_t key;			/* the context's partition: the card
+					 * stamps it on every operation, and
+					 * accepts only operations of it */
 	uint32_t cmdq_entries;		/* default 256 */
 	uint32_t cq_entries;		/* default 1024 */
 	uint64_t segment_size;		/* default 1 MiB, at most 4 MiB */
@@ -70,7 +72,9 @@ void *loom_ctx_segment(const struct loom_ctx *ctx, size_t *size);
 struct loom_remote {
 	uint32_t node;			/* logical node id */
 	uint32_t ctx;			/* context index on that node */
-	uint32_t key;			/* that context's key */
+	uint32_t key;			/* ignored since API 0.3: the card
+					 * stamps the issuing context's
+					 * partition key */
 };
 
 #define LOOM_PUT_REMOTE_EVENT	(1u << 0)	/* target gets an arrival event */
@@ -113,7 +117,8 @@ struct loom_completion {
 #define LOOM_STATUS_BAD_DESC		1
 #define LOOM_STATUS_LOCAL_BOUNDS	2
 #define LOOM_STATUS_UNREACHABLE		3
-#define LOOM_STATUS_REMOTE_KEY		4
+#define LOOM_STATUS_REMOTE_KEY		4	/* protection: the target is in
+						 * another partition */
 #define LOOM_STATUS_REMOTE_BOUNDS	5
 #define LOOM_STATUS_NO_CTX		6
 #define LOOM_STATUS_LINK		7
@@ -239,7 +244,12 @@ unsigned int loom_bsu_unit(const struct loom_bsu *bsu);
 int loom_bsu_state(const struct loom_bsu *bsu);
 /* 0, -EALREADY when already joined, -ETIMEDOUT when the card is stuck */
 int loom_barrier_join(struct loom_bsu *bsu);
-/* 1 when the barrier joined last has completed, 0 not yet, -EINVAL none */
+/*
+ * 1 when the barrier joined last has completed, 0 not yet, -EINVAL none,
+ * -EACCES when it ended refused: a card of the unit's tree holds the unit
+ * in another partition (loom_bsu_open_key()); loom_barrier_wait() and
+ * loom_barrier() return -EACCES then too
+ */
 int loom_barrier_test(struct loom_bsu *bsu);
 int loom_barrier_wait(struct loom_bsu *bsu, int timeout_ms);
 /* join, then wait */
@@ -262,6 +272,17 @@ int loom_eureka_wait(struct loom_bsu *bsu, int timeout_ms);
  */
 int loom_bsu_set_mode(struct loom_bsu *bsu, unsigned int mode);
 unsigned int loom_bsu_mode(const struct loom_bsu *bsu);
+
+/* ---- partitions (API 0.3) --------------------------------------------- */
+/*
+ * loom_bsu_open() with the unit in partition @key (loom_bsu_open() is
+ * partition 0).  The card stamps @key on the unit's barrier packets; a
+ * card holding the unit in another partition refuses them, and the
+ * barrier ends with -EACCES here.  Needs what a context with @key needs:
+ * a grant of @key ("loomctl key grant") or CAP_NET_ADMIN (-EACCES).
+ */
+int loom_bsu_open_key(struct loom_dev *dev, unsigned int unit, uint32_t key,
+		      struct loom_bsu **bsup);
 
 #ifdef __cplusplus
 }
