@@ -21,8 +21,9 @@ const char lc_key_usage[] =
 "    loomctl key help\n"
 "\n"
 "DESCRIPTION\n"
-"    A context's network key decides which remote segments it reaches, so\n"
-"    choosing it is a privilege.  Unless loom.ko is loaded with\n"
+"    A context's key is its partition: the card stamps it on every\n"
+"    operation of the context and refuses operations of other partitions,\n"
+"    so choosing it is a privilege.  Unless loom.ko is loaded with\n"
 "    open_partition=1, a process without CAP_NET_ADMIN can create a\n"
 "    context (LOOM_IOC_CTX_CREATE) only with a key granted to its user or\n"
 "    to one of its groups; otherwise it gets EACCES.  Root may use any\n"
@@ -35,7 +36,7 @@ const char lc_key_usage[] =
 "             or a gid) use KEY (a number, e.g. 0x5eed)\n"
 "    revoke   remove that grant\n"
 "\n"
-"    grant and revoke need CAP_NET_ADMIN.\n"
+"    show, grant and revoke need CAP_NET_ADMIN.\n"
 "\n"
 "    Text:  key 0x5eed user 1000 (alice)\n"
 "           key 0x5eed group 100 (users)\n"
@@ -52,7 +53,7 @@ const char lc_key_usage[] =
 "    loomctl key revoke 0x5eed user alice\n";
 
 static const char lc_perm_hint[] =
-	"changing grants needs CAP_NET_ADMIN (run it as root)";
+	"listing and changing grants needs CAP_NET_ADMIN (run it as root)";
 
 struct lc_key_req {
 	uint32_t dev;

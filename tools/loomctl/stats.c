@@ -23,19 +23,20 @@ const char lc_stats_usage[] =
 "    waited for a credit), adaptive and deterministic routing choices,\n"
 "    packets discarded because the port was disabled (fault mask) or\n"
 "    dead/down.  Rows whose counters are all zero are left out unless -a\n"
-"    is given.  Then the card-wide drops by cause: wrong key, outside the\n"
-"    segment, no running context, no route, hop limit, malformed, and\n"
-"    maintenance packets lost.  The card's counters are 32 bits wide and\n"
-"    wrap.  VC numbers are the LOOM_VC_* of <loom_hw/packet.h>.\n"
+"    is given.  Then the card-wide drops by cause: requests of another\n"
+"    partition (key), outside the segment, no running context, no route,\n"
+"    hop limit, malformed, maintenance packets lost, and barrier packets\n"
+"    of another partition (bsu-key).  The card's counters are 32 bits\n"
+"    wide and wrap.  VC numbers are the LOOM_VC_* of <loom_hw/packet.h>.\n"
 "\n"
 "    Text:  PORT VC  TX-PKTS  TX-BYTES  RX-PKTS  STALLS  ADAPTIVE  DETERM  DROP-DIS  DROP-DEAD\n"
 "              0  0       12      3456       12       0         0      12         0          0\n"
-"           drops: key 0 bounds 0 no-ctx 0 no-route 0 hop-limit 0 malformed 0 maint-lost 0\n"
+"           drops: key 0 bounds 0 no-ctx 0 no-route 0 hop-limit 0 malformed 0 maint-lost 0 bsu-key 0\n"
 "    JSON:  an object with the keys dev, counters (an array of objects\n"
 "           with port, vc, tx_pkts, tx_bytes, rx_pkts, credit_stalls,\n"
 "           adaptive, deterministic, drops_disabled, drops_dead) and drops\n"
 "           (an object with key, bounds, no_ctx, no_route, hop_limit,\n"
-"           malformed, maint_lost).\n"
+"           malformed, maint_lost, bsu_key).\n"
 "\n"
 "EXIT STATUS\n"
 "    0 success; 1 the kernel refused (e.g. no COUNTERS block); 2 usage\n"
@@ -67,6 +68,7 @@ static const struct {
 	{ LOOM_ATTR_DROPS_HOP_LIMIT, "hop-limit", "hop_limit" },
 	{ LOOM_ATTR_DROPS_MALFORMED, "malformed", "malformed" },
 	{ LOOM_ATTR_DROPS_MAINT_LOST, "maint-lost", "maint_lost" },
+	{ LOOM_ATTR_DROPS_BSU_KEY, "bsu-key", "bsu_key" },
 };
 
 struct lc_stats_out {
