@@ -200,7 +200,7 @@ lc stats -a
 ok_if "stats hides all-zero rows, stats -a shows 2 ports x $nvc VCs, both end with the drops line" \
 	'[ "$nrec" = $((2 * nvc)) ] && [ "$(grep -c "^ *[01] *[0-9] " <<<"$a")" -lt "$nrec" ] &&
 	[ "$(grep -c "^ *[01] *[0-9] " "$out/o")" = "$nrec" ] &&
-	tail -n 1 "$out/o" | grep -q "^drops: key [0-9]* bounds [0-9]* no-ctx [0-9]* no-route [0-9]* hop-limit [0-9]* malformed [0-9]* maint-lost [0-9]*$"'
+	tail -n 1 "$out/o" | grep -q "^drops: key [0-9]* bounds [0-9]* no-ctx [0-9]* no-route [0-9]* hop-limit [0-9]* malformed [0-9]* maint-lost [0-9]* bsu-key [0-9]*$"'
 
 # ---- route load ----------------------------------------------------------
 g 'loomctl route show > /tmp/pv-rt1; loomctl route set 7 port 1 adaptive phys 9;
