@@ -18,6 +18,8 @@ struct strict_block {
 	const char *name;
 	enum strict_access (*field)(uint32_t o);
 	uint32_t rec_base, rec_size;	/* records inside the block, for names */
+	const char *rec;		/* what a record is ("port"), or NULL */
+	unsigned int n_rec;
 };
 
 static bool between(uint32_t o, uint32_t lo, uint32_t hi)
@@ -118,26 +120,28 @@ static enum strict_access acc_bsu_page(uint32_t o)
 }
 
 static const struct strict_block strict_blocks[] = {
-	{ CARD_OFF_FWID, LOOM_FWID_SIZE, "FWID", acc_ro, 0, 0 },
-	{ CARD_OFF_ADMIN, LOOM_ADMIN_SIZE, "ADMIN", acc_admin, 0, 0 },
+	{ CARD_OFF_FWID, LOOM_FWID_SIZE, "FWID", acc_ro, 0, 0, NULL, 0 },
+	{ CARD_OFF_ADMIN, LOOM_ADMIN_SIZE, "ADMIN", acc_admin, 0, 0, NULL, 0 },
 	{ CARD_OFF_ROUTER, CARD_ROUTER_SIZE, "ROUTER", acc_router, LOOM_ROUTER_RT,
-	  LOOM_ROUTER_RT_ENTRY_SIZE },
-	{ CARD_OFF_PORTS, CARD_PORTS_SIZE, "PORTS port", acc_ports, LOOM_PORTS_BASE,
-	  LOOM_PORT_REC_SIZE },
-	{ CARD_OFF_CTX, CARD_CTX_SIZE, "CTX", acc_ctx, LOOM_CTX_BASE, LOOM_CTX_REC_SIZE },
-	{ CARD_OFF_DOORBELL, CARD_DOORBELL_SIZE, "DOORBELL", acc_doorbell, 0, 0 },
-	{ CARD_OFF_VCT, LOOM_VCT_SIZE, "VCT", acc_vct, 0, 0 },
-	{ CARD_OFF_COUNTERS, CARD_COUNTERS_SIZE, "COUNTERS record", acc_ro, LOOM_CNT_BASE,
-	  LOOM_CNT_REC_SIZE },
-	{ CARD_OFF_LINK, CARD_LINK_SIZE, "LINK port", acc_link, LOOM_LINK_BASE,
-	  LOOM_LINK_REC_SIZE },
+	  LOOM_ROUTER_RT_ENTRY_SIZE, "RT entry", CARD_RT_ENTRIES },
+	{ CARD_OFF_PORTS, CARD_PORTS_SIZE, "PORTS", acc_ports, LOOM_PORTS_BASE,
+	  LOOM_PORT_REC_SIZE, "port", LOOM_MAX_PORTS },
+	{ CARD_OFF_CTX, CARD_CTX_SIZE, "CTX", acc_ctx, LOOM_CTX_BASE, LOOM_CTX_REC_SIZE, "",
+	  CARD_N_CTX },
+	{ CARD_OFF_DOORBELL, CARD_DOORBELL_SIZE, "DOORBELL", acc_doorbell, 0, 0, NULL, 0 },
+	{ CARD_OFF_VCT, LOOM_VCT_SIZE, "VCT", acc_vct, 0, 0, NULL, 0 },
+	{ CARD_OFF_COUNTERS, CARD_COUNTERS_SIZE, "COUNTERS", acc_ro, LOOM_CNT_BASE,
+	  LOOM_CNT_REC_SIZE, "record", LOOM_MAX_PORTS * LOOM_NUM_VCS },
+	{ CARD_OFF_LINK, CARD_LINK_SIZE, "LINK", acc_link, LOOM_LINK_BASE, LOOM_LINK_REC_SIZE,
+	  "port", LOOM_MAX_PORTS },
 	{ CARD_OFF_MAINT, LOOM_MAINT_SIZE, "MAINT", acc_maint, LOOM_MAINT_RESP_BASE,
-	  LOOM_MAINT_RESP_SIZE },
-	{ CARD_OFF_BSU, LOOM_BSU_SIZE, "BSU", acc_bsu, LOOM_BSU_TREE_BASE, LOOM_BSU_TREE_SIZE },
+	  LOOM_MAINT_RESP_SIZE, "response", LOOM_MAINT_RESP_SLOTS },
+	{ CARD_OFF_BSU, LOOM_BSU_SIZE, "BSU", acc_bsu, LOOM_BSU_TREE_BASE, LOOM_BSU_TREE_SIZE,
+	  "tree", LOOM_BSU_COUNT },
 	{ CARD_DB_AREA, CARD_N_CTX * LOOM_DB_PAGE_SIZE, "doorbell page", acc_db_page, 0,
-	  LOOM_DB_PAGE_SIZE },
+	  LOOM_DB_PAGE_SIZE, "", CARD_N_CTX },
 	{ CARD_BSU_AREA, LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE, "BSU page", acc_bsu_page, 0,
-	  LOOM_BSU_PAGE_SIZE },
+	  LOOM_BSU_PAGE_SIZE, "", LOOM_BSU_COUNT },
 };
 
 #define N_BLOCKS (sizeof(strict_blocks) / sizeof(strict_blocks[0]))
@@ -181,11 +185,12 @@ void strict_regs_name(uint32_t off, char *buf, size_t len)
 		return;
 	}
 	o = off - b->off;
-	if (b->rec_size && o >= b->rec_base)
-		snprintf(buf, len, "%s %u +0x%02x", b->name, (o - b->rec_base) / b->rec_size,
-			 (o - b->rec_base) % b->rec_size);
+	/* the BSU's KEY words follow its tree records: not records */
+	if (b->rec && o >= b->rec_base && (o - b->rec_base) / b->rec_size < b->n_rec)
+		snprintf(buf, len, "%s%s%s %u +0x%02x", b->name, *b->rec ? " " : "", b->rec,
+			 (o - b->rec_base) / b->rec_size, (o - b->rec_base) % b->rec_size);
 	else
-		snprintf(buf, len, "%s +0x%02x", b->name, o);
+		snprintf(buf, len, "%s +0x%03x", b->name, o);
 }
 
 bool strict_regs_enable(struct card *c)

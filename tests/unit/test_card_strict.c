@@ -112,6 +112,30 @@ static void test_map(void)
 	     strict_regs_access(CARD_OFF_FWID + LOOM_FWID_MAGIC) == STRICT_RO &&
 	     strict_regs_access(CARD_OFF_VCT + LOOM_BLK_TYPE) == STRICT_RO;
 	tap_ok(ok, "map: context, port, admin, router, counters, BSU, maintenance and FWID registers as regs.h says");
+	{
+		static const struct { uint32_t off; const char *name; } names[] = {
+			{ CARD_OFF_CTX + LOOM_CTX_BASE + 3 * LOOM_CTX_REC_SIZE + LOOM_CTXR_STATE,
+			  "CTX 3 +0x2c" },
+			{ CARD_OFF_PORTS + LOOM_PORTS_BASE + 2 * LOOM_PORT_REC_SIZE + LOOM_PORT_CTRL,
+			  "PORTS port 2 +0x3c" },
+			{ CARD_OFF_COUNTERS + LOOM_CNT_DROP_KEY, "COUNTERS +0x020" },
+			{ CARD_OFF_BSU + LOOM_BSU_KEY_BASE + 8, "BSU +0x248" },
+			{ CARD_OFF_BSU + LOOM_BSU_TREE_BASE + 31 * LOOM_BSU_TREE_SIZE + 8, "BSU tree 31 +0x08" },
+			{ CARD_DB_AREA + 5 * LOOM_DB_PAGE_SIZE + LOOM_DB_CQ_CI, "doorbell page 5 +0x04" },
+		};
+		char got[48];
+
+		ok = true;
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			strict_regs_name(names[i].off, got, sizeof(got));
+			if (strcmp(got, names[i].name)) {
+				tap_diag("register 0x%05x is named \"%s\", want \"%s\"", names[i].off, got,
+					 names[i].name);
+				ok = false;
+			}
+		}
+		tap_ok(ok, "names in the log say block, record and offset");
+	}
 }
 
 static void test_wo(void)
@@ -197,7 +221,7 @@ int main(void)
 	struct card_io io = { .port_up = no_port, .port_can_inject = no_port, .port_send = no_send };
 	uint32_t ci_reg;
 
-	tap_plan(12);
+	tap_plan(13);
 	regs = calloc(1, LOOM_LAB_SHM_SIZE);
 	ram = calloc(1, RAM_SIZE);
 	guest_mem_attach(&gm, ram, RAM_SIZE);

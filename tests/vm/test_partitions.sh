@@ -29,7 +29,8 @@ if ! make -s -C "$here/rma" >"$out/make" 2>&1 || [ ! -x "$prog" ]; then
 	tap_fail "guest program $prog builds (make -C tests/vm/rma)"
 	tap_done
 fi
-lab_start_test "lab with 2 hosts starts" --hosts 2
+# LOOM_MODULE=PATH tests another build of loom.ko (e.g. a deliberately broken one)
+lab_start_test "lab with 2 hosts starts" --hosts 2 ${LOOM_MODULE:+--module "$LOOM_MODULE"}
 
 # drops.KEY of host H's card, from loomctl -j stats
 drops() {

@@ -266,6 +266,9 @@ static void test_poll_nop(int fd, const struct loom_ctx_create *c, void *cmdq,
 	*(volatile uint32_t *)((char *)db + LOOM_DB_CQ_CI) = 1;
 	if (kick_page)
 		*(volatile uint32_t *)((char *)kick_page + c->kick_offset) = c->kick_value;
+	/* CQ_CI is write-only: poll() tests the index the card took */
+	for (int t = 0; t < 5000 && *(volatile uint32_t *)((char *)db + LOOM_DB_CQ_CI_SEEN) != 1; t++)
+		usleep(1000);
 	rc = poll(&pfd, 1, 0);
 	check(rc == 0, "poll reports nothing once the completion is consumed", errno);
 }
