@@ -712,6 +712,14 @@ void hif_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *paylo
 	}
 }
 
+bool hif_cq_unreturned(const struct card *c)
+{
+	for (unsigned int i = 0; i < c->n_ctx; i++)
+		if (c->ctx[i].state == LOOM_CTX_ST_RUNNING && c->ctx[i].cq_pi != c->ctx[i].cq_ci)
+			return true;
+	return false;
+}
+
 /* ---- one service round ---------------------------------------------- */
 
 void hif_service(struct card *c)

@@ -130,6 +130,13 @@ void hif_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *paylo
  */
 void hif_port_down(struct card *c, unsigned int port);
 
+/*
+ * Has a running context completions whose return (LOOM_DB_CQ_CI) the card
+ * has not taken yet?  CQ_CI comes without a kick: whoever runs the card
+ * looks again soon, so LOOM_DB_CQ_CI_SEEN follows it.
+ */
+bool hif_cq_unreturned(const struct card *c);
+
 /* ---- shared with rma_target.c ---- */
 /* Queue completion @e for context @idx (held while the ring is full). */
 void hif_post(struct card *c, unsigned int idx, const struct loom_cqe *e);

@@ -626,6 +626,9 @@ static void run(void)
 			timeout = STALL_POLL_MS;
 		else if (card_ops_busy(&emu.card) && (timeout < 0 || timeout > OPS_POLL_MS))
 			timeout = OPS_POLL_MS;	/* operation timeouts need a clock */
+		/* CQ_CI moves without a kick: take it soon, CQ_CI_SEEN follows */
+		if (hif_cq_unreturned(&emu.card) && (timeout < 0 || timeout > STALL_POLL_MS))
+			timeout = STALL_POLL_MS;
 		n = epoll_wait(emu.epfd, evs, 32, timeout);
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait failed");

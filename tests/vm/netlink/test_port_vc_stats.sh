@@ -190,7 +190,7 @@ recv_rc=$?
 lc -j stats
 ok_if "after 64 KiB to node 1, stats -j counts packets sent on port $port1 and has the drops object" \
 	'[ $recv_rc = 0 ] && [ "$(jq "[.counters[] | select(.port == $port1) | .tx_pkts] | add" "$out/o")" -ge 64 ] &&
-	[ "$(jq ".drops | keys | length" "$out/o")" = 7 ]'
+	[ "$(jq ".drops | keys | length" "$out/o")" = 8 ]'
 lc -j stats -a
 nrec=$(jq '.counters | length' "$out/o")
 nvc=$(jq '[.counters[] | .vc] | max + 1' "$out/o")

@@ -176,6 +176,8 @@ int main(int argc, char **argv)
 	prep_wait(&ring, fd, idx, 0, 7);
 	n = uring_submit_one(&ring, 5);
 	drain(ctx);
+	/* CQ_CI is write-only: the card takes it within ms (CQ_CI_SEEN) */
+	usleep(50000);
 	prep_wait(&ring, fd, idx, 0, 8);
 	i = uring_submit_one(&ring, 5);
 	check(res == 0 && n == 0 && i == -ETIME,
