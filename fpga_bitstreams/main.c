@@ -9,6 +9,7 @@
 #include "ctl.h"
 #include "event.h"
 #include "guest_mem.h"
+#include "hostile.h"
 #include "ivshmem_server.h"
 #include "port.h"
 
@@ -53,6 +54,8 @@ struct options {
 	bool strict_registers;
 	struct { bool set; unsigned int dim; bool dateline; } vct[LOOM_MAX_PORTS];
 	unsigned int start_vc1[LOOM_MAX_NODES / 32];
+	bool hostile;
+	unsigned long long hostile_seed;
 };
 
 struct emulator {
@@ -62,6 +65,7 @@ struct emulator {
 	struct ivshmem_server ivs;
 	struct port_set ports;
 	struct ctl_server ctl;
+	struct hostile hostile;
 	int epfd;
 	int sigfd;
 	bool stop;
@@ -81,7 +85,7 @@ static void usage(FILE *f)
 "                 [--cable PORT=listen:PATH | --cable PORT=connect:PATH]...\n"
 "                 [--route DST=PORT]... [--ctl PATH] [--seed N]\n"
 "                 [--link-timeout MS] [--replay-frames N] [--vc-buffers N]\n"
-"                 [--lane-mbps M] [--strict-registers]\n"
+"                 [--lane-mbps M] [--strict-registers] [--hostile SEED]\n"
 "                 [--verbose] [--help]\n"
 "\n"
 "Emulates one loom router card.  The card serves a QEMU ivshmem-doorbell\n"
@@ -141,6 +145,13 @@ static void usage(FILE *f)
 "                    a read-only register software overwrote is logged\n"
 "                    ('strict-registers: violation: ...'), counted and\n"
 "                    restored at the next kick.\n"
+"  --hostile SEED    misbehave on purpose, to test software's distrust of its\n"
+"                    card: out-of-range and changing register values, bogus\n"
+"                    completions, interrupt storms, admin commands ignored or\n"
+"                    refused (never answered OK unless executed), stray\n"
+"                    maintenance responses and port events.  The same SEED\n"
+"                    draws the same sequence of misbehaviours.  Also 'hostile'\n"
+"                    on the control socket.\n"
 "  --verbose         log admin commands, context changes and drops.\n"
 "  --help            print this text and exit.\n"
 "\n"
@@ -278,7 +289,8 @@ static void parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_NODE = 256, OPT_IVSHMEM, OPT_GUEST_RAM, OPT_PORTS, OPT_CABLE, OPT_ROUTE,
 	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_REPLAY_FRAMES,
-	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1, OPT_LANE_MBPS, OPT_STRICT_REGISTERS };
+	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1, OPT_LANE_MBPS, OPT_STRICT_REGISTERS,
+	       OPT_HOSTILE };
 	static const struct option longopts[] = {
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "ivshmem", required_argument, NULL, OPT_IVSHMEM },
@@ -296,6 +308,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "vct", required_argument, NULL, OPT_VCT },
 		{ "start-vc1", required_argument, NULL, OPT_START_VC1 },
 		{ "strict-registers", no_argument, NULL, OPT_STRICT_REGISTERS },
+		{ "hostile", required_argument, NULL, OPT_HOSTILE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -356,6 +369,17 @@ static void parse_options(struct options *o, int argc, char **argv)
 			o->seed = strtoull(optarg, &end, 0);
 			if (!*optarg || *optarg == '-' || *optarg == ' ' || *end || errno)
 				bad_option("--seed '%s': expected an unsigned 64-bit number", optarg);
+			break;
+		}
+		case OPT_HOSTILE: {
+			char *end;
+
+			errno = 0;
+			o->hostile_seed = strtoull(optarg, &end, 0);
+			if (!*optarg || *optarg == '-' || *optarg == ' ' || *end || errno)
+				bad_option("--hostile '%s': expected a seed, an unsigned 64-bit number",
+					   optarg);
+			o->hostile = true;
 			break;
 		}
 		case OPT_LINK_TIMEOUT:
@@ -558,6 +582,8 @@ static void setup(void)
 		       (unsigned int)o->ports, &emu.gm, &io))
 		die("register window too small for the card's layout");
 	emu.card.verbose = o->verbose;
+	emu.card.hostile = &emu.hostile;
+	emu.hostile.verbose = o->verbose;
 	for (unsigned int i = 0; i < o->n_routes; i++)
 		card_set_route(&emu.card, o->route[i].dst, o->route[i].port);
 	for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++)
@@ -609,6 +635,8 @@ static void setup(void)
 	if (o->strict_registers)
 		card_log(&emu.card, "strict registers: write-only registers read back 0x%08x, read-only ones checked at every kick",
 			 LOOM_REG_POISON);
+	if (o->hostile)
+		hostile_start(&emu.hostile, &emu.card, o->hostile_seed, HOSTILE_ALL_KINDS);
 	card_log(&emu.card, "ready");
 }
 
@@ -629,6 +657,9 @@ static void run(void)
 		/* CQ_CI moves without a kick: take it soon, CQ_CI_SEEN follows */
 		if (hif_cq_unreturned(&emu.card) && (timeout < 0 || timeout > STALL_POLL_MS))
 			timeout = STALL_POLL_MS;
+		if (hostile_poll_ms(&emu.hostile) >= 0 &&
+		    (timeout < 0 || timeout > hostile_poll_ms(&emu.hostile)))
+			timeout = hostile_poll_ms(&emu.hostile);	/* it acts on a clock */
 		n = epoll_wait(emu.epfd, evs, 32, timeout);
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait failed");
@@ -643,7 +674,9 @@ static void run(void)
 			strict_regs_check(&emu.card);
 			emu.kicked = false;
 		}
+		hostile_before(&emu.hostile, &emu.card);
 		card_service(&emu.card);
+		hostile_after(&emu.hostile, &emu.card);
 		port_set_flush(&emu.ports);
 		for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
 			if (emu.card.vectors_pending & (1u << v))

@@ -55,12 +55,6 @@ int loom_keys_check(struct loom_dev *ldev, u32 key)
 	return -EACCES;
 }
 
-/* Can the card hold BSU partitions (BSU block 1.1 with its KEY words)? */
-static bool loom_keys_bsu_ok(struct loom_dev *ldev)
-{
-	return !ldev->dead && ldev->blk_bsu.size >= LOOM_BSU_SIZE;
-}
-
 /**
  * loom_keys_bsu_grant() - put a new context's BSUs in its partition
  * @ldev: the card, locked
@@ -76,11 +70,11 @@ void loom_keys_bsu_grant(struct loom_dev *ldev, struct loom_ctx *ctx)
 	unsigned int bsu;
 
 	lockdep_assert_held(&ldev->lock);
-	if (!mask || !loom_keys_bsu_ok(ldev))
+	if (!mask || ldev->dead)
 		return;
 	for_each_set_bit(bsu, &mask, LOOM_BSU_COUNT)
-		loom_wr(ldev, ldev->blk_bsu.off + LOOM_BSU_KEY_BASE + 4 * bsu,
-			ctx->key);
+		if (loom_hw_bsu_set_partition(ldev, bsu, ctx->key))
+			return;	/* a card without partitions, or failed */
 	loom_keys_bsu_sync(ldev);
 }
 
@@ -94,10 +88,8 @@ void loom_keys_bsu_grant(struct loom_dev *ldev, struct loom_ctx *ctx)
 void loom_keys_bsu_sync(struct loom_dev *ldev)
 {
 	lockdep_assert_held(&ldev->lock);
-	if (!loom_keys_bsu_ok(ldev))
-		return;
-	loom_wr(ldev, ldev->blk_bsu.off + LOOM_BSU_OWNED, ldev->bsu_busy);
-	ldev->hal->kick(ldev, LOOM_KICK_ADMIN);
+	if (!ldev->dead && !loom_hw_bsu_set_owned(ldev, ldev->bsu_busy))
+		loom_hw_commit(ldev);
 }
 
 /* The KEY nest of a request as a grant; the ids are of the caller's ns. */
