@@ -2,6 +2,7 @@
 # loom: top-level build.
 #   make          build everything (module, library, card emulator, tools)
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
+#   make check-hostile  loom.ko against a hostile card for several minutes
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make install  library, header, pkg-config file, tools, module, udev rules
 #   make clean
@@ -43,6 +44,13 @@ check: deps
 	@$(MAKE) --no-print-directory all tests
 	@$(TOP)/tests/run-tests
 
+# Longer than the round of test_hostile.sh in 'check': more seeds, longer
+# rounds (HOSTILE_SEEDS, HOSTILE_SECONDS override them).
+check-hostile: deps
+	@$(MAKE) --no-print-directory all tests
+	@HOSTILE_SEEDS="$${HOSTILE_SEEDS:-11 12 13 14 15 16 17 18}" \
+	 HOSTILE_SECONDS="$${HOSTILE_SECONDS:-30}" $(TOP)/tests/vm/kmod/test_hostile.sh
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/demo/loom-demo
@@ -66,4 +74,4 @@ clean:
 	for d in $(USER_PARTS) kmod; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module tests check demo install clean
+.PHONY: all deps userspace module tests check check-hostile demo install clean

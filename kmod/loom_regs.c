@@ -187,7 +187,7 @@ static int loom_regs_check_spans(struct loom_dev *ldev,
 			snprintf(name, sizeof(name), "type %#x", a->type);
 			return loom_hw_refuse(ldev, b->block ?: "(unknown)", b->reg,
 					      -1, b->reg_off, b->start,
-					      "[%#x, %#llx) apart from block %s at [%#x, %#llx)",
+					      "[0x%x, 0x%llx) apart from block %s at [0x%x, 0x%llx)",
 					      b->start, b->end,
 					      a->block ?: name, a->start, a->end);
 		}
@@ -247,6 +247,12 @@ int loom_regs_discover(struct loom_dev *ldev)
 	if (err)
 		goto out;
 
+	if (found[0].size < LOOM_FWID_SIZE) {
+		err = loom_hw_refuse(ldev, "FWID", "SIZE", -1, LOOM_BLK_SIZE,
+				     found[0].size, "at least %#x bytes",
+				     LOOM_FWID_SIZE);
+		goto out;
+	}
 	loom_hw_fwid_probe(ldev);
 	built = ldev->fwid.build_time;
 	dev_info(dev, "firmware \"%s\" design %u.%u.%u build %08x built %ptTs UTC%s\n",
