@@ -7,7 +7,6 @@
  * logged and restored, the card's own writes never counted, and without
  * --strict-registers nothing of it.
  */
-#include "admin.h"
 #include "card.h"
 #include "strict_regs.h"
 #include "tap.h"
@@ -38,26 +37,15 @@ static bool no_send(void *o, unsigned int p, const struct loom_pkt_hdr *h, const
 static void wr(uint32_t off, uint32_t v) { memcpy(regs + off, &v, 4); }
 static uint32_t rd(uint32_t off) { uint32_t v; memcpy(&v, regs + off, 4); return v; }
 
-static uint32_t admin(uint32_t cmd, uint32_t arg0)
+/* context 0 with 16-entry rings, started as CTX_ENABLE would */
+static bool ctx0_enable(void)
 {
-	uint32_t seq = rd(CARD_OFF_ADMIN + LOOM_ADMIN_ACK) + 1;
+	const struct hif_ctx_params p = {
+		.cmdq = CMDQ, .cq = CQ, .seg = SEG, .seg_size = 0x10000,
+		.cmdq_log2 = 4, .cq_log2 = 4, .vector = LOOM_VEC_CQ,
+	};
 
-	wr(CARD_OFF_ADMIN + LOOM_ADMIN_CMD, cmd);
-	wr(CARD_OFF_ADMIN + LOOM_ADMIN_ARG0, arg0);
-	wr(CARD_OFF_ADMIN + LOOM_ADMIN_SEQ, seq);
-	card_service(&card);
-	return rd(CARD_OFF_ADMIN + LOOM_ADMIN_ACK) == seq ? rd(CARD_OFF_ADMIN + LOOM_ADMIN_RESULT) : 0xffff;
-}
-
-static uint32_t ctx0_enable(void)
-{
-	wr(card_ctx_reg(0, LOOM_CTXR_CMDQ_LO), CMDQ);
-	wr(card_ctx_reg(0, LOOM_CTXR_CQ_LO), CQ);
-	wr(card_ctx_reg(0, LOOM_CTXR_SEG_LO), SEG);
-	wr(card_ctx_reg(0, LOOM_CTXR_SEG_SIZE_LO), 0x10000);
-	wr(card_ctx_reg(0, LOOM_CTXR_RINGS), 4 | 4 << 8);
-	wr(card_ctx_reg(0, LOOM_CTXR_VECTOR), LOOM_VEC_CQ);
-	return admin(LOOM_ADMIN_CMD_CTX_ENABLE, 0);
+	return hif_ctx_start(&card, 0, &p);
 }
 
 /* Run the check with the card's log captured; returns what it found. */
@@ -235,7 +223,7 @@ int main(void)
 	card_service(&card);
 	tap_ok(rd(ci_reg) == 0 && !card.strict.shadow && strict_regs_check(&card) == 0,
 	       "without strict checking nothing is poisoned or checked");
-	admin(LOOM_ADMIN_CMD_CTX_DISABLE, 0);
+	hif_ctx_stop(&card, 0);
 
 	if (!strict_regs_enable(&card))
 		tap_skip_all("out of memory for the strict register shadow");
