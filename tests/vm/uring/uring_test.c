@@ -53,12 +53,18 @@ static int ring_init(struct io_uring *ring, unsigned int entries,
 	return 0;
 }
 
+/*
+ * Reap everything, then give the card time to take the consumer index
+ * (CQ_CI is write-only: the kernel's test reads the card's CQ_CI_SEEN,
+ * which the lab card updates within a few ms).
+ */
 static void drain(struct loom_ctx *ctx)
 {
 	struct loom_completion c[16];
 
 	while (loom_poll(ctx, c, 16) > 0)
 		;
+	usleep(50000);
 }
 
 static int hold(int n)
@@ -176,8 +182,6 @@ int main(int argc, char **argv)
 	prep_wait(&ring, fd, idx, 0, 7);
 	n = uring_submit_one(&ring, 5);
 	drain(ctx);
-	/* CQ_CI is write-only: the card takes it within ms (CQ_CI_SEEN) */
-	usleep(50000);
 	prep_wait(&ring, fd, idx, 0, 8);
 	i = uring_submit_one(&ring, 5);
 	check(res == 0 && n == 0 && i == -ETIME,
