@@ -295,7 +295,7 @@ void strict_regs_report(struct card *c)
 	const struct strict_regs *s = &c->strict;
 
 	if (s->violations)
-		card_log(c, "strict-registers: violation: %llu writes to read-only registers of the driver in all",
+		card_log(c, "strict-registers: %llu violations in all (writes to read-only registers of the driver)",
 			 (unsigned long long)s->violations);
 	if (s->user_writes)
 		card_log(c, "strict-registers: %llu writes by processes to read-only registers of their pages in all",
