@@ -8,6 +8,7 @@
 #ifndef LOOM_TESTS_FABRIC_H
 #define LOOM_TESTS_FABRIC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -20,6 +21,7 @@
 struct fabric {
 	unsigned int n;
 	uint64_t ram_size;	/* guest RAM of the cards started next */
+	bool lax_registers;	/* start cards without --strict-registers (figures) */
 	char dir[64];
 	pid_t pid[FABRIC_MAX_CARDS];
 	char ram[FABRIC_MAX_CARDS][96];
