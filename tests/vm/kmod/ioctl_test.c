@@ -240,7 +240,7 @@ static void test_poll_nop(int fd, const struct loom_ctx_create *c, void *cmdq,
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	volatile struct loom_cqe *cqe = cq;
 	struct loom_cmd *cmd = cmdq;
-	int rc;
+	int rc, ok;
 
 	rc = poll(&pfd, 1, 0);
 	check(rc == 0, "poll with an empty completion queue reports nothing", errno);
@@ -282,10 +282,14 @@ static void test_poll_nop(int fd, const struct loom_ctx_create *c, void *cmdq,
 	if (kick_page)
 		*(volatile uint32_t *)((char *)kick_page + c->kick_offset) = c->kick_value;
 	rc = poll(&pfd, 1, 10000);
-	check(rc == 1 && (pfd.revents & POLLIN) && (cqe[1].flags & LOOM_CQE_PHASE) &&
-	      cqe[1].tag == 0xfeedbeefcaffull,
-	      "poll wakes up for a second NOP, its entry at the consumer index the card took (1)",
-	      errno);
+	ok = rc == 1 && (pfd.revents & POLLIN) && (cqe[1].flags & LOOM_CQE_PHASE) &&
+	     cqe[1].tag == 0xfeedbeefcaffull;
+	check(ok, "poll wakes up for a second NOP, its entry at the consumer index the card took (1)",
+	      rc < 0 ? errno : 0);
+	if (!ok)
+		printf("# poll %d revents %#x; entry 1: flags %#x tag %#llx; CQ_CI_SEEN %u\n", rc,
+		       pfd.revents, cqe[1].flags, (unsigned long long)cqe[1].tag,
+		       *(volatile uint32_t *)((char *)db + LOOM_DB_CQ_CI_SEEN));
 }
 
 static void test_create_map(int fd, const struct loom_dev_info *info)
