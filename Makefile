@@ -4,11 +4,13 @@
 #                 manual pages)
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
 #   make check-hostile  loom.ko against a hostile card for several minutes
+#   make check-cluster  the 16-host lab (4x4 torus): too long for check
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
+#   make sim-bench  loom-sim's speed and memory figures (loom-sim --bench)
 #   make docs     the HTML documentation (Sphinx) into build/html
 #   make install  library, header, pkg-config file, tools, manual pages,
 #                 module, udev rules
-#   make deb      Debian packages (loom-dkms, libloom1, libloom-dev,
+#   make deb      Debian packages (loom-dkms, libloom0, libloom-dev,
 #                 loom-tools) into build/deb
 #   make clean
 # As root, 'check' and 'demo' first install missing Debian packages
@@ -19,7 +21,7 @@ BUILD ?= $(TOP)/build
 PREFIX ?= /usr/local
 export BUILD TOP
 
-USER_PARTS := lib fpga_bitstreams tests/vm/rma tests/vm/uring tools/loom-xfer tools/bench tools/loom-lab tools/loomctl tools/loom-fm
+USER_PARTS := lib fpga_bitstreams tests/vm/rma tests/vm/uring tools/loom-xfer tools/bench tools/loom-lab tools/loomctl tools/loom-fm tools/loom-sim
 
 all: userspace module man
 
@@ -34,6 +36,7 @@ userspace:
 	$(MAKE) -C tools/loom-lab
 	$(MAKE) -C tools/loomctl
 	$(MAKE) -C tools/loom-fm
+	$(MAKE) -C tools/loom-sim
 
 module:
 	$(MAKE) -C kmod
@@ -49,6 +52,7 @@ tests: userspace module
 	$(MAKE) -C lib tests
 	$(MAKE) -C tools/loomctl tests
 	$(MAKE) -C fpga_bitstreams tests
+	$(MAKE) -C tools/loom-sim tests
 	$(MAKE) -C kmod tests
 	$(MAKE) -C tests/vm/uring
 	$(MAKE) -C tests/vm/rma
@@ -65,9 +69,16 @@ check-hostile: deps
 	@HOSTILE_SEEDS="$${HOSTILE_SEEDS:-11 12 13 14 15 16 17 18}" \
 	 HOSTILE_SECONDS="$${HOSTILE_SECONDS:-30}" $(TOP)/tests/vm/kmod/test_hostile.sh
 
+check-cluster: deps
+	@$(MAKE) --no-print-directory all
+	@LOOM_TEST_TIMEOUT=$${LOOM_TEST_TIMEOUT:-2400} $(TOP)/tests/run-tests cluster
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/demo/loom-demo
+
+sim-bench: userspace
+	$(MAKE) -C tools/loom-sim bench
 
 install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
@@ -79,6 +90,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/bin/
 	$(MAKE) -C tools/loomctl install PREFIX=$(PREFIX)
 	$(MAKE) -C tools/loom-fm install PREFIX=$(PREFIX)
+	$(MAKE) -C tools/loom-sim install PREFIX=$(PREFIX)
 	$(MAKE) -C Documentation install PREFIX=$(PREFIX)
 	$(MAKE) -C kmod install
 	install -D -m 0644 udev/60-loom.rules $(DESTDIR)/etc/udev/rules.d/60-loom.rules
@@ -108,4 +120,4 @@ clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests check check-hostile demo install deb clean
+.PHONY: all deps userspace module man docs tests check check-hostile check-cluster demo sim-bench install deb clean
