@@ -5,6 +5,7 @@
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
 #   make check-debug  the VM suite and the fuzzers on a debug guest kernel
 #                 (KASAN, lockdep, kmemleak, ...; hours; not part of check)
+#   make check-hostile  loom.ko against a hostile card for several minutes
 #   make check-cluster  the 16-host lab (4x4 torus): too long for check
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make sim-bench  loom-sim's speed and memory figures (loom-sim --bench)
@@ -71,6 +72,13 @@ check: deps
 check-debug:
 	@$(TOP)/tests/debug/check-debug $(CHECK_DEBUG_ARGS)
 
+# Longer than the round of test_hostile.sh in 'check': more seeds, longer
+# rounds (HOSTILE_SEEDS, HOSTILE_SECONDS override them).
+check-hostile: deps
+	@$(MAKE) --no-print-directory all tests
+	@HOSTILE_SEEDS="$${HOSTILE_SEEDS:-11 12 13 14 15 16 17 18}" \
+	 HOSTILE_SECONDS="$${HOSTILE_SECONDS:-30}" $(TOP)/tests/vm/kmod/test_hostile.sh
+
 check-cluster: deps
 	@$(MAKE) --no-print-directory all
 	@LOOM_TEST_TIMEOUT=$${LOOM_TEST_TIMEOUT:-2400} $(TOP)/tests/run-tests cluster
@@ -122,4 +130,4 @@ clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-cluster demo sim-bench install deb clean
+.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-hostile check-cluster demo sim-bench install deb clean

@@ -2,9 +2,13 @@
 /*
  * Contexts: a command ring, a completion ring and a memory segment in host
  * memory (dma_alloc_coherent), a context record on the card pointing at
- * them, and a doorbell page.  The memory of a context is freed only once
- * the card has acknowledged CTX_DISABLE (it then guarantees no more DMA)
- * or the card is gone (bus mastering off).
+ * them, and a doorbell page.  Once the record is programmed, the memory of
+ * a context is freed only when the card has acknowledged CTX_DISABLE as
+ * done (it then guarantees no more DMA) or the card is quiet (bus
+ * mastering off, at removal).  A context whose disable times out, is
+ * refused, or cannot be sent because the card failed becomes an orphan of
+ * the card: its index stays taken and its memory stays allocated until
+ * then.
  */
 #include <linux/dma-mapping.h>
 #include <linux/log2.h>
@@ -19,6 +23,10 @@
 #define LOOM_SEG_MIN	SZ_4K
 #define LOOM_SEG_MAX	SZ_4M
 
+/* module-wide: what contexts of every card hold now (debugfs "memory") */
+atomic_long_t loom_mem_contexts = ATOMIC_LONG_INIT(0);
+atomic_long_t loom_mem_dma_bytes = ATOMIC_LONG_INIT(0);
+
 static int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b,
 			  size_t size)
 {
@@ -26,13 +34,18 @@ static int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b,
 	/* a user asked for it: fail with ENOMEM, not a stack trace */
 	b->va = dma_alloc_coherent(&ldev->pdev->dev, b->size, &b->dma,
 				   GFP_KERNEL | __GFP_NOWARN);
-	return b->va ? 0 : -ENOMEM;
+	if (!b->va)
+		return -ENOMEM;
+	atomic_long_add(b->size, &loom_mem_dma_bytes);
+	return 0;
 }
 
 static void loom_dma_free(struct loom_dev *ldev, struct loom_dma_buf *b)
 {
-	if (b->va)
+	if (b->va) {
 		dma_free_coherent(&ldev->pdev->dev, b->size, b->va, b->dma);
+		atomic_long_sub(b->size, &loom_mem_dma_bytes);
+	}
 	b->va = NULL;
 }
 
@@ -55,13 +68,31 @@ static unsigned long loom_ctx_pages(int cmdq_log2, int cq_log2, u64 seg_size)
 		PAGE_ALIGN(LOOM_CTX_COUNTERS * sizeof(u64))) >> PAGE_SHIFT;
 }
 
-/* Free everything of a disabled context; caller holds ldev->lock. */
+/*
+ * Free everything of a context the card no longer reaches (disabled, or
+ * the card quiet); caller holds ldev->lock.
+ */
 static void loom_ctx_free(struct loom_dev *ldev, struct loom_ctx *ctx)
 {
 	loom_ctx_free_mem(ldev, ctx);
 	loom_bsu_release(ldev, ctx);
+	loom_keys_bsu_sync(ldev);
 	clear_bit(ctx->index, ldev->ctx_busy);
 	kfree(ctx);
+	atomic_long_dec(&loom_mem_contexts);
+}
+
+/*
+ * Keep a context the card may still reach until the card is quiet; its
+ * file may be gone.  Caller holds ldev->lock.
+ */
+static void loom_ctx_orphan(struct loom_dev *ldev, struct loom_ctx *ctx,
+			    const char *why)
+{
+	dev_warn(&ldev->pdev->dev, "context %u: %s; its memory is kept until the card is unbound\n",
+		 ctx->index, why);
+	ctx->lf = NULL;
+	list_add_tail(&ctx->orphan_node, &ldev->orphans);
 }
 
 static int loom_ring_log2(u32 entries)
@@ -76,39 +107,29 @@ static int loom_ring_log2(u32 entries)
 
 static void loom_ctx_program(struct loom_dev *ldev, struct loom_ctx *ctx)
 {
-	u32 i = ctx->index;
+	struct loom_hw_ctx_rec rec = {
+		.cmdq = ctx->cmdq.dma,
+		.cq = ctx->cq.dma,
+		.seg = ctx->seg.dma,
+		.seg_size = ctx->seg.size,
+		.cmdq_log2 = ctx->cmdq_log2,
+		.cq_log2 = ctx->cq_log2,
+		.key = ctx->key,
+		.vector = LOOM_VEC_CQ,
+		/* zeroed by dma_alloc_coherent(): every counter starts at 0 */
+		.counters = ctx->counters.dma,
+	};
 
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CMDQ_LO),
-		lower_32_bits(ctx->cmdq.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CMDQ_HI),
-		upper_32_bits(ctx->cmdq.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CQ_LO),
-		lower_32_bits(ctx->cq.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CQ_HI),
-		upper_32_bits(ctx->cq.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_SEG_LO),
-		lower_32_bits(ctx->seg.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_SEG_HI),
-		upper_32_bits(ctx->seg.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_SEG_SIZE_LO),
-		lower_32_bits((u64)ctx->seg.size));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_SEG_SIZE_HI),
-		upper_32_bits((u64)ctx->seg.size));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_RINGS),
-		ctx->cmdq_log2 | ctx->cq_log2 << 8);
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_KEY), ctx->key);
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_VECTOR), LOOM_VEC_CQ);
-	/* zeroed by dma_alloc_coherent(): every counter starts at 0 */
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CNT_LO),
-		lower_32_bits(ctx->counters.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CNT_HI),
-		upper_32_bits(ctx->counters.dma));
-	/* a new owner starts counting from zero */
-	loom_wr(ldev, loom_db_reg(ldev, i, LOOM_DB_CMD_PI), 0);
-	loom_wr(ldev, loom_db_reg(ldev, i, LOOM_DB_CQ_CI), 0);
+	loom_hw_ctx_program(ldev, ctx->index, &rec);
+	/* the partition: checked by loom_keys_check(), enforced by the card */
+	loom_keys_bsu_grant(ldev, ctx);
 }
 
-/* 0 when the card is known to have stopped the context, -ETIMEDOUT if not */
+/*
+ * 0 when the card has acknowledged that the context is stopped (or it was
+ * never enabled); -ETIMEDOUT when the card did not answer, -EIO when it
+ * refused (which fails it) or has failed: the context may still run.
+ */
 static int loom_ctx_hw_disable(struct loom_dev *ldev, struct loom_ctx *ctx,
 			       unsigned int timeout_ms)
 {
@@ -118,11 +139,9 @@ static int loom_ctx_hw_disable(struct loom_dev *ldev, struct loom_ctx *ctx,
 		return 0;
 	err = loom_admin_cmd(ldev, LOOM_ADMIN_CMD_CTX_DISABLE, ctx->index,
 			     timeout_ms);
-	if (err == -ETIMEDOUT)
-		return err;
-	/* any acknowledged answer means the context is not running */
-	ctx->enabled = false;
-	return 0;
+	if (!err)
+		ctx->enabled = false;
+	return err;
 }
 
 /**
@@ -174,7 +193,8 @@ static int loom_ctx_pick_index(struct loom_dev *ldev,
 	return 0;
 }
 
-static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
+static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req,
+			      u32 node_id)
 {
 	struct loom_dev *ldev = ctx->lf->ldev;
 	phys_addr_t kick = ldev->hal->kick_phys(ldev);
@@ -196,8 +216,7 @@ static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
 		req->kick_value = LOOM_IVSHMEM_PEER_CARD << 16 |
 				  LOOM_KICK_DOORBELL;
 	}
-	req->node_id = loom_rd(ldev, ldev->blk_router.off +
-			       LOOM_ROUTER_LOGICAL_ID);
+	req->node_id = node_id;
 	req->bsu_token = ctx->bsu_mask ? loom_token(ctx, LOOM_REGION_BSU) : 0;
 	req->counters_token = loom_token(ctx, LOOM_REGION_COUNTERS);
 	req->n_counters = LOOM_CTX_COUNTERS;
@@ -215,15 +234,17 @@ static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
  * caller may not use the key (loom_keys.c); -ENOMEM when the memory would
  * exceed the caller's RLIMIT_MEMLOCK (without CAP_IPC_LOCK) or cannot be
  * allocated; -ENOSPC when it would exceed the card's max_pinned_kb; -EIO when
- * the card refused the context (logged) or is gone; -ETIMEDOUT when the
- * card did not answer.
+ * the card refused the context (logged), failed or is gone; -ETIMEDOUT when
+ * the card did not answer.  A context the card refused or did not answer
+ * for is disabled again; when that is not acknowledged either, it becomes
+ * an orphan (loom_ctx_orphan()).
  */
 int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 {
 	struct loom_dev *ldev = lf->ldev;
 	int cmdq_log2, cq_log2, err;
 	struct loom_ctx *ctx;
-	u32 slot;
+	u32 slot, node_id;
 
 	err = loom_ctx_check_args(ldev, req, &cmdq_log2, &cq_log2);
 	if (err)
@@ -232,6 +253,7 @@ int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return -ENOMEM;
+	atomic_long_inc(&loom_mem_contexts);
 	ctx->lf = lf;
 	ctx->key = req->key;
 	ctx->cmdq_log2 = cmdq_log2;
@@ -249,6 +271,9 @@ int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 		goto err_unlock;
 	}
 	err = loom_keys_check(ldev, req->key);
+	if (err)
+		goto err_unlock;
+	err = loom_hw_logical_id(ldev, &node_id);
 	if (err)
 		goto err_unlock;
 	err = loom_ctx_pick_index(ldev, req, &ctx->index);
@@ -281,33 +306,26 @@ int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 		goto err_mem;
 	ctx->slot = slot;
 
+	/* from here the card knows the memory: it may reach it */
 	loom_ctx_program(ldev, ctx);
+	ctx->enabled = true;
 	err = loom_admin_cmd(ldev, LOOM_ADMIN_CMD_CTX_ENABLE, ctx->index,
 			     loom_admin_timeout_ms);
-	if (err == -ETIMEDOUT) {
-		/* the card may still act on it: keep the memory until told */
-		ctx->enabled = true;
-		if (!loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms)) {
-			xa_erase(&lf->ctxs, slot);
-			goto err_mem;
-		}
-		dev_warn(&ldev->pdev->dev, "context %u: enable timed out and disable was not acknowledged; its memory is kept until the card is removed\n",
-			 ctx->index);
-		xa_erase(&lf->ctxs, slot);
-		ctx->lf = NULL;
-		list_add_tail(&ctx->orphan_node, &ldev->orphans);
-		mutex_unlock(&ldev->lock);
-		return err;
-	}
 	if (err) {
-		/* refused although the driver checked everything: logged */
-		err = -EIO;
+		/* timed out, refused (logged), or the card failed */
 		xa_erase(&lf->ctxs, slot);
+		if (err != -ETIMEDOUT)
+			err = -EIO;
+		if (loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms)) {
+			loom_ctx_orphan(ldev, ctx,
+					"enable not done and the card did not acknowledge the disable that followed");
+			mutex_unlock(&ldev->lock);
+			return err;
+		}
 		goto err_mem;
 	}
-	ctx->enabled = true;
 	lf->n_ctxs++;
-	loom_ctx_fill_out(ctx, req);
+	loom_ctx_fill_out(ctx, req, node_id);
 	mutex_unlock(&ldev->lock);
 	return 0;
 
@@ -319,6 +337,7 @@ err_mem:
 err_unlock:
 	mutex_unlock(&ldev->lock);
 	kfree(ctx);
+	atomic_long_dec(&loom_mem_contexts);
 	return err;
 }
 
@@ -328,9 +347,10 @@ err_unlock:
  * @index: its card context index
  *
  * Return: 0; -EINVAL when this file has no context @index; -EBUSY while
- * any of its regions is mapped; -EIO when the card is gone; -ETIMEDOUT
- * when the card did not confirm the stop (the context stays; retry or
- * close the file).
+ * any of its regions is mapped; -EIO when the card is gone, has failed or
+ * refused the disable (which fails it); -ETIMEDOUT when the card did not
+ * confirm the stop.  Unless 0, the context stays: retry, or close the
+ * file (it then becomes an orphan if the card still does not confirm).
  */
 int loom_ctx_destroy(struct loom_file *lf, u32 index)
 {
@@ -374,8 +394,10 @@ out:
  * loom_ctx_release_all() - free every context of a file being closed
  * @lf: the file; no mapping of it exists any more
  *
- * A context whose disable the card does not acknowledge is handed to the
- * card (ldev->orphans) and freed when the card is removed.
+ * A context is freed when the card is quiet or acknowledges its disable;
+ * otherwise (a timeout, a refusal, a failed or removed card still bus
+ * mastering) it becomes an orphan of the card, freed once the card is
+ * quiet.
  */
 void loom_ctx_release_all(struct loom_file *lf)
 {
@@ -387,12 +409,12 @@ void loom_ctx_release_all(struct loom_file *lf)
 	xa_for_each(&lf->ctxs, slot, ctx) {
 		xa_erase(&lf->ctxs, slot);
 		lf->n_ctxs--;
-		if (!ldev->dead &&
-		    loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms)) {
-			dev_warn(&ldev->pdev->dev, "context %u: card did not confirm it stopped; its memory is kept until the card is removed\n",
-				 ctx->index);
-			ctx->lf = NULL;
-			list_add_tail(&ctx->orphan_node, &ldev->orphans);
+		if (!ldev->quiet &&
+		    (ldev->dead ||
+		     loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms))) {
+			loom_ctx_orphan(ldev, ctx,
+					ldev->dead ? "its card failed or is being removed" :
+						     "the card did not acknowledge its disable");
 			continue;
 		}
 		loom_ctx_free(ldev, ctx);
@@ -401,40 +423,40 @@ void loom_ctx_release_all(struct loom_file *lf)
 }
 
 /**
- * loom_ctx_hw_stop_all() - best-effort disable of every context of a card
+ * loom_ctx_hw_stop_all() - best-effort stop of every context of a card
  *	being removed
- * @ldev: the card, already marked dead
+ * @ldev: the card, already marked dead, bus mastering still on
  *
- * Gives up at the first unacknowledged command: a card that does not
- * answer once will not answer for the next context either.
+ * When any context is enabled (a file's or an orphan), one RESET stops
+ * them all (loom_admin_quiesce()), also on a card that failed; not on one
+ * whose signature no longer reads back (surprise removal).  Nothing is
+ * freed here: that waits for bus mastering to go off.
  */
 void loom_ctx_hw_stop_all(struct loom_dev *ldev)
 {
-	unsigned int timeout = min(loom_admin_timeout_ms, 1000u);
-	bool answering;
+	bool enabled = false;
 	struct loom_file *lf;
 	struct loom_ctx *ctx;
 	unsigned long slot;
+	int err;
 
 	mutex_lock(&ldev->lock);
-	answering = loom_rd(ldev, LOOM_FWID_MAGIC) == LOOM_MAGIC;
-	list_for_each_entry(lf, &ldev->files, node) {
-		xa_for_each(&lf->ctxs, slot, ctx) {
-			if (answering && loom_ctx_hw_disable(ldev, ctx, timeout))
-				answering = false;
-			ctx->enabled = false;
-		}
-	}
-	list_for_each_entry(ctx, &ldev->orphans, orphan_node) {
-		if (answering && loom_ctx_hw_disable(ldev, ctx, timeout))
-			answering = false;
-		ctx->enabled = false;
+	list_for_each_entry(lf, &ldev->files, node)
+		xa_for_each(&lf->ctxs, slot, ctx)
+			enabled |= ctx->enabled;
+	list_for_each_entry(ctx, &ldev->orphans, orphan_node)
+		enabled |= ctx->enabled;
+	if (enabled && loom_hw_fwid_answers(ldev)) {
+		err = loom_admin_quiesce(ldev);
+		if (err)
+			dev_warn(&ldev->pdev->dev, "card did not acknowledge the RESET that stops its contexts (%d): relying on bus mastering going off\n",
+				 err);
 	}
 	mutex_unlock(&ldev->lock);
 }
 
 /**
- * loom_ctx_free_dead() - free the memory of a removed card's contexts
+ * loom_ctx_free_dead() - the card is quiet: free its contexts' memory
  * @ldev: the card, dead, with bus mastering off
  *
  * Memory still mapped into a process is freed when its file is closed
@@ -447,8 +469,10 @@ void loom_ctx_free_dead(struct loom_dev *ldev)
 	unsigned long slot;
 
 	mutex_lock(&ldev->lock);
+	ldev->quiet = true;
 	list_for_each_entry(lf, &ldev->files, node) {
 		xa_for_each(&lf->ctxs, slot, ctx) {
+			ctx->enabled = false;
 			if (!atomic_read(&ctx->map_count))
 				loom_ctx_free_mem(ldev, ctx);
 		}
@@ -464,8 +488,10 @@ void loom_ctx_free_dead(struct loom_dev *ldev)
  * loom_ctx_cq_ready() - does a context have a completion to consume?
  * @ctx: the context; caller holds ldev->lock and the card is alive
  *
- * Reads the consumer index software last wrote to the doorbell page and
- * checks the phase bit of the entry there.
+ * Reads the consumer index the card took from the doorbell page
+ * (LOOM_DB_CQ_CI_SEEN: CQ_CI itself is write-only) and checks the phase
+ * bit of the entry there (the index is masked to the ring: whatever the
+ * page holds, no entry outside it is read).
  *
  * Return: true when the entry at the consumer index is valid.
  */
@@ -475,9 +501,8 @@ bool loom_ctx_cq_ready(struct loom_ctx *ctx)
 	const struct loom_cqe *cqe;
 	u32 ci, flags;
 
-	if (!ctx->cq.va)
+	if (!ctx->cq.va || loom_hw_db_cq_ci_seen(ldev, ctx->index, &ci))
 		return false;
-	ci = loom_rd(ldev, loom_db_reg(ldev, ctx->index, LOOM_DB_CQ_CI));
 	cqe = (const struct loom_cqe *)ctx->cq.va +
 	      (ci & ((1u << ctx->cq_log2) - 1));
 	flags = READ_ONCE(cqe->flags);

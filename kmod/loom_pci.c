@@ -4,8 +4,9 @@
  * the VM lab's card emulator (ivshmem-doorbell with the loom signature in
  * BAR2).  The back end is chosen by the id table; everything else is
  * shared.  remove() may run while files are open: it cuts them off
- * (loom_files_kill), stops the card and frees what no process still maps;
- * the rest goes when the last file is closed.
+ * (loom_files_kill), stops the card, turns bus mastering off and only then
+ * frees what no process still maps; the rest goes when the last file is
+ * closed.
  */
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
@@ -42,6 +43,7 @@ static int loom_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	init_waitqueue_head(&ldev->admin_wq);
 	init_waitqueue_head(&ldev->cq_wq);
 	init_waitqueue_head(&ldev->bsu_wq);
+	loom_hw_init(ldev);
 
 	err = pci_enable_device(pdev);
 	if (err) {
@@ -86,8 +88,7 @@ static int loom_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	loom_debugfs_add(ldev);
 
 	dev_info(&pdev->dev, "loom%d: %s back end, node %u, %u contexts, %u ports, %d MSI-X vectors\n",
-		 ldev->minor, ldev->hal->name,
-		 loom_rd(ldev, ldev->blk_router.off + LOOM_ROUTER_NODE_ID),
+		 ldev->minor, ldev->hal->name, ldev->geo.node_id,
 		 ldev->n_ctx, ldev->n_ports, ldev->n_vectors);
 	return 0;
 
@@ -101,6 +102,8 @@ err_hal:
 err_disable:
 	pci_disable_device(pdev);
 err_put:
+	/* the RESET may have failed the card: its work must not outlive it */
+	loom_hw_stop(ldev);
 	loom_dev_put(ldev);
 	return err;
 }
@@ -119,6 +122,8 @@ static void loom_remove(struct pci_dev *pdev)
 	loom_hw_release(ldev);
 	/* interrupts freed: nothing queues the event work any more */
 	loom_events_stop(ldev);
+	/* nothing reads registers any more: nothing fails the card */
+	loom_hw_stop(ldev);
 	/* bus mastering is off: the card can no longer write host memory */
 	loom_ctx_free_dead(ldev);
 

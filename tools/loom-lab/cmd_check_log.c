@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loom-lab check-log: scans the guests' kernel console logs (or the console
- * logs named on the command line) for kernel reports (log_scan.c) and prints
- * each with the lines around it, so that a failed check can be understood
- * from its output alone.
+ * logs named on the command line) for kernel reports (log_scan.c), and the
+ * card emulators' logs for strict-register violations, and prints each
+ * finding with the lines around it, so that a failed check can be
+ * understood from its output alone.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -55,7 +56,7 @@ struct excerpt {
  * them.  Returns -1 if the log is unreadable.
  */
 static int scan(const char *path, const char *who, const struct excerpt *ex,
-		struct tally *t)
+		const char *(*classify)(const char *line), struct tally *t)
 {
 	const char **class = NULL;
 	char **line = NULL, *text;
@@ -63,7 +64,7 @@ static int scan(const char *path, const char *who, const struct excerpt *ex,
 
 	text = read_text_file(path, NULL);
 	if (!text) {
-		lab_err("check-log: %scannot read the console log %s", who, path);
+		lab_err("check-log: %scannot read the log %s", who, path);
 		return -1;
 	}
 	for (char *p = text; *p; p++)
@@ -87,7 +88,7 @@ static int scan(const char *path, const char *who, const struct excerpt *ex,
 			break;
 		p[strcspn(p, "\r")] = 0;
 		line[n] = p;
-		class[n] = log_scan_line(p);
+		class[n] = classify(p);
 		if (class[n])
 			tally_add(t, class[n]);
 		n++;
@@ -116,6 +117,16 @@ static int scan(const char *path, const char *who, const struct excerpt *ex,
 	return 0;
 }
 
+/*
+ * What a card run with --strict-registers logs when the driver breaks the
+ * register rules (a read of a write-only register, a write of a read-only
+ * one): one line per violation.
+ */
+static const char *card_log_line(const char *line)
+{
+	return strstr(line, "strict-registers: violation") ? "strict registers" : NULL;
+}
+
 /* A count of lines for --before/--after: 0..10000. */
 static int parse_lines(const char *opt, const char *arg, long *out)
 {
@@ -134,7 +145,7 @@ static void summary(const struct tally *t, int logs)
 {
 	if (!t->total)
 		return;
-	fprintf(stderr, "loom-lab: check-log: %d finding%s in %d console log%s:",
+	fprintf(stderr, "loom-lab: check-log: %d finding%s in %d log%s:",
 		t->total, t->total == 1 ? "" : "s", logs, logs == 1 ? "" : "s");
 	for (int i = 0; i < t->n; i++)
 		fprintf(stderr, "%s %s %d", i ? "," : "", t->class[i], t->count[i]);
@@ -179,7 +190,7 @@ int cmd_check_log(int argc, char **argv)
 	}
 	if (!dir_arg) {
 		for (int i = optind; i < argc; i++) {
-			if (scan(argv[i], "", &ex, &t) < 0)
+			if (scan(argv[i], "", &ex, log_scan_line, &t) < 0)
 				missing++;
 			else
 				logs++;
@@ -194,7 +205,14 @@ int cmd_check_log(int argc, char **argv)
 	for (int h = 0; h < cfg.hosts; h++) {
 		snprintf(who, sizeof(who), "host %d: ", h);
 		if (lab_path(path, dir, "h%d.console.log", h) < 0 ||
-		    scan(path, who, &ex, &t) < 0)
+		    scan(path, who, &ex, log_scan_line, &t) < 0)
+			missing++;
+		else
+			logs++;
+		if (cfg.no_card)
+			continue;
+		if (lab_path(path, dir, "card%d.log", h) < 0 ||
+		    scan(path, who, &ex, card_log_line, &t) < 0)
 			missing++;
 		else
 			logs++;

@@ -29,7 +29,8 @@ if [ ! -x "$guest_bin/uring_test" ] || [ ! -x "$guest_bin/uring_wait_test" ] ||
 	tap_done
 fi
 
-if ! lab_start --hosts 2; then
+# LOOM_MODULE=PATH tests another build of loom.ko (e.g. a deliberately broken one)
+if ! lab_start --hosts 2 ${LOOM_MODULE:+--module "$LOOM_MODULE"}; then
 	tap_plan 1
 	tap_fail "lab with 2 hosts starts and loads loom.ko"
 	tap_done
