@@ -82,7 +82,7 @@ else
 	tap_fail "reports far apart are printed apart (one '--'), the lines between them are not"
 	show
 fi
-if grep -qx "loom-lab: check-log: 3 findings in 1 console log: stack trace 2, WARNING 1" "$tmp/err"; then
+if grep -qx "loom-lab: check-log: 3 findings in 1 log: stack trace 2, WARNING 1" "$tmp/err"; then
 	tap_ok "stderr counts the findings per class: $(cat "$tmp/err")"
 else
 	tap_fail "stderr counts the findings per class"
