@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loomctl monitor: subscribe to the family's "events" multicast group and
- * print every route and port change until SIGINT or SIGTERM.
+ * loomctl monitor: subscribe to the family's "events" multicast group (and
+ * its "maint" group when the caller may join it) and print every route and
+ * port change and maintenance response until SIGINT or SIGTERM.
  */
 #include <errno.h>
 #include <poll.h>
@@ -47,6 +48,8 @@ const char lc_monitor_usage[] =
 "        waits for (with its request), or a late one nobody waits for any\n"
 "        more (\"late or not awaited\").  JSON: {\"event\":\"maint_resp\",\n"
 "        \"dev\", \"seq\", \"node\", \"status\", \"value\"[, \"op\", \"addr\", \"route\"]}.\n"
+"        These come from the \"maint\" group, which only CAP_NET_ADMIN may\n"
+"        join: without it monitor says so once and shows the other events.\n"
 "\n"
 "    \"listening for loom events\" is printed on standard error once the\n"
 "    subscription is in place.  When loom.ko is unloaded the family goes\n"
@@ -149,7 +152,7 @@ int lc_monitor_run(const struct lc_opts *o, int argc, char **argv)
 	struct lc_monitor m = { .o = o };
 	struct sigaction sa;
 	struct lc_nl nl;
-	int grp, ctrl_grp, err;
+	int grp, ctrl_grp, maint_grp, err;
 
 	if (argc > 0 && lc_is_help(argv[0])) {
 		fputs(lc_monitor_usage, stdout);
@@ -182,6 +185,11 @@ int lc_monitor_run(const struct lc_opts *o, int argc, char **argv)
 		lc_nl_close(&nl);
 		return LC_EXIT_KERNEL;
 	}
+	/* maintenance responses are privileged: joining needs CAP_NET_ADMIN */
+	maint_grp = genl_ctrl_resolve_grp(nl.sk, LOOM_GENL_NAME, LOOM_GENL_MCGRP_MAINT);
+	if (maint_grp >= 0 && nl_socket_add_membership(nl.sk, maint_grp) < 0)
+		fprintf(stderr, "loomctl: monitor: not showing maintenance responses: joining the \"%s\" group needs CAP_NET_ADMIN\n",
+			LOOM_GENL_MCGRP_MAINT);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = lc_on_signal;
