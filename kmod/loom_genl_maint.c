@@ -45,6 +45,13 @@
 #define LOOM_MAINT_RETRIES_DEFAULT	3
 #define LOOM_MAINT_RETRIES_MAX		100
 
+/* the "maint" group can be kept from unprivileged listeners */
+#ifdef LOOM_HAVE_GENL_MCAST_CAP
+#define LOOM_MAINT_MULTICAST		true
+#else
+#define LOOM_MAINT_MULTICAST		false
+#endif
+
 const struct nla_policy loom_genl_maint_policy[LOOM_ATTR_MAINT_MAX + 1] = {
 	[LOOM_ATTR_MAINT_OP] = { .type = NLA_U8 },
 	[LOOM_ATTR_MAINT_ROUTE] = { .type = NLA_BINARY },
@@ -129,7 +136,7 @@ static void loom_maint_notify(struct loom_dev *ldev,
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!IS_ENABLED(LOOM_HAVE_GENL_MCAST_CAP) ||
+	if (!LOOM_MAINT_MULTICAST ||
 	    !genl_has_listeners(&loom_genl_family, &init_net,
 				LOOM_GENL_MCGRP_MAINT_ID))
 		return;

@@ -124,11 +124,13 @@ else
 fi
 
 # ---- who sees maintenance responses -------------------------------------------
-lab_exec 0 "$nobody $raw_cmd listen events 6 >/tmp/mt-ev-nobody 2>&1 &
-	$nobody $raw_cmd listen maint 6 >/tmp/mt-mg-nobody 2>&1 &
-	$raw_cmd listen maint 6 >/tmp/mt-mg-root 2>&1 &
-	for i in \$(seq 30); do [ \$(cat /tmp/mt-ev-nobody /tmp/mt-mg-nobody /tmp/mt-mg-root | grep -c '^join') = 3 ] && break; sleep 0.2; done
-	loomctl maint read --route 0 node_id >/dev/null; wait
+# (python starts slowly in a loaded guest: wait for the joins, stop the
+# listeners once the response had time to arrive)
+"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 200 0 -- "$nobody $raw_cmd listen events 120 >/tmp/mt-ev-nobody 2>&1 & a=\$!
+	$nobody $raw_cmd listen maint 120 >/tmp/mt-mg-nobody 2>&1 & b=\$!
+	$raw_cmd listen maint 120 >/tmp/mt-mg-root 2>&1 & c=\$!
+	for i in \$(seq 600); do [ \$(cat /tmp/mt-ev-nobody /tmp/mt-mg-nobody /tmp/mt-mg-root | grep -c '^join') = 3 ] && break; sleep 0.2; done
+	loomctl maint read --route 0 node_id >/dev/null; sleep 2; kill \$a \$b \$c 2>/dev/null; wait
 	echo '== events group, uid 65534'; cat /tmp/mt-ev-nobody
 	echo '== maint group, uid 65534'; cat /tmp/mt-mg-nobody
 	echo '== maint group, root'; cat /tmp/mt-mg-root" >"$out/who" 2>&1
