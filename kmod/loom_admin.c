@@ -69,9 +69,13 @@ static bool loom_admin_acked(struct loom_dev *ldev, u32 seq)
  * @arg0: first argument (context index for CTX_ENABLE/CTX_DISABLE)
  * @timeout_ms: how long to wait for the acknowledgment
  *
- * Return: 0, -ETIMEDOUT when the card did not acknowledge in time, or the
- * errno the card's result code maps to (-EINVAL, -EBUSY, -EOPNOTSUPP,
- * -EIO); failures are logged.
+ * Only ldev->admin_lock is held across the wait: callers never hold
+ * ldev->lock here (except the removal path, loom_ctx_hw_stop_all()).
+ *
+ * Return: 0, -ETIMEDOUT when the card did not acknowledge in time, -ENODEV
+ * once loom_admin_stop() ran (nothing is written), or the errno the card's
+ * result code maps to (-EINVAL, -EBUSY, -EOPNOTSUPP, -EIO); failures are
+ * logged.
  */
 int loom_admin_cmd(struct loom_dev *ldev, u32 cmd, u32 arg0,
 		   unsigned int timeout_ms)
@@ -84,6 +88,10 @@ int loom_admin_cmd(struct loom_dev *ldev, u32 cmd, u32 arg0,
 
 	slice = msecs_to_jiffies(max(loom_admin_poll_ms, 1u));
 	mutex_lock(&ldev->admin_lock);
+	if (ldev->admin_off) {
+		mutex_unlock(&ldev->admin_lock);
+		return -ENODEV;
+	}
 	seq = ++ldev->admin_seq;
 	if (!seq)
 		seq = ++ldev->admin_seq;
@@ -148,4 +156,18 @@ int loom_admin_wait_ready(struct loom_dev *ldev)
 	}
 	ldev->admin_seq = loom_rd(ldev, base + LOOM_ADMIN_ACK);
 	return 0;
+}
+
+/**
+ * loom_admin_stop() - no admin command goes out any more
+ * @ldev: the card, about to lose its registers
+ *
+ * Waits for the command in flight, if any; every later loom_admin_cmd()
+ * answers -ENODEV without touching a register.
+ */
+void loom_admin_stop(struct loom_dev *ldev)
+{
+	mutex_lock(&ldev->admin_lock);
+	ldev->admin_off = true;
+	mutex_unlock(&ldev->admin_lock);
 }

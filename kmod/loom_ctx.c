@@ -4,8 +4,25 @@
  * memory (dma_alloc_coherent), a context record on the card pointing at
  * them, and a doorbell page.  The memory of a context is freed only once
  * the card has acknowledged CTX_DISABLE (it then guarantees no more DMA)
- * or the card is gone (bus mastering off).
+ * or the card is gone (bus mastering off: ldev->quiet).
+ *
+ * ldev->lock is never held across the DMA allocations or an admin command
+ * (a wait for the card of up to admin_timeout_ms), so that one process
+ * creating or destroying a context never stalls the others: creation
+ * reserves the card index and the file's slot under the lock (the slot
+ * holds no context yet: nothing can find it), allocates and waits for
+ * CTX_ENABLE without it, and publishes the context in the slot only once
+ * the card runs it.  Destruction and release take the context out of its
+ * file under the lock, wait for CTX_DISABLE without it, and free it (or
+ * hand it to ldev->orphans) under the lock again.  Admin commands are
+ * serialised by ldev->admin_lock alone.
+ *
+ * The memory is charged to the creating user's caps (loom_quota.c) and
+ * pinned-memory limits (loom_pin.c); the kernel allocations made for a
+ * context are charged to its memory cgroup (GFP_KERNEL_ACCOUNT).
  */
+#include <linux/bitops.h>
+#include <linux/cred.h>
 #include <linux/dma-mapping.h>
 #include <linux/log2.h>
 #include <linux/pci.h>
@@ -23,9 +40,12 @@ static int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b,
 			  size_t size)
 {
 	b->size = PAGE_ALIGN(size);
-	/* a user asked for it: fail with ENOMEM, not a stack trace */
+	/*
+	 * a user asked for it: charged to its memory cgroup, and ENOMEM
+	 * rather than a stack trace when it cannot be had
+	 */
 	b->va = dma_alloc_coherent(&ldev->pdev->dev, b->size, &b->dma,
-				   GFP_KERNEL | __GFP_NOWARN);
+				   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	return b->va ? 0 : -ENOMEM;
 }
 
@@ -55,13 +75,34 @@ static unsigned long loom_ctx_pages(int cmdq_log2, int cq_log2, u64 seg_size)
 		PAGE_ALIGN(LOOM_CTX_COUNTERS * sizeof(u64))) >> PAGE_SHIFT;
 }
 
-/* Free everything of a disabled context; caller holds ldev->lock. */
+/*
+ * Free everything of a context the card no longer reaches, from the card
+ * index on (loom_ctx_create() reserves it first); ldev->lock held.
+ */
 static void loom_ctx_free(struct loom_dev *ldev, struct loom_ctx *ctx)
 {
+	if (ctx->charged)
+		loom_quota_uncharge(ldev, ctx->uid, hweight32(ctx->bsu_mask),
+				    ctx->pages);
 	loom_ctx_free_mem(ldev, ctx);
 	loom_bsu_release(ldev, ctx);
 	clear_bit(ctx->index, ldev->ctx_busy);
 	kfree(ctx);
+}
+
+/*
+ * Drop a context that is in no file any more: free it, unless the card may
+ * still run it (enabled, and bus mastering still on), in which case its
+ * memory is kept on ldev->orphans until the card is gone.  ldev->lock held.
+ */
+static void loom_ctx_retire(struct loom_dev *ldev, struct loom_ctx *ctx)
+{
+	if (ctx->enabled && !ldev->quiet) {
+		ctx->lf = NULL;
+		list_add_tail(&ctx->orphan_node, &ldev->orphans);
+		return;
+	}
+	loom_ctx_free(ldev, ctx);
 }
 
 static int loom_ring_log2(u32 entries)
@@ -108,7 +149,12 @@ static void loom_ctx_program(struct loom_dev *ldev, struct loom_ctx *ctx)
 	loom_wr(ldev, loom_db_reg(ldev, i, LOOM_DB_CQ_CI), 0);
 }
 
-/* 0 when the card is known to have stopped the context, -ETIMEDOUT if not */
+/*
+ * 0 when the card is known to have stopped the context; -ETIMEDOUT if
+ * not, or -ENODEV when the card can no longer be asked.  Called with
+ * ldev->lock held only by loom_ctx_hw_stop_all(); everyone else calls it
+ * without, on a context no other path can reach.
+ */
 static int loom_ctx_hw_disable(struct loom_dev *ldev, struct loom_ctx *ctx,
 			       unsigned int timeout_ms)
 {
@@ -118,7 +164,7 @@ static int loom_ctx_hw_disable(struct loom_dev *ldev, struct loom_ctx *ctx,
 		return 0;
 	err = loom_admin_cmd(ldev, LOOM_ADMIN_CMD_CTX_DISABLE, ctx->index,
 			     timeout_ms);
-	if (err == -ETIMEDOUT)
+	if (err == -ETIMEDOUT || err == -ENODEV)
 		return err;
 	/* any acknowledged answer means the context is not running */
 	ctx->enabled = false;
@@ -203,16 +249,119 @@ static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
 	req->n_counters = LOOM_CTX_COUNTERS;
 }
 
+/*
+ * Take a context whose creation failed out of its file's slot and free it;
+ * the card never ran it.
+ */
+static void loom_ctx_abort(struct loom_file *lf, struct loom_ctx *ctx)
+{
+	struct loom_dev *ldev = lf->ldev;
+
+	mutex_lock(&ldev->lock);
+	xa_erase(&lf->ctxs, ctx->slot);
+	lf->n_ctxs--;
+	loom_ctx_free(ldev, ctx);
+	mutex_unlock(&ldev->lock);
+}
+
+/*
+ * Under ldev->lock: check the caller's rights and limits and reserve what
+ * the context takes: a card index, its BSUs, the charges and a slot of the
+ * file (empty until the context runs).  On failure @ctx is freed.
+ */
+static int loom_ctx_reserve(struct loom_file *lf, struct loom_ctx *ctx,
+			    struct loom_ctx_create *req)
+{
+	struct loom_dev *ldev = lf->ldev;
+	int err = 0;
+
+	lockdep_assert_held(&ldev->lock);
+	if (ldev->dead)
+		err = -EIO;
+	else if (lf->n_ctxs >= loom_max_ctx_per_file)
+		err = -EMFILE;
+	if (!err)
+		err = loom_keys_check(ldev, req->key);
+	if (!err)
+		err = loom_ctx_pick_index(ldev, req, &ctx->index);
+	if (err) {
+		kfree(ctx);
+		return err;
+	}
+	/* from here on loom_ctx_free() undoes what is done */
+	err = loom_bsu_grant(ldev, ctx, req->bsu_mask);
+	if (!err)
+		err = loom_quota_charge(ldev, ctx->uid, hweight32(ctx->bsu_mask),
+					ctx->pages);
+	if (!err) {
+		ctx->charged = true;
+		err = loom_pin_charge(ldev, &ctx->pin, ctx->pages);
+	}
+	if (!err)
+		err = xa_alloc(&lf->ctxs, &ctx->slot, NULL,
+			       XA_LIMIT(0, LOOM_TOKEN_SLOT_MAX),
+			       GFP_KERNEL_ACCOUNT);
+	if (err) {
+		loom_ctx_free(ldev, ctx);
+		return err;
+	}
+	lf->n_ctxs++;
+	return 0;
+}
+
+static int loom_ctx_alloc_mem(struct loom_dev *ldev, struct loom_ctx *ctx,
+			      u64 seg_size)
+{
+	int err;
+
+	err = loom_dma_alloc(ldev, &ctx->cmdq,
+			     (size_t)LOOM_CMD_SIZE << ctx->cmdq_log2);
+	if (!err)
+		err = loom_dma_alloc(ldev, &ctx->cq,
+				     (size_t)LOOM_CQE_SIZE << ctx->cq_log2);
+	if (!err)
+		err = loom_dma_alloc(ldev, &ctx->seg, seg_size);
+	if (!err)
+		err = loom_dma_alloc(ldev, &ctx->counters,
+				     LOOM_CTX_COUNTERS * sizeof(u64));
+	return err;
+}
+
+/* CTX_ENABLE timed out: the card may act on it later.  Returns -ETIMEDOUT. */
+static int loom_ctx_enable_timed_out(struct loom_file *lf, struct loom_ctx *ctx)
+{
+	struct loom_dev *ldev = lf->ldev;
+
+	ctx->enabled = true;
+	if (!loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms)) {
+		loom_ctx_abort(lf, ctx);
+		return -ETIMEDOUT;
+	}
+	dev_warn(&ldev->pdev->dev, "context %u: enable timed out and disable was not acknowledged; its memory is kept until the card is removed\n",
+		 ctx->index);
+	mutex_lock(&ldev->lock);
+	xa_erase(&lf->ctxs, ctx->slot);
+	lf->n_ctxs--;
+	loom_ctx_retire(ldev, ctx);
+	mutex_unlock(&ldev->lock);
+	return -ETIMEDOUT;
+}
+
 /**
  * loom_ctx_create() - LOOM_IOC_CTX_CREATE: make, program and enable a context
  * @lf: the open file that will own it
  * @req: the request, copied in; on success its out fields are filled
  *
+ * ldev->lock is taken only around the bookkeeping and the register writes,
+ * never across the allocations or the wait for the card.
+ *
  * Return: 0; -EINVAL for bad flags, sizes or index; -EBUSY when the
  * requested index is taken or the card has no free context; -EMFILE when
  * the file already holds max_ctx_per_file contexts, or a BSU of @req->bsu_mask
  * is held by another context; -EINVAL also for a BSU the card lacks; -EACCES when the
- * caller may not use the key (loom_keys.c); -ENOMEM when the memory would
+ * caller may not use the key (loom_keys.c); -EDQUOT when the caller's
+ * user would exceed max_ctx_per_user, max_bsu_per_user or
+ * max_pinned_kb_per_user (loom_quota.c, logged); -ENOMEM when the memory would
  * exceed the caller's RLIMIT_MEMLOCK (without CAP_IPC_LOCK) or cannot be
  * allocated; -ENOSPC when it would exceed the card's max_pinned_kb; -EIO when
  * the card refused the context (logged) or is gone; -ETIMEDOUT when the
@@ -223,103 +372,69 @@ int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 	struct loom_dev *ldev = lf->ldev;
 	int cmdq_log2, cq_log2, err;
 	struct loom_ctx *ctx;
-	u32 slot;
 
 	err = loom_ctx_check_args(ldev, req, &cmdq_log2, &cq_log2);
 	if (err)
 		return err;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
 	ctx->lf = lf;
 	ctx->key = req->key;
 	ctx->cmdq_log2 = cmdq_log2;
 	ctx->cq_log2 = cq_log2;
+	ctx->uid = current_uid();
+	ctx->pages = loom_ctx_pages(cmdq_log2, cq_log2, req->seg_size);
 	atomic_set(&ctx->map_count, 0);
 	INIT_LIST_HEAD(&ctx->orphan_node);
 
 	mutex_lock(&ldev->lock);
-	if (ldev->dead) {
-		err = -EIO;
-		goto err_unlock;
-	}
-	if (lf->n_ctxs >= loom_max_ctx_per_file) {
-		err = -EMFILE;
-		goto err_unlock;
-	}
-	err = loom_keys_check(ldev, req->key);
+	err = loom_ctx_reserve(lf, ctx, req);
+	mutex_unlock(&ldev->lock);
 	if (err)
-		goto err_unlock;
-	err = loom_ctx_pick_index(ldev, req, &ctx->index);
-	if (err)
-		goto err_unlock;
-	err = loom_bsu_grant(ldev, ctx, req->bsu_mask);
-	if (err) {
-		clear_bit(ctx->index, ldev->ctx_busy);
-		goto err_unlock;
-	}
+		return err;
 
-	err = loom_pin_charge(ldev, &ctx->pin,
-			      loom_ctx_pages(cmdq_log2, cq_log2, req->seg_size));
-	if (!err)
-		err = loom_dma_alloc(ldev, &ctx->cmdq,
-				     (size_t)LOOM_CMD_SIZE << cmdq_log2);
-	if (!err)
-		err = loom_dma_alloc(ldev, &ctx->cq, (size_t)LOOM_CQE_SIZE << cq_log2);
-	if (!err)
-		err = loom_dma_alloc(ldev, &ctx->seg, req->seg_size);
-	if (!err)
-		err = loom_dma_alloc(ldev, &ctx->counters,
-				     LOOM_CTX_COUNTERS * sizeof(u64));
-	if (err)
-		goto err_mem;
-
-	err = xa_alloc(&lf->ctxs, &slot, ctx,
-		       XA_LIMIT(0, LOOM_TOKEN_SLOT_MAX), GFP_KERNEL);
-	if (err)
-		goto err_mem;
-	ctx->slot = slot;
-
-	loom_ctx_program(ldev, ctx);
-	err = loom_admin_cmd(ldev, LOOM_ADMIN_CMD_CTX_ENABLE, ctx->index,
-			     loom_admin_timeout_ms);
-	if (err == -ETIMEDOUT) {
-		/* the card may still act on it: keep the memory until told */
-		ctx->enabled = true;
-		if (!loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms)) {
-			xa_erase(&lf->ctxs, slot);
-			goto err_mem;
-		}
-		dev_warn(&ldev->pdev->dev, "context %u: enable timed out and disable was not acknowledged; its memory is kept until the card is removed\n",
-			 ctx->index);
-		xa_erase(&lf->ctxs, slot);
-		ctx->lf = NULL;
-		list_add_tail(&ctx->orphan_node, &ldev->orphans);
+	err = loom_ctx_alloc_mem(ldev, ctx, req->seg_size);
+	if (!err) {
+		mutex_lock(&ldev->lock);
+		if (ldev->dead)
+			err = -EIO;
+		else
+			loom_ctx_program(ldev, ctx);
 		mutex_unlock(&ldev->lock);
+	}
+	if (err) {
+		loom_ctx_abort(lf, ctx);
 		return err;
 	}
+
+	err = loom_admin_cmd(ldev, LOOM_ADMIN_CMD_CTX_ENABLE, ctx->index,
+			     loom_admin_timeout_ms);
+	if (err == -ETIMEDOUT)
+		return loom_ctx_enable_timed_out(lf, ctx);
 	if (err) {
-		/* refused although the driver checked everything: logged */
-		err = -EIO;
-		xa_erase(&lf->ctxs, slot);
-		goto err_mem;
+		/* refused although the driver checked everything (logged), or
+		 * the card is going away: it does not run the context
+		 */
+		loom_ctx_abort(lf, ctx);
+		return -EIO;
 	}
+
+	mutex_lock(&ldev->lock);
 	ctx->enabled = true;
-	lf->n_ctxs++;
+	if (ldev->dead) {
+		/* removed meanwhile: the caller never learns of the context */
+		xa_erase(&lf->ctxs, ctx->slot);
+		lf->n_ctxs--;
+		loom_ctx_retire(ldev, ctx);
+		mutex_unlock(&ldev->lock);
+		return -EIO;
+	}
+	xa_store(&lf->ctxs, ctx->slot, ctx, GFP_KERNEL_ACCOUNT);
 	loom_ctx_fill_out(ctx, req);
 	mutex_unlock(&ldev->lock);
 	return 0;
-
-err_mem:
-	loom_ctx_free(ldev, ctx);
-	mutex_unlock(&ldev->lock);
-	return err;
-
-err_unlock:
-	mutex_unlock(&ldev->lock);
-	kfree(ctx);
-	return err;
 }
 
 /**
@@ -335,37 +450,37 @@ err_unlock:
 int loom_ctx_destroy(struct loom_file *lf, u32 index)
 {
 	struct loom_dev *ldev = lf->ldev;
-	struct loom_ctx *ctx, *found = NULL;
-	unsigned long slot;
-	int err;
+	struct loom_ctx *ctx;
+	int err = 0;
 
 	mutex_lock(&ldev->lock);
-	if (ldev->dead) {
+	ctx = ldev->dead ? NULL : loom_file_find_ctx(lf, index);
+	if (ldev->dead)
 		err = -EIO;
-		goto out;
-	}
-	xa_for_each(&lf->ctxs, slot, ctx) {
-		if (ctx->index == index) {
-			found = ctx;
-			break;
-		}
-	}
-	if (!found) {
+	else if (!ctx)
 		err = -EINVAL;
-		goto out;
-	}
-	if (atomic_read(&found->map_count)) {
+	else if (atomic_read(&ctx->map_count))
 		err = -EBUSY;
-		goto out;
-	}
-	err = loom_ctx_hw_disable(ldev, found, loom_admin_timeout_ms);
+	else
+		/* the slot stays reserved: nothing finds the context now */
+		xa_store(&lf->ctxs, ctx->slot, NULL, GFP_KERNEL);
+	mutex_unlock(&ldev->lock);
 	if (err)
-		goto out;
-	xa_erase(&lf->ctxs, found->slot);
-	lf->n_ctxs--;
-	loom_ctx_free(ldev, found);
+		return err;
+
 	loom_uring_ctx_gone(lf, index);
-out:
+	err = loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms);
+
+	mutex_lock(&ldev->lock);
+	if (err == -ETIMEDOUT) {
+		/* the card may still run it: the context stays, as it was */
+		xa_store(&lf->ctxs, ctx->slot, ctx, GFP_KERNEL);
+	} else {
+		xa_erase(&lf->ctxs, ctx->slot);
+		lf->n_ctxs--;
+		loom_ctx_retire(ldev, ctx);
+		err = err ? -EIO : 0;
+	}
 	mutex_unlock(&ldev->lock);
 	return err;
 }
@@ -374,28 +489,39 @@ out:
  * loom_ctx_release_all() - free every context of a file being closed
  * @lf: the file; no mapping of it exists any more
  *
- * A context whose disable the card does not acknowledge is handed to the
- * card (ldev->orphans) and freed when the card is removed.
+ * The contexts leave the file under ldev->lock; the card is asked to stop
+ * them without it.  A context whose disable the card does not acknowledge
+ * is handed to the card (ldev->orphans) and freed when the card is
+ * removed.
  */
 void loom_ctx_release_all(struct loom_file *lf)
 {
 	struct loom_dev *ldev = lf->ldev;
-	struct loom_ctx *ctx;
+	struct loom_ctx *ctx, *tmp;
 	unsigned long slot;
+	LIST_HEAD(closing);
+	bool dead;
 
 	mutex_lock(&ldev->lock);
 	xa_for_each(&lf->ctxs, slot, ctx) {
 		xa_erase(&lf->ctxs, slot);
 		lf->n_ctxs--;
-		if (!ldev->dead &&
-		    loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms)) {
+		list_add_tail(&ctx->orphan_node, &closing);
+	}
+	dead = ldev->dead;
+	mutex_unlock(&ldev->lock);
+
+	list_for_each_entry(ctx, &closing, orphan_node) {
+		if (!dead &&
+		    loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms) == -ETIMEDOUT)
 			dev_warn(&ldev->pdev->dev, "context %u: card did not confirm it stopped; its memory is kept until the card is removed\n",
 				 ctx->index);
-			ctx->lf = NULL;
-			list_add_tail(&ctx->orphan_node, &ldev->orphans);
-			continue;
-		}
-		loom_ctx_free(ldev, ctx);
+	}
+
+	mutex_lock(&ldev->lock);
+	list_for_each_entry_safe(ctx, tmp, &closing, orphan_node) {
+		list_del_init(&ctx->orphan_node);
+		loom_ctx_retire(ldev, ctx);
 	}
 	mutex_unlock(&ldev->lock);
 }
@@ -447,6 +573,7 @@ void loom_ctx_free_dead(struct loom_dev *ldev)
 	unsigned long slot;
 
 	mutex_lock(&ldev->lock);
+	ldev->quiet = true;
 	list_for_each_entry(lf, &ldev->files, node) {
 		xa_for_each(&lf->ctxs, slot, ctx) {
 			if (!atomic_read(&ctx->map_count))

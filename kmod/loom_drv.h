@@ -34,6 +34,10 @@ extern unsigned int loom_admin_poll_ms;
 extern unsigned int loom_max_ctx_per_file;
 extern bool loom_open_partition;
 extern unsigned int loom_max_pinned_kb;
+/* loom_quota.c */
+extern unsigned int loom_max_ctx_per_user;
+extern unsigned int loom_max_bsu_per_user;
+extern unsigned int loom_max_pinned_kb_per_user;
 
 /**
  * struct loom_blk - where one register block was found
@@ -118,13 +122,18 @@ struct loom_keys {
  * @ctrl: lab only: ivshmem register BAR (kick register)
  * @class_dev: /dev/loomN class device, NULL once removed
  * @minor: N of /dev/loomN
- * @lock: protects @dead, @files, @ctx_busy and every file's contexts
+ * @lock: protects @dead, @quiet, @files, @ctx_busy, @quota and every
+ *	file's contexts; never held across a DMA allocation or a wait for
+ *	the card
  * @dead: the PCI device is gone: no register access, no new contexts
+ * @quiet: bus mastering is off: the card can no longer reach host memory
+ * @quota: what each user holds of the card, indexed by uid (loom_quota.c)
  * @files: open files (struct loom_file.node)
  * @ctx_busy: card context indices in use (bitmap of @n_ctx bits)
  * @orphans: contexts of closed files whose CTX_DISABLE was not acknowledged;
  *	their memory is freed once the card is gone
- * @admin_lock: serialises the admin mailbox
+ * @admin_lock: serialises the admin mailbox; protects @admin_off
+ * @admin_off: the card is being torn down: no admin command goes out
  * @admin_seq: sequence number of the last admin command
  * @admin_wq: woken by the admin interrupt (vector LOOM_VEC_ADMIN)
  * @cq_wq: woken by the completion interrupt (vector LOOM_VEC_CQ)
@@ -169,11 +178,14 @@ struct loom_dev {
 
 	struct mutex lock;		/* see @lock above */
 	bool dead;
+	bool quiet;
 	struct list_head files;
 	unsigned long *ctx_busy;
 	struct list_head orphans;
+	struct xarray quota;
 
 	struct mutex admin_lock;	/* see @admin_lock above */
+	bool admin_off;
 	u32 admin_seq;
 	wait_queue_head_t admin_wq;
 	wait_queue_head_t cq_wq;
@@ -275,6 +287,9 @@ struct loom_pin {
  * @slot: slot in lf->ctxs, encoded in the tokens
  * @index: context index on the card
  * @key: protection key
+ * @uid: real uid of the creator, whose caps it is charged to (loom_quota.c)
+ * @pages: pages of memory it takes (rings, segment, counters page)
+ * @charged: @uid's caps hold the context
  * @cmdq_log2: log2 of command ring entries
  * @cq_log2: log2 of completion ring entries
  * @cmdq: command ring
@@ -294,6 +309,9 @@ struct loom_ctx {
 	u32 slot;
 	u32 index;
 	u32 key;
+	kuid_t uid;
+	unsigned long pages;
+	bool charged;
 	u32 cmdq_log2;
 	u32 cq_log2;
 	struct loom_dma_buf cmdq;
@@ -325,6 +343,7 @@ u32 loom_db_reg(struct loom_dev *ldev, u32 index, u32 field);
 int loom_admin_cmd(struct loom_dev *ldev, u32 cmd, u32 arg0,
 		   unsigned int timeout_ms);
 int loom_admin_wait_ready(struct loom_dev *ldev);
+void loom_admin_stop(struct loom_dev *ldev);
 
 /* loom_irq.c */
 int loom_irq_setup(struct loom_dev *ldev);
@@ -338,6 +357,15 @@ void loom_ctx_hw_stop_all(struct loom_dev *ldev);
 void loom_ctx_free_dead(struct loom_dev *ldev);
 bool loom_ctx_cq_ready(struct loom_ctx *ctx);
 u64 loom_token(const struct loom_ctx *ctx, enum loom_region region);
+
+/* loom_quota.c */
+struct seq_file;
+int loom_quota_charge(struct loom_dev *ldev, kuid_t uid, u32 bsus,
+		      unsigned long pages);
+void loom_quota_uncharge(struct loom_dev *ldev, kuid_t uid, u32 bsus,
+			 unsigned long pages);
+void loom_quota_show(struct seq_file *s, struct loom_dev *ldev);
+void loom_quota_destroy(struct loom_dev *ldev);
 
 /* loom_pin.c */
 int loom_pin_charge(struct loom_dev *ldev, struct loom_pin *pin,

@@ -48,6 +48,7 @@ static void loom_dev_release(struct kref *kref)
 	struct loom_dev *ldev = container_of(kref, struct loom_dev, kref);
 
 	WARN_ON(!list_empty(&ldev->files));
+	loom_quota_destroy(ldev);
 	bitmap_free(ldev->ctx_busy);
 	pci_dev_put(ldev->pdev);
 	kfree(ldev);

@@ -39,6 +39,7 @@ static int loom_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_init(&ldev->admin_lock);
 	INIT_LIST_HEAD(&ldev->files);
 	INIT_LIST_HEAD(&ldev->orphans);
+	xa_init(&ldev->quota);
 	init_waitqueue_head(&ldev->admin_wq);
 	init_waitqueue_head(&ldev->cq_wq);
 	init_waitqueue_head(&ldev->bsu_wq);
@@ -116,6 +117,8 @@ static void loom_remove(struct pci_dev *pdev)
 	loom_files_kill(ldev);
 	/* best effort: ask the card to stop every context */
 	loom_ctx_hw_stop_all(ldev);
+	/* nobody's admin command touches the registers from here on */
+	loom_admin_stop(ldev);
 	loom_hw_release(ldev);
 	/* interrupts freed: nothing queues the event work any more */
 	loom_events_stop(ldev);
