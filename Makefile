@@ -2,6 +2,7 @@
 # loom: top-level build.
 #   make          build everything (module, library, card emulator, tools)
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
+#   make fuzz     the long run of the interface fuzzer (100000 calls); TAP
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make install  library, header, pkg-config file, tools, module, udev rules
 #   make clean
@@ -47,6 +48,13 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/demo/loom-demo
 
+# every user interface of loom.ko fuzzed at once, root and unprivileged
+# (Documentation/testing.rst); IFACE_FUZZ_CALLS, IFACE_FUZZ_SEED tune it
+fuzz: deps
+	@$(MAKE) --no-print-directory all tests
+	@IFACE_FUZZ_CALLS=$${IFACE_FUZZ_CALLS:-100000} \
+		IFACE_FUZZ_SECONDS=$${IFACE_FUZZ_SECONDS:-3600} $(TOP)/tests/vm/kmod/test_iface_fuzz.sh
+
 install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -66,4 +74,4 @@ clean:
 	for d in $(USER_PARTS) kmod; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module tests check demo install clean
+.PHONY: all deps userspace module tests check demo fuzz install clean
