@@ -27,6 +27,14 @@
 atomic_long_t loom_mem_contexts = ATOMIC_LONG_INIT(0);
 atomic_long_t loom_mem_dma_bytes = ATOMIC_LONG_INIT(0);
 
+/*
+ * Contexts of removed cards that may still write their memory: kept for
+ * good (loom_ctx_free_dead()), reachable from here so nothing calls them
+ * a leak.
+ */
+static LIST_HEAD(loom_kept);
+static DEFINE_MUTEX(loom_kept_lock);
+
 static int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b,
 			  size_t size)
 {
@@ -419,23 +427,28 @@ void loom_ctx_release_all(struct loom_file *lf)
 	mutex_unlock(&ldev->lock);
 }
 
+/* how often removal asks the card for the RESET that stops everything */
+#define LOOM_QUIESCE_TRIES	5
+
 /**
- * loom_ctx_hw_stop_all() - best-effort stop of every context of a card
- *	being removed
+ * loom_ctx_hw_stop_all() - stop every context of a card being removed
  * @ldev: the card, already marked dead, bus mastering still on
  *
- * When any context is enabled (a file's or an orphan), one RESET stops
- * them all (loom_admin_quiesce()), also on a card that failed; not on one
- * whose signature no longer reads back (surprise removal).  Nothing is
- * freed here: that waits for bus mastering to go off.
+ * When any context is enabled (a file's or an orphan), RESET stops them
+ * all (loom_admin_quiesce()), also on a card that failed, asked up to
+ * LOOM_QUIESCE_TRIES times; not at all when the signature no longer reads
+ * back (surprise removal).
+ *
+ * Return: true when no context can be running any more: none was
+ * enabled, or the card acknowledged the RESET.
  */
-void loom_ctx_hw_stop_all(struct loom_dev *ldev)
+bool loom_ctx_hw_stop_all(struct loom_dev *ldev)
 {
-	bool enabled = false;
+	bool enabled = false, stopped;
 	struct loom_file *lf;
 	struct loom_ctx *ctx;
 	unsigned long slot;
-	int err;
+	int err = -ENODEV, i;
 
 	mutex_lock(&ldev->lock);
 	list_for_each_entry(lf, &ldev->files, node)
@@ -443,29 +456,57 @@ void loom_ctx_hw_stop_all(struct loom_dev *ldev)
 			enabled |= ctx->enabled;
 	list_for_each_entry(ctx, &ldev->orphans, orphan_node)
 		enabled |= ctx->enabled;
-	if (enabled && loom_hw_fwid_answers(ldev)) {
+	for (i = 0; enabled && err && i < LOOM_QUIESCE_TRIES &&
+	     loom_hw_fwid_answers(ldev); i++)
 		err = loom_admin_quiesce(ldev);
-		if (err)
-			dev_warn(&ldev->pdev->dev, "card did not acknowledge the RESET that stops its contexts (%d): relying on bus mastering going off\n",
-				 err);
-	}
+	stopped = !enabled || !err;
+	if (!stopped)
+		dev_warn(&ldev->pdev->dev, "card did not acknowledge the RESET that stops its contexts (%d)\n",
+			 err);
 	mutex_unlock(&ldev->lock);
+	return stopped;
 }
 
 /**
- * loom_ctx_free_dead() - the card is quiet: free its contexts' memory
- * @ldev: the card, dead, with bus mastering off
+ * loom_ctx_free_dead() - the card is removed: free its contexts' memory,
+ *	or keep it for good when the card may still write it
+ * @ldev: the card, dead, with interrupts and bus mastering off
+ * @stopped: the card acknowledged that no context runs
  *
- * Memory still mapped into a process is freed when its file is closed
- * (every mapping is gone by then); orphans are freed entirely.
+ * The card is quiet when it stopped, or when bus mastering off stops its
+ * DMA (the real card; the lab's emulator does not see bus mastering).
+ * Quiet: memory no process maps any more is freed now, the rest when its
+ * file is closed (every mapping is gone by then), and the orphans entirely.
+ * Not quiet: nothing is ever freed (one line says how much is kept).
  */
-void loom_ctx_free_dead(struct loom_dev *ldev)
+void loom_ctx_free_dead(struct loom_dev *ldev, bool stopped)
 {
 	struct loom_ctx *ctx, *tmp;
 	struct loom_file *lf;
 	unsigned long slot;
+	size_t bytes = 0;
+	unsigned int n = 0;
 
 	mutex_lock(&ldev->lock);
+	if (!stopped && !ldev->hal->bus_master_stops_dma) {
+		list_for_each_entry(lf, &ldev->files, node) {
+			xa_for_each(&lf->ctxs, slot, ctx) {
+				bytes += ctx->cmdq.size + ctx->cq.size +
+					 ctx->seg.size + ctx->counters.size;
+				n++;
+			}
+		}
+		list_for_each_entry(ctx, &ldev->orphans, orphan_node) {
+			bytes += ctx->cmdq.size + ctx->cq.size + ctx->seg.size +
+				 ctx->counters.size;
+			n++;
+		}
+		if (n)
+			dev_warn(&ldev->pdev->dev, "keeping the memory of %u contexts (%zu bytes) for good: the card may still write it, and bus mastering off does not stop its DMA\n",
+				 n, bytes);
+		mutex_unlock(&ldev->lock);
+		return;
+	}
 	ldev->quiet = true;
 	list_for_each_entry(lf, &ldev->files, node) {
 		xa_for_each(&lf->ctxs, slot, ctx) {
@@ -479,6 +520,42 @@ void loom_ctx_free_dead(struct loom_dev *ldev)
 		loom_ctx_free(ldev, ctx);
 	}
 	mutex_unlock(&ldev->lock);
+}
+
+/**
+ * loom_ctx_keep_orphans() - the card's structure goes: keep its orphans
+ * @ldev: the card, removed, its last file closed
+ *
+ * Orphans are left only when the card was not quiet at removal: their
+ * memory stays allocated for good, but is no longer charged to the users
+ * who pinned it (their card is gone, the memory is the kernel's now).
+ */
+void loom_ctx_keep_orphans(struct loom_dev *ldev)
+{
+	struct loom_ctx *ctx;
+
+	list_for_each_entry(ctx, &ldev->orphans, orphan_node)
+		loom_pin_uncharge(ldev, &ctx->pin);
+	mutex_lock(&loom_kept_lock);
+	list_splice_init(&ldev->orphans, &loom_kept);
+	mutex_unlock(&loom_kept_lock);
+}
+
+/**
+ * loom_ctx_kept_exit() - module unload: forget the kept contexts
+ *
+ * Their DMA memory stays allocated (a card may still write it); only the
+ * structures that describe it go.
+ */
+void loom_ctx_kept_exit(void)
+{
+	struct loom_ctx *ctx, *tmp;
+
+	list_for_each_entry_safe(ctx, tmp, &loom_kept, orphan_node) {
+		list_del(&ctx->orphan_node);
+		kfree(ctx);
+		atomic_long_dec(&loom_mem_contexts);
+	}
 }
 
 /**

@@ -120,8 +120,8 @@ struct loom_keys {
  * @lock: protects @dead, @quiet, @files, @ctx_busy and every file's contexts
  * @dead: the PCI device is gone or the card failed (loom_hw.c): no register
  *	access, no new contexts, every call of its open files answers -EIO
- * @quiet: bus mastering is off: the card can no longer reach host memory,
- *	so the memory of any context may be freed
+ * @quiet: the card can no longer reach host memory (removed, and stopped
+ *	or bus mastering off), so the memory of any context may be freed
  * @files: open files (struct loom_file.node)
  * @ctx_busy: card context indices in use (bitmap of @n_ctx bits)
  * @orphans: contexts of closed files whose CTX_DISABLE the card did not
@@ -347,8 +347,10 @@ extern atomic_long_t loom_mem_dma_bytes;
 int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req);
 int loom_ctx_destroy(struct loom_file *lf, u32 index);
 void loom_ctx_release_all(struct loom_file *lf);
-void loom_ctx_hw_stop_all(struct loom_dev *ldev);
-void loom_ctx_free_dead(struct loom_dev *ldev);
+bool loom_ctx_hw_stop_all(struct loom_dev *ldev);
+void loom_ctx_free_dead(struct loom_dev *ldev, bool stopped);
+void loom_ctx_keep_orphans(struct loom_dev *ldev);
+void loom_ctx_kept_exit(void);
 bool loom_ctx_cq_ready(struct loom_ctx *ctx);
 u64 loom_token(const struct loom_ctx *ctx, enum loom_region region);
 
