@@ -1,21 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0
 # loom: top-level build.
-#   make          build everything (module, library, card emulator, tools)
+#   make          build everything (module, library, card emulator, tools,
+#                 manual pages)
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
 #   make check-hostile  loom.ko against a hostile card for several minutes
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
-#   make install  library, header, pkg-config file, tools, module, udev rules
+#   make docs     the HTML documentation (Sphinx) into build/html
+#   make install  library, header, pkg-config file, tools, manual pages,
+#                 module, udev rules
+#   make deb      Debian packages (loom-dkms, libloom1, libloom-dev,
+#                 loom-tools) into build/deb
 #   make clean
 # As root, 'check' and 'demo' first install missing Debian packages
 # (tools/deps/install-deps); otherwise they say which are missing.
 TOP   := $(CURDIR)
+LOOM_VERSION := $(shell cat $(CURDIR)/VERSION)
 BUILD ?= $(TOP)/build
 PREFIX ?= /usr/local
 export BUILD TOP
 
 USER_PARTS := lib fpga_bitstreams tests/vm/rma tests/vm/uring tools/loom-xfer tools/bench tools/loom-lab tools/loomctl tools/loom-fm
 
-all: userspace module
+all: userspace module man
 
 deps:
 	@$(TOP)/tools/deps/install-deps
@@ -32,16 +38,24 @@ userspace:
 module:
 	$(MAKE) -C kmod
 
+man:
+	$(MAKE) -C Documentation man
+
+docs:
+	$(MAKE) -C Documentation html
+
 # test programs (unit tests and native fabric tests under ASan/UBSan)
 tests: userspace module
 	$(MAKE) -C lib tests
+	$(MAKE) -C tools/loomctl tests
 	$(MAKE) -C fpga_bitstreams tests
 	$(MAKE) -C kmod tests
 	$(MAKE) -C tests/vm/uring
 	$(MAKE) -C tests/vm/rma
 
+# (the packages too: tests/vm/test_deb.sh installs them into a lab)
 check: deps
-	@$(MAKE) --no-print-directory all tests
+	@$(MAKE) --no-print-directory all tests deb
 	@$(TOP)/tests/run-tests
 
 # Longer than the round of test_hostile.sh in 'check': more seeds, longer
@@ -59,19 +73,39 @@ install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab \
-		$(BUILD)/bin/loom-lab-agent $(BUILD)/bin/loomctl \
+		$(BUILD)/bin/loom-lab-agent \
 		$(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom_put_bw $(BUILD)/bin/loom_get_lat \
 		$(BUILD)/bin/loom_atomic_lat $(BUILD)/bin/loom_barrier_lat \
 		$(DESTDIR)$(PREFIX)/bin/
+	$(MAKE) -C tools/loomctl install PREFIX=$(PREFIX)
 	$(MAKE) -C tools/loom-fm install PREFIX=$(PREFIX)
+	$(MAKE) -C Documentation install PREFIX=$(PREFIX)
 	$(MAKE) -C kmod install
 	install -D -m 0644 udev/60-loom.rules $(DESTDIR)/etc/udev/rules.d/60-loom.rules
-	install -D -m 0644 tools/loomctl/loomctl.bash-completion \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/loomctl
 	getent group loom >/dev/null || groupadd --system loom
 
+# Debian packages from a copy of the tree (its debian/ is tools/deb/debian),
+# checked with lintian; the .debs and .changes land in $(BUILD)/deb
+DEB_DIR := $(BUILD)/deb
+DEB_SRC := $(DEB_DIR)/loom-$(LOOM_VERSION)
+
+deb:
+	@$(TOP)/tools/deps/install-deps --deb
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_SRC)
+	tar -C $(TOP) --exclude=./build --exclude=./.git --exclude=./.lab-cache --exclude=./debian \
+		-cf - . | tar -C $(DEB_SRC) -xf -
+	cp -r $(TOP)/tools/deb/debian $(DEB_SRC)/debian
+	sed -i -e 's/@VERSION@/$(LOOM_VERSION)/' \
+		-e "s/@DATE@/$$(date -R -d @$${SOURCE_DATE_EPOCH:-$$(stat -c %Y $(TOP)/VERSION)})/" \
+		$(DEB_SRC)/debian/changelog
+	cd $(DEB_SRC) && dpkg-buildpackage -b -us -uc -j2 > $(DEB_DIR)/build.log 2>&1 || \
+		{ tail -n 40 $(DEB_DIR)/build.log; echo "make deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)" >&2; exit 1; }
+	lintian --fail-on error,warning $(DEB_DIR)/*.changes
+	@ls $(DEB_DIR)/*.deb
+
 clean:
-	for d in $(USER_PARTS) kmod; do $(MAKE) -C $$d clean; done
+	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module tests check check-hostile demo install clean
+.PHONY: all deps userspace module man docs tests check check-hostile demo install deb clean

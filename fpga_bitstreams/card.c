@@ -5,7 +5,7 @@
 #include "card.h"
 #include "admin.h"
 #include "rma_target.h"
-#include "router.h"
+#include "router/route.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -227,10 +227,12 @@ static void card_reject(struct card *c, const struct loom_pkt_hdr *h, int in_por
 
 struct router_decision card_route(const struct card *c, const struct loom_pkt_hdr *h)
 {
-	const uint32_t *rt = (const uint32_t *)(const void *)(c->regs + CARD_OFF_ROUTER +
-							      LOOM_ROUTER_RT);
+	const struct route_view v = {
+		.rt = (const uint32_t *)(const void *)(c->regs + CARD_OFF_ROUTER + LOOM_ROUTER_RT),
+		.rt_entries = CARD_RT_ENTRIES,
+	};
 
-	return router_decide(rt, CARD_RT_ENTRIES, c->n_ports, h);
+	return router_decide(&v, c->n_ports, h);
 }
 
 void card_switch(struct card *c, struct loom_pkt_hdr *h, const void *payload, int in_port)

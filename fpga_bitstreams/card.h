@@ -23,7 +23,7 @@
 #include "guest_mem.h"
 #include "host_if.h"
 #include "maint.h"
-#include "router.h"
+#include "router/route.h"
 
 #define CARD_N_CTX		64
 #define CARD_RT_ENTRIES		LOOM_MAX_NODES

@@ -72,7 +72,17 @@ void fault_set_corrupt(struct fault *f, double rate)
 	f->corrupt = rate;
 }
 
-enum fault_verdict fault_apply(struct fault *f, uint8_t *frame, size_t len)
+static void fault_flip(struct fault *f, uint8_t *frame, uint64_t at,
+		       void (*hit)(void *ctx, uint64_t bit), void *ctx)
+{
+	frame[at / 8] ^= (uint8_t)(1u << (at % 8));
+	f->flipped_bits++;
+	if (hit)
+		hit(ctx, at);
+}
+
+enum fault_verdict fault_apply_hits(struct fault *f, uint8_t *frame, size_t len,
+				    void (*hit)(void *ctx, uint64_t bit), void *ctx)
 {
 	uint64_t bits = (uint64_t)len * 8, pos = 0;
 	bool flipped = false;
@@ -86,16 +96,14 @@ enum fault_verdict fault_apply(struct fault *f, uint8_t *frame, size_t len)
 
 		if (at >= bits)
 			at = bits - 1;
-		frame[at / 8] ^= (uint8_t)(1u << (at % 8));
-		f->flipped_bits++;
+		fault_flip(f, frame, at, hit, ctx);
 		flipped = true;
 	}
 	if (f->ber <= 0)
 		goto out;
 	while (f->gap < bits - pos) {
 		pos += f->gap;
-		frame[pos / 8] ^= (uint8_t)(1u << (pos % 8));
-		f->flipped_bits++;
+		fault_flip(f, frame, pos, hit, ctx);
 		flipped = true;
 		pos++;
 		f->gap = fault_gap(f);
@@ -106,4 +114,9 @@ out:
 		return FAULT_NONE;
 	f->corrupted_frames++;
 	return FAULT_CORRUPTED;
+}
+
+enum fault_verdict fault_apply(struct fault *f, uint8_t *frame, size_t len)
+{
+	return fault_apply_hits(f, frame, len, NULL, NULL);
 }

@@ -38,5 +38,11 @@ void fault_set_drop(struct fault *f, double rate);
 void fault_set_corrupt(struct fault *f, double rate);
 /* Apply the faults to one frame of @len bytes about to be transmitted. */
 enum fault_verdict fault_apply(struct fault *f, uint8_t *frame, size_t len);
+/*
+ * The same, calling @hit(@ctx, bit) for every bit it flips (bit = byte
+ * offset * 8 + bit number), so a wire can tell which lanes were hit.
+ */
+enum fault_verdict fault_apply_hits(struct fault *f, uint8_t *frame, size_t len,
+				    void (*hit)(void *ctx, uint64_t bit), void *ctx);
 
 #endif

@@ -4,25 +4,36 @@
  */
 #include "gbn.h"
 
-void gbn_tx_init(struct gbn_tx *tx, uint32_t first, unsigned int window, unsigned int timeout_ms)
+void gbn_tx_init(struct gbn_tx *tx, uint32_t first, unsigned int window, unsigned int timeout)
 {
 	tx->base = first;
 	tx->next = first;
 	tx->resend = first;
 	tx->window = window ? window : 1;
 	tx->base_slot = 0;
-	tx->timeout_ms = timeout_ms;
+	tx->timeout = timeout;
 	tx->deadline = 0;
+}
+
+/* @slot + @n modulo the window, for @slot < window and @n <= window (no division). */
+static unsigned int gbn_tx_wrap(const struct gbn_tx *tx, unsigned int slot, uint32_t n)
+{
+	uint32_t s = slot + n;
+
+	return s >= tx->window ? s - tx->window : s;
 }
 
 unsigned int gbn_tx_slot(const struct gbn_tx *tx, uint32_t seq)
 {
-	return (tx->base_slot + (uint32_t)(seq - tx->base)) % tx->window;
+	uint32_t n = seq - tx->base;
+
+	return n <= tx->window ? gbn_tx_wrap(tx, tx->base_slot, n) :
+				 (tx->base_slot + n) % tx->window;
 }
 
 static void gbn_tx_arm(struct gbn_tx *tx, uint64_t now)
 {
-	tx->deadline = now + tx->timeout_ms;
+	tx->deadline = now + tx->timeout;
 	if (!tx->deadline)
 		tx->deadline = 1;
 }
@@ -44,13 +55,13 @@ unsigned int gbn_tx_ack(struct gbn_tx *tx, uint32_t ack, uint64_t now)
 	uint32_t freed = ack + 1 - tx->base;
 
 	/* inside the window: base - 1 <= ack <= next - 1, modulo 2^32 */
-	if (freed == 0 || freed > gbn_tx_held(tx))
+	if (freed == 0 || !gbn_tx_ack_in_window(tx, ack))
 		return 0;
 	/* never acknowledges a frame not yet (re)sent since a rewind */
 	if ((uint32_t)(tx->resend - tx->base) < freed)
 		tx->resend = ack + 1;
 	tx->base = ack + 1;
-	tx->base_slot = (tx->base_slot + freed) % tx->window;
+	tx->base_slot = gbn_tx_wrap(tx, tx->base_slot, freed);
 	if (tx->resend == tx->base && !gbn_tx_held(tx))
 		tx->deadline = 0;
 	else
@@ -69,9 +80,7 @@ static bool gbn_tx_rewind(struct gbn_tx *tx, uint64_t now)
 
 bool gbn_tx_nak(struct gbn_tx *tx, uint32_t ack, uint64_t now)
 {
-	uint32_t freed = ack + 1 - tx->base;
-
-	if (freed > gbn_tx_held(tx))
+	if (!gbn_tx_ack_in_window(tx, ack))
 		return false;	/* outside the window: stale or bogus */
 	gbn_tx_ack(tx, ack, now);
 	return gbn_tx_rewind(tx, now);

@@ -2,9 +2,11 @@
 /*
  * Go-back-N reliable delivery over one cable, as pure logic (no I/O, no
  * clock of its own): the sender's replay window and ack timer, and the
- * receiver's expected sequence number and NAK episode.  The port owns the
- * frames; this only says which sequence number goes out next, what an ACK
- * or a NAK frees or rewinds, and what the receiver does with a DATA frame.
+ * receiver's expected sequence number and NAK episode.  The caller owns
+ * the frames; this only says which sequence number goes out next, what an
+ * ACK or a NAK frees or rewinds, and what the receiver does with a DATA
+ * frame.  Times are in the caller's unit (milliseconds in the emulator's
+ * cable ports, clock cycles in the cycle-level link unit).
  *
  * Sequence numbers are 32 bits and wrap: every comparison is modulo 2^32
  * (a window never holds 2^31 frames).  An acknowledgement value is the
@@ -28,12 +30,12 @@ struct gbn_tx {
 	uint32_t resend;	/* next frame to put on the wire (base..next) */
 	unsigned int window;	/* replay buffer capacity in frames */
 	unsigned int base_slot;	/* replay slot of base */
-	unsigned int timeout_ms;
+	unsigned int timeout;	/* ack timeout, in the caller's time unit */
 	uint64_t deadline;	/* ack timer; 0 = not running */
 };
 
 /* Sender starting at sequence number @first with @window slots. */
-void gbn_tx_init(struct gbn_tx *tx, uint32_t first, unsigned int window, unsigned int timeout_ms);
+void gbn_tx_init(struct gbn_tx *tx, uint32_t first, unsigned int window, unsigned int timeout);
 /* Frames in the replay buffer (sent or queued for resend, not acked). */
 static inline unsigned int gbn_tx_held(const struct gbn_tx *tx)
 {
@@ -60,6 +62,15 @@ static inline bool gbn_tx_resend_due(const struct gbn_tx *tx)
  */
 bool gbn_tx_take(struct gbn_tx *tx, uint32_t *seq, uint64_t now);
 /*
+ * Could the receiver send @ack now?  True for base - 1 (nothing new: a
+ * duplicate) up to the last frame sent; anything else is outside the
+ * window: stale or impossible.
+ */
+static inline bool gbn_tx_ack_in_window(const struct gbn_tx *tx, uint32_t ack)
+{
+	return (uint32_t)(ack + 1 - tx->base) <= gbn_tx_held(tx);
+}
+/*
  * Cumulative acknowledgement @ack at time @now: frees every held frame up
  * to @ack.  Returns the number of frames freed; an old, duplicate or
  * impossible value (not inside the window) frees nothing.
@@ -73,7 +84,7 @@ unsigned int gbn_tx_ack(struct gbn_tx *tx, uint32_t ack, uint64_t now);
 bool gbn_tx_nak(struct gbn_tx *tx, uint32_t ack, uint64_t now);
 /*
  * Ack timer: when frames are in flight and no acknowledgement progressed
- * for timeout_ms, go back to the first unacknowledged frame.  Returns true
+ * for the timeout, go back to the first unacknowledged frame.  Returns true
  * when it fired.
  */
 bool gbn_tx_timer(struct gbn_tx *tx, uint64_t now);

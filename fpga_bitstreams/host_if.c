@@ -7,7 +7,7 @@
 #include "card.h"
 #include "desc_check.h"
 #include "rma_target.h"
-#include "router.h"
+#include "router/route.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,17 +14,13 @@ void lanes_reset(struct lanes *l, unsigned int n)
 	l->n = n > LANES_MAX ? LANES_MAX : n;
 }
 
-bool lanes_error(struct lanes *l, uint32_t seq, uint64_t now, uint32_t threshold,
-		 uint32_t window_ms, unsigned int *lane)
+bool lanes_error_on(struct lanes *l, unsigned int i, uint64_t now, uint32_t threshold,
+		    uint32_t window)
 {
-	unsigned int i;
-
-	if (!l->n)
+	if (i >= l->n)
 		return false;
-	i = seq % l->n;
-	*lane = i;
 	l->errors[i]++;
-	if (!l->win_count[i] || now - l->win_start[i] >= window_ms) {
+	if (!l->win_count[i] || now - l->win_start[i] >= window) {
 		l->win_start[i] = now;
 		l->win_count[i] = 0;
 	}
@@ -36,6 +32,15 @@ bool lanes_error(struct lanes *l, uint32_t seq, uint64_t now, uint32_t threshold
 	l->drops++;
 	memset(l->win_count, 0, sizeof(l->win_count));
 	return true;
+}
+
+bool lanes_error(struct lanes *l, uint32_t seq, uint64_t now, uint32_t threshold,
+		 uint32_t window, unsigned int *lane)
+{
+	if (!l->n)
+		return false;
+	*lane = seq % l->n;
+	return lanes_error_on(l, *lane, now, threshold, window);
 }
 
 #define PACER_MIN_BURST	((int64_t)2 * LOOM_FRAME_MAX * 8 * 1000)	/* millibits */

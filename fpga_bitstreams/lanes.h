@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Lanes of a link, as pure logic.  A link has CARD_LANES lanes; frames are
- * striped over the lanes in use, so a frame's CRC error is charged to lane
- * (seq % lanes), seq being the sequence number the receiver expected (the
- * corrupt frame's own header cannot be trusted).  A lane whose errors
- * within a window reach a threshold is dropped: the link halves its lanes
- * (4 -> 2 -> 1) and its bandwidth, and never goes below one lane.  The
- * link trains again at full width.  Documented in
- * Documentation/hw/routing.rst.
+ * Lanes of a link, as pure logic.  A link has CARD_LANES lanes.  An error
+ * is charged to the lane it happened on when the receiver knows it
+ * (lanes_error_on(): the cycle-level link unit's line decoder flags lanes);
+ * else a frame's CRC error is charged to lane (seq % lanes), seq being the
+ * sequence number the receiver expected (the corrupt frame's own header
+ * cannot be trusted).  A lane whose errors within a window reach a
+ * threshold is dropped: the link halves its lanes (4 -> 2 -> 1) and its
+ * bandwidth, and never goes below one lane.  The link trains again at full
+ * width.  Documented in Documentation/hw/routing.rst and
+ * Documentation/hw/link.rst.
  */
 #ifndef LOOM_CARD_LANES_H
 #define LOOM_CARD_LANES_H
@@ -29,13 +31,19 @@ struct lanes {
 /* The link trained (@n lanes) or went down (0). */
 void lanes_reset(struct lanes *l, unsigned int n);
 /*
- * A CRC error on the frame expected with sequence number @seq at time
- * @now.  Charges it to a lane (*lane); returns true when that lane's
- * errors within @window_ms reached @threshold and the link dropped to
- * fewer lanes.
+ * An error on lane @lane (< n) at time @now.  Returns true when that
+ * lane's errors within @window (same time unit as @now) reached
+ * @threshold and the link dropped to fewer lanes.
+ */
+bool lanes_error_on(struct lanes *l, unsigned int lane, uint64_t now, uint32_t threshold,
+		    uint32_t window);
+/*
+ * A CRC error on the frame expected with sequence number @seq, by a
+ * receiver that cannot tell which lane failed: charged to lane
+ * (@seq % lanes in use), returned in *lane; see lanes_error_on().
  */
 bool lanes_error(struct lanes *l, uint32_t seq, uint64_t now, uint32_t threshold,
-		 uint32_t window_ms, unsigned int *lane);
+		 uint32_t window, unsigned int *lane);
 
 /*
  * Emulated link bandwidth: a token bucket that lets DATA frames leave at

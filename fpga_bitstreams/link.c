@@ -7,25 +7,19 @@
 
 #include <string.h>
 
-size_t link_encode(uint8_t *out, size_t cap, uint8_t type, uint8_t vc,
-		   uint32_t seq, uint32_t ack,
-		   const void *a, size_t alen, const void *b, size_t blen)
+size_t link_encode_hdr(uint8_t *out, size_t cap, const struct loom_frame_hdr *h,
+		       const void *a, size_t alen, const void *b, size_t blen)
 {
-	struct loom_frame_hdr h = {
-		.magic = LOOM_FRAME_MAGIC,
-		.type = type,
-		.vc = vc,
-		.seq = seq,
-		.ack = ack,
-	};
+	struct loom_frame_hdr wire = *h;
 	size_t body = alen + blen;
 	size_t total = LOOM_FRAME_HDR_SIZE + body + LOOM_FRAME_CRC_SIZE;
 	uint32_t crc;
 
 	if (body > LINK_BODY_MAX || cap < total)
 		return 0;
-	h.len = (uint16_t)body;
-	memcpy(out, &h, sizeof(h));
+	wire.magic = LOOM_FRAME_MAGIC;
+	wire.len = (uint16_t)body;
+	memcpy(out, &wire, sizeof(wire));
 	if (alen)
 		memcpy(out + LOOM_FRAME_HDR_SIZE, a, alen);
 	if (blen)
@@ -33,6 +27,21 @@ size_t link_encode(uint8_t *out, size_t cap, uint8_t type, uint8_t vc,
 	crc = crc32c(0, out, LOOM_FRAME_HDR_SIZE + body);
 	memcpy(out + LOOM_FRAME_HDR_SIZE + body, &crc, sizeof(crc));
 	return total;
+}
+
+size_t link_encode(uint8_t *out, size_t cap, uint8_t type, uint8_t vc,
+		   uint32_t seq, uint32_t ack,
+		   const void *a, size_t alen, const void *b, size_t blen)
+{
+	struct loom_frame_hdr h = {
+		.type = type,
+		.vc = vc,
+		.credit_vc = LOOM_FRAME_NO_CREDIT,
+		.seq = seq,
+		.ack = ack,
+	};
+
+	return link_encode_hdr(out, cap, &h, a, alen, b, blen);
 }
 
 void link_rx_init(struct link_rx *rx)

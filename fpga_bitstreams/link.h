@@ -26,10 +26,14 @@ struct link_frame {
 };
 
 /*
- * Encode a frame whose body is @a (@alen bytes) followed by @b (@blen
- * bytes) into @out.  Returns the frame's size, or 0 when the body is
- * longer than LINK_BODY_MAX or @cap is too small.
+ * Encode a frame with header @h (its magic and len are filled in here)
+ * whose body is @a (@alen bytes) followed by @b (@blen bytes) into @out.
+ * Returns the frame's size, or 0 when the body is longer than
+ * LINK_BODY_MAX or @cap is too small.
  */
+size_t link_encode_hdr(uint8_t *out, size_t cap, const struct loom_frame_hdr *h,
+		       const void *a, size_t alen, const void *b, size_t blen);
+/* The same for a header without a credit count (credit_vc = LOOM_FRAME_NO_CREDIT). */
 size_t link_encode(uint8_t *out, size_t cap, uint8_t type, uint8_t vc,
 		   uint32_t seq, uint32_t ack,
 		   const void *a, size_t alen, const void *b, size_t blen);

@@ -6,7 +6,7 @@
  */
 #include "tile.h"
 #include "card.h"
-#include "router.h"
+#include "router/route.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,79 +76,6 @@ bool credit_update(struct credit_tx *c, uint32_t value, uint32_t max_buffers)
 		return false;
 	c->granted = value;
 	return true;
-}
-
-/* ---- VC model ----------------------------------------------------------- */
-
-bool tile_vc1(const struct tile_vc_in *in)
-{
-	bool vc1 = in->vc1_now;
-
-	if (in->injected || in->in_dim == LOOM_VCT_PORT_DIM_NONE ||
-	    in->out_dim == LOOM_VCT_PORT_DIM_NONE || in->in_dim != in->out_dim)
-		vc1 = in->start_vc1;
-	if (in->dateline)
-		vc1 = true;
-	return vc1;
-}
-
-int tile_vc_of(uint8_t class, bool vc1, bool adaptive)
-{
-	switch (class) {
-	case LOOM_CLASS_REQ:
-		return adaptive ? LOOM_VC_REQ_ADAPT : vc1 ? LOOM_VC_REQ1 : LOOM_VC_REQ0;
-	case LOOM_CLASS_RESP:
-		return adaptive ? LOOM_VC_RESP_ADAPT : vc1 ? LOOM_VC_RESP1 : LOOM_VC_RESP0;
-	case LOOM_CLASS_BARRIER:
-		return LOOM_VC_BARRIER;
-	}
-	return -1;
-}
-
-int tile_class_of_vc(unsigned int vc)
-{
-	switch (vc) {
-	case LOOM_VC_REQ0:
-	case LOOM_VC_REQ1:
-	case LOOM_VC_REQ_ADAPT:
-		return LOOM_CLASS_REQ;
-	case LOOM_VC_RESP0:
-	case LOOM_VC_RESP1:
-	case LOOM_VC_RESP_ADAPT:
-		return LOOM_CLASS_RESP;
-	case LOOM_VC_BARRIER:
-		return LOOM_CLASS_BARRIER;
-	}
-	return -1;
-}
-
-unsigned int tile_vc_level(unsigned int vc)
-{
-	int cls = tile_class_of_vc(vc);
-
-	return cls == LOOM_CLASS_BARRIER ? 0 : cls == LOOM_CLASS_RESP ? 1 : 2;
-}
-
-int tile_adaptive_pick(uint32_t mask, uint32_t usable, const uint32_t *credits,
-		       unsigned int n_ports, int pref, unsigned int rr)
-{
-	int best = -1;
-	uint32_t best_cr = 0;
-
-	mask &= usable;
-	if (pref >= 0 && (mask & (1u << pref)) && credits[pref]) {
-		best = pref;
-		best_cr = credits[pref];
-	}
-	for (unsigned int i = 0; i < n_ports; i++) {
-		unsigned int p = (rr + i) % n_ports;
-
-		if (!(mask & (1u << p)) || credits[p] <= best_cr)
-			continue;
-		best = (int)p;
-		best_cr = credits[p];
-	}
-	return best;
 }
 
 /* ---- state -------------------------------------------------------------- */
@@ -226,7 +153,7 @@ static void tile_flush_port(struct tile *t, unsigned int port, uint32_t counter,
 	for (unsigned int i = 0; i < 3; i++) {
 		while ((e = tile_q_head(hq[i]))) {
 			struct loom_pkt_hdr h = e->h;
-			int vc = tile_vc_of(h.class, false, false);
+			int vc = route_vc_of(h.class, false, false);
 
 			tile_q_pop(hq[i]);
 			tile_discard(t, &h, (int)port, vc, counter, status);
@@ -267,7 +194,7 @@ enum tile_rx_result tile_rx(struct tile *t, unsigned int port, unsigned int vc,
 {
 	struct tile_port *tp = &t->port[port];
 
-	if (vc >= LOOM_NUM_VCS || tile_class_of_vc(vc) != h->class)
+	if (vc >= LOOM_NUM_VCS || route_class_of_vc(vc) != h->class)
 		return TILE_RX_BAD_VC;
 	if (!tile_q_push(&tp->in[vc], h, payload))
 		return TILE_RX_FULL;
@@ -495,7 +422,7 @@ static enum tile_move tile_move(struct tile *t, int in_port, unsigned int in_vc,
 	struct card *c = t->card;
 	struct loom_pkt_hdr *h = &e->h;
 	struct router_decision d;
-	struct tile_vc_in vin;
+	struct route_vc_in vin;
 	struct tile_port *op;
 	unsigned int out;
 	int vc, det_vc;
@@ -529,15 +456,15 @@ static enum tile_move tile_move(struct tile *t, int in_port, unsigned int in_vc,
 	vin.out_dim = tile_port_dim(c, (int)out);
 	vin.start_vc1 = tile_start_vc1(c, h->dst_node);
 	vin.dateline = tile_port_dateline(c, out);
-	vc1 = tile_vc1(&vin);
-	det_vc = tile_vc_of(h->class, vc1, false);
+	vc1 = route_vc1(&vin);
+	det_vc = route_vc_of(h->class, vc1, false);
 	if (det_vc < 0) {
 		card_drop_count(c, LOOM_CNT_DROP_MALFORMED);
 		return TILE_MOVED;
 	}
 	if (d.adaptive && !(h->flags & LOOM_PKT_F_ORDERED) &&
 	    (h->class == LOOM_CLASS_REQ || h->class == LOOM_CLASS_RESP)) {
-		int avc = tile_vc_of(h->class, false, true), pick;
+		int avc = route_vc_of(h->class, false, true), pick;
 		uint32_t credits[LOOM_MAX_PORTS] = { 0 }, usable = 0;
 
 		for (unsigned int p = 0; p < t->n_ports; p++) {
@@ -545,7 +472,7 @@ static enum tile_move tile_move(struct tile *t, int in_port, unsigned int in_vc,
 			if (tile_port_usable(t, p))
 				usable |= 1u << p;
 		}
-		pick = tile_adaptive_pick(d.adapt_ports, usable, credits, t->n_ports, (int)out,
+		pick = route_adaptive_pick(d.adapt_ports, usable, credits, t->n_ports, (int)out,
 					  t->adapt_rr++);
 		if (pick >= 0) {
 			out = (unsigned int)pick;
@@ -568,7 +495,7 @@ static enum tile_move tile_move(struct tile *t, int in_port, unsigned int in_vc,
 		}
 	}
 	h->hops++;
-	h->flags &= (uint16_t)~(LOOM_PKT_F_VC1 | LOOM_PKT_F_ADAPTIVE);
+	h->flags &= (uint8_t)~(LOOM_PKT_F_VC1 | LOOM_PKT_F_ADAPTIVE);
 	if (vc1)
 		h->flags |= LOOM_PKT_F_VC1;
 	if (adaptive)
@@ -667,7 +594,7 @@ unsigned int tile_service(struct tile *t, uint64_t now)
 				for (unsigned int v = 0; v < LOOM_NUM_VCS; v++) {
 					struct tile_q *q = &tp->in[v];
 
-					if (v == LOOM_VC_MAINT || tile_vc_level(v) != lvl ||
+					if (v == LOOM_VC_MAINT || route_vc_level(v) != lvl ||
 					    !(e = tile_q_head(q)))
 						continue;
 					if (tile_move(t, (int)p, v, p, e, &tp->head_stalled[v],

@@ -31,6 +31,8 @@
 #include <loom_hw/packet.h>
 #include <loom_hw/regs.h>
 
+#include "router/route.h"
+
 #define TILE_BUFS_DEFAULT	8	/* whole-packet buffers per input VC */
 #define TILE_BUFS_MAX		1024
 #define TILE_HOST_REQ_CAP	64	/* host request injection queue per port */
@@ -76,35 +78,6 @@ static inline uint32_t credit_avail(const struct credit_tx *c)
  * @max_buffers (a corrupt or hostile value is ignored).  True if accepted.
  */
 bool credit_update(struct credit_tx *c, uint32_t value, uint32_t max_buffers);
-
-/* ---- the VC model (T3E, Documentation/hw/routing.rst) ---- */
-struct tile_vc_in {
-	uint8_t class;		/* LOOM_CLASS_* */
-	bool injected;		/* from this card's host (or off the adaptive VC) */
-	bool vc1_now;		/* the packet travels on VC1 */
-	unsigned int in_dim;	/* dimension of the input port, LOOM_VCT_PORT_DIM_NONE */
-	unsigned int out_dim;	/* dimension of the output port */
-	bool start_vc1;		/* VCT START_VC1 bit of the destination */
-	bool dateline;		/* the output port is a dateline */
-};
-
-/* Does the packet leave on VC1? */
-bool tile_vc1(const struct tile_vc_in *in);
-/* The cable VC of class @class on VC1 (@vc1) or the adaptive VC; -1 for MAINT. */
-int tile_vc_of(uint8_t class, bool vc1, bool adaptive);
-/* The class a cable VC carries, -1 for LOOM_VC_MAINT or out of range. */
-int tile_class_of_vc(unsigned int vc);
-/* Arbitration level of a VC: 0 barrier, 1 responses, 2 requests. */
-unsigned int tile_vc_level(unsigned int vc);
-
-/*
- * Adaptive choice among the ports of @mask (bit n = port n): the usable
- * port (@usable bit set) with the most adaptive-VC credits (@credits[n],
- * at least one: a buffer holds a whole packet); ties go to @pref, else to
- * the lowest port after @rr.  Returns the port or -1 when none has credit.
- */
-int tile_adaptive_pick(uint32_t mask, uint32_t usable, const uint32_t *credits,
-		       unsigned int n_ports, int pref, unsigned int rr);
 
 /* ---- the router core state ---- */
 struct tile_port {

@@ -4,7 +4,7 @@
  *
  * A packet is what the router switches: a 48-byte header and up to
  * LOOM_PKT_MAX_PAYLOAD bytes of payload.  A frame is what the link layer
- * carries over one cable: a 16-byte frame header, one packet (or none, for
+ * carries over one cable: a 20-byte frame header, one packet (or none, for
  * link control frames) and a CRC-32C trailer over header and packet.
  * All fields little-endian.  Documented in Documentation/hw/packets.rst.
  */
@@ -59,33 +59,39 @@ enum loom_pkt_type {
  * @type: enum loom_pkt_type
  * @class: LOOM_CLASS_*
  * @len: payload bytes following the header
- * @src_node: logical source (responses go back here)
  * @dst_node: logical destination
- * @src_ctx: issuing context
- * @dst_ctx: target context
- * @key: target segment key
- * @offset: target segment offset of this packet's payload
- * @op_id: per-source-context operation number
  * @flags: LOOM_PKT_F_*
  * @hops: hop count, incremented by every router (loop guard)
+ * @src_node: logical source (responses go back here)
+ * @src_ctx: issuing context
+ * @dst_ctx: target context
  * @status: responses: LOOM_CQE_ST_*
+ * @rsvd: zero
+ * @key: target segment key
+ * @op_id: per-source-context operation number
+ * @offset: target segment offset of this packet's payload
  * @op_len: total bytes of the operation this packet belongs to
  * @aux: type specific (see enum loom_pkt_type)
+ *
+ * Every field a router reads or writes (type, class, len, dst_node,
+ * flags, hops) lies in the first 8 bytes, so the head flit of the
+ * narrowest flit width carries them.
  */
 struct loom_pkt_hdr {
 	__u8	type;
 	__u8	class;
 	__u16	len;
-	__u16	src_node;
 	__u16	dst_node;
+	__u8	flags;
+	__u8	hops;
+	__u16	src_node;
 	__u16	src_ctx;
 	__u16	dst_ctx;
-	__u32	key;
-	__u64	offset;
-	__u32	op_id;
-	__u16	flags;
-	__u8	hops;
 	__u8	status;
+	__u8	rsvd;
+	__u32	key;
+	__u32	op_id;
+	__u64	offset;
 	__u64	op_len;
 	__u64	aux;
 };
@@ -132,22 +138,43 @@ struct loom_maint_payload {
 				 * vc = 0; on an up link, vc != 0 is a lane
 				 * notice: the link now runs at vc lanes
 				 */
-#define LOOM_FRAME_CREDIT	5	/* credit return: vc, credits in ack */
+#define LOOM_FRAME_CREDIT	5	/* whole-packet credit return of the
+				 * emulator's cable ports: vc, credits in ack
+				 */
 #define LOOM_FRAME_MAINT	6	/* one maintenance packet outside the go-back-N
 				 * sequence: no seq, no replay, no credits
+				 */
+#define LOOM_FRAME_ACK_CREDIT	7	/* coalesced link status: ack = last in-order
+				 * seq received, seq = the sender's next seq,
+				 * body = struct loom_frame_credits
 				 */
 
 #define LOOM_FRAME_MAGIC	0x4c46	/* "FL" */
 
+/* struct loom_frame_hdr.credit_vc when the header carries no credit count */
+#define LOOM_FRAME_NO_CREDIT	0xff
+
+/* struct loom_frame_hdr.flags */
+#define LOOM_FRAME_F_POLL	(1u << 0)	/* ACK_CREDIT: answer with every
+						 * VC's credits at once
+						 */
+#define LOOM_FRAME_F_TRAINED	(1u << 1)	/* TRAIN: the sender is up (it has
+						 * the receiver's TRAIN): no answer
+						 */
+
 /**
- * struct loom_frame_hdr - link frame header, 16 bytes
+ * struct loom_frame_hdr - link frame header, 20 bytes
  * @magic: LOOM_FRAME_MAGIC (resynchronisation aid)
  * @type: LOOM_FRAME_*
  * @vc: virtual channel of the carried packet
  * @len: bytes following this header, excluding the CRC trailer
- * @rsvd: zero
+ * @credit_vc: VC whose cumulative credit count @credit carries, or
+ *	       LOOM_FRAME_NO_CREDIT
+ * @flags: LOOM_FRAME_F_*
  * @seq: sender's sequence number of this DATA frame
  * @ack: piggy-backed acknowledgement / control value
+ * @credit: cumulative flit credits granted on @credit_vc since the link
+ *	    trained, modulo 2^32
  *
  * The frame ends with a 32-bit CRC-32C (Castagnoli) over the header and
  * the @len bytes that follow it.
@@ -157,20 +184,35 @@ struct loom_frame_hdr {
 	__u8	type;
 	__u8	vc;
 	__u16	len;
-	__u16	rsvd;
+	__u8	credit_vc;
+	__u8	flags;
 	__u32	seq;
 	__u32	ack;
+	__u32	credit;
 };
 
-#define LOOM_FRAME_HDR_SIZE	16
+#define LOOM_FRAME_HDR_SIZE	20
 #define LOOM_FRAME_CRC_SIZE	4
 #define LOOM_FRAME_MAX		(LOOM_FRAME_HDR_SIZE + LOOM_PKT_HDR_SIZE + \
 				 LOOM_PKT_MAX_PAYLOAD + LOOM_FRAME_CRC_SIZE)
 
+/**
+ * struct loom_frame_credits - body of an ACK_CREDIT frame, 32 bytes
+ * @credit: per VC, the cumulative flit credits granted since the link
+ *	    trained, modulo 2^32; zero for VCs the link does not carry
+ */
+struct loom_frame_credits {
+	__u32	credit[LOOM_NUM_VCS];
+};
+
+#define LOOM_FRAME_CREDITS_SIZE	32
+
 #ifndef __KERNEL__
 _Static_assert(sizeof(struct loom_pkt_hdr) == LOOM_PKT_HDR_SIZE, "pkt hdr size");
+_Static_assert(__builtin_offsetof(struct loom_pkt_hdr, hops) == 7, "routed fields in 8 bytes");
 _Static_assert(sizeof(struct loom_frame_hdr) == LOOM_FRAME_HDR_SIZE, "frame hdr size");
 _Static_assert(sizeof(struct loom_maint_payload) == LOOM_MAINT_PAYLOAD_SIZE, "maint payload");
+_Static_assert(sizeof(struct loom_frame_credits) == LOOM_FRAME_CREDITS_SIZE, "frame credits");
 #endif
 
 #endif /* LOOM_HW_PACKET_H */

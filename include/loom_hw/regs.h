@@ -148,6 +148,13 @@
 #define LOOM_RT_W1_ADAPT_PORTS_SHIFT	24
 #define LOOM_RT_W1_ADAPT_PORTS_MASK	0xff000000u
 #define LOOM_RT_PORT_HOST		0xf
+/* routers with more than 15 network ports (the simulator's high-radix
+ * routers; never the card): the output port in word 0 bits 23:16 instead
+ * of bits 3:0, LOOM_RT_WIDE_PORT_HOST for the host
+ */
+#define LOOM_RT_W0_WIDE_PORT_SHIFT	16
+#define LOOM_RT_W0_WIDE_PORT_MASK	0x00ff0000u
+#define LOOM_RT_WIDE_PORT_HOST		0xff
 #define LOOM_MAX_PORTS			8
 #define LOOM_MAX_NODES			1024
 

@@ -57,7 +57,7 @@ static void noise_hdr(struct loom_pkt_hdr *h, size_t *plen)
 	h->key = rnd() % 2 ? NOISE_KEY : (uint32_t)rnd();
 	h->offset = rnd() % 2 ? rnd() % SEG : offs[rnd() % 6];
 	h->op_id = (uint32_t)(rnd() % 16);
-	h->flags = (uint16_t)rnd();
+	h->flags = (uint8_t)rnd();
 	h->hops = rnd() % 4 ? 0 : (uint8_t)rnd();
 	h->status = (uint8_t)rnd();
 	h->op_len = rnd() % 2 ? rnd() % (2 * SEG) : rnd();

@@ -61,21 +61,23 @@ int main(void)
 
 	bad = 0;
 	OFF(struct loom_pkt_hdr, type, 0); OFF(struct loom_pkt_hdr, class, 1);
-	OFF(struct loom_pkt_hdr, len, 2); OFF(struct loom_pkt_hdr, src_node, 4);
-	OFF(struct loom_pkt_hdr, dst_node, 6); OFF(struct loom_pkt_hdr, src_ctx, 8);
-	OFF(struct loom_pkt_hdr, dst_ctx, 10); OFF(struct loom_pkt_hdr, key, 12);
-	OFF(struct loom_pkt_hdr, offset, 16); OFF(struct loom_pkt_hdr, op_id, 24);
-	OFF(struct loom_pkt_hdr, flags, 28); OFF(struct loom_pkt_hdr, hops, 30);
-	OFF(struct loom_pkt_hdr, status, 31); OFF(struct loom_pkt_hdr, op_len, 32);
-	OFF(struct loom_pkt_hdr, aux, 40);
+	OFF(struct loom_pkt_hdr, len, 2); OFF(struct loom_pkt_hdr, dst_node, 4);
+	OFF(struct loom_pkt_hdr, flags, 6); OFF(struct loom_pkt_hdr, hops, 7);
+	OFF(struct loom_pkt_hdr, src_node, 8); OFF(struct loom_pkt_hdr, src_ctx, 10);
+	OFF(struct loom_pkt_hdr, dst_ctx, 12); OFF(struct loom_pkt_hdr, status, 14);
+	OFF(struct loom_pkt_hdr, rsvd, 15); OFF(struct loom_pkt_hdr, key, 16);
+	OFF(struct loom_pkt_hdr, op_id, 20); OFF(struct loom_pkt_hdr, offset, 24);
+	OFF(struct loom_pkt_hdr, op_len, 32); OFF(struct loom_pkt_hdr, aux, 40);
 	tap_ok(sizeof(struct loom_pkt_hdr) == 48 && !bad, "packet header: 48 bytes, documented offsets");
 
 	bad = 0;
 	OFF(struct loom_frame_hdr, magic, 0); OFF(struct loom_frame_hdr, type, 2);
 	OFF(struct loom_frame_hdr, vc, 3); OFF(struct loom_frame_hdr, len, 4);
-	OFF(struct loom_frame_hdr, rsvd, 6); OFF(struct loom_frame_hdr, seq, 8);
-	OFF(struct loom_frame_hdr, ack, 12);
-	tap_ok(sizeof(struct loom_frame_hdr) == 16 && !bad, "frame header: 16 bytes, documented offsets");
+	OFF(struct loom_frame_hdr, credit_vc, 6); OFF(struct loom_frame_hdr, flags, 7);
+	OFF(struct loom_frame_hdr, seq, 8); OFF(struct loom_frame_hdr, ack, 12);
+	OFF(struct loom_frame_hdr, credit, 16);
+	tap_ok(sizeof(struct loom_frame_hdr) == 20 && sizeof(struct loom_frame_credits) == 32 && !bad,
+	       "frame header: 20 bytes, documented offsets; ACK_CREDIT body 32 bytes");
 
 	/* phase: first pass 1, second pass 0, ... and consistent across the 2^32 wrap */
 	bad = 0;

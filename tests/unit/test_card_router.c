@@ -5,12 +5,15 @@
  * source/destination pair walked hop by hop; invalid entries, bad ports,
  * destinations beyond the table and the hop limit.
  */
-#include "router.h"
+#include "router/route.h"
 #include "tap.h"
 
 #include <string.h>
 
 TAP_DEFINE;
+
+static struct router_decision decide(const uint32_t *table, unsigned int n_ports,
+				     const struct loom_pkt_hdr *h);
 
 #define RING	4
 #define ENTRIES	16
@@ -56,7 +59,7 @@ int main(void)
 			h.src_node = (uint16_t)s;
 			h.dst_node = (uint16_t)t;
 			while (hops <= RING) {
-				d = router_decide(rt[at], ENTRIES, 2, &h);
+				d = decide(rt[at], 2, &h);
 				if (d.verdict == ROUTE_HOST) {
 					delivered = at == t;
 					break;
@@ -81,20 +84,20 @@ int main(void)
 
 	memset(&h, 0, sizeof(h));
 	h.dst_node = 5;		/* no entry for node 5 */
-	tap_ok(router_decide(rt[0], ENTRIES, 2, &h).verdict == ROUTE_NO_ROUTE,
+	tap_ok(decide(rt[0], 2, &h).verdict == ROUTE_NO_ROUTE,
 	       "invalid routing entry: no route");
 	h.dst_node = ENTRIES;
-	tap_ok(router_decide(rt[0], ENTRIES, 2, &h).verdict == ROUTE_NO_ROUTE,
+	tap_ok(decide(rt[0], 2, &h).verdict == ROUTE_NO_ROUTE,
 	       "destination beyond the table: no route");
 	h.dst_node = 3;		/* node 0 routes it on port 1 */
-	tap_ok(router_decide(rt[0], ENTRIES, 1, &h).verdict == ROUTE_NO_ROUTE,
+	tap_ok(decide(rt[0], 1, &h).verdict == ROUTE_NO_ROUTE,
 	       "entry naming a port the router does not have: no route");
 	h.dst_node = 1;
 	h.hops = LOOM_PKT_MAX_HOPS;
-	tap_ok(router_decide(rt[0], ENTRIES, 2, &h).verdict == ROUTE_HOP_LIMIT,
+	tap_ok(decide(rt[0], 2, &h).verdict == ROUTE_HOP_LIMIT,
 	       "packet at the hop limit is dropped");
 	h.hops = LOOM_PKT_MAX_HOPS - 1;
-	d = router_decide(rt[0], ENTRIES, 2, &h);
+	d = decide(rt[0], 2, &h);
 	tap_ok(d.verdict == ROUTE_PORT && d.port == 0, "one hop below the limit still forwards");
 
 	/* a routing loop (0 -> 1 -> 0 ...) ends at the hop limit */
@@ -107,7 +110,7 @@ int main(void)
 		memset(&h, 0, sizeof(h));
 		h.dst_node = 3;
 		for (;;) {
-			d = router_decide(loop[at], ENTRIES, 2, &h);
+			d = decide(loop[at], 2, &h);
 			if (d.verdict != ROUTE_PORT)
 				break;
 			h.hops++;
@@ -118,4 +121,12 @@ int main(void)
 		       "a routing loop is cut after %d hops (%u)", LOOM_PKT_MAX_HOPS, steps);
 	}
 	return tap_exit_status();
+}
+
+static struct router_decision decide(const uint32_t *table, unsigned int n_ports,
+				     const struct loom_pkt_hdr *h)
+{
+	const struct route_view v = { .rt = table, .rt_entries = ENTRIES };
+
+	return router_decide(&v, n_ports, h);
 }

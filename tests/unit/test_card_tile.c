@@ -34,38 +34,38 @@ static void credits(void)
 
 static void vc_model(void)
 {
-	struct tile_vc_in in = { .class = LOOM_CLASS_REQ, .in_dim = 0, .out_dim = 0 };
+	struct route_vc_in in = { .class = LOOM_CLASS_REQ, .in_dim = 0, .out_dim = 0 };
 
 	in.injected = true;
 	in.start_vc1 = true;
-	tap_ok(tile_vc1(&in), "VC: injection takes START_VC1 (1)");
+	tap_ok(route_vc1(&in), "VC: injection takes START_VC1 (1)");
 	in.start_vc1 = false;
 	in.vc1_now = true;
-	tap_ok(!tile_vc1(&in), "VC: injection takes START_VC1 (0), whatever the flag says");
+	tap_ok(!route_vc1(&in), "VC: injection takes START_VC1 (0), whatever the flag says");
 	in.injected = false;
-	tap_ok(tile_vc1(&in), "VC: kept within the same dimension (VC1 stays VC1)");
+	tap_ok(route_vc1(&in), "VC: kept within the same dimension (VC1 stays VC1)");
 	in.vc1_now = false;
 	in.dateline = true;
-	tap_ok(tile_vc1(&in), "VC: leaving through a dateline moves to VC1");
+	tap_ok(route_vc1(&in), "VC: leaving through a dateline moves to VC1");
 	in.dateline = false;
 	in.vc1_now = true;
 	in.out_dim = 1;
-	tap_ok(!tile_vc1(&in), "VC: a new dimension starts again from START_VC1");
+	tap_ok(!route_vc1(&in), "VC: a new dimension starts again from START_VC1");
 	in.out_dim = LOOM_VCT_PORT_DIM_NONE;
-	tap_ok(!tile_vc1(&in), "VC: a port without a dimension counts as a new dimension");
-	tap_ok(tile_vc_of(LOOM_CLASS_REQ, false, false) == LOOM_VC_REQ0 &&
-	       tile_vc_of(LOOM_CLASS_REQ, true, false) == LOOM_VC_REQ1 &&
-	       tile_vc_of(LOOM_CLASS_RESP, true, false) == LOOM_VC_RESP1 &&
-	       tile_vc_of(LOOM_CLASS_RESP, false, true) == LOOM_VC_RESP_ADAPT &&
-	       tile_vc_of(LOOM_CLASS_BARRIER, true, true) == LOOM_VC_BARRIER &&
-	       tile_vc_of(LOOM_CLASS_MAINT, false, false) == -1,
+	tap_ok(!route_vc1(&in), "VC: a port without a dimension counts as a new dimension");
+	tap_ok(route_vc_of(LOOM_CLASS_REQ, false, false) == LOOM_VC_REQ0 &&
+	       route_vc_of(LOOM_CLASS_REQ, true, false) == LOOM_VC_REQ1 &&
+	       route_vc_of(LOOM_CLASS_RESP, true, false) == LOOM_VC_RESP1 &&
+	       route_vc_of(LOOM_CLASS_RESP, false, true) == LOOM_VC_RESP_ADAPT &&
+	       route_vc_of(LOOM_CLASS_BARRIER, true, true) == LOOM_VC_BARRIER &&
+	       route_vc_of(LOOM_CLASS_MAINT, false, false) == -1,
 	       "VC numbering per class as in packet.h");
-	tap_ok(tile_class_of_vc(LOOM_VC_REQ_ADAPT) == LOOM_CLASS_REQ &&
-	       tile_class_of_vc(LOOM_VC_RESP0) == LOOM_CLASS_RESP &&
-	       tile_class_of_vc(LOOM_VC_MAINT) == -1 && tile_class_of_vc(99) == -1,
+	tap_ok(route_class_of_vc(LOOM_VC_REQ_ADAPT) == LOOM_CLASS_REQ &&
+	       route_class_of_vc(LOOM_VC_RESP0) == LOOM_CLASS_RESP &&
+	       route_class_of_vc(LOOM_VC_MAINT) == -1 && route_class_of_vc(99) == -1,
 	       "class of each VC; MAINT and out of range have none");
-	tap_ok(tile_vc_level(LOOM_VC_BARRIER) == 0 && tile_vc_level(LOOM_VC_RESP1) == 1 &&
-	       tile_vc_level(LOOM_VC_REQ0) == 2,
+	tap_ok(route_vc_level(LOOM_VC_BARRIER) == 0 && route_vc_level(LOOM_VC_RESP1) == 1 &&
+	       route_vc_level(LOOM_VC_REQ0) == 2,
 	       "arbitration: barrier before responses before requests");
 }
 
@@ -73,12 +73,12 @@ static void adaptive(void)
 {
 	uint32_t cr[4] = { 1, 5, 3, 0 };
 
-	tap_ok(tile_adaptive_pick(0xf, 0xf, cr, 4, 0, 0) == 1, "adaptive: the most credits wins");
-	tap_ok(tile_adaptive_pick(0x5, 0xf, cr, 4, 0, 0) == 2, "adaptive: only ports of the mask");
-	tap_ok(tile_adaptive_pick(0xf, 0xd, cr, 4, 0, 0) == 2, "adaptive: only usable ports");
+	tap_ok(route_adaptive_pick(0xf, 0xf, cr, 4, 0, 0) == 1, "adaptive: the most credits wins");
+	tap_ok(route_adaptive_pick(0x5, 0xf, cr, 4, 0, 0) == 2, "adaptive: only ports of the mask");
+	tap_ok(route_adaptive_pick(0xf, 0xd, cr, 4, 0, 0) == 2, "adaptive: only usable ports");
 	cr[1] = 3;
-	tap_ok(tile_adaptive_pick(0x6, 0xf, cr, 4, 2, 0) == 2, "adaptive: a tie goes to the table port");
-	tap_ok(tile_adaptive_pick(0x8, 0xf, cr, 4, 3, 0) == -1,
+	tap_ok(route_adaptive_pick(0x6, 0xf, cr, 4, 2, 0) == 2, "adaptive: a tie goes to the table port");
+	tap_ok(route_adaptive_pick(0x8, 0xf, cr, 4, 3, 0) == -1,
 	       "adaptive: no credit anywhere falls back (-1)");
 }
 

@@ -60,7 +60,7 @@ int cmd_check_log(int argc, char **argv)
 		switch (c) {
 		case 'd': dir_arg = optarg; break;
 		case 'h': lab_help("check-log", 0); return 0;
-		default: lab_help("check-log", 1); return 2;
+		default: return lab_bad_option("check-log", argv, opts);
 		}
 	}
 	if (!dir_arg || optind != argc) {

@@ -104,7 +104,7 @@ int cmd_exec(int argc, char **argv)
 			break;
 		case 'i': fwd_stdin = true; break;
 		case 'h': lab_help("exec", 0); return 0;
-		default: lab_help("exec", 1); return 2;
+		default: return lab_bad_option("exec", argv, opts);
 		}
 	}
 	if (!dir_arg) {

@@ -270,7 +270,7 @@ int cmd_start(int argc, char **argv)
 		case 'C': cfg.no_card = true; break;
 		case 'R': cfg.no_routes = true; break;
 		case 'h': lab_help("start", 0); return 0;
-		default: lab_help("start", 1); return 2;
+		default: return lab_bad_option("start", argv, opts);
 		}
 	}
 	if (optind != argc) {

@@ -23,7 +23,7 @@ int cmd_status(int argc, char **argv)
 		switch (c) {
 		case 'd': dir_arg = optarg; break;
 		case 'h': lab_help("status", 0); return 0;
-		default: lab_help("status", 1); return 2;
+		default: return lab_bad_option("status", argv, opts);
 		}
 	}
 	if (!dir_arg || optind != argc) {

@@ -26,7 +26,7 @@ int cmd_stop(int argc, char **argv)
 		case 'd': dir_arg = optarg; break;
 		case 's': save = optarg; break;
 		case 'h': lab_help("stop", 0); return 0;
-		default: lab_help("stop", 1); return 2;
+		default: return lab_bad_option("stop", argv, opts);
 		}
 	}
 	if (!dir_arg || optind != argc) {

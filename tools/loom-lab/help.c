@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lab.h"
+#include "../common/cli.h"
 
 static const char main_help[] =
 "usage: loom-lab COMMAND [OPTIONS]\n"
@@ -27,8 +28,10 @@ static const char main_help[] =
 "  drop       set a port's frame drop rate\n"
 "  stats      print a port's link state and counters\n"
 "\n"
-"`loom-lab COMMAND --help` describes each command.\n"
-"Manual: Documentation/tools/loom-lab.rst\n";
+"`loom-lab COMMAND --help` describes each command; loom-lab -V prints the\n"
+"version.  Exit status 2: a usage error (unknown command or option, a\n"
+"malformed value).\n"
+"Manual: loom-lab(8), Documentation/tools/loom-lab.rst\n";
 
 static const char start_help[] =
 "usage: loom-lab start --dir DIR [--hosts N] [--shape SHAPE] [--mem MiB]\n"
@@ -183,4 +186,26 @@ void lab_help(const char *cmd, int to_stderr)
 			 !strcmp(cmd, "stats")))
 		text = cable_help;
 	fputs(text, f);
+}
+
+int lab_bad_option(const char *cmd, char **argv, const struct option *opts)
+{
+	const char *typed = argv[optind - 1];
+	size_t n = strcspn(typed, "=");
+	char msg[256];
+
+	/* (the commands' option strings do not start with ':': a missing value
+	 * is a known option that needed one)
+	 */
+	for (int i = 0; !strncmp(typed, "--", 2) && opts[i].name; i++) {
+		if (opts[i].has_arg == required_argument && n == strlen(opts[i].name) + 2 &&
+		    !strncmp(typed + 2, opts[i].name, n - 2)) {
+			lab_err("%s: option '--%s' needs a value (loom-lab %s --help)", cmd,
+				opts[i].name, cmd);
+			return 2;
+		}
+	}
+	cli_option_problem(msg, sizeof(msg), '?', argv, opts);
+	lab_err("%s: %s (loom-lab %s --help)", cmd, msg, cmd);
+	return 2;
 }

@@ -3,6 +3,7 @@
 #ifndef LOOM_LAB_H
 #define LOOM_LAB_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -130,6 +131,11 @@ int cmd_topology(int argc, char **argv);
 int cmd_cable(int argc, char **argv);
 
 /* ---- help texts (help.c) */
+/* a usage error for the option getopt_long() just rejected in command @cmd
+ * (optind): "needs an argument", or unknown with the closest of @opts;
+ * returns the exit status 2
+ */
+int lab_bad_option(const char *cmd, char **argv, const struct option *opts);
 void lab_help(const char *cmd, int to_stderr);
 
 #endif

@@ -2,8 +2,8 @@
 /*
  * loom-card-bench: figures for the card emulator, not a pass/fail test.
  *
- * 1. Forwarding rate (issue 3: 64-byte packets over one cable with the
- *    link layer on, per core).  Two loom-card processes (the optimised
+ * 1. Forwarding rate (64-byte packets over one cable with the link layer
+ *    on, per core).  Two loom-card processes (the optimised
  *    build, not the sanitizer one) on one cable; card 0's fake host keeps
  *    the command rings of @contexts contexts full of 64-byte puts to card
  *    1 -- one 64-byte request packet over the cable and one PUT_ACK
@@ -21,6 +21,7 @@
  * Build and run: make -C fpga_bitstreams bench && build/bin/loom-card-bench
  */
 #include "fabric.h"
+#include "proc_rss.h"
 #include "tap.h"
 
 #include <poll.h>
@@ -50,23 +51,6 @@ struct bench_ctx {
 	struct fh_ctx c;
 	uint32_t submitted, done;
 };
-
-static long rss_kib(pid_t pid)
-{
-	char path[64], line[256];
-	long kib = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmRSS:", 6))
-			kib = strtol(line + 6, NULL, 10);
-	fclose(f);
-	return kib;
-}
 
 /* utime + stime of @pid in seconds, -1 if unreadable */
 static double cpu_seconds(pid_t pid)
@@ -222,7 +206,7 @@ static int forward_rate(const struct run_cfg *cfg)
 	       cpu0[1] - cpu0[0], cpu1[1] - cpu1[0],
 	       cpu > 0 ? pkts / cpu : 0.0, cpu > 0 ? 2.0 * pkts / cpu : 0.0);
 	printf("  memory after the run: card 0 RSS %ld KiB, card 1 RSS %ld KiB (2 ports each)\n",
-	       rss_kib(f.pid[0]), rss_kib(f.pid[1]));
+	       proc_rss_kib(f.pid[0]), proc_rss_kib(f.pid[1]));
 	fflush(stdout);
 	fabric_stop();
 	return ok && done == total ? 0 : -1;
@@ -238,7 +222,7 @@ static int memory(void)
 		fabric_stop();
 		return -1;
 	}
-	kib = rss_kib(f.pid[0]);
+	kib = proc_rss_kib(f.pid[0]);
 	printf("memory: a card with 8 ports, RSS %ld KiB after start-up\n", kib);
 	fabric_stop();
 	return kib > 0 ? 0 : -1;

@@ -53,7 +53,7 @@ g 'loomctl route show > /tmp/nr-routes; printf "dest 0 port host\n" > /tmp/nr-ta
 # ---- changes need CAP_NET_ADMIN -----------------------------------------
 for c in "route set 1 port 0:changing routes" "route load /tmp/nr-table:changing routes" \
 	"port set 0 down:changing a port" "vc set dest 1 vc 1:changing the VC table" \
-	"dev set fp-timeout 5:changing a card's settings" \
+	"dev set fp_timeout_ms 5:changing a card's settings" \
 	"key grant 0x77 user 65534:changing grants" "key revoke 0x77 user 65534:changing grants"; do
 	cmd=${c%%:*} hint=${c#*:}
 	g $nobody loomctl $cmd
@@ -61,7 +61,7 @@ for c in "route set 1 port 0:changing routes" "route load /tmp/nr-table:changing
 		'[ "$(rc)" = 1 ] && grep -q "Operation not permitted: $hint needs CAP_NET_ADMIN" "$out/o"'
 done
 g "$nobody loomctl route show | cmp - /tmp/nr-routes && $nobody loomctl vc show >/dev/null &&
-	$nobody loomctl stats >/dev/null && $nobody loomctl key show && $nobody loomctl port show >/dev/null && echo reads-ok"
+	$nobody loomctl stats show >/dev/null && $nobody loomctl key show && $nobody loomctl port show >/dev/null && echo reads-ok"
 ok_if "as uid 65534, route/vc/port show, stats and key show work, and the refused changes changed nothing" \
 	'[ "$(rc)" = 0 ] && grep -qx reads-ok "$out/o"'
 

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Channel line: a delay line of flits and credits (see chan_line.h).
+ */
+#include "chan_line.h"
+
+#include <string.h>
+
+int chan_line_init(struct chan_line *l, unsigned int latency)
+{
+	if (latency > CHAN_LINE_MAX_LATENCY)
+		return -1;
+	memset(l, 0, sizeof(*l));
+	l->latency = latency;
+	return 0;
+}
+
+static bool back_any(const uint8_t *c)
+{
+	uint64_t w;
+
+	memcpy(&w, c, sizeof(w));
+	return w != 0;
+}
+
+void chan_line_step(struct chan_line *l, struct chan *tx, struct chan *rx)
+{
+	struct flit *slot;
+	uint8_t *bslot;
+	bool was, now;
+
+	tx->back.ready = true;
+	if (!l->latency) {
+		if (tx->fwd.valid)
+			rx->fwd = tx->fwd;
+		tx->fwd.valid = false;
+		for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
+			tx->back.credits[v] = (uint8_t)(tx->back.credits[v] + rx->back.credits[v]);
+		memset(rx->back.credits, 0, CHAN_VCS_MAX);
+		return;
+	}
+	slot = &l->fwd[l->pos];
+	bslot = l->back[l->pos];
+	was = slot->valid || back_any(bslot);
+	/* out: what entered latency steps ago */
+	if (slot->valid)
+		rx->fwd = *slot;
+	for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
+		tx->back.credits[v] = (uint8_t)(tx->back.credits[v] + bslot[v]);
+	/* in */
+	slot->valid = tx->fwd.valid;
+	if (tx->fwd.valid)
+		*slot = tx->fwd;
+	tx->fwd.valid = false;
+	memcpy(bslot, rx->back.credits, CHAN_VCS_MAX);
+	memset(rx->back.credits, 0, CHAN_VCS_MAX);
+	now = slot->valid || back_any(bslot);
+	l->in_flight = l->in_flight - was + now;
+	if (++l->pos == l->latency)
+		l->pos = 0;
+}
+
+bool chan_line_busy(const struct chan_line *l)
+{
+	return l->in_flight != 0;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Channel line: an in-process channel between a sender's output wires and
+ * a receiver's input wires (router/chan.h), a delay line of flits forward
+ * and credits backward with a latency in cycles (0: a plain wire).  Tests
+ * and the simulator connect routers with it; a full link layer (framing,
+ * CRC, replay) plugs into the same wires instead.
+ *
+ * After every unit on both sides was clocked for cycle t (their outputs
+ * are those of cycle t + 1), chan_line_step() moves the wires: the
+ * receiver sees in cycle t + 1 what the sender drove in cycle
+ * t + 1 - latency, and likewise for credits.  The line itself always takes
+ * a flit, so the sender sees ready high; the receiver's ready is not
+ * carried (a router input is governed by credits).
+ *
+ * Registers: two rings of @latency slots.  chan_line_busy() tells whether
+ * anything is in flight (for idle skipping).
+ */
+#ifndef LOOM_ROUTER_CHAN_LINE_H
+#define LOOM_ROUTER_CHAN_LINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "chan.h"
+
+#define CHAN_LINE_MAX_LATENCY	256
+
+struct chan_line {
+	unsigned int latency;
+	unsigned int pos;
+	unsigned int in_flight;		/* slots holding a flit or credits */
+	struct flit fwd[CHAN_LINE_MAX_LATENCY];
+	uint8_t back[CHAN_LINE_MAX_LATENCY][CHAN_VCS_MAX];
+};
+
+/* 0 or -1 if @latency exceeds CHAN_LINE_MAX_LATENCY. */
+int chan_line_init(struct chan_line *l, unsigned int latency);
+/*
+ * Move the wires from @tx (the sender's output channel: its fwd is read,
+ * its back written) to @rx (the receiver's input channel: its fwd written,
+ * its back read).  The line consumes what it reads: @tx->fwd.valid and
+ * @rx->back.credits are cleared.
+ */
+void chan_line_step(struct chan_line *l, struct chan *tx, struct chan *rx);
+bool chan_line_busy(const struct chan_line *l);
+
+#endif

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Input unit: per port and VC a flit buffer and the VC's state machine
+ * (idle -> routing -> waiting for an output VC -> active, or dropping).
+ *
+ * Buffer write (stage BW): a flit on the input wires in cycle t is written
+ * at the edge ending t and visible from t + LAT_BW.  The write side checks
+ * every flit: a VC beyond VCS, a flit with no free buffer (the sender had
+ * no credit), a body or tail flit with no open packet, or a head flit while
+ * a packet is open are counted as malformed and dropped, never written.  A
+ * packet's head declares its length (len); the flit that reaches it is
+ * written as the tail, so no packet is longer than it said.
+ *
+ * Route computation (stage RC) runs on the head flit as it is written;
+ * its result is usable LAT_RC cycles after the head is visible.
+ */
+#include "router_int.h"
+
+void input_collect_drop(struct in_vc *iv, const uint8_t *data, unsigned int flit_bytes)
+{
+	unsigned int n = LOOM_PKT_HDR_SIZE - iv->drop_bytes;
+
+	if (n > flit_bytes)
+		n = flit_bytes;
+	memcpy(iv->drop_hdr + iv->drop_bytes, data, n);
+	iv->drop_bytes = (uint8_t)(iv->drop_bytes + n);
+}
+
+/* The front flit of (@port, @vc) is a head: start its packet. */
+static void input_front_head(struct router *r, unsigned int port, unsigned int vc)
+{
+	struct in_port *ip = &r->in[port];
+	struct in_vc *iv = &ip->vc[vc];
+	const struct fifo_meta *m = fifo_front(&iv->buf);
+	uint64_t at = m->ready_at + r->p.lat_rc;
+
+	route_unpack(m->route, &iv->rt);
+	iv->rt.forward = (m->flags & FM_FWD) != 0;
+	iv->state = IVC_ROUTING;
+	iv->sent = 0;
+	iv->drop_bytes = 0;
+	/* the state register changes at this edge: VA acts next cycle at the earliest */
+	iv->va_at = at > r->now + 1 ? at : r->now + 1;
+	ip->busy |= 1u << vc;
+	r->in_active |= 1ull << port;
+	router_wake(r, iv->va_at);
+}
+
+void input_front_next(struct router *r, unsigned int port, unsigned int vc)
+{
+	struct in_port *ip = &r->in[port];
+	struct in_vc *iv = &ip->vc[vc];
+
+	if (fifo_empty(&iv->buf)) {
+		iv->state = IVC_IDLE;
+		ip->busy &= ~(1u << vc);
+		if (!ip->busy)
+			r->in_active &= ~(1ull << port);
+		return;
+	}
+	input_front_head(r, port, vc);
+}
+
+/* Refuse a flit; a flit on a valid VC that found room gets its credit back. */
+static void input_refuse(struct router *r, unsigned int port, const struct flit *f, bool credit)
+{
+	r->pcnt[port].malformed++;
+	if (credit) {
+		r->in_wires[port].back.credits[f->vc]++;
+		r->in_credited |= 1ull << port;
+	}
+}
+
+static void input_write_port(struct router *r, unsigned int port)
+{
+	struct chan *w = &r->in_wires[port];
+	struct flit *f = &w->fwd;
+	struct in_port *ip = &r->in[port];
+	struct fifo_meta m = { 0 };
+	struct in_vc *iv;
+
+	f->valid = false;
+	if (f->vc >= r->p.vcs) {
+		input_refuse(r, port, f, false);
+		return;
+	}
+	iv = &ip->vc[f->vc];
+	if (fifo_full(&iv->buf)) {
+		input_refuse(r, port, f, false);
+		return;
+	}
+	m.ready_at = r->now + r->p.lat_bw;
+	m.vc = f->vc;
+	if (f->head) {
+		struct route_result rt;
+		struct route_hdr h;
+
+		if (iv->rx_open) {
+			input_refuse(r, port, f, true);
+			return;
+		}
+		route_hdr_read(f->data, &h);
+		route_compute(&r->rcfg, &r->view, port, f->vc, &h, &rt);
+		m.flags = FM_HEAD | (h.class & 1 ? FM_PAT : 0) | (rt.forward ? FM_FWD : 0);
+		m.route = route_pack(&rt);
+		m.port = rt.port;
+		iv->rx_left = rt.flits ? rt.flits : 1;
+		iv->rx_open = 1;
+		r->pcnt[port].pkts_in++;
+	} else if (!iv->rx_open) {
+		input_refuse(r, port, f, true);
+		return;
+	}
+	if (f->tail || iv->rx_left <= 1) {
+		m.flags |= FM_TAIL;
+		iv->rx_open = 0;
+	} else {
+		iv->rx_left--;
+	}
+	fifo_push(&iv->buf, &m, f->data);
+	r->pcnt[port].flits_in++;
+	r->changed = true;
+	router_wake(r, m.ready_at);
+	if (iv->state == IVC_IDLE && iv->buf.count == 1)
+		input_front_head(r, port, f->vc);
+}
+
+void input_write(struct router *r)
+{
+	for (unsigned int p = 0; p < r->p.ports; p++)
+		if (r->in_wires[p].fwd.valid)
+			input_write_port(r, p);
+}

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Route computation.  Table routing (T3E style): the entry indexed by the
+ * logical destination names an output port or the host; loops are cut by
+ * the hop limit.  The VC model and the adaptive choice as documented in
+ * Documentation/hw/routing.rst.
+ */
+#include "route.h"
+
+#include <string.h>
+
+struct router_decision router_decide(const struct route_view *v, unsigned int n_ports,
+				     const struct loom_pkt_hdr *h)
+{
+	struct router_decision d = { .verdict = ROUTE_NO_ROUTE, .port = 0 };
+	unsigned int port, host;
+	uint32_t w0, w1;
+
+	if (h->hops >= LOOM_PKT_MAX_HOPS) {
+		d.verdict = ROUTE_HOP_LIMIT;
+		return d;
+	}
+	if (h->dst_node >= v->rt_entries)
+		return d;
+	w0 = v->rt[2 * (unsigned int)h->dst_node];
+	if (!(w0 & LOOM_RT_W0_VALID))
+		return d;
+	if (v->wide_ports) {
+		port = (w0 & LOOM_RT_W0_WIDE_PORT_MASK) >> LOOM_RT_W0_WIDE_PORT_SHIFT;
+		host = LOOM_RT_WIDE_PORT_HOST;
+	} else {
+		port = w0 & LOOM_RT_W0_PORT_MASK;
+		host = LOOM_RT_PORT_HOST;
+	}
+	if (port == host) {
+		d.verdict = ROUTE_HOST;
+	} else if (port < n_ports) {
+		d.verdict = ROUTE_PORT;
+		d.port = port;
+		w1 = v->rt[2 * (unsigned int)h->dst_node + 1];
+		d.adaptive = (w0 & LOOM_RT_W0_ADAPTIVE) != 0;
+		d.adapt_ports = (w1 & LOOM_RT_W1_ADAPT_PORTS_MASK) >> LOOM_RT_W1_ADAPT_PORTS_SHIFT;
+		if (!d.adapt_ports && port < 32)
+			d.adapt_ports = 1u << port;
+		if (n_ports < 32)
+			d.adapt_ports &= (1u << n_ports) - 1;
+	}
+	return d;
+}
+
+const char *router_verdict_name(enum router_verdict v)
+{
+	switch (v) {
+	case ROUTE_HOST: return "host";
+	case ROUTE_PORT: return "port";
+	case ROUTE_NO_ROUTE: return "no route";
+	case ROUTE_HOP_LIMIT: return "hop limit";
+	}
+	return "?";
+}
+
+/* ---- VC model ----------------------------------------------------------- */
+
+bool route_vc1(const struct route_vc_in *in)
+{
+	bool vc1 = in->vc1_now;
+
+	if (in->injected || in->in_dim == LOOM_VCT_PORT_DIM_NONE ||
+	    in->out_dim == LOOM_VCT_PORT_DIM_NONE || in->in_dim != in->out_dim)
+		vc1 = in->start_vc1;
+	if (in->dateline)
+		vc1 = true;
+	return vc1;
+}
+
+int route_vc_of(uint8_t class, bool vc1, bool adaptive)
+{
+	switch (class) {
+	case LOOM_CLASS_REQ:
+		return adaptive ? LOOM_VC_REQ_ADAPT : vc1 ? LOOM_VC_REQ1 : LOOM_VC_REQ0;
+	case LOOM_CLASS_RESP:
+		return adaptive ? LOOM_VC_RESP_ADAPT : vc1 ? LOOM_VC_RESP1 : LOOM_VC_RESP0;
+	case LOOM_CLASS_BARRIER:
+		return LOOM_VC_BARRIER;
+	}
+	return -1;
+}
+
+int route_class_of_vc(unsigned int vc)
+{
+	switch (vc) {
+	case LOOM_VC_REQ0:
+	case LOOM_VC_REQ1:
+	case LOOM_VC_REQ_ADAPT:
+		return LOOM_CLASS_REQ;
+	case LOOM_VC_RESP0:
+	case LOOM_VC_RESP1:
+	case LOOM_VC_RESP_ADAPT:
+		return LOOM_CLASS_RESP;
+	case LOOM_VC_BARRIER:
+		return LOOM_CLASS_BARRIER;
+	}
+	return -1;
+}
+
+unsigned int route_vc_level(unsigned int vc)
+{
+	int cls = route_class_of_vc(vc);
+
+	return cls == LOOM_CLASS_BARRIER ? 0 : cls == LOOM_CLASS_RESP ? 1 : 2;
+}
+
+uint32_t route_port_cfg(const struct route_view *v, unsigned int port)
+{
+	if (!v->port_cfg || port >= LOOM_MAX_PORTS)
+		return LOOM_VCT_PORT_DIM_NONE;
+	return v->port_cfg[port];
+}
+
+bool route_start_vc1(const struct route_view *v, unsigned int dst)
+{
+	if (!v->start_vc1 || dst >= v->start_vc1_bits)
+		return false;
+	return (v->start_vc1[dst / 32] >> (dst % 32)) & 1;
+}
+
+int route_adaptive_pick(uint32_t mask, uint32_t usable, const uint32_t *credits,
+			unsigned int n_ports, int pref, unsigned int rr)
+{
+	int best = -1;
+	uint32_t best_cr = 0;
+
+	mask &= usable;
+	if (pref >= 0 && pref < 32 && (mask & (1u << pref)) && credits[pref]) {
+		best = pref;
+		best_cr = credits[pref];
+	}
+	for (unsigned int i = 0; i < n_ports && i < 32; i++) {
+		unsigned int p = (rr + i) % n_ports;
+
+		if (p >= 32 || !(mask & (1u << p)) || credits[p] <= best_cr)
+			continue;
+		best = (int)p;
+		best_cr = credits[p];
+	}
+	return best;
+}
+
+/* ---- route computation of the cycle-level router -------------------------- */
+
+const char *route_drop_name(enum route_drop d)
+{
+	static const char *const names[ROUTE_DROP_REASONS] = {
+		"none", "no route", "hop limit", "malformed", "link down", "dead", "disabled",
+	};
+
+	return (unsigned int)d < ROUTE_DROP_REASONS ? names[d] : "?";
+}
+
+void route_hdr_read(const uint8_t *flit, struct route_hdr *h)
+{
+	h->type = flit[0];
+	h->class = flit[1];
+	h->len = (uint16_t)(flit[2] | flit[3] << 8);
+	h->dst_node = (uint16_t)(flit[4] | flit[5] << 8);
+	h->flags = flit[6];
+	h->hops = flit[7];
+}
+
+void route_hdr_write(uint8_t *flit, const struct route_hdr *h)
+{
+	flit[6] = h->flags;
+	flit[7] = h->hops;
+}
+
+static void route_drop(struct route_result *r, enum route_drop why)
+{
+	r->drop = (uint8_t)why;
+	r->forward = false;
+}
+
+void route_compute(const struct route_cfg *cfg, const struct route_view *v,
+		   unsigned int in_port, unsigned int in_vc, const struct route_hdr *h,
+		   struct route_result *r)
+{
+	struct loom_pkt_hdr ph = { .class = h->class, .dst_node = h->dst_node, .hops = h->hops };
+	bool from_host = (int)in_port == cfg->host_port;
+	struct router_decision d;
+	struct route_vc_in vin;
+	int vc;
+
+	memset(r, 0, sizeof(*r));
+	r->flits = (uint8_t)((LOOM_PKT_HDR_SIZE + h->len + cfg->flit_bytes - 1) / cfg->flit_bytes);
+	if (h->len > LOOM_PKT_MAX_PAYLOAD || r->flits > cfg->max_flits) {
+		route_drop(r, ROUTE_DROP_MALFORMED);
+		return;
+	}
+	if (cfg->card_vcs && route_class_of_vc(in_vc) != h->class) {
+		/* a cable VC carries one class only */
+		route_drop(r, ROUTE_DROP_MALFORMED);
+		return;
+	}
+	if (cfg->card_vcs && h->class == LOOM_CLASS_BARRIER) {
+		/* hop by hop, never table routed: network -> BSUs -> named port */
+		r->vc = LOOM_VC_BARRIER;
+		if (!from_host) {
+			if (cfg->host_port < 0)
+				route_drop(r, ROUTE_DROP_NO_ROUTE);
+			r->port = (uint8_t)cfg->host_port;
+		} else if (h->dst_node >= cfg->n_net) {
+			route_drop(r, ROUTE_DROP_NO_ROUTE);
+		} else {
+			r->port = (uint8_t)h->dst_node;
+		}
+		return;
+	}
+	d = router_decide(v, cfg->n_net, &ph);
+	switch (d.verdict) {
+	case ROUTE_HOST:
+		if (cfg->host_port < 0) {
+			route_drop(r, ROUTE_DROP_NO_ROUTE);
+			return;
+		}
+		r->port = (uint8_t)cfg->host_port;
+		r->vc = cfg->card_vcs ? (uint8_t)route_vc_of(h->class, false, false) : 0;
+		return;
+	case ROUTE_NO_ROUTE:
+		route_drop(r, ROUTE_DROP_NO_ROUTE);
+		return;
+	case ROUTE_HOP_LIMIT:
+		route_drop(r, ROUTE_DROP_HOP_LIMIT);
+		return;
+	case ROUTE_PORT:
+		break;
+	}
+	r->forward = true;
+	r->port = (uint8_t)d.port;
+	vin.class = h->class;
+	vin.injected = from_host || (cfg->card_vcs && route_vc_adaptive(in_vc));
+	vin.vc1_now = (h->flags & LOOM_PKT_F_VC1) != 0;
+	vin.in_dim = from_host ? LOOM_VCT_PORT_DIM_NONE :
+		     route_port_cfg(v, in_port) & LOOM_VCT_PORT_DIM_MASK;
+	vin.out_dim = route_port_cfg(v, d.port) & LOOM_VCT_PORT_DIM_MASK;
+	vin.start_vc1 = route_start_vc1(v, h->dst_node);
+	vin.dateline = (route_port_cfg(v, d.port) & LOOM_VCT_PORT_DATELINE) != 0;
+	r->vc1 = route_vc1(&vin);
+	if (!cfg->card_vcs) {
+		/* generic VCs: VC0, or VC1 past a dateline (one VC: always 0) */
+		r->vc = r->vc1 && cfg->vcs > 1 ? 1 : 0;
+		return;
+	}
+	vc = route_vc_of(h->class, r->vc1, false);
+	r->vc = (uint8_t)vc;
+	if (d.adaptive && !(h->flags & LOOM_PKT_F_ORDERED)) {
+		r->counted = true;
+		r->adapt_vc = (uint8_t)route_vc_of(h->class, false, true);
+		r->adapt_mask = (uint8_t)d.adapt_ports;
+	}
+}
+
+/*
+ * Packing: drop 3 bits [2:0], port 8 [10:3], vc 3 [13:11], adapt_vc 3
+ * [16:14], adapt_mask 8 [24:17], flits 6 [30:25] (<= 38 with 8-byte
+ * flits), vc1 [31]; counted is adapt_mask != 0 or the vc1-independent
+ * forward bit, kept in the meta flags by the caller.
+ */
+uint32_t route_pack(const struct route_result *r)
+{
+	return (uint32_t)r->drop | (uint32_t)r->port << 3 | (uint32_t)r->vc << 11 |
+	       (uint32_t)r->adapt_vc << 14 | (uint32_t)r->adapt_mask << 17 |
+	       (uint32_t)(r->flits & 0x3f) << 25 | (uint32_t)r->vc1 << 31;
+}
+
+void route_unpack(uint32_t w, struct route_result *r)
+{
+	r->drop = w & 7;
+	r->port = (uint8_t)(w >> 3);
+	r->vc = (w >> 11) & 7;
+	r->adapt_vc = (w >> 14) & 7;
+	r->adapt_mask = (uint8_t)(w >> 17);
+	r->flits = (w >> 25) & 0x3f;
+	r->vc1 = (w >> 31) & 1;
+	r->counted = r->adapt_mask != 0;
+	r->forward = false;	/* the caller keeps it in the meta */
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Route computation: the routing decision (T3E-style table lookup by
+ * logical destination), the VC model (datelines, START_VC1, classes) and
+ * the adaptive choice with whole-packet admission.  Pure functions of the
+ * tables, the packet's routed header fields and the state handed in; the
+ * cycle-level router calls them in its RC and VA stages, and the card's
+ * functional core (tile.c) calls the same functions.
+ *
+ * Tables are read through struct route_view: pointers to the table words,
+ * so that the card's register window backs them and the simulator can
+ * supply loom-fm's tables.
+ */
+#ifndef LOOM_ROUTER_ROUTE_H
+#define LOOM_ROUTER_ROUTE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <loom_hw/packet.h>
+#include <loom_hw/regs.h>
+
+/*
+ * The tables a router reads.  @rt: the routing table as in the ROUTER
+ * block, two 32-bit words per entry, @rt_entries entries.  @port_cfg: the
+ * VCT block's PORT_CFG words, one per network port (NULL: no dimensions,
+ * no datelines).  @start_vc1: the VCT START_VC1 bitmap of @start_vc1_bits
+ * destinations (NULL: all zero).  @wide_ports: entries name the port in
+ * W0 bits 23:16 (LOOM_RT_W0_WIDE_PORT_*), for routers with more than 15
+ * network ports; otherwise in W0 bits 3:0 as on the card.
+ */
+struct route_view {
+	const uint32_t *rt;
+	unsigned int rt_entries;
+	const uint32_t *port_cfg;
+	const uint32_t *start_vc1;
+	unsigned int start_vc1_bits;
+	bool wide_ports;
+};
+
+enum router_verdict {
+	ROUTE_HOST,		/* deliver to the local host interface */
+	ROUTE_PORT,		/* forward on network port .port */
+	ROUTE_NO_ROUTE,		/* invalid entry, destination or port: drop */
+	ROUTE_HOP_LIMIT,	/* travelled LOOM_PKT_MAX_HOPS routers: drop */
+};
+
+struct router_decision {
+	enum router_verdict verdict;
+	unsigned int port;	/* ROUTE_PORT only */
+	bool adaptive;		/* entry allows the adaptive VC (W0_ADAPTIVE) */
+	uint32_t adapt_ports;	/* minimal ports the adaptive VC may take (W1) */
+};
+
+/*
+ * The table decision for @h at a router with @n_ports network ports
+ * (@h->hops as the packet arrives, not yet incremented here).
+ */
+struct router_decision router_decide(const struct route_view *v, unsigned int n_ports,
+				     const struct loom_pkt_hdr *h);
+
+/* Build a routing table word 0 for @port (a port number or LOOM_RT_PORT_HOST). */
+static inline uint32_t router_entry_w0(unsigned int port)
+{
+	return LOOM_RT_W0_VALID | (port & 0xfu);
+}
+
+/* A wide routing table word 0 for @port (< 255) or the host (LOOM_RT_WIDE_PORT_HOST). */
+static inline uint32_t router_entry_w0_wide(unsigned int port)
+{
+	return LOOM_RT_W0_VALID | (port << LOOM_RT_W0_WIDE_PORT_SHIFT & LOOM_RT_W0_WIDE_PORT_MASK);
+}
+
+const char *router_verdict_name(enum router_verdict v);
+
+/* ---- the VC model (T3E, Documentation/hw/routing.rst) ---- */
+struct route_vc_in {
+	uint8_t class;		/* LOOM_CLASS_* */
+	bool injected;		/* from this card's host (or off the adaptive VC) */
+	bool vc1_now;		/* the packet travels on VC1 */
+	unsigned int in_dim;	/* dimension of the input port, LOOM_VCT_PORT_DIM_NONE */
+	unsigned int out_dim;	/* dimension of the output port */
+	bool start_vc1;		/* VCT START_VC1 bit of the destination */
+	bool dateline;		/* the output port is a dateline */
+};
+
+/* Does the packet leave on VC1? */
+bool route_vc1(const struct route_vc_in *in);
+/* The cable VC of class @class on VC1 (@vc1) or the adaptive VC; -1 for MAINT. */
+int route_vc_of(uint8_t class, bool vc1, bool adaptive);
+/* The class a cable VC carries, -1 for LOOM_VC_MAINT or out of range. */
+int route_class_of_vc(unsigned int vc);
+/* Arbitration level of a VC: 0 barrier, 1 responses, 2 requests. */
+unsigned int route_vc_level(unsigned int vc);
+/* Is @vc one of the adaptive VCs? */
+static inline bool route_vc_adaptive(unsigned int vc)
+{
+	return vc == LOOM_VC_REQ_ADAPT || vc == LOOM_VC_RESP_ADAPT;
+}
+
+/* PORT_CFG of network port @port in @v (dimension none if absent). */
+uint32_t route_port_cfg(const struct route_view *v, unsigned int port);
+/* START_VC1 bit of destination @dst in @v. */
+bool route_start_vc1(const struct route_view *v, unsigned int dst);
+
+/*
+ * Adaptive choice among the ports of @mask (bit n = port n): the usable
+ * port (@usable bit set) with the most adaptive-VC credits (@credits[n],
+ * at least one: callers pass 0 where the whole packet does not fit); ties
+ * go to @pref, else to the lowest port after @rr.  Returns the port or -1
+ * when none has credit.
+ */
+int route_adaptive_pick(uint32_t mask, uint32_t usable, const uint32_t *credits,
+			unsigned int n_ports, int pref, unsigned int rr);
+
+/* ---- the route computation of the cycle-level router ---- */
+
+/* Why a packet leaves through the drop interface (0: it does not). */
+enum route_drop {
+	ROUTE_DROP_NONE,
+	ROUTE_DROP_NO_ROUTE,	/* no valid table entry, port or destination */
+	ROUTE_DROP_HOP_LIMIT,	/* LOOM_PKT_MAX_HOPS reached */
+	ROUTE_DROP_MALFORMED,	/* class/length the router cannot carry */
+	ROUTE_DROP_DOWN,	/* output link not trained */
+	ROUTE_DROP_DEAD,	/* output declared dead by the forward-progress timer */
+	ROUTE_DROP_DISABLED,	/* output fenced by its fault mask */
+	ROUTE_DROP_REASONS
+};
+
+const char *route_drop_name(enum route_drop d);
+
+/* What a router's RC stage needs to know about itself. */
+struct route_cfg {
+	unsigned int n_net;	/* network ports 0 .. n_net - 1 */
+	int host_port;		/* router port of the host, -1 none */
+	unsigned int vcs;
+	bool card_vcs;		/* VC_MODEL 1: LOOM_VC_* */
+	unsigned int flit_bytes;
+	unsigned int max_flits;	/* largest packet the router carries */
+};
+
+/* The routed header fields, all in the head flit's first 8 bytes. */
+struct route_hdr {
+	uint8_t type;
+	uint8_t class;
+	uint16_t len;
+	uint16_t dst_node;
+	uint8_t flags;
+	uint8_t hops;
+};
+
+void route_hdr_read(const uint8_t *flit, struct route_hdr *h);
+/* Write back the fields a router changes (flags, hops). */
+void route_hdr_write(uint8_t *flit, const struct route_hdr *h);
+
+/* The result of route computation for one packet (packed in 32 bits). */
+struct route_result {
+	uint8_t drop;		/* enum route_drop */
+	uint8_t port;		/* deterministic output (router port number) */
+	uint8_t vc;		/* its VC */
+	uint8_t adapt_vc;	/* the adaptive VC of the class */
+	uint8_t adapt_mask;	/* network ports the adaptive VC may take, 0 = none */
+	uint8_t flits;		/* declared length in flits */
+	bool vc1;		/* leaves marked LOOM_PKT_F_VC1 */
+	bool counted;		/* adaptive-eligible (ADAPTIVE/DETERMINISTIC counters) */
+	bool forward;		/* leaves on a network port (hops and flags change) */
+};
+
+/*
+ * Route computation for a head flit arriving on router port @in_port
+ * (network port, or cfg->host_port) on VC @in_vc.
+ */
+void route_compute(const struct route_cfg *cfg, const struct route_view *v,
+		   unsigned int in_port, unsigned int in_vc, const struct route_hdr *h,
+		   struct route_result *r);
+
+uint32_t route_pack(const struct route_result *r);
+void route_unpack(uint32_t w, struct route_result *r);
+
+#endif

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Router top: builds the units from the parameters (all state in one
+ * allocation) and clocks them.  One router_cycle() is one clock edge; the
+ * units run in reverse pipeline order and every resource freed in a cycle
+ * (buffer slots, output VCs of wormhole tails aside) reaches its user
+ * through a credit that is applied at the edge, so each unit computes its
+ * next state from registered state only, as the RTL does.
+ */
+#include "router_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- allocation ---------------------------------------------------------- */
+
+struct arena {
+	char *base;
+	size_t off;
+};
+
+static void *arena_take(struct arena *a, size_t bytes)
+{
+	void *p = a->base ? a->base + a->off : NULL;
+
+	a->off += (bytes + 15) & ~(size_t)15;
+	return p;
+}
+
+static void arb_make(struct arena *a, struct arbiter *arb, unsigned int kind, unsigned int n,
+		     unsigned int m_bits)
+{
+	uint64_t *st = arena_take(a, arb_storage_words(kind, n) * sizeof(uint64_t));
+
+	if (a->base)
+		arb_attach(arb, kind, n, m_bits, st);
+}
+
+static void fifo_make(struct arena *a, struct flit_fifo *q, unsigned int cap,
+		      unsigned int flit_bytes)
+{
+	struct fifo_meta *m = arena_take(a, cap * sizeof(*m));
+	uint8_t *d = arena_take(a, (size_t)cap * flit_bytes);
+
+	if (a->base)
+		fifo_attach(q, m, d, cap, flit_bytes);
+}
+
+/* Lay out (a->base NULL: measure) every unit of @r. */
+static void router_layout(struct router *r, struct arena *a)
+{
+	const struct router_params *p = &r->p;
+	unsigned int P = p->ports, V = p->vcs, fb = p->flit_bytes, tiles = 0;
+	unsigned int pipe_cap;
+
+	r->in_wires = arena_take(a, P * sizeof(struct chan));
+	r->out_wires = arena_take(a, P * sizeof(struct chan));
+	r->in = arena_take(a, P * sizeof(struct in_port));
+	r->out = arena_take(a, P * sizeof(struct out_port));
+	r->pcnt = arena_take(a, P * sizeof(struct router_port_counters));
+	if (p->org == ROUTER_ORG_TILED) {
+		tiles = p->rows * p->cols;
+		r->tiles = arena_take(a, tiles * sizeof(struct tile));
+	}
+	if (p->org == ROUTER_ORG_TILED)
+		pipe_cap = p->lat_out + p->lat_lt + 1;
+	else
+		pipe_cap = p->lat_sa + p->lat_st + p->lat_lt + 1 +
+			   (p->speedup > 1 ? p->col_depth : 0);
+	for (unsigned int i = 0; i < P; i++) {
+		struct in_port *ip = a->base ? &r->in[i] : NULL;
+		struct out_port *op = a->base ? &r->out[i] : NULL;
+		struct in_vc *ivs = arena_take(a, V * sizeof(struct in_vc));
+		struct out_vc *ovs = arena_take(a, V * sizeof(struct out_vc));
+		struct arbiter *va = arena_take(a, V * sizeof(struct arbiter));
+		struct credit *rc = NULL;
+
+		if (p->org == ROUTER_ORG_TILED)
+			rc = arena_take(a, p->cols * V * sizeof(struct credit));
+		if (ip) {
+			ip->vc = ivs;
+			ip->rowcred = rc;
+			op->vc = ovs;
+			op->va_arb = va;
+		}
+		for (unsigned int v = 0; v < V; v++) {
+			fifo_make(a, ip ? &ip->vc[v].buf : NULL, p->buf_depth, fb);
+			arb_make(a, va ? &va[v] : NULL, p->arb_va_out, P, p->iwa_bits);
+		}
+		arb_make(a, ip ? &ip->sa_arb : NULL, p->arb_sa_in, V, p->iwa_bits);
+		arb_make(a, ip ? &ip->va_arb : NULL, p->arb_va_in, V, p->iwa_bits);
+		fifo_make(a, op ? &op->pipe : NULL, pipe_cap, fb);
+		if (p->org == ROUTER_ORG_XBAR)
+			arb_make(a, op ? &op->sa_arb : NULL, p->arb_sa_out, P, p->iwa_bits);
+		else
+			arb_make(a, op ? &op->mux_arb : NULL, p->arb_out, p->rows * V, p->iwa_bits);
+	}
+	for (unsigned int g = 0; g < tiles; g++) {
+		struct tile *t = a->base ? &r->tiles[g] : NULL;
+		struct flit_fifo *rb = arena_take(a, p->cols * V * sizeof(struct flit_fifo));
+		struct arbiter *sa = arena_take(a, p->rows * sizeof(struct arbiter));
+		struct credit *cc = arena_take(a, p->rows * V * sizeof(struct credit));
+		int8_t *own = arena_take(a, p->rows * V);
+		struct flit_fifo *cb = NULL;
+
+		if (g < P)
+			cb = arena_take(a, p->rows * V * sizeof(struct flit_fifo));
+		if (t) {
+			t->row = g / p->cols;
+			t->col = g % p->cols;
+			t->rowbuf = rb;
+			t->sub_arb = sa;
+			t->colcred = cc;
+			t->colown = own;
+			t->colbuf = cb;
+		}
+		for (unsigned int i = 0; i < p->cols * V; i++)
+			fifo_make(a, rb ? &rb[i] : NULL, p->row_depth, fb);
+		for (unsigned int i = 0; i < p->rows; i++)
+			arb_make(a, sa ? &sa[i] : NULL, p->arb_sa_out, p->cols * V, p->iwa_bits);
+		if (g < P)
+			for (unsigned int i = 0; i < p->rows * V; i++)
+				fifo_make(a, cb ? &cb[i] : NULL, p->col_depth, fb);
+	}
+	if (tiles) {
+		/* credits in flight: at most one per buffer read per cycle and latency */
+		r->row_ret.cap = tiles * p->rows * p->speedup * p->lat_row + 1;
+		r->col_ret.cap = P * p->lat_col + 1;
+		r->row_ret.v = arena_take(a, r->row_ret.cap * sizeof(struct credit_ret));
+		r->col_ret.v = arena_take(a, r->col_ret.cap * sizeof(struct credit_ret));
+	}
+}
+
+/* The power-on state of every register. */
+static void router_reset_state(struct router *r)
+{
+	const struct router_params *p = &r->p;
+	unsigned int V = p->vcs;
+
+	for (unsigned int i = 0; i < p->ports; i++) {
+		struct out_port *op = &r->out[i];
+
+		r->out_wires[i].back.ready = true;
+		r->in_wires[i].back.ready = true;
+		op->up = true;
+		op->ready = true;
+		for (unsigned int v = 0; v < V; v++) {
+			credit_init(&op->vc[v].cred, p->buf_depth);
+			op->vc[v].owner = -1;
+		}
+		if (p->org == ROUTER_ORG_TILED)
+			for (unsigned int k = 0; k < p->cols * V; k++)
+				credit_init(&r->in[i].rowcred[k], p->row_depth);
+	}
+	for (unsigned int g = 0; r->tiles && g < p->rows * p->cols; g++)
+		for (unsigned int k = 0; k < p->rows * V; k++) {
+			credit_init(&r->tiles[g].colcred[k], p->col_depth);
+			r->tiles[g].colown[k] = -1;
+		}
+	r->next_event = ROUTER_NEVER;
+}
+
+static int router_check_view(const struct router *r, const struct route_view *v, char *err,
+			     size_t errlen)
+{
+	if (!v || !v->rt) {
+		snprintf(err, errlen, "router: no routing table in the table view");
+		return -1;
+	}
+	if (r->n_net > LOOM_RT_PORT_HOST && !v->wide_ports) {
+		snprintf(err, errlen,
+			 "router: %u network ports need wide routing entries (route_view.wide_ports): W0 bits 3:0 name at most %u ports",
+			 r->n_net, LOOM_RT_PORT_HOST);
+		return -1;
+	}
+	return 0;
+}
+
+struct router *router_new(const struct router_params *p, const struct route_view *view,
+			  char *err, size_t errlen)
+{
+	struct router *r;
+	struct arena a = { NULL, 0 };
+
+	if (router_params_check(p, err, errlen))
+		return NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "router: out of memory");
+		return NULL;
+	}
+	r->p = *p;
+	r->n_net = p->ports - p->host_ports;
+	r->host_port = p->host_ports ? (int)p->ports - 1 : -1;
+	if (router_check_view(r, view, err, errlen)) {
+		free(r);
+		return NULL;
+	}
+	r->view = *view;
+	r->rcfg.n_net = r->n_net;
+	r->rcfg.host_port = r->host_port;
+	r->rcfg.vcs = p->vcs;
+	r->rcfg.card_vcs = p->vc_model == 1;
+	/* card VCs: exactly the routed one; generic: its dateline class */
+	r->vc_step = p->vc_model == 1 ? p->vcs : p->vcs >= 2 ? 2 : 1;
+	r->rcfg.flit_bytes = p->flit_bytes;
+	r->rcfg.max_flits = router_max_packet_flits(p->flit_bytes);
+	router_layout(r, &a);
+	r->arena_size = a.off;
+	r->arena = calloc(1, a.off);
+	if (!r->arena) {
+		snprintf(err, errlen, "router: out of memory for %zu bytes of state", a.off);
+		free(r);
+		return NULL;
+	}
+	a.base = r->arena;
+	a.off = 0;
+	router_layout(r, &a);
+	router_reset_state(r);
+	return r;
+}
+
+void router_free(struct router *r)
+{
+	if (!r)
+		return;
+	free(r->arena);
+	free(r);
+}
+
+const struct router_params *router_params(const struct router *r)
+{
+	return &r->p;
+}
+
+int router_set_view(struct router *r, const struct route_view *view, char *err, size_t errlen)
+{
+	if (router_check_view(r, view, err, errlen))
+		return -1;
+	r->view = *view;
+	return 0;
+}
+
+struct chan *router_in(struct router *r, unsigned int port)
+{
+	return port < r->p.ports ? &r->in_wires[port] : NULL;
+}
+
+struct chan *router_out(struct router *r, unsigned int port)
+{
+	return port < r->p.ports ? &r->out_wires[port] : NULL;
+}
+
+uint64_t router_now(const struct router *r)
+{
+	return r->now;
+}
+
+/* ---- the clock ------------------------------------------------------------ */
+
+static void router_sample(struct router *r)
+{
+	for (uint64_t m = r->out_driven; m; m &= m - 1)
+		r->out_wires[__builtin_ctzll(m)].fwd.valid = false;
+	r->out_driven = 0;
+	for (uint64_t m = r->in_credited; m; m &= m - 1)
+		memset(r->in_wires[__builtin_ctzll(m)].back.credits, 0, CHAN_VCS_MAX);
+	r->in_credited = 0;
+	for (unsigned int o = 0; o < r->p.ports; o++) {
+		struct chan_back *b = &r->out_wires[o].back;
+		struct out_port *op = &r->out[o];
+		uint64_t c;
+
+		memcpy(&c, b->credits, sizeof(c));
+		if (c) {
+			for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
+				op->credits_in[v] = (uint8_t)(op->credits_in[v] + b->credits[v]);
+			memset(b->credits, 0, sizeof(b->credits));
+			op->credits_pending = true;
+		}
+		op->ready = b->ready;
+	}
+}
+
+void router_cycle(struct router *r)
+{
+	r->wake = ROUTER_NEVER;
+	r->changed = false;
+	router_sample(r);
+	output_drive(r);
+	if (r->p.org == ROUTER_ORG_TILED) {
+		tile_output_mux(r);
+		tile_subswitch(r);
+	}
+	sw_alloc(r);
+	vc_alloc(r);
+	input_write(r);
+	output_commit(r);
+	r->cnt.cycles++;
+	r->now++;
+	if (r->changed)
+		r->next_event = r->now;
+	else
+		r->next_event = r->wake < r->now ? r->now : r->wake;
+}
+
+bool router_quiescent(const struct router *r)
+{
+	return !r->in_active && !r->rows_nonempty && !r->cols_nonempty && !r->pipes_nonempty &&
+	       !r->row_ret.count && !r->col_ret.count;
+}
+
+uint64_t router_next_event(const struct router *r)
+{
+	return r->next_event;
+}
+
+bool router_skip_to(struct router *r, uint64_t cycle)
+{
+	if (cycle < r->now || cycle > r->next_event)
+		return false;
+	r->now = cycle;
+	return true;
+}
+
+/* ---- registers -------------------------------------------------------------- */
+
+void router_set_port_up(struct router *r, unsigned int port, bool up)
+{
+	struct out_port *op;
+
+	if (port >= r->n_net)
+		return;
+	op = &r->out[port];
+	if (up && !op->up)
+		for (unsigned int v = 0; v < r->p.vcs; v++)
+			op->vc[v].cred.avail = op->vc[v].cred.max;
+	op->up = up;
+	r->next_event = r->now;
+}
+
+void router_set_port_disabled(struct router *r, unsigned int port, bool disabled)
+{
+	if (port >= r->n_net)
+		return;
+	r->out[port].disabled = disabled;
+	r->next_event = r->now;
+}
+
+bool router_port_dead(const struct router *r, unsigned int port)
+{
+	return port < r->p.ports && r->out[port].dead;
+}
+
+void router_clear_dead(struct router *r)
+{
+	for (unsigned int o = 0; o < r->p.ports; o++) {
+		struct out_port *op = &r->out[o];
+
+		op->dead = false;
+		for (unsigned int v = 0; v < r->p.vcs; v++)
+			if (op->stalled & (1u << v))
+				op->vc[v].stall_since = r->now;
+	}
+	r->next_event = r->now;
+}
+
+void router_set_fp_timeout(struct router *r, uint32_t cycles)
+{
+	r->p.fp_timeout = cycles;
+	r->next_event = r->now;
+}
+
+uint64_t router_take_port_events(struct router *r)
+{
+	uint64_t e = r->port_events;
+
+	r->port_events = 0;
+	return e;
+}
+
+void router_set_out_depth(struct router *r, unsigned int port, unsigned int vc,
+			  unsigned int depth)
+{
+	if (port >= r->p.ports || vc >= r->p.vcs)
+		return;
+	credit_init(&r->out[port].vc[vc].cred, depth);
+}
+
+int router_set_arb_weight(struct router *r, enum router_arb_unit unit, unsigned int index,
+			  unsigned int requester, unsigned int pattern, unsigned int weight)
+{
+	const struct router_params *p = &r->p;
+	struct arbiter *a = NULL;
+
+	switch (unit) {
+	case ROUTER_ARB_SA_IN:
+		if (index < p->ports)
+			a = &r->in[index].sa_arb;
+		break;
+	case ROUTER_ARB_VA_IN:
+		if (index < p->ports)
+			a = &r->in[index].va_arb;
+		break;
+	case ROUTER_ARB_VA_OUT:
+		if (index < p->ports * p->vcs)
+			a = &r->out[index / p->vcs].va_arb[index % p->vcs];
+		break;
+	case ROUTER_ARB_SA_OUT:
+		if (p->org == ROUTER_ORG_XBAR && index < p->ports)
+			a = &r->out[index].sa_arb;
+		else if (p->org == ROUTER_ORG_TILED && index < p->rows * p->cols * p->rows)
+			a = &r->tiles[index / p->rows].sub_arb[index % p->rows];
+		break;
+	case ROUTER_ARB_OUT:
+		if (p->org == ROUTER_ORG_TILED && index < p->ports)
+			a = &r->out[index].mux_arb;
+		break;
+	}
+	if (!a || a->kind != ARB_IWA || requester >= a->n || pattern >= ARB_PATTERNS)
+		return -1;
+	arb_set_weight(a, requester, pattern, weight);
+	return 0;
+}
+
+/* ---- drops, counters ------------------------------------------------------ */
+
+void router_emit_drop(struct router *r, enum route_drop why, unsigned int in_port,
+		      unsigned int out_port, unsigned int vc, const uint8_t *hdr,
+		      unsigned int bytes)
+{
+	struct router_drop *d;
+
+	r->cnt.drops[why < ROUTE_DROP_REASONS ? why : ROUTE_DROP_MALFORMED]++;
+	if (r->drop_count == ROUTER_DROP_QUEUE) {
+		r->cnt.drop_events_lost++;
+		return;
+	}
+	d = &r->drops[(r->drop_head + r->drop_count) % ROUTER_DROP_QUEUE];
+	r->drop_count++;
+	d->reason = (uint8_t)why;
+	d->in_port = (uint8_t)in_port;
+	d->out_port = (uint8_t)out_port;
+	d->vc = (uint8_t)vc;
+	d->hdr_bytes = (uint8_t)bytes;
+	memset(d->hdr, 0, sizeof(d->hdr));
+	memcpy(d->hdr, hdr, bytes);
+	d->cycle = r->now;
+}
+
+bool router_drop_pop(struct router *r, struct router_drop *d)
+{
+	if (!r->drop_count)
+		return false;
+	*d = r->drops[r->drop_head];
+	r->drop_head = (r->drop_head + 1) % ROUTER_DROP_QUEUE;
+	r->drop_count--;
+	return true;
+}
+
+const struct router_counters *router_counters(const struct router *r)
+{
+	return &r->cnt;
+}
+
+const struct router_port_counters *router_port_counters(const struct router *r,
+							unsigned int port)
+{
+	return port < r->p.ports ? &r->pcnt[port] : NULL;
+}
+
+enum router_vc_state router_in_vc_state(const struct router *r, unsigned int port,
+					unsigned int vc)
+{
+	const struct in_vc *iv;
+
+	if (port >= r->p.ports || vc >= r->p.vcs)
+		return IVC_IDLE;
+	iv = &r->in[port].vc[vc];
+	if (iv->state == IVC_ROUTING && iv->va_at <= r->now)
+		return IVC_VC_WAIT;
+	return (enum router_vc_state)iv->state;
+}
+
+unsigned int router_in_vc_fill(const struct router *r, unsigned int port, unsigned int vc)
+{
+	if (port >= r->p.ports || vc >= r->p.vcs)
+		return 0;
+	return r->in[port].vc[vc].buf.count;
+}
+
+size_t router_memory(const struct router *r)
+{
+	return sizeof(*r) + r->arena_size;
+}
+
+unsigned int router_zero_load_latency(const struct router_params *p)
+{
+	unsigned int l = p->lat_bw + p->lat_rc + p->lat_va + p->lat_sa + p->lat_lt;
+
+	if (p->org == ROUTER_ORG_XBAR)
+		return l + p->lat_st;
+	return l + p->lat_row + p->lat_sub + p->lat_col + p->lat_out;
+}

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The router's units and their registers, shared by the files that
+ * implement them (input_unit.c, vc_alloc.c, sw_alloc.c, tile.c,
+ * output_unit.c) and the top (router.c).  Not a public interface: the
+ * public one is router.h.
+ */
+#ifndef LOOM_ROUTER_INT_H
+#define LOOM_ROUTER_INT_H
+
+#include "arbiter.h"
+#include "credit.h"
+#include "fifo.h"
+#include "router.h"
+
+/* ---- input unit: one per port ------------------------------------------- */
+
+/* Registers of one input VC. */
+struct in_vc {
+	struct flit_fifo buf;	/* BUF_DEPTH flits */
+	uint8_t state;		/* enum router_vc_state (ROUTING covers VC_WAIT) */
+	uint8_t out_port;	/* ACTIVE: the output VC it owns */
+	uint8_t out_vc;
+	uint8_t sent;		/* flits of the front packet switched so far */
+	struct route_result rt;	/* route of the front packet */
+	uint64_t va_at;		/* ROUTING: first cycle VA may act (head visible + LAT_RC) */
+	uint64_t sa_at;		/* ACTIVE/DROPPING: first cycle SA may act */
+	/* write side */
+	uint8_t rx_open;	/* a packet's head arrived, its tail not yet */
+	uint8_t rx_left;	/* flits the open packet may still have */
+	/* drop collector */
+	uint8_t drop_bytes;
+	uint8_t drop_hdr[LOOM_PKT_HDR_SIZE];
+};
+
+struct in_port {
+	struct in_vc *vc;	/* VCS of them */
+	uint32_t busy;		/* bit v: vc[v].state != IDLE */
+	struct arbiter sa_arb;	/* SA input stage: VCS requesters */
+	struct arbiter va_arb;	/* VA input stage: VCS requesters */
+	struct credit *rowcred;	/* TILED: [COLS][VCS] row buffer credits, by input VC */
+};
+
+/* ---- output unit: one per port ----------------------------------------- */
+
+struct out_vc {
+	struct credit cred;	/* downstream buffer of this VC */
+	int16_t owner;		/* crossbar: input port * VCS + input VC owning it;
+				 * tiles: the column buffer whose packet passes the
+				 * output mux; -1 free */
+	uint8_t pkts;		/* crossbar: packets of the owner not yet switched */
+	uint8_t sent;		/* tiles: flits of the owning packet past the mux */
+	bool wanted;		/* a VA request found it owned: no chaining */
+	uint64_t stall_since;	/* forward progress: waiting for credit since, 0 none */
+	uint8_t drop_bytes;	/* output-side discard collector */
+	uint8_t drop_hdr[LOOM_PKT_HDR_SIZE];
+};
+
+struct out_port {
+	struct out_vc *vc;	/* VCS of them */
+	struct flit_fifo pipe;	/* output register stage(s) to the wire */
+	struct arbiter sa_arb;	/* XBAR: SA output stage over PORTS inputs */
+	struct arbiter mux_arb;	/* TILED: output mux over ROWS x VCS column buffers */
+	struct arbiter *va_arb;	/* VA output stage: [VCS], PORTS requesters each */
+	uint32_t waiting;	/* bit v: a packet waits for credit this cycle */
+	uint32_t stalled;	/* bit v: stall_since running */
+	bool up, dead, disabled;
+	bool ready;		/* downstream ready sampled this cycle */
+	uint8_t credits_in[CHAN_VCS_MAX];	/* sampled, applied at the edge */
+	bool credits_pending;
+};
+
+/* ---- tile (TILED): subswitch and column buffers ------------------------- */
+
+struct tile {
+	unsigned int row, col;
+	/* subswitch (row, col): row buffers of the COLS inputs of this row */
+	struct flit_fifo *rowbuf;	/* [COLS][VCS], by input VC */
+	uint64_t row_nonempty;		/* bit ci * VCS + v */
+	struct arbiter *sub_arb;	/* [ROWS]: one per subswitch output */
+	struct credit *colcred;		/* [ROWS][VCS]: column buffers of tile (ro, col), slot row */
+	int8_t *colown;			/* [ROWS][VCS]: row buffer whose packet owns it, -1 */
+	/* column buffers of this tile's output (if it has a port) */
+	struct flit_fifo *colbuf;	/* [ROWS][VCS], by output VC */
+	uint64_t col_nonempty;		/* bit ri * VCS + v */
+};
+
+/* A credit on its way back inside the router (fixed latency: in order). */
+struct credit_ret {
+	uint64_t at;		/* usable from this cycle */
+	struct credit *c;
+};
+
+struct credit_line {
+	struct credit_ret *v;
+	unsigned int cap, head, count;
+};
+
+struct router {
+	struct router_params p;
+	struct route_view view;
+	struct route_cfg rcfg;
+	unsigned int n_net;
+	int host_port;
+	unsigned int vc_step;	/* VCs a packet may take: route VC, + vc_step, ... */
+	uint64_t now;
+	uint64_t next_event;	/* see router_next_event */
+	uint64_t wake;		/* during a cycle: earliest future timestamp seen */
+	bool changed;		/* during a cycle: some state changed */
+
+	struct chan *in_wires;	/* [PORTS] */
+	struct chan *out_wires;	/* [PORTS] */
+	uint64_t out_driven;	/* ports whose out.fwd is valid */
+	uint64_t in_credited;	/* ports whose in.back carries credits */
+
+	struct in_port *in;	/* [PORTS] */
+	struct out_port *out;	/* [PORTS] */
+	struct tile *tiles;	/* [ROWS * COLS] (TILED) */
+	uint64_t in_active;	/* input ports with a VC not IDLE */
+	uint64_t rows_nonempty;	/* tiles with a row buffer holding flits */
+	uint64_t cols_nonempty;	/* tiles with a column buffer holding flits */
+	uint64_t pipes_nonempty;/* output ports with a flit in the output stage */
+	uint64_t fp_ports;	/* output ports with a VC waiting or stalled */
+	struct credit_line row_ret, col_ret;
+	unsigned int va_rr;	/* adaptive choice round robin */
+
+	struct router_drop drops[ROUTER_DROP_QUEUE];
+	unsigned int drop_head, drop_count;
+	uint64_t port_events;
+
+	struct router_counters cnt;
+	struct router_port_counters *pcnt;	/* [PORTS] */
+
+	void *arena;
+	size_t arena_size;
+};
+
+/* Tile of port @p. */
+static inline struct tile *router_tile(struct router *r, unsigned int p)
+{
+	return &r->tiles[p];
+}
+
+static inline void router_wake(struct router *r, uint64_t at)
+{
+	if (at < r->wake)
+		r->wake = at;
+}
+
+/* Is output @o able to carry packets (up, not dead, not disabled)? */
+static inline bool out_usable(const struct router *r, unsigned int o)
+{
+	const struct out_port *op = &r->out[o];
+
+	return op->up && !op->dead && !op->disabled;
+}
+
+static inline enum route_drop out_drop_reason(const struct router *r, unsigned int o)
+{
+	const struct out_port *op = &r->out[o];
+
+	return op->disabled ? ROUTE_DROP_DISABLED : op->dead ? ROUTE_DROP_DEAD :
+	       !op->up ? ROUTE_DROP_DOWN : ROUTE_DROP_NONE;
+}
+
+static inline bool vc_wormhole(const struct router *r, unsigned int vc)
+{
+	return (r->p.wormhole_vcs >> vc) & 1;
+}
+
+/* Does a packet of @flits fit the output VC's credits (always, for wormhole)? */
+static inline bool out_vct_fits(const struct router *r, const struct out_vc *ov,
+				unsigned int ovc, unsigned int flits)
+{
+	return vc_wormhole(r, ovc) || credit_has(&ov->cred, flits);
+}
+
+/* A credit returned through a fixed-latency line, usable from cycle @at. */
+static inline void credit_line_push(struct credit_line *l, uint64_t at, struct credit *c)
+{
+	unsigned int s = l->head + l->count;
+
+	if (s >= l->cap)
+		s -= l->cap;
+	l->v[s].at = at;
+	l->v[s].c = c;
+	l->count++;
+}
+
+/* ---- unit entry points, in the order router_cycle calls them ---- */
+void output_drive(struct router *r);			/* output_unit.c */
+void tile_output_mux(struct router *r);			/* tile.c */
+void tile_subswitch(struct router *r);			/* tile.c */
+void sw_alloc(struct router *r);			/* sw_alloc.c */
+void vc_alloc(struct router *r);			/* vc_alloc.c */
+void input_write(struct router *r);			/* input_unit.c */
+void output_commit(struct router *r);			/* output_unit.c */
+
+/* input_unit.c */
+void input_front_next(struct router *r, unsigned int port, unsigned int vc);
+void input_collect_drop(struct in_vc *iv, const uint8_t *data, unsigned int flit_bytes);
+/* output_unit.c */
+void output_release(struct router *r, unsigned int o, unsigned int vc);
+void output_discard(struct router *r, unsigned int o, const struct fifo_meta *m,
+		    const uint8_t *data);
+void output_wait(struct router *r, unsigned int o, unsigned int vc);
+/* router.c */
+void router_emit_drop(struct router *r, enum route_drop why, unsigned int in_port,
+		      unsigned int out_port, unsigned int vc, const uint8_t *hdr,
+		      unsigned int bytes);
+
+#endif

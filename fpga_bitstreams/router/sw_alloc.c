@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Switch allocator: separable, input first.
+ *
+ * Input stage (every organisation): per input port, the VCs that may send
+ * a flit this cycle request: active VCs whose next flit is visible, whose
+ * SA stage has come (sa_at) and whose next buffer has room, and dropping
+ * VCs (they drain into the drop interface).  The input arbiter
+ * (ARB_SA_IN) grants up to SPEEDUP of them.
+ *
+ * TILED: a granted flit goes on the input's row bus into the row buffer of
+ * its input VC at the subswitch where the row meets the output's column
+ * (visible there LAT_SA + LAT_ROW cycles later); the input holds one
+ * credit per row buffer and VC, so the row bus needs no output stage.
+ *
+ * XBAR: the output stage arbiter of each output port (ARB_SA_OUT, over
+ * the input ports) grants one of the inputs that chose it (SPEEDUP with an
+ * output buffer), and the flit crosses the crossbar into the output
+ * register stage, on the wire LAT_SA + LAT_ST + LAT_LT cycles later.
+ * Inputs that lose do not retry in the same cycle.
+ *
+ * A head flit leaving toward a network port gets its hops incremented and
+ * its VC1/ADAPTIVE flags set here.  When a tail leaves, an unused part of
+ * a virtual cut-through reservation goes back to the credit counter, and
+ * the next packet of the same input VC takes over the output VC at once
+ * if it was routed to the same one, nobody else asked for it and it has
+ * the credits (no allocation bubble between packets of one stream).
+ */
+#include "router_int.h"
+
+struct sa_flit {
+	struct fifo_meta m;
+	uint8_t data[FLIT_BYTES_MAX];
+};
+
+/* May the next packet of (@port, @vc) keep the output VC its predecessor had? */
+static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
+{
+	const struct fifo_meta *m;
+	struct route_result rt;
+	struct out_vc *ov;
+
+	if (fifo_empty(&iv->buf))
+		return false;
+	m = fifo_front(&iv->buf);
+	if (m->ready_at + r->p.lat_rc > r->now + 1)
+		return false;
+	route_unpack(m->route, &rt);
+	ov = &r->out[iv->out_port].vc[iv->out_vc];
+	if (rt.drop || rt.port != iv->out_port || rt.vc % r->vc_step != iv->out_vc % r->vc_step ||
+	    rt.vc > iv->out_vc || !out_usable(r, iv->out_port))
+		return false;
+	if (r->p.org == ROUTER_ORG_XBAR &&
+	    (ov->wanted || !out_vct_fits(r, ov, iv->out_vc, rt.flits)))
+		return false;
+	rt.forward = (m->flags & FM_FWD) != 0;
+	if (r->p.org == ROUTER_ORG_XBAR) {
+		if (!vc_wormhole(r, iv->out_vc))
+			credit_take(&ov->cred, rt.flits);
+		ov->pkts++;
+	}
+	iv->rt = rt;
+	iv->sent = 0;
+	iv->drop_bytes = 0;
+	iv->sa_at = r->now + 1;
+	if (rt.counted)
+		r->pcnt[iv->out_port].deterministic++;
+	(void)port;
+	return true;
+}
+
+/* The tail of the front packet of (@port, @vc) left the input buffer. */
+static void sa_packet_done(struct router *r, unsigned int port, unsigned int vc)
+{
+	struct in_vc *iv = &r->in[port].vc[vc];
+
+	if (iv->state == IVC_DROPPING) {
+		router_emit_drop(r, (enum route_drop)iv->rt.drop, port,
+				 iv->rt.drop <= ROUTE_DROP_MALFORMED ? 0xff : iv->rt.port, vc,
+				 iv->drop_hdr, iv->drop_bytes);
+		input_front_next(r, port, vc);
+		return;
+	}
+	if (r->p.org == ROUTER_ORG_XBAR && !vc_wormhole(r, iv->out_vc) && iv->sent < iv->rt.flits)
+		credit_give(&r->out[iv->out_port].vc[iv->out_vc].cred,
+			    (unsigned int)(iv->rt.flits - iv->sent));
+	{
+		unsigned int o = iv->out_port, ovc = iv->out_vc;
+
+		if (!sa_chain(r, port, iv))
+			input_front_next(r, port, vc);
+		if (r->p.org == ROUTER_ORG_XBAR)
+			output_release(r, o, ovc);
+	}
+}
+
+/*
+ * Take the front flit of (@port, @vc) out of the input buffer into @f:
+ * credit upstream, header update, tail handling.  Returns true if it goes
+ * on into the switch (false: drained to the drop interface).
+ */
+static bool sa_take(struct router *r, unsigned int port, unsigned int vc, struct sa_flit *f)
+{
+	struct in_vc *iv = &r->in[port].vc[vc];
+	bool fwd = iv->state == IVC_ACTIVE;
+
+	f->m = *fifo_front(&iv->buf);
+	memcpy(f->data, fifo_front_data(&iv->buf), r->p.flit_bytes);
+	fifo_pop(&iv->buf);
+	r->in_wires[port].back.credits[vc]++;
+	r->in_credited |= 1ull << port;
+	r->changed = true;
+	if (!fwd) {
+		input_collect_drop(iv, f->data, r->p.flit_bytes);
+	} else {
+		if ((f->m.flags & FM_HEAD) && iv->rt.forward) {
+			struct route_hdr h;
+
+			route_hdr_read(f->data, &h);
+			h.hops++;
+			h.flags &= (uint8_t)~(LOOM_PKT_F_VC1 | LOOM_PKT_F_ADAPTIVE);
+			if (iv->rt.vc1)
+				h.flags |= LOOM_PKT_F_VC1;
+			if (r->rcfg.card_vcs && route_vc_adaptive(iv->out_vc))
+				h.flags |= LOOM_PKT_F_ADAPTIVE;
+			route_hdr_write(f->data, &h);
+		}
+		iv->sent++;
+		f->m.route = iv->rt.flits;	/* row/column buffers: the packet's length */
+		f->m.in_vc = (uint8_t)vc;
+		f->m.vc = iv->out_vc;
+		f->m.port = iv->out_port;
+	}
+	if (f->m.flags & FM_TAIL)
+		sa_packet_done(r, port, vc);
+	return fwd;
+}
+
+/* Requests of input @p's VCs; @room: TILED needs row credit, XBAR checks later. */
+static uint64_t sa_requests(struct router *r, unsigned int p)
+{
+	struct in_port *ip = &r->in[p];
+	uint64_t req = 0;
+
+	for (uint32_t vm = ip->busy; vm; vm &= vm - 1) {
+		unsigned int v = (unsigned int)__builtin_ctz(vm);
+		struct in_vc *iv = &ip->vc[v];
+
+		if (iv->state != IVC_ACTIVE && iv->state != IVC_DROPPING)
+			continue;
+		if (iv->sa_at > r->now) {
+			router_wake(r, iv->sa_at);
+			continue;
+		}
+		if (fifo_empty(&iv->buf))
+			continue;	/* the next flit has not arrived */
+		if (!fifo_ready(&iv->buf, r->now)) {
+			router_wake(r, fifo_front(&iv->buf)->ready_at);
+			continue;
+		}
+		if (iv->state == IVC_ACTIVE) {
+			unsigned int o = iv->out_port;
+
+			if (r->p.org == ROUTER_ORG_TILED) {
+				unsigned int co = o % r->p.cols;
+
+				if (!credit_has(&ip->rowcred[co * r->p.vcs + v], 1))
+					continue;
+			} else if (out_usable(r, o)) {
+				struct out_port *op = &r->out[o];
+
+				if (fifo_full(&op->pipe))
+					continue;
+				if (vc_wormhole(r, iv->out_vc) &&
+				    !credit_has(&op->vc[iv->out_vc].cred, 1)) {
+					output_wait(r, o, iv->out_vc);
+					continue;
+				}
+			}
+		}
+		req |= 1ull << v;
+	}
+	return req;
+}
+
+static uint64_t sa_pattern(const struct in_port *ip, uint64_t req)
+{
+	uint64_t pat = 0;
+
+	for (uint64_t m = req; m; m &= m - 1) {
+		unsigned int v = (unsigned int)__builtin_ctzll(m);
+
+		if (ip->vc[v].rt.vc & 1)
+			pat |= 1ull << v;
+	}
+	return pat;
+}
+
+static void sa_tiled(struct router *r)
+{
+	unsigned int cols = r->p.cols, vcs = r->p.vcs;
+
+	for (uint64_t pm = r->in_active; pm; pm &= pm - 1) {
+		unsigned int p = (unsigned int)__builtin_ctzll(pm);
+		struct in_port *ip = &r->in[p];
+		uint64_t req = sa_requests(r, p), pat = sa_pattern(ip, req);
+		unsigned int ri = p / cols, ci = p % cols;
+
+		for (unsigned int s = 0; s < r->p.speedup && req; s++) {
+			int w = arb_pick(&ip->sa_arb, req);
+			struct sa_flit f;
+			struct tile *t;
+			unsigned int co, slot;
+
+			if (s == 0)
+				r->cnt.sa_conflicts += (req & (req - 1)) != 0;
+			req &= ~(1ull << w);
+			if (!sa_take(r, p, (unsigned int)w, &f)) {
+				arb_update(&ip->sa_arb, w, req | 1ull << w, pat, !(f.m.flags & FM_TAIL));
+				continue;
+			}
+			co = f.m.port % cols;
+			t = &r->tiles[ri * cols + co];
+			slot = ci * vcs + (unsigned int)w;
+			credit_take(&ip->rowcred[co * vcs + (unsigned int)w], 1);
+			f.m.ready_at = r->now + r->p.lat_sa + r->p.lat_row;
+			fifo_push(&t->rowbuf[slot], &f.m, f.data);
+			t->row_nonempty |= 1ull << slot;
+			r->rows_nonempty |= 1ull << (ri * cols + co);
+			router_wake(r, f.m.ready_at);
+			arb_update(&ip->sa_arb, w, req | 1ull << w, pat, !(f.m.flags & FM_TAIL));
+		}
+	}
+}
+
+static void sa_xbar(struct router *r)
+{
+	uint64_t out_req[ROUTER_PORTS_MAX] = { 0 }, outs = 0;
+	uint8_t in_vc_of[ROUTER_PORTS_MAX][ROUTER_SPEEDUP_MAX];
+	uint64_t in_req[ROUTER_PORTS_MAX], in_pat[ROUTER_PORTS_MAX];
+	uint8_t n_picks[ROUTER_PORTS_MAX];
+	unsigned int room[ROUTER_PORTS_MAX];
+
+	/* input stage */
+	for (uint64_t pm = r->in_active; pm; pm &= pm - 1) {
+		unsigned int p = (unsigned int)__builtin_ctzll(pm);
+		struct in_port *ip = &r->in[p];
+		uint64_t req = sa_requests(r, p), left = req, used = 0;
+
+		in_req[p] = req;
+		in_pat[p] = sa_pattern(ip, req);
+		n_picks[p] = 0;
+		for (unsigned int s = 0; s < r->p.speedup && left; s++) {
+			int w = arb_pick(&ip->sa_arb, left);
+			struct in_vc *iv = &ip->vc[w];
+
+			left &= ~(1ull << w);
+			if (iv->state == IVC_DROPPING) {
+				struct sa_flit f;
+
+				sa_take(r, p, (unsigned int)w, &f);
+				arb_update(&ip->sa_arb, w, req, in_pat[p], !(f.m.flags & FM_TAIL));
+				continue;
+			}
+			if (used & (1ull << iv->out_port)) {
+				s--;	/* one flit per output per input and cycle */
+				continue;
+			}
+			used |= 1ull << iv->out_port;
+			in_vc_of[p][n_picks[p]++] = (uint8_t)w;
+			out_req[iv->out_port] |= 1ull << p;
+			outs |= 1ull << iv->out_port;
+		}
+	}
+	/* output stage */
+	for (uint64_t om = outs; om; om &= om - 1) {
+		unsigned int o = (unsigned int)__builtin_ctzll(om);
+		struct out_port *op = &r->out[o];
+		uint64_t req = out_req[o];
+
+		room[o] = op->pipe.cap - op->pipe.count;
+		if (room[o] > r->p.speedup)
+			room[o] = r->p.speedup;
+		if (!out_usable(r, o))
+			room[o] = r->p.speedup;
+		for (unsigned int s = 0; s < room[o] && req; s++) {
+			int g = arb_pick(&op->sa_arb, req);
+			unsigned int p = (unsigned int)g, v = 0;
+			struct sa_flit f;
+
+			req &= ~(1ull << g);
+			for (unsigned int k = 0; k < n_picks[p]; k++) {
+				v = in_vc_of[p][k];
+				if (r->in[p].vc[v].state == IVC_ACTIVE && r->in[p].vc[v].out_port == o)
+					break;
+			}
+			sa_take(r, p, v, &f);
+			arb_update(&op->sa_arb, g, out_req[o], 0, !(f.m.flags & FM_TAIL));
+			arb_update(&r->in[p].sa_arb, (int)v, in_req[p], in_pat[p],
+				   !(f.m.flags & FM_TAIL));
+			if (!out_usable(r, o)) {
+				output_discard(r, o, &f.m, f.data);
+				continue;
+			}
+			if (vc_wormhole(r, f.m.vc))
+				credit_take(&op->vc[f.m.vc].cred, 1);
+			f.m.ready_at = r->now + r->p.lat_sa + r->p.lat_st + r->p.lat_lt;
+			fifo_push(&op->pipe, &f.m, f.data);
+			r->pipes_nonempty |= 1ull << o;
+			router_wake(r, f.m.ready_at - 1);
+		}
+		r->cnt.sa_conflicts += req != 0;
+	}
+}
+
+void sw_alloc(struct router *r)
+{
+	if (r->p.org == ROUTER_ORG_TILED)
+		sa_tiled(r);
+	else
+		sa_xbar(r);
+}
