@@ -4,6 +4,7 @@
 #                 manual pages)
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
 #   make fuzz     the long run of the interface fuzzer (100000 calls); TAP
+#   make check-hostile  loom.ko against a hostile card for several minutes
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make docs     the HTML documentation (Sphinx) into build/html
 #   make install  library, header, pkg-config file, tools, manual pages,
@@ -58,6 +59,13 @@ check: deps
 	@$(MAKE) --no-print-directory all tests deb
 	@$(TOP)/tests/run-tests
 
+# Longer than the round of test_hostile.sh in 'check': more seeds, longer
+# rounds (HOSTILE_SEEDS, HOSTILE_SECONDS override them).
+check-hostile: deps
+	@$(MAKE) --no-print-directory all tests
+	@HOSTILE_SEEDS="$${HOSTILE_SEEDS:-11 12 13 14 15 16 17 18}" \
+	 HOSTILE_SECONDS="$${HOSTILE_SECONDS:-30}" $(TOP)/tests/vm/kmod/test_hostile.sh
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/demo/loom-demo
@@ -108,4 +116,4 @@ clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests check demo fuzz install deb clean
+.PHONY: all deps userspace module man docs tests check check-hostile demo fuzz install deb clean

@@ -57,6 +57,8 @@
 #define CARD_BSU_AREA		(CARD_DB_AREA + CARD_N_CTX * LOOM_DB_PAGE_SIZE)	/* 0x50000 */
 #define CARD_REGS_MIN		(CARD_BSU_AREA + LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE)
 
+struct hostile;
+
 /* Hooks to the network ports, supplied by whoever runs the card. */
 struct card_io {
 	void *opaque;
@@ -92,6 +94,7 @@ struct card {
 	uint64_t host_drops;	/* packets from the host interface dropped */
 	uint64_t stale_acks;	/* acks for no operation in flight */
 	struct bsu_block bsu;	/* barrier/eureka units */
+	struct hostile *hostile;	/* its hostile mode (hostile.h), or NULL */
 };
 
 /*

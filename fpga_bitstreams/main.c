@@ -9,6 +9,7 @@
 #include "ctl.h"
 #include "event.h"
 #include "guest_mem.h"
+#include "hostile.h"
 #include "ivshmem_server.h"
 #include "port.h"
 
@@ -52,6 +53,8 @@ struct options {
 	long lane_mbps;
 	struct { bool set; unsigned int dim; bool dateline; } vct[LOOM_MAX_PORTS];
 	unsigned int start_vc1[LOOM_MAX_NODES / 32];
+	bool hostile;
+	unsigned long long hostile_seed;
 };
 
 struct emulator {
@@ -61,6 +64,7 @@ struct emulator {
 	struct ivshmem_server ivs;
 	struct port_set ports;
 	struct ctl_server ctl;
+	struct hostile hostile;
 	int epfd;
 	int sigfd;
 	bool stop;
@@ -79,7 +83,7 @@ static void usage(FILE *f)
 "                 [--cable PORT=listen:PATH | --cable PORT=connect:PATH]...\n"
 "                 [--route DST=PORT]... [--ctl PATH] [--seed N]\n"
 "                 [--link-timeout MS] [--replay-frames N] [--vc-buffers N]\n"
-"                 [--lane-mbps M]\n"
+"                 [--lane-mbps M] [--hostile SEED]\n"
 "                 [--verbose] [--help]\n"
 "\n"
 "Emulates one loom router card.  The card serves a QEMU ivshmem-doorbell\n"
@@ -132,6 +136,13 @@ static void usage(FILE *f)
 "  --lane-mbps M     emulated bandwidth of one lane in Mbit/s (1..%u):\n"
 "                    DATA frames leave at (lanes in use) x M, so a link\n"
 "                    that drops lanes slows down.  Default 0: unpaced.\n"
+"  --hostile SEED    misbehave on purpose, to test software's distrust of its\n"
+"                    card: out-of-range and changing register values, bogus\n"
+"                    completions, interrupt storms, admin commands ignored or\n"
+"                    refused (never answered OK unless executed), stray\n"
+"                    maintenance responses and port events.  The same SEED\n"
+"                    draws the same sequence of misbehaviours.  Also 'hostile'\n"
+"                    on the control socket.\n"
 "  --verbose         log admin commands, context changes and drops.\n"
 "  --help            print this text and exit.\n"
 "\n"
@@ -269,7 +280,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_NODE = 256, OPT_IVSHMEM, OPT_GUEST_RAM, OPT_PORTS, OPT_CABLE, OPT_ROUTE,
 	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_REPLAY_FRAMES,
-	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1, OPT_LANE_MBPS };
+	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1, OPT_LANE_MBPS, OPT_HOSTILE };
 	static const struct option longopts[] = {
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "ivshmem", required_argument, NULL, OPT_IVSHMEM },
@@ -286,6 +297,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "lane-mbps", required_argument, NULL, OPT_LANE_MBPS },
 		{ "vct", required_argument, NULL, OPT_VCT },
 		{ "start-vc1", required_argument, NULL, OPT_START_VC1 },
+		{ "hostile", required_argument, NULL, OPT_HOSTILE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -346,6 +358,17 @@ static void parse_options(struct options *o, int argc, char **argv)
 			o->seed = strtoull(optarg, &end, 0);
 			if (!*optarg || *optarg == '-' || *optarg == ' ' || *end || errno)
 				bad_option("--seed '%s': expected an unsigned 64-bit number", optarg);
+			break;
+		}
+		case OPT_HOSTILE: {
+			char *end;
+
+			errno = 0;
+			o->hostile_seed = strtoull(optarg, &end, 0);
+			if (!*optarg || *optarg == '-' || *optarg == ' ' || *end || errno)
+				bad_option("--hostile '%s': expected a seed, an unsigned 64-bit number",
+					   optarg);
+			o->hostile = true;
 			break;
 		}
 		case OPT_LINK_TIMEOUT:
@@ -544,6 +567,8 @@ static void setup(void)
 		       (unsigned int)o->ports, &emu.gm, &io))
 		die("register window too small for the card's layout");
 	emu.card.verbose = o->verbose;
+	emu.card.hostile = &emu.hostile;
+	emu.hostile.verbose = o->verbose;
 	for (unsigned int i = 0; i < o->n_routes; i++)
 		card_set_route(&emu.card, o->route[i].dst, o->route[i].port);
 	for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++)
@@ -590,6 +615,8 @@ static void setup(void)
 	card_log(&emu.card, "link layer: replay %ld frames, ack timeout %ld ms, %ld buffers per VC, %s, fault seed %llu%s%s",
 		 o->replay_frames, o->link_timeout_ms, o->vc_buffers, err, o->seed,
 		 o->ctl ? ", control socket " : "", o->ctl ? o->ctl : "");
+	if (o->hostile)
+		hostile_start(&emu.hostile, &emu.card, o->hostile_seed, HOSTILE_ALL_KINDS);
 	card_log(&emu.card, "ready");
 }
 
@@ -607,6 +634,9 @@ static void run(void)
 			timeout = STALL_POLL_MS;
 		else if (card_ops_busy(&emu.card) && (timeout < 0 || timeout > OPS_POLL_MS))
 			timeout = OPS_POLL_MS;	/* operation timeouts need a clock */
+		if (hostile_poll_ms(&emu.hostile) >= 0 &&
+		    (timeout < 0 || timeout > hostile_poll_ms(&emu.hostile)))
+			timeout = hostile_poll_ms(&emu.hostile);	/* it acts on a clock */
 		n = epoll_wait(emu.epfd, evs, 32, timeout);
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait failed");
@@ -616,7 +646,9 @@ static void run(void)
 			h->fn(h, evs[i].events);
 		}
 		emu.card.now_ms = ev_now_ms();
+		hostile_before(&emu.hostile, &emu.card);
 		card_service(&emu.card);
+		hostile_after(&emu.hostile, &emu.card);
 		port_set_flush(&emu.ports);
 		for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
 			if (emu.card.vectors_pending & (1u << v))

@@ -216,8 +216,8 @@ void loom_maint_event(struct loom_dev *ldev)
 }
 
 /**
- * loom_maint_setup() - find the MAINT block, start after the card's state
- * @ldev: the card, its register chain already validated
+ * loom_maint_setup() - start after the card's state
+ * @ldev: the card, its register blocks found (ldev->blk_maint)
  *
  * Called before the event interrupt is requested.  The sequence id starts
  * at the card's last acknowledged request and the ring at its producer
@@ -226,36 +226,22 @@ void loom_maint_event(struct loom_dev *ldev)
 void loom_maint_setup(struct loom_dev *ldev)
 {
 	struct loom_maint *m = &ldev->maint;
-	u32 off = 0;
-	int n;
+	const struct loom_blk *b = &ldev->blk_maint;
 
 	mutex_init(&m->req_lock);
 	mutex_init(&m->scan_lock);
 	init_waitqueue_head(&m->wq);
 	m->off = 0;
-	for (n = 0; n < LOOM_BLK_MAX_CHAIN; n++) {
-		if (off % 4 || off > ldev->regs_len - LOOM_BLK_HDR_SIZE)
-			break;
-		if (loom_rd(ldev, off + LOOM_BLK_TYPE) == LOOM_BLK_MAINT) {
-			u32 ver = loom_rd(ldev, off + LOOM_BLK_VERSION);
-
-			if ((ver >> 16) != (LOOM_MAINT_VERSION >> 16) ||
-			    loom_rd(ldev, off + LOOM_BLK_SIZE) < LOOM_MAINT_SIZE ||
-			    off > ldev->regs_len - LOOM_MAINT_SIZE) {
-				dev_warn(&ldev->pdev->dev,
-					 "maintenance block version %#x at %#x not usable (driver knows %#x): maintenance access disabled\n",
-					 ver, off, LOOM_MAINT_VERSION);
-				return;
-			}
-			m->off = off;
-			break;
-		}
-		off = loom_rd(ldev, off + LOOM_BLK_NEXT);
-		if (!off)
-			break;
-	}
-	if (!m->off)
+	/* found (version checked, inside the register space) by loom_regs.c */
+	if (!b->size)
 		return;
+	if (b->size < LOOM_MAINT_SIZE) {
+		dev_warn(&ldev->pdev->dev,
+			 "maintenance block at %#x has %#x bytes, fewer than its %#x: maintenance access disabled\n",
+			 b->off, b->size, LOOM_MAINT_SIZE);
+		return;
+	}
+	m->off = b->off;
 	m->seq = loom_rd(ldev, loom_maint_reg(ldev, LOOM_MAINT_REQ_ACK));
 	m->ci = loom_rd(ldev, loom_maint_reg(ldev, LOOM_MAINT_RESP_PI));
 }

@@ -257,8 +257,8 @@ static bool loom_uwait_has_ctx(struct loom_uwait *w, u64 index)
 }
 
 /*
- * Is what @w waits for there?  1 yes, 0 not yet.  @ctx is its context;
- * ldev->lock held, card alive.
+ * Is what @w waits for there?  1 yes, 0 not yet, -EIO the card failed.
+ * @ctx is its context; ldev->lock held, card alive.
  */
 static int loom_uwait_test(struct loom_ctx *ctx, struct loom_uwait *w)
 {
@@ -283,7 +283,7 @@ static int loom_uwait_test(struct loom_ctx *ctx, struct loom_uwait *w)
 static int loom_uwait_prepare(struct loom_ctx *ctx, struct loom_uwait *w)
 {
 	struct loom_dev *ldev = ctx->lf->ldev;
-	u32 reg, rings;
+	int err;
 
 	switch (w->kind) {
 	case LOOM_UWAIT_BSU:
@@ -292,10 +292,10 @@ static int loom_uwait_prepare(struct loom_ctx *ctx, struct loom_uwait *w)
 		if (!ctx->counters.va || w->id >= LOOM_CTX_COUNTERS)
 			return -EINVAL;
 		/* the card raises the vector after each counter write-back */
-		reg = loom_ctx_reg(ldev, ctx->index, LOOM_CTXR_RINGS);
-		rings = loom_rd(ldev, reg);
-		if (!(rings & LOOM_CTXR_RINGS_CNT_IRQ))
-			loom_wr(ldev, reg, rings | LOOM_CTXR_RINGS_CNT_IRQ);
+		err = loom_hw_ctx_arm_counter_irq(ldev, ctx->index,
+						  ctx->cmdq_log2, ctx->cq_log2);
+		if (err)
+			return err;
 		/* armed before the counter is read; the card pairs with it */
 		mb();
 		return 0;
@@ -409,7 +409,8 @@ static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 	if (err)
 		goto err_unlock;
 	if (!timeout_ns) {
-		err = loom_uwait_test(ctx, w) ? 0 : -ETIME;
+		ready = loom_uwait_test(ctx, w);
+		err = ready < 0 ? ready : ready ? 0 : -ETIME;
 		goto err_unlock;
 	}
 
@@ -432,7 +433,7 @@ static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 	smp_mb__after_atomic();
 	ready = loom_uwait_test(ctx, w);
 	if (ready) {
-		loom_uwait_claim(lf, w, 0);
+		loom_uwait_claim(lf, w, min(ready, 0));
 	} else {
 		ktime_t now = ktime_get();
 
@@ -444,7 +445,7 @@ static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 	mutex_unlock(&ldev->lock);
 	if (ready) {
 		loom_uwait_free(w);
-		return 0;
+		return min(ready, 0);
 	}
 	return -EIOCBQUEUED;
 
@@ -550,10 +551,8 @@ static int loom_usubmit_publish(struct loom_file *lf, u32 index)
 	if (ctx->uring_pi_pending) {
 		/* the descriptors before the producer index that names them */
 		wmb();
-		loom_wr(ldev, loom_db_reg(ldev, index, LOOM_DB_CMD_PI),
-			ctx->uring_pi);
+		loom_hw_db_set_cmd_pi(ldev, index, ctx->uring_pi);
 		ctx->uring_pi_pending = false;
-		ldev->hal->kick(ldev, LOOM_KICK_DOORBELL);
 	}
 out:
 	mutex_unlock(&ldev->lock);
@@ -610,9 +609,14 @@ static int loom_uring_submit(struct loom_file *lf, struct io_uring_cmd *cmd,
 	err = loom_usubmit_check(ctx, &desc);
 	if (err)
 		goto out;
-	pi = ctx->uring_pi_pending ? ctx->uring_pi :
-	     loom_rd(ldev, loom_db_reg(ldev, ctx->index, LOOM_DB_CMD_PI));
-	ci = loom_rd(ldev, loom_ctx_reg(ldev, ctx->index, LOOM_CTXR_CMD_CI));
+	if (ctx->uring_pi_pending)
+		pi = ctx->uring_pi;
+	else
+		err = loom_hw_db_cmd_pi(ldev, ctx->index, &pi);
+	if (!err)
+		err = loom_hw_ctx_cmd_ci(ldev, ctx->index, &ci);
+	if (err)
+		goto out;
 	mask = (1u << ctx->cmdq_log2) - 1;
 	/* free-running indices: the card has not fetched a ring's worth */
 	if (pi - ci > mask) {
@@ -727,6 +731,7 @@ void loom_uring_scan(struct work_struct *work)
 	struct loom_ctx *ctx;
 	unsigned long flags;
 	LIST_HEAD(claimed);
+	int ready;
 
 	mutex_lock(&ldev->lock);
 	if (ldev->dead)
@@ -735,9 +740,10 @@ void loom_uring_scan(struct work_struct *work)
 		spin_lock_irqsave(&lf->uring_lock, flags);
 		list_for_each_entry_safe(w, tmp, &lf->uring_waits, node) {
 			ctx = loom_file_find_ctx(lf, w->ctx_index);
-			if (ctx && !loom_uwait_test(ctx, w))
+			ready = ctx ? loom_uwait_test(ctx, w) : -ECANCELED;
+			if (!ready)
 				continue;
-			loom_uwait_claim(lf, w, ctx ? 0 : -ECANCELED);
+			loom_uwait_claim(lf, w, min(ready, 0));
 			list_add_tail(&w->node, &claimed);
 		}
 		spin_unlock_irqrestore(&lf->uring_lock, flags);

@@ -128,8 +128,13 @@ static int reap(struct loom_ctx *ctx, struct loom_completion *out, int max)
 
 		if ((f & LOOM_CQE_PHASE) != loom_cq_phase(ctx->cq_ci, ctx->cq_log2))
 			break;
-		/* every command posts exactly one LOCAL or COUNTER entry */
-		if (e->kind == LOOM_CQE_LOCAL || e->kind == LOOM_CQE_COUNTER)
+		/*
+		 * every command posts exactly one LOCAL or COUNTER entry; one
+		 * the card posts beyond that must not free a slot a command
+		 * still occupies
+		 */
+		if ((e->kind == LOOM_CQE_LOCAL || e->kind == LOOM_CQE_COUNTER) &&
+		    ctx->cmd_credits < 1u << ctx->cmdq_log2)
 			ctx->cmd_credits++;
 		ctx->cq_ci++;
 		seen++;
