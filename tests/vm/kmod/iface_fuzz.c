@@ -83,6 +83,8 @@
 #include <loom_hw/regs.h>
 #include <loom_hw/ring.h>
 
+#include "../proc_state.h"
+
 #define MAX_PROCS	16
 #define MAX_THREADS	8
 #define SLOTS		2	/* open files per process */
@@ -1179,24 +1181,6 @@ static void unbind_step(int bind)
 	count(OP_UNBIND, bind ? 0 : 1);
 	write_file(bind ? "/sys/bus/pci/drivers/loom/bind" : "/sys/bus/pci/drivers/loom/unbind",
 		   bdf);
-}
-
-static void proc_state(pid_t pid, char *out, size_t len)
-{
-	char path[64], line[128];
-	FILE *f;
-
-	snprintf(out, len, "gone");
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "State:", 6)) {
-			line[strcspn(line, "\n")] = 0;
-			snprintf(out, len, "%.60s", line + 7);
-		}
-	fclose(f);
 }
 
 static void usage(void)

@@ -42,6 +42,7 @@
 #include <loom_hw/ring.h>
 
 #include "uring_util.h"
+#include "../proc_state.h"
 
 #define UD_CANCEL	100
 #define UD_SHORT	101
@@ -245,31 +246,12 @@ static int case_child(enum ring_kind kind, enum issue_way way)
 	return bad;
 }
 
-/* "R (running)", "Z (zombie)"...: the state line of /proc/PID/status */
-static void proc_state(pid_t pid, char *out, int len)
-{
-	char path[64], line[128];
-	FILE *f;
-
-	snprintf(out, (size_t)len, "gone");
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "State:", 6)) {
-			line[strcspn(line, "\n")] = 0;
-			snprintf(out, (size_t)len, "%.*s", len - 1, line + 7);
-		}
-	fclose(f);
-}
-
 /*
  * Wait up to @grace_s for @pid, then SIGKILL it and wait 5 s more.
  * Returns its wait status, or -1 (with its state in @state) when it is
  * still there: it cannot be killed.
  */
-static int reap_child(pid_t pid, double grace_s, int *killed, char *state, int len)
+static int reap_child(pid_t pid, double grace_s, int *killed, char *state, size_t len)
 {
 	double t0 = now_s();
 	int status;
@@ -305,7 +287,7 @@ static void run_case(enum ring_kind kind, enum issue_way way)
 	pid = fork();
 	if (pid == 0)
 		_exit(case_child(kind, way));
-	status = pid < 0 ? -1 : reap_child(pid, 10, &killed, state, (int)sizeof(state));
+	status = pid < 0 ? -1 : reap_child(pid, 10, &killed, state, sizeof(state));
 	if (status == -1) {
 		check(0, "%s ring, commands issued %s: the child cannot be killed: still there 5 s after SIGKILL (state %s)",
 		      ring_name[kind], way_name[way], state);
@@ -420,7 +402,7 @@ static void test_exit_with_waits(int how)
 	t0 = now_s();
 	if (how)
 		kill(pid, SIGKILL);
-	status = reap_child(pid, 30, &killed, state, (int)sizeof(state));
+	status = reap_child(pid, 30, &killed, state, sizeof(state));
 	dt = now_s() - t0;
 	if (status == -1)
 		check(0, "a process %s with 60 s waits outstanding: still there 35 s later, after SIGKILL too (state %s)",
