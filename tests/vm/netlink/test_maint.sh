@@ -148,27 +148,27 @@ else
 fi
 
 # ---- every request is answered -------------------------------------------------
-a=$(raw signal_wait)
-if grep -q '^errno=110 msg=loom: no maintenance response to any attempt' <<<"$a" && grep -qx 'signals=1' <<<"$a"; then
-	tap_ok "a caller that catches a signal during the wait gets its answer (ETIMEDOUT at the timeout)"
-else
-	tap_diag "$a"
-	tap_fail "a caller that catches a signal during the wait gets its answer (ETIMEDOUT at the timeout)"
-fi
-a=$(raw killed_wait)
-if grep -q '^errno=125 msg=loom: ended by a fatal signal while waiting for the maintenance response: the request went out, so the access may have been performed' <<<"$a"; then
-	tap_ok "a caller killed during the wait is answered ECANCELED: the request went out, the access may have happened"
-else
-	tap_diag "$a"
-	tap_fail "a caller killed during the wait is answered ECANCELED: the request went out, the access may have happened"
-fi
-a=$(raw killed_queued)
-if grep -q '^errno=125 msg=loom: ended by a fatal signal while waiting for another maintenance request of this card: no request went out, nothing was accessed' <<<"$a"; then
-	tap_ok "a caller killed while queued behind another request is answered ECANCELED: nothing was accessed"
-else
-	tap_diag "$a"
-	tap_fail "a caller killed while queued behind another request is answered ECANCELED: nothing was accessed"
-fi
+# answered CASE DESCRIPTION PATTERN...: maint_raw.py CASE prints lines
+# matching every PATTERN (grep -E)
+answered() {
+	local case=$1 desc=$2 a p
+	shift 2
+	a=$(raw "$case")
+	for p in "$@"; do
+		if ! grep -Eq "$p" <<<"$a"; then
+			tap_diag "$a"
+			tap_fail "$desc"
+			return
+		fi
+	done
+	tap_ok "$desc"
+}
+answered signal_wait "a caller that catches a signal during the wait gets its answer (ETIMEDOUT at the timeout)" \
+	'^errno=110 msg=loom: no maintenance response to any attempt' '^signals=1$'
+answered killed_wait "a caller killed during the wait is answered ECANCELED: the request went out, the access may have happened" \
+	'^errno=125 msg=loom: ended by a fatal signal while waiting for the maintenance response: the request went out, so the access may have been performed'
+answered killed_queued "a caller killed while queued behind another request is answered ECANCELED: nothing was accessed" \
+	'^errno=125 msg=loom: ended by a fatal signal while waiting for another maintenance request of this card: no request went out, nothing was accessed'
 
 # ---- lost packets --------------------------------------------------------------
 lc maint read maint_lost
