@@ -118,7 +118,7 @@ expect "LOGICAL_ID 5000 at run time: EIO and one line naming register, value and
 	'card failed: block ROUTER register LOGICAL_ID \(offset 0x94\) reads 5000 \(0x1388\), limit: below 1024' "$out"
 expect "after the failure the card is not used: the next open answers ENODEV or EIO" \
 	'^(open=-19|info=-5)$' "$(grep -E '^(open|info)=' <<<"$out" | sed -n 2p)"
-out=$(lab_exec 0 "loomctl -d loom0 dev show" 2>&1)
+out=$(lab_exec 0 "loomctl dev show dev loom0" 2>&1)
 expect "netlink says the card failed" 'failed' "$out"
 rebind >/dev/null
 expect "unbind and bind bring the card back" '^info=0 ' "$(lab_exec 0 "$ops info /dev/loom0" 2>&1)"
