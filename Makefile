@@ -5,11 +5,12 @@
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
 #   make fuzz     the long run of the interface fuzzer (100000 calls); TAP
 #   make check-hostile  loom.ko against a hostile card for several minutes
+#   make check-cluster  the 16-host lab (4x4 torus): too long for check
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make docs     the HTML documentation (Sphinx) into build/html
 #   make install  library, header, pkg-config file, tools, manual pages,
 #                 module, udev rules
-#   make deb      Debian packages (loom-dkms, libloom1, libloom-dev,
+#   make deb      Debian packages (loom-dkms, libloom0, libloom-dev,
 #                 loom-tools) into build/deb
 #   make clean
 # As root, 'check' and 'demo' first install missing Debian packages
@@ -66,6 +67,10 @@ check-hostile: deps
 	@HOSTILE_SEEDS="$${HOSTILE_SEEDS:-11 12 13 14 15 16 17 18}" \
 	 HOSTILE_SECONDS="$${HOSTILE_SECONDS:-30}" $(TOP)/tests/vm/kmod/test_hostile.sh
 
+check-cluster: deps
+	@$(MAKE) --no-print-directory all
+	@LOOM_TEST_TIMEOUT=$${LOOM_TEST_TIMEOUT:-2400} $(TOP)/tests/run-tests cluster
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/demo/loom-demo
@@ -116,4 +121,4 @@ clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests check check-hostile demo fuzz install deb clean
+.PHONY: all deps userspace module man docs tests check check-hostile check-cluster demo fuzz install deb clean

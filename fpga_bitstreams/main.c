@@ -5,6 +5,7 @@
  * (register window, kicks, MSI-X) and network ports (cables).
  */
 #include "admin.h"
+#include "cable_socket.h"
 #include "card.h"
 #include "ctl.h"
 #include "event.h"
@@ -32,8 +33,7 @@
 
 struct cable_opt {
 	bool set;
-	enum port_mode mode;
-	const char *path;
+	struct cable_addr addr;
 };
 
 struct options {
@@ -80,7 +80,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: loom-card --node N --ivshmem SOCK --guest-ram FILE [--ports P]\n"
-"                 [--cable PORT=listen:PATH | --cable PORT=connect:PATH]...\n"
+"                 [--cable PORT=listen:PATH | --cable PORT=connect:PATH |\n"
+"                  --cable PORT=tcp-listen:ADDR:TCPPORT |\n"
+"                  --cable PORT=tcp-connect:HOST:TCPPORT]...\n"
 "                 [--route DST=PORT]... [--ctl PATH] [--seed N]\n"
 "                 [--link-timeout MS] [--replay-frames N] [--vc-buffers N]\n"
 "                 [--lane-mbps M] [--hostile SEED]\n"
@@ -90,7 +92,7 @@ static void usage(FILE *f)
 "device on SOCK (its register window is the device's BAR2, guest kicks are\n"
 "the device's doorbells, the card raises the guest's MSI-X vectors), does\n"
 "DMA into the guest's RAM through FILE, and carries packets to other cards\n"
-"over cables (UNIX stream sockets).\n"
+"over cables (UNIX stream sockets on one machine, TCP across machines).\n"
 "\n"
 "Options:\n"
 "  --node N          physical node id, also the initial logical id\n"
@@ -109,6 +111,14 @@ static void usage(FILE *f)
 "  --cable PORT=connect:PATH\n"
 "                    port PORT connects to PATH, retrying every %d ms for\n"
 "                    up to %d s while it does not exist.\n"
+"  --cable PORT=tcp-listen:ADDR:TCPPORT\n"
+"  --cable PORT=tcp-connect:HOST:TCPPORT\n"
+"                    the same over TCP, for cards on different machines:\n"
+"                    listen on local address ADDR (0.0.0.0: every\n"
+"                    interface), or connect to HOST (an address or a name);\n"
+"                    IPv6 addresses in brackets ([::1]:7000), TCPPORT\n"
+"                    1..65535.  Cables are not authenticated: listen only\n"
+"                    where the peer cards alone can reach.\n"
 "  --route DST=PORT  routing table entry: packets for logical node DST\n"
 "                    (0..%d) leave on port PORT (a number below P) or go to\n"
 "                    this card's host with PORT = host.  The entry for the\n"
@@ -186,12 +196,13 @@ static long parse_num(const char *s, long min, long max)
 
 static void parse_cable(struct options *o, const char *arg)
 {
-	const char *eq = strchr(arg, '='), *spec;
-	char num[16];
+	const char *eq = strchr(arg, '=');
+	char num[16], err[512];
 	long port;
 
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(num))
-		bad_option("--cable '%s': expected PORT=listen:PATH or PORT=connect:PATH", arg);
+		bad_option("--cable '%s': expected PORT=listen:PATH, PORT=connect:PATH, PORT=tcp-listen:ADDR:TCPPORT or PORT=tcp-connect:HOST:TCPPORT",
+			   arg);
 	memcpy(num, arg, (size_t)(eq - arg));
 	num[eq - arg] = 0;
 	port = parse_num(num, 0, LOOM_MAX_PORTS - 1);
@@ -200,21 +211,8 @@ static void parse_cable(struct options *o, const char *arg)
 			   LOOM_MAX_PORTS - 1);
 	if (o->cable[port].set)
 		bad_option("--cable '%s': port %ld is already cabled", arg, port);
-	spec = eq + 1;
-	if (!strncmp(spec, "listen:", 7)) {
-		o->cable[port].mode = PORT_LISTEN;
-		o->cable[port].path = spec + 7;
-	} else if (!strncmp(spec, "connect:", 8)) {
-		o->cable[port].mode = PORT_CONNECT;
-		o->cable[port].path = spec + 8;
-	} else {
-		bad_option("--cable '%s': '%s' must start with listen: or connect:", arg, spec);
-	}
-	if (!*o->cable[port].path)
-		bad_option("--cable '%s': empty socket path", arg);
-	if (strlen(o->cable[port].path) >= sizeof(((struct sockaddr_un *)0)->sun_path))
-		bad_option("--cable '%s': socket path longer than %zu bytes", arg,
-			   sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+	if (cable_parse(eq + 1, &o->cable[port].addr, err, sizeof(err)) < 0)
+		bad_option("--cable '%s': %s", arg, err);
 	o->cable[port].set = true;
 }
 
@@ -580,7 +578,7 @@ static void setup(void)
 	card_save_boot_config(&emu.card);
 	for (unsigned int p = 0; p < (unsigned int)o->ports; p++)
 		if (o->cable[p].set &&
-		    !port_cable(&emu.ports, p, o->cable[p].mode, o->cable[p].path, err, sizeof(err)))
+		    !port_cable(&emu.ports, p, &o->cable[p].addr, err, sizeof(err)))
 			die(err);
 
 	if (o->ctl && !ctl_open(&emu.ctl, o->ctl, emu.epfd, &emu.ports, &emu.card, err, sizeof(err)))
@@ -600,8 +598,8 @@ static void setup(void)
 	for (unsigned int p = 0; p < (unsigned int)o->ports; p++)
 		card_log(&emu.card, "port %u: %s%s", p,
 			 !o->cable[p].set ? "uncabled" :
-			 o->cable[p].mode == PORT_LISTEN ? "listen on " : "connect to ",
-			 o->cable[p].set ? o->cable[p].path : "");
+			 o->cable[p].addr.listen ? "listen on " : "connect to ",
+			 o->cable[p].set ? o->cable[p].addr.text : "");
 	for (unsigned int i = 0; i < o->n_routes; i++) {
 		if (o->route[i].port == LOOM_RT_PORT_HOST)
 			card_log(&emu.card, "route %u -> host", o->route[i].dst);

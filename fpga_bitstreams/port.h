@@ -2,8 +2,9 @@
 /*
  * Network ports as stream sockets ("cables").
  *
- * A port either listens on a UNIX socket path and accepts one peer, or
- * connects to one (retrying while it does not exist yet, up to 60 s).
+ * A port either listens on a cable endpoint (cable_socket.h: a UNIX socket
+ * path or a TCP address) and accepts one peer, or connects to one
+ * (retrying while nobody listens there yet, up to 60 s).
  * Each port feeds the router core (tile.h): received packets go into the
  * input buffer of their VC, packets the core switched to the port leave
  * from its output queues (barrier, then responses, then requests), and the
@@ -26,11 +27,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/un.h>
 
 #include <loom_hw/packet.h>
 #include <loom_hw/regs.h>
 
+#include "cable_socket.h"
 #include "event.h"
 #include "fault.h"
 #include "gbn.h"
@@ -42,6 +43,7 @@
 #define PORT_LANE_MBPS_MAX	100000	/* --lane-mbps: 100 Gbit/s per lane at most */
 #define PORT_CONNECT_TIMEOUT_MS	60000
 #define PORT_CONNECT_RETRY_MS	100
+#define PORT_CONNECT_PENDING_MS	3000	/* a TCP connect in progress, at most */
 
 struct card;
 
@@ -66,10 +68,11 @@ struct port {
 	struct tile *tile;
 	int epfd;
 	enum port_mode mode;
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct cable_addr addr;	/* where it listens or connects */
 	int lfd;		/* listening socket (PORT_LISTEN) */
 	int fd;			/* the cable, -1 when not connected */
-	bool created_socket;	/* we bound path: unlink it at exit */
+	int cfd;		/* a connect in progress, -1 when none */
+	bool created_socket;	/* we bound a UNIX path: unlink it at exit */
 	bool up;		/* peer's TRAIN received */
 	bool out_armed;		/* EPOLLOUT requested */
 	bool connecting;	/* PORT_CONNECT: retrying */
@@ -77,6 +80,7 @@ struct port {
 	uint64_t next_retry;
 	struct ev_handler lev;
 	struct ev_handler cev;
+	struct ev_handler pev;	/* cfd became writable: connected or failed */
 	struct link_rx rx;
 	uint8_t tx[PORT_TX_BATCH];	/* frames being written, batched */
 	size_t tx_len;
@@ -110,9 +114,12 @@ struct port_set {
  */
 bool port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd,
 		   const struct port_link_cfg *cfg);
-/* Cable port @idx; on failure writes a message to @err and returns false. */
-bool port_cable(struct port_set *ps, unsigned int idx, enum port_mode mode,
-		const char *path, char *err, size_t errlen);
+/*
+ * Cable port @idx to endpoint @a (listen or connect, as @a says); on
+ * failure writes a message to @err and returns false.
+ */
+bool port_cable(struct port_set *ps, unsigned int idx, const struct cable_addr *a,
+		char *err, size_t errlen);
 /* Run timers (connect retries, ack timers); returns ms until the next one, or -1. */
 int port_set_timers(struct port_set *ps, uint64_t now);
 /* Switch packets (tile_service), then write frames until the sockets would block. */

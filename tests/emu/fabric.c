@@ -4,6 +4,7 @@
  */
 #include "fabric.h"
 #include "tap.h"
+#include "tcp_port.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -218,6 +219,13 @@ int fabric_start_ring(struct fabric *f, unsigned int n)
 
 int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *more)
 {
+	for (unsigned int i = 0; f->tcp_cables && i < n; i++) {
+		f->tcp_port[i] = tcp_free_port();
+		if (f->tcp_port[i] < 0) {
+			tap_diag("no free TCP port on 127.0.0.1");
+			return -1;
+		}
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		char args[32][128];
 		const char *extra[64];
@@ -230,7 +238,15 @@ int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *m
 			for (int m = 0; more[m] && k < 40; m++)
 				extra[k++] = more[m];
 		}
-		if (n > 1) {
+		if (n > 1 && f->tcp_cables) {
+			extra[k++] = "--cable";
+			snprintf(args[a], sizeof(args[a]), "0=tcp-listen:127.0.0.1:%d", f->tcp_port[i]);
+			extra[k++] = args[a++];
+			extra[k++] = "--cable";
+			snprintf(args[a], sizeof(args[a]), "1=tcp-connect:127.0.0.1:%d",
+				 f->tcp_port[(i + n - 1) % n]);
+			extra[k++] = args[a++];
+		} else if (n > 1) {
 			extra[k++] = "--cable";
 			snprintf(args[a], sizeof(args[a]), "0=listen:%s/cable-%u-0.sock", f->dir, i);
 			extra[k++] = args[a++];
@@ -238,6 +254,8 @@ int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *m
 			snprintf(args[a], sizeof(args[a]), "1=connect:%s/cable-%u-0.sock", f->dir,
 				 (i + n - 1) % n);
 			extra[k++] = args[a++];
+		}
+		if (n > 1) {
 			/* one dimension; the wrap-around channels are datelines */
 			extra[k++] = "--vct";
 			extra[k++] = i == n - 1 ? "0=0,dateline" : "0=0";

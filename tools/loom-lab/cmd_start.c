@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -69,14 +70,14 @@ static bool path_under(const char *p, const char *dir)
 
 /*
  * Where the guest must see it.  The guests mount their own /dev, /proc and
- * /sys, and their own /tmp and /run, in which the init script binds the
- * tree (and only the tree) back in place.  @tree is NULL when checking the
- * tree itself.
+ * /sys, and their own /tmp, /run and /root, in which the init script binds
+ * the tree (and only the tree) back in place.  @tree is NULL when checking
+ * the tree itself.
  */
 static int check_guest_visible(const char *what, const char *p, const char *tree)
 {
 	static const char *const guest_own[] = { "/dev", "/proc", "/sys" };
-	static const char *const shadowed[] = { "/tmp", "/run" };
+	static const char *const shadowed[] = { "/tmp", "/run", "/root" };
 
 	for (size_t i = 0; i < sizeof(guest_own) / sizeof(guest_own[0]); i++)
 		if (path_under(p, guest_own[i])) {
@@ -93,6 +94,55 @@ static int check_guest_visible(const char *what, const char *p, const char *tree
 				what, p, shadowed[i], tree);
 			return -1;
 		}
+	return 0;
+}
+
+/* A field of /proc/meminfo in KiB, -1 if absent. */
+static long long meminfo_kib(const char *field)
+{
+	char line[256];
+	long long v = -1;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, strlen(field))) {
+			v = strtoll(line + strlen(field), NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/*
+ * The lab must fit this machine: every guest's RAM (a /dev/shm file that
+ * fills as the guest runs), its TCG translation cache and QEMU's own
+ * memory, against what the kernel says is available now.
+ */
+static int check_memory(const struct lab_config *cfg)
+{
+	long long per_host = cfg->mem_mib + LAB_TCG_TB_MIB + LAB_QEMU_OVERHEAD_MIB;
+	long long need = cfg->hosts * per_host, avail = meminfo_kib("MemAvailable:");
+	struct statvfs sv;
+
+	if (avail >= 0 && need > avail / 1024) {
+		lab_err("start: %d host%s need about %lld MiB (each %d MiB guest RAM, %d MiB "
+			"TCG cache, %d MiB QEMU) but only %lld MiB are available: lower --mem "
+			"or the number of hosts, or wait for other labs to stop", cfg->hosts,
+			cfg->hosts > 1 ? "s" : "", need, cfg->mem_mib, LAB_TCG_TB_MIB,
+			LAB_QEMU_OVERHEAD_MIB, avail / 1024);
+		return -1;
+	}
+	if (statvfs("/dev/shm", &sv) == 0 &&
+	    (long long)cfg->hosts * cfg->mem_mib >
+	    (long long)(sv.f_bavail * sv.f_frsize >> 20)) {
+		lab_err("start: the guests' RAM files need up to %lld MiB in /dev/shm, which "
+			"has %llu MiB free: lower --mem or the number of hosts",
+			(long long)cfg->hosts * cfg->mem_mib,
+			(unsigned long long)(sv.f_bavail * sv.f_frsize >> 20));
+		return -1;
+	}
 	return 0;
 }
 
@@ -117,12 +167,14 @@ static int prepare_dir(const char *dir)
 {
 	struct stat st;
 	struct sockaddr_un sa;
-	/* the longest socket name the lab creates */
-	size_t longest = strlen(dir) + strlen("/card7.ivshmem.sock");
+	/* the longest socket name in DIR: a QEMU's datagram socket in the
+	 * management switch's directory (".PID-NNNNN") */
+	static const char longest_name[] = "/mgmt.vde/.4194304-00000";
+	size_t longest = strlen(dir) + strlen(longest_name);
 
 	if (longest >= sizeof(sa.sun_path)) {
 		lab_err("--dir %s is too long for UNIX socket names (keep it under %zu "
-			"characters)", dir, sizeof(sa.sun_path) - 21);
+			"characters)", dir, sizeof(sa.sun_path) - strlen(longest_name));
 		return -1;
 	}
 	if (stat(dir, &st) == 0) {
@@ -229,6 +281,8 @@ int cmd_start(int argc, char **argv)
 		{ "tree", required_argument, NULL, 't' },
 		{ "no-card", no_argument, NULL, 'C' },
 		{ "no-routes", no_argument, NULL, 'R' },
+		{ "no-net", no_argument, NULL, 'N' },
+		{ "cables", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -243,7 +297,7 @@ int cmd_start(int argc, char **argv)
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.hosts = 2;
-	cfg.mem_mib = 256;
+	cfg.mem_mib = 0;	/* the default depends on the number of hosts */
 	cfg.boot_timeout_s = 180;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -269,6 +323,16 @@ int cmd_start(int argc, char **argv)
 		case 't': tree = optarg; break;
 		case 'C': cfg.no_card = true; break;
 		case 'R': cfg.no_routes = true; break;
+		case 'N': cfg.no_net = true; break;
+		case 'c':
+			if (!strcmp(optarg, "tcp")) {
+				cfg.tcp_cables = true;
+			} else if (strcmp(optarg, "unix")) {
+				lab_err("start: --cables %s: expected unix (UNIX sockets, the "
+					"default) or tcp (TCP on 127.0.0.1)", optarg);
+				return 2;
+			}
+			break;
 		case 'h': lab_help("start", 0); return 0;
 		default: return lab_bad_option("start", argv, opts);
 		}
@@ -283,6 +347,8 @@ int cmd_start(int argc, char **argv)
 		return 2;
 	}
 	cfg.hosts = topo_nodes(&cfg.shape);
+	if (!cfg.mem_mib)
+		cfg.mem_mib = cfg.hosts > LAB_BIG_HOSTS ? LAB_MEM_BIG_MIB : LAB_MEM_DEFAULT_MIB;
 	if (!dir) {
 		lab_err("start: --dir DIR is required");
 		return 2;
@@ -290,6 +356,11 @@ int cmd_start(int argc, char **argv)
 	if (cfg.no_routes && cfg.no_card) {
 		lab_err("start: --no-routes and --no-card exclude each other (no card, "
 			"no routes to leave out)");
+		return 2;
+	}
+	if (cfg.tcp_cables && cfg.no_card) {
+		lab_err("start: --cables tcp and --no-card exclude each other (no card, "
+			"no cables)");
 		return 2;
 	}
 	if (module && no_module) {
@@ -349,6 +420,18 @@ int cmd_start(int argc, char **argv)
 			cfg.card, strerror(errno));
 		return 1;
 	}
+	if (!cfg.no_net && access("/usr/bin/vde_switch", X_OK) < 0) {
+		lab_err("start: /usr/bin/vde_switch is missing: install vde-switch "
+			"(tools/deps/install-deps), or start without the management "
+			"network: --no-net");
+		return 1;
+	}
+	if (!cfg.no_net && !lab_ssh_available())
+		lab_info("no sshd, ssh or ssh-keygen on this machine: the hosts cannot "
+			 "ssh to each other (install openssh-server and openssh-client: "
+			 "tools/deps/install-deps)");
+	if (check_memory(&cfg) < 0)
+		return 1;
 	if (access("/usr/bin/qemu-system-x86_64", X_OK) < 0) {
 		lab_err("start: /usr/bin/qemu-system-x86_64 is missing: install "
 			"qemu-system-x86 (tools/deps/install-deps)");

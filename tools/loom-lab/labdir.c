@@ -74,6 +74,7 @@ int lab_config_save(const struct lab_config *cfg)
 	fprintf(f, "hosts=%d\nmem_mib=%d\nboot_timeout_s=%d\nno_card=%d\nno_routes=%d\n",
 		cfg->hosts, cfg->mem_mib, cfg->boot_timeout_s, cfg->no_card,
 		cfg->no_routes);
+	fprintf(f, "no_net=%d\ncables=%s\n", cfg->no_net, cfg->tcp_cables ? "tcp" : "unix");
 	fprintf(f, "tree=%s\nmodule=%s\nkver=%s\nvmlinux=%s\ninitramfs=%s\n",
 		cfg->tree, cfg->module, cfg->kver, cfg->vmlinux, cfg->initramfs);
 	fprintf(f, "agent=%s\ncard=%s\nuniq=%s\n", cfg->agent, cfg->card,
@@ -120,6 +121,10 @@ int lab_config_load(const char *dir, struct lab_config *cfg)
 			cfg->no_card = atoi(v);
 		else if (!strcmp(line, "no_routes"))
 			cfg->no_routes = atoi(v);
+		else if (!strcmp(line, "no_net"))
+			cfg->no_net = atoi(v);
+		else if (!strcmp(line, "cables"))
+			cfg->tcp_cables = !strcmp(v, "tcp");
 		else if (!strcmp(line, "tree"))
 			set_str(cfg->tree, sizeof(cfg->tree), v);
 		else if (!strcmp(line, "module"))
@@ -153,6 +158,7 @@ const char *lab_role_name(enum lab_role role)
 	case LAB_ROLE_SUPERVISOR: return "supervisor";
 	case LAB_ROLE_CARD: return "card";
 	case LAB_ROLE_QEMU: return "qemu";
+	case LAB_ROLE_SWITCH: return "switch";
 	}
 	return "?";
 }
@@ -273,6 +279,8 @@ int lab_pids_load(const char *dir, struct lab_proc *procs, int max)
 			p->role = LAB_ROLE_CARD;
 		else if (!strcmp(role, "qemu"))
 			p->role = LAB_ROLE_QEMU;
+		else if (!strcmp(role, "switch"))
+			p->role = LAB_ROLE_SWITCH;
 		else
 			continue;
 		n++;

@@ -202,7 +202,7 @@ int lab_teardown(const char *dir, const char *save_to)
 	/* the supervisor first, so it starts nothing new; it stops its
 	 * children itself, whatever is left is killed below */
 	static const enum lab_role order[] = { LAB_ROLE_SUPERVISOR, LAB_ROLE_QEMU,
-					       LAB_ROLE_CARD };
+					       LAB_ROLE_CARD, LAB_ROLE_SWITCH };
 	for (size_t r = 0; r < sizeof(order) / sizeof(order[0]); r++) {
 		k = 0;
 		for (int i = 0; i < n; i++)
