@@ -30,7 +30,9 @@ static const char ctl_help[] =
 	"hostile SEED (misbehave on purpose, see --hostile); hostile off; hostile (status); "
 	"hostile refuse CMD RESULT | hostile lie CMD RESULT | hostile ignore CMD (the next "
 	"admin command CMD, nop/reset/ctx_enable/ctx_disable, is refused with RESULT without "
-	"being executed, executed and answered RESULT, or ignored; once); help";
+	"being executed, executed and answered RESULT, or ignored; once); "
+	"reg OFF (read a register) | reg OFF VALUE (the card writes it, as its own logic "
+	"would: --strict-registers takes it as the card's, not software's); help";
 
 /* Split @line into at most CTL_MAX_WORDS words in @buf; -1 if more. */
 static int ctl_split(const char *line, char *buf, size_t len, char **w)
@@ -103,6 +105,35 @@ static long ctl_admin_cmd(const char *s, char *out, size_t len)
 		return -1;
 	}
 	return v;
+}
+
+/* 'reg OFF' reads a register, 'reg OFF VALUE' writes it as the card's own write */
+static void ctl_reg(struct card *c, int n, char **w, char *out, size_t len)
+{
+	unsigned long long off, v = 0;
+	char *end;
+
+	if (n != 2 && n != 3) {
+		snprintf(out, len, "error: reg: expected 'reg OFF' or 'reg OFF VALUE'");
+		return;
+	}
+	errno = 0;
+	off = strtoull(w[1], &end, 0);
+	if (errno || *end || *w[1] == '-' || off % 4 || off + 4 > c->regs_size) {
+		snprintf(out, len,
+			 "error: reg: '%.32s' is not a 4-byte aligned offset below %#zx (the register window)",
+			 w[1], c->regs_size);
+		return;
+	}
+	if (n == 3) {
+		v = strtoull(w[2], &end, 0);
+		if (errno || *end || *w[2] == '-' || v > UINT32_MAX) {
+			snprintf(out, len, "error: reg: value '%.32s' is not a 32-bit number", w[2]);
+			return;
+		}
+		card_wr32(c, (uint32_t)off, (uint32_t)v);
+	}
+	snprintf(out, len, "ok reg %#llx = %#x", off, card_rd32(c, (uint32_t)off));
 }
 
 /* 'hostile SEED', 'hostile off', 'hostile', 'hostile refuse|lie|ignore CMD [RESULT]' */
@@ -258,6 +289,10 @@ void ctl_execute(struct port_set *ps, const char *line, char *out, size_t len)
 	}
 	if (!strcmp(w[0], "hostile")) {
 		ctl_hostile(ps->port[0].card, n, w, out, len);
+		return;
+	}
+	if (!strcmp(w[0], "reg")) {
+		ctl_reg(ps->port[0].card, n, w, out, len);
 		return;
 	}
 	snprintf(out, len, "error: unknown command '%.32s' (try help)", w[0]);

@@ -251,7 +251,9 @@ static bool hostile_completion(struct hostile *h, struct card *c)
 	entries = 1u << x->p.cq_log2;
 	mask = entries - 1;
 	pi = x->cq_pi;
-	ci = card_rd32(c, card_db_reg((unsigned int)idx, LOOM_DB_CQ_CI));
+	/* LOOM_DB_CQ_CI is write-only: what the card took of it */
+	strict_take_wo(c, card_db_reg((unsigned int)idx, LOOM_DB_CQ_CI), &x->cq_ci);
+	ci = x->cq_ci;
 	memset(&e, 0, sizeof(e));
 	e.tag = hostile_next(h);
 	e.value = hostile_next(h) | 1ull << 40;	/* more than any segment */

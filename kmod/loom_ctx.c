@@ -117,6 +117,7 @@ static void loom_ctx_free(struct loom_dev *ldev, struct loom_ctx *ctx)
 	loom_ctx_uncharge_user(ldev, ctx);
 	loom_ctx_free_mem(ldev, ctx);
 	loom_bsu_release(ldev, ctx);
+	loom_keys_bsu_sync(ldev);
 	clear_bit(ctx->index, ldev->ctx_busy);
 	kfree(ctx);
 	atomic_long_dec(&loom_mem_contexts);
@@ -175,6 +176,8 @@ static void loom_ctx_program(struct loom_dev *ldev, struct loom_ctx *ctx)
 	};
 
 	loom_hw_ctx_program(ldev, ctx->index, &rec);
+	/* the partition: checked by loom_keys_check(), enforced by the card */
+	loom_keys_bsu_grant(ldev, ctx);
 }
 
 /*
@@ -684,9 +687,10 @@ void loom_ctx_kept_exit(void)
  * loom_ctx_cq_ready() - does a context have a completion to consume?
  * @ctx: the context; caller holds ldev->lock and the card is alive
  *
- * Reads the consumer index software last wrote to the doorbell page and
- * checks the phase bit of the entry there (the index is masked to the
- * ring: whatever the page holds, no entry outside it is read).
+ * Reads the consumer index the card took from the doorbell page
+ * (LOOM_DB_CQ_CI_SEEN: CQ_CI itself is write-only) and checks the phase
+ * bit of the entry there (the index is masked to the ring: whatever the
+ * page holds, no entry outside it is read).
  *
  * Return: true when the entry at the consumer index is valid.
  */
@@ -696,7 +700,7 @@ bool loom_ctx_cq_ready(struct loom_ctx *ctx)
 	const struct loom_cqe *cqe;
 	u32 ci, flags;
 
-	if (!ctx->cq.va || loom_hw_db_cq_ci(ldev, ctx->index, &ci))
+	if (!ctx->cq.va || loom_hw_db_cq_ci_seen(ldev, ctx->index, &ci))
 		return false;
 	cqe = (const struct loom_cqe *)ctx->cq.va +
 	      (ci & ((1u << ctx->cq_log2) - 1));

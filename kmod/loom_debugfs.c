@@ -168,21 +168,22 @@ DEFINE_SHOW_ATTRIBUTE(loom_dbg_regs);
 static void loom_dbg_ctx(struct seq_file *s, struct loom_dev *ldev,
 			 struct loom_ctx *ctx, const char *owner)
 {
-	u32 i = ctx->index, state, error, pi, ci, cq_ci;
+	u32 i = ctx->index, state, error, ci, cq_ci;
 
 	seq_printf(s, "ctx %u (%s): key %#x cmdq %u@%pad cq %u@%pad seg %zu@%pad\n",
 		   i, owner, ctx->key, 1u << ctx->cmdq_log2, &ctx->cmdq.dma,
 		   1u << ctx->cq_log2, &ctx->cq.dma, ctx->seg.size,
 		   &ctx->seg.dma);
 	if (ldev->dead || loom_hw_ctx_state(ldev, i, &state, &error) ||
-	    loom_hw_db_cmd_pi(ldev, i, &pi) || loom_hw_ctx_cmd_ci(ldev, i, &ci) ||
-	    loom_hw_db_cq_ci(ldev, i, &cq_ci)) {
+	    loom_hw_ctx_cmd_ci(ldev, i, &ci) ||
+	    loom_hw_db_cq_ci_seen(ldev, i, &cq_ci)) {
 		seq_printf(s, "    enabled %d mapped %d\n", ctx->enabled,
 			   atomic_read(&ctx->map_count));
 		return;
 	}
-	seq_printf(s, "    state %u error %u cmd_pi %u cmd_ci %u cq_ci %u enabled %d mapped %d\n",
-		   state, error, pi, ci, cq_ci, ctx->enabled,
+	/* CMD_PI and CQ_CI are write-only: the kernel's copy, the card's view */
+	seq_printf(s, "    state %u error %u uring_pi %u cmd_ci %u cq_ci_seen %u enabled %d mapped %d\n",
+		   state, error, ctx->uring_pi, ci, cq_ci, ctx->enabled,
 		   atomic_read(&ctx->map_count));
 }
 

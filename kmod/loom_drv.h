@@ -296,7 +296,7 @@ struct loom_pin {
  * @lf: owning file
  * @slot: slot in lf->ctxs, encoded in the tokens
  * @index: context index on the card
- * @key: protection key
+ * @key: partition key (the card stamps it on the context's requests)
  * @uid: real uid of the creator, whose caps it is charged to (loom_quota.c)
  * @pages: pages of memory it takes (rings, segment, counters page)
  * @charged: @uid's caps hold the context
@@ -310,8 +310,9 @@ struct loom_pin {
  * @orphan_node: entry in ldev->orphans once its file is closed
  * @bsu_mask: BSUs granted to this context (loom_bsu.c)
  * @uring_pi: LOOM_URING_SUBMIT: the command producer index after the
- *	descriptors the kernel wrote and has not published yet (loom_uring.c)
- * @uring_pi_pending: @uring_pi is ahead of the doorbell page's CMD_PI
+ *	descriptors the kernel wrote (loom_uring.c); the kernel's copy, as
+ *	LOOM_DB_CMD_PI is write-only
+ * @uring_pi_pending: @uring_pi is ahead of what was written to CMD_PI
  * @pin: what the context's memory is charged to (loom_pin.c)
  */
 struct loom_ctx {
@@ -422,6 +423,8 @@ void loom_port_event(struct loom_dev *ldev);
 
 /* loom_keys.c */
 int loom_keys_check(struct loom_dev *ldev, u32 key);
+void loom_keys_bsu_grant(struct loom_dev *ldev, struct loom_ctx *ctx);
+void loom_keys_bsu_sync(struct loom_dev *ldev);
 
 /* loom_debugfs.c */
 void loom_debugfs_add(struct loom_dev *ldev);

@@ -531,6 +531,7 @@ static const struct genl_ops loom_genl_ops[] = {
 	{
 		.cmd = LOOM_CMD_KEY_GET,
 		.dumpit = loom_genl_key_get_dumpit,
+		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = LOOM_CMD_BSU_GET,

@@ -27,6 +27,7 @@ static const int loom_stats_drop_attrs[LOOM_HW_CNT_DROPS] = {
 	LOOM_ATTR_DROPS_KEY, LOOM_ATTR_DROPS_BOUNDS, LOOM_ATTR_DROPS_NO_CTX,
 	LOOM_ATTR_DROPS_NO_ROUTE, LOOM_ATTR_DROPS_HOP_LIMIT,
 	LOOM_ATTR_DROPS_MALFORMED, LOOM_ATTR_DROPS_MAINT_LOST,
+	LOOM_ATTR_DROPS_BSU_KEY,
 };
 
 static int loom_stats_fill_rec(struct sk_buff *skb, struct loom_dev *ldev,

@@ -186,8 +186,7 @@ int loom_hw_ctx_arm_counter_irq(struct loom_dev *ldev, u32 index,
 int loom_hw_ctx_state(struct loom_dev *ldev, u32 index, u32 *state,
 		      u32 *error);
 int loom_hw_ctx_cmd_ci(struct loom_dev *ldev, u32 index, u32 *ci);
-int loom_hw_db_cmd_pi(struct loom_dev *ldev, u32 index, u32 *pi);
-int loom_hw_db_cq_ci(struct loom_dev *ldev, u32 index, u32 *ci);
+int loom_hw_db_cq_ci_seen(struct loom_dev *ldev, u32 index, u32 *ci);
 void loom_hw_db_set_cmd_pi(struct loom_dev *ldev, u32 index, u32 pi);
 u32 loom_hw_db_page(struct loom_dev *ldev, u32 index);
 
@@ -204,8 +203,8 @@ int loom_hw_vct_set_start_vc1(struct loom_dev *ldev, u32 word, u32 bits);
 /* ---- loom_hw_counters.c: per (port, VC) counters ---------------------- */
 /* counters of a (port, VC) record, in this order (LOOM_CNTR_*) */
 #define LOOM_HW_CNT_REC_WORDS	8
-/* card-wide drops by cause, in this order (LOOM_CNT_DROP_* .. MAINT_LOST) */
-#define LOOM_HW_CNT_DROPS	7
+/* card-wide drops by cause, in this order (LOOM_CNT_DROP_* .. DROP_BSU_KEY) */
+#define LOOM_HW_CNT_DROPS	8
 
 int loom_hw_counters_probe(struct loom_dev *ldev);
 u32 loom_hw_cnt_records(struct loom_dev *ldev, u32 *n_vcs);
@@ -253,6 +252,8 @@ u32 loom_hw_bsu_count(struct loom_dev *ldev);
 u32 loom_hw_bsu_page_off(struct loom_dev *ldev, u32 unit);
 int loom_hw_bsu_tree(struct loom_dev *ldev, u32 unit,
 		     struct loom_hw_bsu_tree *t);
+int loom_hw_bsu_set_partition(struct loom_dev *ldev, u32 unit, u32 key);
+int loom_hw_bsu_set_owned(struct loom_dev *ldev, u32 units);
 int loom_hw_bsu_set_tree(struct loom_dev *ldev, u32 unit, u32 children,
 			 u32 parent);
 int loom_hw_bsu_page_read(struct loom_dev *ldev, u32 unit,

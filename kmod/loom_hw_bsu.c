@@ -137,6 +137,58 @@ int loom_hw_bsu_set_tree(struct loom_dev *ldev, u32 unit, u32 children,
 	return 0;
 }
 
+/* Has the block the partition words (BSU 1.1: OWNED and a KEY per unit)? */
+static bool loom_hw_bsu_partitions(struct loom_dev *ldev)
+{
+	return ldev->blk_bsu.size >= LOOM_BSU_SIZE;
+}
+
+/**
+ * loom_hw_bsu_set_partition() - write a unit's partition key
+ * @ldev: the card, alive
+ * @unit: below loom_hw_bsu_count()
+ * @key: the partition (a context's key); it counts once the unit's bit
+ *	of LOOM_BSU_OWNED is set (loom_hw_bsu_set_owned())
+ *
+ * Return: 0, -EIO, -EINVAL, or -EOPNOTSUPP for a BSU block without
+ * partitions (before 1.1).
+ */
+int loom_hw_bsu_set_partition(struct loom_dev *ldev, u32 unit, u32 key)
+{
+	if (loom_hw_failed(ldev))
+		return -EIO;
+	if (WARN_ON_ONCE(unit >= loom_hw_bsu_count(ldev)))
+		return -EINVAL;
+	if (!loom_hw_bsu_partitions(ldev))
+		return -EOPNOTSUPP;
+	loom_wr(ldev, ldev->blk_bsu.off + LOOM_BSU_KEY_BASE + 4 * unit, key);
+	return 0;
+}
+
+/**
+ * loom_hw_bsu_set_owned() - which units belong to the partition in their
+ *	key word; the card refuses their barrier packets of other partitions
+ * @ldev: the card, alive
+ * @units: bit n = unit n, below loom_hw_bsu_count()
+ *
+ * The card looks at it after loom_hw_commit().
+ *
+ * Return: 0, -EIO, -EINVAL or -EOPNOTSUPP (no partitions in the block).
+ */
+int loom_hw_bsu_set_owned(struct loom_dev *ldev, u32 units)
+{
+	u32 n = loom_hw_bsu_count(ldev);
+
+	if (loom_hw_failed(ldev))
+		return -EIO;
+	if (WARN_ON_ONCE(n < 32 && units >> n))
+		return -EINVAL;
+	if (!loom_hw_bsu_partitions(ldev))
+		return -EOPNOTSUPP;
+	loom_wr(ldev, ldev->blk_bsu.off + LOOM_BSU_OWNED, units);
+	return 0;
+}
+
 /**
  * loom_hw_bsu_page_field() - one register of a unit's user page
  * @ldev: the card, alive

@@ -220,41 +220,25 @@ int loom_hw_ctx_cmd_ci(struct loom_dev *ldev, u32 index, u32 *ci)
 }
 
 /**
- * loom_hw_db_cmd_pi() - the command producer index in a doorbell page
+ * loom_hw_db_cq_ci_seen() - the completion consumer index the card took
  * @ldev: the card, alive
  * @index: context index, below ldev->n_ctx
- * @pi: set to it
+ * @ci: set to it: LOOM_DB_CQ_CI_SEEN, the card's copy of what the
+ *	context's process last wrote to LOOM_DB_CQ_CI (any 32-bit count)
  *
- * The page is mapped into the context's process, which writes the index
- * there; the value is software's, any 32-bit count.
+ * CMD_PI and CQ_CI themselves are write-only and never read: a real card
+ * returns poison for them, and so does the lab card with
+ * --strict-registers.
  *
  * Return: 0 or -EIO.
  */
-int loom_hw_db_cmd_pi(struct loom_dev *ldev, u32 index, u32 *pi)
+int loom_hw_db_cq_ci_seen(struct loom_dev *ldev, u32 index, u32 *ci)
 {
 	if (loom_hw_failed(ldev))
 		return -EIO;
 	if (WARN_ON_ONCE(index >= ldev->n_ctx))
 		return -EINVAL;
-	*pi = loom_rd(ldev, loom_hw_db_page(ldev, index) + LOOM_DB_CMD_PI);
-	return 0;
-}
-
-/**
- * loom_hw_db_cq_ci() - the completion consumer index in a doorbell page
- * @ldev: the card, alive
- * @index: context index, below ldev->n_ctx
- * @ci: set to it (written by the context's process: any 32-bit count)
- *
- * Return: 0 or -EIO.
- */
-int loom_hw_db_cq_ci(struct loom_dev *ldev, u32 index, u32 *ci)
-{
-	if (loom_hw_failed(ldev))
-		return -EIO;
-	if (WARN_ON_ONCE(index >= ldev->n_ctx))
-		return -EINVAL;
-	*ci = loom_rd(ldev, loom_hw_db_page(ldev, index) + LOOM_DB_CQ_CI);
+	*ci = loom_rd(ldev, loom_hw_db_page(ldev, index) + LOOM_DB_CQ_CI_SEEN);
 	return 0;
 }
 

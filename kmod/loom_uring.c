@@ -609,14 +609,14 @@ static int loom_uring_submit(struct loom_file *lf, struct io_uring_cmd *cmd,
 	err = loom_usubmit_check(ctx, &desc);
 	if (err)
 		goto out;
-	if (ctx->uring_pi_pending)
-		pi = ctx->uring_pi;
-	else
-		err = loom_hw_db_cmd_pi(ldev, ctx->index, &pi);
-	if (!err)
-		err = loom_hw_ctx_cmd_ci(ldev, ctx->index, &ci);
+	/* CMD_PI is write-only: the kernel's copy of what it wrote */
+	pi = ctx->uring_pi;
+	err = loom_hw_ctx_cmd_ci(ldev, ctx->index, &ci);
 	if (err)
 		goto out;
+	/* descriptors stored through the mapping and consumed: go on after them */
+	if (!ctx->uring_pi_pending && (s32)(ci - pi) > 0)
+		pi = ci;
 	mask = (1u << ctx->cmdq_log2) - 1;
 	/* free-running indices: the card has not fetched a ring's worth */
 	if (pi - ci > mask) {

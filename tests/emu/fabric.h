@@ -23,6 +23,7 @@ struct fabric {
 	uint64_t ram_size;	/* guest RAM of the cards started next */
 	bool tcp_cables;	/* rings cabled over TCP on 127.0.0.1, not UNIX sockets */
 	int tcp_port[FABRIC_MAX_CARDS];	/* card i's listening port, with tcp_cables */
+	bool lax_registers;	/* start cards without --strict-registers (figures) */
 	char dir[64];
 	pid_t pid[FABRIC_MAX_CARDS];
 	char ram[FABRIC_MAX_CARDS][96];

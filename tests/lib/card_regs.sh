@@ -4,7 +4,9 @@
 # guest sees it in BAR2.  Source after lab.sh, once the lab is up.
 #   card_regs_open HOST    finds card HOST's window (CARD_REGS); 1 if not
 #   card_rd32 OFF          prints the register at OFF
-#   card_wr32 OFF VALUE    writes it
+#   card_wr32 OFF VALUE    writes it as the card itself would (control
+#                          socket 'reg'), so that the card's strict register
+#                          checking takes it for the card's own value
 #   card_blk TYPE          prints the offset of the first block of TYPE,
 #                          walking the chain like the driver
 #   card_ctl HOST LINE     one command on card HOST's control socket; prints
@@ -16,6 +18,7 @@ card_regs_open() {
 	pid=$("$LOOM_LAB" status --dir "$LAB_DIR" |
 	      sed -n "s/^card $1: loom-card pid \([0-9]*\).*/\1/p")
 	CARD_REGS=
+	CARD_HOST=$1
 	for fd in /proc/"$pid"/fd/*; do
 		case "$(readlink "$fd")" in *memfd:loom-card-regs*) CARD_REGS=$fd ;; esac
 	done
@@ -25,10 +28,10 @@ card_regs_open() {
 card_rd32() { od -An -tu4 -j "$1" -N4 "$CARD_REGS" | tr -d ' '; }
 
 card_wr32() {
-	local v=$2
-	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((v & 255)) $((v >> 8 & 255)) \
-		$((v >> 16 & 255)) $((v >> 24 & 255)))" |
-		dd of="$CARD_REGS" bs=1 seek="$1" conv=notrunc status=none
+	case "$(card_ctl "$CARD_HOST" "reg $1 $2")" in
+	ok*) ;;
+	*) echo "card_wr32 $1 $2: the card refused it" >&2; return 1 ;;
+	esac
 }
 
 card_blk() {

@@ -97,10 +97,10 @@ int main(void)
 		struct loom_cmd *c = &f.ctx.cmdq[0];
 
 		CHECK(c->opcode == LOOM_OP_PUT && c->dst_node == 3 && c->dst_ctx == 7 &&
-		      c->key == 0x99 && c->remote_off == 128 && c->local_off == 64 &&
+		      c->key == 0 && c->remote_off == 128 && c->local_off == 64 &&
 		      c->length == 1000 && c->tag == 42 &&
 		      c->flags == (LOOM_CMD_F_SIGNAL | LOOM_CMD_F_REMOTE_CQE),
-		      "descriptor carries every field of the put");
+		      "descriptor carries every field of the put, and no key (the card stamps the context's)");
 	}
 	CHECK(f.doorbell[LOOM_DB_CMD_PI / 4] == 1 && f.kick == 0xabcd,
 	      "doorbell producer index advanced and the lab kick was written");

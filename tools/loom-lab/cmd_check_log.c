@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* loom-lab check-log: scans the guests' kernel console logs for trouble. */
+/*
+ * loom-lab check-log: scans the guests' kernel console logs, and the card
+ * emulators' logs, for trouble.
+ */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,27 +17,25 @@ static const char *const patterns[] = {
 	"general protection", "unreferenced object",
 };
 
-static int scan(const char *dir, int host)
+/* what a card run with --strict-registers logs for a driver's mistake */
+static const char *const card_patterns[] = { "strict-registers: violation" };
+
+/* Print and count the lines of @path holding one of @pat; -1 if unreadable. */
+static int scan_file(const char *path, int host, const char *const *pat, size_t n_pat)
 {
-	char path[LAB_PATH_MAX];
-	char *text;
+	char *text = read_text_file(path, NULL);
 	int found = 0, lineno = 0;
 
-	if (lab_path(path, dir, "h%d.console.log", host) < 0)
+	if (!text)
 		return -1;
-	text = read_text_file(path, NULL);
-	if (!text) {
-		lab_err("check-log: host %d has no console log %s", host, path);
-		return -1;
-	}
 	for (char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
 		nl = strchr(p, '\n');
 		if (nl)
 			*nl = 0;
 		lineno++;
 		p[strcspn(p, "\r")] = 0;
-		for (size_t i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++)
-			if (strstr(p, patterns[i])) {
+		for (size_t i = 0; i < n_pat; i++)
+			if (strstr(p, pat[i])) {
 				printf("host %d: %s:%d: %s\n", host, path, lineno, p);
 				found++;
 				break;
@@ -41,6 +43,31 @@ static int scan(const char *dir, int host)
 	}
 	free(text);
 	return found;
+}
+
+static int scan(const char *dir, int host, bool cards)
+{
+	char path[LAB_PATH_MAX];
+	int found, card;
+
+	if (lab_path(path, dir, "h%d.console.log", host) < 0)
+		return -1;
+	found = scan_file(path, host, patterns, sizeof(patterns) / sizeof(patterns[0]));
+	if (found < 0) {
+		lab_err("check-log: host %d has no console log %s", host, path);
+		return -1;
+	}
+	if (!cards)
+		return found;
+	if (lab_path(path, dir, "card%d.log", host) < 0)
+		return -1;
+	card = scan_file(path, host, card_patterns,
+			 sizeof(card_patterns) / sizeof(card_patterns[0]));
+	if (card < 0) {
+		lab_err("check-log: host %d has no card log %s", host, path);
+		return -1;
+	}
+	return found + card;
 }
 
 int cmd_check_log(int argc, char **argv)
@@ -72,7 +99,7 @@ int cmd_check_log(int argc, char **argv)
 		return 1;
 	}
 	for (int h = 0; h < cfg.hosts; h++) {
-		int n = scan(dir, h);
+		int n = scan(dir, h, !cfg.no_card);
 
 		if (n < 0)
 			missing++;
@@ -81,6 +108,6 @@ int cmd_check_log(int argc, char **argv)
 	}
 	if (total)
 		fprintf(stderr, "loom-lab: check-log: %d finding%s in the guest console "
-			"logs\n", total, total == 1 ? "" : "s");
+			"and card logs\n", total, total == 1 ? "" : "s");
 	return total || missing ? 1 : 0;
 }

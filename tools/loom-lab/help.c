@@ -153,8 +153,10 @@ static const char check_log_help[] =
 "\n"
 "Scans every guest's kernel console log (DIR/hN.console.log) for \"Oops\",\n"
 "\"BUG:\", \"WARNING:\", \"Call Trace\", \"kmemleak\", \"KASAN\",\n"
-"\"general protection\" and \"unreferenced object\" and prints each finding\n"
-"as `host N: FILE:LINE: text`.  Run it before `stop`, which removes DIR.\n"
+"\"general protection\" and \"unreferenced object\", and every card's log\n"
+"(DIR/cardN.log) for \"strict-registers: violation\" (the driver wrote a\n"
+"read-only register), and prints each finding as `host N: FILE:LINE: text`.\n"
+"Run it before `stop`, which removes DIR.\n"
 "\n"
 "exit status: 0 clean, 1 findings (or a log is missing), 2 bad options\n";
 

@@ -70,7 +70,7 @@
  *     _DETERMINISTIC, _DROPS_DISABLED, _DROPS_DEAD
  *   LOOM_ATTR_DROPS             nest    card-wide drops by cause (u64 each):
  *     LOOM_ATTR_DROPS_KEY, _BOUNDS, _NO_CTX, _NO_ROUTE, _HOP_LIMIT,
- *     _MALFORMED, _MAINT_LOST
+ *     _MALFORMED, _MAINT_LOST, _BSU_KEY
  *   LOOM_ATTR_MAINT             nest    one maintenance access:
  *     LOOM_ATTR_MAINT_OP          u8      LOOM_MAINT_OP_READ (1) / _WRITE (2)
  *     LOOM_ATTR_MAINT_ROUTE       binary  output port per hop, 0..16 bytes
@@ -133,7 +133,7 @@
  *                        CAP_NET_ADMIN (reads included: privileged)
  *   LOOM_CMD_KEY_GRANT   DEV_INDEX, KEY{VALUE, UID | GID}; CAP_NET_ADMIN
  *   LOOM_CMD_KEY_REVOKE  DEV_INDEX, KEY{VALUE, UID | GID}; CAP_NET_ADMIN
- *   LOOM_CMD_KEY_GET     dump: DEV_INDEX -> one KEY per grant
+ *   LOOM_CMD_KEY_GET     dump: DEV_INDEX -> one KEY per grant; CAP_NET_ADMIN
  *   LOOM_CMD_BSU_GET     doit: DEV_INDEX, BSU{INDEX}; dump: DEV_INDEX
  *   LOOM_CMD_BSU_SET     DEV_INDEX, BSU{INDEX, [PARENT], [CHILDREN]}: writes
  *                        the tree register (a port the card lacks, or the
@@ -306,6 +306,7 @@ enum loom_nl_drops_attr {
 	LOOM_ATTR_DROPS_HOP_LIMIT,
 	LOOM_ATTR_DROPS_MALFORMED,
 	LOOM_ATTR_DROPS_MAINT_LOST,
+	LOOM_ATTR_DROPS_BSU_KEY,	/* barrier packets of another partition */
 
 	__LOOM_ATTR_DROPS_MAX,
 	LOOM_ATTR_DROPS_MAX = __LOOM_ATTR_DROPS_MAX - 1
