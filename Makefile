@@ -7,6 +7,7 @@
 #   make check-hostile  loom.ko against a hostile card for several minutes
 #   make check-cluster  the 16-host lab (4x4 torus): too long for check
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
+#   make sim-bench  loom-sim's speed and memory figures (loom-sim --bench)
 #   make docs     the HTML documentation (Sphinx) into build/html
 #   make install  library, header, pkg-config file, tools, manual pages,
 #                 module, udev rules
@@ -21,7 +22,7 @@ BUILD ?= $(TOP)/build
 PREFIX ?= /usr/local
 export BUILD TOP
 
-USER_PARTS := lib fpga_bitstreams tests/vm/rma tests/vm/uring tools/loom-xfer tools/bench tools/loom-lab tools/loomctl tools/loom-fm
+USER_PARTS := lib fpga_bitstreams tests/vm/rma tests/vm/uring tools/loom-xfer tools/bench tools/loom-lab tools/loomctl tools/loom-fm tools/loom-sim
 
 all: userspace module man
 
@@ -36,6 +37,7 @@ userspace:
 	$(MAKE) -C tools/loom-lab
 	$(MAKE) -C tools/loomctl
 	$(MAKE) -C tools/loom-fm
+	$(MAKE) -C tools/loom-sim
 
 module:
 	$(MAKE) -C kmod
@@ -51,6 +53,7 @@ tests: userspace module
 	$(MAKE) -C lib tests
 	$(MAKE) -C tools/loomctl tests
 	$(MAKE) -C fpga_bitstreams tests
+	$(MAKE) -C tools/loom-sim tests
 	$(MAKE) -C kmod tests
 	$(MAKE) -C tests/vm/uring
 	$(MAKE) -C tests/vm/rma
@@ -82,6 +85,9 @@ fuzz: deps
 	@IFACE_FUZZ_CALLS=$${IFACE_FUZZ_CALLS:-100000} \
 		IFACE_FUZZ_SECONDS=$${IFACE_FUZZ_SECONDS:-3600} $(TOP)/tests/vm/kmod/test_iface_fuzz.sh
 
+sim-bench: userspace
+	$(MAKE) -C tools/loom-sim bench
+
 install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -92,6 +98,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/bin/
 	$(MAKE) -C tools/loomctl install PREFIX=$(PREFIX)
 	$(MAKE) -C tools/loom-fm install PREFIX=$(PREFIX)
+	$(MAKE) -C tools/loom-sim install PREFIX=$(PREFIX)
 	$(MAKE) -C Documentation install PREFIX=$(PREFIX)
 	$(MAKE) -C kmod install
 	install -D -m 0644 udev/60-loom.rules $(DESTDIR)/etc/udev/rules.d/60-loom.rules
@@ -121,4 +128,4 @@ clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests check check-hostile check-cluster demo fuzz install deb clean
+.PHONY: all deps userspace module man docs tests check check-hostile check-cluster demo fuzz sim-bench install deb clean

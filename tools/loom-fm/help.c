@@ -34,7 +34,7 @@ void fm_usage(FILE *f)
 "  minimal        hops against the shortest path; the maximum stretch.\n"
 "\n"
 "Fabric (one of):\n"
-"  --shape SHAPE     ring:N, mesh:XxY[xZ], torus:XxY[xZ], hyperx:S1xS2[xS3]\n"
+"  --shape SHAPE     ring:N, mesh:XxY[x...], torus:XxY[x...], hyperx:S1xS2[x...]\n"
 "                    (sizes 2..64, at most 512 nodes).  Node id x + X*(y + Y*z).\n"
 "                    Mesh/torus/ring: port d faces +dimension d, port dims+d\n"
 "                    faces -dimension d (as loom-lab).  HyperX: every two nodes\n"
