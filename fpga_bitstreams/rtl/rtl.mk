@@ -2,7 +2,7 @@
 # The router RTL (included by fpga_bitstreams/Makefile):
 #   rtl-gen      the Verilog headers generated from the C sources
 #   rtl-harness  the Verilated equivalence harness and its mutated builds
-#                (part of 'tests'; cached by content under $(BUILD)/rtl/cache)
+#                (part of 'tests'; cached by content under ~/.cache/loom/rtl)
 #   rtl-lint     verilator --lint-only -Wall of every unit and the router top
 #   synth        Yosys synth_xilinx of the card router, resource report
 #   synth-units  Yosys synth_xilinx of each unit at the card's sizes, resource
@@ -11,7 +11,9 @@
 RTL_DIR     := $(SRC_DIR)/rtl
 RTL_BUILD   := $(BUILD)/rtl
 RTL_GEN_DIR := $(RTL_BUILD)/gen
-RTL_CACHE   := $(RTL_BUILD)/cache
+# Verilated builds are keyed by the content they read, so one cache serves
+# every tree and every clean build on this machine.
+RTL_CACHE   ?= $(or $(LOOM_RTL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/loom/rtl)
 RTL_GEN     := $(RTL_BUILD)/rtl_gen
 RTL_SV      := $(sort $(wildcard $(RTL_DIR)/*.sv))
 RTL_VH      := $(wildcard $(RTL_DIR)/*.vh)

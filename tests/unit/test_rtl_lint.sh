@@ -7,14 +7,15 @@
 # headers in the build are what rtl_gen prints from the C sources now; a
 # parameter set the RTL cannot build fails at elaboration with a message
 # naming the parameter.  Each result is kept by the content hash of what
-# it read (build/rtl/cache), so a rerun with nothing changed is quick.
+# it read (~/.cache/loom/rtl, or $LOOM_RTL_CACHE), so a rerun with nothing
+# changed is quick, in this tree or a fresh clone.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 rtl=$top/fpga_bitstreams/rtl
 gen=$build/rtl/gen
-cache=$build/rtl/cache
+cache=${LOOM_RTL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/loom/rtl}
 if ! command -v verilator >/dev/null || [ ! -x "$build/rtl/rtl_gen" ]; then
 	echo "1..1"
 	echo "not ok 1 - verilator or build/rtl/rtl_gen missing (tools/deps/install-deps; make -C fpga_bitstreams rtl-gen)"

@@ -81,17 +81,33 @@ struct mismatch {
 
 struct fifo_model {
 	unsigned cap, bytes, hist;
+	// the model's representation: flits in pool slots, the FIFO a ring of slot numbers
 	std::vector<fifo_meta> meta;
 	std::vector<uint8_t> data;
+	std::vector<uint32_t> free_slots, ring;
+	flit_pool pool;
 	flit_fifo q;
-	fifo_model(unsigned c, unsigned b, unsigned h) : cap(c), bytes(b), hist(h), meta(c), data(c * b)
+	fifo_model(unsigned c, unsigned b, unsigned h) : cap(c), bytes(b), hist(h), meta(c), data(c * b),
+		free_slots(c), ring(fifo_ring_size(c))
 	{
-		fifo_attach(&q, meta.data(), data.data(), cap, bytes);
+		pool.meta = meta.data();
+		pool.data = data.data();
+		pool.free = free_slots.data();
+		pool.n_free = 0;
+		pool.flit_bytes = b;
+		for (unsigned s = c; s--;)
+			pool_put(&pool, s);
+		fifo_attach(&q, ring.data(), cap);
+	}
+	// pool slot of the flit @i from the front
+	uint32_t slot_at(unsigned i) const
+	{
+		return q.slot[(q.head + i) & q.mask];
 	}
 	uint64_t word(unsigned i) const
 	{
 		uint64_t v = 0;
-		const uint8_t *d = fifo_data_at(&q, i);
+		const uint8_t *d = pool_data(&pool, slot_at(i));
 
 		for (unsigned k = 0; k < bytes; k++)
 			v |= (uint64_t)d[k] << (8 * k);
@@ -105,22 +121,23 @@ struct fifo_model {
 		if (q.count <= i)
 			return 0;
 		for (unsigned a = 1; a <= hist + 1; a++)
-			if (fifo_meta_at(&q, i)->ready_at + a <= now)
+			if (pool.meta[slot_at(i)].ready_at + a <= now)
 				m |= 1ull << (a - 1);
 		return m;
 	}
 	void edge(bool push, uint64_t v, bool pop, uint64_t now)
 	{
-		fifo_meta m = {};
-		uint8_t d[8];
-
 		if (pop)
-			fifo_pop(&q);
+			pool_put(&pool, fifo_pop(&q));
 		if (push) {
-			m.ready_at = now;	// the write cycle; ages() adds the latency
+			uint32_t s = pool_get(&pool);
+			uint8_t *d = pool_data(&pool, s);
+
+			pool.meta[s] = fifo_meta{};
+			pool.meta[s].ready_at = now;	// the write cycle; ages() adds the latency
 			for (unsigned k = 0; k < bytes; k++)
 				d[k] = (uint8_t)(v >> (8 * k));
-			fifo_push(&q, &m, d);
+			fifo_push(&q, s);
 		}
 	}
 };
