@@ -5,6 +5,7 @@
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
 #   make check-debug  the VM suite and the fuzzers on a debug guest kernel
 #                 (KASAN, lockdep, kmemleak, ...; hours; not part of check)
+#   make fuzz     the long run of the interface fuzzer (100000 calls); TAP
 #   make check-hostile  loom.ko against a hostile card for several minutes
 #   make check-cluster  the 16-host lab (4x4 torus): too long for check
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
@@ -87,6 +88,13 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/demo/loom-demo
 
+# every user interface of loom.ko fuzzed at once, root and unprivileged
+# (Documentation/testing.rst); IFACE_FUZZ_CALLS, IFACE_FUZZ_SEED tune it
+fuzz: deps
+	@$(MAKE) --no-print-directory all tests
+	@IFACE_FUZZ_CALLS=$${IFACE_FUZZ_CALLS:-100000} \
+		IFACE_FUZZ_SECONDS=$${IFACE_FUZZ_SECONDS:-3600} $(TOP)/tests/vm/kmod/test_iface_fuzz.sh
+
 sim-bench: userspace
 	$(MAKE) -C tools/loom-sim bench
 
@@ -130,4 +138,4 @@ clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-hostile check-cluster demo sim-bench install deb clean
+.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-hostile check-cluster demo fuzz sim-bench install deb clean

@@ -75,7 +75,12 @@ static bool loom_admin_acked(struct loom_dev *ldev, u32 seq)
 	return loom_rd(ldev, ldev->blk_admin.off + LOOM_ADMIN_ACK) == seq;
 }
 
-/* Issue @cmd and wait: 0 with the card's *result, or -ETIMEDOUT. */
+/*
+ * Issue @cmd and wait: 0 with the card's *result, -ETIMEDOUT, or -ENODEV
+ * once loom_admin_stop() ran (nothing is written).  Only admin_lock is
+ * held across the wait: callers do not hold ldev->lock here (except
+ * removal's loom_ctx_hw_stop_all()).
+ */
 static int loom_admin_run(struct loom_dev *ldev, u32 cmd, u32 arg0,
 			  unsigned int timeout_ms, u32 *result)
 {
@@ -85,6 +90,10 @@ static int loom_admin_run(struct loom_dev *ldev, u32 cmd, u32 arg0,
 
 	slice = msecs_to_jiffies(max(loom_admin_poll_ms, 1u));
 	mutex_lock(&ldev->admin_lock);
+	if (ldev->admin_off) {
+		mutex_unlock(&ldev->admin_lock);
+		return -ENODEV;
+	}
 	seq = ++ldev->admin_seq;
 	if (!seq)
 		seq = ++ldev->admin_seq;
@@ -125,11 +134,12 @@ static int loom_admin_run(struct loom_dev *ldev, u32 cmd, u32 arg0,
  * @arg0: first argument (context index for CTX_ENABLE/CTX_DISABLE)
  * @timeout_ms: how long to wait for the acknowledgment
  *
- * Return: 0, -ETIMEDOUT when the card did not acknowledge in time, the
- * errno the card's result code maps to (-EINVAL, -EBUSY, -EOPNOTSUPP), or
- * -EIO when the card has failed, answers with a result code the interface
- * does not define, or refuses a command it may not refuse (NOP, RESET,
- * CTX_DISABLE: either fails it); failures are logged.
+ * Return: 0, -ETIMEDOUT when the card did not acknowledge in time, -ENODEV
+ * once loom_admin_stop() ran, the errno the card's result code maps to
+ * (-EINVAL, -EBUSY, -EOPNOTSUPP), or -EIO when the card has failed,
+ * answers with a result code the interface does not define, or refuses a
+ * command it may not refuse (NOP, RESET, CTX_DISABLE: either fails it);
+ * failures are logged.
  */
 int loom_admin_cmd(struct loom_dev *ldev, u32 cmd, u32 arg0,
 		   unsigned int timeout_ms)
@@ -212,4 +222,18 @@ int loom_admin_wait_ready(struct loom_dev *ldev)
 	}
 	ldev->admin_seq = loom_rd(ldev, base + LOOM_ADMIN_ACK);
 	return 0;
+}
+
+/**
+ * loom_admin_stop() - no admin command goes out any more
+ * @ldev: the card, about to lose its registers
+ *
+ * Waits for the command in flight, if any; every later command answers
+ * -ENODEV without touching a register.
+ */
+void loom_admin_stop(struct loom_dev *ldev)
+{
+	mutex_lock(&ldev->admin_lock);
+	ldev->admin_off = true;
+	mutex_unlock(&ldev->admin_lock);
 }

@@ -40,7 +40,7 @@ static int loom_open(struct inode *inode, struct file *file)
 	if (!ldev)
 		return -ENODEV;
 
-	lf = kzalloc(sizeof(*lf), GFP_KERNEL);
+	lf = kzalloc(sizeof(*lf), GFP_KERNEL_ACCOUNT);
 	if (!lf) {
 		loom_dev_put(ldev);
 		return -ENOMEM;

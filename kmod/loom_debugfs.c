@@ -217,6 +217,7 @@ static int loom_dbg_contexts_show(struct seq_file *s, void *unused)
 	seq_printf(s, "pinned %lu KiB (max_pinned_kb %u)\n",
 		   atomic_long_read(&ldev->pinned_pages) * (PAGE_SIZE / SZ_1K),
 		   READ_ONCE(loom_max_pinned_kb));
+	loom_quota_show(s, ldev);
 out:
 	mutex_unlock(&ldev->lock);
 	return 0;

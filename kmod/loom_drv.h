@@ -35,6 +35,10 @@ extern unsigned int loom_admin_poll_ms;
 extern unsigned int loom_max_ctx_per_file;
 extern bool loom_open_partition;
 extern unsigned int loom_max_pinned_kb;
+/* loom_quota.c */
+extern unsigned int loom_max_ctx_per_user;
+extern unsigned int loom_max_bsu_per_user;
+extern unsigned int loom_max_pinned_kb_per_user;
 
 /**
  * struct loom_blk - where one register block was found
@@ -117,17 +121,21 @@ struct loom_keys {
  * @ctrl: lab only: ivshmem register BAR (kick register)
  * @class_dev: /dev/loomN class device, NULL once removed
  * @minor: N of /dev/loomN
- * @lock: protects @dead, @quiet, @files, @ctx_busy and every file's contexts
+ * @lock: protects @dead, @quiet, @files, @ctx_busy, @quota and every
+ *	file's contexts; never held across a DMA allocation or a wait for
+ *	the card (but by removal, loom_ctx_hw_stop_all())
  * @dead: the PCI device is gone or the card failed (loom_hw.c): no register
  *	access, no new contexts, every call of its open files answers -EIO
- * @quiet: bus mastering is off: the card can no longer reach host memory,
- *	so the memory of any context may be freed
+ * @quiet: the card can no longer reach host memory (removed, and stopped
+ *	or bus mastering off), so the memory of any context may be freed
+ * @quota: what each user holds of the card, indexed by uid (loom_quota.c)
  * @files: open files (struct loom_file.node)
  * @ctx_busy: card context indices in use (bitmap of @n_ctx bits)
  * @orphans: contexts of closed files whose CTX_DISABLE the card did not
  *	acknowledge as done (it timed out, was refused, or the card failed);
  *	their memory is freed once the card is quiet
- * @admin_lock: serialises the admin mailbox
+ * @admin_lock: serialises the admin mailbox; protects @admin_off
+ * @admin_off: the card is being torn down: no admin command goes out
  * @admin_seq: sequence number of the last admin command
  * @admin_wq: woken by the admin interrupt (vector LOOM_VEC_ADMIN)
  * @cq_wq: woken by the completion interrupt (vector LOOM_VEC_CQ)
@@ -180,8 +188,10 @@ struct loom_dev {
 	struct list_head files;
 	unsigned long *ctx_busy;
 	struct list_head orphans;
+	struct xarray quota;
 
 	struct mutex admin_lock;	/* see @admin_lock above */
+	bool admin_off;
 	u32 admin_seq;
 	wait_queue_head_t admin_wq;
 	wait_queue_head_t cq_wq;
@@ -287,6 +297,9 @@ struct loom_pin {
  * @slot: slot in lf->ctxs, encoded in the tokens
  * @index: context index on the card
  * @key: partition key (the card stamps it on the context's requests)
+ * @uid: real uid of the creator, whose caps it is charged to (loom_quota.c)
+ * @pages: pages of memory it takes (rings, segment, counters page)
+ * @charged: @uid's caps hold the context
  * @cmdq_log2: log2 of command ring entries
  * @cq_log2: log2 of completion ring entries
  * @cmdq: command ring
@@ -307,6 +320,9 @@ struct loom_ctx {
 	u32 slot;
 	u32 index;
 	u32 key;
+	kuid_t uid;
+	unsigned long pages;
+	bool charged;
 	u32 cmdq_log2;
 	u32 cq_log2;
 	struct loom_dma_buf cmdq;
@@ -336,6 +352,7 @@ int loom_regs_discover(struct loom_dev *ldev);
 int loom_admin_cmd(struct loom_dev *ldev, u32 cmd, u32 arg0,
 		   unsigned int timeout_ms);
 int loom_admin_wait_ready(struct loom_dev *ldev);
+void loom_admin_stop(struct loom_dev *ldev);
 int loom_admin_quiesce(struct loom_dev *ldev);
 
 /* loom_irq.c */
@@ -348,10 +365,21 @@ extern atomic_long_t loom_mem_dma_bytes;
 int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req);
 int loom_ctx_destroy(struct loom_file *lf, u32 index);
 void loom_ctx_release_all(struct loom_file *lf);
-void loom_ctx_hw_stop_all(struct loom_dev *ldev);
-void loom_ctx_free_dead(struct loom_dev *ldev);
+bool loom_ctx_hw_stop_all(struct loom_dev *ldev);
+void loom_ctx_free_dead(struct loom_dev *ldev, bool stopped);
+void loom_ctx_keep_orphans(struct loom_dev *ldev);
+void loom_ctx_kept_exit(void);
 bool loom_ctx_cq_ready(struct loom_ctx *ctx);
 u64 loom_token(const struct loom_ctx *ctx, enum loom_region region);
+
+/* loom_quota.c */
+struct seq_file;
+int loom_quota_charge(struct loom_dev *ldev, kuid_t uid, u32 bsus,
+		      unsigned long pages);
+void loom_quota_uncharge(struct loom_dev *ldev, kuid_t uid, u32 bsus,
+			 unsigned long pages);
+void loom_quota_show(struct seq_file *s, struct loom_dev *ldev);
+void loom_quota_destroy(struct loom_dev *ldev);
 
 /* loom_pin.c */
 int loom_pin_charge(struct loom_dev *ldev, struct loom_pin *pin,

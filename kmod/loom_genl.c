@@ -545,8 +545,20 @@ static const struct genl_ops loom_genl_ops[] = {
 	},
 };
 
+/*
+ * The maintenance group carries what admin-only maintenance reads return:
+ * the netlink core refuses an unprivileged join (GENL_MCAST_CAP_NET_ADMIN).
+ * A kernel without that flag gets no maintenance multicast at all
+ * (loom_genl_maint.c): each answer then goes to its requester only.
+ */
 static const struct genl_multicast_group loom_genl_mcgrps[] = {
 	[LOOM_GENL_MCGRP_EVENTS_ID] = { .name = LOOM_GENL_MCGRP_EVENTS },
+	[LOOM_GENL_MCGRP_MAINT_ID] = {
+		.name = LOOM_GENL_MCGRP_MAINT,
+#ifdef LOOM_HAVE_GENL_MCAST_CAP
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+#endif
+	},
 };
 
 struct genl_family loom_genl_family = {

@@ -97,6 +97,7 @@ extern const struct nla_policy loom_genl_key_policy[];
 
 enum loom_genl_mcgrp {
 	LOOM_GENL_MCGRP_EVENTS_ID,
+	LOOM_GENL_MCGRP_MAINT_ID,
 };
 
 #endif /* LOOM_GENL_H */

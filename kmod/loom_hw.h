@@ -30,6 +30,7 @@
 
 #include <loom_hw/regs.h>
 
+struct loom_blk;
 struct loom_dev;
 
 /* contexts the driver accepts: a descriptor names one in 16 bits */
@@ -72,6 +73,13 @@ __printf(7, 8)
 int loom_hw_refuse(struct loom_dev *ldev, const char *block, const char *reg,
 		   int index, u32 off, u32 value, const char *limit, ...);
 void loom_hw_commit(struct loom_dev *ldev);
+int loom_hw_probe_size(struct loom_dev *ldev, const char *block,
+		       const struct loom_blk *b, u32 min);
+int loom_hw_probe_stride(struct loom_dev *ldev, const char *block,
+			 const struct loom_blk *b, u32 reg, u32 base,
+			 u32 rec_size, u32 count, u32 *stride);
+int loom_hw_probe_pages(struct loom_dev *ldev, const char *block,
+			const char *reg, u32 off, u32 pages, u32 *area);
 
 /* ---- loom_hw_fwid.c: firmware identity ------------------------------- */
 void loom_hw_fwid_probe(struct loom_dev *ldev);

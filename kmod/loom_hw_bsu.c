@@ -24,16 +24,15 @@
 int loom_hw_bsu_probe(struct loom_dev *ldev)
 {
 	const struct loom_blk *b = &ldev->blk_bsu;
-	phys_addr_t start = ldev->hal->regs_phys(ldev);
 	u32 off, n, stride, area;
+	int err;
 
 	ldev->geo.n_bsu = 0;
 	if (!b->size)
 		return 0;
-	if (b->size < LOOM_BSU_TREE_BASE)
-		return loom_hw_refuse(ldev, "BSU", "SIZE", -1,
-				      b->off + LOOM_BLK_SIZE, b->size,
-				      "at least %#x bytes", LOOM_BSU_TREE_BASE);
+	err = loom_hw_probe_size(ldev, "BSU", b, LOOM_BSU_TREE_BASE);
+	if (err)
+		return err;
 	off = b->off + LOOM_BSU_N_UNITS;
 	n = loom_rd(ldev, off);
 	if (!n || n > LOOM_BSU_COUNT ||
@@ -47,17 +46,10 @@ int loom_hw_bsu_probe(struct loom_dev *ldev)
 		return loom_hw_refuse(ldev, "BSU", "PAGE_STRIDE", -1, off, stride,
 				      "exactly %#x, the page size (%#lx)",
 				      LOOM_BSU_PAGE_SIZE, PAGE_SIZE);
-	off = b->off + LOOM_BSU_PAGE_AREA;
-	area = loom_rd(ldev, off);
-	if (!PAGE_ALIGNED(area) || area > ldev->regs_len ||
-	    (u64)n * PAGE_SIZE > ldev->regs_len - area)
-		return loom_hw_refuse(ldev, "BSU", "PAGE_AREA", -1, off, area,
-				      "page aligned, with %u pages inside the %#x-byte register space",
-				      n, ldev->regs_len);
-	if ((start + area) % PAGE_SIZE)
-		return loom_hw_refuse(ldev, "BSU", "PAGE_AREA", -1, off, area,
-				      "page aligned in physical memory too (the register space starts at %pa)",
-				      &start);
+	err = loom_hw_probe_pages(ldev, "BSU", "PAGE_AREA",
+				  b->off + LOOM_BSU_PAGE_AREA, n, &area);
+	if (err)
+		return err;
 	ldev->geo.n_bsu = n;
 	ldev->geo.bsu_area = area;
 	return 0;

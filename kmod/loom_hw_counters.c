@@ -35,14 +35,14 @@ int loom_hw_counters_probe(struct loom_dev *ldev)
 {
 	const struct loom_blk *b = &ldev->blk_cnt;
 	u32 off, ports, vcs, stride;
+	int err;
 
 	ldev->geo.cnt_n_vcs = 0;
 	if (!b->size)
 		return 0;
-	if (b->size < LOOM_CNT_BASE)
-		return loom_hw_refuse(ldev, "COUNTERS", "SIZE", -1,
-				      b->off + LOOM_BLK_SIZE, b->size,
-				      "at least %#x bytes", LOOM_CNT_BASE);
+	err = loom_hw_probe_size(ldev, "COUNTERS", b, LOOM_CNT_BASE);
+	if (err)
+		return err;
 	off = b->off + LOOM_CNT_N_PORTS;
 	ports = loom_rd(ldev, off);
 	if (ports != ldev->n_ports)
@@ -54,13 +54,11 @@ int loom_hw_counters_probe(struct loom_dev *ldev)
 	if (!vcs || vcs > LOOM_NUM_VCS)
 		return loom_hw_refuse(ldev, "COUNTERS", "N_VCS", -1, off, vcs,
 				      "1..%u (LOOM_NUM_VCS)", LOOM_NUM_VCS);
-	off = b->off + LOOM_CNT_STRIDE;
-	stride = loom_rd(ldev, off);
-	if (stride < LOOM_CNT_REC_SIZE || stride % 4 ||
-	    (u64)ports * vcs * stride > b->size - LOOM_CNT_BASE)
-		return loom_hw_refuse(ldev, "COUNTERS", "STRIDE", -1, off, stride,
-				      "a multiple of 4, at least %#x, with %u records inside the %#x-byte block",
-				      LOOM_CNT_REC_SIZE, ports * vcs, b->size);
+	err = loom_hw_probe_stride(ldev, "COUNTERS", b, LOOM_CNT_STRIDE,
+				   LOOM_CNT_BASE, LOOM_CNT_REC_SIZE, ports * vcs,
+				   &stride);
+	if (err)
+		return err;
 	ldev->geo.cnt_n_vcs = vcs;
 	ldev->geo.cnt_stride = stride;
 	return 0;

@@ -35,40 +35,32 @@ u32 loom_hw_db_page(struct loom_dev *ldev, u32 index)
 static int loom_hw_ctx_probe_records(struct loom_dev *ldev, u32 *n_ctx)
 {
 	const struct loom_blk *c = &ldev->blk_ctx;
-	u32 off, stride;
+	u32 off;
+	int err;
 
-	if (c->size < LOOM_CTX_BASE)
-		return loom_hw_refuse(ldev, "CTX", "SIZE", -1,
-				      c->off + LOOM_BLK_SIZE, c->size,
-				      "at least %#x bytes", LOOM_CTX_BASE);
+	err = loom_hw_probe_size(ldev, "CTX", c, LOOM_CTX_BASE);
+	if (err)
+		return err;
 	off = c->off + LOOM_CTX_COUNT;
 	*n_ctx = loom_rd(ldev, off);
 	if (!*n_ctx || *n_ctx > LOOM_HW_MAX_CTX)
 		return loom_hw_refuse(ldev, "CTX", "COUNT", -1, off, *n_ctx,
 				      "1..%u", LOOM_HW_MAX_CTX);
-	off = c->off + LOOM_CTX_STRIDE;
-	stride = loom_rd(ldev, off);
-	if (stride < LOOM_CTX_REC_SIZE || stride % 4 ||
-	    (u64)*n_ctx * stride > c->size - LOOM_CTX_BASE)
-		return loom_hw_refuse(ldev, "CTX", "STRIDE", -1, off, stride,
-				      "a multiple of 4, at least %#x, with %u records inside the %#x-byte block",
-				      LOOM_CTX_REC_SIZE, *n_ctx, c->size);
-	ldev->ctx_stride = stride;
-	return 0;
+	return loom_hw_probe_stride(ldev, "CTX", c, LOOM_CTX_STRIDE,
+				    LOOM_CTX_BASE, LOOM_CTX_REC_SIZE, *n_ctx,
+				    &ldev->ctx_stride);
 }
 
 /* the DOORBELL block: one page per context, inside the register space */
 static int loom_hw_ctx_probe_doorbells(struct loom_dev *ldev, u32 n_ctx)
 {
 	const struct loom_blk *d = &ldev->blk_db;
-	phys_addr_t start = ldev->hal->regs_phys(ldev);
-	u32 off, stride, count, area;
+	u32 off, stride, count;
+	int err;
 
-	if (d->size < LOOM_DOORBELL_COUNT + 4)
-		return loom_hw_refuse(ldev, "DOORBELL", "SIZE", -1,
-				      d->off + LOOM_BLK_SIZE, d->size,
-				      "at least %#x bytes",
-				      LOOM_DOORBELL_COUNT + 4);
+	err = loom_hw_probe_size(ldev, "DOORBELL", d, LOOM_DOORBELL_COUNT + 4);
+	if (err)
+		return err;
 	off = d->off + LOOM_DOORBELL_STRIDE;
 	stride = loom_rd(ldev, off);
 	if (stride != LOOM_DB_PAGE_SIZE || LOOM_DB_PAGE_SIZE != PAGE_SIZE)
@@ -81,19 +73,9 @@ static int loom_hw_ctx_probe_doorbells(struct loom_dev *ldev, u32 n_ctx)
 		return loom_hw_refuse(ldev, "DOORBELL", "COUNT", -1, off, count,
 				      "%u..%u (a page for each of the CTX block's contexts)",
 				      n_ctx, LOOM_HW_MAX_CTX);
-	off = d->off + LOOM_DOORBELL_AREA;
-	area = loom_rd(ldev, off);
-	if (!PAGE_ALIGNED(area) || area > ldev->regs_len ||
-	    (u64)n_ctx * PAGE_SIZE > ldev->regs_len - area)
-		return loom_hw_refuse(ldev, "DOORBELL", "AREA", -1, off, area,
-				      "page aligned, with %u pages inside the %#x-byte register space",
-				      n_ctx, ldev->regs_len);
-	if ((start + area) % PAGE_SIZE)
-		return loom_hw_refuse(ldev, "DOORBELL", "AREA", -1, off, area,
-				      "page aligned in physical memory too (the register space starts at %pa)",
-				      &start);
-	ldev->db_area = area;
-	return 0;
+	return loom_hw_probe_pages(ldev, "DOORBELL", "AREA",
+				   d->off + LOOM_DOORBELL_AREA, n_ctx,
+				   &ldev->db_area);
 }
 
 /**

@@ -17,11 +17,7 @@ int loom_hw_link_probe(struct loom_dev *ldev)
 {
 	const struct loom_blk *b = &ldev->blk_link;
 
-	if (b->size && b->size < LOOM_LINK_BASE)
-		return loom_hw_refuse(ldev, "LINK", "SIZE", -1,
-				      b->off + LOOM_BLK_SIZE, b->size,
-				      "at least %#x bytes", LOOM_LINK_BASE);
-	return 0;
+	return b->size ? loom_hw_probe_size(ldev, "LINK", b, LOOM_LINK_BASE) : 0;
 }
 
 /**

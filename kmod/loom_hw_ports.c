@@ -43,29 +43,26 @@ int loom_hw_ports_probe(struct loom_dev *ldev)
 {
 	const struct loom_blk *b = &ldev->blk_ports;
 	u32 count, stride, off;
+	int err;
 
 	ldev->geo.port_stride = 0;
 	if (!b->size)
 		return 0;
-	if (b->size < LOOM_PORTS_BASE)
-		return loom_hw_refuse(ldev, "PORTS", "SIZE", -1,
-				      b->off + LOOM_BLK_SIZE, b->size,
-				      "at least %#x bytes", LOOM_PORTS_BASE);
+	err = loom_hw_probe_size(ldev, "PORTS", b, LOOM_PORTS_BASE);
+	if (err)
+		return err;
 	off = b->off + LOOM_PORTS_COUNT;
 	count = loom_rd(ldev, off);
 	if (count != ldev->n_ports)
 		return loom_hw_refuse(ldev, "PORTS", "COUNT", -1, off, count,
 				      "exactly %u (ROUTER N_PORTS)",
 				      ldev->n_ports);
-	off = b->off + LOOM_PORTS_STRIDE;
-	stride = loom_rd(ldev, off);
-	if (stride < LOOM_PORT_REC_SIZE || stride % 4 ||
-	    (u64)count * stride > b->size - LOOM_PORTS_BASE)
-		return loom_hw_refuse(ldev, "PORTS", "STRIDE", -1, off, stride,
-				      "a multiple of 4, at least %#x, with %u records inside the %#x-byte block",
-				      LOOM_PORT_REC_SIZE, count, b->size);
-	ldev->geo.port_stride = stride;
-	return 0;
+	err = loom_hw_probe_stride(ldev, "PORTS", b, LOOM_PORTS_STRIDE,
+				   LOOM_PORTS_BASE, LOOM_PORT_REC_SIZE, count,
+				   &stride);
+	if (!err)
+		ldev->geo.port_stride = stride;
+	return err;
 }
 
 /**

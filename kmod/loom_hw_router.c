@@ -34,11 +34,11 @@ int loom_hw_router_probe(struct loom_dev *ldev)
 {
 	const struct loom_blk *b = &ldev->blk_router;
 	u32 off, node, ports, entries, fit;
+	int err;
 
-	if (b->size < LOOM_ROUTER_RT)
-		return loom_hw_refuse(ldev, "ROUTER", "SIZE", -1,
-				      b->off + LOOM_BLK_SIZE, b->size,
-				      "at least %#x bytes", LOOM_ROUTER_RT);
+	err = loom_hw_probe_size(ldev, "ROUTER", b, LOOM_ROUTER_RT);
+	if (err)
+		return err;
 	off = loom_hw_router_reg(ldev, LOOM_ROUTER_NODE_ID);
 	node = loom_rd(ldev, off);
 	if (node >= LOOM_MAX_NODES)

@@ -19,13 +19,13 @@ int loom_hw_vct_probe(struct loom_dev *ldev)
 {
 	const struct loom_blk *b = &ldev->blk_vct;
 	u32 off, n;
+	int err;
 
 	if (!b->size)
 		return 0;
-	if (b->size < LOOM_VCT_SIZE)
-		return loom_hw_refuse(ldev, "VCT", "SIZE", -1,
-				      b->off + LOOM_BLK_SIZE, b->size,
-				      "at least %#x bytes", LOOM_VCT_SIZE);
+	err = loom_hw_probe_size(ldev, "VCT", b, LOOM_VCT_SIZE);
+	if (err)
+		return err;
 	off = b->off + LOOM_VCT_N_PORTS;
 	n = loom_rd(ldev, off);
 	if (n != ldev->n_ports)

@@ -40,6 +40,7 @@ static int loom_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_init(&ldev->admin_lock);
 	INIT_LIST_HEAD(&ldev->files);
 	INIT_LIST_HEAD(&ldev->orphans);
+	xa_init(&ldev->quota);
 	init_waitqueue_head(&ldev->admin_wq);
 	init_waitqueue_head(&ldev->cq_wq);
 	init_waitqueue_head(&ldev->bsu_wq);
@@ -111,21 +112,24 @@ err_put:
 static void loom_remove(struct pci_dev *pdev)
 {
 	struct loom_dev *ldev = pci_get_drvdata(pdev);
+	bool stopped;
 
 	loom_debugfs_remove(ldev);
 	/* no new opens, sysfs gone */
 	loom_dev_unregister(ldev);
 	/* open files: -EIO, POLLHUP, mappings zapped */
 	loom_files_kill(ldev);
-	/* best effort: ask the card to stop every context */
-	loom_ctx_hw_stop_all(ldev);
+	/* ask the card to stop every context */
+	stopped = loom_ctx_hw_stop_all(ldev);
+	/* nobody's admin command touches the registers from here on */
+	loom_admin_stop(ldev);
 	loom_hw_release(ldev);
 	/* interrupts freed: nothing queues the event work any more */
 	loom_events_stop(ldev);
 	/* nothing reads registers any more: nothing fails the card */
 	loom_hw_stop(ldev);
-	/* bus mastering is off: the card can no longer write host memory */
-	loom_ctx_free_dead(ldev);
+	/* stopped, or bus mastering off: the card can no longer write memory */
+	loom_ctx_free_dead(ldev, stopped);
 
 	pci_set_drvdata(pdev, NULL);
 	dev_info(&pdev->dev, "loom%d removed\n", ldev->minor);

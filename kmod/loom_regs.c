@@ -247,12 +247,9 @@ int loom_regs_discover(struct loom_dev *ldev)
 	if (err)
 		goto out;
 
-	if (found[0].size < LOOM_FWID_SIZE) {
-		err = loom_hw_refuse(ldev, "FWID", "SIZE", -1, LOOM_BLK_SIZE,
-				     found[0].size, "at least %#x bytes",
-				     LOOM_FWID_SIZE);
+	err = loom_hw_probe_size(ldev, "FWID", &found[0], LOOM_FWID_SIZE);
+	if (err)
 		goto out;
-	}
 	loom_hw_fwid_probe(ldev);
 	built = ldev->fwid.build_time;
 	dev_info(dev, "firmware \"%s\" design %u.%u.%u build %08x built %ptTs UTC%s\n",
@@ -261,14 +258,10 @@ int loom_regs_discover(struct loom_dev *ldev)
 		 ldev->fwid.design_version & 0xff, ldev->fwid.build_id, &built,
 		 ldev->fwid.flags & LOOM_FWID_F_EMULATED ? " (card emulator)" : "");
 
-	if (ldev->blk_admin.size < LOOM_ADMIN_SIZE) {
-		err = loom_hw_refuse(ldev, "ADMIN", "SIZE", -1,
-				     ldev->blk_admin.off + LOOM_BLK_SIZE,
-				     ldev->blk_admin.size, "at least %#x bytes",
-				     LOOM_ADMIN_SIZE);
-		goto out;
-	}
-	err = loom_hw_router_probe(ldev);
+	err = loom_hw_probe_size(ldev, "ADMIN", &ldev->blk_admin,
+				 LOOM_ADMIN_SIZE);
+	if (!err)
+		err = loom_hw_router_probe(ldev);
 	if (!err)
 		err = loom_hw_ports_probe(ldev);
 	if (!err)

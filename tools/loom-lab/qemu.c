@@ -9,6 +9,16 @@
  * for the guests shared read-only by a second virtio-9p device.  The TCG
  * translation cache is capped (LAB_TCG_TB_MIB): left alone it grows to
  * 1 GiB per guest.
+ *
+ * The card sits alone behind a PCI-to-PCI bridge of its own.  Its
+ * 256-byte register BAR0 holds the Doorbell register, and the page around
+ * it is the kick page loom.ko maps into every process that opens
+ * /dev/loomN.  On the root bus the firmware (or the guest kernel, on a
+ * rescan) packs small BARs of other devices next to each other, so another
+ * device's registers could land in that page; a bridge's memory window is
+ * aligned to 1 MiB and holds only the BARs behind it (the card's BAR1,
+ * its MSI-X table, is a page of its own), so nothing else ever shares the
+ * kick page, whatever devices a guest has.
  */
 #include <stdio.h>
 
@@ -74,6 +84,8 @@ void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 		lab_argv_add(a, "-chardev");
 		lab_argv_add(a, "socket,id=ivs,path=%s/card%d.ivshmem.sock", cfg->dir, i);
 		lab_argv_add(a, "-device");
-		lab_argv_add(a, "ivshmem-doorbell,chardev=ivs,vectors=4");
+		lab_argv_add(a, "pci-bridge,id=cardbr,chassis_nr=1");
+		lab_argv_add(a, "-device");
+		lab_argv_add(a, "ivshmem-doorbell,chardev=ivs,vectors=4,bus=cardbr,addr=0");
 	}
 }

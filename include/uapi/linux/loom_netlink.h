@@ -127,7 +127,9 @@
  *   LOOM_CMD_MAINT       DEV_INDEX, MAINT{OP, ROUTE, ADDR, [VALUE],
  *                        [TIMEOUT_MS], [RETRIES]} -> DEV_INDEX, MAINT{...};
  *                        retries with a new sequence id after each timeout,
- *                        -ETIMEDOUT when every attempt timed out;
+ *                        -ETIMEDOUT when every attempt timed out,
+ *                        -ECANCELED when a fatal signal ended the wait
+ *                        (the extack says whether a request went out);
  *                        CAP_NET_ADMIN (reads included: privileged)
  *   LOOM_CMD_KEY_GRANT   DEV_INDEX, KEY{VALUE, UID | GID}; CAP_NET_ADMIN
  *   LOOM_CMD_KEY_REVOKE  DEV_INDEX, KEY{VALUE, UID | GID}; CAP_NET_ADMIN
@@ -145,6 +147,9 @@
  *   LOOM_EVENT_PORT_CHANGED   DEV_INDEX, PORT{...} when a port's state changes:
  *                             link up/down, lane dropped, declared dead,
  *                             enabled/disabled
+ *
+ * Multicast group LOOM_GENL_MCGRP_MAINT (joining it needs CAP_NET_ADMIN:
+ * what maintenance reads return is privileged) carries
  *   LOOM_EVENT_MAINT_RESP     DEV_INDEX, MAINT{...} for every maintenance
  *                             response the card delivers
  */
@@ -154,6 +159,7 @@
 #define LOOM_GENL_NAME		"loom"
 #define LOOM_GENL_VERSION	1
 #define LOOM_GENL_MCGRP_EVENTS	"events"
+#define LOOM_GENL_MCGRP_MAINT	"maint"
 
 #define LOOM_ROUTE_PORT_HOST	15	/* deliver to the local host */
 #define LOOM_BSU_PARENT_ROOT	15	/* BSU_PARENT: no parent */

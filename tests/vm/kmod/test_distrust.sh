@@ -15,7 +15,10 @@
 #    (an orphan) while the card still runs it, and is freed at unbind;
 #  - a CTX_ENABLE executed but answered with an error: the context is
 #    disabled before its memory goes;
-#  - a result code the interface does not define: the card fails.
+#  - a result code the interface does not define: the card fails;
+#  - a card frozen at unbind (SIGSTOP): the RESET that stops its contexts
+#    is never acknowledged, and since the lab's emulator does not see bus
+#    mastering go off, the memory of its contexts is kept for good.
 # Then rmmod works and the kernel log is clean.  LOOM_MODULE=PATH tests
 # another build of loom.ko.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,7 +31,7 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ] || [ ! -x "$ops"
 	echo "1..0 # SKIP loom-lab, loom-card or distrust_ops not built (make -C kmod tests)"
 	exit 4
 fi
-tap_plan 24
+tap_plan 27
 lab_start_test "lab with 1 host starts (no module)" --hosts 1 --no-module
 if ! card_regs_open 0; then
 	tap_fail "the emulator's register memfd is found"
@@ -115,7 +118,7 @@ expect "LOGICAL_ID 5000 at run time: EIO and one line naming register, value and
 	'card failed: block ROUTER register LOGICAL_ID \(offset 0x94\) reads 5000 \(0x1388\), limit: below 1024' "$out"
 expect "after the failure the card is not used: the next open answers ENODEV or EIO" \
 	'^(open=-19|info=-5)$' "$(grep -E '^(open|info)=' <<<"$out" | sed -n 2p)"
-out=$(lab_exec 0 "loomctl -d loom0 dev show" 2>&1)
+out=$(lab_exec 0 "loomctl dev show dev loom0" 2>&1)
 expect "netlink says the card failed" 'failed' "$out"
 rebind >/dev/null
 expect "unbind and bind bring the card back" '^info=0 ' "$(lab_exec 0 "$ops info /dev/loom0" 2>&1)"
@@ -153,6 +156,22 @@ expect "an undefined result code fails the card" \
 	'card failed: block ADMIN register RESULT .* reads 77 \(0x4d\), limit: 0..5 \(LOOM_ADMIN_E_\*\), the answer to CTX_ENABLE\(0\)' "$out"
 rebind >/dev/null
 expect "unbind of the failed card frees what it kept" 'contexts 0 dma_bytes 0 ' "$(memory)"
+
+# ---- a card that does not answer at unbind: its memory is kept ----------
+hold=$loom_build/tests/vm/kmod/hold_ctx
+card=$("$LOOM_LAB" status --dir "$LAB_DIR" | sed -n 's/^card 0: loom-card pid \([0-9]*\).*/\1/p')
+out=$(lab_exec 0 "dmesg -C; ($hold poll /dev/loom0 > /tmp/hold.out 2>&1 &); sleep 2; cat /tmp/hold.out" 2>&1)
+tap_diag "$out"
+kill -STOP "$card"
+out=$(lab_exec 0 "echo $pci > /sys/bus/pci/drivers/loom/unbind; sleep 1; cat /tmp/hold.out;
+		  cat /sys/kernel/debug/loom/memory; dmesg | grep 'loom 0'" 2>&1)
+kill -CONT "$card"
+expect "a card frozen at unbind: after five RESETs unanswered, one line keeps its context's memory" \
+	'keeping the memory of 1 contexts \([0-9]+ bytes\) for good' "$out"
+kept=$(sed -n 's/.*keeping the memory of 1 contexts (\([0-9]*\) bytes).*/\1/p' <<<"$out")
+expect "... the holder got POLLERR, and the memory is still allocated ($kept bytes)" \
+	"contexts 1 dma_bytes ${kept:-x} " "$(tr '\n' ' ' <<<"$out")"
+expect "... and stays so once the card answers again" "contexts 1 dma_bytes ${kept:-x} " "$(memory)"
 
 out=$(lab_exec 0 "rmmod loom && echo unloaded" 2>&1)
 expect "rmmod works" 'unloaded' "$out"
