@@ -369,10 +369,10 @@ static int loom_ctx_alloc_mem(struct loom_dev *ldev, struct loom_ctx *ctx,
  * ldev->lock is taken only around the bookkeeping and the register writes,
  * never across the allocations or the wait for the card.
  *
- * Return: 0; -EINVAL for bad flags, sizes or index; -EBUSY when the
- * requested index is taken or the card has no free context; -EMFILE when
- * the file already holds max_ctx_per_file contexts, or a BSU of @req->bsu_mask
- * is held by another context; -EINVAL also for a BSU the card lacks; -EACCES when the
+ * Return: 0; -EINVAL for bad flags, sizes or index, or a BSU the card
+ * lacks; -EBUSY when the requested index is taken, the card has no free
+ * context, or a BSU of @req->bsu_mask is held by another context; -EMFILE
+ * when the file already holds max_ctx_per_file contexts; -EACCES when the
  * caller may not use the key (loom_keys.c); -EDQUOT when the caller's
  * user would exceed max_ctx_per_user, max_bsu_per_user or
  * max_pinned_kb_per_user (loom_quota.c, logged); -ENOMEM when the memory would
