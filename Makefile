@@ -93,6 +93,7 @@ demo: deps
 fuzz: deps
 	@$(MAKE) --no-print-directory all tests
 	@IFACE_FUZZ_CALLS=$${IFACE_FUZZ_CALLS:-100000} IFACE_FUZZ_SEED=$${IFACE_FUZZ_SEED:-$$(date +%Y%m%d)} \
+		IFACE_FUZZ_RINGS=$${IFACE_FUZZ_RINGS:-psd} \
 		IFACE_FUZZ_SECONDS=$${IFACE_FUZZ_SECONDS:-3600} $(TOP)/tests/vm/kmod/test_iface_fuzz.sh
 
 sim-bench: userspace

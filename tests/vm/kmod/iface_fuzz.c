@@ -1197,6 +1197,7 @@ int main(int argc, char **argv)
 	long target = 20000, unkillable = 0, killed = 0;
 	struct rng r;
 	double t0, next_kill, next_unbind, started;
+	int unbinds = 0;
 	int opt, bound = 1, i;
 
 	while ((opt = getopt(argc, argv, "n:s:p:t:u:g:U:T:o:r:d:N:")) != -1) {
@@ -1257,7 +1258,11 @@ int main(int argc, char **argv)
 			killed++;
 			next_kill = t + 1 + below(&r, 4);
 		}
-		if (unbind_ms && t >= next_unbind) {
+		/* by time, and at the latest once a third of the calls are made,
+		 * so that a fast machine unbinds too */
+		if (unbind_ms && (t >= next_unbind ||
+				  (!unbinds && atomic_load(&sh->calls) >= sh->target / 3))) {
+			unbinds += bound;
 			unbind_step(!bound);
 			bound = !bound;
 			next_unbind = t + (bound ? unbind_ms : unbind_ms / 4 + 50) / 1000.0;

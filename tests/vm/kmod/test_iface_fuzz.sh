@@ -21,7 +21,11 @@
 # IFACE_FUZZ_SEED (default 4242, so 'make check' repeats one run; 'make fuzz'
 # passes the date; printed, to replay a run),
 # IFACE_FUZZ_PROCS (4), IFACE_FUZZ_THREADS (3), IFACE_FUZZ_UNBIND_MS
-# (5000; 0: never), IFACE_FUZZ_SECONDS (time limit of the calls, 1200).
+# (5000, and at the latest once a third of the calls are made; 0: never),
+# IFACE_FUZZ_SECONDS (time limit of the calls, 1200), IFACE_FUZZ_RINGS
+# (the io_uring ring kinds: default ps, plain and SQPOLL; 'make fuzz' adds
+# d, DEFER_TASKRUN, on which Linux 6.1 loses completions, see
+# Documentation/testing.rst).
 # LOOM_MODULE=PATH tests another build of loom.ko.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
@@ -37,6 +41,7 @@ seed=${IFACE_FUZZ_SEED:-4242}
 procs=${IFACE_FUZZ_PROCS:-4}
 threads=${IFACE_FUZZ_THREADS:-3}
 unbind_ms=${IFACE_FUZZ_UNBIND_MS:-5000}
+rings=${IFACE_FUZZ_RINGS:-ps}
 seconds=${IFACE_FUZZ_SECONDS:-1200}
 
 tap_plan 8
@@ -59,9 +64,9 @@ else
 	tap_done
 fi
 
-tap_diag "iface_fuzz -n $calls -s $seed -p $procs -t $threads -U $unbind_ms (replay with IFACE_FUZZ_CALLS=$calls IFACE_FUZZ_SEED=$seed)"
+tap_diag "iface_fuzz -n $calls -s $seed -p $procs -t $threads -U $unbind_ms -r $rings (replay with IFACE_FUZZ_CALLS=$calls IFACE_FUZZ_SEED=$seed IFACE_FUZZ_RINGS=$rings)"
 "$LOOM_LAB" exec --dir "$LAB_DIR" --timeout $((seconds + 300)) 0 -- "$g/iface_fuzz" -n "$calls" \
-	-s "$seed" -p "$procs" -t "$threads" -u 65534 -g "$loomgid" -U "$unbind_ms" -T "$seconds" \
+	-s "$seed" -p "$procs" -t "$threads" -u 65534 -g "$loomgid" -U "$unbind_ms" -r "$rings" -T "$seconds" \
 	>"$out/fuzz" 2>&1
 rc=$?
 tap_diag "$(cat "$out/fuzz")"
