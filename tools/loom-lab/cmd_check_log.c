@@ -127,6 +127,15 @@ static const char *card_log_line(const char *line)
 	return strstr(line, "strict-registers: violation") ? "strict registers" : NULL;
 }
 
+/* The logs of host N in a lab and what makes a finding in each. */
+static const struct {
+	const char *name;
+	const char *(*classify)(const char *line);
+} lab_logs[] = {
+	{ "h%d.console.log", log_scan_line },
+	{ "card%d.log", card_log_line },
+};
+
 /* A count of lines for --before/--after: 0..10000. */
 static int parse_lines(const char *opt, const char *arg, long *out)
 {
@@ -204,18 +213,14 @@ int cmd_check_log(int argc, char **argv)
 	}
 	for (int h = 0; h < cfg.hosts; h++) {
 		snprintf(who, sizeof(who), "host %d: ", h);
-		if (lab_path(path, dir, "h%d.console.log", h) < 0 ||
-		    scan(path, who, &ex, log_scan_line, &t) < 0)
-			missing++;
-		else
-			logs++;
-		if (cfg.no_card)
-			continue;
-		if (lab_path(path, dir, "card%d.log", h) < 0 ||
-		    scan(path, who, &ex, card_log_line, &t) < 0)
-			missing++;
-		else
-			logs++;
+		/* the guest's console log, then its card's log (if it has a card) */
+		for (size_t k = 0; k < (cfg.no_card ? 1 : sizeof(lab_logs) / sizeof(lab_logs[0])); k++) {
+			if (lab_path(path, dir, lab_logs[k].name, h) < 0 ||
+			    scan(path, who, &ex, lab_logs[k].classify, &t) < 0)
+				missing++;
+			else
+				logs++;
+		}
 	}
 	summary(&t, logs);
 	return t.total || missing ? 1 : 0;
