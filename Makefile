@@ -3,6 +3,10 @@
 #   make          build everything (module, library, card emulator, tools,
 #                 manual pages)
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
+#   make check-debug  the VM suite and the fuzzers on a debug guest kernel
+#                 (KASAN, lockdep, kmemleak, ...; hours; not part of check)
+#   make fuzz     the long run of the interface fuzzer (100000 calls); TAP
+#   make check-hostile  loom.ko against a hostile card for several minutes
 #   make check-cluster  the 16-host lab (4x4 torus): too long for check
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make sim-bench  loom-sim's speed and memory figures (loom-sim --bench)
@@ -47,11 +51,14 @@ docs:
 	$(MAKE) -C Documentation html
 
 # test programs (unit tests and native fabric tests under ASan/UBSan)
-tests: userspace module
+tests: userspace module vm-tests
 	$(MAKE) -C lib tests
 	$(MAKE) -C tools/loomctl tests
 	$(MAKE) -C fpga_bitstreams tests
 	$(MAKE) -C tools/loom-sim tests
+
+# the guest-side programs of the VM tests alone
+vm-tests: userspace module
 	$(MAKE) -C kmod tests
 	$(MAKE) -C tests/vm/uring
 	$(MAKE) -C tests/vm/rma
@@ -61,6 +68,18 @@ check: deps
 	@$(MAKE) --no-print-directory all tests deb
 	@$(TOP)/tests/run-tests
 
+# The debug-kernel campaign: builds its own kernel (cached) and its own copy
+# of the tree (build/check-debug); CHECK_DEBUG_ARGS go to tests/debug/check-debug.
+check-debug:
+	@$(TOP)/tests/debug/check-debug $(CHECK_DEBUG_ARGS)
+
+# Longer than the round of test_hostile.sh in 'check': more seeds, longer
+# rounds (HOSTILE_SEEDS, HOSTILE_SECONDS override them).
+check-hostile: deps
+	@$(MAKE) --no-print-directory all tests
+	@HOSTILE_SEEDS="$${HOSTILE_SEEDS:-11 12 13 14 15 16 17 18}" \
+	 HOSTILE_SECONDS="$${HOSTILE_SECONDS:-30}" $(TOP)/tests/vm/kmod/test_hostile.sh
+
 check-cluster: deps
 	@$(MAKE) --no-print-directory all
 	@LOOM_TEST_TIMEOUT=$${LOOM_TEST_TIMEOUT:-2400} $(TOP)/tests/run-tests cluster
@@ -68,6 +87,14 @@ check-cluster: deps
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/demo/loom-demo
+
+# every user interface of loom.ko fuzzed at once, root and unprivileged
+# (Documentation/testing.rst); IFACE_FUZZ_CALLS, IFACE_FUZZ_SEED tune it
+fuzz: deps
+	@$(MAKE) --no-print-directory all tests
+	@IFACE_FUZZ_CALLS=$${IFACE_FUZZ_CALLS:-100000} IFACE_FUZZ_SEED=$${IFACE_FUZZ_SEED:-$$(date +%Y%m%d)} \
+		IFACE_FUZZ_RINGS=$${IFACE_FUZZ_RINGS:-psd} \
+		IFACE_FUZZ_SECONDS=$${IFACE_FUZZ_SECONDS:-3600} $(TOP)/tests/vm/kmod/test_iface_fuzz.sh
 
 sim-bench: userspace
 	$(MAKE) -C tools/loom-sim bench
@@ -112,4 +139,4 @@ clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests check check-cluster demo sim-bench install deb clean
+.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-hostile check-cluster demo fuzz sim-bench install deb clean

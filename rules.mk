@@ -6,7 +6,8 @@ CC       ?= cc
 CSTD     := -std=c11 -D_GNU_SOURCE
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS   ?= -O2 -g
-# the release of loom, one number for the library, the tools (-V) and the packages
+# the release of loom, one number for the library, the tools (-V) and the
+# packages; every rule compiling a -V (tools/common/cli.h) depends on VERSION
 LOOM_VERSION := $(shell cat $(TOP)/VERSION)
 ALL_CFLAGS = $(CSTD) $(WARN) $(CPPFLAGS) $(CFLAGS) -I$(TOP)/include -I$(TOP)/include/uapi \
 	     -I$(TOP)/lib/include -DLOOM_VERSION=\"$(LOOM_VERSION)\"

@@ -24,10 +24,11 @@
 #include "host_if.h"
 #include "maint.h"
 #include "router/route.h"
+#include "strict_regs.h"
 
 #define CARD_N_CTX		64
 #define CARD_RT_ENTRIES		LOOM_MAX_NODES
-#define CARD_DESIGN_VERSION	((0u << 16) | (2u << 8) | 0u)	/* 0.2.0: GET, atomics, counters */
+#define CARD_DESIGN_VERSION	((0u << 16) | (3u << 8) | 0u)	/* 0.3.0: partitions enforced */
 #define CARD_DESC		"loom-card-emu"
 #define CARD_FP_TIMEOUT_MS	1000	/* PORTS_FP_TIMEOUT_MS at reset */
 #define CARD_LANES		4	/* lanes per link */
@@ -56,6 +57,8 @@
 #define CARD_DB_AREA		0x10000	/* page aligned */
 #define CARD_BSU_AREA		(CARD_DB_AREA + CARD_N_CTX * LOOM_DB_PAGE_SIZE)	/* 0x50000 */
 #define CARD_REGS_MIN		(CARD_BSU_AREA + LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE)
+
+struct hostile;
 
 /* Hooks to the network ports, supplied by whoever runs the card. */
 struct card_io {
@@ -92,6 +95,8 @@ struct card {
 	uint64_t host_drops;	/* packets from the host interface dropped */
 	uint64_t stale_acks;	/* acks for no operation in flight */
 	struct bsu_block bsu;	/* barrier/eureka units */
+	struct strict_regs strict;	/* --strict-registers: access checking */
+	struct hostile *hostile;	/* its hostile mode (hostile.h), or NULL */
 };
 
 /*
@@ -138,6 +143,8 @@ static inline uint32_t card_rd32(const struct card *c, uint32_t off)
 static inline void card_wr32(struct card *c, uint32_t off, uint32_t v)
 {
 	__atomic_store_n((uint32_t *)(void *)(c->regs + off), v, __ATOMIC_RELEASE);
+	if (c->strict.shadow)
+		c->strict.shadow[off / 4] = v;
 }
 
 static inline uint64_t card_rd64(const struct card *c, uint32_t off_lo)

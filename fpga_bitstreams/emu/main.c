@@ -10,6 +10,7 @@
 #include "ctl.h"
 #include "event.h"
 #include "guest_mem.h"
+#include "hostile.h"
 #include "ivshmem_server.h"
 #include "port.h"
 
@@ -50,8 +51,11 @@ struct options {
 	long replay_frames;
 	long vc_buffers;
 	long lane_mbps;
+	bool strict_registers;
 	struct { bool set; unsigned int dim; bool dateline; } vct[LOOM_MAX_PORTS];
 	unsigned int start_vc1[LOOM_MAX_NODES / 32];
+	bool hostile;
+	unsigned long long hostile_seed;
 };
 
 struct emulator {
@@ -61,9 +65,11 @@ struct emulator {
 	struct ivshmem_server ivs;
 	struct port_set ports;
 	struct ctl_server ctl;
+	struct hostile hostile;
 	int epfd;
 	int sigfd;
 	bool stop;
+	bool kicked;		/* a guest kick since the last strict check */
 	struct ev_handler sig_ev;
 	struct ev_handler ivs_listen_ev;
 	struct ev_handler ivs_client_ev;
@@ -81,7 +87,7 @@ static void usage(FILE *f)
 "                  --cable PORT=tcp-connect:HOST:TCPPORT]...\n"
 "                 [--route DST=PORT]... [--ctl PATH] [--seed N]\n"
 "                 [--link-timeout MS] [--replay-frames N] [--vc-buffers N]\n"
-"                 [--lane-mbps M]\n"
+"                 [--lane-mbps M] [--strict-registers] [--hostile SEED]\n"
 "                 [--verbose] [--help]\n"
 "\n"
 "Emulates one loom router card.  The card serves a QEMU ivshmem-doorbell\n"
@@ -142,6 +148,20 @@ static void usage(FILE *f)
 "  --lane-mbps M     emulated bandwidth of one lane in Mbit/s (1..%u):\n"
 "                    DATA frames leave at (lanes in use) x M, so a link\n"
 "                    that drops lanes slows down.  Default 0: unpaced.\n"
+"  --strict-registers\n"
+"                    enforce register access types: a write-only register\n"
+"                    (a doorbell) is replaced by 0x%08x once the card has\n"
+"                    taken it, so software that reads it back sees poison;\n"
+"                    a read-only register software overwrote is logged\n"
+"                    ('strict-registers: violation: ...'), counted and\n"
+"                    restored at the next kick.\n"
+"  --hostile SEED    misbehave on purpose, to test software's distrust of its\n"
+"                    card: out-of-range and changing register values, bogus\n"
+"                    completions, interrupt storms, admin commands ignored or\n"
+"                    refused (never answered OK unless executed), stray\n"
+"                    maintenance responses and port events.  The same SEED\n"
+"                    draws the same sequence of misbehaviours.  Also 'hostile'\n"
+"                    on the control socket.\n"
 "  --verbose         log admin commands, context changes and drops.\n"
 "  --help            print this text and exit.\n"
 "\n"
@@ -153,7 +173,7 @@ static void usage(FILE *f)
 		PORT_CONNECT_TIMEOUT_MS / 1000, LOOM_MAX_NODES - 1, LINK_TIMEOUT_MAX_MS,
 		GBN_TIMEOUT_DEFAULT_MS, GBN_WINDOW_MAX, GBN_WINDOW_DEFAULT,
 		LOOM_VCT_PORT_DIM_NONE - 1, TILE_BUFS_MAX,
-		TILE_BUFS_DEFAULT, PORT_LANE_MBPS_MAX);
+		TILE_BUFS_DEFAULT, PORT_LANE_MBPS_MAX, LOOM_REG_POISON);
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2))) bad_option(const char *fmt, ...)
@@ -267,7 +287,8 @@ static void parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_NODE = 256, OPT_IVSHMEM, OPT_GUEST_RAM, OPT_PORTS, OPT_CABLE, OPT_ROUTE,
 	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_REPLAY_FRAMES,
-	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1, OPT_LANE_MBPS };
+	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1, OPT_LANE_MBPS, OPT_STRICT_REGISTERS,
+	       OPT_HOSTILE };
 	static const struct option longopts[] = {
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "ivshmem", required_argument, NULL, OPT_IVSHMEM },
@@ -284,6 +305,8 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "lane-mbps", required_argument, NULL, OPT_LANE_MBPS },
 		{ "vct", required_argument, NULL, OPT_VCT },
 		{ "start-vc1", required_argument, NULL, OPT_START_VC1 },
+		{ "strict-registers", no_argument, NULL, OPT_STRICT_REGISTERS },
+		{ "hostile", required_argument, NULL, OPT_HOSTILE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -346,6 +369,17 @@ static void parse_options(struct options *o, int argc, char **argv)
 				bad_option("--seed '%s': expected an unsigned 64-bit number", optarg);
 			break;
 		}
+		case OPT_HOSTILE: {
+			char *end;
+
+			errno = 0;
+			o->hostile_seed = strtoull(optarg, &end, 0);
+			if (!*optarg || *optarg == '-' || *optarg == ' ' || *end || errno)
+				bad_option("--hostile '%s': expected a seed, an unsigned 64-bit number",
+					   optarg);
+			o->hostile = true;
+			break;
+		}
 		case OPT_LINK_TIMEOUT:
 			o->link_timeout_ms = parse_num(optarg, 1, LINK_TIMEOUT_MAX_MS);
 			if (o->link_timeout_ms < 0)
@@ -372,6 +406,9 @@ static void parse_options(struct options *o, int argc, char **argv)
 			break;
 		case OPT_VCT:
 			parse_vct(o, optarg);
+			break;
+		case OPT_STRICT_REGISTERS:
+			o->strict_registers = true;
 			break;
 		case OPT_START_VC1: {
 			long dst = parse_num(optarg, 0, LOOM_MAX_NODES - 1);
@@ -433,6 +470,7 @@ static void on_kick(struct ev_handler *h, uint32_t events)
 
 	(void)events;
 	ivs_take_kick(&emu.ivs, v);	/* the service round after the events rescans all */
+	emu.kicked = true;
 }
 
 static void client_gone(void)
@@ -542,6 +580,8 @@ static void setup(void)
 		       (unsigned int)o->ports, &emu.gm, &io))
 		die("register window too small for the card's layout");
 	emu.card.verbose = o->verbose;
+	emu.card.hostile = &emu.hostile;
+	emu.hostile.verbose = o->verbose;
 	for (unsigned int i = 0; i < o->n_routes; i++)
 		card_set_route(&emu.card, o->route[i].dst, o->route[i].port);
 	for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++)
@@ -551,6 +591,8 @@ static void setup(void)
 	for (unsigned int w = 0; w < LOOM_MAX_NODES / 32; w++)
 		card_wr32(&emu.card, CARD_OFF_VCT + LOOM_VCT_START_VC1 + 4 * w, o->start_vc1[w]);
 	card_save_boot_config(&emu.card);
+	if (o->strict_registers && !strict_regs_enable(&emu.card))
+		die("out of memory for the strict register shadow");
 	for (unsigned int p = 0; p < (unsigned int)o->ports; p++)
 		if (o->cable[p].set &&
 		    !port_cable(&emu.ports, p, &o->cable[p].addr, err, sizeof(err)))
@@ -588,6 +630,11 @@ static void setup(void)
 	card_log(&emu.card, "link layer: replay %ld frames, ack timeout %ld ms, %ld buffers per VC, %s, fault seed %llu%s%s",
 		 o->replay_frames, o->link_timeout_ms, o->vc_buffers, err, o->seed,
 		 o->ctl ? ", control socket " : "", o->ctl ? o->ctl : "");
+	if (o->strict_registers)
+		card_log(&emu.card, "strict registers: write-only registers read back 0x%08x, read-only ones checked at every kick",
+			 LOOM_REG_POISON);
+	if (o->hostile)
+		hostile_start(&emu.hostile, &emu.card, o->hostile_seed, HOSTILE_ALL_KINDS);
 	card_log(&emu.card, "ready");
 }
 
@@ -605,6 +652,12 @@ static void run(void)
 			timeout = STALL_POLL_MS;
 		else if (card_ops_busy(&emu.card) && (timeout < 0 || timeout > OPS_POLL_MS))
 			timeout = OPS_POLL_MS;	/* operation timeouts need a clock */
+		/* CQ_CI moves without a kick: take it soon, CQ_CI_SEEN follows */
+		if (hif_cq_unreturned(&emu.card) && (timeout < 0 || timeout > STALL_POLL_MS))
+			timeout = STALL_POLL_MS;
+		if (hostile_poll_ms(&emu.hostile) >= 0 &&
+		    (timeout < 0 || timeout > hostile_poll_ms(&emu.hostile)))
+			timeout = hostile_poll_ms(&emu.hostile);	/* it acts on a clock */
 		n = epoll_wait(emu.epfd, evs, 32, timeout);
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait failed");
@@ -614,7 +667,14 @@ static void run(void)
 			h->fn(h, evs[i].events);
 		}
 		emu.card.now_ms = ev_now_ms();
+		/* before the card acts on what the guest wrote */
+		if (emu.kicked) {
+			strict_regs_check(&emu.card);
+			emu.kicked = false;
+		}
+		hostile_before(&emu.hostile, &emu.card);
 		card_service(&emu.card);
+		hostile_after(&emu.hostile, &emu.card);
 		port_set_flush(&emu.ports);
 		for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
 			if (emu.card.vectors_pending & (1u << v))
@@ -628,6 +688,9 @@ int main(int argc, char **argv)
 	parse_options(&emu.opt, argc, argv);
 	setup();
 	run();
+	strict_regs_check(&emu.card);
+	strict_regs_report(&emu.card);
+	strict_regs_disable(&emu.card);
 	ctl_close(&emu.ctl);
 	port_set_close(&emu.ports);
 	ivs_close(&emu.ivs);

@@ -8,7 +8,7 @@
  * and a struct loom_bsu may not: use one per thread.  Overview: loom(7);
  * one manual page per function (loom_put(3), ...), generated from the
  * comments below; Documentation/lib/api.rst.  Symbols are versioned
- * (LOOM_0.1, LOOM_0.2); the ABI only grows.
+ * (LOOM_0.1, LOOM_0.2, LOOM_0.3); the ABI only grows.
  */
 #ifndef LOOM_H
 #define LOOM_H
@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 #define LOOM_API_VERSION_MAJOR	0
-#define LOOM_API_VERSION_MINOR	2
+#define LOOM_API_VERSION_MINOR	3
 
 struct loom_dev;
 struct loom_ctx;
@@ -96,7 +96,8 @@ int loom_dev_query(struct loom_dev *dev, struct loom_dev_attr *attr);
  *			  defaults
  * @flags: LOOM_CTX_ATTR_INDEX, LOOM_CTX_ATTR_URING
  * @index: the card index to take, with LOOM_CTX_ATTR_INDEX
- * @key: the key remote operations on this context must carry (default 0)
+ * @key: the context's partition (default 0): the card stamps it on every
+ *	 operation of the context and accepts only operations of it
  * @cmdq_entries: command ring entries, a power of two (default 256)
  * @cq_entries: completion ring entries, a power of two (default 1024)
  * @segment_size: bytes of the registered segment (default 1 MiB, at most
@@ -202,7 +203,8 @@ void *loom_ctx_segment(const struct loom_ctx *ctx, size_t *size);
  * struct loom_remote - where a remote operation goes
  * @node: the logical node id of the target card
  * @ctx: the context index on that card (at most 65535)
- * @key: that context's key
+ * @key: no longer used (the card stamps the issuing context's partition
+ *	 key); kept so the structure keeps its layout
  */
 struct loom_remote {
 	uint32_t node;
@@ -216,7 +218,7 @@ struct loom_remote {
 /**
  * loom_put() - write bytes of my segment into a remote context's segment
  * @ctx: my context
- * @dst: the target node, context and key
+ * @dst: the target node and context
  * @remote_off: offset in the target's segment
  * @local_off: offset in my segment
  * @len: bytes, at least 1
@@ -285,7 +287,8 @@ struct loom_completion {
 #define LOOM_STATUS_BAD_DESC		1	/* the card refused the command */
 #define LOOM_STATUS_LOCAL_BOUNDS	2	/* outside my segment */
 #define LOOM_STATUS_UNREACHABLE		3	/* no route to the node */
-#define LOOM_STATUS_REMOTE_KEY		4	/* wrong key for that context */
+#define LOOM_STATUS_REMOTE_KEY		4	/* protection: the target is in
+						 * another partition */
 #define LOOM_STATUS_REMOTE_BOUNDS	5	/* outside the target's segment */
 #define LOOM_STATUS_NO_CTX		6	/* no such context running there */
 #define LOOM_STATUS_LINK		7	/* a link failed on the way */
@@ -394,7 +397,7 @@ int loom_get(struct loom_ctx *ctx, const struct loom_remote *src,
 /**
  * loom_put_counted() - a put that also counts its bytes at the target
  * @ctx: my context
- * @dst: the target node, context and key
+ * @dst: the target node and context
  * @remote_off: offset in the target's segment, below
  *		LOOM_COUNTED_OFF_LIMIT
  * @local_off: offset in my segment
@@ -424,7 +427,7 @@ int loom_put_counted(struct loom_ctx *ctx, const struct loom_remote *dst,
 /**
  * loom_atomic() - an 8-byte atomic operation on a remote word
  * @ctx: my context
- * @dst: the target node, context and key
+ * @dst: the target node and context
  * @remote_off: offset of the word in the target's segment, a multiple of 8
  * @op: LOOM_ATOMIC_FETCH_ADD, LOOM_ATOMIC_SWAP or LOOM_ATOMIC_CSWAP
  * @operand: what is added or stored
@@ -633,7 +636,9 @@ int loom_barrier_join(struct loom_bsu *bsu);
  * @bsu: the handle
  *
  * Return: 1 completed, 0 not yet, or a negative errno.
- * Errors: -EINVAL @bsu is NULL, or no barrier was joined.
+ * Errors: -EINVAL @bsu is NULL, or no barrier was joined.  -EACCES the
+ *	   barrier ended refused: a card of the unit's tree holds the unit in
+ *	   another partition (loom_bsu_open_key()).
  * Thread safety: MT-Unsafe: one thread per handle.
  */
 int loom_barrier_test(struct loom_bsu *bsu);
@@ -648,7 +653,9 @@ int loom_barrier_test(struct loom_bsu *bsu);
  *
  * Return: 0 once every participant has joined, or a negative errno.
  * Errors: -EINVAL @bsu is NULL, or no barrier was joined.  -ETIMEDOUT not
- *	   complete within @timeout_ms.  -EIO the card went away.
+ *	   complete within @timeout_ms.  -EIO the card went away.  -EACCES
+ *	   the barrier ended refused: a card of the unit's tree holds the unit
+ *	   in another partition (loom_bsu_open_key()).
  * Thread safety: MT-Unsafe: one thread per handle.
  */
 int loom_barrier_wait(struct loom_bsu *bsu, int timeout_ms);
@@ -742,6 +749,29 @@ int loom_bsu_set_mode(struct loom_bsu *bsu, unsigned int mode);
  * Thread safety: MT-Safe.
  */
 unsigned int loom_bsu_mode(const struct loom_bsu *bsu);
+
+/* ---- partitions (API 0.3) --------------------------------------------- */
+
+/**
+ * loom_bsu_open_key() - claim a barrier/eureka unit in a partition
+ * @dev: the card
+ * @unit: the unit, 0..31
+ * @key: the partition the unit joins (loom_bsu_open() is partition 0)
+ * @bsup: where the handle is stored
+ *
+ * loom_bsu_open() with the unit in partition @key.  The card stamps @key on
+ * the unit's barrier packets; a card of the unit's tree that holds the unit
+ * in another partition refuses them, and the barrier ends with -EACCES
+ * (loom_barrier_test(), loom_barrier_wait(), loom_barrier()).
+ *
+ * Return: 0, or a negative errno.
+ * Errors: those of loom_bsu_open(), and -EACCES: @key is neither granted
+ *	   to the caller ("loomctl key grant") nor is the caller privileged
+ *	   (CAP_NET_ADMIN).
+ * Thread safety: MT-Safe; the handle belongs to the calling thread.
+ */
+int loom_bsu_open_key(struct loom_dev *dev, unsigned int unit, uint32_t key,
+		      struct loom_bsu **bsup);
 
 #ifdef __cplusplus
 }

@@ -54,9 +54,36 @@ void fabric_path(struct fabric *f, char *out, size_t len, const char *name)
 	snprintf(out, len, "%s/%s", f->dir, name);
 }
 
+/*
+ * Print card @i's strict-register violations and the harness's reads of
+ * write-only registers as diagnostics; returns how many.
+ */
+static unsigned long fabric_strict_findings(struct fabric *f, unsigned int i)
+{
+	unsigned long n = f->fh[i].wo_reads;
+	char line[512];
+	FILE *fp;
+
+	if (n)
+		tap_diag("fake host %u read write-only registers %lu times", i, n);
+	fp = f->log[i][0] ? fopen(f->log[i], "r") : NULL;
+	if (!fp)
+		return n;
+	while (fgets(line, sizeof(line), fp)) {
+		if (!strstr(line, "strict-registers: violation"))
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		tap_diag("%s", line);
+		n++;
+	}
+	fclose(fp);
+	return n;
+}
+
 void fabric_stop(void)
 {
 	struct fabric *f = live;
+	unsigned long strict = 0;
 
 	if (!f)
 		return;
@@ -77,6 +104,9 @@ void fabric_stop(void)
 		}
 		f->pid[i] = 0;
 	}
+	/* the cards have logged their last check by now */
+	for (unsigned int i = 0; i < FABRIC_MAX_CARDS; i++)
+		strict += fabric_strict_findings(f, i);
 	for (unsigned int i = 0; i < FABRIC_MAX_CARDS; i++) {
 		if (f->ram[i][0])
 			unlink(f->ram[i]);
@@ -92,6 +122,11 @@ void fabric_stop(void)
 		snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", f->dir);
 		if (!getenv("LOOM_KEEP_LOGS") && system(cmd) != 0)
 			tap_diag("could not remove %s", f->dir);
+	}
+	if (strict) {
+		printf("not ok - strict registers: %lu register access violations (above)\n", strict);
+		fflush(stdout);
+		_exit(1);
 	}
 }
 
@@ -158,6 +193,9 @@ int fabric_start_card(struct fabric *f, unsigned int i, const char *const *extra
 	argv[argc++] = f->sock[i];
 	argv[argc++] = "--guest-ram";
 	argv[argc++] = f->ram[i];
+	/* every test checks the register contract on the way */
+	if (!f->lax_registers)
+		argv[argc++] = "--strict-registers";
 	for (int k = 0; extra && extra[k] && argc < 62; k++)
 		argv[argc++] = extra[k];
 	argv[argc] = NULL;

@@ -21,6 +21,7 @@
 struct fabric {
 	unsigned int n;
 	uint64_t ram_size;	/* guest RAM of the cards started next */
+	bool lax_registers;	/* start cards without --strict-registers (figures) */
 	bool tcp_cables;	/* rings cabled over TCP on 127.0.0.1, not UNIX sockets */
 	int tcp_port[FABRIC_MAX_CARDS];	/* card i's listening port, with tcp_cables */
 	char dir[64];

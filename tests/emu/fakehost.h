@@ -28,6 +28,7 @@ struct fakehost {
 	uint64_t bump;
 	uint32_t off_admin, off_router, off_ports, off_ctx, db_area;
 	uint32_t seq;
+	unsigned long wo_reads;	/* reads of write-only registers (a bug) */
 };
 
 struct fh_ctx {
@@ -52,7 +53,12 @@ int fh_attach(struct fakehost *fh, const char *sock, const char *ram_path, int t
 	      char *err, size_t errlen);
 void fh_detach(struct fakehost *fh);
 
-uint32_t fh_rd32(const struct fakehost *fh, uint32_t off);
+/*
+ * Read a register.  Reading a write-only one (a doorbell) is a bug of the
+ * harness or the test, as it would be of a driver: it is logged and
+ * counted in fh->wo_reads, and the fabric's teardown fails on it.
+ */
+uint32_t fh_rd32(struct fakehost *fh, uint32_t off);
 void fh_wr32(struct fakehost *fh, uint32_t off, uint32_t v);
 void fh_kick(struct fakehost *fh, unsigned int vector);
 uint32_t fh_port_reg(const struct fakehost *fh, unsigned int port, uint32_t field);

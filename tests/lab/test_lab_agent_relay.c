@@ -24,16 +24,9 @@
 #include <unistd.h>
 
 #include "frame.h"
+#include "tap.h"
 
-static int test_no, failures;
-
-static void check(int cond, const char *what)
-{
-	test_no++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", test_no, what);
-	if (!cond)
-		failures++;
-}
+TAP_DEFINE;
 
 static double now_s(void)
 {
@@ -123,7 +116,6 @@ int main(int argc, char **argv)
 	struct lab_decoder *dec = calloc(1, sizeof(*dec));
 	struct lab_frame f;
 	struct run r;
-	char what[256];
 	int master, ready = 0;
 	pid_t pid;
 
@@ -138,11 +130,9 @@ int main(int argc, char **argv)
 		*strrchr(self, '/') = 0;
 		snprintf(agent, sizeof(agent), "%s/../../bin/loom-lab-agent", self);
 	}
-	if (!dec || access(agent, X_OK) < 0) {
-		printf("1..0 # SKIP %s is not built\n", agent);
-		return 0;
-	}
-	printf("1..3\n");
+	if (!dec || access(agent, X_OK) < 0)
+		tap_skip_all("loom-lab-agent is not built (make -C tools/loom-lab)");
+	tap_plan(3);
 	master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (master < 0 || grantpt(master) < 0 || unlockpt(master) < 0 ||
 	    !(slave = ptsname(master))) {
@@ -173,7 +163,7 @@ int main(int argc, char **argv)
 		while (lab_decoder_next(dec, &f))
 			ready |= f.type == LAB_FRAME_READY;
 	}
-	check(ready, "the agent announces READY on its line");
+	tap_ok(ready, "the agent announces READY on its line");
 	if (!ready)
 		goto out;
 
@@ -184,25 +174,23 @@ int main(int argc, char **argv)
 	 */
 	send_run(master, "head -c 200000 /dev/zero");
 	collect(master, dec, &r, 2048, 50, 60);
-	snprintf(what, sizeof(what),
-		 "a slow line gets every byte of a command that exited: %ld of 200000 bytes, exit %d%s%s",
-		 r.out_bytes, r.status, r.why[0] ? ", " : "", r.why);
-	check(r.out_bytes == 200000 && r.status == 0, what);
+	tap_ok(r.out_bytes == 200000 && r.status == 0,
+	       "a slow line gets every byte of a command that exited: %ld of 200000 bytes, exit %d%s%s",
+	       r.out_bytes, r.status, r.why[0] ? ", " : "", r.why);
 
 	/* a background child holds stdout open, silent: EXIT still comes */
 	send_run(master, "sleep 30 & echo $!");
 	collect(master, dec, &r, 4096, 0, 20);
 	if (atoi(r.text) > 0)
 		kill(atoi(r.text), SIGKILL);	/* the child it left */
-	snprintf(what, sizeof(what),
-		 "a silent background child holding stdout does not hold EXIT: exit %d after %.1f s%s%s",
-		 r.status, r.secs, r.why[0] ? ", " : "", r.why);
-	check(r.status == 0 && r.secs < 10, what);
+	tap_ok(r.status == 0 && r.secs < 10,
+	       "a silent background child holding stdout does not hold EXIT: exit %d after %.1f s%s%s",
+	       r.status, r.secs, r.why[0] ? ", " : "", r.why);
 out:
 	kill(-pid, SIGKILL);	/* the agent's jobs are their own sessions */
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	close(master);
 	free(dec);
-	return failures ? 1 : 0;
+	return tap_exit_status();
 }

@@ -5,6 +5,7 @@
 #                      (a test that sets its own EXIT trap calls lab_cleanup in it)
 #   lab_require FILE...  skips the test (exit 4) unless every FILE exists
 #   lab_exec HOST CMD  runs CMD in guest HOST
+#   lab_udev HOST      runs udev with the tree's rules in guest HOST
 #   lab_hosts N        prints the names of hosts 0..N-1 for mpirun --host:
 #                      loom-h0,loom-h1,...
 #   lab_stop_clean     stops the lab and checks that it left nothing
@@ -86,4 +87,35 @@ lab_start_test() {
 		tap_fail "$desc"
 		tap_done
 	fi
+}
+
+# lab_udev HOST: run udev in guest HOST with the tree's udev/ rules, as a
+# real system would: a "loom" group (added to a guest-local copy of
+# /etc/group when the host has none), the rules of udev/ in /run/udev
+# (or over a stale copy in /etc/udev), systemd-udevd started, the loom
+# devices already there announced again (udevadm trigger) and settled.
+# Prints the loom group's gid; non-zero status when udev could not run.
+lab_udev() {
+	lab_exec "$1" "set -e
+	if ! getent group loom >/dev/null; then
+		mkdir -p /run/loom-lab-etc
+		cp /etc/group /run/loom-lab-etc/group
+		gid=999
+		while getent group \$gid >/dev/null; do gid=\$((gid - 1)); done
+		echo loom:x:\$gid: >>/run/loom-lab-etc/group
+		mount --bind /run/loom-lab-etc/group /etc/group
+	fi
+	mkdir -p /run/udev/rules.d
+	for r in $loom_top/udev/*.rules; do
+		if [ -e /etc/udev/rules.d/\${r##*/} ]; then
+			mount --bind \$r /etc/udev/rules.d/\${r##*/}
+		else
+			cp \$r /run/udev/rules.d/
+		fi
+	done
+	pgrep -x systemd-udevd >/dev/null || /lib/systemd/systemd-udevd --daemon >/dev/null 2>&1
+	udevadm control --reload
+	udevadm trigger --action=add --subsystem-match=loom
+	udevadm settle --timeout=240
+	getent group loom | cut -d: -f3"
 }

@@ -111,8 +111,8 @@ int main(void)
 		       rd(regs, LOOM_BLK_TYPE) == LOOM_BLK_FWID,
 		       "FWID block at 0 with LOOM_MAGIC and the lab signature");
 		memcpy(desc, regs + LOOM_FWID_DESC, LOOM_FWID_DESC_LEN);
-		tap_ok(rd(regs, LOOM_FWID_DESIGN_VERSION) == 0x000200 && !strcmp(desc, "loom-card-emu"),
-		       "design version 0.2.0, description '%s'", desc);
+		tap_ok(rd(regs, LOOM_FWID_DESIGN_VERSION) == 0x000300 && !strcmp(desc, "loom-card-emu"),
+		       "design version 0.3.0, description '%s'", desc);
 		for (int n = 0; n < LOOM_BLK_MAX_CHAIN; n++) {
 			uint32_t type = rd(regs, off + LOOM_BLK_TYPE), next;
 

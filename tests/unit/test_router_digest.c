@@ -614,6 +614,10 @@ static void dg_run(const struct dg_scn *s, uint64_t *sums, FILE *dump)
 	sums[DG_CHECKPOINTS - 1] = g->hash;
 	for (unsigned int i = 0; i < s->routers; i++)
 		router_free(g->r[i]);
+	for (unsigned int i = 0; i < g->n_lines; i++) {
+		chan_line_free(&g->lines[i][0]);
+		chan_line_free(&g->lines[i][1]);
+	}
 	free(g);
 }
 

@@ -26,7 +26,7 @@ void bench_print_common_options(FILE *f, bool with_depth)
 "                       $LOOM_DEVICE, else loom0)\n"
 "  -x, --ctx IDX        context index both sides use (default 40; the client\n"
 "                       takes IDX + 1)\n"
-"  -k, --key KEY        segment key both sides use (default 0x10a1)\n"
+"  -k, --key KEY        partition key of both sides' contexts (default 0x10a1)\n"
 "  -s, --size BYTES     message size (default 8; K and M suffixes)\n"
 "  -a, --all            sizes 8 B .. 1 MiB, doubling (the client decides)\n"
 "  -M, --max-size BYTES with --all: stop at BYTES (default 1M)\n"

@@ -92,6 +92,10 @@ void lab_card_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "%d", ports);
 	lab_argv_add(a, "--ctl");
 	lab_argv_add(a, "%s/card%d.ctl", cfg->dir, i);
+	/* a driver that reads back a write-only register, or writes a
+	 * read-only one, shows in the card's log (check-log fails on it)
+	 */
+	lab_argv_add(a, "--strict-registers");
 	for (int port = 0; port < ports; port++) {
 		int peer, peer_port;
 

@@ -97,6 +97,79 @@ static int check_guest_visible(const char *what, const char *p, const char *tree
 	return 0;
 }
 
+/* A text that goes into lab.conf (one line) and on a command line. */
+static int check_one_line(const char *opt, const char *v, size_t max)
+{
+	if (strlen(v) >= max || strpbrk(v, "\n\r")) {
+		lab_err("%s: at most %zu characters on one line", opt, max - 1);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The options that adapt a lab to a debug kernel, each defaulting to its
+ * LOOM_LAB_* environment variable so that a whole test suite can be pointed
+ * at another kernel: --kernel/--modules, --append, --timeout-scale,
+ * --on-stop, --keep-logs (this one is finished by keep_logs_dir()).
+ */
+static int debug_options(struct lab_config *cfg, const char *kernel, const char *modules,
+			 const char *append, const char *scale, const char *on_stop,
+			 const char *keep_logs)
+{
+	bool has_kernel = kernel && *kernel, has_modules = modules && *modules;
+
+	if (has_kernel != has_modules) {
+		lab_err("start: --kernel and --modules (LOOM_LAB_KERNEL, LOOM_LAB_MODULES) "
+			"go together: the guest kernel and its module tree");
+		return -1;
+	}
+	if (has_kernel && (check_plain_path("--kernel", kernel) < 0 ||
+			   check_plain_path("--modules", modules) < 0))
+		return -1;
+	cfg->timeout_scale = 1;
+	if (scale && *scale &&
+	    parse_int("--timeout-scale (LOOM_LAB_TIMEOUT_SCALE)", scale, 1, 100,
+		      &cfg->timeout_scale) < 0)
+		return -1;
+	if (append && (check_one_line("--append", append, sizeof(cfg->append)) < 0))
+		return -1;
+	if (on_stop && check_one_line("--on-stop", on_stop, sizeof(cfg->on_stop)) < 0)
+		return -1;
+	snprintf(cfg->append, sizeof(cfg->append), "%s", append ? append : "");
+	snprintf(cfg->on_stop, sizeof(cfg->on_stop), "%s", on_stop ? on_stop : "");
+	if (keep_logs && *keep_logs && check_one_line("--keep-logs", keep_logs, 1024) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * --keep-logs DEST: teardown saves the logs into DEST/NAME.UNIQ, NAME being
+ * the test that started the lab (LOOM_TEST_NAME, set by tests/run-tests)
+ * or "lab".  DEST is created now, so that a bad one fails the start.
+ */
+static int keep_logs_dir(struct lab_config *cfg, const char *dest)
+{
+	const char *test = getenv("LOOM_TEST_NAME");
+	char abs[LAB_PATH_MAX], name[128];
+	size_t i;
+
+	snprintf(name, sizeof(name), "%s", test && *test ? test : "lab");
+	for (i = 0; name[i]; i++)
+		if (name[i] == '/' || name[i] == ' ')
+			name[i] = '_';
+	if (lab_abs_dir(dest, abs) < 0 ||
+	    lab_path(cfg->keep_logs, abs, "%s.%s", name, cfg->uniq) < 0) {
+		lab_err("start: --keep-logs %s: the path is too long", dest);
+		return -1;
+	}
+	if (mkdir(abs, 0755) < 0 && errno != EEXIST) {
+		lab_err("start: --keep-logs %s: cannot create it: %s", abs, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* A field of /proc/meminfo in KiB, -1 if absent. */
 static long long meminfo_kib(const char *field)
 {
@@ -281,6 +354,12 @@ int cmd_start(int argc, char **argv)
 		{ "tree", required_argument, NULL, 't' },
 		{ "no-card", no_argument, NULL, 'C' },
 		{ "no-routes", no_argument, NULL, 'R' },
+		{ "kernel", required_argument, NULL, 'V' },
+		{ "modules", required_argument, NULL, 'M' },
+		{ "append", required_argument, NULL, 'A' },
+		{ "timeout-scale", required_argument, NULL, 'T' },
+		{ "on-stop", required_argument, NULL, 'S' },
+		{ "keep-logs", required_argument, NULL, 'L' },
 		{ "no-net", no_argument, NULL, 'N' },
 		{ "cables", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
@@ -288,6 +367,10 @@ int cmd_start(int argc, char **argv)
 	};
 	static struct lab_config cfg;
 	const char *dir = NULL, *tree = LOOM_TREE, *module = NULL;
+	const char *kernel = getenv("LOOM_LAB_KERNEL"), *modules = getenv("LOOM_LAB_MODULES");
+	const char *append = getenv("LOOM_LAB_APPEND"), *on_stop = getenv("LOOM_LAB_ON_STOP");
+	const char *keep_logs = getenv("LOOM_LAB_KEEP_LOGS");
+	const char *scale = getenv("LOOM_LAB_TIMEOUT_SCALE");
 	const char *shape = "ring";
 	char shape_err[512];
 	bool no_module = false, hosts_given = false;
@@ -323,6 +406,12 @@ int cmd_start(int argc, char **argv)
 		case 't': tree = optarg; break;
 		case 'C': cfg.no_card = true; break;
 		case 'R': cfg.no_routes = true; break;
+		case 'V': kernel = optarg; break;
+		case 'M': modules = optarg; break;
+		case 'A': append = optarg; break;
+		case 'T': scale = optarg; break;
+		case 'S': on_stop = optarg; break;
+		case 'L': keep_logs = optarg; break;
 		case 'N': cfg.no_net = true; break;
 		case 'c':
 			if (!strcmp(optarg, "tcp")) {
@@ -367,6 +456,8 @@ int cmd_start(int argc, char **argv)
 		lab_err("start: --module and --no-module exclude each other");
 		return 2;
 	}
+	if (debug_options(&cfg, kernel, modules, append, scale, on_stop, keep_logs) < 0)
+		return 2;
 	if (!*tree) {
 		lab_err("start: no source tree compiled in: pass --tree PATH");
 		return 2;
@@ -437,15 +528,24 @@ int cmd_start(int argc, char **argv)
 			"qemu-system-x86 (tools/deps/install-deps)");
 		return 1;
 	}
-	if (lab_guest_kver(cfg.tree, cfg.kver, sizeof(cfg.kver)) < 0 ||
-	    lab_prepare_vmlinux(cfg.tree, cfg.kver, cfg.vmlinux) < 0 ||
-	    lab_prepare_initramfs(cfg.tree, cfg.kver, cfg.initramfs) < 0)
+	if (kernel && *kernel) {
+		if (lab_use_kernel(kernel, modules, &cfg) < 0)
+			return 2;
+	} else if (lab_guest_kver(cfg.tree, cfg.kver, sizeof(cfg.kver)) < 0 ||
+		   lab_prepare_vmlinux(cfg.tree, cfg.kver, cfg.vmlinux) < 0) {
+		return 1;
+	} else {
+		snprintf(cfg.modules, sizeof(cfg.modules), "/lib/modules/%s", cfg.kver);
+	}
+	if (lab_prepare_initramfs(cfg.tree, cfg.modules, cfg.kver, cfg.initramfs) < 0)
 		return 1;
 	if (check_plain_path("cache", cfg.vmlinux) < 0)
 		return 1;
 	srand((unsigned int)(time(NULL) ^ getpid()));
 	snprintf(cfg.uniq, sizeof(cfg.uniq), "loom-lab-%d-%04x", (int)getpid(),
 		 (unsigned int)rand() & 0xffff);
+	if (keep_logs && *keep_logs && keep_logs_dir(&cfg, keep_logs) < 0)
+		return 1;
 
 	if (prepare_dir(cfg.dir) < 0)
 		return 1;

@@ -24,14 +24,11 @@
 #include "sys.h"
 
 /* Bump when the archive's content changes so caches are rebuilt. */
-#define INITRAMFS_FORMAT 2
+#define INITRAMFS_FORMAT 3
 #define MAX_MODULES 32
 
-static const char *const wanted_modules[] = {
-	"virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev",
-	"virtio_pci", "netfs", "fscache", "9pnet", "9pnet_virtio", "9p",
-	"virtio_net",
-};
+/* With their dependencies (modinfo); built-in ones need no loading. */
+static const char *const wanted_modules[] = { "virtio_pci", "9pnet_virtio", "9p", "virtio_net" };
 
 static const char *const applets[] = {
 	"sh", "mount", "mkdir", "insmod", "chroot", "cat", "echo", "sleep",
@@ -48,14 +45,20 @@ struct module_list {
 	int n;
 };
 
-static int modinfo_field(const char *kver, const char *mod, const char *field,
-			 char *out, size_t len)
+/* Where the kernel's module tree is: modinfo -b ROOT -k KVER. */
+struct kernel_modules {
+	char root[LAB_PATH_MAX];
+	const char *kver;
+};
+
+static int modinfo_field(const struct kernel_modules *km, const char *mod,
+			 const char *field, char *out, size_t len)
 {
-	char cmd[512];
+	char cmd[LAB_PATH_MAX + 512];
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "modinfo -k '%s' -F %s '%s' 2>/dev/null", kver,
-		 field, mod);
+	snprintf(cmd, sizeof(cmd), "modinfo -b '%s' -k '%s' -F %s '%s' 2>/dev/null",
+		 km->root, km->kver, field, mod);
 	p = popen(cmd, "r");
 	if (!p)
 		return -1;
@@ -67,8 +70,8 @@ static int modinfo_field(const char *kver, const char *mod, const char *field,
 }
 
 /* Depth-first: dependencies are appended before the module itself. */
-static int add_module(struct module_list *l, const char *kver, const char *name,
-		      int depth)
+static int add_module(struct module_list *l, const struct kernel_modules *km,
+		      const char *name, int depth)
 {
 	char deps[1024], file[LAB_PATH_MAX];
 	char *save = NULL;
@@ -80,16 +83,16 @@ static int add_module(struct module_list *l, const char *kver, const char *name,
 		lab_err("module dependencies of %s are too deep or too many", name);
 		return -1;
 	}
-	if (modinfo_field(kver, name, "filename", file, sizeof(file)) < 0 || !*file) {
-		lab_err("module %s not found for kernel %s (modinfo -k %s %s failed; "
-			"is linux-image-%s installed completely?)", name, kver, kver,
-			name, kver);
+	if (modinfo_field(km, name, "filename", file, sizeof(file)) < 0 || !*file) {
+		lab_err("module %s not found for kernel %s in %s/lib/modules/%s (modinfo "
+			"failed; is linux-image-%s installed completely, or the module "
+			"tree complete?)", name, km->kver, km->root, km->kver, km->kver);
 		return -1;
 	}
-	if (modinfo_field(kver, name, "depends", deps, sizeof(deps)) < 0)
+	if (modinfo_field(km, name, "depends", deps, sizeof(deps)) < 0)
 		deps[0] = 0;
 	for (char *d = strtok_r(deps, ",", &save); d; d = strtok_r(NULL, ",", &save))
-		if (*d && add_module(l, kver, d, depth + 1) < 0)
+		if (*d && add_module(l, km, d, depth + 1) < 0)
 			return -1;
 	for (int i = 0; i < l->n; i++)
 		if (!strcmp(l->m[i].name, name))
@@ -242,7 +245,7 @@ static int write_archive(FILE *f, const struct module_list *mods)
 	return cpio_finish(&c);
 }
 
-static int build(const char *kver, const char *tmp)
+static int build(const struct kernel_modules *km, const char *tmp)
 {
 	struct module_list mods = { .n = 0 };
 	int pfd[2], out, status, rc;
@@ -250,7 +253,7 @@ static int build(const char *kver, const char *tmp)
 	FILE *f;
 
 	for (size_t i = 0; i < sizeof(wanted_modules) / sizeof(wanted_modules[0]); i++)
-		if (add_module(&mods, kver, wanted_modules[i], 0) < 0)
+		if (add_module(&mods, km, wanted_modules[i], 0) < 0)
 			return -1;
 
 	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -298,15 +301,27 @@ static int older_than(const struct stat *st, const char *path)
 	return stat(path, &o) == 0 && st->st_mtime < o.st_mtime;
 }
 
-int lab_prepare_initramfs(const char *tree, const char *kver, char *out)
+int lab_prepare_initramfs(const char *tree, const char *modules, const char *kver,
+			  char *out)
 {
 	char dir[LAB_PATH_MAX], tmp[LAB_PATH_MAX], moddep[LAB_PATH_MAX];
+	struct kernel_modules km = { .kver = kver };
+	size_t suffix = strlen("/lib/modules/") + strlen(kver);
 	struct stat st;
 
+	/* modules is ROOT/lib/modules/KVER (lab_use_kernel checked it) */
+	if (strlen(modules) < suffix) {
+		lab_err("module tree %s does not end in /lib/modules/%s", modules, kver);
+		return -1;
+	}
+	snprintf(km.root, sizeof(km.root), "%.*s", (int)(strlen(modules) - suffix),
+		 modules);
+	if (!km.root[0])
+		snprintf(km.root, sizeof(km.root), "/");
 	if (lab_cache_dir(tree, kver, dir) < 0 ||
 	    lab_path(out, dir, "initramfs-v%d.cpio.gz", INITRAMFS_FORMAT) < 0)
 		return -1;
-	snprintf(moddep, sizeof(moddep), "/lib/modules/%s/modules.dep", kver);
+	snprintf(moddep, sizeof(moddep), "%s/modules.dep", modules);
 	/* the init script is part of this program: a newer loom-lab may
 	 * write a different one */
 	if (stat(out, &st) == 0 && !older_than(&st, moddep) &&
@@ -314,7 +329,7 @@ int lab_prepare_initramfs(const char *tree, const char *kver, char *out)
 		return 0;
 	lab_info("building the guest initramfs %s", out);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid());
-	if (build(kver, tmp) < 0) {
+	if (build(&km, tmp) < 0) {
 		unlink(tmp);
 		return -1;
 	}

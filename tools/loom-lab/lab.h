@@ -41,6 +41,8 @@ struct lab_config {
 	char module[LAB_PATH_MAX];	/* loom.ko to insmod, "" = none */
 	char kver[128];			/* guest kernel release */
 	char vmlinux[LAB_PATH_MAX];
+	char modules[LAB_PATH_MAX];	/* its module tree, .../lib/modules/<kver> */
+	char append[1024];		/* more kernel command line, "" = none */
 	char initramfs[LAB_PATH_MAX];
 	char agent[LAB_PATH_MAX];	/* loom-lab-agent binary */
 	char card[LAB_PATH_MAX];	/* loom-card binary */
@@ -48,7 +50,10 @@ struct lab_config {
 	int hosts;			/* = topo_nodes(&shape) */
 	struct topo_shape shape;	/* how the cards are cabled and routed */
 	int mem_mib;
-	int boot_timeout_s;
+	int boot_timeout_s;		/* as given; the supervisor scales it */
+	int timeout_scale;		/* multiplies boot, insmod and exec timeouts */
+	char on_stop[1024];		/* run in every guest by stop, "" = nothing */
+	char keep_logs[LAB_PATH_MAX];	/* teardown saves the logs here, "" = no */
 	bool no_card;
 	bool no_routes;			/* cards start with only their own route */
 	bool no_net;			/* no management network (and no sshd) */
@@ -102,7 +107,14 @@ int lab_guest_kver(const char *tree, char *out, size_t len);
 /* Creates and names TREE/.lab-cache/<kver> */
 int lab_cache_dir(const char *tree, const char *kver, char *out);
 int lab_prepare_vmlinux(const char *tree, const char *kver, char *out);
-int lab_prepare_initramfs(const char *tree, const char *kver, char *out);
+/* Another guest kernel than Debian's: an ELF vmlinux and its module tree
+ * ROOT/lib/modules/KVER (as `make modules_install INSTALL_MOD_PATH=ROOT`
+ * leaves it); sets cfg->vmlinux, cfg->modules and cfg->kver.  0 or -1 with
+ * a message. */
+int lab_use_kernel(const char *vmlinux, const char *modules, struct lab_config *cfg);
+/* The initramfs for kernel kver whose modules are in the tree modules. */
+int lab_prepare_initramfs(const char *tree, const char *modules, const char *kver,
+			  char *out);
 
 /* ---- processes (spawn.c) */
 /* Forks and execs argv with stdout+stderr appended to log_path, in its own

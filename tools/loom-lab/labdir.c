@@ -79,6 +79,9 @@ int lab_config_save(const struct lab_config *cfg)
 		cfg->tree, cfg->module, cfg->kver, cfg->vmlinux, cfg->initramfs);
 	fprintf(f, "agent=%s\ncard=%s\nuniq=%s\n", cfg->agent, cfg->card,
 		cfg->uniq);
+	fprintf(f, "modules=%s\nappend=%s\ntimeout_scale=%d\non_stop=%s\n"
+		"keep_logs=%s\n", cfg->modules, cfg->append, cfg->timeout_scale,
+		cfg->on_stop, cfg->keep_logs);
 	return fclose(f) ? -1 : 0;
 }
 
@@ -141,8 +144,20 @@ int lab_config_load(const char *dir, struct lab_config *cfg)
 			set_str(cfg->card, sizeof(cfg->card), v);
 		else if (!strcmp(line, "uniq"))
 			set_str(cfg->uniq, sizeof(cfg->uniq), v);
+		else if (!strcmp(line, "modules"))
+			set_str(cfg->modules, sizeof(cfg->modules), v);
+		else if (!strcmp(line, "append"))
+			set_str(cfg->append, sizeof(cfg->append), v);
+		else if (!strcmp(line, "timeout_scale"))
+			cfg->timeout_scale = atoi(v);
+		else if (!strcmp(line, "on_stop"))
+			set_str(cfg->on_stop, sizeof(cfg->on_stop), v);
+		else if (!strcmp(line, "keep_logs"))
+			set_str(cfg->keep_logs, sizeof(cfg->keep_logs), v);
 	}
 	fclose(f);
+	if (cfg->timeout_scale < 1)
+		cfg->timeout_scale = 1;
 	/* labs from before shapes have no shape line: they are rings */
 	if (cfg->hosts < 1 || cfg->hosts > LAB_MAX_HOSTS ||
 	    topo_parse(shape, cfg->hosts, LAB_MAX_HOSTS, &cfg->shape, NULL, 0) < 0) {

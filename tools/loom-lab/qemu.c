@@ -9,6 +9,16 @@
  * for the guests shared read-only by a second virtio-9p device.  The TCG
  * translation cache is capped (LAB_TCG_TB_MIB): left alone it grows to
  * 1 GiB per guest.
+ *
+ * The card sits alone behind a PCI-to-PCI bridge of its own.  Its
+ * 256-byte register BAR0 holds the Doorbell register, and the page around
+ * it is the kick page loom.ko maps into every process that opens
+ * /dev/loomN.  On the root bus the firmware (or the guest kernel, on a
+ * rescan) packs small BARs of other devices next to each other, so another
+ * device's registers could land in that page; a bridge's memory window is
+ * aligned to 1 MiB and holds only the BARs behind it (the card's BAR1,
+ * its MSI-X table, is a page of its own), so nothing else ever shares the
+ * kick page, whatever devices a guest has.
  */
 #include <stdio.h>
 
@@ -43,9 +53,9 @@ void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	if (!cfg->no_net)
 		snprintf(ip, sizeof(ip), " loom_lab.ip=%s/%d", addr, LAB_MGMT_PREFIX_LEN);
 	lab_argv_add(a, "console=ttyS0 panic=-1 no_timer_check%s loom_lab.host=%d "
-		     "loom_lab.tree=%s loom_lab.agent=%s loom_lab.name=%s%s",
+		     "loom_lab.tree=%s loom_lab.agent=%s loom_lab.name=%s%s%s%s",
 		     cfg->hosts > LAB_BIG_HOSTS ? " " LAB_BIG_LAB_KERNEL_ARGS : "", i,
-		     cfg->tree, cfg->agent, name, ip);
+		     cfg->tree, cfg->agent, name, ip, cfg->append[0] ? " " : "", cfg->append);
 	lab_argv_add(a, "-display");
 	lab_argv_add(a, "none");
 	lab_argv_add(a, "-no-reboot");
@@ -74,6 +84,8 @@ void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 		lab_argv_add(a, "-chardev");
 		lab_argv_add(a, "socket,id=ivs,path=%s/card%d.ivshmem.sock", cfg->dir, i);
 		lab_argv_add(a, "-device");
-		lab_argv_add(a, "ivshmem-doorbell,chardev=ivs,vectors=4");
+		lab_argv_add(a, "pci-bridge,id=cardbr,chassis_nr=1");
+		lab_argv_add(a, "-device");
+		lab_argv_add(a, "ivshmem-doorbell,chardev=ivs,vectors=4,bus=cardbr,addr=0");
 	}
 }

@@ -841,7 +841,8 @@ static void start_qemus(void)
 
 static void wait_ready(void)
 {
-	int64_t deadline = now_ms() + (int64_t)cfg->boot_timeout_s * 1000;
+	int boot_timeout_s = cfg->boot_timeout_s * cfg->timeout_scale;
+	int64_t deadline = now_ms() + (int64_t)boot_timeout_s * 1000;
 
 	for (;;) {
 		int up = 0;
@@ -866,7 +867,7 @@ static void wait_ready(void)
 				if (!hosts[i].ready) {
 					lab_err("host %d did not come up within %d s "
 						"(raise --boot-timeout if the machine is busy)",
-						i, cfg->boot_timeout_s);
+						i, boot_timeout_s);
 					lab_console_tail(cfg, i, 20);
 				}
 			start_failed();
@@ -882,7 +883,7 @@ static void load_module(void)
 	int n;
 	bool failed = false;
 
-	lab_put_u32((uint8_t *)run, INSMOD_TIMEOUT_MS);
+	lab_put_u32((uint8_t *)run, INSMOD_TIMEOUT_MS * (uint32_t)cfg->timeout_scale);
 	n = snprintf(run + 4, sizeof(run) - 4, "insmod '%s'", cfg->module);
 	for (int i = 0; i < cfg->hosts; i++) {
 		own[i] = client_alloc();

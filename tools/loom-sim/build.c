@@ -330,7 +330,9 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 			*l = (struct sim_line){ .a = i, .pa = p, .b = e->node, .pb = e->port,
 						.line = &s->line_store[i * P + p] };
 			if (chan_line_init(l->line, s->cfg.link_latency)) {
-				snprintf(err, errlen, "--link-latency %u: at most %d cycles",
+				snprintf(err, errlen, s->cfg.link_latency > CHAN_LINE_MAX_LATENCY ?
+					 "--link-latency %u: at most %d cycles" :
+					 "--link-latency %u: out of memory for the channel lines (%d slots each at most)",
 					 s->cfg.link_latency, CHAN_LINE_MAX_LATENCY);
 				return -1;
 			}
@@ -384,6 +386,8 @@ void sim_free(struct sim *s)
 		free(s->term[i].q);
 	free(s->r);
 	free(s->term);
+	for (int i = 0; s->line_store && i < s->nodes * s->ports; i++)
+		chan_line_free(&s->line_store[i]);
 	free(s->lines);
 	free(s->line_store);
 	free(s->act);

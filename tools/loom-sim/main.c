@@ -432,7 +432,7 @@ static int bench(void)
 			       "one channel line %zu bytes (%d lines)\n",
 			       status_kib("VmRSS: %ld kB") / 1024.0,
 			       status_kib("VmHWM: %ld kB") / 1024.0, router_memory(s.r[0]),
-			       sizeof(struct chan_line), s.nodes * s.ports);
+			       chan_line_memory(&s.line_store[0]), s.nodes * s.ports);
 		fflush(stdout);
 		sim_free(&s);
 	}

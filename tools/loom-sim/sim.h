@@ -74,8 +74,8 @@ struct sim_term {
 	unsigned int rx_flits[CHAN_VCS_MAX];	/* flits of the open packet per VC */
 };
 
-/* A directed channel; its chan_line (about 20 KiB) lives apart, so the
- * stepper's walks over the channels stay in few cache lines. */
+/* A directed channel; its chan_line lives apart, so the stepper's walks
+ * over the channels stay in few cache lines. */
 struct sim_line {
 	int a, pa, b, pb;		/* (a, pa) sends to (b, pb) */
 	uint64_t stamp;			/* last cycle stepped + 1 */

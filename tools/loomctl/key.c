@@ -12,8 +12,9 @@
 
 static const char lc_key_usage[] =
 "DESCRIPTION\n"
-"    A context's network key decides which remote segments it reaches, so\n"
-"    choosing it is a privilege.  Unless loom.ko is loaded with\n"
+"    A context's key is its partition: the card stamps it on every\n"
+"    operation of the context and refuses operations of other partitions,\n"
+"    so choosing it is a privilege.  Unless loom.ko is loaded with\n"
 "    open_partition=1, a process without CAP_NET_ADMIN can create a\n"
 "    context (LOOM_IOC_CTX_CREATE) only with a key granted to its user or\n"
 "    to one of its groups; otherwise it gets EACCES.  Root may use any\n"
@@ -26,7 +27,7 @@ static const char lc_key_usage[] =
 "             or a gid) use KEY (a number, e.g. 0x5eed)\n"
 "    revoke   remove that grant\n"
 "\n"
-"    grant and revoke need CAP_NET_ADMIN.\n"
+"    show, grant and revoke need CAP_NET_ADMIN.\n"
 "\n"
 "FIELDS (text and JSON)\n"
 "    dev key, then uid and user (its name), or gid and group (its name);\n"
@@ -42,7 +43,7 @@ static const char lc_key_usage[] =
 "    loomctl key revoke 0x5eed user alice\n";
 
 static const char lc_perm_hint[] =
-	"changing grants needs CAP_NET_ADMIN (run it as root)";
+	"listing and changing grants needs CAP_NET_ADMIN (run it as root)";
 
 struct lc_key_req {
 	uint32_t dev;
@@ -193,7 +194,8 @@ static int lc_key_revoke(struct lc_opts *o, int argc, char **argv)
 static const char *const lc_key_words[] = { "user", "group", NULL };
 
 static const struct lc_cmd lc_key_cmds[] = {
-	{ "show", lc_key_show, "", "every grant of the card", NULL, false },
+	{ "show", lc_key_show, "",
+	  "every grant of the card (needs CAP_NET_ADMIN)", NULL, false },
 	{ "grant", lc_key_grant, "KEY user USER|group GROUP",
 	  "let a user or a group use KEY (needs CAP_NET_ADMIN)", lc_key_words, false },
 	{ "revoke", lc_key_revoke, "KEY user USER|group GROUP",

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loomctl monitor: subscribe to the family's "events" multicast group and
- * print every route and port change until SIGINT or SIGTERM.
+ * loomctl monitor: subscribe to the family's "events" multicast group (and
+ * its "maint" group when the caller may join it) and print every route and
+ * port change and maintenance response until SIGINT or SIGTERM.
  */
 #include <errno.h>
 #include <poll.h>
@@ -32,6 +33,9 @@ static const char lc_monitor_usage[] =
 "    event maint_resp: a maintenance response reached the card: the one a\n"
 "        maint command waits for (with its request: op, addr, route), or a\n"
 "        late one nobody waits for any more (\"late or not awaited\").\n"
+"        These come from the \"maint\" group, which only CAP_NET_ADMIN may\n"
+"        join: without it, monitor (all) says so once and shows the other\n"
+"        events, and monitor maint fails.\n"
 "\n"
 "FIELDS (text and JSON)\n"
 "    event, then those of the event's kind: route_changed as route show;\n"
@@ -138,7 +142,7 @@ static int lc_monitor_run(struct lc_opts *o, int argc, char **argv,
 	struct lc_monitor m = { .o = o, .kind = kind };
 	struct sigaction sa;
 	struct lc_nl nl;
-	int grp, ctrl_grp, err;
+	int grp, ctrl_grp, maint_grp, err;
 
 	if (argc > 0)
 		return lc_usage_error("monitor: unexpected argument \"%s\": usage: loomctl [-j] monitor [all|route|port|maint] [dev DEV]",
@@ -166,6 +170,20 @@ static int lc_monitor_run(struct lc_opts *o, int argc, char **argv,
 			nl_geterror(err));
 		lc_nl_close(&nl);
 		return LC_EXIT_KERNEL;
+	}
+	/* maintenance responses are privileged: joining needs CAP_NET_ADMIN */
+	if (kind == LC_MON_ALL || kind == LC_MON_MAINT) {
+		maint_grp = genl_ctrl_resolve_grp(nl.sk, LOOM_GENL_NAME, LOOM_GENL_MCGRP_MAINT);
+		err = maint_grp < 0 ? maint_grp : nl_socket_add_membership(nl.sk, maint_grp);
+		if (err < 0 && kind == LC_MON_MAINT) {
+			fprintf(stderr, "loomctl: monitor maint: cannot join the \"%s\" group: %s (it needs CAP_NET_ADMIN)\n",
+				LOOM_GENL_MCGRP_MAINT, nl_geterror(err));
+			lc_nl_close(&nl);
+			return LC_EXIT_KERNEL;
+		}
+		if (err < 0)
+			fprintf(stderr, "loomctl: monitor: not showing maintenance responses: joining the \"%s\" group needs CAP_NET_ADMIN\n",
+				LOOM_GENL_MCGRP_MAINT);
 	}
 
 	memset(&sa, 0, sizeof(sa));

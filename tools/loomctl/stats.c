@@ -16,9 +16,10 @@ static const char lc_stats_usage[] =
 "    waited for a credit), adaptive and deterministic routing choices,\n"
 "    packets discarded because the port was disabled (fault mask) or\n"
 "    dead/down.  Rows whose counters are all zero are left out unless\n"
-"    \"all\" is given.  Then the card-wide drops by cause: wrong key,\n"
-"    outside the segment, no running context, no route, hop limit,\n"
-"    malformed, and maintenance packets lost.  The card's counters are 32\n"
+"    \"all\" is given.  Then the card-wide drops by cause: requests of\n"
+"    another partition (key), outside the segment, no running context, no\n"
+"    route, hop limit, malformed, maintenance packets lost, and barrier\n"
+"    packets of another partition (bsu_key).  The card's counters are 32\n"
 "    bits wide and wrap.  VC numbers are the LOOM_VC_* of\n"
 "    <loom_hw/packet.h>.\n"
 "\n"
@@ -26,7 +27,7 @@ static const char lc_stats_usage[] =
 "    dev; per row (JSON: the array counters): port vc tx_pkts tx_bytes\n"
 "    rx_pkts credit_stalls adaptive deterministic drops_disabled\n"
 "    drops_dead; the drops by cause (JSON: the object drops): key bounds\n"
-"    no_ctx no_route hop_limit malformed maint_lost\n"
+"    no_ctx no_route hop_limit malformed maint_lost bsu_key\n"
 "\n"
 "    Text:  dev loom0\n"
 "               port 0 vc 0 tx_pkts 12 tx_bytes 3456 rx_pkts 12 ...\n"
@@ -57,6 +58,7 @@ static const struct {
 	{ LOOM_ATTR_DROPS_HOP_LIMIT, "hop_limit" },
 	{ LOOM_ATTR_DROPS_MALFORMED, "malformed" },
 	{ LOOM_ATTR_DROPS_MAINT_LOST, "maint_lost" },
+	{ LOOM_ATTR_DROPS_BSU_KEY, "bsu_key" },
 };
 
 struct lc_stats_out {

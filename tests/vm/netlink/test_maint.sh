@@ -10,6 +10,12 @@
 # (17 hops, port 9, timeout 20000; raw netlink: bad op, no ADDR, write
 # without VALUE, no ROUTE, a reply-only attribute, timeout 0), the
 # responses arriving on the event interrupt, and a clean kernel log.
+# Confinement: the responses go to the "maint" multicast group, which an
+# unprivileged user cannot join (and the "events" group it can join
+# carries none of them); a request whose caller catches a signal during
+# the wait is answered at its timeout; one whose caller is killed is
+# answered ECANCELED (read from a socket the killed process shared) with
+# an extack that says whether the request went out.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
 . "$here/../../lib/lab.sh"
@@ -27,8 +33,9 @@ if ! command -v setpriv >/dev/null; then
 	exit 4
 fi
 
-tap_plan 17
-lab_start_test "lab with 2 hosts and no routes starts and loads loom.ko" --hosts 2 --no-routes
+tap_plan 21
+lab_start_test "lab with 2 hosts and no routes starts and loads loom.ko" --hosts 2 --no-routes \
+	${LOOM_MODULE:+--module "$LOOM_MODULE"}
 
 out=$(mktemp -d)
 trap "lab_cleanup; rm -rf '$out' '$(dirname "$LAB_DIR")'" EXIT
@@ -43,8 +50,8 @@ lc_on() {
 lc() { lc_on 0 "$@"; }
 rc() { cat "$out/rc"; }
 show() { tap_diag "exit $(rc): $(cat "$out/o" "$out/e")"; }
-raw() { lab_exec 0 python3 "$loom_top/tests/vm/netlink/maint_raw.py" \
-	"$loom_top/include/uapi/linux/loom_netlink.h" "$1" 2>&1; }
+raw_cmd="python3 $loom_top/tests/vm/netlink/maint_raw.py $loom_top/include/uapi/linux/loom_netlink.h"
+raw() { lab_exec 0 $raw_cmd "$@" 2>&1; }
 
 # ---- reads -----------------------------------------------------------------
 # a record's lines as one (the text continues a record on indented lines)
@@ -118,6 +125,50 @@ else
 	tap_diag "exit $r: $(cat "$out/e")"
 	tap_fail "maint read as an unprivileged user: EPERM, CAP_NET_ADMIN named"
 fi
+
+# ---- who sees maintenance responses -------------------------------------------
+# (python starts slowly in a loaded guest: wait for the joins, stop the
+# listeners once the response had time to arrive)
+"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 200 0 -- "$nobody $raw_cmd listen events 120 >/tmp/mt-ev-nobody 2>&1 & a=\$!
+	$nobody $raw_cmd listen maint 120 >/tmp/mt-mg-nobody 2>&1 & b=\$!
+	$raw_cmd listen maint 120 >/tmp/mt-mg-root 2>&1 & c=\$!
+	for i in \$(seq 600); do [ \$(cat /tmp/mt-ev-nobody /tmp/mt-mg-nobody /tmp/mt-mg-root | grep -c '^join') = 3 ] && break; sleep 0.2; done
+	loomctl maint read route 0 node_id >/dev/null; sleep 2; kill \$a \$b \$c 2>/dev/null; wait
+	echo '== events group, uid 65534'; cat /tmp/mt-ev-nobody
+	echo '== maint group, uid 65534'; cat /tmp/mt-mg-nobody
+	echo '== maint group, root'; cat /tmp/mt-mg-root" >"$out/who" 2>&1
+if sed -n '/^== events group/,/^== maint group, uid/p' "$out/who" | grep -qx 'join: errno=0' &&
+	! sed -n '/^== events group/,/^== maint group, uid/p' "$out/who" | grep -q 'MAINT_RESP' &&
+	sed -n '/^== maint group, uid/,/^== maint group, root/p' "$out/who" | grep -qx 'join: errno=1' &&
+	sed -n '/^== maint group, root/,$p' "$out/who" | grep -qx 'event LOOM_EVENT_MAINT_RESP value=1'; then
+	tap_ok "a maintenance response reaches root on the \"maint\" group; uid 65534 cannot join it (EPERM) and sees none on \"events\""
+else
+	tap_diag "$(cat "$out/who")"
+	tap_fail "a maintenance response reaches root on the \"maint\" group; uid 65534 cannot join it (EPERM) and sees none on \"events\""
+fi
+
+# ---- every request is answered -------------------------------------------------
+# answered CASE DESCRIPTION PATTERN...: maint_raw.py CASE prints lines
+# matching every PATTERN (grep -E)
+answered() {
+	local case=$1 desc=$2 a p
+	shift 2
+	a=$(raw "$case")
+	for p in "$@"; do
+		if ! grep -Eq "$p" <<<"$a"; then
+			tap_diag "$a"
+			tap_fail "$desc"
+			return
+		fi
+	done
+	tap_ok "$desc"
+}
+answered signal_wait "a caller that catches a signal during the wait gets its answer (ETIMEDOUT at the timeout)" \
+	'^errno=110 msg=loom: no maintenance response to any attempt' '^signals=1$'
+answered killed_wait "a caller killed during the wait is answered ECANCELED: the request went out, the access may have happened" \
+	'^errno=125 msg=loom: ended by a fatal signal while waiting for the maintenance response: the request went out, so the access may have been performed'
+answered killed_queued "a caller killed while queued behind another request is answered ECANCELED: nothing was accessed" \
+	'^errno=125 msg=loom: ended by a fatal signal while waiting for another maintenance request of this card: no request went out, nothing was accessed'
 
 # ---- lost packets --------------------------------------------------------------
 lc maint read maint_lost

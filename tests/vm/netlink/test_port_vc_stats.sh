@@ -190,7 +190,7 @@ recv_rc=$?
 lc -j stats show
 ok_if "after 64 KiB to node 1, stats -j counts packets sent on port $port1 and has the drops object" \
 	'[ $recv_rc = 0 ] && [ "$(jq "[.counters[] | select(.port == $port1) | .tx_pkts] | add" "$out/o")" -ge 64 ] &&
-	[ "$(jq ".drops | keys | length" "$out/o")" = 7 ]'
+	[ "$(jq ".drops | keys | length" "$out/o")" = 8 ]'
 lc -j stats show all
 nrec=$(jq '.counters | length' "$out/o")
 nvc=$(jq '[.counters[] | .vc] | max + 1' "$out/o")
@@ -200,7 +200,7 @@ lc stats show all
 ok_if "stats hides all-zero rows, stats show all shows 2 ports x $nvc VCs, both end with the drops line" \
 	'[ "$nrec" = $((2 * nvc)) ] && [ "$(grep -c "^    port [01] vc [0-9] " <<<"$a")" -lt "$nrec" ] &&
 	[ "$(grep -c "^    port [01] vc [0-9] " "$out/o")" = "$nrec" ] &&
-	tail -n 1 "$out/o" | grep -q "^    drops: key [0-9]* bounds [0-9]* no_ctx [0-9]* no_route [0-9]* hop_limit [0-9]* malformed [0-9]* maint_lost [0-9]*$"'
+	tail -n 1 "$out/o" | grep -q "^    drops: key [0-9]* bounds [0-9]* no_ctx [0-9]* no_route [0-9]* hop_limit [0-9]* malformed [0-9]* maint_lost [0-9]* bsu_key [0-9]*$"'
 
 # ---- route load ----------------------------------------------------------
 g 'loomctl route show > /tmp/pv-rt1; loomctl route set 7 port 1 adaptive phys_dest 9;
