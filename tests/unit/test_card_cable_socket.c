@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cable endpoints (fpga_bitstreams/cable_socket.c): the four forms parse
+ * Cable endpoints (fpga_bitstreams/emu/cable_socket.c): the four forms parse
  * into the right socket addresses; every malformed endpoint is refused
  * with a message that names what is wrong; over TCP on loopback a listener
  * accepts a connect (finished in place or through its in-progress path),

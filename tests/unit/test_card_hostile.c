@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hostile mode of the card (fpga_bitstreams/hostile.c), in memory: a card
+ * Hostile mode of the card (fpga_bitstreams/hostif/hostile.c), in memory: a card
  * over a calloc'd register window and "guest RAM" with a context running,
  * service rounds on a card clock the test advances.  The same seed draws
  * the same misbehaviours and another seed others; every kind happens; a

@@ -4,7 +4,7 @@
 # seed loom.ko is loaded, the card emulator turns hostile ('hostile SEED' on
 # its control socket: out-of-range and changing registers, bogus
 # completions, interrupt storms, admin commands ignored or refused;
-# fpga_bitstreams/hostile.h), and every user interface is kept busy for
+# fpga_bitstreams/hostif/hostile.h), and every user interface is kept busy for
 # HOSTILE_SECONDS: ioctls, mmap and the data path through libloom, io_uring
 # commands and BSU waits (hostile_load), netlink with every command
 # including maintenance, stats and changes (loomctl), debugfs and sysfs;
