@@ -1,20 +1,32 @@
 # SPDX-License-Identifier: GPL-2.0
 # loom: top-level build.
-#   make          build everything (module, library, card emulator, tools)
+#   make          build everything (module, library, card emulator, tools,
+#                 manual pages)
 #   make check    run every test (unit, native emulator fabrics, VM lab); TAP
+#   make check-debug  the VM suite and the fuzzers on a debug guest kernel
+#                 (KASAN, lockdep, kmemleak, ...; hours; not part of check)
+#   make fuzz     the long run of the interface fuzzer (100000 calls); TAP
+#   make check-hostile  loom.ko against a hostile card for several minutes
+#   make check-cluster  the 16-host lab (4x4 torus): too long for check
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
-#   make install  library, header, pkg-config file, tools, module, udev rules
+#   make sim-bench  loom-sim's speed and memory figures (loom-sim --bench)
+#   make docs     the HTML documentation (Sphinx) into build/html
+#   make install  library, header, pkg-config file, tools, manual pages,
+#                 module, udev rules
+#   make deb      Debian packages (loom-dkms, libloom0, libloom-dev,
+#                 loom-tools) into build/deb
 #   make clean
 # As root, 'check' and 'demo' first install missing Debian packages
 # (tools/deps/install-deps); otherwise they say which are missing.
 TOP   := $(CURDIR)
+LOOM_VERSION := $(shell cat $(CURDIR)/VERSION)
 BUILD ?= $(TOP)/build
 PREFIX ?= /usr/local
 export BUILD TOP
 
-USER_PARTS := lib fpga_bitstreams tests/vm/rma tests/vm/uring tools/loom-xfer tools/bench tools/loom-lab tools/loomctl tools/loom-fm
+USER_PARTS := lib fpga_bitstreams tests/vm/rma tests/vm/uring tools/loom-xfer tools/bench tools/loom-lab tools/loomctl tools/loom-fm tools/loom-sim
 
-all: userspace module
+all: userspace module man
 
 deps:
 	@$(TOP)/tools/deps/install-deps
@@ -27,43 +39,104 @@ userspace:
 	$(MAKE) -C tools/loom-lab
 	$(MAKE) -C tools/loomctl
 	$(MAKE) -C tools/loom-fm
+	$(MAKE) -C tools/loom-sim
 
 module:
 	$(MAKE) -C kmod
 
+man:
+	$(MAKE) -C Documentation man
+
+docs:
+	$(MAKE) -C Documentation html
+
 # test programs (unit tests and native fabric tests under ASan/UBSan)
-tests: userspace module
+tests: userspace module vm-tests
 	$(MAKE) -C lib tests
+	$(MAKE) -C tools/loomctl tests
 	$(MAKE) -C fpga_bitstreams tests
+	$(MAKE) -C tools/loom-sim tests
+
+# the guest-side programs of the VM tests alone
+vm-tests: userspace module
 	$(MAKE) -C kmod tests
 	$(MAKE) -C tests/vm/uring
 	$(MAKE) -C tests/vm/rma
 
+# (the packages too: tests/vm/test_deb.sh installs them into a lab)
 check: deps
-	@$(MAKE) --no-print-directory all tests
+	@$(MAKE) --no-print-directory all tests deb
 	@$(TOP)/tests/run-tests
+
+# The debug-kernel campaign: builds its own kernel (cached) and its own copy
+# of the tree (build/check-debug); CHECK_DEBUG_ARGS go to tests/debug/check-debug.
+check-debug:
+	@$(TOP)/tests/debug/check-debug $(CHECK_DEBUG_ARGS)
+
+# Longer than the round of test_hostile.sh in 'check': more seeds, longer
+# rounds (HOSTILE_SEEDS, HOSTILE_SECONDS override them).
+check-hostile: deps
+	@$(MAKE) --no-print-directory all tests
+	@HOSTILE_SEEDS="$${HOSTILE_SEEDS:-11 12 13 14 15 16 17 18}" \
+	 HOSTILE_SECONDS="$${HOSTILE_SECONDS:-30}" $(TOP)/tests/vm/kmod/test_hostile.sh
+
+check-cluster: deps
+	@$(MAKE) --no-print-directory all
+	@LOOM_TEST_TIMEOUT=$${LOOM_TEST_TIMEOUT:-2400} $(TOP)/tests/run-tests cluster
 
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/demo/loom-demo
 
+# every user interface of loom.ko fuzzed at once, root and unprivileged
+# (Documentation/testing.rst); IFACE_FUZZ_CALLS, IFACE_FUZZ_SEED tune it
+fuzz: deps
+	@$(MAKE) --no-print-directory all tests
+	@IFACE_FUZZ_CALLS=$${IFACE_FUZZ_CALLS:-100000} IFACE_FUZZ_SEED=$${IFACE_FUZZ_SEED:-$$(date +%Y%m%d)} \
+		IFACE_FUZZ_RINGS=$${IFACE_FUZZ_RINGS:-psd} \
+		IFACE_FUZZ_SECONDS=$${IFACE_FUZZ_SECONDS:-3600} $(TOP)/tests/vm/kmod/test_iface_fuzz.sh
+
+sim-bench: userspace
+	$(MAKE) -C tools/loom-sim bench
+
 install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab \
-		$(BUILD)/bin/loom-lab-agent $(BUILD)/bin/loomctl \
+		$(BUILD)/bin/loom-lab-agent \
 		$(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom_put_bw $(BUILD)/bin/loom_get_lat \
 		$(BUILD)/bin/loom_atomic_lat $(BUILD)/bin/loom_barrier_lat \
 		$(DESTDIR)$(PREFIX)/bin/
+	$(MAKE) -C tools/loomctl install PREFIX=$(PREFIX)
 	$(MAKE) -C tools/loom-fm install PREFIX=$(PREFIX)
+	$(MAKE) -C tools/loom-sim install PREFIX=$(PREFIX)
+	$(MAKE) -C Documentation install PREFIX=$(PREFIX)
 	$(MAKE) -C kmod install
 	install -D -m 0644 udev/60-loom.rules $(DESTDIR)/etc/udev/rules.d/60-loom.rules
-	install -D -m 0644 tools/loomctl/loomctl.bash-completion \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/loomctl
 	getent group loom >/dev/null || groupadd --system loom
 
+# Debian packages from a copy of the tree (its debian/ is tools/deb/debian),
+# checked with lintian; the .debs and .changes land in $(BUILD)/deb
+DEB_DIR := $(BUILD)/deb
+DEB_SRC := $(DEB_DIR)/loom-$(LOOM_VERSION)
+
+deb:
+	@$(TOP)/tools/deps/install-deps --deb
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_SRC)
+	tar -C $(TOP) --exclude=./build --exclude=./.git --exclude=./.lab-cache --exclude=./debian \
+		-cf - . | tar -C $(DEB_SRC) -xf -
+	cp -r $(TOP)/tools/deb/debian $(DEB_SRC)/debian
+	sed -i -e 's/@VERSION@/$(LOOM_VERSION)/' \
+		-e "s/@DATE@/$$(date -R -d @$${SOURCE_DATE_EPOCH:-$$(stat -c %Y $(TOP)/VERSION)})/" \
+		$(DEB_SRC)/debian/changelog
+	cd $(DEB_SRC) && dpkg-buildpackage -b -us -uc -j2 > $(DEB_DIR)/build.log 2>&1 || \
+		{ tail -n 40 $(DEB_DIR)/build.log; echo "make deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)" >&2; exit 1; }
+	lintian --fail-on error,warning $(DEB_DIR)/*.changes
+	@ls $(DEB_DIR)/*.deb
+
 clean:
-	for d in $(USER_PARTS) kmod; do $(MAKE) -C $$d clean; done
+	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module tests check demo install clean
+.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-hostile check-cluster demo fuzz sim-bench install deb clean

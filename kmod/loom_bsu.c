@@ -19,58 +19,6 @@
 #include "loom_drv.h"
 
 /**
- * loom_bsu_count() - units the driver can offer on this card
- * @ldev: the card, alive
- *
- * Return: 0 when the card has no usable BSU block (none, pages not
- * page-sized, or outside the register space), else at most LOOM_BSU_COUNT.
- */
-u32 loom_bsu_count(struct loom_dev *ldev)
-{
-	const struct loom_blk *b = &ldev->blk_bsu;
-	u32 n, area;
-
-	if (b->size < LOOM_BSU_TREE_BASE)
-		return 0;
-	n = min_t(u32, loom_rd(ldev, b->off + LOOM_BSU_N_UNITS), LOOM_BSU_COUNT);
-	n = min_t(u32, n, (b->size - LOOM_BSU_TREE_BASE) / LOOM_BSU_TREE_SIZE);
-	area = loom_rd(ldev, b->off + LOOM_BSU_PAGE_AREA);
-	if (loom_rd(ldev, b->off + LOOM_BSU_PAGE_STRIDE) != PAGE_SIZE ||
-	    !PAGE_ALIGNED(area) || area > ldev->regs_len ||
-	    (u64)n * PAGE_SIZE > ldev->regs_len - area)
-		return 0;
-	return n;
-}
-
-/**
- * loom_bsu_tree_reg() - register offset of a field of a unit's tree record
- * @ldev: the card
- * @bsu: unit, < loom_bsu_count()
- * @field: LOOM_BSUT_*
- *
- * Return: the offset.
- */
-u32 loom_bsu_tree_reg(struct loom_dev *ldev, u32 bsu, u32 field)
-{
-	return ldev->blk_bsu.off + LOOM_BSU_TREE_BASE + bsu * LOOM_BSU_TREE_SIZE +
-	       field;
-}
-
-/**
- * loom_bsu_page_reg() - register offset of a field of a unit's user page
- * @ldev: the card
- * @bsu: unit, < loom_bsu_count()
- * @field: LOOM_BSUP_*
- *
- * Return: the offset.
- */
-u32 loom_bsu_page_reg(struct loom_dev *ldev, u32 bsu, u32 field)
-{
-	return loom_rd(ldev, ldev->blk_bsu.off + LOOM_BSU_PAGE_AREA) +
-	       bsu * PAGE_SIZE + field;
-}
-
-/**
  * loom_bsu_grant() - give a new context the units it asked for
  * @ldev: the card, locked and alive
  * @ctx: the context being created
@@ -81,7 +29,7 @@ u32 loom_bsu_page_reg(struct loom_dev *ldev, u32 bsu, u32 field)
  */
 int loom_bsu_grant(struct loom_dev *ldev, struct loom_ctx *ctx, u32 mask)
 {
-	u32 n = loom_bsu_count(ldev);
+	u32 n = loom_hw_bsu_count(ldev);
 	u32 valid = n >= 32 ? ~0u : (1u << n) - 1;
 
 	lockdep_assert_held(&ldev->lock);
@@ -166,9 +114,10 @@ int loom_bsu_mmap(struct loom_dev *ldev, struct loom_ctx *ctx,
 	unsigned long b;
 	int err;
 
-	if (!ctx->bsu_mask || pages > loom_bsu_count(ldev))
+	if (!ctx->bsu_mask || pages > loom_hw_bsu_count(ldev))
 		return -EINVAL;
-	base = ldev->hal->regs_phys(ldev) + loom_bsu_page_reg(ldev, 0, 0);
+	/* the page area as checked at probe, never read again */
+	base = ldev->hal->regs_phys(ldev) + loom_hw_bsu_page_off(ldev, 0);
 	vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 	for (b = 0; b < pages; b++) {
 		if (!(ctx->bsu_mask & BIT(b)))
@@ -196,7 +145,7 @@ int loom_bsu_wait_check(struct loom_dev *ldev, struct loom_ctx *ctx, u32 unit,
 			u32 cond)
 {
 	lockdep_assert_held(&ldev->lock);
-	if (cond > LOOM_BSU_COND_STATE_NE || unit >= loom_bsu_count(ldev))
+	if (cond > LOOM_BSU_COND_STATE_NE || unit >= loom_hw_bsu_count(ldev))
 		return -EINVAL;
 	return ctx->bsu_mask & BIT(unit) ? 0 : -EACCES;
 }
@@ -208,24 +157,30 @@ int loom_bsu_wait_check(struct loom_dev *ldev, struct loom_ctx *ctx, u32 unit,
  * @cond: LOOM_BSU_COND_*
  * @value: what @cond compares with
  *
- * Return: true when it does.
+ * Return: 1 when it does, 0 when not, -EIO when the card failed.
  */
-bool loom_bsu_cond_met(struct loom_dev *ldev, u32 unit, u32 cond, u32 value)
+int loom_bsu_cond_met(struct loom_dev *ldev, u32 unit, u32 cond, u32 value)
 {
+	u32 field, now;
+	int err;
+
 	switch (cond) {
 	case LOOM_BSU_COND_COMPLETIONS_NE:
-		return loom_rd(ldev, loom_bsu_page_reg(ldev, unit,
-						       LOOM_BSUP_COMPLETIONS)) != value;
+		field = LOOM_BSUP_COMPLETIONS;
+		break;
 	case LOOM_BSU_COND_EUREKAS_NE:
-		return loom_rd(ldev, loom_bsu_page_reg(ldev, unit,
-						       LOOM_BSUP_EUREKAS)) != value;
-	case LOOM_BSU_COND_STATE_EQ:
-		return loom_rd(ldev, loom_bsu_page_reg(ldev, unit,
-						       LOOM_BSUP_STATE)) == value;
+		field = LOOM_BSUP_EUREKAS;
+		break;
 	default:
-		return loom_rd(ldev, loom_bsu_page_reg(ldev, unit,
-						       LOOM_BSUP_STATE)) != value;
+		field = LOOM_BSUP_STATE;
+		break;
 	}
+	err = loom_hw_bsu_page_field(ldev, unit, field, &now);
+	if (err)
+		return err;
+	if (cond == LOOM_BSU_COND_STATE_EQ)
+		return now == value;
+	return now != value;
 }
 
 /*

@@ -40,7 +40,7 @@ static int loom_open(struct inode *inode, struct file *file)
 	if (!ldev)
 		return -ENODEV;
 
-	lf = kzalloc(sizeof(*lf), GFP_KERNEL);
+	lf = kzalloc(sizeof(*lf), GFP_KERNEL_ACCOUNT);
 	if (!lf) {
 		loom_dev_put(ldev);
 		return -ENOMEM;
@@ -124,10 +124,11 @@ static long loom_ioc_dev_info(struct loom_file *lf, void __user *uarg)
 		mutex_unlock(&ldev->lock);
 		return -EIO;
 	}
-	info.node_id = loom_rd(ldev, ldev->blk_router.off + LOOM_ROUTER_NODE_ID);
-	info.logical_id = loom_rd(ldev, ldev->blk_router.off +
-				  LOOM_ROUTER_LOGICAL_ID);
+	info.node_id = ldev->geo.node_id;
+	err = loom_hw_logical_id(ldev, &info.logical_id);
 	mutex_unlock(&ldev->lock);
+	if (err)
+		return err;
 	info.n_ports = ldev->n_ports;
 	info.n_contexts = ldev->n_ctx;
 	info.design_version = ldev->fwid.design_version;

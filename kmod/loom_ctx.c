@@ -2,10 +2,32 @@
 /*
  * Contexts: a command ring, a completion ring and a memory segment in host
  * memory (dma_alloc_coherent), a context record on the card pointing at
- * them, and a doorbell page.  The memory of a context is freed only once
- * the card has acknowledged CTX_DISABLE (it then guarantees no more DMA)
- * or the card is gone (bus mastering off).
+ * them, and a doorbell page.  Once the record is programmed, the memory of
+ * a context is freed only when the card has acknowledged CTX_DISABLE as
+ * done (it then guarantees no more DMA) or the card is quiet (bus
+ * mastering off, at removal).  A context whose disable times out, is
+ * refused, or cannot be sent because the card failed becomes an orphan of
+ * the card: its index stays taken and its memory stays allocated until
+ * then.
+ *
+ * ldev->lock is never held across the DMA allocations or an admin command
+ * (a wait for the card of up to admin_timeout_ms), so that one process
+ * creating or destroying a context never stalls the others: creation
+ * reserves the card index and the file's slot under the lock (the slot
+ * holds no context yet: nothing can find it), allocates and waits for
+ * CTX_ENABLE without it, and publishes the context in the slot only once
+ * the card runs it.  Destruction and release take the context out of its
+ * file under the lock, wait for CTX_DISABLE without it, and free it (or
+ * hand it to ldev->orphans) under the lock again.  Admin commands are
+ * serialised by ldev->admin_lock alone.  Removal's RESET is the exception
+ * (loom_ctx_hw_stop_all()).
+ *
+ * The memory is charged to the creating user's caps (loom_quota.c) and
+ * pinned-memory limits (loom_pin.c); the kernel allocations made for a
+ * context are charged to its memory cgroup (GFP_KERNEL_ACCOUNT).
  */
+#include <linux/bitops.h>
+#include <linux/cred.h>
 #include <linux/dma-mapping.h>
 #include <linux/log2.h>
 #include <linux/pci.h>
@@ -19,20 +41,40 @@
 #define LOOM_SEG_MIN	SZ_4K
 #define LOOM_SEG_MAX	SZ_4M
 
+/* module-wide: what contexts of every card hold now (debugfs "memory") */
+atomic_long_t loom_mem_contexts = ATOMIC_LONG_INIT(0);
+atomic_long_t loom_mem_dma_bytes = ATOMIC_LONG_INIT(0);
+
+/*
+ * Contexts of removed cards that may still write their memory: kept for
+ * good (loom_ctx_free_dead()), reachable from here so nothing calls them
+ * a leak.
+ */
+static LIST_HEAD(loom_kept);
+static DEFINE_MUTEX(loom_kept_lock);
+
 static int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b,
 			  size_t size)
 {
 	b->size = PAGE_ALIGN(size);
-	/* a user asked for it: fail with ENOMEM, not a stack trace */
+	/*
+	 * a user asked for it: charged to its memory cgroup, and ENOMEM
+	 * rather than a stack trace when it cannot be had
+	 */
 	b->va = dma_alloc_coherent(&ldev->pdev->dev, b->size, &b->dma,
-				   GFP_KERNEL | __GFP_NOWARN);
-	return b->va ? 0 : -ENOMEM;
+				   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!b->va)
+		return -ENOMEM;
+	atomic_long_add(b->size, &loom_mem_dma_bytes);
+	return 0;
 }
 
 static void loom_dma_free(struct loom_dev *ldev, struct loom_dma_buf *b)
 {
-	if (b->va)
+	if (b->va) {
 		dma_free_coherent(&ldev->pdev->dev, b->size, b->va, b->dma);
+		atomic_long_sub(b->size, &loom_mem_dma_bytes);
+	}
 	b->va = NULL;
 }
 
@@ -55,13 +97,57 @@ static unsigned long loom_ctx_pages(int cmdq_log2, int cq_log2, u64 seg_size)
 		PAGE_ALIGN(LOOM_CTX_COUNTERS * sizeof(u64))) >> PAGE_SHIFT;
 }
 
-/* Free everything of a disabled context; caller holds ldev->lock. */
+/* Give back what @ctx holds of its user's caps (loom_quota.c). */
+static void loom_ctx_uncharge_user(struct loom_dev *ldev, struct loom_ctx *ctx)
+{
+	if (!ctx->charged)
+		return;
+	loom_quota_uncharge(ldev, ctx->uid, hweight32(ctx->bsu_mask),
+			    ctx->pages);
+	ctx->charged = false;
+}
+
+/*
+ * Free everything of a context the card no longer reaches (disabled, or
+ * the card quiet), from its card index on (loom_ctx_reserve() takes that
+ * first); caller holds ldev->lock.
+ */
 static void loom_ctx_free(struct loom_dev *ldev, struct loom_ctx *ctx)
 {
+	loom_ctx_uncharge_user(ldev, ctx);
 	loom_ctx_free_mem(ldev, ctx);
 	loom_bsu_release(ldev, ctx);
+	loom_keys_bsu_sync(ldev);
 	clear_bit(ctx->index, ldev->ctx_busy);
 	kfree(ctx);
+	atomic_long_dec(&loom_mem_contexts);
+}
+
+/*
+ * Keep a context the card may still reach until the card is quiet; its
+ * file may be gone.  Caller holds ldev->lock.
+ */
+static void loom_ctx_orphan(struct loom_dev *ldev, struct loom_ctx *ctx,
+			    const char *why)
+{
+	dev_warn(&ldev->pdev->dev, "context %u: %s; its memory is kept until the card is unbound\n",
+		 ctx->index, why);
+	ctx->lf = NULL;
+	list_add_tail(&ctx->orphan_node, &ldev->orphans);
+}
+
+/*
+ * Drop a context that is in no file any more: free it, unless the card may
+ * still run it (enabled, and the card not quiet): then it becomes an
+ * orphan, for @why.  Caller holds ldev->lock.
+ */
+static void loom_ctx_retire(struct loom_dev *ldev, struct loom_ctx *ctx,
+			    const char *why)
+{
+	if (ctx->enabled && !ldev->quiet)
+		loom_ctx_orphan(ldev, ctx, why);
+	else
+		loom_ctx_free(ldev, ctx);
 }
 
 static int loom_ring_log2(u32 entries)
@@ -76,39 +162,31 @@ static int loom_ring_log2(u32 entries)
 
 static void loom_ctx_program(struct loom_dev *ldev, struct loom_ctx *ctx)
 {
-	u32 i = ctx->index;
+	struct loom_hw_ctx_rec rec = {
+		.cmdq = ctx->cmdq.dma,
+		.cq = ctx->cq.dma,
+		.seg = ctx->seg.dma,
+		.seg_size = ctx->seg.size,
+		.cmdq_log2 = ctx->cmdq_log2,
+		.cq_log2 = ctx->cq_log2,
+		.key = ctx->key,
+		.vector = LOOM_VEC_CQ,
+		/* zeroed by dma_alloc_coherent(): every counter starts at 0 */
+		.counters = ctx->counters.dma,
+	};
 
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CMDQ_LO),
-		lower_32_bits(ctx->cmdq.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CMDQ_HI),
-		upper_32_bits(ctx->cmdq.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CQ_LO),
-		lower_32_bits(ctx->cq.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CQ_HI),
-		upper_32_bits(ctx->cq.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_SEG_LO),
-		lower_32_bits(ctx->seg.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_SEG_HI),
-		upper_32_bits(ctx->seg.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_SEG_SIZE_LO),
-		lower_32_bits((u64)ctx->seg.size));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_SEG_SIZE_HI),
-		upper_32_bits((u64)ctx->seg.size));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_RINGS),
-		ctx->cmdq_log2 | ctx->cq_log2 << 8);
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_KEY), ctx->key);
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_VECTOR), LOOM_VEC_CQ);
-	/* zeroed by dma_alloc_coherent(): every counter starts at 0 */
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CNT_LO),
-		lower_32_bits(ctx->counters.dma));
-	loom_wr(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CNT_HI),
-		upper_32_bits(ctx->counters.dma));
-	/* a new owner starts counting from zero */
-	loom_wr(ldev, loom_db_reg(ldev, i, LOOM_DB_CMD_PI), 0);
-	loom_wr(ldev, loom_db_reg(ldev, i, LOOM_DB_CQ_CI), 0);
+	loom_hw_ctx_program(ldev, ctx->index, &rec);
+	/* the partition: checked by loom_keys_check(), enforced by the card */
+	loom_keys_bsu_grant(ldev, ctx);
 }
 
-/* 0 when the card is known to have stopped the context, -ETIMEDOUT if not */
+/*
+ * 0 when the card has acknowledged that the context is stopped (or it was
+ * never enabled); -ETIMEDOUT when the card did not answer, -EIO when it
+ * refused (which fails it) or has failed, -ENODEV when the card is being
+ * removed: the context may still run.  Called without ldev->lock, on a
+ * context no other path reaches.
+ */
 static int loom_ctx_hw_disable(struct loom_dev *ldev, struct loom_ctx *ctx,
 			       unsigned int timeout_ms)
 {
@@ -118,11 +196,9 @@ static int loom_ctx_hw_disable(struct loom_dev *ldev, struct loom_ctx *ctx,
 		return 0;
 	err = loom_admin_cmd(ldev, LOOM_ADMIN_CMD_CTX_DISABLE, ctx->index,
 			     timeout_ms);
-	if (err == -ETIMEDOUT)
-		return err;
-	/* any acknowledged answer means the context is not running */
-	ctx->enabled = false;
-	return 0;
+	if (!err)
+		ctx->enabled = false;
+	return err;
 }
 
 /**
@@ -174,7 +250,8 @@ static int loom_ctx_pick_index(struct loom_dev *ldev,
 	return 0;
 }
 
-static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
+static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req,
+			      u32 node_id)
 {
 	struct loom_dev *ldev = ctx->lf->ldev;
 	phys_addr_t kick = ldev->hal->kick_phys(ldev);
@@ -196,11 +273,92 @@ static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
 		req->kick_value = LOOM_IVSHMEM_PEER_CARD << 16 |
 				  LOOM_KICK_DOORBELL;
 	}
-	req->node_id = loom_rd(ldev, ldev->blk_router.off +
-			       LOOM_ROUTER_LOGICAL_ID);
+	req->node_id = node_id;
 	req->bsu_token = ctx->bsu_mask ? loom_token(ctx, LOOM_REGION_BSU) : 0;
 	req->counters_token = loom_token(ctx, LOOM_REGION_COUNTERS);
 	req->n_counters = LOOM_CTX_COUNTERS;
+}
+
+/*
+ * Take a context whose creation failed out of its file's slot and free it,
+ * or keep it as an orphan when the card may run it (enabled).
+ */
+static void loom_ctx_abort(struct loom_file *lf, struct loom_ctx *ctx,
+			   const char *why)
+{
+	struct loom_dev *ldev = lf->ldev;
+
+	mutex_lock(&ldev->lock);
+	xa_erase(&lf->ctxs, ctx->slot);
+	lf->n_ctxs--;
+	loom_ctx_retire(ldev, ctx, why);
+	mutex_unlock(&ldev->lock);
+}
+
+/*
+ * Under ldev->lock: check the caller's rights and limits and reserve what
+ * the context takes: a card index, its BSUs, the charges and a slot of the
+ * file (empty until the context runs).  On failure @ctx is freed.
+ */
+static int loom_ctx_reserve(struct loom_file *lf, struct loom_ctx *ctx,
+			    struct loom_ctx_create *req, u32 *node_id)
+{
+	struct loom_dev *ldev = lf->ldev;
+	int err = 0;
+
+	lockdep_assert_held(&ldev->lock);
+	if (ldev->dead)
+		err = -EIO;
+	else if (lf->n_ctxs >= loom_max_ctx_per_file)
+		err = -EMFILE;
+	if (!err)
+		err = loom_keys_check(ldev, req->key);
+	if (!err)
+		err = loom_hw_logical_id(ldev, node_id);
+	if (!err)
+		err = loom_ctx_pick_index(ldev, req, &ctx->index);
+	if (err) {
+		kfree(ctx);
+		atomic_long_dec(&loom_mem_contexts);
+		return err;
+	}
+	/* from here on loom_ctx_free() undoes what is done */
+	err = loom_bsu_grant(ldev, ctx, req->bsu_mask);
+	if (!err)
+		err = loom_quota_charge(ldev, ctx->uid, hweight32(ctx->bsu_mask),
+					ctx->pages);
+	if (!err) {
+		ctx->charged = true;
+		err = loom_pin_charge(ldev, &ctx->pin, ctx->pages);
+	}
+	if (!err)
+		err = xa_alloc(&lf->ctxs, &ctx->slot, NULL,
+			       XA_LIMIT(0, LOOM_TOKEN_SLOT_MAX),
+			       GFP_KERNEL_ACCOUNT);
+	if (err) {
+		loom_ctx_free(ldev, ctx);
+		return err;
+	}
+	lf->n_ctxs++;
+	return 0;
+}
+
+static int loom_ctx_alloc_mem(struct loom_dev *ldev, struct loom_ctx *ctx,
+			      u64 seg_size)
+{
+	int err;
+
+	err = loom_dma_alloc(ldev, &ctx->cmdq,
+			     (size_t)LOOM_CMD_SIZE << ctx->cmdq_log2);
+	if (!err)
+		err = loom_dma_alloc(ldev, &ctx->cq,
+				     (size_t)LOOM_CQE_SIZE << ctx->cq_log2);
+	if (!err)
+		err = loom_dma_alloc(ldev, &ctx->seg, seg_size);
+	if (!err)
+		err = loom_dma_alloc(ldev, &ctx->counters,
+				     LOOM_CTX_COUNTERS * sizeof(u64));
+	return err;
 }
 
 /**
@@ -208,118 +366,95 @@ static void loom_ctx_fill_out(struct loom_ctx *ctx, struct loom_ctx_create *req)
  * @lf: the open file that will own it
  * @req: the request, copied in; on success its out fields are filled
  *
- * Return: 0; -EINVAL for bad flags, sizes or index; -EBUSY when the
- * requested index is taken or the card has no free context; -EMFILE when
- * the file already holds max_ctx_per_file contexts, or a BSU of @req->bsu_mask
- * is held by another context; -EINVAL also for a BSU the card lacks; -EACCES when the
- * caller may not use the key (loom_keys.c); -ENOMEM when the memory would
+ * ldev->lock is taken only around the bookkeeping and the register writes,
+ * never across the allocations or the wait for the card.
+ *
+ * Return: 0; -EINVAL for bad flags, sizes or index, or a BSU the card
+ * lacks; -EBUSY when the requested index is taken, the card has no free
+ * context, or a BSU of @req->bsu_mask is held by another context; -EMFILE
+ * when the file already holds max_ctx_per_file contexts; -EACCES when the
+ * caller may not use the key (loom_keys.c); -EDQUOT when the caller's
+ * user would exceed max_ctx_per_user, max_bsu_per_user or
+ * max_pinned_kb_per_user (loom_quota.c, logged); -ENOMEM when the memory would
  * exceed the caller's RLIMIT_MEMLOCK (without CAP_IPC_LOCK) or cannot be
  * allocated; -ENOSPC when it would exceed the card's max_pinned_kb; -EIO when
- * the card refused the context (logged) or is gone; -ETIMEDOUT when the
- * card did not answer.
+ * the card refused the context (logged), failed or is gone; -ETIMEDOUT when
+ * the card did not answer.  A context the card refused or did not answer
+ * for is disabled again; when that is not acknowledged either, it becomes
+ * an orphan (loom_ctx_orphan()).
  */
 int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 {
 	struct loom_dev *ldev = lf->ldev;
 	int cmdq_log2, cq_log2, err;
 	struct loom_ctx *ctx;
-	u32 slot;
+	u32 node_id;
 
 	err = loom_ctx_check_args(ldev, req, &cmdq_log2, &cq_log2);
 	if (err)
 		return err;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
+	atomic_long_inc(&loom_mem_contexts);
 	ctx->lf = lf;
 	ctx->key = req->key;
 	ctx->cmdq_log2 = cmdq_log2;
 	ctx->cq_log2 = cq_log2;
+	ctx->uid = current_uid();
+	ctx->pages = loom_ctx_pages(cmdq_log2, cq_log2, req->seg_size);
 	atomic_set(&ctx->map_count, 0);
 	INIT_LIST_HEAD(&ctx->orphan_node);
 
 	mutex_lock(&ldev->lock);
-	if (ldev->dead) {
-		err = -EIO;
-		goto err_unlock;
-	}
-	if (lf->n_ctxs >= loom_max_ctx_per_file) {
-		err = -EMFILE;
-		goto err_unlock;
-	}
-	err = loom_keys_check(ldev, req->key);
+	err = loom_ctx_reserve(lf, ctx, req, &node_id);
+	mutex_unlock(&ldev->lock);
 	if (err)
-		goto err_unlock;
-	err = loom_ctx_pick_index(ldev, req, &ctx->index);
-	if (err)
-		goto err_unlock;
-	err = loom_bsu_grant(ldev, ctx, req->bsu_mask);
-	if (err) {
-		clear_bit(ctx->index, ldev->ctx_busy);
-		goto err_unlock;
-	}
+		return err;
 
-	err = loom_pin_charge(ldev, &ctx->pin,
-			      loom_ctx_pages(cmdq_log2, cq_log2, req->seg_size));
-	if (!err)
-		err = loom_dma_alloc(ldev, &ctx->cmdq,
-				     (size_t)LOOM_CMD_SIZE << cmdq_log2);
-	if (!err)
-		err = loom_dma_alloc(ldev, &ctx->cq, (size_t)LOOM_CQE_SIZE << cq_log2);
-	if (!err)
-		err = loom_dma_alloc(ldev, &ctx->seg, req->seg_size);
-	if (!err)
-		err = loom_dma_alloc(ldev, &ctx->counters,
-				     LOOM_CTX_COUNTERS * sizeof(u64));
-	if (err)
-		goto err_mem;
-
-	err = xa_alloc(&lf->ctxs, &slot, ctx,
-		       XA_LIMIT(0, LOOM_TOKEN_SLOT_MAX), GFP_KERNEL);
-	if (err)
-		goto err_mem;
-	ctx->slot = slot;
-
-	loom_ctx_program(ldev, ctx);
-	err = loom_admin_cmd(ldev, LOOM_ADMIN_CMD_CTX_ENABLE, ctx->index,
-			     loom_admin_timeout_ms);
-	if (err == -ETIMEDOUT) {
-		/* the card may still act on it: keep the memory until told */
-		ctx->enabled = true;
-		if (!loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms)) {
-			xa_erase(&lf->ctxs, slot);
-			goto err_mem;
+	err = loom_ctx_alloc_mem(ldev, ctx, req->seg_size);
+	if (!err) {
+		mutex_lock(&ldev->lock);
+		if (ldev->dead) {
+			err = -EIO;
+		} else {
+			/* from here the card knows the memory: it may reach it */
+			loom_ctx_program(ldev, ctx);
+			ctx->enabled = true;
 		}
-		dev_warn(&ldev->pdev->dev, "context %u: enable timed out and disable was not acknowledged; its memory is kept until the card is removed\n",
-			 ctx->index);
-		xa_erase(&lf->ctxs, slot);
-		ctx->lf = NULL;
-		list_add_tail(&ctx->orphan_node, &ldev->orphans);
 		mutex_unlock(&ldev->lock);
+	}
+	if (err) {
+		loom_ctx_abort(lf, ctx, NULL);
 		return err;
 	}
+
+	err = loom_admin_cmd(ldev, LOOM_ADMIN_CMD_CTX_ENABLE, ctx->index,
+			     loom_admin_timeout_ms);
 	if (err) {
-		/* refused although the driver checked everything: logged */
-		err = -EIO;
-		xa_erase(&lf->ctxs, slot);
-		goto err_mem;
+		/* timed out, refused (logged), or the card failed or went */
+		if (err != -ETIMEDOUT)
+			err = -EIO;
+		loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms);
+		loom_ctx_abort(lf, ctx,
+			       "enable not done and the card did not acknowledge the disable that followed");
+		return err;
 	}
-	ctx->enabled = true;
-	lf->n_ctxs++;
-	loom_ctx_fill_out(ctx, req);
+
+	mutex_lock(&ldev->lock);
+	if (ldev->dead) {
+		/* failed or removed meanwhile: the caller never learns of it */
+		xa_erase(&lf->ctxs, ctx->slot);
+		lf->n_ctxs--;
+		loom_ctx_retire(ldev, ctx, "its card failed or is being removed");
+		mutex_unlock(&ldev->lock);
+		return -EIO;
+	}
+	xa_store(&lf->ctxs, ctx->slot, ctx, GFP_KERNEL_ACCOUNT);
+	loom_ctx_fill_out(ctx, req, node_id);
 	mutex_unlock(&ldev->lock);
 	return 0;
-
-err_mem:
-	loom_ctx_free(ldev, ctx);
-	mutex_unlock(&ldev->lock);
-	return err;
-
-err_unlock:
-	mutex_unlock(&ldev->lock);
-	kfree(ctx);
-	return err;
 }
 
 /**
@@ -328,44 +463,46 @@ err_unlock:
  * @index: its card context index
  *
  * Return: 0; -EINVAL when this file has no context @index; -EBUSY while
- * any of its regions is mapped; -EIO when the card is gone; -ETIMEDOUT
- * when the card did not confirm the stop (the context stays; retry or
- * close the file).
+ * any of its regions is mapped; -EIO when the card is gone, has failed or
+ * refused the disable (which fails it); -ETIMEDOUT when the card did not
+ * confirm the stop.  Unless 0, the context stays: retry, or close the
+ * file (it then becomes an orphan if the card still does not confirm).
  */
 int loom_ctx_destroy(struct loom_file *lf, u32 index)
 {
 	struct loom_dev *ldev = lf->ldev;
-	struct loom_ctx *ctx, *found = NULL;
-	unsigned long slot;
-	int err;
+	struct loom_ctx *ctx;
+	int err = 0;
 
 	mutex_lock(&ldev->lock);
-	if (ldev->dead) {
+	ctx = ldev->dead ? NULL : loom_file_find_ctx(lf, index);
+	if (ldev->dead)
 		err = -EIO;
-		goto out;
-	}
-	xa_for_each(&lf->ctxs, slot, ctx) {
-		if (ctx->index == index) {
-			found = ctx;
-			break;
-		}
-	}
-	if (!found) {
+	else if (!ctx)
 		err = -EINVAL;
-		goto out;
-	}
-	if (atomic_read(&found->map_count)) {
+	else if (atomic_read(&ctx->map_count))
 		err = -EBUSY;
-		goto out;
-	}
-	err = loom_ctx_hw_disable(ldev, found, loom_admin_timeout_ms);
+	else
+		/* the slot stays reserved: nothing finds the context now */
+		xa_store(&lf->ctxs, ctx->slot, NULL, GFP_KERNEL);
+	mutex_unlock(&ldev->lock);
 	if (err)
-		goto out;
-	xa_erase(&lf->ctxs, found->slot);
-	lf->n_ctxs--;
-	loom_ctx_free(ldev, found);
+		return err;
+
 	loom_uring_ctx_gone(lf, index);
-out:
+	err = loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms);
+
+	mutex_lock(&ldev->lock);
+	if (err) {
+		/* the card may still run it: the context stays, as it was */
+		xa_store(&lf->ctxs, ctx->slot, ctx, GFP_KERNEL);
+		if (err != -ETIMEDOUT)
+			err = -EIO;
+	} else {
+		xa_erase(&lf->ctxs, ctx->slot);
+		lf->n_ctxs--;
+		loom_ctx_free(ldev, ctx);
+	}
 	mutex_unlock(&ldev->lock);
 	return err;
 }
@@ -374,81 +511,127 @@ out:
  * loom_ctx_release_all() - free every context of a file being closed
  * @lf: the file; no mapping of it exists any more
  *
- * A context whose disable the card does not acknowledge is handed to the
- * card (ldev->orphans) and freed when the card is removed.
+ * The contexts leave the file under ldev->lock; the card is asked to stop
+ * them without it.  A context is freed when the card is quiet or
+ * acknowledges its disable; otherwise (a timeout, a refusal, a failed or
+ * removed card still bus mastering) it becomes an orphan of the card,
+ * freed once the card is quiet.
  */
 void loom_ctx_release_all(struct loom_file *lf)
 {
 	struct loom_dev *ldev = lf->ldev;
-	struct loom_ctx *ctx;
+	struct loom_ctx *ctx, *tmp;
 	unsigned long slot;
+	LIST_HEAD(closing);
+	bool dead;
 
 	mutex_lock(&ldev->lock);
 	xa_for_each(&lf->ctxs, slot, ctx) {
 		xa_erase(&lf->ctxs, slot);
 		lf->n_ctxs--;
-		if (!ldev->dead &&
-		    loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms)) {
-			dev_warn(&ldev->pdev->dev, "context %u: card did not confirm it stopped; its memory is kept until the card is removed\n",
-				 ctx->index);
-			ctx->lf = NULL;
-			list_add_tail(&ctx->orphan_node, &ldev->orphans);
-			continue;
-		}
-		loom_ctx_free(ldev, ctx);
+		list_add_tail(&ctx->orphan_node, &closing);
+	}
+	dead = ldev->dead || ldev->quiet;
+	mutex_unlock(&ldev->lock);
+
+	if (!dead)
+		list_for_each_entry(ctx, &closing, orphan_node)
+			loom_ctx_hw_disable(ldev, ctx, loom_admin_timeout_ms);
+
+	mutex_lock(&ldev->lock);
+	list_for_each_entry_safe(ctx, tmp, &closing, orphan_node) {
+		list_del_init(&ctx->orphan_node);
+		loom_ctx_retire(ldev, ctx,
+				ldev->dead ? "its card failed or is being removed" :
+					     "the card did not acknowledge its disable");
 	}
 	mutex_unlock(&ldev->lock);
 }
 
+/* how often removal asks the card for the RESET that stops everything */
+#define LOOM_QUIESCE_TRIES	5
+
 /**
- * loom_ctx_hw_stop_all() - best-effort disable of every context of a card
- *	being removed
- * @ldev: the card, already marked dead
+ * loom_ctx_hw_stop_all() - stop every context of a card being removed
+ * @ldev: the card, already marked dead, bus mastering still on
  *
- * Gives up at the first unacknowledged command: a card that does not
- * answer once will not answer for the next context either.
+ * When any context is enabled (a file's or an orphan), RESET stops them
+ * all (loom_admin_quiesce()), also on a card that failed, asked up to
+ * LOOM_QUIESCE_TRIES times; not at all when the signature no longer reads
+ * back (surprise removal).
+ *
+ * Return: true when no context can be running any more: none was
+ * enabled, or the card acknowledged the RESET.
  */
-void loom_ctx_hw_stop_all(struct loom_dev *ldev)
+bool loom_ctx_hw_stop_all(struct loom_dev *ldev)
 {
-	unsigned int timeout = min(loom_admin_timeout_ms, 1000u);
-	bool answering;
+	bool enabled = false, stopped;
 	struct loom_file *lf;
 	struct loom_ctx *ctx;
 	unsigned long slot;
+	int err = -ENODEV, i;
 
 	mutex_lock(&ldev->lock);
-	answering = loom_rd(ldev, LOOM_FWID_MAGIC) == LOOM_MAGIC;
-	list_for_each_entry(lf, &ldev->files, node) {
-		xa_for_each(&lf->ctxs, slot, ctx) {
-			if (answering && loom_ctx_hw_disable(ldev, ctx, timeout))
-				answering = false;
-			ctx->enabled = false;
-		}
-	}
-	list_for_each_entry(ctx, &ldev->orphans, orphan_node) {
-		if (answering && loom_ctx_hw_disable(ldev, ctx, timeout))
-			answering = false;
-		ctx->enabled = false;
-	}
+	list_for_each_entry(lf, &ldev->files, node)
+		xa_for_each(&lf->ctxs, slot, ctx)
+			enabled |= ctx->enabled;
+	list_for_each_entry(ctx, &ldev->orphans, orphan_node)
+		enabled |= ctx->enabled;
+	for (i = 0; enabled && err && i < LOOM_QUIESCE_TRIES &&
+	     loom_hw_fwid_answers(ldev); i++)
+		err = loom_admin_quiesce(ldev);
+	stopped = !enabled || !err;
+	if (!stopped)
+		dev_warn(&ldev->pdev->dev, "card did not acknowledge the RESET that stops its contexts (%d)\n",
+			 err);
 	mutex_unlock(&ldev->lock);
+	return stopped;
 }
 
 /**
- * loom_ctx_free_dead() - free the memory of a removed card's contexts
- * @ldev: the card, dead, with bus mastering off
+ * loom_ctx_free_dead() - the card is removed: free its contexts' memory,
+ *	or keep it for good when the card may still write it
+ * @ldev: the card, dead, with interrupts and bus mastering off
+ * @stopped: the card acknowledged that no context runs
  *
- * Memory still mapped into a process is freed when its file is closed
- * (every mapping is gone by then); orphans are freed entirely.
+ * The card is quiet when it stopped, or when bus mastering off stops its
+ * DMA (the real card; the lab's emulator does not see bus mastering).
+ * Quiet: memory no process maps any more is freed now, the rest when its
+ * file is closed (every mapping is gone by then), and the orphans entirely.
+ * Not quiet: nothing is ever freed (one line says how much is kept).
  */
-void loom_ctx_free_dead(struct loom_dev *ldev)
+void loom_ctx_free_dead(struct loom_dev *ldev, bool stopped)
 {
 	struct loom_ctx *ctx, *tmp;
 	struct loom_file *lf;
 	unsigned long slot;
+	size_t bytes = 0;
+	unsigned int n = 0;
 
 	mutex_lock(&ldev->lock);
+	if (!stopped && !ldev->hal->bus_master_stops_dma) {
+		list_for_each_entry(lf, &ldev->files, node) {
+			xa_for_each(&lf->ctxs, slot, ctx) {
+				bytes += ctx->cmdq.size + ctx->cq.size +
+					 ctx->seg.size + ctx->counters.size;
+				n++;
+			}
+		}
+		list_for_each_entry(ctx, &ldev->orphans, orphan_node) {
+			bytes += ctx->cmdq.size + ctx->cq.size + ctx->seg.size +
+				 ctx->counters.size;
+			n++;
+		}
+		if (n)
+			dev_warn(&ldev->pdev->dev, "keeping the memory of %u contexts (%zu bytes) for good: the card may still write it, and bus mastering off does not stop its DMA\n",
+				 n, bytes);
+		mutex_unlock(&ldev->lock);
+		return;
+	}
+	ldev->quiet = true;
 	list_for_each_entry(lf, &ldev->files, node) {
 		xa_for_each(&lf->ctxs, slot, ctx) {
+			ctx->enabled = false;
 			if (!atomic_read(&ctx->map_count))
 				loom_ctx_free_mem(ldev, ctx);
 		}
@@ -461,11 +644,53 @@ void loom_ctx_free_dead(struct loom_dev *ldev)
 }
 
 /**
+ * loom_ctx_keep_orphans() - the card's structure goes: keep its orphans
+ * @ldev: the card, removed, its last file closed
+ *
+ * Orphans are left only when the card was not quiet at removal: their
+ * memory stays allocated for good, but is no longer charged to the users
+ * who pinned it (their card is gone, the memory is the kernel's now).
+ */
+void loom_ctx_keep_orphans(struct loom_dev *ldev)
+{
+	struct loom_ctx *ctx;
+
+	mutex_lock(&ldev->lock);
+	list_for_each_entry(ctx, &ldev->orphans, orphan_node) {
+		loom_pin_uncharge(ldev, &ctx->pin);
+		loom_ctx_uncharge_user(ldev, ctx);
+	}
+	mutex_unlock(&ldev->lock);
+	mutex_lock(&loom_kept_lock);
+	list_splice_init(&ldev->orphans, &loom_kept);
+	mutex_unlock(&loom_kept_lock);
+}
+
+/**
+ * loom_ctx_kept_exit() - module unload: forget the kept contexts
+ *
+ * Their DMA memory stays allocated (a card may still write it); only the
+ * structures that describe it go.
+ */
+void loom_ctx_kept_exit(void)
+{
+	struct loom_ctx *ctx, *tmp;
+
+	list_for_each_entry_safe(ctx, tmp, &loom_kept, orphan_node) {
+		list_del(&ctx->orphan_node);
+		kfree(ctx);
+		atomic_long_dec(&loom_mem_contexts);
+	}
+}
+
+/**
  * loom_ctx_cq_ready() - does a context have a completion to consume?
  * @ctx: the context; caller holds ldev->lock and the card is alive
  *
- * Reads the consumer index software last wrote to the doorbell page and
- * checks the phase bit of the entry there.
+ * Reads the consumer index the card took from the doorbell page
+ * (LOOM_DB_CQ_CI_SEEN: CQ_CI itself is write-only) and checks the phase
+ * bit of the entry there (the index is masked to the ring: whatever the
+ * page holds, no entry outside it is read).
  *
  * Return: true when the entry at the consumer index is valid.
  */
@@ -475,9 +700,8 @@ bool loom_ctx_cq_ready(struct loom_ctx *ctx)
 	const struct loom_cqe *cqe;
 	u32 ci, flags;
 
-	if (!ctx->cq.va)
+	if (!ctx->cq.va || loom_hw_db_cq_ci_seen(ldev, ctx->index, &ci))
 		return false;
-	ci = loom_rd(ldev, loom_db_reg(ldev, ctx->index, LOOM_DB_CQ_CI));
 	cqe = (const struct loom_cqe *)ctx->cq.va +
 	      (ci & ((1u << ctx->cq_log2) - 1));
 	flags = READ_ONCE(cqe->flags);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * debugfs: /sys/kernel/debug/loom/loomN/regs (the register blocks the
- * driver knows, each register by name) and .../contexts (every context in
- * use: index, owner, rings, producer/consumer indices, state).  For
- * people, not programs: the format may change.  A kernel without debugfs,
+ * driver knows, each register by name), .../contexts (every context in
+ * use: index, owner, rings, producer/consumer indices, state) and
+ * /sys/kernel/debug/loom/memory (what the contexts of every card hold, kept
+ * across unbinds: a leak shows there).  For people and tests, not
+ * programs: the format may change.  A kernel without debugfs,
  * or a failure to create a file, is not an error: the driver works the
  * same without it.  The files are removed before the card is released;
  * debugfs itself keeps a reader from outliving that.
@@ -95,9 +97,13 @@ static void loom_dbg_block(struct seq_file *s, struct loom_dev *ldev,
 			   loom_rd(ldev, b->off + regs[i].off));
 }
 
+/*
+ * Raw registers, as they read now, for people: printed, never used.  The
+ * geometry (record counts and strides) is the one checked at probe.
+ */
 static void loom_dbg_regs_locked(struct seq_file *s, struct loom_dev *ldev)
 {
-	u32 n, stride, port, i, rec;
+	u32 n, port, i, rec;
 
 	seq_printf(s, "FWID: magic %#010x design %#x build %08x flags %#x \"%s\"\n",
 		   loom_rd(ldev, LOOM_FWID_MAGIC), ldev->fwid.design_version,
@@ -108,9 +114,10 @@ static void loom_dbg_regs_locked(struct seq_file *s, struct loom_dev *ldev)
 		       ARRAY_SIZE(loom_dbg_router), LOOM_ROUTER_RT);
 	loom_dbg_block(s, ldev, "PORTS", &ldev->blk_ports, loom_dbg_ports,
 		       ARRAY_SIZE(loom_dbg_ports), LOOM_PORTS_BASE);
-	n = loom_ports_usable(ldev, &stride);
+	n = loom_hw_ports_count(ldev);
 	for (port = 0; port < n; port++) {
-		rec = ldev->blk_ports.off + LOOM_PORTS_BASE + port * stride;
+		rec = ldev->blk_ports.off + LOOM_PORTS_BASE +
+		      port * ldev->geo.port_stride;
 		seq_printf(s, "  port %u:", port);
 		for (i = 0; i < ARRAY_SIZE(loom_dbg_port); i++)
 			seq_printf(s, " %s %#x", loom_dbg_port[i].name,
@@ -135,6 +142,10 @@ static void loom_dbg_regs_locked(struct seq_file *s, struct loom_dev *ldev)
 		   ldev->ctx_stride);
 	seq_printf(s, "DOORBELL: offset %#x pages at %#x\n", ldev->blk_db.off,
 		   ldev->db_area);
+	if (loom_hw_bsu_count(ldev))
+		seq_printf(s, "BSU: offset %#x units %u pages at %#x\n",
+			   ldev->blk_bsu.off, loom_hw_bsu_count(ldev),
+			   ldev->geo.bsu_area);
 }
 
 static int loom_dbg_regs_show(struct seq_file *s, void *unused)
@@ -142,7 +153,9 @@ static int loom_dbg_regs_show(struct seq_file *s, void *unused)
 	struct loom_dev *ldev = s->private;
 
 	mutex_lock(&ldev->lock);
-	if (ldev->dead)
+	if (loom_hw_failed(ldev))
+		seq_puts(s, "the card failed: its registers are not read\n");
+	else if (ldev->dead)
 		seq_puts(s, "the card is gone\n");
 	else
 		loom_dbg_regs_locked(s, ldev);
@@ -151,22 +164,27 @@ static int loom_dbg_regs_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(loom_dbg_regs);
 
+/* One context; its registers only while the card is alive. */
 static void loom_dbg_ctx(struct seq_file *s, struct loom_dev *ldev,
 			 struct loom_ctx *ctx, const char *owner)
 {
-	u32 i = ctx->index;
+	u32 i = ctx->index, state, error, ci, cq_ci;
 
 	seq_printf(s, "ctx %u (%s): key %#x cmdq %u@%pad cq %u@%pad seg %zu@%pad\n",
 		   i, owner, ctx->key, 1u << ctx->cmdq_log2, &ctx->cmdq.dma,
 		   1u << ctx->cq_log2, &ctx->cq.dma, ctx->seg.size,
 		   &ctx->seg.dma);
-	seq_printf(s, "    state %u error %u cmd_pi %u cmd_ci %u cq_ci %u enabled %d mapped %d\n",
-		   loom_rd(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_STATE)),
-		   loom_rd(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_ERROR)),
-		   loom_rd(ldev, loom_db_reg(ldev, i, LOOM_DB_CMD_PI)),
-		   loom_rd(ldev, loom_ctx_reg(ldev, i, LOOM_CTXR_CMD_CI)),
-		   loom_rd(ldev, loom_db_reg(ldev, i, LOOM_DB_CQ_CI)),
-		   ctx->enabled, atomic_read(&ctx->map_count));
+	if (ldev->dead || loom_hw_ctx_state(ldev, i, &state, &error) ||
+	    loom_hw_ctx_cmd_ci(ldev, i, &ci) ||
+	    loom_hw_db_cq_ci_seen(ldev, i, &cq_ci)) {
+		seq_printf(s, "    enabled %d mapped %d\n", ctx->enabled,
+			   atomic_read(&ctx->map_count));
+		return;
+	}
+	/* CMD_PI and CQ_CI are write-only: the kernel's copy, the card's view */
+	seq_printf(s, "    state %u error %u uring_pi %u cmd_ci %u cq_ci_seen %u enabled %d mapped %d\n",
+		   state, error, ctx->uring_pi, ci, cq_ci, ctx->enabled,
+		   atomic_read(&ctx->map_count));
 }
 
 static int loom_dbg_contexts_show(struct seq_file *s, void *unused)
@@ -178,7 +196,9 @@ static int loom_dbg_contexts_show(struct seq_file *s, void *unused)
 	unsigned int n = 0;
 
 	mutex_lock(&ldev->lock);
-	if (ldev->dead) {
+	if (loom_hw_failed(ldev)) {
+		seq_puts(s, "the card failed: its registers are not read\n");
+	} else if (ldev->dead) {
 		seq_puts(s, "the card is gone\n");
 		goto out;
 	}
@@ -189,7 +209,7 @@ static int loom_dbg_contexts_show(struct seq_file *s, void *unused)
 		}
 	}
 	list_for_each_entry(ctx, &ldev->orphans, orphan_node) {
-		loom_dbg_ctx(s, ldev, ctx, "orphan: disable not acknowledged");
+		loom_dbg_ctx(s, ldev, ctx, "orphan: kept until the card is quiet");
 		n++;
 	}
 	seq_printf(s, "%u context%s in use of %u\n", n, n == 1 ? "" : "s",
@@ -197,6 +217,7 @@ static int loom_dbg_contexts_show(struct seq_file *s, void *unused)
 	seq_printf(s, "pinned %lu KiB (max_pinned_kb %u)\n",
 		   atomic_long_read(&ldev->pinned_pages) * (PAGE_SIZE / SZ_1K),
 		   READ_ONCE(loom_max_pinned_kb));
+	loom_quota_show(s, ldev);
 out:
 	mutex_unlock(&ldev->lock);
 	return 0;
@@ -231,12 +252,24 @@ void loom_debugfs_remove(struct loom_dev *ldev)
 	ldev->debugfs = NULL;
 }
 
+static int loom_dbg_memory_show(struct seq_file *s, void *unused)
+{
+	seq_printf(s, "contexts %ld\ndma_bytes %ld\n",
+		   atomic_long_read(&loom_mem_contexts),
+		   atomic_long_read(&loom_mem_dma_bytes));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(loom_dbg_memory);
+
 /**
- * loom_debugfs_init() - create /sys/kernel/debug/loom
+ * loom_debugfs_init() - create /sys/kernel/debug/loom and its "memory"
  */
 void loom_debugfs_init(void)
 {
 	loom_debugfs_root = debugfs_create_dir(LOOM_DRV_NAME, NULL);
+	if (!IS_ERR_OR_NULL(loom_debugfs_root))
+		debugfs_create_file("memory", 0400, loom_debugfs_root, NULL,
+				    &loom_dbg_memory_fops);
 }
 
 /**

@@ -22,6 +22,7 @@
 #include <loom_hw/regs.h>
 
 #include "loom_hal.h"
+#include "loom_hw.h"
 #include "loom_maint.h"
 
 #define LOOM_DRV_NAME		"loom"
@@ -34,6 +35,10 @@ extern unsigned int loom_admin_poll_ms;
 extern unsigned int loom_max_ctx_per_file;
 extern bool loom_open_partition;
 extern unsigned int loom_max_pinned_kb;
+/* loom_quota.c */
+extern unsigned int loom_max_ctx_per_user;
+extern unsigned int loom_max_bsu_per_user;
+extern unsigned int loom_max_pinned_kb_per_user;
 
 /**
  * struct loom_blk - where one register block was found
@@ -68,7 +73,6 @@ struct loom_fwid {
  * @work: compares the ports' status with @status and multicasts the changes
  * @poll: runs @work every second, should an event interrupt be missed
  * @lock: serialises @work's comparisons (the work and the poll may race)
- * @seen: PORTS_EVENTS when @status was last read
  * @status: STATUS of each port as last announced
  * @running: @work and @poll may be queued
  */
@@ -76,7 +80,6 @@ struct loom_events {
 	struct work_struct work;
 	struct delayed_work poll;
 	struct mutex lock;		/* see @lock above */
-	u32 seen;
 	u32 status[LOOM_MAX_PORTS];
 	bool running;
 };
@@ -118,13 +121,21 @@ struct loom_keys {
  * @ctrl: lab only: ivshmem register BAR (kick register)
  * @class_dev: /dev/loomN class device, NULL once removed
  * @minor: N of /dev/loomN
- * @lock: protects @dead, @files, @ctx_busy and every file's contexts
- * @dead: the PCI device is gone: no register access, no new contexts
+ * @lock: protects @dead, @quiet, @files, @ctx_busy, @quota and every
+ *	file's contexts; never held across a DMA allocation or a wait for
+ *	the card (but by removal, loom_ctx_hw_stop_all())
+ * @dead: the PCI device is gone or the card failed (loom_hw.c): no register
+ *	access, no new contexts, every call of its open files answers -EIO
+ * @quiet: the card can no longer reach host memory (removed, and stopped
+ *	or bus mastering off), so the memory of any context may be freed
+ * @quota: what each user holds of the card, indexed by uid (loom_quota.c)
  * @files: open files (struct loom_file.node)
  * @ctx_busy: card context indices in use (bitmap of @n_ctx bits)
- * @orphans: contexts of closed files whose CTX_DISABLE was not acknowledged;
- *	their memory is freed once the card is gone
- * @admin_lock: serialises the admin mailbox
+ * @orphans: contexts of closed files whose CTX_DISABLE the card did not
+ *	acknowledge as done (it timed out, was refused, or the card failed);
+ *	their memory is freed once the card is quiet
+ * @admin_lock: serialises the admin mailbox; protects @admin_off
+ * @admin_off: the card is being torn down: no admin command goes out
  * @admin_seq: sequence number of the last admin command
  * @admin_wq: woken by the admin interrupt (vector LOOM_VEC_ADMIN)
  * @cq_wq: woken by the completion interrupt (vector LOOM_VEC_CQ)
@@ -137,10 +148,10 @@ struct loom_keys {
  * @blk_ctx: context block
  * @blk_db: doorbell block
  * @blk_ports: ports block (optional: size 0 when the card has none)
- * @n_ctx: contexts usable by the driver
+ * @n_ctx: contexts usable by the driver (CTX and DOORBELL counts, checked)
  * @ctx_stride: bytes between context records
  * @db_area: register-space offset of doorbell page 0
- * @n_ports: network ports of the router
+ * @n_ports: network ports of the router, at most LOOM_MAX_PORTS
  * @maint: maintenance channel (loom_genl_maint.c)
  * @blk_vct: VC table block (optional)
  * @blk_cnt: counters block (optional)
@@ -156,6 +167,10 @@ struct loom_keys {
  *	its unit and sleeps only while it is unchanged
  * @pinned_pages: pages of context memory allocated for user space
  *	(loom_pin.c), checked against max_pinned_kb
+ * @blk_maint: maintenance block (optional)
+ * @geo: the rest of the card's geometry, read once at probe (loom_hw.h)
+ * @hw_flags: LOOM_HW_F_* (loom_hw.c)
+ * @fail_work: cuts the open files off once the card failed (loom_hw.c)
  */
 struct loom_dev {
 	struct kref kref;
@@ -169,11 +184,14 @@ struct loom_dev {
 
 	struct mutex lock;		/* see @lock above */
 	bool dead;
+	bool quiet;
 	struct list_head files;
 	unsigned long *ctx_busy;
 	struct list_head orphans;
+	struct xarray quota;
 
 	struct mutex admin_lock;	/* see @admin_lock above */
+	bool admin_off;
 	u32 admin_seq;
 	wait_queue_head_t admin_wq;
 	wait_queue_head_t cq_wq;
@@ -204,6 +222,10 @@ struct loom_dev {
 	wait_queue_head_t bsu_wq;
 	atomic_t bsu_events;
 	atomic_long_t pinned_pages;
+	struct loom_blk blk_maint;
+	struct loom_geo geo;
+	unsigned long hw_flags;
+	struct work_struct fail_work;
 };
 
 /**
@@ -274,7 +296,10 @@ struct loom_pin {
  * @lf: owning file
  * @slot: slot in lf->ctxs, encoded in the tokens
  * @index: context index on the card
- * @key: protection key
+ * @key: partition key (the card stamps it on the context's requests)
+ * @uid: real uid of the creator, whose caps it is charged to (loom_quota.c)
+ * @pages: pages of memory it takes (rings, segment, counters page)
+ * @charged: @uid's caps hold the context
  * @cmdq_log2: log2 of command ring entries
  * @cq_log2: log2 of completion ring entries
  * @cmdq: command ring
@@ -285,8 +310,9 @@ struct loom_pin {
  * @orphan_node: entry in ldev->orphans once its file is closed
  * @bsu_mask: BSUs granted to this context (loom_bsu.c)
  * @uring_pi: LOOM_URING_SUBMIT: the command producer index after the
- *	descriptors the kernel wrote and has not published yet (loom_uring.c)
- * @uring_pi_pending: @uring_pi is ahead of the doorbell page's CMD_PI
+ *	descriptors the kernel wrote (loom_uring.c); the kernel's copy, as
+ *	LOOM_DB_CMD_PI is write-only
+ * @uring_pi_pending: @uring_pi is ahead of what was written to CMD_PI
  * @pin: what the context's memory is charged to (loom_pin.c)
  */
 struct loom_ctx {
@@ -294,6 +320,9 @@ struct loom_ctx {
 	u32 slot;
 	u32 index;
 	u32 key;
+	kuid_t uid;
+	unsigned long pages;
+	bool charged;
 	u32 cmdq_log2;
 	u32 cq_log2;
 	struct loom_dma_buf cmdq;
@@ -318,26 +347,39 @@ void loom_dev_unregister(struct loom_dev *ldev);
 
 /* loom_regs.c */
 int loom_regs_discover(struct loom_dev *ldev);
-u32 loom_ctx_reg(struct loom_dev *ldev, u32 index, u32 field);
-u32 loom_db_reg(struct loom_dev *ldev, u32 index, u32 field);
 
 /* loom_admin.c */
 int loom_admin_cmd(struct loom_dev *ldev, u32 cmd, u32 arg0,
 		   unsigned int timeout_ms);
 int loom_admin_wait_ready(struct loom_dev *ldev);
+void loom_admin_stop(struct loom_dev *ldev);
+int loom_admin_quiesce(struct loom_dev *ldev);
 
 /* loom_irq.c */
 int loom_irq_setup(struct loom_dev *ldev);
 void loom_irq_teardown(struct loom_dev *ldev);
 
-/* loom_ctx.c */
+/* loom_ctx.c: contexts and DMA bytes of every card (debugfs "memory") */
+extern atomic_long_t loom_mem_contexts;
+extern atomic_long_t loom_mem_dma_bytes;
 int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req);
 int loom_ctx_destroy(struct loom_file *lf, u32 index);
 void loom_ctx_release_all(struct loom_file *lf);
-void loom_ctx_hw_stop_all(struct loom_dev *ldev);
-void loom_ctx_free_dead(struct loom_dev *ldev);
+bool loom_ctx_hw_stop_all(struct loom_dev *ldev);
+void loom_ctx_free_dead(struct loom_dev *ldev, bool stopped);
+void loom_ctx_keep_orphans(struct loom_dev *ldev);
+void loom_ctx_kept_exit(void);
 bool loom_ctx_cq_ready(struct loom_ctx *ctx);
 u64 loom_token(const struct loom_ctx *ctx, enum loom_region region);
+
+/* loom_quota.c */
+struct seq_file;
+int loom_quota_charge(struct loom_dev *ldev, kuid_t uid, u32 bsus,
+		      unsigned long pages);
+void loom_quota_uncharge(struct loom_dev *ldev, kuid_t uid, u32 bsus,
+			 unsigned long pages);
+void loom_quota_show(struct seq_file *s, struct loom_dev *ldev);
+void loom_quota_destroy(struct loom_dev *ldev);
 
 /* loom_pin.c */
 int loom_pin_charge(struct loom_dev *ldev, struct loom_pin *pin,
@@ -345,9 +387,6 @@ int loom_pin_charge(struct loom_dev *ldev, struct loom_pin *pin,
 void loom_pin_uncharge(struct loom_dev *ldev, struct loom_pin *pin);
 
 /* loom_bsu.c */
-u32 loom_bsu_count(struct loom_dev *ldev);
-u32 loom_bsu_tree_reg(struct loom_dev *ldev, u32 bsu, u32 field);
-u32 loom_bsu_page_reg(struct loom_dev *ldev, u32 bsu, u32 field);
 int loom_bsu_grant(struct loom_dev *ldev, struct loom_ctx *ctx, u32 mask);
 void loom_bsu_release(struct loom_dev *ldev, struct loom_ctx *ctx);
 bool loom_bsu_owner(struct loom_dev *ldev, u32 bsu, u32 *index);
@@ -355,7 +394,7 @@ int loom_bsu_mmap(struct loom_dev *ldev, struct loom_ctx *ctx,
 		  struct vm_area_struct *vma);
 int loom_bsu_wait_check(struct loom_dev *ldev, struct loom_ctx *ctx, u32 unit,
 			u32 cond);
-bool loom_bsu_cond_met(struct loom_dev *ldev, u32 unit, u32 cond, u32 value);
+int loom_bsu_cond_met(struct loom_dev *ldev, u32 unit, u32 cond, u32 value);
 long loom_bsu_wait_ioctl(struct loom_file *lf, struct loom_bsu_wait *req);
 void loom_bsu_event(struct loom_dev *ldev);
 
@@ -384,6 +423,8 @@ void loom_port_event(struct loom_dev *ldev);
 
 /* loom_keys.c */
 int loom_keys_check(struct loom_dev *ldev, u32 key);
+void loom_keys_bsu_grant(struct loom_dev *ldev, struct loom_ctx *ctx);
+void loom_keys_bsu_sync(struct loom_dev *ldev);
 
 /* loom_debugfs.c */
 void loom_debugfs_add(struct loom_dev *ldev);
@@ -398,7 +439,11 @@ extern const struct attribute_group *loom_dev_groups[];
 int loom_pci_register(void);
 void loom_pci_unregister(void);
 
-/* register access through the HAL */
+/*
+ * Register access through the HAL: only for loom_regs.c, loom_admin.c and
+ * the loom_hw_*.c files (one per register block), which check every value
+ * they read before anything else sees it (loom_hw.h).
+ */
 static inline u32 loom_rd(struct loom_dev *ldev, u32 off)
 {
 	return ldev->hal->read32(ldev, off);

@@ -9,9 +9,10 @@
  * Interrupts coalesce and an emulator may miss one, so the same work also
  * runs from a one-second poll: one register read per port and second is
  * nothing, and a change is then announced at most a second late.  The
- * comparison does not rely on PORTS_EVENTS having moved (a card that
- * forgets to count still gets its changes announced); a change undone
- * before the work runs is not announced, as nothing is left to report.
+ * comparison does not rely on PORTS_EVENTS (a card that forgets to count
+ * still gets its changes announced, and the count is not read at all); a
+ * change undone before the work runs is not announced, as nothing is left
+ * to report.  The ports' registers are read through loom_hw_ports.c.
  */
 #include <linux/kernel.h>
 #include <linux/workqueue.h>
@@ -21,24 +22,26 @@
 
 #define LOOM_EVENTS_POLL	HZ
 
-/* Compare, and collect one message per changed port; ldev->lock held. */
+/*
+ * Compare, and collect one message per changed port; ldev->lock held.
+ * At most LOOM_MAX_PORTS ports: loom_hw_router_probe() refused more.
+ */
 static unsigned int loom_events_collect(struct loom_dev *ldev,
 					struct sk_buff **msgs)
 {
 	struct loom_events *ev = &ldev->events;
 	bool listening = genl_has_listeners(&loom_genl_family, &init_net,
 					    LOOM_GENL_MCGRP_EVENTS_ID);
-	u32 port, n, stride = 0, status;
+	u32 port, n = min_t(u32, loom_hw_ports_count(ldev), LOOM_MAX_PORTS);
 	unsigned int n_msgs = 0;
+	u32 status;
 
-	n = loom_ports_usable(ldev, &stride);
-	ev->seen = loom_rd(ldev, ldev->blk_ports.off + LOOM_PORTS_EVENTS);
 	for (port = 0; port < n; port++) {
 		struct sk_buff *msg;
 		void *hdr;
 
-		status = loom_rd(ldev, ldev->blk_ports.off + LOOM_PORTS_BASE +
-				 port * stride + LOOM_PORT_STATUS);
+		if (loom_hw_port_status(ldev, port, &status))
+			break;
 		if (status == ev->status[port])
 			continue;
 		ev->status[port] = status;
@@ -49,7 +52,7 @@ static unsigned int loom_events_collect(struct loom_dev *ldev,
 			continue;
 		hdr = genlmsg_put(msg, 0, 0, &loom_genl_family, 0,
 				  LOOM_EVENT_PORT_CHANGED);
-		if (!hdr || loom_genl_fill_port(msg, ldev, port, stride, status)) {
+		if (!hdr || loom_genl_fill_port(msg, ldev, port, status)) {
 			nlmsg_free(msg);
 			continue;
 		}
@@ -111,7 +114,7 @@ void loom_port_event(struct loom_dev *ldev)
 void loom_events_start(struct loom_dev *ldev)
 {
 	struct loom_events *ev = &ldev->events;
-	u32 port, n, stride = 0;
+	u32 port, n;
 
 	mutex_init(&ev->lock);
 	INIT_WORK(&ev->work, loom_events_work);
@@ -119,12 +122,10 @@ void loom_events_start(struct loom_dev *ldev)
 	if (!ldev->blk_ports.size)
 		return;
 	mutex_lock(&ldev->lock);
-	n = loom_ports_usable(ldev, &stride);
-	ev->seen = loom_rd(ldev, ldev->blk_ports.off + LOOM_PORTS_EVENTS);
+	n = min_t(u32, loom_hw_ports_count(ldev), LOOM_MAX_PORTS);
 	for (port = 0; port < n; port++)
-		ev->status[port] = loom_rd(ldev, ldev->blk_ports.off +
-					   LOOM_PORTS_BASE + port * stride +
-					   LOOM_PORT_STATUS);
+		if (loom_hw_port_status(ldev, port, &ev->status[port]))
+			break;
 	mutex_unlock(&ldev->lock);
 	WRITE_ONCE(ev->running, true);
 	queue_delayed_work(system_wq, &ev->poll, LOOM_EVENTS_POLL);

@@ -160,7 +160,8 @@ const char *loom_genl_port_range_msg(u32 port, u32 n_ports)
  *
  * Return: the card with a reference and ldev->lock held, alive (its
  * registers mapped), or an ERR_PTR: -EINVAL without the attribute,
- * -ENODEV when no card has that index or it is being removed.
+ * -ENODEV when no card has that index or it is being removed, -EIO when
+ * it failed (loom_hw.c).
  */
 struct loom_dev *loom_genl_dev_lock(struct nlattr **attrs,
 				    struct netlink_ext_ack *extack)
@@ -180,6 +181,13 @@ struct loom_dev *loom_genl_dev_lock(struct nlattr **attrs,
 		return ERR_PTR(-ENODEV);
 	}
 	mutex_lock(&ldev->lock);
+	if (loom_hw_failed(ldev)) {
+		mutex_unlock(&ldev->lock);
+		loom_dev_put(ldev);
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "the loom card failed (a register read out of range, see the kernel log): unbind and bind it to try again");
+		return ERR_PTR(-EIO);
+	}
 	if (ldev->dead) {
 		mutex_unlock(&ldev->lock);
 		loom_dev_put(ldev);
@@ -196,16 +204,32 @@ struct loom_dev *loom_genl_dev_lock(struct nlattr **attrs,
  * @ldev: the card, locked
  * @extack: where a dead card is explained
  *
- * Return: 0, or -EIO when the firmware-id magic reads back wrong.
+ * Return: 0, or -EIO when the firmware-id magic reads back wrong (which
+ * fails the card) or the card failed before.
  */
 int loom_genl_card_alive(struct loom_dev *ldev, struct netlink_ext_ack *extack)
 {
-	if (loom_rd(ldev, LOOM_FWID_MAGIC) != LOOM_MAGIC) {
+	if (loom_hw_fwid_check(ldev)) {
 		NL_SET_ERR_MSG_MOD(extack,
-				   "the card's registers read back wrong: is the card (or its emulator) still there?");
+				   "the card's registers read back wrong (see the kernel log): is the card (or its emulator) still there?");
 		return -EIO;
 	}
 	return 0;
+}
+
+/**
+ * loom_genl_card_failed() - explain an -EIO from a register accessor
+ * @err: what the accessor returned
+ * @extack: where it is explained
+ *
+ * Return: @err.
+ */
+int loom_genl_card_failed(int err, struct netlink_ext_ack *extack)
+{
+	if (err == -EIO)
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the loom card failed (a register read out of range, see the kernel log): unbind and bind it to try again");
+	return err;
 }
 
 /**
@@ -234,25 +258,22 @@ void *loom_genl_put_hdr(struct sk_buff *skb, struct netlink_callback *cb,
 }
 
 /**
- * loom_genl_put_counters() - put a table of 64-bit card counters
+ * loom_genl_put_counters() - put card counters as 64-bit attributes
  * @skb: the message
- * @ldev: the card
- * @base: register offset the table's offsets are relative to
- * @table: which register goes into which attribute
- * @n: entries in @table
+ * @attrs: attribute of each counter
+ * @vals: the counters, as the card's block file read them
+ * @n: entries in @attrs and @vals
  * @pad: the padding attribute of the enclosing nest
  *
  * Return: 0, or -EMSGSIZE when @skb is full (the caller cancels its nest).
  */
-int loom_genl_put_counters(struct sk_buff *skb, struct loom_dev *ldev, u32 base,
-			   const struct loom_genl_counter *table, size_t n,
-			   int pad)
+int loom_genl_put_counters(struct sk_buff *skb, const int *attrs,
+			   const u32 *vals, size_t n, int pad)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (nla_put_u64_64bit(skb, table[i].attr,
-				      loom_rd(ldev, base + table[i].reg), pad))
+		if (nla_put_u64_64bit(skb, attrs[i], vals[i], pad))
 			return -EMSGSIZE;
 	return 0;
 }
@@ -320,17 +341,19 @@ int loom_genl_dump_done(struct sk_buff *skb, struct netlink_callback *cb,
 
 static int loom_genl_fill_dev(struct sk_buff *skb, struct loom_dev *ldev)
 {
-	u32 router = ldev->blk_router.off;
+	u32 logical;
+	int err;
 
+	err = loom_hw_logical_id(ldev, &logical);
+	if (err)
+		return err;
 	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor) ||
 	    nla_put_string(skb, LOOM_ATTR_DEV_PCI_NAME, pci_name(ldev->pdev)) ||
-	    nla_put_u32(skb, LOOM_ATTR_DEV_NODE_ID,
-			loom_rd(ldev, router + LOOM_ROUTER_NODE_ID)) ||
-	    nla_put_u32(skb, LOOM_ATTR_DEV_LOGICAL_ID,
-			loom_rd(ldev, router + LOOM_ROUTER_LOGICAL_ID)) ||
+	    nla_put_u32(skb, LOOM_ATTR_DEV_NODE_ID, ldev->geo.node_id) ||
+	    nla_put_u32(skb, LOOM_ATTR_DEV_LOGICAL_ID, logical) ||
 	    nla_put_u32(skb, LOOM_ATTR_DEV_N_PORTS, ldev->n_ports) ||
 	    nla_put_u32(skb, LOOM_ATTR_DEV_N_CONTEXTS, ldev->n_ctx) ||
-	    nla_put_u32(skb, LOOM_ATTR_DEV_RT_ENTRIES, loom_rt_entries(ldev)) ||
+	    nla_put_u32(skb, LOOM_ATTR_DEV_RT_ENTRIES, ldev->geo.rt_entries) ||
 	    nla_put_u32(skb, LOOM_ATTR_DEV_FW_VERSION,
 			ldev->fwid.design_version) ||
 	    nla_put_u32(skb, LOOM_ATTR_DEV_FW_BUILD_ID, ldev->fwid.build_id) ||
@@ -381,6 +404,8 @@ int loom_genl_reply(struct genl_info *info, u8 cmd,
 		if (err == -EMSGSIZE)
 			NL_SET_ERR_MSG_MOD(info->extack,
 					   "the reply does not fit in one message");
+		else if (info->extack && !info->extack->_msg)
+			loom_genl_card_failed(err, info->extack);
 		nlmsg_free(msg);
 		return err;
 	}
@@ -411,7 +436,7 @@ static int loom_genl_dev_get_dumpit(struct sk_buff *skb,
 		void *hdr;
 
 		mutex_lock(&ldev->lock);
-		if (ldev->dead) {
+		if (ldev->dead || loom_hw_failed(ldev)) {
 			err = 0;
 			hdr = NULL;
 		} else {
@@ -506,6 +531,7 @@ static const struct genl_ops loom_genl_ops[] = {
 	{
 		.cmd = LOOM_CMD_KEY_GET,
 		.dumpit = loom_genl_key_get_dumpit,
+		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = LOOM_CMD_BSU_GET,
@@ -519,8 +545,20 @@ static const struct genl_ops loom_genl_ops[] = {
 	},
 };
 
+/*
+ * The maintenance group carries what admin-only maintenance reads return:
+ * the netlink core refuses an unprivileged join (GENL_MCAST_CAP_NET_ADMIN).
+ * A kernel without that flag gets no maintenance multicast at all
+ * (loom_genl_maint.c): each answer then goes to its requester only.
+ */
 static const struct genl_multicast_group loom_genl_mcgrps[] = {
 	[LOOM_GENL_MCGRP_EVENTS_ID] = { .name = LOOM_GENL_MCGRP_EVENTS },
+	[LOOM_GENL_MCGRP_MAINT_ID] = {
+		.name = LOOM_GENL_MCGRP_MAINT,
+#ifdef LOOM_HAVE_GENL_MCAST_CAP
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+#endif
+	},
 };
 
 struct genl_family loom_genl_family = {

@@ -22,6 +22,7 @@ struct loom_dev *loom_genl_dev_lock(struct nlattr **attrs,
 				    struct netlink_ext_ack *extack);
 void loom_genl_dev_unlock(struct loom_dev *ldev);
 int loom_genl_card_alive(struct loom_dev *ldev, struct netlink_ext_ack *extack);
+int loom_genl_card_failed(int err, struct netlink_ext_ack *extack);
 const char *loom_genl_port_range_msg(u32 port, u32 n_ports);
 void loom_genl_err_attr(struct netlink_ext_ack *extack,
 			const struct nlattr *attr, const char *msg);
@@ -30,12 +31,6 @@ void *loom_genl_put_hdr(struct sk_buff *skb, struct netlink_callback *cb,
 int loom_genl_reply(struct genl_info *info, u8 cmd,
 		    int (*fill)(struct sk_buff *msg, struct loom_dev *ldev,
 				struct genl_info *info));
-
-/* One card counter: its register offset and the attribute it is put in. */
-struct loom_genl_counter {
-	u32 reg;
-	int attr;
-};
 
 /* Puts entry @idx of a table into a dump message (loom_genl_dump_entries). */
 typedef int (*loom_genl_entry_fill_t)(struct sk_buff *skb,
@@ -46,12 +41,10 @@ int loom_genl_dump_done(struct sk_buff *skb, struct netlink_callback *cb,
 int loom_genl_dump_entries(struct sk_buff *skb, struct netlink_callback *cb,
 			   struct loom_dev *ldev, u8 cmd, u32 n,
 			   loom_genl_entry_fill_t fill, const void *arg);
-int loom_genl_put_counters(struct sk_buff *skb, struct loom_dev *ldev, u32 base,
-			   const struct loom_genl_counter *table, size_t n,
-			   int pad);
+int loom_genl_put_counters(struct sk_buff *skb, const int *attrs,
+			   const u32 *vals, size_t n, int pad);
 
 /* loom_genl_route.c */
-u32 loom_rt_entries(struct loom_dev *ldev);
 int loom_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info);
 int loom_genl_route_get_dumpit(struct sk_buff *skb,
 			       struct netlink_callback *cb);
@@ -67,9 +60,8 @@ int loom_genl_port_get_dumpit(struct sk_buff *skb,
 int loom_genl_maint_doit(struct sk_buff *skb, struct genl_info *info);
 extern const struct nla_policy loom_genl_maint_policy[LOOM_ATTR_MAINT_MAX + 1];
 int loom_genl_port_set_doit(struct sk_buff *skb, struct genl_info *info);
-u32 loom_ports_usable(struct loom_dev *ldev, u32 *stride);
 int loom_genl_fill_port(struct sk_buff *skb, struct loom_dev *ldev, u32 port,
-			u32 stride, u32 status);
+			u32 status);
 
 /* loom_genl_route.c: the whole table */
 int loom_genl_route_load_doit(struct sk_buff *skb, struct genl_info *info);
@@ -105,6 +97,7 @@ extern const struct nla_policy loom_genl_key_policy[];
 
 enum loom_genl_mcgrp {
 	LOOM_GENL_MCGRP_EVENTS_ID,
+	LOOM_GENL_MCGRP_MAINT_ID,
 };
 
 #endif /* LOOM_GENL_H */

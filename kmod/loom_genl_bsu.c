@@ -28,32 +28,31 @@ const struct nla_policy loom_genl_bsu_policy[LOOM_ATTR_BSU_MAX + 1] = {
 static int loom_genl_fill_bsu(struct sk_buff *skb, struct loom_dev *ldev,
 			      u32 bsu)
 {
+	struct loom_hw_bsu_tree t;
+	struct loom_hw_bsu_page p;
 	struct nlattr *nest;
-	u32 flags, owner;
+	u32 owner;
+	int err;
 
+	err = loom_hw_bsu_tree(ldev, bsu, &t);
+	if (!err)
+		err = loom_hw_bsu_page_read(ldev, bsu, &p);
+	if (err)
+		return err;
 	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, LOOM_ATTR_BSU);
 	if (!nest)
 		return -EMSGSIZE;
-	flags = loom_rd(ldev, loom_bsu_tree_reg(ldev, bsu, LOOM_BSUT_FLAGS));
 	if (nla_put_u32(skb, LOOM_ATTR_BSU_INDEX, bsu) ||
-	    nla_put_u32(skb, LOOM_ATTR_BSU_PARENT,
-			loom_rd(ldev, loom_bsu_tree_reg(ldev, bsu, LOOM_BSUT_PARENT))) ||
-	    nla_put_u32(skb, LOOM_ATTR_BSU_CHILDREN,
-			loom_rd(ldev, loom_bsu_tree_reg(ldev, bsu, LOOM_BSUT_CHILDREN))) ||
-	    nla_put_u32(skb, LOOM_ATTR_BSU_ARRIVED,
-			loom_rd(ldev, loom_bsu_tree_reg(ldev, bsu, LOOM_BSUT_ARRIVED))) ||
-	    ((flags & LOOM_BSUT_F_EUREKA) &&
-	     nla_put_flag(skb, LOOM_ATTR_BSU_EUREKA)) ||
-	    nla_put_u32(skb, LOOM_ATTR_BSU_STATE,
-			loom_rd(ldev, loom_bsu_page_reg(ldev, bsu, LOOM_BSUP_STATE))) ||
-	    nla_put_u32(skb, LOOM_ATTR_BSU_COMPLETIONS,
-			loom_rd(ldev, loom_bsu_page_reg(ldev, bsu, LOOM_BSUP_COMPLETIONS))) ||
-	    nla_put_u32(skb, LOOM_ATTR_BSU_EUREKAS,
-			loom_rd(ldev, loom_bsu_page_reg(ldev, bsu, LOOM_BSUP_EUREKAS))) ||
-	    nla_put_u32(skb, LOOM_ATTR_BSU_ILLEGAL,
-			loom_rd(ldev, loom_bsu_page_reg(ldev, bsu, LOOM_BSUP_ILLEGAL))))
+	    nla_put_u32(skb, LOOM_ATTR_BSU_PARENT, t.parent) ||
+	    nla_put_u32(skb, LOOM_ATTR_BSU_CHILDREN, t.children) ||
+	    nla_put_u32(skb, LOOM_ATTR_BSU_ARRIVED, t.arrived) ||
+	    (t.eureka && nla_put_flag(skb, LOOM_ATTR_BSU_EUREKA)) ||
+	    nla_put_u32(skb, LOOM_ATTR_BSU_STATE, p.state) ||
+	    nla_put_u32(skb, LOOM_ATTR_BSU_COMPLETIONS, p.completions) ||
+	    nla_put_u32(skb, LOOM_ATTR_BSU_EUREKAS, p.eurekas) ||
+	    nla_put_u32(skb, LOOM_ATTR_BSU_ILLEGAL, p.illegal))
 		goto cancel;
 	if (loom_bsu_owner(ldev, bsu, &owner) &&
 	    (nla_put_flag(skb, LOOM_ATTR_BSU_GRANTED) ||
@@ -88,12 +87,12 @@ static int loom_genl_bsu_parse(struct loom_dev *ldev, struct genl_info *info,
 		return -EINVAL;
 	}
 	*bsu = nla_get_u32(tb[LOOM_ATTR_BSU_INDEX]);
-	if (!loom_bsu_count(ldev)) {
+	if (!loom_hw_bsu_count(ldev)) {
 		NL_SET_ERR_MSG_MOD(info->extack,
 				   "the card has no BSU register block");
 		return -EOPNOTSUPP;
 	}
-	if (*bsu >= loom_bsu_count(ldev)) {
+	if (*bsu >= loom_hw_bsu_count(ldev)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[LOOM_ATTR_BSU_INDEX],
 				    "no such BSU on this card");
 		return -ERANGE;
@@ -134,10 +133,10 @@ int loom_genl_bsu_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	if (IS_ERR(ldev))
 		return PTR_ERR(ldev);
 	err = loom_genl_dump_entries(skb, cb, ldev, LOOM_CMD_BSU_GET,
-				     loom_bsu_count(ldev),
+				     loom_hw_bsu_count(ldev),
 				     loom_genl_bsu_dump_fill, NULL);
 	loom_genl_dev_unlock(ldev);
-	return loom_genl_dump_done(skb, cb, err);
+	return loom_genl_dump_done(skb, cb, loom_genl_card_failed(err, cb->extack));
 }
 
 /*
@@ -148,6 +147,7 @@ int loom_genl_bsu_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 int loom_genl_bsu_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[LOOM_ATTR_BSU_MAX + 1];
+	struct loom_hw_bsu_tree t;
 	struct loom_dev *ldev;
 	u32 bsu, parent, children, ports_mask;
 	int err;
@@ -164,13 +164,16 @@ int loom_genl_bsu_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto out;
 	}
+	err = loom_genl_card_failed(loom_hw_bsu_tree(ldev, bsu, &t),
+				    info->extack);
+	if (err)
+		goto out;
 	parent = tb[LOOM_ATTR_BSU_PARENT] ?
-		 nla_get_u32(tb[LOOM_ATTR_BSU_PARENT]) :
-		 loom_rd(ldev, loom_bsu_tree_reg(ldev, bsu, LOOM_BSUT_PARENT));
+		 nla_get_u32(tb[LOOM_ATTR_BSU_PARENT]) : t.parent;
 	children = tb[LOOM_ATTR_BSU_CHILDREN] ?
-		   nla_get_u32(tb[LOOM_ATTR_BSU_CHILDREN]) :
-		   loom_rd(ldev, loom_bsu_tree_reg(ldev, bsu, LOOM_BSUT_CHILDREN));
-	ports_mask = GENMASK(ldev->n_ports, 0) >> 1;	/* n_ports may be 0 */
+		   nla_get_u32(tb[LOOM_ATTR_BSU_CHILDREN]) : t.children;
+	/* n_ports is 0..LOOM_MAX_PORTS (loom_hw_router_probe()) */
+	ports_mask = BIT(ldev->n_ports) - 1;
 	if (parent != LOOM_BSU_PARENT_ROOT && parent >= ldev->n_ports) {
 		loom_genl_err_attr(info->extack, tb[LOOM_ATTR_BSU_PARENT],
 				   loom_genl_port_range_msg(parent, ldev->n_ports));
@@ -190,11 +193,12 @@ int loom_genl_bsu_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	err = loom_genl_card_alive(ldev, info->extack);
-	if (err)
-		goto out;
-	loom_wr(ldev, loom_bsu_tree_reg(ldev, bsu, LOOM_BSUT_CHILDREN), children);
-	loom_wr(ldev, loom_bsu_tree_reg(ldev, bsu, LOOM_BSUT_PARENT), parent);
-	ldev->hal->kick(ldev, LOOM_KICK_ADMIN);
+	if (!err)
+		err = loom_genl_card_failed(loom_hw_bsu_set_tree(ldev, bsu, children,
+								 parent),
+					    info->extack);
+	if (!err)
+		loom_hw_commit(ldev);
 out:
 	loom_genl_dev_unlock(ldev);
 	return err;

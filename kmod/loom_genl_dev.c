@@ -15,21 +15,28 @@
  * @skb: the message
  * @ldev: the card, alive
  *
- * Return: 0 or -EMSGSIZE.  Attributes whose block the card lacks are left
- * out.
+ * Return: 0, -EMSGSIZE, or -EIO when the card failed.  Attributes whose
+ * block the card lacks are left out.
  */
 int loom_genl_fill_dev_settings(struct sk_buff *skb, struct loom_dev *ldev)
 {
-	if (ldev->blk_ports.size >= LOOM_PORTS_BASE &&
-	    nla_put_u32(skb, LOOM_ATTR_DEV_FP_TIMEOUT_MS,
-			loom_rd(ldev, ldev->blk_ports.off +
-				LOOM_PORTS_FP_TIMEOUT_MS)))
-		return -EMSGSIZE;
-	if (ldev->blk_link.size >= LOOM_LINK_BASE &&
-	    nla_put_u32(skb, LOOM_ATTR_DEV_LANE_THRESHOLD,
-			loom_rd(ldev, ldev->blk_link.off +
-				LOOM_LINK_LANE_THRESHOLD)))
-		return -EMSGSIZE;
+	u32 v;
+	int err;
+
+	if (ldev->blk_ports.size) {
+		err = loom_hw_fp_timeout(ldev, &v);
+		if (err)
+			return err;
+		if (nla_put_u32(skb, LOOM_ATTR_DEV_FP_TIMEOUT_MS, v))
+			return -EMSGSIZE;
+	}
+	if (loom_hw_link_present(ldev)) {
+		err = loom_hw_lane_threshold(ldev, &v);
+		if (err)
+			return err;
+		if (nla_put_u32(skb, LOOM_ATTR_DEV_LANE_THRESHOLD, v))
+			return -EMSGSIZE;
+	}
 	return 0;
 }
 
@@ -49,38 +56,34 @@ int loom_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	ldev = loom_genl_dev_lock(info->attrs, info->extack);
 	if (IS_ERR(ldev))
 		return PTR_ERR(ldev);
-	if (logical && nla_get_u32(logical) >= loom_rt_entries(ldev)) {
+	if (logical && nla_get_u32(logical) >= ldev->geo.rt_entries) {
 		NL_SET_ERR_MSG_ATTR(info->extack, logical,
 				    "logical id out of range: beyond the card's routing table");
 		err = -ERANGE;
 		goto out;
 	}
-	if (fp && ldev->blk_ports.size < LOOM_PORTS_BASE) {
+	if (fp && !ldev->blk_ports.size) {
 		NL_SET_ERR_MSG_ATTR(info->extack, fp,
 				    "the card has no PORTS register block: no forward-progress timer");
 		err = -EOPNOTSUPP;
 		goto out;
 	}
-	if (lanes && ldev->blk_link.size < LOOM_LINK_BASE) {
+	if (lanes && !loom_hw_link_present(ldev)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, lanes,
 				    "the card has no LINK register block: no lane threshold");
 		err = -EOPNOTSUPP;
 		goto out;
 	}
 	err = loom_genl_card_alive(ldev, info->extack);
-	if (err)
-		goto out;
-	if (logical)
-		loom_wr(ldev, ldev->blk_router.off + LOOM_ROUTER_LOGICAL_ID,
-			nla_get_u32(logical));
-	if (fp)
-		loom_wr(ldev, ldev->blk_ports.off + LOOM_PORTS_FP_TIMEOUT_MS,
-			nla_get_u32(fp));
-	if (lanes)
-		loom_wr(ldev, ldev->blk_link.off + LOOM_LINK_LANE_THRESHOLD,
-			nla_get_u32(lanes));
-	ldev->hal->kick(ldev, LOOM_KICK_ADMIN);
+	if (!err && logical)
+		err = loom_hw_set_logical_id(ldev, nla_get_u32(logical));
+	if (!err && fp)
+		err = loom_hw_set_fp_timeout(ldev, nla_get_u32(fp));
+	if (!err && lanes)
+		err = loom_hw_set_lane_threshold(ldev, nla_get_u32(lanes));
+	if (!err)
+		loom_hw_commit(ldev);
 out:
 	loom_genl_dev_unlock(ldev);
-	return err;
+	return loom_genl_card_failed(err, info->extack);
 }

@@ -18,6 +18,19 @@
  * card is still there.  The family has parallel_ops (loom_genl.c), so this
  * sleep of up to 10 s per attempt does not hold genl_mutex and stall every
  * other generic netlink family of the system.
+ *
+ * Every request is answered.  The waits are killable, not interruptible:
+ * netlink sends no answer at all for -EINTR, so a signal the caller
+ * handles must not end the wait.  A fatal signal does, with -ECANCELED
+ * and an extack that says whether a request had gone out to the card
+ * (then the access may have been performed: a write may have taken
+ * effect) or not (nothing was accessed).
+ *
+ * What maintenance reads return is privileged (the command needs
+ * CAP_NET_ADMIN), so LOOM_EVENT_MAINT_RESP goes to the "maint" multicast
+ * group, which only CAP_NET_ADMIN may join.  A kernel whose generic
+ * netlink cannot restrict a group (no GENL_MCAST_CAP_NET_ADMIN) gets no
+ * maintenance multicast: each response then reaches its requester only.
  */
 #include <linux/jiffies.h>
 #include <linux/pci.h>
@@ -31,6 +44,13 @@
 #define LOOM_MAINT_TIMEOUT_MAX_MS	10000
 #define LOOM_MAINT_RETRIES_DEFAULT	3
 #define LOOM_MAINT_RETRIES_MAX		100
+
+/* the "maint" group can be kept from unprivileged listeners */
+#ifdef LOOM_HAVE_GENL_MCAST_CAP
+#define LOOM_MAINT_MULTICAST		true
+#else
+#define LOOM_MAINT_MULTICAST		false
+#endif
 
 const struct nla_policy loom_genl_maint_policy[LOOM_ATTR_MAINT_MAX + 1] = {
 	[LOOM_ATTR_MAINT_OP] = { .type = NLA_U8 },
@@ -105,7 +125,10 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* Multicast one response; @req is the request when it is the awaited one. */
+/*
+ * Multicast one response to the "maint" group; @req is the request when it
+ * is the awaited one.
+ */
 static void loom_maint_notify(struct loom_dev *ldev,
 			      const struct loom_maint_req *req,
 			      const struct loom_maint_resp *resp)
@@ -113,8 +136,9 @@ static void loom_maint_notify(struct loom_dev *ldev,
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!genl_has_listeners(&loom_genl_family, &init_net,
-				LOOM_GENL_MCGRP_EVENTS_ID))
+	if (!LOOM_MAINT_MULTICAST ||
+	    !genl_has_listeners(&loom_genl_family, &init_net,
+				LOOM_GENL_MCGRP_MAINT_ID))
 		return;
 	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
@@ -126,7 +150,7 @@ static void loom_maint_notify(struct loom_dev *ldev,
 		return;
 	}
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&loom_genl_family, msg, 0, LOOM_GENL_MCGRP_EVENTS_ID,
+	genlmsg_multicast(&loom_genl_family, msg, 0, LOOM_GENL_MCGRP_MAINT_ID,
 			  GFP_KERNEL);
 }
 
@@ -192,8 +216,8 @@ void loom_maint_event(struct loom_dev *ldev)
 }
 
 /**
- * loom_maint_setup() - find the MAINT block, start after the card's state
- * @ldev: the card, its register chain already validated
+ * loom_maint_setup() - start after the card's state
+ * @ldev: the card, its register blocks found (ldev->blk_maint)
  *
  * Called before the event interrupt is requested.  The sequence id starts
  * at the card's last acknowledged request and the ring at its producer
@@ -202,36 +226,22 @@ void loom_maint_event(struct loom_dev *ldev)
 void loom_maint_setup(struct loom_dev *ldev)
 {
 	struct loom_maint *m = &ldev->maint;
-	u32 off = 0;
-	int n;
+	const struct loom_blk *b = &ldev->blk_maint;
 
 	mutex_init(&m->req_lock);
 	mutex_init(&m->scan_lock);
 	init_waitqueue_head(&m->wq);
 	m->off = 0;
-	for (n = 0; n < LOOM_BLK_MAX_CHAIN; n++) {
-		if (off % 4 || off > ldev->regs_len - LOOM_BLK_HDR_SIZE)
-			break;
-		if (loom_rd(ldev, off + LOOM_BLK_TYPE) == LOOM_BLK_MAINT) {
-			u32 ver = loom_rd(ldev, off + LOOM_BLK_VERSION);
-
-			if ((ver >> 16) != (LOOM_MAINT_VERSION >> 16) ||
-			    loom_rd(ldev, off + LOOM_BLK_SIZE) < LOOM_MAINT_SIZE ||
-			    off > ldev->regs_len - LOOM_MAINT_SIZE) {
-				dev_warn(&ldev->pdev->dev,
-					 "maintenance block version %#x at %#x not usable (driver knows %#x): maintenance access disabled\n",
-					 ver, off, LOOM_MAINT_VERSION);
-				return;
-			}
-			m->off = off;
-			break;
-		}
-		off = loom_rd(ldev, off + LOOM_BLK_NEXT);
-		if (!off)
-			break;
-	}
-	if (!m->off)
+	/* found (version checked, inside the register space) by loom_regs.c */
+	if (!b->size)
 		return;
+	if (b->size < LOOM_MAINT_SIZE) {
+		dev_warn(&ldev->pdev->dev,
+			 "maintenance block at %#x has %#x bytes, fewer than its %#x: maintenance access disabled\n",
+			 b->off, b->size, LOOM_MAINT_SIZE);
+		return;
+	}
+	m->off = b->off;
 	m->seq = loom_rd(ldev, loom_maint_reg(ldev, LOOM_MAINT_REQ_ACK));
 	m->ci = loom_rd(ldev, loom_maint_reg(ldev, LOOM_MAINT_RESP_PI));
 }
@@ -365,7 +375,7 @@ static int loom_maint_issue(struct loom_dev *ldev,
  * Wait up to @timeout_ms for the response to the request just issued.
  * The event interrupt delivers it; the ring is also read every
  * admin_poll_ms in case the interrupt is missing.  1 when it arrived, 0 on
- * timeout, -ENODEV when the card went away, -EINTR on a signal.
+ * timeout, -ENODEV when the card went away, -ECANCELED on a fatal signal.
  */
 static int loom_maint_wait(struct loom_dev *ldev, u32 timeout_ms)
 {
@@ -375,10 +385,10 @@ static int loom_maint_wait(struct loom_dev *ldev, u32 timeout_ms)
 	long left;
 
 	for (;;) {
-		left = wait_event_interruptible_timeout(m->wq, READ_ONCE(m->got),
-							slice);
+		left = wait_event_killable_timeout(m->wq, READ_ONCE(m->got),
+						   slice);
 		if (left < 0)
-			return -EINTR;
+			return -ECANCELED;
 		if (READ_ONCE(m->got))
 			return 1;
 		mutex_lock(&ldev->lock);
@@ -423,7 +433,9 @@ static int loom_maint_reply(struct genl_info *info, struct loom_dev *ldev,
  *	[TIMEOUT_MS], [RETRIES]}
  *
  * Return: 0 after the reply (whatever the card's status), -ETIMEDOUT when
- * every attempt timed out, or another negative errno with an extack.
+ * every attempt timed out, -ECANCELED when a fatal signal ended the wait
+ * (the extack says whether a request had gone out), or another negative
+ * errno with an extack.  Never -EINTR, which netlink would not answer.
  */
 int loom_genl_maint_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -449,10 +461,10 @@ int loom_genl_maint_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EOPNOTSUPP;
 		goto out_put;
 	}
-	if (mutex_lock_interruptible(&m->req_lock)) {
+	if (mutex_lock_killable(&m->req_lock)) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "interrupted by a signal while waiting for another maintenance request of this card");
-		err = -EINTR;
+				   "ended by a fatal signal while waiting for another maintenance request of this card: no request went out, nothing was accessed");
+		err = -ECANCELED;
 		goto out_put;
 	}
 	err = 0;
@@ -466,6 +478,9 @@ int loom_genl_maint_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_lock(&m->scan_lock);
 	m->want = 0;
+	/* a response that beat the signal is still the answer */
+	if (err == -ECANCELED && m->got)
+		err = 1;
 	resp = m->resp;
 	mutex_unlock(&m->scan_lock);
 	mutex_unlock(&m->req_lock);
@@ -478,9 +493,9 @@ int loom_genl_maint_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ETIMEDOUT;
 	} else if (err == -ENODEV) {
 		NL_SET_ERR_MSG_MOD(info->extack, "the loom device was removed");
-	} else if (err == -EINTR) {
+	} else if (err == -ECANCELED) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "interrupted by a signal while waiting for the maintenance response");
+				   "ended by a fatal signal while waiting for the maintenance response: the request went out, so the access may have been performed (a write may have taken effect)");
 	}
 out_put:
 	loom_dev_put(ldev);

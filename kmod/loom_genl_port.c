@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LOOM_CMD_PORT_GET and LOOM_CMD_PORT_SET of the "loom" family: status,
- * peer and counters of the card's network ports, read from the PORTS
- * register block (one record per port), and the fault mask (CTRL.DISABLE).
+ * peer and counters of the card's network ports (the PORTS register block,
+ * through loom_hw_ports.c), and the fault mask (CTRL.DISABLE).
  * The block is optional for the driver: a card without it answers
  * -EOPNOTSUPP here and works otherwise.
  */
@@ -12,63 +12,39 @@
 #include "loom_drv.h"
 #include "loom_genl.h"
 
-/**
- * loom_ports_usable() - ports with a record inside the PORTS block
- * @ldev: the card, alive
- * @stride: set to the record stride when the result is > 0
- *
- * Return: the number of ports whose records can be read.
- */
-u32 loom_ports_usable(struct loom_dev *ldev, u32 *stride)
-{
-	const struct loom_blk *b = &ldev->blk_ports;
-	u32 n;
-
-	if (b->size < LOOM_PORTS_BASE)
-		return 0;
-	n = min(loom_rd(ldev, b->off + LOOM_PORTS_COUNT), ldev->n_ports);
-	*stride = loom_rd(ldev, b->off + LOOM_PORTS_STRIDE);
-	if (*stride < LOOM_PORT_REC_SIZE || *stride % 4)
-		return 0;
-	return min_t(u64, n, (b->size - LOOM_PORTS_BASE) / *stride);
-}
-
-static const struct loom_genl_counter loom_port_counters[] = {
-	{ LOOM_PORT_TX_FRAMES, LOOM_ATTR_PORT_TX_FRAMES },
-	{ LOOM_PORT_RX_FRAMES, LOOM_ATTR_PORT_RX_FRAMES },
-	{ LOOM_PORT_TX_BYTES, LOOM_ATTR_PORT_TX_BYTES },
-	{ LOOM_PORT_RX_BYTES, LOOM_ATTR_PORT_RX_BYTES },
-	{ LOOM_PORT_CRC_ERRORS, LOOM_ATTR_PORT_CRC_ERRORS },
-	{ LOOM_PORT_SEQ_ERRORS, LOOM_ATTR_PORT_SEQ_ERRORS },
-	{ LOOM_PORT_DROPS, LOOM_ATTR_PORT_DROPS },
-	{ LOOM_PORT_RETRIES, LOOM_ATTR_PORT_RETRIES },
-	{ LOOM_PORT_NAKS_SENT, LOOM_ATTR_PORT_NAKS_SENT },
-	{ LOOM_PORT_REPLAYED, LOOM_ATTR_PORT_REPLAYED },
-	{ LOOM_PORT_ACK_TIMEOUTS, LOOM_ATTR_PORT_ACK_TIMEOUTS },
+static const int loom_port_counter_attrs[LOOM_HW_PORT_N_COUNTERS] = {
+	[LOOM_HW_PORT_TX_FRAMES] = LOOM_ATTR_PORT_TX_FRAMES,
+	[LOOM_HW_PORT_RX_FRAMES] = LOOM_ATTR_PORT_RX_FRAMES,
+	[LOOM_HW_PORT_TX_BYTES] = LOOM_ATTR_PORT_TX_BYTES,
+	[LOOM_HW_PORT_RX_BYTES] = LOOM_ATTR_PORT_RX_BYTES,
+	[LOOM_HW_PORT_CRC_ERRORS] = LOOM_ATTR_PORT_CRC_ERRORS,
+	[LOOM_HW_PORT_SEQ_ERRORS] = LOOM_ATTR_PORT_SEQ_ERRORS,
+	[LOOM_HW_PORT_DROPS] = LOOM_ATTR_PORT_DROPS,
+	[LOOM_HW_PORT_RETRIES] = LOOM_ATTR_PORT_RETRIES,
+	[LOOM_HW_PORT_NAKS_SENT] = LOOM_ATTR_PORT_NAKS_SENT,
+	[LOOM_HW_PORT_REPLAYED] = LOOM_ATTR_PORT_REPLAYED,
+	[LOOM_HW_PORT_ACK_TIMEOUTS] = LOOM_ATTR_PORT_ACK_TIMEOUTS,
 };
-
-/* The record of @port; the caller checked it with loom_ports_usable(). */
-static u32 loom_port_rec(struct loom_dev *ldev, u32 port, u32 stride)
-{
-	return ldev->blk_ports.off + LOOM_PORTS_BASE + port * stride;
-}
 
 /**
  * loom_genl_fill_port() - DEV_INDEX and the PORT nest of one port
  * @skb: the message
  * @ldev: the card, alive
- * @port: the port, < loom_ports_usable()
- * @stride: record stride from loom_ports_usable()
- * @status: the port's STATUS register, as read by the caller
+ * @port: the port, < loom_hw_ports_count()
+ * @status: the port's STATUS, as read by the caller (loom_hw_port_status())
  *
- * Return: 0 or -EMSGSIZE.
+ * Return: 0, -EMSGSIZE, or -EIO when the card failed.
  */
 int loom_genl_fill_port(struct sk_buff *skb, struct loom_dev *ldev, u32 port,
-			u32 stride, u32 status)
+			u32 status)
 {
-	u32 rec = loom_port_rec(ldev, port, stride);
+	struct loom_hw_port p;
 	struct nlattr *nest;
+	int err;
 
+	err = loom_hw_port_read(ldev, port, status, &p);
+	if (err)
+		return err;
 	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, LOOM_ATTR_PORT);
@@ -85,14 +61,11 @@ int loom_genl_fill_port(struct sk_buff *skb, struct loom_dev *ldev, u32 port,
 	    nla_put_u32(skb, LOOM_ATTR_PORT_LANES,
 			(status & LOOM_PORT_ST_LANES_MASK) >>
 			LOOM_PORT_ST_LANES_SHIFT) ||
-	    nla_put_u32(skb, LOOM_ATTR_PORT_PEER_NODE,
-			loom_rd(ldev, rec + LOOM_PORT_PEER_NODE)) ||
-	    nla_put_u32(skb, LOOM_ATTR_PORT_PEER_PORT,
-			loom_rd(ldev, rec + LOOM_PORT_PEER_PORT)))
+	    nla_put_u32(skb, LOOM_ATTR_PORT_PEER_NODE, p.peer_node) ||
+	    nla_put_u32(skb, LOOM_ATTR_PORT_PEER_PORT, p.peer_port))
 		goto cancel;
-	if (loom_genl_put_counters(skb, ldev, rec, loom_port_counters,
-				   ARRAY_SIZE(loom_port_counters),
-				   LOOM_ATTR_PORT_PAD))
+	if (loom_genl_put_counters(skb, loom_port_counter_attrs, p.counters,
+				   LOOM_HW_PORT_N_COUNTERS, LOOM_ATTR_PORT_PAD))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -103,12 +76,13 @@ cancel:
 }
 
 static int loom_genl_fill_port_now(struct sk_buff *skb, struct loom_dev *ldev,
-				   u32 port, u32 stride)
+				   u32 port)
 {
-	u32 rec = loom_port_rec(ldev, port, stride);
+	u32 status;
+	int err;
 
-	return loom_genl_fill_port(skb, ldev, port, stride,
-				   loom_rd(ldev, rec + LOOM_PORT_STATUS));
+	err = loom_hw_port_status(ldev, port, &status);
+	return err ? err : loom_genl_fill_port(skb, ldev, port, status);
 }
 
 /*
@@ -116,7 +90,7 @@ static int loom_genl_fill_port_now(struct sk_buff *skb, struct loom_dev *ldev,
  * the card's ports.
  */
 static int loom_genl_port_parse(struct loom_dev *ldev, struct genl_info *info,
-				struct nlattr **tb, u32 *port, u32 *stride)
+				struct nlattr **tb, u32 *port)
 {
 	struct nlattr *attr = info->attrs[LOOM_ATTR_PORT];
 	u32 n;
@@ -136,7 +110,7 @@ static int loom_genl_port_parse(struct loom_dev *ldev, struct genl_info *info,
 		return -EINVAL;
 	}
 	*port = nla_get_u32(tb[LOOM_ATTR_PORT_INDEX]);
-	n = loom_ports_usable(ldev, stride);
+	n = loom_hw_ports_count(ldev);
 	if (!ldev->blk_ports.size) {
 		NL_SET_ERR_MSG_MOD(info->extack,
 				   "the card has no PORTS register block");
@@ -155,11 +129,11 @@ static int loom_genl_port_reply_fill(struct sk_buff *msg, struct loom_dev *ldev,
 				     struct genl_info *info)
 {
 	struct nlattr *tb[LOOM_ATTR_PORT_MAX + 1];
-	u32 port, stride = 0;
+	u32 port;
 	int err;
 
-	err = loom_genl_port_parse(ldev, info, tb, &port, &stride);
-	return err ? err : loom_genl_fill_port_now(msg, ldev, port, stride);
+	err = loom_genl_port_parse(ldev, info, tb, &port);
+	return err ? err : loom_genl_fill_port_now(msg, ldev, port);
 }
 
 int loom_genl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -168,9 +142,9 @@ int loom_genl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 static int loom_genl_port_dump_fill(struct sk_buff *skb, struct loom_dev *ldev,
-				    u32 port, const void *stride)
+				    u32 port, const void *unused)
 {
-	return loom_genl_fill_port_now(skb, ldev, port, *(const u32 *)stride);
+	return loom_genl_fill_port_now(skb, ldev, port);
 }
 
 /* cb->args[0]: next port */
@@ -178,17 +152,16 @@ int loom_genl_port_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct loom_dev *ldev;
-	u32 n, stride = 0;
 	int err;
 
 	ldev = loom_genl_dev_lock(info->attrs, cb->extack);
 	if (IS_ERR(ldev))
 		return PTR_ERR(ldev);
-	n = loom_ports_usable(ldev, &stride);
-	err = loom_genl_dump_entries(skb, cb, ldev, LOOM_CMD_PORT_GET, n,
-				     loom_genl_port_dump_fill, &stride);
+	err = loom_genl_dump_entries(skb, cb, ldev, LOOM_CMD_PORT_GET,
+				     loom_hw_ports_count(ldev),
+				     loom_genl_port_dump_fill, NULL);
 	loom_genl_dev_unlock(ldev);
-	return loom_genl_dump_done(skb, cb, err);
+	return loom_genl_dump_done(skb, cb, loom_genl_card_failed(err, cb->extack));
 }
 
 /*
@@ -201,13 +174,14 @@ int loom_genl_port_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[LOOM_ATTR_PORT_MAX + 1];
 	struct loom_dev *ldev;
-	u32 port, stride = 0, ctrl;
+	bool enabled;
+	u32 port;
 	int err;
 
 	ldev = loom_genl_dev_lock(info->attrs, info->extack);
 	if (IS_ERR(ldev))
 		return PTR_ERR(ldev);
-	err = loom_genl_port_parse(ldev, info, tb, &port, &stride);
+	err = loom_genl_port_parse(ldev, info, tb, &port);
 	if (err)
 		goto out;
 	if (!tb[LOOM_ATTR_PORT_ENABLED]) {
@@ -216,16 +190,14 @@ int loom_genl_port_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto out;
 	}
+	enabled = nla_get_u8(tb[LOOM_ATTR_PORT_ENABLED]);
 	err = loom_genl_card_alive(ldev, info->extack);
-	if (err)
-		goto out;
-	ctrl = loom_rd(ldev, loom_port_rec(ldev, port, stride) + LOOM_PORT_CTRL);
-	if (nla_get_u8(tb[LOOM_ATTR_PORT_ENABLED]))
-		ctrl &= ~LOOM_PORT_CTRL_DISABLE;
-	else
-		ctrl |= LOOM_PORT_CTRL_DISABLE;
-	loom_wr(ldev, loom_port_rec(ldev, port, stride) + LOOM_PORT_CTRL, ctrl);
-	ldev->hal->kick(ldev, LOOM_KICK_ADMIN);
+	if (!err)
+		err = loom_genl_card_failed(loom_hw_port_set_enabled(ldev, port,
+								     enabled),
+					    info->extack);
+	if (!err)
+		loom_hw_commit(ldev);
 out:
 	loom_genl_dev_unlock(ldev);
 	return err;

@@ -14,33 +14,9 @@
 #include "loom_drv.h"
 #include "loom_genl.h"
 
-static u32 loom_rt_reg(struct loom_dev *ldev, u32 dest)
-{
-	return ldev->blk_router.off + LOOM_ROUTER_RT +
-	       dest * LOOM_ROUTER_RT_ENTRY_SIZE;
-}
-
-/**
- * loom_rt_entries() - usable entries of the card's routing table
- * @ldev: the card, alive
- *
- * Return: the count the router block announces, limited to what fits in
- * the block and to LOOM_MAX_NODES.
- */
-u32 loom_rt_entries(struct loom_dev *ldev)
-{
-	u32 n = loom_rd(ldev, ldev->blk_router.off + LOOM_ROUTER_RT_ENTRIES);
-	u32 fit = (ldev->blk_router.size - LOOM_ROUTER_RT) /
-		  LOOM_ROUTER_RT_ENTRY_SIZE;
-
-	return min3(n, fit, (u32)LOOM_MAX_NODES);
-}
-
 static int loom_genl_fill_route(struct sk_buff *skb, struct loom_dev *ldev,
-				u32 dest)
+				u32 dest, const struct loom_hw_route *r)
 {
-	u32 w0 = loom_rd(ldev, loom_rt_reg(ldev, dest));
-	u32 w1 = loom_rd(ldev, loom_rt_reg(ldev, dest) + 4);
 	struct nlattr *nest;
 
 	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
@@ -49,18 +25,26 @@ static int loom_genl_fill_route(struct sk_buff *skb, struct loom_dev *ldev,
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, LOOM_ATTR_ROUTE_DEST, dest) ||
-	    nla_put_u32(skb, LOOM_ATTR_ROUTE_PORT, w0 & LOOM_RT_W0_PORT_MASK) ||
-	    nla_put_u32(skb, LOOM_ATTR_ROUTE_PHYS_DEST,
-			w1 & LOOM_RT_W1_PHYS_MASK) ||
-	    ((w0 & LOOM_RT_W0_ADAPTIVE) &&
-	     nla_put_flag(skb, LOOM_ATTR_ROUTE_ADAPTIVE)) ||
-	    ((w0 & LOOM_RT_W0_VALID) &&
-	     nla_put_flag(skb, LOOM_ATTR_ROUTE_VALID))) {
+	    nla_put_u32(skb, LOOM_ATTR_ROUTE_PORT, r->port) ||
+	    nla_put_u32(skb, LOOM_ATTR_ROUTE_PHYS_DEST, r->phys) ||
+	    (r->adaptive && nla_put_flag(skb, LOOM_ATTR_ROUTE_ADAPTIVE)) ||
+	    (r->valid && nla_put_flag(skb, LOOM_ATTR_ROUTE_VALID))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
 	nla_nest_end(skb, nest);
 	return 0;
+}
+
+/* The entry as the card has it now, into @skb. */
+static int loom_genl_fill_route_now(struct sk_buff *skb, struct loom_dev *ldev,
+				    u32 dest)
+{
+	struct loom_hw_route r;
+	int err;
+
+	err = loom_hw_route_get(ldev, dest, &r);
+	return err ? err : loom_genl_fill_route(skb, ldev, dest, &r);
 }
 
 /* Parse LOOM_ATTR_ROUTE of a request and check its destination. */
@@ -84,7 +68,7 @@ static int loom_genl_route_parse(struct loom_dev *ldev, struct genl_info *info,
 		return -EINVAL;
 	}
 	*dest = nla_get_u32(tb[LOOM_ATTR_ROUTE_DEST]);
-	if (*dest >= loom_rt_entries(ldev)) {
+	if (*dest >= ldev->geo.rt_entries) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[LOOM_ATTR_ROUTE_DEST],
 				    "dest out of range: beyond the card's routing table");
 		return -ERANGE;
@@ -101,7 +85,7 @@ static int loom_genl_route_reply_fill(struct sk_buff *msg,
 	int err;
 
 	err = loom_genl_route_parse(ldev, info, tb, &dest);
-	return err ? err : loom_genl_fill_route(msg, ldev, dest);
+	return err ? err : loom_genl_fill_route_now(msg, ldev, dest);
 }
 
 int loom_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -114,6 +98,7 @@ int loom_genl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 int loom_genl_route_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct loom_hw_route r;
 	struct loom_dev *ldev;
 	u32 dest, n;
 	int err = 0;
@@ -121,18 +106,21 @@ int loom_genl_route_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	ldev = loom_genl_dev_lock(info->attrs, cb->extack);
 	if (IS_ERR(ldev))
 		return PTR_ERR(ldev);
-	n = loom_rt_entries(ldev);
+	n = ldev->geo.rt_entries;
 	for (dest = cb->args[0]; dest < n; dest++) {
 		void *hdr;
 
-		if (!(loom_rd(ldev, loom_rt_reg(ldev, dest)) & LOOM_RT_W0_VALID))
+		err = loom_hw_route_get(ldev, dest, &r);
+		if (err)
+			break;
+		if (!r.valid)
 			continue;
 		hdr = loom_genl_put_hdr(skb, cb, LOOM_CMD_ROUTE_GET);
 		if (!hdr) {
 			err = -EMSGSIZE;
 			break;
 		}
-		err = loom_genl_fill_route(skb, ldev, dest);
+		err = loom_genl_fill_route(skb, ldev, dest, &r);
 		if (err) {
 			genlmsg_cancel(skb, hdr);
 			break;
@@ -141,7 +129,7 @@ int loom_genl_route_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	loom_genl_dev_unlock(ldev);
 	cb->args[0] = dest;
-	return loom_genl_dump_done(skb, cb, err);
+	return loom_genl_dump_done(skb, cb, loom_genl_card_failed(err, cb->extack));
 }
 
 /* Tell the "events" group what the entry is now; called with the lock. */
@@ -158,7 +146,7 @@ static struct sk_buff *loom_genl_route_event(struct loom_dev *ldev, u32 dest)
 		return NULL;
 	hdr = genlmsg_put(msg, 0, 0, &loom_genl_family, 0,
 			  LOOM_EVENT_ROUTE_CHANGED);
-	if (!hdr || loom_genl_fill_route(msg, ldev, dest)) {
+	if (!hdr || loom_genl_fill_route_now(msg, ldev, dest)) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -177,8 +165,9 @@ int loom_genl_route_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[LOOM_ATTR_ROUTE_MAX + 1];
 	struct sk_buff *event = NULL;
+	struct loom_hw_route r;
 	struct loom_dev *ldev;
-	u32 dest, port, phys, w0;
+	u32 dest, port;
 	int err;
 
 	ldev = loom_genl_dev_lock(info->attrs, info->extack);
@@ -200,25 +189,27 @@ int loom_genl_route_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ERANGE;
 		goto out;
 	}
-	phys = tb[LOOM_ATTR_ROUTE_PHYS_DEST] ?
-	       nla_get_u32(tb[LOOM_ATTR_ROUTE_PHYS_DEST]) : dest;
 	err = loom_genl_card_alive(ldev, info->extack);
+	if (!err)
+		err = loom_hw_route_get(ldev, dest, &r);
 	if (err)
 		goto out;
-
-	w0 = loom_rd(ldev, loom_rt_reg(ldev, dest)) & LOOM_RT_W0_INIT_DIR_MASK;
-	w0 |= LOOM_RT_W0_VALID | port;
-	if (nla_get_flag(tb[LOOM_ATTR_ROUTE_ADAPTIVE]))
-		w0 |= LOOM_RT_W0_ADAPTIVE;
-	/* physical destination first: the entry turns valid last */
-	loom_wr(ldev, loom_rt_reg(ldev, dest) + 4, phys);
-	loom_wr(ldev, loom_rt_reg(ldev, dest), w0);
-	ldev->hal->kick(ldev, LOOM_KICK_ADMIN);
+	/* the initial direction stays, the rest is the request's */
+	r = (struct loom_hw_route){
+		.valid = true, .port = port, .init_dir = r.init_dir,
+		.adaptive = nla_get_flag(tb[LOOM_ATTR_ROUTE_ADAPTIVE]),
+		.phys = tb[LOOM_ATTR_ROUTE_PHYS_DEST] ?
+			nla_get_u32(tb[LOOM_ATTR_ROUTE_PHYS_DEST]) : dest,
+	};
+	err = loom_hw_route_set(ldev, dest, &r);
+	if (err)
+		goto out;
+	loom_hw_commit(ldev);
 	event = loom_genl_route_event(ldev, dest);
 out:
 	loom_genl_dev_unlock(ldev);
 	loom_genl_route_notify(event);
-	return err;
+	return loom_genl_card_failed(err, info->extack);
 }
 
 int loom_genl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
@@ -226,7 +217,7 @@ int loom_genl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[LOOM_ATTR_ROUTE_MAX + 1];
 	struct sk_buff *event = NULL;
 	struct loom_dev *ldev;
-	u32 dest, w0;
+	u32 dest;
 	int err;
 
 	ldev = loom_genl_dev_lock(info->attrs, info->extack);
@@ -235,10 +226,11 @@ int loom_genl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
 	err = loom_genl_route_parse(ldev, info, tb, &dest);
 	if (!err)
 		err = loom_genl_card_alive(ldev, info->extack);
+	if (!err)
+		err = loom_genl_card_failed(loom_hw_route_invalidate(ldev, dest),
+					    info->extack);
 	if (!err) {
-		w0 = loom_rd(ldev, loom_rt_reg(ldev, dest));
-		loom_wr(ldev, loom_rt_reg(ldev, dest), w0 & ~LOOM_RT_W0_VALID);
-		ldev->hal->kick(ldev, LOOM_KICK_ADMIN);
+		loom_hw_commit(ldev);
 		event = loom_genl_route_event(ldev, dest);
 	}
 	loom_genl_dev_unlock(ldev);
@@ -246,15 +238,9 @@ int loom_genl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/* One entry of a table being loaded: the words to write. */
-struct loom_rt_word {
-	u32 w0;
-	u32 w1;
-};
-
 /* Check one ROUTE nest of ROUTE_TABLE and put it in @table. */
 static int loom_genl_route_load_one(struct loom_dev *ldev, struct nlattr *nest,
-				    struct loom_rt_word *table, u32 n,
+				    struct loom_hw_route *table, u32 n,
 				    struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[LOOM_ATTR_ROUTE_MAX + 1];
@@ -276,7 +262,7 @@ static int loom_genl_route_load_one(struct loom_dev *ldev, struct nlattr *nest,
 				    "dest out of range: beyond the card's routing table");
 		return -ERANGE;
 	}
-	if (table[dest].w0 & LOOM_RT_W0_VALID) {
+	if (table[dest].valid) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[LOOM_ATTR_ROUTE_DEST],
 				    "the table lists this dest twice");
 		return -EINVAL;
@@ -287,11 +273,11 @@ static int loom_genl_route_load_one(struct loom_dev *ldev, struct nlattr *nest,
 				   loom_genl_port_range_msg(port, ldev->n_ports));
 		return -ERANGE;
 	}
-	table[dest].w0 |= LOOM_RT_W0_VALID | port;
-	if (nla_get_flag(tb[LOOM_ATTR_ROUTE_ADAPTIVE]))
-		table[dest].w0 |= LOOM_RT_W0_ADAPTIVE;
-	table[dest].w1 = tb[LOOM_ATTR_ROUTE_PHYS_DEST] ?
-			 nla_get_u32(tb[LOOM_ATTR_ROUTE_PHYS_DEST]) : dest;
+	table[dest].valid = true;
+	table[dest].port = port;
+	table[dest].adaptive = nla_get_flag(tb[LOOM_ATTR_ROUTE_ADAPTIVE]);
+	table[dest].phys = tb[LOOM_ATTR_ROUTE_PHYS_DEST] ?
+			   nla_get_u32(tb[LOOM_ATTR_ROUTE_PHYS_DEST]) : dest;
 	return 0;
 }
 
@@ -325,11 +311,11 @@ static struct sk_buff *loom_genl_route_load_event(struct loom_dev *ldev)
 int loom_genl_route_load_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *list = info->attrs[LOOM_ATTR_ROUTE_TABLE];
-	struct loom_rt_word *table;
+	struct loom_hw_route *table, old;
 	struct sk_buff *event = NULL;
 	struct loom_dev *ldev;
 	struct nlattr *nest;
-	u32 n, dest, old;
+	u32 n, dest;
 	int rem, err = 0;
 
 	if (!list) {
@@ -347,7 +333,7 @@ int loom_genl_route_load_doit(struct sk_buff *skb, struct genl_info *info)
 		kvfree(table);
 		return PTR_ERR(ldev);
 	}
-	n = loom_rt_entries(ldev);
+	n = ldev->geo.rt_entries;
 	nla_for_each_nested(nest, list, rem) {
 		if (nla_type(nest) != LOOM_ATTR_ROUTE) {
 			NL_SET_ERR_MSG_ATTR(info->extack, nest,
@@ -363,23 +349,22 @@ int loom_genl_route_load_doit(struct sk_buff *skb, struct genl_info *info)
 	err = loom_genl_card_alive(ldev, info->extack);
 	if (err)
 		goto out;
-	for (dest = 0; dest < n; dest++) {
-		old = loom_rd(ldev, loom_rt_reg(ldev, dest));
-		if (!(table[dest].w0 & LOOM_RT_W0_VALID)) {
-			if (old & LOOM_RT_W0_VALID)
-				loom_wr(ldev, loom_rt_reg(ldev, dest),
-					old & ~LOOM_RT_W0_VALID);
+	for (dest = 0; dest < n && !err; dest++) {
+		if (!table[dest].valid) {
+			err = loom_hw_route_invalidate(ldev, dest);
 			continue;
 		}
-		table[dest].w0 |= old & LOOM_RT_W0_INIT_DIR_MASK;
-		loom_wr(ldev, loom_rt_reg(ldev, dest) + 4, table[dest].w1);
-		loom_wr(ldev, loom_rt_reg(ldev, dest), table[dest].w0);
+		err = loom_hw_route_get(ldev, dest, &old);
+		table[dest].init_dir = old.init_dir;
+		if (!err)
+			err = loom_hw_route_set(ldev, dest, &table[dest]);
 	}
-	ldev->hal->kick(ldev, LOOM_KICK_ADMIN);
-	event = loom_genl_route_load_event(ldev);
+	loom_hw_commit(ldev);
+	if (!err)
+		event = loom_genl_route_load_event(ldev);
 out:
 	loom_genl_dev_unlock(ldev);
 	kvfree(table);
 	loom_genl_route_notify(event);
-	return err;
+	return loom_genl_card_failed(err, info->extack);
 }

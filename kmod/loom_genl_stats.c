@@ -14,54 +14,32 @@
 #include "loom_drv.h"
 #include "loom_genl.h"
 
-static const struct loom_genl_counter loom_stats_counters[] = {
-	{ LOOM_CNTR_TX_PKTS, LOOM_ATTR_STATS_TX_PKTS },
-	{ LOOM_CNTR_TX_BYTES, LOOM_ATTR_STATS_TX_BYTES },
-	{ LOOM_CNTR_RX_PKTS, LOOM_ATTR_STATS_RX_PKTS },
-	{ LOOM_CNTR_CREDIT_STALLS, LOOM_ATTR_STATS_CREDIT_STALLS },
-	{ LOOM_CNTR_ADAPTIVE, LOOM_ATTR_STATS_ADAPTIVE },
-	{ LOOM_CNTR_DETERMINISTIC, LOOM_ATTR_STATS_DETERMINISTIC },
-	{ LOOM_CNTR_DROPS_DISABLED, LOOM_ATTR_STATS_DROPS_DISABLED },
-	{ LOOM_CNTR_DROPS_DEAD, LOOM_ATTR_STATS_DROPS_DEAD },
+/* attribute of each counter of loom_hw_cnt_record() */
+static const int loom_stats_attrs[LOOM_HW_CNT_REC_WORDS] = {
+	LOOM_ATTR_STATS_TX_PKTS, LOOM_ATTR_STATS_TX_BYTES,
+	LOOM_ATTR_STATS_RX_PKTS, LOOM_ATTR_STATS_CREDIT_STALLS,
+	LOOM_ATTR_STATS_ADAPTIVE, LOOM_ATTR_STATS_DETERMINISTIC,
+	LOOM_ATTR_STATS_DROPS_DISABLED, LOOM_ATTR_STATS_DROPS_DEAD,
 };
 
-static const struct loom_genl_counter loom_stats_drops[] = {
-	{ LOOM_CNT_DROP_KEY, LOOM_ATTR_DROPS_KEY },
-	{ LOOM_CNT_DROP_BOUNDS, LOOM_ATTR_DROPS_BOUNDS },
-	{ LOOM_CNT_DROP_NO_CTX, LOOM_ATTR_DROPS_NO_CTX },
-	{ LOOM_CNT_DROP_NO_ROUTE, LOOM_ATTR_DROPS_NO_ROUTE },
-	{ LOOM_CNT_DROP_HOP_LIMIT, LOOM_ATTR_DROPS_HOP_LIMIT },
-	{ LOOM_CNT_DROP_MALFORMED, LOOM_ATTR_DROPS_MALFORMED },
-	{ LOOM_CNT_MAINT_LOST, LOOM_ATTR_DROPS_MAINT_LOST },
+/* attribute of each counter of loom_hw_cnt_drops() */
+static const int loom_stats_drop_attrs[LOOM_HW_CNT_DROPS] = {
+	LOOM_ATTR_DROPS_KEY, LOOM_ATTR_DROPS_BOUNDS, LOOM_ATTR_DROPS_NO_CTX,
+	LOOM_ATTR_DROPS_NO_ROUTE, LOOM_ATTR_DROPS_HOP_LIMIT,
+	LOOM_ATTR_DROPS_MALFORMED, LOOM_ATTR_DROPS_MAINT_LOST,
+	LOOM_ATTR_DROPS_BSU_KEY,
 };
-
-/*
- * Records inside the COUNTERS block: ports * VCs, limited to what fits.
- * *n_vcs and *stride are set when the result is > 0.
- */
-static u32 loom_stats_records(struct loom_dev *ldev, u32 *n_vcs, u32 *stride)
-{
-	const struct loom_blk *b = &ldev->blk_cnt;
-	u32 ports;
-
-	if (b->size < LOOM_CNT_BASE)
-		return 0;
-	ports = min3(loom_rd(ldev, b->off + LOOM_CNT_N_PORTS), ldev->n_ports,
-		     (u32)LOOM_MAX_PORTS);
-	*n_vcs = loom_rd(ldev, b->off + LOOM_CNT_N_VCS);
-	*stride = loom_rd(ldev, b->off + LOOM_CNT_STRIDE);
-	if (!*n_vcs || *n_vcs > 16 || *stride < LOOM_CNT_REC_SIZE || *stride % 4)
-		return 0;
-	return min_t(u64, (u64)ports * *n_vcs,
-		     (b->size - LOOM_CNT_BASE) / *stride);
-}
 
 static int loom_stats_fill_rec(struct sk_buff *skb, struct loom_dev *ldev,
-			       u32 rec, u32 n_vcs, u32 stride)
+			       u32 rec, u32 n_vcs)
 {
-	u32 base = ldev->blk_cnt.off + LOOM_CNT_BASE + rec * stride;
+	u32 vals[LOOM_HW_CNT_REC_WORDS];
 	struct nlattr *nest;
+	int err;
 
+	err = loom_hw_cnt_record(ldev, rec, vals);
+	if (err)
+		return err;
 	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, LOOM_ATTR_STATS);
@@ -70,9 +48,8 @@ static int loom_stats_fill_rec(struct sk_buff *skb, struct loom_dev *ldev,
 	if (nla_put_u32(skb, LOOM_ATTR_STATS_PORT, rec / n_vcs) ||
 	    nla_put_u32(skb, LOOM_ATTR_STATS_VC, rec % n_vcs))
 		goto cancel;
-	if (loom_genl_put_counters(skb, ldev, base, loom_stats_counters,
-				   ARRAY_SIZE(loom_stats_counters),
-				   LOOM_ATTR_STATS_PAD))
+	if (loom_genl_put_counters(skb, loom_stats_attrs, vals,
+				   LOOM_HW_CNT_REC_WORDS, LOOM_ATTR_STATS_PAD))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -83,17 +60,20 @@ cancel:
 
 static int loom_stats_fill_drops(struct sk_buff *skb, struct loom_dev *ldev)
 {
+	u32 vals[LOOM_HW_CNT_DROPS];
 	struct nlattr *nest;
+	int err;
 
+	err = loom_hw_cnt_drops(ldev, vals);
+	if (err)
+		return err;
 	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, LOOM_ATTR_DROPS);
 	if (!nest)
 		return -EMSGSIZE;
-	if (loom_genl_put_counters(skb, ldev, ldev->blk_cnt.off,
-				   loom_stats_drops,
-				   ARRAY_SIZE(loom_stats_drops),
-				   LOOM_ATTR_DROPS_PAD)) {
+	if (loom_genl_put_counters(skb, loom_stats_drop_attrs, vals,
+				   LOOM_HW_CNT_DROPS, LOOM_ATTR_DROPS_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -101,10 +81,9 @@ static int loom_stats_fill_drops(struct sk_buff *skb, struct loom_dev *ldev)
 	return 0;
 }
 
-/* One message of the dump; 0, or -EMSGSIZE when @skb is full. */
+/* One message of the dump; 0, -EMSGSIZE when @skb is full, or -EIO. */
 static int loom_stats_msg(struct sk_buff *skb, struct netlink_callback *cb,
-			  struct loom_dev *ldev, bool drops, u32 rec, u32 n_vcs,
-			  u32 stride)
+			  struct loom_dev *ldev, bool drops, u32 rec, u32 n_vcs)
 {
 	void *hdr = loom_genl_put_hdr(skb, cb, LOOM_CMD_STATS_GET);
 	int err;
@@ -112,7 +91,7 @@ static int loom_stats_msg(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!hdr)
 		return -EMSGSIZE;
 	err = drops ? loom_stats_fill_drops(skb, ldev) :
-		      loom_stats_fill_rec(skb, ldev, rec, n_vcs, stride);
+		      loom_stats_fill_rec(skb, ldev, rec, n_vcs);
 	if (err) {
 		genlmsg_cancel(skb, hdr);
 		return err;
@@ -124,31 +103,31 @@ static int loom_stats_msg(struct sk_buff *skb, struct netlink_callback *cb,
 int loom_genl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	u32 rec, n, n_vcs = 1, stride = 0;
+	u32 rec, n, n_vcs;
 	struct loom_dev *ldev;
 	int err = 0;
 
 	ldev = loom_genl_dev_lock(info->attrs, cb->extack);
 	if (IS_ERR(ldev))
 		return PTR_ERR(ldev);
-	if (ldev->blk_cnt.size < LOOM_CNT_BASE) {
+	n = loom_hw_cnt_records(ldev, &n_vcs);
+	if (!n_vcs) {
 		loom_genl_dev_unlock(ldev);
 		NL_SET_ERR_MSG_MOD(cb->extack,
 				   "the card has no COUNTERS register block");
 		return -EOPNOTSUPP;
 	}
-	n = loom_stats_records(ldev, &n_vcs, &stride);
 	for (rec = cb->args[0]; rec < n; rec++) {
-		err = loom_stats_msg(skb, cb, ldev, false, rec, n_vcs, stride);
+		err = loom_stats_msg(skb, cb, ldev, false, rec, n_vcs);
 		if (err)
 			break;
 	}
 	cb->args[0] = rec;
 	if (!err && !cb->args[1]) {
-		err = loom_stats_msg(skb, cb, ldev, true, 0, 0, 0);
+		err = loom_stats_msg(skb, cb, ldev, true, 0, 0);
 		if (!err)
 			cb->args[1] = 1;
 	}
 	loom_genl_dev_unlock(ldev);
-	return loom_genl_dump_done(skb, cb, err);
+	return loom_genl_dump_done(skb, cb, loom_genl_card_failed(err, cb->extack));
 }

@@ -15,19 +15,10 @@
 
 #define LOOM_VCT_BITMAP_BYTES	(LOOM_MAX_NODES / 8)
 
-/* Entries of PORT_CFG, or 0 when the card has no usable VCT block. */
-static u32 loom_vct_ports(struct loom_dev *ldev)
-{
-	if (ldev->blk_vct.size < LOOM_VCT_SIZE)
-		return 0;
-	return min3(loom_rd(ldev, ldev->blk_vct.off + LOOM_VCT_N_PORTS),
-		    ldev->n_ports, (u32)LOOM_MAX_PORTS);
-}
-
 static int loom_vct_present(struct loom_dev *ldev,
 			    struct netlink_ext_ack *extack)
 {
-	if (ldev->blk_vct.size < LOOM_VCT_SIZE) {
+	if (!ldev->blk_vct.size) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "the card has no VCT register block: no VC table");
 		return -EOPNOTSUPP;
@@ -35,20 +26,10 @@ static int loom_vct_present(struct loom_dev *ldev,
 	return 0;
 }
 
-static u32 loom_vct_port_reg(struct loom_dev *ldev, u32 port)
-{
-	return ldev->blk_vct.off + LOOM_VCT_PORT_CFG + port * 4;
-}
-
-static u32 loom_vct_bitmap_reg(struct loom_dev *ldev, u32 word)
-{
-	return ldev->blk_vct.off + LOOM_VCT_START_VC1 + word * 4;
-}
-
 static int loom_genl_vc_fill(struct sk_buff *msg, struct loom_dev *ldev,
 			     struct genl_info *info)
 {
-	u32 n = loom_vct_ports(ldev), port, i, cfg;
+	u32 n = loom_hw_vct_ports(ldev), port, i, cfg, word;
 	__le32 *bitmap;
 	struct nlattr *nest, *bits;
 	int err;
@@ -59,7 +40,9 @@ static int loom_genl_vc_fill(struct sk_buff *msg, struct loom_dev *ldev,
 	if (nla_put_u32(msg, LOOM_ATTR_DEV_INDEX, ldev->minor))
 		return -EMSGSIZE;
 	for (port = 0; port < n; port++) {
-		cfg = loom_rd(ldev, loom_vct_port_reg(ldev, port));
+		err = loom_hw_vct_port_cfg(ldev, port, &cfg);
+		if (err)
+			return err;
 		nest = nla_nest_start(msg, LOOM_ATTR_VCT_PORT);
 		if (!nest ||
 		    nla_put_u32(msg, LOOM_ATTR_VCT_PORT_INDEX, port) ||
@@ -74,8 +57,12 @@ static int loom_genl_vc_fill(struct sk_buff *msg, struct loom_dev *ldev,
 	if (!bits)
 		return -EMSGSIZE;
 	bitmap = nla_data(bits);
-	for (i = 0; i < LOOM_VCT_BITMAP_BYTES / 4; i++)
-		bitmap[i] = cpu_to_le32(loom_rd(ldev, loom_vct_bitmap_reg(ldev, i)));
+	for (i = 0; i < LOOM_HW_VCT_WORDS; i++) {
+		err = loom_hw_vct_start_vc1(ldev, i, &word);
+		if (err)
+			return err;
+		bitmap[i] = cpu_to_le32(word);
+	}
 	return 0;
 }
 
@@ -99,7 +86,7 @@ static int loom_genl_vc_port(struct loom_dev *ldev, struct nlattr *nest,
 			     struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[LOOM_ATTR_VCT_MAX + 1];
-	u32 n = loom_vct_ports(ldev), port;
+	u32 n = loom_hw_vct_ports(ldev), port;
 	int err;
 
 	err = nla_parse_nested(tb, LOOM_ATTR_VCT_MAX, nest,
@@ -127,7 +114,11 @@ static int loom_genl_vc_port(struct loom_dev *ldev, struct nlattr *nest,
 				    "nothing to set for this port: give LOOM_ATTR_VCT_PORT_DIM or LOOM_ATTR_VCT_PORT_DATELINE");
 		return -EINVAL;
 	}
-	c->cfg[port] = loom_rd(ldev, loom_vct_port_reg(ldev, port));
+	err = loom_genl_card_failed(loom_hw_vct_port_cfg(ldev, port,
+							 &c->cfg[port]),
+				    extack);
+	if (err)
+		return err;
 	if (tb[LOOM_ATTR_VCT_PORT_DIM]) {
 		c->cfg[port] &= ~LOOM_VCT_PORT_DIM_MASK;
 		c->cfg[port] |= nla_get_u32(tb[LOOM_ATTR_VCT_PORT_DIM]);
@@ -199,27 +190,26 @@ int loom_genl_vc_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = loom_genl_card_alive(ldev, info->extack);
 	if (err)
 		goto out;
-	for (port = 0; port < LOOM_MAX_PORTS; port++)
+	for (port = 0; port < LOOM_MAX_PORTS && !err; port++)
 		if (c.port_mask & BIT(port))
-			loom_wr(ldev, loom_vct_port_reg(ldev, port), c.cfg[port]);
-	if (c.bitmap) {
-		for (i = 0; i < LOOM_VCT_BITMAP_BYTES / 4; i++) {
-			const u8 *b = c.bitmap + i * 4;
+			err = loom_hw_vct_set_port_cfg(ldev, port, c.cfg[port]);
+	for (i = 0; c.bitmap && i < LOOM_HW_VCT_WORDS && !err; i++) {
+		const u8 *b = c.bitmap + i * 4;
 
-			loom_wr(ldev, loom_vct_bitmap_reg(ldev, i),
-				b[0] | b[1] << 8 | b[2] << 16 | (u32)b[3] << 24);
-		}
+		err = loom_hw_vct_set_start_vc1(ldev, i, b[0] | b[1] << 8 |
+						b[2] << 16 | (u32)b[3] << 24);
 	}
-	if (c.one_dest) {
-		word = loom_rd(ldev, loom_vct_bitmap_reg(ldev, c.dest / 32));
+	if (c.one_dest && !err)
+		err = loom_hw_vct_start_vc1(ldev, c.dest / 32, &word);
+	if (c.one_dest && !err) {
 		if (c.vc)
 			word |= BIT(c.dest % 32);
 		else
 			word &= ~BIT(c.dest % 32);
-		loom_wr(ldev, loom_vct_bitmap_reg(ldev, c.dest / 32), word);
+		err = loom_hw_vct_set_start_vc1(ldev, c.dest / 32, word);
 	}
-	ldev->hal->kick(ldev, LOOM_KICK_ADMIN);
+	loom_hw_commit(ldev);
 out:
 	loom_genl_dev_unlock(ldev);
-	return err;
+	return loom_genl_card_failed(err, info->extack);
 }

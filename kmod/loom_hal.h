@@ -26,6 +26,8 @@ struct pci_dev;
  *	doorbell pages are mapped into user space
  * @kick_phys: physical address of the kick register, or 0 when the
  *	back end has none (real card)
+ * @bus_master_stops_dma: turning bus mastering off stops the card's DMA
+ *	(a PCI device; not the lab's emulator, which does not see it)
  */
 struct loom_hal_ops {
 	const char *name;
@@ -36,6 +38,7 @@ struct loom_hal_ops {
 	void (*kick)(struct loom_dev *ldev, unsigned int vector);
 	phys_addr_t (*regs_phys)(struct loom_dev *ldev);
 	phys_addr_t (*kick_phys)(struct loom_dev *ldev);
+	bool bus_master_stops_dma;
 };
 
 extern const struct loom_hal_ops loom_hal_card_ops;

@@ -80,4 +80,5 @@ const struct loom_hal_ops loom_hal_card_ops = {
 	.kick = loom_card_kick,
 	.regs_phys = loom_card_regs_phys,
 	.kick_phys = loom_card_kick_phys,
+	.bus_master_stops_dma = true,
 };

@@ -142,4 +142,6 @@ const struct loom_hal_ops loom_hal_lab_ops = {
 	.kick = loom_lab_kick,
 	.regs_phys = loom_lab_regs_phys,
 	.kick_phys = loom_lab_kick_phys,
+	/* the emulator writes guest RAM directly: it never sees the bit */
+	.bus_master_stops_dma = false,
 };

@@ -26,15 +26,21 @@ static irqreturn_t loom_irq_cq(int irq, void *data)
 	struct loom_dev *ldev = data;
 
 	wake_up_all(&ldev->cq_wq);
-	loom_uring_irq(ldev);
+	if (!loom_hw_failed(ldev))
+		loom_uring_irq(ldev);
 	return IRQ_HANDLED;
 }
 
-/* interrupt thread: what it reads is multicast, which may sleep */
+/*
+ * interrupt thread: what it reads is multicast, which may sleep.  A failed
+ * card's interrupts (a storm, maybe) are taken and otherwise ignored.
+ */
 static irqreturn_t loom_irq_event(int irq, void *data)
 {
 	struct loom_dev *ldev = data;
 
+	if (loom_hw_failed(ldev))
+		return IRQ_HANDLED;
 	loom_maint_event(ldev);
 	loom_port_event(ldev);
 	loom_bsu_event(ldev);

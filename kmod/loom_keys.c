@@ -4,10 +4,14 @@
  * segments it may reach, so who may create a context with which key is a
  * privilege.  Each card keeps a small table of grants (key -> user or
  * group), changed with LOOM_CMD_KEY_GRANT/KEY_REVOKE and listed with
- * LOOM_CMD_KEY_GET.  A context is created with key K only when the
- * process holds CAP_NET_ADMIN, or a grant of K names its fsuid or one of
- * its groups, or the module parameter open_partition is set.  Revoking a
- * grant does not stop contexts already created with it.
+ * LOOM_CMD_KEY_GET (all three need CAP_NET_ADMIN).  A context is created
+ * with key K only when the process holds CAP_NET_ADMIN, or a grant of K
+ * names its fsuid or one of its groups, or the module parameter
+ * open_partition is set.  Revoking a grant does not stop contexts already
+ * created with it.  The key goes into the context's record on the card,
+ * and into the BSU units granted to the context: the card stamps it on
+ * every request and barrier packet and refuses those of other partitions
+ * (Documentation/hw/partitions.rst).
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -49,6 +53,43 @@ int loom_keys_check(struct loom_dev *ldev, u32 key)
 	if (ns_capable_noaudit(&init_user_ns, CAP_NET_ADMIN))
 		return 0;
 	return -EACCES;
+}
+
+/**
+ * loom_keys_bsu_grant() - put a new context's BSUs in its partition
+ * @ldev: the card, locked
+ * @ctx: the context being programmed; its units are granted already
+ *
+ * Writes each granted unit's LOOM_BSU_KEY word with the context's key,
+ * then the OWNED bits (loom_keys_bsu_sync()): from then on the card
+ * refuses barrier packets of other partitions for these units.
+ */
+void loom_keys_bsu_grant(struct loom_dev *ldev, struct loom_ctx *ctx)
+{
+	unsigned long mask = ctx->bsu_mask;
+	unsigned int bsu;
+
+	lockdep_assert_held(&ldev->lock);
+	if (!mask || ldev->dead)
+		return;
+	for_each_set_bit(bsu, &mask, LOOM_BSU_COUNT)
+		if (loom_hw_bsu_set_partition(ldev, bsu, ctx->key))
+			return;	/* a card without partitions, or failed */
+	loom_keys_bsu_sync(ldev);
+}
+
+/**
+ * loom_keys_bsu_sync() - tell the card which BSUs belong to a partition
+ * @ldev: the card, locked
+ *
+ * LOOM_BSU_OWNED gets exactly the granted units: a unit released is no
+ * longer checked (it only passes barriers on, if its tree says so).
+ */
+void loom_keys_bsu_sync(struct loom_dev *ldev)
+{
+	lockdep_assert_held(&ldev->lock);
+	if (!ldev->dead && !loom_hw_bsu_set_owned(ldev, ldev->bsu_busy))
+		loom_hw_commit(ldev);
 }
 
 /* The KEY nest of a request as a grant; the ids are of the caller's ns. */

@@ -48,6 +48,8 @@ static void loom_dev_release(struct kref *kref)
 	struct loom_dev *ldev = container_of(kref, struct loom_dev, kref);
 
 	WARN_ON(!list_empty(&ldev->files));
+	loom_ctx_keep_orphans(ldev);
+	loom_quota_destroy(ldev);
 	bitmap_free(ldev->ctx_busy);
 	pci_dev_put(ldev->pdev);
 	kfree(ldev);
@@ -223,6 +225,7 @@ static void __exit loom_exit(void)
 {
 	loom_genl_exit();
 	loom_pci_unregister();
+	loom_ctx_kept_exit();
 	loom_debugfs_exit();
 	cdev_del(&loom_cdev);
 	class_destroy(loom_class);

@@ -106,7 +106,7 @@ static int loom_mmap_region(struct loom_dev *ldev, struct loom_ctx *ctx,
 		return loom_bsu_mmap(ldev, ctx, vma);
 	case LOOM_REGION_DOORBELL:
 		phys = ldev->hal->regs_phys(ldev) +
-		       loom_db_reg(ldev, ctx->index, 0);
+		       loom_hw_db_page(ldev, ctx->index);
 		return loom_mmap_io(vma, phys);
 	case LOOM_REGION_KICK:
 		phys = ldev->hal->kick_phys(ldev);

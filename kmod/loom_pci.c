@@ -4,8 +4,9 @@
  * the VM lab's card emulator (ivshmem-doorbell with the loom signature in
  * BAR2).  The back end is chosen by the id table; everything else is
  * shared.  remove() may run while files are open: it cuts them off
- * (loom_files_kill), stops the card and frees what no process still maps;
- * the rest goes when the last file is closed.
+ * (loom_files_kill), stops the card, turns bus mastering off and only then
+ * frees what no process still maps; the rest goes when the last file is
+ * closed.
  */
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
@@ -39,9 +40,11 @@ static int loom_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_init(&ldev->admin_lock);
 	INIT_LIST_HEAD(&ldev->files);
 	INIT_LIST_HEAD(&ldev->orphans);
+	xa_init(&ldev->quota);
 	init_waitqueue_head(&ldev->admin_wq);
 	init_waitqueue_head(&ldev->cq_wq);
 	init_waitqueue_head(&ldev->bsu_wq);
+	loom_hw_init(ldev);
 
 	err = pci_enable_device(pdev);
 	if (err) {
@@ -86,8 +89,7 @@ static int loom_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	loom_debugfs_add(ldev);
 
 	dev_info(&pdev->dev, "loom%d: %s back end, node %u, %u contexts, %u ports, %d MSI-X vectors\n",
-		 ldev->minor, ldev->hal->name,
-		 loom_rd(ldev, ldev->blk_router.off + LOOM_ROUTER_NODE_ID),
+		 ldev->minor, ldev->hal->name, ldev->geo.node_id,
 		 ldev->n_ctx, ldev->n_ports, ldev->n_vectors);
 	return 0;
 
@@ -101,6 +103,8 @@ err_hal:
 err_disable:
 	pci_disable_device(pdev);
 err_put:
+	/* the RESET may have failed the card: its work must not outlive it */
+	loom_hw_stop(ldev);
 	loom_dev_put(ldev);
 	return err;
 }
@@ -108,19 +112,24 @@ err_put:
 static void loom_remove(struct pci_dev *pdev)
 {
 	struct loom_dev *ldev = pci_get_drvdata(pdev);
+	bool stopped;
 
 	loom_debugfs_remove(ldev);
 	/* no new opens, sysfs gone */
 	loom_dev_unregister(ldev);
 	/* open files: -EIO, POLLHUP, mappings zapped */
 	loom_files_kill(ldev);
-	/* best effort: ask the card to stop every context */
-	loom_ctx_hw_stop_all(ldev);
+	/* ask the card to stop every context */
+	stopped = loom_ctx_hw_stop_all(ldev);
+	/* nobody's admin command touches the registers from here on */
+	loom_admin_stop(ldev);
 	loom_hw_release(ldev);
 	/* interrupts freed: nothing queues the event work any more */
 	loom_events_stop(ldev);
-	/* bus mastering is off: the card can no longer write host memory */
-	loom_ctx_free_dead(ldev);
+	/* nothing reads registers any more: nothing fails the card */
+	loom_hw_stop(ldev);
+	/* stopped, or bus mastering off: the card can no longer write memory */
+	loom_ctx_free_dead(ldev, stopped);
 
 	pci_set_drvdata(pdev, NULL);
 	dev_info(&pdev->dev, "loom%d removed\n", ldev->minor);

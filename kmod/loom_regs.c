@@ -2,10 +2,12 @@
 /*
  * Register-space discovery: walk the chain of self-describing blocks that
  * starts with the firmware-id block at offset 0, check that every block
- * the driver needs is there in a compatible version, and log what the
- * card is.
+ * the driver needs is there in a compatible version, have each block's
+ * file read and check its geometry (loom_hw.h), check that no two blocks
+ * or page areas overlap, and log what the card is.
  */
 #include <linux/pci.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "loom_drv.h"
@@ -38,14 +40,46 @@ static const struct loom_blk_need loom_blk_needs[] = {
 	  offsetof(struct loom_dev, blk_link) },
 	{ LOOM_BLK_BSU, "BSU", LOOM_BSU_VERSION, false,
 	  offsetof(struct loom_dev, blk_bsu) },
+	{ LOOM_BLK_MAINT, "MAINT", LOOM_MAINT_VERSION, false,
+	  offsetof(struct loom_dev, blk_maint) },
 };
 
-/* Walk the chain; remember the first block of each type the driver knows. */
+/*
+ * Every block of the chain, and the page areas, as spans of the register
+ * space: they must not overlap (a doorbell page on top of the admin
+ * mailbox would hand the mailbox to whoever maps that page).
+ */
+struct loom_span {
+	const char *block;	/* block name, NULL for an unknown type */
+	const char *reg;	/* register that placed it */
+	u32 reg_off;		/* offset of that register */
+	u32 type;
+	u32 start;
+	u64 end;
+};
+
+/* at most every block of the chain and the two page areas */
+#define LOOM_SPANS	(LOOM_BLK_MAX_CHAIN + 2)
+
+static const char *loom_blk_name(u32 type)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(loom_blk_needs); i++)
+		if (loom_blk_needs[i].type == type)
+			return loom_blk_needs[i].name;
+	return NULL;
+}
+
+/*
+ * Walk the chain; remember the first block of each type the driver knows
+ * and every block as a span.  Each header word is read once.
+ */
 static int loom_regs_walk(struct loom_dev *ldev, struct loom_blk *found,
-			  size_t n_found)
+			  size_t n_found, struct loom_span *spans,
+			  unsigned int *n_spans)
 {
 	struct device *dev = &ldev->pdev->dev;
-	u32 visited[LOOM_BLK_MAX_CHAIN];
 	u32 off = 0;
 	unsigned int n, i;
 
@@ -58,13 +92,12 @@ static int loom_regs_walk(struct loom_dev *ldev, struct loom_blk *found,
 			return -EPROTO;
 		}
 		for (i = 0; i < n; i++) {
-			if (visited[i] == off) {
+			if (spans[i].start == off) {
 				dev_err(dev, "register block chain loops back to %#x after %u blocks\n",
 					off, n);
 				return -EPROTO;
 			}
 		}
-		visited[n] = off;
 
 		type = loom_rd(ldev, off + LOOM_BLK_TYPE);
 		version = loom_rd(ldev, off + LOOM_BLK_VERSION);
@@ -75,6 +108,12 @@ static int loom_regs_walk(struct loom_dev *ldev, struct loom_blk *found,
 				type, off, size);
 			return -EPROTO;
 		}
+		spans[n] = (struct loom_span){
+			.block = loom_blk_name(type), .reg = "SIZE",
+			.reg_off = off + LOOM_BLK_SIZE, .type = type,
+			.start = off, .end = (u64)off + size,
+		};
+		*n_spans = n + 1;
 		for (i = 0; i < n_found; i++) {
 			if (loom_blk_needs[i].type == type && !found[i].size) {
 				found[i].off = off;
@@ -131,88 +170,62 @@ static int loom_regs_check_versions(struct loom_dev *ldev,
 	return 0;
 }
 
-static void loom_regs_read_fwid(struct loom_dev *ldev)
+/* Do any two spans overlap?  Say which, as the later one's register. */
+static int loom_regs_check_spans(struct loom_dev *ldev,
+				 const struct loom_span *spans,
+				 unsigned int n)
 {
-	struct loom_fwid *fw = &ldev->fwid;
-	unsigned int i;
+	unsigned int i, j;
 
-	fw->design_version = loom_rd(ldev, LOOM_FWID_DESIGN_VERSION);
-	fw->build_id = loom_rd(ldev, LOOM_FWID_BUILD_ID);
-	fw->build_time = loom_rd(ldev, LOOM_FWID_BUILD_TIME);
-	fw->flags = loom_rd(ldev, LOOM_FWID_FLAGS);
-	for (i = 0; i < LOOM_FWID_DESC_LEN; i += 4) {
-		__le32 w = cpu_to_le32(loom_rd(ldev, LOOM_FWID_DESC + i));
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++) {
+			const struct loom_span *a = &spans[j], *b = &spans[i];
+			char name[16];
 
-		memcpy(&fw->desc[i], &w, 4);
+			if (b->start >= a->end || a->start >= b->end)
+				continue;
+			snprintf(name, sizeof(name), "type %#x", a->type);
+			return loom_hw_refuse(ldev, b->block ?: "(unknown)", b->reg,
+					      -1, b->reg_off, b->start,
+					      "[0x%x, 0x%llx) apart from block %s at [0x%x, 0x%llx)",
+					      b->start, b->end,
+					      a->block ?: name, a->start, a->end);
+		}
 	}
-	fw->desc[LOOM_FWID_DESC_LEN] = '\0';
-	for (i = 0; i < LOOM_FWID_DESC_LEN && fw->desc[i]; i++) {
-		if (fw->desc[i] < 0x20 || fw->desc[i] > 0x7e)
-			fw->desc[i] = '?';
-	}
+	return 0;
 }
 
-/* Context records and doorbell pages: sizes, strides, bounds. */
-static int loom_regs_check_ctx(struct loom_dev *ldev)
+/* The page areas join the spans; then nothing may overlap. */
+static int loom_regs_check_layout(struct loom_dev *ldev,
+				  struct loom_span *spans, unsigned int n)
 {
-	struct device *dev = &ldev->pdev->dev;
-	const struct loom_blk *c = &ldev->blk_ctx, *d = &ldev->blk_db;
-	u32 n_ctx, stride, n_db, db_stride, area;
-
-	if (c->size < LOOM_CTX_BASE || d->size < LOOM_DOORBELL_COUNT + 4) {
-		dev_err(dev, "block CTX (%#x bytes) or DOORBELL (%#x bytes) too small for its header\n",
-			c->size, d->size);
-		return -EPROTO;
-	}
-	n_ctx = loom_rd(ldev, c->off + LOOM_CTX_COUNT);
-	stride = loom_rd(ldev, c->off + LOOM_CTX_STRIDE);
-	n_db = loom_rd(ldev, d->off + LOOM_DOORBELL_COUNT);
-	db_stride = loom_rd(ldev, d->off + LOOM_DOORBELL_STRIDE);
-	area = loom_rd(ldev, d->off + LOOM_DOORBELL_AREA);
-
-	if (stride < LOOM_CTX_REC_SIZE || stride % 4) {
-		dev_err(dev, "block CTX: record stride %#x, driver needs a multiple of 4 >= %#x\n",
-			stride, LOOM_CTX_REC_SIZE);
-		return -EPROTO;
-	}
-	if (db_stride != LOOM_DB_PAGE_SIZE || LOOM_DB_PAGE_SIZE != PAGE_SIZE ||
-	    area % PAGE_SIZE) {
-		dev_err(dev, "block DOORBELL: pages of %#x bytes at %#x, driver needs %#lx-byte pages at a page-aligned offset\n",
-			db_stride, area, PAGE_SIZE);
-		return -EPROTO;
-	}
-	n_ctx = min(n_ctx, n_db);
-	if (!n_ctx) {
-		dev_err(dev, "card offers no contexts (CTX count %u, doorbell pages %u)\n",
-			loom_rd(ldev, c->off + LOOM_CTX_COUNT), n_db);
-		return -EPROTO;
-	}
-	if ((u64)LOOM_CTX_BASE + (u64)n_ctx * stride > c->size) {
-		dev_err(dev, "block CTX: %u records of %#x bytes do not fit its %#x bytes\n",
-			n_ctx, stride, c->size);
-		return -EPROTO;
-	}
-	if ((u64)area + (u64)n_ctx * db_stride > ldev->regs_len) {
-		dev_err(dev, "block DOORBELL: %u pages at %#x do not fit the %#x-byte register space\n",
-			n_ctx, area, ldev->regs_len);
-		return -EPROTO;
-	}
-	if ((ldev->hal->regs_phys(ldev) + area) % PAGE_SIZE) {
-		dev_err(dev, "doorbell pages are not page aligned in physical memory: cannot map them\n");
-		return -EPROTO;
-	}
-	ldev->n_ctx = n_ctx;
-	ldev->ctx_stride = stride;
-	ldev->db_area = area;
-	return 0;
+	spans[n++] = (struct loom_span){
+		.block = "DOORBELL", .reg = "AREA",
+		.reg_off = ldev->blk_db.off + LOOM_DOORBELL_AREA,
+		.type = LOOM_BLK_DOORBELL, .start = ldev->db_area,
+		.end = ldev->db_area + (u64)ldev->n_ctx * LOOM_DB_PAGE_SIZE,
+	};
+	if (loom_hw_bsu_count(ldev))
+		spans[n++] = (struct loom_span){
+			.block = "BSU", .reg = "PAGE_AREA",
+			.reg_off = ldev->blk_bsu.off + LOOM_BSU_PAGE_AREA,
+			.type = LOOM_BLK_BSU, .start = ldev->geo.bsu_area,
+			.end = ldev->geo.bsu_area +
+			       (u64)loom_hw_bsu_count(ldev) * LOOM_BSU_PAGE_SIZE,
+		};
+	return loom_regs_check_spans(ldev, spans, n);
 }
 
 /**
  * loom_regs_discover() - find and check the register blocks of a card
  * @ldev: the card, with its register space mapped by the HAL
  *
- * Logs the firmware identity and the reason for any refusal, e.g.
- * "block ROUTER v2.0 found, driver needs v1.x" or "block CTX missing".
+ * Walks the chain, checks the versions, reads the firmware identity and
+ * every block's geometry once (loom_hw_*_probe()), and checks that no two
+ * blocks or page areas overlap.  Logs the firmware identity and the reason
+ * for any refusal, e.g. "block ROUTER v2.0 found, driver needs v1.x",
+ * "block CTX missing" or "block ROUTER register N_PORTS (offset 0x98)
+ * reads 9 (0x9), limit: at most 8 (LOOM_MAX_PORTS): not binding the card".
  *
  * Return: 0, or -EPROTO when the card is not usable by this driver.
  */
@@ -220,17 +233,24 @@ int loom_regs_discover(struct loom_dev *ldev)
 {
 	struct loom_blk found[ARRAY_SIZE(loom_blk_needs)] = {};
 	struct device *dev = &ldev->pdev->dev;
+	struct loom_span *spans;
+	unsigned int n_spans = 0;
 	time64_t built;
 	int err;
 
-	err = loom_regs_walk(ldev, found, ARRAY_SIZE(found));
+	spans = kcalloc(LOOM_SPANS, sizeof(*spans), GFP_KERNEL);
+	if (!spans)
+		return -ENOMEM;
+	err = loom_regs_walk(ldev, found, ARRAY_SIZE(found), spans, &n_spans);
+	if (!err)
+		err = loom_regs_check_versions(ldev, found);
 	if (err)
-		return err;
-	err = loom_regs_check_versions(ldev, found);
-	if (err)
-		return err;
+		goto out;
 
-	loom_regs_read_fwid(ldev);
+	err = loom_hw_probe_size(ldev, "FWID", &found[0], LOOM_FWID_SIZE);
+	if (err)
+		goto out;
+	loom_hw_fwid_probe(ldev);
 	built = ldev->fwid.build_time;
 	dev_info(dev, "firmware \"%s\" design %u.%u.%u build %08x built %ptTs UTC%s\n",
 		 ldev->fwid.desc, ldev->fwid.design_version >> 16,
@@ -238,42 +258,25 @@ int loom_regs_discover(struct loom_dev *ldev)
 		 ldev->fwid.design_version & 0xff, ldev->fwid.build_id, &built,
 		 ldev->fwid.flags & LOOM_FWID_F_EMULATED ? " (card emulator)" : "");
 
-	if (ldev->blk_admin.size < LOOM_ADMIN_SIZE ||
-	    ldev->blk_router.size < LOOM_ROUTER_RT) {
-		dev_err(dev, "block ADMIN (%#x bytes) or ROUTER (%#x bytes) smaller than its registers\n",
-			ldev->blk_admin.size, ldev->blk_router.size);
-		return -EPROTO;
-	}
-	err = loom_regs_check_ctx(ldev);
-	if (err)
-		return err;
-	ldev->n_ports = loom_rd(ldev, ldev->blk_router.off + LOOM_ROUTER_N_PORTS);
-	return 0;
-}
-
-/**
- * loom_ctx_reg() - register-space offset of a field of a context record
- * @ldev: the card
- * @index: context index, < ldev->n_ctx
- * @field: LOOM_CTXR_*
- *
- * Return: the offset.
- */
-u32 loom_ctx_reg(struct loom_dev *ldev, u32 index, u32 field)
-{
-	return ldev->blk_ctx.off + LOOM_CTX_BASE + index * ldev->ctx_stride +
-	       field;
-}
-
-/**
- * loom_db_reg() - register-space offset of a register in a doorbell page
- * @ldev: the card
- * @index: context index, < ldev->n_ctx
- * @field: LOOM_DB_*
- *
- * Return: the offset.
- */
-u32 loom_db_reg(struct loom_dev *ldev, u32 index, u32 field)
-{
-	return ldev->db_area + index * LOOM_DB_PAGE_SIZE + field;
+	err = loom_hw_probe_size(ldev, "ADMIN", &ldev->blk_admin,
+				 LOOM_ADMIN_SIZE);
+	if (!err)
+		err = loom_hw_router_probe(ldev);
+	if (!err)
+		err = loom_hw_ports_probe(ldev);
+	if (!err)
+		err = loom_hw_ctx_probe(ldev);
+	if (!err)
+		err = loom_hw_vct_probe(ldev);
+	if (!err)
+		err = loom_hw_counters_probe(ldev);
+	if (!err)
+		err = loom_hw_link_probe(ldev);
+	if (!err)
+		err = loom_hw_bsu_probe(ldev);
+	if (!err)
+		err = loom_regs_check_layout(ldev, spans, n_spans);
+out:
+	kfree(spans);
+	return err;
 }

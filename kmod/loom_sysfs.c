@@ -2,7 +2,8 @@
 /*
  * sysfs attributes of /sys/class/loom/loomN: who the card is.  They exist
  * only while the card is bound (the class device is destroyed before the
- * registers are unmapped), so reading registers here is safe.
+ * registers are unmapped), so reading registers here is safe; the logical
+ * id answers -EIO once the card failed.
  */
 #include <linux/device.h>
 #include <linux/sysfs.h>
@@ -14,8 +15,7 @@ static ssize_t node_id_show(struct device *dev, struct device_attribute *attr,
 {
 	struct loom_dev *ldev = dev_get_drvdata(dev);
 
-	return sysfs_emit(buf, "%u\n", loom_rd(ldev, ldev->blk_router.off +
-					       LOOM_ROUTER_NODE_ID));
+	return sysfs_emit(buf, "%u\n", ldev->geo.node_id);
 }
 static DEVICE_ATTR_RO(node_id);
 
@@ -23,9 +23,11 @@ static ssize_t logical_id_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
 	struct loom_dev *ldev = dev_get_drvdata(dev);
+	u32 id;
+	int err;
 
-	return sysfs_emit(buf, "%u\n", loom_rd(ldev, ldev->blk_router.off +
-					       LOOM_ROUTER_LOGICAL_ID));
+	err = loom_hw_logical_id(ldev, &id);
+	return err ? err : sysfs_emit(buf, "%u\n", id);
 }
 static DEVICE_ATTR_RO(logical_id);
 

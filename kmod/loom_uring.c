@@ -21,9 +21,27 @@
  * interrupt (CQ and counter waits: the card raises the context's vector
  * after a counter write-back once LOOM_CTXR_RINGS_CNT_IRQ is set) or the
  * event interrupt (BSU waits) queues.
+ *
+ * The io_uring contract of Linux 6.1, which every command here keeps:
+ * ->uring_cmd() returns 0 or a negative errno when the command is done, or
+ * -EIOCBQUEUED and later calls io_uring_cmd_done() exactly once.  Never a
+ * positive result: io_uring's inline issue path then fails the request
+ * (which breaks its link chain), and its worker threads (IOSQE_ASYNC, or a
+ * request linked behind one) drop it without a completion, so the
+ * process can never finish exiting.  LOOM_URING_CANCEL hands its count to
+ * the submitter's task and completes from there, like LOOM_URING_SUBMIT.
+ *
+ * io_uring on 6.1 cannot cancel a command the driver holds: a ring torn
+ * down, or a process exiting, waits for every outstanding wait.  The wait's
+ * timer therefore fires at least every LOOM_UWAIT_EXIT_CHECK_NS and
+ * completes the wait with -ECANCELED as soon as the process that submitted
+ * it is exiting or exec()ing (SIGNAL_GROUP_EXIT, which a fatal signal sets
+ * at once): a process with waits outstanding can always be killed.
  */
 #include <linux/hrtimer.h>
 #include <linux/io_uring.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -35,6 +53,8 @@
 
 /* bytes of sqe->cmd with IORING_SETUP_SQE128 */
 #define LOOM_URING_CMD_BYTES	80
+/* how often a wait looks whether its process is exiting */
+#define LOOM_UWAIT_EXIT_CHECK_NS	(100 * NSEC_PER_MSEC)
 
 enum loom_uwait_kind {
 	LOOM_UWAIT_CQ,
@@ -47,7 +67,10 @@ enum loom_uwait_kind {
  * @node: entry in lf->uring_waits, then in the claimer's private list
  * @lf: the file it was submitted on
  * @cmd: the io_uring command to complete
- * @timer: fires the timeout
+ * @timer: fires the timeout, and every LOOM_UWAIT_EXIT_CHECK_NS before it
+ * @deadline: when the timeout expires (CLOCK_MONOTONIC)
+ * @owner: leader of the submitting process (a reference): the wait ends
+ *	when that process exits
  * @user_id: LOOM_URING_CANCEL selects by it
  * @ctx_index: card index of the context waited on
  * @kind: what is waited for
@@ -64,6 +87,8 @@ struct loom_uwait {
 	struct loom_file *lf;
 	struct io_uring_cmd *cmd;
 	struct hrtimer timer;
+	ktime_t deadline;
+	struct task_struct *owner;
 	u64 user_id;
 	u32 ctx_index;
 	enum loom_uwait_kind kind;
@@ -78,6 +103,7 @@ struct loom_uwait {
 struct loom_uring_pdu {
 	struct loom_uwait *wait;	/* wait commands */
 	u32 ctx_index;			/* LOOM_URING_SUBMIT */
+	int count;			/* LOOM_URING_CANCEL */
 };
 
 static struct loom_uring_pdu *loom_uring_pdu(struct io_uring_cmd *cmd)
@@ -97,6 +123,13 @@ static void loom_uwait_claim(struct loom_file *lf, struct loom_uwait *w,
 	w->res = res;
 }
 
+static void loom_uwait_free(struct loom_uwait *w)
+{
+	if (w->owner)
+		put_task_struct(w->owner);
+	kfree(w);
+}
+
 /* In the submitter's task: stop the timer, free the wait, post the CQE. */
 static void loom_uwait_task(struct io_uring_cmd *cmd, unsigned int issue_flags)
 {
@@ -105,7 +138,7 @@ static void loom_uwait_task(struct io_uring_cmd *cmd, unsigned int issue_flags)
 
 	hrtimer_cancel(&w->timer);
 	res = w->res;
-	kfree(w);
+	loom_uwait_free(w);
 	io_uring_cmd_done(cmd, res, 0, issue_flags);
 }
 
@@ -123,17 +156,44 @@ static void loom_uwait_finish_list(struct list_head *claimed, bool sync_timers)
 	}
 }
 
+/* Is the process that submitted @w exiting, or replacing itself (exec)? */
+static bool loom_uwait_owner_gone(const struct loom_uwait *w)
+{
+	const struct signal_struct *sig = w->owner->signal;
+
+	return (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT) ||
+	       READ_ONCE(sig->group_exec_task);
+}
+
+/* When the timer fires next: the deadline, or the next check before it. */
+static ktime_t loom_uwait_next_tick(const struct loom_uwait *w, ktime_t now)
+{
+	ktime_t tick = ktime_add_ns(now, LOOM_UWAIT_EXIT_CHECK_NS);
+
+	return ktime_before(tick, w->deadline) ? tick : w->deadline;
+}
+
 static enum hrtimer_restart loom_uwait_timeout(struct hrtimer *timer)
 {
 	struct loom_uwait *w = container_of(timer, struct loom_uwait, timer);
 	struct loom_file *lf = w->lf;
+	ktime_t now = ktime_get();
 	unsigned long flags;
+	int res = 0;
 	bool mine;
 
+	if (!ktime_before(now, w->deadline))
+		res = -ETIME;
+	else if (loom_uwait_owner_gone(w))
+		res = -ECANCELED;
+	if (!res) {
+		hrtimer_set_expires(timer, loom_uwait_next_tick(w, now));
+		return HRTIMER_RESTART;
+	}
 	spin_lock_irqsave(&lf->uring_lock, flags);
 	mine = !w->claimed;
 	if (mine)
-		loom_uwait_claim(lf, w, -ETIME);
+		loom_uwait_claim(lf, w, res);
 	spin_unlock_irqrestore(&lf->uring_lock, flags);
 	if (mine)
 		io_uring_cmd_complete_in_task(w->cmd, loom_uwait_task);
@@ -197,8 +257,8 @@ static bool loom_uwait_has_ctx(struct loom_uwait *w, u64 index)
 }
 
 /*
- * Is what @w waits for there?  1 yes, 0 not yet.  @ctx is its context;
- * ldev->lock held, card alive.
+ * Is what @w waits for there?  1 yes, 0 not yet, -EIO the card failed.
+ * @ctx is its context; ldev->lock held, card alive.
  */
 static int loom_uwait_test(struct loom_ctx *ctx, struct loom_uwait *w)
 {
@@ -223,7 +283,7 @@ static int loom_uwait_test(struct loom_ctx *ctx, struct loom_uwait *w)
 static int loom_uwait_prepare(struct loom_ctx *ctx, struct loom_uwait *w)
 {
 	struct loom_dev *ldev = ctx->lf->ldev;
-	u32 reg, rings;
+	int err;
 
 	switch (w->kind) {
 	case LOOM_UWAIT_BSU:
@@ -232,10 +292,10 @@ static int loom_uwait_prepare(struct loom_ctx *ctx, struct loom_uwait *w)
 		if (!ctx->counters.va || w->id >= LOOM_CTX_COUNTERS)
 			return -EINVAL;
 		/* the card raises the vector after each counter write-back */
-		reg = loom_ctx_reg(ldev, ctx->index, LOOM_CTXR_RINGS);
-		rings = loom_rd(ldev, reg);
-		if (!(rings & LOOM_CTXR_RINGS_CNT_IRQ))
-			loom_wr(ldev, reg, rings | LOOM_CTXR_RINGS_CNT_IRQ);
+		err = loom_hw_ctx_arm_counter_irq(ldev, ctx->index,
+						  ctx->cmdq_log2, ctx->cq_log2);
+		if (err)
+			return err;
 		/* armed before the counter is read; the card pairs with it */
 		mb();
 		return 0;
@@ -310,7 +370,7 @@ static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 	BUILD_BUG_ON(sizeof(struct loom_uring_wait_bsu) > LOOM_URING_CMD_BYTES);
 	BUILD_BUG_ON(sizeof(struct loom_uring_wait_counter) >
 		     LOOM_URING_CMD_BYTES);
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
 	if (!w)
 		return -ENOMEM;
 	err = loom_uwait_parse(cmd, w, &timeout_ns);
@@ -318,17 +378,19 @@ static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 		kfree(w);
 		return err;
 	}
+	/* io-wq and SQPOLL threads belong to the submitting process too */
+	w->owner = get_task_struct(current->group_leader);
 	w->lf = lf;
 	w->cmd = cmd;
 	INIT_LIST_HEAD(&w->node);
-	hrtimer_init(&w->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_init(&w->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	w->timer.function = loom_uwait_timeout;
 	loom_uring_pdu(cmd)->wait = w;
 
 	/* ldev->lock is held for seconds by admin commands: do not stall */
 	if (issue_flags & IO_URING_F_NONBLOCK) {
 		if (!mutex_trylock(&ldev->lock)) {
-			kfree(w);
+			loom_uwait_free(w);
 			return -EAGAIN;
 		}
 	} else {
@@ -347,7 +409,8 @@ static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 	if (err)
 		goto err_unlock;
 	if (!timeout_ns) {
-		err = loom_uwait_test(ctx, w) ? 0 : -ETIME;
+		ready = loom_uwait_test(ctx, w);
+		err = ready < 0 ? ready : ready ? 0 : -ETIME;
 		goto err_unlock;
 	}
 
@@ -369,23 +432,34 @@ static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 	/* count before the test; pairs with the interrupt's read */
 	smp_mb__after_atomic();
 	ready = loom_uwait_test(ctx, w);
-	if (ready)
-		loom_uwait_claim(lf, w, 0);
-	else
-		hrtimer_start(&w->timer, ns_to_ktime(timeout_ns),
-			      HRTIMER_MODE_REL);
+	if (ready) {
+		loom_uwait_claim(lf, w, min(ready, 0));
+	} else {
+		ktime_t now = ktime_get();
+
+		w->deadline = ktime_add_ns(now, timeout_ns);
+		hrtimer_start(&w->timer, loom_uwait_next_tick(w, now),
+			      HRTIMER_MODE_ABS);
+	}
 	spin_unlock_irqrestore(&lf->uring_lock, flags);
 	mutex_unlock(&ldev->lock);
 	if (ready) {
-		kfree(w);
-		return 0;
+		loom_uwait_free(w);
+		return min(ready, 0);
 	}
 	return -EIOCBQUEUED;
 
 err_unlock:
 	mutex_unlock(&ldev->lock);
-	kfree(w);
+	loom_uwait_free(w);
 	return err;
+}
+
+/* In the submitter's task: post the count of a LOOM_URING_CANCEL. */
+static void loom_ucancel_task(struct io_uring_cmd *cmd,
+			      unsigned int issue_flags)
+{
+	io_uring_cmd_done(cmd, loom_uring_pdu(cmd)->count, 0, issue_flags);
 }
 
 static int loom_uring_cancel(struct loom_file *lf, struct io_uring_cmd *cmd)
@@ -402,7 +476,12 @@ static int loom_uring_cancel(struct loom_file *lf, struct io_uring_cmd *cmd)
 	n = loom_uring_claim_matching(lf, loom_uwait_has_user_id, req.user_id,
 				      -ECANCELED, &claimed);
 	loom_uwait_finish_list(&claimed, false);
-	return n;
+	if (!n)
+		return 0;
+	/* a positive result is never returned from here: see the top */
+	loom_uring_pdu(cmd)->count = n;
+	io_uring_cmd_complete_in_task(cmd, loom_ucancel_task);
+	return -EIOCBQUEUED;
 }
 
 /* What the card would refuse in @d, as an errno; @ctx gives the segment. */
@@ -472,10 +551,8 @@ static int loom_usubmit_publish(struct loom_file *lf, u32 index)
 	if (ctx->uring_pi_pending) {
 		/* the descriptors before the producer index that names them */
 		wmb();
-		loom_wr(ldev, loom_db_reg(ldev, index, LOOM_DB_CMD_PI),
-			ctx->uring_pi);
+		loom_hw_db_set_cmd_pi(ldev, index, ctx->uring_pi);
 		ctx->uring_pi_pending = false;
-		ldev->hal->kick(ldev, LOOM_KICK_DOORBELL);
 	}
 out:
 	mutex_unlock(&ldev->lock);
@@ -532,9 +609,14 @@ static int loom_uring_submit(struct loom_file *lf, struct io_uring_cmd *cmd,
 	err = loom_usubmit_check(ctx, &desc);
 	if (err)
 		goto out;
-	pi = ctx->uring_pi_pending ? ctx->uring_pi :
-	     loom_rd(ldev, loom_db_reg(ldev, ctx->index, LOOM_DB_CMD_PI));
-	ci = loom_rd(ldev, loom_ctx_reg(ldev, ctx->index, LOOM_CTXR_CMD_CI));
+	/* CMD_PI is write-only: the kernel's copy of what it wrote */
+	pi = ctx->uring_pi;
+	err = loom_hw_ctx_cmd_ci(ldev, ctx->index, &ci);
+	if (err)
+		goto out;
+	/* descriptors stored through the mapping and consumed: go on after them */
+	if (!ctx->uring_pi_pending && (s32)(ci - pi) > 0)
+		pi = ci;
 	mask = (1u << ctx->cmdq_log2) - 1;
 	/* free-running indices: the card has not fetched a ring's worth */
 	if (pi - ci > mask) {
@@ -558,9 +640,10 @@ out:
  * @cmd: the command
  * @issue_flags: IO_URING_F_*
  *
- * Return: the result (0 or a count) when done at once, -EIOCBQUEUED when
- * the command completes later, -EAGAIN to be retried blocking, or a
- * negative errno.
+ * Return: 0 when done at once, -EIOCBQUEUED when the command completes
+ * later (io_uring_cmd_done() is then called exactly once), -EAGAIN to be
+ * retried blocking, or a negative errno.  Never a positive value (see the
+ * top of this file).
  */
 int loom_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags)
 {
@@ -648,6 +731,7 @@ void loom_uring_scan(struct work_struct *work)
 	struct loom_ctx *ctx;
 	unsigned long flags;
 	LIST_HEAD(claimed);
+	int ready;
 
 	mutex_lock(&ldev->lock);
 	if (ldev->dead)
@@ -656,9 +740,10 @@ void loom_uring_scan(struct work_struct *work)
 		spin_lock_irqsave(&lf->uring_lock, flags);
 		list_for_each_entry_safe(w, tmp, &lf->uring_waits, node) {
 			ctx = loom_file_find_ctx(lf, w->ctx_index);
-			if (ctx && !loom_uwait_test(ctx, w))
+			ready = ctx ? loom_uwait_test(ctx, w) : -ECANCELED;
+			if (!ready)
 				continue;
-			loom_uwait_claim(lf, w, ctx ? 0 : -ECANCELED);
+			loom_uwait_claim(lf, w, min(ready, 0));
 			list_add_tail(&w->node, &claimed);
 		}
 		spin_unlock_irqrestore(&lf->uring_lock, flags);

@@ -117,6 +117,22 @@ illegal:
 	return false;
 }
 
+/* A card of another partition refused this subtree's packet: the round ends. */
+static void refused_from_above(struct bsu_unit *u, struct bsu_tree t, struct bsu_out *out)
+{
+	emit(out, LOOM_BSU_WIRE_REFUSED, t.children);
+	u->arrived = 0;
+	u->eureka = false;
+	if (t.children & LOOM_BSU_CHILD_HOST) {
+		u->refused++;
+		if (u->state == LOOM_BSU_S_ARM) {
+			u->state = LOOM_BSU_S_BAR;
+			u->completions++;
+		}
+		out->host_event = true;
+	}
+}
+
 bool bsu_wire_in(struct bsu_unit *u, struct bsu_tree t, unsigned int in_port,
 		 unsigned int wire_op, struct bsu_out *out)
 {
@@ -145,6 +161,10 @@ bool bsu_wire_in(struct bsu_unit *u, struct bsu_tree t, unsigned int in_port,
 			return false;
 		eureka_down(u, t, out);
 		return true;
+	case LOOM_BSU_WIRE_REFUSED:
+		if (from_parent)
+			refused_from_above(u, t, out);
+		return from_parent || from_child;
 	}
 	return false;
 }
@@ -159,6 +179,16 @@ static uint32_t tree_reg(unsigned int bsu, uint32_t field)
 static uint32_t page_reg(unsigned int bsu, uint32_t field)
 {
 	return CARD_BSU_AREA + bsu * LOOM_BSU_PAGE_SIZE + field;
+}
+
+static uint32_t unit_key(const struct card *c, unsigned int bsu)
+{
+	return card_rd32(c, CARD_OFF_BSU + LOOM_BSU_KEY_BASE + 4 * bsu);
+}
+
+static bool unit_owned(const struct card *c, unsigned int bsu)
+{
+	return card_rd32(c, CARD_OFF_BSU + LOOM_BSU_OWNED) & (1u << bsu);
 }
 
 static struct bsu_tree read_tree(const struct card *c, unsigned int bsu)
@@ -183,19 +213,21 @@ static void mirror(struct card *c, unsigned int bsu)
 	card_wr32(c, tree_reg(bsu, LOOM_BSUT_FLAGS), u->eureka ? LOOM_BSUT_F_EUREKA : 0);
 	card_wr32(c, page_reg(bsu, LOOM_BSUP_STATE), u->state);
 	card_wr32(c, page_reg(bsu, LOOM_BSUP_ILLEGAL), u->illegal);
+	card_wr32(c, page_reg(bsu, LOOM_BSUP_REFUSED), u->refused);
 	card_wr32(c, page_reg(bsu, LOOM_BSUP_EUREKAS), u->eurekas);
 	card_wr32(c, page_reg(bsu, LOOM_BSUP_COMPLETIONS), u->completions);
 }
 
-static bool send_one(struct card *c, unsigned int port, uint16_t word)
+static bool send_one(struct card *c, unsigned int port, struct bsu_wire w)
 {
 	struct loom_pkt_hdr h = {
 		.type = LOOM_PKT_BARRIER,
 		.class = LOOM_CLASS_BARRIER,
 		.src_node = card_logical_id(c),
 		.dst_node = (uint16_t)port,	/* the router sends it out of this port */
+		.key = w.key,
 		.hops = 1,
-		.aux = word,
+		.aux = w.aux,
 	};
 
 	return card_port_up(c, port) && hostport_room(&c->hp, LOOM_CLASS_BARRIER) &&
@@ -213,27 +245,40 @@ static void flush_port(struct card *c, unsigned int port)
 	}
 }
 
-static void queue_out(struct card *c, unsigned int bsu, const struct bsu_out *out)
+/* Queue barrier packet @w for port @p, in order behind what waits there. */
+static void queue_wire(struct card *c, unsigned int bsu, unsigned int p, struct bsu_wire w)
+{
+	struct bsu_fifo *f = &c->bsu.fifo[p];
+
+	if (p >= c->n_ports || f->count == BSU_PORT_FIFO) {
+		if (c->bsu.lost++ < 8)
+			card_log(c, "bsu %u: barrier op %u for port %u lost (%s)", bsu,
+				 (w.aux >> 8) & 0xff, p,
+				 p >= c->n_ports ? "no such port: fix the tree register"
+						 : "port held too long");
+		return;
+	}
+	f->v[(f->head + f->count) % BSU_PORT_FIFO] = w;
+	f->count++;
+	flush_port(c, p);
+}
+
+/*
+ * Send what @out asks for, stamped with partition @key; a REFUSED passed
+ * on down names the op refused above (@refused_op).  Update registers.
+ */
+static void queue_out(struct card *c, unsigned int bsu, const struct bsu_out *out, uint32_t key,
+		      uint32_t refused_op)
 {
 	for (unsigned int i = 0; i < out->n; i++) {
-		for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++) {
-			struct bsu_fifo *f = &c->bsu.fifo[p];
-			uint16_t word = (uint16_t)(bsu | (unsigned int)out->msg[i].op << 8);
+		struct bsu_wire w = { .aux = bsu | (uint32_t)out->msg[i].op << 8, .key = key };
 
-			if (!(out->msg[i].ports & (1u << p)))
-				continue;
-			if (p >= c->n_ports || f->count == BSU_PORT_FIFO) {
-				if (c->bsu.lost++ < 8)
-					card_log(c, "bsu %u: barrier op %u for port %u lost (%s)",
-						 bsu, out->msg[i].op, p,
-						 p >= c->n_ports ? "no such port: fix the tree register"
-								 : "port held too long");
-				continue;
-			}
-			f->v[(f->head + f->count) % BSU_PORT_FIFO] = word;
-			f->count++;
-			flush_port(c, p);
-		}
+		if (out->msg[i].op == LOOM_BSU_WIRE_REFUSED)
+			w.aux |= refused_op << 16;
+
+		for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++)
+			if (out->msg[i].ports & (1u << p))
+				queue_wire(c, bsu, p, w);
 	}
 	if (out->host_event)
 		c->vectors_pending |= 1u << LOOM_VEC_EVENT;
@@ -248,9 +293,11 @@ static void init_units(struct card *c)
 		/* power-on tree: the local host alone, a barrier of one */
 		card_wr32(c, tree_reg(b, LOOM_BSUT_CHILDREN), LOOM_BSU_CHILD_HOST);
 		card_wr32(c, tree_reg(b, LOOM_BSUT_PARENT), LOOM_BSU_ROOT);
+		card_wr32(c, CARD_OFF_BSU + LOOM_BSU_KEY_BASE + 4 * b, 0);
 		card_wr32(c, page_reg(b, LOOM_BSUP_OP), 0);
 		mirror(c, b);
 	}
+	card_wr32(c, CARD_OFF_BSU + LOOM_BSU_OWNED, 0);
 	card_wr32(c, CARD_OFF_BSU + LOOM_BSU_BAD_PKTS, 0);
 }
 
@@ -282,7 +329,7 @@ void bsu_service(struct card *c)
 		if (!bsu_local_op(&c->bsu.unit[b], read_tree(c, b), op, &out) && c->verbose)
 			card_log(c, "bsu %u: op %u illegal in state %u; ignored", b, op,
 				 c->bsu.unit[b].state);
-		queue_out(c, b, &out);
+		queue_out(c, b, &out, unit_key(c, b), 0);
 		/* consumed last: software that sees 0 sees the op's effect */
 		card_wr32(c, page_reg(b, LOOM_BSUP_OP), 0);
 	}
@@ -290,17 +337,56 @@ void bsu_service(struct card *c)
 		flush_port(c, p);
 }
 
+/* Is the barrier packet's aux well formed (REFUSED names the op it refuses)? */
+static bool aux_ok(uint64_t aux)
+{
+	unsigned int op = (unsigned int)(aux >> 8) & 0xff, refused = (unsigned int)(aux >> 16);
+
+	if (op == LOOM_BSU_WIRE_REFUSED)
+		return refused >= LOOM_BSU_WIRE_BAR_UP && refused <= LOOM_BSU_WIRE_EUR_DOWN;
+	return !refused;
+}
+
+/*
+ * A packet of another partition for an owned unit: it has no effect on the
+ * unit; counted, and its sender is told (a refusal is never answered).
+ */
+static void refuse(struct card *c, const struct loom_pkt_hdr *h, unsigned int bsu,
+		   unsigned int in_port)
+{
+	unsigned int op = (unsigned int)(h->aux >> 8) & 0xff;
+
+	card_drop_count(c, LOOM_CNT_DROP_BSU_KEY);
+	if (c->verbose)
+		card_log(c, "bsu %u: barrier op %u from port %u refused: key 0x%x, the unit is in partition 0x%x",
+			 bsu, op, in_port, h->key, unit_key(c, bsu));
+	if (op != LOOM_BSU_WIRE_REFUSED)
+		queue_wire(c, bsu, in_port, (struct bsu_wire){
+			.aux = bsu | LOOM_BSU_WIRE_REFUSED << 8 | op << 16, .key = h->key,
+		});
+}
+
 void bsu_receive(struct card *c, const struct loom_pkt_hdr *h, int in_port)
 {
 	unsigned int bsu = (unsigned int)(h->aux & 0xff);
-	unsigned int op = (unsigned int)(h->aux >> 8);
+	unsigned int op = (unsigned int)(h->aux >> 8) & 0xff;
 	struct bsu_out out;
 
-	if (h->type == LOOM_PKT_BARRIER && !h->len && in_port >= 0 && !(h->aux >> 16) &&
-	    bsu < LOOM_BSU_COUNT &&
-	    bsu_wire_in(&c->bsu.unit[bsu], read_tree(c, bsu), (unsigned int)in_port, op, &out)) {
-		queue_out(c, bsu, &out);
-		return;
+	if (h->type == LOOM_PKT_BARRIER && !h->len && in_port >= 0 && aux_ok(h->aux) &&
+	    bsu < LOOM_BSU_COUNT) {
+		bool owned = unit_owned(c, bsu);
+
+		/* the partition first: a foreign packet never reaches the unit */
+		if (owned && h->key != unit_key(c, bsu)) {
+			refuse(c, h, bsu, (unsigned int)in_port);
+			return;
+		}
+		if (bsu_wire_in(&c->bsu.unit[bsu], read_tree(c, bsu), (unsigned int)in_port, op,
+				&out)) {
+			queue_out(c, bsu, &out, owned ? unit_key(c, bsu) : h->key,
+				  (uint32_t)(h->aux >> 16) & 0xff);
+			return;
+		}
 	}
 	c->bsu.bad_pkts++;
 	card_wr32(c, CARD_OFF_BSU + LOOM_BSU_BAD_PKTS, c->bsu.bad_pkts);

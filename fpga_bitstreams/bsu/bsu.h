@@ -9,6 +9,15 @@
  * bsu_service, bsu_receive) connects it to the register space and to the
  * ports, and keeps barrier packets that a port cannot take yet in a small
  * per-port FIFO, so they are delayed, never dropped.
+ *
+ * Partitions: a unit whose LOOM_BSU_OWNED bit is set belongs to the
+ * partition in its LOOM_BSU_KEY word (the driver sets both when it grants
+ * the unit).  Its packets carry that key; a packet with another key is
+ * refused before it touches the unit: counted (COUNTERS DROP_BSU_KEY) and
+ * answered with a REFUSED packet back to its sender, which ends the round
+ * with an error on the sender's side.  A unit not owned (a router only
+ * passing the barrier on) checks nothing and sends what a packet causes
+ * with that packet's key.
  */
 #ifndef LOOM_CARD_BSU_H
 #define LOOM_CARD_BSU_H
@@ -29,6 +38,7 @@ struct bsu_unit {
 	uint32_t completions;	/* barrier completions delivered to the local unit */
 	uint32_t eurekas;	/* eurekas delivered to the local unit */
 	uint32_t illegal;	/* local ops ignored */
+	uint32_t refused;	/* rounds refused by a card of another partition */
 };
 
 /* A unit's tree register, as the router reads it. */
@@ -57,10 +67,16 @@ void bsu_unit_reset(struct bsu_unit *u);
  */
 bool bsu_local_op(struct bsu_unit *u, struct bsu_tree t, uint32_t op, struct bsu_out *out);
 /*
- * Barrier packet @wire_op (LOOM_BSU_WIRE_*) arrived on @in_port.  Returns
- * false, with no effect, when it does not fit the tree: an UP op from a port
- * that is not a child, a DOWN op from a port that is not the parent, or an
- * unknown op.
+ * Barrier packet @wire_op (LOOM_BSU_WIRE_*) arrived on @in_port, from the
+ * unit's own partition.  Returns false, with no effect, when it does not
+ * fit the tree: an UP op from a port that is not a child, a DOWN op from a
+ * port that is not the parent, REFUSED from a port that is neither, or an
+ * unknown op.  REFUSED from the parent (a card of another partition refused
+ * this subtree's packet) ends the round here and below it: ARRIVED and
+ * EUREKA cleared, REFUSED sent on to the child ports, and the local unit
+ * counts it (refused + 1) and, if it had joined, completes with the error
+ * (S_ARM -> S_BAR, completions + 1).  REFUSED from a child (our packet
+ * down to it was refused) changes nothing.
  */
 bool bsu_wire_in(struct bsu_unit *u, struct bsu_tree t, unsigned int in_port,
 		 unsigned int wire_op, struct bsu_out *out);
@@ -69,8 +85,14 @@ bool bsu_wire_in(struct bsu_unit *u, struct bsu_tree t, unsigned int in_port,
 
 #define BSU_PORT_FIFO	256	/* barrier packets waiting for one port */
 
+/* A barrier packet waiting for its port. */
+struct bsu_wire {
+	uint32_t aux;		/* bsu | op << 8 (REFUSED: | refused op << 16) */
+	uint32_t key;		/* partition it carries */
+};
+
 struct bsu_fifo {
-	uint16_t v[BSU_PORT_FIFO];	/* bsu | op << 8 */
+	struct bsu_wire v[BSU_PORT_FIFO];
 	unsigned int head, count;
 };
 

@@ -289,6 +289,7 @@ void card_reset(struct card *c)
 			card_wr32(c, card_ctx_reg(i, off), 0);
 		card_wr32(c, card_db_reg(i, LOOM_DB_CMD_PI), 0);
 		card_wr32(c, card_db_reg(i, LOOM_DB_CQ_CI), 0);
+		card_wr32(c, card_db_reg(i, LOOM_DB_CQ_CI_SEEN), 0);
 	}
 	card_restore(c, CARD_OFF_ROUTER + LOOM_ROUTER_RT, c->boot_rt, sizeof(c->boot_rt));
 	card_wr32(c, CARD_OFF_ROUTER + LOOM_ROUTER_LOGICAL_ID, c->node);

@@ -40,10 +40,11 @@
 #include "router/params.h"
 #include "router/router.h"
 #include "router/route.h"
+#include "strict_regs.h"
 
 #define CARD_N_CTX		64
 #define CARD_RT_ENTRIES		LOOM_MAX_NODES
-#define CARD_DESIGN_VERSION	((0u << 16) | (3u << 8) | 0u)	/* 0.3.0: cycle-level blocks */
+#define CARD_DESIGN_VERSION	((0u << 16) | (3u << 8) | 0u)	/* 0.3.0: partitions enforced, cycle-level blocks */
 #define CARD_DESC		"loom-card-emu"
 #define CARD_FP_TIMEOUT_MS	1000	/* PORTS_FP_TIMEOUT_MS at reset */
 #define CARD_LANES		4	/* lanes per link */
@@ -82,6 +83,7 @@
 #define CARD_BSU_AREA		(CARD_DB_AREA + CARD_N_CTX * LOOM_DB_PAGE_SIZE)	/* 0x50000 */
 #define CARD_REGS_MIN		(CARD_BSU_AREA + LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE)
 
+struct hostile;
 struct router;
 
 /*
@@ -139,6 +141,8 @@ struct card {
 	uint64_t host_drops;	/* packets from the host interface dropped */
 	uint64_t stale_acks;	/* acks for no operation in flight */
 	struct bsu_block bsu;	/* barrier/eureka units */
+	struct strict_regs strict;	/* --strict-registers: access checking */
+	struct hostile *hostile;	/* its hostile mode (hostile.h), or NULL */
 	/* the router block */
 	struct router *router;
 	struct route_view view;	/* its tables: the ROUTER and VCT registers */
@@ -249,6 +253,8 @@ static inline uint32_t card_rd32(const struct card *c, uint32_t off)
 static inline void card_wr32(struct card *c, uint32_t off, uint32_t v)
 {
 	__atomic_store_n((uint32_t *)(void *)(c->regs + off), v, __ATOMIC_RELEASE);
+	if (c->strict.shadow)
+		c->strict.shadow[off / 4] = v;
 }
 
 static inline uint64_t card_rd64(const struct card *c, uint32_t off_lo)

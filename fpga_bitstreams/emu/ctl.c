@@ -4,6 +4,7 @@
  */
 #include "ctl.h"
 #include "card.h"
+#include "hostile.h"
 #include "unix_socket.h"
 
 #include <errno.h>
@@ -25,7 +26,13 @@ static const char ctl_help[] =
 	"corrupt PORT RATE (flip one bit of each transmitted frame with probability RATE); "
 	"cut PORT (cable down until restore); restore PORT; "
 	"stats PORT (counters as key=value); "
-	"kill (the card dies: every link drops, the emulator exits); help";
+	"kill (the card dies: every link drops, the emulator exits); "
+	"hostile SEED (misbehave on purpose, see --hostile); hostile off; hostile (status); "
+	"hostile refuse CMD RESULT | hostile lie CMD RESULT | hostile ignore CMD (the next "
+	"admin command CMD, nop/reset/ctx_enable/ctx_disable, is refused with RESULT without "
+	"being executed, executed and answered RESULT, or ignored; once); "
+	"reg OFF (read a register) | reg OFF VALUE (the card writes it, as its own logic "
+	"would: --strict-registers takes it as the card's, not software's); help";
 
 /* Split @line into at most CTL_MAX_WORDS words in @buf; -1 if more. */
 static int ctl_split(const char *line, char *buf, size_t len, char **w)
@@ -77,6 +84,117 @@ static double ctl_rate(const char *cmd, const char *s, char *out, size_t len)
 		return -1;
 	}
 	return v;
+}
+
+/* An admin command by name or number, or -1 with the error in @out. */
+static long ctl_admin_cmd(const char *s, char *out, size_t len)
+{
+	static const char *const names[] = { "nop", "reset", "ctx_enable", "ctx_disable" };
+	char *end;
+	long v;
+
+	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (*s < '0' || *s > '9' || *end || errno || v < 0 || v > UINT32_MAX) {
+		snprintf(out, len,
+			 "error: hostile: '%.32s' is not an admin command (nop, reset, ctx_enable, ctx_disable or a number)",
+			 s);
+		return -1;
+	}
+	return v;
+}
+
+/* 'reg OFF' reads a register, 'reg OFF VALUE' writes it as the card's own write */
+static void ctl_reg(struct card *c, int n, char **w, char *out, size_t len)
+{
+	unsigned long long off, v = 0;
+	char *end;
+
+	if (n != 2 && n != 3) {
+		snprintf(out, len, "error: reg: expected 'reg OFF' or 'reg OFF VALUE'");
+		return;
+	}
+	errno = 0;
+	off = strtoull(w[1], &end, 0);
+	if (errno || *end || *w[1] == '-' || off % 4 || off + 4 > c->regs_size) {
+		snprintf(out, len,
+			 "error: reg: '%.32s' is not a 4-byte aligned offset below %#zx (the register window)",
+			 w[1], c->regs_size);
+		return;
+	}
+	if (n == 3) {
+		v = strtoull(w[2], &end, 0);
+		if (errno || *end || *w[2] == '-' || v > UINT32_MAX) {
+			snprintf(out, len, "error: reg: value '%.32s' is not a 32-bit number", w[2]);
+			return;
+		}
+		card_wr32(c, (uint32_t)off, (uint32_t)v);
+	}
+	snprintf(out, len, "ok reg %#llx = %#x", off, card_rd32(c, (uint32_t)off));
+}
+
+/* 'hostile SEED', 'hostile off', 'hostile', 'hostile refuse|lie|ignore CMD [RESULT]' */
+static void ctl_hostile(struct card *c, int n, char **w, char *out, size_t len)
+{
+	unsigned long long v;
+	long cmd;
+	char *end;
+
+	if (!c->hostile) {
+		snprintf(out, len, "error: hostile: this card has no hostile mode");
+		return;
+	}
+	if (n == 1) {
+		out[0] = 0;
+		snprintf(out, len, "ok ");
+		hostile_describe(c->hostile, out + 3, len - 3);
+		return;
+	}
+	if (n == 2 && !strcmp(w[1], "off")) {
+		hostile_stop(c->hostile, c);
+		snprintf(out, len, "ok hostile off");
+		return;
+	}
+	if ((n == 4 && (!strcmp(w[1], "refuse") || !strcmp(w[1], "lie"))) ||
+	    (n == 3 && !strcmp(w[1], "ignore"))) {
+		enum hostile_admin what = n == 3 ? HOSTILE_ADMIN_IGNORE :
+					  w[1][0] == 'r' ? HOSTILE_ADMIN_REFUSE : HOSTILE_ADMIN_LIE;
+		const char *done = n == 3 ? "ignored" : w[1][0] == 'r' ? "refused" :
+				   "executed and answered with an error";
+
+		cmd = ctl_admin_cmd(w[2], out, len);
+		if (cmd < 0)
+			return;
+		v = 0;
+		if (n == 4) {
+			errno = 0;
+			v = strtoull(w[3], &end, 0);
+			if (*w[3] < '0' || *w[3] > '9' || *end || errno || v > UINT32_MAX) {
+				snprintf(out, len, "error: hostile %s: result '%.32s' is not a 32-bit number",
+					 w[1], w[3]);
+				return;
+			}
+		}
+		hostile_admin_once(c->hostile, (uint32_t)cmd, what, (uint32_t)v);
+		card_log(c, "hostile: the next admin command %ld will be %s (control socket)", cmd,
+			 done);
+		snprintf(out, len, "ok next admin command %ld %s", cmd, done);
+		return;
+	}
+	if (n == 2) {
+		errno = 0;
+		v = strtoull(w[1], &end, 0);
+		if (*w[1] >= '0' && *w[1] <= '9' && !*end && !errno) {
+			hostile_start(c->hostile, c, v, HOSTILE_ALL_KINDS);
+			snprintf(out, len, "ok hostile on seed %llu", v);
+			return;
+		}
+	}
+	snprintf(out, len,
+		 "error: hostile: expected 'hostile SEED', 'hostile off', 'hostile', 'hostile refuse|lie CMD RESULT' or 'hostile ignore CMD'");
 }
 
 void ctl_execute(struct port_set *ps, const char *line, char *out, size_t len)
@@ -167,6 +285,14 @@ void ctl_execute(struct port_set *ps, const char *line, char *out, size_t len)
 			port_stats(ps, (unsigned int)port, stats, sizeof(stats));
 			snprintf(out, len, "ok %s", stats);
 		}
+		return;
+	}
+	if (!strcmp(w[0], "hostile")) {
+		ctl_hostile(ps->port[0].card, n, w, out, len);
+		return;
+	}
+	if (!strcmp(w[0], "reg")) {
+		ctl_reg(ps->port[0].card, n, w, out, len);
 		return;
 	}
 	snprintf(out, len, "error: unknown command '%.32s' (try help)", w[0]);

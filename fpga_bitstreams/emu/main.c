@@ -5,11 +5,13 @@
  * (register window, kicks, MSI-X) and network ports (cables).
  */
 #include "admin.h"
+#include "cable_socket.h"
 #include "card.h"
 #include "clock.h"
 #include "ctl.h"
 #include "event.h"
 #include "guest_mem.h"
+#include "hostile.h"
 #include "ivshmem_server.h"
 #include "port.h"
 
@@ -37,8 +39,7 @@
 
 struct cable_opt {
 	bool set;
-	enum port_mode mode;
-	const char *path;
+	struct cable_addr addr;
 };
 
 struct options {
@@ -61,6 +62,9 @@ struct options {
 	unsigned int n_set;
 	struct { bool set; unsigned int dim; bool dateline; } vct[LOOM_MAX_PORTS];
 	unsigned int start_vc1[LOOM_MAX_NODES / 32];
+	bool strict_registers;
+	bool hostile;
+	unsigned long long hostile_seed;
 };
 
 struct emulator {
@@ -71,7 +75,9 @@ struct emulator {
 	struct port_set ports;
 	struct ctl_server ctl;
 	struct emu_clock clk;
+	struct hostile hostile;
 	bool kicked;		/* a doorbell or the control socket: a service round */
+	bool guest_kicked;	/* a guest kick since the last strict check */
 	int epfd;
 	int sigfd;
 	bool stop;
@@ -87,18 +93,22 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: loom-card --node N --ivshmem SOCK --guest-ram FILE [--ports P]\n"
-"                 [--cable PORT=listen:PATH | --cable PORT=connect:PATH]...\n"
+"                 [--cable PORT=listen:PATH | --cable PORT=connect:PATH |\n"
+"                  --cable PORT=tcp-listen:ADDR:TCPPORT |\n"
+"                  --cable PORT=tcp-connect:HOST:TCPPORT]...\n"
 "                 [--route DST=PORT]... [--ctl PATH] [--seed N]\n"
 "                 [--link-timeout MS] [--replay-frames N] [--vc-buffers N]\n"
 "                 [--clock-mhz MHZ | --lane-mbps M]\n"
 "                 [--router NAME=VALUE]... [--link NAME=VALUE]...\n"
+"                 [--strict-registers] [--hostile SEED]\n"
 "                 [--verbose] [--help]\n"
 "\n"
 "Emulates one loom router card, cycle by cycle.  The card serves a QEMU\n"
 "ivshmem-doorbell device on SOCK (its register window is the device's BAR2,\n"
 "guest kicks are the device's doorbells, the card raises the guest's MSI-X\n"
 "vectors), does DMA into the guest's RAM through FILE, and carries the link\n"
-"layer's frames to other cards over cables (UNIX stream sockets).\n"
+"layer's frames to other cards over cables (UNIX stream sockets on one\n"
+"machine, TCP across machines).\n"
 "\n"
 "Options:\n"
 "  --node N          physical node id, also the initial logical id\n"
@@ -117,6 +127,14 @@ static void usage(FILE *f)
 "  --cable PORT=connect:PATH\n"
 "                    port PORT connects to PATH, retrying every %d ms for\n"
 "                    up to %d s while it does not exist.\n"
+"  --cable PORT=tcp-listen:ADDR:TCPPORT\n"
+"  --cable PORT=tcp-connect:HOST:TCPPORT\n"
+"                    the same over TCP, for cards on different machines:\n"
+"                    listen on local address ADDR (0.0.0.0: every\n"
+"                    interface), or connect to HOST (an address or a name);\n"
+"                    IPv6 addresses in brackets ([::1]:7000), TCPPORT\n"
+"                    1..65535.  Cables are not authenticated: listen only\n"
+"                    where the peer cards alone can reach.\n"
 "  --route DST=PORT  routing table entry: packets for logical node DST\n"
 "                    (0..%d) leave on port PORT (a number below P) or go to\n"
 "                    this card's host with PORT = host.  The entry for the\n"
@@ -157,6 +175,20 @@ static void usage(FILE *f)
 "  --link NAME=VALUE set a link parameter (Documentation/hw/link.rst, e.g.\n"
 "                    COALESCE_DELAY=32).  Repeatable.  FLIT_BYTES, VCS and\n"
 "                    BUF_DEPTH follow the router's.\n"
+"  --strict-registers\n"
+"                    enforce register access types: a write-only register\n"
+"                    (a doorbell) is replaced by 0x%08x once the card has\n"
+"                    taken it, so software that reads it back sees poison;\n"
+"                    a read-only register software overwrote is logged\n"
+"                    ('strict-registers: violation: ...'), counted and\n"
+"                    restored at the next kick.\n"
+"  --hostile SEED    misbehave on purpose, to test software's distrust of its\n"
+"                    card: out-of-range and changing register values, bogus\n"
+"                    completions, interrupt storms, admin commands ignored or\n"
+"                    refused (never answered OK unless executed), stray\n"
+"                    maintenance responses and port events.  The same SEED\n"
+"                    draws the same sequence of misbehaviours.  Also 'hostile'\n"
+"                    on the control socket.\n"
 "  --verbose         log admin commands, context changes and drops.\n"
 "  --help            print this text and exit.\n"
 "\n"
@@ -168,7 +200,7 @@ static void usage(FILE *f)
 		PORT_CONNECT_TIMEOUT_MS / 1000, LOOM_MAX_NODES - 1,
 		GBN_TIMEOUT_DEFAULT_MS, GBN_WINDOW_MAX, GBN_WINDOW_DEFAULT,
 		LOOM_VCT_PORT_DIM_NONE - 1, CARD_VC_PACKETS, CARD_CLOCK_KHZ_MAX / 1000,
-		CARD_CLOCK_KHZ / 1000, LANE_MBPS_MAX);
+		CARD_CLOCK_KHZ / 1000, LANE_MBPS_MAX, LOOM_REG_POISON);
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2))) bad_option(const char *fmt, ...)
@@ -200,12 +232,13 @@ static long parse_num(const char *s, long min, long max)
 
 static void parse_cable(struct options *o, const char *arg)
 {
-	const char *eq = strchr(arg, '='), *spec;
-	char num[16];
+	const char *eq = strchr(arg, '=');
+	char num[16], err[512];
 	long port;
 
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(num))
-		bad_option("--cable '%s': expected PORT=listen:PATH or PORT=connect:PATH", arg);
+		bad_option("--cable '%s': expected PORT=listen:PATH, PORT=connect:PATH, PORT=tcp-listen:ADDR:TCPPORT or PORT=tcp-connect:HOST:TCPPORT",
+			   arg);
 	memcpy(num, arg, (size_t)(eq - arg));
 	num[eq - arg] = 0;
 	port = parse_num(num, 0, LOOM_MAX_PORTS - 1);
@@ -214,21 +247,8 @@ static void parse_cable(struct options *o, const char *arg)
 			   LOOM_MAX_PORTS - 1);
 	if (o->cable[port].set)
 		bad_option("--cable '%s': port %ld is already cabled", arg, port);
-	spec = eq + 1;
-	if (!strncmp(spec, "listen:", 7)) {
-		o->cable[port].mode = PORT_LISTEN;
-		o->cable[port].path = spec + 7;
-	} else if (!strncmp(spec, "connect:", 8)) {
-		o->cable[port].mode = PORT_CONNECT;
-		o->cable[port].path = spec + 8;
-	} else {
-		bad_option("--cable '%s': '%s' must start with listen: or connect:", arg, spec);
-	}
-	if (!*o->cable[port].path)
-		bad_option("--cable '%s': empty socket path", arg);
-	if (strlen(o->cable[port].path) >= sizeof(((struct sockaddr_un *)0)->sun_path))
-		bad_option("--cable '%s': socket path longer than %zu bytes", arg,
-			   sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+	if (cable_parse(eq + 1, &o->cable[port].addr, err, sizeof(err)) < 0)
+		bad_option("--cable '%s': %s", arg, err);
 	o->cable[port].set = true;
 }
 
@@ -325,7 +345,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 	enum { OPT_NODE = 256, OPT_IVSHMEM, OPT_GUEST_RAM, OPT_PORTS, OPT_CABLE, OPT_ROUTE,
 	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_REPLAY_FRAMES,
 	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1, OPT_LANE_MBPS, OPT_CLOCK_MHZ,
-	       OPT_ROUTER, OPT_LINK };
+	       OPT_ROUTER, OPT_LINK, OPT_STRICT_REGISTERS, OPT_HOSTILE };
 	static const struct option longopts[] = {
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "ivshmem", required_argument, NULL, OPT_IVSHMEM },
@@ -345,6 +365,8 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "link", required_argument, NULL, OPT_LINK },
 		{ "vct", required_argument, NULL, OPT_VCT },
 		{ "start-vc1", required_argument, NULL, OPT_START_VC1 },
+		{ "strict-registers", no_argument, NULL, OPT_STRICT_REGISTERS },
+		{ "hostile", required_argument, NULL, OPT_HOSTILE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -445,6 +467,20 @@ static void parse_options(struct options *o, int argc, char **argv)
 		case OPT_VCT:
 			parse_vct(o, optarg);
 			break;
+		case OPT_STRICT_REGISTERS:
+			o->strict_registers = true;
+			break;
+		case OPT_HOSTILE: {
+			char *end;
+
+			errno = 0;
+			o->hostile_seed = strtoull(optarg, &end, 0);
+			if (!*optarg || *optarg == '-' || *optarg == ' ' || *end || errno)
+				bad_option("--hostile '%s': expected a seed, an unsigned 64-bit number",
+					   optarg);
+			o->hostile = true;
+			break;
+		}
 		case OPT_START_VC1: {
 			long dst = parse_num(optarg, 0, LOOM_MAX_NODES - 1);
 
@@ -509,6 +545,7 @@ static void on_kick(struct ev_handler *h, uint32_t events)
 	(void)events;
 	ivs_take_kick(&emu.ivs, v);	/* the service round after the events rescans all */
 	emu.kicked = true;
+	emu.guest_kicked = true;
 }
 
 static void client_gone(void)
@@ -653,6 +690,8 @@ static void setup(void)
 	if (!card_init(&emu.card, emu.ivs.shm, emu.ivs.shm_size, &cp, &emu.gm, err, sizeof(err)))
 		die(err);
 	emu.card.verbose = o->verbose;
+	emu.card.hostile = &emu.hostile;
+	emu.hostile.verbose = o->verbose;
 	for (unsigned int i = 0; i < o->n_routes; i++)
 		card_set_route(&emu.card, o->route[i].dst, o->route[i].port);
 	for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++)
@@ -662,9 +701,11 @@ static void setup(void)
 	for (unsigned int w = 0; w < LOOM_MAX_NODES / 32; w++)
 		card_wr32(&emu.card, CARD_OFF_VCT + LOOM_VCT_START_VC1 + 4 * w, o->start_vc1[w]);
 	card_save_boot_config(&emu.card);
+	if (o->strict_registers && !strict_regs_enable(&emu.card))
+		die("out of memory for the strict register shadow");
 	for (unsigned int p = 0; p < (unsigned int)o->ports; p++)
 		if (o->cable[p].set &&
-		    !port_cable(&emu.ports, p, o->cable[p].mode, o->cable[p].path, err, sizeof(err)))
+		    !port_cable(&emu.ports, p, &o->cable[p].addr, err, sizeof(err)))
 			die(err);
 
 	if (o->ctl && !ctl_open(&emu.ctl, o->ctl, emu.epfd, &emu.ports, &emu.card, err, sizeof(err)))
@@ -685,8 +726,8 @@ static void setup(void)
 	for (unsigned int p = 0; p < (unsigned int)o->ports; p++)
 		card_log(&emu.card, "port %u: %s%s", p,
 			 !o->cable[p].set ? "uncabled" :
-			 o->cable[p].mode == PORT_LISTEN ? "listen on " : "connect to ",
-			 o->cable[p].set ? o->cable[p].path : "");
+			 o->cable[p].addr.listen ? "listen on " : "connect to ",
+			 o->cable[p].set ? o->cable[p].addr.text : "");
 	for (unsigned int i = 0; i < o->n_routes; i++) {
 		if (o->route[i].port == LOOM_RT_PORT_HOST)
 			card_log(&emu.card, "route %u -> host", o->route[i].dst);
@@ -702,6 +743,11 @@ static void setup(void)
 		 (uint32_t)((uint64_t)cp.link.lane_bytes * 8 * cp.clock_khz / 1000),
 		 cp.link.replay_frames, o->link_timeout_ms, cp.link.ack_timeout,
 		 cp.link.coalesce_delay);
+	if (o->strict_registers)
+		card_log(&emu.card, "strict registers: write-only registers read back 0x%08x, read-only ones checked at every kick",
+			 LOOM_REG_POISON);
+	if (o->hostile)
+		hostile_start(&emu.hostile, &emu.card, o->hostile_seed, HOSTILE_ALL_KINDS);
 	card_log(&emu.card, "ready");
 }
 
@@ -807,6 +853,11 @@ static void run(void)
 				timeout = min_timeout(timeout, STALL_POLL_MS);
 			else if (card_ops_busy(c))
 				timeout = min_timeout(timeout, OPS_POLL_MS);	/* operation timeouts */
+			/* CQ_CI moves without a kick: take it soon, CQ_CI_SEEN follows */
+			if (hif_cq_unreturned(c))
+				timeout = min_timeout(timeout, STALL_POLL_MS);
+			/* hostile mode acts on a clock */
+			timeout = min_timeout(timeout, hostile_poll_ms(&emu.hostile));
 		}
 		n = epoll_wait(emu.epfd, evs, 32, timeout);
 		if (n < 0 && errno != EINTR)
@@ -820,11 +871,21 @@ static void run(void)
 
 			h->fn(h, evs[i].events);
 		}
-		if (emu.kicked || (c->stalled && now - last_service >= STALL_POLL_MS * 1000000ull) ||
-		    (card_ops_busy(c) && now - last_service >= OPS_POLL_MS * 1000000ull)) {
+		if (emu.kicked || ((c->stalled || hif_cq_unreturned(c)) &&
+				    now - last_service >= STALL_POLL_MS * 1000000ull) ||
+		    (card_ops_busy(c) && now - last_service >= OPS_POLL_MS * 1000000ull) ||
+		    (hostile_poll_ms(&emu.hostile) >= 0 &&
+		     now - last_service >= (uint64_t)hostile_poll_ms(&emu.hostile) * 1000000ull)) {
 			emu.kicked = false;
 			last_service = now;
+			/* before the card acts on what the guest wrote */
+			if (emu.guest_kicked) {
+				strict_regs_check(c);
+				emu.guest_kicked = false;
+			}
+			hostile_before(&emu.hostile, c);
 			card_service(c);
+			hostile_after(&emu.hostile, c);
 		}
 		busy = run_busy(emu.clk.realtime ? emu_clock_cycle_at(&emu.clk, emu_now_ns()) :
 				UINT64_MAX);
@@ -843,6 +904,9 @@ int main(int argc, char **argv)
 	parse_options(&emu.opt, argc, argv);
 	setup();
 	run();
+	strict_regs_check(&emu.card);
+	strict_regs_report(&emu.card);
+	strict_regs_disable(&emu.card);
 	if (emu.opt.verbose) {
 		for (unsigned int p = 0; p < emu.card.n_ports; p++) {
 			char stats[2048];

@@ -4,7 +4,6 @@
  */
 #include "port.h"
 #include "card.h"
-#include "unix_socket.h"
 #include "router/router.h"
 
 #include <errno.h>
@@ -32,7 +31,7 @@ static void port_attach(struct port *p, int fd)
 	p->tx_len = p->tx_off = 0;
 	ev_ctl(p->epfd, EPOLL_CTL_ADD, fd, EPOLLIN | EPOLLRDHUP, &p->cev);
 	card_log(p->card, "port %u: cable connected (%s %s), training", p->idx,
-		 p->mode == PORT_LISTEN ? "accepted on" : "connected to", p->path);
+		 p->mode == PORT_LISTEN ? "accepted on" : "connected to", p->addr.text);
 	card_port_carrier(p->card, p->idx, true);
 }
 
@@ -202,37 +201,87 @@ static void port_listen_event(struct ev_handler *h, uint32_t events)
 		return;
 	if (p->fd >= 0 || p->cut) {
 		card_log(p->card, "port %u: refusing a second peer on %s (the cable is in use)",
-			 p->idx, p->path);
+			 p->idx, p->addr.text);
 		close(fd);
 		return;
 	}
+	cable_tune(&p->addr, fd);
 	port_attach(p, fd);
+}
+
+/* Drop a connect in progress, if any. */
+static void port_cancel_connect(struct port *p)
+{
+	if (p->cfd < 0)
+		return;
+	ev_ctl(p->epfd, EPOLL_CTL_DEL, p->cfd, 0, NULL);
+	close(p->cfd);
+	p->cfd = -1;
+}
+
+/* A connect attempt failed: retry soon, or give up at the deadline. */
+static void port_connect_failed(struct port *p, uint64_t now)
+{
+	if (now >= p->connect_deadline) {
+		p->connecting = false;
+		card_log(p->card, "port %u: gave up connecting to %s after %d s (is the peer card running?)",
+			 p->idx, p->addr.text, PORT_CONNECT_TIMEOUT_MS / 1000);
+		return;
+	}
+	p->next_retry = now + PORT_CONNECT_RETRY_MS;
+}
+
+static void port_connected(struct port *p, int fd)
+{
+	p->connecting = false;
+	cable_tune(&p->addr, fd);
+	port_attach(p, fd);
+}
+
+/* The connect in progress finished, one way or the other. */
+static void port_connect_event(struct ev_handler *h, uint32_t events)
+{
+	struct port *p = container_of(h, struct port, pev);
+	int fd = p->cfd, e;
+
+	(void)events;
+	if (fd < 0)
+		return;
+	e = cable_connect_result(fd);
+	ev_ctl(p->epfd, EPOLL_CTL_DEL, fd, 0, NULL);
+	p->cfd = -1;
+	if (!e && p->connecting) {
+		port_connected(p, fd);
+		return;
+	}
+	close(fd);
+	if (p->connecting)
+		port_connect_failed(p, ev_now_ms());
 }
 
 static void port_try_connect(struct port *p, uint64_t now)
 {
-	struct sockaddr_un sa;
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	bool done;
+	int fd;
 
-	if (fd < 0 || unix_sockaddr(p->path, &sa) < 0) {
-		if (fd >= 0)
-			close(fd);
-		p->next_retry = now + PORT_CONNECT_RETRY_MS;
+	if (p->cfd >= 0) {
+		/* in progress for too long (a silent peer machine): start over */
+		port_cancel_connect(p);
+		port_connect_failed(p, now);
 		return;
 	}
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-		p->connecting = false;
-		port_attach(p, fd);
+	fd = cable_connect(&p->addr, &done);
+	if (fd < 0) {
+		port_connect_failed(p, now);
 		return;
 	}
-	close(fd);
-	if (now >= p->connect_deadline) {
-		p->connecting = false;
-		card_log(p->card, "port %u: gave up connecting to %s after %d s (is the peer card running?)",
-			 p->idx, p->path, PORT_CONNECT_TIMEOUT_MS / 1000);
+	if (done) {
+		port_connected(p, fd);
 		return;
 	}
-	p->next_retry = now + PORT_CONNECT_RETRY_MS;
+	p->cfd = fd;
+	p->next_retry = now + PORT_CONNECT_PENDING_MS;
+	ev_ctl(p->epfd, EPOLL_CTL_ADD, fd, EPOLLOUT, &p->pev);
 }
 
 void port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd, uint64_t seed)
@@ -248,35 +297,33 @@ void port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd
 		p->epfd = epfd;
 		p->lfd = -1;
 		p->fd = -1;
+		p->cfd = -1;
 		p->lev.fn = port_listen_event;
 		p->cev.fn = port_conn_event;
+		p->pev.fn = port_connect_event;
 		/* one random stream per (card seed, port) */
 		fault_init(&p->fault, seed ^ (i + 1) * 0x9e3779b97f4a7c15ull);
 	}
 }
 
-bool port_cable(struct port_set *ps, unsigned int idx, enum port_mode mode,
-		const char *path, char *err, size_t errlen)
+bool port_cable(struct port_set *ps, unsigned int idx, const struct cable_addr *a,
+		char *err, size_t errlen)
 {
 	struct port *p = &ps->port[idx];
 
-	if (strlen(path) >= sizeof(p->path)) {
-		snprintf(err, errlen, "port %u: socket path %s is longer than %zu bytes", idx, path,
-			 sizeof(p->path) - 1);
-		return false;
-	}
-	memcpy(p->path, path, strlen(path) + 1);
-	p->mode = mode;
-	if (mode == PORT_CONNECT) {
+	p->addr = *a;
+	p->addr.where = p->addr.text + (a->where - a->text);
+	p->mode = a->listen ? PORT_LISTEN : PORT_CONNECT;
+	if (p->mode == PORT_CONNECT) {
 		p->connecting = true;
 		p->connect_deadline = ev_now_ms() + PORT_CONNECT_TIMEOUT_MS;
 		p->next_retry = 0;
 		return true;
 	}
-	p->lfd = unix_listen(path, SOCK_NONBLOCK, "cable", err, errlen);
+	p->lfd = cable_listen(&p->addr, err, errlen);
 	if (p->lfd < 0)
 		return false;
-	p->created_socket = true;
+	p->created_socket = !a->tcp;
 	ev_ctl(p->epfd, EPOLL_CTL_ADD, p->lfd, EPOLLIN, &p->lev);
 	return true;
 }
@@ -311,9 +358,11 @@ void port_set_close(struct port_set *ps)
 			close(p->fd);
 		if (p->lfd >= 0)
 			close(p->lfd);
+		if (p->cfd >= 0)
+			close(p->cfd);
 		if (p->created_socket)
-			unlink(p->path);
-		p->fd = p->lfd = -1;
+			unlink(p->addr.where);
+		p->fd = p->lfd = p->cfd = -1;
 	}
 }
 
@@ -325,6 +374,7 @@ void port_cut(struct port_set *ps, unsigned int idx)
 		return;
 	p->cut = true;
 	p->connecting = false;
+	port_cancel_connect(p);
 	if (p->lfd >= 0)
 		ev_ctl(p->epfd, EPOLL_CTL_DEL, p->lfd, 0, NULL);	/* peers wait in the backlog */
 	if (p->fd >= 0)

@@ -3,8 +3,9 @@
  * The emulator's cables: each network port of the card is one stream
  * socket to the peer card's process.
  *
- * A port either listens on a UNIX socket path and accepts one peer, or
- * connects to one (retrying while it does not exist yet, up to 60 s).  A
+ * A port either listens on a cable endpoint (cable_socket.h: a UNIX socket
+ * path or a TCP address) and accepts one peer, or connects to one
+ * (retrying while nobody listens there yet, up to 60 s).  A
  * connected socket is the cable's carrier (card_port_carrier): the port's
  * link unit trains over it.  The frames the link unit starts on its lanes
  * (its outbox) are written to the socket as they come, after fault
@@ -21,17 +22,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/un.h>
 
 #include <loom_hw/packet.h>
 #include <loom_hw/regs.h>
 
+#include "cable_socket.h"
 #include "event.h"
 #include "fault.h"
 
 #define PORT_TX_BUF		(64 * LOOM_FRAME_MAX)	/* bytes waiting for the socket */
 #define PORT_CONNECT_TIMEOUT_MS	60000
 #define PORT_CONNECT_RETRY_MS	100
+#define PORT_CONNECT_PENDING_MS	3000	/* a TCP connect in progress, at most */
 #define PORT_RX_PASSES		4	/* reads per readiness event at most */
 
 struct card;
@@ -47,10 +49,11 @@ struct port {
 	struct card *card;
 	int epfd;
 	enum port_mode mode;
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct cable_addr addr;	/* where it listens or connects */
 	int lfd;		/* listening socket (PORT_LISTEN) */
 	int fd;			/* the cable, -1 when not connected */
-	bool created_socket;	/* we bound path: unlink it at exit */
+	int cfd;		/* a connect in progress, -1 when none */
+	bool created_socket;	/* we bound a UNIX path: unlink it at exit */
 	bool out_armed;		/* EPOLLOUT requested */
 	bool connecting;	/* PORT_CONNECT: retrying */
 	bool cut;		/* cut by the control socket: stays down */
@@ -58,6 +61,7 @@ struct port {
 	uint64_t next_retry;
 	struct ev_handler lev;
 	struct ev_handler cev;
+	struct ev_handler pev;	/* cfd became writable: connected or failed */
 	struct fault fault;
 	uint8_t tx[PORT_TX_BUF];	/* frames taken from the outbox, not yet written */
 	size_t tx_len;
@@ -76,9 +80,12 @@ struct port_set {
  * fault stream.
  */
 void port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd, uint64_t seed);
-/* Cable port @idx; on failure writes a message to @err and returns false. */
-bool port_cable(struct port_set *ps, unsigned int idx, enum port_mode mode,
-		const char *path, char *err, size_t errlen);
+/*
+ * Cable port @idx to endpoint @a (listen or connect, as @a says); on
+ * failure writes a message to @err and returns false.
+ */
+bool port_cable(struct port_set *ps, unsigned int idx, const struct cable_addr *a,
+		char *err, size_t errlen);
 /* Connect retries; returns ms until the next one, or -1. */
 int port_set_timers(struct port_set *ps, uint64_t now);
 /*

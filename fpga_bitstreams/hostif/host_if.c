@@ -15,6 +15,18 @@
 /* ---- completions ------------------------------------------------------ */
 
 /*
+ * Take what software last wrote to LOOM_DB_CQ_CI (a write-only register)
+ * and show it in LOOM_DB_CQ_CI_SEEN, where the driver reads it.
+ */
+static void hif_take_cq_ci(struct card *c, unsigned int idx)
+{
+	struct hif_ctx *x = &c->ctx[idx];
+
+	if (strict_take_wo(c, card_db_reg(idx, LOOM_DB_CQ_CI), &x->cq_ci))
+		card_wr32(c, card_db_reg(idx, LOOM_DB_CQ_CI_SEEN), x->cq_ci);
+}
+
+/*
  * Write @e at the completion producer index if the ring has room (never
  * over an entry software has not returned via LOOM_DB_CQ_CI), phase bit
  * last.  Returns 1 written, 0 ring full, -1 DMA fault.
@@ -23,11 +35,11 @@ static int hif_write_cqe(struct card *c, unsigned int idx, struct loom_cqe e)
 {
 	struct hif_ctx *x = &c->ctx[idx];
 	uint32_t entries = 1u << x->p.cq_log2;
-	uint32_t ci = card_rd32(c, card_db_reg(idx, LOOM_DB_CQ_CI));
 	uint8_t *slot;
 
+	hif_take_cq_ci(c, idx);
 	/* free-running: used > entries means CI ran ahead of us; wait */
-	if (x->cq_pi - ci >= entries)
+	if (x->cq_pi - x->cq_ci >= entries)
 		return 0;
 	slot = guest_mem_ptr(c->gm, x->p.cq + (uint64_t)(x->cq_pi & (entries - 1)) * LOOM_CQE_SIZE,
 			     LOOM_CQE_SIZE);
@@ -143,6 +155,7 @@ bool hif_ctx_start(struct card *c, unsigned int idx, const struct hif_ctx_params
 	x->p = *p;
 	card_wr32(c, card_db_reg(idx, LOOM_DB_CMD_PI), 0);
 	card_wr32(c, card_db_reg(idx, LOOM_DB_CQ_CI), 0);
+	card_wr32(c, card_db_reg(idx, LOOM_DB_CQ_CI_SEEN), 0);
 	card_wr32(c, card_ctx_reg(idx, LOOM_CTXR_CMD_CI), 0);
 	card_wr32(c, card_ctx_reg(idx, LOOM_CTXR_ERROR), 0);
 	hif_set_state(c, idx, LOOM_CTX_ST_RUNNING);
@@ -223,7 +236,6 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 	op->dst_ctx = cmd->dst_ctx;
 	op->dst_node = cmd->dst_node;
 	op->op_id = x->next_op_id++;
-	op->key = cmd->key;
 	op->tag = cmd->tag;
 	op->local_off = cmd->local_off;
 	op->remote_off = cmd->remote_off;
@@ -241,11 +253,13 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 static bool hif_fetch(struct card *c, unsigned int idx)
 {
 	struct hif_ctx *x = &c->ctx[idx];
-	uint32_t pi = card_rd32(c, card_db_reg(idx, LOOM_DB_CMD_PI));
 	uint32_t entries = 1u << x->p.cmdq_log2;
 	struct loom_cmd cmd;
+	uint32_t pi;
 	uint8_t st;
 
+	strict_take_wo(c, card_db_reg(idx, LOOM_DB_CMD_PI), &x->cmd_pi);
+	pi = x->cmd_pi;
 	if (pi == x->cmd_ci || x->pend_count >= HIF_PEND_CAP / 2)
 		return false;
 	if (pi - x->cmd_ci > entries) {
@@ -341,7 +355,8 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 		h.dst_node = (uint16_t)op->dst_node;
 		h.src_ctx = (uint16_t)idx;
 		h.dst_ctx = op->dst_ctx;
-		h.key = op->key;
+		/* the partition is the context's, whatever the descriptor said */
+		h.key = x->p.key;
 		h.offset = op->remote_off + op->sent;
 		h.op_id = op_id;
 		h.flags = (op->flags & LOOM_CMD_F_REMOTE_CQE ? LOOM_PKT_F_REMOTE_CQE : 0) |
@@ -499,8 +514,9 @@ static void hif_source_ack(struct card *c, const struct loom_pkt_hdr *h, const v
 	}
 	x = &c->ctx[idx];
 	op = &x->ops[h->op_id % HIF_MAX_OPS];
+	/* an answer carries its request's key: ours, or it is not ours */
 	if (!op->busy || op->op_id != h->op_id || h->aux > op->sent - op->acked ||
-	    h->type != hif_answer_type(op->opcode)) {
+	    h->type != hif_answer_type(op->opcode) || h->key != x->p.key) {
 		c->stale_acks++;
 		return;
 	}
@@ -612,6 +628,7 @@ uint8_t hif_target_check(const struct card *c, const struct loom_pkt_hdr *h, uin
 	if (h->dst_ctx >= c->n_ctx || c->ctx[h->dst_ctx].state != LOOM_CTX_ST_RUNNING)
 		return LOOM_CQE_ST_NO_CTX;
 	x = &c->ctx[h->dst_ctx];
+	/* the partition table: each context record's key */
 	if (h->key != x->p.key)
 		return LOOM_CQE_ST_REMOTE_KEY;
 	seg_size = x->p.seg_size;
@@ -675,6 +692,14 @@ void hif_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *paylo
 	}
 }
 
+bool hif_cq_unreturned(const struct card *c)
+{
+	for (unsigned int i = 0; i < c->n_ctx; i++)
+		if (c->ctx[i].state == LOOM_CTX_ST_RUNNING && c->ctx[i].cq_pi != c->ctx[i].cq_ci)
+			return true;
+	return false;
+}
+
 /* ---- one service round ---------------------------------------------- */
 
 void hif_service(struct card *c)
@@ -684,6 +709,8 @@ void hif_service(struct card *c)
 	for (unsigned int i = 0; i < c->n_ctx; i++) {
 		if (c->ctx[i].state != LOOM_CTX_ST_RUNNING)
 			continue;
+		/* CQ_CI comes without a kick: keep CQ_CI_SEEN current */
+		hif_take_cq_ci(c, i);
 		hif_flush_cqes(c, i);
 		if (c->ctx[i].ops_busy)
 			hif_expire_ops(c, i);

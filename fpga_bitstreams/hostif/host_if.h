@@ -7,8 +7,9 @@
  * PUTs, GET requests and atomics a packet at a time while the output has
  * room (bounded memory for any length), track each operation until every
  * packet is answered, post one LOCAL completion (when LOOM_CMD_F_SIGNAL
- * asks for it, and always on error).  Target side: check context, key and
- * bounds, DMA the payload into the segment, acknowledge each packet, count
+ * asks for it, and always on error).  Every request carries the issuing
+ * context's partition key, never a descriptor's.  Target side: check
+ * context, partition (the target context's key) and bounds, DMA the payload into the segment, acknowledge each packet, count
  * bytes per (source node, source context, op_id) and post one ARRIVAL
  * completion when asked; GETs, atomics and counters: rma_target.h.
  * Completions are held while the completion ring is full and never
@@ -41,7 +42,7 @@ struct hif_ctx_params {
 	uint64_t seg_size;
 	unsigned int cmdq_log2;
 	unsigned int cq_log2;
-	uint32_t key;
+	uint32_t key;		/* partition */
 	uint32_t vector;
 	uint64_t counters;	/* counters page (LOOM_CTXR_CNT_*), 0 = none */
 };
@@ -54,7 +55,6 @@ struct hif_op {
 	uint16_t dst_ctx;
 	uint32_t dst_node;
 	uint32_t op_id;
-	uint32_t key;
 	uint64_t tag;
 	uint64_t local_off;
 	uint64_t remote_off;
@@ -90,8 +90,10 @@ struct hif_cwait {
 struct hif_ctx {
 	uint32_t state;		/* LOOM_CTX_ST_* */
 	struct hif_ctx_params p;
+	uint32_t cmd_pi;	/* LOOM_DB_CMD_PI as last taken */
 	uint32_t cmd_ci;	/* commands consumed */
 	uint32_t cq_pi;		/* completions written */
+	uint32_t cq_ci;		/* LOOM_DB_CQ_CI as last taken */
 	uint32_t next_op_id;	/* kept across enable/disable: stale acks never match */
 	struct hif_op ops[HIF_MAX_OPS];
 	unsigned int ops_busy;
@@ -127,6 +129,13 @@ void hif_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *paylo
  * lost; their late acks, if any, are ignored).
  */
 void hif_port_down(struct card *c, unsigned int port);
+
+/*
+ * Has a running context completions whose return (LOOM_DB_CQ_CI) the card
+ * has not taken yet?  CQ_CI comes without a kick: whoever runs the card
+ * looks again soon, so LOOM_DB_CQ_CI_SEEN follows it.
+ */
+bool hif_cq_unreturned(const struct card *c);
 
 /* ---- shared with rma_target.c ---- */
 /* Queue completion @e for context @idx (held while the ring is full). */

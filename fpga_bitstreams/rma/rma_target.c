@@ -25,6 +25,7 @@ void rma_response_hdr(uint16_t self, const struct loom_pkt_hdr *req, uint8_t sta
 	resp->src_ctx = req->dst_ctx;
 	resp->dst_ctx = req->src_ctx;
 	resp->op_id = req->op_id;
+	resp->key = req->key;	/* the initiator accepts answers of its partition */
 	resp->status = status;
 	resp->op_len = req->op_len;
 	switch (req->type) {

@@ -9,10 +9,10 @@ static inline uint64_t arb_all(unsigned int n)
 	return n >= 64 ? ~0ull : (1ull << n) - 1;
 }
 
-/* Round robin among @req starting at @ptr. */
-static inline int rr_pick(uint64_t req, unsigned int ptr)
+/* Round robin among @req from the pointer @prio (the mask of requesters at or after it). */
+static inline int rr_pick(uint64_t req, uint64_t prio)
 {
-	uint64_t hi = req & (~0ull << ptr);
+	uint64_t hi = req & prio;
 
 	if (!req)
 		return -1;
@@ -36,7 +36,7 @@ void arb_attach(struct arbiter *a, unsigned int kind, unsigned int n, unsigned i
 	a->kind = (uint8_t)kind;
 	a->n = (uint8_t)n;
 	a->m_bits = (uint8_t)m_bits;
-	a->ptr = 0;
+	a->prio = ~0ull;
 	a->held = -1;
 	a->col = NULL;
 	a->accum = NULL;
@@ -72,7 +72,7 @@ int arb_pick_policy(const struct arbiter *a, uint64_t req)
 	case ARB_T3E:
 		if (a->held >= 0 && (req >> a->held & 1))
 			return a->held;
-		return rr_pick(req, a->ptr);
+		return rr_pick(req, a->prio);
 	case ARB_IWA:
 		hi = 0;
 		for (uint64_t m = req; m; m &= m - 1) {
@@ -81,9 +81,9 @@ int arb_pick_policy(const struct arbiter *a, uint64_t req)
 			if (!(a->accum[i] >> a->m_bits & 1))
 				hi |= 1ull << i;
 		}
-		return rr_pick(hi ? hi : req, a->ptr);
+		return rr_pick(hi ? hi : req, a->prio);
 	}
-	return rr_pick(req, a->ptr);
+	return rr_pick(req, a->prio);
 }
 
 void arb_update_policy(struct arbiter *a, int winner, uint64_t req, uint64_t pat, bool hold)
@@ -101,7 +101,7 @@ void arb_update_policy(struct arbiter *a, int winner, uint64_t req, uint64_t pat
 		return;
 	case ARB_T3E:
 		if (hold) {
-			a->held = (int8_t)w;
+			a->held = (int32_t)w;
 			return;
 		}
 		a->held = -1;
@@ -118,7 +118,7 @@ void arb_update_policy(struct arbiter *a, int winner, uint64_t req, uint64_t pat
 		break;
 	}
 	}
-	a->ptr = (uint8_t)(w + 1 >= n ? 0 : w + 1);
+	a->prio = ~1ull << w;
 }
 
 void arb_set_weight(struct arbiter *a, unsigned int i, unsigned int pattern, unsigned int w)

@@ -35,11 +35,12 @@
 #define ARB_PATTERNS	2
 
 struct arbiter {
+	uint64_t prio;		/* RR, T3E, IWA: the round-robin pointer, as the mask of
+				 * the requesters at or after it (~0: requester 0) */
+	int32_t held;		/* T3E: requester holding the grant, -1 none */
 	uint8_t kind;		/* ARB_* */
 	uint8_t n;		/* requesters, <= 64 */
 	uint8_t m_bits;		/* IWA: weight bits M */
-	uint8_t ptr;		/* RR, T3E, IWA: requester with round-robin priority */
-	int8_t held;		/* T3E: requester holding the grant, -1 none */
 	uint64_t *col;		/* MATRIX: n words */
 	uint16_t *accum;	/* IWA: n accumulators */
 	uint8_t *weight;	/* IWA: n x ARB_PATTERNS inverse weights */
@@ -68,7 +69,7 @@ static inline int arb_pick(const struct arbiter *a, uint64_t req)
 		return arb_pick_policy(a, req);
 	if (!req)
 		return -1;
-	hi = req & (~0ull << a->ptr);
+	hi = req & a->prio;
 	return __builtin_ctzll(hi ? hi : req);
 }
 
@@ -85,8 +86,9 @@ static inline void arb_update(struct arbiter *a, int winner, uint64_t req, uint6
 		arb_update_policy(a, winner, req, pat, hold);
 		return;
 	}
+	/* the pointer moves past the winner (requesters beyond n never ask) */
 	if (winner >= 0)
-		a->ptr = (uint8_t)(winner + 1 >= a->n ? 0 : winner + 1);
+		a->prio = ~1ull << winner;
 }
 
 /* IWA weight register of requester @i for pattern @pattern (masked to M bits). */

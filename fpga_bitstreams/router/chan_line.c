@@ -4,15 +4,36 @@
  */
 #include "chan_line.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int chan_line_init(struct chan_line *l, unsigned int latency)
 {
+	memset(l, 0, sizeof(*l));
 	if (latency > CHAN_LINE_MAX_LATENCY)
 		return -1;
-	memset(l, 0, sizeof(*l));
+	if (latency) {
+		l->fwd = calloc(latency, sizeof(*l->fwd));
+		l->back = calloc(latency, sizeof(*l->back));
+		if (!l->fwd || !l->back) {
+			chan_line_free(l);
+			return -1;
+		}
+	}
 	l->latency = latency;
 	return 0;
+}
+
+void chan_line_free(struct chan_line *l)
+{
+	free(l->fwd);
+	free(l->back);
+	memset(l, 0, sizeof(*l));
+}
+
+size_t chan_line_memory(const struct chan_line *l)
+{
+	return sizeof(*l) + l->latency * (sizeof(*l->fwd) + sizeof(*l->back));
 }
 
 static bool back_any(const uint8_t *c)

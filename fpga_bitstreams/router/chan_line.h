@@ -13,13 +13,16 @@
  * a flit, so the sender sees ready high; the receiver's ready is not
  * carried (a router input is governed by credits).
  *
- * Registers: two rings of @latency slots.  chan_line_busy() tells whether
+ * Registers: two rings of @latency slots, allocated by chan_line_init()
+ * for that latency (a line of latency 1 costs one flit and one credit
+ * word), released by chan_line_free().  chan_line_busy() tells whether
  * anything is in flight (for idle skipping).
  */
 #ifndef LOOM_ROUTER_CHAN_LINE_H
 #define LOOM_ROUTER_CHAN_LINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "chan.h"
@@ -30,12 +33,19 @@ struct chan_line {
 	unsigned int latency;
 	unsigned int pos;
 	unsigned int in_flight;		/* slots holding a flit or credits */
-	struct flit fwd[CHAN_LINE_MAX_LATENCY];
-	uint8_t back[CHAN_LINE_MAX_LATENCY][CHAN_VCS_MAX];
+	struct flit *fwd;		/* @latency slots */
+	uint8_t (*back)[CHAN_VCS_MAX];	/* @latency slots */
 };
 
-/* 0 or -1 if @latency exceeds CHAN_LINE_MAX_LATENCY. */
+/*
+ * 0, or -1 if @latency exceeds CHAN_LINE_MAX_LATENCY or its rings cannot be
+ * allocated (@l is then empty: chan_line_free() may still be called).
+ */
 int chan_line_init(struct chan_line *l, unsigned int latency);
+/* Release the rings; @l may be re-initialised afterwards. */
+void chan_line_free(struct chan_line *l);
+/* Bytes the line holds, itself and its rings. */
+size_t chan_line_memory(const struct chan_line *l);
 /*
  * Move the wires from @tx (the sender's output channel: its fwd is read,
  * its back written) to @rx (the receiver's input channel: its fwd written,

@@ -31,7 +31,7 @@ static void input_front_head(struct router *r, unsigned int port, unsigned int v
 {
 	struct in_port *ip = &r->in[port];
 	struct in_vc *iv = &ip->vc[vc];
-	const struct fifo_meta *m = fifo_front(&iv->buf);
+	const struct fifo_meta *m = &r->pool.meta[fifo_front(&iv->buf)];
 	uint64_t at = m->ready_at + r->p.lat_rc;
 
 	route_unpack(m->route, &iv->rt);
@@ -42,8 +42,8 @@ static void input_front_head(struct router *r, unsigned int port, unsigned int v
 	/* the state register changes at this edge: VA acts next cycle at the earliest */
 	iv->va_at = at > r->now + 1 ? at : r->now + 1;
 	ip->busy |= 1u << vc;
-	r->in_active |= 1ull << port;
-	router_wake(r, iv->va_at);
+	ip->routing |= 1u << vc;
+	in_port_update(r, port);
 }
 
 void input_front_next(struct router *r, unsigned int port, unsigned int vc)
@@ -54,8 +54,8 @@ void input_front_next(struct router *r, unsigned int port, unsigned int vc)
 	if (fifo_empty(&iv->buf)) {
 		iv->state = IVC_IDLE;
 		ip->busy &= ~(1u << vc);
-		if (!ip->busy)
-			r->in_active &= ~(1ull << port);
+		ip->routing &= ~(1u << vc);
+		in_port_update(r, port);
 		return;
 	}
 	input_front_head(r, port, vc);
@@ -73,24 +73,23 @@ static void input_refuse(struct router *r, unsigned int port, const struct flit 
 
 static void input_write_port(struct router *r, unsigned int port)
 {
-	struct chan *w = &r->in_wires[port];
-	struct flit *f = &w->fwd;
-	struct in_port *ip = &r->in[port];
-	struct fifo_meta m = { 0 };
+	struct flit *f = &r->in_wires[port].fwd;
+	const unsigned int vc = f->vc;
 	struct in_vc *iv;
+	struct fifo_meta *m;
+	uint32_t slot, route = 0;
+	uint8_t flags = 0;
 
 	f->valid = false;
-	if (f->vc >= r->p.vcs) {
+	if (vc >= r->p.vcs) {
 		input_refuse(r, port, f, false);
 		return;
 	}
-	iv = &ip->vc[f->vc];
+	iv = &r->in[port].vc[vc];
 	if (fifo_full(&iv->buf)) {
 		input_refuse(r, port, f, false);
 		return;
 	}
-	m.ready_at = r->now + r->p.lat_bw;
-	m.vc = f->vc;
 	if (f->head) {
 		struct route_result rt;
 		struct route_hdr h;
@@ -100,10 +99,9 @@ static void input_write_port(struct router *r, unsigned int port)
 			return;
 		}
 		route_hdr_read(f->data, &h);
-		route_compute(&r->rcfg, &r->view, port, f->vc, &h, &rt);
-		m.flags = FM_HEAD | (h.class & 1 ? FM_PAT : 0) | (rt.forward ? FM_FWD : 0);
-		m.route = route_pack(&rt);
-		m.port = rt.port;
+		route_compute(&r->rcfg, &r->view, port, vc, &h, &rt);
+		flags = FM_HEAD | (h.class & 1 ? FM_PAT : 0) | (rt.forward ? FM_FWD : 0);
+		route = route_pack(&rt);
 		iv->rx_left = rt.flits ? rt.flits : 1;
 		iv->rx_open = 1;
 		r->pcnt[port].pkts_in++;
@@ -112,22 +110,27 @@ static void input_write_port(struct router *r, unsigned int port)
 		return;
 	}
 	if (f->tail || iv->rx_left <= 1) {
-		m.flags |= FM_TAIL;
+		flags |= FM_TAIL;
 		iv->rx_open = 0;
 	} else {
 		iv->rx_left--;
 	}
-	fifo_push(&iv->buf, &m, f->data);
+	slot = pool_get(&r->pool);
+	m = &r->pool.meta[slot];
+	m->ready_at = r->now + r->p.lat_bw;
+	m->word = 0;
+	m->route = route;
+	m->flags = flags;
+	flit_copy(pool_data(&r->pool, slot), f->data, r->p.flit_bytes);
+	fifo_push(&iv->buf, slot);
 	r->pcnt[port].flits_in++;
 	r->changed = true;
-	router_wake(r, m.ready_at);
 	if (iv->state == IVC_IDLE && iv->buf.count == 1)
-		input_front_head(r, port, f->vc);
+		input_front_head(r, port, vc);
 }
 
 void input_write(struct router *r)
 {
-	for (unsigned int p = 0; p < r->p.ports; p++)
-		if (r->in_wires[p].fwd.valid)
-			input_write_port(r, p);
+	for (uint64_t m = r->in_valid; m; m &= m - 1)
+		input_write_port(r, (unsigned int)__builtin_ctzll(m));
 }

@@ -33,9 +33,10 @@ void output_release(struct router *r, unsigned int o, unsigned int vc)
 		ov->owner = -1;
 }
 
-void output_discard(struct router *r, unsigned int o, const struct fifo_meta *m,
-		    const uint8_t *data)
+void output_discard(struct router *r, unsigned int o, uint32_t slot)
 {
+	const struct fifo_meta *m = &r->pool.meta[slot];
+	const uint8_t *data = pool_data(&r->pool, slot);
 	struct out_vc *ov = &r->out[o].vc[m->vc];
 	unsigned int n;
 
@@ -49,55 +50,61 @@ void output_discard(struct router *r, unsigned int o, const struct fifo_meta *m,
 	if (m->flags & FM_TAIL)
 		router_emit_drop(r, out_drop_reason(r, o), 0xff, o, m->vc, ov->drop_hdr,
 				 ov->drop_bytes);
+	pool_put(&r->pool, slot);
 }
 
 void output_drive(struct router *r)
 {
+	const uint64_t now = r->now;
+	const unsigned int fb = r->p.flit_bytes;
+	struct flit_pool *pl = &r->pool;
+
 	for (uint64_t pm = r->pipes_nonempty; pm; pm &= pm - 1) {
 		unsigned int o = (unsigned int)__builtin_ctzll(pm);
 		struct out_port *op = &r->out[o];
-		const struct fifo_meta *m = fifo_front(&op->pipe);
-		struct flit *f = &r->out_wires[o].fwd;
+		struct chan *w = &r->out_wires[o];
+		uint32_t s = fifo_front(&op->pipe);
+		const struct fifo_meta *m = &pl->meta[s];
 
-		if (m->ready_at > r->now + 1) {
+		if (m->ready_at > now + 1) {
 			router_wake(r, m->ready_at - 1);
 			continue;
 		}
-		if (!op->ready)
+		if (!w->back.ready)
 			continue;	/* blocked until the receiver is ready */
-		f->valid = true;
-		f->head = (m->flags & FM_HEAD) != 0;
-		f->tail = (m->flags & FM_TAIL) != 0;
-		f->vc = m->vc;
-		memcpy(f->data, fifo_front_data(&op->pipe), r->p.flit_bytes);
+		w->fwd.valid = true;
+		w->fwd.head = (m->flags & FM_HEAD) != 0;
+		w->fwd.tail = (m->flags & FM_TAIL) != 0;
+		w->fwd.vc = m->vc;
+		flit_copy(w->fwd.data, pool_data(pl, s), fb);
 		r->out_driven |= 1ull << o;
 		r->pcnt[o].flits_out++;
-		if (f->tail)
-			r->pcnt[o].pkts_out++;
+		r->pcnt[o].pkts_out += w->fwd.tail;
 		fifo_pop(&op->pipe);
+		pool_put(pl, s);
 		if (fifo_empty(&op->pipe))
 			r->pipes_nonempty &= ~(1ull << o);
 		r->changed = true;
 	}
 }
 
+/* Credits from downstream sampled at this edge: usable from the next cycle. */
 static void output_apply_credits(struct router *r, unsigned int o)
 {
 	struct out_port *op = &r->out[o];
+	uint64_t c = op->credits_in & r->vc_bytes;
 
-	for (unsigned int v = 0; v < r->p.vcs; v++) {
-		unsigned int n = op->credits_in[v];
+	while (c) {
+		unsigned int v = (unsigned int)__builtin_ctzll(c) / 8;
+		unsigned int n = (unsigned int)(c >> (8 * v)) & 0xff;
 
-		if (!n)
-			continue;
+		c &= ~(0xffull << (8 * v));
 		if (!credit_give(&op->vc[v].cred, n))
 			r->pcnt[o].credit_errors++;
 		else if (op->stalled & (1u << v))
 			op->vc[v].stall_since = r->now + 1;	/* progress: restart */
 	}
-	memset(op->credits_in, 0, sizeof(op->credits_in));
-	op->credits_pending = false;
-	r->changed = true;
+	op->credits_in = 0;
 }
 
 /* Forward-progress timers of output @o at the edge. */
@@ -126,6 +133,7 @@ static void output_fp(struct router *r, unsigned int o)
 			continue;
 		if (r->now + 1 - ov->stall_since >= t) {
 			op->dead = true;
+			out_usable_update(r, o);
 			r->port_events |= 1ull << o;
 			r->changed = true;
 		} else {
@@ -139,16 +147,26 @@ static void output_fp(struct router *r, unsigned int o)
 
 static void credit_line_apply(struct router *r, struct credit_line *l)
 {
+	const uint64_t edge = r->now + 1;
+
+	if (l->latency == 1) {
+		/* every credit on the line left this edge: all usable next cycle */
+		for (unsigned int i = 0; i < l->count; i++)
+			l->v[(l->head + i) & l->mask].c->avail++;	/* never beyond the depth */
+		l->head = (l->head + l->count) & l->mask;
+		l->count = 0;
+		r->changed = true;
+		return;
+	}
 	while (l->count) {
 		struct credit_ret *e = &l->v[l->head];
 
-		if (e->at > r->now + 1) {
+		if (e->at > edge) {
 			router_wake(r, e->at - 1);
 			break;
 		}
-		credit_give(e->c, 1);
-		if (++l->head == l->cap)
-			l->head = 0;
+		e->c->avail++;
+		l->head = (l->head + 1) & l->mask;
 		l->count--;
 		r->changed = true;
 	}
@@ -156,11 +174,16 @@ static void credit_line_apply(struct router *r, struct credit_line *l)
 
 void output_commit(struct router *r)
 {
-	for (unsigned int o = 0; o < r->p.ports; o++)
-		if (r->out[o].credits_pending)
-			output_apply_credits(r, o);
+	if (r->credits_ports) {
+		for (uint64_t pm = r->credits_ports; pm; pm &= pm - 1)
+			output_apply_credits(r, (unsigned int)__builtin_ctzll(pm));
+		r->credits_ports = 0;
+		r->changed = true;
+	}
 	for (uint64_t pm = r->fp_ports; pm; pm &= pm - 1)
 		output_fp(r, (unsigned int)__builtin_ctzll(pm));
-	credit_line_apply(r, &r->row_ret);
-	credit_line_apply(r, &r->col_ret);
+	if (r->row_ret.count)
+		credit_line_apply(r, &r->row_ret);
+	if (r->col_ret.count)
+		credit_line_apply(r, &r->col_ret);
 }

@@ -9,20 +9,21 @@
 
 #include <string.h>
 
-struct router_decision router_decide(const struct route_view *v, unsigned int n_ports,
-				     const struct loom_pkt_hdr *h)
+/* The table decision for a packet of @hops hops toward @dst (router_decide). */
+static inline struct router_decision decide(const struct route_view *v, unsigned int n_ports,
+					    unsigned int hops, unsigned int dst)
 {
 	struct router_decision d = { .verdict = ROUTE_NO_ROUTE, .port = 0 };
 	unsigned int port, host;
 	uint32_t w0, w1;
 
-	if (h->hops >= LOOM_PKT_MAX_HOPS) {
+	if (hops >= LOOM_PKT_MAX_HOPS) {
 		d.verdict = ROUTE_HOP_LIMIT;
 		return d;
 	}
-	if (h->dst_node >= v->rt_entries)
+	if (dst >= v->rt_entries)
 		return d;
-	w0 = v->rt[2 * (unsigned int)h->dst_node];
+	w0 = v->rt[2 * dst];
 	if (!(w0 & LOOM_RT_W0_VALID))
 		return d;
 	if (v->wide_ports) {
@@ -37,7 +38,7 @@ struct router_decision router_decide(const struct route_view *v, unsigned int n_
 	} else if (port < n_ports) {
 		d.verdict = ROUTE_PORT;
 		d.port = port;
-		w1 = v->rt[2 * (unsigned int)h->dst_node + 1];
+		w1 = v->rt[2 * dst + 1];
 		d.adaptive = (w0 & LOOM_RT_W0_ADAPTIVE) != 0;
 		d.adapt_ports = (w1 & LOOM_RT_W1_ADAPT_PORTS_MASK) >> LOOM_RT_W1_ADAPT_PORTS_SHIFT;
 		if (!d.adapt_ports && port < 32)
@@ -46,6 +47,12 @@ struct router_decision router_decide(const struct route_view *v, unsigned int n_
 			d.adapt_ports &= (1u << n_ports) - 1;
 	}
 	return d;
+}
+
+struct router_decision router_decide(const struct route_view *v, unsigned int n_ports,
+				     const struct loom_pkt_hdr *h)
+{
+	return decide(v, n_ports, h->hops, h->dst_node);
 }
 
 const char *router_verdict_name(enum router_verdict v)
@@ -157,22 +164,6 @@ const char *route_drop_name(enum route_drop d)
 	return (unsigned int)d < ROUTE_DROP_REASONS ? names[d] : "?";
 }
 
-void route_hdr_read(const uint8_t *flit, struct route_hdr *h)
-{
-	h->type = flit[0];
-	h->class = flit[1];
-	h->len = (uint16_t)(flit[2] | flit[3] << 8);
-	h->dst_node = (uint16_t)(flit[4] | flit[5] << 8);
-	h->flags = flit[6];
-	h->hops = flit[7];
-}
-
-void route_hdr_write(uint8_t *flit, const struct route_hdr *h)
-{
-	flit[6] = h->flags;
-	flit[7] = h->hops;
-}
-
 static void route_drop(struct route_result *r, enum route_drop why)
 {
 	r->drop = (uint8_t)why;
@@ -183,10 +174,10 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 		   unsigned int in_port, unsigned int in_vc, const struct route_hdr *h,
 		   struct route_result *r)
 {
-	struct loom_pkt_hdr ph = { .class = h->class, .dst_node = h->dst_node, .hops = h->hops };
 	bool from_host = (int)in_port == cfg->host_port;
 	struct router_decision d;
 	struct route_vc_in vin;
+	uint32_t out_cfg;
 	int vc;
 
 	memset(r, 0, sizeof(*r));
@@ -214,7 +205,7 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 		}
 		return;
 	}
-	d = router_decide(v, cfg->n_net, &ph);
+	d = decide(v, cfg->n_net, h->hops, h->dst_node);
 	switch (d.verdict) {
 	case ROUTE_HOST:
 		if (cfg->host_port < 0) {
@@ -238,11 +229,12 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 	vin.class = h->class;
 	vin.injected = from_host || (cfg->card_vcs && route_vc_adaptive(in_vc));
 	vin.vc1_now = (h->flags & LOOM_PKT_F_VC1) != 0;
+	out_cfg = route_port_cfg(v, d.port);
 	vin.in_dim = from_host ? LOOM_VCT_PORT_DIM_NONE :
 		     route_port_cfg(v, in_port) & LOOM_VCT_PORT_DIM_MASK;
-	vin.out_dim = route_port_cfg(v, d.port) & LOOM_VCT_PORT_DIM_MASK;
+	vin.out_dim = out_cfg & LOOM_VCT_PORT_DIM_MASK;
 	vin.start_vc1 = route_start_vc1(v, h->dst_node);
-	vin.dateline = (route_port_cfg(v, d.port) & LOOM_VCT_PORT_DATELINE) != 0;
+	vin.dateline = (out_cfg & LOOM_VCT_PORT_DATELINE) != 0;
 	r->vc1 = route_vc1(&vin);
 	if (!cfg->card_vcs) {
 		/* generic VCs: VC0, or VC1 past a dateline (one VC: always 0) */
@@ -256,30 +248,4 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 		r->adapt_vc = (uint8_t)route_vc_of(h->class, false, true);
 		r->adapt_mask = (uint8_t)d.adapt_ports;
 	}
-}
-
-/*
- * Packing: drop 3 bits [2:0], port 8 [10:3], vc 3 [13:11], adapt_vc 3
- * [16:14], adapt_mask 8 [24:17], flits 6 [30:25] (<= 38 with 8-byte
- * flits), vc1 [31]; counted is adapt_mask != 0 or the vc1-independent
- * forward bit, kept in the meta flags by the caller.
- */
-uint32_t route_pack(const struct route_result *r)
-{
-	return (uint32_t)r->drop | (uint32_t)r->port << 3 | (uint32_t)r->vc << 11 |
-	       (uint32_t)r->adapt_vc << 14 | (uint32_t)r->adapt_mask << 17 |
-	       (uint32_t)(r->flits & 0x3f) << 25 | (uint32_t)r->vc1 << 31;
-}
-
-void route_unpack(uint32_t w, struct route_result *r)
-{
-	r->drop = w & 7;
-	r->port = (uint8_t)(w >> 3);
-	r->vc = (w >> 11) & 7;
-	r->adapt_vc = (w >> 14) & 7;
-	r->adapt_mask = (uint8_t)(w >> 17);
-	r->flits = (w >> 25) & 0x3f;
-	r->vc1 = (w >> 31) & 1;
-	r->counted = r->adapt_mask != 0;
-	r->forward = false;	/* the caller keeps it in the meta */
 }

@@ -149,9 +149,22 @@ struct route_hdr {
 	uint8_t hops;
 };
 
-void route_hdr_read(const uint8_t *flit, struct route_hdr *h);
+static inline void route_hdr_read(const uint8_t *flit, struct route_hdr *h)
+{
+	h->type = flit[0];
+	h->class = flit[1];
+	h->len = (uint16_t)(flit[2] | flit[3] << 8);
+	h->dst_node = (uint16_t)(flit[4] | flit[5] << 8);
+	h->flags = flit[6];
+	h->hops = flit[7];
+}
+
 /* Write back the fields a router changes (flags, hops). */
-void route_hdr_write(uint8_t *flit, const struct route_hdr *h);
+static inline void route_hdr_write(uint8_t *flit, const struct route_hdr *h)
+{
+	flit[6] = h->flags;
+	flit[7] = h->hops;
+}
 
 /* The result of route computation for one packet (packed in 32 bits). */
 struct route_result {
@@ -174,7 +187,30 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 		   unsigned int in_port, unsigned int in_vc, const struct route_hdr *h,
 		   struct route_result *r);
 
-uint32_t route_pack(const struct route_result *r);
-void route_unpack(uint32_t w, struct route_result *r);
+/*
+ * Packing: drop 3 bits [2:0], port 8 [10:3], vc 3 [13:11], adapt_vc 3
+ * [16:14], adapt_mask 8 [24:17], flits 6 [30:25] (<= 38 with 8-byte
+ * flits), vc1 [31]; counted is adapt_mask != 0; forward is kept in the
+ * buffer's flags by the caller.
+ */
+static inline uint32_t route_pack(const struct route_result *r)
+{
+	return (uint32_t)r->drop | (uint32_t)r->port << 3 | (uint32_t)r->vc << 11 |
+	       (uint32_t)r->adapt_vc << 14 | (uint32_t)r->adapt_mask << 17 |
+	       (uint32_t)(r->flits & 0x3f) << 25 | (uint32_t)r->vc1 << 31;
+}
+
+static inline void route_unpack(uint32_t w, struct route_result *r)
+{
+	r->drop = w & 7;
+	r->port = (uint8_t)(w >> 3);
+	r->vc = (w >> 11) & 7;
+	r->adapt_vc = (w >> 14) & 7;
+	r->adapt_mask = (uint8_t)(w >> 17);
+	r->flits = (w >> 25) & 0x3f;
+	r->vc1 = (w >> 31) & 1;
+	r->counted = r->adapt_mask != 0;
+	r->forward = false;	/* the caller keeps it in the buffer's flags */
+}
 
 #endif

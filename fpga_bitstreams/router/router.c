@@ -36,14 +36,34 @@ static void arb_make(struct arena *a, struct arbiter *arb, unsigned int kind, un
 		arb_attach(arb, kind, n, m_bits, st);
 }
 
-static void fifo_make(struct arena *a, struct flit_fifo *q, unsigned int cap,
-		      unsigned int flit_bytes)
+/* A FIFO of @cap flits: its slot numbers, and @cap more slots in the pool. */
+static void fifo_make(struct arena *a, struct flit_fifo *q, unsigned int cap, uint32_t *pool_slots)
 {
-	struct fifo_meta *m = arena_take(a, cap * sizeof(*m));
-	uint8_t *d = arena_take(a, (size_t)cap * flit_bytes);
+	uint32_t *s = arena_take(a, fifo_ring_size(cap) * sizeof(*s));
 
 	if (a->base)
-		fifo_attach(q, m, d, cap, flit_bytes);
+		fifo_attach(q, s, cap);
+	*pool_slots += cap;
+}
+
+/* The flit pool: as many slots as all the FIFOs hold together. */
+static void pool_make(struct arena *a, struct flit_pool *pl, uint32_t slots,
+		      unsigned int flit_bytes)
+{
+	struct fifo_meta *m = arena_take(a, (size_t)slots * sizeof(*m));
+	uint8_t *d = arena_take(a, (size_t)slots * flit_bytes);
+	uint32_t *f = arena_take(a, (size_t)slots * sizeof(*f));
+
+	if (!a->base)
+		return;
+	pl->meta = m;
+	pl->data = d;
+	pl->free = f;
+	pl->flit_bytes = flit_bytes;
+	/* slot 0 on top: handed out first */
+	for (uint32_t i = 0; i < slots; i++)
+		f[i] = slots - 1 - i;
+	pl->n_free = slots;
 }
 
 /* Lay out (a->base NULL: measure) every unit of @r. */
@@ -52,6 +72,7 @@ static void router_layout(struct router *r, struct arena *a)
 	const struct router_params *p = &r->p;
 	unsigned int P = p->ports, V = p->vcs, fb = p->flit_bytes, tiles = 0;
 	unsigned int pipe_cap;
+	uint32_t slots = 0;
 
 	r->in_wires = arena_take(a, P * sizeof(struct chan));
 	r->out_wires = arena_take(a, P * sizeof(struct chan));
@@ -70,26 +91,17 @@ static void router_layout(struct router *r, struct arena *a)
 	for (unsigned int i = 0; i < P; i++) {
 		struct in_port *ip = a->base ? &r->in[i] : NULL;
 		struct out_port *op = a->base ? &r->out[i] : NULL;
-		struct in_vc *ivs = arena_take(a, V * sizeof(struct in_vc));
-		struct out_vc *ovs = arena_take(a, V * sizeof(struct out_vc));
 		struct arbiter *va = arena_take(a, V * sizeof(struct arbiter));
-		struct credit *rc = NULL;
 
-		if (p->org == ROUTER_ORG_TILED)
-			rc = arena_take(a, p->cols * V * sizeof(struct credit));
-		if (ip) {
-			ip->vc = ivs;
-			ip->rowcred = rc;
-			op->vc = ovs;
+		if (op)
 			op->va_arb = va;
-		}
 		for (unsigned int v = 0; v < V; v++) {
-			fifo_make(a, ip ? &ip->vc[v].buf : NULL, p->buf_depth, fb);
+			fifo_make(a, ip ? &ip->vc[v].buf : NULL, p->buf_depth, &slots);
 			arb_make(a, va ? &va[v] : NULL, p->arb_va_out, P, p->iwa_bits);
 		}
 		arb_make(a, ip ? &ip->sa_arb : NULL, p->arb_sa_in, V, p->iwa_bits);
 		arb_make(a, ip ? &ip->va_arb : NULL, p->arb_va_in, V, p->iwa_bits);
-		fifo_make(a, op ? &op->pipe : NULL, pipe_cap, fb);
+		fifo_make(a, op ? &op->pipe : NULL, pipe_cap, &slots);
 		if (p->org == ROUTER_ORG_XBAR)
 			arb_make(a, op ? &op->sa_arb : NULL, p->arb_sa_out, P, p->iwa_bits);
 		else
@@ -97,38 +109,34 @@ static void router_layout(struct router *r, struct arena *a)
 	}
 	for (unsigned int g = 0; g < tiles; g++) {
 		struct tile *t = a->base ? &r->tiles[g] : NULL;
-		struct flit_fifo *rb = arena_take(a, p->cols * V * sizeof(struct flit_fifo));
 		struct arbiter *sa = arena_take(a, p->rows * sizeof(struct arbiter));
-		struct credit *cc = arena_take(a, p->rows * V * sizeof(struct credit));
-		int8_t *own = arena_take(a, p->rows * V);
-		struct flit_fifo *cb = NULL;
 
-		if (g < P)
-			cb = arena_take(a, p->rows * V * sizeof(struct flit_fifo));
 		if (t) {
-			t->row = g / p->cols;
-			t->col = g % p->cols;
-			t->rowbuf = rb;
+			t->row = (uint8_t)(g / p->cols);
+			t->col = (uint8_t)(g % p->cols);
 			t->sub_arb = sa;
-			t->colcred = cc;
-			t->colown = own;
-			t->colbuf = cb;
 		}
 		for (unsigned int i = 0; i < p->cols * V; i++)
-			fifo_make(a, rb ? &rb[i] : NULL, p->row_depth, fb);
+			fifo_make(a, t ? &t->rowbuf[i] : NULL, p->row_depth, &slots);
 		for (unsigned int i = 0; i < p->rows; i++)
 			arb_make(a, sa ? &sa[i] : NULL, p->arb_sa_out, p->cols * V, p->iwa_bits);
 		if (g < P)
 			for (unsigned int i = 0; i < p->rows * V; i++)
-				fifo_make(a, cb ? &cb[i] : NULL, p->col_depth, fb);
+				fifo_make(a, t ? &t->colbuf[i] : NULL, p->col_depth, &slots);
 	}
 	if (tiles) {
 		/* credits in flight: at most one per buffer read per cycle and latency */
-		r->row_ret.cap = tiles * p->rows * p->speedup * p->lat_row + 1;
-		r->col_ret.cap = P * p->lat_col + 1;
-		r->row_ret.v = arena_take(a, r->row_ret.cap * sizeof(struct credit_ret));
-		r->col_ret.v = arena_take(a, r->col_ret.cap * sizeof(struct credit_ret));
+		unsigned int row_n = fifo_ring_size(tiles * p->rows * p->speedup * p->lat_row + 1);
+		unsigned int col_n = fifo_ring_size(P * p->lat_col + 1);
+
+		r->row_ret.mask = row_n - 1;
+		r->col_ret.mask = col_n - 1;
+		r->row_ret.latency = p->lat_row;
+		r->col_ret.latency = p->lat_col;
+		r->row_ret.v = arena_take(a, row_n * sizeof(struct credit_ret));
+		r->col_ret.v = arena_take(a, col_n * sizeof(struct credit_ret));
 	}
+	pool_make(a, &r->pool, slots, fb);
 }
 
 /* The power-on state of every register. */
@@ -143,20 +151,39 @@ static void router_reset_state(struct router *r)
 		r->out_wires[i].back.ready = true;
 		r->in_wires[i].back.ready = true;
 		op->up = true;
-		op->ready = true;
+		out_usable_update(r, i);
 		for (unsigned int v = 0; v < V; v++) {
 			credit_init(&op->vc[v].cred, p->buf_depth);
 			op->vc[v].owner = -1;
 		}
-		if (p->org == ROUTER_ORG_TILED)
+		if (p->org == ROUTER_ORG_TILED) {
 			for (unsigned int k = 0; k < p->cols * V; k++)
 				credit_init(&r->in[i].rowcred[k], p->row_depth);
-	}
-	for (unsigned int g = 0; r->tiles && g < p->rows * p->cols; g++)
-		for (unsigned int k = 0; k < p->rows * V; k++) {
-			credit_init(&r->tiles[g].colcred[k], p->col_depth);
-			r->tiles[g].colown[k] = -1;
+			r->in[i].row_slot = (i % p->cols) * V;
 		}
+	}
+	for (unsigned int g = 0; r->tiles && g < p->rows * p->cols; g++) {
+		struct tile *t = &r->tiles[g];
+
+		for (unsigned int k = 0; k < p->rows * V; k++) {
+			credit_init(&t->colvc[k].cred, p->col_depth);
+			t->colvc[k].own = -1;
+		}
+		/* row buffer (ci, v) at subswitch (row, col): input row * COLS + ci */
+		for (unsigned int ci = 0; ci < p->cols; ci++)
+			for (unsigned int v = 0; v < V; v++)
+				t->row_src[ci * V + v] = t->row * p->cols + ci < p->ports ?
+					&r->in[t->row * p->cols + ci].rowcred[t->col * V + v] : NULL;
+		/* column buffer (ri, v) of this output: subswitch (ri, col), slot row */
+		for (unsigned int ri = 0; g < p->ports && ri < p->rows; ri++)
+			for (unsigned int v = 0; v < V; v++)
+				t->col_src[ri * V + v] =
+					&r->tiles[ri * p->cols + t->col].colvc[t->row * V + v].cred;
+	}
+	for (unsigned int i = 0; i < p->ports; i++) {
+		r->port_row[i] = (uint8_t)(i / p->cols);
+		r->port_col[i] = (uint8_t)(i % p->cols);
+	}
 	r->next_event = ROUTER_NEVER;
 }
 
@@ -205,6 +232,7 @@ struct router *router_new(const struct router_params *p, const struct route_view
 	r->vc_step = p->vc_model == 1 ? p->vcs : p->vcs >= 2 ? 2 : 1;
 	r->rcfg.flit_bytes = p->flit_bytes;
 	r->rcfg.max_flits = router_max_packet_flits(p->flit_bytes);
+	r->vc_bytes = p->vcs >= 8 ? ~0ull : (1ull << (8 * p->vcs)) - 1;
 	router_layout(r, &a);
 	r->arena_size = a.off;
 	r->arena = calloc(1, a.off);
@@ -256,30 +284,50 @@ uint64_t router_now(const struct router *r)
 	return r->now;
 }
 
+uint64_t router_out_driven(const struct router *r)
+{
+	return r->out_driven;
+}
+
+uint64_t router_in_credited(const struct router *r)
+{
+	return r->in_credited;
+}
+
 /* ---- the clock ------------------------------------------------------------ */
 
+/*
+ * Sample the wires at the edge: credits from downstream (applied at the
+ * end of the edge, output_commit) and which inputs carry a flit.
+ */
 static void router_sample(struct router *r)
 {
+	struct chan *ow = r->out_wires, *iw = r->in_wires;
+	const unsigned int P = r->p.ports;
+	uint64_t cp = 0, valid = 0;
+
 	for (uint64_t m = r->out_driven; m; m &= m - 1)
-		r->out_wires[__builtin_ctzll(m)].fwd.valid = false;
+		ow[__builtin_ctzll(m)].fwd.valid = false;
 	r->out_driven = 0;
 	for (uint64_t m = r->in_credited; m; m &= m - 1)
-		memset(r->in_wires[__builtin_ctzll(m)].back.credits, 0, CHAN_VCS_MAX);
+		memset(iw[__builtin_ctzll(m)].back.credits, 0, CHAN_VCS_MAX);
 	r->in_credited = 0;
-	for (unsigned int o = 0; o < r->p.ports; o++) {
-		struct chan_back *b = &r->out_wires[o].back;
-		struct out_port *op = &r->out[o];
+	/*
+	 * Every port, without a branch on what it carries (credits arrive at
+	 * random): the word is taken and the wire cleared either way, and
+	 * credits_in is read only for the ports in credits_ports.
+	 */
+	for (unsigned int o = 0; o < P; o++) {
 		uint64_t c;
 
-		memcpy(&c, b->credits, sizeof(c));
-		if (c) {
-			for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
-				op->credits_in[v] = (uint8_t)(op->credits_in[v] + b->credits[v]);
-			memset(b->credits, 0, sizeof(b->credits));
-			op->credits_pending = true;
-		}
-		op->ready = b->ready;
+		memcpy(&c, ow[o].back.credits, sizeof(c));
+		r->out[o].credits_in = c;
+		memset(ow[o].back.credits, 0, sizeof(c));
+		cp |= (uint64_t)(c != 0) << o;
+		valid |= (uint64_t)iw[o].fwd.valid << o;
 	}
+	r->credits_ports = cp;
+	r->in_valid = valid;
 }
 
 void router_cycle(struct router *r)
@@ -287,15 +335,21 @@ void router_cycle(struct router *r)
 	r->wake = ROUTER_NEVER;
 	r->changed = false;
 	router_sample(r);
-	output_drive(r);
-	if (r->p.org == ROUTER_ORG_TILED) {
+	/* the units in reverse pipeline order; a unit with nothing to do is skipped */
+	if (r->pipes_nonempty)
+		output_drive(r);
+	if (r->cols_nonempty)
 		tile_output_mux(r);
+	if (r->rows_nonempty)
 		tile_subswitch(r);
-	}
-	sw_alloc(r);
-	vc_alloc(r);
-	input_write(r);
-	output_commit(r);
+	if (r->sa_ports)
+		sw_alloc(r);
+	if (r->va_ports)
+		vc_alloc(r);
+	if (r->in_valid)
+		input_write(r);
+	if (r->credits_ports | r->fp_ports | r->row_ret.count | r->col_ret.count)
+		output_commit(r);
 	r->cnt.cycles++;
 	r->now++;
 	if (r->changed)
@@ -336,6 +390,7 @@ void router_set_port_up(struct router *r, unsigned int port, bool up)
 		for (unsigned int v = 0; v < r->p.vcs; v++)
 			op->vc[v].cred.avail = op->vc[v].cred.max;
 	op->up = up;
+	out_usable_update(r, port);
 	r->next_event = r->now;
 }
 
@@ -344,6 +399,7 @@ void router_set_port_disabled(struct router *r, unsigned int port, bool disabled
 	if (port >= r->n_net)
 		return;
 	r->out[port].disabled = disabled;
+	out_usable_update(r, port);
 	r->next_event = r->now;
 }
 
@@ -358,6 +414,7 @@ void router_clear_dead(struct router *r)
 		struct out_port *op = &r->out[o];
 
 		op->dead = false;
+		out_usable_update(r, o);
 		for (unsigned int v = 0; v < r->p.vcs; v++)
 			if (op->stalled & (1u << v))
 				op->vc[v].stall_since = r->now;

@@ -66,6 +66,14 @@ struct chan *router_out(struct router *r, unsigned int port);
 
 /* One clock edge: the end of cycle router_now(), which then advances by one. */
 void router_cycle(struct router *r);
+/*
+ * After an edge, the ports whose output wires carry a flit (bit p:
+ * router_out(r, p)->fwd.valid) and the ports whose input back wires carry
+ * credits (router_in(r, p)->back.credits): whoever moves the wires need
+ * not look at the others.
+ */
+uint64_t router_out_driven(const struct router *r);
+uint64_t router_in_credited(const struct router *r);
 /* The cycle whose wires router_cycle() samples next. */
 uint64_t router_now(const struct router *r);
 

@@ -13,6 +13,12 @@
 #include "fifo.h"
 #include "router.h"
 
+/* Row buffers (COLS x VCS) and column buffers (ROWS x VCS) of a tile, at most. */
+#define TILE_BUFS	64
+
+/* No pool slot: the flit was drained, not passed on. */
+#define ROUTER_NO_SLOT	UINT32_MAX
+
 /* ---- input unit: one per port ------------------------------------------- */
 
 /* Registers of one input VC. */
@@ -21,7 +27,10 @@ struct in_vc {
 	uint8_t state;		/* enum router_vc_state (ROUTING covers VC_WAIT) */
 	uint8_t out_port;	/* ACTIVE: the output VC it owns */
 	uint8_t out_vc;
-	uint8_t sent;		/* flits of the front packet switched so far */
+	uint16_t sent;		/* flits of the front packet switched so far */
+	uint8_t row_tile;	/* TILED, ACTIVE: tile of the row buffer it sends to */
+	uint8_t row_k;		/* TILED, ACTIVE: its credit in the port's rowcred */
+	uint64_t fwd;		/* ACTIVE: where its flits go past the input buffer (fifo_meta word) */
 	struct route_result rt;	/* route of the front packet */
 	uint64_t va_at;		/* ROUTING: first cycle VA may act (head visible + LAT_RC) */
 	uint64_t sa_at;		/* ACTIVE/DROPPING: first cycle SA may act */
@@ -34,11 +43,13 @@ struct in_vc {
 };
 
 struct in_port {
-	struct in_vc *vc;	/* VCS of them */
 	uint32_t busy;		/* bit v: vc[v].state != IDLE */
+	uint32_t routing;	/* bit v: vc[v].state == ROUTING */
+	unsigned int row_slot;	/* TILED: its row buffers at a subswitch: row_slot + VC */
 	struct arbiter sa_arb;	/* SA input stage: VCS requesters */
 	struct arbiter va_arb;	/* VA input stage: VCS requesters */
-	struct credit *rowcred;	/* TILED: [COLS][VCS] row buffer credits, by input VC */
+	struct in_vc vc[CHAN_VCS_MAX];	/* VCS of them */
+	struct credit rowcred[TILE_BUFS];	/* TILED: [COLS][VCS] row buffer credits, by input VC */
 };
 
 /* ---- output unit: one per port ----------------------------------------- */
@@ -57,32 +68,41 @@ struct out_vc {
 };
 
 struct out_port {
-	struct out_vc *vc;	/* VCS of them */
 	struct flit_fifo pipe;	/* output register stage(s) to the wire */
+	struct out_vc vc[CHAN_VCS_MAX];	/* VCS of them */
 	struct arbiter sa_arb;	/* XBAR: SA output stage over PORTS inputs */
 	struct arbiter mux_arb;	/* TILED: output mux over ROWS x VCS column buffers */
 	struct arbiter *va_arb;	/* VA output stage: [VCS], PORTS requesters each */
 	uint32_t waiting;	/* bit v: a packet waits for credit this cycle */
 	uint32_t stalled;	/* bit v: stall_since running */
 	bool up, dead, disabled;
-	bool ready;		/* downstream ready sampled this cycle */
-	uint8_t credits_in[CHAN_VCS_MAX];	/* sampled, applied at the edge */
-	bool credits_pending;
+	uint64_t credits_in;	/* per VC a byte: sampled, applied at the edge */
 };
 
 /* ---- tile (TILED): subswitch and column buffers ------------------------- */
 
+
+/* A column buffer VC as its subswitch sees it. */
+struct col_vc {
+	struct credit cred;	/* the column buffer's free slots */
+	int16_t own;		/* row buffer whose packet owns it, -1 */
+	uint16_t pad;
+};
+
 struct tile {
-	unsigned int row, col;
-	/* subswitch (row, col): row buffers of the COLS inputs of this row */
-	struct flit_fifo *rowbuf;	/* [COLS][VCS], by input VC */
 	uint64_t row_nonempty;		/* bit ci * VCS + v */
-	struct arbiter *sub_arb;	/* [ROWS]: one per subswitch output */
-	struct credit *colcred;		/* [ROWS][VCS]: column buffers of tile (ro, col), slot row */
-	int8_t *colown;			/* [ROWS][VCS]: row buffer whose packet owns it, -1 */
-	/* column buffers of this tile's output (if it has a port) */
-	struct flit_fifo *colbuf;	/* [ROWS][VCS], by output VC */
 	uint64_t col_nonempty;		/* bit ri * VCS + v */
+	struct arbiter *sub_arb;	/* [ROWS]: one per subswitch output */
+	uint8_t row, col;
+	/* subswitch (row, col): row buffers of the COLS inputs of this row, by input VC */
+	struct flit_fifo rowbuf[TILE_BUFS];	/* [COLS][VCS] */
+	/* the column buffers the subswitch feeds, at tile (ro, col), slot row */
+	struct col_vc colvc[TILE_BUFS];		/* [ROWS][VCS] */
+	/* column buffers of this tile's output (if it has a port), by output VC */
+	struct flit_fifo colbuf[TILE_BUFS];	/* [ROWS][VCS] */
+	/* wiring: the credit each buffer returns when a flit leaves it */
+	struct credit *row_src[TILE_BUFS];	/* the input's row buffer credit */
+	struct credit *col_src[TILE_BUFS];	/* the subswitch's column buffer credit */
 };
 
 /* A credit on its way back inside the router (fixed latency: in order). */
@@ -93,11 +113,16 @@ struct credit_ret {
 
 struct credit_line {
 	struct credit_ret *v;
-	unsigned int cap, head, count;
+	unsigned int mask;	/* entries - 1 (a power of two) */
+	unsigned int head, count;
+	unsigned int latency;	/* cycles from a flit leaving to its credit being usable */
 };
 
 struct router {
 	struct router_params p;
+	struct flit_pool pool;	/* every flit inside, by slot (fifo.h) */
+	uint8_t port_row[ROUTER_PORTS_MAX];	/* tile row and column of each port */
+	uint8_t port_col[ROUTER_PORTS_MAX];
 	struct route_view view;
 	struct route_cfg rcfg;
 	unsigned int n_net;
@@ -111,16 +136,22 @@ struct router {
 	struct chan *in_wires;	/* [PORTS] */
 	struct chan *out_wires;	/* [PORTS] */
 	uint64_t out_driven;	/* ports whose out.fwd is valid */
+	uint64_t credits_ports;	/* ports whose out.back brought credits this edge */
+	uint64_t in_valid;	/* ports whose in.fwd carries a flit this edge */
+	uint64_t vc_bytes;	/* the bytes of a credits word that name VCs < VCS */
 	uint64_t in_credited;	/* ports whose in.back carries credits */
 
 	struct in_port *in;	/* [PORTS] */
 	struct out_port *out;	/* [PORTS] */
 	struct tile *tiles;	/* [ROWS * COLS] (TILED) */
 	uint64_t in_active;	/* input ports with a VC not IDLE */
+	uint64_t va_ports;	/* input ports with a VC routing (VC allocation) */
+	uint64_t sa_ports;	/* input ports with a VC active or dropping (switch allocation) */
 	uint64_t rows_nonempty;	/* tiles with a row buffer holding flits */
 	uint64_t cols_nonempty;	/* tiles with a column buffer holding flits */
 	uint64_t pipes_nonempty;/* output ports with a flit in the output stage */
 	uint64_t fp_ports;	/* output ports with a VC waiting or stalled */
+	uint64_t usable;	/* output ports up, not dead, not disabled (out_usable) */
 	struct credit_line row_ret, col_ret;
 	unsigned int va_rr;	/* adaptive choice round robin */
 
@@ -134,6 +165,17 @@ struct router {
 	void *arena;
 	size_t arena_size;
 };
+
+/* Port @p's bits in the router's port masks, after its VC states changed. */
+static inline void in_port_update(struct router *r, unsigned int p)
+{
+	const struct in_port *ip = &r->in[p];
+	uint64_t bit = 1ull << p;
+
+	r->in_active = (r->in_active & ~bit) | (ip->busy ? bit : 0);
+	r->va_ports = (r->va_ports & ~bit) | (ip->routing ? bit : 0);
+	r->sa_ports = (r->sa_ports & ~bit) | (ip->busy & ~ip->routing ? bit : 0);
+}
 
 /* Tile of port @p. */
 static inline struct tile *router_tile(struct router *r, unsigned int p)
@@ -150,9 +192,16 @@ static inline void router_wake(struct router *r, uint64_t at)
 /* Is output @o able to carry packets (up, not dead, not disabled)? */
 static inline bool out_usable(const struct router *r, unsigned int o)
 {
-	const struct out_port *op = &r->out[o];
+	return (r->usable >> o) & 1;
+}
 
-	return op->up && !op->dead && !op->disabled;
+/* Output @o's bit in r->usable, after its up, dead or disabled register changed. */
+static inline void out_usable_update(struct router *r, unsigned int o)
+{
+	const struct out_port *op = &r->out[o];
+	uint64_t bit = 1ull << o;
+
+	r->usable = (r->usable & ~bit) | (op->up && !op->dead && !op->disabled ? bit : 0);
 }
 
 static inline enum route_drop out_drop_reason(const struct router *r, unsigned int o)
@@ -178,12 +227,10 @@ static inline bool out_vct_fits(const struct router *r, const struct out_vc *ov,
 /* A credit returned through a fixed-latency line, usable from cycle @at. */
 static inline void credit_line_push(struct credit_line *l, uint64_t at, struct credit *c)
 {
-	unsigned int s = l->head + l->count;
+	struct credit_ret *e = &l->v[(l->head + l->count) & l->mask];
 
-	if (s >= l->cap)
-		s -= l->cap;
-	l->v[s].at = at;
-	l->v[s].c = c;
+	e->at = at;
+	e->c = c;
 	l->count++;
 }
 
@@ -201,8 +248,7 @@ void input_front_next(struct router *r, unsigned int port, unsigned int vc);
 void input_collect_drop(struct in_vc *iv, const uint8_t *data, unsigned int flit_bytes);
 /* output_unit.c */
 void output_release(struct router *r, unsigned int o, unsigned int vc);
-void output_discard(struct router *r, unsigned int o, const struct fifo_meta *m,
-		    const uint8_t *data);
+void output_discard(struct router *r, unsigned int o, uint32_t slot);
 void output_wait(struct router *r, unsigned int o, unsigned int vc);
 /* router.c */
 void router_emit_drop(struct router *r, enum route_drop why, unsigned int in_port,

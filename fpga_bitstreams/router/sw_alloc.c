@@ -28,11 +28,6 @@
  */
 #include "router_int.h"
 
-struct sa_flit {
-	struct fifo_meta m;
-	uint8_t data[FLIT_BYTES_MAX];
-};
-
 /* May the next packet of (@port, @vc) keep the output VC its predecessor had? */
 static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 {
@@ -42,7 +37,7 @@ static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 
 	if (fifo_empty(&iv->buf))
 		return false;
-	m = fifo_front(&iv->buf);
+	m = &r->pool.meta[fifo_front(&iv->buf)];
 	if (m->ready_at + r->p.lat_rc > r->now + 1)
 		return false;
 	route_unpack(m->route, &rt);
@@ -60,6 +55,12 @@ static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 		ov->pkts++;
 	}
 	iv->rt = rt;
+	{
+		struct fifo_meta f = { .word = iv->fwd };
+
+		f.len = rt.flits;
+		iv->fwd = f.word;
+	}
 	iv->sent = 0;
 	iv->drop_bytes = 0;
 	iv->sa_at = r->now + 1;
@@ -94,77 +95,95 @@ static void sa_packet_done(struct router *r, unsigned int port, unsigned int vc)
 	}
 }
 
-/*
- * Take the front flit of (@port, @vc) out of the input buffer into @f:
- * credit upstream, header update, tail handling.  Returns true if it goes
- * on into the switch (false: drained to the drop interface).
- */
-static bool sa_take(struct router *r, unsigned int port, unsigned int vc, struct sa_flit *f)
+/* A head flit leaving toward a network port: hops and the VC1/ADAPTIVE flags. */
+static void sa_head_update(struct router *r, const struct in_vc *iv, uint8_t *data)
+{
+	struct route_hdr h;
+
+	route_hdr_read(data, &h);
+	h.hops++;
+	h.flags &= (uint8_t)~(LOOM_PKT_F_VC1 | LOOM_PKT_F_ADAPTIVE);
+	if (iv->rt.vc1)
+		h.flags |= LOOM_PKT_F_VC1;
+	if (r->rcfg.card_vcs && route_vc_adaptive(iv->out_vc))
+		h.flags |= LOOM_PKT_F_ADAPTIVE;
+	route_hdr_write(data, &h);
+}
+
+/* The front flit of dropping (@port, @vc) drained into the drop collector. */
+static void sa_drain(struct router *r, unsigned int port, unsigned int vc, uint32_t s)
 {
 	struct in_vc *iv = &r->in[port].vc[vc];
-	bool fwd = iv->state == IVC_ACTIVE;
 
-	f->m = *fifo_front(&iv->buf);
-	memcpy(f->data, fifo_front_data(&iv->buf), r->p.flit_bytes);
-	fifo_pop(&iv->buf);
+	input_collect_drop(iv, pool_data(&r->pool, s), r->p.flit_bytes);
+	pool_put(&r->pool, s);
+}
+
+/*
+ * Take the front flit of (@port, @vc) out of the input buffer: credit
+ * upstream, header update, tail handling.  Returns its pool slot if it
+ * goes on into the switch, ROUTER_NO_SLOT if it was drained to the drop
+ * interface; @flags gets its FM_* flags either way.
+ */
+static inline __attribute__((always_inline)) uint32_t
+sa_take(struct router *r, unsigned int port, unsigned int vc, uint8_t *flags)
+{
+	struct in_vc *iv = &r->in[port].vc[vc];
+	uint32_t s = fifo_pop(&iv->buf);
+	struct fifo_meta *m = &r->pool.meta[s];
+
+	*flags = m->flags;
 	r->in_wires[port].back.credits[vc]++;
 	r->in_credited |= 1ull << port;
 	r->changed = true;
-	if (!fwd) {
-		input_collect_drop(iv, f->data, r->p.flit_bytes);
+	if (iv->state != IVC_ACTIVE) {
+		sa_drain(r, port, vc, s);
+		s = ROUTER_NO_SLOT;
 	} else {
-		if ((f->m.flags & FM_HEAD) && iv->rt.forward) {
-			struct route_hdr h;
-
-			route_hdr_read(f->data, &h);
-			h.hops++;
-			h.flags &= (uint8_t)~(LOOM_PKT_F_VC1 | LOOM_PKT_F_ADAPTIVE);
-			if (iv->rt.vc1)
-				h.flags |= LOOM_PKT_F_VC1;
-			if (r->rcfg.card_vcs && route_vc_adaptive(iv->out_vc))
-				h.flags |= LOOM_PKT_F_ADAPTIVE;
-			route_hdr_write(f->data, &h);
-		}
+		if ((*flags & FM_HEAD) && iv->rt.forward)
+			sa_head_update(r, iv, pool_data(&r->pool, s));
 		iv->sent++;
-		f->m.route = iv->rt.flits;	/* row/column buffers: the packet's length */
-		f->m.in_vc = (uint8_t)vc;
-		f->m.vc = iv->out_vc;
-		f->m.port = iv->out_port;
+		fifo_meta_forward(m, iv->fwd);
 	}
-	if (f->m.flags & FM_TAIL)
+	if (*flags & FM_TAIL)
 		sa_packet_done(r, port, vc);
-	return fwd;
+	return s;
 }
 
-/* Requests of input @p's VCs; @room: TILED needs row credit, XBAR checks later. */
-static uint64_t sa_requests(struct router *r, unsigned int p)
+/*
+ * Requests of input @p's switching (active or dropping) VCs.  TILED: an
+ * active VC needs a credit of its row buffer; XBAR: room in the output
+ * stage and, wormhole, a credit of its output VC.
+ */
+static inline __attribute__((always_inline)) uint64_t
+sa_requests(struct router *r, unsigned int p)
 {
-	struct in_port *ip = &r->in[p];
+	const struct in_port *ip = &r->in[p];
+	const uint64_t now = r->now;
+	const bool tiled = r->p.org == ROUTER_ORG_TILED;
 	uint64_t req = 0;
 
-	for (uint32_t vm = ip->busy; vm; vm &= vm - 1) {
+	for (uint32_t vm = ip->busy & ~ip->routing; vm; vm &= vm - 1) {
 		unsigned int v = (unsigned int)__builtin_ctz(vm);
-		struct in_vc *iv = &ip->vc[v];
+		const struct in_vc *iv = &ip->vc[v];
+		uint64_t at;
 
-		if (iv->state != IVC_ACTIVE && iv->state != IVC_DROPPING)
-			continue;
-		if (iv->sa_at > r->now) {
+		if (iv->sa_at > now) {
 			router_wake(r, iv->sa_at);
 			continue;
 		}
 		if (fifo_empty(&iv->buf))
 			continue;	/* the next flit has not arrived */
-		if (!fifo_ready(&iv->buf, r->now)) {
-			router_wake(r, fifo_front(&iv->buf)->ready_at);
+		at = r->pool.meta[fifo_front(&iv->buf)].ready_at;
+		if (at > now) {
+			router_wake(r, at);
 			continue;
 		}
 		if (iv->state == IVC_ACTIVE) {
 			unsigned int o = iv->out_port;
 
-			if (r->p.org == ROUTER_ORG_TILED) {
-				unsigned int co = o % r->p.cols;
-
-				if (!credit_has(&ip->rowcred[co * r->p.vcs + v], 1))
+			if (tiled) {
+				if (!ip->rowcred[iv->row_k].avail)
 					continue;
 			} else if (out_usable(r, o)) {
 				struct out_port *op = &r->out[o];
@@ -183,10 +202,13 @@ static uint64_t sa_requests(struct router *r, unsigned int p)
 	return req;
 }
 
+/* Arbitration pattern of the requesters (IWA weights): their route's VC class. */
 static uint64_t sa_pattern(const struct in_port *ip, uint64_t req)
 {
 	uint64_t pat = 0;
 
+	if (ip->sa_arb.kind != ARB_IWA)
+		return 0;	/* only the inverse-weighted arbiter reads it */
 	for (uint64_t m = req; m; m &= m - 1) {
 		unsigned int v = (unsigned int)__builtin_ctzll(m);
 
@@ -198,37 +220,51 @@ static uint64_t sa_pattern(const struct in_port *ip, uint64_t req)
 
 static void sa_tiled(struct router *r)
 {
-	unsigned int cols = r->p.cols, vcs = r->p.vcs;
+	const unsigned int speedup = r->p.speedup;
+	const uint64_t row_at = r->now + r->p.lat_sa + r->p.lat_row;
+	struct fifo_meta *const meta = r->pool.meta;
 
-	for (uint64_t pm = r->in_active; pm; pm &= pm - 1) {
+	for (uint64_t pm = r->sa_ports; pm; pm &= pm - 1) {
 		unsigned int p = (unsigned int)__builtin_ctzll(pm);
 		struct in_port *ip = &r->in[p];
-		uint64_t req = sa_requests(r, p), pat = sa_pattern(ip, req);
-		unsigned int ri = p / cols, ci = p % cols;
+		uint64_t req = sa_requests(r, p), pat;
 
-		for (unsigned int s = 0; s < r->p.speedup && req; s++) {
+		if (!req)
+			continue;
+		pat = sa_pattern(ip, req);
+		r->cnt.sa_conflicts += (req & (req - 1)) != 0;
+		for (unsigned int s = 0; s < speedup && req; s++) {
 			int w = arb_pick(&ip->sa_arb, req);
-			struct sa_flit f;
-			struct tile *t;
-			unsigned int co, slot;
+			struct in_vc *iv = &ip->vc[w];
+			uint32_t fs = fifo_pop(&iv->buf);
+			struct fifo_meta *m = &meta[fs];
+			uint8_t flags = m->flags;
 
-			if (s == 0)
-				r->cnt.sa_conflicts += (req & (req - 1)) != 0;
 			req &= ~(1ull << w);
-			if (!sa_take(r, p, (unsigned int)w, &f)) {
-				arb_update(&ip->sa_arb, w, req | 1ull << w, pat, !(f.m.flags & FM_TAIL));
-				continue;
+			/* its buffer slot is free: the credit goes upstream */
+			r->in_wires[p].back.credits[w]++;
+			r->in_credited |= 1ull << p;
+			r->changed = true;
+			if (iv->state == IVC_ACTIVE) {
+				/* on the row bus into its row buffer at the subswitch */
+				struct tile *t = &r->tiles[iv->row_tile];
+				unsigned int b = ip->row_slot + (unsigned int)w;
+
+				if ((flags & FM_HEAD) && iv->rt.forward)
+					sa_head_update(r, iv, pool_data(&r->pool, fs));
+				iv->sent++;
+				fifo_meta_forward(m, iv->fwd);
+				m->ready_at = row_at;
+				ip->rowcred[iv->row_k].avail--;
+				fifo_push(&t->rowbuf[b], fs);
+				t->row_nonempty |= 1ull << b;
+				r->rows_nonempty |= 1ull << iv->row_tile;
+			} else {
+				sa_drain(r, p, (unsigned int)w, fs);
 			}
-			co = f.m.port % cols;
-			t = &r->tiles[ri * cols + co];
-			slot = ci * vcs + (unsigned int)w;
-			credit_take(&ip->rowcred[co * vcs + (unsigned int)w], 1);
-			f.m.ready_at = r->now + r->p.lat_sa + r->p.lat_row;
-			fifo_push(&t->rowbuf[slot], &f.m, f.data);
-			t->row_nonempty |= 1ull << slot;
-			r->rows_nonempty |= 1ull << (ri * cols + co);
-			router_wake(r, f.m.ready_at);
-			arb_update(&ip->sa_arb, w, req | 1ull << w, pat, !(f.m.flags & FM_TAIL));
+			if (flags & FM_TAIL)
+				sa_packet_done(r, p, (unsigned int)w);
+			arb_update(&ip->sa_arb, w, req | 1ull << w, pat, !(flags & FM_TAIL));
 		}
 	}
 }
@@ -242,7 +278,7 @@ static void sa_xbar(struct router *r)
 	unsigned int room[ROUTER_PORTS_MAX];
 
 	/* input stage */
-	for (uint64_t pm = r->in_active; pm; pm &= pm - 1) {
+	for (uint64_t pm = r->sa_ports; pm; pm &= pm - 1) {
 		unsigned int p = (unsigned int)__builtin_ctzll(pm);
 		struct in_port *ip = &r->in[p];
 		uint64_t req = sa_requests(r, p), left = req, used = 0;
@@ -256,10 +292,10 @@ static void sa_xbar(struct router *r)
 
 			left &= ~(1ull << w);
 			if (iv->state == IVC_DROPPING) {
-				struct sa_flit f;
+				uint8_t flags;
 
-				sa_take(r, p, (unsigned int)w, &f);
-				arb_update(&ip->sa_arb, w, req, in_pat[p], !(f.m.flags & FM_TAIL));
+				sa_take(r, p, (unsigned int)w, &flags);
+				arb_update(&ip->sa_arb, w, req, in_pat[p], !(flags & FM_TAIL));
 				continue;
 			}
 			if (used & (1ull << iv->out_port)) {
@@ -277,6 +313,7 @@ static void sa_xbar(struct router *r)
 		unsigned int o = (unsigned int)__builtin_ctzll(om);
 		struct out_port *op = &r->out[o];
 		uint64_t req = out_req[o];
+		struct fifo_meta *m;
 
 		room[o] = op->pipe.cap - op->pipe.count;
 		if (room[o] > r->p.speedup)
@@ -286,7 +323,8 @@ static void sa_xbar(struct router *r)
 		for (unsigned int s = 0; s < room[o] && req; s++) {
 			int g = arb_pick(&op->sa_arb, req);
 			unsigned int p = (unsigned int)g, v = 0;
-			struct sa_flit f;
+			uint32_t fs;
+			uint8_t flags;
 
 			req &= ~(1ull << g);
 			for (unsigned int k = 0; k < n_picks[p]; k++) {
@@ -294,20 +332,19 @@ static void sa_xbar(struct router *r)
 				if (r->in[p].vc[v].state == IVC_ACTIVE && r->in[p].vc[v].out_port == o)
 					break;
 			}
-			sa_take(r, p, v, &f);
-			arb_update(&op->sa_arb, g, out_req[o], 0, !(f.m.flags & FM_TAIL));
-			arb_update(&r->in[p].sa_arb, (int)v, in_req[p], in_pat[p],
-				   !(f.m.flags & FM_TAIL));
+			fs = sa_take(r, p, v, &flags);
+			arb_update(&op->sa_arb, g, out_req[o], 0, !(flags & FM_TAIL));
+			arb_update(&r->in[p].sa_arb, (int)v, in_req[p], in_pat[p], !(flags & FM_TAIL));
 			if (!out_usable(r, o)) {
-				output_discard(r, o, &f.m, f.data);
+				output_discard(r, o, fs);
 				continue;
 			}
-			if (vc_wormhole(r, f.m.vc))
-				credit_take(&op->vc[f.m.vc].cred, 1);
-			f.m.ready_at = r->now + r->p.lat_sa + r->p.lat_st + r->p.lat_lt;
-			fifo_push(&op->pipe, &f.m, f.data);
+			m = &r->pool.meta[fs];
+			if (vc_wormhole(r, m->vc))
+				credit_take(&op->vc[m->vc].cred, 1);
+			m->ready_at = r->now + r->p.lat_sa + r->p.lat_st + r->p.lat_lt;
+			fifo_push(&op->pipe, fs);
 			r->pipes_nonempty |= 1ull << o;
-			router_wake(r, f.m.ready_at - 1);
 		}
 		r->cnt.sa_conflicts += req != 0;
 	}

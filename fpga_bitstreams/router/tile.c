@@ -30,176 +30,200 @@
  */
 #include "router_int.h"
 
-/* May the head flit @m of row buffer @b go to its column buffer now? */
-static bool sub_can(const struct tile *t, unsigned int vcs, unsigned int cols, unsigned int b,
-		    const struct fifo_meta *m)
+/* May the head flit @m of row buffer @b cross the subswitch now (room, ownership)? */
+static inline bool sub_can(const struct tile *t, unsigned int b, const struct fifo_meta *m)
 {
-	unsigned int k = (m->port / cols) * vcs + m->vc;
-	int own = t->colown[k];
+	const struct col_vc *c = &t->colvc[m->sub_k];
 
-	if (!credit_has(&t->colcred[k], 1))
+	if (!c->cred.avail)
 		return false;
-	return (m->flags & FM_HEAD) ? own < 0 : own == (int)b;
+	return (m->flags & FM_HEAD) ? c->own < 0 : c->own == (int)b;
+}
+
+/* Grant row buffer @w of tile @t down its column: returns the flit's FM_TAIL. */
+static inline bool sub_grant(struct router *r, struct tile *t, unsigned int w, uint64_t col_at,
+			     uint64_t ret_at)
+{
+	struct flit_fifo *q = &t->rowbuf[w];
+	uint32_t fs = fifo_pop(q);
+	struct fifo_meta *m = &r->pool.meta[fs];
+	struct col_vc *c = &t->colvc[m->sub_k];
+	struct tile *ot = &r->tiles[m->port];
+	bool tail = m->flags & FM_TAIL;
+
+	c->cred.avail--;
+	c->own = tail ? -1 : (int16_t)w;
+	m->ready_at = col_at;
+	fifo_push(&ot->colbuf[m->col_slot], fs);
+	ot->col_nonempty |= 1ull << m->col_slot;
+	r->cols_nonempty |= 1ull << m->port;
+	if (!q->count)
+		t->row_nonempty &= ~(1ull << w);
+	credit_line_push(&r->row_ret, ret_at, t->row_src[w]);
+	return tail;
 }
 
 void tile_subswitch(struct router *r)
 {
-	unsigned int cols = r->p.cols, vcs = r->p.vcs;
+	const unsigned int speedup = r->p.speedup;
+	const uint64_t now = r->now, col_at = now + r->p.lat_sub + r->p.lat_col;
+	const uint64_t ret_at = now + r->p.lat_row;
 
 	for (uint64_t gm = r->rows_nonempty; gm; gm &= gm - 1) {
 		unsigned int g = (unsigned int)__builtin_ctzll(gm);
 		struct tile *t = &r->tiles[g];
-		uint64_t req[ROUTER_ROWS_MAX] = { 0 }, pat = 0;
+		uint64_t req[ROUTER_ROWS_MAX], pat = 0;
+		bool iwa = t->sub_arb[0].kind == ARB_IWA;
 		uint32_t outs = 0;
 
+		/* requests: visible heads whose column buffer VC has room and is theirs */
 		for (uint64_t bm = t->row_nonempty; bm; bm &= bm - 1) {
 			unsigned int b = (unsigned int)__builtin_ctzll(bm);
-			const struct fifo_meta *m = fifo_front(&t->rowbuf[b]);
+			const struct flit_fifo *q = &t->rowbuf[b];
+			const struct fifo_meta *m = &r->pool.meta[q->slot[q->head]];
 			unsigned int ro;
 
-			if (m->ready_at > r->now) {
+			if (m->ready_at > now) {
 				router_wake(r, m->ready_at);
 				continue;
 			}
-			if (!sub_can(t, vcs, cols, b, m))
+			if (!sub_can(t, b, m))
 				continue;
-			ro = m->port / cols;
+			ro = m->sub_out;
+			if (!(outs & (1u << ro))) {
+				outs |= 1u << ro;
+				req[ro] = 0;
+			}
 			req[ro] |= 1ull << b;
-			outs |= 1u << ro;
-			if (m->flags & FM_PAT)
+			if (iwa && (m->flags & FM_PAT))
 				pat |= 1ull << b;
 		}
-		for (; outs; outs &= outs - 1) {
+		if (!outs)
+			continue;
+		r->changed = true;
+		/* each subswitch output: up to SPEEDUP grants down its column channel */
+		do {
 			unsigned int ro = (unsigned int)__builtin_ctz(outs);
 			struct arbiter *a = &t->sub_arb[ro];
 			uint64_t all = req[ro], left = all;
+			unsigned int s = 0;
+			int w = arb_pick(a, left);
 
 			r->cnt.sa_conflicts += (all & (all - 1)) != 0;
-			for (unsigned int s = 0; s < r->p.speedup && left;) {
-				int w = arb_pick(a, left);
-				struct flit_fifo *q = &t->rowbuf[w];
-				struct fifo_meta m = *fifo_front(q);
-				unsigned int og = ro * cols + t->col, ci = (unsigned int)w / vcs;
-				unsigned int k = ro * vcs + m.vc;
-				struct tile *ot = &r->tiles[og];
-				unsigned int slot = t->row * vcs + m.vc;
+			for (;;) {
+				bool tail = sub_grant(r, t, (unsigned int)w, col_at, ret_at);
 
+				arb_update(a, w, all, pat, !tail);
 				left &= ~(1ull << w);
-				if (!sub_can(t, vcs, cols, (unsigned int)w, &m))
-					continue;	/* taken by a flit granted this cycle */
-				s++;
-				credit_take(&t->colcred[k], 1);
-				t->colown[k] = (m.flags & FM_TAIL) ? -1 : (int8_t)w;
-				m.ready_at = r->now + r->p.lat_sub + r->p.lat_col;
-				fifo_push(&ot->colbuf[slot], &m, fifo_front_data(q));
-				fifo_pop(q);
-				if (fifo_empty(q))
-					t->row_nonempty &= ~(1ull << w);
-				ot->col_nonempty |= 1ull << slot;
-				r->cols_nonempty |= 1ull << og;
-				credit_line_push(&r->row_ret, r->now + r->p.lat_row,
-						 &r->in[t->row * cols + ci].rowcred[t->col * vcs + m.in_vc]);
-				router_wake(r, m.ready_at);
-				arb_update(a, w, all, pat, !(m.flags & FM_TAIL));
-				r->changed = true;
+				if (++s == speedup)
+					break;
+				/* more grants: a flit granted before may have taken the room */
+				for (w = arb_pick(a, left); w >= 0; w = arb_pick(a, left)) {
+					const struct flit_fifo *q = &t->rowbuf[w];
+
+					if (sub_can(t, (unsigned int)w, &r->pool.meta[q->slot[q->head]]))
+						break;
+					left &= ~(1ull << w);
+				}
+				if (w < 0)
+					break;
 			}
-		}
+			outs &= outs - 1;
+		} while (outs);
 		if (!t->row_nonempty)
 			r->rows_nonempty &= ~(1ull << g);
 	}
 }
 
-/* May the head of column buffer @b (flit @m) pass the output mux of @o now? */
-static bool mux_can(struct router *r, unsigned int o, unsigned int b, const struct fifo_meta *m)
-{
-	struct out_port *op = &r->out[o];
-	struct out_vc *ov = &op->vc[m->vc];
-
-	if (!out_usable(r, o))
-		return true;	/* discarded */
-	if (fifo_full(&op->pipe))
-		return false;
-	if (m->flags & FM_HEAD) {
-		if (ov->owner >= 0)
-			return false;
-		if (!out_vct_fits(r, ov, m->vc, m->route ? m->route : 1)) {
-			output_wait(r, o, m->vc);
-			return false;
-		}
-		if (!vc_wormhole(r, m->vc))
-			return true;
-	} else if (ov->owner != (int)b) {
-		return false;
-	}
-	if (vc_wormhole(r, m->vc) && !credit_has(&ov->cred, 1)) {
-		output_wait(r, o, m->vc);
-		return false;
-	}
-	return true;
-}
-
 void tile_output_mux(struct router *r)
 {
-	unsigned int cols = r->p.cols, vcs = r->p.vcs;
+	const uint64_t now = r->now, pipe_at = now + r->p.lat_out + r->p.lat_lt;
+	const uint64_t ret_at = now + r->p.lat_col;
+	struct fifo_meta *const meta = r->pool.meta;
+	const uint32_t worm_vcs = r->p.wormhole_vcs;
 
 	for (uint64_t gm = r->cols_nonempty; gm; gm &= gm - 1) {
 		unsigned int o = (unsigned int)__builtin_ctzll(gm);
 		struct tile *t = &r->tiles[o];
 		struct out_port *op = &r->out[o];
+		bool usable = out_usable(r, o), full = usable && fifo_full(&op->pipe);
+		bool iwa = op->mux_arb.kind == ARB_IWA;
 		uint64_t req = 0, pat = 0;
 		int w;
 
+		/* requests: visible heads that may pass the mux now */
 		for (uint64_t bm = t->col_nonempty; bm; bm &= bm - 1) {
 			unsigned int b = (unsigned int)__builtin_ctzll(bm);
-			const struct fifo_meta *m = fifo_front(&t->colbuf[b]);
+			const struct flit_fifo *q = &t->colbuf[b];
+			const struct fifo_meta *m = &meta[q->slot[q->head]];
 
-			if (m->ready_at > r->now) {
+			if (m->ready_at > now) {
 				router_wake(r, m->ready_at);
 				continue;
 			}
-			if (!mux_can(r, o, b, m))
+			if (full)
 				continue;
+			if (usable) {	/* an unusable output discards: always */
+				const struct out_vc *ov = &op->vc[m->vc];
+				bool worm = (worm_vcs >> m->vc) & 1;
+
+				if (m->flags & FM_HEAD) {
+					/* a head needs its output VC free and, VCT, the whole packet's credits */
+					if (ov->owner >= 0)
+						continue;
+					if (!worm && !credit_has(&ov->cred, m->len ? m->len : 1)) {
+						output_wait(r, o, m->vc);
+						continue;
+					}
+				} else if (ov->owner != (int)b) {
+					continue;
+				}
+				if (worm && !ov->cred.avail) {
+					output_wait(r, o, m->vc);
+					continue;
+				}
+			}
 			req |= 1ull << b;
-			if (m->flags & FM_PAT)
+			if (iwa && (m->flags & FM_PAT))
 				pat |= 1ull << b;
 		}
 		w = arb_pick(&op->mux_arb, req);
 		if (w >= 0) {
 			struct flit_fifo *q = &t->colbuf[w];
-			struct fifo_meta m = *fifo_front(q);
-			struct out_vc *ov = &op->vc[m.vc];
-			unsigned int ri = (unsigned int)w / vcs;
+			uint32_t fs = fifo_pop(q);
+			struct fifo_meta *m = &meta[fs];
+			struct out_vc *ov = &op->vc[m->vc];
+			bool worm = (worm_vcs >> m->vc) & 1;
+			uint8_t flags = m->flags;
+			unsigned int len = m->len;
 
 			r->cnt.sa_conflicts += (req & (req - 1)) != 0;
-			if (m.flags & FM_HEAD) {
+			if (flags & FM_HEAD) {
 				ov->owner = (int16_t)w;
 				ov->sent = 0;
-				if (!vc_wormhole(r, m.vc) && out_usable(r, o))
-					credit_take(&ov->cred, m.route);
+				if (!worm && usable)
+					credit_take(&ov->cred, len);
 			}
 			ov->sent++;
-			if (!out_usable(r, o)) {
-				output_discard(r, o, &m, fifo_front_data(q));
+			if (!usable) {
+				output_discard(r, o, fs);
 			} else {
-				if (vc_wormhole(r, m.vc))
-					credit_take(&ov->cred, 1);
-				m.ready_at = r->now + r->p.lat_out + r->p.lat_lt;
-				fifo_push(&op->pipe, &m, fifo_front_data(q));
+				if (worm)
+					ov->cred.avail--;
+				m->ready_at = pipe_at;
+				fifo_push(&op->pipe, fs);
 				r->pipes_nonempty |= 1ull << o;
-				router_wake(r, m.ready_at - 1);
 			}
-			if (m.flags & FM_TAIL) {
+			if (flags & FM_TAIL) {
 				/* a packet shorter than it declared gives back the rest */
-				if (!vc_wormhole(r, m.vc) && out_usable(r, o) && ov->sent < m.route)
-					credit_give(&ov->cred, m.route - ov->sent);
+				if (!worm && usable && ov->sent < len)
+					credit_give(&ov->cred, len - ov->sent);
 				ov->owner = -1;
 			}
-			fifo_pop(q);
 			if (fifo_empty(q))
 				t->col_nonempty &= ~(1ull << w);
-			credit_line_push(&r->col_ret, r->now + r->p.lat_col,
-					 &r->tiles[ri * cols + t->col].colcred[t->row * vcs + m.vc]);
-			arb_update(&op->mux_arb, w, req, pat, !(m.flags & FM_TAIL));
+			credit_line_push(&r->col_ret, ret_at, t->col_src[w]);
+			arb_update(&op->mux_arb, w, req, pat, !(flags & FM_TAIL));
 			r->changed = true;
 		}
 		if (!t->col_nonempty)

@@ -40,11 +40,14 @@ struct va_req {
 /* Start draining (@port, @vc) to the drop interface. */
 static void va_drop(struct router *r, unsigned int port, struct in_vc *iv, enum route_drop why)
 {
+	struct in_port *ip = &r->in[port];
+
 	iv->rt.drop = (uint8_t)why;
 	iv->state = IVC_DROPPING;
+	ip->routing &= ~(1u << (iv - ip->vc));
+	in_port_update(r, port);
 	iv->sa_at = r->now + 1;
 	r->changed = true;
-	(void)port;
 }
 
 /* The request of a routed VC; false if it makes none this cycle. */
@@ -135,8 +138,28 @@ static void va_grant(struct router *r, unsigned int port, const struct va_req *q
 			credit_take(&ov->cred, iv->rt.flits);
 	}
 	iv->state = IVC_ACTIVE;
+	r->in[port].routing &= ~(1u << q->vc);
+	in_port_update(r, port);
 	iv->out_port = q->o;
 	iv->out_vc = q->ovc;
+	/*
+	 * TILED: the row buffer at the subswitch where the row meets the
+	 * output's column, the subswitch output and column buffer VC it asks
+	 * for there, and the column buffer it fills at the output's tile.
+	 */
+	iv->row_tile = (uint8_t)(r->port_row[port] * r->p.cols + r->port_col[q->o]);
+	iv->row_k = (uint8_t)(r->port_col[q->o] * r->p.vcs + q->vc);
+	{
+		struct fifo_meta f = { .word = 0 };
+
+		f.vc = q->ovc;
+		f.port = q->o;
+		f.len = iv->rt.flits;
+		f.sub_out = r->port_row[q->o];
+		f.sub_k = (uint8_t)(r->port_row[q->o] * r->p.vcs + q->ovc);
+		f.col_slot = (uint8_t)(r->port_row[port] * r->p.vcs + q->ovc);
+		iv->fwd = f.word;
+	}
 	iv->sa_at = r->now + r->p.lat_va;
 	if (iv->rt.counted) {
 		if (q->adaptive)
@@ -146,7 +169,6 @@ static void va_grant(struct router *r, unsigned int port, const struct va_req *q
 	}
 	if (q->adaptive)
 		r->va_rr++;
-	router_wake(r, iv->sa_at);
 	r->changed = true;
 }
 
@@ -154,25 +176,25 @@ void vc_alloc(struct router *r)
 {
 	struct va_req win[ROUTER_PORTS_MAX];
 	uint8_t win_port[ROUTER_PORTS_MAX];
-	uint64_t win_req[ROUTER_PORTS_MAX];
-	unsigned int n_win = 0, vcs = r->p.vcs;
+	uint16_t win_key[ROUTER_PORTS_MAX];	/* the output VC it asks for */
+	uint64_t win_req[ROUTER_PORTS_MAX], left;
+	unsigned int n_win = 0;
+	const uint64_t now = r->now;
 
 	/* stage 1: one request per input port */
-	for (uint64_t pm = r->in_active; pm; pm &= pm - 1) {
+	for (uint64_t pm = r->va_ports; pm; pm &= pm - 1) {
 		unsigned int p = (unsigned int)__builtin_ctzll(pm);
 		struct in_port *ip = &r->in[p];
 		struct va_req reqs[CHAN_VCS_MAX];
 		uint64_t req = 0;
 		int w;
 
-		for (uint32_t vm = ip->busy; vm; vm &= vm - 1) {
+		for (uint32_t vm = ip->routing; vm; vm &= vm - 1) {
 			unsigned int v = (unsigned int)__builtin_ctz(vm);
-			struct in_vc *iv = &ip->vc[v];
+			uint64_t at = ip->vc[v].va_at;
 
-			if (iv->state != IVC_ROUTING)
-				continue;
-			if (iv->va_at > r->now) {
-				router_wake(r, iv->va_at);
+			if (at > now) {
+				router_wake(r, at);
 				continue;
 			}
 			if (va_request(r, p, v, &reqs[v]))
@@ -183,39 +205,41 @@ void vc_alloc(struct router *r)
 			continue;
 		win[n_win] = reqs[w];
 		win_port[n_win] = (uint8_t)p;
+		win_key[n_win] = (uint16_t)(reqs[w].o * CHAN_VCS_MAX + reqs[w].ovc);
 		win_req[n_win] = req;
 		n_win++;
 	}
-	/* stage 2: one grant per output VC */
-	for (unsigned int i = 0; i < n_win; i++) {
-		struct va_req *q = &win[i];
-		struct arbiter *oa;
-		uint64_t req = 0;
+	/* stage 2: one grant per output VC, output VCs in the order first asked for */
+	left = n_win >= 64 ? ~0ull : (1ull << n_win) - 1;
+	while (left) {
+		unsigned int i = (unsigned int)__builtin_ctzll(left), key = win_key[i];
+		struct arbiter *oa = &r->out[win[i].o].va_arb[win[i].ovc];
+		uint64_t group = 0, req = 0;
+		unsigned int members = 0;
 		int g;
 
-		if (q->vc == 0xff)
-			continue;	/* already decided with an earlier group */
-		for (unsigned int j = i; j < n_win; j++)
-			if (win[j].vc != 0xff && win[j].o == q->o && win[j].ovc == q->ovc)
+		for (uint64_t m = left; m; m &= m - 1) {
+			unsigned int j = (unsigned int)__builtin_ctzll(m);
+
+			if (win_key[j] == key) {
+				group |= 1ull << j;
 				req |= 1ull << win_port[j];
-		oa = &r->out[q->o].va_arb[q->ovc];
-		g = arb_pick(oa, req);
-		for (unsigned int j = n_win; j-- > i;) {
-			struct va_req *qj = &win[j];
-
-			if (qj->vc == 0xff || qj->o != q->o || qj->ovc != q->ovc)
-				continue;
-			if (win_port[j] == g) {
-				struct in_port *ip = &r->in[win_port[j]];
-
-				va_grant(r, win_port[j], qj);
-				arb_update(&ip->va_arb, qj->vc, win_req[j], 0, false);
-			} else {
-				r->cnt.va_conflicts++;
+				members++;
 			}
-			qj->vc = 0xff;
 		}
+		g = arb_pick(oa, req);
+		/* the input ports asking are distinct: one of them wins */
+		for (uint64_t m = group; m; m &= m - 1) {
+			unsigned int j = (unsigned int)__builtin_ctzll(m);
+
+			if (win_port[j] == g) {
+				va_grant(r, win_port[j], &win[j]);
+				arb_update(&r->in[win_port[j]].va_arb, win[j].vc, win_req[j], 0, false);
+				break;
+			}
+		}
+		r->cnt.va_conflicts += members - 1;
 		arb_update(oa, g, req, 0, false);
+		left &= ~group;
 	}
-	(void)vcs;
 }

@@ -67,7 +67,8 @@ enum loom_pkt_type {
  * @dst_ctx: target context
  * @status: responses: LOOM_CQE_ST_*
  * @rsvd: zero
- * @key: target segment key
+ * @key: partition key: requests carry the issuing context's (stamped by
+ *	 the card), responses the request's, barrier packets the unit's
  * @op_id: per-source-context operation number
  * @offset: target segment offset of this packet's payload
  * @op_len: total bytes of the operation this packet belongs to

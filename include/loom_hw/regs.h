@@ -11,6 +11,12 @@
  * 32-bit, little-endian, naturally aligned.  The space is a chain of
  * self-describing register blocks, starting at offset 0 with the
  * firmware-id block; each block begins with struct loom_blk_hdr.
+ *
+ * Access types, noted at each register: RO registers are written by the
+ * card only (software writes are errors), WO registers by software only
+ * (the card consumes them; software never reads them back: it keeps its
+ * own copy), RW registers are configuration both sides may read.  Block
+ * headers and everything the card reports are RO.
  */
 #ifndef LOOM_HW_REGS_H
 #define LOOM_HW_REGS_H
@@ -46,11 +52,23 @@
 #define LOOM_BLK_MAINT			0x0009	/* maintenance network mailbox */
 #define LOOM_BLK_COUNTERS		0x000a	/* per port, per VC counters */
 #define LOOM_BLK_LINK			0x000b	/* lanes and link-layer settings */
-/* reserved: 0x000c partitions (keys) */
+/* reserved: 0x000c (partition keys live in the CTX records and the BSU
+ * block: Documentation/hw/partitions.rst)
+ */
 
 #define LOOM_BLK_MAX_CHAIN		64	/* loop guard for readers */
 
-/* ---- firmware id block (always at offset 0) ---------------------------- */
+/*
+ * What a read of a WO register returns on a card run with strict register
+ * checking (loom-card --strict-registers): the card replaces the value it
+ * consumed with LOOM_REG_POISON, or with LOOM_REG_POISON_ALT when the
+ * value written was within 2^16 of LOOM_REG_POISON, so a poison is never
+ * a value software may write next.
+ */
+#define LOOM_REG_POISON			0xdeadbeefu
+#define LOOM_REG_POISON_ALT		0x5eadbeefu
+
+/* ---- firmware id block (always at offset 0); all RO --------------------- */
 #define LOOM_FWID_VERSION		LOOM_BLK_VER(1, 0)
 #define LOOM_FWID_MAGIC			0x10	/* LOOM_MAGIC */
 #define LOOM_FWID_DESIGN_VERSION	0x14	/* major << 16 | minor << 8 | patch */
@@ -75,14 +93,14 @@
  * Only one command is in flight; the driver serialises.
  */
 #define LOOM_ADMIN_VERSION		LOOM_BLK_VER(1, 0)
-#define LOOM_ADMIN_CMD			0x10
-#define LOOM_ADMIN_ARG0			0x14
-#define LOOM_ADMIN_ARG1			0x18
-#define LOOM_ADMIN_ARG2			0x1c
-#define LOOM_ADMIN_ARG3			0x20
-#define LOOM_ADMIN_SEQ			0x24
-#define LOOM_ADMIN_ACK			0x28
-#define LOOM_ADMIN_RESULT		0x2c	/* 0 or LOOM_ADMIN_E_* */
+#define LOOM_ADMIN_CMD			0x10	/* RW */
+#define LOOM_ADMIN_ARG0			0x14	/* RW */
+#define LOOM_ADMIN_ARG1			0x18	/* RW */
+#define LOOM_ADMIN_ARG2			0x1c	/* RW */
+#define LOOM_ADMIN_ARG3			0x20	/* RW */
+#define LOOM_ADMIN_SEQ			0x24	/* RW */
+#define LOOM_ADMIN_ACK			0x28	/* RO */
+#define LOOM_ADMIN_RESULT		0x2c	/* RO: 0 or LOOM_ADMIN_E_* */
 #define LOOM_ADMIN_N_CTX		0x30	/* RO: contexts on the card */
 #define LOOM_ADMIN_N_VECTORS		0x34	/* RO: MSI-X vectors used */
 #define LOOM_ADMIN_STATUS		0x38	/* RO: LOOM_ADMIN_ST_* */
@@ -127,7 +145,7 @@
 #define LOOM_ROUTER_LOGICAL_ID		0x14	/* RW: logical who-am-I */
 #define LOOM_ROUTER_N_PORTS		0x18	/* RO: network ports */
 #define LOOM_ROUTER_RT_ENTRIES		0x1c	/* RO: routing table entries */
-#define LOOM_ROUTER_RT			0x40	/* routing table, 8 bytes/entry */
+#define LOOM_ROUTER_RT			0x40	/* RW: routing table, 8 bytes/entry */
 #define LOOM_ROUTER_RT_ENTRY_SIZE	8
 
 /*
@@ -160,8 +178,8 @@
 
 /* ---- ports block: one 64-byte record per network port ------------------ */
 #define LOOM_PORTS_VERSION		LOOM_BLK_VER(1, 0)
-#define LOOM_PORTS_COUNT		0x10
-#define LOOM_PORTS_STRIDE		0x14
+#define LOOM_PORTS_COUNT		0x10	/* RO */
+#define LOOM_PORTS_STRIDE		0x14	/* RO */
 #define LOOM_PORTS_FP_TIMEOUT_MS	0x18	/* RW: forward-progress timer: a VC
 						 * holding packets with no credit
 						 * back for this long declares its
@@ -173,7 +191,7 @@
 						 */
 #define LOOM_PORTS_BASE			0x40
 #define LOOM_PORT_REC_SIZE		0x40
-/* offsets inside a port record */
+/* offsets inside a port record: all RO but CTRL */
 #define LOOM_PORT_STATUS		0x00	/* LOOM_PORT_ST_* */
 #define LOOM_PORT_PEER_NODE		0x04	/* learnt at link training */
 #define LOOM_PORT_PEER_PORT		0x08
@@ -213,11 +231,11 @@
  * LOOM_ADMIN_CMD_CTX_ENABLE.  Addresses are bus addresses of host memory.
  */
 #define LOOM_CTX_VERSION		LOOM_BLK_VER(1, 0)
-#define LOOM_CTX_COUNT			0x10
-#define LOOM_CTX_STRIDE			0x14
+#define LOOM_CTX_COUNT			0x10	/* RO */
+#define LOOM_CTX_STRIDE			0x14	/* RO */
 #define LOOM_CTX_BASE			0x40
 #define LOOM_CTX_REC_SIZE		0x40
-/* offsets inside a context record */
+/* offsets inside a context record: RW but STATE, ERROR, CMD_CI (RO) */
 #define LOOM_CTXR_CMDQ_LO		0x00	/* command ring, 64-byte aligned */
 #define LOOM_CTXR_CMDQ_HI		0x04
 #define LOOM_CTXR_CQ_LO			0x08	/* completion ring */
@@ -237,7 +255,13 @@
  * The driver may set it while the context runs.
  */
 #define LOOM_CTXR_RINGS_CNT_IRQ		(1u << 16)
-#define LOOM_CTXR_KEY			0x24	/* segment protection key */
+/*
+ * The context's partition key, set by the driver (with privilege): the
+ * card stamps it on every request the context issues (the key field of a
+ * descriptor is ignored) and accepts a request for the context only when
+ * it carries the same key.
+ */
+#define LOOM_CTXR_KEY			0x24
 #define LOOM_CTXR_VECTOR		0x28	/* MSI-X vector for CQ events */
 #define LOOM_CTXR_STATE			0x2c	/* RO: LOOM_CTX_ST_* */
 #define LOOM_CTXR_ERROR			0x30	/* RO: last LOOM_CQE_ST_* fault */
@@ -257,12 +281,15 @@
 
 /* ---- doorbell block: one page per context ------------------------------ */
 #define LOOM_DOORBELL_VERSION		LOOM_BLK_VER(1, 0)
-#define LOOM_DOORBELL_AREA		0x10	/* offset of page 0, page aligned */
-#define LOOM_DOORBELL_STRIDE		0x14	/* 4096: one page per context */
-#define LOOM_DOORBELL_COUNT		0x18
+#define LOOM_DOORBELL_AREA		0x10	/* RO: offset of page 0, page aligned */
+#define LOOM_DOORBELL_STRIDE		0x14	/* RO: 4096: one page per context */
+#define LOOM_DOORBELL_COUNT		0x18	/* RO */
 /* offsets inside a context's doorbell page */
-#define LOOM_DB_CMD_PI			0x00	/* WO by software: command producer */
-#define LOOM_DB_CQ_CI			0x04	/* WO by software: completions consumed */
+#define LOOM_DB_CMD_PI			0x00	/* WO: command producer */
+#define LOOM_DB_CQ_CI			0x04	/* WO: completions consumed */
+#define LOOM_DB_CQ_CI_SEEN		0x08	/* RO: the last CQ_CI the card took
+						 * (0 at CTX_ENABLE)
+						 */
 #define LOOM_DB_PAGE_SIZE		4096
 
 /* ---- VC table block --------------------------------------------------- */
@@ -275,8 +302,8 @@
  */
 #define LOOM_VCT_VERSION		LOOM_BLK_VER(1, 0)
 #define LOOM_VCT_N_PORTS		0x10	/* RO: entries in PORT_CFG */
-#define LOOM_VCT_PORT_CFG		0x40	/* one word per port, LOOM_MAX_PORTS */
-#define LOOM_VCT_START_VC1		0x80	/* bitmap, bit d of word d / 32:
+#define LOOM_VCT_PORT_CFG		0x40	/* RW: one word per port, LOOM_MAX_PORTS */
+#define LOOM_VCT_START_VC1		0x80	/* RW: bitmap, bit d of word d / 32:
 						 * start on VC1 toward logical
 						 * destination d (LOOM_MAX_NODES)
 						 */
@@ -286,7 +313,7 @@
 #define LOOM_VCT_PORT_DIM_NONE		0xf		/* or none (reset) */
 #define LOOM_VCT_PORT_DATELINE		(1u << 8)	/* leaving here: VC1 */
 
-/* ---- counters block: one record per (port, VC) ------------------------- */
+/* ---- counters block: one record per (port, VC); all RO ----------------- */
 #define LOOM_COUNTERS_VERSION		LOOM_BLK_VER(1, 0)
 #define LOOM_CNT_N_PORTS		0x10	/* RO */
 #define LOOM_CNT_N_VCS			0x14	/* RO: LOOM_NUM_VCS */
@@ -299,6 +326,9 @@
 #define LOOM_CNT_DROP_HOP_LIMIT		0x30	/* LOOM_PKT_MAX_HOPS reached */
 #define LOOM_CNT_DROP_MALFORMED		0x34	/* bad header, length or type */
 #define LOOM_CNT_MAINT_LOST		0x38	/* maintenance packets lost */
+#define LOOM_CNT_DROP_BSU_KEY		0x3c	/* barrier packets refused: the
+						 * unit is in another partition
+						 */
 #define LOOM_CNT_BASE			0x40	/* record (port * N_VCS + vc) */
 #define LOOM_CNT_REC_SIZE		0x20
 /* offsets inside a (port, VC) record; the VC is the output VC */
@@ -319,7 +349,7 @@
 						 * reset 16
 						 */
 #define LOOM_LINK_LANE_WINDOW_MS	0x18	/* RW: reset 1000 */
-#define LOOM_LINK_BASE			0x40	/* one record per port */
+#define LOOM_LINK_BASE			0x40	/* RO: one record per port */
 #define LOOM_LINK_REC_SIZE		0x20
 #define LOOM_LINKR_LANE_ERRORS		0x00	/* 4 words: CRC errors per lane */
 #define LOOM_LINKR_LANES		0x10	/* lanes in use: 4, 2, 1 (0 down) */
@@ -338,15 +368,15 @@
  * software times out and retries with a new sequence id.
  */
 #define LOOM_MAINT_VERSION		LOOM_BLK_VER(1, 0)
-#define LOOM_MAINT_OP			0x10	/* LOOM_MAINT_OP_* */
-#define LOOM_MAINT_ADDR			0x14	/* register offset at the target */
-#define LOOM_MAINT_VALUE		0x18	/* WRITE: value */
-#define LOOM_MAINT_ROUTE_LEN		0x1c	/* hops, 0..LOOM_MAINT_MAX_HOPS */
-#define LOOM_MAINT_ROUTE		0x20	/* 16 bytes: output port per hop */
-#define LOOM_MAINT_REQ_SEQ		0x30	/* software: issue this request */
-#define LOOM_MAINT_REQ_ACK		0x34	/* card: request sent */
-#define LOOM_MAINT_RESP_PI		0x38	/* card: responses written, free-running */
-#define LOOM_MAINT_RESP_BASE		0x40	/* ring of LOOM_MAINT_RESP_SLOTS */
+#define LOOM_MAINT_OP			0x10	/* RW: LOOM_MAINT_OP_* */
+#define LOOM_MAINT_ADDR			0x14	/* RW: register offset at the target */
+#define LOOM_MAINT_VALUE		0x18	/* RW: WRITE: value */
+#define LOOM_MAINT_ROUTE_LEN		0x1c	/* RW: hops, 0..LOOM_MAINT_MAX_HOPS */
+#define LOOM_MAINT_ROUTE		0x20	/* RW: 16 bytes: output port per hop */
+#define LOOM_MAINT_REQ_SEQ		0x30	/* RW: software: issue this request */
+#define LOOM_MAINT_REQ_ACK		0x34	/* RO: request sent */
+#define LOOM_MAINT_RESP_PI		0x38	/* RO: responses written, free-running */
+#define LOOM_MAINT_RESP_BASE		0x40	/* RO: ring of LOOM_MAINT_RESP_SLOTS */
 #define LOOM_MAINT_RESP_SIZE		0x10
 #define LOOM_MAINT_RESP_SLOTS		16
 #define LOOM_MAINT_SIZE			(LOOM_MAINT_RESP_BASE + \
@@ -375,7 +405,7 @@
  * one process it granted the unit to.  Documented in
  * Documentation/hw/registers.rst (BSU) and Documentation/hw/packets.rst.
  */
-#define LOOM_BSU_VERSION		LOOM_BLK_VER(1, 0)
+#define LOOM_BSU_VERSION		LOOM_BLK_VER(1, 1)	/* 1.1: partitions */
 #define LOOM_BSU_COUNT			32	/* units per card */
 #define LOOM_BSU_N_UNITS		0x10	/* RO: units on the card (32) */
 #define LOOM_BSU_PAGE_AREA		0x14	/* RO: offset of unit 0's user page */
@@ -383,10 +413,15 @@
 #define LOOM_BSU_BAD_PKTS		0x1c	/* RO: barrier packets dropped as
 						 * malformed or off the tree
 						 */
+/* 1.1: bit b = unit b belongs to the partition in its KEY word (RW) */
+#define LOOM_BSU_OWNED			0x20
 #define LOOM_BSU_TREE_BASE		0x40	/* one record per unit */
 #define LOOM_BSU_TREE_SIZE		0x10
-#define LOOM_BSU_SIZE			(LOOM_BSU_TREE_BASE + \
+/* 1.1: one RW word per unit: the partition key of unit b */
+#define LOOM_BSU_KEY_BASE		(LOOM_BSU_TREE_BASE + \
 					 LOOM_BSU_COUNT * LOOM_BSU_TREE_SIZE)
+#define LOOM_BSU_SIZE_V1_0		LOOM_BSU_KEY_BASE
+#define LOOM_BSU_SIZE			(LOOM_BSU_KEY_BASE + LOOM_BSU_COUNT * 4)
 /* offsets inside a tree record */
 #define LOOM_BSUT_CHILDREN		0x00	/* RW: bit n = port n is a child,
 						 * LOOM_BSU_CHILD_HOST = local host
@@ -402,7 +437,7 @@
 
 /* offsets inside a unit's user page */
 #define LOOM_BSUP_STATE			0x00	/* RO: LOOM_BSU_S_* */
-#define LOOM_BSUP_OP			0x04	/* software writes LOOM_BSU_OP_*
+#define LOOM_BSUP_OP			0x04	/* RW: software writes LOOM_BSU_OP_*
 						 * (when it reads 0), then kicks
 						 * LOOM_KICK_BSU in the lab; the
 						 * card consumes it and writes 0
@@ -410,6 +445,10 @@
 #define LOOM_BSUP_COMPLETIONS		0x08	/* RO: +1 on every barrier completion */
 #define LOOM_BSUP_EUREKAS		0x0c	/* RO: +1 on every eureka delivered */
 #define LOOM_BSUP_ILLEGAL		0x10	/* RO: ops ignored as illegal */
+#define LOOM_BSUP_REFUSED		0x14	/* RO: +1 on every round of the unit
+						 * that a card holding the unit in
+						 * another partition refused
+						 */
 #define LOOM_BSU_PAGE_SIZE		4096
 
 #define LOOM_BSU_S_BAR			1	/* ready (reset state) */
@@ -427,6 +466,10 @@
 #define LOOM_BSU_WIRE_EUR_UP		2	/* child -> parent: eureka */
 #define LOOM_BSU_WIRE_BAR_DOWN		3	/* parent -> child: barrier complete */
 #define LOOM_BSU_WIRE_EUR_DOWN		4	/* parent -> child: eureka happened */
+/* back to the sender of a packet that a card holding the unit in another
+ * partition refused; aux bits 23:16 = the refused op, key = its key
+ */
+#define LOOM_BSU_WIRE_REFUSED		5
 
 /* ---- lab layout chosen by the emulator (informative: drivers walk the chain) */
 #define LOOM_LAB_SHM_SIZE		(1u << 20)	/* BAR2 size, power of two */

@@ -59,7 +59,8 @@ enum loom_opcode {
  * @local_off: offset in the issuing context's segment
  * @remote_off: offset in the destination context's segment
  * @length: bytes (PUT/GET), 8 for atomics
- * @key: destination segment key
+ * @key: retired: ignored by the card, which stamps every request with the
+ *	 issuing context's partition key (LOOM_CTXR_KEY); write 0
  * @aux: counter id (PUT_COUNTED: the target's; COUNTER_WAIT: mine),
  *	 LOOM_AMO_* (ATOMIC), bsu | op << 8 (BARRIER)
  * @operand: atomic operand; COUNTER_WAIT: threshold
@@ -90,7 +91,10 @@ struct loom_cmd {
 #define LOOM_CQE_ST_BAD_DESC	1	/* malformed descriptor */
 #define LOOM_CQE_ST_LOCAL_BOUNDS 2	/* local_off/length outside my segment */
 #define LOOM_CQE_ST_UNREACHABLE	3	/* no valid route to dst_node */
-#define LOOM_CQE_ST_REMOTE_KEY	4	/* target rejected the key */
+#define LOOM_CQE_ST_REMOTE_KEY	4	/* protection: the target context (or BSU)
+					 * is in another partition than the
+					 * issuing context; nothing was touched
+					 */
 #define LOOM_CQE_ST_REMOTE_BOUNDS 5	/* target segment too small */
 #define LOOM_CQE_ST_NO_CTX	6	/* target context not running */
 #define LOOM_CQE_ST_LINK	7	/* lost to a link failure */

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
- * libloom: remote memory operations over a loom card (contract 3 of 3).
+ * libloom: remote memory operations over a loom card.
  *
  * Functions return 0 (or a count) on success and a negative errno on
  * failure; loom_strerror() describes both errno values and completion
- * statuses.  A struct loom_ctx is not thread-safe: use one per thread.
- * Documented in Documentation/lib/api.rst.  Symbols are versioned
- * (LOOM_0.1, LOOM_0.2); the ABI only grows.
+ * statuses.  A struct loom_dev may be shared by threads; a struct loom_ctx
+ * and a struct loom_bsu may not: use one per thread.  Overview: loom(7);
+ * one manual page per function (loom_put(3), ...), generated from the
+ * comments below; Documentation/lib/api.rst.  Symbols are versioned
+ * (LOOM_0.1, LOOM_0.2, LOOM_0.3); the ABI only grows.
  */
 #ifndef LOOM_H
 #define LOOM_H
@@ -19,123 +21,338 @@ extern "C" {
 #endif
 
 #define LOOM_API_VERSION_MAJOR	0
-#define LOOM_API_VERSION_MINOR	2
+#define LOOM_API_VERSION_MINOR	3
 
 struct loom_dev;
 struct loom_ctx;
 
-/** Card identity, from loom_dev_query(). */
+/**
+ * struct loom_dev_attr - a card's identity, from loom_dev_query()
+ * @node_id: physical node id
+ * @logical_id: logical node id: the node number peers address puts to
+ * @n_ports: network ports
+ * @n_contexts: contexts the card has
+ * @design_version: firmware design, major << 16 | minor << 8 | patch
+ * @build_id: firmware build id
+ * @emulated: 1 for the VM lab's card emulator
+ * @max_payload: largest payload of one packet, bytes
+ */
 struct loom_dev_attr {
-	uint32_t node_id;		/* physical node id */
-	uint32_t logical_id;		/* logical node id: address puts by it */
+	uint32_t node_id;
+	uint32_t logical_id;
 	uint32_t n_ports;
 	uint32_t n_contexts;
-	uint32_t design_version;	/* major << 16 | minor << 8 | patch */
+	uint32_t design_version;
 	uint32_t build_id;
-	uint32_t emulated;		/* 1: card emulator (VM lab) */
+	uint32_t emulated;
 	uint32_t max_payload;
 };
 
-/* Open /dev/loomN (path NULL: $LOOM_DEVICE, else /dev/loom0). */
+/**
+ * loom_dev_open() - open a loom card
+ * @path: its device node, e.g. "/dev/loom1"; NULL: $LOOM_DEVICE, else
+ *	  /dev/loom0
+ * @devp: where the handle is stored
+ *
+ * Opens the card's character device, on which contexts (loom_ctx_create())
+ * and barrier units (loom_bsu_open()) are created.
+ *
+ * Return: 0, or a negative errno.
+ * Errors: -EINVAL @devp is NULL.  -ENAMETOOLONG @path is too long.
+ *	   -ENOMEM.  Any errno of open(2): -ENOENT no such device node (is
+ *	   loom.ko loaded and a card bound?), -ENODEV the card is going away,
+ *	   -EACCES not allowed (udev gives /dev/loomN to group loom).
+ * Thread safety: MT-Safe.
+ */
 int loom_dev_open(const char *path, struct loom_dev **devp);
+
+/**
+ * loom_dev_close() - close a card opened with loom_dev_open()
+ * @dev: the handle, or NULL (nothing is done)
+ *
+ * Destroy the handle's contexts and barrier units first.
+ *
+ * Return: nothing.
+ * Errors: none.
+ * Thread safety: MT-Safe, but no other thread may use @dev meanwhile or
+ *		  after.
+ */
 void loom_dev_close(struct loom_dev *dev);
+
+/**
+ * loom_dev_query() - the identity of a card
+ * @dev: the card
+ * @attr: filled in: node ids, ports, contexts, firmware, emulated
+ *
+ * Return: 0, or a negative errno.
+ * Errors: -EINVAL @dev or @attr is NULL.  -EIO the card was unbound or
+ *	   failed.  Any other errno of the LOOM_IOC_DEV_INFO ioctl.
+ * Thread safety: MT-Safe.
+ */
 int loom_dev_query(struct loom_dev *dev, struct loom_dev_attr *attr);
 
-/** Context creation parameters; zeroed fields take the defaults. */
+/**
+ * struct loom_ctx_attr - how to create a context; zeroed fields take the
+ *			  defaults
+ * @flags: LOOM_CTX_ATTR_INDEX, LOOM_CTX_ATTR_URING
+ * @index: the card index to take, with LOOM_CTX_ATTR_INDEX
+ * @key: the context's partition (default 0): the card stamps it on every
+ *	 operation of the context and accepts only operations of it
+ * @cmdq_entries: command ring entries, a power of two (default 256)
+ * @cq_entries: completion ring entries, a power of two (default 1024)
+ * @segment_size: bytes of the registered segment (default 1 MiB, at most
+ *		  4 MiB)
+ */
 struct loom_ctx_attr {
-	uint32_t flags;			/* LOOM_CTX_ATTR_* */
-	uint32_t index;			/* with LOOM_CTX_ATTR_INDEX */
-	uint32_t key;			/* key remote puts must carry */
-	uint32_t cmdq_entries;		/* default 256 */
-	uint32_t cq_entries;		/* default 1024 */
-	uint64_t segment_size;		/* default 1 MiB, at most 4 MiB */
+	uint32_t flags;
+	uint32_t index;
+	uint32_t key;
+	uint32_t cmdq_entries;
+	uint32_t cq_entries;
+	uint64_t segment_size;
 };
 
-#define LOOM_CTX_ATTR_INDEX	(1u << 0)	/* ask for a fixed context index */
+/* ask for a fixed context index (struct loom_ctx_attr.index) */
+#define LOOM_CTX_ATTR_INDEX	(1u << 0)
 /*
  * Completion mode io_uring: loom_wait() sleeps on an io_uring command of
  * the device (the context owns a small ring) instead of poll().
  */
 #define LOOM_CTX_ATTR_URING	(1u << 1)
 
+/**
+ * loom_ctx_create() - create a context: rings, doorbell and segment
+ * @dev: the card
+ * @attr: sizes, key, index and completion mode; NULL for the defaults
+ * @ctxp: where the context is stored
+ *
+ * Creates a context on the card and maps its command and completion
+ * rings, its doorbell page and its registered segment (the memory remote
+ * operations read and write) into the process.  Peers address it by the
+ * card's logical node id (loom_ctx_node()), its index (loom_ctx_index())
+ * and its key.  Size the completion ring for the outstanding commands plus
+ * the arrivals expected between two polls.
+ *
+ * Return: 0, or a negative errno.
+ * Errors: -EINVAL a NULL argument, unknown flags, sizes that are not
+ *	   powers of two or too large, an index the card lacks.  -EBUSY the
+ *	   index asked for is taken, or the card has no free context.
+ *	   -EMFILE the open file holds its maximum of contexts.  -EACCES the
+ *	   key is not granted to the caller ("loomctl key grant").  -ENOMEM
+ *	   the memory would exceed RLIMIT_MEMLOCK, or none is left.  -ENOSPC
+ *	   the card's max_pinned_kb would be exceeded.  -EIO the card refused
+ *	   the context or is gone.  -ETIMEDOUT the card did not answer.  With
+ *	   LOOM_CTX_ATTR_URING also the ring's error (-ENOSYS without
+ *	   io_uring).
+ * Thread safety: MT-Safe; the context belongs to the calling thread.
+ */
 int loom_ctx_create(struct loom_dev *dev, const struct loom_ctx_attr *attr,
 		    struct loom_ctx **ctxp);
+
+/**
+ * loom_ctx_destroy() - destroy a context
+ * @ctx: the context, or NULL (nothing is done)
+ *
+ * Unmaps the context and destroys it on the card: the card does no more DMA
+ * for it.  Operations still in flight are abandoned.
+ *
+ * Return: nothing.
+ * Errors: none.
+ * Thread safety: MT-Unsafe: only the thread that uses @ctx.
+ */
 void loom_ctx_destroy(struct loom_ctx *ctx);
+
+/**
+ * loom_ctx_index() - the context's index on its card
+ * @ctx: the context
+ *
+ * With the card's logical node id and the key, what a peer needs to
+ * address operations to this context.
+ *
+ * Return: the index.
+ * Errors: none.
+ * Thread safety: MT-Safe.
+ */
 uint32_t loom_ctx_index(const struct loom_ctx *ctx);
+
+/**
+ * loom_ctx_node() - the logical node id of the context's card
+ * @ctx: the context
+ *
+ * Return: the logical node id when the context was created.
+ * Errors: none.
+ * Thread safety: MT-Safe.
+ */
 uint32_t loom_ctx_node(const struct loom_ctx *ctx);
-/* The context's registered segment: remote puts land here. */
+
+/**
+ * loom_ctx_segment() - the context's registered segment
+ * @ctx: the context
+ * @size: where its size in bytes is stored, or NULL
+ *
+ * Local data of puts is read from the segment, remote puts and the data of
+ * gets land in it; offsets of every operation are offsets in it.
+ *
+ * Return: the address of the segment in the process.
+ * Errors: none.
+ * Thread safety: MT-Safe.
+ */
 void *loom_ctx_segment(const struct loom_ctx *ctx, size_t *size);
 
-/** Where a remote operation goes. */
+/**
+ * struct loom_remote - where a remote operation goes
+ * @node: the logical node id of the target card
+ * @ctx: the context index on that card (at most 65535)
+ * @key: no longer used (the card stamps the issuing context's partition
+ *	 key); kept so the structure keeps its layout
+ */
 struct loom_remote {
-	uint32_t node;			/* logical node id */
-	uint32_t ctx;			/* context index on that node */
-	uint32_t key;			/* that context's key */
+	uint32_t node;
+	uint32_t ctx;
+	uint32_t key;
 };
 
-#define LOOM_PUT_REMOTE_EVENT	(1u << 0)	/* target gets an arrival event */
+/* loom_put(), loom_put_counted(): the target gets an ARRIVAL completion */
+#define LOOM_PUT_REMOTE_EVENT	(1u << 0)
 
-/*
- * Start a put of @len bytes from offset @local_off of my segment to
- * @remote_off of the remote context's segment.  Returns 0 once the
- * command is queued, -EAGAIN if the command ring is full (reap
- * completions first).  Completion reports @tag.
+/**
+ * loom_put() - write bytes of my segment into a remote context's segment
+ * @ctx: my context
+ * @dst: the target node and context
+ * @remote_off: offset in the target's segment
+ * @local_off: offset in my segment
+ * @len: bytes, at least 1
+ * @flags: 0 or LOOM_PUT_REMOTE_EVENT (the target gets an ARRIVAL
+ *	   completion when every byte has landed)
+ * @tag: reported by the completion
+ *
+ * Queues the put and rings the doorbell; no system call.  Its
+ * LOOM_COMPLETION_LOCAL completion (with @tag) comes when every byte is in
+ * the remote memory, or carries a LOOM_STATUS_* that says why not
+ * (UNREACHABLE, REMOTE_KEY, REMOTE_BOUNDS, NO_CTX, ...).
+ *
+ * Return: 0 once the command is queued, or a negative errno.
+ * Errors: -EINVAL a NULL argument, @len 0, unknown @flags, @dst->ctx above
+ *	   65535.  -ERANGE the local range is outside my segment.  -EAGAIN
+ *	   the command ring is full: reap completions (loom_poll()) first.
+ * Thread safety: MT-Unsafe: one thread per context.
  */
 int loom_put(struct loom_ctx *ctx, const struct loom_remote *dst,
 	     uint64_t remote_off, uint64_t local_off, uint64_t len,
 	     uint32_t flags, uint64_t tag);
 
-/*
- * Queue a command the card completes at once, without touching the
- * network: its round trip (doorbell -> card -> completion) is the floor
- * under every other operation's latency.  Completion reports @tag.
+/**
+ * loom_nop() - queue a command the card completes at once
+ * @ctx: my context
+ * @tag: reported by the completion
+ *
+ * The command does not touch the network: its round trip (doorbell, card,
+ * completion) is the floor under every other operation's latency, which
+ * the benchmarks report latencies as multiples of.
+ *
+ * Return: 0 once queued, or a negative errno.
+ * Errors: -EINVAL @ctx is NULL.  -EAGAIN the command ring is full.
+ * Thread safety: MT-Unsafe: one thread per context.
  */
 int loom_nop(struct loom_ctx *ctx, uint64_t tag);
 
-/** A completion: a finished operation or an arrival. */
+/**
+ * struct loom_completion - a finished operation or an arrival
+ * @tag: LOCAL and COUNTER: the operation's tag; ARRIVAL: the remote offset
+ *	 the data landed at
+ * @value: bytes moved; atomics: the word before the operation; COUNTER:
+ *	   the counter's value
+ * @node: the other end's logical node id
+ * @ctx: the other end's context index; COUNTER: the counter id
+ * @kind: LOOM_COMPLETION_LOCAL, _ARRIVAL or _COUNTER
+ * @status: 0 (LOOM_STATUS_OK) or a LOOM_STATUS_*
+ * @opcode: the operation's opcode (the card's)
+ */
 struct loom_completion {
-	uint64_t tag;		/* LOCAL, COUNTER: the operation's tag; ARRIVAL: remote_off */
-	uint64_t value;		/* bytes moved; atomics: the fetched value;
-				 * COUNTER: the counter's value */
-	uint32_t node;		/* the other end */
-	uint32_t ctx;		/* the other end's context; COUNTER: counter id */
-	uint8_t kind;		/* LOOM_COMPLETION_* */
-	uint8_t status;		/* 0 or LOOM_STATUS_* */
+	uint64_t tag;
+	uint64_t value;
+	uint32_t node;
+	uint32_t ctx;
+	uint8_t kind;
+	uint8_t status;
 	uint8_t opcode;
 };
 
-#define LOOM_COMPLETION_LOCAL	1
-#define LOOM_COMPLETION_ARRIVAL	2
+#define LOOM_COMPLETION_LOCAL	1	/* an operation of mine finished */
+#define LOOM_COMPLETION_ARRIVAL	2	/* data landed in my segment */
 #define LOOM_COMPLETION_COUNTER	3	/* loom_counter_notify() threshold reached */
 
 /* statuses (same values as the card's) */
 #define LOOM_STATUS_OK			0
-#define LOOM_STATUS_BAD_DESC		1
-#define LOOM_STATUS_LOCAL_BOUNDS	2
-#define LOOM_STATUS_UNREACHABLE		3
-#define LOOM_STATUS_REMOTE_KEY		4
-#define LOOM_STATUS_REMOTE_BOUNDS	5
-#define LOOM_STATUS_NO_CTX		6
-#define LOOM_STATUS_LINK		7
-#define LOOM_STATUS_UNSUPPORTED		8
+#define LOOM_STATUS_BAD_DESC		1	/* the card refused the command */
+#define LOOM_STATUS_LOCAL_BOUNDS	2	/* outside my segment */
+#define LOOM_STATUS_UNREACHABLE		3	/* no route to the node */
+#define LOOM_STATUS_REMOTE_KEY		4	/* protection: the target is in
+						 * another partition */
+#define LOOM_STATUS_REMOTE_BOUNDS	5	/* outside the target's segment */
+#define LOOM_STATUS_NO_CTX		6	/* no such context running there */
+#define LOOM_STATUS_LINK		7	/* a link failed on the way */
+#define LOOM_STATUS_UNSUPPORTED		8	/* the card lacks the operation */
 #define LOOM_STATUS_DISCARDED		9	/* a port on the path is disabled or dead */
 #define LOOM_STATUS_COUNTER		10	/* no such counter at the target */
 #define LOOM_STATUS_BUSY		11	/* too many counter notifications pending */
 
-/* Reap up to @max completions without blocking; returns how many. */
+/**
+ * loom_poll() - reap completions without blocking
+ * @ctx: my context
+ * @out: room for @max completions
+ * @max: how many at most
+ *
+ * Completions come in the order the card posted them; those that
+ * loom_quiet() or loom_counter_wait() reaped meanwhile come first.
+ *
+ * Return: how many were reaped (0 when none waits), or a negative errno.
+ * Errors: -EINVAL @ctx or @out is NULL, @max negative.  -ENOMEM.
+ * Thread safety: MT-Unsafe: one thread per context.
+ */
 int loom_poll(struct loom_ctx *ctx, struct loom_completion *out, int max);
-/*
- * Wait for at least one completion (sleeping on the card's interrupt,
- * through poll() or, with LOOM_CTX_ATTR_URING, io_uring),
- * up to @timeout_ms (-1: forever).  Returns how many were reaped (>= 1),
- * or -ETIMEDOUT, or -EIO if the card went away.
+
+/**
+ * loom_wait() - wait for completions
+ * @ctx: my context
+ * @out: room for @max completions
+ * @max: how many at most, at least 1
+ * @timeout_ms: how long to wait, -1 forever
+ *
+ * Like loom_poll(), but sleeps until at least one completion is there: on
+ * the card's interrupt through poll(2), or with LOOM_CTX_ATTR_URING on an
+ * io_uring command of the device.
+ *
+ * Return: how many were reaped (at least 1), or a negative errno.
+ * Errors: -EINVAL @ctx or @out is NULL, @max below 1.  -ETIMEDOUT nothing
+ *	   came within @timeout_ms.  -EIO the card went away (unbound or
+ *	   failed).  -ENOMEM.  Any errno of poll(2) other than EINTR.
+ * Thread safety: MT-Unsafe: one thread per context.
  */
 int loom_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
 	      int timeout_ms);
-/* File descriptor to use with poll()/epoll for this context's device. */
+
+/**
+ * loom_ctx_fd() - a file descriptor to wait on with poll(2) or epoll(7)
+ * @ctx: my context
+ *
+ * The device's descriptor: readable when a completion of @ctx waits.  Reap
+ * with loom_poll(); do not read or close it.
+ *
+ * Return: the descriptor.
+ * Errors: none.
+ * Thread safety: MT-Safe.
+ */
 int loom_ctx_fd(const struct loom_ctx *ctx);
 
-/* Text for a negative errno (err < 0) or a LOOM_STATUS_* (err > 0). */
+/**
+ * loom_strerror() - text for an error or a completion status
+ * @err: a negative errno, or a LOOM_STATUS_* (positive)
+ *
+ * Return: a constant string, e.g. "destination node unreachable".
+ * Errors: none.
+ * Thread safety: MT-Safe.
+ */
 const char *loom_strerror(int err);
 
 /* ---- LOOM_0.2: get, counted puts, atomics, counters, fence, quiet ---- */
@@ -146,10 +363,27 @@ const char *loom_strerror(int err);
  */
 #define LOOM_TAG_RESERVED	0xffff000000000000ull
 
-/*
- * Start a get of @len bytes from @remote_off of the remote context's
- * segment to @local_off of mine; @flags must be 0.  The LOCAL completion
- * (value = bytes read) comes when every byte has landed in my segment.
+/**
+ * loom_get() - read bytes of a remote context's segment into mine
+ * @ctx: my context
+ * @src: the node, context and key read from
+ * @remote_off: offset in the remote segment
+ * @local_off: offset in my segment
+ * @len: bytes, at least 1
+ * @flags: 0
+ * @tag: reported by the completion
+ *
+ * Queues the get; no system call.  The LOOM_COMPLETION_LOCAL completion
+ * (value = bytes read) comes when every byte has landed in my segment;
+ * with an error status some 256-byte chunks may have landed and others
+ * not.  Remote refusals arrive as statuses: REMOTE_KEY, REMOTE_BOUNDS,
+ * NO_CTX.  Needs a card of design 0.2 (else UNSUPPORTED).
+ *
+ * Return: 0 once queued, or a negative errno.
+ * Errors: -EINVAL a NULL argument, @len 0, @flags not 0, @src->ctx above
+ *	   65535.  -ERANGE the local range is outside my segment.  -EAGAIN
+ *	   the command ring is full.
+ * Thread safety: MT-Unsafe: one thread per context.
  */
 int loom_get(struct loom_ctx *ctx, const struct loom_remote *src,
 	     uint64_t remote_off, uint64_t local_off, uint64_t len,
@@ -160,9 +394,27 @@ int loom_get(struct loom_ctx *ctx, const struct loom_remote *src,
 /* remote offsets of counted puts are below this */
 #define LOOM_COUNTED_OFF_LIMIT	(1ull << 48)
 
-/*
- * A put that also adds the bytes it lands to counter @counter of the
- * remote context (see loom_counter_read()).  Arguments as loom_put().
+/**
+ * loom_put_counted() - a put that also counts its bytes at the target
+ * @ctx: my context
+ * @dst: the target node and context
+ * @remote_off: offset in the target's segment, below
+ *		LOOM_COUNTED_OFF_LIMIT
+ * @local_off: offset in my segment
+ * @len: bytes, at least 1
+ * @counter: the target's counter the landed bytes are added to
+ * @flags: 0 or LOOM_PUT_REMOTE_EVENT
+ * @tag: reported by the completion
+ *
+ * A loom_put() whose bytes, as they land, advance counter @counter of the
+ * target context (loom_counter_read(), loom_counter_wait()).  A counter
+ * the target lacks completes with LOOM_STATUS_COUNTER and writes nothing.
+ *
+ * Return: 0 once queued, or a negative errno.
+ * Errors: those of loom_put(), and -EINVAL for @counter at or above
+ *	   LOOM_COUNTERS_MAX or @remote_off at or above
+ *	   LOOM_COUNTED_OFF_LIMIT.
+ * Thread safety: MT-Unsafe: one thread per context.
  */
 int loom_put_counted(struct loom_ctx *ctx, const struct loom_remote *dst,
 		     uint64_t remote_off, uint64_t local_off, uint64_t len,
@@ -172,38 +424,126 @@ int loom_put_counted(struct loom_ctx *ctx, const struct loom_remote *dst,
 #define LOOM_ATOMIC_SWAP	2	/* word = operand */
 #define LOOM_ATOMIC_CSWAP	3	/* if (word == compare) word = operand */
 
-/*
- * Start an 8-byte atomic @op on the word at @remote_off (8-aligned) of the
- * remote context's segment.  Its LOOM_COMPLETION_LOCAL carries the word's
- * value before the operation in .value (CSWAP swapped iff it == @compare).
+/**
+ * loom_atomic() - an 8-byte atomic operation on a remote word
+ * @ctx: my context
+ * @dst: the target node and context
+ * @remote_off: offset of the word in the target's segment, a multiple of 8
+ * @op: LOOM_ATOMIC_FETCH_ADD, LOOM_ATOMIC_SWAP or LOOM_ATOMIC_CSWAP
+ * @operand: what is added or stored
+ * @compare: CSWAP: the value the word must have to be swapped
+ * @tag: reported by the completion
+ *
+ * The target card executes it with the host's atomic instructions, so it is
+ * atomic against other cards and the target's own CPU.  The completion's
+ * value is the word before the operation; a CSWAP swapped exactly when
+ * value == @compare.
+ *
+ * Return: 0 once queued, or a negative errno.
+ * Errors: -EINVAL a NULL argument, unknown @op, @remote_off not a multiple
+ *	   of 8, @dst->ctx above 65535.  -EAGAIN the command ring is full.
+ * Thread safety: MT-Unsafe: one thread per context.
  */
 int loom_atomic(struct loom_ctx *ctx, const struct loom_remote *dst,
 		uint64_t remote_off, uint32_t op, uint64_t operand,
 		uint64_t compare, uint64_t tag);
 
-/* The next operation posted starts only after every earlier one completed. */
+/**
+ * loom_fence() - order the next operation after every earlier one
+ * @ctx: my context
+ *
+ * The next operation queued on @ctx starts only after every operation
+ * queued before it has completed.  One fence covers one operation.
+ *
+ * Return: 0, or a negative errno.
+ * Errors: -EINVAL @ctx is NULL.
+ * Thread safety: MT-Unsafe: one thread per context.
+ */
 int loom_fence(struct loom_ctx *ctx);
-/*
- * Wait until every operation posted so far has completed (their
- * completions are kept for loom_poll()/loom_wait()), up to @timeout_ms
- * (-1: forever).  0, -ETIMEDOUT, -EIO, -ENOMEM.
+
+/**
+ * loom_quiet() - wait until every operation queued so far has completed
+ * @ctx: my context
+ * @timeout_ms: how long to wait, -1 forever
+ *
+ * Queues a fenced no-op and waits for it.  Completions reaped meanwhile are
+ * kept, in order, for the next loom_poll() or loom_wait().
+ *
+ * Return: 0, or a negative errno.
+ * Errors: -EINVAL @ctx is NULL.  -ETIMEDOUT not done within @timeout_ms
+ *	   (the operations go on).  -EIO the card went away.  -ENOMEM.
+ * Thread safety: MT-Unsafe: one thread per context.
  */
 int loom_quiet(struct loom_ctx *ctx, int timeout_ms);
 
-/* Counters in this context's counters page (0: the kernel has none). */
+/**
+ * loom_ctx_counters() - how many counters the context has
+ * @ctx: my context
+ *
+ * The counters live in a page the card writes and the library maps
+ * read-only; counted puts (loom_put_counted()) add their landed bytes to
+ * them.
+ *
+ * Return: the number of counters, 0 when the kernel has none.
+ * Errors: none.
+ * Thread safety: MT-Safe.
+ */
 uint32_t loom_ctx_counters(const struct loom_ctx *ctx);
-/* Current value of my counter @id. */
+
+/**
+ * loom_counter_read() - the current value of one of my counters
+ * @ctx: my context
+ * @id: the counter, below loom_ctx_counters()
+ * @value: where the value is stored
+ *
+ * A reader that sees counter @id at N or more also sees the N bytes: the
+ * card writes the data first.
+ *
+ * Return: 0, or a negative errno.
+ * Errors: -EINVAL a NULL argument, @id out of range.  -EOPNOTSUPP the
+ *	   kernel has no counters.
+ * Thread safety: MT-Safe.
+ */
 int loom_counter_read(const struct loom_ctx *ctx, uint32_t id, uint64_t *value);
-/*
- * Wait until my counter @id is >= @value, up to @timeout_ms (-1: forever),
- * sleeping on the device; completions reaped meanwhile are kept for
- * loom_poll().  0, -ETIMEDOUT, -EINVAL, -EOPNOTSUPP, -EIO.
+
+/**
+ * loom_counter_wait() - wait until one of my counters reaches a value
+ * @ctx: my context
+ * @id: the counter, below loom_ctx_counters()
+ * @value: the value to reach (counter >= @value)
+ * @timeout_ms: how long to wait, -1 forever
+ *
+ * Reads the counter page, asks the card for a completion when the counter
+ * gets there and sleeps on the device between looks; completions reaped
+ * meanwhile are kept for loom_poll().  With LOOM_CTX_ATTR_URING it sleeps on
+ * io_uring commands the kernel completes when the counter gets there.
+ *
+ * Return: 0 once the counter is there, or a negative errno.
+ * Errors: -EINVAL @ctx is NULL, @id out of range.  -EOPNOTSUPP the kernel
+ *	   has no counters.  -ETIMEDOUT not there within @timeout_ms.  -EIO
+ *	   the card went away.  -ENOMEM.
+ * Thread safety: MT-Unsafe: one thread per context.
  */
 int loom_counter_wait(struct loom_ctx *ctx, uint32_t id, uint64_t value,
 		      int timeout_ms);
-/*
- * Ask for one LOOM_COMPLETION_COUNTER (tag @tag) when my counter @id is
- * >= @threshold (at once if it already is).
+
+/**
+ * loom_counter_notify() - ask for a completion when a counter gets there
+ * @ctx: my context
+ * @id: the counter, below loom_ctx_counters()
+ * @threshold: the value to reach (counter >= @threshold)
+ * @tag: reported by the completion, below LOOM_TAG_RESERVED
+ *
+ * One LOOM_COMPLETION_COUNTER completion (value = the counter, ctx = @id)
+ * comes when the counter is at @threshold or more, at once if it already
+ * is.  At most 64 are pending per context; more complete with
+ * LOOM_STATUS_BUSY.
+ *
+ * Return: 0 once queued, or a negative errno.
+ * Errors: -EINVAL @ctx is NULL, @id out of range, a reserved @tag.
+ *	   -EOPNOTSUPP the kernel has no counters.  -EAGAIN the command ring
+ *	   is full.
+ * Thread safety: MT-Unsafe: one thread per context.
  */
 int loom_counter_notify(struct loom_ctx *ctx, uint32_t id, uint64_t threshold,
 			uint64_t tag);
@@ -212,17 +552,7 @@ int loom_counter_notify(struct loom_ctx *ctx, uint32_t id, uint64_t threshold,
 /*
  * A BSU is one of the card's 32 hardware barrier/eureka units; the same
  * unit number on every card of a fabric forms one barrier network, whose
- * spanning tree the administrator configures ("loomctl bsu set").  A
- * process claims a unit with loom_bsu_open() (one process per unit and
- * card: -EBUSY otherwise; the handle holds a small context of its own).
- * Barrier: every participant calls loom_barrier() (or loom_barrier_join()
- * then loom_barrier_test()/loom_barrier_wait()); it returns once all have
- * joined.  Eureka: one participant calls loom_eureka_signal(); every other
- * one sees loom_eureka_test() become 1 (state LOOM_BSU_STATE_EUR), then all
- * join the barrier that follows (the signaller too, or at once with
- * LOOM_EUREKA_JOIN), which makes the unit ready for the next eureka.
- * Timeouts in milliseconds, -1 waits forever.  Documented in
- * Documentation/lib/api.rst.
+ * spanning tree the administrator configures ("loomctl bsu set").
  */
 struct loom_bsu;
 
@@ -232,22 +562,158 @@ struct loom_bsu;
 
 #define LOOM_EUREKA_JOIN	(1u << 0)	/* signal and join the barrier */
 
+/**
+ * loom_bsu_open() - claim a barrier/eureka unit of the card
+ * @dev: the card
+ * @unit: the unit, 0..31
+ * @bsup: where the handle is stored
+ *
+ * One process per unit and card: the handle creates a small context of its
+ * own holding the unit and maps the unit's page.  Waits poll until
+ * loom_bsu_set_mode() says otherwise.
+ *
+ * Return: 0, or a negative errno.
+ * Errors: -EINVAL a NULL argument, @unit out of range or missing on the
+ *	   card.  -EBUSY another context holds the unit.  -EMFILE the open
+ *	   file holds its maximum of contexts.  -EOPNOTSUPP the
+ *	   kernel does not grant units.  -ENOMEM.  -EPROTO the kernel's answer
+ *	   is inconsistent.  Any other errno of the LOOM_IOC_CTX_CREATE ioctl
+ *	   or of mmap(2).
+ * Thread safety: MT-Safe; the handle belongs to the calling thread.
+ */
 int loom_bsu_open(struct loom_dev *dev, unsigned int unit, struct loom_bsu **bsup);
+
+/**
+ * loom_bsu_close() - release a unit claimed with loom_bsu_open()
+ * @bsu: the handle, or NULL (nothing is done)
+ *
+ * Return: nothing.
+ * Errors: none.
+ * Thread safety: MT-Unsafe: only the thread that uses @bsu.
+ */
 void loom_bsu_close(struct loom_bsu *bsu);
+
+/**
+ * loom_bsu_unit() - the unit a handle holds
+ * @bsu: the handle
+ *
+ * Return: the unit number.
+ * Errors: none.
+ * Thread safety: MT-Safe.
+ */
 unsigned int loom_bsu_unit(const struct loom_bsu *bsu);
-/* LOOM_BSU_STATE_*, or -EIO when the card reads back garbage */
+
+/**
+ * loom_bsu_state() - the unit's state
+ * @bsu: the handle
+ *
+ * Return: LOOM_BSU_STATE_BAR (ready), LOOM_BSU_STATE_ARM (joined, barrier
+ * not complete) or LOOM_BSU_STATE_EUR (a eureka happened), or a negative
+ * errno.
+ * Errors: -EINVAL @bsu is NULL.  -EIO the card reads back garbage (gone or
+ *	   broken).
+ * Thread safety: MT-Safe.
+ */
 int loom_bsu_state(const struct loom_bsu *bsu);
-/* 0, -EALREADY when already joined, -ETIMEDOUT when the card is stuck */
+
+/**
+ * loom_barrier_join() - join the unit's barrier without waiting
+ * @bsu: the handle
+ *
+ * Completion is detected by the unit's completion counter moving past its
+ * value at the join (loom_barrier_test(), loom_barrier_wait()), so a fast
+ * barrier is never missed.
+ *
+ * Return: 0, or a negative errno.
+ * Errors: -EINVAL @bsu is NULL.  -EALREADY already joined.  -ETIMEDOUT the
+ *	   card did not take the join.
+ * Thread safety: MT-Unsafe: one thread per handle.
+ */
 int loom_barrier_join(struct loom_bsu *bsu);
-/* 1 when the barrier joined last has completed, 0 not yet, -EINVAL none */
+
+/**
+ * loom_barrier_test() - has the barrier joined last completed
+ * @bsu: the handle
+ *
+ * Return: 1 completed, 0 not yet, or a negative errno.
+ * Errors: -EINVAL @bsu is NULL, or no barrier was joined.  -EACCES the
+ *	   barrier ended refused: a card of the unit's tree holds the unit in
+ *	   another partition (loom_bsu_open_key()).
+ * Thread safety: MT-Unsafe: one thread per handle.
+ */
 int loom_barrier_test(struct loom_bsu *bsu);
+
+/**
+ * loom_barrier_wait() - wait for the barrier joined last to complete
+ * @bsu: the handle
+ * @timeout_ms: how long to wait, -1 forever
+ *
+ * Waits the way loom_bsu_set_mode() chose: polling the unit's page, on the
+ * card's BSU interrupt, or on an io_uring command.
+ *
+ * Return: 0 once every participant has joined, or a negative errno.
+ * Errors: -EINVAL @bsu is NULL, or no barrier was joined.  -ETIMEDOUT not
+ *	   complete within @timeout_ms.  -EIO the card went away.  -EACCES
+ *	   the barrier ended refused: a card of the unit's tree holds the unit
+ *	   in another partition (loom_bsu_open_key()).
+ * Thread safety: MT-Unsafe: one thread per handle.
+ */
 int loom_barrier_wait(struct loom_bsu *bsu, int timeout_ms);
-/* join, then wait */
+
+/**
+ * loom_barrier() - join the unit's barrier and wait for it to complete
+ * @bsu: the handle
+ * @timeout_ms: how long to wait, -1 forever
+ *
+ * loom_barrier_join(), then loom_barrier_wait().
+ *
+ * Return: 0 once every participant has joined, or a negative errno.
+ * Errors: those of loom_barrier_join() and loom_barrier_wait().
+ * Thread safety: MT-Unsafe: one thread per handle.
+ */
 int loom_barrier(struct loom_bsu *bsu, int timeout_ms);
-/* flags: 0 or LOOM_EUREKA_JOIN; -EALREADY when already joined */
+
+/**
+ * loom_eureka_signal() - signal a eureka on the unit
+ * @bsu: the handle
+ * @flags: 0, or LOOM_EUREKA_JOIN to signal and join the following barrier
+ *	   at once
+ *
+ * Every other participant sees loom_eureka_test() become 1; then all join
+ * the barrier that follows (the signaller too, unless LOOM_EUREKA_JOIN
+ * joined it already), which readies the unit for the next eureka.
+ *
+ * Return: 0, or a negative errno.
+ * Errors: -EINVAL @bsu is NULL, unknown @flags.  -EALREADY already joined.
+ *	   -ETIMEDOUT the card did not take the signal.
+ * Thread safety: MT-Unsafe: one thread per handle.
+ */
 int loom_eureka_signal(struct loom_bsu *bsu, unsigned int flags);
-/* 1 when the unit is in LOOM_BSU_STATE_EUR */
+
+/**
+ * loom_eureka_test() - has a eureka happened
+ * @bsu: the handle
+ *
+ * Return: 1 when the unit is in LOOM_BSU_STATE_EUR, 0 when not, or a
+ * negative errno.
+ * Errors: -EINVAL @bsu is NULL.  -EIO the card reads back garbage.
+ * Thread safety: MT-Safe.
+ */
 int loom_eureka_test(struct loom_bsu *bsu);
+
+/**
+ * loom_eureka_wait() - wait for a eureka
+ * @bsu: the handle
+ * @timeout_ms: how long to wait, -1 forever
+ *
+ * Waits the way loom_bsu_set_mode() chose.  Then join the barrier that
+ * follows (loom_barrier()).
+ *
+ * Return: 0 once a eureka happened, or a negative errno.
+ * Errors: -EINVAL @bsu is NULL.  -ETIMEDOUT none within @timeout_ms.  -EIO
+ *	   the card went away.
+ * Thread safety: MT-Unsafe: one thread per handle.
+ */
 int loom_eureka_wait(struct loom_bsu *bsu, int timeout_ms);
 
 /* ---- how BSU waits wait (API 0.2) ------------------------------------- */
@@ -255,13 +721,57 @@ int loom_eureka_wait(struct loom_bsu *bsu, int timeout_ms);
 #define LOOM_BSU_MODE_INTERRUPT	1	/* sleep in the kernel until the card's
 					 * BSU interrupt */
 #define LOOM_BSU_MODE_URING	2	/* sleep on an io_uring command */
-/*
- * Choose how loom_barrier_wait() and loom_eureka_wait() (and
- * loom_barrier()) wait.  0; -EINVAL; -EOPNOTSUPP when the kernel has no
- * such wait; -ENOMEM or an io_uring_queue_init() error.
+
+/**
+ * loom_bsu_set_mode() - choose how the handle's waits wait
+ * @bsu: the handle
+ * @mode: LOOM_BSU_MODE_POLL (spin 50 us, then sleep 20 us between looks),
+ *	  LOOM_BSU_MODE_INTERRUPT (sleep until the card's BSU interrupt) or
+ *	  LOOM_BSU_MODE_URING (sleep on an io_uring command of a small ring
+ *	  the handle creates)
+ *
+ * Applies to loom_barrier_wait(), loom_eureka_wait() and loom_barrier().
+ *
+ * Return: 0, or a negative errno; on error the handle keeps its mode.
+ * Errors: -EINVAL @bsu is NULL, unknown @mode.  -EOPNOTSUPP the kernel has
+ *	   no such wait.  -ENOMEM, or an io_uring_queue_init() error.
+ * Thread safety: MT-Unsafe: one thread per handle.
  */
 int loom_bsu_set_mode(struct loom_bsu *bsu, unsigned int mode);
+
+/**
+ * loom_bsu_mode() - how the handle's waits wait
+ * @bsu: the handle
+ *
+ * Return: LOOM_BSU_MODE_POLL, LOOM_BSU_MODE_INTERRUPT or
+ * LOOM_BSU_MODE_URING.
+ * Errors: none.
+ * Thread safety: MT-Safe.
+ */
 unsigned int loom_bsu_mode(const struct loom_bsu *bsu);
+
+/* ---- partitions (API 0.3) --------------------------------------------- */
+
+/**
+ * loom_bsu_open_key() - claim a barrier/eureka unit in a partition
+ * @dev: the card
+ * @unit: the unit, 0..31
+ * @key: the partition the unit joins (loom_bsu_open() is partition 0)
+ * @bsup: where the handle is stored
+ *
+ * loom_bsu_open() with the unit in partition @key.  The card stamps @key on
+ * the unit's barrier packets; a card of the unit's tree that holds the unit
+ * in another partition refuses them, and the barrier ends with -EACCES
+ * (loom_barrier_test(), loom_barrier_wait(), loom_barrier()).
+ *
+ * Return: 0, or a negative errno.
+ * Errors: those of loom_bsu_open(), and -EACCES: @key is neither granted
+ *	   to the caller ("loomctl key grant") nor is the caller privileged
+ *	   (CAP_NET_ADMIN).
+ * Thread safety: MT-Safe; the handle belongs to the calling thread.
+ */
+int loom_bsu_open_key(struct loom_dev *dev, unsigned int unit, uint32_t key,
+		      struct loom_bsu **bsup);
 
 #ifdef __cplusplus
 }

@@ -46,6 +46,7 @@ struct loom_bsu {
 	volatile uint32_t *kick;	/* lab: kick register, else NULL */
 	uint32_t kick_value;
 	uint32_t joined_at;		/* COMPLETIONS when we last joined */
+	uint32_t refused_at;		/* REFUSED when we last joined */
 	int joined;			/* a join is outstanding */
 	unsigned int mode;		/* LOOM_BSU_MODE_* */
 	struct loom_uring *uring;	/* LOOM_BSU_MODE_URING */
@@ -65,8 +66,16 @@ static void destroy_ctx(struct loom_dev *dev, uint32_t index)
 
 int loom_bsu_open(struct loom_dev *dev, unsigned int unit, struct loom_bsu **bsup)
 {
+	return loom_bsu_open_key(dev, unit, 0, bsup);
+}
+
+int loom_bsu_open_key(struct loom_dev *dev, unsigned int unit, uint32_t key,
+		      struct loom_bsu **bsup)
+{
+	/* the unit joins the partition of the context that holds it */
 	struct loom_ctx_create req = {
 		.argsz = sizeof(req),
+		.key = key,
 		.cmdq_entries = BSU_CTX_RING_ENTRIES,
 		.cq_entries = BSU_CTX_RING_ENTRIES,
 		.seg_size = BSU_CTX_SEGMENT,
@@ -206,6 +215,7 @@ int loom_barrier_join(struct loom_bsu *b)
 		return s;
 	if (s == LOOM_BSU_S_ARM)
 		return -EALREADY;
+	b->refused_at = rd(b, LOOM_BSUP_REFUSED);
 	b->joined_at = rd(b, LOOM_BSUP_COMPLETIONS);
 	err = issue(b, LOOM_BSU_OP_BAR);
 	if (!err)
@@ -222,7 +232,8 @@ int loom_barrier_test(struct loom_bsu *b)
 	if (rd(b, LOOM_BSUP_COMPLETIONS) == b->joined_at)
 		return 0;
 	b->joined = 0;
-	return 1;
+	/* the card writes REFUSED before COMPLETIONS */
+	return rd(b, LOOM_BSUP_REFUSED) == b->refused_at ? 1 : -EACCES;
 }
 
 /* One LOOM_IOC_BSU_WAIT: 0 met, -ETIME at @deadline, -errno. */
@@ -347,8 +358,8 @@ int loom_barrier_wait(struct loom_bsu *b, int timeout_ms)
 		r = bsu_sleep(b, LOOM_BSU_COND_COMPLETIONS_NE, b->joined_at, timeout_ms);
 		if (r)
 			return r;
-		b->joined = 0;
-		return 0;
+		r = loom_barrier_test(b);
+		return r < 0 ? r : 0;
 	}
 	while (!(r = loom_barrier_test(b))) {
 		if (timeout_ms >= 0 && now_ns() - t0 > (int64_t)timeout_ms * 1000000)
@@ -378,6 +389,7 @@ int loom_eureka_signal(struct loom_bsu *b, unsigned int flags)
 		return -EALREADY;
 	if (!(flags & LOOM_EUREKA_JOIN))
 		return issue(b, LOOM_BSU_OP_EUR);
+	b->refused_at = rd(b, LOOM_BSUP_REFUSED);
 	b->joined_at = rd(b, LOOM_BSUP_COMPLETIONS);
 	err = issue(b, LOOM_BSU_OP_EUR_B);
 	if (!err)

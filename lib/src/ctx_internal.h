@@ -69,12 +69,20 @@ struct loom_completion;
 struct loom_cmd *loom_next_cmd(struct loom_ctx *ctx);
 /*
  * loom_next_cmd() for an operation on @peer: opcode, SIGNAL, the peer's
- * node, context and key, and @tag filled in; NULL when the ring is full.
+ * node and context, and @tag filled in (no key: the card stamps the
+ * context's own); NULL when the ring is full.
  */
 struct loom_cmd *loom_claim_remote_cmd(struct loom_ctx *ctx, uint8_t opcode,
 				       const struct loom_remote *peer, uint64_t tag);
 /* Publish the command claimed by loom_next_cmd() (adds a pending fence). */
 void loom_post_cmd(struct loom_ctx *ctx, struct loom_cmd *cmd);
+/*
+ * Before sleeping on the device: the kernel tests the completion entry at
+ * the consumer index the card took (LOOM_DB_CQ_CI_SEEN; CQ_CI is
+ * write-only).  Wait briefly until the card has taken ours (kicking the
+ * lab card), so the kernel does not wake us for entries already reaped.
+ */
+void loom_cq_sync(struct loom_ctx *ctx);
 /* Reap every completion there is into the stash; 0 or -ENOMEM. */
 int loom_stash_reap(struct loom_ctx *ctx);
 /*

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,7 @@ struct loom_cmd *loom_claim_remote_cmd(struct loom_ctx *ctx, uint8_t opcode,
 	cmd->flags = LOOM_CMD_F_SIGNAL;
 	cmd->dst_ctx = (uint16_t)peer->ctx;
 	cmd->dst_node = peer->node;
-	cmd->key = peer->key;
+	/* no key: the card stamps the context's partition on the request */
 	cmd->tag = tag;
 	return cmd;
 }
@@ -128,8 +129,13 @@ static int reap(struct loom_ctx *ctx, struct loom_completion *out, int max)
 
 		if ((f & LOOM_CQE_PHASE) != loom_cq_phase(ctx->cq_ci, ctx->cq_log2))
 			break;
-		/* every command posts exactly one LOCAL or COUNTER entry */
-		if (e->kind == LOOM_CQE_LOCAL || e->kind == LOOM_CQE_COUNTER)
+		/*
+		 * every command posts exactly one LOCAL or COUNTER entry; one
+		 * the card posts beyond that must not free a slot a command
+		 * still occupies
+		 */
+		if ((e->kind == LOOM_CQE_LOCAL || e->kind == LOOM_CQE_COUNTER) &&
+		    ctx->cmd_credits < 1u << ctx->cmdq_log2)
 			ctx->cmd_credits++;
 		ctx->cq_ci++;
 		seen++;
@@ -239,9 +245,10 @@ int loom_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
 		}
 		/*
 		 * The kernel reports POLLIN when the entry at our consumer
-		 * index (published in the doorbell page) is valid, so there is
-		 * no lost wake-up between loom_poll() and poll().
+		 * index (as the card took it from the doorbell page) is valid,
+		 * so there is no lost wake-up between loom_poll() and poll().
 		 */
+		loom_cq_sync(ctx);
 		if (poll(&pfd, 1, wait) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -252,9 +259,33 @@ int loom_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
 	}
 }
 
+/* how long loom_cq_sync() waits for the card to take our consumer index */
+#define CQ_SYNC_NS	2000000
+
+void loom_cq_sync(struct loom_ctx *ctx)
+{
+	struct timespec t0, t;
+
+	if (ctx->doorbell[LOOM_DB_CQ_CI_SEEN / 4] == ctx->cq_ci)
+		return;
+	if (ctx->kick) {
+		/* lab card: it takes CQ_CI when it runs; make it run */
+		atomic_thread_fence(memory_order_seq_cst);
+		*ctx->kick = ctx->kick_value;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		sched_yield();
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (ctx->doorbell[LOOM_DB_CQ_CI_SEEN / 4] != ctx->cq_ci &&
+		 (t.tv_sec - t0.tv_sec) * 1000000000ll + (t.tv_nsec - t0.tv_nsec) < CQ_SYNC_NS);
+}
+
 int loom_sleep_cq(struct loom_ctx *ctx, int wait_ms)
 {
 	struct pollfd pfd = { .fd = ctx->dev->fd, .events = POLLIN };
+
+	loom_cq_sync(ctx);
 
 	if (poll(&pfd, 1, wait_ms) < 0)
 		return errno == EINTR ? 0 : -errno;

@@ -170,9 +170,10 @@ int loom_uring_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
 		}
 		/*
 		 * The kernel completes the wait when the entry at our consumer
-		 * index (published in the doorbell page) is valid, so there is
-		 * no lost wake-up between loom_poll() and the wait.
+		 * index (as the card took it from the doorbell page) is valid,
+		 * so there is no lost wake-up between loom_poll() and the wait.
 		 */
+		loom_cq_sync(ctx);
 		n = uring_wait_once(ctx, slice);
 		switch (n) {
 		case 0:		/* an entry is there */

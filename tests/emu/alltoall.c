@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #define A2A_CTX		1
-#define A2A_KEY(node)	(0xa2a00000u + (node))
+#define A2A_KEY		0xa2a00000u	/* one partition: every context */
 /* tag: kind (1 put, 2 get) << 24 | round << 16 | source << 8 | destination */
 #define A2A_TAG(kind, r, s, d)	((uint64_t)(kind) << 24 | (uint64_t)(r) << 16 | (s) << 8 | (d))
 #define A2A_PUT		1
@@ -150,7 +150,6 @@ static void a2a_submit(struct a2a_run *w, unsigned int i)
 			.local_off = op->kind == A2A_PUT ? 0 : a2a_get_slot(w, op->dst),
 			.remote_off = op->kind == A2A_PUT ? a2a_put_slot(w, i, op->round) : 0,
 			.length = op->len,
-			.key = A2A_KEY(op->dst),
 		};
 
 		if (!fh_submit(&c->ctx, &cmd))
@@ -234,7 +233,7 @@ static int a2a_setup(struct a2a_run *w, struct fabric *f)
 {
 	for (unsigned int i = 0; i < w->n; i++) {
 		struct fh_ctx *ctx = &w->card[i].ctx;
-		int rc = fh_ctx_create(&f->fh[i], ctx, A2A_CTX, A2A_KEY(i), 8, 10, a2a_seg_size(w));
+		int rc = fh_ctx_create(&f->fh[i], ctx, A2A_CTX, A2A_KEY, 8, 10, a2a_seg_size(w));
 
 		if (rc != LOOM_ADMIN_E_OK) {
 			tap_diag("card %u: context enable (segment %llu bytes) returned %d", i,

@@ -4,6 +4,7 @@
  */
 #include "fabric.h"
 #include "tap.h"
+#include "tcp_port.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,9 +54,36 @@ void fabric_path(struct fabric *f, char *out, size_t len, const char *name)
 	snprintf(out, len, "%s/%s", f->dir, name);
 }
 
+/*
+ * Print card @i's strict-register violations and the harness's reads of
+ * write-only registers as diagnostics; returns how many.
+ */
+static unsigned long fabric_strict_findings(struct fabric *f, unsigned int i)
+{
+	unsigned long n = f->fh[i].wo_reads;
+	char line[512];
+	FILE *fp;
+
+	if (n)
+		tap_diag("fake host %u read write-only registers %lu times", i, n);
+	fp = f->log[i][0] ? fopen(f->log[i], "r") : NULL;
+	if (!fp)
+		return n;
+	while (fgets(line, sizeof(line), fp)) {
+		if (!strstr(line, "strict-registers: violation"))
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		tap_diag("%s", line);
+		n++;
+	}
+	fclose(fp);
+	return n;
+}
+
 void fabric_stop(void)
 {
 	struct fabric *f = live;
+	unsigned long strict = 0;
 
 	if (!f)
 		return;
@@ -76,6 +104,9 @@ void fabric_stop(void)
 		}
 		f->pid[i] = 0;
 	}
+	/* the cards have logged their last check by now */
+	for (unsigned int i = 0; i < FABRIC_MAX_CARDS; i++)
+		strict += fabric_strict_findings(f, i);
 	for (unsigned int i = 0; i < FABRIC_MAX_CARDS; i++) {
 		if (f->ram[i][0])
 			unlink(f->ram[i]);
@@ -91,6 +122,11 @@ void fabric_stop(void)
 		snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", f->dir);
 		if (!getenv("LOOM_KEEP_LOGS") && system(cmd) != 0)
 			tap_diag("could not remove %s", f->dir);
+	}
+	if (strict) {
+		printf("not ok - strict registers: %lu register access violations (above)\n", strict);
+		fflush(stdout);
+		_exit(1);
 	}
 }
 
@@ -157,6 +193,9 @@ int fabric_start_card(struct fabric *f, unsigned int i, const char *const *extra
 	argv[argc++] = f->sock[i];
 	argv[argc++] = "--guest-ram";
 	argv[argc++] = f->ram[i];
+	/* every test checks the register contract on the way */
+	if (!f->lax_registers)
+		argv[argc++] = "--strict-registers";
 	for (int k = 0; extra && extra[k] && argc < 62; k++)
 		argv[argc++] = extra[k];
 	argv[argc] = NULL;
@@ -218,6 +257,13 @@ int fabric_start_ring(struct fabric *f, unsigned int n)
 
 int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *more)
 {
+	for (unsigned int i = 0; f->tcp_cables && i < n; i++) {
+		f->tcp_port[i] = tcp_free_port();
+		if (f->tcp_port[i] < 0) {
+			tap_diag("no free TCP port on 127.0.0.1");
+			return -1;
+		}
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		char args[32][128];
 		const char *extra[64];
@@ -230,7 +276,15 @@ int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *m
 			for (int m = 0; more[m] && k < 40; m++)
 				extra[k++] = more[m];
 		}
-		if (n > 1) {
+		if (n > 1 && f->tcp_cables) {
+			extra[k++] = "--cable";
+			snprintf(args[a], sizeof(args[a]), "0=tcp-listen:127.0.0.1:%d", f->tcp_port[i]);
+			extra[k++] = args[a++];
+			extra[k++] = "--cable";
+			snprintf(args[a], sizeof(args[a]), "1=tcp-connect:127.0.0.1:%d",
+				 f->tcp_port[(i + n - 1) % n]);
+			extra[k++] = args[a++];
+		} else if (n > 1) {
 			extra[k++] = "--cable";
 			snprintf(args[a], sizeof(args[a]), "0=listen:%s/cable-%u-0.sock", f->dir, i);
 			extra[k++] = args[a++];
@@ -238,6 +292,8 @@ int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *m
 			snprintf(args[a], sizeof(args[a]), "1=connect:%s/cable-%u-0.sock", f->dir,
 				 (i + n - 1) % n);
 			extra[k++] = args[a++];
+		}
+		if (n > 1) {
 			/* one dimension; the wrap-around channels are datelines */
 			extra[k++] = "--vct";
 			extra[k++] = i == n - 1 ? "0=0,dateline" : "0=0";

@@ -8,6 +8,7 @@
 #ifndef LOOM_TESTS_FABRIC_H
 #define LOOM_TESTS_FABRIC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -20,6 +21,9 @@
 struct fabric {
 	unsigned int n;
 	uint64_t ram_size;	/* guest RAM of the cards started next */
+	bool lax_registers;	/* start cards without --strict-registers (figures) */
+	bool tcp_cables;	/* rings cabled over TCP on 127.0.0.1, not UNIX sockets */
+	int tcp_port[FABRIC_MAX_CARDS];	/* card i's listening port, with tcp_cables */
 	char dir[64];
 	pid_t pid[FABRIC_MAX_CARDS];
 	char ram[FABRIC_MAX_CARDS][96];
@@ -49,7 +53,9 @@ int fabric_attach(struct fabric *f, unsigned int i);
 int fabric_start_ring(struct fabric *f, unsigned int n);
 /*
  * The same ring, every card also with a control socket (--ctl, path in
- * f->ctl[i]) and the options @extra (NULL-terminated, may be NULL).
+ * f->ctl[i]) and the options @extra (NULL-terminated, may be NULL).  With
+ * f->tcp_cables, port 0 of card i listens on 127.0.0.1:f->tcp_port[i]
+ * (a port free when the ring starts) and port 1 connects there.
  */
 int fabric_start_ring_ctl(struct fabric *f, unsigned int n, const char *const *extra);
 /*

@@ -4,6 +4,7 @@
  * driver for the admin mailbox and context rings.
  */
 #include "fakehost.h"
+#include "strict_regs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,8 +44,15 @@ int fh_create_ram(const char *path, uint64_t size)
 	return 0;
 }
 
-uint32_t fh_rd32(const struct fakehost *fh, uint32_t off)
+uint32_t fh_rd32(struct fakehost *fh, uint32_t off)
 {
+	if (strict_regs_access(off) == STRICT_WO) {
+		char name[48];
+
+		strict_regs_name(off, name, sizeof(name));
+		if (fh->wo_reads++ < 8)
+			printf("# fakehost: read of write-only register 0x%05x (%s)\n", off, name);
+	}
 	return __atomic_load_n((const uint32_t *)(const void *)(fh->regs + off), __ATOMIC_ACQUIRE);
 }
 

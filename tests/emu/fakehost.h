@@ -34,6 +34,7 @@ struct fakehost {
 	/* let the card run until vector @vector fires or about @ms pass */
 	void (*wait_fn)(void *opaque, unsigned int vector, int ms);
 	void *opaque;
+	unsigned long wo_reads;	/* reads of write-only registers (a bug) */
 };
 
 struct fh_ctx {
@@ -66,7 +67,12 @@ int fh_attach_local(struct fakehost *fh, uint8_t *regs, size_t regs_size, uint8_
 		    void (*wait_fn)(void *, unsigned int, int), void *opaque, char *err,
 		    size_t errlen);
 
-uint32_t fh_rd32(const struct fakehost *fh, uint32_t off);
+/*
+ * Read a register.  Reading a write-only one (a doorbell) is a bug of the
+ * harness or the test, as it would be of a driver: it is logged and
+ * counted in fh->wo_reads, and the fabric's teardown fails on it.
+ */
+uint32_t fh_rd32(struct fakehost *fh, uint32_t off);
 void fh_wr32(struct fakehost *fh, uint32_t off, uint32_t v);
 void fh_kick(struct fakehost *fh, unsigned int vector);
 uint32_t fh_port_reg(const struct fakehost *fh, unsigned int port, uint32_t field);

@@ -60,7 +60,7 @@ static int put(struct fh_ctx *src, uint8_t flags, uint64_t tag)
 {
 	struct loom_cmd c = {
 		.opcode = LOOM_OP_PUT, .flags = LOOM_CMD_F_SIGNAL | flags, .dst_ctx = CTX,
-		.dst_node = RING / 2, .tag = tag, .length = LEN, .key = KEY1,
+		.dst_node = RING / 2, .tag = tag, .length = LEN,
 	};
 	struct loom_cqe e;
 
@@ -83,7 +83,7 @@ int main(void)
 
 	tap_plan(6);
 	ok = fabric_init(&f, 120) == 0 && fabric_start_ring_ctl(&f, RING, more) == 0 &&
-	     fh_ctx_create(&f.fh[0], &src, CTX, 0x1111, 6, 8, LEN) == LOOM_ADMIN_E_OK &&
+	     fh_ctx_create(&f.fh[0], &src, CTX, KEY1, 6, 8, LEN) == LOOM_ADMIN_E_OK &&
 	     fh_ctx_create(&f.fh[RING / 2], &dst, CTX, KEY1, 6, 8, LEN) == LOOM_ADMIN_E_OK;
 	if (!tap_ok(ok, "ring of %d with adaptive routing entries: cards up", RING)) {
 		fabric_stop();

@@ -75,6 +75,9 @@ int main(void)
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--cable", "2=listen:/x", NULL }, "port 2 does not exist" },
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--cable", "0=dial:/x", NULL }, "listen: or connect:" },
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--cable", "0=listen:/a", "--cable", "0=listen:/b", NULL }, "already cabled" },
+		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--cable", "0=tcp-connect:300.1.1.1:7000", NULL }, "--cable '0=tcp-connect:300.1.1.1:7000': '300.1.1.1:7000': '300.1.1.1' is not an IPv4 address" },
+		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--cable", "0=tcp-listen::7000", NULL }, "no address before the port" },
+		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--cable", "0=tcp-listen:127.0.0.1:99999", NULL }, "port '99999' is not a number from 1 to 65535" },
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--route", "1024=0", NULL }, "--route '1024=0'" },
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--route", "3=north", NULL }, "port 'north'" },
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--frobnicate", NULL }, "unknown option '--frobnicate'" },
@@ -106,6 +109,8 @@ int main(void)
 	       nbad, good);
 	ok = run_card(help, err, sizeof(err)) == 0;
 	tap_ok(ok && strstr(err, "Usage: loom-card") && strstr(err, "--cable PORT=listen:PATH") &&
+	       strstr(err, "--cable PORT=tcp-listen:ADDR:TCPPORT") &&
+	       strstr(err, "--cable PORT=tcp-connect:HOST:TCPPORT") &&
 	       strstr(err, "--route DST=PORT") && strstr(err, "--ctl PATH") && strstr(err, "--seed N") &&
 	       strstr(err, "--link-timeout MS") && strstr(err, "--replay-frames N"),
 	       "--help: exit 0 with the usage text");

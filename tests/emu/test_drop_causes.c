@@ -36,7 +36,7 @@
 TAP_DEFINE;
 
 #define CTX		1
-#define KEY(i)		(0xd509000u + (i))
+#define KEY		0xd509000u	/* one partition: every context */
 #define SEG		(64u << 10)
 #define NOWHERE		9	/* a node no card has a route for, at first */
 #define PEER_NODE	5
@@ -69,7 +69,7 @@ static bool put_once(struct fh_ctx *c, uint32_t len, uint64_t tag, uint8_t want)
 {
 	struct loom_cmd cmd = {
 		.opcode = LOOM_OP_PUT, .flags = LOOM_CMD_F_SIGNAL, .dst_ctx = CTX,
-		.dst_node = NOWHERE, .tag = tag, .length = len, .key = KEY(NOWHERE),
+		.dst_node = NOWHERE, .tag = tag, .length = len,
 	};
 	struct loom_cqe e, extra;
 	bool ok;
@@ -91,7 +91,7 @@ static void host_paths(void)
 	bool ok;
 
 	ok = fabric_start_ring(&f, 2) == 0 &&
-	     fh_ctx_create(&f.fh[0], &c0, CTX, KEY(0), 4, 6, SEG) == LOOM_ADMIN_E_OK;
+	     fh_ctx_create(&f.fh[0], &c0, CTX, KEY, 4, 6, SEG) == LOOM_ADMIN_E_OK;
 	if (!tap_ok(ok, "two cards cabled as a ring, links up, context %u on card 0", CTX)) {
 		for (int k = 0; k < 3; k++)
 			tap_ok(0, "skipped: no fabric");
@@ -146,7 +146,7 @@ static struct loom_pkt_hdr peer_put(uint16_t dst, uint16_t op_id, uint16_t len)
 	struct loom_pkt_hdr h = {
 		.type = LOOM_PKT_PUT, .class = LOOM_CLASS_REQ, .len = len,
 		.src_node = PEER_NODE, .dst_node = dst, .src_ctx = 3, .dst_ctx = CTX,
-		.key = KEY(0), .offset = 0x1000, .op_id = op_id, .op_len = len, .aux = 0x1000,
+		.key = KEY, .offset = 0x1000, .op_id = op_id, .op_len = len, .aux = 0x1000,
 	};
 
 	return h;
@@ -165,7 +165,7 @@ static void cable_paths(void)
 	for (size_t i = 0; i < sizeof(payload); i++)
 		payload[i] = (uint8_t)(i * 7 + 1);
 	ok = peer_start(&f, &peer, PEER_NODE, PEER_PORT, "5=0") == 0 &&
-	     fh_ctx_create(fh, &c0, CTX, KEY(0), 4, 6, SEG) == LOOM_ADMIN_E_OK;
+	     fh_ctx_create(fh, &c0, CTX, KEY, 4, 6, SEG) == LOOM_ADMIN_E_OK;
 	if (!tap_ok(ok, "card 0 cabled to the test (node %d), link trained, context %u", PEER_NODE,
 		    CTX)) {
 		for (int k = 0; k < 4; k++)

@@ -29,7 +29,7 @@ static int put(uint64_t tag, uint8_t *status)
 {
 	struct loom_cmd c = {
 		.opcode = LOOM_OP_PUT, .flags = LOOM_CMD_F_SIGNAL, .dst_ctx = CTX, .dst_node = 1,
-		.tag = tag, .remote_off = 0, .length = LEN, .key = KEY1,
+		.tag = tag, .remote_off = 0, .length = LEN,
 	};
 	struct loom_cqe e;
 
@@ -83,7 +83,7 @@ int main(void)
 
 	tap_plan(7);
 	ok = fabric_init(&f, 60) == 0 && fabric_start_ring(&f, 2) == 0 &&
-	     fh_ctx_create(&f.fh[0], &src, CTX, 0x1111, 6, 8, SEG) == LOOM_ADMIN_E_OK &&
+	     fh_ctx_create(&f.fh[0], &src, CTX, KEY1, 6, 8, SEG) == LOOM_ADMIN_E_OK &&
 	     fh_ctx_create(&f.fh[1], &dst, CTX, KEY1, 6, 8, SEG) == LOOM_ADMIN_E_OK;
 	if (!tap_ok(ok, "2 cards up, contexts enabled")) {
 		fabric_stop();

@@ -40,7 +40,7 @@ static double timed_put(uint32_t len, uint32_t tag)
 {
 	struct loom_cmd c = {
 		.opcode = LOOM_OP_PUT, .flags = LOOM_CMD_F_SIGNAL, .dst_ctx = CTX,
-		.dst_node = 1, .tag = tag, .length = len, .key = KEY1,
+		.dst_node = 1, .tag = tag, .length = len,
 	};
 	struct loom_cqe e;
 	struct timespec t0, t1;
@@ -76,7 +76,7 @@ int main(void)
 
 	tap_plan(6);
 	ok = fabric_init(&f, 180) == 0 && fabric_start_ring_ctl(&f, 2, more) == 0 &&
-	     fh_ctx_create(&f.fh[0], &src, CTX, 0x1111, 6, 8, SEG) == LOOM_ADMIN_E_OK &&
+	     fh_ctx_create(&f.fh[0], &src, CTX, KEY1, 6, 8, SEG) == LOOM_ADMIN_E_OK &&
 	     fh_ctx_create(&f.fh[1], &dst, CTX, KEY1, 6, 8, SEG) == LOOM_ADMIN_E_OK;
 	if (!tap_ok(ok, "2 cards up with --lane-mbps %d, contexts enabled", LANE_MBPS)) {
 		fabric_stop();
@@ -100,7 +100,7 @@ int main(void)
 	     fh_now_ms() < end; puts++) {
 		struct loom_cmd c = {
 			.opcode = LOOM_OP_PUT, .flags = LOOM_CMD_F_SIGNAL, .dst_ctx = CTX,
-			.dst_node = 1, .tag = 100 + puts, .length = 1u << 14, .key = KEY1,
+			.dst_node = 1, .tag = 100 + puts, .length = 1u << 14,
 		};
 		struct loom_cqe e;
 

@@ -47,7 +47,7 @@ int main(void)
 
 	tap_plan(6);
 	ok = fabric_init(&f, 120) == 0 && fabric_start_ring_ctl(&f, 2, more) == 0 &&
-	     fh_ctx_create(&f.fh[0], &src, CTX, 0x1111, 6, 8, LEN) == LOOM_ADMIN_E_OK &&
+	     fh_ctx_create(&f.fh[0], &src, CTX, KEY1, 6, 8, LEN) == LOOM_ADMIN_E_OK &&
 	     fh_ctx_create(&f.fh[1], &dst, CTX, KEY1, 6, 8, LEN) == LOOM_ADMIN_E_OK;
 	if (!tap_ok(ok, "2 cards up, contexts enabled")) {
 		fabric_stop();
@@ -66,7 +66,7 @@ int main(void)
 	     fh_now_ms() < end; puts++) {
 		struct loom_cmd c = {
 			.opcode = LOOM_OP_PUT, .flags = LOOM_CMD_F_SIGNAL, .dst_ctx = CTX,
-			.dst_node = 1, .tag = puts, .length = LEN, .key = KEY1,
+			.dst_node = 1, .tag = puts, .length = LEN,
 		};
 		struct loom_cqe e;
 

@@ -35,7 +35,7 @@ int main(void)
 
 	tap_plan(6);
 	ok = fabric_init(&f, 90) == 0 && fabric_start_ring(&f, 2) == 0 &&
-	     fh_ctx_create(&f.fh[0], &src, CTX, 1, 5, 6, MIB) == LOOM_ADMIN_E_OK &&
+	     fh_ctx_create(&f.fh[0], &src, CTX, KEY, 5, 6, MIB) == LOOM_ADMIN_E_OK &&
 	     fh_ctx_create(&f.fh[1], &dst, CTX, KEY, 5, 6, MIB) == LOOM_ADMIN_E_OK;
 	if (!tap_ok(ok, "2 cards started with contexts")) {
 		fabric_dump_log(&f, 0);
@@ -45,7 +45,7 @@ int main(void)
 	for (unsigned int i = 0; i < NPUT; i++) {
 		struct loom_cmd c = {
 			.opcode = LOOM_OP_PUT, .flags = LOOM_CMD_F_SIGNAL, .dst_ctx = CTX, .dst_node = 1,
-			.tag = 500 + i, .length = MIB, .key = KEY,
+			.tag = 500 + i, .length = MIB,
 		};
 
 		fh_submit(s, &c);
@@ -80,7 +80,7 @@ int main(void)
 	{
 		struct loom_cmd c = {
 			.opcode = LOOM_OP_PUT, .flags = LOOM_CMD_F_SIGNAL, .dst_ctx = CTX, .dst_node = 1,
-			.tag = 900, .length = 4096, .key = KEY,
+			.tag = 900, .length = 4096,
 		};
 
 		fh_submit(s, &c);
@@ -88,7 +88,6 @@ int main(void)
 		tap_ok(ok, "a new put to the dead node fails with LINK at once");
 		c.dst_node = 0;
 		c.dst_ctx = CTX;
-		c.key = 1;
 		c.remote_off = 8192;
 		c.tag = 901;
 		fh_submit(s, &c);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Native fabric test, 2 cards: bad descriptors give error completions and
- * the context keeps working; a wrong key, a remote range beyond the
+ * the context keeps working; a put from a context of another partition
+ * (its descriptor forging the target's key), a remote range beyond the
  * segment, a disabled target context and a node without a route give
  * REMOTE_KEY, REMOTE_BOUNDS, NO_CTX and UNREACHABLE, write nothing and
  * post no arrival; a good put afterwards still lands.
@@ -14,11 +15,12 @@
 TAP_DEFINE;
 
 #define CTX	2
-#define KEY1	0x0badf00du
+#define KEY1	0x0badf00du	/* the partition of src and dst */
+#define ALIEN_KEY	(KEY1 ^ 0x10)
 #define SEG	(256u << 10)
 
 static struct fabric f;
-static struct fh_ctx src, dst;
+static struct fh_ctx src, dst, alien;
 
 static struct loom_cmd put_cmd(uint32_t node, uint16_t ctx, uint64_t roff, uint64_t len, uint32_t key,
 			       uint64_t tag)
@@ -32,16 +34,17 @@ static struct loom_cmd put_cmd(uint32_t node, uint16_t ctx, uint64_t roff, uint6
 	return c;
 }
 
-/* submit and expect one LOCAL completion with @status for @tag */
-static int expect(const struct loom_cmd *c, uint8_t status, const char *what)
+/* submit on @x and expect one LOCAL completion with @status for @tag */
+static int expect_from(struct fh_ctx *x, const struct loom_cmd *c, uint8_t status,
+		       const char *what)
 {
 	struct loom_cqe e;
 
-	if (!fh_submit(&src, c)) {
+	if (!fh_submit(x, c)) {
 		tap_diag("%s: command ring full", what);
 		return 0;
 	}
-	if (fh_wait_cqe(&src, &e, 10000) != 1) {
+	if (fh_wait_cqe(x, &e, 10000) != 1) {
 		tap_diag("%s: no completion", what);
 		return 0;
 	}
@@ -51,6 +54,11 @@ static int expect(const struct loom_cmd *c, uint8_t status, const char *what)
 		return 0;
 	}
 	return 1;
+}
+
+static int expect(const struct loom_cmd *c, uint8_t status, const char *what)
+{
+	return expect_from(&src, c, status, what);
 }
 
 static int untouched(const uint8_t *p, size_t len, uint8_t v)
@@ -69,7 +77,7 @@ int main(void)
 
 	tap_plan(8);
 	if (fabric_init(&f, 90) || fabric_start_ring(&f, 2) ||
-	    fh_ctx_create(&f.fh[0], &src, CTX, 0x1111, 5, 6, SEG) != LOOM_ADMIN_E_OK ||
+	    fh_ctx_create(&f.fh[0], &src, CTX, KEY1, 5, 6, SEG) != LOOM_ADMIN_E_OK ||
 	    fh_ctx_create(&f.fh[1], &dst, CTX, KEY1, 5, 6, SEG) != LOOM_ADMIN_E_OK) {
 		tap_ok(0, "2 cards started with contexts");
 		fabric_dump_log(&f, 0);
@@ -97,9 +105,12 @@ int main(void)
 	tap_ok(fh_rd32(&f.fh[0], fh_ctx_reg(&f.fh[0], CTX, LOOM_CTXR_STATE)) == LOOM_CTX_ST_RUNNING,
 	       "the issuing context is still running");
 
-	c = put_cmd(1, CTX, 0x1000, 3000, KEY1 ^ 0x10, 5);
-	ok = expect(&c, LOOM_CQE_ST_REMOTE_KEY, "wrong key");
-	tap_ok(ok && untouched(dst.segp, SEG, 0xcc), "wrong key across the cable: REMOTE_KEY, segment untouched");
+	/* the descriptor names the target's key: the card stamps the alien's */
+	c = put_cmd(1, CTX, 0x1000, 3000, KEY1, 5);
+	ok = fh_ctx_create(&f.fh[0], &alien, CTX + 2, ALIEN_KEY, 5, 6, SEG) == LOOM_ADMIN_E_OK &&
+	     expect_from(&alien, &c, LOOM_CQE_ST_REMOTE_KEY, "another partition");
+	tap_ok(ok && untouched(dst.segp, SEG, 0xcc),
+	       "put from another partition across the cable (descriptor key forged): REMOTE_KEY, segment untouched");
 	c = put_cmd(1, CTX, SEG - 1000, 3000, KEY1, 6);
 	ok = expect(&c, LOOM_CQE_ST_REMOTE_BOUNDS, "remote bounds");
 	c = put_cmd(1, CTX, UINT64_MAX - 255, 512, KEY1, 7);

@@ -5,9 +5,11 @@
  * fetch-add one remote word (final value 8N, fetched values exactly
  * {0..8N-1}); compare-and-swap contention (8K successes, final value 8K);
  * swap; counted puts from 3 cards to one (counter and counters page ==
- * bytes landed) with threshold completions that fire exactly once; wrong
- * key, bounds, counter id and a stopped context give error completions,
- * write nothing and advance the target's DROP_* counters; a card killed
+ * bytes landed) with threshold completions that fire exactly once; a
+ * context of another partition (whose descriptors carry the target's key:
+ * forged, ignored), bounds, counter id and a stopped context give error
+ * completions, write and leak nothing and advance the target's DROP_*
+ * counters; a card killed
  * under a stream of GETs and atomics three hops away: every operation
  * still completes exactly once (OK or an error), new ones fail at once.
  */
@@ -25,7 +27,9 @@ TAP_DEFINE;
 
 #define N_CARDS		RMA_TORUS_CARDS
 #define CTX		1
-#define KEY(i)		(0x5a5a0000u + (i))
+#define KEY		0x5a5a0000u	/* one partition: every context */
+#define ALIEN_KEY	(KEY ^ 1)	/* another partition */
+#define ALIEN_CTX	(CTX + 2)
 #define LEN		3000u		/* not a multiple of the packet payload */
 #define OFF_PUTS	4096u		/* slot s: data put by node s */
 #define OFF_GETS	32768u		/* slot s: data read from node s */
@@ -123,7 +127,6 @@ static struct loom_cmd cmd(uint8_t opcode, unsigned int dst, uint64_t tag, uint6
 	struct loom_cmd c = {
 		.opcode = opcode, .flags = LOOM_CMD_F_SIGNAL, .dst_ctx = CTX, .dst_node = dst,
 		.tag = tag, .local_off = local_off, .remote_off = remote_off, .length = len,
-		.key = KEY(dst),
 	};
 
 	return c;
@@ -451,27 +454,48 @@ static bool expect_status(struct loom_cmd c, uint8_t status, const char *what)
 	return true;
 }
 
+/* @c from the other partition's context: one LOCAL completion with REMOTE_KEY */
+static bool expect_alien(struct fh_ctx *alien, struct loom_cmd c, const char *what)
+{
+	struct loom_cqe e = { 0 };
+
+	c.key = KEY;	/* the target's key, forged into the descriptor */
+	if (!fh_submit(alien, &c) || fh_wait_cqe(alien, &e, TIMEOUT_MS) != 1 ||
+	    e.kind != LOOM_CQE_LOCAL || e.status != LOOM_CQE_ST_REMOTE_KEY || e.tag != c.tag) {
+		tap_diag("%s: kind %u tag %llu status %u, expected status %u (REMOTE_KEY)", what,
+			 e.kind, (unsigned long long)e.tag, e.status, LOOM_CQE_ST_REMOTE_KEY);
+		return false;
+	}
+	return true;
+}
+
 static void test_refusals(void)
 {
 	uint32_t key0 = drops(ERR_DST, LOOM_CNT_DROP_KEY);
 	uint32_t bounds0 = drops(ERR_DST, LOOM_CNT_DROP_BOUNDS);
 	uint32_t noctx0 = drops(ERR_DST, LOOM_CNT_DROP_NO_CTX);
 	uint64_t counters_before = cnt[ERR_DST][CNT_ID];
+	struct fh_ctx alien;
 	struct loom_cmd c;
-	bool ok = true;
+	bool ok, leaked = false;
 
 	memset(ctx[ERR_DST].segp + OFF_CNT, 0xc5, CNT_AREA);
+	ok = fh_ctx_create(&f.fh[ERR_SRC], &alien, ALIEN_CTX, ALIEN_KEY, 4, 6, SEG) ==
+	     LOOM_ADMIN_E_OK;
 	c = cmd(LOOM_OP_PUT, ERR_DST, 1, 0, OFF_CNT, 600);	/* 3 packets */
-	c.key ^= 1;
-	ok &= expect_status(c, LOOM_CQE_ST_REMOTE_KEY, "put, wrong key");
+	ok = ok && expect_alien(&alien, c, "put from another partition");
 	c = cmd(LOOM_OP_GET, ERR_DST, 2, OFF_GETS, 0, 300);	/* 2 requests */
-	c.key ^= 1;
-	ok &= expect_status(c, LOOM_CQE_ST_REMOTE_KEY, "get, wrong key");
+	ok = ok && expect_alien(&alien, c, "get from another partition");
 	c = amo(ERR_DST, 3, LOOM_AMO_FETCH_ADD, OFF_CNT, 1, 0);
-	c.key ^= 1;
-	ok &= expect_status(c, LOOM_CQE_ST_REMOTE_KEY, "atomic, wrong key");
-	tap_ok(ok && drops(ERR_DST, LOOM_CNT_DROP_KEY) - key0 == 6,
-	       "wrong key: PUT, GET, ATOMIC -> REMOTE_KEY; target DROP_KEY +6 (one per packet): +%u",
+	ok = ok && expect_alien(&alien, c, "atomic from another partition");
+	c = cmd(LOOM_OP_PUT_COUNTED, ERR_DST, 10, 0, OFF_CNT + 1000, 300);	/* 2 packets */
+	c.aux = CNT_ID;
+	ok = ok && expect_alien(&alien, c, "counted put from another partition");
+	/* the get brought nothing of the target's segment into the alien's */
+	for (unsigned int o = 0; o < 300; o++)
+		leaked |= alien.segp[OFF_GETS + o] != 0;
+	tap_ok(ok && !leaked && drops(ERR_DST, LOOM_CNT_DROP_KEY) - key0 == 8,
+	       "another partition (descriptor key forged to the target's): PUT, GET, ATOMIC, COUNTED_PUT -> REMOTE_KEY, nothing read; target DROP_KEY +8 (one per packet): +%u",
 	       drops(ERR_DST, LOOM_CNT_DROP_KEY) - key0);
 
 	ok = true;
@@ -573,7 +597,7 @@ int main(void)
 	tap_plan(19);
 	up = fabric_init(&f, 120) == 0 && rma_torus_start(&f) == 0;
 	for (unsigned int i = 0; up && i < N_CARDS; i++) {
-		up = rma_ctx_create(&f, i, &ctx[i], CTX, KEY(i), SEG, &cnt[i]) == LOOM_ADMIN_E_OK;
+		up = rma_ctx_create(&f, i, &ctx[i], CTX, KEY, SEG, &cnt[i]) == LOOM_ADMIN_E_OK;
 		for (uint64_t o = 0; up && o < LEN; o++)
 			ctx[i].segp[o] = pattern(i, o);
 	}

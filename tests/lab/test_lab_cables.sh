@@ -51,7 +51,7 @@ tap_check "each card has its control socket cardN.ctl" test $? = 0
 
 routes=$(lab_exec 0 loomctl route show 2>&1)
 tap_diag "$routes"
-[ "$(grep -c '^dest' <<<"$routes")" = 1 ] && grep -q '^dest 0 port host' <<<"$routes"
+[ "$(grep -c '^dev loom0 dest' <<<"$routes")" = 1 ] && grep -q '^dev loom0 dest 0 port host' <<<"$routes"
 tap_check "host 0's card has only its own route" test $? = 0
 
 wait_stat 0:0 up 1 && wait_stat 1:1 up 1
@@ -68,11 +68,11 @@ tap_check "after cut both ends are down, node 0's port marked cut" test $? = 0
 ports=""
 for ((i = 0; i < 50; i++)); do
 	ports=$(lab_exec 1 loomctl port show 2>&1)
-	grep -q '^port 1: .* down' <<<"$ports" && break
+	grep -Eq '^dev loom0 port 1( cabled)? lanes' <<<"$ports" && break
 	sleep 0.2
 done
 tap_diag "$(grep '^port' <<<"$ports")"
-grep -q '^port 1: .* down' <<<"$ports" && grep -q '^port 0: .* up' <<<"$ports"
+grep -Eq '^dev loom0 port 1( cabled)? lanes' <<<"$ports" && grep -q '^dev loom0 port 0 cabled up ' <<<"$ports"
 tap_check "the module on host 1 sees its port 1 down and port 0 still up" test $? = 0
 
 out=$("$lab" restore --dir "$LAB_DIR" 0:0)

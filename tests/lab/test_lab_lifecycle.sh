@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# loom-lab lifecycle: a 2-host lab without cards or module boots the guest
-# kernel, exec relays stdout and stderr separately and byte for byte,
+# loom-lab lifecycle: a 2-host lab without cards, module or management
+# network boots the guest kernel (each guest named, with loopback only),
+# exec relays stdout and stderr separately and byte for byte,
 # propagates exit statuses, runs commands concurrently on one host and on
 # two, kills a command at its timeout (124), reports a lab error (125) and
 # bad options (2), and stop leaves no process, socket, /dev/shm file or
@@ -36,14 +37,14 @@ trap 'exit 130' INT TERM
 
 lx() { "$lab" exec --dir "$dir" "$@"; }
 
-tap_plan 19
+tap_plan 20
 
 # ---- bad options: message and exit 2, nothing created
 "$lab" start --hosts 2 >/dev/null 2>"$tmp/err"; rc=$?
-"$lab" start --dir "$dir" --hosts 9 >/dev/null 2>>"$tmp/err"; rc2=$?
+"$lab" start --dir "$dir" --hosts 17 >/dev/null 2>>"$tmp/err"; rc2=$?
 "$lab" frobnicate >/dev/null 2>>"$tmp/err"; rc3=$?
 if [ $rc = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ] && [ ! -e "$dir" ] &&
-	grep -q -- '--dir DIR is required' "$tmp/err" && grep -q -- '--hosts 9' "$tmp/err"; then
+	grep -q -- '--dir DIR is required' "$tmp/err" && grep -q -- '--hosts 17' "$tmp/err"; then
 	tap_ok "bad options exit 2 with a message and create nothing"
 else
 	tap_fail "bad options exit 2 with a message and create nothing ($rc $rc2 $rc3)"
@@ -51,10 +52,10 @@ else
 fi
 
 t0=$(date +%s)
-if "$lab" start --dir "$dir" --hosts 2 --no-card --no-module 2>"$tmp/start.log"; then
-	tap_ok "start: 2 hosts, --no-card --no-module ($(($(date +%s) - t0)) s)"
+if "$lab" start --dir "$dir" --hosts 2 --no-card --no-module --no-net 2>"$tmp/start.log"; then
+	tap_ok "start: 2 hosts, --no-card --no-module --no-net ($(($(date +%s) - t0)) s)"
 else
-	tap_fail "start: 2 hosts, --no-card --no-module"
+	tap_fail "start: 2 hosts, --no-card --no-module --no-net"
 	tap_diag "$(tail -n 40 "$tmp/start.log")"
 	tap_done
 fi
@@ -91,6 +92,14 @@ else
 	tap_fail "stdout and stderr are relayed separately"
 	tap_diag "stdout: $(cat "$tmp/o")"
 	tap_diag "stderr: $(cat "$tmp/e")"
+fi
+
+lx 1 -- 'hostname; ip -4 -o addr show | cut -d" " -f2; ip -o link show | grep -c "link/ether"' >"$tmp/net" 2>&1
+if [ "$(cat "$tmp/net")" = "$(printf 'loom-h1\nlo\n0')" ] && ! grep -q 'management network up' "$tmp/start.log"; then
+	tap_ok "--no-net: the guest is named loom-h1 and has loopback only"
+else
+	tap_fail "--no-net: the guest is named loom-h1 and has loopback only"
+	tap_diag "$(cat "$tmp/net")"
 fi
 
 lx 1 -- 'echo $PWD $HOME $LOOM_TREE $PATH $LD_LIBRARY_PATH' >"$tmp/env"
@@ -185,10 +194,11 @@ else
 	tap_fail "exec: bad HOST exits 2, no lab exits 125 (got $rc, $rc2)"
 fi
 
-if "$lab" status --dir "$dir" >"$tmp/st" && [ "$(grep -c ' alive$' "$tmp/st")" = 3 ]; then
-	tap_ok "status: supervisor and both VMs alive"
+if "$lab" status --dir "$dir" >"$tmp/st" && [ "$(grep -c ' alive$' "$tmp/st")" = 3 ] &&
+   grep -qx 'shape: ring, 2 hosts, no cards, no management network' "$tmp/st"; then
+	tap_ok "status: supervisor and both VMs alive, no cards, no management network"
 else
-	tap_fail "status: supervisor and both VMs alive"
+	tap_fail "status: supervisor and both VMs alive, no cards, no management network"
 	tap_diag "$(cat "$tmp/st")"
 fi
 

@@ -19,7 +19,7 @@ tmp=$(mktemp -d /tmp/loom-lab-topo.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
-tap_plan 9
+tap_plan 11
 
 # ---- text: torus:2x2
 "$lab" topology --shape torus:2x2 >"$tmp/t.txt" 2>"$tmp/t.err"
@@ -53,6 +53,19 @@ if [ $rc = 0 ] && [ $rc2 = 0 ] &&
 else
 	tap_fail "topology ring: port 0 to port 1 of the next node, shorter way, 2 nodes by default"
 	tap_diag "$(cat "$tmp/r.txt" "$tmp/r2.txt")"
+fi
+
+# ---- text: the largest lab, a 4x4 torus
+"$lab" topology --shape torus:4x4 >"$tmp/t16.txt" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -qx 'shape torus:4x4: 16 nodes, 4 ports per node (0 +X, 1 +Y, 2 -X, 3 -Y)' "$tmp/t16.txt" &&
+   grep -qx 'cables (32):' "$tmp/t16.txt" && grep -qx '  node 15: (3,3)' "$tmp/t16.txt" &&
+   grep -qx '  node 3 port 0 (+X) <-> node 0 port 2 (-X)' "$tmp/t16.txt" &&
+   grep -q '^  node 0: 0=host .* 10=0(+X) .* 15=2(-X)$' "$tmp/t16.txt"; then
+	tap_ok "topology torus:4x4: 16 nodes, 32 cables with wrap-around, routes to the far corner"
+else
+	tap_fail "topology torus:4x4: 16 nodes, 32 cables with wrap-around, routes to the far corner"
+	tap_diag "$(cat "$tmp/t16.txt")"
 fi
 
 # ---- text: a mesh has no cable at its edges
@@ -93,11 +106,11 @@ fi
 
 # ---- bad shapes
 bad=0
-for s in torus:9x1 mesh:2x cube torus:4x4 mesh:2x2x2x2 torus: mesh:1 ""; do
+for s in torus:9x1 mesh:2x cube torus:4x5 mesh:2x2x2x2 torus: mesh:1 ""; do
 	"$lab" topology --shape "$s" >"$tmp/b.out" 2>"$tmp/b.err"
 	rc=$?
 	if [ $rc != 2 ] || [ -s "$tmp/b.out" ] ||
-	   ! grep -q -- "--shape $s: .*accepted: ring (nodes from --hosts), mesh:X\[xY\[xZ\]\] or torus:X\[xY\[xZ\]\] with each dimension 2 to 8 and at most 8 nodes" "$tmp/b.err"; then
+	   ! grep -q -- "--shape $s: .*accepted: ring (nodes from --hosts), mesh:X\[xY\[xZ\]\] or torus:X\[xY\[xZ\]\] with each dimension 2 to 8 and at most 16 nodes" "$tmp/b.err"; then
 		tap_diag "shape '$s': exit $rc: $(cat "$tmp/b.out" "$tmp/b.err")"
 		bad=1
 	fi
@@ -110,7 +123,7 @@ done
 rc=$?
 "$lab" topology --shape torus:2x2 --hosts 4 >/dev/null 2>&1
 rc2=$?
-"$lab" topology --hosts 9 >/dev/null 2>"$tmp/h2.err"
+"$lab" topology --hosts 17 >/dev/null 2>"$tmp/h2.err"
 rc3=$?
 if [ $rc = 2 ] && [ $rc2 = 0 ] && [ $rc3 = 2 ] && [ ! -s "$tmp/h.out" ] &&
    grep -q -- '--hosts 3 does not match --shape torus:2x2, which has 4 nodes' "$tmp/h.err"; then
@@ -134,6 +147,32 @@ else
 	tap_diag "$(cat "$tmp/s.out" "$tmp/s.err")"
 fi
 
+# ---- start: cable kinds, and labs that do not fit the memory
+"$lab" start --dir "$tmp/lab3" --cables serial --no-module >"$tmp/c.out" 2>&1
+rc=$?
+"$lab" start --dir "$tmp/lab4" --cables tcp --no-card --no-module >>"$tmp/c.out" 2>&1
+rc2=$?
+"$lab" start --dir "$tmp/lab5" --hosts 17 --no-module >>"$tmp/c.out" 2>&1
+rc3=$?
+avail=$(awk '/^MemAvailable:/ {print int($2 / 1024)}' /proc/meminfo)
+if [ "$avail" -lt 34000 ]; then
+	"$lab" start --dir "$tmp/lab6" --shape torus:4x4 --mem 2048 --no-card --no-module >>"$tmp/c.out" 2>&1
+	rc4=$?
+	grep -q -- 'start: 16 hosts need about 34304 MiB (each 2048 MiB guest RAM, 64 MiB TCG cache, 32 MiB QEMU) but only [0-9]* MiB are available' "$tmp/c.out" || rc4=x
+else
+	rc4=1	# a machine this big takes the lab: nothing to refuse
+fi
+if [ $rc = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ] && [ "$rc4" = 1 ] &&
+   [ ! -e "$tmp/lab3" ] && [ ! -e "$tmp/lab4" ] && [ ! -e "$tmp/lab5" ] && [ ! -e "$tmp/lab6" ] &&
+   grep -q -- '--cables serial: expected unix (UNIX sockets, the default) or tcp (TCP on 127.0.0.1)' "$tmp/c.out" &&
+   grep -q -- '--cables tcp and --no-card exclude each other' "$tmp/c.out" &&
+   grep -q -- '--hosts 17: expected a whole number from 1 to 16' "$tmp/c.out"; then
+	tap_ok "start: a bad --cables, tcp without cards, 17 hosts exit 2; a lab beyond the memory available exits 1; nothing created"
+else
+	tap_fail "start: a bad --cables, tcp without cards, 17 hosts exit 2; a lab beyond the memory available exits 1 ($rc $rc2 $rc3 $rc4)"
+	tap_diag "$(cat "$tmp/c.out")"
+fi
+
 # ---- bad options
 "$lab" topology --shape torus:2x2 extra >/dev/null 2>"$tmp/o.err"
 rc=$?
@@ -143,7 +182,7 @@ rc2=$?
 rc3=$?
 if [ $rc = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 2 ] &&
    grep -q "unexpected argument 'extra'" "$tmp/o.err" &&
-   grep -q -- '--hosts 2x: expected a whole number from 1 to 8' "$tmp/o.err"; then
+   grep -q -- '--hosts 2x: expected a whole number from 1 to 16' "$tmp/o.err"; then
 	tap_ok "topology: bad options exit 2 with a message"
 else
 	tap_fail "topology: bad options exit 2 with a message ($rc $rc2 $rc3)"

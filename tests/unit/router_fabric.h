@@ -114,6 +114,10 @@ static inline void fab_free(struct fab *f)
 {
 	for (unsigned int i = 0; i < f->n; i++)
 		router_free(f->r[i]);
+	for (unsigned int i = 0; i < f->n_lines; i++) {
+		chan_line_free(&f->line[i].ab);
+		chan_line_free(&f->line[i].ba);
+	}
 	for (unsigned int i = 0; i < f->n_terms; i++)
 		for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
 			free(f->term[i].q[v]);

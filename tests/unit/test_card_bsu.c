@@ -18,6 +18,10 @@
  * Barrier rounds with every join order, no completion before the last
  * join, eureka from each card, eureka+barrier, reuse, a port that is down
  * holding barrier packets (delayed, not lost), malformed barrier packets.
+ * Partitions: units owned in one partition complete (a router that only
+ * passes the barrier on need not own it); a card holding the unit in
+ * another partition refuses the packets, counts them, changes nothing, and
+ * the senders' subtree ends its round with the error (REFUSED + 1).
  */
 #include "bsu.h"
 #include "card.h"
@@ -98,10 +102,23 @@ static void test_logic(void)
 	     !bsu_wire_in(&u, mid, 0, LOOM_BSU_WIRE_BAR_UP, &out) &&	/* the parent */
 	     !bsu_wire_in(&u, mid, 2, LOOM_BSU_WIRE_BAR_DOWN, &out) &&	/* not the parent */
 	     !bsu_wire_in(&u, host_only, 0, LOOM_BSU_WIRE_EUR_DOWN, &out) && /* root */
-	     !bsu_wire_in(&u, mid, 2, 0, &out) && !bsu_wire_in(&u, mid, 2, 5, &out) &&
+	     !bsu_wire_in(&u, mid, 2, 0, &out) && !bsu_wire_in(&u, mid, 2, 6, &out) &&
 	     !bsu_wire_in(&u, mid, 99, LOOM_BSU_WIRE_BAR_UP, &out);
 	ok = ok && !u.arrived && !u.eureka && u.state == LOOM_BSU_S_BAR && !u.completions;
 	tap_ok(ok, "logic: packets off the tree or with unknown ops refused without effect");
+
+	/* REFUSED from the parent ends the round below; from a child: nothing */
+	bsu_unit_reset(&u);
+	ok = bsu_local_op(&u, mid, LOOM_BSU_OP_BAR, &out) &&
+	     bsu_wire_in(&u, mid, 2, LOOM_BSU_WIRE_BAR_UP, &out) && u.state == LOOM_BSU_S_ARM;
+	ok = ok && bsu_wire_in(&u, mid, 0, LOOM_BSU_WIRE_REFUSED, &out) && out.n == 1 &&
+	     out.msg[0].op == LOOM_BSU_WIRE_REFUSED && out.msg[0].ports == 1u << 2 &&
+	     out.host_event && u.state == LOOM_BSU_S_BAR && u.completions == 1 && u.refused == 1 &&
+	     !u.arrived && !u.eureka;
+	ok = ok && bsu_wire_in(&u, mid, 2, LOOM_BSU_WIRE_REFUSED, &out) && out.n == 0 &&
+	     !out.host_event && u.refused == 1 && u.completions == 1;
+	ok = ok && !bsu_wire_in(&u, mid, 5, LOOM_BSU_WIRE_REFUSED, &out) && u.refused == 1;
+	tap_ok(ok, "logic: REFUSED from the parent ends the round with the error and goes on down; from a child nothing; off the tree refused");
 }
 
 /* ---- four cards in lockstep, cabled by in-process wires ---------------- */
@@ -228,6 +245,128 @@ static bool barrier_round(const unsigned int order[N_CARDS], const char **why)
 	return true;
 }
 
+/* Put unit @b of card @c in partition @key (or none), as the driver does. */
+static void own(unsigned int c, unsigned int b, bool owned, uint32_t key)
+{
+	uint32_t bits = rd(c, CARD_OFF_BSU + LOOM_BSU_OWNED);
+
+	wr(c, CARD_OFF_BSU + LOOM_BSU_KEY_BASE + 4 * b, key);
+	wr(c, CARD_OFF_BSU + LOOM_BSU_OWNED, owned ? bits | 1u << b : bits & ~(1u << b));
+}
+
+static uint32_t refused(unsigned int c, unsigned int b) { return rd(c, page(b, LOOM_BSUP_REFUSED)); }
+static uint32_t bsu_key_drops(unsigned int c) { return rd(c, CARD_OFF_COUNTERS + LOOM_CNT_DROP_BSU_KEY); }
+
+#define PART_A	0x0a0a0001u
+#define PART_B	0x0b0b0002u
+
+static void test_partitions(void)
+{
+	static const unsigned int order[N_CARDS] = { 3, 2, 1, 0 };
+	uint32_t d0[N_CARDS], r0[N_CARDS], k0[N_CARDS];
+	const char *why = "";
+	bool ok;
+
+	/* one partition on every card: the barrier works as before */
+	for (unsigned int c = 0; c < N_CARDS; c++)
+		own(c, BSU, true, PART_A);
+	ok = barrier_round(order, &why);
+	/* card 1 only passes it on (its host leaves the tree): not owned */
+	set_tree(1, BSU, 1u, 1);
+	own(1, BSU, false, 0);
+	for (unsigned int c = 0; c < N_CARDS; c++)
+		d0[c] = done(c, BSU);
+	op(3, BSU, LOOM_BSU_OP_BAR);
+	op(2, BSU, LOOM_BSU_OP_BAR);
+	op(0, BSU, LOOM_BSU_OP_BAR);
+	settle();
+	ok = ok && done(0, BSU) == d0[0] + 1 && done(2, BSU) == d0[2] + 1 &&
+	     done(3, BSU) == d0[3] + 1;
+	set_tree(1, BSU, LOOM_BSU_CHILD_HOST | 1u, 1);
+	own(1, BSU, true, PART_A);
+	tap_ok(ok, "partitions: units owned in one partition complete; a router that only passes the barrier on needs no partition (%s)",
+	       ok ? "ok" : why);
+
+	/* card 2 in partition B: its join is refused by card 0 (partition A) */
+	own(2, BSU, true, PART_B);
+	for (unsigned int c = 0; c < N_CARDS; c++) {
+		d0[c] = done(c, BSU);
+		r0[c] = refused(c, BSU);
+		k0[c] = bsu_key_drops(c);
+	}
+	op(2, BSU, LOOM_BSU_OP_BAR);
+	settle();
+	ok = bsu_key_drops(0) == k0[0] + 1 && !rd(0, tree(BSU, LOOM_BSUT_ARRIVED)) &&
+	     state(0, BSU) == LOOM_BSU_S_BAR && done(0, BSU) == d0[0] && refused(0, BSU) == r0[0];
+	tap_ok(ok, "partitions: card 0 refuses card 2's join: DROP_BSU_KEY +1, its unit untouched (ARRIVED 0x%x, state %u)",
+	       rd(0, tree(BSU, LOOM_BSUT_ARRIVED)), state(0, BSU));
+	ok = state(2, BSU) == LOOM_BSU_S_BAR && done(2, BSU) == d0[2] + 1 &&
+	     refused(2, BSU) == r0[2] + 1;
+	tap_ok(ok, "partitions: card 2 sees its round end with the error: S_BAR, COMPLETIONS +1, REFUSED +1");
+	/* partition A's own round cannot complete without card 2 (its child) */
+	op(0, BSU, LOOM_BSU_OP_BAR);
+	op(1, BSU, LOOM_BSU_OP_BAR);
+	op(3, BSU, LOOM_BSU_OP_BAR);
+	settle();
+	ok = done(0, BSU) == d0[0] && state(0, BSU) == LOOM_BSU_S_ARM &&
+	     rd(0, tree(BSU, LOOM_BSUT_ARRIVED)) == (LOOM_BSU_CHILD_HOST | 1u) &&
+	     refused(0, BSU) == r0[0] && refused(1, BSU) == r0[1] && refused(3, BSU) == r0[3];
+	tap_ok(ok, "partitions: partition A's round waits for the child it lacks; no error on its side (ARRIVED 0x%x)",
+	       rd(0, tree(BSU, LOOM_BSUT_ARRIVED)));
+	/* card 2 back in A: the waiting round completes */
+	own(2, BSU, true, PART_A);
+	op(2, BSU, LOOM_BSU_OP_BAR);
+	settle();
+	ok = true;
+	for (unsigned int c = 0; c < N_CARDS; c++)
+		ok = ok && state(c, BSU) == LOOM_BSU_S_BAR;
+	ok = ok && done(0, BSU) == d0[0] + 1 && done(2, BSU) == d0[2] + 2;
+	if (!ok)
+		tap_diag("after card 2 rejoined A: states %u %u %u %u, done(0) %u (was %u), done(2) %u (was %u)",
+			 state(0, BSU), state(1, BSU), state(2, BSU), state(3, BSU), done(0, BSU), d0[0],
+			 done(2, BSU), d0[2]);
+
+	/* the root in B: card 1's subtree (1 and 3, in A) is refused, both see it */
+	own(0, BSU, true, PART_B);
+	for (unsigned int c = 0; c < N_CARDS; c++) {
+		d0[c] = done(c, BSU);
+		r0[c] = refused(c, BSU);
+	}
+	op(3, BSU, LOOM_BSU_OP_BAR);
+	op(1, BSU, LOOM_BSU_OP_BAR);
+	settle();
+	ok = ok && refused(1, BSU) == r0[1] + 1 && refused(3, BSU) == r0[3] + 1 &&
+	     done(1, BSU) == d0[1] + 1 && done(3, BSU) == d0[3] + 1 &&
+	     state(1, BSU) == LOOM_BSU_S_BAR && state(3, BSU) == LOOM_BSU_S_BAR &&
+	     !rd(1, tree(BSU, LOOM_BSUT_ARRIVED)) && !rd(0, tree(BSU, LOOM_BSUT_ARRIVED)) &&
+	     refused(0, BSU) == r0[0] && done(0, BSU) == d0[0];
+	if (!ok)
+		tap_diag("refused %u %u %u (were %u %u %u), done %u %u %u (were %u %u %u), states %u %u, arrived %x %x",
+			 refused(0, BSU), refused(1, BSU), refused(3, BSU), r0[0], r0[1], r0[3],
+			 done(0, BSU), done(1, BSU), done(3, BSU), d0[0], d0[1], d0[3], state(1, BSU),
+			 state(3, BSU), rd(1, tree(BSU, LOOM_BSUT_ARRIVED)),
+			 rd(0, tree(BSU, LOOM_BSUT_ARRIVED)));
+	tap_ok(ok, "partitions: a refusal from above ends the round on the whole subtree below (cards 1 and 3), the root untouched");
+	own(0, BSU, true, PART_A);
+	/* a REFUSED of another partition is refused too, and never answered */
+	{
+		struct loom_pkt_hdr h = {
+			.type = LOOM_PKT_BARRIER, .class = LOOM_CLASS_BARRIER, .key = PART_B,
+			.aux = BSU | LOOM_BSU_WIRE_REFUSED << 8 | LOOM_BSU_WIRE_BAR_UP << 16,
+		};
+		uint32_t k = bsu_key_drops(1), r = refused(1, BSU);
+
+		unsigned int queued = CARD(1)->hp.q[0].count;
+
+		h.dst_node = 1;				/* from its parent, card 0, on port 1 */
+		card_host_deliver(CARD(1), &h, NULL, 0);
+		ok = CARD(1)->hp.q[0].count == queued && bsu_key_drops(1) == k + 1 &&
+		     refused(1, BSU) == r;
+		settle();
+		tap_ok(ok, "partitions: a REFUSED packet of another partition is itself refused (counted, no answer, no effect)");
+	}
+}
+
 static void test_cards(void)
 {
 	unsigned int order[N_CARDS];
@@ -351,6 +490,10 @@ static void test_cards(void)
 	tap_ok(done(0, 7) == d0[0] + 1 && done(1, 7) == 0 && state(1, BSU) == LOOM_BSU_S_BAR,
 	       "cards: another unit with the power-on tree completes alone");
 
+	test_partitions();
+	for (unsigned int c = 0; c < N_CARDS; c++)
+		own(c, BSU, false, 0);
+
 	/* malformed barrier packets are dropped and counted */
 	memset(&bad, 0, sizeof(bad));
 	bad.type = LOOM_PKT_BARRIER;
@@ -367,26 +510,31 @@ static void test_cards(void)
 	bad.type = LOOM_PKT_BARRIER;
 	bad.len = 8;					/* barrier packets carry nothing */
 	card_host_deliver(CARD(0), &bad, NULL, 0);
+	bad.len = 0;
+	bad.aux = BSU | LOOM_BSU_WIRE_REFUSED << 8;	/* a refusal of no op */
+	card_host_deliver(CARD(0), &bad, NULL, 0);
 	settle();
-	ok = rd(1, CARD_OFF_BSU + LOOM_BSU_BAD_PKTS) == 1 && rd(0, CARD_OFF_BSU + LOOM_BSU_BAD_PKTS) == 4 &&
+	ok = rd(1, CARD_OFF_BSU + LOOM_BSU_BAD_PKTS) == 1 && rd(0, CARD_OFF_BSU + LOOM_BSU_BAD_PKTS) == 5 &&
 	     !rd(0, tree(BSU, LOOM_BSUT_ARRIVED)) && state(1, BSU) == LOOM_BSU_S_BAR;
 	tap_ok(ok, "cards: malformed or off-tree barrier packets dropped, counted in BAD_PKTS, no effect");
 
 	/* reset clears the units and restores the power-on trees */
 	op(2, BSU, LOOM_BSU_OP_BAR);
 	settle();
+	own(2, BSU, true, PART_B);
 	card_reset(CARD(2));
 	ok = state(2, BSU) == LOOM_BSU_S_BAR && done(2, BSU) == 0 &&
 	     rd(2, tree(BSU, LOOM_BSUT_CHILDREN)) == LOOM_BSU_CHILD_HOST &&
-	     rd(2, tree(BSU, LOOM_BSUT_PARENT)) == LOOM_BSU_ROOT;
-	tap_ok(ok, "cards: reset puts every unit in S_BAR and the tree back to power-on");
+	     rd(2, tree(BSU, LOOM_BSUT_PARENT)) == LOOM_BSU_ROOT &&
+	     !rd(2, CARD_OFF_BSU + LOOM_BSU_OWNED) && !rd(2, CARD_OFF_BSU + LOOM_BSU_KEY_BASE + 4 * BSU);
+	tap_ok(ok, "cards: reset puts every unit in S_BAR, the tree back to power-on, no unit in a partition");
 
 	ls_free(&ls);
 }
 
 int main(void)
 {
-	tap_plan(17);
+	tap_plan(23);
 	test_logic();
 	test_cards();
 	return tap.failed ? 1 : 0;

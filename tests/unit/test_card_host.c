@@ -6,6 +6,8 @@
  * Covers desc_check(), admin_check_ctx(), error completions that leave the
  * context running, puts to self (LOCAL + ARRIVAL), key/bounds/no-context
  * refusals that do not write, unreachable and link-down destinations,
+ * partitions (a context of another partition refuses PUT, GET, ATOMIC and
+ * COUNTED_PUT and nothing moves; the descriptor's key is ignored),
  * SIGNAL, completion-ring back-pressure and a runaway producer index.
  */
 #include "admin.h"
@@ -25,6 +27,11 @@ TAP_DEFINE;
 #define SEG		0x200000u
 #define SEG_SIZE	0x10000u
 #define KEY		0xabcd1234u
+/* context 2: another partition, rings and segment of its own */
+#define CMDQ2		0x120000u
+#define CQ2		0x130000u
+#define SEG2		0x300000u
+#define KEY2		(KEY ^ 0x100)
 
 /*
  * Card 0 (node 0) under test; card 1 (node 1) is cabled to its port 1 and
@@ -146,6 +153,83 @@ static int one_local(const struct loom_cmd *cmd, uint8_t status)
 	return reap() == NULL;
 }
 
+/*
+ * Context 2 in another partition: PUT, GET, ATOMIC and COUNTED_PUT from
+ * context 0 (its descriptors naming context 2's key) are refused with
+ * REMOTE_KEY, touch neither segment nor counter, count DROP_KEY once per
+ * packet; an answer that does not carry the requester's key is ignored.
+ */
+static void test_partition(void)
+{
+	static uint8_t seg2_before[0x1000], seg0_before[0x1000];
+	uint32_t drops0 = rd(CARD_OFF_COUNTERS + LOOM_CNT_DROP_KEY);
+	struct loom_pkt_hdr forged;
+	struct loom_cmd c;
+	int ok, same;
+
+	ctx_record(2, CMDQ2, CQ2, SEG2, SEG_SIZE, 4, 4, KEY2, LOOM_VEC_CQ);
+	wr(card_ctx_reg(2, LOOM_CTXR_CNT_LO), 0x140000u);
+	ok = admin(LOOM_ADMIN_CMD_CTX_ENABLE, 2) == LOOM_ADMIN_E_OK;
+	for (unsigned int i = 0; i < sizeof(seg2_before); i++)
+		ram[SEG2 + i] = (uint8_t)(i * 13 + 5);
+	memcpy(seg2_before, ram + SEG2, sizeof(seg2_before));
+	memset(ram + SEG + 0xb000, 0x77, 0x1000);
+	memcpy(seg0_before, ram + SEG + 0xb000, sizeof(seg0_before));
+
+	c = put(0, 2, 0, 0, 600, KEY2, LOOM_CMD_F_SIGNAL | LOOM_CMD_F_REMOTE_CQE, 30);
+	ok &= one_local(&c, LOOM_CQE_ST_REMOTE_KEY);
+	c = put(0, 2, 0xb000, 0x100, 200, KEY2, LOOM_CMD_F_SIGNAL, 31);
+	c.opcode = LOOM_OP_GET;
+	ok &= one_local(&c, LOOM_CQE_ST_REMOTE_KEY);
+	c = put(0, 2, 0, 0x200, 8, KEY2, LOOM_CMD_F_SIGNAL, 32);
+	c.opcode = LOOM_OP_ATOMIC;
+	c.aux = LOOM_AMO_SWAP;
+	c.operand = 0x1122334455667788ull;
+	ok &= one_local(&c, LOOM_CQE_ST_REMOTE_KEY);
+	c = put(0, 2, 0, 0x300, 300, KEY2, LOOM_CMD_F_SIGNAL, 33);
+	c.opcode = LOOM_OP_PUT_COUNTED;
+	c.aux = 7;
+	ok &= one_local(&c, LOOM_CQE_ST_REMOTE_KEY);
+	same = !memcmp(ram + SEG2, seg2_before, sizeof(seg2_before)) &&
+	       !memcmp(ram + SEG + 0xb000, seg0_before, sizeof(seg0_before));
+	for (unsigned int i = 0; i < LOOM_CTX_COUNTERS * 8; i++)
+		same &= ram[0x140000u + i] == 0;
+	tap_ok(ok && same && rd(CARD_OFF_COUNTERS + LOOM_CNT_DROP_KEY) - drops0 == 7,
+	       "another partition: PUT, GET, ATOMIC, COUNTED_PUT -> REMOTE_KEY; both segments and the counters page byte-identical; DROP_KEY +7 (one per packet): +%u",
+	       rd(CARD_OFF_COUNTERS + LOOM_CNT_DROP_KEY) - drops0);
+
+	/* a put into the void (port 1 swallows it) waits for its ack */
+	swallow = true;
+	card_set_route(C0, 3, 1);
+	c = put(3, 0, 0, 0, 100, 0, LOOM_CMD_F_SIGNAL, 40);
+	submit(&c);
+	memset(&forged, 0, sizeof(forged));
+	forged.type = LOOM_PKT_PUT_ACK;
+	forged.class = LOOM_CLASS_RESP;
+	forged.src_node = 3;
+	forged.dst_ctx = 0;
+	forged.op_id = C0->ctx[0].next_op_id - 1;
+	forged.aux = 100;
+	forged.key = KEY2;	/* an answer of another partition */
+	{
+		uint64_t stale = C0->stale_acks;
+		const struct loom_cqe *e;
+
+		card_host_deliver(C0, &forged, NULL, 0);
+		settle();
+		ok = C0->stale_acks == stale + 1 && !reap();
+		forged.key = KEY;
+		card_host_deliver(C0, &forged, NULL, 0);
+		settle();
+		e = reap();
+		ok &= e && e->tag == 40 && e->status == LOOM_CQE_ST_OK && C0->stale_acks == stale + 1;
+		tap_ok(ok, "an answer carrying another partition's key is ignored (stale); with the op's key it completes it");
+	}
+	swallow = false;
+	swallowed = 0;
+	admin(LOOM_ADMIN_CMD_CTX_DISABLE, 2);
+}
+
 static void test_desc_check(void)
 {
 	struct loom_cmd c = put(1, 0, 0, 0, 100, 0, LOOM_CMD_F_SIGNAL, 0);
@@ -260,7 +344,7 @@ int main(void)
 	uint64_t end;
 	int ok;
 
-	tap_plan(27);
+	tap_plan(30);
 	test_desc_check();
 	test_admin_check();
 
@@ -334,11 +418,15 @@ int main(void)
 		       "put to self: data copied, one LOCAL (1000 bytes) and one ARRIVAL (tag = remote offset)");
 	}
 
+	/* the descriptor's key means nothing: the put carries context 0's */
+	c = put(0, 0, 0, 0xa000, 100, KEY ^ 1, LOOM_CMD_F_SIGNAL, 20);
+	tap_ok(one_local(&c, LOOM_CQE_ST_OK) && !memcmp(ram + SEG, ram + SEG + 0xa000, 100),
+	       "a put to my own partition with another key in the descriptor lands: the key field is ignored");
+	test_partition();
+
 	memset(ram + SEG + 0x9000, 0x5a, 0x1000);
-	c = put(0, 0, 0, 0x9000, 600, KEY ^ 1, LOOM_CMD_F_SIGNAL | LOOM_CMD_F_REMOTE_CQE, 8);
-	ok = one_local(&c, LOOM_CQE_ST_REMOTE_KEY);
 	c = put(0, 0, 0, SEG_SIZE - 100, 600, KEY, LOOM_CMD_F_SIGNAL, 9);
-	ok &= one_local(&c, LOOM_CQE_ST_REMOTE_BOUNDS);
+	ok = one_local(&c, LOOM_CQE_ST_REMOTE_BOUNDS);
 	c = put(0, 0, 0, UINT64_MAX - 100, 600, KEY, LOOM_CMD_F_SIGNAL, 10);
 	ok &= one_local(&c, LOOM_CQE_ST_REMOTE_BOUNDS);
 	{
@@ -348,7 +436,7 @@ int main(void)
 			untouched &= ram[SEG + 0x9000 + i] == 0x5a;
 		for (unsigned int i = SEG_SIZE - 100; i < SEG_SIZE; i++)
 			untouched &= ram[SEG + i] == 0;
-		tap_ok(ok && untouched, "wrong key: REMOTE_KEY; beyond the segment: REMOTE_BOUNDS; nothing written");
+		tap_ok(ok && untouched, "beyond the segment: REMOTE_BOUNDS; nothing written");
 	}
 	c = put(0, 5, 0, 0, 10, KEY, LOOM_CMD_F_SIGNAL, 11);
 	tap_ok(one_local(&c, LOOM_CQE_ST_NO_CTX), "put to a disabled context: NO_CTX");

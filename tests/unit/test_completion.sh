@@ -2,13 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # The bash completion files of loom-fm and loomctl: sourced in a clean
 # shell, they complete commands, options and option values (engines, the
-# --no-adaptive switch), and loom-fm's Makefile installs its file next to
-# loomctl's (share/bash-completion/completions).
+# --no-adaptive switch); loomctl's is the one the build generated from the
+# command table (loomctl --bash-completion) and completes objects, commands
+# and keywords; loom-fm's Makefile installs its file next to loomctl's
+# (share/bash-completion/completions).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
 fm=$top/tools/loom-fm/loom-fm.bash-completion
-lc=$top/tools/loomctl/loomctl.bash-completion
+build=${BUILD:-$top/build}
+lc=$build/share/bash-completion/completions/loomctl
+if [ ! -f "$lc" ] || [ ! -x "$build/bin/loomctl" ]; then
+	echo "1..0 # SKIP loomctl or its completion not built (make -C tools/loomctl)"
+	exit 4
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -29,7 +36,7 @@ check() { # description expected got
 	fi
 }
 
-tap_plan 8
+tap_plan 13
 check "loom-fm: the commands" "routes discover configure watch" "$(comp "$fm" _loom_fm loom-fm "")"
 check "loom-fm con -> configure" "configure" "$(comp "$fm" _loom_fm loom-fm con)"
 check "loom-fm configure --engine: the engines" "dor minhop updown" \
@@ -41,6 +48,18 @@ check "loom-fm watch --interval 100 --o -> --once" "--once" \
 check "loom-fm --logical: identity compact" "identity compact" \
 	"$(comp "$fm" _loom_fm loom-fm discover --logical "")"
 check "loomctl dev: show set help" "show set help" "$(comp "$lc" _loomctl loomctl dev "")"
+check "loomctl: the objects" "dev route port monitor vc stats key bsu maint help" \
+	"$(comp "$lc" _loomctl loomctl "")"
+check "loomctl -j route: its commands" "show set del load help" \
+	"$(comp "$lc" _loomctl loomctl -j route "")"
+check "loomctl route set 1: dev and the keywords" "dev port adaptive phys_dest" \
+	"$(comp "$lc" _loomctl loomctl route set 1 "")"
+check "loomctl --j -> --json" "--json" "$(comp "$lc" _loomctl loomctl --j)"
+if "$build/bin/loomctl" --bash-completion | cmp -s - "$lc"; then
+	tap_ok "the installed completion is what loomctl --bash-completion prints"
+else
+	tap_fail "the installed completion is what loomctl --bash-completion prints (stale: make -C tools/loomctl)"
+fi
 # (make -n: what install would do, without building or installing anything)
 if make -s -n -C "$top/tools/loom-fm" install DESTDIR="$tmp" PREFIX=/usr >"$tmp/log" 2>&1 &&
 	tr -d '\\\n' <"$tmp/log" |

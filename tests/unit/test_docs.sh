@@ -42,8 +42,8 @@ for p in "${pages[@]}"; do
 	fi
 done
 
-mapfile -t toc < <(sed -n '/^.. toctree::/,/^[^ ]/p' "$top/Documentation/index.rst" |
-		   sed -n 's/^   \([a-z].*\)$/\1/p')
+mapfile -t toc < <(awk '/^\.\. toctree::/ { t = 1; next } t && /^[^ ]/ { t = 0 } t' \
+		   "$top/Documentation/index.rst" | sed -n 's/^   \([a-z].*\)$/\1/p')
 missing=0
 for t in "${toc[@]}"; do
 	[ -f "$top/Documentation/$t.rst" ] || { tap_diag "toctree entry $t has no page"; missing=$((missing + 1)); }

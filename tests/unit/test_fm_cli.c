@@ -109,7 +109,7 @@ int main(void)
 	    make_temp(topo_path, sizeof(topo_path), "topo"))
 		tap_skip_all("cannot create temp files in /tmp");
 
-	tap_plan(21);
+	tap_plan(27);
 	rc = RUN("routes", "--shape", "torus:4x4");
 	tap_ok(rc == 0 && strstr(out, "node 15: 0=0/0 ") && strstr(out, "complete: yes (240 routes)") &&
 	       strstr(out, "deadlock-free: yes") && strstr(out, "minimal: yes"),
@@ -166,8 +166,26 @@ int main(void)
 	tap_ok(rc == 2 && strstr(errtext, "give --shape"), "configure --engine dor without --shape: "
 	       "exit 2 (%d)", rc);
 	rc = RUN("discover", "--dev", "/dev/sda");
-	tap_ok(rc == 2 && strstr(errtext, "expected /dev/loomN"), "discover --dev /dev/sda: exit 2 "
-	       "(%d)", rc);
+	tap_ok(rc == 2 && strstr(errtext, "expected a card name, loomN"), "discover --dev /dev/sda: "
+	       "exit 2 (%d)", rc);
+	rc = RUN("discover", "--index", "1");
+	tap_ok(rc == 2 && strstr(errtext, "unknown option '--index'"),
+	       "discover --index: exit 2, the card is named with --dev only (%d)", rc);
+	rc = RUN("-V");
+	tap_ok(rc == 0 && !strncmp(out, "loom-fm ", 8) && strchr(out, '.'),
+	       "-V: exit 0, 'loom-fm VERSION' (%d)", rc);
+	rc = RUN("cofigure", "--shape", "ring:4");
+	tap_ok(rc == 2 && strstr(errtext, "unknown command 'cofigure': did you mean 'configure'?"),
+	       "a misspelt command: exit 2, the right spelling named (%d)", rc);
+	rc = RUN("routes", "--shpe", "ring:4");
+	tap_ok(rc == 2 && strstr(errtext, "unknown option '--shpe': did you mean '--shape'?"),
+	       "a misspelt option: exit 2, the right spelling named (%d)", rc);
+	rc = RUN("watch", "--interval");
+	tap_ok(rc == 2 && strstr(errtext, "option '--interval' needs a value"),
+	       "an option without its value: exit 2, said so (%d)", rc);
+	rc = RUN("discover", "--colour");
+	tap_ok(rc == 2 && strstr(errtext, "unknown option '--colour'") && !strstr(errtext, "did you"),
+	       "an unknown option with no close spelling: exit 2, no suggestion (%d)", rc);
 	rc = RUN("configure", "--once");
 	tap_ok(rc == 2 && strstr(errtext, "options of watch"), "configure --once: exit 2 (%d)", rc);
 	rc = RUN("watch", "--interval", "5", "--shape", "torus:2x2");

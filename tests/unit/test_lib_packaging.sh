@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # libloom packaging: a program builds against the tree through pkg-config,
-# the exported symbols are exactly the documented API at versions LOOM_0.1
-# and LOOM_0.2 (the operations added by ABI 0.2),
+# the exported symbols are exactly the documented API at versions LOOM_0.1,
+# LOOM_0.2 (the operations added by ABI 0.2) and LOOM_0.3 (partitions),
 # and 'make install' lays out library, header and pkg-config file.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
@@ -42,15 +42,17 @@ else
 	tap_diag "library: $(echo $exported)"
 	tap_fail "exported symbols are exactly the functions of loom.h"
 fi
-# LOOM_0.1 never changes; everything added since is LOOM_0.2
+# LOOM_0.1 never changes; later additions are LOOM_0.2 and LOOM_0.3
 v01="loom_ctx_create loom_ctx_destroy loom_ctx_fd loom_ctx_index loom_ctx_node loom_ctx_segment loom_dev_close loom_dev_open loom_dev_query loom_nop loom_poll loom_put loom_strerror loom_wait"
 got01=$(sed -n 's/@@LOOM_0\.1$//p' <<<"$exported" | tr '\n' ' ' | sed 's/ $//')
-if [ -n "$exported" ] && ! grep -qv '@@LOOM_0\.[12]$' <<<"$exported" && [ "$got01" = "$v01" ] &&
-   grep -q '^loom_get@@LOOM_0\.2$' <<<"$exported"; then
-	tap_ok "LOOM_0.1 holds exactly the ABI 0.1 functions, every later one is LOOM_0.2"
+if [ -n "$exported" ] && ! grep -qv '@@LOOM_0\.[123]$' <<<"$exported" && [ "$got01" = "$v01" ] &&
+   grep -q '^loom_get@@LOOM_0\.2$' <<<"$exported" &&
+   [ "$(sed -n 's/@@LOOM_0\.3$//p' <<<"$exported")" = loom_bsu_open_key ]; then
+	tap_ok "LOOM_0.1 holds exactly the ABI 0.1 functions, then LOOM_0.2, LOOM_0.3 = loom_bsu_open_key"
 else
 	tap_diag "LOOM_0.1: $got01"
-	tap_fail "LOOM_0.1 holds exactly the ABI 0.1 functions, every later one is LOOM_0.2"
+	tap_diag "exported: $(echo $exported)"
+	tap_fail "LOOM_0.1 holds exactly the ABI 0.1 functions, then LOOM_0.2, LOOM_0.3 = loom_bsu_open_key"
 fi
 
 if make -s -C "$top/lib" install DESTDIR="$tmp/root" PREFIX=/usr >/dev/null 2>"$tmp/err" &&

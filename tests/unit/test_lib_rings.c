@@ -86,8 +86,9 @@ int main(void)
 	struct fake_card f;
 	uint64_t next_tag = 0, reaped = 0;
 	int i, n, bad_tags = 0;
+	uint32_t pi0;
 
-	printf("1..15\n");
+	printf("1..16\n");
 	fake_init(&f);
 
 	CHECK(loom_put(&f.ctx, &dst, 128, 64, 1000, LOOM_PUT_REMOTE_EVENT, 42) == 0,
@@ -96,10 +97,10 @@ int main(void)
 		struct loom_cmd *c = &f.ctx.cmdq[0];
 
 		CHECK(c->opcode == LOOM_OP_PUT && c->dst_node == 3 && c->dst_ctx == 7 &&
-		      c->key == 0x99 && c->remote_off == 128 && c->local_off == 64 &&
+		      c->key == 0 && c->remote_off == 128 && c->local_off == 64 &&
 		      c->length == 1000 && c->tag == 42 &&
 		      c->flags == (LOOM_CMD_F_SIGNAL | LOOM_CMD_F_REMOTE_CQE),
-		      "descriptor carries every field of the put");
+		      "descriptor carries every field of the put, and no key (the card stamps the context's)");
 	}
 	CHECK(f.doorbell[LOOM_DB_CMD_PI / 4] == 1 && f.kick == 0xabcd,
 	      "doorbell producer index advanced and the lab kick was written");
@@ -153,6 +154,26 @@ int main(void)
 	      f.ctx.cmdq[(f.ctx.cmd_pi - 1) & 15].opcode == LOOM_OP_NOP &&
 	      fake_complete(&f, 0) == 1 && loom_poll(&f.ctx, out, 64) == 1 && out[0].tag == 77,
 	      "a NOP is posted and completes with its tag");
+
+	/* a card that completes commands nobody posted grants no credit */
+	for (i = 0; i < 3; i++) {
+		for (int k = 0; k < 8; k++) {
+			struct loom_cqe *e = &f.ctx.cq[f.cq_pi & ((1u << CQ_LOG2) - 1)];
+
+			memset(e, 0, sizeof(*e));
+			e->kind = LOOM_CQE_LOCAL;
+			e->status = 200;
+			e->flags = loom_cq_phase(f.cq_pi++, CQ_LOG2);
+		}
+		loom_poll(&f.ctx, out, 64);
+	}
+	pi0 = f.ctx.cmd_pi;
+	for (i = 0; i < 16; i++)
+		loom_put(&f.ctx, &dst, 0, 0, 8, 0, 500 + i);
+	CHECK(loom_put(&f.ctx, &dst, 0, 0, 8, 0, 999) == -EAGAIN &&
+	      f.ctx.cmdq[pi0 & ((1u << CMDQ_LOG2) - 1)].tag == 500,
+	      "24 completions of commands nobody posted do not let a 17th command overwrite an unfetched one (credits %u)",
+	      f.ctx.cmd_credits);
 
 	free(f.ctx.cmdq);
 	free(f.ctx.cq);

@@ -132,9 +132,9 @@ static void test_descriptors(void)
 	rc = loom_get(&ctx, &r, 0x500, 0x100, 3000, 0, 77);
 	c = last_cmd();
 	CHECK(rc == 0 && c->opcode == LOOM_OP_GET && c->flags == LOOM_CMD_F_SIGNAL &&
-	      c->dst_node == 3 && c->dst_ctx == 9 && c->key == 0xabc && c->tag == 77 &&
+	      c->dst_node == 3 && c->dst_ctx == 9 && c->key == 0 && c->tag == 77 &&
 	      c->local_off == 0x100 && c->remote_off == 0x500 && c->length == 3000 &&
-	      doorbell[LOOM_DB_CMD_PI / 4] == ctx.cmd_pi, "loom_get writes a GET descriptor and rings");
+	      doorbell[LOOM_DB_CMD_PI / 4] == ctx.cmd_pi, "loom_get writes a GET descriptor (no key) and rings");
 	CHECK(loom_get(&ctx, &r, 0, 0, 0, 0, 1) == -EINVAL &&
 	      loom_get(&ctx, &r, 0, 0, 8, LOOM_PUT_REMOTE_EVENT, 1) == -EINVAL &&
 	      loom_get(&ctx, &r, 0, 65000, 1000, 0, 1) == -ERANGE,

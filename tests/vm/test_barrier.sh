@@ -45,7 +45,7 @@ pids=()
 for h in 0 1 2 3; do
 	flag=-E
 	[ $h = 0 ] && flag=-e
-	lab_exec $h loom_barrier_lat -b 3 -n "$ITERS" -w 5 -t 60 $flag >"$out/lat$h" 2>&1 &
+	lab_exec $h loom_barrier_lat -b 3 -n "$ITERS" -w 5 -T 60 $flag >"$out/lat$h" 2>&1 &
 	pids+=($!)
 done
 rcs=
@@ -74,7 +74,7 @@ MODE_ITERS=${LOOM_BARRIER_MODE_ITERS:-50}
 for mode in interrupt uring; do
 	pids=()
 	for h in 0 1 2 3; do
-		lab_exec $h loom_barrier_lat -b 3 -n "$MODE_ITERS" -w 2 -t 60 -m $mode -j >"$out/$mode$h" 2>&1 &
+		lab_exec $h loom_barrier_lat -b 3 -n "$MODE_ITERS" -w 2 -T 60 -m $mode -j >"$out/$mode$h" 2>&1 &
 		pids+=($!)
 	done
 	rcs=

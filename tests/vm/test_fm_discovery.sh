@@ -82,8 +82,8 @@ tap_check "every card's routing table is the dimension-order table" grep -q '^ta
 # -Y the first of the Y ring: both datelines; port dimensions 0 1 0 1
 lab_exec 1 loomctl vc show >"$out/vc1" 2>&1
 tap_diag "$(cat "$out/vc1")"
-grep -qx 'port 0: dim 0 dateline' "$out/vc1" && grep -qx 'port 1: dim 1' "$out/vc1" &&
-	grep -qx 'port 2: dim 0' "$out/vc1" && grep -qx 'port 3: dim 1 dateline' "$out/vc1"
+grep -qx '    port 0 dim 0 dateline' "$out/vc1" && grep -qx '    port 1 dim 1' "$out/vc1" &&
+	grep -qx '    port 2 dim 0' "$out/vc1" && grep -qx '    port 3 dim 1 dateline' "$out/vc1"
 tap_check "node 1's VC table: port dimensions and the two datelines dor puts there" test $? = 0
 
 # every ordered pair, in three rounds of four concurrent puts

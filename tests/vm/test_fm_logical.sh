@@ -45,7 +45,8 @@ l0=$(lab_exec 0 loomctl maint read logical_id 2>&1)
 l1=$(lab_exec 1 loomctl maint read logical_id 2>&1)
 r1=$(lab_exec 1 loomctl route show 0 2>&1)
 tap_diag "host 0: $l0; host 1: $l1; host 1: $r1"
-grep -q '= 1 ' <<<"$l0" && grep -q '= 0 ' <<<"$l1" && grep -q '^dest 0 port host phys 1' <<<"$r1"
+grep -q ' value 1 status ok' <<<"$l0" && grep -q ' value 0 status ok' <<<"$l1" &&
+	grep -q '^dev loom0 dest 0 port host phys_dest 1 valid' <<<"$r1"
 tap_check "LOGICAL_ID reads 1 on host 0 and 0 on host 1, whose entry 0 delivers to its host" test $? = 0
 
 put 0 0 1 3

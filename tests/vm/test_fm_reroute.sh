@@ -94,7 +94,7 @@ tap_diag "$(cat "$out/restore" "$out/watch2")"
 	grep -q '^rerouted 3 destinations on .* with engine dor' "$out/watch2"
 tap_check "restored: watch reports cable 0:0-1:2 up and goes back to dor's tables" test $? = 0
 lab_exec 0 loomctl route show >"$out/rt0" 2>&1
-grep -q '^dest 1 port 0 ' "$out/rt0" && grep -q '^dest 3 port 0 ' "$out/rt0"
+grep -q '^dev loom0 dest 1 port 0 ' "$out/rt0" && grep -q '^dev loom0 dest 3 port 0 ' "$out/rt0"
 tap_check "node 0 routes to nodes 1 and 3 over port 0 (+X) again" test $? = 0
 
 tap_check "guest kernel logs have no oops, BUG or warning" "$LOOM_LAB" check-log --dir "$LAB_DIR"

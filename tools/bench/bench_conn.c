@@ -9,6 +9,7 @@
 
 #include "../common/parse_num.h"
 #include "bench_conn.h"
+#include "../common/cli.h"
 
 double bench_now_us(void)
 {
@@ -21,10 +22,11 @@ double bench_now_us(void)
 void bench_print_common_options(FILE *f, bool with_depth)
 {
 	fprintf(f,
-"  -d, --device PATH    card device (default $LOOM_DEVICE or /dev/loom0)\n"
+"  -d, --dev DEV        the card: loomN or its device node (default\n"
+"                       $LOOM_DEVICE, else loom0)\n"
 "  -x, --ctx IDX        context index both sides use (default 40; the client\n"
 "                       takes IDX + 1)\n"
-"  -k, --key KEY        segment key both sides use (default 0x10a1)\n"
+"  -k, --key KEY        partition key of both sides' contexts (default 0x10a1)\n"
 "  -s, --size BYTES     message size (default 8; K and M suffixes)\n"
 "  -a, --all            sizes 8 B .. 1 MiB, doubling (the client decides)\n"
 "  -M, --max-size BYTES with --all: stop at BYTES (default 1M)\n"
@@ -37,8 +39,9 @@ void bench_print_common_options(FILE *f, bool with_depth)
 "                       poll(); default; the lab's 2 CPUs favour it) or\n"
 "                       'uring' (sleep on an io_uring command)\n"
 "  -T, --timeout SEC    give up after SEC seconds without progress (default 60)\n"
-"      --json           one JSON object per size instead of the table\n"
-"  -h, --help           this text\n");
+"  -j, --json           one JSON object per size instead of the table\n"
+"  -h, --help           this text\n"
+"  -V, --version        the version\n");
 }
 
 static void die_usage(const struct bench_opts *o, const char *opt, const char *val,
@@ -62,6 +65,7 @@ void bench_parse_args(int argc, char **argv, struct bench_opts *o,
 		      void (*usage)(FILE *f), bool with_depth)
 {
 	static const struct option longopts[] = {
+		{ "dev", required_argument, NULL, 'd' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "ctx", required_argument, NULL, 'x' },
 		{ "key", required_argument, NULL, 'k' },
@@ -72,8 +76,9 @@ void bench_parse_args(int argc, char **argv, struct bench_opts *o,
 		{ "depth", required_argument, NULL, 'D' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "timeout", required_argument, NULL, 'T' },
-		{ "json", no_argument, NULL, 'J' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
 	int opt;
@@ -81,10 +86,15 @@ void bench_parse_args(int argc, char **argv, struct bench_opts *o,
 	*o = (struct bench_opts){ .prog = o->prog, .ctx = 40, .key = 0x10a1, .size = 8,
 				  .max_size = BENCH_MAX_SIZE, .iters = 1000, .depth = 64,
 				  .timeout_s = 60 };
-	while ((opt = getopt_long(argc, argv, with_depth ? "d:x:k:s:aM:n:D:m:T:h" :
-				  "d:x:k:s:aM:n:m:T:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, with_depth ? ":d:x:k:s:aM:n:D:m:T:jhV" :
+				  ":d:x:k:s:aM:n:m:T:jhV", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'd': o->device = optarg; break;
+		case 'd':
+			o->device = cli_dev_path(optarg, o->dev_buf, sizeof(o->dev_buf));
+			if (!o->device)
+				die_usage(o, "--dev", optarg, "a card name, loomN, or its device node");
+			break;
 		case 'x':
 			o->ctx = (uint32_t)num_arg(o, "--ctx", optarg, 0, 0xfffe,
 						   "a context index 0..65534");
@@ -105,8 +115,11 @@ void bench_parse_args(int argc, char **argv, struct bench_opts *o,
 						     "1 .. 10000000");
 			break;
 		case 'D':
-			if (!with_depth)
-				goto bad;
+			if (!with_depth) {
+				fprintf(stderr, "%s: --depth is an option of the bandwidth test (loom_put_bw) only\nTry '%s --help'.\n",
+					o->prog, o->prog);
+				exit(BENCH_EXIT_USAGE);
+			}
 			o->depth = (uint32_t)num_arg(o, "--depth", optarg, 1, 256, "1 .. 256");
 			break;
 		case 'm':
@@ -119,12 +132,11 @@ void bench_parse_args(int argc, char **argv, struct bench_opts *o,
 			o->timeout_s = (int)num_arg(o, "--timeout", optarg, 1, 86400,
 						    "1 .. 86400 seconds");
 			break;
-		case 'J': o->json = true; break;
+		case 'j': o->json = true; break;
 		case 'h': usage(stdout); exit(0);
+		case 'V': exit(cli_version(o->prog));
 		default:
-bad:
-			usage(stderr);
-			exit(BENCH_EXIT_USAGE);
+			exit(cli_bad_option(o->prog, opt, argv, longopts));
 		}
 	}
 	if (optind < argc) {

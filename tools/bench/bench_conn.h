@@ -27,7 +27,8 @@
 
 struct bench_opts {
 	const char *prog;
-	const char *device;
+	const char *device;		/* the path to open, NULL: the default */
+	char dev_buf[64];		/* /dev/loomN for --dev loomN */
 	bool client, all_sizes, json, poll_mode;
 	bool uring_mode;	/* loom_wait() through io_uring */
 	uint32_t server_node, ctx, key;

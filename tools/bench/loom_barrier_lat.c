@@ -20,6 +20,7 @@
 
 #include <loom.h>
 
+#include "../common/cli.h"
 #include "../common/parse_num.h"
 #include "lat_stats.h"
 
@@ -27,6 +28,7 @@
 
 struct opts {
 	const char *device;
+	char dev_buf[64];
 	uint32_t unit, iters, warmup;
 	int timeout_s;
 	unsigned int mode;	/* LOOM_BSU_MODE_* */
@@ -52,7 +54,8 @@ static void usage(FILE *f)
 "t_stdev 99%% 99.9%%.\n"
 "\n"
 "Options:\n"
-"  -d, --device PATH   the card (default $LOOM_DEVICE, else /dev/loom0)\n"
+"  -d, --dev DEV       the card: loomN or its device node (default\n"
+"                      $LOOM_DEVICE, else loom0)\n"
 "  -b, --bsu N         the unit, 0..31 (default 0)\n"
 "  -n, --iters N       timed barriers (default 1000)\n"
 "  -w, --warmup N      untimed barriers first (default 10)\n"
@@ -64,9 +67,10 @@ static void usage(FILE *f)
 "                      the default), 'interrupt' (sleep in the kernel until\n"
 "                      the card's BSU interrupt) or 'uring' (sleep on an\n"
 "                      io_uring command)\n"
-"  -t, --timeout S     give up after S seconds without progress (default 30)\n"
+"  -T, --timeout S     give up after S seconds without progress (default 30)\n"
 "  -j, --json          one JSON object instead of the table\n"
 "  -h, --help          this text\n"
+"  -V, --version       the version\n"
 "\n"
 "Exit status: 0 success, 1 a barrier failed or timed out, 2 usage error.\n");
 }
@@ -74,6 +78,23 @@ static void usage(FILE *f)
 static void __attribute__((noreturn)) bad(const char *what, const char *arg)
 {
 	fprintf(stderr, "loom_barrier_lat: %s '%s'\nTry 'loom_barrier_lat --help'.\n", what, arg);
+	exit(EXIT_USAGE);
+}
+
+/* an unknown option or argument, with the closest option when one is close */
+static void __attribute__((noreturn)) unknown(const char *arg)
+{
+	static const char *const opts[] = { "--dev", "--bsu", "--iters", "--warmup", "--eureka",
+					    "--eureka-wait", "--mode", "--timeout", "--json",
+					    "--help", "--version", NULL };
+	const char *near = arg[0] == '-' ? cli_suggest(arg, opts) : NULL;
+
+	if (near)
+		fprintf(stderr, "loom_barrier_lat: unknown option '%s': did you mean '%s'?\nTry 'loom_barrier_lat --help'.\n",
+			arg, near);
+	else
+		fprintf(stderr, "loom_barrier_lat: unknown option or argument '%s'\nTry 'loom_barrier_lat --help'.\n",
+			arg);
 	exit(EXIT_USAGE);
 }
 
@@ -102,6 +123,8 @@ static void parse(int argc, char **argv, struct opts *o)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			exit(0);
+		} else if (cli_is_version(a)) {
+			exit(cli_version("loom_barrier_lat"));
 		} else if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
 			o->json = true;
 		} else if (!strcmp(a, "-e") || !strcmp(a, "--eureka")) {
@@ -110,8 +133,10 @@ static void parse(int argc, char **argv, struct opts *o)
 			o->eureka_wait = true;
 		} else if (!v && a[0] == '-') {
 			bad("option needs a value:", a);
-		} else if (!strcmp(a, "-d") || !strcmp(a, "--device")) {
-			o->device = v;
+		} else if (!strcmp(a, "-d") || !strcmp(a, "--dev") || !strcmp(a, "--device")) {
+			o->device = cli_dev_path(v, o->dev_buf, sizeof(o->dev_buf));
+			if (!o->device)
+				bad("--dev: not a card name (loomN) nor a device node:", v);
 			i++;
 		} else if (!strcmp(a, "-b") || !strcmp(a, "--bsu")) {
 			o->unit = num_arg(a, v, 0, 31);
@@ -133,11 +158,11 @@ static void parse(int argc, char **argv, struct opts *o)
 				exit(EXIT_USAGE);
 			}
 			i++;
-		} else if (!strcmp(a, "-t") || !strcmp(a, "--timeout")) {
+		} else if (!strcmp(a, "-T") || !strcmp(a, "--timeout")) {
 			o->timeout_s = (int)num_arg(a, v, 1, 3600);
 			i++;
 		} else {
-			bad("unknown option or argument", a);
+			unknown(a);
 		}
 	}
 }

@@ -3,6 +3,7 @@
 #ifndef LOOM_FM_FM_H
 #define LOOM_FM_FM_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "engine.h"
@@ -14,8 +15,13 @@
 void fm_usage(FILE *f);
 /* "loom-fm: " fmt (with arg) and a pointer to --help on stderr; FM_EXIT_USAGE */
 int fm_usage_error(const char *fmt, const char *arg);
-/* fm_usage_error() for the option getopt_long() just rejected (optopt, optind) */
-int fm_bad_option(char **argv);
+/* fm_usage_error() for the option getopt_long() just rejected (@c is what it
+ * returned: ':' a missing argument, '?' an unknown option), naming the
+ * closest of @longopts when one is close
+ */
+int fm_bad_option(int c, char **argv, const struct option *longopts);
+/* an unknown command: fm_usage_error() naming the closest command */
+int fm_bad_command(const char *cmd);
 
 /* A decimal number in lo..hi (opts.c); 0, or -1 for anything else. */
 int fm_parse_uint(const char *s, long lo, long hi, long *out);

@@ -14,7 +14,7 @@
 
 #define FM_MAX_NODES	512
 #define FM_MAX_PORTS	64
-#define FM_MAX_DIMS	3
+#define FM_MAX_DIMS	7	/* 14 ports: the routing entry's 4-bit port */
 #define FM_MAX_DIM_SIZE	64
 #define FM_NO_PEER	(-1)
 #define FM_MAX_LOGICAL	1024	/* logical ids 0..1023 (LOOM_MAX_NODES) */

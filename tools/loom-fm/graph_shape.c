@@ -48,8 +48,9 @@ int graph_hyperx_port(const struct fm_shape *s, int dim, int c, int to)
 }
 
 static const char *const shape_forms =
-	"ring:N, mesh:XxY[xZ], torus:XxY[xZ] or hyperx:S1xS2[xS3], each size 2..64, "
-	"at most 512 nodes (e.g. torus:4x4, ring:5, hyperx:3x3)";
+	"ring:N, mesh:XxY[xZ...], torus:XxY[xZ...] or hyperx:S1xS2[xS3...], up to 7 "
+	"dimensions, each size 2..64, at most 512 nodes and 64 ports (e.g. torus:4x4, ring:5, "
+	"hyperx:3x3)";
 
 static int parse_sizes(const char *s, struct fm_shape *sh)
 {

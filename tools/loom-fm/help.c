@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* loom-fm: --help text (Documentation/tools/loom-fm.rst has the long form). */
 #include "fm.h"
+#include "../common/cli.h"
 
 #include <getopt.h>
 
@@ -12,15 +13,15 @@ void fm_usage(FILE *f)
 "Usage: loom-fm routes (--shape SHAPE | --topology FILE) [--engine ENGINE]\n"
 "                      [--fail NODE:PORT]... [--root NODE] [--no-datelines]\n"
 "                      [--no-adaptive] [--check-only] [-j]\n"
-"       loom-fm discover [--dev /dev/loomN | --index N] [--topology FILE]\n"
+"       loom-fm discover [--dev DEV] [--topology FILE]\n"
 "                        [--logical identity|compact] [-j] [-v]\n"
-"       loom-fm configure [--dev /dev/loomN | --index N] [--shape SHAPE]\n"
+"       loom-fm configure [--dev DEV] [--shape SHAPE]\n"
 "                         [--topology FILE] [--logical identity|compact]\n"
 "                         [--engine ENGINE] [--root NODE] [--no-adaptive]\n"
 "                         [--force] [-j] [-v]\n"
 "       loom-fm watch [configure's options] [--interval MS] [--once]\n"
 "                     [--timeout S]\n"
-"       loom-fm --help\n"
+"       loom-fm --help | -V\n"
 "\n"
 "loom-fm is the fabric manager of loom.  'routes' computes the routing table of\n"
 "every card (the output port toward each destination) and its VC table with a\n"
@@ -33,7 +34,7 @@ void fm_usage(FILE *f)
 "  minimal        hops against the shortest path; the maximum stretch.\n"
 "\n"
 "Fabric (one of):\n"
-"  --shape SHAPE     ring:N, mesh:XxY[xZ], torus:XxY[xZ], hyperx:S1xS2[xS3]\n"
+"  --shape SHAPE     ring:N, mesh:XxY[x...], torus:XxY[x...], hyperx:S1xS2[x...]\n"
 "                    (sizes 2..64, at most 512 nodes).  Node id x + X*(y + Y*z).\n"
 "                    Mesh/torus/ring: port d faces +dimension d, port dims+d\n"
 "                    faces -dimension d (as loom-lab).  HyperX: every two nodes\n"
@@ -59,6 +60,7 @@ void fm_usage(FILE *f)
 "  --check-only      print only the verdict lines, not the tables.\n"
 "  -j, --json        one JSON object instead of text.\n"
 "  -h, --help        this text.\n"
+"  -V, --version     the version.\n"
 "\n"
 "Output: 'node N: DEST=PORT[/VC][*] ...' per node ('host': deliver locally,\n"
 "'-': no route; /VC, with datelines, is the VC a packet takes on entering a\n"
@@ -90,7 +92,7 @@ void fm_usage(FILE *f)
 "             changed, print what changed and reprogram (updown if the engine\n"
 "             cannot route around it).  --once: exit 0 after the first reroute;\n"
 "             --timeout S: give up after S s (exit 1 with --once).\n"
-"  --dev /dev/loomN, --index N   the local card (default 0)\n"
+"  --dev DEV  the local card, loomN (or /dev/loomN); default loom0\n"
 "  --logical identity   (default) logical id = physical id, so an unchanged\n"
 "             fabric keeps its addresses; a card a --topology file states\n"
 "             'node N logical L' for gets L.\n"
@@ -119,10 +121,21 @@ int fm_usage_error(const char *fmt, const char *arg)
 	return FM_EXIT_USAGE;
 }
 
-int fm_bad_option(char **argv)
+int fm_bad_option(int c, char **argv, const struct option *longopts)
 {
-	if (optopt > 0 && optopt < 256)
-		return fm_usage_error("option '-%s' is unknown or needs an argument",
-				      (char[]){ (char)optopt, 0 });
-	return fm_usage_error("option '%s' is unknown or needs an argument", argv[optind - 1]);
+	return cli_bad_option("loom-fm", c, argv, longopts);
+}
+
+int fm_bad_command(const char *cmd)
+{
+	static const char *const cmds[] = { "routes", "discover", "configure", "watch", NULL };
+	const char *near = cli_suggest(cmd, cmds);
+	char msg[160];
+
+	if (!near)
+		return fm_usage_error("unknown command '%s'; commands: routes, discover, configure, "
+				      "watch", cmd);
+	snprintf(msg, sizeof(msg), "unknown command '%%s': did you mean '%s'? (commands: routes, "
+		 "discover, configure, watch)", near);
+	return fm_usage_error(msg, cmd);
 }

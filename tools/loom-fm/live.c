@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/cli.h"
 #include "fm.h"
 #include "fm_nl.h"
 #include "logical.h"
@@ -29,12 +30,11 @@ static int parse_dev(const char *s, uint32_t *out)
 
 static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *o)
 {
-	enum { OPT_DEV = 256, OPT_INDEX, OPT_TOPO, OPT_SHAPE, OPT_ENGINE, OPT_ROOT, OPT_NODL,
+	enum { OPT_DEV = 256, OPT_TOPO, OPT_SHAPE, OPT_ENGINE, OPT_ROOT, OPT_NODL,
 	       OPT_INTERVAL, OPT_ONCE, OPT_TIMEOUT, OPT_MTIMEOUT, OPT_MRETRIES, OPT_LOGICAL,
 	       OPT_FORCE, OPT_NOADAPT };
 	static const struct option longopts[] = {
 		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "index", required_argument, NULL, OPT_INDEX },
 		{ "topology", required_argument, NULL, OPT_TOPO },
 		{ "shape", required_argument, NULL, OPT_SHAPE },
 		{ "engine", required_argument, NULL, OPT_ENGINE },
@@ -51,6 +51,7 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool is_discover = !strcmp(cmd, "discover"), is_watch = !strcmp(cmd, "watch");
@@ -62,16 +63,12 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 	o->interval_ms = 2000;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_DEV:
 			if (parse_dev(optarg, &o->dev))
-				return fm_usage_error("--dev '%s': expected /dev/loomN", optarg);
-			break;
-		case OPT_INDEX:
-			if (fm_parse_uint(optarg, 0, 255, &v))
-				return fm_usage_error("--index '%s': expected 0..255", optarg);
-			o->dev = (uint32_t)v;
+				return fm_usage_error("--dev '%s': expected a card name, loomN "
+						      "(or /dev/loomN)", optarg);
 			break;
 		case OPT_TOPO:
 			o->topology = optarg;
@@ -138,14 +135,16 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 		case 'h':
 			fm_usage(stdout);
 			exit(FM_EXIT_OK);
+		case 'V':
+			exit(cli_version("loom-fm"));
 		default:
-			return fm_bad_option(argv);
+			return fm_bad_option(c, argv, longopts);
 		}
 	}
 	if (optind < argc)
 		return fm_usage_error("unexpected argument '%s'", argv[optind]);
 	if (is_discover && (o->shape || o->engine || o->once || o->timeout_s || o->force))
-		return fm_usage_error("discover takes --dev/--index, --topology, --logical, -j, -v "
+		return fm_usage_error("discover takes --dev, --topology, --logical, -j, -v "
 				      "and the --maint-* options only%s", "");
 	if (!is_watch && (o->once || o->timeout_s))
 		return fm_usage_error("--once and --timeout are options of watch%s", "");

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/cli.h"
 #include "check.h"
 #include "engine.h"
 #include "graph.h"
@@ -42,13 +43,14 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 		{ "check-only", no_argument, NULL, OPT_CHECK },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	engine_default_opts(&a->opts);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SHAPE:
 			a->shape = optarg;
@@ -83,14 +85,17 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 		case 'h':
 			fm_usage(stdout);
 			exit(FM_EXIT_OK);
+		case 'V':
+			exit(cli_version("loom-fm"));
 		default:
-			return fm_bad_option(argv);
+			return fm_bad_option(c, argv, longopts);
 		}
 	}
 	if (optind >= argc)
-		return fm_usage_error("no command given; the command is 'routes'%s", "");
+		return fm_usage_error("no command given; commands: routes, discover, configure, "
+				      "watch%s", "");
 	if (strcmp(argv[optind], "routes"))
-		return fm_usage_error("unknown command '%s'; the command is 'routes'", argv[optind]);
+		return fm_bad_command(argv[optind]);
 	if (optind + 1 < argc)
 		return fm_usage_error("unexpected argument '%s'", argv[optind + 1]);
 	if (!!a->shape == !!a->topology)

@@ -136,8 +136,8 @@ static int parse_node_line(char *w[4], const char *name, int lineno, struct pars
 	return 0;
 }
 
-static int parse_lines(char *text, const char *name, int *claimed, struct parsed *ps,
-		       struct errbuf *e)
+static int parse_lines(char *text, const char *name, int max_ports, int *claimed,
+		       struct parsed *ps, struct errbuf *e)
 {
 	int lineno = 0;
 	char *line = text, *next;
@@ -185,6 +185,11 @@ static int parse_lines(char *text, const char *name, int *claimed, struct parsed
 				  name, lineno, FM_MAX_NODES, FM_MAX_PORTS);
 			continue;
 		}
+		if (c.pa >= max_ports || c.pb >= max_ports) {
+			add_error(e, "%s:%d: port %d is beyond the router's radix: it has ports 0..%d",
+				  name, lineno, c.pa >= max_ports ? c.pa : c.pb, max_ports - 1);
+			continue;
+		}
 		if (c.a == c.b) {
 			add_error(e, "%s:%d: self-cable: both ends are on node %d", name, lineno, c.a);
 			continue;
@@ -217,6 +222,12 @@ static int parse_lines(char *text, const char *name, int *claimed, struct parsed
 
 struct fm_graph *topo_parse(const char *text, const char *name, char *err, size_t errlen)
 {
+	return topo_parse_ports(text, name, FM_MAX_PORTS, err, errlen);
+}
+
+struct fm_graph *topo_parse_ports(const char *text, const char *name, int max_ports, char *err,
+				  size_t errlen)
+{
 	struct errbuf e = { err, errlen, 0, 0 };
 	struct parsed ps = { 0 };
 	struct cable_line *cl;
@@ -239,7 +250,8 @@ struct fm_graph *topo_parse(const char *text, const char *name, char *err, size_
 		return NULL;
 	}
 	/* claimed[node * FM_MAX_PORTS + port]: the line that cabled it */
-	n = parse_lines(copy, name, claimed, &ps, &e);
+	n = parse_lines(copy, name, max_ports < FM_MAX_PORTS ? max_ports : FM_MAX_PORTS, claimed,
+			&ps, &e);
 	free(copy);
 	cl = ps.cl;
 	if (n < 0) {
@@ -300,6 +312,11 @@ out:
 
 struct fm_graph *topo_load(const char *path, char *err, size_t errlen)
 {
+	return topo_load_ports(path, FM_MAX_PORTS, err, errlen);
+}
+
+struct fm_graph *topo_load_ports(const char *path, int max_ports, char *err, size_t errlen)
+{
 	struct fm_graph *g;
 	FILE *f = fopen(path, "r");
 	char *text;
@@ -334,7 +351,7 @@ struct fm_graph *topo_load(const char *path, char *err, size_t errlen)
 		free(text);
 		return NULL;
 	}
-	g = topo_parse(text, path, err, errlen);
+	g = topo_parse_ports(text, path, max_ports, err, errlen);
 	free(text);
 	return g;
 }

@@ -26,4 +26,12 @@ struct fm_graph *topo_parse(const char *text, const char *name, char *err, size_
 /* Read and parse the file at path; NULL with a message in err. */
 struct fm_graph *topo_load(const char *path, char *err, size_t errlen);
 
+/*
+ * As topo_parse() and topo_load(), for routers of max_ports network ports
+ * (at most FM_MAX_PORTS): a cable on a port beyond them is a bad line.
+ */
+struct fm_graph *topo_parse_ports(const char *text, const char *name, int max_ports, char *err,
+				  size_t errlen);
+struct fm_graph *topo_load_ports(const char *path, int max_ports, char *err, size_t errlen);
+
 #endif

@@ -17,17 +17,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "frame.h"
+#include "guest_env.h"
 #include "sys.h"
 
 #define MAX_JOBS 64
-/* After a command's shell exits, how long to wait for pipes still held
- * open by background children before reporting EXIT anyway. */
+/* After a command's shell exits, how long its pipes must stay empty and
+ * quiet (held open by background children) before EXIT is reported anyway. */
 #define PIPE_GRACE_MS 1000
 
 struct job {
@@ -42,6 +44,7 @@ struct job {
 	bool exit_sent;		/* output now goes nowhere until EOF */
 	int status;
 	int64_t exit_ms;
+	int64_t out_ms;		/* when output was last relayed */
 };
 
 static struct job jobs[MAX_JOBS];
@@ -113,7 +116,9 @@ static int open_serial(const char *dev)
 
 static void child_exec(const char *cmd, int in_fd, int out_fd, int err_fd)
 {
-	char path[4200], ldpath[4200], loomtree[4200], lab_host[64];
+	static char env[LAB_GUEST_ENV_MAX][LAB_GUEST_ENV_LEN];
+	char *envp[LAB_GUEST_ENV_MAX + 1];
+	int n;
 	sigset_t none;
 
 	setsid();
@@ -128,13 +133,10 @@ static void child_exec(const char *cmd, int in_fd, int out_fd, int err_fd)
 			strerror(errno));
 		_exit(125);
 	}
-	snprintf(path, sizeof(path),
-		 "PATH=%s/build/bin:/usr/sbin:/usr/bin:/sbin:/bin", tree);
-	snprintf(ldpath, sizeof(ldpath), "LD_LIBRARY_PATH=%s/build/lib", tree);
-	snprintf(loomtree, sizeof(loomtree), "LOOM_TREE=%s", tree);
-	snprintf(lab_host, sizeof(lab_host), "LOOM_LAB_HOST=%s", host_index);
-	char *envp[] = { path, ldpath, loomtree, "HOME=/tmp", lab_host, NULL };
-
+	n = lab_guest_env(tree, host_index, env);
+	for (int i = 0; i < n; i++)
+		envp[i] = env[i];
+	envp[n] = NULL;
 	execle("/bin/sh", "sh", "-c", cmd, (char *)NULL, envp);
 	dprintf(2, "loom-lab-agent: cannot run /bin/sh: %s\n", strerror(errno));
 	_exit(127);
@@ -326,9 +328,10 @@ static void relay_pipe(struct job *j, int *fd, uint8_t type)
 	uint8_t buf[LAB_FRAME_MAX_PAYLOAD];
 	ssize_t n = read(*fd, buf, sizeof(buf));
 
-	if (n > 0 && !j->exit_sent)
+	if (n > 0 && !j->exit_sent) {
 		send_frame(type, j->chan, buf, (uint32_t)n);
-	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+		j->out_ms = now_ms();
+	} else if (n == 0 || (errno != EAGAIN && errno != EINTR))
 		close_fd(fd);
 }
 
@@ -355,12 +358,33 @@ static void reap(void)
 	}
 }
 
+/* Bytes waiting in a pipe the agent has not read yet (0 when closed). */
+static int pipe_pending(int fd)
+{
+	int n = 0;
+
+	if (fd < 0 || ioctl(fd, FIONREAD, &n) < 0)
+		return 0;
+	return n;
+}
+
 /*
  * A command is over when its shell has exited and its pipes are closed, or
- * PIPE_GRACE_MS after the exit when background children still hold them:
- * then EXIT is sent and the pipes are drained into the void until those
- * children close them, so they neither block the exec nor die of SIGPIPE.
+ * when background children still hold them but they have been empty and
+ * quiet for PIPE_GRACE_MS since the exit and the last output: then EXIT is
+ * sent and the pipes are drained into the void until those children close
+ * them, so they neither block the exec nor die of SIGPIPE.  Output the
+ * command wrote before it exited is never dropped, however long relaying it
+ * takes (a slow serial line, a starved guest).
  */
+static bool pipes_quiet(const struct job *j, int64_t now)
+{
+	int64_t since = j->out_ms > j->exit_ms ? j->out_ms : j->exit_ms;
+
+	return now - since >= PIPE_GRACE_MS && !pipe_pending(j->out_fd) &&
+	       !pipe_pending(j->err_fd);
+}
+
 static void finish_jobs(void)
 {
 	int64_t now = now_ms();
@@ -372,7 +396,7 @@ static void finish_jobs(void)
 
 		if (!j->used || !j->exited)
 			continue;
-		if (!j->exit_sent && (!open || now - j->exit_ms >= PIPE_GRACE_MS)) {
+		if (!j->exit_sent && (!open || pipes_quiet(j, now))) {
 			lab_put_u32(b, (uint32_t)j->status);
 			send_frame(LAB_FRAME_EXIT, j->chan, b, 4);
 			j->exit_sent = true;
@@ -417,14 +441,6 @@ int main(int argc, char **argv)
 	if (!dev || optind != argc) {
 		usage(stderr);
 		return 2;
-	}
-	if (*host_index) {
-		char name[64];
-
-		snprintf(name, sizeof(name), "loom-h%s", host_index);
-		if (sethostname(name, strlen(name)) < 0) {
-			/* not fatal: only cosmetic */
-		}
 	}
 	serial_fd = open_serial(dev);
 	if (serial_fd < 0)

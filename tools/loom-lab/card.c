@@ -9,13 +9,18 @@
  * manager programs the rest.  In a ring (the 1-D torus) this is port 0 of
  * node i cabled to port 1 of node (i + 1) mod N.  Each card also opens its
  * control socket DIR/cardN.ctl (cut, restore, ber, drop, stats).
+ * With --cables tcp the same cables run over TCP on 127.0.0.1: the +d port
+ * of node i listens on a port the supervisor found free just before.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -87,13 +92,23 @@ void lab_card_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "%d", ports);
 	lab_argv_add(a, "--ctl");
 	lab_argv_add(a, "%s/card%d.ctl", cfg->dir, i);
+	/* a driver that reads back a write-only register, or writes a
+	 * read-only one, shows in the card's log (check-log fails on it)
+	 */
+	lab_argv_add(a, "--strict-registers");
 	for (int port = 0; port < ports; port++) {
 		int peer, peer_port;
 
 		if (!topo_peer(s, i, port, &peer, &peer_port))
 			continue;
 		lab_argv_add(a, "--cable");
-		if (port < s->dims)
+		if (cfg->tcp_cables && port < s->dims)
+			lab_argv_add(a, "%d=tcp-listen:127.0.0.1:%d", port,
+				     cfg->tcp_port[i][port]);
+		else if (cfg->tcp_cables)
+			lab_argv_add(a, "%d=tcp-connect:127.0.0.1:%d", port,
+				     cfg->tcp_port[peer][peer_port]);
+		else if (port < s->dims)
 			lab_argv_add(a, "%d=listen:%s/cable-%d-%d.sock", port, cfg->dir,
 				     i, port);
 		else
@@ -110,59 +125,41 @@ void lab_card_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 		card_add_vc_table(a, s, i);
 }
 
-/* True when some socket listens on path (from /proc/net/unix, so the
- * emulator does not see a probe connection). */
-static bool listening(const char *path)
+/*
+ * A port on 127.0.0.1 per listening (+d) end: each found free by binding
+ * port 0, all held until every one is chosen so that they differ, then
+ * released for the cards to bind a moment later.
+ */
+int lab_card_tcp_ports(struct lab_config *cfg)
 {
-	char line[LAB_PATH_MAX + 128];
-	bool found = false;
-	FILE *f = fopen("/proc/net/unix", "re");
+	int fds[LAB_MAX_HOSTS * TOPO_MAX_DIMS], n = 0, rc = 0;
+	const struct topo_shape *s = &cfg->shape;
 
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		unsigned long flags = 0;
-		char *p, *sock_path;
+	for (int i = 0; i < cfg->hosts && !rc; i++) {
+		for (int d = 0; d < s->dims && !rc; d++) {
+			struct sockaddr_in sa = { .sin_family = AF_INET,
+						  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+			socklen_t len = sizeof(sa);
+			int peer, peer_port, fd;
 
-		line[strcspn(line, "\n")] = 0;
-		sock_path = strchr(line, '/');
-		if (!sock_path || strcmp(sock_path, path))
-			continue;
-		/* Num: RefCount Protocol Flags ... ; flag 0x10000 = listening */
-		p = strchr(line, ':');
-		if (p && sscanf(p + 1, "%*x %*x %lx", &flags) == 1 &&
-		    (flags & 0x10000))
-			found = true;
-	}
-	fclose(f);
-	return found;
-}
-
-int lab_card_wait_listening(const struct lab_config *cfg, int host, pid_t pid,
-			    int timeout_ms)
-{
-	char path[LAB_PATH_MAX];
-	int64_t end = now_ms() + timeout_ms;
-	int status;
-
-	if (lab_path(path, cfg->dir, "card%d.ivshmem.sock", host) < 0)
-		return -1;
-	for (;;) {
-		if (listening(path))
-			return 0;
-		if (waitpid(pid, &status, WNOHANG) == pid) {
-			lab_err("card emulator %d (pid %d) exited before listening on %s "
-				"(status %d); see %s/card%d.log", host, (int)pid, path,
-				WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
-				cfg->dir, host);
-			return -1;
+			cfg->tcp_port[i][d] = 0;
+			if (!topo_peer(s, i, d, &peer, &peer_port))
+				continue;
+			fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+			if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+			    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
+				lab_err("cannot find a free TCP port on 127.0.0.1 for the cable of "
+					"node %d port %d: %s", i, d, strerror(errno));
+				if (fd >= 0)
+					close(fd);
+				rc = -1;
+				break;
+			}
+			fds[n++] = fd;
+			cfg->tcp_port[i][d] = ntohs(sa.sin_port);
 		}
-		if (now_ms() > end) {
-			lab_err("card emulator %d (pid %d) did not listen on %s within %d s; "
-				"see %s/card%d.log", host, (int)pid, path, timeout_ms / 1000,
-				cfg->dir, host);
-			return -1;
-		}
-		usleep(20000);
 	}
+	while (n)
+		close(fds[--n]);
+	return rc;
 }

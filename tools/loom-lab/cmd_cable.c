@@ -141,7 +141,7 @@ int cmd_cable(int argc, char **argv)
 		switch (c) {
 		case 'd': dir_arg = optarg; break;
 		case 'h': lab_help(cmd->name, 0); return 0;
-		default: lab_help(cmd->name, 1); return 2;
+		default: return lab_bad_option(cmd->name, argv, opts);
 		}
 	}
 	if (!dir_arg || optind + 1 + cmd->takes_rate != argc) {

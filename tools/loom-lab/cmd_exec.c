@@ -104,7 +104,7 @@ int cmd_exec(int argc, char **argv)
 			break;
 		case 'i': fwd_stdin = true; break;
 		case 'h': lab_help("exec", 0); return 0;
-		default: lab_help("exec", 1); return 2;
+		default: return lab_bad_option("exec", argv, opts);
 		}
 	}
 	if (!dir_arg) {
@@ -132,6 +132,11 @@ int cmd_exec(int argc, char **argv)
 			"`loom-lab start --dir %s`)", dir_arg, dir_arg);
 		return LAB_EXIT_LAB_ERROR;
 	}
+	/* a lab started with --timeout-scale runs a slower kernel; the
+	 * supervisor takes milliseconds in 32 bits */
+	timeout_s *= cfg.timeout_scale;
+	if (timeout_s > 4000000)
+		timeout_s = 4000000;
 	if (host >= cfg.hosts) {
 		lab_err("exec: HOST %ld: the lab in %s has hosts 0 to %d", host, dir,
 			cfg.hosts - 1);

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -69,14 +70,14 @@ static bool path_under(const char *p, const char *dir)
 
 /*
  * Where the guest must see it.  The guests mount their own /dev, /proc and
- * /sys, and their own /tmp and /run, in which the init script binds the
- * tree (and only the tree) back in place.  @tree is NULL when checking the
- * tree itself.
+ * /sys, and their own /tmp, /run and /root, in which the init script binds
+ * the tree (and only the tree) back in place.  @tree is NULL when checking
+ * the tree itself.
  */
 static int check_guest_visible(const char *what, const char *p, const char *tree)
 {
 	static const char *const guest_own[] = { "/dev", "/proc", "/sys" };
-	static const char *const shadowed[] = { "/tmp", "/run" };
+	static const char *const shadowed[] = { "/tmp", "/run", "/root" };
 
 	for (size_t i = 0; i < sizeof(guest_own) / sizeof(guest_own[0]); i++)
 		if (path_under(p, guest_own[i])) {
@@ -93,6 +94,128 @@ static int check_guest_visible(const char *what, const char *p, const char *tree
 				what, p, shadowed[i], tree);
 			return -1;
 		}
+	return 0;
+}
+
+/* A text that goes into lab.conf (one line) and on a command line. */
+static int check_one_line(const char *opt, const char *v, size_t max)
+{
+	if (strlen(v) >= max || strpbrk(v, "\n\r")) {
+		lab_err("%s: at most %zu characters on one line", opt, max - 1);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The options that adapt a lab to a debug kernel, each defaulting to its
+ * LOOM_LAB_* environment variable so that a whole test suite can be pointed
+ * at another kernel: --kernel/--modules, --append, --timeout-scale,
+ * --on-stop, --keep-logs (this one is finished by keep_logs_dir()).
+ */
+static int debug_options(struct lab_config *cfg, const char *kernel, const char *modules,
+			 const char *append, const char *scale, const char *on_stop,
+			 const char *keep_logs)
+{
+	bool has_kernel = kernel && *kernel, has_modules = modules && *modules;
+
+	if (has_kernel != has_modules) {
+		lab_err("start: --kernel and --modules (LOOM_LAB_KERNEL, LOOM_LAB_MODULES) "
+			"go together: the guest kernel and its module tree");
+		return -1;
+	}
+	if (has_kernel && (check_plain_path("--kernel", kernel) < 0 ||
+			   check_plain_path("--modules", modules) < 0))
+		return -1;
+	cfg->timeout_scale = 1;
+	if (scale && *scale &&
+	    parse_int("--timeout-scale (LOOM_LAB_TIMEOUT_SCALE)", scale, 1, 100,
+		      &cfg->timeout_scale) < 0)
+		return -1;
+	if (append && (check_one_line("--append", append, sizeof(cfg->append)) < 0))
+		return -1;
+	if (on_stop && check_one_line("--on-stop", on_stop, sizeof(cfg->on_stop)) < 0)
+		return -1;
+	snprintf(cfg->append, sizeof(cfg->append), "%s", append ? append : "");
+	snprintf(cfg->on_stop, sizeof(cfg->on_stop), "%s", on_stop ? on_stop : "");
+	if (keep_logs && *keep_logs && check_one_line("--keep-logs", keep_logs, 1024) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * --keep-logs DEST: teardown saves the logs into DEST/NAME.UNIQ, NAME being
+ * the test that started the lab (LOOM_TEST_NAME, set by tests/run-tests)
+ * or "lab".  DEST is created now, so that a bad one fails the start.
+ */
+static int keep_logs_dir(struct lab_config *cfg, const char *dest)
+{
+	const char *test = getenv("LOOM_TEST_NAME");
+	char abs[LAB_PATH_MAX], name[128];
+	size_t i;
+
+	snprintf(name, sizeof(name), "%s", test && *test ? test : "lab");
+	for (i = 0; name[i]; i++)
+		if (name[i] == '/' || name[i] == ' ')
+			name[i] = '_';
+	if (lab_abs_dir(dest, abs) < 0 ||
+	    lab_path(cfg->keep_logs, abs, "%s.%s", name, cfg->uniq) < 0) {
+		lab_err("start: --keep-logs %s: the path is too long", dest);
+		return -1;
+	}
+	if (mkdir(abs, 0755) < 0 && errno != EEXIST) {
+		lab_err("start: --keep-logs %s: cannot create it: %s", abs, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A field of /proc/meminfo in KiB, -1 if absent. */
+static long long meminfo_kib(const char *field)
+{
+	char line[256];
+	long long v = -1;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, strlen(field))) {
+			v = strtoll(line + strlen(field), NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/*
+ * The lab must fit this machine: every guest's RAM (a /dev/shm file that
+ * fills as the guest runs), its TCG translation cache and QEMU's own
+ * memory, against what the kernel says is available now.
+ */
+static int check_memory(const struct lab_config *cfg)
+{
+	long long per_host = cfg->mem_mib + LAB_TCG_TB_MIB + LAB_QEMU_OVERHEAD_MIB;
+	long long need = cfg->hosts * per_host, avail = meminfo_kib("MemAvailable:");
+	struct statvfs sv;
+
+	if (avail >= 0 && need > avail / 1024) {
+		lab_err("start: %d host%s need about %lld MiB (each %d MiB guest RAM, %d MiB "
+			"TCG cache, %d MiB QEMU) but only %lld MiB are available: lower --mem "
+			"or the number of hosts, or wait for other labs to stop", cfg->hosts,
+			cfg->hosts > 1 ? "s" : "", need, cfg->mem_mib, LAB_TCG_TB_MIB,
+			LAB_QEMU_OVERHEAD_MIB, avail / 1024);
+		return -1;
+	}
+	if (statvfs("/dev/shm", &sv) == 0 &&
+	    (long long)cfg->hosts * cfg->mem_mib >
+	    (long long)(sv.f_bavail * sv.f_frsize >> 20)) {
+		lab_err("start: the guests' RAM files need up to %lld MiB in /dev/shm, which "
+			"has %llu MiB free: lower --mem or the number of hosts",
+			(long long)cfg->hosts * cfg->mem_mib,
+			(unsigned long long)(sv.f_bavail * sv.f_frsize >> 20));
+		return -1;
+	}
 	return 0;
 }
 
@@ -117,12 +240,14 @@ static int prepare_dir(const char *dir)
 {
 	struct stat st;
 	struct sockaddr_un sa;
-	/* the longest socket name the lab creates */
-	size_t longest = strlen(dir) + strlen("/card7.ivshmem.sock");
+	/* the longest socket name in DIR: a QEMU's datagram socket in the
+	 * management switch's directory (".PID-NNNNN") */
+	static const char longest_name[] = "/mgmt.vde/.4194304-00000";
+	size_t longest = strlen(dir) + strlen(longest_name);
 
 	if (longest >= sizeof(sa.sun_path)) {
 		lab_err("--dir %s is too long for UNIX socket names (keep it under %zu "
-			"characters)", dir, sizeof(sa.sun_path) - 21);
+			"characters)", dir, sizeof(sa.sun_path) - strlen(longest_name));
 		return -1;
 	}
 	if (stat(dir, &st) == 0) {
@@ -229,11 +354,23 @@ int cmd_start(int argc, char **argv)
 		{ "tree", required_argument, NULL, 't' },
 		{ "no-card", no_argument, NULL, 'C' },
 		{ "no-routes", no_argument, NULL, 'R' },
+		{ "kernel", required_argument, NULL, 'V' },
+		{ "modules", required_argument, NULL, 'M' },
+		{ "append", required_argument, NULL, 'A' },
+		{ "timeout-scale", required_argument, NULL, 'T' },
+		{ "on-stop", required_argument, NULL, 'S' },
+		{ "keep-logs", required_argument, NULL, 'L' },
+		{ "no-net", no_argument, NULL, 'N' },
+		{ "cables", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct lab_config cfg;
 	const char *dir = NULL, *tree = LOOM_TREE, *module = NULL;
+	const char *kernel = getenv("LOOM_LAB_KERNEL"), *modules = getenv("LOOM_LAB_MODULES");
+	const char *append = getenv("LOOM_LAB_APPEND"), *on_stop = getenv("LOOM_LAB_ON_STOP");
+	const char *keep_logs = getenv("LOOM_LAB_KEEP_LOGS");
+	const char *scale = getenv("LOOM_LAB_TIMEOUT_SCALE");
 	const char *shape = "ring";
 	char shape_err[512];
 	bool no_module = false, hosts_given = false;
@@ -243,7 +380,7 @@ int cmd_start(int argc, char **argv)
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.hosts = 2;
-	cfg.mem_mib = 256;
+	cfg.mem_mib = 0;	/* the default depends on the number of hosts */
 	cfg.boot_timeout_s = 180;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -269,8 +406,24 @@ int cmd_start(int argc, char **argv)
 		case 't': tree = optarg; break;
 		case 'C': cfg.no_card = true; break;
 		case 'R': cfg.no_routes = true; break;
+		case 'V': kernel = optarg; break;
+		case 'M': modules = optarg; break;
+		case 'A': append = optarg; break;
+		case 'T': scale = optarg; break;
+		case 'S': on_stop = optarg; break;
+		case 'L': keep_logs = optarg; break;
+		case 'N': cfg.no_net = true; break;
+		case 'c':
+			if (!strcmp(optarg, "tcp")) {
+				cfg.tcp_cables = true;
+			} else if (strcmp(optarg, "unix")) {
+				lab_err("start: --cables %s: expected unix (UNIX sockets, the "
+					"default) or tcp (TCP on 127.0.0.1)", optarg);
+				return 2;
+			}
+			break;
 		case 'h': lab_help("start", 0); return 0;
-		default: lab_help("start", 1); return 2;
+		default: return lab_bad_option("start", argv, opts);
 		}
 	}
 	if (optind != argc) {
@@ -283,6 +436,8 @@ int cmd_start(int argc, char **argv)
 		return 2;
 	}
 	cfg.hosts = topo_nodes(&cfg.shape);
+	if (!cfg.mem_mib)
+		cfg.mem_mib = cfg.hosts > LAB_BIG_HOSTS ? LAB_MEM_BIG_MIB : LAB_MEM_DEFAULT_MIB;
 	if (!dir) {
 		lab_err("start: --dir DIR is required");
 		return 2;
@@ -292,10 +447,17 @@ int cmd_start(int argc, char **argv)
 			"no routes to leave out)");
 		return 2;
 	}
+	if (cfg.tcp_cables && cfg.no_card) {
+		lab_err("start: --cables tcp and --no-card exclude each other (no card, "
+			"no cables)");
+		return 2;
+	}
 	if (module && no_module) {
 		lab_err("start: --module and --no-module exclude each other");
 		return 2;
 	}
+	if (debug_options(&cfg, kernel, modules, append, scale, on_stop, keep_logs) < 0)
+		return 2;
 	if (!*tree) {
 		lab_err("start: no source tree compiled in: pass --tree PATH");
 		return 2;
@@ -349,20 +511,41 @@ int cmd_start(int argc, char **argv)
 			cfg.card, strerror(errno));
 		return 1;
 	}
+	if (!cfg.no_net && access("/usr/bin/vde_switch", X_OK) < 0) {
+		lab_err("start: /usr/bin/vde_switch is missing: install vde-switch "
+			"(tools/deps/install-deps), or start without the management "
+			"network: --no-net");
+		return 1;
+	}
+	if (!cfg.no_net && !lab_ssh_available())
+		lab_info("no sshd, ssh or ssh-keygen on this machine: the hosts cannot "
+			 "ssh to each other (install openssh-server and openssh-client: "
+			 "tools/deps/install-deps)");
+	if (check_memory(&cfg) < 0)
+		return 1;
 	if (access("/usr/bin/qemu-system-x86_64", X_OK) < 0) {
 		lab_err("start: /usr/bin/qemu-system-x86_64 is missing: install "
 			"qemu-system-x86 (tools/deps/install-deps)");
 		return 1;
 	}
-	if (lab_guest_kver(cfg.tree, cfg.kver, sizeof(cfg.kver)) < 0 ||
-	    lab_prepare_vmlinux(cfg.tree, cfg.kver, cfg.vmlinux) < 0 ||
-	    lab_prepare_initramfs(cfg.tree, cfg.kver, cfg.initramfs) < 0)
+	if (kernel && *kernel) {
+		if (lab_use_kernel(kernel, modules, &cfg) < 0)
+			return 2;
+	} else if (lab_guest_kver(cfg.tree, cfg.kver, sizeof(cfg.kver)) < 0 ||
+		   lab_prepare_vmlinux(cfg.tree, cfg.kver, cfg.vmlinux) < 0) {
+		return 1;
+	} else {
+		snprintf(cfg.modules, sizeof(cfg.modules), "/lib/modules/%s", cfg.kver);
+	}
+	if (lab_prepare_initramfs(cfg.tree, cfg.modules, cfg.kver, cfg.initramfs) < 0)
 		return 1;
 	if (check_plain_path("cache", cfg.vmlinux) < 0)
 		return 1;
 	srand((unsigned int)(time(NULL) ^ getpid()));
 	snprintf(cfg.uniq, sizeof(cfg.uniq), "loom-lab-%d-%04x", (int)getpid(),
 		 (unsigned int)rand() & 0xffff);
+	if (keep_logs && *keep_logs && keep_logs_dir(&cfg, keep_logs) < 0)
+		return 1;
 
 	if (prepare_dir(cfg.dir) < 0)
 		return 1;

@@ -23,7 +23,7 @@ int cmd_status(int argc, char **argv)
 		switch (c) {
 		case 'd': dir_arg = optarg; break;
 		case 'h': lab_help("status", 0); return 0;
-		default: lab_help("status", 1); return 2;
+		default: return lab_bad_option("status", argv, opts);
 		}
 	}
 	if (!dir_arg || optind != argc) {
@@ -38,10 +38,11 @@ int cmd_status(int argc, char **argv)
 	char shape[TOPO_NAME_MAX];
 
 	topo_name(&cfg.shape, shape, sizeof(shape));
-	printf("shape: %s, %d host%s%s\n", shape, cfg.hosts, cfg.hosts > 1 ? "s" : "",
-	       cfg.no_card ? ", no cards" : "");
-	static const enum lab_role order[] = { LAB_ROLE_SUPERVISOR, LAB_ROLE_QEMU,
-					       LAB_ROLE_CARD };
+	printf("shape: %s, %d host%s%s%s%s\n", shape, cfg.hosts, cfg.hosts > 1 ? "s" : "",
+	       cfg.no_card ? ", no cards" : "", cfg.tcp_cables ? ", cables over TCP" : "",
+	       cfg.no_net ? ", no management network" : "");
+	static const enum lab_role order[] = { LAB_ROLE_SUPERVISOR, LAB_ROLE_SWITCH,
+					       LAB_ROLE_QEMU, LAB_ROLE_CARD };
 	for (size_t r = 0; r < sizeof(order) / sizeof(order[0]); r++) {
 		for (int i = 0; i < n; i++) {
 			const struct lab_proc *p = &procs[i];
@@ -57,6 +58,9 @@ int cmd_status(int argc, char **argv)
 			dead += !alive;
 			if (p->role == LAB_ROLE_SUPERVISOR)
 				printf("supervisor: pid %d %s\n", (int)p->pid,
+				       alive ? "alive" : "dead");
+			else if (p->role == LAB_ROLE_SWITCH)
+				printf("network: vde_switch pid %d %s\n", (int)p->pid,
 				       alive ? "alive" : "dead");
 			else if (p->role == LAB_ROLE_QEMU)
 				printf("host %d: qemu pid %d %s\n", p->index, (int)p->pid,

@@ -141,7 +141,7 @@ int cmd_topology(int argc, char **argv)
 		}
 		case 'j': json = true; break;
 		case 'h': lab_help("topology", 0); return 0;
-		default: lab_help("topology", 1); return 2;
+		default: return lab_bad_option("topology", argv, opts);
 		}
 	}
 	if (optind != argc) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lab.h"
+#include "../common/cli.h"
 
 static const char main_help[] =
 "usage: loom-lab COMMAND [OPTIONS]\n"
@@ -11,8 +12,9 @@ static const char main_help[] =
 "Starts a loom VM lab: one card emulator (loom-card) per host, cabled as a\n"
 "ring, mesh or torus, and one QEMU guest (TCG, Debian kernel booted by PVH) per host with\n"
 "the host's root file system shared read-only, the loom module loaded and\n"
-"an agent that runs commands; then runs commands in the guests and tears\n"
-"everything down.\n"
+"an agent that runs commands, on a management network where the hosts\n"
+"loom-h0, loom-h1, ... reach each other by ssh; then runs commands in the\n"
+"guests and tears everything down.\n"
 "\n"
 "commands:\n"
 "  start      start a lab in a new directory\n"
@@ -27,13 +29,18 @@ static const char main_help[] =
 "  drop       set a port's frame drop rate\n"
 "  stats      print a port's link state and counters\n"
 "\n"
-"`loom-lab COMMAND --help` describes each command.\n"
-"Manual: Documentation/tools/loom-lab.rst\n";
+"`loom-lab COMMAND --help` describes each command; loom-lab -V prints the\n"
+"version.  Exit status 2: a usage error (unknown command or option, a\n"
+"malformed value).\n"
+"Manual: loom-lab(8), Documentation/tools/loom-lab.rst\n";
 
 static const char start_help[] =
 "usage: loom-lab start --dir DIR [--hosts N] [--shape SHAPE] [--mem MiB]\n"
 "                      [--boot-timeout S] [--module PATH | --no-module]\n"
 "                      [--tree PATH] [--no-card] [--no-routes]\n"
+"                      [--kernel VMLINUX --modules DIR] [--append ARGS]\n"
+"                      [--timeout-scale N] [--on-stop CMD] [--keep-logs DEST]\n"
+"                      [--cables unix|tcp] [--no-net]\n"
 "\n"
 "Creates DIR (it must not exist or be empty), starts the card emulators and\n"
 "the VMs under a supervisor daemon and returns when every guest is up and\n"
@@ -43,12 +50,14 @@ static const char start_help[] =
 "\n"
 "  --dir DIR           the lab's directory: sockets, logs, pids (required;\n"
 "                      keep the path short: UNIX socket names live in it)\n"
-"  --hosts N           number of hosts, 1 to 8 (default 2 for a ring; a mesh\n"
+"  --hosts N           number of hosts, 1 to 16 (default 2 for a ring; a mesh\n"
 "                      or torus has its own count, which --hosts must equal)\n"
 "  --shape SHAPE       how the cards are cabled and routed: ring (default),\n"
 "                      mesh:X[xY[xZ]] or torus:X[xY[xZ]], each dimension 2\n"
-"                      to 8, at most 8 nodes (see `loom-lab topology`)\n"
-"  --mem MiB           guest RAM per host, 64 to 2048 (default 256)\n"
+"                      to 8, at most 16 nodes (see `loom-lab topology`)\n"
+"  --mem MiB           guest RAM per host, 64 to 2048 (default 256, 128 in a\n"
+"                      lab of more than 8 hosts); start refuses a lab that\n"
+"                      does not fit the memory available\n"
 "  --boot-timeout S    seconds every guest has to come up (default 180)\n"
 "  --module PATH       module to insmod in each guest\n"
 "                      (default TREE/kmod/loom.ko)\n"
@@ -58,9 +67,33 @@ static const char start_help[] =
 "  --no-card           no card emulators and no ivshmem devices: VMs only\n"
 "  --no-routes         each card starts with only its own route (for the\n"
 "                      fabric manager, loom-fm configure, to program)\n"
+"  --cables unix|tcp   what the cards' cables are: UNIX sockets in DIR\n"
+"                      (default) or TCP connections on 127.0.0.1, as between\n"
+"                      machines\n"
+"  --no-net            no management network: no NIC, no /etc/hosts of the\n"
+"                      lab's, no sshd in the guests\n"
+"\n"
+"For another guest kernel (a debug build); each option defaults to the\n"
+"environment variable named after it:\n"
+"  --kernel VMLINUX    boot this ELF vmlinux (PVH) or bzImage instead of\n"
+"                      Debian's kernel (LOOM_LAB_KERNEL)\n"
+"  --modules DIR       its module tree, ROOT/lib/modules/RELEASE\n"
+"                      (LOOM_LAB_MODULES; goes with --kernel)\n"
+"  --append ARGS       more kernel command line (LOOM_LAB_APPEND)\n"
+"  --timeout-scale N   multiply the boot, insmod and exec timeouts, 1 to 100\n"
+"                      (LOOM_LAB_TIMEOUT_SCALE)\n"
+"  --on-stop CMD       `stop` first runs CMD in every guest, output into\n"
+"                      DIR/hN.on-stop.log (LOOM_LAB_ON_STOP)\n"
+"  --keep-logs DEST    on teardown, keep the logs in DEST/NAME.UNIQ, NAME\n"
+"                      being $LOOM_TEST_NAME or lab (LOOM_LAB_KEEP_LOGS)\n"
 "\n"
 "Files in DIR: hN.console.log (guest kernel console), hN.qemu.log,\n"
-"cardN.log (emulator stderr), cardN.ctl (its control socket), supervisor.log, pids, shm, lab.conf, sockets.\n"
+"cardN.log (emulator stderr), cardN.ctl (its control socket), supervisor.log,\n"
+"switch.log, mgmt.vde (the switch), guest (what the guests see in\n"
+"/run/loom-lab: hosts, ssh keys), pids, shm, lab.conf, sockets.\n"
+"Host N is loom-hN (alias hN) at 10.77.0.N+1 on the management network;\n"
+"in a guest, `ssh loom-h2 CMD` runs CMD on host 2 and Open MPI's mpirun\n"
+"launches there (--host loom-h0,loom-h1,...).\n"
 "Guest RAM files live in /dev/shm/loom-lab-*.ram while the lab runs.\n"
 "\n"
 "exit status: 0 lab up, 1 start failed (torn down), 2 bad options\n";
@@ -106,8 +139,9 @@ static const char status_help[] =
 "usage: loom-lab status --dir DIR\n"
 "\n"
 "Prints the lab's shape and host count (`shape: torus:2x2, 4 hosts`), then\n"
-"one line per process of the lab: the supervisor, each host's QEMU and each\n"
-"card emulator, with its pid and whether it is alive.\n"
+"one line per process of the lab: the supervisor, the management network's\n"
+"switch, each host's QEMU and each card emulator, with its pid and whether\n"
+"it is alive.\n"
 "\n"
 "exit status: 0 all alive, 1 something is dead or no lab in DIR,\n"
 "2 bad options\n";
@@ -123,7 +157,7 @@ static const char topology_help[] =
 "in a torus the shorter way round (a tie goes +).\n"
 "\n"
 "  --shape SHAPE   ring (default), mesh:X[xY[xZ]] or torus:X[xY[xZ]], each\n"
-"                  dimension 2 to 8, at most 8 nodes\n"
+"                  dimension 2 to 8, at most 16 nodes\n"
 "  --hosts N       nodes of a ring (default 2); for a mesh or torus it must\n"
 "                  equal the shape's node count\n"
 "  -j, --json      one JSON object instead of text\n"
@@ -131,12 +165,24 @@ static const char topology_help[] =
 "exit status: 0 printed, 2 bad options or shape\n";
 
 static const char check_log_help[] =
-"usage: loom-lab check-log --dir DIR\n"
+"usage: loom-lab check-log [--before N] [--after N] --dir DIR\n"
+"       loom-lab check-log [--before N] [--after N] FILE...\n"
 "\n"
-"Scans every guest's kernel console log (DIR/hN.console.log) for \"Oops\",\n"
-"\"BUG:\", \"WARNING:\", \"Call Trace\", \"kmemleak\", \"KASAN\",\n"
-"\"general protection\" and \"unreferenced object\" and prints each finding\n"
-"as `host N: FILE:LINE: text`.  Run it before `stop`, which removes DIR.\n"
+"Scans every guest's kernel console log (DIR/hN.console.log), or the console\n"
+"logs given as FILEs, for kernel reports: oopses, panics, BUG and WARNING,\n"
+"KASAN, KFENCE, UBSAN, lockdep and RCU checks, sleeping in atomic context,\n"
+"kmemleak's unreferenced objects, refcount_t and list corruption, debug\n"
+"objects, hung tasks, soft and hard lockups, RCU stalls, bad pages, call\n"
+"traces; and with --dir every card's log (DIR/cardN.log) for\n"
+"\"strict-registers: violation\" (the driver broke a register's access\n"
+"rule).  Prints each finding as `host N: FILE:LINE: [CLASS] text` (without\n"
+"`host N: ` for FILEs) with the lines around it as `host N: FILE-LINE- text`\n"
+"(the report's header before it, its call trace after it; runs of lines\n"
+"apart are separated by `--`), then a count per class on stderr.  Run it\n"
+"before `stop`, which removes DIR.\n"
+"\n"
+"  -B, --before N  lines printed before each finding (default 10)\n"
+"  -A, --after N   lines printed after each finding (default 30)\n"
 "\n"
 "exit status: 0 clean, 1 findings (or a log is missing), 2 bad options\n";
 
@@ -183,4 +229,26 @@ void lab_help(const char *cmd, int to_stderr)
 			 !strcmp(cmd, "stats")))
 		text = cable_help;
 	fputs(text, f);
+}
+
+int lab_bad_option(const char *cmd, char **argv, const struct option *opts)
+{
+	const char *typed = argv[optind - 1];
+	size_t n = strcspn(typed, "=");
+	char msg[256];
+
+	/* (the commands' option strings do not start with ':': a missing value
+	 * is a known option that needed one)
+	 */
+	for (int i = 0; !strncmp(typed, "--", 2) && opts[i].name; i++) {
+		if (opts[i].has_arg == required_argument && n == strlen(opts[i].name) + 2 &&
+		    !strncmp(typed + 2, opts[i].name, n - 2)) {
+			lab_err("%s: option '--%s' needs a value (loom-lab %s --help)", cmd,
+				opts[i].name, cmd);
+			return 2;
+		}
+	}
+	cli_option_problem(msg, sizeof(msg), '?', argv, opts);
+	lab_err("%s: %s (loom-lab %s --help)", cmd, msg, cmd);
+	return 2;
 }

@@ -3,9 +3,12 @@
  * loom-lab: the guest initramfs, a gzip'd newc cpio built here and cached
  * beside the vmlinux.  It holds busybox-static, the modules a guest needs to
  * mount the host's root over virtio-9p (with their dependencies, in load
- * order) and an /init script that mounts the host root on /host, mounts the
- * guest's own proc/sys/dev/tmp/run inside it, chroots there and execs the
- * loom-lab agent named on the kernel command line.
+ * order), the management network's NIC driver, and an /init script that
+ * names the guest, configures its network, mounts the host root on /host,
+ * mounts the guest's own proc/sys/dev/tmp/run/root inside it, shows the
+ * lab's hosts file as /etc/hosts, installs the lab's ssh keys, starts sshd,
+ * chroots there and execs the loom-lab agent named on the kernel command
+ * line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,17 +24,15 @@
 #include "sys.h"
 
 /* Bump when the archive's content changes so caches are rebuilt. */
-#define INITRAMFS_FORMAT 1
+#define INITRAMFS_FORMAT 3
 #define MAX_MODULES 32
 
-static const char *const wanted_modules[] = {
-	"virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev",
-	"virtio_pci", "netfs", "fscache", "9pnet", "9pnet_virtio", "9p",
-};
+/* With their dependencies (modinfo); built-in ones need no loading. */
+static const char *const wanted_modules[] = { "virtio_pci", "9pnet_virtio", "9p", "virtio_net" };
 
 static const char *const applets[] = {
 	"sh", "mount", "mkdir", "insmod", "chroot", "cat", "echo", "sleep",
-	"poweroff",
+	"poweroff", "hostname", "ip", "cp", "chmod",
 };
 
 struct module {
@@ -44,14 +45,20 @@ struct module_list {
 	int n;
 };
 
-static int modinfo_field(const char *kver, const char *mod, const char *field,
-			 char *out, size_t len)
+/* Where the kernel's module tree is: modinfo -b ROOT -k KVER. */
+struct kernel_modules {
+	char root[LAB_PATH_MAX];
+	const char *kver;
+};
+
+static int modinfo_field(const struct kernel_modules *km, const char *mod,
+			 const char *field, char *out, size_t len)
 {
-	char cmd[512];
+	char cmd[LAB_PATH_MAX + 512];
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "modinfo -k '%s' -F %s '%s' 2>/dev/null", kver,
-		 field, mod);
+	snprintf(cmd, sizeof(cmd), "modinfo -b '%s' -k '%s' -F %s '%s' 2>/dev/null",
+		 km->root, km->kver, field, mod);
 	p = popen(cmd, "r");
 	if (!p)
 		return -1;
@@ -63,8 +70,8 @@ static int modinfo_field(const char *kver, const char *mod, const char *field,
 }
 
 /* Depth-first: dependencies are appended before the module itself. */
-static int add_module(struct module_list *l, const char *kver, const char *name,
-		      int depth)
+static int add_module(struct module_list *l, const struct kernel_modules *km,
+		      const char *name, int depth)
 {
 	char deps[1024], file[LAB_PATH_MAX];
 	char *save = NULL;
@@ -76,16 +83,16 @@ static int add_module(struct module_list *l, const char *kver, const char *name,
 		lab_err("module dependencies of %s are too deep or too many", name);
 		return -1;
 	}
-	if (modinfo_field(kver, name, "filename", file, sizeof(file)) < 0 || !*file) {
-		lab_err("module %s not found for kernel %s (modinfo -k %s %s failed; "
-			"is linux-image-%s installed completely?)", name, kver, kver,
-			name, kver);
+	if (modinfo_field(km, name, "filename", file, sizeof(file)) < 0 || !*file) {
+		lab_err("module %s not found for kernel %s in %s/lib/modules/%s (modinfo "
+			"failed; is linux-image-%s installed completely, or the module "
+			"tree complete?)", name, km->kver, km->root, km->kver, km->kver);
 		return -1;
 	}
-	if (modinfo_field(kver, name, "depends", deps, sizeof(deps)) < 0)
+	if (modinfo_field(km, name, "depends", deps, sizeof(deps)) < 0)
 		deps[0] = 0;
 	for (char *d = strtok_r(deps, ",", &save); d; d = strtok_r(NULL, ",", &save))
-		if (*d && add_module(l, kver, d, depth + 1) < 0)
+		if (*d && add_module(l, km, d, depth + 1) < 0)
 			return -1;
 	for (int i = 0; i < l->n; i++)
 		if (!strcmp(l->m[i].name, name))
@@ -117,16 +124,25 @@ static const char init_tail[] =
 	"; do\n"
 	"\tinsmod \"/lib/modules/$m.ko\" || fail \"cannot load module $m\"\n"
 	"done\n"
-	"tree= agent= host=\n"
+	"tree= agent= host= name= ip=\n"
 	"for a in $(cat /proc/cmdline); do\n"
 	"\tcase \"$a\" in\n"
 	"\tloom_lab.tree=*) tree=${a#*=} ;;\n"
 	"\tloom_lab.agent=*) agent=${a#*=} ;;\n"
 	"\tloom_lab.host=*) host=${a#*=} ;;\n"
+	"\tloom_lab.name=*) name=${a#*=} ;;\n"
+	"\tloom_lab.ip=*) ip=${a#*=} ;;\n"
 	"\tesac\n"
 	"done\n"
 	"[ -n \"$tree\" ] && [ -n \"$agent\" ] ||\n"
 	"\tfail 'loom_lab.tree= and loom_lab.agent= must be on the kernel command line'\n"
+	"[ -z \"$name\" ] || hostname \"$name\" || fail \"cannot set the host name $name\"\n"
+	"ip link set lo up || fail 'cannot bring up the loopback interface'\n"
+	"# the management network: this address, no gateway, no route out\n"
+	"if [ -n \"$ip\" ]; then\n"
+	"\tip addr add \"$ip\" dev eth0 && ip link set eth0 up ||\n"
+	"\t\tfail \"cannot give the management interface eth0 the address $ip\"\n"
+	"fi\n"
 	"mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 hostroot /host ||\n"
 	"\tfail 'cannot mount the host root (virtio-9p tag hostroot)'\n"
 	"mount -t proc proc /host/proc || fail 'cannot mount /host/proc'\n"
@@ -135,18 +151,40 @@ static const char init_tail[] =
 	"mkdir -p /host/dev/shm /host/dev/pts\n"
 	"mount -t tmpfs -o mode=1777 tmpfs /host/dev/shm || fail 'cannot mount /host/dev/shm'\n"
 	"mount -t devpts devpts /host/dev/pts || fail 'cannot mount /host/dev/pts'\n"
-	"# the guest's own /tmp and /run hide the host's: a tree below them is\n"
-	"# bound back in place (a CI checkout may live in /tmp)\n"
-	"case \"$tree/\" in /tmp/*|/run/*)\n"
+	"# the guest's own /tmp, /run and /root hide the host's: a tree below\n"
+	"# them is bound back in place (a CI checkout may live in /tmp)\n"
+	"case \"$tree/\" in /tmp/*|/run/*|/root/*)\n"
 	"\tmkdir -p /tree && mount -o bind \"/host$tree\" /tree ||\n"
 	"\t\tfail \"cannot bind the tree $tree\" ;;\n"
 	"esac\n"
 	"mount -t tmpfs -o mode=1777 tmpfs /host/tmp || fail 'cannot mount /host/tmp'\n"
 	"mount -t tmpfs -o mode=0755 tmpfs /host/run || fail 'cannot mount /host/run'\n"
-	"case \"$tree/\" in /tmp/*|/run/*)\n"
+	"mount -t tmpfs -o mode=0700 tmpfs /host/root || fail 'cannot mount /host/root'\n"
+	"case \"$tree/\" in /tmp/*|/run/*|/root/*)\n"
 	"\tmkdir -p \"/host$tree\" && mount -o bind /tree \"/host$tree\" ||\n"
-	"\t\tfail \"cannot show the tree $tree inside the guest's own /tmp or /run\" ;;\n"
+	"\t\tfail \"cannot show the tree $tree inside the guest's own /tmp, /run or /root\" ;;\n"
 	"esac\n"
+	"# the lab's files: /etc/hosts, no name server, root's ssh keys, sshd\n"
+	"if [ -n \"$ip\" ]; then\n"
+	"\tlab=/host/run/loom-lab\n"
+	"\tmkdir -p $lab && mount -t 9p -o trans=virtio,version=9p2000.L,ro loomlab $lab ||\n"
+	"\t\tfail 'cannot mount the lab files (virtio-9p tag loomlab)'\n"
+	"\tmount -o bind $lab/hosts /host/etc/hosts || fail 'cannot show the lab hosts file as /etc/hosts'\n"
+	"\t# a resolv.conf that is a symlink points into the host's /run: nowhere here\n"
+	"\t[ -L /host/etc/resolv.conf ] || [ ! -e /host/etc/resolv.conf ] ||\n"
+	"\t\tmount -o bind $lab/resolv.conf /host/etc/resolv.conf ||\n"
+	"\t\tfail 'cannot replace /etc/resolv.conf'\n"
+	"\tif [ -f $lab/ssh/sshd_config.h$host ]; then\n"
+	"\t\tmkdir -m 0700 /host/root/.ssh &&\n"
+	"\t\tcp $lab/ssh/id_ed25519 $lab/ssh/id_ed25519.pub $lab/ssh/authorized_keys \\\n"
+	"\t\t\t$lab/ssh/known_hosts $lab/ssh/config /host/root/.ssh/ &&\n"
+	"\t\tchmod 0600 /host/root/.ssh/id_ed25519 /host/root/.ssh/authorized_keys ||\n"
+	"\t\t\tfail 'cannot install the lab ssh keys in /root/.ssh'\n"
+	"\t\tmkdir -m 0755 /host/run/sshd &&\n"
+	"\t\tchroot /host /usr/sbin/sshd -f /run/loom-lab/ssh/sshd_config.h$host -E /run/sshd.log ||\n"
+	"\t\t\techo 'loom-lab init: WARNING: sshd did not start (see /run/sshd.log in the guest)'\n"
+	"\tfi\n"
+	"fi\n"
 	"mount -t debugfs debugfs /host/sys/kernel/debug 2>/dev/null\n"
 	"[ -x \"/host$agent\" ] || fail \"agent $agent is missing: build it (make -C tools/loom-lab)\"\n"
 	"echo \"loom-lab init: starting $agent\"\n"
@@ -155,7 +193,7 @@ static const char init_tail[] =
 
 static int write_archive(FILE *f, const struct module_list *mods)
 {
-	char path[LAB_PATH_MAX], script[8192];
+	char path[LAB_PATH_MAX], script[16384];
 	struct cpio c;
 	size_t len;
 	char *data;
@@ -207,7 +245,7 @@ static int write_archive(FILE *f, const struct module_list *mods)
 	return cpio_finish(&c);
 }
 
-static int build(const char *kver, const char *tmp)
+static int build(const struct kernel_modules *km, const char *tmp)
 {
 	struct module_list mods = { .n = 0 };
 	int pfd[2], out, status, rc;
@@ -215,7 +253,7 @@ static int build(const char *kver, const char *tmp)
 	FILE *f;
 
 	for (size_t i = 0; i < sizeof(wanted_modules) / sizeof(wanted_modules[0]); i++)
-		if (add_module(&mods, kver, wanted_modules[i], 0) < 0)
+		if (add_module(&mods, km, wanted_modules[i], 0) < 0)
 			return -1;
 
 	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -263,15 +301,27 @@ static int older_than(const struct stat *st, const char *path)
 	return stat(path, &o) == 0 && st->st_mtime < o.st_mtime;
 }
 
-int lab_prepare_initramfs(const char *tree, const char *kver, char *out)
+int lab_prepare_initramfs(const char *tree, const char *modules, const char *kver,
+			  char *out)
 {
 	char dir[LAB_PATH_MAX], tmp[LAB_PATH_MAX], moddep[LAB_PATH_MAX];
+	struct kernel_modules km = { .kver = kver };
+	size_t suffix = strlen("/lib/modules/") + strlen(kver);
 	struct stat st;
 
+	/* modules is ROOT/lib/modules/KVER (lab_use_kernel checked it) */
+	if (strlen(modules) < suffix) {
+		lab_err("module tree %s does not end in /lib/modules/%s", modules, kver);
+		return -1;
+	}
+	snprintf(km.root, sizeof(km.root), "%.*s", (int)(strlen(modules) - suffix),
+		 modules);
+	if (!km.root[0])
+		snprintf(km.root, sizeof(km.root), "/");
 	if (lab_cache_dir(tree, kver, dir) < 0 ||
 	    lab_path(out, dir, "initramfs-v%d.cpio.gz", INITRAMFS_FORMAT) < 0)
 		return -1;
-	snprintf(moddep, sizeof(moddep), "/lib/modules/%s/modules.dep", kver);
+	snprintf(moddep, sizeof(moddep), "%s/modules.dep", modules);
 	/* the init script is part of this program: a newer loom-lab may
 	 * write a different one */
 	if (stat(out, &st) == 0 && !older_than(&st, moddep) &&
@@ -279,7 +329,7 @@ int lab_prepare_initramfs(const char *tree, const char *kver, char *out)
 		return 0;
 	lab_info("building the guest initramfs %s", out);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid());
-	if (build(kver, tmp) < 0) {
+	if (build(&km, tmp) < 0) {
 		unlink(tmp);
 		return -1;
 	}

@@ -5,9 +5,12 @@
  * xz stream; we find its magic, decompress the first stream with
  * `xz -dc --single-stream` (which ignores whatever follows it) and cache the
  * result in TREE/.lab-cache/<kver>/vmlinux until the vmlinuz changes.
+ * Another kernel (a debug build, say) comes as an ELF vmlinux or a bzImage
+ * with its module tree and is used as it is.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,5 +165,54 @@ int lab_prepare_vmlinux(const char *tree, const char *kver, char *out)
 				"Debian's xz-compressed kernels only", vmlinuz);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Whether the file at @fd is a kernel QEMU's -kernel boots: an ELF vmlinux
+ * (by PVH) or a bzImage (the x86 boot protocol: "HdrS" at 0x202).
+ */
+static bool bootable_image(int fd)
+{
+	char head[0x206] = { 0 };
+	ssize_t n = pread(fd, head, sizeof(head), 0);
+
+	if (n >= 4 && !memcmp(head, "\177ELF", 4))
+		return true;
+	return n == (ssize_t)sizeof(head) && !memcmp(head + 0x202, "HdrS", 4);
+}
+
+int lab_use_kernel(const char *vmlinux, const char *modules, struct lab_config *cfg)
+{
+	const char *kver, *tail;
+	struct stat st;
+	int fd;
+
+	fd = open(vmlinux, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || !bootable_image(fd)) {
+		lab_err("--kernel %s: %s", vmlinux, fd < 0 ? strerror(errno) :
+			"neither an ELF vmlinux (booted by PVH) nor a bzImage");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	kver = strrchr(modules, '/');
+	kver = kver ? kver + 1 : modules;
+	tail = strstr(modules, "/lib/modules/");
+	if (!*kver || !tail || tail + strlen("/lib/modules/") != kver) {
+		lab_err("--modules %s: expected a module tree ROOT/lib/modules/RELEASE, as "
+			"`make modules_install INSTALL_MOD_PATH=ROOT` leaves it", modules);
+		return -1;
+	}
+	if (strlen(kver) >= sizeof(cfg->kver) || stat(modules, &st) < 0 ||
+	    !S_ISDIR(st.st_mode)) {
+		lab_err("--modules %s: %s", modules, strlen(kver) >= sizeof(cfg->kver) ?
+			"release name too long" : "not a directory");
+		return -1;
+	}
+	snprintf(cfg->vmlinux, sizeof(cfg->vmlinux), "%s", vmlinux);
+	snprintf(cfg->modules, sizeof(cfg->modules), "%s", modules);
+	snprintf(cfg->kver, sizeof(cfg->kver), "%s", kver);
 	return 0;
 }

@@ -3,13 +3,31 @@
 #ifndef LOOM_LAB_H
 #define LOOM_LAB_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "topology.h"
 
-#define LAB_MAX_HOSTS 8
+#define LAB_MAX_HOSTS 16
+/* Guest RAM by default; labs of more than LAB_BIG_HOSTS get the smaller. */
+#define LAB_MEM_DEFAULT_MIB 256
+#define LAB_MEM_BIG_MIB 128
+#define LAB_BIG_HOSTS 8
+/* Each QEMU's TCG translation cache, and what else it costs beyond guest
+ * RAM (measured: Documentation/tools/loom-lab.rst, "Memory per host"). */
+#define LAB_TCG_TB_MIB 64
+#define LAB_QEMU_OVERHEAD_MIB 32
+/*
+ * The guests of a big lab wait for the CPU for tens of seconds at a time
+ * (16 TCG guests on two cores), which their kernels would report as soft
+ * lockups, RCU stalls, hung tasks and failed crypto self-tests (a 60 s
+ * wait for the algorithm under test): they wait longer before calling it
+ * that (a real lockup still shows), and skip the boot-time crypto tests.
+ */
+#define LAB_BIG_LAB_KERNEL_ARGS "watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=300 " \
+	"sysctl.kernel.hung_task_timeout_secs=600 cryptomgr.notests"
 #define LAB_PATH_MAX 4096
 
 /* Exit codes of loom-lab exec beyond the command's own status */
@@ -23,6 +41,8 @@ struct lab_config {
 	char module[LAB_PATH_MAX];	/* loom.ko to insmod, "" = none */
 	char kver[128];			/* guest kernel release */
 	char vmlinux[LAB_PATH_MAX];
+	char modules[LAB_PATH_MAX];	/* its module tree, .../lib/modules/<kver> */
+	char append[1024];		/* more kernel command line, "" = none */
 	char initramfs[LAB_PATH_MAX];
 	char agent[LAB_PATH_MAX];	/* loom-lab-agent binary */
 	char card[LAB_PATH_MAX];	/* loom-card binary */
@@ -30,9 +50,17 @@ struct lab_config {
 	int hosts;			/* = topo_nodes(&shape) */
 	struct topo_shape shape;	/* how the cards are cabled and routed */
 	int mem_mib;
-	int boot_timeout_s;
+	int boot_timeout_s;		/* as given; the supervisor scales it */
+	int timeout_scale;		/* multiplies boot, insmod and exec timeouts */
+	char on_stop[1024];		/* run in every guest by stop, "" = nothing */
+	char keep_logs[LAB_PATH_MAX];	/* teardown saves the logs here, "" = no */
 	bool no_card;
 	bool no_routes;			/* cards start with only their own route */
+	bool no_net;			/* no management network (and no sshd) */
+	bool tcp_cables;		/* cards cabled over TCP on 127.0.0.1 */
+	/* with tcp_cables: the port the +d port of node i listens on
+	 * (chosen by the supervisor when it starts the cards, not saved) */
+	int tcp_port[LAB_MAX_HOSTS][TOPO_MAX_DIMS];
 };
 
 /* ---- messages (msg.c) */
@@ -53,7 +81,7 @@ int lab_abs_dir(const char *arg, char *out);
 /* /dev/shm/<uniq>-h<i>.ram */
 void lab_ram_path(const struct lab_config *cfg, int host, char *out);
 
-enum lab_role { LAB_ROLE_SUPERVISOR, LAB_ROLE_CARD, LAB_ROLE_QEMU };
+enum lab_role { LAB_ROLE_SUPERVISOR, LAB_ROLE_CARD, LAB_ROLE_QEMU, LAB_ROLE_SWITCH };
 struct lab_proc {
 	enum lab_role role;
 	int index;
@@ -79,14 +107,28 @@ int lab_guest_kver(const char *tree, char *out, size_t len);
 /* Creates and names TREE/.lab-cache/<kver> */
 int lab_cache_dir(const char *tree, const char *kver, char *out);
 int lab_prepare_vmlinux(const char *tree, const char *kver, char *out);
-int lab_prepare_initramfs(const char *tree, const char *kver, char *out);
+/* Another guest kernel than Debian's: an ELF vmlinux and its module tree
+ * ROOT/lib/modules/KVER (as `make modules_install INSTALL_MOD_PATH=ROOT`
+ * leaves it); sets cfg->vmlinux, cfg->modules and cfg->kver.  0 or -1 with
+ * a message. */
+int lab_use_kernel(const char *vmlinux, const char *modules, struct lab_config *cfg);
+/* The initramfs for kernel kver whose modules are in the tree modules. */
+int lab_prepare_initramfs(const char *tree, const char *modules, const char *kver,
+			  char *out);
 
 /* ---- processes (spawn.c) */
 /* Forks and execs argv with stdout+stderr appended to log_path, in its own
- * process group, pinned to cpu (-1: not pinned).  Returns the pid or -1. */
-pid_t lab_spawn(char *const argv[], const char *log_path, int cpu);
+ * process group, pinned to cpu (-1: not pinned), stdin from stdin_fd (-1:
+ * /dev/null).  Returns the pid or -1. */
+pid_t lab_spawn(char *const argv[], const char *log_path, int cpu, int stdin_fd);
 /* The CPU host i and its emulator run on. */
 int lab_host_cpu(int host);
+/* Waits until somebody listens on the UNIX socket path (seen in
+ * /proc/net/unix, so the listener never sees a probe); 0, or -1 with a
+ * message naming what (e.g. "card emulator 3") and its log when the
+ * process pid exits first or timeout_ms pass. */
+int lab_wait_listening(const char *what, const char *path, pid_t pid,
+		       const char *log, int timeout_ms);
 
 /* ---- emulator and VM command lines (card.c, qemu.c) */
 struct lab_argv {
@@ -97,10 +139,34 @@ void lab_argv_add(struct lab_argv *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void lab_argv_free(struct lab_argv *a);
 void lab_card_argv(const struct lab_config *cfg, int host, struct lab_argv *a);
-/* Waits until the emulator listens on its ivshmem socket; 0 or -1. */
-int lab_card_wait_listening(const struct lab_config *cfg, int host, pid_t pid,
-			    int timeout_ms);
+/* Picks the free 127.0.0.1 ports of cfg->tcp_port; 0 or -1 (message said). */
+int lab_card_tcp_ports(struct lab_config *cfg);
 void lab_qemu_argv(const struct lab_config *cfg, int host, struct lab_argv *a);
+
+/* ---- the management network (mgmt_net.c) */
+#define LAB_MGMT_NET "10.77.0."	/* host i is LAB_MGMT_NET (i + 1) */
+#define LAB_MGMT_SUBNET LAB_MGMT_NET "0/24"
+#define LAB_MGMT_PREFIX_LEN 24
+/* Host i's address "10.77.0.<i+1>" and name "loom-h<i>" (alias "h<i>"). */
+void lab_mgmt_addr(int host, char *out, size_t len);
+void lab_mgmt_name(int host, char *out, size_t len);
+/* Host i's MAC address on the management network. */
+void lab_mgmt_mac(int host, char *out, size_t len);
+/* DIR/mgmt.vde: the switch's socket directory; DIR/guest: the files every
+ * guest sees read-only under /run/loom-lab. */
+int lab_switch_dir(const struct lab_config *cfg, char *out);
+int lab_guest_dir(const struct lab_config *cfg, char *out);
+void lab_switch_argv(const struct lab_config *cfg, struct lab_argv *a);
+/* Creates DIR/guest with hosts and resolv.conf, and the ssh files of
+ * guest_ssh.c; 0, or -1 with a message. */
+int lab_guest_files(const struct lab_config *cfg);
+
+/* ---- ssh between the guests (guest_ssh.c) */
+/* True when this machine has sshd and ssh-keygen (openssh-server). */
+bool lab_ssh_available(void);
+/* Writes DIR/guest/ssh: keys, known_hosts, ssh_config, sshd_config.hN. */
+int lab_guest_ssh_files(const struct lab_config *cfg, const char *guest_dir);
+
 
 /* ---- teardown (teardown.c) */
 /* Kills every recorded process, removes the shm files and DIR, after
@@ -130,6 +196,11 @@ int cmd_topology(int argc, char **argv);
 int cmd_cable(int argc, char **argv);
 
 /* ---- help texts (help.c) */
+/* a usage error for the option getopt_long() just rejected in command @cmd
+ * (optind): "needs an argument", or unknown with the closest of @opts;
+ * returns the exit status 2
+ */
+int lab_bad_option(const char *cmd, char **argv, const struct option *opts);
 void lab_help(const char *cmd, int to_stderr);
 
 #endif

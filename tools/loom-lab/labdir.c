@@ -74,10 +74,14 @@ int lab_config_save(const struct lab_config *cfg)
 	fprintf(f, "hosts=%d\nmem_mib=%d\nboot_timeout_s=%d\nno_card=%d\nno_routes=%d\n",
 		cfg->hosts, cfg->mem_mib, cfg->boot_timeout_s, cfg->no_card,
 		cfg->no_routes);
+	fprintf(f, "no_net=%d\ncables=%s\n", cfg->no_net, cfg->tcp_cables ? "tcp" : "unix");
 	fprintf(f, "tree=%s\nmodule=%s\nkver=%s\nvmlinux=%s\ninitramfs=%s\n",
 		cfg->tree, cfg->module, cfg->kver, cfg->vmlinux, cfg->initramfs);
 	fprintf(f, "agent=%s\ncard=%s\nuniq=%s\n", cfg->agent, cfg->card,
 		cfg->uniq);
+	fprintf(f, "modules=%s\nappend=%s\ntimeout_scale=%d\non_stop=%s\n"
+		"keep_logs=%s\n", cfg->modules, cfg->append, cfg->timeout_scale,
+		cfg->on_stop, cfg->keep_logs);
 	return fclose(f) ? -1 : 0;
 }
 
@@ -120,6 +124,10 @@ int lab_config_load(const char *dir, struct lab_config *cfg)
 			cfg->no_card = atoi(v);
 		else if (!strcmp(line, "no_routes"))
 			cfg->no_routes = atoi(v);
+		else if (!strcmp(line, "no_net"))
+			cfg->no_net = atoi(v);
+		else if (!strcmp(line, "cables"))
+			cfg->tcp_cables = !strcmp(v, "tcp");
 		else if (!strcmp(line, "tree"))
 			set_str(cfg->tree, sizeof(cfg->tree), v);
 		else if (!strcmp(line, "module"))
@@ -136,8 +144,20 @@ int lab_config_load(const char *dir, struct lab_config *cfg)
 			set_str(cfg->card, sizeof(cfg->card), v);
 		else if (!strcmp(line, "uniq"))
 			set_str(cfg->uniq, sizeof(cfg->uniq), v);
+		else if (!strcmp(line, "modules"))
+			set_str(cfg->modules, sizeof(cfg->modules), v);
+		else if (!strcmp(line, "append"))
+			set_str(cfg->append, sizeof(cfg->append), v);
+		else if (!strcmp(line, "timeout_scale"))
+			cfg->timeout_scale = atoi(v);
+		else if (!strcmp(line, "on_stop"))
+			set_str(cfg->on_stop, sizeof(cfg->on_stop), v);
+		else if (!strcmp(line, "keep_logs"))
+			set_str(cfg->keep_logs, sizeof(cfg->keep_logs), v);
 	}
 	fclose(f);
+	if (cfg->timeout_scale < 1)
+		cfg->timeout_scale = 1;
 	/* labs from before shapes have no shape line: they are rings */
 	if (cfg->hosts < 1 || cfg->hosts > LAB_MAX_HOSTS ||
 	    topo_parse(shape, cfg->hosts, LAB_MAX_HOSTS, &cfg->shape, NULL, 0) < 0) {
@@ -153,6 +173,7 @@ const char *lab_role_name(enum lab_role role)
 	case LAB_ROLE_SUPERVISOR: return "supervisor";
 	case LAB_ROLE_CARD: return "card";
 	case LAB_ROLE_QEMU: return "qemu";
+	case LAB_ROLE_SWITCH: return "switch";
 	}
 	return "?";
 }
@@ -273,6 +294,8 @@ int lab_pids_load(const char *dir, struct lab_proc *procs, int max)
 			p->role = LAB_ROLE_CARD;
 		else if (!strcmp(role, "qemu"))
 			p->role = LAB_ROLE_QEMU;
+		else if (!strcmp(role, "switch"))
+			p->role = LAB_ROLE_SWITCH;
 		else
 			continue;
 		n++;

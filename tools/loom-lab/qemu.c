@@ -4,7 +4,21 @@
  * guest RAM in a shared /dev/shm file the card emulator maps too, the host
  * root shared read-only by virtio-9p, console on the first serial port
  * (into DIR/hN.console.log), the agent channel on the second one, and the
- * card as an ivshmem-doorbell device served by the emulator.
+ * card as an ivshmem-doorbell device served by the emulator, and (unless
+ * --no-net) a virtio-net NIC on the lab's vde_switch with the lab's files
+ * for the guests shared read-only by a second virtio-9p device.  The TCG
+ * translation cache is capped (LAB_TCG_TB_MIB): left alone it grows to
+ * 1 GiB per guest.
+ *
+ * The card sits alone behind a PCI-to-PCI bridge of its own.  Its
+ * 256-byte register BAR0 holds the Doorbell register, and the page around
+ * it is the kick page loom.ko maps into every process that opens
+ * /dev/loomN.  On the root bus the firmware (or the guest kernel, on a
+ * rescan) packs small BARs of other devices next to each other, so another
+ * device's registers could land in that page; a bridge's memory window is
+ * aligned to 1 MiB and holds only the BARs behind it (the card's BAR1,
+ * its MSI-X table, is a page of its own), so nothing else ever shares the
+ * kick page, whatever devices a guest has.
  */
 #include <stdio.h>
 
@@ -12,16 +26,18 @@
 
 void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 {
-	char ram[LAB_PATH_MAX];
+	char ram[LAB_PATH_MAX], dir[LAB_PATH_MAX], addr[32], name[32], mac[32], ip[64] = "";
 
 	lab_ram_path(cfg, i, ram);
+	lab_mgmt_addr(i, addr, sizeof(addr));
+	lab_mgmt_name(i, name, sizeof(name));
 	lab_argv_add(a, "/usr/bin/qemu-system-x86_64");
 	lab_argv_add(a, "-name");
 	lab_argv_add(a, "loom-lab-h%d", i);
 	lab_argv_add(a, "-no-user-config");
 	lab_argv_add(a, "-nodefaults");
 	lab_argv_add(a, "-accel");
-	lab_argv_add(a, "tcg");
+	lab_argv_add(a, "tcg,tb-size=%d", LAB_TCG_TB_MIB);
 	lab_argv_add(a, "-machine");
 	lab_argv_add(a, "pc,memory-backend=ram");
 	lab_argv_add(a, "-m");
@@ -34,8 +50,12 @@ void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "-initrd");
 	lab_argv_add(a, "%s", cfg->initramfs);
 	lab_argv_add(a, "-append");
-	lab_argv_add(a, "console=ttyS0 panic=-1 loom_lab.host=%d loom_lab.tree=%s "
-		     "loom_lab.agent=%s", i, cfg->tree, cfg->agent);
+	if (!cfg->no_net)
+		snprintf(ip, sizeof(ip), " loom_lab.ip=%s/%d", addr, LAB_MGMT_PREFIX_LEN);
+	lab_argv_add(a, "console=ttyS0 panic=-1 no_timer_check%s loom_lab.host=%d "
+		     "loom_lab.tree=%s loom_lab.agent=%s loom_lab.name=%s%s%s%s",
+		     cfg->hosts > LAB_BIG_HOSTS ? " " LAB_BIG_LAB_KERNEL_ARGS : "", i,
+		     cfg->tree, cfg->agent, name, ip, cfg->append[0] ? " " : "", cfg->append);
 	lab_argv_add(a, "-display");
 	lab_argv_add(a, "none");
 	lab_argv_add(a, "-no-reboot");
@@ -48,10 +68,24 @@ void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "-virtfs");
 	lab_argv_add(a, "local,path=/,mount_tag=hostroot,security_model=none,"
 		     "readonly=on,multidevs=remap");
+	if (!cfg->no_net) {
+		lab_switch_dir(cfg, dir);
+		lab_mgmt_mac(i, mac, sizeof(mac));
+		lab_argv_add(a, "-netdev");
+		lab_argv_add(a, "vde,id=mgmt,sock=%s", dir);
+		lab_argv_add(a, "-device");
+		lab_argv_add(a, "virtio-net-pci,netdev=mgmt,mac=%s,romfile=", mac);
+		lab_guest_dir(cfg, dir);
+		lab_argv_add(a, "-virtfs");
+		lab_argv_add(a, "local,path=%s,mount_tag=loomlab,security_model=none,"
+			     "readonly=on", dir);
+	}
 	if (!cfg->no_card) {
 		lab_argv_add(a, "-chardev");
 		lab_argv_add(a, "socket,id=ivs,path=%s/card%d.ivshmem.sock", cfg->dir, i);
 		lab_argv_add(a, "-device");
-		lab_argv_add(a, "ivshmem-doorbell,chardev=ivs,vectors=4");
+		lab_argv_add(a, "pci-bridge,id=cardbr,chassis_nr=1");
+		lab_argv_add(a, "-device");
+		lab_argv_add(a, "ivshmem-doorbell,chardev=ivs,vectors=4,bus=cardbr,addr=0");
 	}
 }

@@ -6,7 +6,9 @@
  * accepts exec clients on DIR/hN.exec.sock and multiplexes their commands
  * over the one serial channel of each guest by channel id.  It enforces
  * exec timeouts (KILL to the agent, exit 124 to the client) and, when a
- * QEMU or an emulator dies, fails the affected execs with 125.
+ * QEMU or an emulator dies, fails the affected execs with 125.  It also
+ * runs the management network's vde_switch, whose stdin is a pipe it holds:
+ * the switch ends when the supervisor does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +32,7 @@
 
 #define MAX_CLIENTS 256
 #define CARD_LISTEN_TIMEOUT_MS 30000
+#define SWITCH_LISTEN_TIMEOUT_MS 30000
 #define INSMOD_TIMEOUT_MS 120000
 /* The serial line into the guest carries ~20 KB/s.  Stdin data waits in
  * its own queue and enters the channel in small frames only while little
@@ -72,6 +75,8 @@ struct client {
 
 static struct lab_config *cfg;
 static struct host hosts[LAB_MAX_HOSTS];
+static pid_t switch_pid;
+static int switch_stdin = -1;	/* the switch's console: EOF stops it */
 static struct client clients[MAX_CLIENTS];
 static int sig_pipe[2];
 static int status_fd = -1;
@@ -190,18 +195,20 @@ static int listen_unix(const char *path)
 	return fd;
 }
 
-void lab_console_tail(const struct lab_config *c, int host, int lines)
+/* The last @lines lines of host @host's log DIR/h<host>.@name.log. */
+static void host_log_tail(const struct lab_config *c, int host, const char *name,
+			  int lines)
 {
 	char path[LAB_PATH_MAX];
 	size_t len;
 	char *text, *p;
 	int seen = 0;
 
-	if (lab_path(path, c->dir, "h%d.console.log", host) < 0)
+	if (lab_path(path, c->dir, "h%d.%s.log", host, name) < 0)
 		return;
 	text = read_text_file(path, &len);
 	if (!text) {
-		lab_err("host %d: no console log at %s", host, path);
+		lab_err("host %d: no %s log at %s", host, name, path);
 		return;
 	}
 	p = text + len;
@@ -215,12 +222,13 @@ void lab_console_tail(const struct lab_config *c, int host, int lines)
 	if (*p == '\n')
 		p++;
 	if (!*p) {
-		lab_err("host %d: its console log %s is empty (the kernel printed nothing)",
-			host, path);
+		if (!strcmp(name, "console"))
+			lab_err("host %d: its console log %s is empty (the kernel printed nothing)",
+				host, path);
 		free(text);
 		return;
 	}
-	lab_err("host %d: last lines of its console log %s:", host, path);
+	lab_err("host %d: last lines of its %s log %s:", host, name, path);
 	for (char *save = NULL, *l = strtok_r(p, "\n", &save); l;
 	     l = strtok_r(NULL, "\n", &save)) {
 		l[strcspn(l, "\r")] = 0;
@@ -229,18 +237,25 @@ void lab_console_tail(const struct lab_config *c, int host, int lines)
 	free(text);
 }
 
+void lab_console_tail(const struct lab_config *c, int host, int lines)
+{
+	host_log_tail(c, host, "console", lines);
+}
+
 static void kill_children(void)
 {
 	struct lab_proc procs[2 * LAB_MAX_HOSTS + 8];
 	int n = lab_pids_load(cfg->dir, procs, (int)(sizeof(procs) / sizeof(procs[0])));
 
-	/* QEMUs first (they hold the emulators' sockets), then emulators */
+	/* QEMUs first (they hold the emulators' and the switch's sockets),
+	 * then the emulators and the switch */
 	for (int pass = 0; pass < 2; pass++) {
 		struct lab_proc sel[2 * LAB_MAX_HOSTS + 8];
 		int k = 0;
 
 		for (int i = 0; i < n; i++)
-			if (procs[i].role == (pass ? LAB_ROLE_CARD : LAB_ROLE_QEMU))
+			if (pass ? procs[i].role == LAB_ROLE_CARD || procs[i].role == LAB_ROLE_SWITCH :
+				   procs[i].role == LAB_ROLE_QEMU)
 				sel[k++] = procs[i];
 		lab_kill_procs(sel, k, 3000);
 	}
@@ -533,6 +548,13 @@ static void reap_children(void)
 		char why[LAB_PATH_MAX + 200];
 		int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
+		if (pid == switch_pid) {
+			switch_pid = 0;
+			if (!term_requested)
+				lab_err("the management network's vde_switch (pid %d) exited with "
+					"status %d: the hosts cannot reach each other any more; see "
+					"%s/switch.log", (int)pid, code, cfg->dir);
+		}
 		for (int i = 0; i < cfg->hosts; i++) {
 			struct host *h = &hosts[i];
 
@@ -540,6 +562,8 @@ static void reap_children(void)
 				snprintf(why, sizeof(why), "QEMU (pid %d) exited with status %d",
 					 (int)pid, code);
 				h->qemu = 0;
+				if (h->dead && !term_requested)
+					lab_err("host %d: %s", i, why);	/* why it went */
 				host_died(h, why);
 				if (!term_requested)
 					lab_console_tail(cfg, i, 15);
@@ -723,7 +747,8 @@ static void create_ram(void)
 static pid_t spawn_logged(struct lab_argv *a, enum lab_role role, int i,
 			  const char *log)
 {
-	pid_t pid = lab_spawn(a->v, log, lab_host_cpu(i));
+	pid_t pid = lab_spawn(a->v, log, role == LAB_ROLE_SWITCH ? -1 : lab_host_cpu(i),
+			      role == LAB_ROLE_SWITCH ? switch_stdin : -1);
 
 	if (pid < 0) {
 		lab_err("cannot start %s: %s", a->v[0], strerror(errno));
@@ -737,6 +762,8 @@ static pid_t spawn_logged(struct lab_argv *a, enum lab_role role, int i,
 
 static void start_cards(void)
 {
+	if (cfg->tcp_cables && lab_card_tcp_ports(cfg) < 0)
+		start_failed();
 	for (int i = 0; i < cfg->hosts; i++) {
 		struct lab_argv a = { .n = 0 };
 		char log[LAB_PATH_MAX];
@@ -745,12 +772,52 @@ static void start_cards(void)
 		lab_card_argv(cfg, i, &a);
 		hosts[i].card = spawn_logged(&a, LAB_ROLE_CARD, i, log);
 	}
-	for (int i = 0; i < cfg->hosts; i++)
-		if (lab_card_wait_listening(cfg, i, hosts[i].card,
-					    CARD_LISTEN_TIMEOUT_MS) < 0) {
+	for (int i = 0; i < cfg->hosts; i++) {
+		char what[64], sock[LAB_PATH_MAX], log[LAB_PATH_MAX];
+
+		snprintf(what, sizeof(what), "card emulator %d", i);
+		lab_path(sock, cfg->dir, "card%d.ivshmem.sock", i);
+		lab_path(log, cfg->dir, "card%d.log", i);
+		if (lab_wait_listening(what, sock, hosts[i].card, log,
+				       CARD_LISTEN_TIMEOUT_MS) < 0) {
 			hosts[i].card = 0;
 			start_failed();
 		}
+	}
+}
+
+/*
+ * The management network: the guests' files, then the switch with a pipe
+ * as its console, which the supervisor keeps open for as long as it runs.
+ */
+static void start_switch(void)
+{
+	struct lab_argv a = { .n = 0 };
+	char log[LAB_PATH_MAX], ctl[LAB_PATH_MAX];
+	int pipefd[2];
+
+	if (lab_guest_files(cfg) < 0)
+		start_failed();
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		lab_err("cannot create a pipe for vde_switch: %s", strerror(errno));
+		start_failed();
+	}
+	switch_stdin = pipefd[0];
+	lab_path(log, cfg->dir, "switch.log");
+	lab_switch_argv(cfg, &a);
+	switch_pid = spawn_logged(&a, LAB_ROLE_SWITCH, 0, log);
+	close(pipefd[0]);
+	switch_stdin = -1;
+	lab_switch_dir(cfg, ctl);
+	strncat(ctl, "/ctl", sizeof(ctl) - strlen(ctl) - 1);
+	if (lab_wait_listening("the management network's vde_switch", ctl, switch_pid, log,
+			       SWITCH_LISTEN_TIMEOUT_MS) < 0) {
+		switch_pid = 0;
+		start_failed();
+	}
+	lab_info("management network up: %s (hosts loom-h0..loom-h%d)", LAB_MGMT_SUBNET,
+		 cfg->hosts - 1);
+	/* pipefd[1] stays open, close-on-exec, until the supervisor exits */
 }
 
 static void start_qemus(void)
@@ -774,14 +841,19 @@ static void start_qemus(void)
 
 static void wait_ready(void)
 {
-	int64_t deadline = now_ms() + (int64_t)cfg->boot_timeout_s * 1000;
+	int boot_timeout_s = cfg->boot_timeout_s * cfg->timeout_scale;
+	int64_t deadline = now_ms() + (int64_t)boot_timeout_s * 1000;
 
 	for (;;) {
 		int up = 0;
 
 		for (int i = 0; i < cfg->hosts; i++) {
 			if (hosts[i].dead) {
+				/* a moment for its QEMU to exit and say why */
+				for (int t = 0; t < 20 && hosts[i].qemu; t++)
+					loop_once(100);
 				lab_err("host %d failed to boot", i);
+				host_log_tail(cfg, i, "qemu", 10);
 				start_failed();
 			}
 			up += hosts[i].ready;
@@ -795,7 +867,7 @@ static void wait_ready(void)
 				if (!hosts[i].ready) {
 					lab_err("host %d did not come up within %d s "
 						"(raise --boot-timeout if the machine is busy)",
-						i, cfg->boot_timeout_s);
+						i, boot_timeout_s);
 					lab_console_tail(cfg, i, 20);
 				}
 			start_failed();
@@ -811,7 +883,7 @@ static void load_module(void)
 	int n;
 	bool failed = false;
 
-	lab_put_u32((uint8_t *)run, INSMOD_TIMEOUT_MS);
+	lab_put_u32((uint8_t *)run, INSMOD_TIMEOUT_MS * (uint32_t)cfg->timeout_scale);
 	n = snprintf(run + 4, sizeof(run) - 4, "insmod '%s'", cfg->module);
 	for (int i = 0; i < cfg->hosts; i++) {
 		own[i] = client_alloc();
@@ -892,6 +964,8 @@ void lab_supervise(struct lab_config *c, int fd)
 		lab_decoder_init(&h->dec);
 	}
 	create_ram();
+	if (!cfg->no_net)
+		start_switch();
 	if (!cfg->no_card)
 		start_cards();
 	start_qemus();

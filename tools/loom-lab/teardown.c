@@ -158,7 +158,7 @@ static int save_logs(const char *dir, const char *dest)
 	if (!d)
 		return errno == ENOENT ? 0 : -1;	/* nothing to save */
 	if (mkdir(dest, 0755) < 0 && errno != EEXIST) {
-		lab_err("stop: cannot create --save-logs %s: %s", dest, strerror(errno));
+		lab_err("stop: cannot create the log copy %s: %s", dest, strerror(errno));
 		closedir(d);
 		return -1;
 	}
@@ -180,6 +180,7 @@ int lab_teardown(const char *dir, const char *save_to)
 {
 	struct lab_proc procs[4 * LAB_MAX_HOSTS + 8], sel[4 * LAB_MAX_HOSTS + 8];
 	char conf[LAB_PATH_MAX], pids[LAB_PATH_MAX];
+	static struct lab_config cfg;
 	struct stat st;
 	int n, k, rc = 0;
 
@@ -202,7 +203,7 @@ int lab_teardown(const char *dir, const char *save_to)
 	/* the supervisor first, so it starts nothing new; it stops its
 	 * children itself, whatever is left is killed below */
 	static const enum lab_role order[] = { LAB_ROLE_SUPERVISOR, LAB_ROLE_QEMU,
-					       LAB_ROLE_CARD };
+					       LAB_ROLE_CARD, LAB_ROLE_SWITCH };
 	for (size_t r = 0; r < sizeof(order) / sizeof(order[0]); r++) {
 		k = 0;
 		for (int i = 0; i < n; i++)
@@ -220,6 +221,9 @@ int lab_teardown(const char *dir, const char *save_to)
 	/* the processes are gone, so the logs are complete; a failure to
 	 * save them is reported but does not keep the lab's files around */
 	if (save_to && save_logs(dir, save_to) < 0)
+		rc = -1;
+	if (lab_config_load(dir, &cfg) == 0 && cfg.keep_logs[0] &&
+	    save_logs(dir, cfg.keep_logs) < 0)
 		rc = -1;
 	if (nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0) {
 		lab_err("cannot remove %s completely", dir);

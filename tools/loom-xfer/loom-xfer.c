@@ -18,6 +18,7 @@
 
 #include <loom.h>
 
+#include "../common/cli.h"
 #include "../common/parse_num.h"
 #include "pattern.h"
 
@@ -48,10 +49,12 @@ static void usage(FILE *f)
 "  send                 put SIZE bytes to context IDX on logical node NODE\n"
 "\n"
 "Options:\n"
-"  -d, --device PATH    card device (default $LOOM_DEVICE or /dev/loom0)\n"
+"  -d, --dev DEV        the card: loomN or its device node (default\n"
+"                       $LOOM_DEVICE, else loom0)\n"
 "  -t, --to NODE        destination logical node id (send)\n"
 "  -c, --ctx IDX        receiver's context index\n"
-"  -k, --key KEY        receiver's segment key\n"
+"  -k, --key KEY        partition key of this end's context: the same on\n"
+"                       both ends (the card refuses other partitions)\n"
 "  -s, --size BYTES     bytes to move (default 1M; K and M suffixes)\n"
 "  -C, --chunk BYTES    bytes per put operation (default 64K)\n"
 "  -S, --seed N         pattern seed (default 1)\n"
@@ -59,6 +62,7 @@ static void usage(FILE *f)
 "      --corrupt-at OFF (send) flip one source byte at OFF after filling the\n"
 "                       pattern, to prove the receiver's check catches it\n"
 "  -h, --help           this text\n"
+"  -V, --version        the version\n"
 "\n"
 "Exit status: 0 success, 1 transfer or verification failed, 2 usage error.\n");
 }
@@ -267,6 +271,7 @@ out:
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "dev", required_argument, NULL, 'd' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "to", required_argument, NULL, 't' },
 		{ "ctx", required_argument, NULL, 'c' },
@@ -277,8 +282,10 @@ int main(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "corrupt-at", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
+	char dev_buf[64];
 	struct opts o = { .size = 1 << 20, .chunk = 64 << 10, .seed = 1,
 			  .corrupt_at = -1, .timeout_s = 60 };
 	bool have_to = false, have_ctx = false, have_key = false;
@@ -293,17 +300,34 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (cli_is_version(argv[1]))
+		return cli_version("loom-xfer");
 	if (!strcmp(argv[1], "send")) {
 		o.send = true;
 	} else if (strcmp(argv[1], "recv")) {
-		fprintf(stderr, "loom-xfer: unknown command '%s': expected 'send' or 'recv' (see --help)\n",
-			argv[1]);
+		static const char *const cmds[] = { "send", "recv", NULL };
+		const char *near = cli_suggest(argv[1], cmds);
+
+		if (near)
+			fprintf(stderr, "loom-xfer: unknown command '%s': did you mean '%s'? (commands: send, recv; see --help)\n",
+				argv[1], near);
+		else
+			fprintf(stderr, "loom-xfer: unknown command '%s': expected 'send' or 'recv' (see --help)\n",
+				argv[1]);
 		return EXIT_USAGE;
 	}
 	optind = 2;
-	while ((opt = getopt_long(argc, argv, "d:t:c:k:s:C:S:T:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":d:t:c:k:s:C:S:T:hV", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'd': o.device = optarg; break;
+		case 'd':
+			o.device = cli_dev_path(optarg, dev_buf, sizeof(dev_buf));
+			if (!o.device) {
+				fprintf(stderr, "loom-xfer: invalid --dev '%s': expected a card name, loomN, or its device node\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 't': o.to = parse_u32_opt("--to", optarg); have_to = true; break;
 		case 'c': o.ctx = parse_u32_opt("--ctx", optarg); have_ctx = true; break;
 		case 'k': o.key = parse_u32_opt("--key", optarg); have_key = true; break;
@@ -329,7 +353,8 @@ int main(int argc, char **argv)
 			o.corrupt_at = (int64_t)v;
 			break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return EXIT_USAGE;
+		case 'V': return cli_version("loom-xfer");
+		default: return cli_bad_option("loom-xfer", opt, argv, longopts);
 		}
 	}
 	if (optind != argc) {

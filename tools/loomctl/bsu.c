@@ -8,15 +8,7 @@
 
 #include "loomctl.h"
 
-const char lc_bsu_usage[] =
-"NAME\n"
-"    loomctl bsu - barrier/eureka units (BSUs) of a loom card\n"
-"\n"
-"SYNOPSIS\n"
-"    loomctl [-j] [-d DEV] bsu show [BSU]\n"
-"    loomctl [-j] [-d DEV] bsu set BSU [parent PORT|root] [children LIST|none]\n"
-"    loomctl bsu help\n"
-"\n"
+static const char lc_bsu_usage[] =
 "DESCRIPTION\n"
 "    A card has 32 BSUs.  Unit N of every card of a fabric forms one\n"
 "    barrier network whose spanning tree is written, card by card, into\n"
@@ -35,16 +27,15 @@ const char lc_bsu_usage[] =
 "    nothing; with -j, the unit as the card has it afterwards, as\n"
 "    \"bsu show BSU\" -j prints it.\n"
 "\n"
-"    Text:  bsu 3: parent 1 children 0,2,host arrived host state arm\n"
-"               completions 12 eurekas 1 illegal 0 [eureka] [ctx 5]\n"
-"    JSON:  an array of objects with the keys dev, bsu, parent (a number,\n"
-"           or \"root\"), children (array of numbers and \"host\"),\n"
-"           arrived (same), eureka, state, completions, eurekas, illegal,\n"
-"           granted, ctx (absent when not granted).\n"
+"FIELDS (text and JSON)\n"
+"    dev bsu parent children arrived state completions eurekas illegal\n"
+"    eureka granted ctx\n"
+"    (parent is a port number or \"root\"; children and arrived are lists\n"
+"    of port numbers and \"host\", \"none\" in text when empty; ctx is\n"
+"    absent when the unit is not granted)\n"
 "\n"
-"EXIT STATUS\n"
-"    0 success; 1 the kernel refused (e.g. no such unit or port, no\n"
-"    permission); 2 usage error\n"
+"    Text:  dev loom0 bsu 3 parent 1 children 0,2,host arrived host state arm\n"
+"               completions 12 eurekas 1 illegal 0 eureka granted ctx 5\n"
 "\n"
 "EXAMPLES\n"
 "    loomctl bsu show 3\n"
@@ -110,90 +101,49 @@ static const char *lc_bsu_state_name(uint32_t s)
 }
 
 /* "0,2,host" (text) or [0,2,"host"] (JSON); "none" / [] when empty */
-static void lc_bsu_print_set(bool json, uint32_t set)
+static void lc_bsu_print_set(const char *key, uint32_t set)
 {
-	bool first = true;
-
-	if (json)
-		fputc('[', stdout);
-	for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++) {
-		if (!(set & (1u << p)))
-			continue;
-		printf("%s%u", first ? "" : ",", p);
-		first = false;
-	}
-	if (set & LOOM_BSU_CHILDREN_HOST) {
-		printf("%s%s", first ? "" : ",", json ? "\"host\"" : "host");
-		first = false;
-	}
-	if (json)
-		fputc(']', stdout);
-	else if (first)
-		fputs("none", stdout);
+	lc_print_open_array(LC_PRINT_ANY, key);
+	for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++)
+		if (set & (1u << p))
+			lc_print_uint(LC_PRINT_ANY, NULL, p);
+	if (set & LOOM_BSU_CHILDREN_HOST)
+		lc_print_str(LC_PRINT_ANY, NULL, "host");
+	lc_print_close_array(LC_PRINT_ANY);
 }
-
-struct lc_bsu_out {
-	const struct lc_opts *o;
-	unsigned int n;
-};
 
 static int lc_bsu_print(struct nlattr **tb, uint8_t cmd, void *arg)
 {
 	struct nlattr *b[LOOM_ATTR_BSU_MAX + 1];
-	struct lc_bsu_out *out = arg;
 	uint32_t parent;
-	bool json = out->o->json, granted, eureka;
+	char name[24];
 
+	(void)arg;
 	if (cmd != LOOM_CMD_BSU_GET || !tb[LOOM_ATTR_BSU])
 		return 0;
 	if (lc_nl_parse_nest(b, LOOM_ATTR_BSU_MAX, tb[LOOM_ATTR_BSU], lc_bsu_policy))
 		return -EPROTO;
 	parent = lc_get_u32(b, LOOM_ATTR_BSU_PARENT);
-	granted = b[LOOM_ATTR_BSU_GRANTED] != NULL;
-	eureka = b[LOOM_ATTR_BSU_EUREKA] != NULL;
-	if (json) {
-		printf("%s{\"dev\":\"loom%u\",\"bsu\":%u,\"parent\":", out->n ? "," : "",
-		       lc_get_u32(tb, LOOM_ATTR_DEV_INDEX), lc_get_u32(b, LOOM_ATTR_BSU_INDEX));
-		if (parent == LOOM_BSU_PARENT_ROOT)
-			fputs("\"root\"", stdout);
-		else
-			printf("%u", parent);
-		fputs(",\"children\":", stdout);
-		lc_bsu_print_set(true, lc_get_u32(b, LOOM_ATTR_BSU_CHILDREN));
-		fputs(",\"arrived\":", stdout);
-		lc_bsu_print_set(true, lc_get_u32(b, LOOM_ATTR_BSU_ARRIVED));
-		printf(",\"eureka\":%s,\"state\":\"%s\",\"completions\":%u,\"eurekas\":%u,"
-		       "\"illegal\":%u,\"granted\":%s",
-		       eureka ? "true" : "false",
-		       lc_bsu_state_name(lc_get_u32(b, LOOM_ATTR_BSU_STATE)),
-		       lc_get_u32(b, LOOM_ATTR_BSU_COMPLETIONS),
-		       lc_get_u32(b, LOOM_ATTR_BSU_EUREKAS),
-		       lc_get_u32(b, LOOM_ATTR_BSU_ILLEGAL), granted ? "true" : "false");
-		if (b[LOOM_ATTR_BSU_CTX])
-			printf(",\"ctx\":%u", lc_get_u32(b, LOOM_ATTR_BSU_CTX));
-		fputs("}", stdout);
-	} else {
-		printf("bsu %u: parent ", lc_get_u32(b, LOOM_ATTR_BSU_INDEX));
-		if (parent == LOOM_BSU_PARENT_ROOT)
-			fputs("root", stdout);
-		else
-			printf("%u", parent);
-		fputs(" children ", stdout);
-		lc_bsu_print_set(false, lc_get_u32(b, LOOM_ATTR_BSU_CHILDREN));
-		fputs(" arrived ", stdout);
-		lc_bsu_print_set(false, lc_get_u32(b, LOOM_ATTR_BSU_ARRIVED));
-		printf(" state %s\n    completions %u eurekas %u illegal %u%s",
-		       lc_bsu_state_name(lc_get_u32(b, LOOM_ATTR_BSU_STATE)),
-		       lc_get_u32(b, LOOM_ATTR_BSU_COMPLETIONS),
-		       lc_get_u32(b, LOOM_ATTR_BSU_EUREKAS),
-		       lc_get_u32(b, LOOM_ATTR_BSU_ILLEGAL), eureka ? " eureka" : "");
-		if (b[LOOM_ATTR_BSU_CTX])
-			printf(" ctx %u", lc_get_u32(b, LOOM_ATTR_BSU_CTX));
-		else if (granted)
-			fputs(" granted", stdout);
-		fputc('\n', stdout);
-	}
-	out->n++;
+	snprintf(name, sizeof(name), "loom%u", lc_get_u32(tb, LOOM_ATTR_DEV_INDEX));
+	lc_print_open_object(NULL);
+	lc_print_str(LC_PRINT_ANY, "dev", name);
+	lc_print_uint(LC_PRINT_ANY, "bsu", lc_get_u32(b, LOOM_ATTR_BSU_INDEX));
+	if (parent == LOOM_BSU_PARENT_ROOT)
+		lc_print_str(LC_PRINT_ANY, "parent", "root");
+	else
+		lc_print_uint(LC_PRINT_ANY, "parent", parent);
+	lc_bsu_print_set("children", lc_get_u32(b, LOOM_ATTR_BSU_CHILDREN));
+	lc_bsu_print_set("arrived", lc_get_u32(b, LOOM_ATTR_BSU_ARRIVED));
+	lc_print_str(LC_PRINT_ANY, "state", lc_bsu_state_name(lc_get_u32(b, LOOM_ATTR_BSU_STATE)));
+	lc_print_nl();
+	lc_print_uint(LC_PRINT_ANY, "completions", lc_get_u32(b, LOOM_ATTR_BSU_COMPLETIONS));
+	lc_print_uint(LC_PRINT_ANY, "eurekas", lc_get_u32(b, LOOM_ATTR_BSU_EUREKAS));
+	lc_print_uint(LC_PRINT_ANY, "illegal", lc_get_u32(b, LOOM_ATTR_BSU_ILLEGAL));
+	lc_print_bool(LC_PRINT_ANY, "eureka", b[LOOM_ATTR_BSU_EUREKA] != NULL);
+	lc_print_bool(LC_PRINT_ANY, "granted", b[LOOM_ATTR_BSU_GRANTED] != NULL);
+	if (b[LOOM_ATTR_BSU_CTX])
+		lc_print_uint(LC_PRINT_ANY, "ctx", lc_get_u32(b, LOOM_ATTR_BSU_CTX));
+	lc_print_close_object();
 	return 0;
 }
 
@@ -222,9 +172,11 @@ static int lc_bsu_parse_children(const char *arg, uint32_t *mask)
 	return 0;
 }
 
+static const char *const lc_bsu_set_words[] = { "parent", "children", NULL };
+
 static int lc_bsu_parse_set(int argc, char **argv, struct lc_bsu_req *r)
 {
-	static const char *const keys[] = { "parent", "children", NULL };
+	const char *const *keys = lc_bsu_set_words;
 	static const char usage[] =
 		"usage: loomctl bsu set BSU [parent PORT|root] [children P1,P2,host|none]";
 
@@ -235,10 +187,10 @@ static int lc_bsu_parse_set(int argc, char **argv, struct lc_bsu_req *r)
 				      LOOM_BSU_COUNT - 1);
 	r->with_bsu = true;
 	for (int i = 1; i < argc; i += 2) {
-		int k = lc_match(argv[i], keys);
+		int k = lc_keyword("bsu set", argv[i], keys);
 
 		if (k < 0)
-			return lc_usage_error("bsu set: unknown keyword \"%s\": %s", argv[i], usage);
+			return LC_EXIT_USAGE;
 		if (i + 1 >= argc)
 			return lc_usage_error("bsu set: \"%s\" needs a value: %s", keys[k], usage);
 		if (k == 0) {
@@ -261,51 +213,76 @@ static int lc_bsu_parse_set(int argc, char **argv, struct lc_bsu_req *r)
 	return 0;
 }
 
-int lc_bsu_run(const struct lc_opts *o, int argc, char **argv)
+static int lc_bsu_do(struct lc_opts *o, struct lc_bsu_req *r, bool set)
 {
-	static const char *const cmds[] = { "show", "list", "set", NULL };
-	struct lc_bsu_req r = { .dev = o->dev };
-	struct lc_bsu_out out = { .o = o, .n = 0 };
 	struct lc_nl nl;
 	char what[64];
-	int cmd = 0, err;
+	int err;
 
-	err = lc_subcommand("bsu", argc, argv, cmds, "show, set, help", lc_bsu_usage,
-			    &cmd);
-	if (err || cmd < 0)
-		return err;
-	if (cmd == 2) {
-		err = lc_bsu_parse_set(argc - 1, argv + 1, &r);
-		if (err)
-			return err;
-		snprintf(what, sizeof(what), "bsu set %u on loom%u", r.bsu, r.dev);
-	} else if (argc > 2) {
-		return lc_usage_error("bsu show: unexpected argument \"%s\": usage: loomctl bsu show [BSU]",
-				      argv[2]);
-	} else if (argc == 2) {
-		if (lc_parse_u32(argv[1], &r.bsu))
-			return lc_usage_error("bsu show: BSU \"%s\" is not a number", argv[1]);
-		r.with_bsu = true;
-		snprintf(what, sizeof(what), "bsu show %u on loom%u", r.bsu, r.dev);
-	} else {
-		snprintf(what, sizeof(what), "bsu show on loom%u", r.dev);
-	}
-	err = lc_nl_open(&nl);
+	err = lc_nl_open(&nl, o);
 	if (err)
 		return err;
-	if (cmd == 2) {
-		err = lc_nl_request(&nl, LOOM_CMD_BSU_SET, false, lc_bsu_build, &r, NULL, NULL);
+	r->dev = o->dev;
+	if (set) {
+		snprintf(what, sizeof(what), "bsu set %u on loom%u", r->bsu, r->dev);
+		err = lc_nl_request(&nl, LOOM_CMD_BSU_SET, false, lc_bsu_build, r, NULL, NULL);
 		if (!err && o->json) {
 			/* -j: the unit as the card now has it, as "bsu show BSU" */
-			r.set_parent = r.set_children = false;
-			snprintf(what, sizeof(what), "bsu show %u on loom%u after bsu set", r.bsu,
-				 r.dev);
-			err = lc_nl_request_list(&nl, true, LOOM_CMD_BSU_GET, false, lc_bsu_build,
-						 &r, lc_bsu_print, &out);
+			r->set_parent = r->set_children = false;
+			snprintf(what, sizeof(what), "bsu show %u on loom%u after bsu set",
+				 r->bsu, r->dev);
+			err = lc_nl_request_list(&nl, LOOM_CMD_BSU_GET, false, lc_bsu_build,
+						 r, lc_bsu_print, NULL);
 		}
 	} else {
-		err = lc_nl_request_list(&nl, o->json, LOOM_CMD_BSU_GET, !r.with_bsu,
-					 lc_bsu_build, &r, lc_bsu_print, &out);
+		if (r->with_bsu)
+			snprintf(what, sizeof(what), "bsu show %u on loom%u", r->bsu, r->dev);
+		else
+			snprintf(what, sizeof(what), "bsu show on loom%u", r->dev);
+		err = lc_nl_request_list(&nl, LOOM_CMD_BSU_GET, !r->with_bsu,
+					 lc_bsu_build, r, lc_bsu_print, NULL);
 	}
 	return lc_nl_finish(&nl, err, what, lc_perm_hint);
 }
+
+static int lc_bsu_show(struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_bsu_req r = { .dev = 0 };
+
+	if (argc > 1)
+		return lc_usage_error("bsu show: unexpected argument \"%s\": usage: loomctl bsu show [dev DEV] [BSU]",
+				      argv[1]);
+	if (argc == 1) {
+		if (lc_parse_u32(argv[0], &r.bsu))
+			return lc_usage_error("bsu show: BSU \"%s\" is not a number", argv[0]);
+		r.with_bsu = true;
+	}
+	return lc_bsu_do(o, &r, false);
+}
+
+static int lc_bsu_set(struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_bsu_req r = { .dev = 0 };
+	int err = lc_bsu_parse_set(argc, argv, &r);
+
+	return err ? err : lc_bsu_do(o, &r, true);
+}
+
+static const char *const lc_bsu_set_completion[] = { "parent", "children", "root", "host",
+						     "none", NULL };
+
+static const struct lc_cmd lc_bsu_cmds[] = {
+	{ "show", lc_bsu_show, "[BSU]",
+	  "the units' trees, state and counters (all units, or BSU)", NULL, false },
+	{ "set", lc_bsu_set, "BSU [parent PORT|root] [children P1,P2,host|none]",
+	  "write a unit's tree register (needs CAP_NET_ADMIN; -j prints the unit after)",
+	  lc_bsu_set_completion, false },
+	{ NULL },
+};
+
+const struct lc_object lc_obj_bsu = {
+	.name = "bsu",
+	.summary = "barrier/eureka units (BSUs) of a card and their spanning trees",
+	.usage = lc_bsu_usage,
+	.cmds = lc_bsu_cmds,
+};

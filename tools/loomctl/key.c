@@ -10,19 +10,11 @@
 
 #include "loomctl.h"
 
-const char lc_key_usage[] =
-"NAME\n"
-"    loomctl key - partition keys of a loom card: who may use which key\n"
-"\n"
-"SYNOPSIS\n"
-"    loomctl [-j] [-d DEV] key show\n"
-"    loomctl [-d DEV] key grant KEY user USER|group GROUP\n"
-"    loomctl [-d DEV] key revoke KEY user USER|group GROUP\n"
-"    loomctl key help\n"
-"\n"
+static const char lc_key_usage[] =
 "DESCRIPTION\n"
-"    A context's network key decides which remote segments it reaches, so\n"
-"    choosing it is a privilege.  Unless loom.ko is loaded with\n"
+"    A context's key is its partition: the card stamps it on every\n"
+"    operation of the context and refuses operations of other partitions,\n"
+"    so choosing it is a privilege.  Unless loom.ko is loaded with\n"
 "    open_partition=1, a process without CAP_NET_ADMIN can create a\n"
 "    context (LOOM_IOC_CTX_CREATE) only with a key granted to its user or\n"
 "    to one of its groups; otherwise it gets EACCES.  Root may use any\n"
@@ -35,15 +27,14 @@ const char lc_key_usage[] =
 "             or a gid) use KEY (a number, e.g. 0x5eed)\n"
 "    revoke   remove that grant\n"
 "\n"
-"    grant and revoke need CAP_NET_ADMIN.\n"
+"    show, grant and revoke need CAP_NET_ADMIN.\n"
 "\n"
-"    Text:  key 0x5eed user 1000 (alice)\n"
-"           key 0x5eed group 100 (users)\n"
-"    JSON:  an array of objects with the keys dev, key, and uid or gid.\n"
+"FIELDS (text and JSON)\n"
+"    dev key, then uid and user (its name), or gid and group (its name);\n"
+"    the name is left out when the system does not know the id\n"
 "\n"
-"EXIT STATUS\n"
-"    0 success; 1 the kernel refused (e.g. already granted, no such\n"
-"    grant, table full, no permission); 2 usage error (e.g. unknown user)\n"
+"    Text:  dev loom0 key 0x5eed uid 1000 user alice\n"
+"           dev loom0 key 0x5eed gid 100 group users\n"
 "\n"
 "EXAMPLES\n"
 "    loomctl key grant 0x5eed user alice\n"
@@ -52,7 +43,7 @@ const char lc_key_usage[] =
 "    loomctl key revoke 0x5eed user alice\n";
 
 static const char lc_perm_hint[] =
-	"changing grants needs CAP_NET_ADMIN (run it as root)";
+	"listing and changing grants needs CAP_NET_ADMIN (run it as root)";
 
 struct lc_key_req {
 	uint32_t dev;
@@ -79,46 +70,38 @@ static int lc_key_build(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-struct lc_key_out {
-	const struct lc_opts *o;
-	unsigned int n;
-};
-
 static int lc_key_print(struct nlattr **tb, uint8_t cmd, void *arg)
 {
-	struct lc_key_out *out = arg;
 	struct nlattr *k[LOOM_ATTR_KEY_MAX + 1];
+	const char *who = NULL;
+	char name[24];
 	bool group;
 	uint32_t id;
-	const char *name = NULL;
 
+	(void)arg;
 	if (cmd != LOOM_CMD_KEY_GET)
 		return 0;
 	if (lc_nl_parse_nest(k, LOOM_ATTR_KEY_MAX, tb[LOOM_ATTR_KEY], lc_key_policy))
 		return -EPROTO;
 	group = k[LOOM_ATTR_KEY_GID] != NULL;
 	id = lc_get_u32(k, group ? LOOM_ATTR_KEY_GID : LOOM_ATTR_KEY_UID);
-	if (out->o->json) {
-		printf("%s{\"dev\":\"loom%u\",\"key\":%u,\"%s\":%u}", out->n ? "," : "",
-		       lc_get_u32(tb, LOOM_ATTR_DEV_INDEX), lc_get_u32(k, LOOM_ATTR_KEY_VALUE),
-		       group ? "gid" : "uid", id);
+	if (group) {
+		struct group *gr = getgrgid(id);
+
+		who = gr ? gr->gr_name : NULL;
 	} else {
-		if (group) {
-			struct group *gr = getgrgid(id);
+		struct passwd *pw = getpwuid(id);
 
-			name = gr ? gr->gr_name : NULL;
-		} else {
-			struct passwd *pw = getpwuid(id);
-
-			name = pw ? pw->pw_name : NULL;
-		}
-		printf("key %#x %s %u", lc_get_u32(k, LOOM_ATTR_KEY_VALUE),
-		       group ? "group" : "user", id);
-		if (name)
-			printf(" (%s)", name);
-		putchar('\n');
+		who = pw ? pw->pw_name : NULL;
 	}
-	out->n++;
+	snprintf(name, sizeof(name), "loom%u", lc_get_u32(tb, LOOM_ATTR_DEV_INDEX));
+	lc_print_open_object(NULL);
+	lc_print_str(LC_PRINT_ANY, "dev", name);
+	lc_print_hex(LC_PRINT_ANY, "key", lc_get_u32(k, LOOM_ATTR_KEY_VALUE));
+	lc_print_uint(LC_PRINT_ANY, group ? "gid" : "uid", id);
+	if (who)
+		lc_print_str(LC_PRINT_ANY, group ? "group" : "user", who);
+	lc_print_close_object();
 	return 0;
 }
 
@@ -127,18 +110,18 @@ static int lc_key_parse(const char *cmd, int argc, char **argv, struct lc_key_re
 	static const char *const who[] = { "user", "group", NULL };
 
 	if (argc != 3)
-		return lc_usage_error("key %s: usage: loomctl key %s KEY user USER|group GROUP",
+		return lc_usage_error("%s: usage: loomctl %s [dev DEV] KEY user USER|group GROUP",
 				      cmd, cmd);
 	if (lc_parse_u32(argv[0], &r->key))
-		return lc_usage_error("key %s: KEY \"%s\" is not a number (e.g. 0x5eed)",
+		return lc_usage_error("%s: KEY \"%s\" is not a number (e.g. 0x5eed)",
 				      cmd, argv[0]);
-	switch (lc_match(argv[1], who)) {
+	switch (lc_keyword(cmd, argv[1], who)) {
 	case 0:
 		if (lc_parse_u32(argv[2], &r->id)) {
 			struct passwd *pw = getpwnam(argv[2]);
 
 			if (!pw)
-				return lc_usage_error("key %s: no user \"%s\": give a user name or a uid",
+				return lc_usage_error("%s: no user \"%s\": give a user name or a uid",
 						      cmd, argv[2]);
 			r->id = pw->pw_uid;
 		}
@@ -149,52 +132,80 @@ static int lc_key_parse(const char *cmd, int argc, char **argv, struct lc_key_re
 			struct group *gr = getgrnam(argv[2]);
 
 			if (!gr)
-				return lc_usage_error("key %s: no group \"%s\": give a group name or a gid",
+				return lc_usage_error("%s: no group \"%s\": give a group name or a gid",
 						      cmd, argv[2]);
 			r->id = gr->gr_gid;
 		}
 		break;
 	default:
-		return lc_usage_error("key %s: \"%s\" is neither user nor group", cmd, argv[1]);
+		return LC_EXIT_USAGE;
 	}
 	r->with_key = true;
 	return 0;
 }
 
-int lc_key_run(const struct lc_opts *o, int argc, char **argv)
+static int lc_key_do(struct lc_opts *o, struct lc_key_req *r, uint8_t nlcmd,
+		     const char *cmd)
 {
-	static const char *const cmds[] = { "show", "list", "grant", "revoke", NULL };
-	struct lc_key_req r = { .dev = o->dev };
-	struct lc_key_out out = { .o = o };
 	struct lc_nl nl;
 	char what[64];
-	uint8_t nlcmd = LOOM_CMD_KEY_GET;
-	int cmd = 0, err;
+	int err;
 
-	err = lc_subcommand("key", argc, argv, cmds, "show, grant, revoke, help", lc_key_usage,
-			    &cmd);
-	if (err || cmd < 0)
-		return err;
-	if (cmd >= 2) {
-		err = lc_key_parse(cmds[cmd], argc - 1, argv + 1, &r);
-		if (err)
-			return err;
-		nlcmd = cmd == 2 ? LOOM_CMD_KEY_GRANT : LOOM_CMD_KEY_REVOKE;
-		snprintf(what, sizeof(what), "key %s %#x on loom%u", cmds[cmd], r.key, r.dev);
-	} else {
-		if (argc > 1)
-			return lc_usage_error("key show: unexpected argument \"%s\": usage: loomctl key show",
-					      argv[1]);
-		snprintf(what, sizeof(what), "key show on loom%u", r.dev);
-	}
-	err = lc_nl_open(&nl);
+	err = lc_nl_open(&nl, o);
 	if (err)
 		return err;
+	r->dev = o->dev;
 	if (nlcmd == LOOM_CMD_KEY_GET) {
-		err = lc_nl_request_list(&nl, o->json, nlcmd, true, lc_key_build, &r,
-					 lc_key_print, &out);
+		snprintf(what, sizeof(what), "key show on loom%u", r->dev);
+		err = lc_nl_request_list(&nl, nlcmd, true, lc_key_build, r, lc_key_print, NULL);
 	} else {
-		err = lc_nl_request(&nl, nlcmd, false, lc_key_build, &r, NULL, NULL);
+		snprintf(what, sizeof(what), "key %s %#x on loom%u", cmd, r->key, r->dev);
+		err = lc_nl_request(&nl, nlcmd, false, lc_key_build, r, NULL, NULL);
 	}
 	return lc_nl_finish(&nl, err, what, lc_perm_hint);
 }
+
+static int lc_key_show(struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_key_req r = { .dev = 0 };
+
+	if (argc > 0)
+		return lc_usage_error("key show: unexpected argument \"%s\": usage: loomctl key show [dev DEV]",
+				      argv[0]);
+	return lc_key_do(o, &r, LOOM_CMD_KEY_GET, "show");
+}
+
+static int lc_key_grant(struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_key_req r = { .dev = 0 };
+	int err = lc_key_parse("key grant", argc, argv, &r);
+
+	return err ? err : lc_key_do(o, &r, LOOM_CMD_KEY_GRANT, "grant");
+}
+
+static int lc_key_revoke(struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_key_req r = { .dev = 0 };
+	int err = lc_key_parse("key revoke", argc, argv, &r);
+
+	return err ? err : lc_key_do(o, &r, LOOM_CMD_KEY_REVOKE, "revoke");
+}
+
+static const char *const lc_key_words[] = { "user", "group", NULL };
+
+static const struct lc_cmd lc_key_cmds[] = {
+	{ "show", lc_key_show, "",
+	  "every grant of the card (needs CAP_NET_ADMIN)", NULL, false },
+	{ "grant", lc_key_grant, "KEY user USER|group GROUP",
+	  "let a user or a group use KEY (needs CAP_NET_ADMIN)", lc_key_words, false },
+	{ "revoke", lc_key_revoke, "KEY user USER|group GROUP",
+	  "remove that grant (needs CAP_NET_ADMIN)", lc_key_words, false },
+	{ NULL },
+};
+
+const struct lc_object lc_obj_key = {
+	.name = "key",
+	.summary = "partition keys of a card: which users and groups may use which key",
+	.usage = lc_key_usage,
+	.cmds = lc_key_cmds,
+};

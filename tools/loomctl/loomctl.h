@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * loomctl: what its files share.  Every object (dev, route, port, monitor)
- * is one file with a run function and a help text; nl.c talks to the
- * "loom" generic netlink family; json.c prints JSON.
+ * loomctl: what its files share.  Every object (dev, route, port, ...) is
+ * one file with its help text and its table of commands (struct
+ * lc_object); main.c parses the command line against those tables, nl.c
+ * talks to the "loom" generic netlink family, print.c prints text or JSON.
  */
 #ifndef LOOMCTL_H
 #define LOOMCTL_H
@@ -16,25 +17,67 @@
 #include <linux/loom_netlink.h>
 #include <loom_hw/regs.h>
 
-/* exit codes */
+#include "print.h"
+
+/* exit codes (loomctl(8), EXIT STATUS) */
 #define LC_EXIT_OK	0
 #define LC_EXIT_KERNEL	1	/* the kernel (or the system) refused */
 #define LC_EXIT_USAGE	2
 
+#define LC_DEV_ALL	UINT32_MAX
+
 struct lc_opts {
 	bool json;
-	uint32_t dev;		/* N of /dev/loomN */
+	uint32_t dev;		/* N of /dev/loomN, or LC_DEV_ALL */
+	bool dev_given;		/* named with "dev loomN" */
+	bool all_devs;		/* the command covers every card without one */
 };
+
+/**
+ * struct lc_cmd - one command of an object: a table entry and its handler
+ * @name: the command word ("show")
+ * @run: parses the words after COMMAND [dev DEV] and does the work
+ * @args: the synopsis of those words, for help and the manual
+ * @summary: one line saying what it does
+ * @words: the keywords its arguments take (NULL-terminated), completed by
+ *	   bash; NULL when none
+ * @all_devs: without "dev DEV" it covers every card (else: the only card)
+ */
+struct lc_cmd {
+	const char *name;
+	int (*run)(struct lc_opts *o, int argc, char **argv);
+	const char *args;
+	const char *summary;
+	const char *const *words;
+	bool all_devs;
+};
+
+/**
+ * struct lc_object - an OBJECT of loomctl OBJECT COMMAND
+ * @name: the object word ("route")
+ * @summary: one line saying what it is
+ * @usage: its help text ("loomctl OBJECT help")
+ * @cmds: its commands, the first is the default; ends with { NULL }
+ */
+struct lc_object {
+	const char *name;
+	const char *summary;
+	const char *usage;
+	const struct lc_cmd *cmds;
+};
+
+extern const struct lc_object lc_obj_dev, lc_obj_route, lc_obj_port, lc_obj_vc,
+	lc_obj_stats, lc_obj_key, lc_obj_bsu, lc_obj_monitor, lc_obj_maint;
 
 /* main.c */
 int lc_usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 bool lc_is_help(const char *arg);
 int lc_match(const char *arg, const char *const *words);
+int lc_keyword(const char *what, const char *arg, const char *const *words);
+const char *lc_suggest(const char *arg, const char *const *words);
 int lc_parse_u32(const char *s, uint32_t *out);
-int lc_subcommand(const char *obj, int argc, char **argv,
-		  const char *const *cmds, const char *listed,
-		  const char *usage, int *cmd);
+int lc_parse_dev(const char *s, uint32_t *dev);
 
 /* pci.c: loom cards on the PCI bus (libpci) */
 enum lc_pci_sig {
@@ -73,14 +116,14 @@ struct lc_nl {
 typedef int (*lc_build_fn)(struct nl_msg *msg, void *arg);
 typedef int (*lc_reply_fn)(struct nlattr **tb, uint8_t cmd, void *arg);
 
-int lc_nl_open(struct lc_nl *nl);
+int lc_nl_open(struct lc_nl *nl, struct lc_opts *o);
 void lc_nl_close(struct lc_nl *nl);
 int lc_nl_request(struct lc_nl *nl, uint8_t cmd, bool dump,
 		  lc_build_fn build, void *build_arg,
 		  lc_reply_fn reply, void *reply_arg);
 int lc_nl_refused(const struct lc_nl *nl, int err, const char *what,
 		  const char *hint);
-int lc_nl_request_list(struct lc_nl *nl, bool json, uint8_t cmd, bool dump,
+int lc_nl_request_list(struct lc_nl *nl, uint8_t cmd, bool dump,
 		       lc_build_fn build, void *build_arg,
 		       lc_reply_fn reply, void *reply_arg);
 int lc_nl_finish(struct lc_nl *nl, int err, const char *what,
@@ -97,43 +140,17 @@ extern struct nla_policy lc_stats_policy[];
 extern struct nla_policy lc_drops_policy[];
 extern struct nla_policy lc_key_policy[];
 
-/* json.c */
-void lc_json_str(FILE *f, const char *s);
-
 /* route.c: shared with monitor.c */
-int lc_route_print_entry(bool json, uint32_t dev, struct nlattr *route,
-			 const char *prefix);
+int lc_route_print_entry(uint32_t dev, struct nlattr *route, const char *event);
 
 /* port.c: shared with monitor.c */
-int lc_port_print_entry(bool json, uint32_t dev, struct nlattr *port,
-			const char *prefix, bool brief);
+int lc_port_print_entry(uint32_t dev, struct nlattr *port, const char *event);
 
 /* maint.c: shared with monitor.c */
-int lc_maint_print_event(bool json, uint32_t dev, struct nlattr *maint);
+int lc_maint_print_event(uint32_t dev, struct nlattr *maint);
 
 /* attribute helpers: 0 when absent */
 uint32_t lc_get_u32(struct nlattr **tb, int attr);
 uint64_t lc_get_u64(struct nlattr **tb, int attr);
-
-/* objects */
-int lc_dev_run(const struct lc_opts *o, int argc, char **argv);
-int lc_route_run(const struct lc_opts *o, int argc, char **argv);
-int lc_port_run(const struct lc_opts *o, int argc, char **argv);
-int lc_monitor_run(const struct lc_opts *o, int argc, char **argv);
-int lc_maint_run(const struct lc_opts *o, int argc, char **argv);
-int lc_vc_run(const struct lc_opts *o, int argc, char **argv);
-int lc_stats_run(const struct lc_opts *o, int argc, char **argv);
-int lc_key_run(const struct lc_opts *o, int argc, char **argv);
-int lc_bsu_run(const struct lc_opts *o, int argc, char **argv);
-
-extern const char lc_dev_usage[];
-extern const char lc_route_usage[];
-extern const char lc_port_usage[];
-extern const char lc_monitor_usage[];
-extern const char lc_maint_usage[];
-extern const char lc_vc_usage[];
-extern const char lc_stats_usage[];
-extern const char lc_key_usage[];
-extern const char lc_bsu_usage[];
 
 #endif /* LOOMCTL_H */

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loomctl: configure and inspect loom cards through the "loom" generic
- * netlink family, iproute2/devlink style: loomctl [OPTIONS] OBJECT COMMAND.
- * This file parses the global options, picks the object and holds the
- * helpers every object uses (prefix matching, numbers, usage errors).
+ * netlink family, iproute2/devlink style:
+ *
+ *	loomctl [OPTIONS] OBJECT [COMMAND] [dev DEV] [ARGUMENTS]
+ *
+ * This file parses the options, finds the object and the command in the
+ * objects' tables (struct lc_object in each object's file), picks the card,
+ * prints the help and the bash completion from those same tables, and holds
+ * the helpers every object uses (prefix matching, suggestions, numbers,
+ * usage errors).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -11,80 +17,98 @@
 #include <string.h>
 
 #include "loomctl.h"
+#include "../common/cli.h"
 
-static const char lc_usage[] =
-"NAME\n"
-"    loomctl - configure and inspect loom router cards\n"
-"\n"
-"SYNOPSIS\n"
-"    loomctl [-j] [-d DEV] OBJECT [COMMAND [ARGUMENTS]]\n"
-"    loomctl help\n"
-"    loomctl OBJECT help\n"
-"\n"
-"    OBJECT := dev | route | port | vc | stats | key | bsu | monitor | maint\n"
-"\n"
-"DESCRIPTION\n"
-"    loomctl talks to loom.ko through its generic netlink family \"loom\".\n"
-"    It shows the cards, their routing tables and their network ports,\n"
-"    changes routes, and follows route changes as they happen.\n"
-"\n"
-"    loomctl [-j] [-d DEV] dev [show]\n"
-"        identity of a card: PCI address, node ids, ports, contexts,\n"
-"        firmware.  Without -d, every card.\n"
-"    loomctl [-j] [-d DEV] route show [DEST]\n"
-"        the valid routing-table entries, or the entry of DEST.\n"
-"    loomctl [-d DEV] route set DEST port PORT|host [adaptive] [phys PHYS]\n"
-"    loomctl [-d DEV] route del DEST\n"
-"        change the routing table (needs CAP_NET_ADMIN).\n"
-"    loomctl [-d DEV] route load FILE\n"
-"        replace the whole routing table (the lines route show prints).\n"
-"    loomctl [-d DEV] dev set [logical-id N] [fp-timeout MS] [lane-threshold N]\n"
-"        card settings (needs CAP_NET_ADMIN).\n"
-"    loomctl [-j] [-d DEV] port show [PORT]\n"
-"        status, peer and counters of the network ports.\n"
-"    loomctl [-d DEV] port set PORT up|down|fault on|off\n"
-"        the port's fault mask (down = fault on: the port is disabled).\n"
-"    loomctl [-j] [-d DEV] vc show\n"
-"    loomctl [-d DEV] vc set port PORT [dim DIM|none] [dateline on|off]\n"
-"    loomctl [-d DEV] vc set dest DEST vc 0|1\n"
-"        the virtual-channel table: dimensions, datelines, start VCs.\n"
-"    loomctl [-j] [-d DEV] stats [-a]\n"
-"        per port and VC traffic counters, drops by cause.\n"
-"    loomctl [-j] [-d DEV] key show|grant|revoke [KEY user U|group G]\n"
-"        partitions: which users and groups may use which key.\n"
-"    loomctl [-j] [-d DEV] bsu show [BSU]\n"
-"    loomctl [-j] [-d DEV] bsu set BSU [parent PORT|root] [children P1,P2,host|none]\n"
-"        barrier/eureka units and their spanning-tree registers.\n"
-"    loomctl [-j] monitor\n"
-"        print route and port changes of every card until interrupted.\n"
-"    loomctl [-j] [-d DEV] maint read [--route P1,P2,..] REG\n"
-"    loomctl [-d DEV] maint write [--route P1,P2,..] REG VALUE\n"
-"        any card's registers over the maintenance network (directed\n"
-"        route of output ports; needs CAP_NET_ADMIN).\n"
+/* the objects, in the order a prefix is matched ("m" is monitor) */
+static const struct lc_object *const lc_objects[] = {
+	&lc_obj_dev, &lc_obj_route, &lc_obj_port, &lc_obj_monitor, &lc_obj_vc,
+	&lc_obj_stats, &lc_obj_key, &lc_obj_bsu, &lc_obj_maint, NULL,
+};
+
+struct lc_option {
+	const char *shrt, *lng;
+	const char *help;
+};
+
+static const struct lc_option lc_options[] = {
+	{ "-j", "--json", "print JSON instead of text (same field names)" },
+	{ "-p", "--pretty", "print indented JSON (implies -j)" },
+	{ "-V", "--version", "print the version and exit" },
+	{ "-h", "--help", "print this help and exit" },
+	{ NULL, "--bash-completion", "print the bash completion script and exit" },
+	{ NULL, NULL, NULL },
+};
+
+static const char lc_usage_tail[] =
 "\n"
 "    Objects, commands and keywords may be abbreviated to any prefix; the\n"
 "    first match in the order above wins (\"loomctl r s\" is route show).\n"
+"    Without COMMAND an object runs its first command (show).\n"
 "\n"
-"OPTIONS\n"
-"    -d, --dev DEV   the card: loomN or N (default loom0)\n"
-"    -j, --json      print JSON instead of text\n"
-"    -h, --help      print this help\n"
+"    DEV names a card: loomN, as in /dev/loomN.  Without \"dev DEV\" a\n"
+"    command acts on the only card; with several cards it must be named\n"
+"    (dev show and monitor cover every card unless one is named).\n"
 "\n"
 "EXIT STATUS\n"
 "    0  success\n"
 "    1  the kernel refused the request (the errno text and the kernel's\n"
-"       explanation are printed), or loom.ko is not loaded\n"
-"    2  usage error\n"
+"       explanation are printed), loom.ko is not loaded, or no card is bound\n"
+"    2  usage error: unknown object, command, option or keyword, a\n"
+"       malformed value, or several cards and none named\n"
 "\n"
 "EXAMPLES\n"
 "    loomctl dev\n"
-"    loomctl -j -d loom0 route show\n"
+"    loomctl -j route show dev loom0\n"
 "    loomctl route set 3 port 1 adaptive\n"
-"    loomctl route del 3\n"
 "    loomctl port show 0\n"
+"    loomctl route help\n"
 "\n"
 "SEE ALSO\n"
-"    Documentation/tools/loomctl.rst, Documentation/abi/netlink.rst\n";
+"    loomctl(8), loom-fm(8), Documentation/tools/loomctl.rst\n";
+
+static void lc_print_synopsis(FILE *f, const struct lc_object *obj)
+{
+	for (const struct lc_cmd *c = obj->cmds; c->name; c++)
+		fprintf(f, "    loomctl [-j] %s %s [dev DEV]%s%s\n", obj->name, c->name,
+			c->args[0] ? " " : "", c->args);
+	fprintf(f, "    loomctl %s help\n", obj->name);
+}
+
+static void lc_print_usage(FILE *f)
+{
+	fputs("NAME\n"
+	      "    loomctl - configure and inspect loom router cards\n"
+	      "\n"
+	      "SYNOPSIS\n"
+	      "    loomctl [OPTIONS] OBJECT [COMMAND] [dev DEV] [ARGUMENTS]\n"
+	      "    loomctl OBJECT help\n"
+	      "    loomctl help [OBJECT]\n"
+	      "\n"
+	      "OBJECTS\n", f);
+	for (int i = 0; lc_objects[i]; i++)
+		fprintf(f, "    %-8s %s\n", lc_objects[i]->name, lc_objects[i]->summary);
+	fputs("\nCOMMANDS\n", f);
+	for (int i = 0; lc_objects[i]; i++) {
+		const struct lc_object *obj = lc_objects[i];
+
+		for (const struct lc_cmd *c = obj->cmds; c->name; c++)
+			fprintf(f, "    %s %s%s%s\n        %s\n", obj->name, c->name,
+				c->args[0] ? " " : "", c->args, c->summary);
+	}
+	fputs("\nOPTIONS\n", f);
+	for (const struct lc_option *op = lc_options; op->lng; op++)
+		fprintf(f, "    %-3s%s%-18s %s\n", op->shrt ? op->shrt : "",
+			op->shrt ? ", " : "  ", op->lng, op->help);
+	fputs(lc_usage_tail, f);
+}
+
+static void lc_print_object_help(const struct lc_object *obj)
+{
+	printf("NAME\n    loomctl %s - %s\n\nSYNOPSIS\n", obj->name, obj->summary);
+	lc_print_synopsis(stdout, obj);
+	putchar('\n');
+	fputs(obj->usage, stdout);
+}
 
 /**
  * lc_usage_error() - report bad command-line input
@@ -157,71 +181,206 @@ bool lc_is_help(const char *arg)
 }
 
 /**
- * lc_subcommand() - the command word of an object ("show", "set", ...)
- * @obj: the object's name, for the error ("port")
- * @argc: words after the object's name
- * @argv: the words
- * @cmds: NULL-terminated command words; the first is the default
- * @listed: the commands named in the error ("show, set, help")
- * @usage: the object's help text, printed for "help"
- * @cmd: the index in @cmds, or -1 when the help was printed
+ * lc_suggest() - the word of @words that @arg is most likely a misspelling of
+ * @arg: what was typed
+ * @words: NULL-terminated candidates
  *
- * Return: LC_EXIT_OK, or LC_EXIT_USAGE (said) for an unknown command.
+ * Return: the closest word (cli_suggest()), or NULL when none is close.
  */
-int lc_subcommand(const char *obj, int argc, char **argv,
-		  const char *const *cmds, const char *listed,
-		  const char *usage, int *cmd)
+const char *lc_suggest(const char *arg, const char *const *words)
 {
-	*cmd = 0;
-	if (argc > 0 && lc_is_help(argv[0])) {
-		fputs(usage, stdout);
-		*cmd = -1;
-		return LC_EXIT_OK;
-	}
-	if (argc > 0) {
-		*cmd = lc_match(argv[0], cmds);
-		if (*cmd < 0)
-			return lc_usage_error("%s: unknown command \"%s\": commands are %s",
-					      obj, argv[0], listed);
-	}
-	return LC_EXIT_OK;
+	return cli_suggest(arg, words);
 }
 
-static int lc_parse_dev(const char *s, uint32_t *dev)
+/* "a, b, c" into @buf */
+static const char *lc_join(char *buf, size_t len, const char *const *words)
 {
-	if (!strncmp(s, "loom", 4))
-		s += 4;
-	if (*s < '0' || *s > '9' || lc_parse_u32(s, dev))
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; words[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 words[i]);
+	return buf;
+}
+
+/**
+ * lc_keyword() - which keyword @arg abbreviates, or a usage error saying so
+ * @what: the command, for the message ("route set")
+ * @arg: the word typed
+ * @words: NULL-terminated keywords, in order of preference
+ *
+ * Return: the index in @words, or -1 after printing "WHAT: unknown keyword
+ * "ARG": did you mean ...? (keywords are ...)".
+ */
+int lc_keyword(const char *what, const char *arg, const char *const *words)
+{
+	int w = lc_match(arg, words);
+	const char *near;
+	char list[256];
+
+	if (w >= 0)
+		return w;
+	near = lc_suggest(arg, words);
+	lc_join(list, sizeof(list), words);
+	if (near)
+		lc_usage_error("%s: unknown keyword \"%s\": did you mean \"%s\"? (keywords are %s)",
+			       what, arg, near, list);
+	else
+		lc_usage_error("%s: unknown keyword \"%s\": keywords are %s", what, arg, list);
+	return -1;
+}
+
+/**
+ * lc_parse_dev() - a card's name, "loomN"
+ * @s: the text
+ * @dev: N
+ *
+ * Return: 0, or -1 when @s is not loomN.
+ */
+int lc_parse_dev(const char *s, uint32_t *dev)
+{
+	if (strncmp(s, "loom", 4))
+		return -1;
+	s += 4;
+	if (*s < '0' || *s > '9' || lc_parse_u32(s, dev) || *dev == LC_DEV_ALL)
 		return -1;
 	return 0;
 }
 
-struct lc_object {
-	const char *name;
-	int (*run)(const struct lc_opts *o, int argc, char **argv);
-	const char *usage;
+static int lc_unknown(const char *ctx, const char *what, const char *arg,
+		      const char *const *words, const char *hint)
+{
+	const char *near = lc_suggest(arg, words);
+	char list[256];
+
+	lc_join(list, sizeof(list), words);
+	if (near)
+		return lc_usage_error("%s%sunknown %s \"%s\": did you mean \"%s\"? (%ss are %s; %s)",
+				      ctx ? ctx : "", ctx ? ": " : "", what, arg, near,
+				      what, list, hint);
+	return lc_usage_error("%s%sunknown %s \"%s\": %ss are %s; %s", ctx ? ctx : "",
+			      ctx ? ": " : "", what, arg, what, list, hint);
+}
+
+static const struct lc_object *lc_find_object(const char *arg)
+{
+	const char *names[16];
+	int n = 0, w;
+
+	for (; lc_objects[n]; n++)
+		names[n] = lc_objects[n]->name;
+	names[n] = NULL;
+	w = lc_match(arg, names);
+	return w < 0 ? NULL : lc_objects[w];
+}
+
+static int lc_object_error(const char *arg)
+{
+	const char *names[16];
+	int n = 0;
+
+	for (; lc_objects[n]; n++)
+		names[n] = lc_objects[n]->name;
+	names[n++] = "help";
+	names[n] = NULL;
+	return lc_unknown(NULL, "object", arg, names, "try \"loomctl help\"");
+}
+
+static const struct lc_cmd *lc_find_cmd(const struct lc_object *obj, const char *arg,
+					int *err)
+{
+	const char *names[16];
+	char hint[64];
+	int n = 0, w;
+
+	for (; obj->cmds[n].name && n < 14; n++)
+		names[n] = obj->cmds[n].name;
+	names[n] = NULL;
+	w = lc_match(arg, names);
+	if (w >= 0)
+		return &obj->cmds[w];
+	names[n++] = "help";
+	names[n] = NULL;
+	snprintf(hint, sizeof(hint), "try \"loomctl %s help\"", obj->name);
+	*err = lc_unknown(obj->name, "command", arg, names, hint);
+	return NULL;
+}
+
+static const char *const lc_option_words[] = {
+	"-j", "--json", "-p", "--pretty", "-V", "--version", "-h", "--help",
+	"--bash-completion", NULL,
 };
 
-static const struct lc_object lc_objects[] = {
-	{ "dev", lc_dev_run, lc_dev_usage },
-	{ "route", lc_route_run, lc_route_usage },
-	{ "port", lc_port_run, lc_port_usage },
-	{ "monitor", lc_monitor_run, lc_monitor_usage },
-	{ "vc", lc_vc_run, lc_vc_usage },
-	{ "stats", lc_stats_run, lc_stats_usage },
-	{ "key", lc_key_run, lc_key_usage },
-	{ "bsu", lc_bsu_run, lc_bsu_usage },
-	{ "maint", lc_maint_run, lc_maint_usage },
-	{ "help", NULL, lc_usage },
-};
+static int lc_option_error(const char *a)
+{
+	if (!strcmp(a, "-d") || !strncmp(a, "--dev", 5))
+		return lc_usage_error("unknown option \"%s\": name the card after the command, e.g. \"loomctl route show dev loom0\"",
+				      a);
+	return lc_unknown(NULL, "option", a, lc_option_words, "try \"loomctl help\"");
+}
+
+/* the bash completion script, from the same tables the parser reads */
+static void lc_print_completion(void)
+{
+	printf("# bash completion for loomctl, printed by \"loomctl --bash-completion\"\n"
+	       "# from the command table loomctl parses its command line with.\n"
+	       "_loomctl()\n"
+	       "{\n"
+	       "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+	       "\tlocal i obj= cmd= at=0 words\n"
+	       "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
+	       "\t\tcase ${COMP_WORDS[i]} in\n"
+	       "\t\t-*) ;;\n"
+	       "\t\t*) if [ -z \"$obj\" ]; then obj=${COMP_WORDS[i]}; at=$i\n"
+	       "\t\t   elif [ -z \"$cmd\" ]; then cmd=${COMP_WORDS[i]}; fi ;;\n"
+	       "\t\tesac\n"
+	       "\tdone\n"
+	       "\tif [ -n \"$obj\" ] && [ \"$prev\" = dev ] && [ $((COMP_CWORD - 1)) -gt $at ]; then\n"
+	       "\t\twords=$(cd /dev 2>/dev/null && echo loom[0-9]*)\n"
+	       "\t\t[ \"$words\" = \"loom[0-9]*\" ] && words=loom0\n"
+	       "\telif [ -z \"$obj\" ]; then\n"
+	       "\t\tcase $cur in\n"
+	       "\t\t-*) words=\"");
+	for (int i = 0; lc_option_words[i]; i++)
+		printf("%s%s", i ? " " : "", lc_option_words[i]);
+	printf("\" ;;\n\t\t*) words=\"");
+	for (int i = 0; lc_objects[i]; i++)
+		printf("%s ", lc_objects[i]->name);
+	printf("help\" ;;\n\t\tesac\n"
+	       "\telif [ -z \"$cmd\" ]; then\n"
+	       "\t\tcase $obj in\n");
+	for (int i = 0; lc_objects[i]; i++) {
+		printf("\t\t%s) words=\"", lc_objects[i]->name);
+		for (const struct lc_cmd *c = lc_objects[i]->cmds; c->name; c++)
+			printf("%s ", c->name);
+		printf("help\" ;;\n");
+	}
+	printf("\t\t*) words= ;;\n\t\tesac\n"
+	       "\telse\n"
+	       "\t\tcase \"$obj $cmd\" in\n");
+	for (int i = 0; lc_objects[i]; i++) {
+		for (const struct lc_cmd *c = lc_objects[i]->cmds; c->name; c++) {
+			printf("\t\t\"%s %s\") words=\"dev", lc_objects[i]->name, c->name);
+			for (int w = 0; c->words && c->words[w]; w++)
+				printf(" %s", c->words[w]);
+			printf("\" ;;\n");
+		}
+	}
+	printf("\t\t*) words=dev ;;\n\t\tesac\n"
+	       "\tfi\n"
+	       "\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+	       "}\n"
+	       "complete -F _loomctl loomctl\n");
+}
 
 int main(int argc, char **argv)
 {
-	static const char *const names[] = { "dev", "route", "port", "monitor",
-					     "vc", "stats", "key", "bsu", "maint", "help", NULL };
-	struct lc_opts o = { .json = false, .dev = 0 };
-	bool dev_given = false;
-	int i = 1, which;
+	struct lc_opts o = { .dev = LC_DEV_ALL };
+	const struct lc_object *obj;
+	const struct lc_cmd *cmd;
+	bool pretty = false;
+	int i = 1, err = 0;
 
 	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		const char *a = argv[i];
@@ -231,34 +390,68 @@ int main(int argc, char **argv)
 			break;
 		} else if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
 			o.json = true;
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--pretty")) {
+			o.json = true;
+			pretty = true;
+		} else if (!strcmp(a, "-jp") || !strcmp(a, "-pj")) {
+			o.json = true;
+			pretty = true;
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			return cli_version("loomctl");
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(lc_usage, stdout);
+			lc_print_usage(stdout);
 			return LC_EXIT_OK;
-		} else if (!strcmp(a, "-d") || !strcmp(a, "--dev")) {
-			if (++i >= argc)
-				return lc_usage_error("%s needs a device (loomN or N)", a);
-			if (lc_parse_dev(argv[i], &o.dev))
-				return lc_usage_error("-d %s: not a loom device name: give loomN or N, e.g. -d loom0",
-						      argv[i]);
-			dev_given = true;
+		} else if (!strcmp(a, "--bash-completion")) {
+			lc_print_completion();
+			return LC_EXIT_OK;
 		} else {
-			return lc_usage_error("unknown option \"%s\": try \"loomctl help\"", a);
+			return lc_option_error(a);
 		}
 	}
 	if (i >= argc) {
-		fputs(lc_usage, stderr);
+		lc_print_usage(stderr);
 		return LC_EXIT_USAGE;
 	}
-	which = lc_match(argv[i], names);
-	if (which < 0)
-		return lc_usage_error("unknown object \"%s\": objects are dev, route, port, vc, stats, key, bsu, monitor, maint; try \"loomctl help\"",
-				      argv[i]);
-	if (!lc_objects[which].run) {
-		fputs(lc_usage, stdout);
+	if (!strcmp(argv[i], "help")) {
+		if (i + 1 >= argc) {
+			lc_print_usage(stdout);
+			return LC_EXIT_OK;
+		}
+		obj = lc_find_object(argv[i + 1]);
+		if (!obj)
+			return lc_object_error(argv[i + 1]);
+		lc_print_object_help(obj);
 		return LC_EXIT_OK;
 	}
-	/* "dev" without -d lists every card; the others default to loom0 */
-	if (which == 0 && !dev_given)
-		o.dev = UINT32_MAX;
-	return lc_objects[which].run(&o, argc - i - 1, argv + i + 1);
+	obj = lc_find_object(argv[i]);
+	if (!obj)
+		return lc_object_error(argv[i]);
+	argc -= i + 1;
+	argv += i + 1;
+	cmd = &obj->cmds[0];
+	if (argc > 0 && lc_is_help(argv[0])) {
+		lc_print_object_help(obj);
+		return LC_EXIT_OK;
+	}
+	if (argc > 0 && strcmp(argv[0], "dev")) {
+		cmd = lc_find_cmd(obj, argv[0], &err);
+		if (!cmd)
+			return err;
+		argc--;
+		argv++;
+	}
+	if (argc > 0 && !strcmp(argv[0], "dev")) {
+		if (argc < 2)
+			return lc_usage_error("%s %s: \"dev\" needs a card name, e.g. dev loom0",
+					      obj->name, cmd->name);
+		if (lc_parse_dev(argv[1], &o.dev))
+			return lc_usage_error("%s %s: dev \"%s\" is not a card name: give loomN, e.g. dev loom0",
+					      obj->name, cmd->name, argv[1]);
+		o.dev_given = true;
+		argc -= 2;
+		argv += 2;
+	}
+	o.all_devs = cmd->all_devs;
+	lc_print_start(o.json, pretty);
+	return cmd->run(&o, argc, argv);
 }

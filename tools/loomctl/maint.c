@@ -14,18 +14,7 @@
 
 #define LC_MAINT_ROUTE_MAX	64	/* longer than the card takes: the kernel says so */
 
-const char lc_maint_usage[] =
-"NAME\n"
-"    loomctl maint - read and write registers of any card over the\n"
-"    maintenance network\n"
-"\n"
-"SYNOPSIS\n"
-"    loomctl [-j] [-d DEV] maint read [--route ROUTE] [--timeout MS]\n"
-"                                  [--retries N] REG\n"
-"    loomctl [-j] [-d DEV] maint write [--route ROUTE] [--timeout MS]\n"
-"                                   [--retries N] REG VALUE\n"
-"    loomctl maint help\n"
-"\n"
+static const char lc_maint_usage[] =
 "DESCRIPTION\n"
 "    A maintenance packet follows a directed route: the output port to\n"
 "    take at each card, starting at DEV's card.  It needs no routing table\n"
@@ -35,12 +24,12 @@ const char lc_maint_usage[] =
 "    and the kernel retries with a new sequence id after each timeout.\n"
 "    Needs CAP_NET_ADMIN, reads included.\n"
 "\n"
-"    --route ROUTE   output ports, comma separated (\"0,2,1\": port 0 of\n"
+"    route ROUTE     output ports, comma separated (\"0,2,1\": port 0 of\n"
 "                    this card, then port 2 of the next one, ...); at\n"
 "                    most 16 hops.  \"local\" or \"\" (the default) is this\n"
 "                    card itself.\n"
-"    --timeout MS    wait per attempt, 1..10000 (default 100)\n"
-"    --retries N     attempts after the first, 0..100 (default 3)\n"
+"    timeout MS      wait per attempt, 1..10000 (default 100)\n"
+"    retries N       attempts after the first, 0..100 (default 3)\n"
 "\n"
 "    REG is a register offset (0x90) or a name:\n"
 "        node_id logical_id n_ports rt_entries     router block\n"
@@ -57,20 +46,22 @@ const char lc_maint_usage[] =
 "    VC table, counters, link thresholds, BSU); elsewhere the card\n"
 "    answers READ_ONLY.\n"
 "\n"
-"    Text:  node 1 via 0: node_id [0x90] = 1 (0x00000001)\n"
-"    JSON:  {\"dev\", \"op\", \"route\" (array), \"reg\", \"addr\", \"value\",\n"
-"           \"status\", \"node\", \"seq\", \"attempts\"}\n"
+"FIELDS (text and JSON)\n"
+"    dev op route reg addr value status node seq attempts\n"
+"    (route is a list of ports, \"local\" in text when empty; status is\n"
+"    ok, bad_addr, read_only or bad_op)\n"
 "\n"
-"EXIT STATUS\n"
-"    0 the card did the access; 1 no response after every attempt, the\n"
-"    card refused (BAD_ADDR, READ_ONLY, BAD_OP) or the kernel refused;\n"
-"    2 usage error\n"
+"    Text:  dev loom0 op read route 0 reg node_id addr 0x90 value 1 status ok\n"
+"               node 1 seq 7 attempts 1\n"
+"\n"
+"    The exit status is 1 when the card answered another status than ok\n"
+"    or nothing answered after every attempt.\n"
 "\n"
 "EXAMPLES\n"
 "    loomctl maint read node_id\n"
-"    loomctl maint read --route 0 port1.peer_node\n"
-"    loomctl maint write --route 0,1 rt5 0x80000001\n"
-"    loomctl -j maint read --route 1 --timeout 500 --retries 10 0x2100\n";
+"    loomctl maint read route 0 port1.peer_node\n"
+"    loomctl maint write route 0,1 rt5 0x80000001\n"
+"    loomctl -j maint read route 1 timeout 500 retries 10 0x2100\n";
 
 static const char lc_maint_perm_hint[] =
 	"maintenance access needs CAP_NET_ADMIN, reads included (run it as root)";
@@ -207,7 +198,7 @@ static int lc_maint_access(struct lc_nl *nl, const struct lc_maint_req *r,
 		char route[3 * LC_MAINT_ROUTE_MAX + 8];
 
 		lc_maint_route_text(r, route, sizeof(route));
-		fprintf(stderr, "loomctl: %s: timed out after %u attempts of %u ms: no response over route %s: the route crosses a down or nonexistent port or a card that is not running (check each hop with \"maint read --route ... portN.status\"; raise --timeout or --retries if the fabric is only slow)\n",
+		fprintf(stderr, "loomctl: %s: timed out after %u attempts of %u ms: no response over route %s: the route crosses a down or nonexistent port or a card that is not running (check each hop with \"maint read route ... portN.status\"; raise timeout or retries if the fabric is only slow)\n",
 			what, (r->with_retries ? r->retries : 3) + 1,
 			r->with_timeout ? r->timeout_ms : 100, route);
 		return LC_EXIT_KERNEL;
@@ -369,109 +360,129 @@ static int lc_maint_parse_route(const char *s, struct lc_maint_req *r)
 		unsigned long v;
 
 		if (*p < '0' || *p > '9')
-			return lc_usage_error("maint: --route \"%s\": expected output port numbers separated by commas (e.g. 0,2,1) or \"local\"",
+			return lc_usage_error("maint: route \"%s\": expected output port numbers separated by commas (e.g. 0,2,1) or \"local\"",
 					      s);
 		errno = 0;
 		v = strtoul(p, &end, 10);
 		if (errno || v > 255)
-			return lc_usage_error("maint: --route \"%s\": port %.*s out of range (ports are 0..%d)",
+			return lc_usage_error("maint: route \"%s\": port %.*s out of range (ports are 0..%d)",
 					      s, (int)(end - p), p, LOOM_MAX_PORTS - 1);
 		if (r->route_len == LC_MAINT_ROUTE_MAX)
-			return lc_usage_error("maint: --route \"%s\": more than %d hops (a card takes %d)",
+			return lc_usage_error("maint: route \"%s\": more than %d hops (a card takes %d)",
 					      s, LC_MAINT_ROUTE_MAX, LOOM_MAINT_MAX_HOPS);
 		r->route[r->route_len++] = (uint8_t)v;
 		if (!*end)
 			return 0;
 		if (*end != ',')
-			return lc_usage_error("maint: --route \"%s\": expected a comma after %.*s",
+			return lc_usage_error("maint: route \"%s\": expected a comma after %.*s",
 					      s, (int)(end - p), p);
 		p = end + 1;
 	}
 }
 
-static void lc_maint_print(const struct lc_opts *o, const struct lc_maint_req *r,
-			   const char *reg, const struct lc_maint_resp *resp)
+static void lc_maint_print_route(const uint8_t *route, unsigned int n)
 {
-	char route[3 * LC_MAINT_ROUTE_MAX + 8];
+	lc_print_open_array(LC_PRINT_JSON, "route");
+	for (unsigned int i = 0; i < n; i++)
+		lc_print_uint(LC_PRINT_JSON, NULL, route[i]);
+	lc_print_close_array(LC_PRINT_JSON);
+	if (!lc_print_is_json()) {
+		char text[4 * LC_MAINT_ROUTE_MAX + 8] = "local";
+		size_t used = 0;
 
-	if (o->json) {
-		printf("{\"dev\":\"loom%u\",\"op\":\"%s\",\"route\":[", r->dev,
-		       r->op == LOOM_MAINT_OP_WRITE ? "write" : "read");
-		for (unsigned int i = 0; i < r->route_len; i++)
-			printf("%s%u", i ? "," : "", r->route[i]);
-		fputs("],\"reg\":", stdout);
-		lc_json_str(stdout, reg);
-		printf(",\"addr\":%u,\"value\":%u,\"status\":\"%s\",\"node\":%u,\"seq\":%u,\"attempts\":%u}\n",
-		       r->addr, resp->value, lc_maint_status_name(resp->status), resp->node,
-		       resp->seq, resp->attempts);
-		return;
+		for (unsigned int i = 0; i < n && used < sizeof(text); i++)
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%u",
+						 i ? "," : "", route[i]);
+		lc_print_str(LC_PRINT_TEXT, "route", text);
 	}
-	lc_maint_route_text(r, route, sizeof(route));
-	if (resp->status != LOOM_MAINT_ST_OK)
-		return;
-	printf("node %u via %s: %s [0x%x] %s %u (0x%08x)\n", resp->node, route, reg, r->addr,
-	       r->op == LOOM_MAINT_OP_WRITE ? "<-" : "=", resp->value, resp->value);
 }
 
-int lc_maint_run(const struct lc_opts *o, int argc, char **argv)
+static void lc_maint_print(const struct lc_maint_req *r, const char *reg,
+			   const struct lc_maint_resp *resp)
 {
-	static const char *const cmds[] = { "read", "write", NULL };
-	struct lc_maint_req r = { .dev = o->dev };
+	char name[24];
+
+	snprintf(name, sizeof(name), "loom%u", r->dev);
+	lc_print_open_object(NULL);
+	lc_print_str(LC_PRINT_ANY, "dev", name);
+	lc_print_str(LC_PRINT_ANY, "op", r->op == LOOM_MAINT_OP_WRITE ? "write" : "read");
+	lc_maint_print_route(r->route, r->route_len);
+	lc_print_str(LC_PRINT_ANY, "reg", reg);
+	lc_print_hex(LC_PRINT_ANY, "addr", r->addr);
+	lc_print_uint(LC_PRINT_ANY, "value", resp->value);
+	lc_print_str(LC_PRINT_ANY, "status", lc_maint_status_name(resp->status));
+	lc_print_nl();
+	lc_print_uint(LC_PRINT_ANY, "node", resp->node);
+	lc_print_uint(LC_PRINT_ANY, "seq", resp->seq);
+	lc_print_uint(LC_PRINT_ANY, "attempts", resp->attempts);
+	lc_print_close_object();
+	lc_print_end();
+}
+
+static const char *const lc_maint_words[] = { "route", "timeout", "retries", NULL };
+
+static int lc_maint_run(struct lc_opts *o, int argc, char **argv, uint8_t op)
+{
+	const char *cmd = op == LOOM_MAINT_OP_READ ? "read" : "write";
+	struct lc_maint_req r = { .op = op };
 	struct lc_maint_resp resp;
 	const char *reg = NULL, *val = NULL;
 	uint32_t block, off, at = 0;
 	char what[128];
 	struct lc_nl nl;
-	int cmd, err;
+	int err;
 
-	if (argc < 1 || lc_is_help(argv[0])) {
-		fputs(lc_maint_usage, argc < 1 ? stderr : stdout);
-		return argc < 1 ? LC_EXIT_USAGE : LC_EXIT_OK;
-	}
-	cmd = lc_match(argv[0], cmds);
-	if (cmd < 0)
-		return lc_usage_error("maint: unknown command \"%s\": commands are read, write, help",
-				      argv[0]);
-	r.op = cmd == 0 ? LOOM_MAINT_OP_READ : LOOM_MAINT_OP_WRITE;
-	for (int i = 1; i < argc; i++) {
+	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
+		int w = -1;
 
-		if (!strcmp(a, "--route") || !strcmp(a, "--timeout") || !strcmp(a, "--retries")) {
+		/* the keywords come before REG, and are never abbreviated: a
+		 * register name may start like one
+		 */
+		for (int k = 0; !reg && lc_maint_words[k]; k++)
+			if (!strcmp(a, lc_maint_words[k]))
+				w = k;
+		if (w >= 0) {
 			if (++i >= argc)
-				return lc_usage_error("maint: %s needs a value", a);
-			if (!strcmp(a, "--route")) {
+				return lc_usage_error("maint %s: \"%s\" needs a value", cmd, a);
+			if (w == 0) {
 				err = lc_maint_parse_route(argv[i], &r);
-			} else if (!strcmp(a, "--timeout")) {
+			} else if (w == 1) {
 				err = lc_parse_u32(argv[i], &r.timeout_ms) ?
-				      lc_usage_error("maint: --timeout \"%s\" is not a number of milliseconds",
-						     argv[i]) : 0;
+				      lc_usage_error("maint %s: timeout \"%s\" is not a number of milliseconds",
+						     cmd, argv[i]) : 0;
 				r.with_timeout = true;
 			} else {
 				err = lc_parse_u32(argv[i], &r.retries) ?
-				      lc_usage_error("maint: --retries \"%s\" is not a number", argv[i]) : 0;
+				      lc_usage_error("maint %s: retries \"%s\" is not a number",
+						     cmd, argv[i]) : 0;
 				r.with_retries = true;
 			}
 			if (err)
 				return err;
 		} else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
-			return lc_usage_error("maint: unknown option \"%s\": options are --route, --timeout, --retries",
-					      a);
+			const char *near = lc_suggest(a + strspn(a, "-"), lc_maint_words);
+
+			if (near)
+				return lc_usage_error("maint %s: unknown option \"%s\": did you mean the keyword \"%s\"? (keywords are route, timeout, retries)",
+						      cmd, a, near);
+			return lc_usage_error("maint %s: unknown option \"%s\": keywords are route, timeout, retries",
+					      cmd, a);
 		} else if (!reg) {
 			reg = a;
-		} else if (r.op == LOOM_MAINT_OP_WRITE && !val) {
+		} else if (op == LOOM_MAINT_OP_WRITE && !val) {
 			val = a;
 		} else {
-			return lc_usage_error("maint %s: unexpected argument \"%s\": usage: loomctl maint %s [--route ROUTE] [--timeout MS] [--retries N] REG%s",
-					      cmds[cmd], a, cmds[cmd],
-					      cmd ? " VALUE" : "");
+			return lc_usage_error("maint %s: unexpected argument \"%s\": usage: loomctl maint %s [dev DEV] [route ROUTE] [timeout MS] [retries N] REG%s",
+					      cmd, a, cmd, op == LOOM_MAINT_OP_WRITE ? " VALUE" : "");
 		}
 	}
 	if (!reg)
 		return lc_usage_error("maint %s: missing REG (an offset such as 0x90, or a name such as node_id)",
-				      cmds[cmd]);
-	if (r.op == LOOM_MAINT_OP_WRITE) {
+				      cmd);
+	if (op == LOOM_MAINT_OP_WRITE) {
 		if (!val)
-			return lc_usage_error("maint write: missing VALUE: usage: loomctl maint write [--route ROUTE] REG VALUE");
+			return lc_usage_error("maint write: missing VALUE: usage: loomctl maint write [dev DEV] [route ROUTE] REG VALUE");
 		if (lc_parse_u32(val, &r.value))
 			return lc_usage_error("maint write: VALUE \"%s\" is not a number that fits 32 bits",
 					      val);
@@ -481,10 +492,11 @@ int lc_maint_run(const struct lc_opts *o, int argc, char **argv)
 	if (err)
 		return err;
 
-	snprintf(what, sizeof(what), "maint %s %s on loom%u", cmds[cmd], reg, r.dev);
-	err = lc_nl_open(&nl);
+	err = lc_nl_open(&nl, o);
 	if (err)
 		return err;
+	r.dev = o->dev;
+	snprintf(what, sizeof(what), "maint %s %s on loom%u", cmd, reg, r.dev);
 	if (block)
 		err = lc_maint_find_block(&nl, &r, block, &at, what);
 	if (!err) {
@@ -494,8 +506,7 @@ int lc_maint_run(const struct lc_opts *o, int argc, char **argv)
 	lc_nl_close(&nl);
 	if (err)
 		return err;
-	lc_maint_print(o, &r, reg, &resp);
-	fflush(stdout);
+	lc_maint_print(&r, reg, &resp);
 	if (resp.status != LOOM_MAINT_ST_OK) {
 		fprintf(stderr, "loomctl: %s: node %u answered %s: %s\n", what, resp.node,
 			lc_maint_status_name(resp.status), lc_maint_status_why(resp.status));
@@ -504,55 +515,70 @@ int lc_maint_run(const struct lc_opts *o, int argc, char **argv)
 	return LC_EXIT_OK;
 }
 
+static int lc_maint_read(struct lc_opts *o, int argc, char **argv)
+{
+	return lc_maint_run(o, argc, argv, LOOM_MAINT_OP_READ);
+}
+
+static int lc_maint_write(struct lc_opts *o, int argc, char **argv)
+{
+	return lc_maint_run(o, argc, argv, LOOM_MAINT_OP_WRITE);
+}
+
+static const struct lc_cmd lc_maint_cmds[] = {
+	{ "read", lc_maint_read, "[route ROUTE] [timeout MS] [retries N] REG",
+	  "read a register of any card over the maintenance network (needs CAP_NET_ADMIN)",
+	  lc_maint_words, false },
+	{ "write", lc_maint_write, "[route ROUTE] [timeout MS] [retries N] REG VALUE",
+	  "write a register of any card over the maintenance network (needs CAP_NET_ADMIN)",
+	  lc_maint_words, false },
+	{ NULL },
+};
+
+const struct lc_object lc_obj_maint = {
+	.name = "maint",
+	.summary = "registers of any card, over the maintenance network",
+	.usage = lc_maint_usage,
+	.cmds = lc_maint_cmds,
+};
+
 /**
  * lc_maint_print_event() - print one LOOM_EVENT_MAINT_RESP for monitor
- * @json: one JSON object per line instead of text
  * @dev: the card's index
  * @maint: the LOOM_ATTR_MAINT nest
  *
  * Return: 0 or -EPROTO.
  */
-int lc_maint_print_event(bool json, uint32_t dev, struct nlattr *maint)
+int lc_maint_print_event(uint32_t dev, struct nlattr *maint)
 {
 	struct nlattr *m[LOOM_ATTR_MAINT_MAX + 1];
-	uint32_t st;
+	char name[24];
 
 	if (lc_nl_parse_nest(m, LOOM_ATTR_MAINT_MAX, maint, lc_maint_policy))
 		return -EPROTO;
-	st = lc_get_u32(m, LOOM_ATTR_MAINT_STATUS);
-	if (json)
-		printf("{\"event\":\"maint_resp\",\"dev\":\"loom%u\",\"seq\":%u,\"node\":%u,\"status\":\"%s\",\"value\":%u",
-		       dev, lc_get_u32(m, LOOM_ATTR_MAINT_SEQ), lc_get_u32(m, LOOM_ATTR_MAINT_NODE),
-		       lc_maint_status_name(st), lc_get_u32(m, LOOM_ATTR_MAINT_VALUE));
-	else
-		printf("maint response: loom%u seq %u node %u status %s value %u (0x%08x)", dev,
-		       lc_get_u32(m, LOOM_ATTR_MAINT_SEQ), lc_get_u32(m, LOOM_ATTR_MAINT_NODE),
-		       lc_maint_status_name(st), lc_get_u32(m, LOOM_ATTR_MAINT_VALUE),
-		       lc_get_u32(m, LOOM_ATTR_MAINT_VALUE));
+	snprintf(name, sizeof(name), "loom%u", dev);
+	lc_print_open_object(NULL);
+	lc_print_str(LC_PRINT_ANY, "event", "maint_resp");
+	lc_print_str(LC_PRINT_ANY, "dev", name);
+	lc_print_uint(LC_PRINT_ANY, "seq", lc_get_u32(m, LOOM_ATTR_MAINT_SEQ));
+	lc_print_uint(LC_PRINT_ANY, "node", lc_get_u32(m, LOOM_ATTR_MAINT_NODE));
+	lc_print_str(LC_PRINT_ANY, "status",
+		     lc_maint_status_name(lc_get_u32(m, LOOM_ATTR_MAINT_STATUS)));
+	lc_print_uint(LC_PRINT_ANY, "value", lc_get_u32(m, LOOM_ATTR_MAINT_VALUE));
 	/* the request is known when the response was the one awaited */
 	if (m[LOOM_ATTR_MAINT_OP] && m[LOOM_ATTR_MAINT_ADDR]) {
-		const uint8_t *route = m[LOOM_ATTR_MAINT_ROUTE] ?
-				       nla_data(m[LOOM_ATTR_MAINT_ROUTE]) : NULL;
-		int n = m[LOOM_ATTR_MAINT_ROUTE] ? nla_len(m[LOOM_ATTR_MAINT_ROUTE]) : 0;
-		const char *op = nla_get_u8(m[LOOM_ATTR_MAINT_OP]) == LOOM_MAINT_OP_WRITE ?
-				 "write" : "read";
-
-		if (json) {
-			printf(",\"op\":\"%s\",\"addr\":%u,\"route\":[", op,
-			       nla_get_u32(m[LOOM_ATTR_MAINT_ADDR]));
-			for (int i = 0; i < n; i++)
-				printf("%s%u", i ? "," : "", route[i]);
-			fputs("]", stdout);
-		} else {
-			printf(" for %s 0x%x via ", op, nla_get_u32(m[LOOM_ATTR_MAINT_ADDR]));
-			if (!n)
-				fputs("local", stdout);
-			for (int i = 0; i < n; i++)
-				printf("%s%u", i ? "," : "", route[i]);
-		}
-	} else if (!json) {
-		fputs(" (late or not awaited)", stdout);
+		lc_print_str(LC_PRINT_ANY, "op",
+			     nla_get_u8(m[LOOM_ATTR_MAINT_OP]) == LOOM_MAINT_OP_WRITE ?
+			     "write" : "read");
+		lc_print_hex(LC_PRINT_ANY, "addr", nla_get_u32(m[LOOM_ATTR_MAINT_ADDR]));
+		lc_maint_print_route(m[LOOM_ATTR_MAINT_ROUTE] ?
+				     nla_data(m[LOOM_ATTR_MAINT_ROUTE]) : NULL,
+				     m[LOOM_ATTR_MAINT_ROUTE] ?
+				     (unsigned int)nla_len(m[LOOM_ATTR_MAINT_ROUTE]) : 0);
+	} else {
+		lc_print_text("(late or not awaited)");
 	}
-	fputs(json ? "}\n" : "\n", stdout);
+	lc_print_close_object();
+	lc_print_end();
 	return 0;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loomctl monitor: subscribe to the family's "events" multicast group and
- * print every route and port change until SIGINT or SIGTERM.
+ * loomctl monitor: subscribe to the family's "events" multicast group (and
+ * its "maint" group when the caller may join it) and print every route and
+ * port change and maintenance response until SIGINT or SIGTERM.
  */
 #include <errno.h>
 #include <poll.h>
@@ -12,41 +13,38 @@
 
 #include "loomctl.h"
 
-const char lc_monitor_usage[] =
-"NAME\n"
-"    loomctl monitor - follow changes of loom cards as they happen\n"
-"\n"
-"SYNOPSIS\n"
-"    loomctl [-j] monitor\n"
-"    loomctl monitor help\n"
-"\n"
+static const char lc_monitor_usage[] =
 "DESCRIPTION\n"
 "    Joins the \"events\" multicast group of the loom netlink family and\n"
-"    prints one line per event until interrupted (SIGINT or SIGTERM, exit\n"
-"    status 0).  Events of every card are shown; -d is ignored.\n"
+"    prints one record per event until interrupted (SIGINT or SIGTERM,\n"
+"    exit status 0): every event (all, the default), or only those of\n"
+"    route, port or maint.  Events of every card are shown unless\n"
+"    \"dev DEV\" names one.  With -j, one JSON object per line.\n"
 "\n"
-"    route changed: loom0 dest 1 port 0 phys 1 [adaptive] [invalid]\n"
-"        a route set or del; the entry as it is now (\"invalid\" after a\n"
-"        del).  With -j, one JSON object per line with the keys event\n"
-"        (\"route_changed\"), dev, dest, port, phys_dest, adaptive, valid.\n"
+"    event route_changed: a route set or del; the entry as it is now\n"
+"        (\"invalid\" after a del), with the fields of route show.\n"
+"    event route_table_loaded: a route load replaced the whole table\n"
+"        (read it with route show); fields event, dev.\n"
+"    event port_changed: a port's state changed: link up or down, a lane\n"
+"        dropped, declared dead, enabled or disabled; the status fields of\n"
+"        port show (port show has its counters).  The card reports\n"
+"        changes at once; loom.ko also looks every second, so an event may\n"
+"        come up to a second late.\n"
+"    event maint_resp: a maintenance response reached the card: the one a\n"
+"        maint command waits for (with its request: op, addr, route), or a\n"
+"        late one nobody waits for any more (\"late or not awaited\").\n"
+"        These come from the \"maint\" group, which only CAP_NET_ADMIN may\n"
+"        join: without it, monitor (all) says so once and shows the other\n"
+"        events, and monitor maint fails.\n"
 "\n"
-"    route table loaded: loom0\n"
-"        a route load replaced the whole table (read it with route show).\n"
-"        JSON: {\"event\":\"route_table_loaded\",\"dev\":\"loom0\"}.\n"
+"FIELDS (text and JSON)\n"
+"    event, then those of the event's kind: route_changed as route show;\n"
+"    route_table_loaded: dev; port_changed: dev port cabled up disabled\n"
+"    dead lanes peer_node peer_port; maint_resp: dev seq node status value\n"
+"    op addr route\n"
 "\n"
-"    port changed: loom0 port 1: cabled up peer node 1 port 0 [disabled] [dead]\n"
-"        a port's state changed: link up or down, a lane dropped, declared\n"
-"        dead, enabled or disabled (port show has its counters).\n"
-"        JSON: {\"event\":\"port_changed\",\"port\":{...}} with\n"
-"        the object of port show -j.  The card reports changes at once;\n"
-"        loom.ko also looks every second, so an event may come up to a\n"
-"        second late.\n"
-"\n"
-"    maint response: loom0 seq 7 node 1 status ok value 1 (0x00000001) for read 0x90 via 0\n"
-"        a maintenance response reached the card: the one a maint command\n"
-"        waits for (with its request), or a late one nobody waits for any\n"
-"        more (\"late or not awaited\").  JSON: {\"event\":\"maint_resp\",\n"
-"        \"dev\", \"seq\", \"node\", \"status\", \"value\"[, \"op\", \"addr\", \"route\"]}.\n"
+"    Text:  event route_changed dev loom0 dest 1 port 0 phys_dest 1 valid\n"
+"           event port_changed dev loom0 port 1 cabled up lanes 4 peer_node 1 peer_port 0\n"
 "\n"
 "    \"listening for loom events\" is printed on standard error once the\n"
 "    subscription is in place.  When loom.ko is unloaded the family goes\n"
@@ -60,8 +58,17 @@ static void lc_on_signal(int sig)
 	lc_stop = 1;
 }
 
+/* which events a monitor command prints */
+enum lc_monitor_kind {
+	LC_MON_ALL,
+	LC_MON_ROUTE,
+	LC_MON_PORT,
+	LC_MON_MAINT,
+};
+
 struct lc_monitor {
 	const struct lc_opts *o;
+	enum lc_monitor_kind kind;
 	int family;
 	bool gone;		/* the family was unregistered */
 };
@@ -101,64 +108,46 @@ static int lc_monitor_event(struct nl_msg *msg, void *arg)
 		return NL_SKIP;
 	}
 	dev = tb[LOOM_ATTR_DEV_INDEX] ? nla_get_u32(tb[LOOM_ATTR_DEV_INDEX]) : 0;
-	if (g->cmd == LOOM_EVENT_PORT_CHANGED) {
-		if (o->json) {
-			lc_port_print_entry(true, dev, tb[LOOM_ATTR_PORT],
-					    "{\"event\":\"port_changed\",\"port\":", true);
-			fputs("}\n", stdout);
-		} else {
-			char prefix[48];
-
-			snprintf(prefix, sizeof(prefix), "port changed: loom%u ", dev);
-			lc_port_print_entry(false, dev, tb[LOOM_ATTR_PORT], prefix, true);
-		}
-		fflush(stdout);
-		return NL_OK;
-	}
-	if (g->cmd == LOOM_EVENT_MAINT_RESP) {
-		lc_maint_print_event(o->json, dev, tb[LOOM_ATTR_MAINT]);
-		fflush(stdout);
-		return NL_OK;
-	}
-	if (g->cmd != LOOM_EVENT_ROUTE_CHANGED)
+	if (o->dev_given && dev != o->dev)
 		return NL_SKIP;
-	if (!tb[LOOM_ATTR_ROUTE]) {
-		if (o->json)
-			printf("{\"event\":\"route_table_loaded\",\"dev\":\"loom%u\"}\n", dev);
-		else
-			printf("route table loaded: loom%u\n", dev);
-		fflush(stdout);
-		return NL_OK;
-	}
-	if (o->json) {
-		lc_route_print_entry(true, dev, tb[LOOM_ATTR_ROUTE],
-				     "{\"event\":\"route_changed\",\"entry\":");
-		fputs("}\n", stdout);
-	} else {
-		char prefix[48];
+	if (g->cmd == LOOM_EVENT_PORT_CHANGED &&
+	    (m->kind == LC_MON_ALL || m->kind == LC_MON_PORT)) {
+		lc_port_print_entry(dev, tb[LOOM_ATTR_PORT], "port_changed");
+	} else if (g->cmd == LOOM_EVENT_MAINT_RESP &&
+		   (m->kind == LC_MON_ALL || m->kind == LC_MON_MAINT)) {
+		lc_maint_print_event(dev, tb[LOOM_ATTR_MAINT]);
+	} else if (g->cmd == LOOM_EVENT_ROUTE_CHANGED &&
+		   (m->kind == LC_MON_ALL || m->kind == LC_MON_ROUTE)) {
+		if (tb[LOOM_ATTR_ROUTE]) {
+			lc_route_print_entry(dev, tb[LOOM_ATTR_ROUTE], "route_changed");
+		} else {
+			char name[24];
 
-		snprintf(prefix, sizeof(prefix), "route changed: loom%u ", dev);
-		lc_route_print_entry(false, dev, tb[LOOM_ATTR_ROUTE], prefix);
+			snprintf(name, sizeof(name), "loom%u", dev);
+			lc_print_open_object(NULL);
+			lc_print_str(LC_PRINT_ANY, "event", "route_table_loaded");
+			lc_print_str(LC_PRINT_ANY, "dev", name);
+			lc_print_close_object();
+		}
+	} else {
+		return NL_SKIP;
 	}
-	fflush(stdout);
+	lc_print_end();
 	return NL_OK;
 }
 
-int lc_monitor_run(const struct lc_opts *o, int argc, char **argv)
+static int lc_monitor_run(struct lc_opts *o, int argc, char **argv,
+			  enum lc_monitor_kind kind)
 {
-	struct lc_monitor m = { .o = o };
+	struct lc_monitor m = { .o = o, .kind = kind };
 	struct sigaction sa;
 	struct lc_nl nl;
-	int grp, ctrl_grp, err;
+	int grp, ctrl_grp, maint_grp, err;
 
-	if (argc > 0 && lc_is_help(argv[0])) {
-		fputs(lc_monitor_usage, stdout);
-		return LC_EXIT_OK;
-	}
 	if (argc > 0)
-		return lc_usage_error("monitor: unexpected argument \"%s\": usage: loomctl [-j] monitor",
+		return lc_usage_error("monitor: unexpected argument \"%s\": usage: loomctl [-j] monitor [all|route|port|maint] [dev DEV]",
 				      argv[0]);
-	err = lc_nl_open(&nl);
+	err = lc_nl_open(&nl, o);
 	if (err)
 		return err;
 	grp = genl_ctrl_resolve_grp(nl.sk, LOOM_GENL_NAME, LOOM_GENL_MCGRP_EVENTS);
@@ -181,6 +170,20 @@ int lc_monitor_run(const struct lc_opts *o, int argc, char **argv)
 			nl_geterror(err));
 		lc_nl_close(&nl);
 		return LC_EXIT_KERNEL;
+	}
+	/* maintenance responses are privileged: joining needs CAP_NET_ADMIN */
+	if (kind == LC_MON_ALL || kind == LC_MON_MAINT) {
+		maint_grp = genl_ctrl_resolve_grp(nl.sk, LOOM_GENL_NAME, LOOM_GENL_MCGRP_MAINT);
+		err = maint_grp < 0 ? maint_grp : nl_socket_add_membership(nl.sk, maint_grp);
+		if (err < 0 && kind == LC_MON_MAINT) {
+			fprintf(stderr, "loomctl: monitor maint: cannot join the \"%s\" group: %s (it needs CAP_NET_ADMIN)\n",
+				LOOM_GENL_MCGRP_MAINT, nl_geterror(err));
+			lc_nl_close(&nl);
+			return LC_EXIT_KERNEL;
+		}
+		if (err < 0)
+			fprintf(stderr, "loomctl: monitor: not showing maintenance responses: joining the \"%s\" group needs CAP_NET_ADMIN\n",
+				LOOM_GENL_MCGRP_MAINT);
 	}
 
 	memset(&sa, 0, sizeof(sa));
@@ -217,3 +220,39 @@ int lc_monitor_run(const struct lc_opts *o, int argc, char **argv)
 	lc_nl_close(&nl);
 	return err;
 }
+
+static int lc_monitor_all(struct lc_opts *o, int argc, char **argv)
+{
+	return lc_monitor_run(o, argc, argv, LC_MON_ALL);
+}
+
+static int lc_monitor_route(struct lc_opts *o, int argc, char **argv)
+{
+	return lc_monitor_run(o, argc, argv, LC_MON_ROUTE);
+}
+
+static int lc_monitor_port(struct lc_opts *o, int argc, char **argv)
+{
+	return lc_monitor_run(o, argc, argv, LC_MON_PORT);
+}
+
+static int lc_monitor_maint(struct lc_opts *o, int argc, char **argv)
+{
+	return lc_monitor_run(o, argc, argv, LC_MON_MAINT);
+}
+
+static const struct lc_cmd lc_monitor_cmds[] = {
+	{ "all", lc_monitor_all, "", "print every event until interrupted", NULL, true },
+	{ "route", lc_monitor_route, "", "print route changes until interrupted", NULL, true },
+	{ "port", lc_monitor_port, "", "print port changes until interrupted", NULL, true },
+	{ "maint", lc_monitor_maint, "", "print maintenance responses until interrupted",
+	  NULL, true },
+	{ NULL },
+};
+
+const struct lc_object lc_obj_monitor = {
+	.name = "monitor",
+	.summary = "follow route, port and maintenance events as they happen",
+	.usage = lc_monitor_usage,
+	.cmds = lc_monitor_cmds,
+};

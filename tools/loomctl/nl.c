@@ -22,13 +22,61 @@
 #define SOL_NETLINK 270
 #endif
 
+struct lc_dev_list {
+	uint32_t idx[8];
+	unsigned int n;
+};
+
+static int lc_dev_list_add(struct nlattr **tb, uint8_t cmd, void *arg)
+{
+	struct lc_dev_list *l = arg;
+
+	if (cmd == LOOM_CMD_DEV_GET && tb[LOOM_ATTR_DEV_INDEX]) {
+		if (l->n < 8)
+			l->idx[l->n] = nla_get_u32(tb[LOOM_ATTR_DEV_INDEX]);
+		l->n++;
+	}
+	return 0;
+}
+
+/* the card a command acts on when none is named: the only one there is */
+static int lc_nl_pick_dev(struct lc_nl *nl, struct lc_opts *o)
+{
+	struct lc_dev_list l = { .n = 0 };
+	char names[80];
+	size_t used = 0;
+	int err;
+
+	err = lc_nl_request(nl, LOOM_CMD_DEV_GET, true, NULL, NULL, lc_dev_list_add, &l);
+	if (err)
+		return lc_nl_refused(nl, err, "listing the cards", NULL);
+	if (l.n == 1) {
+		o->dev = l.idx[0];
+		return 0;
+	}
+	if (!l.n) {
+		fprintf(stderr, "loomctl: loom.ko has no card bound (\"loomctl dev\" lists the cards on the PCI bus)\n");
+		return LC_EXIT_KERNEL;
+	}
+	names[0] = '\0';
+	for (unsigned int i = 0; i < l.n && i < 8 && used < sizeof(names); i++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%sloom%u",
+					 i ? ", " : "", l.idx[i]);
+	return lc_usage_error("there are %u cards (%s%s): name one with \"dev loomN\" after the command",
+			      l.n, names, l.n > 8 ? ", ..." : "");
+}
+
 /**
- * lc_nl_open() - connect to the kernel and find the "loom" family
+ * lc_nl_open() - connect to the kernel, find the "loom" family, pick the card
  * @nl: filled in
+ * @o: the command's options; when no card was named and the command does
+ *     not cover every card, @o->dev becomes the only card bound (NULL: no
+ *     card is needed)
  *
- * Return: 0, or an exit code after printing what failed and what to do.
+ * Return: 0, or an exit code after printing what failed and what to do
+ * (LC_EXIT_USAGE when there are several cards and none was named).
  */
-int lc_nl_open(struct lc_nl *nl)
+int lc_nl_open(struct lc_nl *nl, struct lc_opts *o)
 {
 	int one = 1, err;
 
@@ -60,6 +108,13 @@ int lc_nl_open(struct lc_nl *nl)
 			fprintf(stderr, "loomctl: cannot look up the %s netlink family: %s\n",
 				LOOM_GENL_NAME, nl_geterror(nl->family));
 		goto fail;
+	}
+	if (o && !o->dev_given && !o->all_devs) {
+		err = lc_nl_pick_dev(nl, o);
+		if (err) {
+			lc_nl_close(nl);
+			return err;
+		}
 	}
 	return 0;
 
@@ -380,7 +435,6 @@ int lc_nl_refused(const struct lc_nl *nl, int err, const char *what,
 /**
  * lc_nl_request_list() - lc_nl_request() whose replies print a list
  * @nl: the connection
- * @json: wrap the replies' JSON objects in "[" and "]\n"
  * @cmd: LOOM_CMD_*
  * @dump: a dump rather than a doit
  * @build: adds the request's attributes (may be NULL)
@@ -390,17 +444,16 @@ int lc_nl_refused(const struct lc_nl *nl, int err, const char *what,
  *
  * Return: what lc_nl_request() returned.
  */
-int lc_nl_request_list(struct lc_nl *nl, bool json, uint8_t cmd, bool dump,
+int lc_nl_request_list(struct lc_nl *nl, uint8_t cmd, bool dump,
 		       lc_build_fn build, void *build_arg,
 		       lc_reply_fn reply, void *reply_arg)
 {
 	int err;
 
-	if (json)
-		fputs("[", stdout);
+	lc_print_open_array(LC_PRINT_JSON, NULL);
 	err = lc_nl_request(nl, cmd, dump, build, build_arg, reply, reply_arg);
-	if (json)
-		fputs("]\n", stdout);
+	lc_print_close_array(LC_PRINT_JSON);
+	lc_print_end();
 	return err;
 }
 
@@ -416,7 +469,7 @@ int lc_nl_request_list(struct lc_nl *nl, bool json, uint8_t cmd, bool dump,
 int lc_nl_finish(struct lc_nl *nl, int err, const char *what,
 		 const char *hint)
 {
-	fflush(stdout);
+	lc_print_end();
 	if (err)
 		err = lc_nl_refused(nl, err, what, hint);
 	lc_nl_close(nl);

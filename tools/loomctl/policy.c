@@ -92,6 +92,7 @@ struct nla_policy lc_drops_policy[LOOM_ATTR_DROPS_MAX + 1] = {
 	[LOOM_ATTR_DROPS_HOP_LIMIT] = { .type = NLA_U64 },
 	[LOOM_ATTR_DROPS_MALFORMED] = { .type = NLA_U64 },
 	[LOOM_ATTR_DROPS_MAINT_LOST] = { .type = NLA_U64 },
+	[LOOM_ATTR_DROPS_BSU_KEY] = { .type = NLA_U64 },
 };
 
 struct nla_policy lc_key_policy[LOOM_ATTR_KEY_MAX + 1] = {

@@ -9,16 +9,7 @@
 
 #include "loomctl.h"
 
-const char lc_port_usage[] =
-"NAME\n"
-"    loomctl port - network ports of a loom card\n"
-"\n"
-"SYNOPSIS\n"
-"    loomctl [-j] [-d DEV] port show [PORT]\n"
-"    loomctl [-d DEV] port set PORT up|down\n"
-"    loomctl [-d DEV] port set PORT fault on|off\n"
-"    loomctl port help\n"
-"\n"
+static const char lc_port_usage[] =
 "DESCRIPTION\n"
 "    show: for every network port (or PORT): whether a cable is connected\n"
 "    (cabled) and the link trained (up), whether the port is disabled by\n"
@@ -32,25 +23,23 @@ const char lc_port_usage[] =
 "    set: the port's fault mask (needs CAP_NET_ADMIN).  \"down\" and\n"
 "    \"fault on\" are the same request: the port is disabled, carries\n"
 "    nothing, and packets routed to it are discarded and counted\n"
-"    (stats: drops-disabled) and their senders told DISCARDED.  \"up\" and\n"
+"    (stats: drops_disabled) and their senders told DISCARDED.  \"up\" and\n"
 "    \"fault off\" enable it again.  The link itself stays trained: \"up\"\n"
 "    in port show is the link's state, \"disabled\" the mask's.  Every\n"
 "    change is announced to \"loomctl monitor\".\n"
 "\n"
-"    Text:  port 0: cabled up peer node 1 port 1 [disabled] [dead]\n"
-"               tx 12 frames 3456 bytes  rx 12 frames 3456 bytes  crc-errors 0 seq-errors 0 drops 0\n"
-"               lanes 4 retries 0 naks-sent 0 replayed 0 ack-timeouts 0\n"
-"    JSON:  an array of objects with the keys dev, port, cabled, up,\n"
-"           disabled, dead, lanes, peer_node, peer_port, tx_frames,\n"
-"           rx_frames, tx_bytes, rx_bytes, crc_errors, seq_errors, drops,\n"
-"           retries, naks_sent, replayed, ack_timeouts.\n"
+"FIELDS (text and JSON)\n"
+"    dev port cabled up disabled dead lanes peer_node peer_port\n"
+"    tx_frames tx_bytes rx_frames rx_bytes crc_errors seq_errors drops\n"
+"    retries naks_sent replayed ack_timeouts\n"
+"    (peer_node and peer_port are null in JSON while the link is down)\n"
 "\n"
-"EXIT STATUS\n"
-"    0 success; 1 the kernel refused (e.g. no such port, no permission);\n"
-"    2 usage error\n"
+"    Text:  dev loom0 port 0 cabled up lanes 4 peer_node 1 peer_port 1\n"
+"               tx_frames 12 tx_bytes 3456 rx_frames 12 rx_bytes 3456 ...\n"
 "\n"
 "EXAMPLES\n"
 "    loomctl port show\n"
+"    loomctl -j port show dev loom0 1\n"
 "    loomctl port set 1 down\n"
 "    loomctl port set 1 fault off\n";
 
@@ -82,102 +71,73 @@ static int lc_port_build(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-struct lc_port_out {
-	const struct lc_opts *o;
-	unsigned int n;
-};
-
 /**
  * lc_port_print_entry() - print one port as loomctl shows it
- * @json: JSON object instead of text
  * @dev: the card's index
  * @port: the LOOM_ATTR_PORT nest
- * @prefix: text before it (text mode), or JSON before the object
- * @brief: text mode: only the status line, not the counters
+ * @event: the event's name, the record's first field (monitor), or NULL
  *
  * Return: 0 or -EPROTO.
  */
-int lc_port_print_entry(bool json, uint32_t dev, struct nlattr *port,
-			const char *prefix, bool brief)
+int lc_port_print_entry(uint32_t dev, struct nlattr *port, const char *event)
 {
+	static const struct {
+		int attr;
+		const char *key;
+	} counters[] = {
+		{ LOOM_ATTR_PORT_TX_FRAMES, "tx_frames" },
+		{ LOOM_ATTR_PORT_TX_BYTES, "tx_bytes" },
+		{ LOOM_ATTR_PORT_RX_FRAMES, "rx_frames" },
+		{ LOOM_ATTR_PORT_RX_BYTES, "rx_bytes" },
+		{ LOOM_ATTR_PORT_CRC_ERRORS, "crc_errors" },
+		{ LOOM_ATTR_PORT_SEQ_ERRORS, "seq_errors" },
+		{ LOOM_ATTR_PORT_DROPS, "drops" },
+		{ LOOM_ATTR_PORT_RETRIES, "retries" },
+		{ LOOM_ATTR_PORT_NAKS_SENT, "naks_sent" },
+		{ LOOM_ATTR_PORT_REPLAYED, "replayed" },
+		{ LOOM_ATTR_PORT_ACK_TIMEOUTS, "ack_timeouts" },
+	};
 	struct nlattr *p[LOOM_ATTR_PORT_MAX + 1];
-	bool cabled, up, disabled, dead;
+	char name[24];
+	bool up;
 
 	if (lc_nl_parse_nest(p, LOOM_ATTR_PORT_MAX, port, lc_port_policy))
 		return -EPROTO;
-	cabled = p[LOOM_ATTR_PORT_CABLED] != NULL;
 	up = p[LOOM_ATTR_PORT_UP] != NULL;
-	disabled = p[LOOM_ATTR_PORT_DISABLED] != NULL;
-	dead = p[LOOM_ATTR_PORT_DEAD] != NULL;
-	if (json) {
-		printf("%s{\"dev\":\"loom%u\",\"port\":%u,\"cabled\":%s,\"up\":%s,"
-		       "\"disabled\":%s,\"dead\":%s,\"lanes\":%u,"
-		       "\"peer_node\":%u,\"peer_port\":%u,\"tx_frames\":%" PRIu64
-		       ",\"rx_frames\":%" PRIu64 ",\"tx_bytes\":%" PRIu64
-		       ",\"rx_bytes\":%" PRIu64 ",\"crc_errors\":%" PRIu64
-		       ",\"seq_errors\":%" PRIu64 ",\"drops\":%" PRIu64
-		       ",\"retries\":%" PRIu64 ",\"naks_sent\":%" PRIu64
-		       ",\"replayed\":%" PRIu64 ",\"ack_timeouts\":%" PRIu64 "}",
-		       prefix, dev, lc_get_u32(p, LOOM_ATTR_PORT_INDEX),
-		       cabled ? "true" : "false", up ? "true" : "false",
-		       disabled ? "true" : "false", dead ? "true" : "false",
-		       lc_get_u32(p, LOOM_ATTR_PORT_LANES),
-		       lc_get_u32(p, LOOM_ATTR_PORT_PEER_NODE),
-		       lc_get_u32(p, LOOM_ATTR_PORT_PEER_PORT),
-		       lc_get_u64(p, LOOM_ATTR_PORT_TX_FRAMES),
-		       lc_get_u64(p, LOOM_ATTR_PORT_RX_FRAMES),
-		       lc_get_u64(p, LOOM_ATTR_PORT_TX_BYTES),
-		       lc_get_u64(p, LOOM_ATTR_PORT_RX_BYTES),
-		       lc_get_u64(p, LOOM_ATTR_PORT_CRC_ERRORS),
-		       lc_get_u64(p, LOOM_ATTR_PORT_SEQ_ERRORS),
-		       lc_get_u64(p, LOOM_ATTR_PORT_DROPS),
-		       lc_get_u64(p, LOOM_ATTR_PORT_RETRIES),
-		       lc_get_u64(p, LOOM_ATTR_PORT_NAKS_SENT),
-		       lc_get_u64(p, LOOM_ATTR_PORT_REPLAYED),
-		       lc_get_u64(p, LOOM_ATTR_PORT_ACK_TIMEOUTS));
-		return 0;
+	snprintf(name, sizeof(name), "loom%u", dev);
+	lc_print_open_object(NULL);
+	if (event)
+		lc_print_str(LC_PRINT_ANY, "event", event);
+	lc_print_str(LC_PRINT_ANY, "dev", name);
+	lc_print_uint(LC_PRINT_ANY, "port", lc_get_u32(p, LOOM_ATTR_PORT_INDEX));
+	lc_print_bool(LC_PRINT_ANY, "cabled", p[LOOM_ATTR_PORT_CABLED] != NULL);
+	lc_print_bool(LC_PRINT_ANY, "up", up);
+	lc_print_bool(LC_PRINT_ANY, "disabled", p[LOOM_ATTR_PORT_DISABLED] != NULL);
+	lc_print_bool(LC_PRINT_ANY, "dead", p[LOOM_ATTR_PORT_DEAD] != NULL);
+	lc_print_uint(LC_PRINT_ANY, "lanes", lc_get_u32(p, LOOM_ATTR_PORT_LANES));
+	if (up) {
+		lc_print_uint(LC_PRINT_ANY, "peer_node", lc_get_u32(p, LOOM_ATTR_PORT_PEER_NODE));
+		lc_print_uint(LC_PRINT_ANY, "peer_port", lc_get_u32(p, LOOM_ATTR_PORT_PEER_PORT));
+	} else {
+		lc_print_null(LC_PRINT_ANY, "peer_node");
+		lc_print_null(LC_PRINT_ANY, "peer_port");
 	}
-	printf("%sport %u: %s %s", prefix, lc_get_u32(p, LOOM_ATTR_PORT_INDEX),
-	       cabled ? "cabled" : "not-cabled", up ? "up" : "down");
-	if (up)
-		printf(" peer node %u port %u",
-		       lc_get_u32(p, LOOM_ATTR_PORT_PEER_NODE),
-		       lc_get_u32(p, LOOM_ATTR_PORT_PEER_PORT));
-	printf("%s%s\n", disabled ? " disabled" : "", dead ? " dead" : "");
-	if (brief)
-		return 0;
-	printf("    tx %" PRIu64 " frames %" PRIu64 " bytes  rx %" PRIu64
-	       " frames %" PRIu64 " bytes  crc-errors %" PRIu64
-	       " seq-errors %" PRIu64 " drops %" PRIu64 "\n",
-	       lc_get_u64(p, LOOM_ATTR_PORT_TX_FRAMES),
-	       lc_get_u64(p, LOOM_ATTR_PORT_TX_BYTES),
-	       lc_get_u64(p, LOOM_ATTR_PORT_RX_FRAMES),
-	       lc_get_u64(p, LOOM_ATTR_PORT_RX_BYTES),
-	       lc_get_u64(p, LOOM_ATTR_PORT_CRC_ERRORS),
-	       lc_get_u64(p, LOOM_ATTR_PORT_SEQ_ERRORS),
-	       lc_get_u64(p, LOOM_ATTR_PORT_DROPS));
-	printf("    lanes %u retries %" PRIu64 " naks-sent %" PRIu64
-	       " replayed %" PRIu64 " ack-timeouts %" PRIu64 "\n",
-	       lc_get_u32(p, LOOM_ATTR_PORT_LANES),
-	       lc_get_u64(p, LOOM_ATTR_PORT_RETRIES),
-	       lc_get_u64(p, LOOM_ATTR_PORT_NAKS_SENT),
-	       lc_get_u64(p, LOOM_ATTR_PORT_REPLAYED),
-	       lc_get_u64(p, LOOM_ATTR_PORT_ACK_TIMEOUTS));
+	for (size_t i = 0; !event && i < sizeof(counters) / sizeof(counters[0]); i++) {
+		if (i == 0 || i == 7)
+			lc_print_nl();
+		lc_print_uint(LC_PRINT_ANY, counters[i].key, lc_get_u64(p, counters[i].attr));
+	}
+	lc_print_close_object();
 	return 0;
 }
 
 static int lc_port_print(struct nlattr **tb, uint8_t cmd, void *arg)
 {
-	struct lc_port_out *out = arg;
-	int err;
-
+	(void)arg;
 	if (cmd != LOOM_CMD_PORT_GET)
 		return 0;
-	err = lc_port_print_entry(out->o->json, lc_get_u32(tb, LOOM_ATTR_DEV_INDEX),
-				  tb[LOOM_ATTR_PORT],
-				  out->o->json && out->n ? "," : "", false);
-	out->n++;
-	return err;
+	return lc_port_print_entry(lc_get_u32(tb, LOOM_ATTR_DEV_INDEX), tb[LOOM_ATTR_PORT],
+				   NULL);
 }
 
 static int lc_port_parse_set(int argc, char **argv, struct lc_port_req *r)
@@ -191,7 +151,7 @@ static int lc_port_parse_set(int argc, char **argv, struct lc_port_req *r)
 		return lc_usage_error("port set: missing PORT and state: %s", usage);
 	if (lc_parse_u32(argv[0], &r->port))
 		return lc_usage_error("port set: PORT \"%s\" is not a number", argv[0]);
-	switch (lc_match(argv[1], states)) {
+	switch (lc_keyword("port set", argv[1], states)) {
 	case 0:
 		r->enable = true;
 		break;
@@ -215,7 +175,7 @@ static int lc_port_parse_set(int argc, char **argv, struct lc_port_req *r)
 		argc--;
 		break;
 	default:
-		return lc_usage_error("port set: unknown state \"%s\": %s", argv[1], usage);
+		return LC_EXIT_USAGE;
 	}
 	if (argc > 2)
 		return lc_usage_error("port set: unexpected argument \"%s\": %s",
@@ -225,44 +185,68 @@ static int lc_port_parse_set(int argc, char **argv, struct lc_port_req *r)
 	return 0;
 }
 
-int lc_port_run(const struct lc_opts *o, int argc, char **argv)
+static int lc_port_do(struct lc_opts *o, struct lc_port_req *r)
 {
-	static const char *const cmds[] = { "show", "list", "set", NULL };
-	struct lc_port_req r = { .dev = o->dev };
-	struct lc_port_out out = { .o = o, .n = 0 };
 	struct lc_nl nl;
 	char what[64];
-	int cmd = 0, err;
+	int err;
 
-	err = lc_subcommand("port", argc, argv, cmds, "show, set, help", lc_port_usage,
-			    &cmd);
-	if (err || cmd < 0)
-		return err;
-	if (cmd == 2) {
-		err = lc_port_parse_set(argc - 1, argv + 1, &r);
-		if (err)
-			return err;
-		snprintf(what, sizeof(what), "port set %u on loom%u", r.port, r.dev);
-	} else if (argc > 2) {
-		return lc_usage_error("port show: unexpected argument \"%s\": usage: loomctl port show [PORT]",
-				      argv[2]);
-	} else if (argc == 2) {
-		if (lc_parse_u32(argv[1], &r.port))
-			return lc_usage_error("port show: PORT \"%s\" is not a number", argv[1]);
-		r.with_port = true;
-		snprintf(what, sizeof(what), "port show %u on loom%u", r.port, r.dev);
-	} else {
-		snprintf(what, sizeof(what), "port show on loom%u", r.dev);
-	}
-	err = lc_nl_open(&nl);
+	err = lc_nl_open(&nl, o);
 	if (err)
 		return err;
-	if (r.set) {
-		err = lc_nl_request(&nl, LOOM_CMD_PORT_SET, false, lc_port_build, &r,
+	r->dev = o->dev;
+	if (r->set) {
+		snprintf(what, sizeof(what), "port set %u on loom%u", r->port, r->dev);
+		err = lc_nl_request(&nl, LOOM_CMD_PORT_SET, false, lc_port_build, r,
 				    NULL, NULL);
 	} else {
-		err = lc_nl_request_list(&nl, o->json, LOOM_CMD_PORT_GET, !r.with_port,
-					 lc_port_build, &r, lc_port_print, &out);
+		if (r->with_port)
+			snprintf(what, sizeof(what), "port show %u on loom%u", r->port, r->dev);
+		else
+			snprintf(what, sizeof(what), "port show on loom%u", r->dev);
+		err = lc_nl_request_list(&nl, LOOM_CMD_PORT_GET, !r->with_port,
+					 lc_port_build, r, lc_port_print, NULL);
 	}
 	return lc_nl_finish(&nl, err, what, lc_perm_hint);
 }
+
+static int lc_port_show(struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_port_req r = { .dev = 0 };
+
+	if (argc > 1)
+		return lc_usage_error("port show: unexpected argument \"%s\": usage: loomctl port show [dev DEV] [PORT]",
+				      argv[1]);
+	if (argc == 1) {
+		if (lc_parse_u32(argv[0], &r.port))
+			return lc_usage_error("port show: PORT \"%s\" is not a number", argv[0]);
+		r.with_port = true;
+	}
+	return lc_port_do(o, &r);
+}
+
+static int lc_port_set(struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_port_req r = { .dev = 0 };
+	int err = lc_port_parse_set(argc, argv, &r);
+
+	return err ? err : lc_port_do(o, &r);
+}
+
+static const char *const lc_port_set_words[] = { "up", "down", "fault", "on", "off", NULL };
+
+static const struct lc_cmd lc_port_cmds[] = {
+	{ "show", lc_port_show, "[PORT]",
+	  "status, peer and counters of the network ports", NULL, false },
+	{ "set", lc_port_set, "PORT up|down|fault on|off",
+	  "disable or enable a port (its fault mask; needs CAP_NET_ADMIN)",
+	  lc_port_set_words, false },
+	{ NULL },
+};
+
+const struct lc_object lc_obj_port = {
+	.name = "port",
+	.summary = "network ports of a card: link state, peer, counters, fault mask",
+	.usage = lc_port_usage,
+	.cmds = lc_port_cmds,
+};

@@ -10,17 +10,7 @@
 
 #include "loomctl.h"
 
-const char lc_route_usage[] =
-"NAME\n"
-"    loomctl route - show and change a loom card's routing table\n"
-"\n"
-"SYNOPSIS\n"
-"    loomctl [-j] [-d DEV] route show [DEST]\n"
-"    loomctl [-d DEV] route set DEST port PORT|host [adaptive] [phys PHYS]\n"
-"    loomctl [-d DEV] route del DEST\n"
-"    loomctl [-d DEV] route load FILE|-\n"
-"    loomctl route help\n"
-"\n"
+static const char lc_route_usage[] =
 "DESCRIPTION\n"
 "    The routing table is indexed by logical destination node (0..1023 on\n"
 "    the card emulator).  An entry names the output port a packet for that\n"
@@ -30,36 +20,36 @@ const char lc_route_usage[] =
 "    valid entry are answered UNREACHABLE.\n"
 "\n"
 "    show    the valid entries; with DEST, that entry (valid or not)\n"
-"    set     make the entry of DEST valid with the given port; phys\n"
+"    set     make the entry of DEST valid with the given port; phys_dest\n"
 "            defaults to DEST; adaptive allows adaptive routing\n"
 "    del     make the entry of DEST invalid\n"
 "    load    replace the whole table at once with the entries of FILE (-:\n"
 "            standard input): every entry not listed becomes invalid.\n"
-"            FILE has the lines route show prints, \"dest D port P|host\n"
-"            [phys N] [adaptive] [invalid]\", so that \"route show > f\" and\n"
-"            \"route load f\" round-trip; a line marked invalid is skipped,\n"
-"            blank lines and lines starting with # are ignored.  The file\n"
-"            is checked whole (by loomctl, then by the kernel) before\n"
-"            anything is written: a refused load changes nothing.\n"
+"            FILE has the lines route show prints, \"[dev DEV] dest D port\n"
+"            P|host [phys_dest N] [adaptive] [valid|invalid]\", so that\n"
+"            \"route show > f\" and \"route load f\" round-trip; dev is\n"
+"            ignored (the table goes to the card named on the command\n"
+"            line), a line marked invalid is skipped, blank lines and lines\n"
+"            starting with # are ignored.  The file is checked whole (by\n"
+"            loomctl, then by the kernel) before anything is written: a\n"
+"            refused load changes nothing.\n"
 "\n"
 "    set, del and load need CAP_NET_ADMIN; every change is announced to\n"
-"    \"loomctl monitor\" (a load as one \"route table loaded\" event).\n"
+"    \"loomctl monitor\" (a load as one route_table_loaded event).\n"
 "\n"
-"    Text:  dest 1 port 0 phys 1 [adaptive] [invalid]\n"
-"    JSON:  an array of objects with the keys dev, dest, port (a number or\n"
-"           \"host\"), phys_dest, adaptive, valid.\n"
+"FIELDS (text and JSON)\n"
+"    dev dest port phys_dest adaptive valid\n"
+"    (port is a number or \"host\"; text marks an invalid entry \"invalid\")\n"
 "\n"
-"EXIT STATUS\n"
-"    0 success; 1 the kernel refused (e.g. port out of range, no\n"
-"    permission): its explanation is printed; 2 usage error\n"
+"    Text:  dev loom0 dest 1 port 0 phys_dest 1 adaptive valid\n"
 "\n"
 "EXAMPLES\n"
 "    loomctl route show\n"
 "    loomctl route set 1 port 0\n"
 "    loomctl route set 0 port host\n"
-"    loomctl route set 7 port 1 adaptive phys 9\n"
+"    loomctl route set 7 port 1 adaptive phys_dest 9\n"
 "    loomctl route del 1\n"
-"    loomctl -d loom0 route show > table; loomctl -d loom1 route load table\n";
+"    loomctl route show dev loom0 > table; loomctl route load dev loom1 table\n";
 
 static const char lc_perm_hint[] =
 	"changing routes needs CAP_NET_ADMIN (run it as root)";
@@ -94,27 +84,20 @@ static int lc_route_build(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-struct lc_route_out {
-	const struct lc_opts *o;
-	unsigned int n;
-};
-
 /**
  * lc_route_print_entry() - print one route as loomctl shows it
- * @json: JSON object instead of text
  * @dev: the card's index
  * @route: the LOOM_ATTR_ROUTE nest
- * @prefix: text before it (text mode), or JSON before the object
+ * @event: the event's name, the record's first field (monitor), or NULL
  *
  * Return: 0 or -EPROTO.
  */
-int lc_route_print_entry(bool json, uint32_t dev, struct nlattr *route,
-			 const char *prefix)
+int lc_route_print_entry(uint32_t dev, struct nlattr *route, const char *event)
 {
 	struct nlattr *rt[LOOM_ATTR_ROUTE_MAX + 1];
 	uint32_t port;
-	char port_text[16];
-	bool adaptive, valid;
+	char name[24];
+	bool valid;
 
 	if (lc_nl_parse_nest(rt, LOOM_ATTR_ROUTE_MAX, route, lc_route_policy))
 		return -EPROTO;
@@ -123,61 +106,51 @@ int lc_route_print_entry(bool json, uint32_t dev, struct nlattr *route,
 		return -EPROTO;
 	}
 	port = nla_get_u32(rt[LOOM_ATTR_ROUTE_PORT]);
-	if (port == LOOM_ROUTE_PORT_HOST)
-		snprintf(port_text, sizeof(port_text), json ? "\"host\"" : "host");
-	else
-		snprintf(port_text, sizeof(port_text), "%u", port);
-	adaptive = rt[LOOM_ATTR_ROUTE_ADAPTIVE] != NULL;
 	valid = rt[LOOM_ATTR_ROUTE_VALID] != NULL;
-	if (json)
-		printf("%s{\"dev\":\"loom%u\",\"dest\":%u,\"port\":%s,\"phys_dest\":%u,"
-		       "\"adaptive\":%s,\"valid\":%s}", prefix, dev,
-		       nla_get_u32(rt[LOOM_ATTR_ROUTE_DEST]), port_text,
-		       rt[LOOM_ATTR_ROUTE_PHYS_DEST] ?
-		       nla_get_u32(rt[LOOM_ATTR_ROUTE_PHYS_DEST]) : 0,
-		       adaptive ? "true" : "false", valid ? "true" : "false");
+	snprintf(name, sizeof(name), "loom%u", dev);
+	lc_print_open_object(NULL);
+	if (event)
+		lc_print_str(LC_PRINT_ANY, "event", event);
+	lc_print_str(LC_PRINT_ANY, "dev", name);
+	lc_print_uint(LC_PRINT_ANY, "dest", nla_get_u32(rt[LOOM_ATTR_ROUTE_DEST]));
+	if (port == LOOM_ROUTE_PORT_HOST)
+		lc_print_str(LC_PRINT_ANY, "port", "host");
 	else
-		printf("%sdest %u port %s phys %u%s%s\n", prefix,
-		       nla_get_u32(rt[LOOM_ATTR_ROUTE_DEST]), port_text,
-		       rt[LOOM_ATTR_ROUTE_PHYS_DEST] ?
-		       nla_get_u32(rt[LOOM_ATTR_ROUTE_PHYS_DEST]) : 0,
-		       adaptive ? " adaptive" : "", valid ? "" : " invalid");
+		lc_print_uint(LC_PRINT_ANY, "port", port);
+	lc_print_uint(LC_PRINT_ANY, "phys_dest", lc_get_u32(rt, LOOM_ATTR_ROUTE_PHYS_DEST));
+	lc_print_bool(LC_PRINT_ANY, "adaptive", rt[LOOM_ATTR_ROUTE_ADAPTIVE] != NULL);
+	lc_print_bool(LC_PRINT_ANY, "valid", valid);
+	if (!valid)
+		lc_print_text("invalid");
+	lc_print_close_object();
 	return 0;
 }
 
 static int lc_route_print(struct nlattr **tb, uint8_t cmd, void *arg)
 {
-	struct lc_route_out *out = arg;
-	int err;
-
+	(void)arg;
 	if (cmd != LOOM_CMD_ROUTE_GET)
 		return 0;
-	err = lc_route_print_entry(out->o->json,
-				   tb[LOOM_ATTR_DEV_INDEX] ?
-				   nla_get_u32(tb[LOOM_ATTR_DEV_INDEX]) : 0,
-				   tb[LOOM_ATTR_ROUTE],
-				   out->o->json && out->n ? "," : "");
-	out->n++;
-	return err;
+	return lc_route_print_entry(lc_get_u32(tb, LOOM_ATTR_DEV_INDEX), tb[LOOM_ATTR_ROUTE], NULL);
 }
 
 static int lc_route_dest(const char *cmd, int argc, char **argv, uint32_t *dest)
 {
 	if (argc < 1)
 		return lc_usage_error("route %s: missing DEST (a logical node number): usage: loomctl route %s DEST%s",
-				      cmd, cmd, strcmp(cmd, "set") ? "" : " port PORT|host [adaptive] [phys PHYS]");
+				      cmd, cmd, strcmp(cmd, "set") ? "" : " port PORT|host [adaptive] [phys_dest PHYS]");
 	if (lc_parse_u32(argv[0], dest))
 		return lc_usage_error("route %s: DEST \"%s\" is not a number: give a logical node number, e.g. 1",
 				      cmd, argv[0]);
 	return 0;
 }
 
+static const char *const lc_route_set_words[] = { "port", "adaptive", "phys_dest", NULL };
+
 static int lc_route_parse_set(int argc, char **argv, struct lc_route_req *r)
 {
-	static const char *const words[] = { "port", "adaptive", "phys", NULL };
-
 	for (int i = 1; i < argc; i++) {
-		switch (lc_match(argv[i], words)) {
+		switch (lc_keyword("route set", argv[i], lc_route_set_words)) {
 		case 0:
 			if (++i >= argc)
 				return lc_usage_error("route set: \"port\" needs a value: a port number or host");
@@ -194,18 +167,17 @@ static int lc_route_parse_set(int argc, char **argv, struct lc_route_req *r)
 			break;
 		case 2:
 			if (++i >= argc)
-				return lc_usage_error("route set: \"phys\" needs a physical node number");
+				return lc_usage_error("route set: \"phys_dest\" needs a physical node number");
 			if (lc_parse_u32(argv[i], &r->phys))
-				return lc_usage_error("route set: phys \"%s\" is not a number", argv[i]);
+				return lc_usage_error("route set: phys_dest \"%s\" is not a number", argv[i]);
 			r->with_phys = true;
 			break;
 		default:
-			return lc_usage_error("route set: unexpected \"%s\": usage: loomctl route set DEST port PORT|host [adaptive] [phys PHYS]",
-					      argv[i]);
+			return LC_EXIT_USAGE;
 		}
 	}
 	if (!r->with_port)
-		return lc_usage_error("route set: missing \"port PORT|host\": usage: loomctl route set DEST port PORT|host [adaptive] [phys PHYS]");
+		return lc_usage_error("route set: missing \"port PORT|host\": usage: loomctl route set DEST port PORT|host [adaptive] [phys_dest PHYS]");
 	return 0;
 }
 
@@ -224,8 +196,8 @@ struct lc_route_table {
 static int lc_route_parse_line(char *line, const char *file, unsigned int lineno,
 			       struct lc_route_line *e)
 {
-	static const char *const words[] = { "dest", "port", "phys", "adaptive",
-					     "invalid", NULL };
+	static const char *const words[] = { "dest", "port", "phys_dest", "dev",
+					     "adaptive", "valid", "invalid", NULL };
 	bool have_dest = false, have_port = false, have_phys = false;
 	char *save = NULL, *tok;
 
@@ -237,7 +209,7 @@ static int lc_route_parse_line(char *line, const char *file, unsigned int lineno
 		int w = lc_match(tok, words);
 		char *val = NULL;
 
-		if (w >= 0 && w <= 2) {
+		if (w >= 0 && w <= 3) {
 			val = strtok_r(NULL, " \t\r\n", &save);
 			if (!val)
 				return -lc_usage_error("route load: %s:%u: \"%s\" needs a value",
@@ -262,12 +234,16 @@ static int lc_route_parse_line(char *line, const char *file, unsigned int lineno
 			have_phys = true;
 			break;
 		case 3:
-			e->adaptive = true;
 			break;
 		case 4:
+			e->adaptive = true;
+			break;
+		case 5:
+			break;
+		case 6:
 			return 0;
 		default:
-			return -lc_usage_error("route load: %s:%u: unexpected \"%s\": lines are \"dest D port P|host [phys N] [adaptive]\", as route show prints them",
+			return -lc_usage_error("route load: %s:%u: unexpected \"%s\": lines are \"[dev DEV] dest D port P|host [phys_dest N] [adaptive] [valid]\", as route show prints them",
 					       file, lineno, tok);
 		}
 		continue;
@@ -367,102 +343,120 @@ static int lc_route_load_build(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-static int lc_route_load(const struct lc_opts *o, int argc, char **argv)
+static int lc_route_load(struct lc_opts *o, int argc, char **argv)
 {
-	struct lc_route_table t = { .dev = o->dev };
+	struct lc_route_table t = { .dev = 0 };
 	struct lc_nl nl;
 	char what[64];
 	int err;
 
 	if (argc < 1)
-		return lc_usage_error("route load: missing FILE: usage: loomctl route load FILE|-");
+		return lc_usage_error("route load: missing FILE: usage: loomctl route load [dev DEV] FILE|-");
 	if (argc > 1)
-		return lc_usage_error("route load: unexpected argument \"%s\": usage: loomctl route load FILE|-",
+		return lc_usage_error("route load: unexpected argument \"%s\": usage: loomctl route load [dev DEV] FILE|-",
 				      argv[1]);
 	err = lc_route_read_file(argv[0], &t);
 	if (err) {
 		free(t.e);
 		return err;
 	}
-	snprintf(what, sizeof(what), "route load of %zu routes on loom%u", t.n, t.dev);
-	err = lc_nl_open(&nl);
+	err = lc_nl_open(&nl, o);
 	if (!err) {
+		t.dev = o->dev;
+		snprintf(what, sizeof(what), "route load of %zu routes on loom%u", t.n, t.dev);
 		err = lc_nl_request(&nl, LOOM_CMD_ROUTE_LOAD, false, lc_route_load_build,
 				    &t, NULL, NULL);
-		if (err)
-			err = lc_nl_refused(&nl, err, what, lc_perm_hint);
-		lc_nl_close(&nl);
+		err = lc_nl_finish(&nl, err, what, lc_perm_hint);
 	}
 	free(t.e);
 	return err;
 }
 
-int lc_route_run(const struct lc_opts *o, int argc, char **argv)
+static int lc_route_do(struct lc_opts *o, uint8_t nlcmd, const char *cmd,
+		       struct lc_route_req *r)
 {
-	static const char *const cmds[] = { "show", "list", "set", "delete", "load",
-					    NULL };
-	struct lc_route_req r = { .dev = o->dev };
-	struct lc_route_out out = { .o = o, .n = 0 };
-	uint8_t nlcmd;
-	char what[64];
+	bool get = nlcmd == LOOM_CMD_ROUTE_GET;
 	struct lc_nl nl;
-	int cmd = 0, err;
+	char what[64];
+	int err;
 
-	err = lc_subcommand("route", argc, argv, cmds, "show, set, del, load, help",
-			    lc_route_usage, &cmd);
-	if (err || cmd < 0)
-		return err;
-	if (argc > 0) {
-		argc--;
-		argv++;
-	}
-	if (cmd == 4)
-		return lc_route_load(o, argc, argv);
-	switch (cmd) {
-	case 0:
-	case 1:
-		if (argc > 1)
-			return lc_usage_error("route show: unexpected argument \"%s\": usage: loomctl route show [DEST]",
-					      argv[1]);
-		if (argc == 1) {
-			err = lc_route_dest("show", argc, argv, &r.dest);
-			if (err)
-				return err;
-			r.with_dest = true;
-			snprintf(what, sizeof(what), "route show %u on loom%u", r.dest, r.dev);
-		} else {
-			snprintf(what, sizeof(what), "route show on loom%u", r.dev);
-		}
-		nlcmd = LOOM_CMD_ROUTE_GET;
-		break;
-	case 2:
-		err = lc_route_dest("set", argc, argv, &r.dest);
-		if (!err)
-			err = lc_route_parse_set(argc, argv, &r);
-		if (err)
-			return err;
-		r.with_dest = true;
-		snprintf(what, sizeof(what), "route set %u on loom%u", r.dest, r.dev);
-		nlcmd = LOOM_CMD_ROUTE_SET;
-		break;
-	default:
-		err = lc_route_dest("del", argc, argv, &r.dest);
-		if (err)
-			return err;
-		if (argc > 1)
-			return lc_usage_error("route del: unexpected argument \"%s\": usage: loomctl route del DEST",
-					      argv[1]);
-		r.with_dest = true;
-		snprintf(what, sizeof(what), "route del %u on loom%u", r.dest, r.dev);
-		nlcmd = LOOM_CMD_ROUTE_DEL;
-		break;
-	}
-
-	err = lc_nl_open(&nl);
+	err = lc_nl_open(&nl, o);
 	if (err)
 		return err;
-	err = lc_nl_request_list(&nl, nlcmd == LOOM_CMD_ROUTE_GET && o->json, nlcmd,
-				 nlcmd == LOOM_CMD_ROUTE_GET && !r.with_dest,
-				 lc_route_build, &r, lc_route_print, &out);
+	r->dev = o->dev;
+	if (r->with_dest)
+		snprintf(what, sizeof(what), "route %s %u on loom%u", cmd, r->dest, r->dev);
+	else
+		snprintf(what, sizeof(what), "route %s on loom%u", cmd, r->dev);
+	if (get)
+		err = lc_nl_request_list(&nl, nlcmd, !r->with_dest, lc_route_build, r,
+					 lc_route_print, NULL);
+	else
+		err = lc_nl_request(&nl, nlcmd, false, lc_route_build, r, NULL, NULL);
 	return lc_nl_finish(&nl, err, what, lc_perm_hint);
 }
+
+static int lc_route_show(struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_route_req r = { .dev = 0 };
+	int err;
+
+	if (argc > 1)
+		return lc_usage_error("route show: unexpected argument \"%s\": usage: loomctl route show [dev DEV] [DEST]",
+				      argv[1]);
+	if (argc == 1) {
+		err = lc_route_dest("show", argc, argv, &r.dest);
+		if (err)
+			return err;
+		r.with_dest = true;
+	}
+	return lc_route_do(o, LOOM_CMD_ROUTE_GET, "show", &r);
+}
+
+static int lc_route_set(struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_route_req r = { .dev = 0 };
+	int err;
+
+	err = lc_route_dest("set", argc, argv, &r.dest);
+	if (!err)
+		err = lc_route_parse_set(argc, argv, &r);
+	if (err)
+		return err;
+	r.with_dest = true;
+	return lc_route_do(o, LOOM_CMD_ROUTE_SET, "set", &r);
+}
+
+static int lc_route_del(struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_route_req r = { .dev = 0 };
+	int err;
+
+	err = lc_route_dest("del", argc, argv, &r.dest);
+	if (err)
+		return err;
+	if (argc > 1)
+		return lc_usage_error("route del: unexpected argument \"%s\": usage: loomctl route del [dev DEV] DEST",
+				      argv[1]);
+	r.with_dest = true;
+	return lc_route_do(o, LOOM_CMD_ROUTE_DEL, "del", &r);
+}
+
+static const struct lc_cmd lc_route_cmds[] = {
+	{ "show", lc_route_show, "[DEST]",
+	  "the valid routing-table entries, or the entry of DEST", NULL, false },
+	{ "set", lc_route_set, "DEST port PORT|host [adaptive] [phys_dest PHYS]",
+	  "make the entry of DEST valid (needs CAP_NET_ADMIN)", lc_route_set_words, false },
+	{ "del", lc_route_del, "DEST",
+	  "make the entry of DEST invalid (needs CAP_NET_ADMIN)", NULL, false },
+	{ "load", lc_route_load, "FILE|-",
+	  "replace the whole table with the lines of FILE (needs CAP_NET_ADMIN)", NULL, false },
+	{ NULL },
+};
+
+const struct lc_object lc_obj_route = {
+	.name = "route",
+	.summary = "a card's routing table",
+	.usage = lc_route_usage,
+	.cmds = lc_route_cmds,
+};

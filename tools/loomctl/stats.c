@@ -9,37 +9,29 @@
 
 #include "loomctl.h"
 
-const char lc_stats_usage[] =
-"NAME\n"
-"    loomctl stats - traffic counters of a loom card\n"
-"\n"
-"SYNOPSIS\n"
-"    loomctl [-j] [-d DEV] stats [show] [-a|--all]\n"
-"    loomctl stats help\n"
-"\n"
+static const char lc_stats_usage[] =
 "DESCRIPTION\n"
 "    One row per (port, output VC) of the COUNTERS register block:\n"
 "    packets and bytes sent, packets received, credit stalls (a packet\n"
 "    waited for a credit), adaptive and deterministic routing choices,\n"
 "    packets discarded because the port was disabled (fault mask) or\n"
-"    dead/down.  Rows whose counters are all zero are left out unless -a\n"
-"    is given.  Then the card-wide drops by cause: wrong key, outside the\n"
-"    segment, no running context, no route, hop limit, malformed, and\n"
-"    maintenance packets lost.  The card's counters are 32 bits wide and\n"
-"    wrap.  VC numbers are the LOOM_VC_* of <loom_hw/packet.h>.\n"
+"    dead/down.  Rows whose counters are all zero are left out unless\n"
+"    \"all\" is given.  Then the card-wide drops by cause: requests of\n"
+"    another partition (key), outside the segment, no running context, no\n"
+"    route, hop limit, malformed, maintenance packets lost, and barrier\n"
+"    packets of another partition (bsu_key).  The card's counters are 32\n"
+"    bits wide and wrap.  VC numbers are the LOOM_VC_* of\n"
+"    <loom_hw/packet.h>.\n"
 "\n"
-"    Text:  PORT VC  TX-PKTS  TX-BYTES  RX-PKTS  STALLS  ADAPTIVE  DETERM  DROP-DIS  DROP-DEAD\n"
-"              0  0       12      3456       12       0         0      12         0          0\n"
-"           drops: key 0 bounds 0 no-ctx 0 no-route 0 hop-limit 0 malformed 0 maint-lost 0\n"
-"    JSON:  an object with the keys dev, counters (an array of objects\n"
-"           with port, vc, tx_pkts, tx_bytes, rx_pkts, credit_stalls,\n"
-"           adaptive, deterministic, drops_disabled, drops_dead) and drops\n"
-"           (an object with key, bounds, no_ctx, no_route, hop_limit,\n"
-"           malformed, maint_lost).\n"
+"FIELDS (text and JSON)\n"
+"    dev; per row (JSON: the array counters): port vc tx_pkts tx_bytes\n"
+"    rx_pkts credit_stalls adaptive deterministic drops_disabled\n"
+"    drops_dead; the drops by cause (JSON: the object drops): key bounds\n"
+"    no_ctx no_route hop_limit malformed maint_lost bsu_key\n"
 "\n"
-"EXIT STATUS\n"
-"    0 success; 1 the kernel refused (e.g. no COUNTERS block); 2 usage\n"
-"    error\n";
+"    Text:  dev loom0\n"
+"               port 0 vc 0 tx_pkts 12 tx_bytes 3456 rx_pkts 12 ...\n"
+"               drops: key 0 bounds 0 no_ctx 0 no_route 0 ...\n";
 
 static const struct {
 	int attr;
@@ -57,23 +49,21 @@ static const struct {
 
 static const struct {
 	int attr;
-	const char *text;
 	const char *json;
 } lc_drops_cols[] = {
-	{ LOOM_ATTR_DROPS_KEY, "key", "key" },
-	{ LOOM_ATTR_DROPS_BOUNDS, "bounds", "bounds" },
-	{ LOOM_ATTR_DROPS_NO_CTX, "no-ctx", "no_ctx" },
-	{ LOOM_ATTR_DROPS_NO_ROUTE, "no-route", "no_route" },
-	{ LOOM_ATTR_DROPS_HOP_LIMIT, "hop-limit", "hop_limit" },
-	{ LOOM_ATTR_DROPS_MALFORMED, "malformed", "malformed" },
-	{ LOOM_ATTR_DROPS_MAINT_LOST, "maint-lost", "maint_lost" },
+	{ LOOM_ATTR_DROPS_KEY, "key" },
+	{ LOOM_ATTR_DROPS_BOUNDS, "bounds" },
+	{ LOOM_ATTR_DROPS_NO_CTX, "no_ctx" },
+	{ LOOM_ATTR_DROPS_NO_ROUTE, "no_route" },
+	{ LOOM_ATTR_DROPS_HOP_LIMIT, "hop_limit" },
+	{ LOOM_ATTR_DROPS_MALFORMED, "malformed" },
+	{ LOOM_ATTR_DROPS_MAINT_LOST, "maint_lost" },
+	{ LOOM_ATTR_DROPS_BSU_KEY, "bsu_key" },
 };
 
 struct lc_stats_out {
-	const struct lc_opts *o;
 	bool all;
 	unsigned int rows;
-	bool header;
 	bool drops;
 };
 
@@ -90,32 +80,13 @@ static int lc_stats_row(struct lc_stats_out *out, struct nlattr *nest)
 			zero = false;
 	if (zero && !out->all)
 		return 0;
-	if (out->o->json) {
-		printf("%s{\"port\":%u,\"vc\":%u", out->rows ? "," : "",
-		       lc_get_u32(s, LOOM_ATTR_STATS_PORT), lc_get_u32(s, LOOM_ATTR_STATS_VC));
-		for (i = 0; i < sizeof(lc_stats_cols) / sizeof(lc_stats_cols[0]); i++)
-			printf(",\"%s\":%" PRIu64, lc_stats_cols[i].json,
-			       lc_get_u64(s, lc_stats_cols[i].attr));
-		putchar('}');
-	} else {
-		if (!out->header) {
-			printf("PORT VC %10s %12s %10s %8s %9s %9s %9s %9s\n", "TX-PKTS",
-			       "TX-BYTES", "RX-PKTS", "STALLS", "ADAPTIVE", "DETERM",
-			       "DROP-DIS", "DROP-DEAD");
-			out->header = true;
-		}
-		printf("%4u %2u %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64
-		       " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "\n",
-		       lc_get_u32(s, LOOM_ATTR_STATS_PORT), lc_get_u32(s, LOOM_ATTR_STATS_VC),
-		       lc_get_u64(s, LOOM_ATTR_STATS_TX_PKTS),
-		       lc_get_u64(s, LOOM_ATTR_STATS_TX_BYTES),
-		       lc_get_u64(s, LOOM_ATTR_STATS_RX_PKTS),
-		       lc_get_u64(s, LOOM_ATTR_STATS_CREDIT_STALLS),
-		       lc_get_u64(s, LOOM_ATTR_STATS_ADAPTIVE),
-		       lc_get_u64(s, LOOM_ATTR_STATS_DETERMINISTIC),
-		       lc_get_u64(s, LOOM_ATTR_STATS_DROPS_DISABLED),
-		       lc_get_u64(s, LOOM_ATTR_STATS_DROPS_DEAD));
-	}
+	lc_print_open_object(NULL);
+	lc_print_uint(LC_PRINT_ANY, "port", lc_get_u32(s, LOOM_ATTR_STATS_PORT));
+	lc_print_uint(LC_PRINT_ANY, "vc", lc_get_u32(s, LOOM_ATTR_STATS_VC));
+	for (i = 0; i < sizeof(lc_stats_cols) / sizeof(lc_stats_cols[0]); i++)
+		lc_print_uint(LC_PRINT_ANY, lc_stats_cols[i].json,
+			      lc_get_u64(s, lc_stats_cols[i].attr));
+	lc_print_close_object();
 	out->rows++;
 	return 0;
 }
@@ -127,21 +98,15 @@ static int lc_stats_drops(struct lc_stats_out *out, struct nlattr *nest)
 
 	if (lc_nl_parse_nest(d, LOOM_ATTR_DROPS_MAX, nest, lc_drops_policy))
 		return -EPROTO;
-	if (out->o->json) {
-		fputs("],\"drops\":{", stdout);
-		for (i = 0; i < sizeof(lc_drops_cols) / sizeof(lc_drops_cols[0]); i++)
-			printf("%s\"%s\":%" PRIu64, i ? "," : "", lc_drops_cols[i].json,
-			       lc_get_u64(d, lc_drops_cols[i].attr));
-		putchar('}');
-	} else {
-		if (!out->rows)
-			puts("no traffic counted (stats -a shows the zero rows)");
-		fputs("drops:", stdout);
-		for (i = 0; i < sizeof(lc_drops_cols) / sizeof(lc_drops_cols[0]); i++)
-			printf(" %s %" PRIu64, lc_drops_cols[i].text,
-			       lc_get_u64(d, lc_drops_cols[i].attr));
-		putchar('\n');
-	}
+	lc_print_close_array(LC_PRINT_JSON);
+	if (!out->rows)
+		lc_print_text("no traffic counted (stats show all shows the zero rows)");
+	lc_print_open_object("drops");
+	lc_print_text("drops:");
+	for (i = 0; i < sizeof(lc_drops_cols) / sizeof(lc_drops_cols[0]); i++)
+		lc_print_uint(LC_PRINT_ANY, lc_drops_cols[i].json,
+			      lc_get_u64(d, lc_drops_cols[i].attr));
+	lc_print_close_object();
 	out->drops = true;
 	return 0;
 }
@@ -166,37 +131,48 @@ static int lc_stats_build(struct nl_msg *msg, void *arg)
 	return nla_put_u32(msg, LOOM_ATTR_DEV_INDEX, o->dev) ? -ENOMEM : 0;
 }
 
-int lc_stats_run(const struct lc_opts *o, int argc, char **argv)
+static const char *const lc_stats_words[] = { "all", NULL };
+
+static int lc_stats_show(struct lc_opts *o, int argc, char **argv)
 {
-	static const char *const cmds[] = { "show", "list", NULL };
-	struct lc_stats_out out = { .o = o };
+	struct lc_stats_out out = { .all = false };
 	struct lc_nl nl;
-	char what[48];
+	char what[48], name[24];
 	int err;
 
-	if (argc > 0 && lc_is_help(argv[0])) {
-		fputs(lc_stats_usage, stdout);
-		return LC_EXIT_OK;
-	}
 	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-a") || !strcmp(argv[i], "--all"))
-			out.all = true;
-		else if (i > 0 || lc_match(argv[i], cmds) < 0)
-			return lc_usage_error("stats: unexpected \"%s\": usage: loomctl [-j] [-d DEV] stats [show] [-a|--all]",
-					      argv[i]);
+		if (lc_keyword("stats show", argv[i], lc_stats_words) < 0)
+			return LC_EXIT_USAGE;
+		out.all = true;
 	}
-	snprintf(what, sizeof(what), "stats on loom%u", o->dev);
-	err = lc_nl_open(&nl);
+	err = lc_nl_open(&nl, o);
 	if (err)
 		return err;
-	if (o->json)
-		printf("{\"dev\":\"loom%u\",\"counters\":[", o->dev);
-	err = lc_nl_request(&nl, LOOM_CMD_STATS_GET, true, lc_stats_build, (void *)o,
+	snprintf(what, sizeof(what), "stats show on loom%u", o->dev);
+	snprintf(name, sizeof(name), "loom%u", o->dev);
+	lc_print_open_object(NULL);
+	lc_print_str(LC_PRINT_ANY, "dev", name);
+	lc_print_open_array(LC_PRINT_JSON, "counters");
+	err = lc_nl_request(&nl, LOOM_CMD_STATS_GET, true, lc_stats_build, o,
 			    lc_stats_print, &out);
-	if (o->json) {
-		if (!out.drops)
-			fputs("],\"drops\":null", stdout);
-		fputs("}\n", stdout);
+	if (!out.drops) {
+		lc_print_close_array(LC_PRINT_JSON);
+		lc_print_null(LC_PRINT_JSON, "drops");
 	}
+	lc_print_close_object();
 	return lc_nl_finish(&nl, err, what, NULL);
 }
+
+static const struct lc_cmd lc_stats_cmds[] = {
+	{ "show", lc_stats_show, "[all]",
+	  "per port and VC traffic counters (all: the zero rows too), drops by cause",
+	  lc_stats_words, false },
+	{ NULL },
+};
+
+const struct lc_object lc_obj_stats = {
+	.name = "stats",
+	.summary = "traffic counters of a card: per port and VC, drops by cause",
+	.usage = lc_stats_usage,
+	.cmds = lc_stats_cmds,
+};

@@ -9,16 +9,7 @@
 
 #include "loomctl.h"
 
-const char lc_vc_usage[] =
-"NAME\n"
-"    loomctl vc - virtual-channel table of a loom card\n"
-"\n"
-"SYNOPSIS\n"
-"    loomctl [-j] [-d DEV] vc show\n"
-"    loomctl [-d DEV] vc set port PORT [dim DIM|none] [dateline on|off]\n"
-"    loomctl [-d DEV] vc set dest DEST vc 0|1\n"
-"    loomctl vc help\n"
-"\n"
+static const char lc_vc_usage[] =
 "DESCRIPTION\n"
 "    The card moves packets between two virtual channels to break the\n"
 "    cyclic dependencies of rings and tori (T3E datelines): a packet\n"
@@ -35,16 +26,15 @@ const char lc_vc_usage[] =
 "\n"
 "    set needs CAP_NET_ADMIN.\n"
 "\n"
-"    Text:  port 0: dim 0 dateline\n"
-"           port 1: dim none\n"
-"           start-vc1: 1-3,7\n"
-"    JSON:  an object with the keys dev, ports (an array of objects with\n"
-"           port, dim (a number or null), dateline) and start_vc1 (an\n"
-"           array of destinations).\n"
+"FIELDS (text and JSON)\n"
+"    dev start_vc1, and per port: port dim dateline\n"
+"    (JSON: ports is the array of the port records, start_vc1 an array of\n"
+"    destinations, dim null for none; text shows start_vc1 as ranges and\n"
+"    \"dim none\")\n"
 "\n"
-"EXIT STATUS\n"
-"    0 success; 1 the kernel refused (e.g. no such port, no permission);\n"
-"    2 usage error\n"
+"    Text:  dev loom0 start_vc1 1-3,7\n"
+"               port 0 dim 0 dateline\n"
+"               port 1 dim none\n"
 "\n"
 "EXAMPLES\n"
 "    loomctl vc show\n"
@@ -84,64 +74,63 @@ static int lc_vc_build(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-static void lc_vc_print_ranges(bool json, const uint8_t *bits)
+/* the destinations starting on VC 1: JSON a list, text ranges "1-3,7" */
+static void lc_vc_print_start(const uint8_t *bits)
 {
-	unsigned int n = 0;
+	char text[512] = "none";
+	size_t used = 0;
 
+	lc_print_open_array(LC_PRINT_JSON, "start_vc1");
 	for (unsigned int d = 0; d < LOOM_MAX_NODES; d++) {
 		unsigned int e;
 
 		if (!(bits[d / 8] & (1u << (d % 8))))
 			continue;
-		if (json) {
-			printf("%s%u", n++ ? "," : "", d);
-			continue;
-		}
+		lc_print_uint(LC_PRINT_JSON, NULL, d);
 		for (e = d; e + 1 < LOOM_MAX_NODES &&
 		     (bits[(e + 1) / 8] & (1u << ((e + 1) % 8))); e++)
-			;
-		if (e == d)
-			printf("%s%u", n++ ? "," : "", d);
-		else
-			printf("%s%u-%u", n++ ? "," : "", d, e);
+			lc_print_uint(LC_PRINT_JSON, NULL, e + 1);
+		if (used < sizeof(text)) {
+			if (e == d)
+				used += (size_t)snprintf(text + used, sizeof(text) - used,
+							 "%s%u", used ? "," : "", d);
+			else
+				used += (size_t)snprintf(text + used, sizeof(text) - used,
+							 "%s%u-%u", used ? "," : "", d, e);
+		}
 		d = e;
 	}
-	if (!json && !n)
-		fputs("none", stdout);
+	lc_print_close_array(LC_PRINT_JSON);
+	lc_print_str(LC_PRINT_TEXT, "start_vc1", text);
 }
 
 struct lc_vc_out {
-	const struct lc_opts *o;
 	struct lc_nl *nl;
 };
 
-static void lc_vc_print_port(bool json, struct nlattr **p, unsigned int n)
+static void lc_vc_print_port(struct nlattr **p)
 {
 	uint32_t dim = lc_get_u32(p, LOOM_ATTR_VCT_PORT_DIM);
-	bool dateline = p[LOOM_ATTR_VCT_PORT_DATELINE] &&
-			nla_get_u8(p[LOOM_ATTR_VCT_PORT_DATELINE]);
-	char dim_text[16];
 
-	if (dim == LOOM_VCT_DIM_NONE)
-		snprintf(dim_text, sizeof(dim_text), json ? "null" : "none");
-	else
-		snprintf(dim_text, sizeof(dim_text), "%u", dim);
-	if (json)
-		printf("%s{\"port\":%u,\"dim\":%s,\"dateline\":%s}", n ? "," : "",
-		       lc_get_u32(p, LOOM_ATTR_VCT_PORT_INDEX), dim_text,
-		       dateline ? "true" : "false");
-	else
-		printf("port %u: dim %s%s\n", lc_get_u32(p, LOOM_ATTR_VCT_PORT_INDEX),
-		       dim_text, dateline ? " dateline" : "");
+	lc_print_open_object(NULL);
+	lc_print_uint(LC_PRINT_ANY, "port", lc_get_u32(p, LOOM_ATTR_VCT_PORT_INDEX));
+	if (dim == LOOM_VCT_DIM_NONE) {
+		lc_print_null(LC_PRINT_JSON, "dim");
+		lc_print_str(LC_PRINT_TEXT, "dim", "none");
+	} else {
+		lc_print_uint(LC_PRINT_ANY, "dim", dim);
+	}
+	lc_print_bool(LC_PRINT_ANY, "dateline", p[LOOM_ATTR_VCT_PORT_DATELINE] &&
+			nla_get_u8(p[LOOM_ATTR_VCT_PORT_DATELINE]));
+	lc_print_close_object();
 }
 
 static int lc_vc_print(struct nlattr **tb, uint8_t cmd, void *arg)
 {
 	struct lc_vc_out *out = arg;
-	bool json = out->o->json;
 	struct genlmsghdr *g = nlmsg_data(out->nl->cur);
 	struct nlattr *a, *p[LOOM_ATTR_VCT_MAX + 1];
-	unsigned int n = 0;
+	char name[24];
 	int rem;
 
 	if (cmd != LOOM_CMD_VC_GET)
@@ -150,37 +139,41 @@ static int lc_vc_print(struct nlattr **tb, uint8_t cmd, void *arg)
 		fprintf(stderr, "loomctl: the kernel sent a VC table without its start bitmap\n");
 		return -EPROTO;
 	}
-	if (json)
-		printf("{\"dev\":\"loom%u\",\"ports\":[", lc_get_u32(tb, LOOM_ATTR_DEV_INDEX));
+	snprintf(name, sizeof(name), "loom%u", lc_get_u32(tb, LOOM_ATTR_DEV_INDEX));
+	lc_print_open_object(NULL);
+	lc_print_str(LC_PRINT_ANY, "dev", name);
+	lc_vc_print_start(nla_data(tb[LOOM_ATTR_VCT_START_VC1]));
+	lc_print_open_array(LC_PRINT_JSON, "ports");
 	/* VCT_PORT repeats: walk the message, not the parsed table */
 	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
 		if (nla_type(a) != LOOM_ATTR_VCT_PORT)
 			continue;
 		if (lc_nl_parse_nest(p, LOOM_ATTR_VCT_MAX, a, lc_vct_policy))
 			return -EPROTO;
-		lc_vc_print_port(json, p, n++);
+		lc_vc_print_port(p);
 	}
-	fputs(json ? "],\"start_vc1\":[" : "start-vc1: ", stdout);
-	lc_vc_print_ranges(json, nla_data(tb[LOOM_ATTR_VCT_START_VC1]));
-	fputs(json ? "]}\n" : "\n", stdout);
+	lc_print_close_array(LC_PRINT_JSON);
+	lc_print_close_object();
 	return 0;
 }
 
+static const char *const lc_vc_set_words[] = { "port", "dim", "dateline", "dest", "vc",
+					       NULL };
+
 static int lc_vc_parse_set(int argc, char **argv, struct lc_vc_req *r)
 {
-	static const char *const words[] = { "port", "dim", "dateline", "dest", "vc",
-					     NULL };
+	static const char *const *words = lc_vc_set_words;
 	static const char *const onoff[] = { "on", "off", NULL };
 	static const char usage[] =
 		"usage: loomctl vc set port PORT [dim DIM|none] [dateline on|off], or loomctl vc set dest DEST vc 0|1";
 	bool vc_given = false;
 
 	for (int i = 0; i < argc; i++) {
-		int w = lc_match(argv[i], words);
+		int w = lc_keyword("vc set", argv[i], words);
 		const char *v;
 
 		if (w < 0)
-			return lc_usage_error("vc set: unexpected \"%s\": %s", argv[i], usage);
+			return LC_EXIT_USAGE;
 		if (++i >= argc)
 			return lc_usage_error("vc set: \"%s\" needs a value: %s", words[w], usage);
 		v = argv[i];
@@ -239,38 +232,61 @@ static int lc_vc_parse_set(int argc, char **argv, struct lc_vc_req *r)
 	return 0;
 }
 
-int lc_vc_run(const struct lc_opts *o, int argc, char **argv)
+static int lc_vc_do(struct lc_opts *o, struct lc_vc_req *r, bool set)
 {
-	static const char *const cmds[] = { "show", "list", "set", NULL };
-	struct lc_vc_req r = { .dev = o->dev };
-	struct lc_vc_out out = { .o = o };
+	struct lc_vc_out out;
 	struct lc_nl nl;
 	char what[48];
-	int cmd = 0, err;
+	int err;
 
-	err = lc_subcommand("vc", argc, argv, cmds, "show, set, help", lc_vc_usage,
-			    &cmd);
-	if (err || cmd < 0)
-		return err;
-	if (cmd == 2) {
-		err = lc_vc_parse_set(argc - 1, argv + 1, &r);
-		if (err)
-			return err;
-		snprintf(what, sizeof(what), "vc set on loom%u", r.dev);
-	} else {
-		if (argc > 1)
-			return lc_usage_error("vc show: unexpected argument \"%s\": usage: loomctl vc show",
-					      argv[1]);
-		snprintf(what, sizeof(what), "vc show on loom%u", r.dev);
-	}
-	err = lc_nl_open(&nl);
+	err = lc_nl_open(&nl, o);
 	if (err)
 		return err;
+	r->dev = o->dev;
 	out.nl = &nl;
-	if (cmd == 2)
-		err = lc_nl_request(&nl, LOOM_CMD_VC_SET, false, lc_vc_build, &r, NULL, NULL);
+	snprintf(what, sizeof(what), "vc %s on loom%u", set ? "set" : "show", r->dev);
+	if (set)
+		err = lc_nl_request(&nl, LOOM_CMD_VC_SET, false, lc_vc_build, r, NULL, NULL);
 	else
-		err = lc_nl_request(&nl, LOOM_CMD_VC_GET, false, lc_vc_build, &r,
+		err = lc_nl_request(&nl, LOOM_CMD_VC_GET, false, lc_vc_build, r,
 				    lc_vc_print, &out);
 	return lc_nl_finish(&nl, err, what, lc_perm_hint);
 }
+
+static int lc_vc_show(struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_vc_req r = { .dev = 0 };
+
+	if (argc > 0)
+		return lc_usage_error("vc show: unexpected argument \"%s\": usage: loomctl vc show [dev DEV]",
+				      argv[0]);
+	return lc_vc_do(o, &r, false);
+}
+
+static int lc_vc_set(struct lc_opts *o, int argc, char **argv)
+{
+	struct lc_vc_req r = { .dev = 0 };
+	int err = lc_vc_parse_set(argc, argv, &r);
+
+	return err ? err : lc_vc_do(o, &r, true);
+}
+
+static const char *const lc_vc_set_completion[] = { "port", "dim", "dateline", "dest",
+						    "vc", "none", "on", "off", NULL };
+
+static const struct lc_cmd lc_vc_cmds[] = {
+	{ "show", lc_vc_show, "",
+	  "the VC table: per port its dimension and dateline, the destinations starting on VC 1",
+	  NULL, false },
+	{ "set", lc_vc_set, "port PORT [dim DIM|none] [dateline on|off] | dest DEST vc 0|1",
+	  "change a port's dimension or dateline, or a destination's start VC (needs CAP_NET_ADMIN)",
+	  lc_vc_set_completion, false },
+	{ NULL },
+};
+
+const struct lc_object lc_obj_vc = {
+	.name = "vc",
+	.summary = "a card's virtual-channel table: dimensions, datelines, start VCs",
+	.usage = lc_vc_usage,
+	.cmds = lc_vc_cmds,
+};

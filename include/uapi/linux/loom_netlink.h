@@ -70,7 +70,7 @@
  *     _DETERMINISTIC, _DROPS_DISABLED, _DROPS_DEAD
  *   LOOM_ATTR_DROPS             nest    card-wide drops by cause (u64 each):
  *     LOOM_ATTR_DROPS_KEY, _BOUNDS, _NO_CTX, _NO_ROUTE, _HOP_LIMIT,
- *     _MALFORMED, _MAINT_LOST
+ *     _MALFORMED, _MAINT_LOST, _BSU_KEY
  *   LOOM_ATTR_MAINT             nest    one maintenance access:
  *     LOOM_ATTR_MAINT_OP          u8      LOOM_MAINT_OP_READ (1) / _WRITE (2)
  *     LOOM_ATTR_MAINT_ROUTE       binary  output port per hop, 0..16 bytes
@@ -127,11 +127,13 @@
  *   LOOM_CMD_MAINT       DEV_INDEX, MAINT{OP, ROUTE, ADDR, [VALUE],
  *                        [TIMEOUT_MS], [RETRIES]} -> DEV_INDEX, MAINT{...};
  *                        retries with a new sequence id after each timeout,
- *                        -ETIMEDOUT when every attempt timed out;
+ *                        -ETIMEDOUT when every attempt timed out,
+ *                        -ECANCELED when a fatal signal ended the wait
+ *                        (the extack says whether a request went out);
  *                        CAP_NET_ADMIN (reads included: privileged)
  *   LOOM_CMD_KEY_GRANT   DEV_INDEX, KEY{VALUE, UID | GID}; CAP_NET_ADMIN
  *   LOOM_CMD_KEY_REVOKE  DEV_INDEX, KEY{VALUE, UID | GID}; CAP_NET_ADMIN
- *   LOOM_CMD_KEY_GET     dump: DEV_INDEX -> one KEY per grant
+ *   LOOM_CMD_KEY_GET     dump: DEV_INDEX -> one KEY per grant; CAP_NET_ADMIN
  *   LOOM_CMD_BSU_GET     doit: DEV_INDEX, BSU{INDEX}; dump: DEV_INDEX
  *   LOOM_CMD_BSU_SET     DEV_INDEX, BSU{INDEX, [PARENT], [CHILDREN]}: writes
  *                        the tree register (a port the card lacks, or the
@@ -145,6 +147,9 @@
  *   LOOM_EVENT_PORT_CHANGED   DEV_INDEX, PORT{...} when a port's state changes:
  *                             link up/down, lane dropped, declared dead,
  *                             enabled/disabled
+ *
+ * Multicast group LOOM_GENL_MCGRP_MAINT (joining it needs CAP_NET_ADMIN:
+ * what maintenance reads return is privileged) carries
  *   LOOM_EVENT_MAINT_RESP     DEV_INDEX, MAINT{...} for every maintenance
  *                             response the card delivers
  */
@@ -154,6 +159,7 @@
 #define LOOM_GENL_NAME		"loom"
 #define LOOM_GENL_VERSION	1
 #define LOOM_GENL_MCGRP_EVENTS	"events"
+#define LOOM_GENL_MCGRP_MAINT	"maint"
 
 #define LOOM_ROUTE_PORT_HOST	15	/* deliver to the local host */
 #define LOOM_BSU_PARENT_ROOT	15	/* BSU_PARENT: no parent */
@@ -300,6 +306,7 @@ enum loom_nl_drops_attr {
 	LOOM_ATTR_DROPS_HOP_LIMIT,
 	LOOM_ATTR_DROPS_MALFORMED,
 	LOOM_ATTR_DROPS_MAINT_LOST,
+	LOOM_ATTR_DROPS_BSU_KEY,	/* barrier packets of another partition */
 
 	__LOOM_ATTR_DROPS_MAX,
 	LOOM_ATTR_DROPS_MAX = __LOOM_ATTR_DROPS_MAX - 1

@@ -4,7 +4,8 @@
  * mapped) and reports how the device's removal reaches it.
  *
  *   hold_ctx MODE [DEVICE]
- *     info    print DEV_INFO and exit 0
+ *     info    print DEV_INFO and how long open(), DEV_INFO and a poll()
+ *             of the file took together, and exit 0
  *     ioctl   call DEV_INFO every 20 ms until it fails: "ioctl: EIO"
  *     poll    block in poll() until it returns: "poll: POLLERR POLLHUP"
  *     touch   write the segment every 10 ms until SIGBUS: "touch: SIGBUS"
@@ -145,6 +146,7 @@ int main(int argc, char **argv)
 	struct loom_dev_info info = { .argsz = sizeof(info) };
 	struct loom_ctx_create c = { .argsz = sizeof(c) };
 	volatile uint8_t *seg = NULL;
+	struct timespec t0, t1;
 	int fd, i;
 
 	mode = argc > 1 ? argv[1] : "";
@@ -154,6 +156,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: hold_ctx info|ioctl|poll|touch|churn [DEVICE]\n");
 		return 2;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	fd = open(path, O_RDWR);
 	if (fd < 0) {
 		printf("%s: cannot open %s: %s\n", mode, path, strerror(errno));
@@ -164,8 +167,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!strcmp(mode, "info")) {
-		printf("info: node %u logical %u contexts %u\n", info.node_id,
-		       info.logical_id, info.n_contexts);
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		poll(&pfd, 1, 0);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		printf("info: node %u logical %u contexts %u (open, DEV_INFO and poll took %ld ms)\n",
+		       info.node_id, info.logical_id, info.n_contexts,
+		       (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000));
 		return 0;
 	}
 	if (!strcmp(mode, "churn")) {

@@ -240,7 +240,7 @@ static void test_poll_nop(int fd, const struct loom_ctx_create *c, void *cmdq,
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	volatile struct loom_cqe *cqe = cq;
 	struct loom_cmd *cmd = cmdq;
-	int rc;
+	int rc, ok;
 
 	rc = poll(&pfd, 1, 0);
 	check(rc == 0, "poll with an empty completion queue reports nothing", errno);
@@ -266,8 +266,30 @@ static void test_poll_nop(int fd, const struct loom_ctx_create *c, void *cmdq,
 	*(volatile uint32_t *)((char *)db + LOOM_DB_CQ_CI) = 1;
 	if (kick_page)
 		*(volatile uint32_t *)((char *)kick_page + c->kick_offset) = c->kick_value;
+	/* CQ_CI is write-only: poll() tests the index the card took */
+	for (int t = 0; t < 5000 && *(volatile uint32_t *)((char *)db + LOOM_DB_CQ_CI_SEEN) != 1; t++)
+		usleep(1000);
 	rc = poll(&pfd, 1, 0);
 	check(rc == 0, "poll reports nothing once the completion is consumed", errno);
+
+	/* a second NOP: its entry is at the consumer index the card took */
+	memset(cmd + 1, 0, sizeof(*cmd));
+	cmd[1].opcode = LOOM_OP_NOP;
+	cmd[1].flags = LOOM_CMD_F_SIGNAL;
+	cmd[1].tag = 0xfeedbeefcaffull;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	*(volatile uint32_t *)((char *)db + LOOM_DB_CMD_PI) = 2;
+	if (kick_page)
+		*(volatile uint32_t *)((char *)kick_page + c->kick_offset) = c->kick_value;
+	rc = poll(&pfd, 1, 10000);
+	ok = rc == 1 && (pfd.revents & POLLIN) && (cqe[1].flags & LOOM_CQE_PHASE) &&
+	     cqe[1].tag == 0xfeedbeefcaffull;
+	check(ok, "poll wakes up for a second NOP, its entry at the consumer index the card took (1)",
+	      rc < 0 ? errno : 0);
+	if (!ok)
+		printf("# poll %d revents %#x; entry 1: flags %#x tag %#llx; CQ_CI_SEEN %u\n", rc,
+		       pfd.revents, cqe[1].flags, (unsigned long long)cqe[1].tag,
+		       *(volatile uint32_t *)((char *)db + LOOM_DB_CQ_CI_SEEN));
 }
 
 static void test_create_map(int fd, const struct loom_dev_info *info)

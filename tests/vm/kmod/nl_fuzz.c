@@ -21,6 +21,10 @@
  *
  *   nl_fuzz [COUNT [SEED]]     default 5000 messages, seed 1
  *
+ * Run by a user other than root, every command that needs CAP_NET_ADMIN
+ * must be refused: one that succeeds is a privilege violation, printed
+ * and counted ("N privileged commands succeeded without CAP_NET_ADMIN").
+ *
  * NL_FUZZ_VERBOSE=1 (environment) prints every LOOM_CMD_MAINT answer with
  * its extack message.
  *
@@ -110,6 +114,26 @@ static long nlf_put(struct nlf_msg *m, uint16_t type, const void *data, size_t l
 	memset(m->buf + m->len + NLA_HDRLEN + len, 0, need - NLA_HDRLEN - len);
 	m->len += need;
 	return off;
+}
+
+/* the commands the family gives GENL_ADMIN_PERM */
+static int nlf_privileged(uint8_t cmd)
+{
+	switch (cmd) {
+	case LOOM_CMD_ROUTE_SET:
+	case LOOM_CMD_ROUTE_DEL:
+	case LOOM_CMD_MAINT:
+	case LOOM_CMD_DEV_SET:
+	case LOOM_CMD_ROUTE_LOAD:
+	case LOOM_CMD_PORT_SET:
+	case LOOM_CMD_VC_SET:
+	case LOOM_CMD_KEY_GRANT:
+	case LOOM_CMD_KEY_REVOKE:
+	case LOOM_CMD_BSU_SET:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 static uint32_t nlf_value(void)
@@ -497,6 +521,8 @@ int main(int argc, char **argv)
 	unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 0) : 1;
 	unsigned long answers[NLF_MAX_ERRNO] = { 0 }, lost = 0;
 	unsigned long maint = 0, maint_ok = 0, maint_silent = 0, module_bare = 0, core_bare = 0;
+	unsigned long escalated = 0;
+	int unprivileged = geteuid() != 0;
 	double maint_slowest = 0;
 	struct timeval tv = { .tv_sec = 5 };
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
@@ -564,6 +590,9 @@ int main(int argc, char **argv)
 			continue;
 		}
 		answers[err < NLF_MAX_ERRNO ? err : 0]++;
+		if (unprivileged && !err && nlf_privileged(g->cmd) && escalated++ < 10)
+			fprintf(stderr, "nl_fuzz: message %lu: privileged command %u succeeded for uid %u\n",
+				i, g->cmd, (unsigned int)geteuid());
 		if (g->cmd == LOOM_CMD_MAINT && !dump) {
 			double ms = nlf_now_ms() - t0;
 
@@ -594,6 +623,9 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("nl_fuzz: %lu messages, seed %lu, %lu unanswered\n", count, seed, lost);
+	if (unprivileged)
+		printf("nl_fuzz: %lu privileged commands succeeded without CAP_NET_ADMIN\n",
+		       escalated);
 	printf("nl_fuzz: LOOM_CMD_MAINT: %lu requests, %lu succeeded, %lu refusals without an extack message, slowest answer %.0f ms\n",
 	       maint, maint_ok, maint_silent, maint_slowest);
 	printf("nl_fuzz: refusals without an extack message: %lu answered by the generic netlink core, %lu by the module\n",
@@ -612,5 +644,5 @@ int main(int argc, char **argv)
 					       e ? strerror(e) : "errno out of range", nlf_bare[c][d][e],
 					       nlf_core_bare(c, d, e) ? "core" : "MODULE");
 	close(fd);
-	return lost || maint_silent || module_bare ? 1 : 0;
+	return lost || maint_silent || module_bare || escalated ? 1 : 0;
 }

@@ -5,7 +5,10 @@
 # with ETIMEDOUT after admin_timeout_ms instead of hanging, the context's
 # index must stay reserved (the card may still use it) once the card
 # answers again, and unbinding the card must release it; the kernel log
-# must name the command that timed out and stay free of warnings.
+# must name the command that timed out and stay free of warnings.  While
+# one process's CTX_CREATE waits for the frozen card, another one's
+# open, DEV_INFO ioctl and poll answer at once: no lock is held across a
+# wait for the card.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
 . "$here/../../lib/lab.sh"
@@ -15,12 +18,13 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
 	echo "1..0 # SKIP loom-lab or loom-card not built"
 	exit 4
 fi
-tap_plan 7
+tap_plan 8
 if [ ! -x "$g/hold_ctx" ]; then
 	tap_fail "guest program $g/hold_ctx exists (run: make -C kmod tests)"
 	tap_done
 fi
-lab_start_test "lab with 1 host starts and loads loom.ko" --hosts 1
+lab_start_test "lab with 1 host starts and loads loom.ko" --hosts 1 \
+	${LOOM_MODULE:+--module "$LOOM_MODULE"}
 
 card=$("$LOOM_LAB" status --dir "$LAB_DIR" | sed -n 's/^card 0: loom-card pid \([0-9]*\).*/\1/p')
 if [ -z "$card" ]; then
@@ -70,6 +74,30 @@ if grep -q 'ready (context 0)' <<<"$out"; then
 	tap_ok "after unbind and bind, index 0 is free again"
 else
 	tap_fail "after unbind and bind, index 0 is free again"
+fi
+
+# others are not stalled by a CTX_CREATE waiting for a frozen card: the
+# card stays frozen while the others are timed, and the create (its wait
+# up to 20 s) finishes once the card answers again
+lab_exec 0 "echo 20000 > /sys/module/loom/parameters/admin_timeout_ms" >/dev/null 2>&1
+kill -STOP "$card"
+out=$("$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- "setsid $g/hold_ctx ioctl </dev/null >/tmp/stalled 2>&1 &
+	echo \$! >/tmp/stalled.pid
+	sleep 1
+	$g/hold_ctx info
+	kill -0 \$(cat /tmp/stalled.pid) && ! grep -q . /tmp/stalled && echo 'create still waiting'" 2>&1)
+kill -CONT "$card"
+out="$out
+$(lab_exec 0 'for i in $(seq 100); do grep -q ready /tmp/stalled && break; sleep 0.2; done
+	kill $(cat /tmp/stalled.pid); cat /tmp/stalled' 2>&1)"
+lab_exec 0 "echo 5000 > /sys/module/loom/parameters/admin_timeout_ms" >/dev/null 2>&1
+tap_diag "$out"
+a=$(sed -n 's/^info: .*(open, DEV_INFO and poll took \([0-9]*\) ms)$/\1/p' <<<"$out")
+if [ -n "$a" ] && [ "$a" -lt 1000 ] &&
+	grep -qx 'create still waiting' <<<"$out" && grep -q '^ioctl: ready' <<<"$out"; then
+	tap_ok "while a CTX_CREATE waits for the frozen card, another process's open, DEV_INFO and poll answer at once ($a ms); the create completes once the card answers"
+else
+	tap_fail "while a CTX_CREATE waits for the frozen card, another process's open, DEV_INFO and poll answer at once (under 1000 ms); the create completes once the card answers"
 fi
 
 if "$LOOM_LAB" check-log --dir "$LAB_DIR"; then

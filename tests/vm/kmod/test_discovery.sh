@@ -8,6 +8,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
 . "$here/../../lib/lab.sh"
+. "$here/../../lib/card_regs.sh"
 
 if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
 	echo "1..0 # SKIP loom-lab or loom-card not built"
@@ -16,33 +17,13 @@ fi
 tap_plan 7
 lab_start_test "lab with 1 host starts (no module)" --hosts 1 --no-module
 
-card=$("$LOOM_LAB" status --dir "$LAB_DIR" | sed -n 's/^card 0: loom-card pid \([0-9]*\).*/\1/p')
-regs=
-for fd in /proc/"$card"/fd/*; do
-	case "$(readlink "$fd")" in *memfd:loom-card-regs*) regs=$fd ;; esac
-done
-if [ -z "$regs" ]; then
+if ! card_regs_open 0; then
 	tap_fail "the emulator's register memfd is found"
 	tap_done
 fi
-
-rd32() { od -An -tu4 -j "$1" -N4 "$regs" | tr -d ' '; }
-wr32() {
-	local v=$2
-	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((v & 255)) $((v >> 8 & 255)) \
-		$((v >> 16 & 255)) $((v >> 24 & 255)))" |
-		dd of="$regs" bs=1 seek="$1" conv=notrunc status=none
-}
-# offset of the first block of a type (walking the chain like the driver)
-blk() {
-	local off=0 n=0
-	while [ $n -lt 64 ]; do
-		[ "$(rd32 $off)" = "$1" ] && { echo $off; return; }
-		off=$(rd32 $((off + 8)))
-		[ "$off" = 0 ] && return
-		n=$((n + 1))
-	done
-}
+rd32() { card_rd32 "$@"; }
+wr32() { card_wr32 "$@"; }
+blk() { card_blk "$@"; }
 
 # insmod with the window as it is; prints the driver's log lines
 probe() {

@@ -80,7 +80,7 @@ else
 fi
 lab_exec 0 'loomctl port set 0 up; loomctl port set 1 up; loomctl route set 0 port host &&
 	loomctl route show 0 && loomctl dev' >"$out" 2>&1
-if grep -qx "dest 0 port host phys 0" "$out" && grep -q "^loom0: pci " "$out"; then
+if grep -qx "dev loom0 dest 0 port host phys_dest 0 valid" "$out" && grep -q "^dev loom0 index 0 pci " "$out"; then
 	tap_ok "afterwards the family still answers: route set/show and dev show work"
 else
 	tap_diag "$(cat "$out")"

@@ -9,8 +9,9 @@
 # full 1024-entry table (several netlink messages), an unbind and rebind of
 # the card under a stream of netlink requests (dev still lists the unbound
 # card from libpci, with no driver), rmmod (the family goes, a
-# monitor notices) and insmod, bsu set -j printing the unit it wrote, a
-# clean kernel log.
+# monitor notices) and insmod, bsu set -j printing the unit it wrote, every
+# printing command (monitor too) naming its fields alike in text and JSON
+# and in loomctl(8), a clean kernel log.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
 . "$here/../../lib/lab.sh"
@@ -24,7 +25,7 @@ if ! command -v jq >/dev/null; then
 	exit 4
 fi
 
-tap_plan 34
+tap_plan 43
 lab_start_test "lab with 2 hosts starts and loads loom.ko" --hosts 2
 
 out=$(mktemp -d)
@@ -43,8 +44,9 @@ show() { tap_diag "exit $(rc): $(cat "$out/o" "$out/e")"; }
 sys=$(lab_exec 0 'cd /sys/class/loom/loom0 && echo $(cat node_id logical_id fw_version fw_build_id emulated) $(basename "$(readlink device)")')
 read -r s_node s_logical s_fwver s_build s_emul pci <<<"$sys"
 lc dev show
-if [ "$(rc)" = 0 ] && grep -q "^loom0: pci $pci driver loom node $s_node logical $s_logical ports 2 contexts [0-9]* routes 1024$" "$out/o" &&
-	grep -q "^    firmware \".*\" version $s_fwver build $s_build built .*emulated$" "$out/o" &&
+if [ "$(rc)" = 0 ] && grep -q "^dev loom0 index 0 pci $pci driver loom pci_id 1af4:1110 kind lab$" "$out/o" &&
+	grep -q "^    node_id $s_node logical_id $s_logical n_ports 2 n_contexts [0-9]* rt_entries 1024$" "$out/o" &&
+	grep -q "^    fw_desc .* fw_version $s_fwver fw_build_id $s_build fw_build_time [0-9]* (.*) emulated$" "$out/o" &&
 	[ "$s_emul" = 1 ]; then
 	tap_ok "dev show: node, logical id, firmware version and build id equal sysfs"
 else
@@ -60,18 +62,18 @@ else
 	show
 	tap_fail "dev show -j: valid JSON whose values equal sysfs (got '$j')"
 fi
-lc -d 3 dev show
+lc dev show dev loom3
 if [ "$(rc)" = 1 ] && grep -q 'No such device: no loom device with index 3' "$out/e"; then
-	tap_ok "dev show -d 3: exit 1, 'no loom device with index 3'"
+	tap_ok "dev show dev loom3: exit 1, 'no loom device with index 3'"
 else
 	show
-	tap_fail "dev show -d 3: exit 1, 'no loom device with index 3'"
+	tap_fail "dev show dev loom3: exit 1, 'no loom device with index 3'"
 fi
 
 # ---- route show --------------------------------------------------------
 lc route show
-port1=$(sed -n 's/^dest 1 port \([0-9]\) phys 1$/\1/p' "$out/o")
-if [ "$(rc)" = 0 ] && grep -qx 'dest 0 port host phys 0' "$out/o" && [ -n "$port1" ] &&
+port1=$(sed -n 's/^dev loom0 dest 1 port \([0-9]\) phys_dest 1 valid$/\1/p' "$out/o")
+if [ "$(rc)" = 0 ] && grep -qx 'dev loom0 dest 0 port host phys_dest 0 valid' "$out/o" && [ -n "$port1" ] &&
 	[ "$(wc -l <"$out/o")" = 2 ]; then
 	tap_ok "route show: dest 0 -> host, dest 1 -> port $port1, nothing else"
 else
@@ -96,21 +98,22 @@ else
 fi
 
 # ---- route set / del round trip ----------------------------------------
-lc route set 7 port 1 adaptive phys 9
-lc route show 7
+lc route set 7 port 1 adaptive phys_dest 9
+lc route show dev loom0 7
 a=$(cat "$out/o")
 lc route show
-if grep -qx 'dest 7 port 1 phys 9 adaptive' <<<"$a" && grep -qx 'dest 7 port 1 phys 9 adaptive' "$out/o"; then
-	tap_ok "route set 7 port 1 adaptive phys 9 is seen by route show"
+if grep -qx 'dev loom0 dest 7 port 1 phys_dest 9 adaptive valid' <<<"$a" &&
+	grep -qx 'dev loom0 dest 7 port 1 phys_dest 9 adaptive valid' "$out/o"; then
+	tap_ok "route set 7 port 1 adaptive phys_dest 9 is seen by route show"
 else
 	show
-	tap_fail "route set 7 port 1 adaptive phys 9 is seen by route show ($a)"
+	tap_fail "route set 7 port 1 adaptive phys_dest 9 is seen by route show ($a)"
 fi
 lc route del 7
 lc route show 7
 a=$(cat "$out/o")
 lc route show
-if grep -qx 'dest 7 port 1 phys 9 adaptive invalid' <<<"$a" && ! grep -q '^dest 7 ' "$out/o" &&
+if grep -qx 'dev loom0 dest 7 port 1 phys_dest 9 adaptive invalid' <<<"$a" && ! grep -q ' dest 7 ' "$out/o" &&
 	cmp -s "$out/o" "$out/routes"; then
 	tap_ok "route del 7: the entry is invalid and gone from route show"
 else
@@ -162,8 +165,8 @@ fi
 
 # ---- port show ---------------------------------------------------------
 lc port show
-if [ "$(rc)" = 0 ] && [ "$(grep -c '^port [01]: cabled up peer node 1 port [01]$' "$out/o")" = 2 ] &&
-	grep -q '^    tx [0-9]* frames [0-9]* bytes  rx [0-9]* frames' "$out/o"; then
+if [ "$(rc)" = 0 ] && [ "$(grep -c '^dev loom0 port [01] cabled up lanes [0-9]* peer_node 1 peer_port [01]$' "$out/o")" = 2 ] &&
+	grep -q '^    tx_frames [0-9]* tx_bytes [0-9]* rx_frames [0-9]* rx_bytes' "$out/o"; then
 	tap_ok "port show: 2 ports cabled and up to node 1, with counters"
 else
 	show
@@ -249,21 +252,57 @@ fi
 # ---- monitor -----------------------------------------------------------
 lab_exec 0 'loomctl monitor >/tmp/nl-mon 2>/tmp/nl-mon.err & m=$!
 	for i in 1 2 3 4 5 6 7 8 9 10; do grep -q listening /tmp/nl-mon.err && break; sleep 0.3; done
-	loomctl route set 9 port 0 phys 11; loomctl route del 9; sleep 0.5
+	loomctl route set 9 port 0 phys_dest 11; loomctl route del 9; sleep 0.5
 	kill -INT $m; wait $m; echo "exit $?"; cat /tmp/nl-mon; rm -f /tmp/nl-mon /tmp/nl-mon.err' >"$out/mon" 2>&1
-if grep -qx 'exit 0' "$out/mon" && grep -qx 'route changed: loom0 dest 9 port 0 phys 11' "$out/mon" &&
-	grep -qx 'route changed: loom0 dest 9 port 0 phys 11 invalid' "$out/mon"; then
+if grep -qx 'exit 0' "$out/mon" && grep -qx 'event route_changed dev loom0 dest 9 port 0 phys_dest 11 valid' "$out/mon" &&
+	grep -qx 'event route_changed dev loom0 dest 9 port 0 phys_dest 11 invalid' "$out/mon"; then
 	tap_ok "monitor prints the ROUTE_CHANGED events of a set and a del, exits 0 on SIGINT"
 else
 	tap_diag "$(cat "$out/mon")"
 	tap_fail "monitor prints the ROUTE_CHANGED events of a set and a del, exits 0 on SIGINT"
 fi
 
+# ---- one printer: text and JSON name every field alike, as the manual -----
+man=$here/../../../Documentation/man/loomctl.8.rst
+lc key grant 0x5eed user nobody
+for cmd in "dev show" "route show" "port show" "vc show" "stats show all" "key show" \
+	"bsu show 9" "maint read route 0 node_id"; do
+	# shellcheck disable=SC2086 # the words of the command
+	lc $cmd
+	cp "$out/o" "$out/ft"
+	# shellcheck disable=SC2086
+	lc -j $cmd
+	if "$here/../../lib/lc_fields.py" "$out/ft" "$out/o" "$man" >"$out/fd" 2>&1; then
+		tap_ok "$cmd: every JSON field is named alike in the text and in loomctl(8)"
+	else
+		tap_diag "$(cat "$out/fd")"
+		tap_fail "$cmd: every JSON field is named alike in the text and in loomctl(8)"
+	fi
+done
+lc key revoke 0x5eed user nobody
+lab_exec 0 'loomctl monitor >/tmp/nl-mt 2>/tmp/nl-mt.err & m=$!
+	loomctl -j monitor >/tmp/nl-mj 2>/tmp/nl-mj.err & k=$!
+	for i in $(seq 20); do grep -q listening /tmp/nl-mt.err && grep -q listening /tmp/nl-mj.err && break; sleep 0.3; done
+	loomctl route set 9 port 0; loomctl route del 9; loomctl maint read route 0 node_id >/dev/null
+	loomctl port set 1 down; loomctl port set 1 up; sleep 1.5
+	kill -INT $m $k; wait $m $k; cat /tmp/nl-mt; echo "=== JSON"; cat /tmp/nl-mj; rm -f /tmp/nl-m?*' \
+	>"$out/mon2" 2>&1
+sed '/^=== JSON$/,$d' "$out/mon2" >"$out/mt"
+sed '1,/^=== JSON$/d' "$out/mon2" >"$out/mj"
+if "$here/../../lib/lc_fields.py" "$out/mt" "$out/mj" "$man" >"$out/fd" 2>&1 &&
+	grep -q '^event route_changed' "$out/mt" && grep -q '^event port_changed' "$out/mt" &&
+	grep -q '^event maint_resp' "$out/mt"; then
+	tap_ok "monitor: route, port and maint events name their fields alike in text, JSON and loomctl(8)"
+else
+	tap_diag "$(cat "$out/fd" "$out/mt")"
+	tap_fail "monitor: route, port and maint events name their fields alike in text, JSON and loomctl(8)"
+fi
+
 # ---- help --------------------------------------------------------------
 lc help
 a=$(rc)
 lc route help
-if [ "$a" = 0 ] && [ "$(rc)" = 0 ] && grep -q 'route set DEST port PORT|host' "$out/o"; then
+if [ "$a" = 0 ] && [ "$(rc)" = 0 ] && grep -q 'route set \[dev DEV\] DEST port PORT|host' "$out/o"; then
 	tap_ok "help and route help print the usage, exit 0"
 else
 	show
@@ -292,9 +331,9 @@ if [ -n "$router" ]; then
 		dd of="$regs" bs=8 seek=$(((router + 0x40) / 8 + 2)) conv=notrunc status=none
 	lc route show
 	n=$(wc -l <"$out/o")
-	u=$(awk '{print $2}' "$out/o" | sort -un | wc -l)
+	u=$(awk '{print $4}' "$out/o" | sort -un | wc -l)
 	last=$(tail -n 1 "$out/o")
-	if [ "$(rc)" = 0 ] && [ "$n" = 1024 ] && [ "$u" = 1024 ] && [ "$last" = 'dest 1023 port 1 phys 1023' ]; then
+	if [ "$(rc)" = 0 ] && [ "$n" = 1024 ] && [ "$u" = 1024 ] && [ "$last" = 'dev loom0 dest 1023 port 1 phys_dest 1023 valid' ]; then
 		tap_ok "route show of a full table: 1024 entries, each once, in order"
 	else
 		tap_diag "exit $(rc), $n lines, $u distinct, last '$last': $(head -c 300 "$out/e")"
@@ -324,6 +363,7 @@ lab_exec 0 "rm -f /tmp/nl-stop
 	sleep 1
 	echo $pci > /sys/bus/pci/drivers/loom/unbind
 	loomctl route show; echo \"route show: exit \$?\"
+	loomctl route show dev loom0; echo \"route show dev loom0: exit \$?\"
 	loomctl dev; echo \"dev: exit \$?\"
 	loomctl -j dev > /tmp/nl-dev.json; echo \"dev -j: exit \$?\"
 	setpriv --reuid=65534 --regid=65534 --clear-groups loomctl dev | sed 's/^/nobody: /'
@@ -335,20 +375,23 @@ lab_exec 0 'cat /tmp/nl-dev.json; rm -f /tmp/nl-dev.json' >"$out/devj" 2>&1
 tap_diag "$(cat "$out/unbind")"
 readers=$(sed -n 's/^readers: \([0-9]*\) rounds$/\1/p' "$out/unbind")
 writes=$(sed -n 's/^writer: \([0-9]*\) rounds$/\1/p' "$out/unbind")
-if grep -q 'route show on loom0: No such device: no loom device with index 0' "$out/unbind" &&
-	grep -qx 'route show: exit 1' "$out/unbind" && [ "${readers:-0}" -ge 3 ] && [ "${writes:-0}" -ge 3 ]; then
-	tap_ok "route show of an unbound card: exit 1, 'no loom device with index 0'"
+if grep -q 'loom.ko has no card bound' "$out/unbind" &&
+	grep -qx 'route show: exit 1' "$out/unbind" &&
+	grep -q 'route show on loom0: No such device: no loom device with index 0' "$out/unbind" &&
+	grep -qx 'route show dev loom0: exit 1' "$out/unbind" &&
+	[ "${readers:-0}" -ge 3 ] && [ "${writes:-0}" -ge 3 ]; then
+	tap_ok "route show of an unbound card: exit 1, 'no card bound' (dev loom0: 'no loom device with index 0')"
 else
-	tap_fail "route show of an unbound card: exit 1, 'no loom device with index 0'"
+	tap_fail "route show of an unbound card: exit 1, 'no card bound' (dev loom0: 'no loom device with index 0')"
 fi
 if grep -q 'loom.ko is loaded but has no card bound' "$out/unbind" && grep -qx 'dev: exit 0' "$out/unbind"; then
 	tap_ok "dev show with no card bound: exit 0 and says so"
 else
 	tap_fail "dev show with no card bound: exit 0 and says so"
 fi
-if grep -qx -- "-: pci $pci driver none id 1af4:1110 lab" "$out/unbind" &&
-	grep -q '^    firmware, node and logical id unknown: only loom.ko reads them' "$out/unbind" &&
-	grep -qx -- "nobody: -: pci $pci driver none id 1af4:1110 ivshmem-unchecked" "$out/unbind"; then
+if grep -qx -- "pci $pci driver none pci_id 1af4:1110 kind lab" "$out/unbind" &&
+	grep -q '^    (firmware, node and logical id unknown: only loom.ko reads them' "$out/unbind" &&
+	grep -qx -- "nobody: pci $pci driver none pci_id 1af4:1110 kind ivshmem-unchecked" "$out/unbind"; then
 	tap_ok "dev show of the unbound card: listed from PCI, driver none, lab signature (unchecked without root)"
 else
 	tap_fail "dev show of the unbound card: listed from PCI, driver none, lab signature (unchecked without root)"
@@ -380,7 +423,7 @@ fi
 tap_diag "$(cat "$out/rmmod")"
 if grep -qx 'rmmod: exit 0' "$out/rmmod" && grep -qx 'dev: exit 1' "$out/rmmod" &&
 	grep -q 'the loom netlink family is not registered: is loom.ko loaded?' "$out/rmmod" &&
-	grep -qx -- "-: pci $pci driver none id 1af4:1110 lab" "$out/rmmod" &&
+	grep -qx -- "pci $pci driver none pci_id 1af4:1110 kind lab" "$out/rmmod" &&
 	grep -qx 'monitor: exit 1' "$out/rmmod" &&
 	grep -q 'monitor: the loom netlink family went away' "$out/rmmod"; then
 	tap_ok "after rmmod: dev lists the card from PCI, 'is loom.ko loaded?' (exit 1), and monitor says the family went away"

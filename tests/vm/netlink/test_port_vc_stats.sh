@@ -55,25 +55,25 @@ ok_if() {
 refused() { [ "$(rc)" = "$1" ] && grep -q -- "$2" "$out/e"; }
 
 # ---- dev set -----------------------------------------------------------
-lc dev set fp-timeout 500 lane-threshold 8
+lc dev set fp_timeout_ms 500 lane_threshold 8
 lc dev show
 a=$(cat "$out/o")
 lc -j dev
-ok_if "dev set fp-timeout 500 lane-threshold 8: dev show and -j show both" \
-	'grep -qx "    settings fp-timeout 500 ms lane-threshold 8" <<<"$a" &&
+ok_if "dev set fp_timeout_ms 500 lane_threshold 8: dev show and -j show both" \
+	'grep -qx "    fp_timeout_ms 500 lane_threshold 8" <<<"$a" &&
 	[ "$(jq -r ".[0] | \"\(.fp_timeout_ms) \(.lane_threshold)\"" "$out/o")" = "500 8" ]'
-lc dev set lane-threshold 0
-ok_if "dev set lane-threshold 0: exit 1, the attribute and its range named" \
+lc dev set lane_threshold 0
+ok_if "dev set lane_threshold 0: exit 1, the attribute and its range named" \
 	'refused 1 "out of range (LOOM_ATTR_DEV_LANE_THRESHOLD is 1..65535)"'
-lc dev set logical-id 5000
-ok_if "dev set logical-id 5000: exit 1, LOOM_ATTR_DEV_LOGICAL_ID is at most 1023" \
+lc dev set logical_id 5000
+ok_if "dev set logical_id 5000: exit 1, LOOM_ATTR_DEV_LOGICAL_ID is at most 1023" \
 	'refused 1 "LOOM_ATTR_DEV_LOGICAL_ID is at most 1023"'
-lc dev set fp-timeout
+lc dev set fp_timeout_ms
 r1=$(rc)
 lc dev set speed 3
 ok_if "dev set with a missing value or an unknown setting: exit 2, named" \
-	'[ "$r1" = 2 ] && refused 2 "unknown setting \"speed\""'
-lc dev set logical-id 0 fp-timeout 1000 lane-threshold 16
+	'[ "$r1" = 2 ] && refused 2 "unknown keyword \"speed\""'
+lc dev set logical_id 0 fp_timeout_ms 1000 lane_threshold 16
 lc -j dev
 ok_if "dev set of the three settings at once restores the defaults" \
 	'[ "$(jq -r ".[0] | \"\(.logical_id) \(.fp_timeout_ms) \(.lane_threshold)\"" "$out/o")" = "0 1000 16" ]'
@@ -84,21 +84,21 @@ ok_if "port show -j: both ports up, enabled, not dead, with the link-layer count
 	'[ "$(jq -c "[.[] | [.port, .up, .disabled, .dead, (.retries >= 0), (.ack_timeouts >= 0)]]" "$out/o")" = \
 	"[[0,true,false,false,true,true],[1,true,false,false,true,true]]" ]'
 lc port show
-ok_if "port show: a third line with lanes, retries, naks-sent, replayed, ack-timeouts" \
-	'[ "$(grep -c "^    lanes [0-9]* retries [0-9]* naks-sent [0-9]* replayed [0-9]* ack-timeouts [0-9]*$" "$out/o")" = 2 ]'
-port1=$("$LOOM_LAB" exec --dir "$LAB_DIR" 0 -- loomctl route show 1 | sed -n 's/^dest 1 port \([0-9]\).*/\1/p')
+ok_if "port show: a third line with retries, naks_sent, replayed, ack_timeouts" \
+	'[ "$(grep -c "^    retries [0-9]* naks_sent [0-9]* replayed [0-9]* ack_timeouts [0-9]*$" "$out/o")" = 2 ]'
+port1=$("$LOOM_LAB" exec --dir "$LAB_DIR" 0 -- loomctl route show 1 | sed -n 's/^dev loom0 dest 1 port \([0-9]\).*/\1/p')
 g "loomctl monitor >/tmp/pv-mon 2>/tmp/pv-mon.err & echo \$! >/tmp/pv-mon.pid
 	for i in \$(seq 20); do grep -q listening /tmp/pv-mon.err && break; sleep 0.3; done; echo started"
 lc port set "$port1" down
 lc port show "$port1"
 ok_if "port set $port1 down: port show says disabled, still up" \
-	'[ "$(rc)" = 0 ] && grep -q "^port $port1: cabled up peer node 1 port [01] disabled$" "$out/o"'
+	'[ "$(rc)" = 0 ] && grep -q "^dev loom0 port $port1 cabled up disabled lanes [0-9]* peer_node 1 peer_port [01]$" "$out/o"'
 "$LOOM_LAB" exec --dir "$LAB_DIR" 1 -- loom-xfer recv --ctx 5 --key 0x5eed --size 4K --timeout 5 >"$out/recv" 2>&1 &
 recv_pid=$!
 g loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 4K --timeout 5
 wait $recv_pid
 send=$(cat "$out/o")
-lc -j stats
+lc -j stats show
 # (the sender is told DISCARDED, or times out on a card that does not
 # answer discarded requests yet)
 ok_if "traffic to the disabled port fails and stats counts drops_disabled on port $port1" \
@@ -118,11 +118,11 @@ sleep 1.2
 lc port set 0 up
 lc port show 0
 ok_if "port set 0 fault on disables it, port set 0 up enables it" \
-	'grep -q "^port 0: .* disabled$" <<<"$a" && ! grep -q disabled "$out/o"'
+	'grep -q "^dev loom0 port 0 .* disabled " <<<"$a" && ! grep -q disabled "$out/o"'
 sleep 1.5
 g 'kill -INT $(cat /tmp/pv-mon.pid); sleep 0.5; cat /tmp/pv-mon; rm -f /tmp/pv-mon*'
 mon=$(cat "$out/o")
-events=$(sed -n 's/^port changed: loom0 port \([01]\): cabled up peer node 1 port [01]\( disabled\)\{0,1\}$/\1\2/p' <<<"$mon" | tr '\n' ,)
+events=$(sed -n 's/^event port_changed dev loom0 port \([01]\) cabled up\( disabled\)\{0,1\} lanes [0-9]* peer_node 1 peer_port [01]$/\1\2/p' <<<"$mon" | tr '\n' ,)
 ok_if "monitor shows a PORT_CHANGED event for each of the four changes, in order" \
 	'[ "$events" = "$port1 disabled,$port1,0 disabled,0," ] && [ "$(wc -l <<<"$mon")" = 4 ]'
 lc port set 5 down
@@ -142,22 +142,22 @@ ok_if "port set with an unknown state or fault value: exit 2" \
 # ---- vc ----------------------------------------------------------------
 lc vc show
 ok_if "vc show: the lab's VC table -- both ports in dimension 0, the wrap-around -X port a dateline, no destination on VC 1" \
-	'[ "$(cat "$out/o")" = "$(printf "port 0: dim 0\nport 1: dim 0 dateline\nstart-vc1: none")" ]'
+	'[ "$(cat "$out/o")" = "$(printf "dev loom0 start_vc1 none\n    port 0 dim 0\n    port 1 dim 0 dateline")" ]'
 lc vc set port 0 dim none
 lc vc set port 1 dim none dateline off
 lc vc show
 ok_if "vc set port 0/1 dim none: every port without a dimension" \
-	'[ "$(cat "$out/o")" = "$(printf "port 0: dim none\nport 1: dim none\nstart-vc1: none")" ]'
+	'[ "$(cat "$out/o")" = "$(printf "dev loom0 start_vc1 none\n    port 0 dim none\n    port 1 dim none")" ]'
 lc vc set port 1 dim 0 dateline on
 lc vc set dest 5 vc 1
 lc vc set dest 6 vc 1
 lc vc set dest 9 vc 1
 lc vc show
 ok_if "vc set port 1 dim 0 dateline on, dest 5, 6, 9 on VC 1: vc show" \
-	'[ "$(cat "$out/o")" = "$(printf "port 0: dim none\nport 1: dim 0 dateline\nstart-vc1: 5-6,9")" ]'
+	'[ "$(cat "$out/o")" = "$(printf "dev loom0 start_vc1 5-6,9\n    port 0 dim none\n    port 1 dim 0 dateline")" ]'
 lc -j vc show
 ok_if "vc show -j" \
-	'[ "$(jq -c . "$out/o")" = "{\"dev\":\"loom0\",\"ports\":[{\"port\":0,\"dim\":null,\"dateline\":false},{\"port\":1,\"dim\":0,\"dateline\":true}],\"start_vc1\":[5,6,9]}" ]'
+	'[ "$(jq -c . "$out/o")" = "{\"dev\":\"loom0\",\"start_vc1\":[5,6,9],\"ports\":[{\"port\":0,\"dim\":null,\"dateline\":false},{\"port\":1,\"dim\":0,\"dateline\":true}]}" ]'
 lc vc set port 7 dim 0
 ok_if "vc set port 7: exit 1, out of range" 'refused 1 "port 7 out of range: card has 2 ports"'
 lc vc set port 0 dim 16
@@ -179,7 +179,7 @@ lc vc set dest 6 vc 0
 lc vc set dest 9 vc 0
 lc vc show
 ok_if "refused requests changed nothing; the table is back to no dimensions" \
-	'[ "$(cat "$out/o")" = "$(printf "port 0: dim none\nport 1: dim none\nstart-vc1: none")" ]'
+	'[ "$(cat "$out/o")" = "$(printf "dev loom0 start_vc1 none\n    port 0 dim none\n    port 1 dim none")" ]'
 
 # ---- stats ---------------------------------------------------------------
 "$LOOM_LAB" exec --dir "$LAB_DIR" 1 -- loom-xfer recv --ctx 5 --key 0x5eed --size 64K --timeout 30 >"$out/recv" 2>&1 &
@@ -187,23 +187,23 @@ recv_pid=$!
 g loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 64K --timeout 30
 wait $recv_pid
 recv_rc=$?
-lc -j stats
+lc -j stats show
 ok_if "after 64 KiB to node 1, stats -j counts packets sent on port $port1 and has the drops object" \
 	'[ $recv_rc = 0 ] && [ "$(jq "[.counters[] | select(.port == $port1) | .tx_pkts] | add" "$out/o")" -ge 64 ] &&
-	[ "$(jq ".drops | keys | length" "$out/o")" = 7 ]'
-lc -j stats -a
+	[ "$(jq ".drops | keys | length" "$out/o")" = 8 ]'
+lc -j stats show all
 nrec=$(jq '.counters | length' "$out/o")
 nvc=$(jq '[.counters[] | .vc] | max + 1' "$out/o")
-lc stats
+lc stats show
 a=$(cat "$out/o")
-lc stats -a
-ok_if "stats hides all-zero rows, stats -a shows 2 ports x $nvc VCs, both end with the drops line" \
-	'[ "$nrec" = $((2 * nvc)) ] && [ "$(grep -c "^ *[01] *[0-9] " <<<"$a")" -lt "$nrec" ] &&
-	[ "$(grep -c "^ *[01] *[0-9] " "$out/o")" = "$nrec" ] &&
-	tail -n 1 "$out/o" | grep -q "^drops: key [0-9]* bounds [0-9]* no-ctx [0-9]* no-route [0-9]* hop-limit [0-9]* malformed [0-9]* maint-lost [0-9]*$"'
+lc stats show all
+ok_if "stats hides all-zero rows, stats show all shows 2 ports x $nvc VCs, both end with the drops line" \
+	'[ "$nrec" = $((2 * nvc)) ] && [ "$(grep -c "^    port [01] vc [0-9] " <<<"$a")" -lt "$nrec" ] &&
+	[ "$(grep -c "^    port [01] vc [0-9] " "$out/o")" = "$nrec" ] &&
+	tail -n 1 "$out/o" | grep -q "^    drops: key [0-9]* bounds [0-9]* no_ctx [0-9]* no_route [0-9]* hop_limit [0-9]* malformed [0-9]* maint_lost [0-9]* bsu_key [0-9]*$"'
 
 # ---- route load ----------------------------------------------------------
-g 'loomctl route show > /tmp/pv-rt1; loomctl route set 7 port 1 adaptive phys 9;
+g 'loomctl route show > /tmp/pv-rt1; loomctl route set 7 port 1 adaptive phys_dest 9;
 	loomctl route set 8 port host; loomctl route show > /tmp/pv-rt2; loomctl route load /tmp/pv-rt1 &&
 	loomctl route show | cmp - /tmp/pv-rt1 && echo same1 && loomctl route load /tmp/pv-rt2 &&
 	loomctl route show | cmp - /tmp/pv-rt2 && echo same2 && wc -l < /tmp/pv-rt2'
@@ -213,7 +213,7 @@ g 'loomctl monitor >/tmp/pv-mon 2>/tmp/pv-mon.err & m=$!
 	for i in $(seq 20); do grep -q listening /tmp/pv-mon.err && break; sleep 0.3; done
 	loomctl route load /tmp/pv-rt1; sleep 0.5; kill -INT $m; wait $m; cat /tmp/pv-mon; rm -f /tmp/pv-mon*'
 ok_if "route load sends one 'route table loaded' event" \
-	'[ "$(cat "$out/o")" = "route table loaded: loom0" ]'
+	'[ "$(cat "$out/o")" = "event route_table_loaded dev loom0" ]'
 g 'printf "# a comment\n\ndest 0 port host phys 0\ndest 3 port 5\n" > /tmp/pv-bad; loomctl route load /tmp/pv-bad'
 ok_if "route load of a port the card lacks: exit 1, the kernel's message" \
 	'[ "$(rc)" = 1 ] && grep -q "route load of 2 routes on loom0: Numerical result out of range: port 5 out of range: card has 2 ports" "$out/o"'
@@ -233,8 +233,8 @@ lc key show
 a=$(cat "$out/o")
 lc -j key show
 ok_if "key grant to a user and a group: key show and -j list both" \
-	'[ "$a" = "$(printf "key 0x5eed user 65534 (nobody)\nkey 0x7 group 100 (users)")" ] &&
-	[ "$(jq -c . "$out/o")" = "[{\"dev\":\"loom0\",\"key\":24301,\"uid\":65534},{\"dev\":\"loom0\",\"key\":7,\"gid\":100}]" ]'
+	'[ "$a" = "$(printf "dev loom0 key 0x5eed uid 65534 user nobody\ndev loom0 key 0x7 gid 100 group users")" ] &&
+	[ "$(jq -c . "$out/o")" = "[{\"dev\":\"loom0\",\"key\":24301,\"uid\":65534,\"user\":\"nobody\"},{\"dev\":\"loom0\",\"key\":7,\"gid\":100,\"group\":\"users\"}]" ]'
 lc key grant 0x5eed user 65534
 ok_if "a second identical grant: exit 1, 'already granted'" 'refused 1 "File exists: this key is already granted"'
 lc key revoke 0x5eed user nobody

@@ -8,8 +8,13 @@
 # uring_wait_test (LOOM_URING_WAIT_BSU, LOOM_URING_WAIT_COUNTER,
 # LOOM_IOC_BSU_WAIT, libloom's BSU wait modes and counter wait in io_uring
 # mode), uring_submit_test (LOOM_URING_SUBMIT: batches, a put, ring full,
-# refused descriptors, one doorbell per batch), a counter wait woken by the
-# other host's counted puts,
+# refused descriptors, one doorbell per batch), uring_paths_test (every
+# command completes exactly once when issued inline, from io-wq
+# (IOSQE_ASYNC), linked behind an io-wq request, on SQPOLL and
+# DEFER_TASKRUN rings, under IORING_OP_ASYNC_CANCEL and LINK_TIMEOUT; a
+# process killed or exiting with 60 s waits outstanding is gone at once;
+# afterwards no context is in use and nothing pinned), a counter wait
+# woken by the other host's counted puts,
 # loom_put_lat across the hosts in interrupt and uring modes, loom-xfer,
 # waits failing with -EIO when the card is unbound, a clean log.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,14 +27,15 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
 	exit 4
 fi
 if [ ! -x "$guest_bin/uring_test" ] || [ ! -x "$guest_bin/uring_wait_test" ] ||
-   [ ! -x "$guest_bin/uring_submit_test" ] ||
+   [ ! -x "$guest_bin/uring_submit_test" ] || [ ! -x "$guest_bin/uring_paths_test" ] ||
    [ ! -x "$loom_build/tests/vm/rma/counted_test" ]; then
 	tap_plan 1
-	tap_fail "guest programs uring_test, uring_wait_test, counted_test exist (run: make tests)"
+	tap_fail "guest programs uring_test, uring_wait_test, uring_submit_test, uring_paths_test, counted_test exist (run: make tests)"
 	tap_done
 fi
 
-if ! lab_start --hosts 2; then
+# LOOM_MODULE=PATH tests another build of loom.ko (e.g. a deliberately broken one)
+if ! lab_start --hosts 2 ${LOOM_MODULE:+--module "$LOOM_MODULE"}; then
 	tap_plan 1
 	tap_fail "lab with 2 hosts starts and loads loom.ko"
 	tap_done
@@ -68,6 +74,26 @@ if [ $rc = 0 ] && grep -q '^ok 7 ' "$out/submit"; then
 	tap_ok "uring_submit_test ran all 7 checks and exits 0"
 else
 	tap_fail "uring_submit_test ran all 7 checks and exits 0 (exit $rc)"
+fi
+
+# every command on every path io_uring issues it, and processes that exit
+# or are killed under outstanding waits (a lost completion leaves a child
+# that cannot be killed: bounded by the exec timeout)
+"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 200 0 -- "$guest_bin/uring_paths_test" >"$out/paths" 2>&1
+rc=$?
+tap_relay "$out/paths"
+if [ $rc = 0 ] && grep -q '^ok 13 ' "$out/paths"; then
+	tap_ok "uring_paths_test ran all 13 checks and exits 0"
+else
+	tap_fail "uring_paths_test ran all 13 checks and exits 0 (exit $rc)"
+fi
+lab_exec 0 'mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	cat /sys/kernel/debug/loom/loom0/contexts' >"$out/ctxs" 2>&1
+if grep -qx '0 contexts in use of [0-9]*' "$out/ctxs" && grep -q '^pinned 0 KiB' "$out/ctxs"; then
+	tap_ok "afterwards no context of host 0 is in use and nothing is pinned"
+else
+	tap_diag "$(cat "$out/ctxs")"
+	tap_fail "afterwards no context of host 0 is in use and nothing is pinned"
 fi
 
 # a counter wait woken by counted puts from the other host: they post no

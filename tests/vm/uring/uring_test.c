@@ -53,12 +53,18 @@ static int ring_init(struct io_uring *ring, unsigned int entries,
 	return 0;
 }
 
+/*
+ * Reap everything, then give the card time to take the consumer index
+ * (CQ_CI is write-only: the kernel's test reads the card's CQ_CI_SEEN,
+ * which the lab card updates within a few ms).
+ */
 static void drain(struct loom_ctx *ctx)
 {
 	struct loom_completion c[16];
 
 	while (loom_poll(ctx, c, 16) > 0)
 		;
+	usleep(50000);
 }
 
 static int hold(int n)

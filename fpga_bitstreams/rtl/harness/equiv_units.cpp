@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit-level equivalence harness: the Verilated units of loom_equiv_units
+ * (flit FIFOs, credit counters, arbiters of every policy) and the C
+ * model's units (router/fifo.h, credit.h, arbiter.[ch]) get the same
+ * random stimuli every cycle; every output is compared in every cycle.
+ * At the first difference the run stops and prints the cycle, the unit,
+ * the signal and both values, then replays the seed with tracing on and
+ * writes a VCD of the cycles before the difference.  Before the run, the
+ * drift check compares every generated constant the RTL sees with the C
+ * tables this harness is compiled with.
+ *
+ *   equiv_units [--seed N] [--cycles N] [--vcd PATH] [--regress FILE]
+ *
+ * --regress FILE replays every "units SEED CYCLES" line of FILE first.
+ * Exit status: 0 equal, 1 a difference (or drift), 2 usage.
+ * Documented in Documentation/hw/rtl.rst.
+ */
+#include <chrono>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vloom_equiv_units.h"
+#include "verilated.h"
+#include "verilated_vcd_c.h"
+
+extern "C" {
+#include "router/arbiter.h"
+#include "router/credit.h"
+#include "router/fifo.h"
+#include "router/params.h"
+#include "rtl/gen/rtl_consts.h"
+}
+
+#ifndef LOOM_RTL_BUILD
+#define LOOM_RTL_BUILD "unknown"
+#endif
+#ifndef LOOM_RTL_VARIANT
+#define LOOM_RTL_VARIANT "rtl"
+#endif
+
+namespace {
+
+// The parameters of loom_equiv_units (its defaults: the harness builds it unchanged).
+constexpr unsigned FA_DEPTH = 4, FA_HIST = 3, FB_DEPTH = 5, FB_HIST = 1;
+constexpr unsigned CA_DEPTH = 5, CA_RET_LAT = 1, CB_DEPTH = 10, CB_RET_LAT = 3;
+constexpr unsigned RR_N = 5, RRW_N = 64, MX_N = 7, T3_N = 6, IW_N = 9, IW_M = 5;
+constexpr unsigned VCD_WINDOW = 64;	// cycles before a difference in the VCD
+
+const char *const CONFIG =
+	"fifo A depth 4 hist 3, fifo B depth 5 hist 1, credit A depth 5 ret 1, "
+	"credit B depth 10 ret 3, arb RR 5, RR 64, MATRIX 7, T3E 6, IWA 9 M 5";
+
+struct rng {
+	uint64_t s;
+	explicit rng(uint64_t seed) : s(seed * 0x9e3779b97f4a7c15ull + 1) {}
+	uint64_t next()
+	{
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		return s;
+	}
+	bool chance(unsigned percent) { return next() % 100 < percent; }
+	unsigned below(unsigned n) { return (unsigned)(next() % n); }
+};
+
+struct mismatch {
+	uint64_t cycle = 0;
+	std::string unit, signal;
+	uint64_t rtl = 0, model = 0;
+};
+
+// ---- the C side of each unit ----
+
+struct fifo_model {
+	unsigned cap, bytes, hist;
+	// the model's representation: flits in pool slots, the FIFO a ring of slot numbers
+	std::vector<fifo_meta> meta;
+	std::vector<uint8_t> data;
+	std::vector<uint32_t> free_slots, ring;
+	flit_pool pool;
+	flit_fifo q;
+	fifo_model(unsigned c, unsigned b, unsigned h) : cap(c), bytes(b), hist(h), meta(c), data(c * b),
+		free_slots(c), ring(fifo_ring_size(c))
+	{
+		pool.meta = meta.data();
+		pool.data = data.data();
+		pool.free = free_slots.data();
+		pool.n_free = 0;
+		pool.flit_bytes = b;
+		for (unsigned s = c; s--;)
+			pool_put(&pool, s);
+		fifo_attach(&q, ring.data(), cap);
+	}
+	// pool slot of the flit @i from the front
+	uint32_t slot_at(unsigned i) const
+	{
+		return q.slot[(q.head + i) & q.mask];
+	}
+	uint64_t word(unsigned i) const
+	{
+		uint64_t v = 0;
+		const uint8_t *d = pool_data(&pool, slot_at(i));
+
+		for (unsigned k = 0; k < bytes; k++)
+			v |= (uint64_t)d[k] << (8 * k);
+		return v;
+	}
+	// bit a-1: the flit @i from the front is visible at stage latency a in cycle @now
+	uint64_t ages(unsigned i, uint64_t now) const
+	{
+		uint64_t m = 0;
+
+		if (q.count <= i)
+			return 0;
+		for (unsigned a = 1; a <= hist + 1; a++)
+			if (pool.meta[slot_at(i)].ready_at + a <= now)
+				m |= 1ull << (a - 1);
+		return m;
+	}
+	void edge(bool push, uint64_t v, bool pop, uint64_t now)
+	{
+		if (pop)
+			pool_put(&pool, fifo_pop(&q));
+		if (push) {
+			uint32_t s = pool_get(&pool);
+			uint8_t *d = pool_data(&pool, s);
+
+			pool.meta[s] = fifo_meta{};
+			pool.meta[s].ready_at = now;	// the write cycle; ages() adds the latency
+			for (unsigned k = 0; k < bytes; k++)
+				d[k] = (uint8_t)(v >> (8 * k));
+			fifo_push(&q, s);
+		}
+	}
+};
+
+struct credit_model {
+	credit c;
+	unsigned ret_lat;
+	std::vector<bool> line;	// the return pipeline, line[0] newest
+	unsigned refused = 0;
+	credit_model(unsigned depth, unsigned lat) : ret_lat(lat), line(lat > 1 ? lat - 1 : 0)
+	{
+		credit_init(&c, depth);
+	}
+	unsigned in_flight() const
+	{
+		unsigned n = 0;
+
+		for (bool b : line)
+			n += b;
+		return n;
+	}
+	void edge(bool take, bool ret)
+	{
+		bool back = ret;
+
+		if (!line.empty()) {
+			back = line.back();
+			for (size_t i = line.size() - 1; i > 0; i--)
+				line[i] = line[i - 1];
+			line[0] = ret;
+		}
+		if (take)
+			credit_take(&c, 1);
+		if (back && !credit_give(&c, 1))
+			refused++;
+	}
+};
+
+struct arb_model {
+	const char *name;
+	unsigned n;
+	std::vector<uint64_t> storage;
+	arbiter a;
+	arb_model(const char *nm, unsigned kind, unsigned nn, unsigned m) : name(nm), n(nn),
+		storage(arb_storage_words(kind, nn) + 1, 0)
+	{
+		arb_attach(&a, kind, nn, m, storage.data());
+	}
+	uint64_t all() const { return n >= 64 ? ~0ull : (1ull << n) - 1; }
+};
+
+// ---- one run ----
+
+class run {
+public:
+	run(uint64_t seed, const char *vcd, uint64_t trace_from)
+		: r(seed), ctx(new VerilatedContext), top(new Vloom_equiv_units(ctx.get())),
+		  fa(FA_DEPTH, 2, FA_HIST), fb(FB_DEPTH, 1, FB_HIST),
+		  ca(CA_DEPTH, CA_RET_LAT), cb(CB_DEPTH, CB_RET_LAT),
+		  rr("rr", ARB_RR, RR_N, 0), rrw("rrw", ARB_RR, RRW_N, 0),
+		  mx("mx", ARB_MATRIX, MX_N, 0), t3("t3", ARB_T3E, T3_N, 0),
+		  iw("iw", ARB_IWA, IW_N, IW_M), trace_from(trace_from)
+	{
+		if (vcd) {
+			ctx->traceEverOn(true);
+			tfp.reset(new VerilatedVcdC);
+			top->trace(tfp.get(), 99);
+			tfp->open(vcd);
+		}
+		top->rst = 1;
+		for (int i = 0; i < 2; i++) {
+			top->clk = 0;
+			top->eval();
+			top->clk = 1;
+			top->eval();
+		}
+		top->rst = 0;
+	}
+	~run()
+	{
+		if (tfp)
+			tfp->close();
+		top->final();
+	}
+
+	bool drift(mismatch *m)
+	{
+		for (unsigned i = 0; i <= rtl_const_count; i++) {
+			uint64_t want = i < rtl_const_count ? rtl_consts[i].value : ~0ull;
+
+			top->k_idx = i;
+			top->eval();
+			if (top->k_const != want) {
+				m->unit = "generated constants (loom_hw.vh)";
+				m->signal = i < rtl_const_count ? rtl_consts[i].name : "row past the table";
+				m->rtl = top->k_const;
+				m->model = want;
+				return false;
+			}
+		}
+		for (unsigned i = 0; i < router_param_count; i++) {
+			const router_param_desc *d = &router_param_table[i];
+			const uint32_t want[3] = { d->def, d->min, d->max };
+			static const char *const word[3] = { "DEFAULT", "MIN", "MAX" };
+
+			for (unsigned w = 0; w < 3; w++) {
+				top->k_idx = i;
+				top->k_word = w;
+				top->eval();
+				if (top->k_param != want[w]) {
+					m->unit = "generated parameter table (loom_hw.vh)";
+					m->signal = std::string("ROUTER_") + d->name + "_" + word[w];
+					m->rtl = top->k_param;
+					m->model = want[w];
+					return false;
+				}
+			}
+		}
+		return true;
+	}
+
+	// Steps @cycles cycles; false with *m filled at the first difference.
+	bool go(uint64_t cycles, mismatch *m)
+	{
+		for (now = 0; now < cycles; now++) {
+			if (now % 1024 == 0)
+				phase();
+			stimulate();
+			top->clk = 0;
+			top->eval();
+			if (tfp && now >= trace_from)
+				tfp->dump(2 * now);
+			if (!compare(m)) {
+				m->cycle = now;
+				return false;
+			}
+			edge();
+			top->clk = 1;
+			top->eval();
+			if (tfp && now >= trace_from)
+				tfp->dump(2 * now + 1);
+		}
+		return true;
+	}
+
+private:
+	rng r;
+	std::unique_ptr<VerilatedContext> ctx;
+	std::unique_ptr<Vloom_equiv_units> top;
+	std::unique_ptr<VerilatedVcdC> tfp;
+	fifo_model fa, fb;
+	credit_model ca, cb;
+	arb_model rr, rrw, mx, t3, iw;
+	uint64_t trace_from, now = 0;
+	// the load of this phase (percent): full and empty buffers, sparse and dense requests
+	unsigned p_push = 50, p_pop = 50, p_take = 50, p_ret = 50, p_req = 50;
+	// this cycle's stimuli
+	bool fa_push, fa_pop, fb_push, fb_pop, ca_take, ca_ret, cb_take, cb_ret;
+	uint64_t fa_v, fb_v;
+	struct arb_in {
+		uint64_t req;
+		int win;
+		bool upd, hold, pat;
+	} ai[5];
+	bool wr_en, wr_pat;
+	unsigned wr_idx, wr_w;
+
+	void phase()
+	{
+		static const unsigned levels[] = { 5, 30, 50, 70, 95 };
+
+		p_push = levels[r.below(5)];
+		p_pop = levels[r.below(5)];
+		p_take = levels[r.below(5)];
+		p_ret = levels[r.below(5)];
+		p_req = levels[r.below(5)];
+	}
+
+	uint64_t reqs(unsigned n)
+	{
+		uint64_t v = 0;
+
+		for (unsigned i = 0; i < n; i++)
+			if (r.chance(p_req))
+				v |= 1ull << i;
+		return v;
+	}
+
+	void fifo_stim(fifo_model &f, bool *push, bool *pop, uint64_t *v, unsigned bits)
+	{
+		*pop = f.q.count && r.chance(p_pop);
+		*push = f.q.count - *pop < f.cap && r.chance(p_push);
+		*v = r.next() & ((1ull << bits) - 1);
+	}
+
+	void credit_stim(credit_model &c, bool *take, bool *ret)
+	{
+		unsigned out = (unsigned)(c.c.max - c.c.avail);
+		unsigned fl = c.in_flight();
+
+		*take = credit_has(&c.c, 1) && r.chance(p_take);
+		// a credit that is out comes back; now and then one that never was (refused)
+		*ret = (out > fl && r.chance(p_ret)) || r.chance(2);
+	}
+
+	void stimulate()
+	{
+		fifo_stim(fa, &fa_push, &fa_pop, &fa_v, 16);
+		fifo_stim(fb, &fb_push, &fb_pop, &fb_v, 8);
+		credit_stim(ca, &ca_take, &ca_ret);
+		credit_stim(cb, &cb_take, &cb_ret);
+		arb_model *arbs[5] = { &rr, &rrw, &mx, &t3, &iw };
+		for (int k = 0; k < 5; k++) {
+			arb_in &x = ai[k];
+
+			x.req = reqs(arbs[k]->n);
+			x.win = arb_pick(&arbs[k]->a, x.req);
+			x.upd = x.win >= 0 && r.chance(80);
+			x.hold = r.chance(50);
+			x.pat = r.chance(50);
+		}
+		wr_en = r.chance(5);
+		wr_idx = r.below(IW_N + 3);
+		wr_pat = r.chance(50);
+		wr_w = r.below(256);
+
+		top->fa_push = fa_push;
+		top->fa_pop = fa_pop;
+		top->fa_push_data = (uint16_t)fa_v;
+		top->fb_push = fb_push;
+		top->fb_pop = fb_pop;
+		top->fb_push_data = (uint8_t)fb_v;
+		top->ca_take = ca_take;
+		top->ca_ret = ca_ret;
+		top->cb_take = cb_take;
+		top->cb_ret = cb_ret;
+		top->rr_req = (uint8_t)ai[0].req;
+		top->rr_upd = ai[0].upd;
+		top->rr_upd_idx = ai[0].upd ? ai[0].win : 0;
+		top->rrw_req = ai[1].req;
+		top->rrw_upd = ai[1].upd;
+		top->rrw_upd_idx = ai[1].upd ? ai[1].win : 0;
+		top->mx_req = (uint8_t)ai[2].req;
+		top->mx_upd = ai[2].upd;
+		top->mx_upd_idx = ai[2].upd ? ai[2].win : 0;
+		top->t3_req = (uint8_t)ai[3].req;
+		top->t3_upd = ai[3].upd;
+		top->t3_upd_idx = ai[3].upd ? ai[3].win : 0;
+		top->t3_upd_hold = ai[3].hold;
+		top->iw_req = (uint16_t)ai[4].req;
+		top->iw_upd = ai[4].upd;
+		top->iw_upd_idx = ai[4].upd ? ai[4].win : 0;
+		top->iw_upd_pat = ai[4].pat;
+		top->iw_wr_en = wr_en;
+		top->iw_wr_idx = wr_idx;
+		top->iw_wr_pat = wr_pat;
+		top->iw_wr_weight = wr_w;
+	}
+
+	static bool same(mismatch *m, const char *unit, const char *sig, uint64_t rtl, uint64_t model)
+	{
+		if (rtl == model)
+			return true;
+		m->unit = unit;
+		m->signal = sig;
+		m->rtl = rtl;
+		m->model = model;
+		return false;
+	}
+
+	bool cmp_fifo(mismatch *m, const char *unit, const fifo_model &f, uint64_t count,
+		      uint64_t front, uint64_t second, uint64_t age0, uint64_t age1)
+	{
+		if (!same(m, unit, "count", count, f.q.count))
+			return false;
+		if (f.q.count >= 1 && !same(m, unit, "front", front, f.word(0)))
+			return false;
+		if (f.q.count >= 2 && !same(m, unit, "second", second, f.word(1)))
+			return false;
+		return same(m, unit, "age0 (front visible at latency bit+1)", age0, f.ages(0, now)) &&
+		       same(m, unit, "age1 (second visible at latency bit+1)", age1, f.ages(1, now));
+	}
+
+	bool cmp_arb(mismatch *m, const char *unit, const arb_in &x, bool valid, uint64_t idx)
+	{
+		if (!same(m, unit, "gnt_valid", valid, x.win >= 0))
+			return false;
+		return x.win < 0 || same(m, unit, "gnt_idx", idx, (uint64_t)x.win);
+	}
+
+	bool compare(mismatch *m)
+	{
+		return cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
+				top->fa_second, top->fa_age0, top->fa_age1) &&
+		       cmp_fifo(m, "flit fifo B (DEPTH 5, HIST 1)", fb, top->fb_count, top->fb_front,
+				top->fb_second, top->fb_age0, top->fb_age1) &&
+		       same(m, "credit counter A (DEPTH 5, RET_LAT 1)", "has", top->ca_has,
+			    credit_has(&ca.c, 1)) &&
+		       same(m, "credit counter B (DEPTH 10, RET_LAT 3)", "has", top->cb_has,
+			    credit_has(&cb.c, 1)) &&
+		       cmp_arb(m, "arbiter RR (N 5)", ai[0], top->rr_gnt_valid, top->rr_gnt_idx) &&
+		       cmp_arb(m, "arbiter RR (N 64)", ai[1], top->rrw_gnt_valid, top->rrw_gnt_idx) &&
+		       cmp_arb(m, "arbiter MATRIX (N 7)", ai[2], top->mx_gnt_valid, top->mx_gnt_idx) &&
+		       cmp_arb(m, "arbiter T3E (N 6)", ai[3], top->t3_gnt_valid, top->t3_gnt_idx) &&
+		       cmp_arb(m, "arbiter IWA (N 9, M_BITS 5)", ai[4], top->iw_gnt_valid,
+			       top->iw_gnt_idx);
+	}
+
+	void edge()
+	{
+		fa.edge(fa_push, fa_v, fa_pop, now);
+		fb.edge(fb_push, fb_v, fb_pop, now);
+		ca.edge(ca_take, ca_ret);
+		cb.edge(cb_take, cb_ret);
+		arb_model *arbs[5] = { &rr, &rrw, &mx, &t3, &iw };
+		for (int k = 0; k < 5; k++)
+			if (ai[k].upd)
+				arb_update(&arbs[k]->a, ai[k].win, ai[k].req,
+					   (uint64_t)ai[k].pat << ai[k].win, ai[k].hold);
+		if (wr_en)
+			arb_set_weight(&iw.a, wr_idx, wr_pat, wr_w);
+	}
+};
+
+void usage()
+{
+	fprintf(stderr, "usage: equiv_units [--seed N] [--cycles N] [--vcd PATH] [--regress FILE]\n");
+}
+
+const char *prog = "equiv_units";
+
+// One seed: 0 equal, 1 a difference (reported, VCD written).
+int one(uint64_t seed, uint64_t cycles, const char *vcd)
+{
+	mismatch m;
+	bool ok;
+	auto t0 = std::chrono::steady_clock::now();
+	{
+		run rn(seed, nullptr, 0);
+
+		ok = rn.drift(&m);
+		if (!ok) {
+			printf("DRIFT: %s: %s: RTL %" PRIu64 " (0x%" PRIx64 "), C %" PRIu64
+			       " (0x%" PRIx64 "): the generated headers are stale; rebuild them "
+			       "(make -C fpga_bitstreams rtl-gen)\n",
+			       m.unit.c_str(), m.signal.c_str(), m.rtl, m.rtl, m.model, m.model);
+			return 1;
+		}
+		ok = rn.go(cycles, &m);
+	}
+	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+	printf("units seed %" PRIu64 " cycles %" PRIu64 " build %s variant %s model %s: ", seed,
+	       ok ? cycles : m.cycle, LOOM_RTL_BUILD, LOOM_RTL_VARIANT, LOOM_VERSION);
+	if (ok) {
+		printf("equal, %.0f cycles/s\n", s > 0 ? (double)cycles / s : 0.0);
+		return 0;
+	}
+	printf("DIFFERENCE\n");
+	printf("  cycle %" PRIu64 ": unit %s, signal %s: RTL %" PRIu64 " (0x%" PRIx64
+	       "), C model %" PRIu64 " (0x%" PRIx64 ")\n",
+	       m.cycle, m.unit.c_str(), m.signal.c_str(), m.rtl, m.rtl, m.model, m.model);
+	printf("  configuration: %s\n", CONFIG);
+	printf("  replay: %s --seed %" PRIu64 " --cycles %" PRIu64 "\n", prog, seed, m.cycle + 1);
+	printf("  keep it: add 'units %" PRIu64 " %" PRIu64
+	       "' to fpga_bitstreams/rtl/harness/regress.seeds\n", seed, m.cycle + 1);
+	if (vcd) {
+		mismatch again;
+		uint64_t from = m.cycle > VCD_WINDOW ? m.cycle - VCD_WINDOW : 0;
+		run rn(seed, vcd, from);
+
+		rn.go(m.cycle + 1, &again);
+		printf("  VCD of cycles %" PRIu64 "..%" PRIu64 ": %s\n", from, m.cycle, vcd);
+	}
+	return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	uint64_t seed = 1, cycles = 100000;
+	const char *vcd = "equiv_units.vcd", *regress = nullptr;
+
+	prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (i + 1 >= argc) {
+			usage();
+			return 2;
+		}
+		if (!strcmp(a, "--seed"))
+			seed = strtoull(argv[++i], nullptr, 0);
+		else if (!strcmp(a, "--cycles"))
+			cycles = strtoull(argv[++i], nullptr, 0);
+		else if (!strcmp(a, "--vcd"))
+			vcd = argv[++i];
+		else if (!strcmp(a, "--regress"))
+			regress = argv[++i];
+		else {
+			fprintf(stderr, "equiv_units: unknown option '%s'\n", a);
+			usage();
+			return 2;
+		}
+	}
+	if (regress) {
+		FILE *f = fopen(regress, "r");
+		char line[256];
+		int bad = 0;
+
+		if (!f) {
+			fprintf(stderr, "equiv_units: cannot read %s: %s\n", regress, strerror(errno));
+			return 2;
+		}
+		while (fgets(line, sizeof(line), f)) {
+			uint64_t s, c;
+
+			if (line[0] == '#' || line[0] == '\n')
+				continue;
+			if (sscanf(line, "units %" SCNu64 " %" SCNu64, &s, &c) != 2) {
+				fprintf(stderr, "equiv_units: %s: not 'units SEED CYCLES': %s", regress, line);
+				fclose(f);
+				return 2;
+			}
+			bad |= one(s, c, vcd);
+		}
+		fclose(f);
+		if (bad)
+			return 1;
+	}
+	return one(seed, cycles, vcd);
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The units the equivalence harness (equiv_units.cpp) steps against the
+// C model, side by side in one Verilated model: flit FIFOs, credit
+// counters and arbiters of every policy, each at its own parameters, and
+// the drift check's view of the generated constants.  Every input is a
+// port the harness drives; every output is compared every cycle.
+`include "loom_hw.vh"
+`include "loom_fifo.vh"
+
+module loom_equiv_units #(
+	// flit FIFO A: deep history (stage latencies up to FA_HIST + 1)
+	parameter integer FA_DEPTH = 4,
+	parameter integer FA_WIDTH = 16,
+	parameter integer FA_HIST = 3,
+	// flit FIFO B: a depth that is not a power of two
+	parameter integer FB_DEPTH = 5,
+	parameter integer FB_WIDTH = 8,
+	parameter integer FB_HIST = 1,
+	// credit counters: a short return line and a long one
+	parameter integer CA_DEPTH = 5,
+	parameter integer CA_RET_LAT = 1,
+	parameter integer CB_DEPTH = 10,
+	parameter integer CB_RET_LAT = 3,
+	// arbiters
+	parameter integer RR_N = 5,
+	parameter integer RRW_N = 64,
+	parameter integer MX_N = 7,
+	parameter integer T3_N = 6,
+	parameter integer IW_N = 9,
+	parameter integer IW_M = 5
+) (
+	input  logic clk,
+	input  logic rst,
+	// FIFO A
+	input  logic fa_push,
+	input  logic [FA_WIDTH-1:0] fa_push_data,
+	input  logic fa_pop,
+	output logic [FA_WIDTH-1:0] fa_front,
+	output logic [FA_WIDTH-1:0] fa_second,
+	output logic [7:0] fa_count,
+	output logic [FA_HIST:0] fa_age0,	// bit a-1: front visible at stage latency a
+	output logic [FA_HIST:0] fa_age1,	// bit a-1: second flit visible at latency a
+	// FIFO B
+	input  logic fb_push,
+	input  logic [FB_WIDTH-1:0] fb_push_data,
+	input  logic fb_pop,
+	output logic [FB_WIDTH-1:0] fb_front,
+	output logic [FB_WIDTH-1:0] fb_second,
+	output logic [7:0] fb_count,
+	output logic [FB_HIST:0] fb_age0,
+	output logic [FB_HIST:0] fb_age1,
+	// credit counters
+	input  logic ca_take,
+	input  logic ca_ret,
+	output logic ca_has,
+	input  logic cb_take,
+	input  logic cb_ret,
+	output logic cb_has,
+	// arbiters: x in rr (round robin), rrw (round robin, 64 wide), mx
+	// (matrix), t3 (T3E), iw (IWA)
+	input  logic [RR_N-1:0] rr_req,
+	output logic rr_gnt_valid,
+	output logic [6:0] rr_gnt_idx,
+	input  logic rr_upd,
+	input  logic [6:0] rr_upd_idx,
+	input  logic [RRW_N-1:0] rrw_req,
+	output logic rrw_gnt_valid,
+	output logic [6:0] rrw_gnt_idx,
+	input  logic rrw_upd,
+	input  logic [6:0] rrw_upd_idx,
+	input  logic [MX_N-1:0] mx_req,
+	output logic mx_gnt_valid,
+	output logic [6:0] mx_gnt_idx,
+	input  logic mx_upd,
+	input  logic [6:0] mx_upd_idx,
+	input  logic [T3_N-1:0] t3_req,
+	output logic t3_gnt_valid,
+	output logic [6:0] t3_gnt_idx,
+	input  logic t3_upd,
+	input  logic [6:0] t3_upd_idx,
+	input  logic t3_upd_hold,
+	input  logic [IW_N-1:0] iw_req,
+	output logic iw_gnt_valid,
+	output logic [6:0] iw_gnt_idx,
+	input  logic iw_upd,
+	input  logic [6:0] iw_upd_idx,
+	input  logic iw_upd_pat,
+	input  logic iw_wr_en,
+	input  logic [6:0] iw_wr_idx,
+	input  logic iw_wr_pat,
+	input  logic [7:0] iw_wr_weight,
+	// drift check: row k_idx of the constants, word k_word of parameter row k_idx
+	input  logic [9:0] k_idx,
+	input  logic [1:0] k_word,
+	output logic [63:0] k_const,
+	output logic [31:0] k_param
+);
+	`include "loom_hw_drift.vh"
+
+	localparam integer FA_CW = $clog2(FA_DEPTH + 1);
+	localparam integer FB_CW = $clog2(FB_DEPTH + 1);
+	`LOOM_AGE_GE_FN(fa_age_ge, FA_CW, FA_HIST)
+	`LOOM_AGE_GE_FN(fb_age_ge, FB_CW, FB_HIST)
+
+	// ---- flit FIFOs ----
+	logic [FA_CW-1:0] fa_cnt;
+	logic [FA_HIST-1:0] fa_hist;
+	loom_flit_fifo #(.DEPTH(FA_DEPTH), .WIDTH(FA_WIDTH), .HIST(FA_HIST)) u_fa (
+		.clk(clk), .rst(rst), .push(fa_push), .push_data(fa_push_data), .pop(fa_pop),
+		.front(fa_front), .second(fa_second), .count(fa_cnt), .hist(fa_hist));
+	assign fa_count = 8'(fa_cnt);
+	always_comb
+		for (int a = 1; a <= FA_HIST + 1; a++) begin
+			fa_age0[a-1] = fa_age_ge(fa_cnt, fa_hist, a, 0);
+			fa_age1[a-1] = fa_age_ge(fa_cnt, fa_hist, a, 1);
+		end
+
+	logic [FB_CW-1:0] fb_cnt;
+	logic [FB_HIST-1:0] fb_hist;
+	loom_flit_fifo #(.DEPTH(FB_DEPTH), .WIDTH(FB_WIDTH), .HIST(FB_HIST)) u_fb (
+		.clk(clk), .rst(rst), .push(fb_push), .push_data(fb_push_data), .pop(fb_pop),
+		.front(fb_front), .second(fb_second), .count(fb_cnt), .hist(fb_hist));
+	assign fb_count = 8'(fb_cnt);
+	always_comb
+		for (int a = 1; a <= FB_HIST + 1; a++) begin
+			fb_age0[a-1] = fb_age_ge(fb_cnt, fb_hist, a, 0);
+			fb_age1[a-1] = fb_age_ge(fb_cnt, fb_hist, a, 1);
+		end
+
+	// ---- credit counters ----
+	loom_credit_counter #(.DEPTH(CA_DEPTH), .RET_LAT(CA_RET_LAT)) u_ca (
+		.clk(clk), .rst(rst), .take(ca_take), .ret(ca_ret), .has(ca_has));
+	loom_credit_counter #(.DEPTH(CB_DEPTH), .RET_LAT(CB_RET_LAT)) u_cb (
+		.clk(clk), .rst(rst), .take(cb_take), .ret(cb_ret), .has(cb_has));
+
+	// ---- arbiters ----
+	localparam integer RR_IW = $clog2(RR_N);
+	localparam integer RRW_IW = $clog2(RRW_N);
+	localparam integer MX_IW = $clog2(MX_N);
+	localparam integer T3_IW = $clog2(T3_N);
+	localparam integer IW_IW = $clog2(IW_N);
+	logic [RR_IW-1:0] rr_g;
+	logic [RRW_IW-1:0] rrw_g;
+	logic [MX_IW-1:0] mx_g;
+	logic [T3_IW-1:0] t3_g;
+	logic [IW_IW-1:0] iw_g;
+
+	loom_arbiter #(.KIND(`ARB_RR), .N(RR_N)) u_rr (
+		.clk(clk), .rst(rst), .req(rr_req), .gnt_valid(rr_gnt_valid), .gnt_idx(rr_g),
+		.upd(rr_upd), .upd_idx(rr_upd_idx[RR_IW-1:0]), .upd_pat(1'b0), .upd_hold(1'b0),
+		.wr_en(1'b0), .wr_idx(7'd0), .wr_pat(1'b0), .wr_weight(8'd0));
+	loom_arbiter #(.KIND(`ARB_RR), .N(RRW_N)) u_rrw (
+		.clk(clk), .rst(rst), .req(rrw_req), .gnt_valid(rrw_gnt_valid), .gnt_idx(rrw_g),
+		.upd(rrw_upd), .upd_idx(rrw_upd_idx[RRW_IW-1:0]), .upd_pat(1'b0), .upd_hold(1'b0),
+		.wr_en(1'b0), .wr_idx(7'd0), .wr_pat(1'b0), .wr_weight(8'd0));
+	loom_arbiter #(.KIND(`ARB_MATRIX), .N(MX_N)) u_mx (
+		.clk(clk), .rst(rst), .req(mx_req), .gnt_valid(mx_gnt_valid), .gnt_idx(mx_g),
+		.upd(mx_upd), .upd_idx(mx_upd_idx[MX_IW-1:0]), .upd_pat(1'b0), .upd_hold(1'b0),
+		.wr_en(1'b0), .wr_idx(7'd0), .wr_pat(1'b0), .wr_weight(8'd0));
+	loom_arbiter #(.KIND(`ARB_T3E), .N(T3_N)) u_t3 (
+		.clk(clk), .rst(rst), .req(t3_req), .gnt_valid(t3_gnt_valid), .gnt_idx(t3_g),
+		.upd(t3_upd), .upd_idx(t3_upd_idx[T3_IW-1:0]), .upd_pat(1'b0), .upd_hold(t3_upd_hold),
+		.wr_en(1'b0), .wr_idx(7'd0), .wr_pat(1'b0), .wr_weight(8'd0));
+	loom_arbiter #(.KIND(`ARB_IWA), .N(IW_N), .M_BITS(IW_M)) u_iw (
+		.clk(clk), .rst(rst), .req(iw_req), .gnt_valid(iw_gnt_valid), .gnt_idx(iw_g),
+		.upd(iw_upd), .upd_idx(iw_upd_idx[IW_IW-1:0]), .upd_pat(iw_upd_pat), .upd_hold(1'b0),
+		.wr_en(iw_wr_en), .wr_idx(iw_wr_idx), .wr_pat(iw_wr_pat), .wr_weight(iw_wr_weight));
+	assign rr_gnt_idx = 7'(rr_g);
+	assign rrw_gnt_idx = 7'(rrw_g);
+	assign mx_gnt_idx = 7'(mx_g);
+	assign t3_gnt_idx = 7'(t3_g);
+	assign iw_gnt_idx = 7'(iw_g);
+
+	// ---- drift check ----
+	assign k_const = loom_hw_const(32'(k_idx));
+	assign k_param = loom_hw_param(32'(k_idx), 32'(k_word));
+
+	// the index bits above each arbiter's width
+	logic unused;
+	assign unused = ^{rr_upd_idx, rrw_upd_idx, mx_upd_idx, t3_upd_idx, iw_upd_idx};
+endmodule

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Input unit of port PORT (router/input_unit.c): per VC a flit FIFO of
+// BUF_DEPTH flits and the VC's state machine (idle -> routing -> waiting
+// for an output VC -> active, or dropping), the write side's checks, the
+// drop collector, and (tiled) the credits of the input's row buffers.
+//
+// Buffer write (BW): a flit on the input wires in cycle t is written at
+// the edge ending t and visible from t + LAT_BW.  Refused and counted as
+// malformed, never written: a VC beyond VCS, a flit for a full buffer, a
+// body or tail flit with no open packet, a head while a packet is open.
+// The flit that reaches the head's declared length is written as the tail.
+// Route computation (loom_route_compute) runs on the head as it is
+// written; VC allocation may use it LAT_RC cycles after it is visible.
+//
+// At each edge the switch allocator's take (sa_*) acts first, then the VC
+// allocator's grant or drop (va_*), then the write, as router_cycle()
+// orders them: a buffer the switch emptied takes a new head at once.
+`include "loom_hw.vh"
+`include "loom_fifo.vh"
+
+module loom_input_unit #(
+	parameter integer PORTS = 1,
+	parameter integer VCS = 1,
+	parameter integer VC_MODEL = 0,
+	parameter integer FLIT_BYTES = 16,
+	parameter integer BUF_DEPTH = 24,
+	parameter integer LAT_BW = 1,
+	parameter integer LAT_RC = 1,
+	parameter integer LAT_VA = 1,
+	parameter integer ORG = 0,
+	parameter integer COLS = 1,
+	parameter integer ROW_DEPTH = 16,
+	parameter integer LAT_ROW = 1
+) (
+	input  logic clk,
+	input  logic rst,
+	// the input wires (chan.h forward) and the route of a head on them
+	input  logic in_valid,
+	input  logic in_head,
+	input  logic in_tail,
+	input  logic [2:0] in_vc,
+	input  logic [FW-1:0] in_data,
+	input  logic [31:0] rc_route,
+	input  logic rc_fwd,
+	input  logic rc_pat,
+	input  logic [7:0] rc_flits8,
+	// switch allocation: the VC whose front flit leaves, and whether the
+	// next packet keeps its output VC when that flit is a tail
+	input  logic sa_take,
+	input  logic [2:0] sa_vc,
+	input  logic sa_chain,
+	// VC allocation: a grant, and the VCs that start draining
+	input  logic va_grant,
+	input  logic [2:0] va_vc,
+	input  logic [PB-1:0] va_port,
+	input  logic [2:0] va_ovc,
+	input  logic [VCS-1:0] va_drop,
+	input  logic [VCS*3-1:0] va_reason,
+	// row buffer credits coming back (subswitch (row, co) read VC v: bit co * VCS + v)
+	input  logic [COLS*VCS-1:0] row_ret,
+	// per VC status for the allocators
+	output logic [VCS*3-1:0] st,
+	output logic [VCS-1:0] va_ready,
+	output logic [VCS-1:0] sa_ready,
+	output logic [VCS-1:0] row_ok,
+	output logic [VCS*PB-1:0] out_port,
+	output logic [VCS*3-1:0] out_vc,
+	output logic [VCS*32-1:0] rt,
+	output logic [VCS*8-1:0] sent,
+	output logic [VCS-1:0] front_tail,
+	// the flit taken (sa_vc) as it leaves, and the next packet of its VC
+	output logic [FW-1:0] tk_data,
+	output logic tk_head,
+	output logic tk_tail,
+	output logic tk_pat,
+	output logic tk_nx_ok,
+	output logic [31:0] tk_nx_route,
+	// upstream credits (registered: the back wires of the next cycle)
+	output logic [VCS*8-1:0] in_credit,
+	// a packet drained to the drop interface (registered)
+	output logic drop_valid,
+	output logic [2:0] drop_reason,
+	output logic [7:0] drop_out_port,
+	output logic [2:0] drop_vc,
+	output logic [6:0] drop_bytes,
+	output logic [8*`LOOM_PKT_HDR_SIZE-1:0] drop_hdr,
+	// counter events of this edge
+	output logic c_flit_in,
+	output logic c_pkt_in,
+	output logic c_malformed,
+	output logic c_drop,
+	output logic [2:0] c_drop_reason,
+	// introspection: router_in_vc_state(), router_in_vc_fill()
+	output logic [VCS*3-1:0] dbg_state,
+	output logic [VCS*16-1:0] dbg_fill
+);
+	localparam integer FW = FLIT_BYTES * 8;
+	localparam integer PB = PORTS > 1 ? $clog2(PORTS) : 1;
+	localparam integer EW = FW + 36;	// {route, fwd, pat, tail, head, data}
+	localparam integer CW = $clog2(BUF_DEPTH + 1);
+	localparam integer LBR = LAT_BW + LAT_RC;
+	localparam integer HIST = LBR > 2 ? LBR - 1 : 1;
+	localparam logic CARD = VC_MODEL == 1;
+	localparam integer HB = 8 * `LOOM_PKT_HDR_SIZE;
+	localparam integer VW = VCS > 1 ? $clog2(VCS) : 1;
+
+	// sa_vc as an index of the per-VC arrays
+	logic [VW-1:0] sa_vi;
+	assign sa_vi = sa_vc[VW-1:0];
+
+	`LOOM_AGE_GE_FN(age_ge, CW, HIST)
+
+	// ---- registers of each VC ----
+	logic [2:0] state [0:VCS-1];
+	logic [PB-1:0] r_port [0:VCS-1];
+	logic [2:0] r_ovc [0:VCS-1];
+	logic [7:0] r_sent [0:VCS-1];
+	logic [31:0] r_rt [0:VCS-1];	// packed route of the front packet
+	logic r_fwd [0:VCS-1];
+	logic [3:0] sa_wait [0:VCS-1];
+	logic rx_open [0:VCS-1];
+	logic [7:0] rx_left [0:VCS-1];
+	logic [6:0] d_bytes [0:VCS-1];
+	logic [HB-1:0] d_hdr [0:VCS-1];
+
+	// ---- FIFOs ----
+	logic [VCS-1:0] f_push, f_pop;
+	logic [EW-1:0] f_in;
+	logic [EW-1:0] f_front [0:VCS-1];
+	logic [EW-1:0] f_second [0:VCS-1];
+	logic [CW-1:0] f_count [0:VCS-1];
+	logic [HIST-1:0] f_hist [0:VCS-1];
+
+	genvar gv;
+	for (gv = 0; gv < VCS; gv = gv + 1) begin : g_vc
+		loom_flit_fifo #(.DEPTH(BUF_DEPTH), .WIDTH(EW), .HIST(HIST)) u_buf (
+			.clk(clk), .rst(rst),
+			.push(f_push[gv]), .push_data(f_in), .pop(f_pop[gv]),
+			.front(f_front[gv]), .second(f_second[gv]),
+			.count(f_count[gv]), .hist(f_hist[gv]));
+	end
+
+	// ---- row buffer credits (tiled): one counter per column and VC ----
+	logic [COLS*VCS-1:0] row_has, row_take;
+	if (ORG == `ROUTER_ORG_TILED) begin : g_rowcred
+		genvar gk;
+		for (gk = 0; gk < COLS * VCS; gk = gk + 1) begin : g_rc
+			loom_credit_counter #(.DEPTH(ROW_DEPTH), .RET_LAT(LAT_ROW)) u_cred (
+				.clk(clk), .rst(rst), .take(row_take[gk]), .ret(row_ret[gk]),
+				.has(row_has[gk]));
+		end
+	end else begin : g_norowcred
+		assign row_has = '0;
+		logic unused_ret;
+		assign unused_ret = ^{row_ret, row_take};
+	end
+
+	function automatic integer col_of(input logic [PB-1:0] p);
+		col_of = 32'(p) % COLS;
+	endfunction
+
+	// ---- status ----
+	always_comb begin
+		integer v;
+		for (v = 0; v < VCS; v = v + 1) begin
+			st[v*3 +: 3] = state[v];
+			va_ready[v] = 32'(state[v]) == `IVC_ROUTING && age_ge(f_count[v], f_hist[v], LBR, 0);
+			sa_ready[v] = (32'(state[v]) == `IVC_ACTIVE || 32'(state[v]) == `IVC_DROPPING) &&
+				      sa_wait[v] == '0 && age_ge(f_count[v], f_hist[v], LAT_BW, 0);
+			row_ok[v] = row_has[col_of(r_port[v]) * VCS + v];
+			out_port[v*PB +: PB] = r_port[v];
+			out_vc[v*3 +: 3] = r_ovc[v];
+			rt[v*32 +: 32] = r_rt[v];
+			sent[v*8 +: 8] = r_sent[v];
+			front_tail[v] = f_front[v][FW + 1];
+			dbg_state[v*3 +: 3] = va_ready[v] ? 3'(`IVC_VC_WAIT) : state[v];
+			dbg_fill[v*16 +: 16] = 16'(f_count[v]);
+		end
+	end
+
+	// ---- the flit the switch takes ----
+	logic [EW-1:0] tk_e;
+	logic [2:0] tk_st;
+	logic [31:0] tk_rt;
+	logic [7:0] hops, flags;
+	assign tk_e = f_front[sa_vi];
+	assign tk_st = state[sa_vi];
+	assign tk_rt = r_rt[sa_vi];
+	logic unused_rt;
+	assign unused_rt = ^tk_rt[30:11];
+	assign tk_head = tk_e[FW];
+	assign tk_tail = tk_e[FW + 1];
+	assign tk_pat = tk_e[FW + 2];
+	assign tk_nx_ok = 32'(f_count[sa_vi]) >= 2 &&
+			  age_ge(f_count[sa_vi], f_hist[sa_vi], LBR - 1, 1);
+	assign tk_nx_route = f_second[sa_vi][FW + 35 -: 32];
+	assign hops = tk_e[8*`LOOM_PKT_OFF_HOPS +: 8];
+	assign flags = tk_e[8*`LOOM_PKT_OFF_FLAGS +: 8];
+	always_comb begin
+		logic [7:0] nf;
+		tk_data = tk_e[FW-1:0];
+		nf = flags & ~8'(`LOOM_PKT_F_VC1 | `LOOM_PKT_F_ADAPTIVE);
+		if (tk_rt[31])
+			nf = nf | 8'(`LOOM_PKT_F_VC1);
+		if (CARD && (32'(r_ovc[sa_vi]) == `LOOM_VC_REQ_ADAPT ||
+			     32'(r_ovc[sa_vi]) == `LOOM_VC_RESP_ADAPT))
+			nf = nf | 8'(`LOOM_PKT_F_ADAPTIVE);
+		if (32'(tk_st) == `IVC_ACTIVE && tk_head && r_fwd[sa_vi]) begin
+			tk_data[8*`LOOM_PKT_OFF_HOPS +: 8] = hops + 8'd1;
+			tk_data[8*`LOOM_PKT_OFF_FLAGS +: 8] = nf;
+		end
+	end
+
+	// ---- the write side ----
+	logic wr_ok, wr_refuse, wr_credit, wr_tail, wr_full;
+	logic [2:0] wv;
+	assign wv = in_vc;
+	// the written VC as an index of the per-VC arrays (used once wv < VCS)
+	logic [VW-1:0] wvi;
+	assign wvi = wv[VW-1:0];
+	always_comb begin
+		logic [CW-1:0] cnt_after_sa;
+		wr_ok = 1'b0;
+		wr_refuse = 1'b0;
+		wr_credit = 1'b0;
+		wr_tail = 1'b0;
+		wr_full = 1'b0;
+		cnt_after_sa = '0;
+		if (in_valid) begin
+			if (32'(wv) >= VCS) begin
+				wr_refuse = 1'b1;
+			end else begin
+				cnt_after_sa = f_count[wvi] - CW'(sa_take && sa_vc == wv);
+				wr_full = 32'(cnt_after_sa) == BUF_DEPTH;
+				if (wr_full) begin
+					wr_refuse = 1'b1;
+				end else if (in_head ? rx_open[wvi] : !rx_open[wvi]) begin
+					wr_refuse = 1'b1;
+					wr_credit = 1'b1;
+				end else begin
+					wr_ok = 1'b1;
+					wr_tail = in_tail || (in_head ? (rc_flits8 <= 8'd1) : (rx_left[wvi] <= 8'd1));
+				end
+			end
+		end
+	end
+	assign f_in = {in_head ? rc_route : 32'd0, in_head && rc_fwd, in_head && rc_pat, wr_tail,
+		       in_head, in_data};
+
+	always_comb begin
+		integer v;
+		for (v = 0; v < VCS; v = v + 1) begin
+			f_push[v] = wr_ok && 32'(wv) == v;
+			f_pop[v] = sa_take && 32'(sa_vc) == v;
+		end
+	end
+
+	always_comb begin
+		integer k;
+		for (k = 0; k < COLS * VCS; k = k + 1)
+			row_take[k] = ORG == `ROUTER_ORG_TILED && sa_take &&
+				      32'(tk_st) == `IVC_ACTIVE &&
+				      k == col_of(r_port[sa_vi]) * VCS + 32'(sa_vc);
+	end
+
+	assign c_flit_in = wr_ok;
+	assign c_pkt_in = wr_ok && in_head;
+	assign c_malformed = wr_refuse;
+	assign c_drop = sa_take && 32'(tk_st) == `IVC_DROPPING && tk_tail;
+	assign c_drop_reason = tk_rt[2:0];
+
+	`include "loom_hdr_collect.vh"
+
+	// ---- the edge: shared outputs ----
+	logic [HB+6:0] tk_col;
+	assign tk_col = collect(d_bytes[sa_vi], d_hdr[sa_vi], tk_e[FW-1:0]);
+
+	always_ff @(posedge clk) begin
+		if (rst) begin
+			drop_valid <= 1'b0;
+			drop_reason <= '0;
+			drop_out_port <= '0;
+			drop_vc <= '0;
+			drop_bytes <= '0;
+			drop_hdr <= '0;
+		end else begin
+			drop_valid <= c_drop;
+			if (c_drop) begin
+				drop_reason <= tk_rt[2:0];
+				drop_out_port <= 32'(tk_rt[2:0]) <= `ROUTE_DROP_MALFORMED ? 8'hff : tk_rt[10:3];
+				drop_vc <= sa_vc;
+				drop_bytes <= tk_col[HB +: 7];
+				drop_hdr <= mask_hdr(tk_col[HB-1:0], tk_col[HB +: 7]);
+			end
+		end
+	end
+
+	// ---- the edge: each VC ----
+	logic [7:0] r_cred [0:VCS-1];
+	always_comb begin
+		integer v;
+		for (v = 0; v < VCS; v = v + 1)
+			in_credit[v*8 +: 8] = r_cred[v];
+	end
+
+	for (gv = 0; gv < VCS; gv = gv + 1) begin : g_edge
+		logic take, tail, dropping, active, idle_after, wr;
+		assign take = sa_take && 32'(sa_vc) == gv;
+		assign tail = f_front[gv][FW + 1];
+		assign dropping = 32'(state[gv]) == `IVC_DROPPING;
+		assign active = 32'(state[gv]) == `IVC_ACTIVE;
+		// IDLE after the switch took the last flit, or IDLE already
+		assign idle_after = 32'(state[gv]) == `IVC_IDLE ||
+				    (take && tail && !(active && sa_chain) && 32'(f_count[gv]) == 1);
+		assign wr = wr_ok && 32'(wv) == gv;
+
+		always_ff @(posedge clk) begin
+			if (rst) begin
+				state[gv] <= 3'(`IVC_IDLE);
+				r_port[gv] <= '0;
+				r_ovc[gv] <= '0;
+				r_sent[gv] <= '0;
+				r_rt[gv] <= '0;
+				r_fwd[gv] <= 1'b0;
+				sa_wait[gv] <= '0;
+				rx_open[gv] <= 1'b0;
+				rx_left[gv] <= '0;
+				d_bytes[gv] <= '0;
+				d_hdr[gv] <= '0;
+				r_cred[gv] <= '0;
+			end else begin
+				if (sa_wait[gv] != '0)
+					sa_wait[gv] <= sa_wait[gv] - 1'b1;
+				// switch allocation took the front flit
+				if (take) begin
+					if (dropping) begin
+						d_bytes[gv] <= tk_col[HB +: 7];
+						d_hdr[gv] <= tk_col[HB-1:0];
+					end else begin
+						r_sent[gv] <= r_sent[gv] + 8'd1;
+					end
+					if (tail) begin
+						if (active && sa_chain) begin
+							// the next packet keeps the output VC
+							r_rt[gv] <= f_second[gv][FW + 35 -: 32];
+							r_fwd[gv] <= f_second[gv][FW + 3];
+							r_sent[gv] <= '0;
+							d_bytes[gv] <= '0;
+							sa_wait[gv] <= '0;
+						end else if (32'(f_count[gv]) == 1) begin
+							state[gv] <= 3'(`IVC_IDLE);
+						end else begin
+							state[gv] <= 3'(`IVC_ROUTING);
+							r_rt[gv] <= f_second[gv][FW + 35 -: 32];
+							r_fwd[gv] <= f_second[gv][FW + 3];
+							r_sent[gv] <= '0;
+							d_bytes[gv] <= '0;
+						end
+					end
+				end
+				// VC allocation
+				if (va_grant && 32'(va_vc) == gv) begin
+					state[gv] <= 3'(`IVC_ACTIVE);
+					r_port[gv] <= va_port;
+					r_ovc[gv] <= va_ovc;
+					sa_wait[gv] <= 4'(LAT_VA - 1);
+				end
+				if (va_drop[gv]) begin
+					state[gv] <= 3'(`IVC_DROPPING);
+					r_rt[gv][2:0] <= va_reason[gv*3 +: 3];
+					sa_wait[gv] <= '0;
+				end
+				// buffer write
+				if (wr) begin
+					if (in_head)
+						rx_open[gv] <= 1'b1;
+					if (wr_tail)
+						rx_open[gv] <= 1'b0;
+					else if (!in_head)
+						rx_left[gv] <= rx_left[gv] - 8'd1;
+					else
+						rx_left[gv] <= (rc_flits8 != 8'd0 ? rc_flits8 : 8'd1) - 8'd1;
+					if (in_head && wr_tail)
+						rx_left[gv] <= rc_flits8 != 8'd0 ? rc_flits8 : 8'd1;
+					if (idle_after) begin
+						state[gv] <= 3'(`IVC_ROUTING);
+						r_rt[gv] <= rc_route;
+						r_fwd[gv] <= rc_fwd;
+						r_sent[gv] <= '0;
+						d_bytes[gv] <= '0;
+					end
+				end
+				r_cred[gv] <= 8'(take) + 8'(wr_credit && 32'(wv) == gv);
+			end
+		end
+	end
+endmodule

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Output unit of port PORT (router/output_unit.c): the output stage to
+// the wire, and per output VC its credit counter (the downstream buffer),
+// its owner, and its forward-progress timer; the port's up, dead and
+// disabled flags; the collector of packets discarded at the output.
+//
+// The output stage is a FIFO of PIPE_LAT + 1 slots (PIPE_LAT: LAT_SA +
+// LAT_ST + LAT_LT for the crossbar, LAT_OUT + LAT_LT for tiles): a flit
+// leaves when its stage latency has passed and the receiver's ready was
+// high in the cycle before (chan.h: ready is registered).
+//
+// The output VCs change within an edge in the order router_cycle() has:
+// the output mux (TILED) or the switch allocator (XBAR), then the VC
+// allocator (XBAR), then the credits from downstream and the timers.  The
+// VC allocator reads the state after the switch stages (va_* outputs).
+//
+// Forward progress: an output VC for which a packet waits for credits
+// starts its timer, a credit coming back restarts it, and FP_TIMEOUT
+// cycles without one declare the port dead.
+`include "loom_hw.vh"
+`include "loom_fifo.vh"
+
+module loom_output_unit #(
+	parameter integer PORT = 0,
+	parameter integer PORTS = 1,
+	parameter integer HOST_PORTS = 0,
+	parameter integer VCS = 1,
+	parameter integer FLIT_BYTES = 16,
+	parameter integer BUF_DEPTH = 24,
+	parameter integer WORMHOLE_VCS = 0,
+	parameter integer ORG = 0,
+	parameter integer PIPE_LAT = 2
+) (
+	input  logic clk,
+	input  logic rst,
+	// the output wires (registered) and what the receiver drives back
+	output logic out_valid,
+	output logic out_head,
+	output logic out_tail,
+	output logic [2:0] out_vc,
+	output logic [FW-1:0] out_data,
+	input  logic out_ready,
+	input  logic [VCS*8-1:0] out_credit,
+	// a flit for the output stage, or a discard (mux or crossbar)
+	input  logic st_valid,
+	input  logic st_discard,
+	input  logic st_head,
+	input  logic st_tail,
+	input  logic [2:0] st_vc,
+	input  logic [FW-1:0] st_data,
+	// TILED: the output mux's effect on output VC st_vc
+	input  logic [OW-1:0] m_src,
+	input  logic [15:0] m_take,
+	input  logic [15:0] m_give,
+	// XBAR: the switch allocator's effect on output VC st_vc
+	input  logic [15:0] x_giveback,
+	input  logic [15:0] x_take,
+	input  logic x_release,
+	// XBAR: the VC allocator's grants
+	input  logic [VCS-1:0] va_own,
+	input  logic [VCS*OW-1:0] va_owner,
+	input  logic [VCS*16-1:0] va_take,
+	input  logic [VCS-1:0] wanted_set,
+	// packets waiting for credits this cycle (any stage)
+	input  logic [VCS-1:0] waiting,
+	// control registers
+	input  logic up_we,
+	input  logic up_val,
+	input  logic dis_we,
+	input  logic dis_val,
+	input  logic clear_dead,
+	input  logic [31:0] fp_timeout,
+	input  logic [VCS-1:0] depth_we,
+	input  logic [15:0] depth_val,
+	// state for the switch stages (registered)
+	output logic usable,
+	output logic [2:0] drop_reason,
+	output logic pipe_full,		// after this cycle's departure
+	output logic [VCS-1:0] ov_owned,
+	output logic [VCS*OW-1:0] ov_owner,
+	output logic [VCS*16-1:0] ov_avail,
+	output logic [VCS*16-1:0] ov_max,
+	output logic [VCS*8-1:0] ov_sent,
+	output logic [VCS-1:0] ov_wanted,
+	// state for the VC allocator (after the switch stages)
+	output logic [VCS-1:0] va_owned,
+	output logic [VCS*OW-1:0] va_owner_view,
+	output logic [VCS*16-1:0] va_avail,
+	// port status, events, drops
+	output logic dead,
+	output logic port_event,
+	output logic drop_valid,
+	output logic [2:0] drop_reason_out,
+	output logic [2:0] drop_vc,
+	output logic [6:0] drop_bytes,
+	output logic [8*`LOOM_PKT_HDR_SIZE-1:0] drop_hdr,
+	// counter events of this edge
+	output logic c_flit_out,
+	output logic c_pkt_out,
+	output logic c_drop,
+	output logic [2:0] c_drop_reason,
+	output logic [3:0] c_credit_errors,
+	output logic [3:0] c_stall
+);
+	localparam integer FW = FLIT_BYTES * 8;
+	localparam integer OW = $clog2(PORTS * VCS + 1) > 6 ? $clog2(PORTS * VCS + 1) : 6;
+	localparam integer N_NET = PORTS - HOST_PORTS;
+	localparam logic XBAR = ORG == `ROUTER_ORG_XBAR;
+	localparam integer CAP = PIPE_LAT + 1;
+	localparam integer CW = $clog2(CAP + 1);
+	localparam integer HIST = PIPE_LAT > 3 ? PIPE_LAT - 2 : 1;
+	localparam integer EW = FW + 5;	// {vc, tail, head, data}
+	localparam integer HB = 8 * `LOOM_PKT_HDR_SIZE;
+	localparam integer VW = VCS > 1 ? $clog2(VCS) : 1;
+
+	// st_vc as an index of the per-VC arrays
+	logic [VW-1:0] st_vi;
+	assign st_vi = st_vc[VW-1:0];
+
+	`LOOM_AGE_GE_FN(age_ge, CW, HIST)
+
+	function automatic logic worm(input integer v);
+		worm = ((WORMHOLE_VCS >> v) & 1) != 0;
+	endfunction
+
+	// ---- registers ----
+	logic r_up, r_dead, r_dis;
+	logic [15:0] avail [0:VCS-1];
+	logic [15:0] cmax [0:VCS-1];
+	logic [VCS-1:0] owned;
+	logic [OW-1:0] owner [0:VCS-1];
+	logic [7:0] sent [0:VCS-1];
+	logic [VCS-1:0] wanted, stalled;
+	logic [31:0] stall_el [0:VCS-1];	// cycles since the timer (re)started
+	logic [6:0] d_bytes [0:VCS-1];
+	logic [HB-1:0] d_hdr [0:VCS-1];
+
+	// ---- the output stage ----
+	logic p_push, p_pop;
+	logic [EW-1:0] p_front, unused_second;
+	logic [CW-1:0] p_count;
+	logic [HIST-1:0] p_hist;
+
+	loom_flit_fifo #(.DEPTH(CAP), .WIDTH(EW), .HIST(HIST)) u_pipe (
+		.clk(clk), .rst(rst), .push(p_push), .push_data({st_vc, st_tail, st_head, st_data}),
+		.pop(p_pop), .front(p_front), .second(unused_second), .count(p_count), .hist(p_hist));
+
+	assign p_pop = age_ge(p_count, p_hist, PIPE_LAT - 1, 0) && out_ready;
+	assign p_push = st_valid && !st_discard;
+	assign pipe_full = 32'(p_count) - 32'(p_pop) == CAP;
+
+	assign usable = r_up && !r_dead && !r_dis;
+	assign drop_reason = r_dis ? 3'(`ROUTE_DROP_DISABLED) : r_dead ? 3'(`ROUTE_DROP_DEAD) :
+			     !r_up ? 3'(`ROUTE_DROP_DOWN) : 3'(`ROUTE_DROP_NONE);
+	assign dead = r_dead;
+
+	// ---- registered views ----
+	always_comb begin
+		integer v;
+		for (v = 0; v < VCS; v = v + 1) begin
+			ov_owner[v*OW +: OW] = owner[v];
+			ov_avail[v*16 +: 16] = avail[v];
+			ov_max[v*16 +: 16] = cmax[v];
+			ov_sent[v*8 +: 8] = sent[v];
+		end
+		ov_owned = owned;
+		ov_wanted = wanted;
+	end
+
+	// give back @n credits if they fit (credit_give)
+	function automatic [15:0] give(input logic [15:0] a, input logic [15:0] mx, input logic [15:0] n);
+		give = 32'(n) > 32'(mx) - 32'(a) ? a : a + n;
+	endfunction
+
+	// ---- after the switch stages (for the VC allocator), then the rest ----
+	logic [15:0] a_sw [0:VCS-1];
+	logic [VCS-1:0] own_sw;
+	logic [OW-1:0] owner_sw [0:VCS-1];
+	logic [7:0] sent_sw [0:VCS-1];
+	logic [15:0] a_va [0:VCS-1];
+
+	always_comb begin
+		integer v;
+		for (v = 0; v < VCS; v = v + 1) begin
+			a_sw[v] = avail[v];
+			own_sw[v] = owned[v];
+			owner_sw[v] = owner[v];
+			sent_sw[v] = sent[v];
+			if (st_valid && 32'(st_vc) == v) begin
+				if (XBAR) begin
+					a_sw[v] = give(a_sw[v], cmax[v], x_giveback) - x_take;
+					if (x_release)
+						own_sw[v] = 1'b0;
+				end else begin
+					if (st_head) begin
+						own_sw[v] = 1'b1;
+						owner_sw[v] = m_src;
+					end
+					sent_sw[v] = (st_head ? 8'd0 : sent[v]) + 8'd1;
+					a_sw[v] = give(a_sw[v] - m_take, cmax[v], m_give);
+					if (st_tail)
+						own_sw[v] = 1'b0;
+				end
+			end
+			va_owned[v] = own_sw[v];
+			va_owner_view[v*OW +: OW] = owner_sw[v];
+			va_avail[v*16 +: 16] = a_sw[v];
+		end
+	end
+
+	// the VC allocator's take, on what it saw (a block of its own: va_take
+	// depends on va_avail)
+	always_comb
+		for (int v = 0; v < VCS; v++)
+			a_va[v] = a_sw[v] - va_take[v*16 +: 16];
+
+	// ---- the discard collector ----
+	`include "loom_hdr_collect.vh"
+
+	// ---- commit: credits from downstream, timers, registers ----
+	logic [15:0] a_next [0:VCS-1];
+	logic [VCS-1:0] cred_ok, cred_err;
+	logic [VCS-1:0] stalled_next;
+	logic [31:0] el_next [0:VCS-1];
+	logic dead_set;
+
+	always_comb begin
+		integer v;
+		logic [15:0] n;
+		logic restart;
+		dead_set = 1'b0;
+		c_credit_errors = '0;
+		c_stall = '0;
+		for (v = 0; v < VCS; v = v + 1) begin
+			n = 16'(out_credit[v*8 +: 8]);
+			cred_ok[v] = 1'b0;
+			cred_err[v] = 1'b0;
+			a_next[v] = a_va[v];
+			restart = 1'b0;
+			if (n != '0) begin
+				if (32'(n) > 32'(cmax[v]) - 32'(a_va[v])) begin
+					cred_err[v] = 1'b1;
+					c_credit_errors = c_credit_errors + 4'd1;
+				end else begin
+					cred_ok[v] = 1'b1;
+					a_next[v] = a_va[v] + n;
+					restart = stalled[v];
+				end
+			end
+			stalled_next[v] = stalled[v];
+			el_next[v] = stall_el[v] == 32'hffffffff ? stall_el[v] : stall_el[v] + 32'd1;
+			if (restart)
+				el_next[v] = '0;
+			if (waiting[v] || stalled[v]) begin
+				if (!waiting[v]) begin
+					stalled_next[v] = 1'b0;
+				end else begin
+					c_stall = c_stall + 4'd1;
+					if (!stalled[v]) begin
+						stalled_next[v] = 1'b1;
+						el_next[v] = 32'd1;
+					end
+					if (fp_timeout != '0 && !r_dead && !dead_set) begin
+						if (!stalled[v] ? 32'd1 >= fp_timeout :
+						    restart ? 1'b0 : {1'b0, stall_el[v]} + 33'd1 >= {1'b0, fp_timeout})
+							dead_set = 1'b1;
+					end
+				end
+			end
+		end
+	end
+
+	always_ff @(posedge clk) begin
+		integer v;
+		logic [HB+6:0] col;
+		if (rst) begin
+			r_up <= 1'b1;
+			r_dead <= 1'b0;
+			r_dis <= 1'b0;
+			owned <= '0;
+			wanted <= '0;
+			stalled <= '0;
+			for (v = 0; v < VCS; v = v + 1) begin
+`ifdef LOOM_MUTATE_CREDIT
+				// deliberately wrong: one credit more than the buffer holds (mutation check)
+				avail[v] <= 16'(BUF_DEPTH + 1);
+`else
+				avail[v] <= 16'(BUF_DEPTH);
+`endif
+				cmax[v] <= 16'(BUF_DEPTH);
+				owner[v] <= '0;
+				sent[v] <= '0;
+				stall_el[v] <= '0;
+				d_bytes[v] <= '0;
+				d_hdr[v] <= '0;
+			end
+			out_valid <= 1'b0;
+			out_head <= 1'b0;
+			out_tail <= 1'b0;
+			out_vc <= '0;
+			out_data <= '0;
+			port_event <= 1'b0;
+			drop_valid <= 1'b0;
+			drop_reason_out <= '0;
+			drop_vc <= '0;
+			drop_bytes <= '0;
+			drop_hdr <= '0;
+		end else begin
+			// drive
+			out_valid <= p_pop;
+			if (p_pop) begin
+				out_head <= p_front[FW];
+				out_tail <= p_front[FW + 1];
+				out_vc <= p_front[FW + 2 +: 3];
+				out_data <= p_front[FW-1:0];
+			end
+			// discards
+			drop_valid <= 1'b0;
+			if (st_valid && st_discard) begin
+				col = collect(st_head ? 7'd0 : d_bytes[st_vi], d_hdr[st_vi], st_data);
+				d_bytes[st_vi] <= col[HB +: 7];
+				d_hdr[st_vi] <= col[HB-1:0];
+				if (st_tail) begin
+					drop_valid <= 1'b1;
+					drop_reason_out <= drop_reason;
+					drop_vc <= st_vc;
+					drop_bytes <= col[HB +: 7];
+					drop_hdr <= mask_hdr(col[HB-1:0], col[HB +: 7]);
+				end
+			end
+			for (v = 0; v < VCS; v = v + 1) begin
+				avail[v] <= a_next[v];
+				sent[v] <= sent_sw[v];
+				owner[v] <= owner_sw[v];
+				owned[v] <= own_sw[v];
+				if (va_own[v]) begin
+					owned[v] <= 1'b1;
+					owner[v] <= va_owner[v*OW +: OW];
+					wanted[v] <= 1'b0;
+				end
+				if (wanted_set[v])
+					wanted[v] <= 1'b1;
+				stalled[v] <= stalled_next[v];
+				stall_el[v] <= el_next[v];
+				if (clear_dead && stalled_next[v])
+					stall_el[v] <= '0;
+				if (depth_we[v]) begin
+					avail[v] <= depth_val;
+					cmax[v] <= depth_val;
+				end
+				if (up_we && up_val && !r_up && !depth_we[v])
+					avail[v] <= cmax[v];
+			end
+			port_event <= dead_set;
+			if (dead_set)
+				r_dead <= 1'b1;
+			if (clear_dead)
+				r_dead <= 1'b0;
+			if (up_we && PORT < N_NET)
+				r_up <= up_val;
+			if (dis_we && PORT < N_NET)
+				r_dis <= dis_val;
+		end
+	end
+
+	assign c_flit_out = p_pop;
+	assign c_pkt_out = p_pop && p_front[FW + 1];
+	assign c_drop = st_valid && st_discard && st_tail;
+	assign c_drop_reason = drop_reason;
+	logic unused;
+	assign unused = ^{cred_ok, cred_err};
+endmodule

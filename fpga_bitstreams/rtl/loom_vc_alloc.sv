@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// VC allocator (router/vc_alloc.c): separable, input first.
+//
+// Stage 1, per input port: every routed VC forms one request: the adaptive
+// VC of the least loaded usable minimal port that is free and has credits
+// for the whole packet (T3E whole-packet admission), else its
+// deterministic output VC (XBAR: if free and, virtual cut-through, with
+// credits for the whole packet; with generic VCs any VC of its dateline
+// class); the input arbiter (ARB_VA_IN) picks one.  A packet whose route
+// is a drop, or whose output is down, dead or disabled with no adaptive
+// alternative, starts draining instead.
+//
+// Stage 2, per output VC: its arbiter (ARB_VA_OUT, over the input ports)
+// grants one request.  XBAR: the output VC is owned by the winner until its
+// tail crosses the switch, and virtual cut-through takes the packet's
+// credits now.  TILED: the grant chooses the output VC (a free one of its
+// class if any); the output mux owns it from head to tail.
+//
+// The output VC state it reads is the one after this cycle's output mux
+// (TILED) and switch allocation (XBAR), as router_cycle() orders them.
+`include "loom_hw.vh"
+
+module loom_vc_alloc #(
+	parameter integer PORTS = 1,
+	parameter integer HOST_PORTS = 0,
+	parameter integer VCS = 1,
+	parameter integer VC_MODEL = 0,
+	parameter integer ORG = 0,
+	parameter integer WORMHOLE_VCS = 0,
+	parameter integer ARB_VA_IN = 0,
+	parameter integer ARB_VA_OUT = 0,
+	parameter integer IWA_BITS = 5
+) (
+	input  logic clk,
+	input  logic rst,
+	input  logic [PORTS*VCS-1:0] va_ready,
+	input  logic [PORTS*VCS*32-1:0] rt,
+	// output VCs after this cycle's switch stages
+	input  logic [PORTS*VCS-1:0] ov_owned,
+	input  logic [PORTS*VCS*OW-1:0] ov_owner,
+	input  logic [PORTS*VCS*16-1:0] ov_avail,
+	input  logic [PORTS-1:0] usable,
+	input  logic [PORTS*3-1:0] drop_reason,
+	// decisions
+	output logic [PORTS-1:0] grant,
+	output logic [PORTS*3-1:0] grant_vc,
+	output logic [PORTS*PB-1:0] grant_port,
+	output logic [PORTS*3-1:0] grant_ovc,
+	output logic [PORTS*VCS-1:0] drop,
+	output logic [PORTS*VCS*3-1:0] reason,
+	// XBAR: output VCs granted this cycle: owner and reservation
+	output logic [PORTS*VCS-1:0] x_own,
+	output logic [PORTS*VCS*OW-1:0] x_owner,
+	output logic [PORTS*VCS*16-1:0] x_take,
+	output logic [PORTS*VCS-1:0] wanted_set,
+	output logic [PORTS*VCS-1:0] waiting,
+	// counters
+	output logic [15:0] c_conflicts,
+	output logic [PORTS*8-1:0] c_adaptive,
+	output logic [PORTS*8-1:0] c_deterministic,
+	// IWA weight registers
+	input  logic wr_in_en,
+	input  logic wr_out_en,
+	input  logic [15:0] wr_index,
+	input  logic [6:0] wr_req,
+	input  logic wr_pat,
+	input  logic [7:0] wr_weight
+);
+	localparam integer PB = PORTS > 1 ? $clog2(PORTS) : 1;
+	localparam integer VB = VCS > 1 ? $clog2(VCS) : 1;
+	localparam integer OW = $clog2(PORTS * VCS + 1) > 6 ? $clog2(PORTS * VCS + 1) : 6;
+	localparam integer N_NET = PORTS - HOST_PORTS;
+	localparam logic CARD = VC_MODEL == 1;
+	localparam integer VC_STEP = CARD ? VCS : (VCS >= 2 ? 2 : 1);
+	localparam logic XBAR = ORG == `ROUTER_ORG_XBAR;
+	localparam integer RR_N = N_NET < 32 ? N_NET : 32;
+
+	function automatic logic worm(input integer v);
+		worm = ((WORMHOLE_VCS >> v) & 1) != 0;
+	endfunction
+
+	logic [PB-1:0] rr;	// adaptive choice round robin (va_rr modulo the network ports)
+
+	// ---- stage 1 ----
+	logic [VCS-1:0] req [0:PORTS-1];
+	logic [PB-1:0] req_o [0:PORTS-1][0:VCS-1];
+	logic [2:0] req_ovc [0:PORTS-1][0:VCS-1];
+	logic req_adapt [0:PORTS-1][0:VCS-1];
+
+	always_comb begin
+		integer p, v, o, c, a, i, q, best, flits, dvc, avc, k;
+		/* verilator lint_off UNUSEDSIGNAL */
+		logic [31:0] r;		// the route, all but vc1
+		/* verilator lint_on UNUSEDSIGNAL */
+		logic [7:0] amask, ok;
+		logic [15:0] cr [0:7];
+		logic [15:0] best_cr;
+		logic done;
+		drop = '0;
+		reason = '0;
+		wanted_set = '0;
+		waiting = '0;
+		best = -1;
+		best_cr = '0;
+		done = 1'b0;
+		ok = '0;
+		q = 0;
+		k = 0;
+		for (a = 0; a < 8; a = a + 1)
+			cr[a] = '0;
+		for (p = 0; p < PORTS; p = p + 1) begin
+			req[p] = '0;
+			for (v = 0; v < VCS; v = v + 1) begin
+				req_o[p][v] = '0;
+				req_ovc[p][v] = '0;
+				req_adapt[p][v] = 1'b0;
+				r = rt[(p*VCS+v)*32 +: 32];
+				o = 32'(r[10:3]);
+				dvc = 32'(r[13:11]);
+				avc = 32'(r[16:14]);
+				amask = r[24:17];
+				flits = 32'(r[30:25]);
+				if (va_ready[p*VCS+v]) begin
+					if (r[2:0] != 3'(`ROUTE_DROP_NONE)) begin
+						drop[p*VCS+v] = 1'b1;
+						reason[(p*VCS+v)*3 +: 3] = r[2:0];
+					end else begin
+						best = -1;
+						if (amask != 8'd0) begin
+							ok = '0;
+							for (a = 0; a < 8; a = a + 1) begin
+								cr[a] = '0;
+								if (amask[a] && a < N_NET && usable[a]) begin
+									ok[a] = 1'b1;
+									if (!ov_owned[a*VCS+avc] &&
+									    32'(ov_avail[(a*VCS+avc)*16 +: 16]) >= flits)
+										cr[a] = ov_avail[(a*VCS+avc)*16 +: 16];
+								end
+							end
+							// route_adaptive_pick
+							amask = amask & ok;
+							best_cr = '0;
+							if (o < 8 && amask[o] && cr[o] != '0) begin
+								best = o;
+								best_cr = cr[o];
+							end
+							for (i = 0; i < RR_N; i = i + 1) begin
+								q = (32'(rr) + i) % N_NET;
+								if (q < 8 && amask[q] && cr[q] > best_cr) begin
+									best = q;
+									best_cr = cr[q];
+								end
+							end
+						end
+						if (best >= 0) begin
+							req[p][v] = 1'b1;
+							req_o[p][v] = PB'(best);
+							req_ovc[p][v] = 3'(avc);
+							req_adapt[p][v] = 1'b1;
+						end else if (!usable[o]) begin
+							drop[p*VCS+v] = 1'b1;
+							reason[(p*VCS+v)*3 +: 3] = drop_reason[o*3 +: 3];
+						end else if (!XBAR) begin
+							req[p][v] = 1'b1;
+							req_o[p][v] = PB'(o);
+							req_ovc[p][v] = 3'(dvc);
+							done = 1'b0;
+							for (c = 0; c < VCS; c = c + 1)
+								if (!done && c >= dvc && (c - dvc) % VC_STEP == 0 &&
+								    !ov_owned[o*VCS+c] &&
+								    (worm(c) || 32'(ov_avail[(o*VCS+c)*16 +: 16]) >= flits)) begin
+									req_ovc[p][v] = 3'(c);
+									done = 1'b1;
+								end
+						end else begin
+							done = 1'b0;
+							for (c = 0; c < VCS; c = c + 1) begin
+								if (!done && c >= dvc && (c - dvc) % VC_STEP == 0) begin
+									k = o*VCS + c;
+									if (ov_owned[k]) begin
+										if (32'(ov_owner[k*OW +: OW]) != p*VCS + v)
+											wanted_set[k] = 1'b1;
+									end else if (!worm(c) &&
+										     32'(ov_avail[k*16 +: 16]) < flits) begin
+										waiting[k] = 1'b1;
+									end else begin
+										req[p][v] = 1'b1;
+										req_o[p][v] = PB'(o);
+										req_ovc[p][v] = 3'(c);
+										done = 1'b1;
+									end
+								end
+							end
+						end
+					end
+				end
+			end
+		end
+	end
+
+	logic [PORTS-1:0] in_gv, in_upd;
+	logic [VB-1:0] in_gi [0:PORTS-1];
+
+	genvar gp;
+	for (gp = 0; gp < PORTS; gp = gp + 1) begin : g_in
+		loom_arbiter #(.KIND(ARB_VA_IN), .N(VCS), .M_BITS(IWA_BITS)) u_arb (
+			.clk(clk), .rst(rst), .req(req[gp]),
+			.gnt_valid(in_gv[gp]), .gnt_idx(in_gi[gp]),
+			.upd(in_upd[gp]), .upd_idx(in_gi[gp]), .upd_pat(1'b0), .upd_hold(1'b0),
+			.wr_en(wr_in_en && 32'(wr_index) == gp), .wr_idx(wr_req), .wr_pat(wr_pat),
+			.wr_weight(wr_weight));
+	end
+
+	// ---- stage 2: one arbiter per output VC over the input ports ----
+	logic [PORTS-1:0] oreq [0:PORTS*VCS-1];
+	logic [PORTS*VCS-1:0] o_gv;
+	logic [PB-1:0] o_gi [0:PORTS*VCS-1];
+
+	always_comb begin
+		integer p, k;
+		for (k = 0; k < PORTS * VCS; k = k + 1)
+			oreq[k] = '0;
+		for (p = 0; p < PORTS; p = p + 1)
+			if (in_gv[p])
+				oreq[32'(req_o[p][in_gi[p]]) * VCS + 32'(req_ovc[p][in_gi[p]])][p] = 1'b1;
+	end
+
+	genvar gk;
+	for (gk = 0; gk < PORTS * VCS; gk = gk + 1) begin : g_out
+		loom_arbiter #(.KIND(ARB_VA_OUT), .N(PORTS), .M_BITS(IWA_BITS)) u_arb (
+			.clk(clk), .rst(rst), .req(oreq[gk]),
+			.gnt_valid(o_gv[gk]), .gnt_idx(o_gi[gk]),
+			.upd(o_gv[gk]), .upd_idx(o_gi[gk]), .upd_pat(1'b0), .upd_hold(1'b0),
+			.wr_en(wr_out_en && 32'(wr_index) == gk), .wr_idx(wr_req), .wr_pat(wr_pat),
+			.wr_weight(wr_weight));
+	end
+
+	always_comb begin
+		integer p, k, v, o, n_adapt;
+		grant = '0;
+		grant_vc = '0;
+		grant_port = '0;
+		grant_ovc = '0;
+		in_upd = '0;
+		x_own = '0;
+		x_owner = '0;
+		x_take = '0;
+		c_conflicts = '0;
+		c_adaptive = '0;
+		c_deterministic = '0;
+		n_adapt = 0;
+		for (p = 0; p < PORTS; p = p + 1) begin
+			v = 32'(in_gi[p]);
+			k = 32'(req_o[p][v]) * VCS + 32'(req_ovc[p][v]);
+			o = 32'(req_o[p][v]);
+			if (in_gv[p]) begin
+				if (o_gv[k] && 32'(o_gi[k]) == p) begin
+					grant[p] = 1'b1;
+					in_upd[p] = 1'b1;
+					grant_vc[p*3 +: 3] = 3'(v);
+					grant_port[p*PB +: PB] = req_o[p][v];
+					grant_ovc[p*3 +: 3] = req_ovc[p][v];
+					if (rt[(p*VCS+v)*32 + 17 +: 8] != 8'd0) begin
+						if (req_adapt[p][v])
+							c_adaptive[o*8 +: 8] = c_adaptive[o*8 +: 8] + 8'd1;
+						else
+							c_deterministic[o*8 +: 8] = c_deterministic[o*8 +: 8] + 8'd1;
+					end
+					if (req_adapt[p][v])
+						n_adapt = n_adapt + 1;
+					if (XBAR) begin
+						x_own[k] = 1'b1;
+						x_owner[k*OW +: OW] = OW'(p*VCS + v);
+						if (!worm(32'(req_ovc[p][v])))
+							x_take[k*16 +: 16] = 16'(rt[(p*VCS+v)*32 + 25 +: 6]);
+					end
+				end else begin
+					c_conflicts = c_conflicts + 16'd1;
+				end
+			end
+		end
+		rr_next = PB'((32'(rr) + n_adapt) % (N_NET > 0 ? N_NET : 1));
+	end
+
+	logic [PB-1:0] rr_next;
+	always_ff @(posedge clk)
+		if (rst)
+			rr <= '0;
+		else
+			rr <= rr_next;
+endmodule

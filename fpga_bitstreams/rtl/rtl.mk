@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+# The router RTL (included by fpga_bitstreams/Makefile):
+#   rtl-gen      the Verilog headers generated from the C sources
+#   rtl-harness  the Verilated equivalence harness and its mutated builds
+#                (part of 'tests'; cached by content under ~/.cache/loom/rtl)
+#   rtl-lint     verilator --lint-only -Wall of every unit and the router top
+#   synth        Yosys synth_xilinx of the card router, resource report
+#   synth-units  Yosys synth_xilinx of each unit at the card's sizes, resource
+#                report per unit (quick)
+# Documented in Documentation/hw/rtl.rst.
+RTL_DIR     := $(SRC_DIR)/rtl
+RTL_BUILD   := $(BUILD)/rtl
+RTL_GEN_DIR := $(RTL_BUILD)/gen
+# Verilated builds are keyed by the content they read, so one cache serves
+# every tree and every clean build on this machine.
+RTL_CACHE   ?= $(or $(LOOM_RTL_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/loom/rtl)
+RTL_GEN     := $(RTL_BUILD)/rtl_gen
+RTL_SV      := $(sort $(wildcard $(RTL_DIR)/*.sv))
+RTL_VH      := $(wildcard $(RTL_DIR)/*.vh)
+RTL_GEN_SRCS := $(RTL_DIR)/gen/rtl_gen.c $(RTL_DIR)/gen/rtl_consts.c $(SRC_DIR)/router/params.c \
+                $(SRC_DIR)/link/link_params.c
+RTL_GEN_FILES := loom_hw.vh loom_router_checks.vh loom_link_checks.vh loom_router_info.vh \
+                 loom_hw_drift.vh
+RTL_GEN_OUT := $(addprefix $(RTL_GEN_DIR)/,$(RTL_GEN_FILES))
+
+# the units the unit harness steps, and the C model it links
+RTL_UNITS_SV := $(RTL_DIR)/harness/loom_equiv_units.sv $(RTL_DIR)/loom_flit_fifo.sv \
+                $(RTL_DIR)/loom_credit_counter.sv $(RTL_DIR)/loom_arbiter.sv
+RTL_UNITS_C  := router/arbiter.c router/params.c rtl/gen/rtl_consts.c
+RTL_UNITS_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_UNITS_C:.c=.o))
+RTL_HARNESS  := $(RTL_BUILD)/equiv_units
+RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate-arbiter $(RTL_BUILD)/equiv_units-mutate-credit
+RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
+                -CFLAGS "-O2 -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'"
+
+.PHONY: rtl-gen rtl-harness rtl-lint synth synth-units FORCE
+
+$(RTL_GEN): $(RTL_GEN_SRCS) $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CARD_CFLAGS) -o $@ $(filter %.c,$^)
+
+# regenerated whenever rtl_gen changes; a file is replaced only if its text changed
+$(RTL_GEN_DIR)/.stamp: $(RTL_GEN)
+	@mkdir -p $(RTL_GEN_DIR)/.new
+	$(RTL_GEN) $(RTL_GEN_DIR)/.new
+	@for f in $(RTL_GEN_FILES); do cmp -s $(RTL_GEN_DIR)/.new/$$f $(RTL_GEN_DIR)/$$f || \
+		cp $(RTL_GEN_DIR)/.new/$$f $(RTL_GEN_DIR)/$$f; done
+	@touch $@
+$(RTL_GEN_OUT): $(RTL_GEN_DIR)/.stamp
+rtl-gen: $(RTL_GEN_DIR)/.stamp
+
+$(RTL_BUILD)/obj/%.o: $(SRC_DIR)/%.c $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CARD_CFLAGS) -c $< -o $@
+
+# what the harness reads: its key, so other parts of the card do not rebuild it
+RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
+                  $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
+                  $(wildcard $(SRC_DIR)/router/*.h) $(wildcard $(TOP)/include/loom_hw/*.h)
+# vbuild.sh decides by content whether to verilate; make only calls it
+$(RTL_BUILD)/equiv_units%: $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units \
+		$(if $*,$(patsubst -%,%,$*),rtl) -- $(RTL_VFLAGS) \
+		$(if $(findstring arbiter,$*),-DLOOM_MUTATE_ARBITER) \
+		$(if $(findstring credit,$*),-DLOOM_MUTATE_CREDIT) \
+		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
+$(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units rtl -- $(RTL_VFLAGS) \
+		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
+
+rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)
+
+# lint: every module as its own top at its defaults
+RTL_MODULES := $(notdir $(RTL_SV:.sv=))
+rtl-lint: $(RTL_GEN_DIR)/.stamp
+	@for m in $(RTL_MODULES); do echo "lint $$m"; \
+		verilator --lint-only -Wall -I$(RTL_DIR) -I$(RTL_GEN_DIR) --top-module $$m $(RTL_SV) \
+		|| exit 1; done
+
+# synthesis of the card router (host + 8 ports, 7 VCs): the resource report
+RTL_SYNTH := $(RTL_BUILD)/synth
+synth: $(RTL_GEN_DIR)/.stamp
+	@mkdir -p $(RTL_SYNTH)
+	nice -n 10 yosys -q -l $(RTL_SYNTH)/router-xilinx.log \
+		-p 'read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_SV)' \
+		-p 'synth_xilinx -top loom_router -flatten' \
+		-p 'tee -o $(RTL_SYNTH)/router-xilinx-resources.txt stat' \
+		-p 'select -assert-none t:$$dlatch t:$$_DLATCH_*'
+	@echo "resource report: $(RTL_SYNTH)/router-xilinx-resources.txt"
+	@grep -E 'Number of cells|LUT|FD|RAM' $(RTL_SYNTH)/router-xilinx-resources.txt
+
+# the units at the card router's sizes: a 24-flit input buffer of
+# 16-byte flits and its sideband, a row-buffer credit counter, and the
+# arbiters of every policy over 7 VCs and over 9 ports
+RTL_UNIT_SYNTH := \
+	"loom_flit_fifo DEPTH=24 WIDTH=164 HIST=1" \
+	"loom_credit_counter DEPTH=16 RET_LAT=1" \
+	"loom_arbiter KIND=0 N=7" "loom_arbiter KIND=1 N=7" "loom_arbiter KIND=2 N=7" \
+	"loom_arbiter KIND=3 N=7" "loom_arbiter KIND=0 N=9" "loom_arbiter KIND=1 N=9"
+synth-units: $(RTL_GEN_DIR)/.stamp
+	@mkdir -p $(RTL_SYNTH)
+	@rm -f $(RTL_SYNTH)/units-xilinx.txt
+	@for u in $(RTL_UNIT_SYNTH); do set -- $$u; m=$$1; shift; \
+		cp=""; for kv in "$$@"; do cp="$$cp chparam -set $${kv%%=*} $${kv#*=} $$m;"; done; \
+		nice -n 10 yosys -q -l $(RTL_SYNTH)/unit.log \
+			-p "read_verilog -sv -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_DIR)/$$m.sv; $$cp" \
+			-p "synth_xilinx -top $$m -flatten" -p 'tee -q -o $(RTL_SYNTH)/unit.txt stat' \
+			-p 'select -assert-none t:$$dlatch t:$$_DLATCH_*' || exit 1; \
+		luts=$$(awk '/LUT[1-6] /{s+=$$2} END{print s+0}' $(RTL_SYNTH)/unit.txt); \
+		ffs=$$(awk '/FD[RSCP]E? /{s+=$$2} END{print s+0}' $(RTL_SYNTH)/unit.txt); \
+		rams=$$(awk '/RAM/{s+=$$2} END{print s+0}' $(RTL_SYNTH)/unit.txt); \
+		printf '%-24s %-28s LUTs %5s  FFs %5s  RAM cells %3s\n' $$m "$$*" $$luts $$ffs $$rams \
+			| tee -a $(RTL_SYNTH)/units-xilinx.txt; done
+	@echo "no latches; per-unit report: $(RTL_SYNTH)/units-xilinx.txt"
+
+FORCE:

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The router RTL (fpga_bitstreams/rtl) is clean under
+# 'verilator --lint-only -Wall': every module as its own top at its
+# defaults, the router top as the card router (host + 8 ports, 7 VCs) and
+# as a 2-D torus router (4 network ports + host, 4 generic VCs, crossbar); the generated
+# headers in the build are what rtl_gen prints from the C sources now; a
+# parameter set the RTL cannot build fails at elaboration with a message
+# naming the parameter.  Each result is kept by the content hash of what
+# it read (~/.cache/loom/rtl, or $LOOM_RTL_CACHE), so a rerun with nothing
+# changed is quick, in this tree or a fresh clone.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+top=$(cd "$here/../.." && pwd)
+build=${BUILD:-$top/build}
+rtl=$top/fpga_bitstreams/rtl
+gen=$build/rtl/gen
+cache=${LOOM_RTL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/loom/rtl}
+if ! command -v verilator >/dev/null || [ ! -x "$build/rtl/rtl_gen" ]; then
+	echo "1..1"
+	echo "not ok 1 - verilator or build/rtl/rtl_gen missing (tools/deps/install-deps; make -C fpga_bitstreams rtl-gen)"
+	exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$cache"
+sv=("$rtl"/*.sv)
+key() { # words... -> a hash of the words, the sources and the generated headers
+	{ printf '%s\n' "$@"; verilator --version; cat "${sv[@]}" "$rtl"/*.vh "$gen"/*.vh; } |
+		sha256sum | cut -c1-16
+}
+# lint TOP [FLAGS...]: cached verilator -Wall lint; the output in $tmp/lint
+lint() {
+	local k stamp
+	k=$(key lint "$@")
+	stamp=$cache/lint-$1-$k.ok
+	[ -f "$stamp" ] && { : >"$tmp/lint"; return 0; }
+	nice -n 10 verilator --lint-only -Wall -I"$rtl" -I"$gen" --top-module "$@" "${sv[@]}" \
+		>"$tmp/lint" 2>&1 || return 1
+	touch "$stamp"
+}
+# refuse WHAT-PARAM FLAGS...: elaboration fails, naming the parameter
+refuse() {
+	local name=$1 k stamp
+	shift
+	k=$(key refuse "$@")
+	stamp=$cache/refuse-$name-$k.ok
+	if [ -f "$stamp" ]; then
+		cp "$stamp" "$tmp/lint"
+		return 0
+	fi
+	if verilator --lint-only -Wall -I"$rtl" -I"$gen" --top-module loom_router "$@" "${sv[@]}" \
+		>"$tmp/lint" 2>&1; then
+		return 1
+	fi
+	grep -q "router parameter $name" "$tmp/lint" || return 1
+	grep -m1 "router parameter $name" "$tmp/lint" >"$stamp"
+	cp "$stamp" "$tmp/lint"
+}
+
+tap_plan 7
+"$build/rtl/rtl_gen" "$tmp" >/dev/null 2>&1
+stale=
+for f in "$tmp"/*.vh; do cmp -s "$f" "$gen/$(basename "$f")" || stale="$stale $(basename "$f")"; done
+tap_check "the generated headers in $gen are what rtl_gen prints now (stale:${stale:- none})" \
+	test -z "$stale"
+
+bad=
+for f in "${sv[@]}"; do
+	m=$(basename "$f" .sv)
+	lint "$m" || { bad="$bad $m"; tap_diag "$(head -20 "$tmp/lint")"; }
+done
+tap_check "every module lint-clean at its defaults (failing:${bad:- none})" test -z "$bad"
+
+if lint loom_router; then tap_ok "router top, card router (host + 8 ports, 7 VCs): lint-clean"
+else tap_fail "router top, card router: lint"; tap_diag "$(head -30 "$tmp/lint")"; fi
+if lint loom_router -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GORG=1 -GROWS=1 -GCOLS=5; then
+	tap_ok "router top, 2-D torus router (4 network + host port, 4 generic VCs, crossbar): lint-clean"
+else tap_fail "router top, 2-D torus router: lint"; tap_diag "$(head -30 "$tmp/lint")"; fi
+if refuse PORTS -GROWS=2 -GCOLS=2; then tap_ok "a 2x2 grid for 9 ports is refused: $(head -1 "$tmp/lint")"
+else tap_fail "a 2x2 grid for 9 ports is not refused naming PORTS"; tap_diag "$(head -20 "$tmp/lint")"; fi
+if refuse RT_ENTRIES -GRT_ENTRIES=100; then tap_ok "RT_ENTRIES 100 is refused: $(head -1 "$tmp/lint")"
+else tap_fail "RT_ENTRIES 100 is not refused naming RT_ENTRIES"; tap_diag "$(head -20 "$tmp/lint")"; fi
+if refuse VCS -GVCS=9; then tap_ok "VCS 9 is refused: $(head -1 "$tmp/lint")"
+else tap_fail "VCS 9 is not refused naming VCS"; tap_diag "$(head -20 "$tmp/lint")"; fi
+tap_done

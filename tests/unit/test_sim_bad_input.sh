@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# loom-sim refuses bad input before it simulates anything, naming what is
+# wrong: topology files (file, line and reason: bad lines, duplicate
+# ports, ports beyond the router's radix; unreachable destinations), a
+# routing with a channel dependency cycle (the cycle printed), and
+# impossible parameters; usage errors exit 2, the others 1, and nothing
+# goes to standard output.
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../lib/tap.sh"
+. "$here/../lib/usage_error.sh"
+. "$here/../lib/sim.sh"
+
+# refused STATUS MESSAGE ARGS...: exit STATUS, MESSAGE (fixed string) on stderr, stdout empty
+refused() {
+	local want=$1 msg=$2 r
+	shift 2
+	"$sim" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null
+	r=$?
+	if [ $r = "$want" ] && grep -qF -- "$msg" "$tmp/e" && [ ! -s "$tmp/o" ]; then
+		tap_ok "loom-sim ${*##"$tmp"/}: exit $want, '$msg'"
+	else
+		tap_diag "exit $r; stdout: $(head -c 400 "$tmp/o"); stderr: $(cat "$tmp/e")"
+		tap_fail "loom-sim $*: exit $want, '$msg'"
+	fi
+}
+
+printf '0:0 1:0\n1:1 x\n' >"$tmp/syntax.topo"
+printf '0:0 1:0\n1:1 2:0\n0:0 2:1\n' >"$tmp/dup.topo"
+printf '0:0 1:0\n1:9 0:1\n' >"$tmp/radix.topo"
+printf '# two islands: 0-1 and 2-3\n0:0 1:0\n2:0 3:0\n' >"$tmp/islands.topo"
+printf '0:0 1:0\n1:1 3:0\n3:1 0:1\n' >"$tmp/gap.topo"
+
+tap_plan 20
+refused 1 "$tmp/syntax.topo:2: '1:1 x' is not 'NODE:PORT NODE:PORT'" --topology "$tmp/syntax.topo"
+refused 1 "$tmp/dup.topo:3: duplicate port: 0:0 is already cabled at line 1" \
+	--topology "$tmp/dup.topo"
+refused 1 "$tmp/radix.topo:2: port 9 is beyond the router's radix: it has ports 0..7" \
+	--topology "$tmp/radix.topo"
+refused 1 "node 0 cannot reach 2" --topology "$tmp/islands.topo"
+# node 2 is named by no cable: unknown to the fabric, so unreachable
+refused 1 "cannot reach 2" --topology "$tmp/gap.topo" --engine minhop
+refused 1 "/nonexistent.topo: cannot open topology file" --topology /nonexistent.topo
+refused 1 "engine dor gives a channel dependency cycle of 4 channels, so the fabric can deadlock: 0:0/vc0 -> 1:0/vc0 -> 2:0/vc0 -> 3:0/vc0 -> (back to the first); --allow-deadlock" \
+	--topology torus:4x4 --no-datelines
+refused 1 "--load 1.5: the offered load is flits per node per cycle, more than 0 and at most 1" \
+	--load 1.5
+refused 1 "--packet-flits 1: with 16-byte flits a packet has 3..19 flits" --packet-flits 1
+refused 1 "VCS = 9 is above its maximum 8" --param VCS=9
+refused 1 "--param LAT_FOO: no such router parameter" --param LAT_FOO=1
+refused 1 "the card router has at most 8" --topology torus:3x3x3x3x3
+refused 1 "datelines on 10 ports, but the VC table holds 8 port entries" \
+	--topology torus:2x2x2x2x2 --router xbar
+refused 1 "pattern transpose needs at least two dimensions" --topology ring:8 --pattern transpose
+refused 1 "pattern bitcomp needs a power-of-two node count; torus:3x3 has 9 nodes" \
+	--topology torus:3x3 --pattern bitcomp
+refused 1 "unknown pattern 'tornadoo': did you mean 'tornado'?" --pattern tornadoo
+expect_usage_error "$sim" "unknown option '--laod': did you mean '--load'?" --laod 0.2
+expect_usage_error "$sim" "--cycles 0: measure at least one cycle" --cycles 0
+v=$("$sim" -V 2>&1)
+tap_check "loom-sim -V: '$v' is 'loom-sim $(cat "$top/VERSION")'" test "$v" = "loom-sim $(cat "$top/VERSION")"
+"$sim" --help >"$tmp/h" 2>&1
+r=$?
+tap_check "loom-sim --help exits 0 and names every pattern (exit $r)" \
+	sh -c "[ $r = 0 ] && grep -q 'tornado, neighbour, hotspot' '$tmp/h' && grep -q -- '--bench' '$tmp/h'"
+tap_done

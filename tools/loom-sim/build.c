@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loom-sim: building the fabric.  The graph comes from loom-fm (a shape or
+ * a topology file, loom-fm's parser), the routes from a loom-fm engine,
+ * checked as loom-fm checks them (every pair routed, no channel dependency
+ * cycle); the tables are what loom-fm's programming plan writes to each
+ * card's ROUTER and VCT blocks, applied to per-router register arrays that
+ * the routers read through their struct route_view.
+ */
+#include "sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "fabric.h"
+#include "program.h"
+#include "topo_file.h"
+
+/* where the plan's fake cards have their blocks (any two distinct offsets) */
+#define SIM_ROUTER_BASE	0x1000u
+#define SIM_VCT_BASE	0x8000u
+
+void sim_config_default(struct sim_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->topology = "torus:4x4";
+	engine_default_opts(&c->engine_opts);
+	c->router = "card";
+	c->link_latency = 1;
+	c->pattern = "uniform";
+	c->load = 0.1;
+	c->warmup = 1000;
+	c->measure = 10000;
+	c->drain_max = 100000;
+	c->deadlock_cycles = 5000;
+}
+
+static bool is_shape(const char *t)
+{
+	static const char *const kinds[] = { "ring:", "mesh:", "torus:", "hyperx:" };
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strncmp(t, kinds[i], strlen(kinds[i])))
+			return true;
+	return false;
+}
+
+/* The router's parameters: the preset sized for @ports network ports, then the overrides. */
+static int build_params(struct sim *s, int ports, char *err, size_t errlen)
+{
+	const struct sim_config *c = &s->cfg;
+	struct router_params *p = &s->params;
+
+	if (!strcmp(c->router, "card")) {
+		if (ports > LOOM_MAX_PORTS) {
+			snprintf(err, errlen, "%s needs %d network ports per router; the card router "
+				 "has at most %d: use --router xbar or fbx", s->g->name, ports,
+				 LOOM_MAX_PORTS);
+			return -1;
+		}
+		router_preset_card(p, (unsigned int)ports);
+	} else if (!strcmp(c->router, "xbar") || !strcmp(c->router, "fbx")) {
+		if (c->router[0] == 'x')
+			router_preset_xbar(p, (unsigned int)ports + 1, 2);
+		else
+			router_preset_fbx(p, (unsigned int)ports + 1, 2);
+		p->host_ports = 1;
+	} else {
+		snprintf(err, errlen, "unknown router '%s': use card, xbar or fbx", c->router);
+		return -1;
+	}
+	for (int i = 0; i < c->nparams; i++) {
+		const char *eq = strchr(c->params[i], '=');
+		char name[32], *end;
+		unsigned long v;
+
+		if (!eq || eq == c->params[i] || (size_t)(eq - c->params[i]) >= sizeof(name)) {
+			snprintf(err, errlen, "--param '%s': expected NAME=VALUE", c->params[i]);
+			return -1;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - c->params[i]), c->params[i]);
+		v = strtoul(eq + 1, &end, 0);
+		if (!eq[1] || *end || eq[1] == '-' || v > UINT32_MAX) {
+			snprintf(err, errlen, "--param %s: '%s' is not a number", name, eq + 1);
+			return -1;
+		}
+		if (!strcasecmp(name, "PORTS") || !strcasecmp(name, "HOST_PORTS")) {
+			snprintf(err, errlen, "--param %s: the topology sets the ports (%d network "
+				 "ports and the host port)", name, ports);
+			return -1;
+		}
+		if (router_params_set(p, name, (uint32_t)v)) {
+			snprintf(err, errlen, "--param %s: no such router parameter (see "
+				 "router-model.rst, 'Parameters')", name);
+			return -1;
+		}
+	}
+	if (router_params_check(p, err, errlen))
+		return -1;
+	return 0;
+}
+
+static int build_graph(struct sim *s, char *err, size_t errlen)
+{
+	const struct sim_config *c = &s->cfg;
+	int max_ports = FM_MAX_PORTS;
+
+	if (!strcmp(c->router, "card"))
+		max_ports = LOOM_MAX_PORTS;
+	if (is_shape(c->topology))
+		s->g = graph_from_shape(c->topology, err, errlen);
+	else
+		s->g = topo_load_ports(c->topology, max_ports, err, errlen);
+	return s->g ? 0 : -1;
+}
+
+static int build_routes(struct sim *s, char *err, size_t errlen)
+{
+	const struct sim_config *c = &s->cfg;
+	const char *name = c->engine ? c->engine : s->g->shape.kind != FM_SHAPE_NONE ? "dor" :
+										"updown";
+	const struct fm_engine *e = engine_find(name);
+	struct fm_route_check rc;
+	struct fm_cdg_check cc = { 0 };
+
+	if (!e) {
+		snprintf(err, errlen, "unknown engine '%s': use dor, minhop or updown", name);
+		return -1;
+	}
+	s->engine_name = e->name;
+	s->routes = engine_run(e, s->g, &c->engine_opts, err, errlen);
+	if (!s->routes)
+		return -1;
+	/* one VC per class cannot hold the dateline classes apart */
+	if (!s->params.vc_model && s->params.vcs < 2)
+		s->routes->uses_vcs = false;
+	if (s->routes->uses_vcs && s->g->ports > LOOM_MAX_PORTS) {
+		snprintf(err, errlen, "%s: datelines on %d ports, but the VC table holds %d port "
+			 "entries (a torus of at most %d dimensions)", s->g->name, s->g->ports,
+			 LOOM_MAX_PORTS, LOOM_MAX_PORTS / 2);
+		return -1;
+	}
+	if (s->g->ports > 15) {
+		snprintf(err, errlen, "%s: %d network ports, but a routing entry names ports "
+			 "0..14", s->g->name, s->g->ports);
+		return -1;
+	}
+	if (check_routes(s->g, s->routes, &rc)) {
+		snprintf(err, errlen, "out of memory checking the routes");
+		return -1;
+	}
+	if (rc.bad) {
+		const struct fm_bad_pair *b = &rc.reported[0];
+
+		snprintf(err, errlen, "%s: engine %s leaves %ld of %ld routes unusable, e.g. node "
+			 "%d cannot reach %d (%s at node %d): refusing to simulate unreachable "
+			 "destinations", s->g->name, e->name, rc.bad, rc.routes, b->src, b->dest,
+			 check_walk_reason(b->why), b->at);
+		return -1;
+	}
+	if (cdg_check(s->g, s->routes, &cc)) {
+		snprintf(err, errlen, "out of memory checking the channel dependencies");
+		return -1;
+	}
+	if (cc.cycle_len && !c->allow_deadlock) {
+		size_t n = (size_t)snprintf(err, errlen, "%s: engine %s gives a channel dependency "
+					    "cycle of %d channels, so the fabric can deadlock:",
+					    s->g->name, e->name, cc.cycle_len);
+
+		for (int i = 0; i < cc.cycle_len && n < errlen; i++)
+			n += (size_t)snprintf(err + n, errlen - n, " %d:%d/vc%d ->",
+					      cc.cycle[i].node, cc.cycle[i].port, cc.cycle[i].vc);
+		if (n < errlen)
+			snprintf(err + n, errlen - n, " (back to the first); --allow-deadlock runs "
+				 "it anyway");
+		cdg_check_free(&cc);
+		return -1;
+	}
+	cdg_check_free(&cc);
+	return 0;
+}
+
+/* Write loom-fm's plan for every card into the register arrays. */
+static int build_tables(struct sim *s, char *err, size_t errlen)
+{
+	struct fm_fabric *f = calloc(1, sizeof(*f));
+	unsigned int words1 = (s->rt_entries + 31) / 32;
+	struct fm_plan plan;
+
+	if (!f) {
+		snprintf(err, errlen, "out of memory for the programming plan");
+		return -1;
+	}
+	f->ncards = s->nodes;
+	for (int i = 0; i < s->nodes; i++) {
+		struct fm_card *c = &f->card[i];
+
+		c->node = (uint32_t)i;
+		c->logical = (uint32_t)i;
+		c->router = SIM_ROUTER_BASE;
+		c->vct = SIM_VCT_BASE;
+		c->n_ports = (uint32_t)s->ports;
+		c->rt_entries = s->rt_entries;
+		c->vct_ports = (uint32_t)(s->ports < LOOM_MAX_PORTS ? s->ports : LOOM_MAX_PORTS);
+	}
+	if (plan_build(f, s->routes, &plan, err, errlen)) {
+		free(f);
+		return -1;
+	}
+	free(f);
+	for (int i = 0; i < s->nodes * LOOM_MAX_PORTS; i++)
+		s->port_cfg[i] = LOOM_VCT_PORT_DIM_NONE;
+	for (int i = 0; i < plan.n; i++) {
+		const struct fm_write *w = &plan.w[i];
+		uint32_t off;
+
+		switch (w->kind) {
+		case FM_W_RT_PHYS:
+		case FM_W_RT_ENTRY:
+			off = (w->addr - SIM_ROUTER_BASE - LOOM_ROUTER_RT) / 4;
+			if (off < 2 * s->rt_entries)
+				s->rt[(size_t)w->card * 2 * s->rt_entries + off] = w->value;
+			break;
+		case FM_W_VCT_PORT:
+			off = (w->addr - SIM_VCT_BASE - LOOM_VCT_PORT_CFG) / 4;
+			if (off < LOOM_MAX_PORTS)
+				s->port_cfg[w->card * LOOM_MAX_PORTS + (int)off] = w->value;
+			break;
+		case FM_W_VCT_START:
+			off = (w->addr - SIM_VCT_BASE - LOOM_VCT_START_VC1) / 4;
+			if (off < words1)
+				s->start_vc1[(size_t)w->card * words1 + off] = w->value;
+			break;
+		case FM_W_LOGICAL:
+			break;
+		}
+	}
+	plan_free(&plan);
+	for (int i = 0; i < s->nodes; i++) {
+		s->views[i] = (struct route_view){
+			.rt = &s->rt[(size_t)i * 2 * s->rt_entries],
+			.rt_entries = s->rt_entries,
+			.port_cfg = &s->port_cfg[i * LOOM_MAX_PORTS],
+			.start_vc1 = &s->start_vc1[(size_t)i * words1],
+			.start_vc1_bits = s->rt_entries,
+		};
+	}
+	return 0;
+}
+
+static int build_packets(struct sim *s, char *err, size_t errlen)
+{
+	unsigned int fb = s->params.flit_bytes;
+	unsigned int min_flits = (LOOM_PKT_HDR_SIZE + fb - 1) / fb;
+	unsigned int max_flits = router_max_packet_flits(fb);
+	unsigned int n = s->cfg.packet_flits ? s->cfg.packet_flits : min_flits;
+
+	if (n < min_flits || n > max_flits) {
+		snprintf(err, errlen, "--packet-flits %u: with %u-byte flits a packet has %u..%u "
+			 "flits (the %d-byte header, up to %d payload bytes); FLIT_BYTES=64 allows "
+			 "one-flit packets", n, fb, min_flits, max_flits, LOOM_PKT_HDR_SIZE,
+			 LOOM_PKT_MAX_PAYLOAD);
+		return -1;
+	}
+	s->packet_flits = n;
+	s->payload = n * fb - LOOM_PKT_HDR_SIZE;
+	if (s->payload > LOOM_PKT_MAX_PAYLOAD)
+		s->payload = LOOM_PKT_MAX_PAYLOAD;
+	/* requests enter on REQ0 (the card's VCs) or VC0 (generic): both 0 */
+	s->inject_vc = LOOM_VC_REQ0;
+	if (!(s->cfg.load > 0 && s->cfg.load <= 1)) {
+		snprintf(err, errlen, "--load %g: the offered load is flits per node per cycle, "
+			 "more than 0 and at most 1 (one flit per cycle enters a router's host port)",
+			 s->cfg.load);
+		return -1;
+	}
+	if (s->cfg.measure == 0) {
+		snprintf(err, errlen, "--cycles 0: the measurement window needs at least one cycle");
+		return -1;
+	}
+	return 0;
+}
+
+static void *zalloc(size_t n, size_t size, bool *oom)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		*oom = true;
+	return p;
+}
+
+static int build_fabric(struct sim *s, char *err, size_t errlen)
+{
+	int n = s->nodes, P = s->ports;
+	bool oom = false;
+
+	s->r = zalloc((size_t)n, sizeof(*s->r), &oom);
+	s->term = zalloc((size_t)n, sizeof(*s->term), &oom);
+	s->lines = zalloc((size_t)n * (size_t)P, sizeof(*s->lines), &oom);
+	s->line_store = zalloc((size_t)n * (size_t)P, sizeof(*s->line_store), &oom);
+	s->act = zalloc((size_t)n, sizeof(int), &oom);
+	s->act_next = zalloc((size_t)n, sizeof(int), &oom);
+	s->listed = zalloc((size_t)n, sizeof(uint64_t), &oom);
+	s->pending = zalloc((size_t)n, sizeof(int), &oom);
+	s->in_pending = zalloc((size_t)n, sizeof(bool), &oom);
+	s->wake = zalloc((size_t)n, sizeof(uint64_t), &oom);
+	s->busy = zalloc((size_t)n * (size_t)P, sizeof(int), &oom);
+	s->busy_next = zalloc((size_t)n * (size_t)P, sizeof(int), &oom);
+	s->st.hist = zalloc(SIM_HIST_BINS, sizeof(uint64_t), &oom);
+	s->st.chan_flits = zalloc((size_t)n * (size_t)P, sizeof(uint64_t), &oom);
+	if (oom) {
+		snprintf(err, errlen, "out of memory for a fabric of %d routers", n);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		s->r[i] = router_new(&s->params, &s->views[i], err, errlen);
+		if (!s->r[i])
+			return -1;
+		for (int p = 0; p < P; p++) {
+			const struct fm_port_end *e = graph_peer(s->g, i, p);
+			struct sim_line *l = &s->lines[i * P + p];
+
+			if (e->node == FM_NO_PEER) {
+				router_set_port_up(s->r[i], (unsigned int)p, false);
+				l->a = -1;
+				continue;
+			}
+			*l = (struct sim_line){ .a = i, .pa = p, .b = e->node, .pb = e->port,
+						.line = &s->line_store[i * P + p] };
+			if (chan_line_init(l->line, s->cfg.link_latency)) {
+				snprintf(err, errlen, s->cfg.link_latency > CHAN_LINE_MAX_LATENCY ?
+					 "--link-latency %u: at most %d cycles" :
+					 "--link-latency %u: out of memory for the channel lines (%d slots each at most)",
+					 s->cfg.link_latency, CHAN_LINE_MAX_LATENCY);
+				return -1;
+			}
+		}
+		sim_rng_seed(&s->term[i].rng, s->cfg.seed, (uint64_t)i + 1);
+		for (unsigned int v = 0; v < s->params.vcs; v++)
+			s->term[i].credits[v] = s->params.buf_depth;
+	}
+	for (int h = 0; h <= SIM_MAX_HOPS; h++)
+		s->st.by_hops[h].min = UINT64_MAX;
+	s->st.all.min = UINT64_MAX;
+	return 0;
+}
+
+int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errlen)
+{
+	bool oom = false;
+
+	memset(s, 0, sizeof(*s));
+	s->cfg = *c;
+	if (build_graph(s, err, errlen))
+		return -1;
+	s->nodes = s->g->nodes;
+	s->ports = s->g->ports;
+	if (build_params(s, s->ports, err, errlen) || build_routes(s, err, errlen) ||
+	    build_packets(s, err, errlen))
+		return -1;
+	if (traffic_init(&s->traffic, c->pattern, s->g, c->seed, err, errlen))
+		return -1;
+	/* the entries loom-fm manages: the node count rounded up to FM_RT_SPAN */
+	s->rt_entries = (unsigned int)((s->nodes + FM_RT_SPAN - 1) / FM_RT_SPAN * FM_RT_SPAN);
+	s->rt = zalloc((size_t)s->nodes * 2 * s->rt_entries, sizeof(uint32_t), &oom);
+	s->port_cfg = zalloc((size_t)s->nodes * LOOM_MAX_PORTS, sizeof(uint32_t), &oom);
+	s->start_vc1 = zalloc((size_t)s->nodes * ((s->rt_entries + 31) / 32), sizeof(uint32_t),
+			      &oom);
+	s->views = zalloc((size_t)s->nodes, sizeof(*s->views), &oom);
+	if (oom) {
+		snprintf(err, errlen, "out of memory for the tables of %d routers", s->nodes);
+		return -1;
+	}
+	if (build_tables(s, err, errlen) || build_fabric(s, err, errlen))
+		return -1;
+	return 0;
+}
+
+void sim_free(struct sim *s)
+{
+	for (int i = 0; s->r && i < s->nodes; i++)
+		router_free(s->r[i]);
+	for (int i = 0; s->term && i < s->nodes; i++)
+		free(s->term[i].q);
+	free(s->r);
+	free(s->term);
+	for (int i = 0; s->line_store && i < s->nodes * s->ports; i++)
+		chan_line_free(&s->line_store[i]);
+	free(s->lines);
+	free(s->line_store);
+	free(s->act);
+	free(s->act_next);
+	free(s->listed);
+	free(s->pending);
+	free(s->in_pending);
+	free(s->wake);
+	free(s->busy);
+	free(s->busy_next);
+	free(s->st.hist);
+	free(s->st.chan_flits);
+	free(s->rt);
+	free(s->port_cfg);
+	free(s->start_vc1);
+	free(s->views);
+	traffic_free(&s->traffic);
+	routes_free(s->routes);
+	graph_free(s->g);
+	memset(s, 0, sizeof(*s));
+}

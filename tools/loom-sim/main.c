@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loom-sim: the command line.  One run per invocation (its results on
+ * standard output, the command that repeats it first), or --bench.
+ * Documented in Documentation/man/loom-sim.1.rst.
+ */
+#include "sim.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/cli.h"
+#include "../common/parse_num.h"
+
+#define EXIT_DEADLOCK	3
+
+static const char usage_text[] =
+"Usage: loom-sim [--topology SHAPE|FILE] [--engine ENGINE] [--router PRESET]\n"
+"                [--param NAME=VALUE]... [--link-latency CYCLES] [--pattern PATTERN]\n"
+"                [--load FLITS] [--packet-flits N] [--seed N] [--warmup CYCLES]\n"
+"                [--cycles CYCLES] [--drain CYCLES] [--deadlock-cycles CYCLES]\n"
+"                [--no-datelines] [--allow-deadlock] [--format text|csv|json] [-j]\n"
+"                [--channels] [--trace FILE] [--no-skip] [--saturation]\n"
+"                [--progress]\n"
+"       loom-sim --bench\n"
+"Simulate a fabric of the card's cycle-level routers, programmed with the\n"
+"tables loom-fm computes, under synthetic traffic.\n"
+"\n"
+"  --topology T       a shape: ring:N, mesh:XxY[x...], torus:XxY[x...],\n"
+"                     hyperx:S1xS2[x...]; or a loom-fm topology file\n"
+"                     (default torus:4x4)\n"
+"  --engine E         loom-fm routing engine: dor, minhop, updown (default dor\n"
+"                     for shapes, updown for topology files)\n"
+"  --no-datelines     dor without datelines (a torus then can deadlock)\n"
+"  --allow-deadlock   run a routing whose channel dependency graph has a cycle\n"
+"  --router P         card (default: tiled, 7 VCs, 16-byte flits), xbar or fbx\n"
+"                     (generic VCs, 2 by default)\n"
+"  --param NAME=V     a router parameter (router-model.rst), e.g. VCS=3,\n"
+"                     FLIT_BYTES=64, BUF_DEPTH=8; repeatable\n"
+"  --link-latency C   cycles per link (default 1)\n"
+"  --pattern P        uniform (default), permutation, transpose, bitcomp,\n"
+"                     tornado, neighbour, hotspot[:NODE[:FRACTION]]\n"
+"  --load L           offered load, flits per node per cycle, 0 < L <= 1\n"
+"                     (default 0.1); Bernoulli packet arrivals\n"
+"  --packet-flits N   packet size in flits (default: the smallest packet,\n"
+"                     the 48-byte header)\n"
+"  --seed N           random seed (default: from the clock; always printed)\n"
+"  --warmup C         cycles before measuring (default 1000)\n"
+"  --cycles C         measured cycles (default 10000)\n"
+"  --drain C          cycles to wait for the measured packets (default 100000)\n"
+"  --deadlock-cycles C  no delivery for C cycles with packets inside is a\n"
+"                     deadlock (default 5000)\n"
+"  --format F         text (default), csv, json; -j is --format json\n"
+"  --channels         text: every channel's flits and utilisation\n"
+"  --trace FILE       a line per delivered packet: source, destination,\n"
+"                     created, delivered, hops, latency ('-': stderr)\n"
+"  --no-skip          clock every router every cycle (same results, slower)\n"
+"  --progress         a progress line with the time left on stderr (the\n"
+"                     default when stderr is a terminal)\n"
+"  --saturation       find the saturation throughput: runs at loads chosen by\n"
+"                     bisection (--load is not used)\n"
+"  --bench            speed and memory figures (8x8x8 and 16x16 tori)\n"
+"  -h, --help         this help;  -V, --version  the version\n"
+"\n"
+"Exit status: 0 the run completed, 1 an error, 2 bad usage, 3 the fabric\n"
+"deadlocked or the measured packets did not drain.\n";
+
+static void progress(const struct sim *s, bool done);
+
+struct cli {
+	struct sim_config cfg;
+	enum sim_format format;
+	bool channels, bench, seeded, saturation;
+	const char *trace;
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "loom-sim: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'loom-sim --help'.\n");
+	return CLI_EXIT_USAGE;
+}
+
+static int parse_u64(const char *opt, const char *v, uint64_t *out)
+{
+	if (!parse_num(v, out, false)) {
+		fprintf(stderr, "loom-sim: %s '%s': not a number\nTry 'loom-sim --help'.\n", opt, v);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct cli *a)
+{
+	enum {
+		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
+		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
+		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS,
+	};
+	static const struct option longopts[] = {
+		{ "topology", required_argument, NULL, O_TOPO },
+		{ "engine", required_argument, NULL, O_ENGINE },
+		{ "no-datelines", no_argument, NULL, O_NODL },
+		{ "allow-deadlock", no_argument, NULL, O_ALLOW },
+		{ "router", required_argument, NULL, O_ROUTER },
+		{ "param", required_argument, NULL, O_PARAM },
+		{ "link-latency", required_argument, NULL, O_LINK },
+		{ "pattern", required_argument, NULL, O_PATTERN },
+		{ "load", required_argument, NULL, O_LOAD },
+		{ "packet-flits", required_argument, NULL, O_PFLITS },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "warmup", required_argument, NULL, O_WARMUP },
+		{ "cycles", required_argument, NULL, O_CYCLES },
+		{ "drain", required_argument, NULL, O_DRAIN },
+		{ "deadlock-cycles", required_argument, NULL, O_DEADLOCK },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "channels", no_argument, NULL, O_CHANNELS },
+		{ "bench", no_argument, NULL, O_BENCH },
+		{ "no-skip", no_argument, NULL, O_NOSKIP },
+		{ "trace", required_argument, NULL, O_TRACE },
+		{ "saturation", no_argument, NULL, O_SAT },
+		{ "progress", no_argument, NULL, O_PROGRESS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sim_config *c = &a->cfg;
+	uint64_t v;
+	char *end;
+	int ch;
+
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":jhV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case O_TOPO:
+			c->topology = optarg;
+			break;
+		case O_ENGINE:
+			c->engine = optarg;
+			break;
+		case O_NODL:
+			c->engine_opts.datelines = false;
+			break;
+		case O_ALLOW:
+			c->allow_deadlock = true;
+			break;
+		case O_ROUTER:
+			c->router = optarg;
+			break;
+		case O_PARAM:
+			if (c->nparams == (int)(sizeof(c->params) / sizeof(c->params[0])))
+				return usage_error("more than 32 --param options%s", "");
+			c->params[c->nparams++] = optarg;
+			break;
+		case O_LINK:
+			if (parse_u64("--link-latency", optarg, &v))
+				return CLI_EXIT_USAGE;
+			if (v > CHAN_LINE_MAX_LATENCY)
+				return usage_error("--link-latency %s: at most 256 cycles", optarg);
+			c->link_latency = (unsigned int)v;
+			break;
+		case O_PATTERN:
+			c->pattern = optarg;
+			break;
+		case O_LOAD:
+			c->load = strtod(optarg, &end);
+			if (end == optarg || *end)
+				return usage_error("--load '%s': not a number", optarg);
+			break;
+		case O_PFLITS:
+			if (parse_u64("--packet-flits", optarg, &v))
+				return CLI_EXIT_USAGE;
+			if (v == 0 || v > 1024)
+				return usage_error("--packet-flits %s: a packet has 1 flit or more "
+						   "(at most the largest packet)", optarg);
+			c->packet_flits = (unsigned int)v;
+			break;
+		case O_SEED:
+			if (parse_u64("--seed", optarg, &c->seed))
+				return CLI_EXIT_USAGE;
+			a->seeded = true;
+			break;
+		case O_WARMUP:
+			if (parse_u64("--warmup", optarg, &c->warmup))
+				return CLI_EXIT_USAGE;
+			break;
+		case O_CYCLES:
+			if (parse_u64("--cycles", optarg, &c->measure))
+				return CLI_EXIT_USAGE;
+			if (!c->measure)
+				return usage_error("--cycles %s: measure at least one cycle", optarg);
+			break;
+		case O_DRAIN:
+			if (parse_u64("--drain", optarg, &c->drain_max))
+				return CLI_EXIT_USAGE;
+			break;
+		case O_DEADLOCK:
+			if (parse_u64("--deadlock-cycles", optarg, &c->deadlock_cycles))
+				return CLI_EXIT_USAGE;
+			if (!c->deadlock_cycles)
+				return usage_error("--deadlock-cycles %s: at least one cycle", optarg);
+			break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "text")) {
+				a->format = SIM_TEXT;
+			} else if (!strcmp(optarg, "csv")) {
+				a->format = SIM_CSV;
+			} else if (!strcmp(optarg, "json")) {
+				a->format = SIM_JSON;
+			} else {
+				static const char *const formats[] = { "text", "csv", "json", NULL };
+				const char *near = cli_suggest(optarg, formats);
+
+				fprintf(stderr, "loom-sim: unknown format '%s'%s%s%s; use text, csv "
+					"or json\nTry 'loom-sim --help'.\n", optarg,
+					near ? ": did you mean '" : "", near ? near : "",
+					near ? "'?" : "");
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		case 'j':
+			a->format = SIM_JSON;
+			break;
+		case O_CHANNELS:
+			a->channels = true;
+			break;
+		case O_BENCH:
+			a->bench = true;
+			break;
+		case O_NOSKIP:
+			c->no_skip = true;
+			break;
+		case O_TRACE:
+			a->trace = optarg;
+			break;
+		case O_SAT:
+			a->saturation = true;
+			break;
+		case O_PROGRESS:
+			c->progress = progress;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		case 'V':
+			printf("loom-sim %s\n", LOOM_VERSION);
+			exit(0);
+		default: {
+			char msg[160];
+
+			cli_option_problem(msg, sizeof(msg), ch, argv, longopts);
+			return usage_error("%s", msg);
+		}
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* The command line that repeats this run: argv, and the seed if it was drawn. */
+static char *command_line(int argc, char **argv, const struct cli *a)
+{
+	size_t len = 64;
+	char *s, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) * 4 + 3;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	p = s;
+	p += sprintf(p, "loom-sim");
+	for (int i = 1; i < argc; i++) {
+		bool plain = argv[i][0] && !strpbrk(argv[i], " \t\n'\"\\$`*?;&|<>()#~");
+
+		if (plain) {
+			p += sprintf(p, " %s", argv[i]);
+			continue;
+		}
+		*p++ = ' ';
+		*p++ = '\'';
+		for (const char *c = argv[i]; *c; c++) {
+			if (*c == '\'')
+				p += sprintf(p, "'\\''");
+			else
+				*p++ = *c;
+		}
+		*p++ = '\'';
+		*p = '\0';
+	}
+	if (!a->seeded)
+		sprintf(p, " --seed %llu", (unsigned long long)a->cfg.seed);
+	return s;
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A field of /proc/self/status in KiB ("VmRSS: %ld kB"), -1 if absent. */
+static long status_kib(const char *format)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[128];
+	long kib = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, format, &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/*
+ * The progress line on standard error: at most once a second, the cycle,
+ * the share of warmup + measured cycles done and the time left at the
+ * rate so far; while draining, the measured packets still out.
+ */
+static void progress(const struct sim *s, bool done)
+{
+	static double start, last;
+	double now = seconds_now(), planned = (double)(s->cfg.warmup + s->cfg.measure);
+
+	if (!start)
+		start = last = now;
+	if (done) {
+		fprintf(stderr, "\rloom-sim: %llu cycles in %.1f s%30s\n",
+			(unsigned long long)s->now, now - start, "");
+		return;
+	}
+	if (now - last < 1)
+		return;
+	last = now;
+	if ((double)s->now < planned)
+		fprintf(stderr, "\rloom-sim: cycle %llu of %.0f (%.0f%%), %.0f s left   ",
+			(unsigned long long)s->now, planned, 100 * (double)s->now / planned,
+			(now - start) * (planned - (double)s->now) / (double)s->now);
+	else
+		fprintf(stderr, "\rloom-sim: cycle %llu, draining: %llu measured packets out   ",
+			(unsigned long long)s->now,
+			(unsigned long long)(s->st.created - s->st.measured_done));
+}
+
+struct bench_case {
+	const char *what, *topology;
+	double load;
+};
+
+static int bench(void)
+{
+	static const struct bench_case cases[] = {
+		{ "8x8x8 torus, half saturation", "torus:8x8x8", 0.2 },
+		{ "16x16 torus, saturation", "torus:16x16", 0.5 },
+		{ "8x8x8 torus, 0.05", "torus:8x8x8", 0.05 },
+		{ "8x8x8 torus, beyond saturation", "torus:8x8x8", 0.8 },
+		{ "4x4x4 torus, 0.2", "torus:4x4x4", 0.2 },
+		{ "8x8 torus, 0.2", "torus:8x8", 0.2 },
+		{ "16x16 torus, 0.05", "torus:16x16", 0.05 },
+	};
+	static const char *const params[] = { "VCS=3", "FLIT_BYTES=64" };
+	char err[1024];
+
+	printf("loom-sim --bench: xbar routers, 3 VCs, 64-byte flits, 1-flit packets, uniform\n"
+	       "random, dor with datelines, links 1 cycle, 200 + 1000 cycles (drain <= 1000).\n"
+	       "Loads in flits/node/cycle: the 8x8x8 torus saturates near 0.40 with this router\n"
+	       "(the 'beyond saturation' row), so 0.2 is half saturation; the 16x16 torus's\n"
+	       "channel-load bound is 8/k = 0.5.  Rates per CPU second of this process and per\n"
+	       "wall-clock second (the machine is shared).\n");
+	printf("%-32s %7s %7s %7s %8s %11s %11s %8s %8s\n", "case", "routers", "cycles", "active",
+	       "cpu-s", "node-cyc/s", "(wall)", "accepted", "latency");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sim_config c;
+		struct sim s;
+		double t0, t1, c0, c1;
+
+		sim_config_default(&c);
+		c.topology = cases[i].topology;
+		c.router = "xbar";
+		c.params[0] = params[0];
+		c.params[1] = params[1];
+		c.nparams = 2;
+		c.packet_flits = 1;
+		c.load = cases[i].load;
+		c.pattern = "uniform";
+		c.seed = 1;
+		c.warmup = 200;
+		c.measure = 1000;
+		c.drain_max = 1000;
+		if (sim_build(&s, &c, err, sizeof(err))) {
+			fprintf(stderr, "loom-sim: bench %s: %s\n", cases[i].what, err);
+			sim_free(&s);
+			return 1;
+		}
+		t0 = seconds_now();
+		c0 = cpu_seconds();
+		if (sim_run(&s, err, sizeof(err))) {
+			fprintf(stderr, "loom-sim: bench %s: %s\n", cases[i].what, err);
+			sim_free(&s);
+			return 1;
+		}
+		c1 = cpu_seconds();
+		t1 = seconds_now();
+		printf("%-32s %7d %7llu %6.1f%% %8.2f %11.0f %11.0f %8.4f %8.2f\n", cases[i].what,
+		       s.nodes, (unsigned long long)s.now,
+		       100.0 * (double)s.router_cycles / ((double)s.now * s.nodes), c1 - c0,
+		       (double)s.now * s.nodes / (c1 - c0), (double)s.now * s.nodes / (t1 - t0),
+		       s.window ? (double)s.st.delivered_flits / ((double)s.window * s.nodes) : 0,
+		       s.st.all.packets ? (double)s.st.all.sum / (double)s.st.all.packets : 0);
+		if (i == 0)
+			printf("  memory: %.1f MiB resident with the 8x8x8 fabric (goal <= 32 MiB), "
+			       "%.1f MiB peak (building the tables included); one router %zu bytes, "
+			       "one channel line %zu bytes (%d lines)\n",
+			       status_kib("VmRSS: %ld kB") / 1024.0,
+			       status_kib("VmHWM: %ld kB") / 1024.0, router_memory(s.r[0]),
+			       chan_line_memory(&s.line_store[0]), s.nodes * s.ports);
+		fflush(stdout);
+		sim_free(&s);
+	}
+	printf("goals: 8x8x8 torus at half saturation >= 1.5 M node-cycles/s, 16x16 at "
+	       "saturation >= 2 M node-cycles/s\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli a = { .format = SIM_TEXT };
+	char err[2048], *cmd;
+	struct sim s;
+	double t0, t1;
+	int rc;
+
+	sim_config_default(&a.cfg);
+	a.cfg.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc;
+	if (a.bench)
+		return bench();
+	if (a.saturation) {
+		cmd = command_line(argc, argv, &a);
+		rc = sim_saturation(&a.cfg, stdout, a.format, cmd ? cmd : "loom-sim", err,
+				    sizeof(err));
+		free(cmd);
+		if (rc)
+			fprintf(stderr, "loom-sim: %s\n", err);
+		return rc ? 1 : 0;
+	}
+	if (a.trace) {
+		a.cfg.trace = !strcmp(a.trace, "-") ? stderr : fopen(a.trace, "w");
+		if (!a.cfg.trace) {
+			fprintf(stderr, "loom-sim: --trace %s: cannot create: %s\n", a.trace,
+				strerror(errno));
+			return 1;
+		}
+	}
+	if (isatty(STDERR_FILENO))
+		a.cfg.progress = progress;
+	if (sim_build(&s, &a.cfg, err, sizeof(err))) {
+		fprintf(stderr, "loom-sim: %s\n", err);
+		sim_free(&s);
+		return 1;
+	}
+	t0 = seconds_now();
+	if (sim_run(&s, err, sizeof(err))) {
+		fprintf(stderr, "loom-sim: %s\n", err);
+		sim_free(&s);
+		return 1;
+	}
+	t1 = seconds_now();
+	cmd = command_line(argc, argv, &a);
+	sim_report(stdout, &s, a.format, cmd ? cmd : "loom-sim", t1 - t0, a.channels);
+	free(cmd);
+	rc = s.deadlocked || s.st.measured_done < s.st.created ? EXIT_DEADLOCK : 0;
+	sim_free(&s);
+	if (a.cfg.trace && a.cfg.trace != stderr && fclose(a.cfg.trace)) {
+		fprintf(stderr, "loom-sim: --trace %s: %s\n", a.trace, strerror(errno));
+		rc = 1;
+	}
+	return rc;
+}

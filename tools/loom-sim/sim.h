@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loom-sim: a network simulator that steps the card's own cycle-level
+ * router (fpga_bitstreams/router) in a fabric built from a loom-fm graph,
+ * programmed with the tables loom-fm's engines compute, as they would be
+ * written to the cards.  Documented in Documentation/sim/loom-sim.rst.
+ *
+ * One struct sim holds a run: the routers (one per graph node, network
+ * ports as in the graph, the host port last), a channel line per directed
+ * cable, a terminal per node (a Bernoulli source and a sink on the host
+ * port), the traffic pattern and the statistics of the measurement window.
+ */
+#ifndef LOOM_SIM_SIM_H
+#define LOOM_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "router/chan_line.h"
+#include "router/router.h"
+
+#include "engine.h"
+#include "graph.h"
+#include "routes.h"
+
+#include "rng.h"
+#include "traffic.h"
+
+#define SIM_HIST_BINS	65536	/* exact latency histogram, cycles 0..65535 */
+#define SIM_MAX_HOPS	LOOM_PKT_MAX_HOPS
+#define SIM_PROGRESS_CYCLES	1024
+
+struct sim;
+
+/* What a run is: everything the command line sets. */
+struct sim_config {
+	const char *topology;		/* a shape (torus:4x4) or a topology file */
+	const char *engine;		/* loom-fm engine; NULL: dor for shapes, updown for files */
+	struct fm_engine_opts engine_opts;
+	bool allow_deadlock;		/* run a routing whose CDG has a cycle */
+	const char *router;		/* preset: card, xbar, fbx */
+	const char *params[32];		/* NAME=VALUE overrides, applied in order */
+	int nparams;
+	unsigned int link_latency;	/* cycles per channel line */
+	const char *pattern;
+	double load;			/* offered flits per node per cycle */
+	unsigned int packet_flits;	/* 0: the smallest packet the flit width allows */
+	uint64_t seed;
+	uint64_t warmup, measure, drain_max;
+	uint64_t deadlock_cycles;	/* no delivery this long with packets inside: deadlock */
+	bool no_skip;			/* clock every router every cycle (checks the active set) */
+	FILE *trace;			/* a line per delivered packet, or NULL */
+	/* called every SIM_PROGRESS_CYCLES cycles and at the end (done), or NULL */
+	void (*progress)(const struct sim *s, bool done);
+};
+
+void sim_config_default(struct sim_config *c);
+
+struct sim_pkt {
+	uint64_t created;
+	uint32_t dst;
+};
+
+struct sim_term {
+	struct sim_rng rng;
+	uint64_t next_gen;		/* the cycle of the next packet's creation */
+	struct sim_pkt *q;		/* source queue (a ring) */
+	uint32_t qcap, qhead, qlen;
+	unsigned int flit;		/* next flit of the packet at the head */
+	unsigned int credits[CHAN_VCS_MAX];	/* of the router's host input */
+	uint8_t rx_hdr[CHAN_VCS_MAX][LOOM_PKT_HDR_SIZE];
+	unsigned int rx_flits[CHAN_VCS_MAX];	/* flits of the open packet per VC */
+};
+
+/* A directed channel; its chan_line lives apart, so the stepper's walks
+ * over the channels stay in few cache lines. */
+struct sim_line {
+	int a, pa, b, pb;		/* (a, pa) sends to (b, pb) */
+	uint64_t stamp;			/* last cycle stepped + 1 */
+	struct chan_line *line;
+};
+
+struct sim_latency {
+	uint64_t packets, sum, min, max;
+};
+
+struct sim_stats {
+	uint64_t created, created_flits;	/* in the window */
+	uint64_t delivered_flits;		/* ejected in the window */
+	uint64_t measured_done;			/* window packets delivered */
+	uint64_t hops_sum;
+	struct sim_latency all;
+	struct sim_latency by_hops[SIM_MAX_HOPS + 1];
+	uint64_t *hist;				/* [SIM_HIST_BINS]; the last bin: beyond */
+	uint64_t total_created, total_delivered, misdelivered;
+	uint64_t drops[ROUTE_DROP_REASONS];
+	uint64_t *chan_flits;			/* [node * ports + port] in the window */
+};
+
+struct sim {
+	struct sim_config cfg;
+	struct fm_graph *g;
+	struct fm_routes *routes;
+	const char *engine_name;
+	struct router_params params;
+	int nodes, ports;			/* network ports per router; host = ports */
+	unsigned int packet_flits, payload;
+	unsigned int inject_vc;
+	struct sim_traffic traffic;
+	/* the tables, per node, as loom-fm's plan writes them */
+	uint32_t *rt, *port_cfg, *start_vc1;
+	unsigned int rt_entries;
+	struct route_view *views;
+	struct router **r;
+	struct sim_term *term;
+	struct sim_line *lines;			/* [node * ports + port], a < 0: uncabled */
+	struct chan_line *line_store;		/* their chan_lines, same index */
+	/* the active set */
+	uint64_t now;
+	int *act, nact, *act_next, nact_next;
+	uint64_t *listed;			/* [node]: cycle + 1 it is listed for */
+	int *pending, npending;			/* routers waiting for a stage or timer */
+	bool *in_pending;
+	uint64_t *wake;
+	int *busy, nbusy, *busy_next, nbusy_next;
+	uint64_t router_cycles;			/* router edges clocked */
+	/* progress */
+	uint64_t in_network;			/* injected (head sent), not yet delivered */
+	uint64_t last_delivery;
+	uint64_t window;			/* cycles of the window run so far */
+	bool deadlocked;
+	struct sim_stats st;
+};
+
+/*
+ * Build the fabric of @c: topology, routes, checks (every destination
+ * reachable; no channel dependency cycle unless allowed), tables, routers,
+ * lines, terminals.  0, or -1 with a message in @err (the bad input named).
+ */
+int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errlen);
+void sim_free(struct sim *s);
+
+/* Step cycles until the run is over (see sim_run in step.c); 0 or -1 with @err. */
+int sim_run(struct sim *s, char *err, size_t errlen);
+
+/* Latency percentile @q (0..1) of the measured packets, from the histogram. */
+uint64_t sim_percentile(const struct sim *s, double q);
+
+/* The results: text, CSV (a header and one row) or JSON. */
+enum sim_format { SIM_TEXT, SIM_CSV, SIM_JSON };
+void sim_report(FILE *out, const struct sim *s, enum sim_format f, const char *cmdline,
+		double seconds, bool channels);
+/* @v as a JSON string, quoted and escaped. */
+void sim_json_string(FILE *out, const char *v);
+
+/*
+ * Saturation throughput by bisection over the load (saturation.c): the
+ * probes and the result on @out; 0, or -1 with @err.
+ */
+int sim_saturation(const struct sim_config *c, FILE *out, enum sim_format f,
+		   const char *cmdline, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loom-sim: stepping the fabric, cycle by cycle, over the active set.
+ *
+ * Cycle t, in the order router/chan.h asks for (every unit reads the
+ * wires of cycle t and drives those of t + 1, then the wires move):
+ *  1. terminals: each takes the credits and the flit its router put on
+ *     the host port's wires, creates packets (Bernoulli, drawn as
+ *     geometric gaps) and drives the next flit of its queue's head packet
+ *     while it holds a credit; a router whose host wires changed is listed
+ *     for this cycle.  Routers whose pipeline stage or timer matures now
+ *     (router_next_event) are listed too.
+ *  2. the listed routers are clocked (after router_skip_to() over the
+ *     cycles in which nothing could change); the others are not touched.
+ *  3. the channel lines that carry something (a flit or credits driven in
+ *     step 2, or still in flight) are stepped; a router that receives a
+ *     flit or credits is listed for cycle t + 1.
+ * Nothing else is visited, so idle routers and idle links cost nothing.
+ */
+#include "sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void list_now(struct sim *s, int r)
+{
+	if (s->listed[r] != s->now + 1) {
+		s->listed[r] = s->now + 1;
+		s->act[s->nact++] = r;
+	}
+}
+
+static void list_next(struct sim *s, int r)
+{
+	if (s->listed[r] != s->now + 2) {
+		s->listed[r] = s->now + 2;
+		s->act_next[s->nact_next++] = r;
+	}
+}
+
+static bool credits_any(const uint8_t *c)
+{
+	uint64_t w;
+
+	memcpy(&w, c, sizeof(w));
+	return w != 0;
+}
+
+static uint64_t gap(struct sim *s, struct sim_rng *r)
+{
+	double p = s->cfg.load / s->packet_flits;
+	double u;
+
+	if (p >= 1)
+		return 1;
+	u = sim_rng_unit(r);
+	return 1 + (uint64_t)floor(log1p(-u) / log1p(-p));
+}
+
+static bool in_window(const struct sim *s, uint64_t t)
+{
+	return t >= s->cfg.warmup && t < s->cfg.warmup + s->cfg.measure;
+}
+
+static int enqueue(struct sim *s, struct sim_term *T, uint64_t created, int dst)
+{
+	if (T->qlen == T->qcap) {
+		uint32_t cap = T->qcap ? 2 * T->qcap : 16;
+		struct sim_pkt *q = malloc((size_t)cap * sizeof(*q));
+
+		if (!q)
+			return -1;
+		for (uint32_t k = 0; k < T->qlen; k++)
+			q[k] = T->q[(T->qhead + k) % T->qcap];
+		free(T->q);
+		T->q = q;
+		T->qcap = cap;
+		T->qhead = 0;
+	}
+	T->q[(T->qhead + T->qlen) % T->qcap] = (struct sim_pkt){ created, (uint32_t)dst };
+	T->qlen++;
+	s->st.total_created++;
+	if (in_window(s, created)) {
+		s->st.created++;
+		s->st.created_flits += s->packet_flits;
+	}
+	return 0;
+}
+
+static void put16(uint8_t *b, uint16_t v)
+{
+	b[0] = (uint8_t)v;
+	b[1] = (uint8_t)(v >> 8);
+}
+
+static uint16_t get16(const uint8_t *b)
+{
+	return (uint16_t)(b[0] | b[1] << 8);
+}
+
+static uint64_t get64(const uint8_t *b)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | b[i];
+	return v;
+}
+
+/* The header of a packet of this run: a PUT request; created in 'offset'. */
+static void make_header(const struct sim *s, int src, const struct sim_pkt *p, uint8_t *h)
+{
+	memset(h, 0, LOOM_PKT_HDR_SIZE);
+	h[0] = LOOM_PKT_PUT;
+	h[1] = LOOM_CLASS_REQ;
+	put16(h + 2, (uint16_t)s->payload);
+	put16(h + 4, (uint16_t)p->dst);
+	put16(h + 8, (uint16_t)src);
+	for (int i = 0; i < 8; i++)
+		h[32 + i] = (uint8_t)(p->created >> (8 * i));
+}
+
+static void send_flit(struct sim *s, int i, struct sim_term *T, struct flit *f)
+{
+	const struct sim_pkt *p = &T->q[T->qhead];
+	unsigned int fb = s->params.flit_bytes, k = T->flit, off = k * fb;
+	uint8_t h[LOOM_PKT_HDR_SIZE];
+
+	memset(f->data, 0, fb);
+	if (off < LOOM_PKT_HDR_SIZE) {
+		make_header(s, i, p, h);
+		memcpy(f->data, h + off, LOOM_PKT_HDR_SIZE - off < fb ? LOOM_PKT_HDR_SIZE - off : fb);
+	}
+	f->valid = true;
+	f->head = k == 0;
+	f->tail = k + 1 == s->packet_flits;
+	f->vc = (uint8_t)s->inject_vc;
+	T->credits[s->inject_vc]--;
+	if (f->head)
+		s->in_network++;
+	if (f->tail) {
+		T->flit = 0;
+		T->qhead = (T->qhead + 1) % T->qcap;
+		T->qlen--;
+	} else {
+		T->flit++;
+	}
+}
+
+static void record(struct sim_latency *l, uint64_t lat)
+{
+	l->packets++;
+	l->sum += lat;
+	if (lat < l->min)
+		l->min = lat;
+	if (lat > l->max)
+		l->max = lat;
+}
+
+static void delivered(struct sim *s, int i, const uint8_t *h, uint64_t t)
+{
+	uint64_t created = get64(h + 32), lat = t - created;
+	unsigned int hops = h[7];
+
+	if (s->cfg.trace)
+		fprintf(s->cfg.trace, "%u %d %llu %llu %u %llu\n", get16(h + 8), i,
+			(unsigned long long)created, (unsigned long long)t, hops,
+			(unsigned long long)lat);
+	s->st.total_delivered++;
+	s->in_network--;
+	s->last_delivery = t;
+	if (get16(h + 4) != i)
+		s->st.misdelivered++;
+	if (!in_window(s, created))
+		return;
+	s->st.measured_done++;
+	s->st.hops_sum += hops;
+	record(&s->st.all, lat);
+	record(&s->st.by_hops[hops <= SIM_MAX_HOPS ? hops : SIM_MAX_HOPS], lat);
+	s->st.hist[lat < SIM_HIST_BINS ? lat : SIM_HIST_BINS - 1]++;
+}
+
+static void sink_flit(struct sim *s, int i, struct sim_term *T, const struct flit *f, uint64_t t)
+{
+	unsigned int fb = s->params.flit_bytes, v = f->vc, off = T->rx_flits[v] * fb;
+
+	if (off < LOOM_PKT_HDR_SIZE)
+		memcpy(T->rx_hdr[v] + off, f->data,
+		       LOOM_PKT_HDR_SIZE - off < fb ? LOOM_PKT_HDR_SIZE - off : fb);
+	T->rx_flits[v]++;
+	if (in_window(s, t))
+		s->st.delivered_flits++;
+	if (f->tail) {
+		T->rx_flits[v] = 0;
+		delivered(s, i, T->rx_hdr[v], t);
+	}
+}
+
+static int terminal_step(struct sim *s, int i, uint64_t t)
+{
+	struct sim_term *T = &s->term[i];
+	struct router *R = s->r[i];
+	struct chan *in = router_in(R, (unsigned int)s->ports);
+	struct chan *out = router_out(R, (unsigned int)s->ports);
+	bool touched = false;
+
+	for (unsigned int v = 0; v < s->params.vcs; v++) {
+		T->credits[v] += in->back.credits[v];
+		in->back.credits[v] = 0;
+	}
+	if (out->fwd.valid) {
+		sink_flit(s, i, T, &out->fwd, t);
+		out->fwd.valid = false;
+		out->back.credits[out->fwd.vc]++;
+		touched = true;
+	}
+	while (T->next_gen <= t) {
+		if (enqueue(s, T, T->next_gen, traffic_dest(&s->traffic, i, &T->rng)))
+			return -1;
+		T->next_gen += gap(s, &T->rng);
+	}
+	if (T->qlen && T->credits[s->inject_vc] && !in->fwd.valid) {
+		send_flit(s, i, T, &in->fwd);
+		touched = true;
+	}
+	if (touched)
+		list_now(s, i);
+	return 0;
+}
+
+static void lost(struct sim *s, const struct router_drop *d)
+{
+	s->st.drops[d->reason < ROUTE_DROP_REASONS ? d->reason : 0]++;
+	s->in_network--;
+	if (d->hdr_bytes >= 40 && in_window(s, get64(d->hdr + 32)))
+		s->st.measured_done++;	/* it will never arrive: not waited for */
+}
+
+static void want_line(struct sim *s, struct sim_line *l)
+{
+	if (l->stamp != s->now + 1) {
+		l->stamp = s->now + 1;
+		s->busy[s->nbusy++] = (int)(l - s->lines);
+	}
+}
+
+static int clock_router(struct sim *s, int i, char *err, size_t errlen)
+{
+	struct router *R = s->r[i];
+	struct router_drop d;
+	uint64_t ne;
+
+	if (router_now(R) < s->now && !router_skip_to(R, s->now)) {
+		snprintf(err, errlen, "internal: router %d cannot skip from cycle %llu to %llu "
+			 "(next event %llu)", i, (unsigned long long)router_now(R),
+			 (unsigned long long)s->now, (unsigned long long)router_next_event(R));
+		return -1;
+	}
+	router_cycle(R);
+	s->router_cycles++;
+	while (router_drop_pop(R, &d))
+		lost(s, &d);
+	ne = router_next_event(R);
+	s->wake[i] = ROUTER_NEVER;
+	if (ne == router_now(R)) {
+		list_next(s, i);
+	} else if (ne != ROUTER_NEVER) {
+		s->wake[i] = ne;
+		if (!s->in_pending[i]) {
+			s->in_pending[i] = true;
+			s->pending[s->npending++] = i;
+		}
+	}
+	for (int p = 0; p < s->ports; p++) {
+		struct sim_line *l = &s->lines[i * s->ports + p];
+
+		if (l->a < 0)
+			continue;
+		if (router_out(R, (unsigned int)p)->fwd.valid)
+			want_line(s, l);
+		if (credits_any(router_in(R, (unsigned int)p)->back.credits))
+			want_line(s, &s->lines[l->b * s->ports + l->pb]);
+	}
+	return 0;
+}
+
+static void step_lines(struct sim *s)
+{
+	s->nbusy_next = 0;
+	for (int k = 0; k < s->nbusy; k++) {
+		struct sim_line *l = &s->lines[s->busy[k]];
+		struct chan *tx = router_out(s->r[l->a], (unsigned int)l->pa);
+		struct chan *rx = router_in(s->r[l->b], (unsigned int)l->pb);
+
+		chan_line_step(l->line, tx, rx);
+		if (rx->fwd.valid)
+			list_next(s, l->b);
+		if (credits_any(tx->back.credits))
+			list_next(s, l->a);
+		if (chan_line_busy(l->line)) {
+			/* stepped again next cycle */
+			l->stamp = s->now + 2;
+			s->busy_next[s->nbusy_next++] = s->busy[k];
+		}
+	}
+}
+
+static void snapshot_channels(struct sim *s, bool end)
+{
+	for (int i = 0; i < s->nodes; i++) {
+		for (int p = 0; p < s->ports; p++) {
+			uint64_t n = router_port_counters(s->r[i], (unsigned int)p)->flits_out;
+			uint64_t *c = &s->st.chan_flits[i * s->ports + p];
+
+			*c = end ? *c + n : 0 - n;
+		}
+	}
+}
+
+static int cycle(struct sim *s, char *err, size_t errlen)
+{
+	uint64_t t = s->now;
+	int *swap;
+
+	for (int i = 0; i < s->nodes; i++)
+		if (terminal_step(s, i, t)) {
+			snprintf(err, errlen, "out of memory for the source queues at cycle %llu",
+				 (unsigned long long)t);
+			return -1;
+		}
+	for (int k = 0; k < s->npending;) {
+		int i = s->pending[k];
+
+		if (s->wake[i] <= t || s->wake[i] == ROUTER_NEVER) {
+			if (s->wake[i] != ROUTER_NEVER)
+				list_now(s, i);
+			s->wake[i] = ROUTER_NEVER;
+			s->in_pending[i] = false;
+			s->pending[k] = s->pending[--s->npending];
+			continue;
+		}
+		k++;
+	}
+	s->nact_next = 0;
+	if (s->cfg.no_skip)
+		for (int i = 0; i < s->nodes; i++)
+			list_now(s, i);
+	for (int k = 0; k < s->nact; k++)
+		if (clock_router(s, s->act[k], err, errlen))
+			return -1;
+	step_lines(s);
+	swap = s->act;
+	s->act = s->act_next;
+	s->act_next = swap;
+	s->nact = s->nact_next;
+	swap = s->busy;
+	s->busy = s->busy_next;
+	s->busy_next = swap;
+	s->nbusy = s->nbusy_next;
+	s->now++;
+	return 0;
+}
+
+int sim_run(struct sim *s, char *err, size_t errlen)
+{
+	const struct sim_config *c = &s->cfg;
+	uint64_t end = c->warmup + c->measure;
+
+	for (int i = 0; i < s->nodes; i++) {
+		uint64_t ne = router_next_event(s->r[i]);
+
+		s->term[i].next_gen = gap(s, &s->term[i].rng) - 1;
+		/* registers set while building (ports down) count as events */
+		if (ne != ROUTER_NEVER) {
+			s->wake[i] = ne;
+			s->in_pending[i] = true;
+			s->pending[s->npending++] = i;
+		}
+	}
+	for (;;) {
+		s->window = s->now < c->warmup ? 0 : (s->now < end ? s->now : end) - c->warmup;
+		if (s->now == c->warmup)
+			snapshot_channels(s, false);
+		if (s->now == end)
+			snapshot_channels(s, true);
+		if (s->now >= end && s->st.measured_done >= s->st.created)
+			break;
+		if (s->now >= end + c->drain_max)
+			break;
+		if (s->in_network && s->now - s->last_delivery > c->deadlock_cycles) {
+			s->deadlocked = true;
+			if (s->now < end && s->now > c->warmup)
+				snapshot_channels(s, true);
+			break;
+		}
+		if (!s->in_network)
+			s->last_delivery = s->now;
+		if (cycle(s, err, errlen))
+			return -1;
+		if (c->progress && !(s->now % SIM_PROGRESS_CYCLES))
+			c->progress(s, false);
+	}
+	if (c->progress)
+		c->progress(s, true);
+	return 0;
+}
+
+uint64_t sim_percentile(const struct sim *s, double q)
+{
+	uint64_t n = s->st.all.packets, want, cum = 0;
+
+	if (!n)
+		return 0;
+	want = (uint64_t)ceil(q * (double)n);
+	if (want < 1)
+		want = 1;
+	for (uint64_t b = 0; b < SIM_HIST_BINS; b++) {
+		cum += s->st.hist[b];
+		if (cum >= want)
+			return b == SIM_HIST_BINS - 1 ? s->st.all.max : b;
+	}
+	return s->st.all.max;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loom-sim: traffic patterns, the destination of each new packet.
+ *   uniform      a random node other than the source
+ *   permutation  a random permutation of the nodes without fixed points,
+ *                drawn once from the seed
+ *   transpose    coordinates reversed (x, y) -> (y, x); shapes whose sizes
+ *                read the same both ways
+ *   bitcomp      the complement of the node id's bits; a power-of-two count
+ *   tornado      every coordinate c -> c + ceil(k / 2) - 1 mod k; shapes
+ *   neighbour    every coordinate c -> c + 1 mod k; shapes
+ *   hotspot[:NODE[:FRACTION]]  FRACTION (default 0.1) of the packets to
+ *                NODE (default 0), the others uniform
+ * A node whose pattern names itself sends to its own host port through its
+ * router (transpose: the diagonal).
+ */
+#ifndef LOOM_SIM_TRAFFIC_H
+#define LOOM_SIM_TRAFFIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graph.h"
+#include "rng.h"
+
+enum sim_pattern_kind {
+	PAT_UNIFORM, PAT_PERMUTATION, PAT_TRANSPOSE, PAT_BITCOMP, PAT_TORNADO,
+	PAT_NEIGHBOUR, PAT_HOTSPOT,
+};
+
+struct sim_traffic {
+	enum sim_pattern_kind kind;
+	int nodes;
+	int *dest;			/* fixed patterns: [node] */
+	int hot_node;
+	double hot_fraction;
+};
+
+/* The names, for --help and suggestions; NULL-terminated. */
+extern const char *const sim_pattern_names[];
+
+/*
+ * Set up pattern @spec on graph @g; 0, or -1 with a message in @err
+ * (unknown pattern, a pattern the topology cannot have, bad arguments).
+ */
+int traffic_init(struct sim_traffic *t, const char *spec, const struct fm_graph *g,
+		 uint64_t seed, char *err, size_t errlen);
+void traffic_free(struct sim_traffic *t);
+
+/* The destination of a new packet from @src. */
+int traffic_dest(const struct sim_traffic *t, int src, struct sim_rng *r);
+
+#endif
