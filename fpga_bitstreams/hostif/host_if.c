@@ -207,6 +207,7 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 {
 	struct hif_ctx *x = &c->ctx[idx];
 	const struct loom_cmd *cmd = &x->staged;
+	struct router_decision d;
 	struct hif_op *op;
 	unsigned int slot;
 
@@ -227,7 +228,23 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 	if (x->ops[slot].busy)
 		return false;
 	x->has_staged = false;
-	/* routing is the router's: an unreachable destination is answered by it */
+	/*
+	 * The DMA engine looks up the op's exit in the routing table before it
+	 * segments it: no route, or a link that is down, fails the op at once
+	 * instead of sending every packet of it into the router's drop
+	 * interface.  The packets themselves are routed by the router alone.
+	 */
+	d = hif_route(c, cmd->dst_node);
+	if (d.verdict != ROUTE_HOST && d.verdict != ROUTE_PORT) {
+		/* refused before segmenting: its first packet is the one dropped */
+		card_drop_count(c, LOOM_CNT_DROP_NO_ROUTE);
+		hif_post_local(c, idx, cmd, LOOM_CQE_ST_UNREACHABLE, 0);
+		return true;
+	}
+	if (d.verdict == ROUTE_PORT && !card_port_up(c, d.port)) {
+		hif_post_local(c, idx, cmd, LOOM_CQE_ST_LINK, 0);
+		return true;
+	}
 	op = &x->ops[slot];
 	memset(op, 0, sizeof(*op));
 	op->busy = true;
