@@ -33,6 +33,7 @@
 #define OPS_POLL_MS	100
 #define LANE_MBPS_MAX	8000	/* --lane-mbps: the clock at one byte per lane and cycle */
 #define PARAM_SETS_MAX	32
+#define LINK_TIMEOUT_MAX_MS	60000	/* --link-timeout, before the clock's own limit */
 #define RUN_STEPS	4096	/* edges between two looks at the sockets */
 #define PUBLISH_STEPS	65536	/* edges between two counter publications while busy */
 #define COALESCE_CARD	64	/* cycles: a request's answer leaves within them */
@@ -147,9 +148,9 @@ static void usage(FILE *f)
 "  --seed N          seed of the fault injection random streams (default\n"
 "                    1); the same seed injects the same faults.\n"
 "  --link-timeout MS link-layer ack timeout: unacknowledged frames are\n"
-"                    replayed after MS ms without progress (1 ms up to 2^31\n"
-"                    cycles at the clock, default %u): the link parameter\n"
-"                    ACK_TIMEOUT in cycles.\n"
+"                    replayed after MS ms without progress (1..%d, and at\n"
+"                    most 2^31 cycles at the clock: 8589 ms at 250 MHz;\n"
+"                    default %u): the link parameter ACK_TIMEOUT in cycles.\n"
 "  --replay-frames N frames a port keeps for replay until acknowledged\n"
 "                    (1..%u, default %u): REPLAY_FRAMES.\n"
 "  --vct PORT=DIM[,dateline]\n"
@@ -197,7 +198,7 @@ static void usage(FILE *f)
 "SIGTERM or SIGINT stops the card and removes the sockets it created.\n"
 "Exit status: 0 after a signal, 1 on a runtime failure, 2 on a bad option.\n",
 		LOOM_MAX_NODES - 1, LOOM_NUM_VECTORS, LOOM_MAX_PORTS, PORT_CONNECT_RETRY_MS,
-		PORT_CONNECT_TIMEOUT_MS / 1000, LOOM_MAX_NODES - 1,
+		PORT_CONNECT_TIMEOUT_MS / 1000, LOOM_MAX_NODES - 1, LINK_TIMEOUT_MAX_MS,
 		GBN_TIMEOUT_DEFAULT_MS, GBN_WINDOW_MAX, GBN_WINDOW_DEFAULT,
 		LOOM_VCT_PORT_DIM_NONE - 1, CARD_VC_PACKETS, CARD_CLOCK_KHZ_MAX / 1000,
 		CARD_CLOCK_KHZ / 1000, LANE_MBPS_MAX, LOOM_REG_POISON);
@@ -430,9 +431,10 @@ static void parse_options(struct options *o, int argc, char **argv)
 			break;
 		}
 		case OPT_LINK_TIMEOUT:
-			o->link_timeout_ms = parse_num(optarg, 1, 0x7fffffffl);
+			o->link_timeout_ms = parse_num(optarg, 1, LINK_TIMEOUT_MAX_MS);
 			if (o->link_timeout_ms < 0)
-				bad_option("--link-timeout '%s': expected milliseconds, at least 1", optarg);
+				bad_option("--link-timeout '%s': expected milliseconds in 1..%d", optarg,
+					   LINK_TIMEOUT_MAX_MS);
 			break;
 		case OPT_REPLAY_FRAMES:
 			o->replay_frames = parse_num(optarg, 1, GBN_WINDOW_MAX);
