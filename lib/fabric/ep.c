@@ -87,11 +87,11 @@ static int lofi_ep_close(struct fid *fid)
 	pthread_mutex_lock(&d->lock);
 	if (ep->tx_cq)
 		lofi_cq_detach(ep->tx_cq, ep);
-	if (ep->rx_cq)
+	if (ep->rx_cq && ep->rx_cq != ep->tx_cq)
 		lofi_cq_detach(ep->rx_cq, ep);
 	if (ep->tx_cntr)
 		lofi_cntr_detach(ep->tx_cntr, ep);
-	if (ep->rx_cntr)
+	if (ep->rx_cntr && ep->rx_cntr != ep->tx_cntr)
 		lofi_cntr_detach(ep->rx_cntr, ep);
 	if (ep->av)
 		ep->av->refs--;
@@ -152,8 +152,6 @@ static int lofi_ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 		}
 		if (flags & FI_RECV)
 			ep->rx_cq = cq;
-		if ((flags & (FI_TRANSMIT | FI_RECV)) == (FI_TRANSMIT | FI_RECV))
-			cq->refs++;	/* detached twice at close */
 		break;
 	}
 	case FI_CLASS_CNTR: {
@@ -176,8 +174,6 @@ static int lofi_ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 			ep->tx_cntr = c;
 		if (flags & FI_RECV)
 			ep->rx_cntr = c;
-		if ((flags & FI_RECV) && (flags & (FI_SEND | FI_TRANSMIT)))
-			c->refs++;
 		break;
 	}
 	case FI_CLASS_AV: {
@@ -413,6 +409,7 @@ int lofi_ep_open(struct fid_domain *domain, struct fi_info *info,
 	lofi_matchq_init(&ep->untagged);
 	lofi_list_init(&ep->active_peers);
 	ep->dom = d;
+	ep->caps = info->caps ? info->caps : LOFI_CAPS;
 	if (info->tx_attr)
 		ep->tx_flags = info->tx_attr->op_flags;
 	if (info->rx_attr)

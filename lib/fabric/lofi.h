@@ -191,6 +191,7 @@ struct lofi_ep {
 	struct lofi_cq *tx_cq, *rx_cq;
 	struct lofi_cntr *tx_cntr, *rx_cntr;
 	struct lofi_eq *eq;
+	uint64_t caps;			/* of the fi_info it was opened with */
 	uint64_t tx_flags, rx_flags;	/* default op flags */
 	int selective_tx;		/* FI_SELECTIVE_COMPLETION on the tx bind */
 	int enabled;

@@ -322,7 +322,9 @@ static ssize_t recv_common(struct fid_ep *fep, void *buf, size_t len,
 		ret = -FI_EOPBADSTATE;
 		goto out_free;
 	}
-	if (src == FI_ADDR_UNSPEC || src == FI_ADDR_NOTAVAIL) {
+	/* without FI_DIRECTED_RECV the source address is ignored */
+	if (src == FI_ADDR_UNSPEC || src == FI_ADDR_NOTAVAIL ||
+	    !(ep->caps & FI_DIRECTED_RECV)) {
 		r->src = LOFI_SRC_ANY;
 	} else {
 		ret = lofi_av_get(ep->av, src, &a);
