@@ -64,6 +64,7 @@ vm-tests: userspace module
 	$(MAKE) -C kmod tests
 	$(MAKE) -C tests/vm/uring
 	$(MAKE) -C tests/vm/rma
+	$(MAKE) -C tests/vm/ofi
 
 # (the packages too: tests/vm/test_deb.sh installs them into a lab)
 check: deps
