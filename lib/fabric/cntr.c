@@ -5,45 +5,9 @@
  * endpoints, as reading a completion queue does.
  */
 #include <stdlib.h>
-#include <time.h>
 
 #include "lofi.h"
 #include "stubs.h"
-
-static void cntr_progress(struct lofi_cntr *c)
-{
-	int i;
-
-	for (i = 0; i < c->n_eps; i++)
-		lofi_ep_progress(c->eps[i]);
-}
-
-int lofi_cntr_attach(struct lofi_cntr *c, struct lofi_ep *ep)
-{
-	int i;
-
-	for (i = 0; i < c->n_eps; i++)
-		if (c->eps[i] == ep)
-			return 0;
-	if (c->n_eps == LOFI_CQ_MAX_EPS)
-		return -FI_ENOSPC;
-	c->eps[c->n_eps++] = ep;
-	c->refs++;
-	return 0;
-}
-
-void lofi_cntr_detach(struct lofi_cntr *c, struct lofi_ep *ep)
-{
-	int i;
-
-	for (i = 0; i < c->n_eps; i++) {
-		if (c->eps[i] == ep) {
-			c->eps[i] = c->eps[--c->n_eps];
-			c->refs--;
-			return;
-		}
-	}
-}
 
 static uint64_t lofi_cntr_read(struct fid_cntr *fc)
 {
@@ -51,7 +15,7 @@ static uint64_t lofi_cntr_read(struct fid_cntr *fc)
 	uint64_t v;
 
 	pthread_mutex_lock(&c->dom->lock);
-	cntr_progress(c);
+	lofi_epset_progress(&c->set);
 	v = c->value;
 	pthread_mutex_unlock(&c->dom->lock);
 	return v;
@@ -63,7 +27,7 @@ static uint64_t lofi_cntr_readerr(struct fid_cntr *fc)
 	uint64_t v;
 
 	pthread_mutex_lock(&c->dom->lock);
-	cntr_progress(c);
+	lofi_epset_progress(&c->set);
 	v = c->err;
 	pthread_mutex_unlock(&c->dom->lock);
 	return v;
@@ -100,27 +64,19 @@ static int lofi_cntr_seterr(struct fid_cntr *c, uint64_t v)
 	return cntr_update(c, v, 1, 1);
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000ll + t.tv_nsec / 1000000;
-}
-
 static int lofi_cntr_wait(struct fid_cntr *fc, uint64_t threshold, int timeout)
 {
 	struct lofi_cntr *c = lofi_container_of(fc, struct lofi_cntr, cntr);
-	int64_t deadline = timeout < 0 ? -1 : now_ms() + timeout;
+	int64_t deadline = timeout < 0 ? -1 : lofi_now_ms() + timeout;
 	uint64_t err0;
 	int ret = 0;
 
 	pthread_mutex_lock(&c->dom->lock);
 	err0 = c->err;
 	for (;;) {
-		int64_t left = deadline < 0 ? 5 : deadline - now_ms();
+		int64_t left = deadline < 0 ? 5 : deadline - lofi_now_ms();
 
-		cntr_progress(c);
+		lofi_epset_progress(&c->set);
 		if (c->value >= threshold)
 			break;
 		if (c->err != err0) {
@@ -131,7 +87,7 @@ static int lofi_cntr_wait(struct fid_cntr *fc, uint64_t threshold, int timeout)
 			ret = -FI_ETIMEDOUT;
 			break;
 		}
-		ret = lofi_wait_slice(c->eps, c->n_eps, left < 5 ? (int)left : 5);
+		ret = lofi_epset_wait(&c->set, left < 5 ? (int)left : 5);
 		if (ret)
 			break;
 		pthread_mutex_unlock(&c->dom->lock);

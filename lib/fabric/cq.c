@@ -8,70 +8,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "lofi.h"
 #include "stubs.h"
 
 #define LOFI_WAIT_SLICE_MS	5
-
-static int64_t now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000ll + t.tv_nsec / 1000000;
-}
-
-int lofi_wait_slice(struct lofi_ep **eps, int n, int slice_ms)
-{
-	int i, per = n > 1 ? slice_ms / n : slice_ms;
-
-	if (per < 1)
-		per = 1;
-	for (i = 0; i < n; i++) {
-		int ret = lofi_ep_wait(eps[i], per);
-
-		if (ret && ret != -FI_ETIMEDOUT)
-			return ret;
-	}
-	return 0;
-}
-
-static void cq_progress(struct lofi_cq *cq)
-{
-	int i;
-
-	for (i = 0; i < cq->n_eps; i++)
-		lofi_ep_progress(cq->eps[i]);
-}
-
-int lofi_cq_attach(struct lofi_cq *cq, struct lofi_ep *ep)
-{
-	int i;
-
-	for (i = 0; i < cq->n_eps; i++)
-		if (cq->eps[i] == ep)
-			return 0;
-	if (cq->n_eps == LOFI_CQ_MAX_EPS)
-		return -FI_ENOSPC;
-	cq->eps[cq->n_eps++] = ep;
-	cq->refs++;
-	return 0;
-}
-
-void lofi_cq_detach(struct lofi_cq *cq, struct lofi_ep *ep)
-{
-	int i;
-
-	for (i = 0; i < cq->n_eps; i++) {
-		if (cq->eps[i] == ep) {
-			cq->eps[i] = cq->eps[--cq->n_eps];
-			cq->refs--;
-			return;
-		}
-	}
-}
 
 int lofi_cq_push(struct lofi_cq *cq, void *context, uint64_t flags, size_t len,
 		 void *buf, uint64_t data, uint64_t tag, fi_addr_t src)
@@ -197,7 +138,7 @@ static ssize_t lofi_cq_readfrom(struct fid_cq *fcq, void *buf, size_t count,
 	if (!buf && count)
 		return -FI_EINVAL;
 	pthread_mutex_lock(&cq->dom->lock);
-	cq_progress(cq);
+	lofi_epset_progress(&cq->set);
 	n = cq_take(cq, buf, count, src);
 	pthread_mutex_unlock(&cq->dom->lock);
 	return n;
@@ -212,7 +153,7 @@ static ssize_t lofi_cq_sreadfrom(struct fid_cq *fcq, void *buf, size_t count,
 				 fi_addr_t *src, const void *cond, int timeout)
 {
 	struct lofi_cq *cq = lofi_container_of(fcq, struct lofi_cq, cq);
-	int64_t deadline = timeout < 0 ? -1 : now_ms() + timeout;
+	int64_t deadline = timeout < 0 ? -1 : lofi_now_ms() + timeout;
 	ssize_t n;
 
 	(void)cond;
@@ -220,10 +161,10 @@ static ssize_t lofi_cq_sreadfrom(struct fid_cq *fcq, void *buf, size_t count,
 		return -FI_EINVAL;
 	pthread_mutex_lock(&cq->dom->lock);
 	for (;;) {
-		int64_t left = deadline < 0 ? LOFI_WAIT_SLICE_MS : deadline - now_ms();
+		int64_t left = deadline < 0 ? LOFI_WAIT_SLICE_MS : deadline - lofi_now_ms();
 		int ret;
 
-		cq_progress(cq);
+		lofi_epset_progress(&cq->set);
 		n = cq_take(cq, buf, count, src);
 		if (n != -FI_EAGAIN)
 			break;
@@ -233,8 +174,8 @@ static ssize_t lofi_cq_sreadfrom(struct fid_cq *fcq, void *buf, size_t count,
 		}
 		if (left <= 0)
 			break;
-		ret = lofi_wait_slice(cq->eps, cq->n_eps,
-				      left < LOFI_WAIT_SLICE_MS ? (int)left : LOFI_WAIT_SLICE_MS);
+		ret = lofi_epset_wait(&cq->set, left < LOFI_WAIT_SLICE_MS ?
+						(int)left : LOFI_WAIT_SLICE_MS);
 		if (ret) {
 			n = ret;
 			break;

@@ -86,13 +86,13 @@ static int lofi_ep_close(struct fid *fid)
 
 	pthread_mutex_lock(&d->lock);
 	if (ep->tx_cq)
-		lofi_cq_detach(ep->tx_cq, ep);
+		lofi_epset_del(&ep->tx_cq->set, &ep->tx_cq->refs, ep);
 	if (ep->rx_cq && ep->rx_cq != ep->tx_cq)
-		lofi_cq_detach(ep->rx_cq, ep);
+		lofi_epset_del(&ep->rx_cq->set, &ep->rx_cq->refs, ep);
 	if (ep->tx_cntr)
-		lofi_cntr_detach(ep->tx_cntr, ep);
+		lofi_epset_del(&ep->tx_cntr->set, &ep->tx_cntr->refs, ep);
 	if (ep->rx_cntr && ep->rx_cntr != ep->tx_cntr)
-		lofi_cntr_detach(ep->rx_cntr, ep);
+		lofi_epset_del(&ep->rx_cntr->set, &ep->rx_cntr->refs, ep);
 	if (ep->av)
 		ep->av->refs--;
 	if (ep->eq)
@@ -143,7 +143,7 @@ static int lofi_ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 			ret = -FI_EINVAL;
 			break;
 		}
-		ret = lofi_cq_attach(cq, ep);
+		ret = lofi_epset_add(&cq->set, &cq->refs, ep);
 		if (ret)
 			break;
 		if (flags & FI_TRANSMIT) {
@@ -167,7 +167,7 @@ static int lofi_ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 			ret = -FI_EINVAL;
 			break;
 		}
-		ret = lofi_cntr_attach(c, ep);
+		ret = lofi_epset_add(&c->set, &c->refs, ep);
 		if (ret)
 			break;
 		if (flags & (FI_SEND | FI_TRANSMIT))

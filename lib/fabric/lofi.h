@@ -84,6 +84,12 @@ struct lofi_ep;
 
 #define LOFI_CQ_MAX_EPS	64
 
+/* the endpoints bound to a CQ or counter: reading it makes progress on them */
+struct lofi_epset {
+	struct lofi_ep *eps[LOFI_CQ_MAX_EPS];
+	int n;
+};
+
 struct lofi_cq {
 	struct fid_cq cq;
 	struct lofi_domain *dom;
@@ -92,8 +98,7 @@ struct lofi_cq {
 	struct lofi_cqe *ring;
 	size_t cap, head, count;
 	struct lofi_cqerr *err_head, *err_tail;
-	struct lofi_ep *eps[LOFI_CQ_MAX_EPS];
-	int n_eps;
+	struct lofi_epset set;
 	int signaled;		/* fi_cq_signal(): the next sread returns */
 	int refs;
 };
@@ -102,8 +107,7 @@ struct lofi_cntr {
 	struct fid_cntr cntr;
 	struct lofi_domain *dom;
 	uint64_t value, err;
-	struct lofi_ep *eps[LOFI_CQ_MAX_EPS];
-	int n_eps;
+	struct lofi_epset set;
 	int refs;
 };
 
@@ -229,20 +233,20 @@ fi_addr_t lofi_av_reverse(struct lofi_av *av, uint64_t key);
 /* cq.c */
 int lofi_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr,
 		 struct fid_cq **cq, void *context);
-int lofi_cq_attach(struct lofi_cq *cq, struct lofi_ep *ep);
-void lofi_cq_detach(struct lofi_cq *cq, struct lofi_ep *ep);
 int lofi_cq_push(struct lofi_cq *cq, void *context, uint64_t flags, size_t len,
 		 void *buf, uint64_t data, uint64_t tag, fi_addr_t src);
 int lofi_cq_push_err(struct lofi_cq *cq, void *context, uint64_t flags,
 		     size_t len, void *buf, uint64_t data, uint64_t tag,
 		     size_t olen, int err, int prov_errno, fi_addr_t src);
-int lofi_wait_slice(struct lofi_ep **eps, int n, int slice_ms);
+int lofi_epset_add(struct lofi_epset *set, int *refs, struct lofi_ep *ep);
+void lofi_epset_del(struct lofi_epset *set, int *refs, struct lofi_ep *ep);
+void lofi_epset_progress(struct lofi_epset *set);
+int lofi_epset_wait(struct lofi_epset *set, int slice_ms);
+int64_t lofi_now_ms(void);
 
 /* cntr.c */
 int lofi_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
 		   struct fid_cntr **cntr, void *context);
-int lofi_cntr_attach(struct lofi_cntr *c, struct lofi_ep *ep);
-void lofi_cntr_detach(struct lofi_cntr *c, struct lofi_ep *ep);
 
 /* ep.c */
 int lofi_ep_open(struct fid_domain *domain, struct fi_info *info,

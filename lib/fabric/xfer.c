@@ -145,6 +145,24 @@ static ssize_t one_iov(const struct iovec *iov, size_t count, const void **buf,
 	return 0;
 }
 
+/* fi_sendmsg() and fi_tsendmsg(): @kind is FI_MSG or FI_TAGGED */
+static ssize_t sendmsg_common(struct fid_ep *ep, const struct iovec *iov,
+			      size_t count, fi_addr_t dest, uint64_t tag,
+			      uint64_t data, void *context, uint64_t kind,
+			      uint64_t flags)
+{
+	const void *buf;
+	size_t len;
+
+	if (one_iov(iov, count, &buf, &len))
+		return -FI_EINVAL;
+	flags &= FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA |
+		 FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE | FI_INJECT_COMPLETE;
+	if (!lofi_container_of(ep, struct lofi_ep, ep)->selective_tx)
+		flags |= FI_COMPLETION;
+	return send_common(ep, buf, len, dest, tag, data, context, kind | flags);
+}
+
 /* ---- untagged sends ---------------------------------------------------- */
 
 static ssize_t lofi_send(struct fid_ep *ep, const void *buf, size_t len,
@@ -170,17 +188,10 @@ static ssize_t lofi_sendv(struct fid_ep *ep, const struct iovec *iov,
 static ssize_t lofi_sendmsg(struct fid_ep *ep, const struct fi_msg *msg,
 			    uint64_t flags)
 {
-	const void *buf;
-	size_t len;
-
-	if (!msg || one_iov(msg->msg_iov, msg->iov_count, &buf, &len))
+	if (!msg)
 		return -FI_EINVAL;
-	flags &= FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA |
-		 FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE | FI_INJECT_COMPLETE;
-	if (!lofi_container_of(ep, struct lofi_ep, ep)->selective_tx)
-		flags |= FI_COMPLETION;
-	return send_common(ep, buf, len, msg->addr, 0, msg->data, msg->context,
-			   FI_MSG | flags);
+	return sendmsg_common(ep, msg->msg_iov, msg->iov_count, msg->addr, 0,
+			      msg->data, msg->context, FI_MSG, flags);
 }
 
 static ssize_t lofi_inject(struct fid_ep *ep, const void *buf, size_t len,
@@ -232,17 +243,10 @@ static ssize_t lofi_tsendv(struct fid_ep *ep, const struct iovec *iov,
 static ssize_t lofi_tsendmsg(struct fid_ep *ep, const struct fi_msg_tagged *msg,
 			     uint64_t flags)
 {
-	const void *buf;
-	size_t len;
-
-	if (!msg || one_iov(msg->msg_iov, msg->iov_count, &buf, &len))
+	if (!msg)
 		return -FI_EINVAL;
-	flags &= FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA |
-		 FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE | FI_INJECT_COMPLETE;
-	if (!lofi_container_of(ep, struct lofi_ep, ep)->selective_tx)
-		flags |= FI_COMPLETION;
-	return send_common(ep, buf, len, msg->addr, msg->tag, msg->data,
-			   msg->context, FI_TAGGED | flags);
+	return sendmsg_common(ep, msg->msg_iov, msg->iov_count, msg->addr,
+			      msg->tag, msg->data, msg->context, FI_TAGGED, flags);
 }
 
 static ssize_t lofi_tinject(struct fid_ep *ep, const void *buf, size_t len,
