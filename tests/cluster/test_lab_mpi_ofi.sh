@@ -68,9 +68,10 @@ done
 job=$!
 bg+=($job)
 pid=""
-for ((i = 0; i < 120 && -z "$pid"; i++)); do
+for ((i = 0; i < 120; i++)); do
 	sleep 1
 	pid=$(lab_exec 1 'pgrep -x loom_osu' | head -n 1)
+	[ -n "$pid" ] && break
 done
 [ -n "$pid" ] && lab_exec 1 "kill -9 $pid"
 for ((i = 0; i < 120; i++)); do

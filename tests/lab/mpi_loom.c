@@ -4,11 +4,15 @@
  * mpicc and runs it with the ofi MTL restricted to "loom"): point-to-point
  * blocking and non-blocking, any-source, tags received out of order
  * (unexpected messages), sizes from 0 bytes to 4 MiB across the eager
- * fragment boundaries, and barrier, bcast, allreduce and alltoall.  Every
+ * fragment boundaries, 2000 small messages in flight to one peer (credit
+ * flow), 4 threads per rank sending and receiving at once
+ * (MPI_THREAD_MULTIPLE, when the library grants it), and barrier, bcast,
+ * allreduce and alltoall.  Every
  * byte is checked; each part prints "ok: PART" on rank 0 or "FAIL: PART:
  * what was seen" on the rank that saw it.  Exit status 0 when all passed.
  */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +198,81 @@ static void truncation(void)
 	verdict("a message longer than its receive is MPI_ERR_TRUNCATE", bad);
 }
 
+/* 2000 8-byte messages to the right before the right posts a receive */
+static void flood(void)
+{
+	enum { N = 2000 };
+	int right = (rank + 1) % size, left = (rank + size - 1) % size, bad = 0;
+	long *s = malloc(sizeof(long) * N), *r = malloc(sizeof(long) * N);
+	MPI_Request *req = malloc(sizeof(*req) * N);
+
+	for (int i = 0; i < N; i++) {
+		s[i] = (long)rank << 32 | i;
+		MPI_Isend(&s[i], 1, MPI_LONG, right, 7, MPI_COMM_WORLD, &req[i]);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	for (int i = 0; i < N; i++)
+		MPI_Recv(&r[i], 1, MPI_LONG, left, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Waitall(N, req, MPI_STATUSES_IGNORE);
+	for (int i = 0; i < N && !bad; i++)
+		if (r[i] != ((long)left << 32 | i)) {
+			printf("FAIL: flood: rank %d message %d from %d is %#lx, expected %#lx\n",
+			       rank, i, left, r[i], (long)left << 32 | i);
+			bad = 1;
+		}
+	free(s);
+	free(r);
+	free(req);
+	verdict("2000 small messages in flight to one peer arrive in order", bad);
+}
+
+struct thread_arg {
+	int id, bad;
+};
+
+/* thread ID exchanges 100 messages of its own tag with both neighbours */
+static void *thread_main(void *p)
+{
+	struct thread_arg *a = p;
+	int right = (rank + 1) % size, left = (rank + size - 1) % size;
+	unsigned char s[3000], r[3000];
+
+	for (int k = 0; k < 100; k++) {
+		int tag = 1000 + a->id * 1000 + k;
+
+		fill(s, sizeof(s), rank, right, tag);
+		MPI_Sendrecv(s, sizeof(s), MPI_BYTE, right, tag, r, sizeof(r), MPI_BYTE,
+			     left, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		if (check("threads", r, sizeof(r), left, rank, tag)) {
+			a->bad = 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void threads(int provided)
+{
+	struct thread_arg a[4];
+	pthread_t t[4];
+	int bad = 0;
+
+	if (provided < MPI_THREAD_MULTIPLE) {
+		if (rank == 0)
+			printf("skip: threads (the library grants thread level %d only)\n", provided);
+		return;
+	}
+	for (int i = 0; i < 4; i++) {
+		a[i] = (struct thread_arg){ .id = i };
+		pthread_create(&t[i], NULL, thread_main, &a[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		bad |= a[i].bad;
+	}
+	verdict("4 threads per rank send and receive at once (MPI_THREAD_MULTIPLE)", bad);
+}
+
 static void collectives(void)
 {
 	const int n = 100000;
@@ -246,13 +325,17 @@ static void collectives(void)
 
 int main(int argc, char **argv)
 {
-	MPI_Init(&argc, &argv);
+	int provided = 0;
+
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	ring();
 	tags_unexpected();
 	any_source();
 	truncation();
+	flood();
+	threads(provided);
 	collectives();
 	if (rank == 0)
 		printf("%s: %d ranks\n", failed ? "FAILED" : "PASSED", size);
