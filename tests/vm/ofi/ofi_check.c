@@ -103,7 +103,7 @@ int main(void)
 				      .wait_obj = FI_WAIT_UNSPEC };
 	struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP };
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct addr self, bad[2], other;
 	fi_addr_t me = 99, src, ids[2] = { 77, 77 }, oth;
 	size_t len;
