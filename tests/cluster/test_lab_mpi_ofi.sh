@@ -147,12 +147,14 @@ put_bench loom_put_lat "$out/plat" -m poll -n 200 -s 8
 put_bench loom_put_bw "$out/pbw" -m poll -n 64 -s 1M
 tap_diag "$(cat "$out/plat" "$out/pbw")"
 put_lat=$(awk '/^ 8 / { print $6 }' "$out/plat")
+put_typ=$(awk '/^ 8 / { print $5 }' "$out/plat")
 put_bw=$(awk '/^ 1048576 / { print $4 }' "$out/pbw")
 mpi_lat=$(awk '$1 == 8 && NF == 2 { print $2 }' "$out/lat")
 mpi_bw=$(awk '$1 == 1048576 && NF == 2 { print $2 }' "$out/bw")
 if [ -n "$put_lat" ] && [ -n "$put_bw" ] && [ -n "$mpi_lat" ] && [ -n "$mpi_bw" ]; then
-	ratios=$(awk -v a="$mpi_lat" -v b="$put_lat" -v c="$mpi_bw" -v d="$put_bw" 'BEGIN {
-		printf "MPI 8-byte latency %.2f us / loom_put_lat (poll) %.2f us = %.2fx (goal <= 1.3x)\n", a, b, a / b
+	ratios=$(awk -v a="$mpi_lat" -v b="$put_lat" -v c="$mpi_bw" -v d="$put_bw" -v t="$put_typ" 'BEGIN {
+		printf "MPI 8-byte latency %.2f us / loom_put_lat (poll) average %.2f us = %.2fx (goal <= 1.3x)\n", a, b, a / b
+		printf "MPI 8-byte latency %.2f us / loom_put_lat (poll) typical %.2f us = %.2fx\n", a, t, a / t
 		printf "MPI 1 MiB bandwidth %.2f MB/s / loom_put_bw %.2f MB/s = %.2fx (goal >= 0.8x)", c, d, c / d }')
 	tap_ok "the speed ratios are measured"
 	tap_diag "$ratios"

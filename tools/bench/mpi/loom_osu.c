@@ -157,8 +157,8 @@ int main(int argc, char **argv)
 		int bidir = !strcmp(what, "bibw");
 
 		if (rank == 0)
-			printf("# OSU MPI %s Bandwidth Test (loom_osu)\n# Size      Bandwidth (MB/s)\n",
-			       bidir ? "Bi-Directional" : "");
+			printf("# OSU MPI%s Bandwidth Test (loom_osu)\n# Size      Bandwidth (MB/s)\n",
+			       bidir ? " Bi-Directional" : "");
 		for (size_t n = 1; n <= max_size; n *= 2) {
 			double mbs = bw_one(s, r, n, bidir);
 
