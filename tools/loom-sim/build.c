@@ -125,13 +125,24 @@ static int build_routes(struct sim *s, char *err, size_t errlen)
 	struct fm_cdg_check cc = { 0 };
 
 	if (!e) {
-		snprintf(err, errlen, "unknown engine '%s': use dor, minhop or updown", name);
+		size_t n = (size_t)snprintf(err, errlen, "unknown engine '%s': use", name);
+
+		for (int i = 0; fm_engines[i] && n < errlen; i++)
+			n += (size_t)snprintf(err + n, errlen - n, "%s %s", i ? "," : "",
+					      fm_engines[i]->name);
 		return -1;
 	}
 	s->engine_name = e->name;
 	s->routes = engine_run(e, s->g, &c->engine_opts, err, errlen);
 	if (!s->routes)
 		return -1;
+	/* DimWAR's deroutes travel on VC1 */
+	if (s->routes->dimwar && !s->params.vc_model && s->params.vcs < 2) {
+		snprintf(err, errlen, "engine %s: deroutes travel on VC1, but the router has "
+			 "VCS=%u: use --param VCS=2 or more, or the card's VC model",
+			 e->name, s->params.vcs);
+		return -1;
+	}
 	/* one VC per class cannot hold the dateline classes apart */
 	if (!s->params.vc_model && s->params.vcs < 2)
 		s->routes->uses_vcs = false;
