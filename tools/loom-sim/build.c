@@ -286,6 +286,14 @@ static int build_packets(struct sim *s, char *err, size_t errlen)
 			 s->cfg.load);
 		return -1;
 	}
+	if (s->cfg.burst_on > 0 &&
+	    s->cfg.load * (s->cfg.burst_on + s->cfg.burst_off) / s->cfg.burst_on > 1) {
+		snprintf(err, errlen, "--burst %g:%g with --load %g: the on periods would have to "
+			 "carry %.3g flits per cycle, but a host port takes at most 1 (lower the "
+			 "load or the off share)", s->cfg.burst_on, s->cfg.burst_off, s->cfg.load,
+			 s->cfg.load * (s->cfg.burst_on + s->cfg.burst_off) / s->cfg.burst_on);
+		return -1;
+	}
 	if (s->cfg.measure == 0) {
 		snprintf(err, errlen, "--cycles 0: the measurement window needs at least one cycle");
 		return -1;

@@ -47,6 +47,9 @@ static const char usage_text[] =
 "                     tornado, neighbour, hotspot[:NODE[:FRACTION]]\n"
 "  --load L           offered load, flits per node per cycle, 0 < L <= 1\n"
 "                     (default 0.1); Bernoulli packet arrivals\n"
+"  --burst ON:OFF     on/off (bursty) arrivals instead: each terminal is on\n"
+"                     for ON cycles and off for OFF cycles on average\n"
+"                     (geometric), and creates the load while on\n"
 "  --packet-flits N   packet size in flits (default: the smallest packet,\n"
 "                     the 48-byte header)\n"
 "  --seed N           random seed (default: from the clock; always printed)\n"
@@ -101,7 +104,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 	enum {
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
-		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS,
+		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
@@ -114,6 +117,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "pattern", required_argument, NULL, O_PATTERN },
 		{ "load", required_argument, NULL, O_LOAD },
 		{ "packet-flits", required_argument, NULL, O_PFLITS },
+		{ "burst", required_argument, NULL, O_BURST },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "warmup", required_argument, NULL, O_WARMUP },
 		{ "cycles", required_argument, NULL, O_CYCLES },
@@ -181,6 +185,18 @@ static int parse_args(int argc, char **argv, struct cli *a)
 						   "(at most the largest packet)", optarg);
 			c->packet_flits = (unsigned int)v;
 			break;
+		case O_BURST: {
+			double on, off;
+			int n = -1;
+
+			if (sscanf(optarg, "%lf:%lf%n", &on, &off, &n) != 2 || n < 0 ||
+			    optarg[n] || !(on >= 1) || !(off >= 1) || on > 1e9 || off > 1e9)
+				return usage_error("--burst '%s': ON:OFF, the mean cycles on and "
+						   "off, each at least 1 (e.g. 50:150)", optarg);
+			c->burst_on = on;
+			c->burst_off = off;
+			break;
+		}
 		case O_SEED:
 			if (parse_u64("--seed", optarg, &c->seed))
 				return CLI_EXIT_USAGE;
@@ -457,6 +473,9 @@ int main(int argc, char **argv)
 		return rc;
 	if (a.bench)
 		return bench();
+	if (a.saturation && a.cfg.burst_on > 0)
+		return usage_error("%s: the saturation search runs Bernoulli arrivals only",
+				   "--saturation with --burst");
 	if (a.saturation) {
 		cmd = command_line(argc, argv, &a);
 		rc = sim_saturation(&a.cfg, stdout, a.format, cmd ? cmd : "loom-sim", err,

@@ -46,6 +46,13 @@ struct sim_config {
 	unsigned int link_latency;	/* cycles per channel line */
 	const char *pattern;
 	double load;			/* offered flits per node per cycle */
+	/*
+	 * On/off (bursty) injection: mean cycles on and off, both 0 for
+	 * Bernoulli.  Each terminal alternates geometric on and off periods
+	 * and creates packets only while on, at the rate that makes the
+	 * average load.
+	 */
+	double burst_on, burst_off;
 	unsigned int packet_flits;	/* 0: the smallest packet the flit width allows */
 	uint64_t seed;
 	uint64_t warmup, measure, drain_max;
@@ -66,6 +73,7 @@ struct sim_pkt {
 struct sim_term {
 	struct sim_rng rng;
 	uint64_t next_gen;		/* the cycle of the next packet's creation */
+	uint64_t on_end;		/* on/off: first cycle after the current on period */
 	struct sim_pkt *q;		/* source queue (a ring) */
 	uint32_t qcap, qhead, qlen;
 	unsigned int flit;		/* next flit of the packet at the head */

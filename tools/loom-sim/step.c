@@ -47,15 +47,59 @@ static bool credits_any(const uint8_t *c)
 	return w != 0;
 }
 
-static uint64_t gap(struct sim *s, struct sim_rng *r)
+/* A geometric number of trials >= 1 with success probability @p per trial. */
+static uint64_t geometric(struct sim_rng *r, double p)
 {
-	double p = s->cfg.load / s->packet_flits;
 	double u;
 
 	if (p >= 1)
 		return 1;
 	u = sim_rng_unit(r);
 	return 1 + (uint64_t)floor(log1p(-u) / log1p(-p));
+}
+
+/* Packets per cycle while a terminal injects (all the time for Bernoulli). */
+static double arrival_rate(const struct sim *s)
+{
+	double p = s->cfg.load / s->packet_flits;
+
+	if (s->cfg.burst_on > 0)
+		p *= (s->cfg.burst_on + s->cfg.burst_off) / s->cfg.burst_on;
+	return p;
+}
+
+/*
+ * The next creation cycle after @t.  On/off: arrivals at the on rate
+ * within on periods; an arrival that falls past the period's end is
+ * dropped (memoryless: as good as drawing afresh) and the next one is
+ * drawn from the start of the following on period, after an off period.
+ */
+static uint64_t next_creation(struct sim *s, struct sim_term *T, uint64_t t)
+{
+	double p = arrival_rate(s);
+
+	if (s->cfg.burst_on <= 0)
+		return t + geometric(&T->rng, p);
+	for (;;) {
+		uint64_t c = t + geometric(&T->rng, p);
+
+		if (c < T->on_end)
+			return c;
+		t = T->on_end + geometric(&T->rng, 1 / s->cfg.burst_off) - 1;
+		T->on_end = t + 1 + geometric(&T->rng, 1 / s->cfg.burst_on);
+	}
+}
+
+/* The first creation cycle: on/off terminals start on or off as in the long run. */
+static uint64_t first_creation(struct sim *s, struct sim_term *T)
+{
+	if (s->cfg.burst_on > 0) {
+		double on_share = s->cfg.burst_on / (s->cfg.burst_on + s->cfg.burst_off);
+
+		T->on_end = sim_rng_unit(&T->rng) < on_share ?
+			    geometric(&T->rng, 1 / s->cfg.burst_on) : 0;
+	}
+	return next_creation(s, T, (uint64_t)-1);
 }
 
 static bool in_window(const struct sim *s, uint64_t t)
@@ -218,7 +262,7 @@ static int terminal_step(struct sim *s, int i, uint64_t t)
 	while (T->next_gen <= t) {
 		if (enqueue(s, T, T->next_gen, traffic_dest(&s->traffic, i, &T->rng)))
 			return -1;
-		T->next_gen += gap(s, &T->rng);
+		T->next_gen = next_creation(s, T, T->next_gen);
 	}
 	if (T->qlen && T->credits[s->inject_vc] && !in->fwd.valid) {
 		send_flit(s, i, T, &in->fwd);
@@ -370,7 +414,7 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 	for (int i = 0; i < s->nodes; i++) {
 		uint64_t ne = router_next_event(s->r[i]);
 
-		s->term[i].next_gen = gap(s, &s->term[i].rng) - 1;
+		s->term[i].next_gen = first_creation(s, &s->term[i]);
 		/* registers set while building (ports down) count as events */
 		if (ne != ROUTER_NEVER) {
 			s->wake[i] = ne;
