@@ -32,7 +32,7 @@ printf '0:0 1:0\n1:9 0:1\n' >"$tmp/radix.topo"
 printf '# two islands: 0-1 and 2-3\n0:0 1:0\n2:0 3:0\n' >"$tmp/islands.topo"
 printf '0:0 1:0\n1:1 3:0\n3:1 0:1\n' >"$tmp/gap.topo"
 
-tap_plan 27
+tap_plan 29
 refused 1 "$tmp/syntax.topo:2: '1:1 x' is not 'NODE:PORT NODE:PORT'" --topology "$tmp/syntax.topo"
 refused 1 "$tmp/dup.topo:3: duplicate port: 0:0 is already cabled at line 1" \
 	--topology "$tmp/dup.topo"
@@ -56,6 +56,8 @@ refused 1 "--burst 10:90 with --load 0.5: the on periods would have to carry 5 f
 refused 2 "--burst '0:5': ON:OFF, the mean cycles on and off, each at least 1" --burst 0:5
 refused 2 "--saturation with --burst: the saturation search runs Bernoulli arrivals only" \
 	--burst 5:5 --saturation
+refused 2 "--packet-flits '3:1,x': N or N:WEIGHT[,N:WEIGHT...]" --packet-flits 3:1,x
+refused 1 "--packet-flits 40: with 16-byte flits a packet has 3..19 flits" --packet-flits 3:1,40:1
 refused 1 "--load 1.5: the offered load is flits per node per cycle, more than 0 and at most 1" \
 	--load 1.5
 refused 1 "--packet-flits 1: with 16-byte flits a packet has 3..19 flits" --packet-flits 1

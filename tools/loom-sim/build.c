@@ -266,14 +266,28 @@ static int build_packets(struct sim *s, char *err, size_t errlen)
 	unsigned int min_flits = (LOOM_PKT_HDR_SIZE + fb - 1) / fb;
 	unsigned int max_flits = router_max_packet_flits(fb);
 	unsigned int n = s->cfg.packet_flits ? s->cfg.packet_flits : min_flits;
+	uint64_t weights = 0;
+	double flits = 0;
 
-	if (n < min_flits || n > max_flits) {
-		snprintf(err, errlen, "--packet-flits %u: with %u-byte flits a packet has %u..%u "
-			 "flits (the %d-byte header, up to %d payload bytes); FLIT_BYTES=64 allows "
-			 "one-flit packets", n, fb, min_flits, max_flits, LOOM_PKT_HDR_SIZE,
-			 LOOM_PKT_MAX_PAYLOAD);
-		return -1;
+	for (unsigned int k = 0; k < s->cfg.n_sizes || k == 0; k++) {
+		if (s->cfg.n_sizes)
+			n = s->cfg.sizes[k];
+		if (n < min_flits || n > max_flits) {
+			snprintf(err, errlen, "--packet-flits %u: with %u-byte flits a packet has "
+				 "%u..%u flits (the %d-byte header, up to %d payload bytes); "
+				 "FLIT_BYTES=64 allows one-flit packets", n, fb, min_flits,
+				 max_flits, LOOM_PKT_HDR_SIZE, LOOM_PKT_MAX_PAYLOAD);
+			return -1;
+		}
+		if (s->cfg.n_sizes) {
+			weights += s->cfg.size_weight[k];
+			s->size_cum[k] = weights;
+			flits += (double)n * s->cfg.size_weight[k];
+		}
 	}
+	if (s->cfg.n_sizes)
+		n = s->cfg.sizes[0];
+	s->mean_flits = s->cfg.n_sizes ? flits / (double)weights : n;
 	s->packet_flits = n;
 	s->payload = n * fb - LOOM_PKT_HDR_SIZE;
 	if (s->payload > LOOM_PKT_MAX_PAYLOAD)

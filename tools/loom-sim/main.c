@@ -6,6 +6,7 @@
  */
 #include "sim.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -51,7 +52,8 @@ static const char usage_text[] =
 "                     for ON cycles and off for OFF cycles on average\n"
 "                     (geometric), and creates the load while on\n"
 "  --packet-flits N   packet size in flits (default: the smallest packet,\n"
-"                     the 48-byte header)\n"
+"                     the 48-byte header); or a distribution of sizes with\n"
+"                     relative weights N:W[,N:W...], e.g. 3:9,19:1\n"
 "  --seed N           random seed (default: from the clock; always printed)\n"
 "  --warmup C         cycles before measuring (default 1000)\n"
 "  --cycles C         measured cycles (default 10000)\n"
@@ -61,7 +63,7 @@ static const char usage_text[] =
 "  --format F         text (default), csv, json; -j is --format json\n"
 "  --channels         text: every channel's flits and utilisation\n"
 "  --trace FILE       a line per delivered packet: source, destination,\n"
-"                     created, delivered, hops, latency ('-': stderr)\n"
+"                     created, delivered, hops, latency, flits ('-': stderr)\n"
 "  --no-skip          clock every router every cycle (same results, slower)\n"
 "  --progress         a progress line with the time left on stderr (the\n"
 "                     default when stderr is a terminal)\n"
@@ -81,6 +83,40 @@ struct cli {
 	bool channels, bench, seeded, saturation;
 	const char *trace;
 };
+
+static int usage_error(const char *fmt, const char *arg);
+
+/* --packet-flits N:W[,N:W...]: sizes in flits with relative weights. */
+static int parse_sizes(const char *arg, struct sim_config *c)
+{
+	const char *p = arg;
+
+	c->n_sizes = 0;
+	for (;;) {
+		unsigned int n, w;
+		int used = -1;
+
+		if (c->n_sizes == SIM_MAX_SIZES)
+			return usage_error("--packet-flits '%s': at most 8 sizes", arg);
+		if (sscanf(p, "%u:%u%n", &n, &w, &used) != 2 || used < 0 || !isdigit(*p) ||
+		    n == 0 || n > 1024 || w == 0 || w > 1000000)
+			return usage_error("--packet-flits '%s': N or N:WEIGHT[,N:WEIGHT...], "
+					   "sizes in flits (1 or more), weights 1..1000000 "
+					   "(e.g. 3:9,19:1)", arg);
+		c->sizes[c->n_sizes] = n;
+		c->size_weight[c->n_sizes++] = w;
+		p += used;
+		if (!*p)
+			break;
+		if (*p++ != ',')
+			return usage_error("--packet-flits '%s': sizes are separated by ','", arg);
+	}
+	if (c->n_sizes == 1) {
+		c->packet_flits = c->sizes[0];
+		c->n_sizes = 0;
+	}
+	return 0;
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -178,6 +214,11 @@ static int parse_args(int argc, char **argv, struct cli *a)
 				return usage_error("--load '%s': not a number", optarg);
 			break;
 		case O_PFLITS:
+			if (strchr(optarg, ':')) {
+				if (parse_sizes(optarg, c))
+					return CLI_EXIT_USAGE;
+				break;
+			}
 			if (parse_u64("--packet-flits", optarg, &v))
 				return CLI_EXIT_USAGE;
 			if (v == 0 || v > 1024)
