@@ -13,7 +13,10 @@
 # (IOSQE_ASYNC), linked behind an io-wq request, on SQPOLL and
 # DEFER_TASKRUN rings, under IORING_OP_ASYNC_CANCEL and LINK_TIMEOUT; a
 # process killed or exiting with 60 s waits outstanding is gone at once;
-# afterwards no context is in use and nothing pinned), a counter wait
+# afterwards no context is in use and nothing pinned), uring_defer_test
+# (on a DEFER_TASKRUN ring, each of 13 kinds of command, inline and from
+# io-wq, completes exactly once, and what the driver completes through task
+# work is posted only when the submitter waits with GETEVENTS), a counter wait
 # woken by the other host's counted puts,
 # loom_put_lat across the hosts in interrupt and uring modes, loom-xfer,
 # waits failing with -EIO when the card is unbound, a clean log.
@@ -28,9 +31,10 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
 fi
 if [ ! -x "$guest_bin/uring_test" ] || [ ! -x "$guest_bin/uring_wait_test" ] ||
    [ ! -x "$guest_bin/uring_submit_test" ] || [ ! -x "$guest_bin/uring_paths_test" ] ||
+   [ ! -x "$guest_bin/uring_defer_test" ] ||
    [ ! -x "$loom_build/tests/vm/rma/counted_test" ]; then
 	tap_plan 1
-	tap_fail "guest programs uring_test, uring_wait_test, uring_submit_test, uring_paths_test, counted_test exist (run: make tests)"
+	tap_fail "guest programs uring_test, uring_wait_test, uring_submit_test, uring_paths_test, uring_defer_test, counted_test exist (run: make tests)"
 	tap_done
 fi
 
@@ -86,6 +90,15 @@ if [ $rc = 0 ] && grep -q '^ok 13 ' "$out/paths"; then
 	tap_ok "uring_paths_test ran all 13 checks and exits 0"
 else
 	tap_fail "uring_paths_test ran all 13 checks and exits 0 (exit $rc)"
+fi
+# every kind of command on a DEFER_TASKRUN ring, counted
+"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 90 0 -- "$guest_bin/uring_defer_test" >"$out/defer" 2>&1
+rc=$?
+tap_relay "$out/defer"
+if [ $rc = 0 ] && grep -q '^ok 3 ' "$out/defer"; then
+	tap_ok "uring_defer_test ran all 3 checks and exits 0"
+else
+	tap_fail "uring_defer_test ran all 3 checks and exits 0 (exit $rc)"
 fi
 lab_exec 0 'mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	cat /sys/kernel/debug/loom/loom0/contexts' >"$out/ctxs" 2>&1
