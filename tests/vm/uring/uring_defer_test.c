@@ -82,7 +82,7 @@ static const struct {
 struct tally {
 	int seen[K_COUNT][PER_KIND];	/* completions per command */
 	int wrong[K_COUNT];		/* of them, with another result */
-	int last_res[K_COUNT];
+	int last_res[K_COUNT];		/* the last other result */
 	int stray;			/* user_data of nothing submitted */
 };
 
@@ -162,9 +162,10 @@ static void record(struct tally *t, uint64_t data, int res)
 		return;
 	}
 	t->seen[k][i]++;
-	t->last_res[k] = res;
-	if (res != kinds[k].res)
+	if (res != kinds[k].res) {
 		t->wrong[k]++;
+		t->last_res[k] = res;
+	}
 }
 
 /* Take what is in the completion ring without entering the kernel. */
@@ -233,9 +234,12 @@ static int describe(const struct tally *t, char *buf, size_t len)
 			continue;
 		bad++;
 		off += (size_t)snprintf(buf + off, off < len ? len - off : 0,
-					"%s%s: %d of %d once, %d more than once, %d with a result other than %d (last %d)",
+					"%s%s: %d of %d once, %d more than once, %d with a result other than %d",
 					bad > 1 ? "; " : "", kinds[k].name, once, kinds[k].n,
-					twice, t->wrong[k], kinds[k].res, t->last_res[k]);
+					twice, t->wrong[k], kinds[k].res);
+		if (t->wrong[k])
+			off += (size_t)snprintf(buf + off, off < len ? len - off : 0,
+						" (last %d)", t->last_res[k]);
 	}
 	if (t->stray)
 		snprintf(buf + off, off < len ? len - off : 0, "%s%d for nothing submitted",
