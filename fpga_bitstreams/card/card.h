@@ -29,7 +29,7 @@
 
 #define CARD_N_CTX		64
 #define CARD_RT_ENTRIES		LOOM_MAX_NODES
-#define CARD_DESIGN_VERSION	((0u << 16) | (3u << 8) | 0u)	/* 0.3.0: partitions enforced */
+#define CARD_DESIGN_VERSION	((0u << 16) | (4u << 8) | 0u)	/* 0.4.0: memory regions */
 #define CARD_DESC		"loom-card-emu"
 #define CARD_FP_TIMEOUT_MS	1000	/* PORTS_FP_TIMEOUT_MS at reset */
 #define CARD_LANES		4	/* lanes per link */
