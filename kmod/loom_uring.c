@@ -508,7 +508,9 @@ static int loom_usubmit_check(const struct loom_ctx *ctx,
 		transfer = true;
 		break;
 	case LOOM_OP_ATOMIC:
-		if (d->length != 8 || d->remote_off % 8 ||
+		/* in a region, alignment is the memory's: the card checks it */
+		if (d->length != 8 ||
+		    (d->remote_off % 8 && !(d->flags & LOOM_CMD_F_REMOTE_MR)) ||
 		    d->aux < LOOM_AMO_FETCH_ADD || d->aux > LOOM_AMO_CSWAP)
 			return -EINVAL;
 		break;

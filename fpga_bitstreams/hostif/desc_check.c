@@ -41,7 +41,9 @@ uint8_t desc_check(const struct loom_cmd *cmd, uint64_t seg_size)
 			return LOOM_CQE_ST_BAD_DESC;
 		return desc_check_transfer(cmd, seg_size);
 	case LOOM_OP_ATOMIC:
-		if (cmd->length != 8 || cmd->remote_off % 8 || cmd->dst_node >= LOOM_MAX_NODES ||
+		/* in a region, alignment is the memory's: the target checks it */
+		if (cmd->length != 8 || (cmd->remote_off % 8 && !(cmd->flags & LOOM_CMD_F_REMOTE_MR)) ||
+		    cmd->dst_node >= LOOM_MAX_NODES ||
 		    cmd->aux < LOOM_AMO_FETCH_ADD || cmd->aux > LOOM_AMO_CSWAP)
 			return LOOM_CQE_ST_BAD_DESC;
 		return LOOM_CQE_ST_OK;

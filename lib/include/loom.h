@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 #define LOOM_API_VERSION_MAJOR	0
-#define LOOM_API_VERSION_MINOR	3
+#define LOOM_API_VERSION_MINOR	4
 
 struct loom_dev;
 struct loom_ctx;
@@ -951,7 +951,7 @@ int loom_get_mr(struct loom_ctx *ctx, uint32_t node, uint32_t rkey, uint64_t rem
  * @tag: reported by the completion (value = the word before)
  *
  * Return: 0 once queued, or a negative errno.
- * Errors: -EINVAL @ctx NULL, @remote_off not a multiple of 8, unknown @op.
+ * Errors: -EINVAL @ctx NULL, unknown @op.
  *	   -EAGAIN the command ring is full.
  * Thread safety: MT-Unsafe: one thread per context.
  */

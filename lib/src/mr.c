@@ -194,7 +194,8 @@ int loom_atomic_mr(struct loom_ctx *ctx, uint32_t node, uint32_t rkey, uint64_t 
 {
 	struct loom_cmd *cmd;
 
-	if (!ctx || remote_off % 8 || op < LOOM_ATOMIC_FETCH_ADD || op > LOOM_ATOMIC_CSWAP)
+	/* the word's alignment in memory is the target card's to check */
+	if (!ctx || op < LOOM_ATOMIC_FETCH_ADD || op > LOOM_ATOMIC_CSWAP)
 		return -EINVAL;
 	cmd = claim_mr_cmd(ctx, LOOM_OP_ATOMIC, node, rkey, remote_off, tag);
 	if (!cmd)

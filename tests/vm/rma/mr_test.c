@@ -584,11 +584,18 @@ static int inflight(uint32_t node, uint32_t rkey)
 	err = loom_mr_dereg(mr);
 	result(err == 0, "deregistered the local region while its gets run: %d", err);
 	{
-		int statuses[4], refused = 0;
+		int statuses[4] = { -1, -1, -1, -1 }, refused = 0;
 
+		/* completions in any order: a refused get may finish first */
 		for (int i = 0; i < 4; i++) {
-			st = wait_local(c, 1 + i, NULL);
-			statuses[i] = st;
+			struct loom_completion comp;
+
+			if (loom_wait(c, &comp, 1, TIMEOUT_MS) != 1 || comp.tag < 1 || comp.tag > 4) {
+				refused = -100;
+				break;
+			}
+			st = comp.status;
+			statuses[comp.tag - 1] = st;
 			refused += st == LOOM_STATUS_MR_KEY;
 			if (st != 0 && st != LOOM_STATUS_MR_KEY)
 				refused = -100;
