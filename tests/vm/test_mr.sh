@@ -24,7 +24,7 @@ trap 'lab_cleanup; rm -rf "$out"' EXIT
 prog=$loom_build/tests/vm/rma/mr_test
 BIG_MIB=256
 
-tap_plan 14
+tap_plan 13
 if ! make -s -C "$here/rma" >"$out/make" 2>&1 || [ ! -x "$prog" ]; then
 	tap_diag "$(cat "$out/make")"
 	tap_fail "guest program $prog builds (make -C tests/vm/rma)"
