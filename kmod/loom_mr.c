@@ -192,9 +192,10 @@ static int loom_mr_pin(struct loom_dev *ldev, struct loom_mr *mr)
 {
 	unsigned int gup = FOLL_LONGTERM |
 			   (loom_mr_writable(mr) ? FOLL_WRITE : 0);
+	const char *why = "the pages could not be pinned";
 	unsigned long done = 0;
-	u64 where;
-	int n;
+	u64 where = mr->addr;
+	int n = 0;
 
 	mr->pages = kvmalloc_array(mr->npages, sizeof(*mr->pages),
 				   GFP_KERNEL_ACCOUNT);
@@ -220,11 +221,13 @@ static int loom_mr_pin(struct loom_dev *ldev, struct loom_mr *mr)
 	if (n == 0 || n == -EFAULT)
 		n = loom_mr_why_fault(mr->addr, mr->length,
 				      loom_mr_writable(mr), &where);
+	if (n == -EACCES)
+		why = "write access asked for memory the process cannot write";
+	else if (n == -EFAULT)
+		why = "memory not mapped";
 	dev_notice_ratelimited(&ldev->pdev->dev,
 			       "pid %d: memory region %#llx+%#llx refused: %s at %#llx (%d)\n",
-			       task_pid_nr(current), mr->addr, mr->length,
-			       n == -EACCES ? "write access asked for memory the process cannot write" :
-			       n == -EFAULT ? "memory not mapped" : "the pages could not be pinned",
+			       task_pid_nr(current), mr->addr, mr->length, why,
 			       where, n);
 	return n;
 }
@@ -403,8 +406,10 @@ int loom_mr_reg(struct loom_file *lf, struct loom_mr_reg *req)
 		loom_mr_free(ldev, mr);
 	}
 	mutex_unlock(&ldev->lock);
-	if (!err)
-		req->lkey = req->rkey = rec.key;
+	if (!err) {
+		req->lkey = rec.key;
+		req->rkey = rec.key;
+	}
 	return err;
 }
 
