@@ -33,6 +33,7 @@ deps:
 
 userspace:
 	$(MAKE) -C lib
+	$(MAKE) -C lib/fabric
 	$(MAKE) -C fpga_bitstreams
 	$(MAKE) -C tools/loom-xfer
 	$(MAKE) -C tools/bench
@@ -53,6 +54,7 @@ docs:
 # test programs (unit tests and native fabric tests under ASan/UBSan)
 tests: userspace module vm-tests
 	$(MAKE) -C lib tests
+	$(MAKE) -C lib/fabric tests
 	$(MAKE) -C tools/loomctl tests
 	$(MAKE) -C fpga_bitstreams tests
 	$(MAKE) -C tools/loom-sim tests
@@ -62,6 +64,7 @@ vm-tests: userspace module
 	$(MAKE) -C kmod tests
 	$(MAKE) -C tests/vm/uring
 	$(MAKE) -C tests/vm/rma
+	$(MAKE) -C tests/vm/ofi
 
 # (the packages too: tests/vm/test_deb.sh installs them into a lab)
 check: deps
@@ -101,6 +104,7 @@ sim-bench: userspace
 
 install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
+	$(MAKE) -C lib/fabric install PREFIX=$(PREFIX) PROV_RPATH=
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab \
 		$(BUILD)/bin/loom-lab-agent \

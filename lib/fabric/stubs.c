@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
+/*
+ * What the loom provider does not do answers -FI_ENOSYS: the function
+ * tables of libfabric objects must be complete, and an application that
+ * calls fi_write() on an endpoint without FI_RMA gets an error, not a
+ * crash.
+ */
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_collective.h>
+#include <rdma/fi_rma.h>
+
+#include "lofi.h"
+#include "stubs.h"
+
+int lofi_no_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
+{
+	(void)fid; (void)bfid; (void)flags;
+	return -FI_ENOSYS;
+}
+
+int lofi_no_control(struct fid *fid, int command, void *arg)
+{
+	(void)fid; (void)command; (void)arg;
+	return -FI_ENOSYS;
+}
+
+int lofi_no_ops_open(struct fid *fid, const char *name, uint64_t flags,
+		     void **ops, void *context)
+{
+	(void)fid; (void)name; (void)flags; (void)ops; (void)context;
+	return -FI_ENOSYS;
+}
+
+int lofi_no_passive_ep(struct fid_fabric *fabric, struct fi_info *info,
+		       struct fid_pep **pep, void *context)
+{
+	(void)fabric; (void)info; (void)pep; (void)context;
+	return -FI_ENOSYS;
+}
+
+int lofi_no_wait_open(struct fid_fabric *fabric, struct fi_wait_attr *attr,
+		      struct fid_wait **waitset)
+{
+	(void)fabric; (void)attr; (void)waitset;
+	return -FI_ENOSYS;
+}
+
+ssize_t lofi_no_eq_write(struct fid_eq *eq, uint32_t event, const void *buf,
+			 size_t len, uint64_t flags)
+{
+	(void)eq; (void)event; (void)buf; (void)len; (void)flags;
+	return -FI_ENOSYS;
+}
+
+/* ---- connection management: RDM endpoints have none -------------------- */
+
+static int no_setname(fid_t fid, void *addr, size_t addrlen)
+{
+	(void)fid; (void)addr; (void)addrlen;
+	return -FI_ENOSYS;
+}
+
+static int no_getpeer(struct fid_ep *ep, void *addr, size_t *addrlen)
+{
+	(void)ep; (void)addr; (void)addrlen;
+	return -FI_ENOSYS;
+}
+
+static int no_connect(struct fid_ep *ep, const void *addr, const void *param,
+		      size_t paramlen)
+{
+	(void)ep; (void)addr; (void)param; (void)paramlen;
+	return -FI_ENOSYS;
+}
+
+static int no_listen(struct fid_pep *pep)
+{
+	(void)pep;
+	return -FI_ENOSYS;
+}
+
+static int no_accept(struct fid_ep *ep, const void *param, size_t paramlen)
+{
+	(void)ep; (void)param; (void)paramlen;
+	return -FI_ENOSYS;
+}
+
+static int no_reject(struct fid_pep *pep, fid_t handle, const void *param,
+		     size_t paramlen)
+{
+	(void)pep; (void)handle; (void)param; (void)paramlen;
+	return -FI_ENOSYS;
+}
+
+static int no_shutdown(struct fid_ep *ep, uint64_t flags)
+{
+	(void)ep; (void)flags;
+	return -FI_ENOSYS;
+}
+
+static int no_join(struct fid_ep *ep, const void *addr, uint64_t flags,
+		   struct fid_mc **mc, void *context)
+{
+	(void)ep; (void)addr; (void)flags; (void)mc; (void)context;
+	return -FI_ENOSYS;
+}
+
+struct fi_ops_cm lofi_cm_ops = {
+	.size = sizeof(struct fi_ops_cm),
+	.setname = no_setname,
+	.getname = NULL,	/* ep.c fills it */
+	.getpeer = no_getpeer,
+	.connect = no_connect,
+	.listen = no_listen,
+	.accept = no_accept,
+	.reject = no_reject,
+	.shutdown = no_shutdown,
+	.join = no_join,
+};
+
+/* ---- RMA, atomics, collectives: not provided ----------------------------- */
+
+static ssize_t no_read(struct fid_ep *ep, void *buf, size_t len, void *desc,
+		       fi_addr_t src_addr, uint64_t addr, uint64_t key,
+		       void *context)
+{
+	(void)ep; (void)buf; (void)len; (void)desc; (void)src_addr;
+	(void)addr; (void)key; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_readv(struct fid_ep *ep, const struct iovec *iov, void **desc,
+			size_t count, fi_addr_t src_addr, uint64_t addr,
+			uint64_t key, void *context)
+{
+	(void)ep; (void)iov; (void)desc; (void)count; (void)src_addr;
+	(void)addr; (void)key; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_readmsg(struct fid_ep *ep, const struct fi_msg_rma *msg,
+			  uint64_t flags)
+{
+	(void)ep; (void)msg; (void)flags;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_write(struct fid_ep *ep, const void *buf, size_t len,
+			void *desc, fi_addr_t dest_addr, uint64_t addr,
+			uint64_t key, void *context)
+{
+	(void)ep; (void)buf; (void)len; (void)desc; (void)dest_addr;
+	(void)addr; (void)key; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_inject_write(struct fid_ep *ep, const void *buf, size_t len,
+			       fi_addr_t dest_addr, uint64_t addr, uint64_t key)
+{
+	(void)ep; (void)buf; (void)len; (void)dest_addr; (void)addr; (void)key;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_writedata(struct fid_ep *ep, const void *buf, size_t len,
+			    void *desc, uint64_t data, fi_addr_t dest_addr,
+			    uint64_t addr, uint64_t key, void *context)
+{
+	(void)ep; (void)buf; (void)len; (void)desc; (void)data;
+	(void)dest_addr; (void)addr; (void)key; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_injectdata(struct fid_ep *ep, const void *buf, size_t len,
+			     uint64_t data, fi_addr_t dest_addr, uint64_t addr,
+			     uint64_t key)
+{
+	(void)ep; (void)buf; (void)len; (void)data; (void)dest_addr;
+	(void)addr; (void)key;
+	return -FI_ENOSYS;
+}
+
+struct fi_ops_rma lofi_no_rma_ops = {
+	.size = sizeof(struct fi_ops_rma),
+	.read = no_read,
+	.readv = no_readv,
+	.readmsg = no_readmsg,
+	.write = no_write,
+	.writev = no_readv,	/* same signature as readv */
+	.writemsg = no_readmsg,	/* same signature as readmsg */
+	.inject = no_inject_write,
+	.writedata = no_writedata,
+	.injectdata = no_injectdata,
+};
