@@ -162,7 +162,8 @@
 
 /*
  * Routing table entry, indexed by logical destination node (T3E style).
- * word 0: valid, adaptive-allowed, initial direction, output port
+ * word 0: valid, adaptive-allowed, DimWAR and minimal hops left,
+ *	   initial direction, output port
  * word 1: physical destination node
  * The port LOOM_RT_PORT_HOST delivers to the local host interface.
  */
@@ -170,6 +171,15 @@
 #define LOOM_RT_W0_INIT_DIR_SHIFT	4		/* 0 = none, 1..6 = +X..-Z */
 #define LOOM_RT_W0_INIT_DIR_MASK	0x00000070u
 #define LOOM_RT_W0_ADAPTIVE		(1u << 8)
+/* DimWAR (weighted adaptive routing in dimension order, HyperX): the
+ * packet may deroute to another port of the W0 port's dimension (VCT
+ * PORT_CFG) on the class's VC1, once per dimension, choosing by weight
+ * (congestion x hops); minimal hops travel on VC0.  Bits 15:12: the
+ * minimal hops left from this router to the destination (the weight).
+ */
+#define LOOM_RT_W0_DIMWAR		(1u << 9)
+#define LOOM_RT_W0_HOPS_SHIFT		12
+#define LOOM_RT_W0_HOPS_MASK		0x0000f000u
 #define LOOM_RT_W0_VALID		(1u << 31)
 /* word 1: physical destination [15:0]; minimal output ports the adaptive
  * VC may choose among [31:24] (bit n = port n; 0 = only the W0 port)

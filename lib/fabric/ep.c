@@ -424,6 +424,8 @@ int lofi_ep_open(struct fid_domain *domain, struct fi_info *info,
 	ep->ep.msg = &lofi_msg_ops;
 	ep->ep.tagged = &lofi_tagged_ops;
 	ep->ep.rma = &lofi_no_rma_ops;
+	ep->ep.atomic = &lofi_no_atomic_ops;
+	ep->ep.collective = &lofi_no_collective_ops;
 	pthread_mutex_lock(&d->lock);
 	d->refs++;
 	pthread_mutex_unlock(&d->lock);

@@ -191,3 +191,252 @@ struct fi_ops_rma lofi_no_rma_ops = {
 	.writedata = no_writedata,
 	.injectdata = no_injectdata,
 };
+
+static ssize_t no_atomic_write(struct fid_ep *ep, const void *buf, size_t count,
+			       void *desc, fi_addr_t dest_addr, uint64_t addr,
+			       uint64_t key, enum fi_datatype datatype,
+			       enum fi_op op, void *context)
+{
+	(void)ep; (void)buf; (void)count; (void)desc; (void)dest_addr;
+	(void)addr; (void)key; (void)datatype; (void)op; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_atomic_writev(struct fid_ep *ep, const struct fi_ioc *iov,
+				void **desc, size_t count, fi_addr_t dest_addr,
+				uint64_t addr, uint64_t key,
+				enum fi_datatype datatype, enum fi_op op,
+				void *context)
+{
+	(void)ep; (void)iov; (void)desc; (void)count; (void)dest_addr;
+	(void)addr; (void)key; (void)datatype; (void)op; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_atomic_writemsg(struct fid_ep *ep,
+				  const struct fi_msg_atomic *msg,
+				  uint64_t flags)
+{
+	(void)ep; (void)msg; (void)flags;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_atomic_inject(struct fid_ep *ep, const void *buf,
+				size_t count, fi_addr_t dest_addr,
+				uint64_t addr, uint64_t key,
+				enum fi_datatype datatype, enum fi_op op)
+{
+	(void)ep; (void)buf; (void)count; (void)dest_addr; (void)addr;
+	(void)key; (void)datatype; (void)op;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_atomic_readwrite(struct fid_ep *ep, const void *buf,
+				   size_t count, void *desc, void *result,
+				   void *result_desc, fi_addr_t dest_addr,
+				   uint64_t addr, uint64_t key,
+				   enum fi_datatype datatype, enum fi_op op,
+				   void *context)
+{
+	(void)ep; (void)buf; (void)count; (void)desc; (void)result;
+	(void)result_desc; (void)dest_addr; (void)addr; (void)key;
+	(void)datatype; (void)op; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_atomic_readwritev(struct fid_ep *ep,
+				    const struct fi_ioc *iov, void **desc,
+				    size_t count, struct fi_ioc *resultv,
+				    void **result_desc, size_t result_count,
+				    fi_addr_t dest_addr, uint64_t addr,
+				    uint64_t key, enum fi_datatype datatype,
+				    enum fi_op op, void *context)
+{
+	(void)ep; (void)iov; (void)desc; (void)count; (void)resultv;
+	(void)result_desc; (void)result_count; (void)dest_addr; (void)addr;
+	(void)key; (void)datatype; (void)op; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_atomic_readwritemsg(struct fid_ep *ep,
+				      const struct fi_msg_atomic *msg,
+				      struct fi_ioc *resultv,
+				      void **result_desc, size_t result_count,
+				      uint64_t flags)
+{
+	(void)ep; (void)msg; (void)resultv; (void)result_desc;
+	(void)result_count; (void)flags;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_atomic_compwrite(struct fid_ep *ep, const void *buf,
+				   size_t count, void *desc,
+				   const void *compare, void *compare_desc,
+				   void *result, void *result_desc,
+				   fi_addr_t dest_addr, uint64_t addr,
+				   uint64_t key, enum fi_datatype datatype,
+				   enum fi_op op, void *context)
+{
+	(void)ep; (void)buf; (void)count; (void)desc; (void)compare;
+	(void)compare_desc; (void)result; (void)result_desc; (void)dest_addr;
+	(void)addr; (void)key; (void)datatype; (void)op; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_atomic_compwritev(struct fid_ep *ep,
+				    const struct fi_ioc *iov, void **desc,
+				    size_t count, const struct fi_ioc *comparev,
+				    void **compare_desc, size_t compare_count,
+				    struct fi_ioc *resultv, void **result_desc,
+				    size_t result_count, fi_addr_t dest_addr,
+				    uint64_t addr, uint64_t key,
+				    enum fi_datatype datatype, enum fi_op op,
+				    void *context)
+{
+	(void)ep; (void)iov; (void)desc; (void)count; (void)comparev;
+	(void)compare_desc; (void)compare_count; (void)resultv;
+	(void)result_desc; (void)result_count; (void)dest_addr; (void)addr;
+	(void)key; (void)datatype; (void)op; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_atomic_compwritemsg(struct fid_ep *ep,
+				      const struct fi_msg_atomic *msg,
+				      const struct fi_ioc *comparev,
+				      void **compare_desc, size_t compare_count,
+				      struct fi_ioc *resultv,
+				      void **result_desc, size_t result_count,
+				      uint64_t flags)
+{
+	(void)ep; (void)msg; (void)comparev; (void)compare_desc;
+	(void)compare_count; (void)resultv; (void)result_desc;
+	(void)result_count; (void)flags;
+	return -FI_ENOSYS;
+}
+
+/* no datatype and operation is valid: the answer fi_atomicvalid() gives */
+static int no_atomic_valid(struct fid_ep *ep, enum fi_datatype datatype,
+			   enum fi_op op, size_t *count)
+{
+	(void)ep; (void)datatype; (void)op;
+	if (count)
+		*count = 0;
+	return -FI_EOPNOTSUPP;
+}
+
+struct fi_ops_atomic lofi_no_atomic_ops = {
+	.size = sizeof(struct fi_ops_atomic),
+	.write = no_atomic_write,
+	.writev = no_atomic_writev,
+	.writemsg = no_atomic_writemsg,
+	.inject = no_atomic_inject,
+	.readwrite = no_atomic_readwrite,
+	.readwritev = no_atomic_readwritev,
+	.readwritemsg = no_atomic_readwritemsg,
+	.compwrite = no_atomic_compwrite,
+	.compwritev = no_atomic_compwritev,
+	.compwritemsg = no_atomic_compwritemsg,
+	.writevalid = no_atomic_valid,
+	.readwritevalid = no_atomic_valid,
+	.compwritevalid = no_atomic_valid,
+};
+
+static ssize_t no_coll_barrier(struct fid_ep *ep, fi_addr_t coll_addr,
+			       void *context)
+{
+	(void)ep; (void)coll_addr; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_coll_barrier2(struct fid_ep *ep, fi_addr_t coll_addr,
+				uint64_t flags, void *context)
+{
+	(void)ep; (void)coll_addr; (void)flags; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_coll_broadcast(struct fid_ep *ep, void *buf, size_t count,
+			      void *desc, fi_addr_t coll_addr,
+			      fi_addr_t root_addr, enum fi_datatype datatype,
+			      uint64_t flags, void *context)
+{
+	(void)ep; (void)buf; (void)count; (void)desc; (void)coll_addr;
+	(void)root_addr; (void)datatype; (void)flags; (void)context;
+	return -FI_ENOSYS;
+}
+
+/* scatter and gather */
+static ssize_t no_coll_rooted(struct fid_ep *ep, const void *buf,
+				     size_t count, void *desc, void *result,
+				     void *result_desc, fi_addr_t coll_addr,
+				     fi_addr_t root_addr,
+				     enum fi_datatype datatype, uint64_t flags,
+				     void *context)
+{
+	(void)ep; (void)buf; (void)count; (void)desc; (void)result;
+	(void)result_desc; (void)coll_addr; (void)root_addr; (void)datatype;
+	(void)flags; (void)context;
+	return -FI_ENOSYS;
+}
+
+/* alltoall and allgather */
+static ssize_t no_coll_all(struct fid_ep *ep, const void *buf, size_t count,
+			   void *desc, void *result, void *result_desc,
+			   fi_addr_t coll_addr, enum fi_datatype datatype,
+			   uint64_t flags, void *context)
+{
+	(void)ep; (void)buf; (void)count; (void)desc; (void)result;
+	(void)result_desc; (void)coll_addr; (void)datatype; (void)flags;
+	(void)context;
+	return -FI_ENOSYS;
+}
+
+/* allreduce and reduce_scatter */
+static ssize_t no_coll_reduce_all(struct fid_ep *ep, const void *buf,
+				  size_t count, void *desc, void *result,
+				  void *result_desc, fi_addr_t coll_addr,
+				  enum fi_datatype datatype, enum fi_op op,
+				  uint64_t flags, void *context)
+{
+	(void)ep; (void)buf; (void)count; (void)desc; (void)result;
+	(void)result_desc; (void)coll_addr; (void)datatype; (void)op;
+	(void)flags; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_coll_reduce(struct fid_ep *ep, const void *buf,
+			      size_t count, void *desc, void *result,
+			      void *result_desc, fi_addr_t coll_addr,
+			      fi_addr_t root_addr, enum fi_datatype datatype,
+			      enum fi_op op, uint64_t flags, void *context)
+{
+	(void)ep; (void)buf; (void)count; (void)desc; (void)result;
+	(void)result_desc; (void)coll_addr; (void)root_addr; (void)datatype;
+	(void)op; (void)flags; (void)context;
+	return -FI_ENOSYS;
+}
+
+static ssize_t no_coll_msg(struct fid_ep *ep,
+			   const struct fi_msg_collective *msg,
+			   struct fi_ioc *resultv, void **result_desc,
+			   size_t result_count, uint64_t flags)
+{
+	(void)ep; (void)msg; (void)resultv; (void)result_desc;
+	(void)result_count; (void)flags;
+	return -FI_ENOSYS;
+}
+
+struct fi_ops_collective lofi_no_collective_ops = {
+	.size = sizeof(struct fi_ops_collective),
+	.barrier = no_coll_barrier,
+	.broadcast = no_coll_broadcast,
+	.alltoall = no_coll_all,
+	.allreduce = no_coll_reduce_all,
+	.allgather = no_coll_all,
+	.reduce_scatter = no_coll_reduce_all,
+	.reduce = no_coll_reduce,
+	.scatter = no_coll_rooted,
+	.gather = no_coll_rooted,
+	.msg = no_coll_msg,
+	.barrier2 = no_coll_barrier2,
+};

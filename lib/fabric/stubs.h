@@ -6,6 +6,8 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
 #include <rdma/fi_eq.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_collective.h>
 #include <rdma/fi_rma.h>
 
 int lofi_no_bind(struct fid *fid, struct fid *bfid, uint64_t flags);
@@ -21,5 +23,7 @@ ssize_t lofi_no_eq_write(struct fid_eq *eq, uint32_t event, const void *buf,
 
 extern struct fi_ops_cm lofi_cm_ops;
 extern struct fi_ops_rma lofi_no_rma_ops;
+extern struct fi_ops_atomic lofi_no_atomic_ops;
+extern struct fi_ops_collective lofi_no_collective_ops;
 
 #endif /* LOFI_STUBS_H */

@@ -15,11 +15,14 @@
 #include <time.h>
 
 #include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_collective.h>
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
 #include <rdma/fi_tagged.h>
 
 #include "tap.h"
@@ -112,7 +115,7 @@ int main(void)
 	ssize_t n;
 	int ret;
 
-	tap_plan(28);
+	tap_plan(29);
 	hints->ep_attr->type = FI_EP_RDM;
 	hints->caps = FI_TAGGED | FI_MSG | FI_DIRECTED_RECV;
 	hints->fabric_attr->prov_name = strdup("loom");
@@ -184,6 +187,19 @@ int main(void)
 
 	n = fi_tsend(ep, small, 8, NULL, 5, 1, NULL);
 	tap_ok(n == -FI_EINVAL, "a send to an fi_addr never inserted: -FI_EINVAL (ret %zd)", n);
+	{
+		/* what the provider does not offer answers, never crashes */
+		ssize_t w = fi_write(ep, small, 8, NULL, me, 0, 0, NULL);
+		ssize_t a = fi_atomic(ep, small, 1, NULL, me, 0, 0, FI_UINT64, FI_SUM, NULL);
+		ssize_t b = fi_barrier(ep, 0, NULL);
+		size_t cnt = 7;
+		int v = fi_atomicvalid(ep, FI_UINT64, FI_SUM, &cnt);
+
+		tap_ok(w == -FI_ENOSYS && a == -FI_ENOSYS && b == -FI_ENOSYS &&
+		       v == -FI_EOPNOTSUPP && cnt == 0,
+		       "fi_write, fi_atomic, fi_barrier: -FI_ENOSYS; fi_atomicvalid: -FI_EOPNOTSUPP, count 0 (%zd %zd %zd %d %zu)",
+		       w, a, b, v, cnt);
+	}
 	n = fi_tinject(ep, sbuf, info->tx_attr->inject_size + 1, me, 1);
 	tap_ok(n == -FI_EMSGSIZE, "fi_tinject above inject_size (%zu): -FI_EMSGSIZE (ret %zd)",
 	       info->tx_attr->inject_size, n);
