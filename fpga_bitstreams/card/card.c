@@ -120,6 +120,7 @@ bool card_init(struct card *c, uint8_t *regs, size_t regs_size, unsigned int nod
 	card_blk(c, CARD_OFF_MAINT, LOOM_BLK_MAINT, LOOM_MAINT_VERSION, CARD_OFF_BSU,
 		 LOOM_MAINT_SIZE);
 	bsu_init(c);
+	mr_init(c, CARD_OFF_MR, 0);
 
 	card_save_boot_config(c);
 	card_init_fwid(c);

@@ -360,13 +360,16 @@ static void op_ioctl(struct rng *r)
 	union {
 		struct loom_dev_info info;
 		struct loom_bsu_wait bw;
+		struct loom_mr_reg mr;
+		struct loom_mr_dereg md;
 		uint8_t raw[512];
 	} u;
+	static uint8_t mr_buf[3 * 4096];
 	int s, fd = slot_fd(r, &s);
 	unsigned long cmd;
 
 	memset(&u, 0, sizeof(u));
-	switch (below(r, 4)) {
+	switch (below(r, 6)) {
 	case 0:
 		u.info.argsz = sizeof(u.info);
 		cmd = LOOM_IOC_DEV_INFO;
@@ -385,6 +388,21 @@ static void op_ioctl(struct rng *r)
 		cmd = LOOM_IOC_BSU_WAIT;
 		break;
 	}
+	case 2:
+		/* a region of this process's memory, or of any address */
+		u.mr.argsz = sizeof(u.mr);
+		u.mr.ctx_index = below(r, 70);
+		u.mr.access = below(r, 4) ? (uint32_t)below(r, 16) : (uint32_t)rnd(r);
+		u.mr.addr = below(r, 4) ? (uintptr_t)mr_buf + below(r, 4096) : rnd(r);
+		u.mr.length = below(r, 4) ? 1 + below(r, 8192) : rnd(r);
+		cmd = LOOM_IOC_MR_REG;
+		break;
+	case 3:
+		u.md.argsz = sizeof(u.md);
+		u.md.ctx_index = below(r, 70);
+		u.md.lkey = below(r, 2) ? (uint32_t)below(r, 1024) : (uint32_t)rnd(r);
+		cmd = LOOM_IOC_MR_DEREG;
+		break;
 	default:
 		for (size_t i = 0; i < sizeof(u.raw); i++)
 			u.raw[i] = below(r, 4) ? 0 : (uint8_t)rnd(r);
