@@ -92,50 +92,34 @@ bad_card() { # PREFIX DIR
 	has "$1" "$c" - 5 "loom-card[0]: context 3 disabled"
 }
 
+# result DESCRIPTION CHECK...: one TAP result; on failure what check-log printed
+result() {
+	local desc=$1
+	shift
+	if "$@"; then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc"
+		show
+	fi
+}
+run() { "$lab" check-log "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+clean() { [ $rc = 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; }
+
 tap_plan 6
-"$lab" check-log "$tmp/bad/h0.console.log" "$tmp/bad/card0.log" >"$tmp/out" 2>"$tmp/err"
-rc=$?
-if [ $rc = 1 ] && bad_console "" "$tmp/bad"; then
-	tap_ok "saved console log: fails, the KASAN report and the WARNING shown with the lines around them"
-else
-	tap_fail "saved console log: fails, the KASAN report and the WARNING shown with the lines around them"
-	show
-fi
-if [ $rc = 1 ] && bad_card "" "$tmp/bad" &&
-	grep -q "check-log: .* in 2 logs: .*strict registers 1" "$tmp/err"; then
-	tap_ok "saved card log: fails, the strict-register violation shown with the lines around it"
-else
-	tap_fail "saved card log: fails, the strict-register violation shown with the lines around it"
-	show
-fi
-"$lab" check-log "$tmp/clean/h0.console.log" "$tmp/clean/card0.log" >"$tmp/out" 2>"$tmp/err"
-rc=$?
-if [ $rc = 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; then
-	tap_ok "the same saved logs without the reports: exit 0, nothing printed"
-else
-	tap_fail "the same saved logs without the reports: exit 0, nothing printed"
-	show
-fi
-"$lab" check-log --dir "$tmp/badlab" >"$tmp/out" 2>"$tmp/err"
-rc=$?
-if [ $rc = 1 ] && bad_console "host 0: " "$tmp/badlab"; then
-	tap_ok "a lab's console log (--dir): fails, the KASAN report and the WARNING shown with the lines around them"
-else
-	tap_fail "a lab's console log (--dir): fails, the KASAN report and the WARNING shown with the lines around them"
-	show
-fi
-if [ $rc = 1 ] && bad_card "host 0: " "$tmp/badlab"; then
-	tap_ok "a lab's card log (--dir): fails, the strict-register violation shown with the lines around it"
-else
-	tap_fail "a lab's card log (--dir): fails, the strict-register violation shown with the lines around it"
-	show
-fi
-"$lab" check-log --dir "$tmp/cleanlab" >"$tmp/out" 2>"$tmp/err"
-rc=$?
-if [ $rc = 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; then
-	tap_ok "a lab with clean logs (--dir): exit 0, nothing printed"
-else
-	tap_fail "a lab with clean logs (--dir): exit 0, nothing printed"
-	show
-fi
+run "$tmp/bad/h0.console.log" "$tmp/bad/card0.log"
+result "saved console log: fails, the KASAN report and the WARNING shown with the lines around them" \
+	eval '[ $rc = 1 ] && bad_console "" "$tmp/bad"'
+result "saved card log: fails, the strict-register violation shown with the lines around it" \
+	eval '[ $rc = 1 ] && bad_card "" "$tmp/bad" &&
+	grep -q "check-log: .* in 2 logs: .*strict registers 1" "$tmp/err"'
+run "$tmp/clean/h0.console.log" "$tmp/clean/card0.log"
+result "the same saved logs without the reports: exit 0, nothing printed" clean
+run --dir "$tmp/badlab"
+result "a lab's console log (--dir): fails, the KASAN report and the WARNING shown with the lines around them" \
+	eval '[ $rc = 1 ] && bad_console "host 0: " "$tmp/badlab"'
+result "a lab's card log (--dir): fails, the strict-register violation shown with the lines around it" \
+	eval '[ $rc = 1 ] && bad_card "host 0: " "$tmp/badlab"'
+run --dir "$tmp/cleanlab"
+result "a lab with clean logs (--dir): exit 0, nothing printed" clean
 tap_done
