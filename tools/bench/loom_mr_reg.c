@@ -2,7 +2,7 @@
 /*
  * loom_mr_reg: how long registering and deregistering memory regions takes.
  *
- *   loom_mr_reg [-n ITERATIONS] [-s MAX_SIZE]
+ *   loom_mr_reg [-d DEV] [-n ITERATIONS] [-s MAX_SIZE]
  *
  * For sizes from 4 KiB up to MAX_SIZE (default 64 MiB), by powers of 4,
  * registers and deregisters an anonymous buffer (faulted in once
@@ -21,6 +21,7 @@
 
 #include <loom.h>
 
+#include "../common/cli.h"
 #include "../common/parse_num.h"
 
 #define MAX_ITERS	1000
@@ -43,11 +44,19 @@ static int cmp_double(const void *a, const void *b)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: loom_mr_reg [-n ITERATIONS] [-s MAX_SIZE]\n"
+"Usage: loom_mr_reg [-d DEV] [-n ITERATIONS] [-s MAX_SIZE]\n"
 "\n"
 "Time of loom_mr_reg() and loom_mr_dereg() for buffers of 4 KiB up to\n"
-"MAX_SIZE (default 64M; suffixes K, M, G), ITERATIONS times each (default\n"
-"20, at most %d): min, median, max in ms and the registration rate.\n"
+"MAX_SIZE, ITERATIONS times each: min, median, max in ms and the\n"
+"registration rate.\n"
+"\n"
+"  -d, --dev DEV          the card: loomN or its device node (default\n"
+"                         $LOOM_DEVICE, else loom0)\n"
+"  -n, --iters N          registrations per size, 1..%d (default 20)\n"
+"  -s, --size MAX_SIZE    the largest buffer, 4K..1G-4K (default 64M;\n"
+"                         suffixes K, M, G)\n"
+"  -h, --help             this text\n"
+"  -V, --version          the version\n"
 "\n"
 "Exit status: 0 success, 1 a registration failed, 2 usage error.\n",
 		MAX_ITERS);
@@ -56,11 +65,15 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "iterations", required_argument, NULL, 'n' },
+		{ "dev", required_argument, NULL, 'd' },
+		{ "iters", required_argument, NULL, 'n' },
 		{ "size", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *device = NULL;
+	char dev_buf[64];
 	static double reg_ms[MAX_ITERS], dereg_ms[MAX_ITERS];
 	uint64_t iters = 20, max = 64ull << 20;
 	struct loom_dev *dev;
@@ -68,31 +81,44 @@ int main(int argc, char **argv)
 	uint8_t *buf;
 	int c, err;
 
-	while ((c = getopt_long(argc, argv, "n:s:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:n:s:hV", opts, NULL)) != -1) {
 		switch (c) {
+		case 'd':
+			device = cli_dev_path(optarg, dev_buf, sizeof(dev_buf));
+			if (!device) {
+				fprintf(stderr, "loom_mr_reg: invalid --dev '%s': give a card name, loomN, or its device node\n",
+					optarg);
+				return CLI_EXIT_USAGE;
+			}
+			break;
 		case 'n':
 			if (!parse_num(optarg, &iters, false) || !iters || iters > MAX_ITERS) {
-				fprintf(stderr, "loom_mr_reg: -n '%s': give 1..%d\n", optarg, MAX_ITERS);
-				return 2;
+				fprintf(stderr, "loom_mr_reg: invalid --iters '%s': give 1..%d\n", optarg,
+					MAX_ITERS);
+				return CLI_EXIT_USAGE;
 			}
 			break;
 		case 's':
 			if (!parse_num(optarg, &max, true) || max < 4096 || max > (1ull << 30) - 4096) {
-				fprintf(stderr, "loom_mr_reg: -s '%s': give 4K .. 1G-4K\n", optarg);
-				return 2;
+				fprintf(stderr, "loom_mr_reg: invalid --size '%s': give 4K .. 1G-4K\n",
+					optarg);
+				return CLI_EXIT_USAGE;
 			}
 			break;
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			return cli_version("loom_mr_reg");
 		default:
-			usage(stderr);
-			return 2;
+			return cli_bad_option("loom_mr_reg", c, argv, opts);
 		}
 	}
 	if (optind != argc) {
-		usage(stderr);
-		return 2;
+		fprintf(stderr, "loom_mr_reg: unknown option or argument '%s'\nTry 'loom_mr_reg --help'.\n",
+			argv[optind]);
+		return CLI_EXIT_USAGE;
 	}
 	buf = mmap(NULL, max, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED) {
@@ -101,7 +127,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memset(buf, 1, max);
-	err = loom_dev_open(NULL, &dev);
+	err = loom_dev_open(device, &dev);
 	if (!err)
 		err = loom_ctx_create(dev, NULL, &ctx);
 	if (err) {
