@@ -7,7 +7,7 @@
 #                 (KASAN, lockdep, kmemleak, ...; hours; not part of check)
 #   make fuzz     the long run of the interface fuzzer (100000 calls); TAP
 #   make check-hostile  loom.ko against a hostile card for several minutes
-#   make check-cluster  the 16-host lab (4x4 torus): too long for check
+#   make check-cluster  the lab campaigns too long for check: 16 hosts, the 4-host cluster, MPI on loom
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make sim-bench  loom-sim's speed and memory figures (loom-sim --bench)
 #   make docs     the HTML documentation (Sphinx) into build/html

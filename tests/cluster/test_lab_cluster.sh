@@ -27,7 +27,7 @@ cleanup() {
 }
 trap cleanup EXIT
 hosts=$(lab_hosts 4)
-mpi_prog=$build/tests/lab/mpi_hosts
+mpi_prog=$build/tests/cluster/mpi_hosts
 # Open MPI refuses root unless told; the lab's guests run everything as root
 mpirun="mpirun --allow-run-as-root -np 4 --host $hosts --mca btl tcp,self"
 
