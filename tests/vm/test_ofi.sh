@@ -23,7 +23,7 @@ out=$(mktemp -d)
 trap 'lab_cleanup; rm -rf "$out"' EXIT
 env="FI_PROVIDER_PATH=$prov"
 
-tap_plan 37
+tap_plan 38
 mkdir -p "$(dirname "$mpi_prog")"
 if mpicc -O2 -Wall -Wextra -Werror -o "$mpi_prog" "$top/tests/lab/mpi_loom.c" 2>"$out/mpicc"; then
 	tap_ok "mpicc builds the MPI test program"
