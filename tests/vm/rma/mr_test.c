@@ -33,7 +33,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +47,8 @@
 #include <loom.h>
 #include <loom_hw/ring.h>
 
+#include "result.h"
+
 #define KEY_A		0xa11ceu
 #define KEY_B		0x0b0bu
 #define CTX_T		20
@@ -60,23 +61,6 @@
 #define ODD		123		/* regions start at an odd address */
 #define TIMEOUT_MS	60000
 #define N_REG		6
-
-static int failed;
-
-static void result(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", ok ? "ok" : "FAILED");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	failed |= !ok;
-}
 
 static uint8_t pattern(unsigned int id, uint64_t off)
 {
