@@ -182,8 +182,7 @@ int loom_put_counted_mr(struct loom_ctx *ctx, uint32_t node, uint32_t rkey,
 
 	if (err)
 		return err;
-	if ((flags & ~LOOM_PUT_REMOTE_EVENT) || counter >= LOOM_COUNTERS_MAX ||
-	    remote_off >= LOOM_COUNTED_OFF_LIMIT)
+	if (!loom_counted_args_ok(flags, counter, remote_off))
 		return -EINVAL;
 	return post_transfer(ctx, LOOM_OP_PUT_COUNTED, node, rkey, remote_off, mr, local_off,
 			     len, flags, counter, tag);
