@@ -180,12 +180,7 @@ else
 	tap_diag "$(cat "$out/send0" "$out/recv3" "$out/send1" "$out/recv2")"
 fi
 
-if "$LOOM_LAB" check-log --dir "$LAB_DIR" >"$out/checklog" 2>&1; then
-	tap_ok "guest kernel logs have no oops, BUG or warning"
-else
-	tap_fail "guest kernel logs have no oops, BUG or warning"
-	tap_diag "$(cat "$out/checklog")"
-fi
+tap_check "guest kernel logs have no oops, BUG or warning" "$LOOM_LAB" check-log --dir "$LAB_DIR"
 
 # ---- stop leaves nothing: processes, RAM files, sockets, TCP ports
 lab_stop_clean

@@ -163,12 +163,7 @@ else
 	tap_fail "the speed ratios are measured (mpi lat '$mpi_lat', put lat '$put_lat', mpi bw '$mpi_bw', put bw '$put_bw')"
 fi
 
-if "$LOOM_LAB" check-log --dir "$LAB_DIR" >"$out/checklog" 2>&1; then
-	tap_ok "guest kernel logs have no oops, BUG or warning"
-else
-	tap_fail "guest kernel logs have no oops, BUG or warning"
-	tap_diag "$(cat "$out/checklog")"
-fi
+tap_check "guest kernel logs have no oops, BUG or warning" "$LOOM_LAB" check-log --dir "$LAB_DIR"
 lab_stop_clean
 tap_check "stop leaves nothing behind" test $? = 0
 tap_done

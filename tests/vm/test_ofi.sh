@@ -87,12 +87,7 @@ fi
 tap_diag "$(grep -E '^(ok|FAIL|PASSED|FAILED)' "$out/mpi")"
 [ $rc = 0 ] || tap_diag "$(grep -v '^\[' "$out/mpi" | tail -n 30)"
 
-if "$LOOM_LAB" check-log --dir "$LAB_DIR" >"$out/checklog" 2>&1; then
-	tap_ok "guest kernel logs have no oops, BUG or warning"
-else
-	tap_fail "guest kernel logs have no oops, BUG or warning"
-	tap_diag "$(cat "$out/checklog")"
-fi
+tap_check "guest kernel logs have no oops, BUG or warning" "$LOOM_LAB" check-log --dir "$LAB_DIR"
 lab_stop_clean
 tap_check "stop leaves nothing behind" test $? = 0
 tap_done
