@@ -7,7 +7,7 @@
 #                 (KASAN, lockdep, kmemleak, ...; hours; not part of check)
 #   make fuzz     the long run of the interface fuzzer (100000 calls); TAP
 #   make check-hostile  loom.ko against a hostile card for several minutes
-#   make check-cluster  the 16-host lab (4x4 torus): too long for check
+#   make check-cluster  the lab campaigns too long for check: 16 hosts, the 4-host cluster, MPI on loom
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make sim-bench  loom-sim's speed and memory figures (loom-sim --bench)
 #   make docs     the HTML documentation (Sphinx) into build/html
@@ -33,6 +33,7 @@ deps:
 
 userspace:
 	$(MAKE) -C lib
+	$(MAKE) -C lib/fabric
 	$(MAKE) -C fpga_bitstreams
 	$(MAKE) -C tools/loom-xfer
 	$(MAKE) -C tools/bench
@@ -53,6 +54,7 @@ docs:
 # test programs (unit tests and native fabric tests under ASan/UBSan)
 tests: userspace module vm-tests
 	$(MAKE) -C lib tests
+	$(MAKE) -C lib/fabric tests
 	$(MAKE) -C tools/loomctl tests
 	$(MAKE) -C fpga_bitstreams tests
 	$(MAKE) -C tools/loom-sim tests
@@ -62,6 +64,7 @@ vm-tests: userspace module
 	$(MAKE) -C kmod tests
 	$(MAKE) -C tests/vm/uring
 	$(MAKE) -C tests/vm/rma
+	$(MAKE) -C tests/vm/ofi
 
 # (the packages too: tests/vm/test_deb.sh installs them into a lab)
 check: deps
@@ -101,6 +104,7 @@ sim-bench: userspace
 
 install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
+	$(MAKE) -C lib/fabric install PREFIX=$(PREFIX) PROV_RPATH=
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab \
 		$(BUILD)/bin/loom-lab-agent \

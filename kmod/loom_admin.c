@@ -27,6 +27,10 @@ static const char *loom_admin_cmd_name(u32 cmd)
 		return "CTX_ENABLE";
 	case LOOM_ADMIN_CMD_CTX_DISABLE:
 		return "CTX_DISABLE";
+	case LOOM_ADMIN_CMD_MR_ENABLE:
+		return "MR_ENABLE";
+	case LOOM_ADMIN_CMD_MR_DISABLE:
+		return "MR_DISABLE";
 	default:
 		return "?";
 	}
@@ -53,6 +57,9 @@ static int loom_admin_errno(u32 result, const char **why)
 	case LOOM_ADMIN_E_BUSY:
 		*why = "context already enabled";
 		return -EBUSY;
+	case LOOM_ADMIN_E_BAD_MR:
+		*why = "memory-region record rejected";
+		return -EINVAL;
 	default:
 		*why = "unknown result code";
 		return -EPROTO;
@@ -67,7 +74,8 @@ static int loom_admin_errno(u32 result, const char **why)
 static bool loom_admin_must_succeed(u32 cmd)
 {
 	return cmd == LOOM_ADMIN_CMD_NOP || cmd == LOOM_ADMIN_CMD_RESET ||
-	       cmd == LOOM_ADMIN_CMD_CTX_DISABLE;
+	       cmd == LOOM_ADMIN_CMD_CTX_DISABLE ||
+	       cmd == LOOM_ADMIN_CMD_MR_DISABLE;
 }
 
 static bool loom_admin_acked(struct loom_dev *ldev, u32 seq)
@@ -138,7 +146,8 @@ static int loom_admin_run(struct loom_dev *ldev, u32 cmd, u32 arg0,
  * once loom_admin_stop() ran, the errno the card's result code maps to
  * (-EINVAL, -EBUSY, -EOPNOTSUPP), or -EIO when the card has failed,
  * answers with a result code the interface does not define, or refuses a
- * command it may not refuse (NOP, RESET, CTX_DISABLE: either fails it);
+ * command it may not refuse (NOP, RESET, CTX_DISABLE, MR_DISABLE: either
+ * fails it);
  * failures are logged.
  */
 int loom_admin_cmd(struct loom_dev *ldev, u32 cmd, u32 arg0,
@@ -158,7 +167,7 @@ int loom_admin_cmd(struct loom_dev *ldev, u32 cmd, u32 arg0,
 		loom_hw_fail(ldev, "ADMIN", "RESULT", -1,
 			     ldev->blk_admin.off + LOOM_ADMIN_RESULT, result,
 			     "0..%u (LOOM_ADMIN_E_*), the answer to %s(%u)",
-			     LOOM_ADMIN_E_BUSY, loom_admin_cmd_name(cmd), arg0);
+			     LOOM_ADMIN_E_BAD_MR, loom_admin_cmd_name(cmd), arg0);
 		return -EIO;
 	}
 	if (err && loom_admin_must_succeed(cmd)) {

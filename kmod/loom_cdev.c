@@ -81,13 +81,21 @@ static int loom_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/*
- * Copy an ioctl argument in: argsz (its first word) must cover at least
- * @minsz bytes and at most a page; bytes beyond what the driver knows must
- * be zero (-E2BIG otherwise).
+/**
+ * loom_arg_in() - copy an ioctl argument in
+ * @karg: kernel copy
+ * @ksize: its size
+ * @minsz: smallest argsz accepted
+ * @uarg: user address
+ * @argsz: set to the argsz the caller passed
+ *
+ * argsz (the first word) must cover at least @minsz bytes and at most a
+ * page; bytes beyond what the driver knows must be zero.
+ *
+ * Return: 0, -EFAULT, -EINVAL (argsz too small) or -E2BIG.
  */
-static int loom_arg_in(void *karg, size_t ksize, size_t minsz,
-		       void __user *uarg, u32 *argsz)
+int loom_arg_in(void *karg, size_t ksize, size_t minsz, void __user *uarg,
+		u32 *argsz)
 {
 	if (get_user(*argsz, (u32 __user *)uarg))
 		return -EFAULT;
@@ -98,9 +106,17 @@ static int loom_arg_in(void *karg, size_t ksize, size_t minsz,
 	return copy_struct_from_user(karg, ksize, uarg, *argsz);
 }
 
-/* Copy back at most argsz bytes, so that older callers get a prefix. */
-static int loom_arg_out(void __user *uarg, const void *karg, size_t ksize,
-			u32 argsz)
+/**
+ * loom_arg_out() - copy an ioctl result back: at most @argsz bytes, so
+ *	that older callers get a prefix
+ * @uarg: user address
+ * @karg: kernel copy
+ * @ksize: its size
+ * @argsz: what the caller passed
+ *
+ * Return: 0 or -EFAULT.
+ */
+int loom_arg_out(void __user *uarg, const void *karg, size_t ksize, u32 argsz)
 {
 	return copy_to_user(uarg, karg, min_t(size_t, ksize, argsz)) ?
 	       -EFAULT : 0;
@@ -214,6 +230,10 @@ static long loom_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return loom_ioc_ctx_destroy(lf, uarg);
 	case LOOM_IOC_BSU_WAIT:
 		return loom_ioc_bsu_wait(lf, uarg);
+	case LOOM_IOC_MR_REG:
+		return loom_mr_reg_user(lf, uarg);
+	case LOOM_IOC_MR_DEREG:
+		return loom_mr_dereg_user(lf, uarg);
 	default:
 		return -ENOTTY;
 	}

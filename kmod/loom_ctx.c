@@ -53,8 +53,15 @@ atomic_long_t loom_mem_dma_bytes = ATOMIC_LONG_INIT(0);
 static LIST_HEAD(loom_kept);
 static DEFINE_MUTEX(loom_kept_lock);
 
-static int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b,
-			  size_t size)
+/**
+ * loom_dma_alloc() - coherent memory for the card, charged to the caller
+ * @ldev: the card
+ * @b: filled in
+ * @size: bytes (rounded up to pages)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b, size_t size)
 {
 	b->size = PAGE_ALIGN(size);
 	/*
@@ -69,7 +76,12 @@ static int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b,
 	return 0;
 }
 
-static void loom_dma_free(struct loom_dev *ldev, struct loom_dma_buf *b)
+/**
+ * loom_dma_free() - free what loom_dma_alloc() gave, if anything
+ * @ldev: the card
+ * @b: the buffer; emptied
+ */
+void loom_dma_free(struct loom_dev *ldev, struct loom_dma_buf *b)
 {
 	if (b->va) {
 		dma_free_coherent(&ldev->pdev->dev, b->size, b->va, b->dma);
@@ -114,6 +126,8 @@ static void loom_ctx_uncharge_user(struct loom_dev *ldev, struct loom_ctx *ctx)
  */
 static void loom_ctx_free(struct loom_dev *ldev, struct loom_ctx *ctx)
 {
+	/* the card dropped the context's regions when it stopped it */
+	loom_mr_free_all(ldev, ctx);
 	loom_ctx_uncharge_user(ldev, ctx);
 	loom_ctx_free_mem(ldev, ctx);
 	loom_bsu_release(ldev, ctx);
@@ -398,6 +412,7 @@ int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 	if (!ctx)
 		return -ENOMEM;
 	atomic_long_inc(&loom_mem_contexts);
+	INIT_LIST_HEAD(&ctx->mrs);
 	ctx->lf = lf;
 	ctx->key = req->key;
 	ctx->cmdq_log2 = cmdq_log2;
@@ -480,7 +495,7 @@ int loom_ctx_destroy(struct loom_file *lf, u32 index)
 		err = -EIO;
 	else if (!ctx)
 		err = -EINVAL;
-	else if (atomic_read(&ctx->map_count))
+	else if (atomic_read(&ctx->map_count) || ctx->mr_busy)
 		err = -EBUSY;
 	else
 		/* the slot stays reserved: nothing finds the context now */
@@ -658,6 +673,7 @@ void loom_ctx_keep_orphans(struct loom_dev *ldev)
 	mutex_lock(&ldev->lock);
 	list_for_each_entry(ctx, &ldev->orphans, orphan_node) {
 		loom_pin_uncharge(ldev, &ctx->pin);
+		loom_mr_uncharge_all(ldev, ctx);
 		loom_ctx_uncharge_user(ldev, ctx);
 	}
 	mutex_unlock(&ldev->lock);

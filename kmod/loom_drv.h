@@ -168,6 +168,9 @@ struct loom_keys {
  * @pinned_pages: pages of context memory allocated for user space
  *	(loom_pin.c), checked against max_pinned_kb
  * @blk_maint: maintenance block (optional)
+ * @blk_mr: memory-region block (optional)
+ * @mr_busy: memory-region records in use (loom_mr.c), protected by @lock
+ * @mr_gen: generation of the last key of each record, protected by @lock
  * @geo: the rest of the card's geometry, read once at probe (loom_hw.h)
  * @hw_flags: LOOM_HW_F_* (loom_hw.c)
  * @fail_work: cuts the open files off once the card failed (loom_hw.c)
@@ -223,6 +226,9 @@ struct loom_dev {
 	atomic_t bsu_events;
 	atomic_long_t pinned_pages;
 	struct loom_blk blk_maint;
+	struct loom_blk blk_mr;
+	DECLARE_BITMAP(mr_busy, LOOM_MR_MAX_ENTRIES);
+	u32 mr_gen[LOOM_MR_MAX_ENTRIES];
 	struct loom_geo geo;
 	unsigned long hw_flags;
 	struct work_struct fail_work;
@@ -314,6 +320,9 @@ struct loom_pin {
  *	LOOM_DB_CMD_PI is write-only
  * @uring_pi_pending: @uring_pi is ahead of what was written to CMD_PI
  * @pin: what the context's memory is charged to (loom_pin.c)
+ * @mrs: its memory regions (struct loom_mr, loom_mr.c), protected by
+ *	ldev->lock
+ * @mr_busy: registrations and deregistrations under way (ldev->lock)
  */
 struct loom_ctx {
 	struct loom_file *lf;
@@ -336,6 +345,8 @@ struct loom_ctx {
 	struct loom_pin pin;
 	u32 uring_pi;
 	bool uring_pi_pending;
+	struct list_head mrs;
+	u32 mr_busy;
 };
 
 /* loom_main.c */
@@ -372,6 +383,30 @@ void loom_ctx_kept_exit(void);
 bool loom_ctx_cq_ready(struct loom_ctx *ctx);
 u64 loom_token(const struct loom_ctx *ctx, enum loom_region region);
 
+/* loom_ctx.c: coherent memory the card reaches */
+int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b, size_t size);
+void loom_dma_free(struct loom_dev *ldev, struct loom_dma_buf *b);
+
+/* loom_cdev.c: ioctl arguments */
+int loom_arg_in(void *karg, size_t ksize, size_t minsz, void __user *uarg,
+		u32 *argsz);
+int loom_arg_out(void __user *uarg, const void *karg, size_t ksize, u32 argsz);
+
+/* loom_mr.c: memory regions (debugfs "memory": regions, pinned pages) */
+extern atomic_long_t loom_mem_mrs;
+extern atomic_long_t loom_mem_mr_pages;
+int loom_mr_reg(struct loom_file *lf, struct loom_mr_reg *req);
+int loom_mr_dereg(struct loom_file *lf, const struct loom_mr_dereg *req);
+int loom_mr_reg_user(struct loom_file *lf, void __user *uarg);
+int loom_mr_dereg_user(struct loom_file *lf, void __user *uarg);
+void loom_mr_free_all(struct loom_dev *ldev, struct loom_ctx *ctx);
+void loom_mr_uncharge_all(struct loom_dev *ldev, struct loom_ctx *ctx);
+
+/* loom_quota.c: memory regions */
+int loom_quota_charge_pages(struct loom_dev *ldev, kuid_t uid,
+			    unsigned long pages);
+void loom_quota_uncharge_pages(struct loom_dev *ldev, kuid_t uid,
+			       unsigned long pages);
 /* loom_quota.c */
 struct seq_file;
 int loom_quota_charge(struct loom_dev *ldev, kuid_t uid, u32 bsus,

@@ -51,6 +51,9 @@ struct loom_dev;
  * @cnt_stride: COUNTERS STRIDE
  * @n_bsu: BSU units, 1..LOOM_BSU_COUNT; 0 when the card has no BSU block
  * @bsu_area: BSU PAGE_AREA: register-space offset of unit 0's page
+ * @n_mr: memory-region records, 1..LOOM_MR_MAX_ENTRIES; 0 when the card
+ *	has no MR block
+ * @mr_stride: MR STRIDE
  */
 struct loom_geo {
 	u32 node_id;
@@ -60,7 +63,35 @@ struct loom_geo {
 	u32 cnt_stride;
 	u32 n_bsu;
 	u32 bsu_area;
+	u32 n_mr;
+	u32 mr_stride;
 };
+
+/**
+ * struct loom_hw_mr_rec - what the driver programs into a region's record
+ * @key: the region's key (index in its low LOOM_MR_KEY_INDEX_BITS)
+ * @access: LOOM_MR_ACC_*
+ * @first_off: offset of the region's first byte in its first page
+ * @ctx: owning context index
+ * @pkey: partition key (the owning context's)
+ * @length: bytes
+ * @pgl: bus address of the page directory
+ */
+struct loom_hw_mr_rec {
+	u32 key;
+	u32 access;
+	u32 first_off;
+	u32 ctx;
+	u32 pkey;
+	u64 length;
+	u64 pgl;
+};
+
+/* ---- loom_hw_mr.c: memory-region table ------------------------------- */
+int loom_hw_mr_probe(struct loom_dev *ldev);
+void loom_hw_mr_program(struct loom_dev *ldev, u32 index,
+			const struct loom_hw_mr_rec *rec);
+u32 loom_hw_mr_prot_errors(struct loom_dev *ldev);
 
 /* ---- loom_hw.c: failure ------------------------------------------------ */
 void loom_hw_init(struct loom_dev *ldev);

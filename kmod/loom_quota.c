@@ -199,3 +199,55 @@ void loom_quota_destroy(struct loom_dev *ldev)
 	}
 	xa_destroy(&ldev->quota);
 }
+
+/**
+ * loom_quota_charge_pages() - charge pinned pages of a memory region to
+ *	the user holding its context
+ * @ldev: the card, locked
+ * @uid: the context's user (loom_quota_charge() charged it)
+ * @pages: pages the region pins
+ *
+ * Return: 0; -EDQUOT beyond max_pinned_kb_per_user (logged); -EINVAL when
+ * @uid holds no context.
+ */
+int loom_quota_charge_pages(struct loom_dev *ldev, kuid_t uid,
+			    unsigned long pages)
+{
+	unsigned long cap = READ_ONCE(loom_max_pinned_kb_per_user) /
+			    (PAGE_SIZE / SZ_1K);
+	struct loom_quota_use *use;
+
+	lockdep_assert_held(&ldev->lock);
+	use = xa_load(&ldev->quota, loom_quota_key(uid));
+	if (WARN_ON_ONCE(!use || !use->ctxs))
+		return -EINVAL;
+	if (!capable(CAP_SYS_RESOURCE) && loom_quota_over(use->pages, pages, cap)) {
+		dev_notice_ratelimited(&ldev->pdev->dev,
+				       "uid %u holds %lu KiB pinned of loom%d, max_pinned_kb_per_user is %u: memory region of %lu KiB refused (EDQUOT)\n",
+				       from_kuid(&init_user_ns, uid),
+				       use->pages * (PAGE_SIZE / SZ_1K), ldev->minor,
+				       READ_ONCE(loom_max_pinned_kb_per_user),
+				       pages * (PAGE_SIZE / SZ_1K));
+		return -EDQUOT;
+	}
+	use->pages += pages;
+	return 0;
+}
+
+/**
+ * loom_quota_uncharge_pages() - give back loom_quota_charge_pages()
+ * @ldev: the card, locked
+ * @uid: the uid it charged
+ * @pages: the pages it charged
+ */
+void loom_quota_uncharge_pages(struct loom_dev *ldev, kuid_t uid,
+			       unsigned long pages)
+{
+	struct loom_quota_use *use;
+
+	lockdep_assert_held(&ldev->lock);
+	use = xa_load(&ldev->quota, loom_quota_key(uid));
+	if (!use || use->pages < pages)
+		return;	/* its contexts were kept for good and uncharged */
+	use->pages -= pages;
+}

@@ -489,7 +489,8 @@ static int loom_usubmit_check(const struct loom_ctx *ctx,
 			      const struct loom_cmd *d)
 {
 	const u8 known = LOOM_CMD_F_SIGNAL | LOOM_CMD_F_FENCE |
-			 LOOM_CMD_F_ORDERED | LOOM_CMD_F_REMOTE_CQE;
+			 LOOM_CMD_F_ORDERED | LOOM_CMD_F_REMOTE_CQE |
+			 LOOM_CMD_F_LOCAL_MR | LOOM_CMD_F_REMOTE_MR;
 	bool transfer = false;
 
 	if (d->flags & ~known)
@@ -507,7 +508,9 @@ static int loom_usubmit_check(const struct loom_ctx *ctx,
 		transfer = true;
 		break;
 	case LOOM_OP_ATOMIC:
-		if (d->length != 8 || d->remote_off % 8 ||
+		/* in a region, alignment is the memory's: the card checks it */
+		if (d->length != 8 ||
+		    (d->remote_off % 8 && !(d->flags & LOOM_CMD_F_REMOTE_MR)) ||
 		    d->aux < LOOM_AMO_FETCH_ADD || d->aux > LOOM_AMO_CSWAP)
 			return -EINVAL;
 		break;
@@ -522,8 +525,10 @@ static int loom_usubmit_check(const struct loom_ctx *ctx,
 		return -EINVAL;
 	if (transfer && !d->length)
 		return -EINVAL;
-	if (transfer && (d->local_off > ctx->seg.size ||
-			 d->length > ctx->seg.size - d->local_off))
+	/* a local region's bounds are the card's to check (its table) */
+	if (transfer && !(d->flags & LOOM_CMD_F_LOCAL_MR) &&
+	    (d->local_off > ctx->seg.size ||
+	     d->length > ctx->seg.size - d->local_off))
 		return -ERANGE;
 	return 0;
 }
@@ -635,6 +640,30 @@ out:
 	return err;
 }
 
+/*
+ * LOOM_URING_MR_REG/DEREG: the ioctl's work, which pins pages and waits
+ * for the card, so never in a non-blocking issue: io-wq retries it.
+ */
+static int loom_uring_mr(struct loom_file *lf, struct io_uring_cmd *cmd,
+			 unsigned int issue_flags)
+{
+	struct loom_uring_mr req;
+	void __user *uarg;
+
+	BUILD_BUG_ON(sizeof(req) > LOOM_URING_CMD_BYTES);
+	memcpy(&req, cmd->cmd, sizeof(req));
+	if (req.flags || req.pad ||
+	    memchr_inv((const u8 *)cmd->cmd + sizeof(req), 0,
+		       LOOM_URING_CMD_BYTES - sizeof(req)))
+		return -EINVAL;
+	if (issue_flags & IO_URING_F_NONBLOCK)
+		return -EAGAIN;
+	uarg = u64_to_user_ptr(req.arg);
+	if (cmd->cmd_op == LOOM_URING_MR_REG)
+		return loom_mr_reg_user(lf, uarg);
+	return loom_mr_dereg_user(lf, uarg);
+}
+
 /**
  * loom_uring_cmd() - file_operations.uring_cmd of /dev/loomN
  * @cmd: the command
@@ -661,6 +690,9 @@ int loom_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags)
 		return loom_uring_cancel(lf, cmd);
 	case LOOM_URING_SUBMIT:
 		return loom_uring_submit(lf, cmd, issue_flags);
+	case LOOM_URING_MR_REG:
+	case LOOM_URING_MR_DEREG:
+		return loom_uring_mr(lf, cmd, issue_flags);
 	default:
 		return -ENOTTY;
 	}

@@ -162,6 +162,7 @@ static void card_init_regs(struct card *c)
 	card_blk(c, CARD_OFF_MAINT, LOOM_BLK_MAINT, LOOM_MAINT_VERSION, CARD_OFF_BSU,
 		 LOOM_MAINT_SIZE);
 	bsu_init(c);
+	mr_init(c, CARD_OFF_MR, 0);
 }
 
 /* The router block: one router, its tables read live from the register window. */

@@ -35,6 +35,7 @@
 #include "host_if.h"
 #include "hostport.h"
 #include "maint.h"
+#include "mr_table.h"
 #include "netport.h"
 #include "link/link_params.h"
 #include "router/params.h"
@@ -44,7 +45,7 @@
 
 #define CARD_N_CTX		64
 #define CARD_RT_ENTRIES		LOOM_MAX_NODES
-#define CARD_DESIGN_VERSION	((0u << 16) | (3u << 8) | 0u)	/* 0.3.0: partitions enforced, cycle-level blocks */
+#define CARD_DESIGN_VERSION	((0u << 16) | (4u << 8) | 0u)	/* 0.4.0: memory regions, cycle-level blocks */
 #define CARD_DESC		"loom-card-emu"
 #define CARD_FP_TIMEOUT_MS	1000	/* PORTS_FP_TIMEOUT_MS at reset */
 #define CARD_LANES		4	/* lanes per link */
@@ -79,6 +80,8 @@
 #define CARD_LINK_SIZE		(LOOM_LINK_BASE + LOOM_MAX_PORTS * LOOM_LINK_REC_SIZE)
 #define CARD_OFF_MAINT		0x4300
 #define CARD_OFF_BSU		0x4800	/* BSU block header; its pages follow the doorbells */
+#define CARD_OFF_MR		0x4c00	/* memory-region table (rma/mr_table.c) */
+#define CARD_MR_SIZE		(LOOM_MR_BASE + CARD_N_MR * LOOM_MR_REC_SIZE)
 #define CARD_DB_AREA		0x10000	/* page aligned */
 #define CARD_BSU_AREA		(CARD_DB_AREA + CARD_N_CTX * LOOM_DB_PAGE_SIZE)	/* 0x50000 */
 #define CARD_REGS_MIN		(CARD_BSU_AREA + LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE)
@@ -141,6 +144,7 @@ struct card {
 	uint64_t host_drops;	/* packets from the host interface dropped */
 	uint64_t stale_acks;	/* acks for no operation in flight */
 	struct bsu_block bsu;	/* barrier/eureka units */
+	struct mr_table mr;	/* registered memory regions */
 	struct strict_regs strict;	/* --strict-registers: access checking */
 	struct hostile *hostile;	/* its hostile mode (hostile.h), or NULL */
 	/* the router block */

@@ -81,6 +81,10 @@ static uint32_t admin_execute(struct card *c, uint32_t cmd, uint32_t arg0)
 			return LOOM_ADMIN_E_BAD_CTX;
 		hif_ctx_stop(c, arg0);
 		return LOOM_ADMIN_E_OK;
+	case LOOM_ADMIN_CMD_MR_ENABLE:
+		return mr_admin_enable(c, arg0);
+	case LOOM_ADMIN_CMD_MR_DISABLE:
+		return mr_admin_disable(c, arg0);
 	}
 	return LOOM_ADMIN_E_UNKNOWN_CMD;
 }
@@ -95,7 +99,8 @@ void admin_poll(struct card *c)
 	cmd = card_rd32(c, CARD_OFF_ADMIN + LOOM_ADMIN_CMD);
 	arg0 = card_rd32(c, CARD_OFF_ADMIN + LOOM_ADMIN_ARG0);
 	res = admin_execute(c, cmd, arg0);
-	if (c->verbose || (res != LOOM_ADMIN_E_OK && cmd != LOOM_ADMIN_CMD_CTX_ENABLE))
+	if (c->verbose || (res != LOOM_ADMIN_E_OK && cmd != LOOM_ADMIN_CMD_CTX_ENABLE &&
+			       cmd != LOOM_ADMIN_CMD_MR_ENABLE))
 		card_log(c, "admin: command %u arg %u seq %u -> result %u", cmd, arg0, seq, res);
 	card_wr32(c, CARD_OFF_ADMIN + LOOM_ADMIN_RESULT, res);
 	card_wr32(c, CARD_OFF_ADMIN + LOOM_ADMIN_ACK, seq);

@@ -12,6 +12,9 @@ static uint8_t desc_check_transfer(const struct loom_cmd *cmd, uint64_t seg_size
 {
 	if (cmd->length == 0 || cmd->dst_node >= LOOM_MAX_NODES)
 		return LOOM_CQE_ST_BAD_DESC;
+	/* a local region is checked against the MR table when the op starts */
+	if (cmd->flags & LOOM_CMD_F_LOCAL_MR)
+		return cmd->compare >> 32 ? LOOM_CQE_ST_BAD_DESC : LOOM_CQE_ST_OK;
 	if (cmd->local_off > seg_size || cmd->length > seg_size - cmd->local_off)
 		return LOOM_CQE_ST_LOCAL_BOUNDS;
 	return LOOM_CQE_ST_OK;
@@ -20,6 +23,11 @@ static uint8_t desc_check_transfer(const struct loom_cmd *cmd, uint64_t seg_size
 uint8_t desc_check(const struct loom_cmd *cmd, uint64_t seg_size)
 {
 	if (cmd->flags & ~DESC_FLAGS_KNOWN)
+		return LOOM_CQE_ST_BAD_DESC;
+	/* regions name memory of transfers and atomics only; atomics no local one */
+	if (cmd->flags & (LOOM_CMD_F_LOCAL_MR | LOOM_CMD_F_REMOTE_MR) &&
+	    (cmd->opcode == LOOM_OP_NOP || cmd->opcode == LOOM_OP_COUNTER_WAIT ||
+	     (cmd->opcode == LOOM_OP_ATOMIC && cmd->flags & LOOM_CMD_F_LOCAL_MR)))
 		return LOOM_CQE_ST_BAD_DESC;
 	switch (cmd->opcode) {
 	case LOOM_OP_NOP:
@@ -33,7 +41,9 @@ uint8_t desc_check(const struct loom_cmd *cmd, uint64_t seg_size)
 			return LOOM_CQE_ST_BAD_DESC;
 		return desc_check_transfer(cmd, seg_size);
 	case LOOM_OP_ATOMIC:
-		if (cmd->length != 8 || cmd->remote_off % 8 || cmd->dst_node >= LOOM_MAX_NODES ||
+		/* in a region, alignment is the memory's: the target checks it */
+		if (cmd->length != 8 || (cmd->remote_off % 8 && !(cmd->flags & LOOM_CMD_F_REMOTE_MR)) ||
+		    cmd->dst_node >= LOOM_MAX_NODES ||
 		    cmd->aux < LOOM_AMO_FETCH_ADD || cmd->aux > LOOM_AMO_CSWAP)
 			return LOOM_CQE_ST_BAD_DESC;
 		return LOOM_CQE_ST_OK;

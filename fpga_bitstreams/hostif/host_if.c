@@ -169,6 +169,7 @@ bool hif_ctx_start(struct card *c, unsigned int idx, const struct hif_ctx_params
 
 static void hif_ctx_release(struct card *c, unsigned int idx, uint32_t state)
 {
+	mr_ctx_gone(c, idx);
 	hif_ctx_clear(&c->ctx[idx]);
 	hif_set_state(c, idx, state);
 }
@@ -228,6 +229,16 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 	if (x->ops[slot].busy)
 		return false;
 	x->has_staged = false;
+	if (cmd->flags & LOOM_CMD_F_LOCAL_MR) {
+		uint8_t st = mr_check_local(c, idx, (uint32_t)cmd->compare, cmd->local_off,
+					    cmd->length, cmd->opcode == LOOM_OP_GET);
+
+		if (st != LOOM_CQE_ST_OK) {
+			mr_count_refusal(c);
+			hif_post_local(c, idx, cmd, st, 0);
+			return true;
+		}
+	}
 	/*
 	 * The DMA engine looks up the op's exit in the routing table before it
 	 * segments it: no route, or a link that is down, fails the op at once
@@ -260,6 +271,8 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 	op->aux = cmd->aux;
 	op->operand = cmd->operand;
 	op->compare = cmd->compare;
+	op->lkey = (uint32_t)cmd->compare;
+	op->rkey = cmd->key;
 	op->progress_ms = c->now_ms;
 	x->ops_busy++;
 	x->seg_slot = (int)slot;
@@ -307,10 +320,12 @@ static bool hif_fetch(struct card *c, unsigned int idx)
 /*
  * Fill the type, length and type-specific fields of the request carrying
  * bytes [sent, sent + @n) of @op; returns its payload (NULL: none, or the
- * segment is outside host memory when h->len is set).
+ * segment or region is out of reach when h->len is set).  Bytes of a
+ * local region are gathered into @bounce.
  */
 static const void *hif_request_body(struct card *c, unsigned int idx, const struct hif_op *op,
-				    uint64_t n, struct loom_pkt_hdr *h, uint64_t amo[2])
+				    uint64_t n, struct loom_pkt_hdr *h, uint64_t amo[2],
+				    uint8_t bounce[LOOM_PKT_MAX_PAYLOAD])
 {
 	switch (op->opcode) {
 	case LOOM_OP_GET:
@@ -337,8 +352,15 @@ static const void *hif_request_body(struct card *c, unsigned int idx, const stru
 	}
 	h->len = (uint16_t)n;
 	h->op_len = op->len;
+	if (op->flags & LOOM_CMD_F_LOCAL_MR)
+		return mr_check_local(c, idx, op->lkey, op->local_off + op->sent, n, false) ==
+				       LOOM_CQE_ST_OK &&
+			       mr_read(c, op->lkey, op->local_off + op->sent, bounce, n) ?
+		       bounce : NULL;
 	return guest_mem_ptr(c->gm, c->ctx[idx].p.seg + op->local_off + op->sent, n);
 }
+
+static void hif_op_finish(struct card *c, unsigned int idx, struct hif_op *op, uint8_t status);
 
 /* Packetise the current op; returns packets sent, stops at @budget. */
 static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int budget,
@@ -348,6 +370,7 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 	struct hif_op *op = &x->ops[x->seg_slot];
 	uint32_t op_id = op->op_id;
 	unsigned int sent = 0;
+	uint8_t bounce[LOOM_PKT_MAX_PAYLOAD];
 	uint64_t amo[2];
 
 	while (op->sent < op->len && sent < budget) {
@@ -362,7 +385,12 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 		if (n > LOOM_PKT_MAX_PAYLOAD)
 			n = LOOM_PKT_MAX_PAYLOAD;
 		memset(&h, 0, sizeof(h));
-		payload = hif_request_body(c, idx, op, n, &h, amo);
+		payload = hif_request_body(c, idx, op, n, &h, amo, bounce);
+		if (!payload && h.len && op->flags & LOOM_CMD_F_LOCAL_MR) {
+			/* the region went away under the op: it fails, the context lives */
+			hif_op_finish(c, idx, op, LOOM_CQE_ST_MR_KEY);
+			return sent;
+		}
 		if (!payload && h.len) {
 			hif_ctx_fault(c, idx, LOOM_CQE_ST_LOCAL_BOUNDS, "segment outside host memory");
 			return sent;
@@ -378,6 +406,10 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 		h.op_id = op_id;
 		h.flags = (op->flags & LOOM_CMD_F_REMOTE_CQE ? LOOM_PKT_F_REMOTE_CQE : 0) |
 			  (op->flags & LOOM_CMD_F_ORDERED ? LOOM_PKT_F_ORDERED : 0);
+		if (op->flags & LOOM_CMD_F_REMOTE_MR) {
+			h.flags |= LOOM_PKT_F_MR;
+			loom_pkt_set_rkey(&h, op->rkey);
+		}
 		op->sent += n;
 		op->pkts_out++;
 		x->pkts_out++;
@@ -510,6 +542,21 @@ static uint8_t hif_answer_data(struct card *c, unsigned int idx, struct hif_op *
 	if (h->len != h->aux || h->offset < op->local_off || h->offset - op->local_off > op->len ||
 	    h->len > op->len - (h->offset - op->local_off))
 		return LOOM_CQE_ST_BAD_DESC;
+	if (op->flags & LOOM_CMD_F_LOCAL_MR) {
+		/* checked again: the region may have been dropped meanwhile */
+		uint8_t st = mr_check_local(c, idx, op->lkey, h->offset, h->len, true);
+
+		if (st != LOOM_CQE_ST_OK) {
+			mr_count_refusal(c);
+			return st;
+		}
+		if (!mr_write(c, op->lkey, h->offset, payload, h->len)) {
+			hif_ctx_fault(c, idx, LOOM_CQE_ST_LOCAL_BOUNDS,
+				      "memory region page outside host memory");
+			return LOOM_CQE_ST_LOCAL_BOUNDS;
+		}
+		return LOOM_CQE_ST_OK;
+	}
 	if (!guest_mem_write(c->gm, c->ctx[idx].p.seg + h->offset, payload, h->len)) {
 		hif_ctx_fault(c, idx, LOOM_CQE_ST_LOCAL_BOUNDS, "segment outside host memory");
 		return LOOM_CQE_ST_LOCAL_BOUNDS;
@@ -641,7 +688,10 @@ uint8_t hif_target_check(const struct card *c, const struct loom_pkt_hdr *h, uin
 {
 	const struct hif_ctx *x;
 	uint64_t seg_size;
+	unsigned int owner;
 
+	if (h->flags & LOOM_PKT_F_MR)
+		return mr_check_remote(c, h, base, op_len, off, len, &owner);
 	if (h->dst_ctx >= c->n_ctx || c->ctx[h->dst_ctx].state != LOOM_CTX_ST_RUNNING)
 		return LOOM_CQE_ST_NO_CTX;
 	x = &c->ctx[h->dst_ctx];
@@ -661,14 +711,14 @@ static void hif_target_put(struct card *c, const struct loom_pkt_hdr *h, const v
 	uint8_t st = hif_target_check(c, h, h->aux, h->op_len, h->offset, h->len);
 
 	if (st == LOOM_CQE_ST_OK) {
-		const struct hif_ctx *x = &c->ctx[h->dst_ctx];
+		unsigned int tgt = rma_tgt_ctx(c, h);
 
-		if (!guest_mem_write(c->gm, x->p.seg + h->offset, payload, h->len)) {
-			hif_ctx_fault(c, h->dst_ctx, LOOM_CQE_ST_REMOTE_BOUNDS,
-				      "segment outside host memory");
+		if (!rma_tgt_write(c, h, h->offset, payload, h->len)) {
+			hif_ctx_fault(c, tgt, LOOM_CQE_ST_REMOTE_BOUNDS,
+				      "segment or memory region outside host memory");
 			st = LOOM_CQE_ST_NO_CTX;
 		} else if (h->flags & LOOM_PKT_F_REMOTE_CQE) {
-			hif_arrival(c, h->dst_ctx, h, h->aux, LOOM_OP_PUT);
+			hif_arrival(c, tgt, h, h->aux, LOOM_OP_PUT);
 		}
 	} else {
 		rma_count_drop(c, st);

@@ -119,6 +119,13 @@ static enum strict_access acc_bsu_page(uint32_t o)
 	return o <= LOOM_BSUP_REFUSED ? STRICT_RO : STRICT_RESERVED;
 }
 
+static enum strict_access acc_mr(uint32_t o)
+{
+	if (o < LOOM_MR_BASE)
+		return o <= LOOM_MR_PROT_ERRORS ? STRICT_RO : STRICT_RESERVED;
+	return STRICT_RW;
+}
+
 static const struct strict_block strict_blocks[] = {
 	{ CARD_OFF_FWID, LOOM_FWID_SIZE, "FWID", acc_ro, 0, 0, NULL, 0 },
 	{ CARD_OFF_ADMIN, LOOM_ADMIN_SIZE, "ADMIN", acc_admin, 0, 0, NULL, 0 },
@@ -138,6 +145,8 @@ static const struct strict_block strict_blocks[] = {
 	  LOOM_MAINT_RESP_SIZE, "response", LOOM_MAINT_RESP_SLOTS },
 	{ CARD_OFF_BSU, LOOM_BSU_SIZE, "BSU", acc_bsu, LOOM_BSU_TREE_BASE, LOOM_BSU_TREE_SIZE,
 	  "tree", LOOM_BSU_COUNT },
+	{ CARD_OFF_MR, CARD_MR_SIZE, "MR", acc_mr, LOOM_MR_BASE, LOOM_MR_REC_SIZE, "region",
+	  CARD_N_MR },
 	{ CARD_DB_AREA, CARD_N_CTX * LOOM_DB_PAGE_SIZE, "doorbell page", acc_db_page, 0,
 	  LOOM_DB_PAGE_SIZE, "", CARD_N_CTX },
 	{ CARD_BSU_AREA, LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE, "BSU page", acc_bsu_page, 0,

@@ -64,6 +64,11 @@ void rma_count_drop(struct card *c, uint8_t status)
 	case LOOM_CQE_ST_BAD_DESC:
 		off = LOOM_CNT_DROP_MALFORMED;
 		break;
+	case LOOM_CQE_ST_MR_KEY:
+	case LOOM_CQE_ST_MR_BOUNDS:
+	case LOOM_CQE_ST_MR_ACCESS:
+		mr_count_refusal(c);
+		return;
 	default:
 		return;
 	}
@@ -88,9 +93,9 @@ void rma_target_get(struct card *c, const struct loom_pkt_hdr *h)
 
 	if (h->len == 0 && h->op_len && h->op_len <= LOOM_PKT_MAX_PAYLOAD)
 		st = hif_target_check(c, h, h->offset, h->op_len, h->offset, h->op_len);
-	if (st == LOOM_CQE_ST_OK &&
-	    !guest_mem_read(c->gm, c->ctx[h->dst_ctx].p.seg + h->offset, buf, h->op_len)) {
-		hif_ctx_fault(c, h->dst_ctx, LOOM_CQE_ST_REMOTE_BOUNDS, "segment outside host memory");
+	if (st == LOOM_CQE_ST_OK && !rma_tgt_read(c, h, h->offset, buf, h->op_len)) {
+		hif_ctx_fault(c, rma_tgt_ctx(c, h), LOOM_CQE_ST_REMOTE_BOUNDS,
+			      "segment or memory region outside host memory");
 		st = LOOM_CQE_ST_NO_CTX;
 	}
 	if (st != LOOM_CQE_ST_OK)
@@ -129,16 +134,12 @@ void rma_target_amo(struct card *c, const struct loom_pkt_hdr *h, const void *pa
 	    h->aux <= LOOM_AMO_CSWAP)
 		st = hif_target_check(c, h, h->offset, 8, h->offset, 8);
 	if (st == LOOM_CQE_ST_OK) {
-		uint64_t addr = c->ctx[h->dst_ctx].p.seg + h->offset;
-		uint64_t *p = guest_mem_ptr(c->gm, addr, 8);
+		uint64_t *p = rma_tgt_ptr8(c, h, h->offset, &st);
 
-		if (addr % 8) {
-			st = LOOM_CQE_ST_REMOTE_BOUNDS;
-		} else if (!p) {
-			hif_ctx_fault(c, h->dst_ctx, LOOM_CQE_ST_REMOTE_BOUNDS,
-				      "segment outside host memory");
-			st = LOOM_CQE_ST_NO_CTX;
-		} else {
+		if (st == LOOM_CQE_ST_NO_CTX) {
+			hif_ctx_fault(c, rma_tgt_ctx(c, h), LOOM_CQE_ST_REMOTE_BOUNDS,
+				      "segment or memory region outside host memory");
+		} else if (p) {
 			memcpy(ops, payload, sizeof(ops));
 			fetched = rma_amo_exec(p, h->aux, ops[0], ops[1]);
 		}
@@ -157,22 +158,21 @@ void rma_target_counted(struct card *c, const struct loom_pkt_hdr *h, const void
 	uint64_t base = h->aux & RMA_COUNTED_BASE_MASK;
 	unsigned int id = (unsigned int)(h->aux >> RMA_COUNTED_ID_SHIFT);
 	uint8_t st = hif_target_check(c, h, base, h->op_len, h->offset, h->len);
+	unsigned int tgt = rma_tgt_ctx(c, h);
 
-	if (st == LOOM_CQE_ST_OK && (!c->ctx[h->dst_ctx].cnt || id >= LOOM_CTX_COUNTERS))
+	if (st == LOOM_CQE_ST_OK && (!c->ctx[tgt].cnt || id >= LOOM_CTX_COUNTERS))
 		st = LOOM_CQE_ST_COUNTER;
 	if (st == LOOM_CQE_ST_OK) {
-		const struct hif_ctx *x = &c->ctx[h->dst_ctx];
-
-		if (!guest_mem_write(c->gm, x->p.seg + h->offset, payload, h->len)) {
-			hif_ctx_fault(c, h->dst_ctx, LOOM_CQE_ST_REMOTE_BOUNDS,
-				      "segment outside host memory");
+		if (!rma_tgt_write(c, h, h->offset, payload, h->len)) {
+			hif_ctx_fault(c, tgt, LOOM_CQE_ST_REMOTE_BOUNDS,
+				      "segment or memory region outside host memory");
 			st = LOOM_CQE_ST_NO_CTX;
 		} else {
 			/* data first, then the counter that announces it */
-			rma_counter_add(c, h->dst_ctx, id, h->len);
+			rma_counter_add(c, tgt, id, h->len);
 			if (h->flags & LOOM_PKT_F_REMOTE_CQE &&
-			    c->ctx[h->dst_ctx].state == LOOM_CTX_ST_RUNNING)
-				hif_arrival(c, h->dst_ctx, h, base, LOOM_OP_PUT_COUNTED);
+			    c->ctx[tgt].state == LOOM_CTX_ST_RUNNING)
+				hif_arrival(c, tgt, h, base, LOOM_OP_PUT_COUNTED);
 		}
 	} else {
 		rma_refused(c, h, st);

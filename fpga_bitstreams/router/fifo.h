@@ -57,7 +57,9 @@ struct fifo_meta {
 			uint8_t spare;
 		};
 		struct {
-			uint32_t in_flags;	/* flags, as above */
+			uint8_t in_flags;	/* flags, as above */
+			uint8_t route_ext;	/* input buffer heads: route_pack_ext */
+			uint16_t in_spare;
 			uint32_t route;	/* input buffer heads: packed route result */
 		};
 	};

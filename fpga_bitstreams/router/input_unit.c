@@ -35,6 +35,7 @@ static void input_front_head(struct router *r, unsigned int port, unsigned int v
 	uint64_t at = m->ready_at + r->p.lat_rc;
 
 	route_unpack(m->route, &iv->rt);
+	route_unpack_ext(m->route_ext, &iv->rt);
 	iv->rt.forward = (m->flags & FM_FWD) != 0;
 	iv->state = IVC_ROUTING;
 	iv->sent = 0;
@@ -78,7 +79,7 @@ static void input_write_port(struct router *r, unsigned int port)
 	struct in_vc *iv;
 	struct fifo_meta *m;
 	uint32_t slot, route = 0;
-	uint8_t flags = 0;
+	uint8_t flags = 0, route_ext = 0;
 
 	f->valid = false;
 	if (vc >= r->p.vcs) {
@@ -102,6 +103,7 @@ static void input_write_port(struct router *r, unsigned int port)
 		route_compute(&r->rcfg, &r->view, port, vc, &h, &rt);
 		flags = FM_HEAD | (h.class & 1 ? FM_PAT : 0) | (rt.forward ? FM_FWD : 0);
 		route = route_pack(&rt);
+		route_ext = route_pack_ext(&rt);
 		iv->rx_left = rt.flits ? rt.flits : 1;
 		iv->rx_open = 1;
 		r->pcnt[port].pkts_in++;
@@ -120,6 +122,7 @@ static void input_write_port(struct router *r, unsigned int port)
 	m->ready_at = r->now + r->p.lat_bw;
 	m->word = 0;
 	m->route = route;
+	m->route_ext = route_ext;
 	m->flags = flags;
 	flit_copy(pool_data(&r->pool, slot), f->data, r->p.flit_bytes);
 	fifo_push(&iv->buf, slot);

@@ -45,6 +45,8 @@ static inline struct router_decision decide(const struct route_view *v, unsigned
 			d.adapt_ports = 1u << port;
 		if (n_ports < 32)
 			d.adapt_ports &= (1u << n_ports) - 1;
+		d.dimwar = (w0 & LOOM_RT_W0_DIMWAR) != 0;
+		d.hops_left = (w0 & LOOM_RT_W0_HOPS_MASK) >> LOOM_RT_W0_HOPS_SHIFT;
 	}
 	return d;
 }
@@ -153,6 +155,76 @@ int route_adaptive_pick(uint32_t mask, uint32_t usable, const uint32_t *credits,
 	return best;
 }
 
+unsigned int route_dimwar_pick(unsigned int min, uint32_t mask, uint32_t usable,
+			       const uint32_t *occupancy, unsigned int flits, unsigned int hops,
+			       unsigned int n_ports, unsigned int rr)
+{
+	uint64_t best_w = UINT64_MAX;
+	unsigned int best = min;
+
+	if (min < 32 && (usable & (1u << min)))
+		best_w = (uint64_t)(occupancy[min] + flits) * hops;
+	mask &= usable;
+	for (unsigned int i = 0; i < n_ports && i < 32; i++) {
+		unsigned int p = (rr + i) % n_ports;
+		uint64_t w;
+
+		if (p >= 32 || p == min || !(mask & (1u << p)))
+			continue;
+		w = (uint64_t)(occupancy[p] + flits) * (hops + 1);
+		if (w < best_w) {
+			best = p;
+			best_w = w;
+		}
+	}
+	return best;
+}
+
+/* The deroute ports of a DimWAR entry: the other ports of @port's dimension. */
+static uint32_t dimwar_deroutes(const struct route_view *v, unsigned int n_net, unsigned int port)
+{
+	unsigned int dim = route_port_cfg(v, port) & LOOM_VCT_PORT_DIM_MASK;
+	uint32_t mask = 0;
+
+	if (dim == LOOM_VCT_PORT_DIM_NONE)
+		return 0;
+	for (unsigned int p = 0; p < n_net && p < LOOM_MAX_PORTS; p++)
+		if (p != port && (route_port_cfg(v, p) & LOOM_VCT_PORT_DIM_MASK) == dim)
+			mask |= 1u << p;
+	return mask;
+}
+
+/*
+ * DimWAR (Documentation/hw/routing.rst): minimal hops on the class's VC0,
+ * deroutes within the dimension on its VC1, none after one (the packet
+ * arrived on VC1) nor for ordered packets.
+ */
+static void route_dimwar(const struct route_cfg *cfg, const struct route_view *v,
+			 bool from_host, unsigned int in_vc, const struct route_hdr *h,
+			 const struct router_decision *d, struct route_result *r)
+{
+	bool derouted;
+
+	r->dimwar = true;
+	r->hops_left = (uint8_t)d->hops_left;
+	r->vc1 = false;
+	if (cfg->card_vcs) {
+		r->vc = (uint8_t)route_vc_of(h->class, false, false);
+		r->adapt_vc = (uint8_t)route_vc_of(h->class, true, false);
+		derouted = in_vc == r->adapt_vc;
+	} else {
+		r->vc = 0;
+		r->adapt_vc = 1;
+		derouted = in_vc & 1;
+		if (cfg->vcs < 2)
+			return;
+	}
+	if ((!from_host && derouted) || (h->flags & LOOM_PKT_F_ORDERED))
+		return;
+	r->adapt_mask = (uint8_t)dimwar_deroutes(v, cfg->n_net, d->port);
+	r->counted = r->adapt_mask != 0;
+}
+
 /* ---- route computation of the cycle-level router -------------------------- */
 
 const char *route_drop_name(enum route_drop d)
@@ -226,6 +298,10 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 	}
 	r->forward = true;
 	r->port = (uint8_t)d.port;
+	if (d.dimwar) {
+		route_dimwar(cfg, v, from_host, in_vc, h, &d, r);
+		return;
+	}
 	vin.class = h->class;
 	vin.injected = from_host || (cfg->card_vcs && route_vc_adaptive(in_vc));
 	vin.vc1_now = (h->flags & LOOM_PKT_F_VC1) != 0;

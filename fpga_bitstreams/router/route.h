@@ -50,6 +50,8 @@ struct router_decision {
 	unsigned int port;	/* ROUTE_PORT only */
 	bool adaptive;		/* entry allows the adaptive VC (W0_ADAPTIVE) */
 	uint32_t adapt_ports;	/* minimal ports the adaptive VC may take (W1) */
+	bool dimwar;		/* entry allows DimWAR deroutes (W0_DIMWAR) */
+	unsigned int hops_left;	/* W0 minimal hops left (DimWAR's weight) */
 };
 
 /*
@@ -112,6 +114,21 @@ bool route_start_vc1(const struct route_view *v, unsigned int dst);
  */
 int route_adaptive_pick(uint32_t mask, uint32_t usable, const uint32_t *credits,
 			unsigned int n_ports, int pref, unsigned int rr);
+
+/*
+ * DimWAR's choice (weighted adaptive routing in dimension order), by an
+ * estimate of the latency: the minimal port @min weighs
+ * (@occupancy[@min] + @flits) x @hops, a deroute port of @mask (if
+ * usable: @usable bit set) (@occupancy[n] + @flits) x (@hops + 1), where
+ * @occupancy[n] is the flits output n has sent and not yet had credited
+ * back (the downstream buffers it fills) and @flits the packet's own
+ * length.  The lowest weight wins, the minimal port on a tie, else the
+ * first deroute port from @rr on.  A minimal port that is not usable
+ * weighs more than any deroute.  Returns the port.
+ */
+unsigned int route_dimwar_pick(unsigned int min, uint32_t mask, uint32_t usable,
+			       const uint32_t *occupancy, unsigned int flits, unsigned int hops,
+			       unsigned int n_ports, unsigned int rr);
 
 /* ---- the route computation of the cycle-level router ---- */
 
@@ -177,6 +194,13 @@ struct route_result {
 	bool vc1;		/* leaves marked LOOM_PKT_F_VC1 */
 	bool counted;		/* adaptive-eligible (ADAPTIVE/DETERMINISTIC counters) */
 	bool forward;		/* leaves on a network port (hops and flags change) */
+	/*
+	 * DimWAR entry: adapt_mask holds the deroute ports of the dimension
+	 * (empty once the packet derouted in it: it arrived on VC1) and
+	 * adapt_vc their VC (the class's VC1); vc is the class's VC0.
+	 */
+	bool dimwar;
+	uint8_t hops_left;	/* DimWAR: minimal hops left, 0..15 */
 };
 
 /*
@@ -211,6 +235,21 @@ static inline void route_unpack(uint32_t w, struct route_result *r)
 	r->vc1 = (w >> 31) & 1;
 	r->counted = r->adapt_mask != 0;
 	r->forward = false;	/* the caller keeps it in the buffer's flags */
+}
+
+/*
+ * What does not fit the 32-bit word, kept in a byte of its own beside it:
+ * dimwar [0], hops_left [4:1].
+ */
+static inline uint8_t route_pack_ext(const struct route_result *r)
+{
+	return (uint8_t)(r->dimwar | (r->hops_left & 0xf) << 1);
+}
+
+static inline void route_unpack_ext(uint8_t b, struct route_result *r)
+{
+	r->dimwar = b & 1;
+	r->hops_left = (b >> 1) & 0xf;
 }
 
 #endif

@@ -25,6 +25,11 @@
  * virtual cut-through credits when the head wins it (tile.c), as
  * BlackWidow's split of VC allocation into local and global parts.
  *
+ * A DimWAR route (route_dimwar_pick) weighs its minimal port against the
+ * deroute ports of the dimension whose VC1 is free with room for the
+ * packet: a deroute that wins is requested like an adaptive VC, else the
+ * minimal port's VC0 as a deterministic route.
+ *
  * A packet whose route is a drop, or whose output is down, dead or
  * disabled with no adaptive alternative, goes to the drop interface
  * instead (state DROPPING).
@@ -50,6 +55,67 @@ static void va_drop(struct router *r, unsigned int port, struct in_vc *iv, enum 
 	r->changed = true;
 }
 
+/*
+ * A free VC of class @ovc's (@ovc itself with the card's VCs) on output
+ * @o with room for @flits, or -1.
+ */
+static int va_free_vc(struct router *r, unsigned int o, unsigned int ovc, unsigned int flits)
+{
+	for (unsigned int c = ovc; c < r->p.vcs; c += r->vc_step) {
+		const struct out_vc *av = &r->out[o].vc[c];
+
+		if (av->owner < 0 && credit_has(&av->cred, flits))
+			return (int)c;
+	}
+	return -1;
+}
+
+/* Flits output @o has sent downstream and not had credited back, all VCs. */
+static uint32_t va_occupancy(const struct router *r, unsigned int o)
+{
+	uint32_t n = 0;
+
+	for (unsigned int c = 0; c < r->p.vcs; c++)
+		n += (uint32_t)(r->out[o].vc[c].cred.max - r->out[o].vc[c].cred.avail);
+	return n;
+}
+
+/*
+ * DimWAR: weigh the minimal port against the deroute ports whose VC1 is
+ * free with room for the whole packet (route_dimwar_pick); true with @q
+ * set when a deroute wins.
+ */
+static bool va_dimwar(struct router *r, const struct route_result *rt, struct va_req *q)
+{
+	uint32_t occ[32] = { 0 }, usable = 0;
+	int free_vc[32];
+	unsigned int pick;
+
+	if (rt->port < 32 && out_usable(r, rt->port)) {
+		usable |= 1u << rt->port;
+		occ[rt->port] = va_occupancy(r, rt->port);
+	}
+	for (uint32_t m = rt->adapt_mask; m; m &= m - 1) {
+		unsigned int a = (unsigned int)__builtin_ctz(m);
+
+		if (a >= r->n_net || !out_usable(r, a))
+			continue;
+		free_vc[a] = va_free_vc(r, a, rt->adapt_vc, rt->flits);
+		if (free_vc[a] < 0)
+			continue;
+		usable |= 1u << a;
+		occ[a] = va_occupancy(r, a);
+	}
+	pick = route_dimwar_pick(rt->port, rt->adapt_mask, usable, occ, rt->flits,
+				 rt->hops_left, r->n_net, r->va_rr);
+	if (pick == rt->port)
+		return false;
+	q->o = (uint8_t)pick;
+	q->ovc = (uint8_t)free_vc[pick];
+	q->adaptive = true;
+	return true;
+}
+
 /* The request of a routed VC; false if it makes none this cycle. */
 static bool va_request(struct router *r, unsigned int port, unsigned int vc, struct va_req *q)
 {
@@ -63,7 +129,10 @@ static bool va_request(struct router *r, unsigned int port, unsigned int vc, str
 		return false;
 	}
 	q->vc = (uint8_t)vc;
-	if (rt->adapt_mask) {
+	if (rt->dimwar) {
+		if (rt->adapt_mask && va_dimwar(r, rt, q))
+			return true;
+	} else if (rt->adapt_mask) {
 		uint32_t credits[32] = { 0 }, usable = 0;
 		int pick;
 

@@ -53,6 +53,11 @@ enum loom_pkt_type {
 #define LOOM_PKT_F_REMOTE_CQE	(1u << 1)	/* target posts ARRIVAL on completion */
 #define LOOM_PKT_F_VC1		(1u << 2)	/* travelling on VC1 (past dateline) */
 #define LOOM_PKT_F_ADAPTIVE	(1u << 3)	/* on the adaptive VC */
+#define LOOM_PKT_F_MR		(1u << 4)	/* request: offset and aux are in the
+						 * memory region of the rkey carried
+						 * in dst_ctx (bits 15:0), status
+						 * (23:16) and rsvd (31:24)
+						 */
 
 /**
  * struct loom_pkt_hdr - network packet header, 48 bytes
@@ -64,9 +69,9 @@ enum loom_pkt_type {
  * @hops: hop count, incremented by every router (loop guard)
  * @src_node: logical source (responses go back here)
  * @src_ctx: issuing context
- * @dst_ctx: target context
- * @status: responses: LOOM_CQE_ST_*
- * @rsvd: zero
+ * @dst_ctx: target context; LOOM_PKT_F_MR requests: rkey bits 15:0
+ * @status: responses: LOOM_CQE_ST_*; LOOM_PKT_F_MR requests: rkey bits 23:16
+ * @rsvd: zero; LOOM_PKT_F_MR requests: rkey bits 31:24
  * @key: partition key: requests carry the issuing context's (stamped by
  *	 the card), responses the request's, barrier packets the unit's
  * @op_id: per-source-context operation number
@@ -98,6 +103,19 @@ struct loom_pkt_hdr {
 };
 
 #define LOOM_PKT_HDR_SIZE	48
+
+/* the rkey of a LOOM_PKT_F_MR request */
+static inline __u32 loom_pkt_rkey(const struct loom_pkt_hdr *h)
+{
+	return (__u32)h->dst_ctx | (__u32)h->status << 16 | (__u32)h->rsvd << 24;
+}
+
+static inline void loom_pkt_set_rkey(struct loom_pkt_hdr *h, __u32 rkey)
+{
+	h->dst_ctx = (__u16)rkey;
+	h->status = (__u8)(rkey >> 16);
+	h->rsvd = (__u8)(rkey >> 24);
+}
 #define LOOM_PKT_MAX_HOPS	64
 
 /**

@@ -52,6 +52,7 @@
 #define LOOM_BLK_MAINT			0x0009	/* maintenance network mailbox */
 #define LOOM_BLK_COUNTERS		0x000a	/* per port, per VC counters */
 #define LOOM_BLK_LINK			0x000b	/* lanes and link-layer settings */
+#define LOOM_BLK_MR			0x000d	/* memory-region table */
 /* reserved: 0x000c (partition keys live in the CTX records and the BSU
  * block: Documentation/hw/partitions.rst)
  */
@@ -112,6 +113,13 @@
 #define LOOM_ADMIN_CMD_CTX_DISABLE	3	/* ARG0 = context index; waits for
 						 * the context's DMA to stop
 						 */
+#define LOOM_ADMIN_CMD_MR_ENABLE	4	/* ARG0 = region index: latch its
+						 * record (LOOM_BLK_MR) and serve it
+						 */
+#define LOOM_ADMIN_CMD_MR_DISABLE	5	/* ARG0 = region index: drop it; once
+						 * acknowledged the card never reads
+						 * its page list or pages again
+						 */
 
 #define LOOM_ADMIN_E_OK			0
 #define LOOM_ADMIN_E_UNKNOWN_CMD	1
@@ -119,6 +127,10 @@
 #define LOOM_ADMIN_E_BAD_RING		3	/* ring size/address invalid */
 #define LOOM_ADMIN_E_BAD_SEGMENT	4	/* segment address/size invalid */
 #define LOOM_ADMIN_E_BUSY		5	/* context already enabled */
+#define LOOM_ADMIN_E_BAD_MR		6	/* region index out of range or its
+						 * record invalid (key, rights,
+						 * context, length, page list)
+						 */
 
 #define LOOM_ADMIN_ST_READY		(1u << 0)
 
@@ -150,7 +162,8 @@
 
 /*
  * Routing table entry, indexed by logical destination node (T3E style).
- * word 0: valid, adaptive-allowed, initial direction, output port
+ * word 0: valid, adaptive-allowed, DimWAR and minimal hops left,
+ *	   initial direction, output port
  * word 1: physical destination node
  * The port LOOM_RT_PORT_HOST delivers to the local host interface.
  */
@@ -158,6 +171,15 @@
 #define LOOM_RT_W0_INIT_DIR_SHIFT	4		/* 0 = none, 1..6 = +X..-Z */
 #define LOOM_RT_W0_INIT_DIR_MASK	0x00000070u
 #define LOOM_RT_W0_ADAPTIVE		(1u << 8)
+/* DimWAR (weighted adaptive routing in dimension order, HyperX): the
+ * packet may deroute to another port of the W0 port's dimension (VCT
+ * PORT_CFG) on the class's VC1, once per dimension, choosing by weight
+ * (congestion x hops); minimal hops travel on VC0.  Bits 15:12: the
+ * minimal hops left from this router to the destination (the weight).
+ */
+#define LOOM_RT_W0_DIMWAR		(1u << 9)
+#define LOOM_RT_W0_HOPS_SHIFT		12
+#define LOOM_RT_W0_HOPS_MASK		0x0000f000u
 #define LOOM_RT_W0_VALID		(1u << 31)
 /* word 1: physical destination [15:0]; minimal output ports the adaptive
  * VC may choose among [31:24] (bit n = port n; 0 = only the W0 port)
@@ -470,6 +492,62 @@
  * partition refused; aux bits 23:16 = the refused op, key = its key
  */
 #define LOOM_BSU_WIRE_REFUSED		5
+
+/* ---- memory-region (MR) table block ------------------------------------ */
+/*
+ * Registered user memory: one 32-byte record per region.  The driver
+ * fills a record while the region is disabled, then issues
+ * LOOM_ADMIN_CMD_MR_ENABLE; the card latches it (later writes to the
+ * record change nothing until the next enable).  LOOM_ADMIN_CMD_MR_DISABLE
+ * drops it; a region is also dropped when its owning context stops (CTX_
+ * DISABLE, a fault, RESET).  Requests name a region by its 32-bit key:
+ * bits [LOOM_MR_KEY_INDEX_BITS-1:0] are the index, the rest a generation
+ * the driver chooses, so a stale or guessed key does not match.
+ *
+ * Pages: the region's bytes start at byte FIRST_OFF of its first 4 KiB
+ * page.  PGL is the bus address of a page directory (one 4 KiB page of
+ * LOOM_MR_PGL_ENTRIES little-endian u64 bus addresses of page-list pages),
+ * each page-list page holding LOOM_MR_PGL_ENTRIES bus addresses of the
+ * region's 4 KiB pages in order.  The card reads both with the checks of
+ * every DMA read of host memory.  Documented in Documentation/hw/mr.rst.
+ */
+#define LOOM_MR_VERSION			LOOM_BLK_VER(1, 0)
+#define LOOM_MR_COUNT			0x10	/* RO: records (regions) */
+#define LOOM_MR_STRIDE			0x14	/* RO: bytes between records */
+#define LOOM_MR_PROT_ERRORS		0x18	/* RO: requests refused by a region
+						 * check (key, partition, right,
+						 * bounds), wraps at 2^32
+						 */
+#define LOOM_MR_BASE			0x40
+#define LOOM_MR_REC_SIZE		0x20
+/* offsets inside a record: all RW */
+#define LOOM_MRR_KEY			0x00	/* the region's key */
+#define LOOM_MRR_ACCESS			0x04	/* LOOM_MR_ACC_* [7:0],
+						 * FIRST_OFF [27:16]
+						 */
+#define LOOM_MRR_CTX			0x08	/* owning context index */
+#define LOOM_MRR_PKEY			0x0c	/* partition key of the region */
+#define LOOM_MRR_LEN_LO			0x10	/* bytes, 1..LOOM_MR_MAX_LEN */
+#define LOOM_MRR_LEN_HI			0x14
+#define LOOM_MRR_PGL_LO			0x18	/* page directory, 4 KiB aligned */
+#define LOOM_MRR_PGL_HI			0x1c
+
+#define LOOM_MR_ACC_LOCAL_WRITE		(1u << 0)	/* GETs of the owner land here */
+#define LOOM_MR_ACC_REMOTE_READ		(1u << 1)	/* remote GETs */
+#define LOOM_MR_ACC_REMOTE_WRITE	(1u << 2)	/* remote PUTs, counted PUTs */
+#define LOOM_MR_ACC_REMOTE_ATOMIC	(1u << 3)	/* remote atomics */
+#define LOOM_MR_ACC_MASK		0x0000000fu
+#define LOOM_MR_FIRST_OFF_SHIFT		16
+#define LOOM_MR_FIRST_OFF_MASK		0x0fff0000u
+
+#define LOOM_MR_KEY_INDEX_BITS		10
+#define LOOM_MR_KEY_INDEX_MASK		((1u << LOOM_MR_KEY_INDEX_BITS) - 1)
+#define LOOM_MR_MAX_ENTRIES		(1u << LOOM_MR_KEY_INDEX_BITS)
+#define LOOM_MR_PAGE_SIZE		4096
+#define LOOM_MR_PGL_ENTRIES		512	/* u64 per directory or list page */
+#define LOOM_MR_MAX_PAGES		(LOOM_MR_PGL_ENTRIES * LOOM_MR_PGL_ENTRIES)
+#define LOOM_MR_MAX_LEN			((unsigned long long)LOOM_MR_MAX_PAGES * \
+					 LOOM_MR_PAGE_SIZE - LOOM_MR_PAGE_SIZE)	/* 1 GiB - 4 KiB */
 
 /* ---- lab layout chosen by the emulator (informative: drivers walk the chain) */
 #define LOOM_LAB_SHM_SIZE		(1u << 20)	/* BAR2 size, power of two */

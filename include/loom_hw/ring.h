@@ -43,6 +43,15 @@ enum loom_opcode {
 #define LOOM_CMD_F_FENCE	(1u << 1)	/* wait for earlier ops first */
 #define LOOM_CMD_F_ORDERED	(1u << 2)	/* never route adaptively */
 #define LOOM_CMD_F_REMOTE_CQE	(1u << 3)	/* target posts an arrival entry */
+/* local_off is an offset in my memory region named by the lkey in compare
+ * (PUT, GET, PUT_COUNTED); the card checks the region belongs to the
+ * issuing context and covers the bytes (LOCAL_WRITE for a GET)
+ */
+#define LOOM_CMD_F_LOCAL_MR	(1u << 4)
+/* remote_off is an offset in the target's memory region named by the rkey
+ * in key (PUT, GET, PUT_COUNTED, ATOMIC); dst_ctx is ignored
+ */
+#define LOOM_CMD_F_REMOTE_MR	(1u << 5)
 
 /* atomic operations (LOOM_OP_ATOMIC, in aux) */
 #define LOOM_AMO_FETCH_ADD	1
@@ -59,12 +68,14 @@ enum loom_opcode {
  * @local_off: offset in the issuing context's segment
  * @remote_off: offset in the destination context's segment
  * @length: bytes (PUT/GET), 8 for atomics
- * @key: retired: ignored by the card, which stamps every request with the
- *	 issuing context's partition key (LOOM_CTXR_KEY); write 0
+ * @key: with LOOM_CMD_F_REMOTE_MR, the rkey of the target's region;
+ *	 otherwise ignored (the card stamps every request with the issuing
+ *	 context's partition key, LOOM_CTXR_KEY): write 0
  * @aux: counter id (PUT_COUNTED: the target's; COUNTER_WAIT: mine),
  *	 LOOM_AMO_* (ATOMIC), bsu | op << 8 (BARRIER)
  * @operand: atomic operand; COUNTER_WAIT: threshold
- * @compare: atomic compare value (CSWAP)
+ * @compare: atomic compare value (CSWAP); with LOOM_CMD_F_LOCAL_MR, the
+ *	     lkey of the local region (bits 31:0, bits 63:32 zero)
  */
 struct loom_cmd {
 	__u8	opcode;
@@ -102,6 +113,16 @@ struct loom_cmd {
 #define LOOM_CQE_ST_DISCARDED	9	/* a port on the way is disabled or dead */
 #define LOOM_CQE_ST_COUNTER	10	/* no such counter (id, or no counters page) */
 #define LOOM_CQE_ST_BUSY	11	/* too many COUNTER_WAITs outstanding */
+/* memory-region protection errors: nothing was read or written (a region
+ * in another partition answers LOOM_CQE_ST_REMOTE_KEY)
+ */
+#define LOOM_CQE_ST_MR_KEY	12	/* key unknown or revoked, or an lkey
+					 * of another context
+					 */
+#define LOOM_CQE_ST_MR_BOUNDS	13	/* bytes outside the region (or an
+					 * atomic not 8-byte aligned in memory)
+					 */
+#define LOOM_CQE_ST_MR_ACCESS	14	/* the region lacks the right */
 
 #define LOOM_CQE_PHASE		(1u << 31)
 

@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 #define LOOM_API_VERSION_MAJOR	0
-#define LOOM_API_VERSION_MINOR	3
+#define LOOM_API_VERSION_MINOR	4
 
 struct loom_dev;
 struct loom_ctx;
@@ -296,6 +296,11 @@ struct loom_completion {
 #define LOOM_STATUS_DISCARDED		9	/* a port on the path is disabled or dead */
 #define LOOM_STATUS_COUNTER		10	/* no such counter at the target */
 #define LOOM_STATUS_BUSY		11	/* too many counter notifications pending */
+#define LOOM_STATUS_MR_KEY		12	/* memory-region key unknown or revoked
+						 * (or an lkey of another context)
+						 */
+#define LOOM_STATUS_MR_BOUNDS		13	/* outside the memory region */
+#define LOOM_STATUS_MR_ACCESS		14	/* the region lacks the right */
 
 /**
  * loom_poll() - reap completions without blocking
@@ -772,6 +777,209 @@ unsigned int loom_bsu_mode(const struct loom_bsu *bsu);
  */
 int loom_bsu_open_key(struct loom_dev *dev, unsigned int unit, uint32_t key,
 		      struct loom_bsu **bsup);
+
+/* ---- memory regions (API 0.4) ----------------------------------------- */
+
+/* access rights of a memory region (loom_mr_reg()) */
+#define LOOM_MR_LOCAL_WRITE	(1u << 0)	/* my gets may land in it */
+#define LOOM_MR_REMOTE_READ	(1u << 1)	/* remote gets may read it */
+#define LOOM_MR_REMOTE_WRITE	(1u << 2)	/* remote puts, counted puts */
+#define LOOM_MR_REMOTE_ATOMIC	(1u << 3)	/* remote atomics */
+
+/* A registered memory region (opaque). */
+struct loom_mr;
+
+/**
+ * loom_mr_reg() - register user memory with the card
+ * @ctx: the context that owns the region
+ * @addr: first byte, any alignment
+ * @len: bytes, 1 .. 1 GiB - 4 KiB
+ * @access: LOOM_MR_* rights; 0 lets the region only be the source of my
+ *	    puts
+ * @mrp: where the handle is stored
+ *
+ * Pins the pages (anonymous, file-backed or huge pages alike) and gives
+ * the card a page list of them: puts, gets, atomics and counted puts then
+ * move bytes between registered memory of two nodes with no copy
+ * (loom_put_mr() and the others).  The pinned memory counts against
+ * RLIMIT_MEMLOCK (unless CAP_IPC_LOCK) and the card's per-user cap
+ * (module parameter max_pinned_kb_per_user).  The kernel logs why a
+ * registration was refused.  One system call.
+ *
+ * Return: 0, or a negative errno.
+ * Errors: -EINVAL a NULL argument, @len 0 or too large, unknown @access
+ *	   bits.  -EFAULT part of the range is not mapped.  -EACCES a write
+ *	   right asked for memory the process cannot write (read-only
+ *	   mapping).  -ENOMEM RLIMIT_MEMLOCK would be exceeded (raise it:
+ *	   ulimit -l), or no memory.  -EDQUOT the user's
+ *	   max_pinned_kb_per_user would be exceeded.  -ENOSPC the card's
+ *	   region table is full, or its max_pinned_kb.  -EOPNOTSUPP the card
+ *	   has no region table.  -ETIMEDOUT, -EIO the card did not answer or
+ *	   is gone.
+ * Thread safety: MT-Safe.
+ */
+int loom_mr_reg(struct loom_ctx *ctx, void *addr, size_t len, uint32_t access,
+		struct loom_mr **mrp);
+
+/**
+ * loom_mr_dereg() - drop a memory region and free its handle
+ * @mr: the region, or NULL (nothing happens)
+ *
+ * Returns once the card has confirmed it will not touch the memory again;
+ * operations still naming the region then complete with
+ * LOOM_STATUS_MR_KEY.  The handle is freed whatever the result.
+ *
+ * Return: 0, or a negative errno.
+ * Errors: -ETIMEDOUT, -EIO the card did not confirm: the pages stay pinned
+ *	   until the context is destroyed.  -EINVAL the region was already
+ *	   gone (its context destroyed).
+ * Thread safety: MT-Safe, but not concurrently with operations naming @mr.
+ */
+int loom_mr_dereg(struct loom_mr *mr);
+
+/**
+ * loom_mr_lkey() - the key my own operations name the region by
+ * @mr: the region
+ *
+ * Return: the lkey.
+ * Errors: none.
+ * Thread safety: MT-Safe.
+ */
+uint32_t loom_mr_lkey(const struct loom_mr *mr);
+
+/**
+ * loom_mr_rkey() - the key remote nodes name the region by
+ * @mr: the region
+ *
+ * Send it to the peers that may reach the region (nodes of my context's
+ * partition, within the region's rights).  Keys carry a random generation:
+ * a key of a deregistered region does not match a later one.
+ *
+ * Return: the rkey.
+ * Errors: none.
+ * Thread safety: MT-Safe.
+ */
+uint32_t loom_mr_rkey(const struct loom_mr *mr);
+
+/**
+ * loom_mr_addr() - the first byte of a region
+ * @mr: the region
+ *
+ * Return: the address given to loom_mr_reg().
+ * Errors: none.
+ * Thread safety: MT-Safe.
+ */
+void *loom_mr_addr(const struct loom_mr *mr);
+
+/**
+ * loom_mr_length() - the bytes of a region
+ * @mr: the region
+ *
+ * Return: the length given to loom_mr_reg().
+ * Errors: none.
+ * Thread safety: MT-Safe.
+ */
+size_t loom_mr_length(const struct loom_mr *mr);
+
+/**
+ * loom_put_mr() - write bytes of my region into a remote region
+ * @ctx: my context (the owner of @mr)
+ * @node: the target's logical node id
+ * @rkey: the target region's rkey
+ * @remote_off: offset in the target region
+ * @mr: my region
+ * @local_off: offset in @mr
+ * @len: bytes, at least 1
+ * @flags: LOOM_PUT_REMOTE_EVENT, or 0
+ * @tag: reported by the completion
+ *
+ * loom_put() between registered memory: the card reads the bytes from my
+ * pages and writes them into the target's, no copy on either side.  The
+ * target card checks the rkey, its partition, LOOM_MR_REMOTE_WRITE and the
+ * bounds before writing anything; refusals arrive as LOOM_STATUS_MR_KEY,
+ * LOOM_STATUS_REMOTE_KEY (other partition), LOOM_STATUS_MR_ACCESS,
+ * LOOM_STATUS_MR_BOUNDS.  A REMOTE_EVENT arrival goes to the context
+ * owning the target region, tag = @remote_off.  Do not change the bytes
+ * before the completion.
+ *
+ * Return: 0 once queued, or a negative errno.
+ * Errors: -EINVAL a NULL argument, @len 0, unknown @flags, @mr not of
+ *	   @ctx.  -ERANGE the local range is outside @mr.  -EAGAIN the
+ *	   command ring is full.
+ * Thread safety: MT-Unsafe: one thread per context.
+ */
+int loom_put_mr(struct loom_ctx *ctx, uint32_t node, uint32_t rkey, uint64_t remote_off,
+		const struct loom_mr *mr, uint64_t local_off, uint64_t len, uint32_t flags,
+		uint64_t tag);
+
+/**
+ * loom_get_mr() - read bytes of a remote region into my region
+ * @ctx: my context (the owner of @mr)
+ * @node: the target's logical node id
+ * @rkey: the target region's rkey (needs LOOM_MR_REMOTE_READ)
+ * @remote_off: offset in the target region
+ * @mr: my region (needs LOOM_MR_LOCAL_WRITE)
+ * @local_off: offset in @mr
+ * @len: bytes, at least 1
+ * @flags: 0
+ * @tag: reported by the completion
+ *
+ * loom_get() between registered memory.  Statuses as loom_put_mr(); a
+ * get whose local region is deregistered while it runs completes with
+ * LOOM_STATUS_MR_KEY and writes nothing more into it.
+ *
+ * Return: 0 once queued, or a negative errno.
+ * Errors: -EINVAL a NULL argument, @len 0, @flags not 0, @mr not of @ctx
+ *	   or without LOOM_MR_LOCAL_WRITE.  -ERANGE the local range is
+ *	   outside @mr.  -EAGAIN the command ring is full.
+ * Thread safety: MT-Unsafe: one thread per context.
+ */
+int loom_get_mr(struct loom_ctx *ctx, uint32_t node, uint32_t rkey, uint64_t remote_off,
+		const struct loom_mr *mr, uint64_t local_off, uint64_t len, uint32_t flags,
+		uint64_t tag);
+
+/**
+ * loom_atomic_mr() - 8-byte atomic on a remote region
+ * @ctx: my context
+ * @node: the target's logical node id
+ * @rkey: the target region's rkey (needs LOOM_MR_REMOTE_ATOMIC)
+ * @remote_off: offset in the target region; the word must be 8-byte
+ *		aligned in memory (else LOOM_STATUS_MR_BOUNDS)
+ * @op: LOOM_ATOMIC_*
+ * @operand: as loom_atomic()
+ * @compare: as loom_atomic()
+ * @tag: reported by the completion (value = the word before)
+ *
+ * Return: 0 once queued, or a negative errno.
+ * Errors: -EINVAL @ctx NULL, unknown @op.
+ *	   -EAGAIN the command ring is full.
+ * Thread safety: MT-Unsafe: one thread per context.
+ */
+int loom_atomic_mr(struct loom_ctx *ctx, uint32_t node, uint32_t rkey, uint64_t remote_off,
+		   uint32_t op, uint64_t operand, uint64_t compare, uint64_t tag);
+
+/**
+ * loom_put_counted_mr() - loom_put_mr() that advances a counter of the
+ *	context owning the target region
+ * @ctx: my context (the owner of @mr)
+ * @node: the target's logical node id
+ * @rkey: the target region's rkey (needs LOOM_MR_REMOTE_WRITE)
+ * @remote_off: offset in the target region, below 2^48
+ * @mr: my region
+ * @local_off: offset in @mr
+ * @len: bytes, at least 1
+ * @counter: counter id of the target region's context
+ * @flags: LOOM_PUT_REMOTE_EVENT, or 0
+ * @tag: reported by the completion
+ *
+ * Return: 0 once queued, or a negative errno.
+ * Errors: those of loom_put_mr(), and -EINVAL @counter above
+ *	   LOOM_COUNTERS_MAX - 1 or @remote_off too large.
+ * Thread safety: MT-Unsafe: one thread per context.
+ */
+int loom_put_counted_mr(struct loom_ctx *ctx, uint32_t node, uint32_t rkey,
+			uint64_t remote_off, const struct loom_mr *mr, uint64_t local_off,
+			uint64_t len, uint32_t counter, uint32_t flags, uint64_t tag);
 
 #ifdef __cplusplus
 }

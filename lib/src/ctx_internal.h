@@ -74,6 +74,17 @@ struct loom_cmd *loom_next_cmd(struct loom_ctx *ctx);
  */
 struct loom_cmd *loom_claim_remote_cmd(struct loom_ctx *ctx, uint8_t opcode,
 				       const struct loom_remote *peer, uint64_t tag);
+/*
+ * The arguments a counted put takes beyond a put's, by segment or by key:
+ * @flags only LOOM_PUT_REMOTE_EVENT, a counter id and a remote offset the
+ * card can count at; true when they are valid.
+ */
+static inline bool loom_counted_args_ok(uint32_t flags, uint32_t counter,
+					uint64_t remote_off)
+{
+	return !(flags & ~LOOM_PUT_REMOTE_EVENT) && counter < LOOM_COUNTERS_MAX &&
+	       remote_off < LOOM_COUNTED_OFF_LIMIT;
+}
 /* Publish the command claimed by loom_next_cmd() (adds a pending fence). */
 void loom_post_cmd(struct loom_ctx *ctx, struct loom_cmd *cmd);
 /*

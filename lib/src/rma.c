@@ -49,8 +49,7 @@ int loom_put_counted(struct loom_ctx *ctx, const struct loom_remote *dst, uint64
 
 	if (err)
 		return err;
-	if ((flags & ~LOOM_PUT_REMOTE_EVENT) || counter >= LOOM_COUNTERS_MAX ||
-	    remote_off >= LOOM_COUNTED_OFF_LIMIT)
+	if (!loom_counted_args_ok(flags, counter, remote_off))
 		return -EINVAL;
 	cmd = loom_claim_remote_cmd(ctx, LOOM_OP_PUT_COUNTED, dst, tag);
 	if (!cmd)

@@ -17,6 +17,9 @@ static const char *const status_text[] = {
 	[LOOM_STATUS_DISCARDED] = "discarded: a port on the path is disabled or dead (check the fault masks)",
 	[LOOM_STATUS_COUNTER] = "no such counter (id beyond the context's counters, or no counters page)",
 	[LOOM_STATUS_BUSY] = "too many counter notifications pending on this context (64 at most)",
+	[LOOM_STATUS_MR_KEY] = "memory-region key unknown or revoked (deregistered), or an lkey of another context",
+	[LOOM_STATUS_MR_BOUNDS] = "offset/length outside the memory region (or an atomic not 8-byte aligned in memory)",
+	[LOOM_STATUS_MR_ACCESS] = "the memory region lacks the right for this operation (see loom_mr_reg() access)",
 };
 
 const char *loom_strerror(int err)

@@ -9,6 +9,8 @@
 #   lab_hosts N        prints the names of hosts 0..N-1 for mpirun --host:
 #                      loom-h0,loom-h1,...
 #   lab_stop_clean     stops the lab and checks that it left nothing
+#   lab_scaled N       prints N times the lab's timeout scale (loom-lab start
+#                      --timeout-scale): a wall-clock limit of a test
 loom_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 loom_build=${BUILD:-$loom_top/build}
 LOOM_LAB=$loom_build/bin/loom-lab
@@ -49,6 +51,21 @@ lab_exec() {
 	local host=$1
 	shift
 	"$LOOM_LAB" exec --dir "$LAB_DIR" "$host" -- "$@"
+}
+
+# lab_scaled N: N multiplied by the timeout scale of the lab in LAB_DIR (or,
+# before a lab is started, LOOM_LAB_TIMEOUT_SCALE; 1 by default).  Every
+# wall-clock limit a test sets on a guest -- a bound on how long a step may
+# take, a timeout(1) or sleep in the guest, a module timeout the test waits
+# out -- goes through it, so that a slower guest kernel (a debug build)
+# stretches the test's limits as it stretches the lab's own.
+lab_scaled() {
+	local scale=
+	[ -n "$LAB_DIR" ] && [ -r "$LAB_DIR/lab.conf" ] &&
+		scale=$(sed -n 's/^timeout_scale=\([0-9]*\)$/\1/p' "$LAB_DIR/lab.conf")
+	[ -n "$scale" ] || scale=${LOOM_LAB_TIMEOUT_SCALE:-1}
+	[[ "$scale" =~ ^[1-9][0-9]*$ ]] || scale=1
+	echo $(($1 * scale))
 }
 
 lab_hosts() {

@@ -3,6 +3,8 @@
 # tool; $sim names it, or the test skips; $tmp is a directory removed on
 # exit.  Source after tap.sh.
 #   sim_json FILE EXPR: a Python expression over the JSON result d
+#   delivers NAME ARGS...: a tap test that the run exits 0, result ok, every
+#     measured packet delivered (none dropped or misdelivered)
 build=${BUILD:-$top/build}
 sim=$build/tests/sim/loom-sim-asan
 [ -x "$sim" ] || sim=$build/bin/loom-sim
@@ -14,4 +16,19 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sim_json() {
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# delivers NAME ARGS...: exit 0, result ok, every measured packet delivered
+delivers() {
+	local name=$1 r got
+	shift
+	"$sim" -j "$@" >"$tmp/d.json" 2>"$tmp/err"
+	r=$?
+	got=$(sim_json "$tmp/d.json" '"result %s packets %d undelivered %d drops %d misdelivered %d accepted %.3f" % (d["result"], d["packets"], d["undelivered"], d["drops"], d["misdelivered"], d["accepted"])' 2>&1)
+	if [ $r = 0 ] && grep -q '^result ok packets [1-9][0-9]* undelivered 0 drops 0 misdelivered 0' <<<"$got"; then
+		tap_ok "$name: $got"
+	else
+		tap_diag "exit $r: $(cat "$tmp/err")"
+		tap_fail "$name: exit 0, result ok, nothing undelivered, dropped or misdelivered (got exit $r, $got)"
+	fi
 }

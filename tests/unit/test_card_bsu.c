@@ -534,7 +534,7 @@ static void test_cards(void)
 
 int main(void)
 {
-	tap_plan(23);
+	tap_plan(24);
 	test_logic();
 	test_cards();
 	return tap.failed ? 1 : 0;

@@ -106,8 +106,8 @@ int main(void)
 		       rd(regs, LOOM_BLK_TYPE) == LOOM_BLK_FWID,
 		       "FWID block at 0 with LOOM_MAGIC and the lab signature");
 		memcpy(desc, regs + LOOM_FWID_DESC, LOOM_FWID_DESC_LEN);
-		tap_ok(rd(regs, LOOM_FWID_DESIGN_VERSION) == 0x000300 && !strcmp(desc, "loom-card-emu"),
-		       "design version 0.3.0, description '%s'", desc);
+		tap_ok(rd(regs, LOOM_FWID_DESIGN_VERSION) == 0x000400 && !strcmp(desc, "loom-card-emu"),
+		       "design version 0.4.0, description '%s'", desc);
 		for (int n = 0; n < LOOM_BLK_MAX_CHAIN; n++) {
 			uint32_t type = rd(regs, off + LOOM_BLK_TYPE), next;
 
@@ -125,8 +125,8 @@ int main(void)
 					    (1u << LOOM_BLK_CTX) | (1u << LOOM_BLK_DOORBELL) |
 					    (1u << LOOM_BLK_VCT) | (1u << LOOM_BLK_COUNTERS) |
 					    (1u << LOOM_BLK_LINK) | (1u << LOOM_BLK_MAINT) |
-					    (1u << LOOM_BLK_BSU)),
-		       "block chain: FWID, ADMIN, ROUTER, PORTS, CTX, DOORBELL, VCT, COUNTERS, LINK, MAINT, BSU, ordered, no overlap, inside the window");
+					    (1u << LOOM_BLK_BSU) | (1u << LOOM_BLK_MR)),
+		       "block chain: FWID, ADMIN, ROUTER, PORTS, CTX, DOORBELL, VCT, COUNTERS, LINK, MAINT, BSU, MR, ordered, no overlap, inside the window");
 		{
 			uint32_t area = rd(regs, CARD_OFF_DOORBELL + LOOM_DOORBELL_AREA);
 			uint32_t count = rd(regs, CARD_OFF_DOORBELL + LOOM_DOORBELL_COUNT);

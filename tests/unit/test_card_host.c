@@ -240,7 +240,7 @@ static void test_desc_check(void)
 	c.opcode = 255;
 	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
 	c.opcode = LOOM_OP_PUT;
-	c.flags = 0x10;
+	c.flags = 0x40;	/* the first flag the card does not know */
 	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
 	c.flags = LOOM_CMD_F_SIGNAL | LOOM_CMD_F_FENCE | LOOM_CMD_F_ORDERED | LOOM_CMD_F_REMOTE_CQE;
 	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_OK;

@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 bin=${BUILD:-$top/build}/bin
 version=$(cat "$top/VERSION")
-tools="loomctl loom-fm loom-lab loom-xfer loom_put_lat loom_put_bw loom_get_lat loom_atomic_lat loom_barrier_lat"
+tools="loomctl loom-fm loom-lab loom-xfer loom_put_lat loom_put_bw loom_get_lat loom_atomic_lat loom_barrier_lat loom_mr_reg"
 for t in $tools; do
 	if [ ! -x "$bin/$t" ]; then
 		echo "1..0 # SKIP $t not built (make)"
@@ -29,7 +29,7 @@ usage() {
 	expect_usage_error "$bin/$tool" "$@"
 }
 
-tap_plan 33
+tap_plan 35
 for t in $tools; do
 	a=$("$bin/$t" -V 2>&1)
 	r1=$?
@@ -45,7 +45,8 @@ ok=0
 for t in $tools; do
 	"$bin/$t" --help >"$tmp/o" 2>&1 && [ -s "$tmp/o" ] && ok=$((ok + 1))
 done
-tap_check "--help of every tool exits 0 and prints ($ok of 9)" [ $ok = 9 ]
+ntools=$(wc -w <<<"$tools")
+tap_check "--help of every tool exits 0 and prints ($ok of $ntools)" [ $ok = "$ntools" ]
 
 usage loomctl "unknown option \"--jsno\": did you mean \"--json\"?" --jsno dev
 usage loomctl "unknown object \"rotue\": did you mean \"route\"?" rotue
@@ -67,4 +68,7 @@ usage loom_put_bw "invalid --dev 'sda'" --dev sda
 usage loom_barrier_lat "unknown option '--itres': did you mean '--iters'?" --itres 5
 usage loom_barrier_lat "unknown option or argument 'frob'" frob
 usage loom_barrier_lat "--dev: not a card name" --dev sda
+usage loom_mr_reg "unknown option '--itres': did you mean '--iters'?" --itres 5
+usage loom_mr_reg "invalid --size '3x'" --size 3x
+usage loom_mr_reg "invalid --dev 'sda'" --dev sda
 tap_done

@@ -30,7 +30,7 @@ printf 'dest x port 0\n' >"$tmp/nan"
 printf 'port 0 phys 3\n' >"$tmp/nodest"
 printf 'dest 4 port sideways\n' >"$tmp/badport"
 
-tap_plan 59
+tap_plan 57
 usage 'dev set: nothing to set' dev set
 usage 'loomctl: unknown object "rute": did you mean "route"?' rute show
 usage 'loomctl: unknown object "xyzzy": objects are dev, route, port' xyzzy

@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 man8="loomctl loom-fm loom-lab loom-card"
-man1="loom-xfer loom-sim loom_put_lat loom_put_bw loom_get_lat loom_atomic_lat loom_barrier_lat"
+man1="loom-xfer loom-sim loom_put_lat loom_put_bw loom_get_lat loom_atomic_lat loom_barrier_lat loom_mr_reg"
 if [ ! -d "$build/man/man8" ] || [ ! -x "$build/bin/loomctl" ] || ! command -v man >/dev/null; then
 	echo "1..0 # SKIP manual pages or loomctl not built (make), or no man (apt-get install man-db)"
 	exit 4

@@ -6,7 +6,8 @@
  * packets take the adaptive VC of the least loaded minimal port with room
  * for the whole packet and are marked ADAPTIVE, ORDERED ones never adapt;
  * a packet leaving through a dateline port is marked VC1 and counted on
- * VC1.
+ * VC1; DimWAR weighs the minimal port against the deroutes of its
+ * dimension and deroutes at most once.
  */
 #include "router_fabric.h"
 #include "tap.h"
@@ -103,11 +104,98 @@ static void dateline(void)
 	fab_free(f);
 }
 
+/* DimWAR's weights: (occupancy + flits) x hops against x (hops + 1). */
+static void dimwar_weights(void)
+{
+	static const struct {
+		uint32_t occ0, occ1;
+		unsigned int hops, want;
+	} c[] = {
+		{ 0, 0, 1, 0 },		/* idle: minimal */
+		{ 3, 0, 1, 0 },		/* 6 vs 6: a tie is minimal */
+		{ 4, 0, 1, 1 },		/* 7 vs 6: deroute */
+		{ 4, 0, 2, 1 },		/* 14 vs 9 */
+		{ 2, 0, 3, 1 },		/* 15 vs 12 */
+		{ 9, 5, 1, 0 },		/* 12 vs 16 */
+	};
+	char what[256] = "";
+	unsigned int bad = 0;
+
+	for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		uint32_t occ[2] = { c[i].occ0, c[i].occ1 };
+		unsigned int want = c[i].want, got;
+
+		got = route_dimwar_pick(0, 0x2, 0x3, occ, 3, c[i].hops, 2, 0);
+		if (got != want && !bad++)
+			snprintf(what, sizeof(what), ": occupancy %u/%u, hops %u: port %u, want %u",
+				 occ[0], occ[1], c[i].hops, got, want);
+	}
+	{
+		uint32_t occ[2] = { 0, 50 };
+
+		/* an unusable minimal port loses to any usable deroute */
+		if (route_dimwar_pick(0, 0x2, 0x2, occ, 3, 1, 2, 0) != 1 && !bad++)
+			snprintf(what, sizeof(what), ": minimal port down, deroute not taken");
+		/* a deroute that is not usable is never taken */
+		occ[0] = 100;
+		if (route_dimwar_pick(0, 0x2, 0x1, occ, 3, 1, 2, 0) != 0 && !bad++)
+			snprintf(what, sizeof(what), ": unusable deroute taken");
+	}
+	tap_ok(!bad, "dimwar weights: (occupancy + flits) x hops, ties minimal%s", what);
+}
+
+/*
+ * DimWAR in the router: ports 0 and 1 in one dimension, the minimal port 0
+ * stuck.  Once its queue outweighs a deroute, requests leave port 1 on
+ * VC1 (REQ1); ordered ones never do; a packet that arrives on VC1 (it
+ * derouted already) goes minimal whatever the load.
+ */
+static void dimwar(void)
+{
+	struct fab *f = card3();
+	unsigned int deroutes = 0, on_vc0_1 = 0, ordered_1 = 0, second = 0;
+	struct loom_pkt_hdr h;
+	int again;
+
+	/* two hops left: one packet held at the minimal port outweighs a deroute */
+	f->rt[0][0] |= LOOM_RT_W0_DIMWAR | 2u << LOOM_RT_W0_HOPS_SHIFT;
+	f->port_cfg[0][0] = 0;
+	f->port_cfg[0][1] = 0;
+	router_out(f->r[0], 0)->back.ready = false;	/* port 0 is stuck */
+	for (unsigned int i = 0; i < 8; i++) {
+		int id = fab_send(f, 2, 0, LOOM_VC_REQ0, LOOM_CLASS_REQ, 64, 40 * i);
+
+		if (i >= 4)
+			f->pkts[id].bytes[6] = LOOM_PKT_F_ORDERED;
+	}
+	/* from port 1 on VC1: derouted already, so no second deroute */
+	again = fab_send(f, 1, 0, LOOM_VC_REQ1, LOOM_CLASS_REQ, 64, 600);
+	for (unsigned int c = 0; c < 900; c++) {
+		struct flit *fl;
+
+		fab_step(f);
+		fl = &router_out(f->r[0], 1)->fwd;
+		if (fl->valid && fl->head) {
+			memcpy(&h, fl->data, 8);
+			deroutes += fl->vc == LOOM_VC_REQ1;
+			on_vc0_1 += fl->vc != LOOM_VC_REQ1;
+			ordered_1 += (h.flags & LOOM_PKT_F_ORDERED) != 0;
+			second += fl->data[8] == 1 && fl->data[9] == 0;	/* src_node 1 */
+		}
+	}
+	tap_ok(deroutes >= 1 && !on_vc0_1 && !ordered_1 && !second && !f->pkts[again].delivered,
+	       "dimwar: with the minimal port stuck, %u requests deroute on port 1 / VC1 (want >= 1), %u leave port 1 on another VC (want 0), %u ordered ones deroute (want 0), the packet that arrived on VC1 derouted %u times (want 0)",
+	       deroutes, on_vc0_1, ordered_1, second);
+	fab_free(f);
+}
+
 int main(void)
 {
-	tap_plan(3);
+	tap_plan(5);
 	barrier();
 	adaptive();
 	dateline();
+	dimwar_weights();
+	dimwar();
 	return tap_exit_status();
 }

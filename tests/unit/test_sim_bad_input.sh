@@ -32,7 +32,7 @@ printf '0:0 1:0\n1:9 0:1\n' >"$tmp/radix.topo"
 printf '# two islands: 0-1 and 2-3\n0:0 1:0\n2:0 3:0\n' >"$tmp/islands.topo"
 printf '0:0 1:0\n1:1 3:0\n3:1 0:1\n' >"$tmp/gap.topo"
 
-tap_plan 20
+tap_plan 29
 refused 1 "$tmp/syntax.topo:2: '1:1 x' is not 'NODE:PORT NODE:PORT'" --topology "$tmp/syntax.topo"
 refused 1 "$tmp/dup.topo:3: duplicate port: 0:0 is already cabled at line 1" \
 	--topology "$tmp/dup.topo"
@@ -44,6 +44,20 @@ refused 1 "cannot reach 2" --topology "$tmp/gap.topo" --engine minhop
 refused 1 "/nonexistent.topo: cannot open topology file" --topology /nonexistent.topo
 refused 1 "engine dor gives a channel dependency cycle of 4 channels, so the fabric can deadlock: 0:0/vc0 -> 1:0/vc0 -> 2:0/vc0 -> 3:0/vc0 -> (back to the first); --allow-deadlock" \
 	--topology torus:4x4 --no-datelines
+refused 1 "engine dimwar routes HyperX shapes only (hyperx:S1xS2[x...]): its deroutes are lateral hops within a fully connected dimension, which a torus has not" \
+	--topology torus:4x4 --engine dimwar
+refused 1 "engine dimwar: hyperx:5x6 has 9 network ports, but the deroute ports come from the VC table's 8 port entries" \
+	--topology hyperx:5x6 --engine dimwar --router xbar
+refused 1 "engine dimwar: deroutes travel on VC1, but the router has VCS=1: use --param VCS=2 or more" \
+	--topology hyperx:4x4 --engine dimwar --router xbar --param VCS=1
+refused 1 "unknown engine 'war': use dor, minhop, updown, dimwar" --engine war
+refused 1 "--burst 10:90 with --load 0.5: the on periods would have to carry 5 flits per cycle, but a host port takes at most 1" \
+	--burst 10:90 --load 0.5
+refused 2 "--burst '0:5': ON:OFF, the mean cycles on and off, each at least 1" --burst 0:5
+refused 2 "--saturation with --burst: the saturation search runs Bernoulli arrivals only" \
+	--burst 5:5 --saturation
+refused 2 "--packet-flits '3:1,x': N or N:WEIGHT[,N:WEIGHT...]" --packet-flits 3:1,x
+refused 1 "--packet-flits 40: with 16-byte flits a packet has 3..19 flits" --packet-flits 3:1,40:1
 refused 1 "--load 1.5: the offered load is flits per node per cycle, more than 0 and at most 1" \
 	--load 1.5
 refused 1 "--packet-flits 1: with 16-byte flits a packet has 3..19 flits" --packet-flits 1

@@ -13,21 +13,6 @@ top=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/sim.sh"
 
-# delivers NAME ARGS...: exit 0, result ok, every measured packet delivered
-delivers() {
-	local name=$1 r got
-	shift
-	"$sim" -j "$@" >"$tmp/d.json" 2>"$tmp/err"
-	r=$?
-	got=$(sim_json "$tmp/d.json" '"result %s packets %d undelivered %d drops %d misdelivered %d accepted %.3f" % (d["result"], d["packets"], d["undelivered"], d["drops"], d["misdelivered"], d["accepted"])' 2>&1)
-	if [ $r = 0 ] && grep -q '^result ok packets [1-9][0-9]* undelivered 0 drops 0 misdelivered 0' <<<"$got"; then
-		tap_ok "$name: $got"
-	else
-		tap_diag "exit $r: $(cat "$tmp/err")"
-		tap_fail "$name: exit 0, result ok, nothing undelivered, dropped or misdelivered (got exit $r, $got)"
-	fi
-}
-
 tap_plan 10
 delivers "4x4 torus, dor with datelines, uniform at load 1 (beyond saturation)" \
 	--topology torus:4x4 --load 1 --seed 11 --warmup 200 --cycles 2000

@@ -75,10 +75,10 @@ tap_check "both guests load the DKMS-built loom.ko and get /dev/loom0" test $ok 
 
 env="LD_LIBRARY_PATH=$libdir"
 lab_exec 0 "$env ldd $root/usr/bin/loom-xfer" >"$scratch/ldd" 2>&1
-lab_exec 1 "$env $root/usr/bin/loom-xfer recv --ctx 5 --key 0x5eed --size 64K --seed 9 --timeout 60" \
+lab_exec 1 "$env $root/usr/bin/loom-xfer recv --ctx 5 --key 0x5eed --size 64K --seed 9 --timeout $(lab_scaled 60)" \
 	>"$scratch/recv" 2>&1 &
 recv_pid=$!
-lab_exec 0 "$env $root/usr/bin/loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 64K --seed 9 --timeout 60" \
+lab_exec 0 "$env $root/usr/bin/loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 64K --seed 9 --timeout $(lab_scaled 60)" \
 	>"$scratch/send" 2>&1
 send_rc=$?
 wait $recv_pid

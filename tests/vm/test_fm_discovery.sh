@@ -31,9 +31,9 @@ PY
 "$LOOM_LAB" exec --dir "$LAB_DIR" --stdin 0 -- 'cat >/tmp/expected.topo' <"$out/expected.topo"
 
 # unconfigured: node 0 has no route to node 3
-lab_exec 3 loom-xfer recv --ctx 7 --key 0x77 --size 64K --timeout 8 >"$out/r0" 2>&1 &
+lab_exec 3 loom-xfer recv --ctx 7 --key 0x77 --size 64K --timeout $(lab_scaled 8) >"$out/r0" 2>&1 &
 rpid=$!
-lab_exec 0 loom-xfer send --to 3 --ctx 7 --key 0x77 --size 64K --timeout 8 >"$out/s0" 2>&1
+lab_exec 0 loom-xfer send --to 3 --ctx 7 --key 0x77 --size 64K --timeout $(lab_scaled 8) >"$out/s0" 2>&1
 src=$?
 wait $rpid
 tap_diag "$(cat "$out/s0")"

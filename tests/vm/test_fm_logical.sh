@@ -19,15 +19,15 @@ trap "lab_cleanup; rm -rf '$out' '$(dirname "$LAB_DIR")'" EXIT
 # put 64 KiB from host $1 to logical id $2, received on host $3
 put() {
 	local rpid src
-	lab_exec "$3" loom-xfer recv --ctx 11 --key 0x1d --size 64K --seed "$4" --timeout 20 \
+	lab_exec "$3" loom-xfer recv --ctx 11 --key 0x1d --size 64K --seed "$4" --timeout $(lab_scaled 20) \
 		>"$out/recv" 2>&1 &
 	rpid=$!
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < $(lab_scaled 100); i++)); do
 		grep -q 'ready for' "$out/recv" && break
 		sleep 0.1
 	done
 	lab_exec "$1" loom-xfer send --to "$2" --ctx 11 --key 0x1d --size 64K --seed "$4" \
-		--timeout 20 >"$out/send" 2>&1
+		--timeout $(lab_scaled 20) >"$out/send" 2>&1
 	src=$?
 	wait $rpid
 	tap_diag "$(cat "$out/send" "$out/recv")"

@@ -23,19 +23,19 @@ lab_exec 0 loom-fm configure --shape torus:2x2 >"$out/conf" 2>&1
 tap_check "configure --shape torus:2x2 succeeds" test $? = 0
 tap_diag "$(cat "$out/conf")"
 
-lab_exec 0 loom-fm watch --shape torus:2x2 --once --interval 500 --timeout 120 >"$out/watch" 2>&1 &
+lab_exec 0 loom-fm watch --shape torus:2x2 --once --interval 500 --timeout $(lab_scaled 120) >"$out/watch" 2>&1 &
 watch_pid=$!
-for ((i = 0; i < 100; i++)); do
+for ((i = 0; i < $(lab_scaled 100); i++)); do
 	grep -q 'watching' "$out/watch" && break
 	sleep 0.3
 done
 
 # traffic over the cable to cut: node 0 -> node 1 leaves by port 0 (+X)
-lab_exec 1 loom-xfer recv --ctx 9 --key 0x99 --size 4M --seed 5 --timeout 15 >"$out/recv" 2>&1 &
+lab_exec 1 loom-xfer recv --ctx 9 --key 0x99 --size 4M --seed 5 --timeout $(lab_scaled 15) >"$out/recv" 2>&1 &
 recv_pid=$!
-lab_exec 0 loom-xfer send --to 1 --ctx 9 --key 0x99 --size 4M --chunk 16K --seed 5 --timeout 25 >"$out/send" 2>&1 &
+lab_exec 0 loom-xfer send --to 1 --ctx 9 --key 0x99 --size 4M --chunk 16K --seed 5 --timeout $(lab_scaled 25) >"$out/send" 2>&1 &
 send_pid=$!
-for ((i = 0; i < 100; i++)); do
+for ((i = 0; i < $(lab_scaled 100); i++)); do
 	grep -q 'ready for' "$out/recv" && break
 	sleep 0.1
 done
@@ -81,9 +81,9 @@ lab_put_all_pairs 0x600 "$out"
 tap_check "after the reroute, puts between all 12 ordered pairs arrive verified" test $? = 0
 
 # the cable comes back: watch sees it up and returns to dor's tables
-lab_exec 0 loom-fm watch --shape torus:2x2 --once --interval 500 --timeout 60 >"$out/watch2" 2>&1 &
+lab_exec 0 loom-fm watch --shape torus:2x2 --once --interval 500 --timeout $(lab_scaled 60) >"$out/watch2" 2>&1 &
 watch_pid=$!
-for ((i = 0; i < 100; i++)); do
+for ((i = 0; i < $(lab_scaled 100); i++)); do
 	grep -q 'watching' "$out/watch2" && break
 	sleep 0.3
 done

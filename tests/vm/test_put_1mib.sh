@@ -47,9 +47,9 @@ else
 fi
 
 # wrong key: the target must refuse and the sender must be told
-lab_exec 1 loom-xfer recv --ctx 6 --key 0x1111 --size 64K --timeout 10 >"$out/recv3" 2>&1 &
+lab_exec 1 loom-xfer recv --ctx 6 --key 0x1111 --size 64K --timeout $(lab_scaled 10) >"$out/recv3" 2>&1 &
 recv_pid=$!
-lab_exec 0 loom-xfer send --to 1 --ctx 6 --key 0x2222 --size 64K --timeout 10 >"$out/send3" 2>&1
+lab_exec 0 loom-xfer send --to 1 --ctx 6 --key 0x2222 --size 64K --timeout $(lab_scaled 10) >"$out/send3" 2>&1
 send_rc=$?
 wait $recv_pid
 tap_diag "$(cat "$out/send3")"

@@ -34,13 +34,13 @@ fi
 
 # receivers first, in the background; each sender retries until its target
 # context exists; both puts run at the same time
-lab_exec 3 loom-xfer recv --ctx 5 --key 0x7012 --size 1M --seed 11 --timeout 20 >"$out/recv3" 2>&1 &
+lab_exec 3 loom-xfer recv --ctx 5 --key 0x7012 --size 1M --seed 11 --timeout $(lab_scaled 20) >"$out/recv3" 2>&1 &
 recv3_pid=$!
-lab_exec 2 loom-xfer recv --ctx 5 --key 0x7012 --size 1M --seed 12 --timeout 20 >"$out/recv2" 2>&1 &
+lab_exec 2 loom-xfer recv --ctx 5 --key 0x7012 --size 1M --seed 12 --timeout $(lab_scaled 20) >"$out/recv2" 2>&1 &
 recv2_pid=$!
-lab_exec 0 loom-xfer send --to 3 --ctx 5 --key 0x7012 --size 1M --seed 11 --timeout 20 >"$out/send0" 2>&1 &
+lab_exec 0 loom-xfer send --to 3 --ctx 5 --key 0x7012 --size 1M --seed 11 --timeout $(lab_scaled 20) >"$out/send0" 2>&1 &
 send0_pid=$!
-lab_exec 1 loom-xfer send --to 2 --ctx 5 --key 0x7012 --size 1M --seed 12 --timeout 20 >"$out/send1" 2>&1 &
+lab_exec 1 loom-xfer send --to 2 --ctx 5 --key 0x7012 --size 1M --seed 12 --timeout $(lab_scaled 20) >"$out/send1" 2>&1 &
 send1_pid=$!
 wait $send0_pid; echo $? >"$out/sendrc0"
 wait $send1_pid; echo $? >"$out/sendrc1"

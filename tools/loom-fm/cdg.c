@@ -63,6 +63,90 @@ static struct fm_cdg_vertex vertex_of(const struct fm_graph *g, uint32_t id)
 	return (struct fm_cdg_vertex){ ch / g->ports, ch % g->ports, (int)(id % FM_NUM_VCS) };
 }
 
+/*
+ * The DimWAR channels a packet for @dest may take at @n after arriving on
+ * VC @vc_in (-1: injected): the minimal port on VC0 and, unless it
+ * arrived on VC1, every other cabled port of that port's dimension on
+ * VC1.  Returns how many were put in @out (room for g->ports + 1).
+ */
+static int dimwar_next(const struct fm_graph *g, const struct fm_routes *r, int n, int dest,
+		       int vc_in, struct fm_hop *out)
+{
+	int p = routes_port(r, n, dest), k = 0;
+
+	if (p < 0)
+		return 0;
+	out[k++] = (struct fm_hop){ n, p, 0 };
+	if (vc_in == 1 || r->port_dim[p] < 0)
+		return k;
+	for (int q = 0; q < g->ports; q++)
+		if (q != p && r->port_dim[q] == r->port_dim[p] &&
+		    graph_peer(g, n, q)->node != FM_NO_PEER)
+			out[k++] = (struct fm_hop){ n, q, 1 };
+	return k;
+}
+
+/*
+ * DimWAR: the dependencies of every path a deroute can take, per
+ * destination a search over the (channel, VC) reachable from any source.
+ */
+static int collect_dimwar(const struct fm_graph *g, const struct fm_routes *r,
+			  struct fm_cdg_edges *es, unsigned char *used)
+{
+	uint32_t nv = (uint32_t)(g->nodes * g->ports * FM_NUM_VCS);
+	unsigned char *seen = malloc(nv);
+	uint32_t *queue = malloc((size_t)nv * sizeof(*queue));
+	struct fm_hop *next = malloc(((size_t)g->ports + 1) * sizeof(*next));
+	int rc = -1;
+
+	if (!seen || !queue || !next)
+		goto out;
+	for (int d = 0; d < g->nodes; d++) {
+		size_t head = 0, tail = 0;
+
+		memset(seen, 0, nv);
+		for (int s = 0; s < g->nodes; s++) {
+			int k = s == d ? 0 : dimwar_next(g, r, s, d, -1, next);
+
+			for (int i = 0; i < k; i++) {
+				uint32_t v = vertex_id(g, &next[i]);
+
+				if (!seen[v]) {
+					seen[v] = 1;
+					queue[tail++] = v;
+				}
+			}
+		}
+		while (head < tail) {
+			uint32_t v = queue[head++];
+			struct fm_cdg_vertex at = vertex_of(g, v);
+			int n = graph_peer(g, at.node, at.port)->node, k;
+
+			used[v] = 1;
+			if (n == FM_NO_PEER || n == d)
+				continue;
+			k = dimwar_next(g, r, n, d, at.vc, next);
+			for (int i = 0; i < k; i++) {
+				uint32_t w = vertex_id(g, &next[i]);
+
+				if (cdg_edges_add(es, v, w))
+					goto out;
+				if (!seen[w]) {
+					seen[w] = 1;
+					queue[tail++] = w;
+				}
+			}
+		}
+		cdg_edges_dedup(es);
+	}
+	rc = 0;
+out:
+	free(seen);
+	free(queue);
+	free(next);
+	return rc;
+}
+
 /* Collect the dependencies of all working routes, sorted and unique. */
 static int collect(const struct fm_graph *g, const struct fm_routes *r,
 		   struct fm_cdg_edges *es, unsigned char *used)
@@ -71,6 +155,10 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r,
 
 	if (!hops)
 		return -1;
+	if (r->dimwar) {
+		free(hops);
+		return collect_dimwar(g, r, es, used);
+	}
 	for (int s = 0; s < g->nodes; s++) {
 		for (int d = 0; d < g->nodes; d++) {
 			int stuck, n = routes_walk(g, r, s, d, hops, &stuck);

@@ -9,6 +9,7 @@ const struct fm_engine *const fm_engines[] = {
 	&fm_engine_dor,
 	&fm_engine_minhop,
 	&fm_engine_updown,
+	&fm_engine_dimwar,
 	NULL,
 };
 

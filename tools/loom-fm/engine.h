@@ -32,6 +32,7 @@ struct fm_engine {
 extern const struct fm_engine fm_engine_dor;
 extern const struct fm_engine fm_engine_minhop;
 extern const struct fm_engine fm_engine_updown;
+extern const struct fm_engine fm_engine_dimwar;
 
 /* NULL-terminated list of all engines, in the order --help shows them. */
 extern const struct fm_engine *const fm_engines[];

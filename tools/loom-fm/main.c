@@ -153,7 +153,8 @@ int main(int argc, char **argv)
 		return status;
 	e = engine_find(a.engine);
 	if (!e)
-		return fm_usage_error("unknown engine '%s'; engines: dor, minhop, updown", a.engine);
+		return fm_usage_error("unknown engine '%s'; engines: dor, minhop, updown, dimwar",
+				      a.engine);
 	g = build_graph(&a);
 	if (!g)
 		return FM_EXIT_USAGE;

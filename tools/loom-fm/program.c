@@ -64,6 +64,10 @@ static int plan_card(const struct fm_fabric *f, const struct fm_routes *r, int i
 			w0 |= LOOM_RT_W0_ADAPTIVE;
 			w1 |= adapt << LOOM_RT_W1_ADAPT_PORTS_SHIFT;
 		}
+		if (r->dimwar && port >= 0)
+			w0 |= LOOM_RT_W0_DIMWAR |
+			      ((uint32_t)r->hops_left[i * r->nodes + j] << LOOM_RT_W0_HOPS_SHIFT &
+			       LOOM_RT_W0_HOPS_MASK);
 		bad |= plan_add(p, i, FM_W_RT_PHYS, entry + 4, w1, (int)e);
 		bad |= plan_add(p, i, FM_W_RT_ENTRY, entry, w0, (int)e);
 	}

@@ -18,7 +18,9 @@ struct fm_routes *routes_new(const struct fm_graph *g)
 	r->dateline = calloc((size_t)g->nodes * (size_t)g->ports, 1);
 	r->port_dim = malloc((size_t)g->ports * sizeof(*r->port_dim));
 	r->adapt_ports = calloc(pairs, 1);
-	if (!r->port || !r->start_vc || !r->dateline || !r->port_dim || !r->adapt_ports) {
+	r->hops_left = calloc(pairs, 1);
+	if (!r->port || !r->start_vc || !r->dateline || !r->port_dim || !r->adapt_ports ||
+	    !r->hops_left) {
 		routes_free(r);
 		return NULL;
 	}
@@ -40,6 +42,7 @@ void routes_free(struct fm_routes *r)
 	free(r->dateline);
 	free(r->port_dim);
 	free(r->adapt_ports);
+	free(r->hops_left);
 	free(r);
 }
 

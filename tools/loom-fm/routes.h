@@ -31,6 +31,15 @@ struct fm_routes {
 	 * The port of port[] is the deterministic escape path.
 	 */
 	unsigned char *adapt_ports;
+	/*
+	 * DimWAR (engine dimwar, HyperX): every forwarding entry lets the
+	 * packet deroute once per dimension to another port of its port's
+	 * dimension, on VC1; minimal hops travel on VC0.  hops_left
+	 * [node * nodes + dest]: the minimal hops from node to dest, the
+	 * weight the card compares (LOOM_RT_W0_HOPS).
+	 */
+	bool dimwar;
+	unsigned char *hops_left;
 };
 
 struct fm_hop {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loom-lab check-log: scans the guests' kernel console logs (or the console
- * logs named on the command line) for kernel reports (log_scan.c), and the
- * card emulators' logs for strict-register violations, and prints each
+ * loom-lab check-log: scans the guests' kernel console logs for kernel
+ * reports (log_scan.c) and the card emulators' logs for strict-register
+ * violations, those of a lab or the logs named on the command line (a
+ * card's by its name, cardN.log), and prints each
  * finding with the lines around it, so that a failed check can be
  * understood from its output alone.
  */
@@ -136,6 +137,22 @@ static const struct {
 	{ "card%d.log", card_log_line },
 };
 
+/*
+ * The rules for a log named on the command line, by its file name as the lab
+ * (and a copy of its logs) names it: a card's log ("cardN.log") is scanned
+ * for strict-register violations, any other file as a kernel console log.
+ */
+static const char *(*file_classifier(const char *path))(const char *line)
+{
+	const char *base = strrchr(path, '/');
+	int h, end = 0;
+
+	base = base ? base + 1 : path;
+	if (sscanf(base, "card%d.log%n", &h, &end) == 1 && end && !base[end])
+		return card_log_line;
+	return log_scan_line;
+}
+
 /* A count of lines for --before/--after: 0..10000. */
 static int parse_lines(const char *opt, const char *arg, long *out)
 {
@@ -199,7 +216,7 @@ int cmd_check_log(int argc, char **argv)
 	}
 	if (!dir_arg) {
 		for (int i = optind; i < argc; i++) {
-			if (scan(argv[i], "", &ex, log_scan_line, &t) < 0)
+			if (scan(argv[i], "", &ex, file_classifier(argv[i]), &t) < 0)
 				missing++;
 			else
 				logs++;

@@ -125,13 +125,24 @@ static int build_routes(struct sim *s, char *err, size_t errlen)
 	struct fm_cdg_check cc = { 0 };
 
 	if (!e) {
-		snprintf(err, errlen, "unknown engine '%s': use dor, minhop or updown", name);
+		size_t n = (size_t)snprintf(err, errlen, "unknown engine '%s': use", name);
+
+		for (int i = 0; fm_engines[i] && n < errlen; i++)
+			n += (size_t)snprintf(err + n, errlen - n, "%s %s", i ? "," : "",
+					      fm_engines[i]->name);
 		return -1;
 	}
 	s->engine_name = e->name;
 	s->routes = engine_run(e, s->g, &c->engine_opts, err, errlen);
 	if (!s->routes)
 		return -1;
+	/* DimWAR's deroutes travel on VC1 */
+	if (s->routes->dimwar && !s->params.vc_model && s->params.vcs < 2) {
+		snprintf(err, errlen, "engine %s: deroutes travel on VC1, but the router has "
+			 "VCS=%u: use --param VCS=2 or more, or the card's VC model",
+			 e->name, s->params.vcs);
+		return -1;
+	}
 	/* one VC per class cannot hold the dateline classes apart */
 	if (!s->params.vc_model && s->params.vcs < 2)
 		s->routes->uses_vcs = false;
@@ -255,14 +266,28 @@ static int build_packets(struct sim *s, char *err, size_t errlen)
 	unsigned int min_flits = (LOOM_PKT_HDR_SIZE + fb - 1) / fb;
 	unsigned int max_flits = router_max_packet_flits(fb);
 	unsigned int n = s->cfg.packet_flits ? s->cfg.packet_flits : min_flits;
+	uint64_t weights = 0;
+	double flits = 0;
 
-	if (n < min_flits || n > max_flits) {
-		snprintf(err, errlen, "--packet-flits %u: with %u-byte flits a packet has %u..%u "
-			 "flits (the %d-byte header, up to %d payload bytes); FLIT_BYTES=64 allows "
-			 "one-flit packets", n, fb, min_flits, max_flits, LOOM_PKT_HDR_SIZE,
-			 LOOM_PKT_MAX_PAYLOAD);
-		return -1;
+	for (unsigned int k = 0; k < s->cfg.n_sizes || k == 0; k++) {
+		if (s->cfg.n_sizes)
+			n = s->cfg.sizes[k];
+		if (n < min_flits || n > max_flits) {
+			snprintf(err, errlen, "--packet-flits %u: with %u-byte flits a packet has "
+				 "%u..%u flits (the %d-byte header, up to %d payload bytes); "
+				 "FLIT_BYTES=64 allows one-flit packets", n, fb, min_flits,
+				 max_flits, LOOM_PKT_HDR_SIZE, LOOM_PKT_MAX_PAYLOAD);
+			return -1;
+		}
+		if (s->cfg.n_sizes) {
+			weights += s->cfg.size_weight[k];
+			s->size_cum[k] = weights;
+			flits += (double)n * s->cfg.size_weight[k];
+		}
 	}
+	if (s->cfg.n_sizes)
+		n = s->cfg.sizes[0];
+	s->mean_flits = s->cfg.n_sizes ? flits / (double)weights : n;
 	s->packet_flits = n;
 	s->payload = n * fb - LOOM_PKT_HDR_SIZE;
 	if (s->payload > LOOM_PKT_MAX_PAYLOAD)
@@ -273,6 +298,14 @@ static int build_packets(struct sim *s, char *err, size_t errlen)
 		snprintf(err, errlen, "--load %g: the offered load is flits per node per cycle, "
 			 "more than 0 and at most 1 (one flit per cycle enters a router's host port)",
 			 s->cfg.load);
+		return -1;
+	}
+	if (s->cfg.burst_on > 0 &&
+	    s->cfg.load * (s->cfg.burst_on + s->cfg.burst_off) / s->cfg.burst_on > 1) {
+		snprintf(err, errlen, "--burst %g:%g with --load %g: the on periods would have to "
+			 "carry %.3g flits per cycle, but a host port takes at most 1 (lower the "
+			 "load or the off share)", s->cfg.burst_on, s->cfg.burst_off, s->cfg.load,
+			 s->cfg.load * (s->cfg.burst_on + s->cfg.burst_off) / s->cfg.burst_on);
 		return -1;
 	}
 	if (s->cfg.measure == 0) {

@@ -6,6 +6,7 @@
  */
 #include "sim.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -33,7 +34,8 @@ static const char usage_text[] =
 "  --topology T       a shape: ring:N, mesh:XxY[x...], torus:XxY[x...],\n"
 "                     hyperx:S1xS2[x...]; or a loom-fm topology file\n"
 "                     (default torus:4x4)\n"
-"  --engine E         loom-fm routing engine: dor, minhop, updown (default dor\n"
+"  --engine E         loom-fm routing engine: dor, minhop, updown, dimwar\n"
+"                     (HyperX) (default dor\n"
 "                     for shapes, updown for topology files)\n"
 "  --no-datelines     dor without datelines (a torus then can deadlock)\n"
 "  --allow-deadlock   run a routing whose channel dependency graph has a cycle\n"
@@ -46,8 +48,12 @@ static const char usage_text[] =
 "                     tornado, neighbour, hotspot[:NODE[:FRACTION]]\n"
 "  --load L           offered load, flits per node per cycle, 0 < L <= 1\n"
 "                     (default 0.1); Bernoulli packet arrivals\n"
+"  --burst ON:OFF     on/off (bursty) arrivals instead: each terminal is on\n"
+"                     for ON cycles and off for OFF cycles on average\n"
+"                     (geometric), and creates the load while on\n"
 "  --packet-flits N   packet size in flits (default: the smallest packet,\n"
-"                     the 48-byte header)\n"
+"                     the 48-byte header); or a distribution of sizes with\n"
+"                     relative weights N:W[,N:W...], e.g. 3:9,19:1\n"
 "  --seed N           random seed (default: from the clock; always printed)\n"
 "  --warmup C         cycles before measuring (default 1000)\n"
 "  --cycles C         measured cycles (default 10000)\n"
@@ -57,7 +63,7 @@ static const char usage_text[] =
 "  --format F         text (default), csv, json; -j is --format json\n"
 "  --channels         text: every channel's flits and utilisation\n"
 "  --trace FILE       a line per delivered packet: source, destination,\n"
-"                     created, delivered, hops, latency ('-': stderr)\n"
+"                     created, delivered, hops, latency, flits ('-': stderr)\n"
 "  --no-skip          clock every router every cycle (same results, slower)\n"
 "  --progress         a progress line with the time left on stderr (the\n"
 "                     default when stderr is a terminal)\n"
@@ -77,6 +83,40 @@ struct cli {
 	bool channels, bench, seeded, saturation;
 	const char *trace;
 };
+
+static int usage_error(const char *fmt, const char *arg);
+
+/* --packet-flits N:W[,N:W...]: sizes in flits with relative weights. */
+static int parse_sizes(const char *arg, struct sim_config *c)
+{
+	const char *p = arg;
+
+	c->n_sizes = 0;
+	for (;;) {
+		unsigned int n, w;
+		int used = -1;
+
+		if (c->n_sizes == SIM_MAX_SIZES)
+			return usage_error("--packet-flits '%s': at most 8 sizes", arg);
+		if (sscanf(p, "%u:%u%n", &n, &w, &used) != 2 || used < 0 || !isdigit(*p) ||
+		    n == 0 || n > 1024 || w == 0 || w > 1000000)
+			return usage_error("--packet-flits '%s': N or N:WEIGHT[,N:WEIGHT...], "
+					   "sizes in flits (1 or more), weights 1..1000000 "
+					   "(e.g. 3:9,19:1)", arg);
+		c->sizes[c->n_sizes] = n;
+		c->size_weight[c->n_sizes++] = w;
+		p += used;
+		if (!*p)
+			break;
+		if (*p++ != ',')
+			return usage_error("--packet-flits '%s': sizes are separated by ','", arg);
+	}
+	if (c->n_sizes == 1) {
+		c->packet_flits = c->sizes[0];
+		c->n_sizes = 0;
+	}
+	return 0;
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -100,7 +140,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 	enum {
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
-		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS,
+		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
@@ -113,6 +153,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "pattern", required_argument, NULL, O_PATTERN },
 		{ "load", required_argument, NULL, O_LOAD },
 		{ "packet-flits", required_argument, NULL, O_PFLITS },
+		{ "burst", required_argument, NULL, O_BURST },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "warmup", required_argument, NULL, O_WARMUP },
 		{ "cycles", required_argument, NULL, O_CYCLES },
@@ -173,6 +214,11 @@ static int parse_args(int argc, char **argv, struct cli *a)
 				return usage_error("--load '%s': not a number", optarg);
 			break;
 		case O_PFLITS:
+			if (strchr(optarg, ':')) {
+				if (parse_sizes(optarg, c))
+					return CLI_EXIT_USAGE;
+				break;
+			}
 			if (parse_u64("--packet-flits", optarg, &v))
 				return CLI_EXIT_USAGE;
 			if (v == 0 || v > 1024)
@@ -180,6 +226,18 @@ static int parse_args(int argc, char **argv, struct cli *a)
 						   "(at most the largest packet)", optarg);
 			c->packet_flits = (unsigned int)v;
 			break;
+		case O_BURST: {
+			double on, off;
+			int n = -1;
+
+			if (sscanf(optarg, "%lf:%lf%n", &on, &off, &n) != 2 || n < 0 ||
+			    optarg[n] || !(on >= 1) || !(off >= 1) || on > 1e9 || off > 1e9)
+				return usage_error("--burst '%s': ON:OFF, the mean cycles on and "
+						   "off, each at least 1 (e.g. 50:150)", optarg);
+			c->burst_on = on;
+			c->burst_off = off;
+			break;
+		}
 		case O_SEED:
 			if (parse_u64("--seed", optarg, &c->seed))
 				return CLI_EXIT_USAGE;
@@ -456,6 +514,9 @@ int main(int argc, char **argv)
 		return rc;
 	if (a.bench)
 		return bench();
+	if (a.saturation && a.cfg.burst_on > 0)
+		return usage_error("%s: the saturation search runs Bernoulli arrivals only",
+				   "--saturation with --burst");
 	if (a.saturation) {
 		cmd = command_line(argc, argv, &a);
 		rc = sim_saturation(&a.cfg, stdout, a.format, cmd ? cmd : "loom-sim", err,

@@ -68,8 +68,21 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 	fprintf(out, "router     %s (%s, %u VCs, %u-byte flits, %u-flit buffers, %u cycles "
 		"zero-load); links %u cycles\n", s->cfg.router, org_name(p), p->vcs,
 		p->flit_bytes, p->buf_depth, router_zero_load_latency(p), s->cfg.link_latency);
-	fprintf(out, "traffic    %s, Bernoulli %.4g flits/node/cycle, %u-flit packets\n",
-		s->cfg.pattern, s->cfg.load, s->packet_flits);
+	if (s->cfg.burst_on > 0)
+		fprintf(out, "traffic    %s, on/off (on %g, off %g cycles) %.4g flits/node/cycle, ",
+			s->cfg.pattern, s->cfg.burst_on, s->cfg.burst_off, s->cfg.load);
+	else
+		fprintf(out, "traffic    %s, Bernoulli %.4g flits/node/cycle, ", s->cfg.pattern,
+			s->cfg.load);
+	if (s->cfg.n_sizes) {
+		fprintf(out, "packets of");
+		for (unsigned int k = 0; k < s->cfg.n_sizes; k++)
+			fprintf(out, "%s %u (weight %u)", k ? "," : "", s->cfg.sizes[k],
+				s->cfg.size_weight[k]);
+		fprintf(out, " flits, mean %.4g\n", s->mean_flits);
+	} else {
+		fprintf(out, "%u-flit packets\n", s->packet_flits);
+	}
 	fprintf(out, "cycles     warmup %llu, measured %llu, run %llu\n",
 		(unsigned long long)s->cfg.warmup, (unsigned long long)s->window,
 		(unsigned long long)s->now);
@@ -161,6 +174,14 @@ static void json(FILE *out, const struct sim *s, const struct summary *m, const 
 	sim_json_string(out, s->cfg.pattern);
 	fprintf(out, ",\n  \"load\": %.6g,\n  \"packet_flits\": %u,\n  \"seed\": %llu,\n",
 		s->cfg.load, s->packet_flits, (unsigned long long)s->cfg.seed);
+	fprintf(out, "  \"packet_sizes\": [");
+	for (unsigned int k = 0; k < (s->cfg.n_sizes ? s->cfg.n_sizes : 1); k++)
+		fprintf(out, "%s{\"flits\": %u, \"weight\": %u}", k ? ", " : "",
+			s->cfg.n_sizes ? s->cfg.sizes[k] : s->packet_flits,
+			s->cfg.n_sizes ? s->cfg.size_weight[k] : 1);
+	fprintf(out, "],\n  \"mean_flits\": %.6g,\n", s->mean_flits);
+	fprintf(out, "  \"injection\": {\"process\": \"%s\", \"on\": %g, \"off\": %g},\n",
+		s->cfg.burst_on > 0 ? "onoff" : "bernoulli", s->cfg.burst_on, s->cfg.burst_off);
 	fprintf(out, "  \"warmup\": %llu,\n  \"measured\": %llu,\n  \"cycles\": %llu,\n",
 		(unsigned long long)s->cfg.warmup, (unsigned long long)s->window,
 		(unsigned long long)s->now);

@@ -35,6 +35,8 @@
 struct sim;
 
 /* What a run is: everything the command line sets. */
+#define SIM_MAX_SIZES	8	/* sizes of a --packet-flits distribution */
+
 struct sim_config {
 	const char *topology;		/* a shape (torus:4x4) or a topology file */
 	const char *engine;		/* loom-fm engine; NULL: dor for shapes, updown for files */
@@ -46,7 +48,17 @@ struct sim_config {
 	unsigned int link_latency;	/* cycles per channel line */
 	const char *pattern;
 	double load;			/* offered flits per node per cycle */
+	/*
+	 * On/off (bursty) injection: mean cycles on and off, both 0 for
+	 * Bernoulli.  Each terminal alternates geometric on and off periods
+	 * and creates packets only while on, at the rate that makes the
+	 * average load.
+	 */
+	double burst_on, burst_off;
 	unsigned int packet_flits;	/* 0: the smallest packet the flit width allows */
+	/* a size distribution instead (n_sizes >= 2): flits and relative weights */
+	unsigned int n_sizes;
+	unsigned int sizes[SIM_MAX_SIZES], size_weight[SIM_MAX_SIZES];
 	uint64_t seed;
 	uint64_t warmup, measure, drain_max;
 	uint64_t deadlock_cycles;	/* no delivery this long with packets inside: deadlock */
@@ -61,11 +73,13 @@ void sim_config_default(struct sim_config *c);
 struct sim_pkt {
 	uint64_t created;
 	uint32_t dst;
+	uint16_t flits;
 };
 
 struct sim_term {
 	struct sim_rng rng;
 	uint64_t next_gen;		/* the cycle of the next packet's creation */
+	uint64_t on_end;		/* on/off: first cycle after the current on period */
 	struct sim_pkt *q;		/* source queue (a ring) */
 	uint32_t qcap, qhead, qlen;
 	unsigned int flit;		/* next flit of the packet at the head */
@@ -106,7 +120,9 @@ struct sim {
 	const char *engine_name;
 	struct router_params params;
 	int nodes, ports;			/* network ports per router; host = ports */
-	unsigned int packet_flits, payload;
+	unsigned int packet_flits, payload;	/* one size: its flits and payload bytes */
+	double mean_flits;			/* of the size distribution */
+	uint64_t size_cum[SIM_MAX_SIZES];	/* cumulative weights, n_sizes >= 2 */
 	unsigned int inject_vc;
 	struct sim_traffic traffic;
 	/* the tables, per node, as loom-fm's plan writes them */

@@ -47,9 +47,9 @@ static bool credits_any(const uint8_t *c)
 	return w != 0;
 }
 
-static uint64_t gap(struct sim *s, struct sim_rng *r)
+/* A geometric number of trials >= 1 with success probability @p per trial. */
+static uint64_t geometric(struct sim_rng *r, double p)
 {
-	double p = s->cfg.load / s->packet_flits;
 	double u;
 
 	if (p >= 1)
@@ -58,13 +58,81 @@ static uint64_t gap(struct sim *s, struct sim_rng *r)
 	return 1 + (uint64_t)floor(log1p(-u) / log1p(-p));
 }
 
+/* Packets per cycle while a terminal injects (all the time for Bernoulli). */
+static double arrival_rate(const struct sim *s)
+{
+	double p = s->cfg.load / s->mean_flits;
+
+	if (s->cfg.burst_on > 0)
+		p *= (s->cfg.burst_on + s->cfg.burst_off) / s->cfg.burst_on;
+	return p;
+}
+
+/*
+ * The next creation cycle after @t.  On/off: arrivals at the on rate
+ * within on periods; an arrival that falls past the period's end is
+ * dropped (memoryless: as good as drawing afresh) and the next one is
+ * drawn from the start of the following on period, after an off period.
+ */
+static uint64_t next_creation(struct sim *s, struct sim_term *T, uint64_t t)
+{
+	double p = arrival_rate(s);
+
+	if (s->cfg.burst_on <= 0)
+		return t + geometric(&T->rng, p);
+	for (;;) {
+		uint64_t c = t + geometric(&T->rng, p);
+
+		if (c < T->on_end)
+			return c;
+		t = T->on_end + geometric(&T->rng, 1 / s->cfg.burst_off) - 1;
+		T->on_end = t + 1 + geometric(&T->rng, 1 / s->cfg.burst_on);
+	}
+}
+
+/* The first creation cycle: on/off terminals start on or off as in the long run. */
+static uint64_t first_creation(struct sim *s, struct sim_term *T)
+{
+	if (s->cfg.burst_on > 0) {
+		double on_share = s->cfg.burst_on / (s->cfg.burst_on + s->cfg.burst_off);
+
+		T->on_end = sim_rng_unit(&T->rng) < on_share ?
+			    geometric(&T->rng, 1 / s->cfg.burst_on) : 0;
+	}
+	return next_creation(s, T, (uint64_t)-1);
+}
+
 static bool in_window(const struct sim *s, uint64_t t)
 {
 	return t >= s->cfg.warmup && t < s->cfg.warmup + s->cfg.measure;
 }
 
+/* Flits of the next packet: the one size, or a draw from the distribution. */
+static unsigned int packet_size(const struct sim *s, struct sim_term *T)
+{
+	unsigned int n = s->cfg.n_sizes, k = 0;
+	uint64_t w;
+
+	if (n < 2)
+		return s->packet_flits;
+	w = (uint64_t)(sim_rng_unit(&T->rng) * (double)s->size_cum[n - 1]);
+	while (k + 1 < n && w >= s->size_cum[k])
+		k++;
+	return s->cfg.sizes[k];
+}
+
+/* Payload bytes of a packet of @flits flits. */
+static unsigned int payload_of(const struct sim *s, unsigned int flits)
+{
+	unsigned int b = flits * s->params.flit_bytes - LOOM_PKT_HDR_SIZE;
+
+	return b > LOOM_PKT_MAX_PAYLOAD ? LOOM_PKT_MAX_PAYLOAD : b;
+}
+
 static int enqueue(struct sim *s, struct sim_term *T, uint64_t created, int dst)
 {
+	unsigned int flits = packet_size(s, T);
+
 	if (T->qlen == T->qcap) {
 		uint32_t cap = T->qcap ? 2 * T->qcap : 16;
 		struct sim_pkt *q = malloc((size_t)cap * sizeof(*q));
@@ -78,12 +146,13 @@ static int enqueue(struct sim *s, struct sim_term *T, uint64_t created, int dst)
 		T->qcap = cap;
 		T->qhead = 0;
 	}
-	T->q[(T->qhead + T->qlen) % T->qcap] = (struct sim_pkt){ created, (uint32_t)dst };
+	T->q[(T->qhead + T->qlen) % T->qcap] =
+		(struct sim_pkt){ created, (uint32_t)dst, (uint16_t)flits };
 	T->qlen++;
 	s->st.total_created++;
 	if (in_window(s, created)) {
 		s->st.created++;
-		s->st.created_flits += s->packet_flits;
+		s->st.created_flits += flits;
 	}
 	return 0;
 }
@@ -114,7 +183,7 @@ static void make_header(const struct sim *s, int src, const struct sim_pkt *p, u
 	memset(h, 0, LOOM_PKT_HDR_SIZE);
 	h[0] = LOOM_PKT_PUT;
 	h[1] = LOOM_CLASS_REQ;
-	put16(h + 2, (uint16_t)s->payload);
+	put16(h + 2, (uint16_t)payload_of(s, p->flits));
 	put16(h + 4, (uint16_t)p->dst);
 	put16(h + 8, (uint16_t)src);
 	for (int i = 0; i < 8; i++)
@@ -134,7 +203,7 @@ static void send_flit(struct sim *s, int i, struct sim_term *T, struct flit *f)
 	}
 	f->valid = true;
 	f->head = k == 0;
-	f->tail = k + 1 == s->packet_flits;
+	f->tail = k + 1 == p->flits;
 	f->vc = (uint8_t)s->inject_vc;
 	T->credits[s->inject_vc]--;
 	if (f->head)
@@ -161,12 +230,12 @@ static void record(struct sim_latency *l, uint64_t lat)
 static void delivered(struct sim *s, int i, const uint8_t *h, uint64_t t)
 {
 	uint64_t created = get64(h + 32), lat = t - created;
-	unsigned int hops = h[7];
+	unsigned int hops = h[7], fb = s->params.flit_bytes;
 
 	if (s->cfg.trace)
-		fprintf(s->cfg.trace, "%u %d %llu %llu %u %llu\n", get16(h + 8), i,
+		fprintf(s->cfg.trace, "%u %d %llu %llu %u %llu %u\n", get16(h + 8), i,
 			(unsigned long long)created, (unsigned long long)t, hops,
-			(unsigned long long)lat);
+			(unsigned long long)lat, (LOOM_PKT_HDR_SIZE + get16(h + 2) + fb - 1) / fb);
 	s->st.total_delivered++;
 	s->in_network--;
 	s->last_delivery = t;
@@ -218,7 +287,7 @@ static int terminal_step(struct sim *s, int i, uint64_t t)
 	while (T->next_gen <= t) {
 		if (enqueue(s, T, T->next_gen, traffic_dest(&s->traffic, i, &T->rng)))
 			return -1;
-		T->next_gen += gap(s, &T->rng);
+		T->next_gen = next_creation(s, T, T->next_gen);
 	}
 	if (T->qlen && T->credits[s->inject_vc] && !in->fwd.valid) {
 		send_flit(s, i, T, &in->fwd);
@@ -370,7 +439,7 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 	for (int i = 0; i < s->nodes; i++) {
 		uint64_t ne = router_next_event(s->r[i]);
 
-		s->term[i].next_gen = gap(s, &s->term[i].rng) - 1;
+		s->term[i].next_gen = first_creation(s, &s->term[i]);
 		/* registers set while building (ports down) count as events */
 		if (ne != ROUTER_NEVER) {
 			s->wake[i] = ne;

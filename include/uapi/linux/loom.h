@@ -175,6 +175,78 @@ struct loom_bsu_wait {
 
 #define LOOM_IOC_BSU_WAIT	_IOWR(LOOM_IOC_MAGIC, 0x03, struct loom_bsu_wait)
 
+/* access rights of a memory region (LOOM_IOC_MR_REG access) */
+#define LOOM_MR_ACCESS_LOCAL_WRITE	(1u << 0)	/* my GETs land in it */
+#define LOOM_MR_ACCESS_REMOTE_READ	(1u << 1)	/* remote GETs read it */
+#define LOOM_MR_ACCESS_REMOTE_WRITE	(1u << 2)	/* remote PUTs, counted PUTs */
+#define LOOM_MR_ACCESS_REMOTE_ATOMIC	(1u << 3)	/* remote atomics */
+#define LOOM_MR_ACCESS_ALL		0xfu
+
+/* largest region: 1 GiB - 4 KiB (the card's two-level page list) */
+#define LOOM_MR_MAX_LENGTH		((1ull << 30) - 4096)
+
+/**
+ * struct loom_mr_reg - LOOM_IOC_MR_REG: register user memory with the card
+ * @argsz: in: sizeof(struct loom_mr_reg)
+ * @flags: in: 0
+ * @ctx_index: in: the owning context, a context of this file
+ * @access: in: LOOM_MR_ACCESS_*; any write right pins the pages writable
+ * @addr: in: first byte, any alignment
+ * @length: in: bytes, 1..LOOM_MR_MAX_LENGTH
+ * @lkey: out: key naming the region in the owner's descriptors
+ *        (LOOM_CMD_F_LOCAL_MR)
+ * @rkey: out: key remote nodes name it by (LOOM_CMD_F_REMOTE_MR); only
+ *        nodes of the context's partition reach it.  Keys carry a random
+ *        generation: a key of a deregistered region is refused.
+ *
+ * The pages are pinned (FOLL_LONGTERM) and charged to the caller's
+ * RLIMIT_MEMLOCK and the context user's max_pinned_kb_per_user, as the
+ * memory of contexts; anonymous, file-backed (MAP_SHARED or private) and
+ * huge-page memory may be registered.  The region lives until
+ * LOOM_IOC_MR_DEREG, the destruction of its context, or the close of the
+ * file.  -EINVAL: bad flags, access, length, or a context not of this
+ * file; -EFAULT: part of the range is not mapped; -EACCES: a write right
+ * asked for memory the process cannot write; -ENOMEM: RLIMIT_MEMLOCK
+ * (without CAP_IPC_LOCK) or kernel memory; -EDQUOT: the user's
+ * max_pinned_kb_per_user; -ENOSPC: the card's table is full or
+ * max_pinned_kb; -EOPNOTSUPP: the card has no memory-region table;
+ * -ETIMEDOUT, -EIO: the card did not take the region.
+ */
+struct loom_mr_reg {
+	__u32	argsz;
+	__u32	flags;
+	__u32	ctx_index;
+	__u32	access;
+	__u64	addr;
+	__u64	length;
+	__u32	lkey;
+	__u32	rkey;
+};
+
+/**
+ * struct loom_mr_dereg - LOOM_IOC_MR_DEREG: drop a region
+ * @argsz: in: sizeof(struct loom_mr_dereg)
+ * @flags: in: 0
+ * @ctx_index: in: its context
+ * @lkey: in: its lkey
+ *
+ * Waits until the card confirms it dropped the region (it then never
+ * touches the pages again: operations still naming it complete with
+ * LOOM_CQE_ST_MR_KEY), then unpins the pages.  -EINVAL: no such region
+ * of that context of this file; -ETIMEDOUT or -EIO: the card did not
+ * confirm: the region can no longer be used, but its pages stay pinned
+ * until the context is destroyed and the card confirms that.
+ */
+struct loom_mr_dereg {
+	__u32	argsz;
+	__u32	flags;
+	__u32	ctx_index;
+	__u32	lkey;
+};
+
+#define LOOM_IOC_MR_REG		_IOWR(LOOM_IOC_MAGIC, 0x04, struct loom_mr_reg)
+#define LOOM_IOC_MR_DEREG	_IOWR(LOOM_IOC_MAGIC, 0x05, struct loom_mr_dereg)
+
 /*
  * io_uring commands (IORING_OP_URING_CMD on an open /dev/loomN, ring
  * created with IORING_SETUP_SQE128; sqe->cmd_op is one of the values
@@ -187,6 +259,8 @@ struct loom_bsu_wait {
 #define LOOM_URING_WAIT_BSU	0x4c03	/* struct loom_uring_wait_bsu */
 #define LOOM_URING_WAIT_COUNTER	0x4c04	/* struct loom_uring_wait_counter */
 #define LOOM_URING_SUBMIT	0x4c05	/* struct loom_uring_submit */
+#define LOOM_URING_MR_REG	0x4c06	/* struct loom_uring_mr -> loom_mr_reg */
+#define LOOM_URING_MR_DEREG	0x4c07	/* struct loom_uring_mr -> loom_mr_dereg */
 
 /* outstanding waits (WAIT_CQ, WAIT_BSU, WAIT_COUNTER) one open file may have */
 #define LOOM_URING_MAX_WAITS	1024
@@ -320,6 +394,24 @@ struct loom_uring_submit {
 	__u32	flags;
 	__u64	reserved;
 	__u8	desc[64];
+};
+
+/**
+ * struct loom_uring_mr - payload of LOOM_URING_MR_REG and LOOM_URING_MR_DEREG
+ * @arg: user address of a struct loom_mr_reg (MR_REG) or struct
+ *       loom_mr_dereg (MR_DEREG), read and (MR_REG) written back as by
+ *       the ioctl of the same name
+ * @flags: 0
+ * @pad: zero
+ *
+ * Completes with res 0 or the negative errno of the ioctl; the work
+ * (pinning, waiting for the card) runs in io_uring's worker, never in the
+ * submitting io_uring_enter() when it asked not to block.
+ */
+struct loom_uring_mr {
+	__u64	arg;
+	__u32	flags;
+	__u32	pad;
 };
 
 #endif /* _UAPI_LINUX_LOOM_H */

@@ -153,7 +153,7 @@ expect "... and freed it" 'contexts 0 dma_bytes 0' "$(tr '\n' ' ' <<<"$out")"
 card_ctl 0 'hostile refuse ctx_enable 77' >/dev/null
 out=$(lab_exec 0 "dmesg -C; $ops create /dev/loom0; dmesg | grep 'loom 0'" 2>&1)
 expect "an undefined result code fails the card" \
-	'card failed: block ADMIN register RESULT .* reads 77 \(0x4d\), limit: 0..5 \(LOOM_ADMIN_E_\*\), the answer to CTX_ENABLE\(0\)' "$out"
+	'card failed: block ADMIN register RESULT .* reads 77 \(0x4d\), limit: 0..6 \(LOOM_ADMIN_E_\*\), the answer to CTX_ENABLE\(0\)' "$out"
 rebind >/dev/null
 expect "unbind of the failed card frees what it kept" 'contexts 0 dma_bytes 0 ' "$(memory)"
 

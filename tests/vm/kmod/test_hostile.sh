@@ -45,7 +45,7 @@ while [ $(date +%s) -lt $end ]; do
 		 "maint read 0x14" "route set 7 port host" "route del 7" "port set 0 down" \
 		 "port set 0 up" "dev set fp_timeout_ms 1000" "bsu set 30 parent root" \
 		 "vc set dest 7 vc 1" "key grant 9 user 1000" "key revoke 9 user 1000"; do
-		timeout 20 loomctl $c >/dev/null 2>&1
+		timeout '"$(lab_scaled 20)"' loomctl $c >/dev/null 2>&1
 		case $? in
 		124) echo "hang: loomctl $c" ;;
 		2) echo "usage: loomctl $c" ;;

@@ -23,9 +23,7 @@
 # IFACE_FUZZ_PROCS (4), IFACE_FUZZ_THREADS (3), IFACE_FUZZ_UNBIND_MS
 # (5000, and at the latest once a third of the calls are made; 0: never),
 # IFACE_FUZZ_SECONDS (time limit of the calls, 1200), IFACE_FUZZ_RINGS
-# (the io_uring ring kinds: default ps, plain and SQPOLL; 'make fuzz' adds
-# d, DEFER_TASKRUN, on which Linux 6.1 loses completions, see
-# Documentation/testing.rst).
+# (the io_uring ring kinds: default psd, plain, SQPOLL and DEFER_TASKRUN).
 # LOOM_MODULE=PATH tests another build of loom.ko.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
@@ -41,7 +39,7 @@ seed=${IFACE_FUZZ_SEED:-4242}
 procs=${IFACE_FUZZ_PROCS:-4}
 threads=${IFACE_FUZZ_THREADS:-3}
 unbind_ms=${IFACE_FUZZ_UNBIND_MS:-5000}
-rings=${IFACE_FUZZ_RINGS:-ps}
+rings=${IFACE_FUZZ_RINGS:-psd}
 seconds=${IFACE_FUZZ_SECONDS:-1200}
 
 tap_plan 8

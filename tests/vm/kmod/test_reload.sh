@@ -52,10 +52,10 @@ for i in $(seq "$rounds"); do
 	fi
 	[ "$(tail -n 1 "$out/reload")" = 0 ] || grant_kept=$((grant_kept + 1))
 	"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 1 -- loom-xfer recv --ctx 3 --key 0x5eed \
-		--size 16K --seed "$i" --timeout 20 >"$out/recv" 2>&1 &
+		--size 16K --seed "$i" --timeout $(lab_scaled 20) >"$out/recv" 2>&1 &
 	recv_pid=$!
 	"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- loom-xfer send --to 1 --ctx 3 --key 0x5eed \
-		--size 16K --seed "$i" --timeout 20 >"$out/send" 2>&1
+		--size 16K --seed "$i" --timeout $(lab_scaled 20) >"$out/send" 2>&1
 	send_rc=$?
 	wait $recv_pid
 	recv_rc=$?

@@ -138,9 +138,9 @@ fi
 
 # ---- a deleted route stops traffic, setting it back restores it ---------
 lc route del 1
-lab_exec 1 loom-xfer recv --ctx 5 --key 0x5eed --size 64K --timeout 5 >"$out/recv" 2>&1 &
+lab_exec 1 loom-xfer recv --ctx 5 --key 0x5eed --size 64K --timeout $(lab_scaled 5) >"$out/recv" 2>&1 &
 recv_pid=$!
-lab_exec 0 loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 64K --timeout 5 >"$out/send" 2>&1
+lab_exec 0 loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 64K --timeout $(lab_scaled 5) >"$out/send" 2>&1
 send_rc=$?
 wait $recv_pid
 if [ $send_rc = 1 ] && grep -q 'destination node unreachable' "$out/send"; then
@@ -150,9 +150,9 @@ else
 	tap_fail "after route del 1, loom-xfer send --to 1 fails UNREACHABLE (exit $send_rc)"
 fi
 lc route set 1 port "$port1"
-lab_exec 1 loom-xfer recv --ctx 5 --key 0x5eed --size 64K --seed 3 --timeout 20 >"$out/recv" 2>&1 &
+lab_exec 1 loom-xfer recv --ctx 5 --key 0x5eed --size 64K --seed 3 --timeout $(lab_scaled 20) >"$out/recv" 2>&1 &
 recv_pid=$!
-lab_exec 0 loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 64K --seed 3 --timeout 20 >"$out/send" 2>&1
+lab_exec 0 loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 64K --seed 3 --timeout $(lab_scaled 20) >"$out/send" 2>&1
 send_rc=$?
 wait $recv_pid
 recv_rc=$?

@@ -93,7 +93,7 @@ ok_if "as uid 65534, route/vc/port show and stats work, and the refused changes 
 member="setpriv --reuid=65534 --regid=65534 --groups=$loomgid"
 # loom-xfer recv creates context 5 with the key, says "ready", then times
 # out waiting for data (nobody sends): "ready" is what is checked.
-recv() { g "$1 loom-xfer recv --ctx 5 --key $2 --size 4K --timeout 1"; }
+recv() { g "$1 loom-xfer recv --ctx 5 --key $2 --size 4K --timeout $(lab_scaled 1)"; }
 recv "$member" 0x77
 ok_if "as uid 65534, a context with an ungranted key: EACCES (Permission denied)" \
 	'[ "$(rc)" = 1 ] && grep -q "Permission denied" "$out/o" && ! grep -q ready "$out/o"'

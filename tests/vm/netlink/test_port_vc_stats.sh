@@ -93,9 +93,9 @@ lc port set "$port1" down
 lc port show "$port1"
 ok_if "port set $port1 down: port show says disabled, still up" \
 	'[ "$(rc)" = 0 ] && grep -q "^dev loom0 port $port1 cabled up disabled lanes [0-9]* peer_node 1 peer_port [01]$" "$out/o"'
-"$LOOM_LAB" exec --dir "$LAB_DIR" 1 -- loom-xfer recv --ctx 5 --key 0x5eed --size 4K --timeout 5 >"$out/recv" 2>&1 &
+"$LOOM_LAB" exec --dir "$LAB_DIR" 1 -- loom-xfer recv --ctx 5 --key 0x5eed --size 4K --timeout $(lab_scaled 5) >"$out/recv" 2>&1 &
 recv_pid=$!
-g loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 4K --timeout 5
+g loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 4K --timeout $(lab_scaled 5)
 wait $recv_pid
 send=$(cat "$out/o")
 lc -j stats show
@@ -182,9 +182,9 @@ ok_if "refused requests changed nothing; the table is back to no dimensions" \
 	'[ "$(cat "$out/o")" = "$(printf "dev loom0 start_vc1 none\n    port 0 dim none\n    port 1 dim none")" ]'
 
 # ---- stats ---------------------------------------------------------------
-"$LOOM_LAB" exec --dir "$LAB_DIR" 1 -- loom-xfer recv --ctx 5 --key 0x5eed --size 64K --timeout 30 >"$out/recv" 2>&1 &
+"$LOOM_LAB" exec --dir "$LAB_DIR" 1 -- loom-xfer recv --ctx 5 --key 0x5eed --size 64K --timeout $(lab_scaled 30) >"$out/recv" 2>&1 &
 recv_pid=$!
-g loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 64K --timeout 30
+g loom-xfer send --to 1 --ctx 5 --key 0x5eed --size 64K --timeout $(lab_scaled 30)
 wait $recv_pid
 recv_rc=$?
 lc -j stats show
@@ -250,7 +250,7 @@ lc key show
 ok_if "after the revokes key show is empty" '[ "$(rc)" = 0 ] && [ ! -s "$out/o" ]'
 
 # ---- debugfs ---------------------------------------------------------------
-"$LOOM_LAB" exec --dir "$LAB_DIR" 0 -- loom-xfer recv --ctx 5 --key 0x5eed --size 4K --timeout 4 >/dev/null 2>&1 &
+"$LOOM_LAB" exec --dir "$LAB_DIR" 0 -- loom-xfer recv --ctx 5 --key 0x5eed --size 4K --timeout $(lab_scaled 4) >/dev/null 2>&1 &
 recv_pid=$!
 g 'd=/sys/kernel/debug/loom/loom0; mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	for i in $(seq 20); do grep -q "^ctx 5 " $d/contexts && break; sleep 0.2; done; cat $d/contexts; cat $d/regs'

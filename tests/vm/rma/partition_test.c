@@ -23,7 +23,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +36,8 @@
 #include <loom.h>
 #include <loom_hw/regs.h>
 #include <loom_hw/ring.h>
+
+#include "result.h"
 
 #define KEY_A		0xa11ceu	/* the target's partition */
 #define KEY_B		0x0b0bu		/* the source's */
@@ -53,23 +54,6 @@
 #define GET_LEN		1000u
 #define LOCAL_GET	0x2000u		/* where the source's gets land */
 #define TIMEOUT_MS	20000
-
-static int failed;
-
-static void result(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", ok ? "ok" : "FAILED");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	failed |= !ok;
-}
 
 static uint8_t pattern(unsigned int id, uint64_t off)
 {

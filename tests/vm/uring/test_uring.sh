@@ -13,7 +13,10 @@
 # (IOSQE_ASYNC), linked behind an io-wq request, on SQPOLL and
 # DEFER_TASKRUN rings, under IORING_OP_ASYNC_CANCEL and LINK_TIMEOUT; a
 # process killed or exiting with 60 s waits outstanding is gone at once;
-# afterwards no context is in use and nothing pinned), a counter wait
+# afterwards no context is in use and nothing pinned), uring_defer_test
+# (on a DEFER_TASKRUN ring, each of 13 kinds of command, inline and from
+# io-wq, completes exactly once, and what the driver completes through task
+# work is posted only when the submitter waits with GETEVENTS), a counter wait
 # woken by the other host's counted puts,
 # loom_put_lat across the hosts in interrupt and uring modes, loom-xfer,
 # waits failing with -EIO when the card is unbound, a clean log.
@@ -28,9 +31,10 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
 fi
 if [ ! -x "$guest_bin/uring_test" ] || [ ! -x "$guest_bin/uring_wait_test" ] ||
    [ ! -x "$guest_bin/uring_submit_test" ] || [ ! -x "$guest_bin/uring_paths_test" ] ||
+   [ ! -x "$guest_bin/uring_defer_test" ] ||
    [ ! -x "$loom_build/tests/vm/rma/counted_test" ]; then
 	tap_plan 1
-	tap_fail "guest programs uring_test, uring_wait_test, uring_submit_test, uring_paths_test, counted_test exist (run: make tests)"
+	tap_fail "guest programs uring_test, uring_wait_test, uring_submit_test, uring_paths_test, uring_defer_test, counted_test exist (run: make tests)"
 	tap_done
 fi
 
@@ -45,48 +49,33 @@ tap_ok "lab with 2 hosts starts and loads loom.ko"
 out=$(dirname "$LAB_DIR")/out
 mkdir -p "$out"
 
-# a wait that never completes keeps its process from exiting: bounded
-"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 40 0 -- "$guest_bin/uring_test" >"$out/guest" 2>&1
-rc=$?
-# renumber the guest's TAP into ours
-tap_relay "$out/guest"
-if [ $rc = 0 ] && grep -q '^ok 18 ' "$out/guest"; then
-	tap_ok "uring_test ran all 18 checks and exits 0"
-else
-	tap_fail "uring_test ran all 18 checks and exits 0 (exit $rc)"
-fi
+# run_guest PROGRAM TIMEOUT CHECKS: run a guest program on host 0 (a wait
+# that never completes keeps its process from exiting: bounded by
+# TIMEOUT), renumber its TAP into ours, and check it ran all CHECKS and
+# exited 0
+run_guest() {
+	local prog=$1 timeout=$2 checks=$3 rc
+	"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout "$timeout" 0 -- "$guest_bin/$prog" >"$out/$prog" 2>&1
+	rc=$?
+	tap_relay "$out/$prog"
+	if [ $rc = 0 ] && grep -q "^ok $checks " "$out/$prog"; then
+		tap_ok "$prog ran all $checks checks and exits 0"
+	else
+		tap_fail "$prog ran all $checks checks and exits 0 (exit $rc)"
+	fi
+}
 
+run_guest uring_test 40 18
 # the BSU and counter waits (io_uring and LOOM_IOC_BSU_WAIT) on host 0 alone
-"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 120 0 -- "$guest_bin/uring_wait_test" >"$out/wait" 2>&1
-rc=$?
-tap_relay "$out/wait"
-if [ $rc = 0 ] && grep -q '^ok 21 ' "$out/wait"; then
-	tap_ok "uring_wait_test ran all 21 checks and exits 0"
-else
-	tap_fail "uring_wait_test ran all 21 checks and exits 0 (exit $rc)"
-fi
-
+run_guest uring_wait_test 120 21
 # command descriptors through io_uring (LOOM_URING_SUBMIT) on host 0
-"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- "$guest_bin/uring_submit_test" >"$out/submit" 2>&1
-rc=$?
-tap_relay "$out/submit"
-if [ $rc = 0 ] && grep -q '^ok 7 ' "$out/submit"; then
-	tap_ok "uring_submit_test ran all 7 checks and exits 0"
-else
-	tap_fail "uring_submit_test ran all 7 checks and exits 0 (exit $rc)"
-fi
-
+run_guest uring_submit_test 60 7
 # every command on every path io_uring issues it, and processes that exit
 # or are killed under outstanding waits (a lost completion leaves a child
 # that cannot be killed: bounded by the exec timeout)
-"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 200 0 -- "$guest_bin/uring_paths_test" >"$out/paths" 2>&1
-rc=$?
-tap_relay "$out/paths"
-if [ $rc = 0 ] && grep -q '^ok 13 ' "$out/paths"; then
-	tap_ok "uring_paths_test ran all 13 checks and exits 0"
-else
-	tap_fail "uring_paths_test ran all 13 checks and exits 0 (exit $rc)"
-fi
+run_guest uring_paths_test 200 13
+# every kind of command on a DEFER_TASKRUN ring, counted
+run_guest uring_defer_test 90 3
 lab_exec 0 'mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	cat /sys/kernel/debug/loom/loom0/contexts' >"$out/ctxs" 2>&1
 if grep -qx '0 contexts in use of [0-9]*' "$out/ctxs" && grep -q '^pinned 0 KiB' "$out/ctxs"; then

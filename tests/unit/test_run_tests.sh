@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The test runner itself (tests/run-tests), on a tree of made-up tests: a
+# test that prints fewer results than its plan, one whose exit status
+# disagrees with its TAP, one that prints no result, and a skip are each
+# reported as such; the summary counts them and the runner exits non-zero.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+top=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+mkdir -p "$tmp/tests/unit" "$tmp/build"
+cp "$top/tests/run-tests" "$tmp/tests/"
+mk() { # name body
+	printf '#!/bin/bash\n%s\n' "$2" >"$tmp/tests/unit/$1"
+	chmod +x "$tmp/tests/unit/$1"
+}
+mk test_a_short 'echo 1..3; echo "ok 1 - one"; echo "ok 2 - two"'
+mk test_b_died 'echo 1..1; echo "ok 1 - fine"; exit 3'
+mk test_c_silent 'echo 1..0; exit 0'
+mk test_d_skip 'echo "1..0 # SKIP nothing to do"; exit 4'
+mk test_e_good 'echo 1..2; echo "ok 1 - x"; echo "ok 2 - y"'
+
+BUILD=$tmp/build "$tmp/tests/run-tests" unit >"$tmp/out" 2>&1
+rc=$?
+tap_plan 6
+shown=
+expect() { # description line: ok when the runner printed the line
+	if grep -qxF -- "$2" "$tmp/out"; then
+		tap_ok "$1"
+	else
+		tap_fail "$1 (no line '$2')"
+		[ -n "$shown" ] || tap_diag "$(cat "$tmp/out")"
+		shown=1
+	fi
+}
+expect "a test printing 2 of its 3 planned results fails" \
+	"not ok 3 - unit/test_a_short: planned 3 results, printed 2"
+expect "a test exiting 3 after an ok fails" "not ok 5 - unit/test_b_died: exit status 3"
+expect "a test printing no result fails" "not ok 6 - unit/test_c_silent: printed no TAP result"
+expect "a test exiting 4 is a skip" "ok 7 - unit/test_d_skip # SKIP (exit 4)"
+expect "the summary counts 5 passed, 3 failed, 1 skipped" "5 passed, 3 failed, 1 skipped"
+tap_check "the runner exits non-zero (exit $rc)" test "$rc" != 0
+tap_done

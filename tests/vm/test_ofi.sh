@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The libfabric provider "loom" in the VM lab (2 hosts): fi_info -p loom
+# describes it; ofi_check exercises its API in one guest (bad arguments,
+# messages to itself through the card, truncation, cancel, peek/claim,
+# counters, sread, a missing peer, close order); fi_pingpong runs between
+# the two hosts over RDM endpoints, tagged and untagged, checking data;
+# Open MPI's ofi MTL runs 4 ranks on the 2 hosts over the provider (and
+# only over it), every byte checked.  The 4-host job and the benchmarks
+# are tests/cluster/test_lab_mpi_ofi.sh (make check-cluster).
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+. "$here/../lib/lab.sh"
+top=$(cd "$here/../.." && pwd)
+build=${BUILD:-$top/build}
+prov=$build/lib/libfabric
+check=$build/tests/vm/ofi/ofi_check
+mpi_prog=$build/tests/lab/mpi_loom
+
+lab_require "$prov/libloom-fi.so" "$check" /usr/bin/fi_pingpong /usr/bin/fi_info \
+	/usr/bin/mpicc /usr/bin/mpirun
+out=$(mktemp -d)
+trap 'lab_cleanup; rm -rf "$out"' EXIT
+env="FI_PROVIDER_PATH=$prov"
+
+tap_plan 38
+mkdir -p "$(dirname "$mpi_prog")"
+if mpicc -O2 -Wall -Wextra -Werror -o "$mpi_prog" "$top/tests/lab/mpi_loom.c" 2>"$out/mpicc"; then
+	tap_ok "mpicc builds the MPI test program"
+else
+	tap_fail "mpicc builds the MPI test program"
+	tap_diag "$(cat "$out/mpicc")"
+fi
+lab_start_test "lab with 2 hosts starts" --hosts 2
+
+lab_exec 0 "$env fi_info -p loom -v" >"$out/info" 2>&1
+if grep -q '^ *prov_name: loom$' "$out/info" && grep -q 'type: *FI_EP_RDM' "$out/info" &&
+   grep -q 'name: loom0' "$out/info" && grep -q 'caps:.*FI_TAGGED' "$out/info" &&
+   grep -q 'msg_order:.*FI_ORDER_SAS' "$out/info"; then
+	tap_ok "fi_info -p loom: provider loom, domain loom0, FI_EP_RDM, FI_TAGGED, send-after-send order"
+else
+	tap_fail "fi_info -p loom: provider loom, domain loom0, FI_EP_RDM, FI_TAGGED, send-after-send order"
+	tap_diag "$(head -n 80 "$out/info")"
+fi
+lab_exec 0 "fi_info -p loom" >"$out/noinfo" 2>&1
+tap_check "without FI_PROVIDER_PATH the system's libfabric has no loom provider (fi_info fails)" \
+	test $? != 0
+
+lab_exec 0 "$env timeout 120 $check" >"$out/check" 2>&1
+rc=$?
+tap_relay "$out/check"
+[ $rc = 0 ] || tap_diag "ofi_check exit status $rc"
+
+pingpong() { # MODE: server on host 1, client on host 0 (management network)
+	lab_exec 1 "$env timeout 120 fi_pingpong -p loom -e rdm -m $1 -c -I 20" >"$out/srv" 2>&1 &
+	local srv=$! rc
+	sleep 1
+	lab_exec 0 "$env timeout 120 fi_pingpong -p loom -e rdm -m $1 -c -I 20 10.77.0.2" >"$out/cli" 2>&1
+	rc=$?
+	wait $srv || rc=1
+	return $rc
+}
+for mode in tagged msg; do
+	pingpong $mode
+	rc=$?
+	rows=$(awk '$2 == 20 && $3 == "=20"' "$out/cli" | wc -l)
+	if [ $rc = 0 ] && [ "$rows" = 6 ] && ! grep -qi 'error' "$out/cli" "$out/srv"; then
+		tap_ok "fi_pingpong -p loom -e rdm -m $mode -c between the hosts: 64 B to 1 MiB, data checked"
+	else
+		tap_fail "fi_pingpong -p loom -e rdm -m $mode -c between the hosts: 64 B to 1 MiB, data checked ($rows rows, rc $rc)"
+		tap_diag "client: $(cat "$out/cli")"
+		tap_diag "server: $(cat "$out/srv")"
+	fi
+done
+
+# 4 ranks, 2 per host: ranks on one card talk through it too
+lab_exec 0 "timeout 300 mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 \
+	--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include loom -x $env \
+	--mca mtl_base_verbose 100 $mpi_prog" >"$out/mpi" 2>&1
+rc=$?
+provs=$(grep -c 'mtl:ofi:provider: loom0$' "$out/mpi")
+if [ $rc = 0 ] && [ "$provs" = 4 ] && grep -q '^PASSED: 4 ranks$' "$out/mpi" && ! grep -q '^FAIL' "$out/mpi"; then
+	tap_ok "Open MPI, pml cm + mtl ofi on loom, 4 ranks on 2 hosts: point-to-point and collectives, every byte"
+else
+	tap_fail "Open MPI, pml cm + mtl ofi on loom, 4 ranks on 2 hosts: point-to-point and collectives, every byte (rc $rc, $provs ranks on loom)"
+fi
+tap_diag "$(grep -E '^(ok|FAIL|PASSED|FAILED)' "$out/mpi")"
+[ $rc = 0 ] || tap_diag "$(grep -v '^\[' "$out/mpi" | tail -n 30)"
+
+tap_check "guest kernel logs have no oops, BUG or warning" "$LOOM_LAB" check-log --dir "$LAB_DIR"
+lab_stop_clean
+tap_check "stop leaves nothing behind" test $? = 0
+tap_done
