@@ -119,6 +119,13 @@ int card_params_check(struct card_params *p, char *err, size_t errlen);
 typedef void (*card_trace_fn)(void *opaque, const struct card *c, const uint8_t *pkt,
 			      bool delivered);
 
+/*
+ * Whether the neighbour on @port may be judged by the forward-progress
+ * timer now (the live lab: false while it has been silent lately and may
+ * be starved of CPU rather than stuck).
+ */
+typedef bool (*card_peer_heard_fn)(void *opaque, unsigned int port);
+
 struct card {
 	uint8_t *regs;
 	size_t regs_size;
@@ -162,6 +169,10 @@ struct card {
 	struct netport port[LOOM_MAX_PORTS];
 	card_trace_fn trace;
 	void *trace_opaque;
+	/* NULL (in one process): the forward-progress timer alone decides */
+	card_peer_heard_fn peer_heard;
+	void *peer_opaque;
+	uint64_t fp_deferred;	/* verdicts deferred on a silent neighbour */
 };
 
 /*

@@ -115,7 +115,13 @@ static void card_drops(struct card *c)
 	}
 }
 
-/* Ports the forward-progress timer declared dead since the last edge. */
+/*
+ * Ports the forward-progress timer declared dead since the last edge.  In
+ * the live lab a neighbour that has not been heard lately may only be
+ * starved of CPU by its host: the verdict is deferred (the port's timers
+ * restart, nothing is dropped) until the neighbour is heard again or the
+ * emulator's watchdog gives up on it.
+ */
 static void card_port_events(struct card *c)
 {
 	uint64_t ev = router_take_port_events(c->router);
@@ -123,6 +129,13 @@ static void card_port_events(struct card *c)
 	for (unsigned int p = 0; ev && p < c->n_ports; p++, ev >>= 1) {
 		if (!(ev & 1) || !router_port_dead(c->router, p))
 			continue;
+		if (c->peer_heard && !c->peer_heard(c->peer_opaque, p)) {
+			if (!c->fp_deferred++)
+				card_log(c, "port %u: no progress for %u ms, but the neighbour is silent (starved, not stuck?): verdict deferred",
+					 p, c->fp_timeout_ms);
+			router_clear_port_dead(c->router, p);
+			continue;
+		}
 		card_log(c, "port %u: a VC made no progress for %u ms with packets waiting: port declared dead",
 			 p, c->fp_timeout_ms);
 		card_port_status(c, p, 0, LOOM_PORT_ST_DEAD);

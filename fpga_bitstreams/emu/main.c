@@ -654,6 +654,29 @@ static void build_params(const struct options *o, struct card_params *cp)
 		bad_option("%s", err);
 }
 
+/*
+ * The card's forward-progress verdicts against the neighbours' silence in
+ * wall time: a neighbour that runs answers the link's credit polls (one
+ * per ack timeout), so one heard within PEER_ANSWER_POLLS of them, and at
+ * least PEER_ANSWER_MIN_MS, is stuck if the port makes no progress; one
+ * silent for longer may be starved of CPU by a loaded host, and is judged
+ * only after PEER_GIVE_UP_FP forward-progress timeouts of silence.
+ */
+#define PEER_ANSWER_POLLS	4
+#define PEER_ANSWER_MIN_MS	200
+#define PEER_GIVE_UP_FP		10
+
+static bool peer_heard(void *opaque, unsigned int port)
+{
+	uint64_t answer = (uint64_t)emu.opt.link_timeout_ms * PEER_ANSWER_POLLS;
+
+	(void)opaque;
+	if (answer < PEER_ANSWER_MIN_MS)
+		answer = PEER_ANSWER_MIN_MS;
+	return port_peer_heard(&emu.ports, port, ev_now_ms(), answer,
+			       (uint64_t)emu.card.fp_timeout_ms * PEER_GIVE_UP_FP);
+}
+
 static void setup(void)
 {
 	struct options *o = &emu.opt;
@@ -693,6 +716,7 @@ static void setup(void)
 		die(err);
 	emu.card.verbose = o->verbose;
 	emu.card.hostile = &emu.hostile;
+	emu.card.peer_heard = peer_heard;
 	emu.hostile.verbose = o->verbose;
 	for (unsigned int i = 0; i < o->n_routes; i++)
 		card_set_route(&emu.card, o->route[i].dst, o->route[i].port);

@@ -29,6 +29,7 @@ static void port_attach(struct port *p, int fd)
 	p->fd = fd;
 	p->out_armed = false;
 	p->tx_len = p->tx_off = 0;
+	p->heard_ms = ev_now_ms();
 	ev_ctl(p->epfd, EPOLL_CTL_ADD, fd, EPOLLIN | EPOLLRDHUP, &p->cev);
 	card_log(p->card, "port %u: cable connected (%s %s), training", p->idx,
 		 p->mode == PORT_LISTEN ? "accepted on" : "connected to", p->addr.text);
@@ -86,9 +87,22 @@ static void port_read(struct port *p)
 			return;
 		}
 		link_unit_rx_commit(l, (size_t)n);
+		p->heard_ms = ev_now_ms();
 		if ((size_t)n < room)
 			return;
 	}
+}
+
+bool port_peer_heard(const struct port_set *ps, unsigned int idx, uint64_t now,
+		     uint64_t answer_ms, uint64_t give_up_ms)
+{
+	const struct port *p = &ps->port[idx];
+	uint64_t silent;
+
+	if (idx >= ps->n || p->fd < 0)
+		return true;
+	silent = now > p->heard_ms ? now - p->heard_ms : 0;
+	return silent <= answer_ms || silent >= give_up_ms;
 }
 
 /* ---- transmit --------------------------------------------------------- */

@@ -67,6 +67,7 @@ struct port {
 	size_t tx_len;
 	size_t tx_off;
 	uint64_t injected;	/* frames corrupted or dropped by injection */
+	uint64_t heard_ms;	/* wall time the neighbour's last bytes arrived */
 };
 
 struct port_set {
@@ -101,6 +102,16 @@ bool port_set_flush(struct port_set *ps);
  */
 void port_cut(struct port_set *ps, unsigned int idx);
 void port_restore(struct port_set *ps, unsigned int idx);
+/*
+ * Is the neighbour on port @idx to be judged by the card's forward-progress
+ * timer at wall time @now (ms)?  A running neighbour answers the link's
+ * credit polls: it has been heard within @answer_ms, and a stall on it is
+ * real.  One silent for longer may only be starved of CPU: false, until
+ * it has been silent for @give_up_ms (it is then judged).  An uncabled or
+ * disconnected port: true.
+ */
+bool port_peer_heard(const struct port_set *ps, unsigned int idx, uint64_t now,
+		     uint64_t answer_ms, uint64_t give_up_ms);
 /* Counters and state of port @idx as "key=value ..." text. */
 void port_stats(struct port_set *ps, unsigned int idx, char *out, size_t len);
 /* Close everything; unlink the sockets we created. */

@@ -430,6 +430,7 @@ void router_clear_port_dead(struct router *r, unsigned int port)
 		return;
 	op = &r->out[port];
 	op->dead = false;
+	out_usable_update(r, port);
 	for (unsigned int v = 0; v < r->p.vcs; v++)
 		if (op->stalled & (1u << v))
 			op->vc[v].stall_since = r->now;

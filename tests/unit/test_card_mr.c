@@ -420,7 +420,7 @@ int main(void)
 		memset(data, 0x11, sizeof(data));
 		rma_response_hdr(1, &last_req, LOOM_CQE_ST_OK, &r);
 		r.len = 128;
-		card_host_deliver(C0, &r, data, 0);
+		card_host_deliver(C0, &r, data, sizeof(data));
 		card_service(C0);
 	settle();
 		while (reap(&e))
