@@ -92,7 +92,11 @@ static int run_client(struct bench_conn *b)
 		       "%u outstanding\n", o->server_node, o->ctx,
 		       bench_mode_name(o), o->iters, o->depth);
 		printf("#-------------------------------------------------------------------------\n");
-		printf(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n");
+		if (o->cable_floor)
+			printf("# cable floor (loom_cable_bw on the host): %.2f MB/sec; "
+			       "x_cable: BW average / the cable floor\n", o->cable_floor);
+		printf(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]%s\n",
+		       o->cable_floor ? " x_cable" : "");
 	}
 	for (uint64_t size = first; size <= last; size *= 2) {
 		double elapsed, peak, avg;
@@ -103,14 +107,22 @@ static int run_client(struct bench_conn *b)
 		if (run_size(b, size, &elapsed, &peak))
 			return 1;
 		avg = (double)o->iters * size / elapsed;	/* bytes/us = MB/s */
-		if (o->json)
+		if (o->json) {
 			printf("{\"bytes\": %" PRIu64 ", \"iterations\": %u, \"bw_peak\": %.2f, "
-			       "\"bw_avg\": %.2f, \"msg_rate\": %.6f, \"depth\": %u, \"mode\": \"%s\"}\n",
+			       "\"bw_avg\": %.2f, \"msg_rate\": %.6f, \"depth\": %u, \"mode\": \"%s\"",
 			       size, o->iters, peak, avg, o->iters / elapsed, o->depth,
 			       bench_mode_name(o));
-		else
-			printf(" %-10" PRIu64 " %-14u %-18.2f %-20.2f %.6f\n", size, o->iters,
+			if (o->cable_floor)
+				printf(", \"cable_floor\": %.2f, \"x_cable\": %.4f", o->cable_floor,
+				       avg / o->cable_floor);
+			printf("}\n");
+		} else {
+			printf(" %-10" PRIu64 " %-14u %-18.2f %-20.2f %-13.6f", size, o->iters,
 			       peak, avg, o->iters / elapsed);
+			if (o->cable_floor)
+				printf(" %.4f", avg / o->cable_floor);
+			printf("\n");
+		}
 		fflush(stdout);
 	}
 	return bench_finish(b);
