@@ -43,13 +43,23 @@ static int nop_round_trips(struct bench_conn *b, uint32_t iters, bool poll,
 
 int lat_floors(struct bench_conn *b, uint32_t iters, struct lat_floors *f)
 {
+	int busy_poll = loom_ctx_busy_poll(b->ctx), rc;
+
 	if (nop_round_trips(b, iters, true, &f->poll))
 		return 1;
 	if (b->o->poll_mode) {
 		f->mode = f->poll;
 		return 0;
 	}
-	return nop_round_trips(b, iters, false, &f->mode);
+	/*
+	 * The mode's floor is its sleeping path (card, interrupt, wake-up):
+	 * busy polling would meet a NOP's completion before any interrupt
+	 * and measure the polled floor again.
+	 */
+	loom_ctx_set_busy_poll(b->ctx, 0);
+	rc = nop_round_trips(b, iters, false, &f->mode);
+	loom_ctx_set_busy_poll(b->ctx, busy_poll);
+	return rc;
 }
 
 static const char rule[] =

@@ -22,8 +22,9 @@ struct lat_floors {
 };
 
 /*
- * The NOP round trips of @iters NOPs, polled and in the benchmark's mode;
- * 0, or 1 after a message.
+ * The NOP round trips of @iters NOPs, polled and in the benchmark's mode
+ * (that one with busy polling off: the sleeping path); 0, or 1 after a
+ * message.
  */
 int lat_floors(struct bench_conn *b, uint32_t iters, struct lat_floors *f);
 /*
