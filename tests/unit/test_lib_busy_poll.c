@@ -18,20 +18,9 @@
 #include <loom.h>
 
 #include "../../lib/src/ctx_internal.h"
+#include "tap.h"
 
-static int n_test, n_fail;
-
-#define CHECK(cond, ...) do {						\
-	n_test++;							\
-	if (cond) {							\
-		printf("ok %d - ", n_test);				\
-	} else {							\
-		n_fail++;						\
-		printf("not ok %d - ", n_test);				\
-	}								\
-	printf(__VA_ARGS__);						\
-	printf("\n");							\
-} while (0)
+TAP_DEFINE;
 
 #define CQ_LOG2 4
 
@@ -101,19 +90,19 @@ int main(void)
 	uint32_t seen[12];
 	int n, rc, bad_ok = 1;
 
-	printf("1..9\n");
+	tap_plan(9);
 	ctx.dev = &dev;
 	ctx.cq_log2 = CQ_LOG2;
 	ctx.cq = calloc(1u << CQ_LOG2, sizeof(struct loom_cqe));
 	ctx.doorbell = doorbell;
 
 	rc = init_with_env(NULL);
-	CHECK(rc == 0 && loom_ctx_busy_poll(&ctx) == LOOM_BUSY_POLL_DEFAULT_US &&
+	tap_ok(rc == 0 && loom_ctx_busy_poll(&ctx) == LOOM_BUSY_POLL_DEFAULT_US &&
 	      ctx.busy_cur_us == LOOM_BUSY_POLL_DEFAULT_US,
 	      "without LOOM_BUSY_POLL the ceiling is the default, %d us (got %d, rc %d)",
 	      LOOM_BUSY_POLL_DEFAULT_US, loom_ctx_busy_poll(&ctx), rc);
 	rc = init_with_env("200");
-	CHECK(rc == 0 && loom_ctx_busy_poll(&ctx) == 200,
+	tap_ok(rc == 0 && loom_ctx_busy_poll(&ctx) == 200,
 	      "LOOM_BUSY_POLL=200 sets a 200 us ceiling (got %d, rc %d)", loom_ctx_busy_poll(&ctx), rc);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		rc = init_with_env(bad[i]);
@@ -122,10 +111,10 @@ int main(void)
 			bad_ok = 0;
 		}
 	}
-	CHECK(bad_ok, "a malformed or out-of-range LOOM_BUSY_POLL is -EINVAL");
+	tap_ok(bad_ok, "a malformed or out-of-range LOOM_BUSY_POLL is -EINVAL");
 	unsetenv("LOOM_BUSY_POLL");
 
-	CHECK(loom_ctx_set_busy_poll(&ctx, -1) == -EINVAL &&
+	tap_ok(loom_ctx_set_busy_poll(&ctx, -1) == -EINVAL &&
 	      loom_ctx_set_busy_poll(&ctx, LOOM_BUSY_POLL_MAX_US + 1) == -EINVAL &&
 	      loom_ctx_set_busy_poll(NULL, 10) == -EINVAL && loom_ctx_busy_poll(NULL) == -EINVAL &&
 	      loom_ctx_set_busy_poll(&ctx, LOOM_BUSY_POLL_MAX_US) == 0 &&
@@ -138,7 +127,7 @@ int main(void)
 		loom_busy_poll_slept(&ctx, (now_us() - 1000) * 1000);
 		seen[i] = ctx.busy_cur_us;
 	}
-	CHECK(seen[0] == 50 && seen[1] == 25 && seen[2] == 12 && seen[3] == 6 && seen[4] == 3 &&
+	tap_ok(seen[0] == 50 && seen[1] == 25 && seen[2] == 12 && seen[3] == 6 && seen[4] == 3 &&
 	      seen[5] == 0 && seen[6] == 0,
 	      "waits of 1 ms against a 100 us ceiling halve the window to 0 (%u %u %u %u %u %u %u)",
 	      seen[0], seen[1], seen[2], seen[3], seen[4], seen[5], seen[6]);
@@ -147,7 +136,7 @@ int main(void)
 		loom_busy_poll_slept(&ctx, (now_us() - 20) * 1000);
 		seen[i] = ctx.busy_cur_us;
 	}
-	CHECK(seen[0] == 8 && seen[1] == 16 && seen[2] == 32 && seen[3] == 64 && seen[4] == 100 &&
+	tap_ok(seen[0] == 8 && seen[1] == 16 && seen[2] == 32 && seen[3] == 64 && seen[4] == 100 &&
 	      seen[5] == 100,
 	      "waits of 20 us grow it back to the ceiling (%u %u %u %u %u %u)",
 	      seen[0], seen[1], seen[2], seen[3], seen[4], seen[5]);
@@ -162,24 +151,24 @@ int main(void)
 		tag = c.tag;
 	}
 	took = now_us() - start;
-	CHECK(n == 1 && tag == 3 && took < 100000,
+	tap_ok(n == 1 && tag == 3 && took < 100000,
 	      "a waiting completion is returned at once (n %d, tag %llu, %lld us)", n,
 	      (unsigned long long)tag, (long long)took);
 
 	/* posted while loom_wait() polls: met by polling, well before the timeout */
 	loom_ctx_set_busy_poll(&ctx, LOOM_BUSY_POLL_MAX_US);
 	took = timed_wait(&n, &tag);
-	CHECK(n == 1 && tag == 7 && took < 500000,
+	tap_ok(n == 1 && tag == 7 && took < 500000,
 	      "busy polling meets a completion posted 5 ms into the wait (n %d, %lld us, timeout 1.5 s)",
 	      n, (long long)took);
 
 	/* busy polling off: loom_wait() sleeps at once, only its timeout wakes it */
 	loom_ctx_set_busy_poll(&ctx, 0);
 	took = timed_wait(&n, &tag);
-	CHECK(n == 1 && tag == 7 && took >= 1000000,
+	tap_ok(n == 1 && tag == 7 && took >= 1000000,
 	      "with busy polling off the same wait sleeps until poll(2) times out (n %d, %lld us)",
 	      n, (long long)took);
 
 	free(ctx.cq);
-	return n_fail ? 1 : 0;
+	return tap_exit_status();
 }

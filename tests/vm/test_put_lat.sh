@@ -30,14 +30,13 @@ if [ $cli_rc = 0 ] && [ $srv_rc = 0 ] && [ "$rows" = 8 ] &&
 else
 	tap_fail "interrupt mode: 8 sizes 8 B..1 KiB with perftest columns and consistent statistics (client $cli_rc, server $srv_rc, $rows good rows)"
 fi
-if grep -qE '^# transport floor .*: polled t_typical [0-9.]+ usec, 99% [0-9.]+ usec; interrupt t_typical [0-9.]+ usec' "$out/cli" &&
-   grep -q '^# x_floor: t_typical / the interrupt floor' "$out/cli" &&
-   grep -q '^# busy polling before sleeping: at most 50 usec (LOOM_BUSY_POLL)' "$out/cli" &&
-   grep -q "^# placement: host 0: .*; host 1: " "$out/cli"; then
-	tap_ok "the header has both floors, the busy-poll ceiling and the lab's placement"
-else
-	tap_fail "the header has both floors, the busy-poll ceiling and the lab's placement"
-fi
+header_ok() {
+	grep -qE '^# transport floor .*: polled t_typical [0-9.]+ usec, 99% [0-9.]+ usec; interrupt t_typical [0-9.]+ usec' "$out/cli" &&
+		grep -q '^# x_floor: t_typical / the interrupt floor' "$out/cli" &&
+		grep -q '^# busy polling before sleeping: at most 50 usec (LOOM_BUSY_POLL)' "$out/cli" &&
+		grep -q "^# placement: host 0: .*; host 1: " "$out/cli"
+}
+tap_check "the header has both floors, the busy-poll ceiling and the lab's placement" header_ok
 
 lab_exec 1 loom_put_lat -n 50 -m poll >"$out/srv" 2>&1 &
 srv=$!
