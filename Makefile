@@ -116,7 +116,7 @@ install: all
 	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab \
 		$(BUILD)/bin/loom-lab-agent \
 		$(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom_put_bw $(BUILD)/bin/loom_get_lat \
-		$(BUILD)/bin/loom_atomic_lat $(BUILD)/bin/loom_barrier_lat \
+		$(BUILD)/bin/loom_atomic_lat $(BUILD)/bin/loom_barrier_lat $(BUILD)/bin/loom_cable_bw \
 		$(DESTDIR)$(PREFIX)/bin/
 	$(MAKE) -C tools/loomctl install PREFIX=$(PREFIX)
 	$(MAKE) -C tools/loom-fm install PREFIX=$(PREFIX)
