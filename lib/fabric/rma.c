@@ -273,6 +273,22 @@ fail:
 	return ret;
 }
 
+/*
+ * after issuing operation @idx (@ret: what the card's queue said, or 0 when
+ * it completed already): count it in flight or give the slot back; unlocks
+ */
+static ssize_t end(struct lofi_domain *d, struct lofi_rma *rma, uint32_t idx,
+		   int ret)
+{
+	if (ret)
+		lofi_rma_op_put(rma, idx);
+	else if (rma->ops[idx].busy)	/* at the card (not finished at once) */
+		rma->inflight++;
+	pthread_mutex_unlock(&d->lock);
+	/* FI_E* and errno share their values */
+	return ret ? lofi_errno_from_neg(ret) : 0;
+}
+
 /* the target key cannot be one the card gave: an error completion, no traffic */
 static void bad_key(struct lofi_rma *rma, uint32_t idx)
 {
@@ -308,12 +324,12 @@ static ssize_t rma_issue(struct lofi_ep *ep, const struct rma_req *q)
 	op->data = q->data;
 	if (!lofi_rkey_valid(q->key)) {
 		bad_key(rma, idx);
-		goto out;
+		return end(d, rma, idx, 0);
 	}
 	if (!q->len) {		/* nothing to move: complete at once */
 		rma->inflight++;
 		finish(rma, idx, 0, 0);
-		goto out;
+		return end(d, rma, idx, 0);
 	}
 	ret = local_region(d, rma, op, q, &lmr, &loff);
 	if (!ret && q->read)
@@ -322,16 +338,7 @@ static ssize_t rma_issue(struct lofi_ep *ep, const struct rma_req *q)
 	else if (!ret)
 		ret = loom_put_mr(rma->ctx, a.node, (uint32_t)q->key, q->addr, lmr,
 				  loff, q->len, 0, idx);
-	if (ret) {
-		lofi_rma_op_put(rma, idx);
-		pthread_mutex_unlock(&d->lock);
-		/* FI_E* and errno share their values */
-		return lofi_errno_from_neg(ret);
-	}
-	rma->inflight++;
-out:
-	pthread_mutex_unlock(&d->lock);
-	return 0;
+	return end(d, rma, idx, ret);
 }
 
 static struct lofi_ep *ep_of(struct fid_ep *fep)
@@ -535,19 +542,11 @@ static ssize_t atomic_issue(struct lofi_ep *ep, const struct atomic_req *q)
 	op->len = LOFI_ATOMIC_SIZE;
 	if (!lofi_rkey_valid(q->key)) {
 		bad_key(rma, idx);
-		goto out;
+		return end(d, rma, idx, 0);
 	}
 	ret = loom_atomic_mr(rma->ctx, a.node, (uint32_t)q->key, q->addr, loom_op,
 			     operand, compare, idx);
-	if (ret) {
-		lofi_rma_op_put(rma, idx);
-		pthread_mutex_unlock(&d->lock);
-		return lofi_errno_from_neg(ret);
-	}
-	rma->inflight++;
-out:
-	pthread_mutex_unlock(&d->lock);
-	return 0;
+	return end(d, rma, idx, ret);
 }
 
 static ssize_t lofi_atomic_write(struct fid_ep *fep, const void *buf,

@@ -18,26 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_verdict.h"
+
 #define WIN_BYTES	((2u << 20) + 4096)	/* window per rank */
 #define BIG		((1u << 20) + 13)
-
-static int rank, size, failed;
 
 static unsigned char pattern(int from, int to, size_t i)
 {
 	return (unsigned char)(from * 131 + to * 31 + i * 13 + (i >> 8));
-}
-
-static void verdict(const char *part, int bad)
-{
-	int any = 0;
-
-	MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-	if (any)
-		failed = 1;
-	if (rank == 0)
-		printf("%s: %s\n", any ? "FAIL" : "ok", part);
-	fflush(stdout);
 }
 
 static int check_bytes(const char *part, const unsigned char *b, size_t n,
