@@ -129,6 +129,7 @@ static int lofi_ep_close(struct fid *fid)
 	if (ep->protocol_errors)
 		LOFI_WARN(FI_LOG_EP_DATA, "endpoint %u:%u dropped %d malformed fragments\n",
 			  ep->self.node, ep->self.ctx, ep->protocol_errors);
+	free(ep->fins);
 	free(ep->peers);
 	free(ep->regions);
 	free(ep->txbufs);

@@ -112,7 +112,11 @@ struct lofi_rma_op {
 	uint32_t wire_flags;
 	uint32_t node, ctx;		/* the sender */
 	uint64_t fin_off;		/* its FIN cell */
+	uint64_t rdv_len;		/* bytes to read */
+	uint32_t rkey;
+	uint64_t roff;			/* in the sender's region */
 	int rdv;
+	int unissued;			/* the ring was full: issued by progress */
 	uint32_t next_free;
 	int busy;
 };
@@ -131,7 +135,8 @@ struct lofi_rma {
 	uint32_t chunk_free;		/* bit mask of free bounce buffers */
 	struct lofi_rma_op ops[LOFI_RMA_OPS];
 	uint32_t free_op;
-	int inflight;
+	int inflight;			/* at the card or waiting to be issued */
+	int unissued;
 	struct lofi_regcache cache;
 };
 
@@ -278,6 +283,13 @@ struct lofi_rxregion {
 	uint32_t wire_flags;
 };
 
+/* a rendezvous FIN to put */
+struct lofi_fin {
+	uint32_t node, ctx;
+	uint64_t fin_off;
+	int status;
+};
+
 struct lofi_txbuf {
 	struct lofi_txop *op;		/* NULL: free */
 	struct lofi_txpeer *peer;
@@ -309,6 +321,8 @@ struct lofi_ep {
 	uint32_t free_txbuf;		/* head of the free list, UINT32_MAX: none */
 	struct lofi_txop *rdv[LOFI_MAX_RDV];	/* rendezvous sends awaiting FIN */
 	struct lofi_txpeer *rdv_peer[LOFI_MAX_RDV];
+	struct lofi_fin *fins;		/* FINs waiting for room in the ring */
+	uint32_t n_fins, cap_fins;
 	int ring_full;			/* the card's command ring was full */
 	int credits_pending;		/* regions whose credit return waits */
 	int protocol_errors;
@@ -384,6 +398,7 @@ void lofi_rdv_read(struct lofi_ep *ep, struct lofi_recv *r, uint64_t src_key,
 		   uint32_t node, uint32_t ctx, const struct lofi_rts *rts,
 		   uint64_t tag, uint64_t data, uint32_t wire_flags, uint64_t total);
 void lofi_rdv_read_done(struct lofi_rma *rma, struct lofi_rma_op *op, int status);
+int lofi_rdv_issue(struct lofi_rma *rma, uint32_t idx);
 void lofi_txop_release(struct lofi_ep *ep, struct lofi_txop *op);
 
 /* rma.c: RMA and atomics over the domain's RMA context */

@@ -407,31 +407,52 @@ static void abort_message(struct lofi_ep *ep, struct lofi_rxregion *reg)
 	}
 }
 
-static void handle(struct lofi_ep *ep, const struct loom_completion *c, int n);
+static int fin_put(struct lofi_ep *ep, const struct lofi_fin *f)
+{
+	struct loom_remote dst = remote_of(f->node, f->ctx);
+	uint32_t v = f->status <= 0 ? 0 : f->status < (int)LOFI_FIN_VALUES ?
+		     (uint32_t)f->status : LOFI_FIN_VALUES - 1;
+	int ret;
 
+	ret = loom_put(ep->lctx, &dst, f->fin_off, ep->lay.fin_src + 8ull * v, 8,
+		       LOOM_PUT_REMOTE_EVENT, TAG_FIN);
+	if (ret && ret != -EAGAIN)
+		LOFI_WARN(FI_LOG_EP_DATA, "the FIN of a rendezvous to %u:%u: %s (the send there does not complete)\n",
+			  f->node, f->ctx, loom_strerror(ret));
+	return ret;
+}
+
+/* put a FIN now, or (the command ring full) with the next progress */
 void lofi_send_fin(struct lofi_ep *ep, uint32_t node, uint32_t ctx,
 		   uint64_t fin_off, int status)
 {
-	struct loom_remote dst = remote_of(node, ctx);
-	uint32_t v = status <= 0 ? 0 : status < (int)LOFI_FIN_VALUES ? (uint32_t)status :
-		     LOFI_FIN_VALUES - 1;
-	uint64_t src = ep->lay.fin_src + 8ull * v;
-	struct loom_completion c[BATCH];
-	int ret, tries, n;
+	struct lofi_fin f = { .node = node, .ctx = ctx, .fin_off = fin_off, .status = status };
+	struct lofi_fin *more;
 
-	/* a full command ring empties as the card completes: reap and retry */
-	for (tries = 0; tries < 100000; tries++) {
-		ret = loom_put(ep->lctx, &dst, fin_off, src, 8, LOOM_PUT_REMOTE_EVENT,
-			       TAG_FIN);
-		if (ret != -EAGAIN)
-			break;
-		n = loom_poll(ep->lctx, c, BATCH);
-		if (n > 0)
-			handle(ep, c, n);
+	if (!ep->n_fins && fin_put(ep, &f) != -EAGAIN)
+		return;
+	if (ep->n_fins == ep->cap_fins) {
+		more = realloc(ep->fins, (ep->cap_fins ? 2 * ep->cap_fins : 16) * sizeof(*more));
+		if (!more) {
+			LOFI_WARN(FI_LOG_EP_DATA, "no memory to keep the FIN of a rendezvous to %u:%u\n",
+				  node, ctx);
+			return;
+		}
+		ep->fins = more;
+		ep->cap_fins = ep->cap_fins ? 2 * ep->cap_fins : 16;
 	}
-	if (ret)
-		LOFI_WARN(FI_LOG_EP_DATA, "the FIN of a rendezvous to %u:%u: %s (the send there does not complete)\n",
-			  node, ctx, loom_strerror(ret));
+	ep->fins[ep->n_fins++] = f;
+}
+
+/* the FINs that found the ring full, in order */
+static void fins_retry(struct lofi_ep *ep)
+{
+	uint32_t i = 0;
+
+	while (i < ep->n_fins && fin_put(ep, &ep->fins[i]) != -EAGAIN)
+		i++;
+	memmove(ep->fins, ep->fins + i, (ep->n_fins - i) * sizeof(*ep->fins));
+	ep->n_fins -= i;
 }
 
 static void credit_return(struct lofi_ep *ep, uint32_t r)
@@ -621,6 +642,8 @@ static void after(struct lofi_ep *ep)
 	for (r = 0; ep->credits_pending && r < ep->lay.regions; r++)
 			if (ep->regions[r].credit_pending)
 				credit_return(ep, r);
+	if (ep->n_fins)
+		fins_retry(ep);
 	lofi_ep_push(ep);
 }
 

@@ -115,7 +115,7 @@ void lofi_rdv_read(struct lofi_ep *ep, struct lofi_recv *r, uint64_t src_key,
 	uint64_t n = total < r->len ? total : r->len;
 	struct lofi_rma_op *op;
 	uint32_t idx;
-	int ret, tries;
+	int ret;
 
 	if (r->flags & FI_DISCARD)
 		n = 0;
@@ -150,23 +150,33 @@ void lofi_rdv_read(struct lofi_ep *ep, struct lofi_recv *r, uint64_t src_key,
 	op->node = node;
 	op->ctx = ctx;
 	op->fin_off = rts->fin_off;
-	/* a full command ring empties as the card completes: reap and retry */
-	for (tries = 0; tries < 100000; tries++) {
-		ret = loom_get_mr(rma->ctx, node, rts->rkey, rts->offset, op->reg->lmr,
-				  (uintptr_t)r->buf - op->reg->base, n, 0, idx);
-		if (ret != -EAGAIN)
-			break;
-		lofi_rma_progress(ep->dom);
-	}
-	if (ret) {
-		LOFI_WARN(FI_LOG_EP_DATA, "reading a rendezvous of %llu bytes from %u:%u: %s\n",
-			  (unsigned long long)n, node, ctx, loom_strerror(ret));
-		lofi_reg_put(&rma->cache, op->reg);
-		lofi_rma_op_put(rma, idx);
-		read_failed(ep, r, src_key, node, ctx, rts, tag, data, 0);
-		return;
-	}
+	op->rdv_len = n;
+	op->rkey = rts->rkey;
+	op->roff = rts->offset;
 	rma->inflight++;
+	ret = lofi_rdv_issue(rma, idx);
+	if (ret == -EAGAIN) {	/* the ring is full: progress issues it */
+		op->unissued = 1;
+		rma->unissued++;
+	} else if (ret) {
+		lofi_rma_op_put(rma, idx);
+		rma->inflight--;
+		read_failed(ep, r, src_key, node, ctx, rts, tag, data, 0);
+	}
+}
+
+/* queue the read of rendezvous operation @idx; -EAGAIN: the ring is full */
+int lofi_rdv_issue(struct lofi_rma *rma, uint32_t idx)
+{
+	struct lofi_rma_op *op = &rma->ops[idx];
+	int ret;
+
+	ret = loom_get_mr(rma->ctx, op->node, op->rkey, op->roff, op->reg->lmr,
+			  (uintptr_t)op->recv->buf - op->reg->base, op->rdv_len, 0, idx);
+	if (ret && ret != -EAGAIN)
+		LOFI_WARN(FI_LOG_EP_DATA, "reading a rendezvous of %llu bytes from %u:%u: %s\n",
+			  (unsigned long long)op->rdv_len, op->node, op->ctx, loom_strerror(ret));
+	return ret;
 }
 
 void lofi_rdv_read_done(struct lofi_rma *rma, struct lofi_rma_op *op, int status)

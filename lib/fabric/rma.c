@@ -145,6 +145,20 @@ void lofi_rma_progress(struct lofi_domain *d)
 	if (n < 0)
 		LOFI_WARN(FI_LOG_EP_DATA, "reaping the RMA context's completions: %s\n",
 			  loom_strerror(n));
+	for (i = 0; rma->unissued && i < (int)LOFI_RMA_OPS; i++) {
+		struct lofi_rma_op *op = &rma->ops[i];
+		int ret;
+
+		if (!op->busy || !op->unissued)
+			continue;
+		ret = lofi_rdv_issue(rma, (uint32_t)i);
+		if (ret == -EAGAIN)
+			break;
+		op->unissued = 0;
+		rma->unissued--;
+		if (ret)	/* refused: complete it as the card would */
+			finish(rma, (uint32_t)i, LOOM_STATUS_BAD_DESC, 0);
+	}
 }
 
 int lofi_rma_busy(struct lofi_domain *d)
