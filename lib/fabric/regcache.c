@@ -148,15 +148,6 @@ static int watch(struct lofi_regcache *c, uint64_t base, uint64_t end)
 	return ioctl(c->uffd, UFFDIO_REGISTER, &reg) ? -errno : 0;
 }
 
-static void unwatch(struct lofi_regcache *c, struct lofi_reg *r)
-{
-	struct uffdio_range range = { .start = r->base, .len = r->end - r->base };
-
-	/* gone already when the memory was unmapped: nothing to undo */
-	if (r->cached && !r->stale)
-		ioctl(c->uffd, UFFDIO_UNREGISTER, &range);
-}
-
 /* drop @r (unused) from the list and the card; c->lock is held */
 static void drop(struct lofi_regcache *c, struct lofi_reg *r)
 {
@@ -170,7 +161,10 @@ static void drop(struct lofi_regcache *c, struct lofi_reg *r)
 	}
 	c->entries--;
 	c->bytes -= r->end - r->base;
-	unwatch(c, r);
+	/*
+	 * The range stays watched: another entry may overlap it, an event for
+	 * it finds no entry, and closing the descriptor ends every watch.
+	 */
 	loom_mr_dereg(r->lmr);
 	free(r);
 }
