@@ -33,51 +33,8 @@ TAP_DEFINE;
 
 #define MIB	(1u << 20)
 
-struct side {
-	struct fid_domain *dom;
-	struct fid_av *av;
-	struct fid_cq *cq;
-	struct fid_ep *ep;
-	fi_addr_t peer;
-};
-
 static struct fid_fabric *fabric;
 static struct side snd, rcv;
-
-static int open_side(struct fi_info *info, struct side *s)
-{
-	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
-	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_TAGGED };
-	int ret;
-
-	ret = fi_domain(fabric, info, &s->dom, NULL);
-	if (!ret)
-		ret = fi_av_open(s->dom, &av_attr, &s->av, NULL);
-	if (!ret)
-		ret = fi_cq_open(s->dom, &cq_attr, &s->cq, NULL);
-	if (!ret)
-		ret = fi_endpoint(s->dom, info, &s->ep, NULL);
-	if (!ret)
-		ret = fi_ep_bind(s->ep, &s->av->fid, 0);
-	if (!ret)
-		ret = fi_ep_bind(s->ep, &s->cq->fid, FI_TRANSMIT | FI_RECV);
-	if (!ret)
-		ret = fi_enable(s->ep);
-	return ret;
-}
-
-static int connect_sides(void)
-{
-	char a[64], b[64];
-	size_t la = sizeof(a), lb = sizeof(b);
-
-	if (fi_getname(&snd.ep->fid, a, &la) || fi_getname(&rcv.ep->fid, b, &lb))
-		return -1;
-	if (fi_av_insert(snd.av, b, 1, &snd.peer, 0, NULL) != 1 ||
-	    fi_av_insert(rcv.av, a, 1, &rcv.peer, 0, NULL) != 1)
-		return -1;
-	return 0;
-}
 
 /*
  * The send's and the receive's completions, progressing both sides.
@@ -210,11 +167,11 @@ int main(void)
 	if (!ret)
 		ret = fi_fabric(info->fabric_attr, &fabric, NULL);
 	if (!ret)
-		ret = open_side(info, &snd);
+		ret = open_side(fabric, info, &snd, FI_CQ_FORMAT_TAGGED, 0);
 	if (!ret)
-		ret = open_side(info, &rcv);
+		ret = open_side(fabric, info, &rcv, FI_CQ_FORMAT_TAGGED, 0);
 	if (!ret)
-		ret = connect_sides();
+		ret = connect_sides(&snd, &rcv);
 	if (!tap_ok(ret == 0, "two domains with an endpoint each (ret %d %s)", ret, fi_strerror(-ret)))
 		return 1;
 
@@ -243,14 +200,8 @@ int main(void)
 		       (void *)b, (void *)a);
 
 	/* closing the domains logs their caches' counts */
-	fi_close(&snd.ep->fid);
-	fi_close(&snd.cq->fid);
-	fi_close(&snd.av->fid);
-	fi_close(&snd.dom->fid);
-	fi_close(&rcv.ep->fid);
-	fi_close(&rcv.cq->fid);
-	fi_close(&rcv.av->fid);
-	ret = fi_close(&rcv.dom->fid);
+	close_side(&snd);
+	ret = close_side(&rcv);
 	ret |= fi_close(&fabric->fid);
 	tap_ok(ret == 0, "everything closes (ret %d)", ret);
 	fflush(stderr);

@@ -35,73 +35,10 @@ TAP_DEFINE;
 #define TSIZE	((3u << 20) + 4096)	/* the target region */
 #define GUARD	64			/* bytes checked on each side */
 
-struct side {
-	struct fid_domain *dom;
-	struct fid_av *av;
-	struct fid_cq *cq;
-	struct fid_cntr *wr, *rd;
-	struct fid_ep *ep;
-	fi_addr_t peer;
-};
-
 static struct fid_fabric *fabric;
 static struct side ini, tgt;	/* initiator, target */
 static unsigned char *tbuf;	/* the target's memory */
 static unsigned char *snap;	/* what it should hold */
-
-static int open_side(struct fi_info *info, struct side *s)
-{
-	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
-	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_DATA };
-	struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP };
-	int ret;
-
-	ret = fi_domain(fabric, info, &s->dom, NULL);
-	if (!ret)
-		ret = fi_av_open(s->dom, &av_attr, &s->av, NULL);
-	if (!ret)
-		ret = fi_cq_open(s->dom, &cq_attr, &s->cq, NULL);
-	if (!ret)
-		ret = fi_cntr_open(s->dom, &cntr_attr, &s->wr, NULL);
-	if (!ret)
-		ret = fi_cntr_open(s->dom, &cntr_attr, &s->rd, NULL);
-	if (!ret)
-		ret = fi_endpoint(s->dom, info, &s->ep, NULL);
-	if (!ret)
-		ret = fi_ep_bind(s->ep, &s->av->fid, 0);
-	if (!ret)
-		ret = fi_ep_bind(s->ep, &s->cq->fid, FI_TRANSMIT | FI_RECV);
-	if (!ret)
-		ret = fi_ep_bind(s->ep, &s->wr->fid, FI_WRITE);
-	if (!ret)
-		ret = fi_ep_bind(s->ep, &s->rd->fid, FI_READ);
-	if (!ret)
-		ret = fi_enable(s->ep);
-	return ret;
-}
-
-static void close_side(struct side *s)
-{
-	fi_close(&s->ep->fid);
-	fi_close(&s->wr->fid);
-	fi_close(&s->rd->fid);
-	fi_close(&s->cq->fid);
-	fi_close(&s->av->fid);
-	fi_close(&s->dom->fid);
-}
-
-static int connect_sides(void)
-{
-	char a[64], b[64];
-	size_t la = sizeof(a), lb = sizeof(b);
-
-	if (fi_getname(&ini.ep->fid, a, &la) || fi_getname(&tgt.ep->fid, b, &lb))
-		return -1;
-	if (fi_av_insert(ini.av, b, 1, &ini.peer, 0, NULL) != 1 ||
-	    fi_av_insert(tgt.av, a, 1, &tgt.peer, 0, NULL) != 1)
-		return -1;
-	return 0;
-}
 
 /*
  * Wait for one completion on @s's CQ, progressing the other side too.
@@ -452,11 +389,11 @@ int main(void)
 	memcpy(snap, tbuf, TSIZE);
 	ret = fi_fabric(info->fabric_attr, &fabric, NULL);
 	if (!ret)
-		ret = open_side(info, &ini);
+		ret = open_side(fabric, info, &ini, FI_CQ_FORMAT_DATA, 1);
 	if (!ret)
-		ret = open_side(info, &tgt);
+		ret = open_side(fabric, info, &tgt, FI_CQ_FORMAT_DATA, 1);
 	if (!ret)
-		ret = connect_sides();
+		ret = connect_sides(&ini, &tgt);
 	if (!tap_ok(ret == 0, "two domains with an endpoint each, FI_WRITE and FI_READ counters bound (ret %d %s)",
 		    ret, fi_strerror(-ret)))
 		return 1;
