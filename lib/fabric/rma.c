@@ -73,9 +73,13 @@ static void report(struct lofi_ep *ep, const struct lofi_rma_op *op, int err,
 	struct lofi_cntr *cntr = op->cq_flags & FI_READ ? ep->rd_cntr : ep->wr_cntr;
 
 	if (err) {
-		if (ep->tx_cq)
+		/* an inject has no context to report: its counter and the log tell */
+		if (ep->tx_cq && !(op->op_flags & FI_INJECT))
 			lofi_cq_push_err(ep->tx_cq, op->context, op->cq_flags, 0,
 					 NULL, 0, 0, 0, err, status, FI_ADDR_NOTAVAIL);
+		else if (op->op_flags & FI_INJECT)
+			LOFI_WARN(FI_LOG_EP_DATA, "an inject RMA failed: %s\n",
+				  fi_strerror(err));
 		if (cntr)
 			cntr->err++;
 		return;

@@ -51,10 +51,14 @@ void lofi_txop_finish(struct lofi_ep *ep, struct lofi_txop *op)
 		cntr = ep->wr_cntr;
 	}
 	if (op->err) {
-		if (ep->tx_cq)
+		/* an inject has no context to report: its counter and the log tell */
+		if (ep->tx_cq && !(op->fi_flags & FI_INJECT))
 			lofi_cq_push_err(ep->tx_cq, op->context, cq_flags, 0, NULL,
 					 0, op->tag, 0, op->err, op->card_status,
 					 FI_ADDR_NOTAVAIL);
+		else if (op->fi_flags & FI_INJECT)
+			LOFI_WARN(FI_LOG_EP_DATA, "an inject of %llu bytes failed: %s\n",
+				  (unsigned long long)op->len, fi_strerror(op->err));
 		if (cntr)
 			cntr->err++;
 	} else {
