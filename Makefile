@@ -9,6 +9,9 @@
 #   make check-hostile  loom.ko against a hostile card for several minutes
 #   make check-cluster  the lab campaigns too long for check: 16 hosts, the 4-host cluster, MPI on loom
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
+#   make bench    every benchmark on a 2-host lab with the floors measured in
+#                 the same run: tables, goal ratios, CSV, JSON and plots into
+#                 build/bench (BENCH_ARGS go to tools/bench/loom-bench)
 #   make sim-bench  loom-sim's speed and memory figures (loom-sim --bench)
 #   make docs     the HTML documentation (Sphinx) into build/html
 #   make install  library, header, pkg-config file, tools, manual pages,
@@ -91,6 +94,10 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tools/demo/loom-demo
 
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tools/bench/loom-bench --out $(BUILD)/bench $(BENCH_ARGS)
+
 # every user interface of loom.ko fuzzed at once, root and unprivileged
 # (Documentation/testing.rst); IFACE_FUZZ_CALLS, IFACE_FUZZ_SEED tune it
 fuzz: deps
@@ -109,7 +116,7 @@ install: all
 	install -m 0755 $(BUILD)/bin/loom-xfer $(BUILD)/bin/loom-card $(BUILD)/bin/loom-lab \
 		$(BUILD)/bin/loom-lab-agent \
 		$(BUILD)/bin/loom_put_lat $(BUILD)/bin/loom_put_bw $(BUILD)/bin/loom_get_lat \
-		$(BUILD)/bin/loom_atomic_lat $(BUILD)/bin/loom_barrier_lat \
+		$(BUILD)/bin/loom_atomic_lat $(BUILD)/bin/loom_barrier_lat $(BUILD)/bin/loom_cable_bw \
 		$(DESTDIR)$(PREFIX)/bin/
 	$(MAKE) -C tools/loomctl install PREFIX=$(PREFIX)
 	$(MAKE) -C tools/loom-fm install PREFIX=$(PREFIX)
@@ -143,4 +150,4 @@ clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-hostile check-cluster demo fuzz sim-bench install deb clean
+.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-hostile check-cluster demo bench fuzz sim-bench install deb clean

@@ -72,14 +72,14 @@ const char *router_verdict_name(enum router_verdict v)
 
 bool route_vc1(const struct route_vc_in *in)
 {
-	bool vc1 = in->vc1_now;
-
+	/* entering a dimension here: the VC table decides, even on a dateline
+	 * port (a packet that starts at the dateline does not cross it); a
+	 * packet that continues in its dimension through a dateline moves to VC1
+	 */
 	if (in->injected || in->in_dim == LOOM_VCT_PORT_DIM_NONE ||
 	    in->out_dim == LOOM_VCT_PORT_DIM_NONE || in->in_dim != in->out_dim)
-		vc1 = in->start_vc1;
-	if (in->dateline)
-		vc1 = true;
-	return vc1;
+		return in->start_vc1;
+	return in->vc1_now || in->dateline;
 }
 
 int route_vc_of(uint8_t class, bool vc1, bool adaptive)

@@ -156,12 +156,14 @@ module loom_route_compute #(
 					 8'(cfg_of(8'(IN_PORT)) & `LOOM_VCT_PORT_DIM_MASK);
 				out_cfg = cfg_of(tport);
 				out_dim = 8'(out_cfg & `LOOM_VCT_PORT_DIM_MASK);
-				vc1 = |(32'(flags) & `LOOM_PKT_F_VC1);
+				// entering a dimension: the VC table; continuing through a
+				// dateline: VC1
 				if (injected || 32'(in_dim) == `LOOM_VCT_PORT_DIM_NONE ||
 				    32'(out_dim) == `LOOM_VCT_PORT_DIM_NONE || in_dim != out_dim)
 					vc1 = start_vc1;
-				if (|(out_cfg & `LOOM_VCT_PORT_DATELINE))
-					vc1 = 1'b1;
+				else
+					vc1 = |(32'(flags) & `LOOM_PKT_F_VC1) ||
+					      |(out_cfg & `LOOM_VCT_PORT_DATELINE);
 				if (!CARD) begin
 					vc = (vc1 && VCS > 1) ? 3'd1 : 3'd0;
 				end else begin

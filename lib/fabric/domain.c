@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later OR MIT
 /*
- * The loom provider's domain: one card (/dev/loomN), the lock that
- * serialises the objects under it, and memory registration.  Messages are
- * copied through the endpoint's segment, so a registration only names a
- * buffer: fi_mr_reg() succeeds for applications that register anyway.
+ * The loom provider's domain: one card (/dev/loomN) and the lock that
+ * serialises the objects under it.  Memory registration and the domain's
+ * RMA context are mr.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,88 +17,12 @@ static int lofi_domain_close(struct fid *fid)
 
 	if (d->refs)
 		return -FI_EBUSY;
+	lofi_rma_close(d);
 	loom_dev_close(d->dev);
 	pthread_mutex_destroy(&d->lock);
 	free(d);
 	return 0;
 }
-
-static int lofi_mr_close(struct fid *fid)
-{
-	struct lofi_mr *mr = lofi_container_of(fid, struct lofi_mr, mr.fid);
-
-	pthread_mutex_lock(&mr->dom->lock);
-	mr->dom->refs--;
-	pthread_mutex_unlock(&mr->dom->lock);
-	free(mr);
-	return 0;
-}
-
-static struct fi_ops lofi_mr_fi_ops = {
-	.size = sizeof(struct fi_ops),
-	.close = lofi_mr_close,
-	.bind = lofi_no_bind,
-	.control = lofi_no_control,
-	.ops_open = lofi_no_ops_open,
-};
-
-static int lofi_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr,
-			   uint64_t flags, struct fid_mr **mrp)
-{
-	struct lofi_domain *d = lofi_container_of(fid, struct lofi_domain, domain.fid);
-	static uint64_t next_key = 1;
-	struct lofi_mr *mr;
-
-	if (!attr || !mrp || flags || attr->iov_count > 1 ||
-	    (attr->iov_count && !attr->mr_iov))
-		return -FI_EINVAL;
-	if (attr->iface != FI_HMEM_SYSTEM)
-		return -FI_EOPNOTSUPP;
-	mr = calloc(1, sizeof(*mr));
-	if (!mr)
-		return -FI_ENOMEM;
-	mr->dom = d;
-	mr->mr.fid.fclass = FI_CLASS_MR;
-	mr->mr.fid.context = attr->context;
-	mr->mr.fid.ops = &lofi_mr_fi_ops;
-	mr->mr.mem_desc = mr;
-	pthread_mutex_lock(&d->lock);
-	mr->mr.key = next_key++;
-	d->refs++;
-	pthread_mutex_unlock(&d->lock);
-	*mrp = &mr->mr;
-	return 0;
-}
-
-static int lofi_mr_regv(struct fid *fid, const struct iovec *iov, size_t count,
-			uint64_t access, uint64_t offset, uint64_t requested_key,
-			uint64_t flags, struct fid_mr **mr, void *context)
-{
-	struct fi_mr_attr attr = {
-		.mr_iov = iov, .iov_count = count, .access = access,
-		.offset = offset, .requested_key = requested_key,
-		.context = context, .iface = FI_HMEM_SYSTEM,
-	};
-
-	return lofi_mr_regattr(fid, &attr, flags, mr);
-}
-
-static int lofi_mr_reg(struct fid *fid, const void *buf, size_t len,
-		       uint64_t access, uint64_t offset, uint64_t requested_key,
-		       uint64_t flags, struct fid_mr **mr, void *context)
-{
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-
-	return lofi_mr_regv(fid, &iov, 1, access, offset, requested_key, flags,
-			    mr, context);
-}
-
-static struct fi_ops_mr lofi_mr_ops = {
-	.size = sizeof(struct fi_ops_mr),
-	.reg = lofi_mr_reg,
-	.regv = lofi_mr_regv,
-	.regattr = lofi_mr_regattr,
-};
 
 static struct fi_ops lofi_domain_fi_ops = {
 	.size = sizeof(struct fi_ops),
@@ -137,14 +60,6 @@ static int no_srx_ctx(struct fid_domain *domain, struct fi_rx_attr *attr,
 	return -FI_ENOSYS;
 }
 
-static int no_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
-			   enum fi_op op, struct fi_atomic_attr *attr,
-			   uint64_t flags)
-{
-	(void)domain; (void)datatype; (void)op; (void)attr; (void)flags;
-	return -FI_EOPNOTSUPP;
-}
-
 static int no_query_collective(struct fid_domain *domain,
 			       enum fi_collective_op coll,
 			       struct fi_collective_attr *attr, uint64_t flags)
@@ -163,7 +78,7 @@ static struct fi_ops_domain lofi_domain_ops = {
 	.poll_open = no_poll_open,
 	.stx_ctx = no_stx_ctx,
 	.srx_ctx = no_srx_ctx,
-	.query_atomic = no_query_atomic,
+	.query_atomic = lofi_query_atomic,
 	.query_collective = no_query_collective,
 };
 
@@ -183,6 +98,7 @@ int lofi_domain_open(struct fid_fabric *fabric, struct fi_info *info,
 	if (!d)
 		return -FI_ENOMEM;
 	snprintf(path, sizeof(path), "/dev/%s", info->domain_attr->name);
+	snprintf(d->name, sizeof(d->name), "%s", info->domain_attr->name);
 	ret = loom_dev_open(path, &d->dev);
 	if (!ret)
 		ret = loom_dev_query(d->dev, &d->attr);

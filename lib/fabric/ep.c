@@ -46,6 +46,7 @@ static void free_txops(struct lofi_ep *ep)
 			lofi_list_del(&op->link);
 			if (op->inflight)	/* freed with its last buffer below */
 				continue;
+			lofi_txop_release(ep, op);
 			free(op->owned);
 			free(op);
 		}
@@ -60,6 +61,17 @@ static void free_txops(struct lofi_ep *ep)
 		for (j = i; j < ep->lay.tx_bufs; j++)
 			if (ep->txbufs[j].op == op)
 				ep->txbufs[j].op = NULL;
+		lofi_txop_release(ep, op);
+		free(op->owned);
+		free(op);
+	}
+	/* rendezvous sends whose fragment is out and whose FIN never came */
+	for (i = 0; i < LOFI_MAX_RDV; i++) {
+		struct lofi_txop *op = ep->rdv[i];
+
+		if (!op)
+			continue;
+		lofi_txop_release(ep, op);
 		free(op->owned);
 		free(op);
 	}
@@ -93,6 +105,13 @@ static int lofi_ep_close(struct fid *fid)
 		lofi_epset_del(&ep->tx_cntr->set, &ep->tx_cntr->refs, ep);
 	if (ep->rx_cntr && ep->rx_cntr != ep->tx_cntr)
 		lofi_epset_del(&ep->rx_cntr->set, &ep->rx_cntr->refs, ep);
+	if (ep->wr_cntr && ep->wr_cntr != ep->tx_cntr && ep->wr_cntr != ep->rx_cntr)
+		lofi_epset_del(&ep->wr_cntr->set, &ep->wr_cntr->refs, ep);
+	if (ep->rd_cntr && ep->rd_cntr != ep->tx_cntr && ep->rd_cntr != ep->rx_cntr &&
+	    ep->rd_cntr != ep->wr_cntr)
+		lofi_epset_del(&ep->rd_cntr->set, &ep->rd_cntr->refs, ep);
+	/* one-sided operations still at the card complete without it */
+	lofi_rma_ep_gone(d, ep);
 	if (ep->av)
 		ep->av->refs--;
 	if (ep->eq)
@@ -110,6 +129,7 @@ static int lofi_ep_close(struct fid *fid)
 	if (ep->protocol_errors)
 		LOFI_WARN(FI_LOG_EP_DATA, "endpoint %u:%u dropped %d malformed fragments\n",
 			  ep->self.node, ep->self.ctx, ep->protocol_errors);
+	free(ep->fins);
 	free(ep->peers);
 	free(ep->regions);
 	free(ep->txbufs);
@@ -158,12 +178,17 @@ static int lofi_ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 		struct lofi_cntr *c = lofi_container_of(bfid, struct lofi_cntr, cntr.fid);
 
 		if (c->dom != ep->dom ||
-		    (flags & ~(uint64_t)(FI_SEND | FI_RECV | FI_TRANSMIT)) || !flags) {
+		    (flags & ~(uint64_t)(FI_SEND | FI_RECV | FI_TRANSMIT |
+					 FI_WRITE | FI_READ)) || !flags ||
+		    ((flags & (FI_WRITE | FI_READ)) &&
+		     !(ep->caps & (FI_RMA | FI_ATOMIC)))) {
 			ret = -FI_EINVAL;
 			break;
 		}
 		if (((flags & (FI_SEND | FI_TRANSMIT)) && ep->tx_cntr) ||
-		    ((flags & FI_RECV) && ep->rx_cntr)) {
+		    ((flags & FI_RECV) && ep->rx_cntr) ||
+		    ((flags & FI_WRITE) && ep->wr_cntr) ||
+		    ((flags & FI_READ) && ep->rd_cntr)) {
 			ret = -FI_EINVAL;
 			break;
 		}
@@ -174,6 +199,10 @@ static int lofi_ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 			ep->tx_cntr = c;
 		if (flags & FI_RECV)
 			ep->rx_cntr = c;
+		if (flags & FI_WRITE)
+			ep->wr_cntr = c;
+		if (flags & FI_READ)
+			ep->rd_cntr = c;
 		break;
 	}
 	case FI_CLASS_AV: {
@@ -217,7 +246,8 @@ static int lofi_ep_control(struct fid *fid, int command, void *arg)
 	case FI_ENABLE:
 		if (!ep->av)
 			ret = -FI_ENOAV;
-		else if ((!ep->tx_cq && !ep->tx_cntr) || (!ep->rx_cq && !ep->rx_cntr))
+		else if ((!ep->tx_cq && !ep->tx_cntr && !ep->wr_cntr && !ep->rd_cntr) ||
+			 (!ep->rx_cq && !ep->rx_cntr))
 			ret = -FI_ENOCQ;
 		else
 			ep->enabled = 1;
@@ -384,6 +414,8 @@ int lofi_ep_open(struct fid_domain *domain, struct fi_info *info,
 		return -FI_ENOMEM;
 	}
 	memset(ep->seg, 0, ep->lay.rx_base);
+	for (i = 0; i < LOFI_FIN_VALUES; i++)	/* the statuses a FIN puts */
+		((uint64_t *)(ep->seg + ep->lay.fin_src))[i] = i;
 	ep->regions = calloc(ep->lay.regions, sizeof(*ep->regions));
 	ep->txbufs = calloc(ep->lay.tx_bufs, sizeof(*ep->txbufs));
 	if (!ep->regions || !ep->txbufs) {
@@ -423,8 +455,8 @@ int lofi_ep_open(struct fid_domain *domain, struct fi_info *info,
 	ep->ep.cm = &lofi_ep_cm_ops;
 	ep->ep.msg = &lofi_msg_ops;
 	ep->ep.tagged = &lofi_tagged_ops;
-	ep->ep.rma = &lofi_no_rma_ops;
-	ep->ep.atomic = &lofi_no_atomic_ops;
+	ep->ep.rma = ep->caps & FI_RMA ? &lofi_rma_ops : &lofi_no_rma_ops;
+	ep->ep.atomic = ep->caps & FI_ATOMIC ? &lofi_atomic_ops : &lofi_no_atomic_ops;
 	ep->ep.collective = &lofi_no_collective_ops;
 	pthread_mutex_lock(&d->lock);
 	d->refs++;

@@ -29,9 +29,19 @@
 #define LOFI_PROV_VERSION	FI_VERSION(0, 1)
 #define LOFI_FI_VERSION		FI_VERSION(1, 17)
 
-#define LOFI_CAPS	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
+#define LOFI_MSG_CAPS	(FI_MSG | FI_TAGGED | FI_SEND | FI_RECV | \
 			 FI_DIRECTED_RECV | FI_SOURCE | FI_REMOTE_CQ_DATA | \
 			 FI_LOCAL_COMM | FI_REMOTE_COMM)
+/* one-sided: they need registered memory (LOFI_RMA_MR_MODE) */
+#define LOFI_RMA_CAPS	(FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | \
+			 FI_REMOTE_READ | FI_REMOTE_WRITE)
+#define LOFI_CAPS	(LOFI_MSG_CAPS | LOFI_RMA_CAPS)
+/*
+ * The card names a memory region by the key it gave (FI_MR_PROV_KEY), for
+ * memory that is mapped (FI_MR_ALLOCATED), and addresses bytes by their
+ * offset in the region (no FI_MR_VIRT_ADDR).
+ */
+#define LOFI_RMA_MR_MODE	(FI_MR_PROV_KEY | FI_MR_ALLOCATED)
 #define LOFI_MAX_MSG	(1ull << 32)	/* bytes of one message */
 #define LOFI_QUEUE_SIZE	4096		/* tx_attr/rx_attr size */
 
@@ -50,11 +60,93 @@ struct lofi_fabric {
 	struct fid_fabric fabric;
 };
 
+#define LOFI_RMA_OPS		256		/* one-sided operations in flight */
+#define LOFI_BOUNCE_CHUNK	(64u << 10)	/* bytes of a bounce buffer */
+#define LOFI_BOUNCE_CHUNKS	16u
+
+#define LOFI_REGCACHE_ENTRIES	64
+#define LOFI_REGCACHE_BYTES	(512ull << 20)
+
+/* one registration of the cache (regcache.c) */
+struct lofi_reg {
+	struct lofi_reg *next;
+	uint64_t base, end;		/* page-aligned range */
+	struct loom_mr *lmr;
+	uint32_t access;		/* LOOM_MR_* */
+	int refs;			/* operations using it */
+	int stale;			/* its memory was unmapped */
+	int cached;			/* 0: for one operation only */
+	uint64_t last_use;
+};
+
+struct lofi_regcache {
+	pthread_mutex_t lock;		/* the list; taken by the monitor too */
+	struct lofi_reg *head;
+	int entries;
+	uint64_t bytes;
+	int state;			/* 0 not started, 1 watching, -1 no cache */
+	int uffd;
+	int stop[2];
+	pthread_t thread;
+	uint64_t uses, hits, registrations, invalidated;
+};
+
+struct lofi_recv;
+
+/* a one-sided operation the card works on */
+struct lofi_rma_op {
+	struct lofi_ep *ep;		/* NULL: the endpoint closed meanwhile */
+	void *context;
+	uint64_t cq_flags;		/* FI_RMA or FI_ATOMIC, FI_READ or FI_WRITE */
+	uint64_t op_flags;		/* FI_COMPLETION, FI_REMOTE_CQ_DATA */
+	void *copy_to;			/* bounce or fetch: where the bytes go */
+	size_t len;
+	uint64_t data;			/* FI_REMOTE_CQ_DATA */
+	fi_addr_t dest;
+	int chunk;			/* bounce buffer, -1: none */
+	struct loom_mr *tmp;		/* registered for this operation only */
+	/* a rendezvous read into a receive */
+	struct lofi_reg *reg;		/* the receive buffer's registration */
+	struct lofi_recv *recv;
+	uint64_t src_key, tag, total;
+	uint32_t wire_flags;
+	uint32_t node, ctx;		/* the sender */
+	uint64_t fin_off;		/* its FIN cell */
+	uint64_t rdv_len;		/* bytes to read */
+	uint32_t rkey;
+	uint64_t roff;			/* in the sender's region */
+	int rdv;
+	int unissued;			/* the ring was full: issued by progress */
+	uint32_t next_free;
+	int busy;
+};
+
+/*
+ * The domain's RMA context: one libloom context per domain that owns every
+ * memory region registered on the domain (so a key names a region of the
+ * domain, whichever endpoint uses it) and issues every RMA and atomic.
+ * Bounce buffers (one registered block) carry small operations on
+ * unregistered memory.
+ */
+struct lofi_rma {
+	struct loom_ctx *ctx;
+	uint8_t *bounce;
+	struct loom_mr *bounce_mr;
+	uint32_t chunk_free;		/* bit mask of free bounce buffers */
+	struct lofi_rma_op ops[LOFI_RMA_OPS];
+	uint32_t free_op;
+	int inflight;			/* at the card or waiting to be issued */
+	int unissued;
+	struct lofi_regcache cache;
+};
+
 struct lofi_domain {
 	struct fid_domain domain;
 	pthread_mutex_t lock;
 	struct loom_dev *dev;
 	struct loom_dev_attr attr;
+	struct lofi_rma *rma;	/* created by the first registration */
+	char name[20];		/* loomN */
 	int refs;		/* objects open on it */
 };
 
@@ -116,9 +208,17 @@ struct lofi_eq {
 	int refs;
 };
 
+#define LOFI_MR_MAGIC	0x6c6d7231u	/* "lmr1" */
+
+/* fi_mr_reg(): a region of the domain's RMA context (rma.c) */
 struct lofi_mr {
 	struct fid_mr mr;
+	uint32_t magic;
 	struct lofi_domain *dom;
+	struct loom_mr *lmr;
+	uint8_t *addr;
+	size_t len;
+	uint32_t loom_access;		/* LOOM_MR_* */
 };
 
 /* a message being sent */
@@ -136,6 +236,11 @@ struct lofi_txop {
 	int inflight;		/* fragments without a local completion */
 	int err;		/* first failure, a positive FI_E* */
 	int card_status;	/* LOOM_STATUS_* of the failure */
+	/* rendezvous: the receiver reads the message, then sends a FIN */
+	struct lofi_reg *reg;	/* the registration of buf */
+	struct lofi_rts rts;	/* what the fragment carries */
+	uint32_t cookie;	/* the rendezvous slot, LOFI_NONE: eager */
+	int await_fin;
 };
 
 enum lofi_peer_state { LOFI_PEER_NEW, LOFI_PEER_CONNECTING, LOFI_PEER_READY,
@@ -178,6 +283,13 @@ struct lofi_rxregion {
 	uint32_t wire_flags;
 };
 
+/* a rendezvous FIN to put */
+struct lofi_fin {
+	uint32_t node, ctx;
+	uint64_t fin_off;
+	int status;
+};
+
 struct lofi_txbuf {
 	struct lofi_txop *op;		/* NULL: free */
 	struct lofi_txpeer *peer;
@@ -194,6 +306,7 @@ struct lofi_ep {
 	struct lofi_av *av;
 	struct lofi_cq *tx_cq, *rx_cq;
 	struct lofi_cntr *tx_cntr, *rx_cntr;
+	struct lofi_cntr *wr_cntr, *rd_cntr;	/* FI_WRITE, FI_READ */
 	struct lofi_eq *eq;
 	uint64_t caps;			/* of the fi_info it was opened with */
 	uint64_t tx_flags, rx_flags;	/* default op flags */
@@ -206,6 +319,10 @@ struct lofi_ep {
 	struct lofi_rxregion *regions;
 	struct lofi_txbuf *txbufs;
 	uint32_t free_txbuf;		/* head of the free list, UINT32_MAX: none */
+	struct lofi_txop *rdv[LOFI_MAX_RDV];	/* rendezvous sends awaiting FIN */
+	struct lofi_txpeer *rdv_peer[LOFI_MAX_RDV];
+	struct lofi_fin *fins;		/* FINs waiting for room in the ring */
+	uint32_t n_fins, cap_fins;
 	int ring_full;			/* the card's command ring was full */
 	int credits_pending;		/* regions whose credit return waits */
 	int protocol_errors;
@@ -256,6 +373,45 @@ int lofi_ep_open(struct fid_domain *domain, struct fi_info *info,
 extern struct fi_ops_msg lofi_msg_ops;
 extern struct fi_ops_tagged lofi_tagged_ops;
 void lofi_txop_finish(struct lofi_ep *ep, struct lofi_txop *op);
+int lofi_send_notice(struct lofi_ep *ep, fi_addr_t dest, uint64_t data,
+		     void *context, uint64_t fi_flags);
+
+/* mr.c: memory registration and the domain's RMA context */
+extern struct fi_ops_mr lofi_mr_ops;
+struct lofi_rma *lofi_rma_get(struct lofi_domain *d);
+void lofi_rma_close(struct lofi_domain *d);
+int lofi_errno_from_neg(int err);
+
+/* regcache.c */
+void lofi_regcache_init(struct lofi_regcache *c);
+void lofi_regcache_close(struct lofi_regcache *c, const char *domain);
+int lofi_reg_get(struct lofi_rma *rma, struct lofi_regcache *c, const void *buf,
+		 size_t len, uint32_t access, struct lofi_reg **out);
+void lofi_reg_put(struct lofi_regcache *c, struct lofi_reg *r);
+
+/* rdv.c: the rendezvous of large messages */
+extern size_t lofi_rdv_threshold;
+int lofi_rdv_prepare(struct lofi_ep *ep, struct lofi_txop *op);
+void lofi_rdv_fin(struct lofi_ep *ep, uint32_t cookie, uint32_t node,
+		  uint32_t ctx);
+void lofi_rdv_read(struct lofi_ep *ep, struct lofi_recv *r, uint64_t src_key,
+		   uint32_t node, uint32_t ctx, const struct lofi_rts *rts,
+		   uint64_t tag, uint64_t data, uint32_t wire_flags, uint64_t total);
+void lofi_rdv_read_done(struct lofi_rma *rma, struct lofi_rma_op *op, int status);
+int lofi_rdv_issue(struct lofi_rma *rma, uint32_t idx);
+void lofi_txop_release(struct lofi_ep *ep, struct lofi_txop *op);
+
+/* rma.c: RMA and atomics over the domain's RMA context */
+extern struct fi_ops_rma lofi_rma_ops;
+extern struct fi_ops_atomic lofi_atomic_ops;
+int lofi_query_atomic(struct fid_domain *domain, enum fi_datatype datatype,
+		      enum fi_op op, struct fi_atomic_attr *attr, uint64_t flags);
+void lofi_rma_progress(struct lofi_domain *d);
+int lofi_rma_busy(struct lofi_domain *d);
+int lofi_rma_wait(struct lofi_domain *d, int timeout_ms);
+void lofi_rma_ep_gone(struct lofi_domain *d, struct lofi_ep *ep);
+struct lofi_rma_op *lofi_rma_op_get(struct lofi_rma *rma, uint32_t *idx);
+void lofi_rma_op_put(struct lofi_rma *rma, uint32_t idx);
 
 /* progress.c */
 void lofi_ep_progress(struct lofi_ep *ep);
@@ -267,6 +423,8 @@ void lofi_recv_complete(struct lofi_ep *ep, struct lofi_recv *r,
 			uint32_t wire_flags, uint64_t total);
 void lofi_recv_from_unexp(struct lofi_ep *ep, struct lofi_recv *r,
 			  struct lofi_unexp *u);
+void lofi_send_fin(struct lofi_ep *ep, uint32_t node, uint32_t ctx,
+		   uint64_t fin_off, int status);
 
 #define LOFI_WARN(subsys, ...)	FI_WARN(&lofi_prov, subsys, __VA_ARGS__)
 #define LOFI_INFO(subsys, ...)	FI_INFO(&lofi_prov, subsys, __VA_ARGS__)

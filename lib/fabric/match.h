@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "list.h"
+#include "proto.h"
 
 /* the source of a receive that takes any sender */
 #define LOFI_SRC_ANY	UINT64_MAX
@@ -44,6 +45,9 @@ struct lofi_unexp {
 	int failed;		/* could not be buffered: delivered truncated */
 	struct lofi_recv *recv;	/* the receive that took it while incomplete */
 	void *claim_context;	/* FI_PEEK | FI_CLAIM: claimed for this */
+	int rdv;		/* a rendezvous: @rts says where the message is */
+	struct lofi_rts rts;
+	uint32_t node, ctx;	/* the sender */
 };
 
 /* struct lofi_matchq - the two queues of one kind (tagged or not) */

@@ -24,6 +24,7 @@
 #define TAG_TX		(1ull << 40)	/* a fragment from staging buffer N */
 #define TAG_CREDIT	(2ull << 40)	/* a credit return of region N */
 #define TAG_CONNECT	(3ull << 40)	/* the region claim at peer N */
+#define TAG_FIN		(4ull << 40)	/* a rendezvous read's FIN */
 #define TAG_KIND(t)	((t) & (0xffull << 40))
 #define TAG_INDEX(t)	((uint32_t)(t))
 
@@ -79,6 +80,7 @@ static void peer_fail(struct lofi_ep *ep, struct lofi_txpeer *p, int err,
 			op->card_status = status;
 		}
 		op->queued_all = 1;
+		lofi_txop_release(ep, op);
 		if (!op->inflight)
 			lofi_txop_finish(ep, op);
 	}
@@ -116,6 +118,7 @@ static int peer_push(struct lofi_ep *ep, struct lofi_txpeer *p)
 		uint64_t frag = op->len - op->sent;
 		struct lofi_hdr *h;
 		uint32_t b;
+		int rdv;
 
 		if (!lofi_window_open(p->seq, (uint32_t)credit, p->addr.slots))
 			return 0;
@@ -124,6 +127,9 @@ static int peer_push(struct lofi_ep *ep, struct lofi_txpeer *p)
 			return -EAGAIN;
 		if (frag > payload)
 			frag = payload;
+		rdv = !!(op->wire_flags & LOFI_F_RDV);
+		if (rdv)	/* one fragment that says where the message is */
+			frag = sizeof(op->rts);
 		h = (struct lofi_hdr *)(ep->seg + ep->lay.tx_base +
 					(uint64_t)b * ep->lay.slot_size);
 		*h = (struct lofi_hdr){
@@ -135,10 +141,13 @@ static int peer_push(struct lofi_ep *ep, struct lofi_txpeer *p)
 			.frag_len = (uint32_t)frag,
 			.flags = op->wire_flags |
 				 (op->sent == 0 ? LOFI_F_FIRST : 0) |
-				 (op->sent + frag == op->len ? LOFI_F_LAST : 0),
+				 (rdv || op->sent + frag == op->len ? LOFI_F_LAST : 0),
 			.credit_cell = cell,
 		};
-		memcpy(h + 1, op->buf + op->sent, frag);
+		if (rdv)
+			memcpy(h + 1, &op->rts, sizeof(op->rts));
+		else
+			memcpy(h + 1, op->buf + op->sent, frag);
 		ret = loom_put(ep->lctx, &dst,
 			       lofi_slot_offset(&p->addr, p->region, p->seq % p->addr.slots),
 			       ep->lay.tx_base + (uint64_t)b * ep->lay.slot_size,
@@ -155,7 +164,7 @@ static int peer_push(struct lofi_ep *ep, struct lofi_txpeer *p)
 		ep->txbufs[b].op = op;
 		ep->txbufs[b].peer = p;
 		p->seq++;
-		op->sent += frag;
+		op->sent = rdv ? op->len : op->sent + frag;
 		op->inflight++;
 		if (op->sent == op->len) {
 			op->queued_all = 1;
@@ -218,7 +227,10 @@ void lofi_recv_complete(struct lofi_ep *ep, struct lofi_recv *r,
 static void unexp_deliver(struct lofi_ep *ep, struct lofi_recv *r,
 			  struct lofi_unexp *u)
 {
-	if (u->failed) {
+	if (u->rdv) {
+		lofi_rdv_read(ep, r, u->src, u->node, u->ctx, &u->rts, u->tag, u->data,
+			      u->wire_flags, u->total_len);
+	} else if (u->failed) {
 		if (ep->rx_cq)
 			lofi_cq_push_err(ep->rx_cq, r->context,
 					 FI_RECV | (r->flags & (FI_TAGGED | FI_MSG)),
@@ -247,9 +259,62 @@ void lofi_recv_from_unexp(struct lofi_ep *ep, struct lofi_recv *r,
 		u->recv = r;	/* the region finishes it with the last fragment */
 }
 
+/* a rendezvous fragment: read the message once there is a receive */
+static void deliver_rdv(struct lofi_ep *ep, struct lofi_rxregion *reg,
+			const struct lofi_hdr *h, const uint8_t *payload)
+{
+	int tagged = !!(h->flags & LOFI_F_TAGGED);
+	struct lofi_matchq *q = tagged ? &ep->tagged : &ep->untagged;
+	uint32_t wire_flags = h->flags & (LOFI_F_TAGGED | LOFI_F_DATA);
+	uint64_t tag = tagged ? h->tag : 0;
+	struct lofi_recv *r;
+	struct lofi_unexp *u;
+	struct lofi_rts rts;
+
+	memcpy(&rts, payload, sizeof(rts));
+	reg->in_message = 0;
+	r = lofi_take_posted(q, reg->key, tag);
+	if (r) {
+		lofi_rdv_read(ep, r, reg->key, reg->node, reg->ctx, &rts, tag, h->data,
+			      wire_flags, h->total_len);
+		return;
+	}
+	u = calloc(1, sizeof(*u));
+	if (!u) {
+		LOFI_WARN(FI_LOG_EP_DATA, "no memory for an unexpected rendezvous from %u:%u: dropped\n",
+			  reg->node, reg->ctx);
+		lofi_send_fin(ep, reg->node, reg->ctx, rts.fin_off, LOOM_STATUS_BAD_DESC);
+		return;
+	}
+	u->src = reg->key;
+	u->tag = tag;
+	u->data = h->data;
+	u->wire_flags = wire_flags;
+	u->total_len = h->total_len;
+	u->complete = 1;
+	u->rdv = 1;
+	u->rts = rts;
+	u->node = reg->node;
+	u->ctx = reg->ctx;
+	lofi_list_add_tail(&q->unexp, &u->link);
+}
+
 static void deliver_fragment(struct lofi_ep *ep, struct lofi_rxregion *reg,
 			     const struct lofi_hdr *h, const uint8_t *payload)
 {
+	if (h->flags & LOFI_F_RMA) {
+		/* fi_writedata() finished: its data, no receive consumed */
+		if (ep->rx_cq)
+			lofi_cq_push(ep->rx_cq, NULL,
+				     FI_RMA | FI_REMOTE_WRITE | FI_REMOTE_CQ_DATA,
+				     0, NULL, h->data, 0,
+				     lofi_av_reverse(ep->av, reg->key));
+		return;
+	}
+	if (h->flags & LOFI_F_RDV) {
+		deliver_rdv(ep, reg, h, payload);
+		return;
+	}
 	if (h->flags & LOFI_F_FIRST) {
 		int tagged = !!(h->flags & LOFI_F_TAGGED);
 		struct lofi_matchq *q = tagged ? &ep->tagged : &ep->untagged;
@@ -342,6 +407,54 @@ static void abort_message(struct lofi_ep *ep, struct lofi_rxregion *reg)
 	}
 }
 
+static int fin_put(struct lofi_ep *ep, const struct lofi_fin *f)
+{
+	struct loom_remote dst = remote_of(f->node, f->ctx);
+	uint32_t v = f->status <= 0 ? 0 : f->status < (int)LOFI_FIN_VALUES ?
+		     (uint32_t)f->status : LOFI_FIN_VALUES - 1;
+	int ret;
+
+	ret = loom_put(ep->lctx, &dst, f->fin_off, ep->lay.fin_src + 8ull * v, 8,
+		       LOOM_PUT_REMOTE_EVENT, TAG_FIN);
+	if (ret && ret != -EAGAIN)
+		LOFI_WARN(FI_LOG_EP_DATA, "the FIN of a rendezvous to %u:%u: %s (the send there does not complete)\n",
+			  f->node, f->ctx, loom_strerror(ret));
+	return ret;
+}
+
+/* put a FIN now, or (the command ring full) with the next progress */
+void lofi_send_fin(struct lofi_ep *ep, uint32_t node, uint32_t ctx,
+		   uint64_t fin_off, int status)
+{
+	struct lofi_fin f = { .node = node, .ctx = ctx, .fin_off = fin_off, .status = status };
+	struct lofi_fin *more;
+
+	if (!ep->n_fins && fin_put(ep, &f) != -EAGAIN)
+		return;
+	if (ep->n_fins == ep->cap_fins) {
+		more = realloc(ep->fins, (ep->cap_fins ? 2 * ep->cap_fins : 16) * sizeof(*more));
+		if (!more) {
+			LOFI_WARN(FI_LOG_EP_DATA, "no memory to keep the FIN of a rendezvous to %u:%u\n",
+				  node, ctx);
+			return;
+		}
+		ep->fins = more;
+		ep->cap_fins = ep->cap_fins ? 2 * ep->cap_fins : 16;
+	}
+	ep->fins[ep->n_fins++] = f;
+}
+
+/* the FINs that found the ring full, in order */
+static void fins_retry(struct lofi_ep *ep)
+{
+	uint32_t i = 0;
+
+	while (i < ep->n_fins && fin_put(ep, &ep->fins[i]) != -EAGAIN)
+		i++;
+	memmove(ep->fins, ep->fins + i, (ep->n_fins - i) * sizeof(*ep->fins));
+	ep->n_fins -= i;
+}
+
 static void credit_return(struct lofi_ep *ep, uint32_t r)
 {
 	struct lofi_rxregion *reg = &ep->regions[r];
@@ -418,6 +531,10 @@ static void on_arrival(struct lofi_ep *ep, const struct loom_completion *c)
 			lofi_peer_kick(ep, ep->peers[cell]);
 		return;
 	}
+	if (!lofi_fin_locate(&ep->lay, off, &s)) {
+		lofi_rdv_fin(ep, s, c->node, c->ctx);
+		return;
+	}
 	if (lofi_slot_locate(&ep->lay, off, &r, &s)) {
 		ep->protocol_errors++;
 		LOFI_WARN(FI_LOG_EP_DATA, "arrival from %u:%u at offset %#llx, not a slot: ignored\n",
@@ -465,13 +582,20 @@ static void on_local(struct lofi_ep *ep, const struct loom_completion *c)
 			lofi_peer_kick(ep, p);
 			if (!lofi_list_empty(&p->queue))
 				peer_fail(ep, p, op->err, c->status);
+			/* a rendezvous that did not arrive gets no FIN */
+			lofi_txop_release(ep, op);
 		}
 		txbuf_put(ep, i);
 		op->inflight--;
-		if (op->queued_all && !op->inflight)
+		if (op->queued_all && !op->inflight && !op->await_fin)
 			lofi_txop_finish(ep, op);
 		break;
 	}
+	case TAG_FIN:
+		if (c->status)
+			LOFI_WARN(FI_LOG_EP_DATA, "a rendezvous FIN to %u:%u failed: %s\n",
+				  c->node, c->ctx, loom_strerror(c->status));
+		break;
 	case TAG_CONNECT: {
 		struct lofi_txpeer *p;
 
@@ -518,6 +642,8 @@ static void after(struct lofi_ep *ep)
 	for (r = 0; ep->credits_pending && r < ep->lay.regions; r++)
 			if (ep->regions[r].credit_pending)
 				credit_return(ep, r);
+	if (ep->n_fins)
+		fins_retry(ep);
 	lofi_ep_push(ep);
 }
 
@@ -526,6 +652,7 @@ void lofi_ep_progress(struct lofi_ep *ep)
 	struct loom_completion c[BATCH];
 	int n;
 
+	lofi_rma_progress(ep->dom);
 	while ((n = loom_poll(ep->lctx, c, BATCH)) > 0) {
 		handle(ep, c, n);
 		if (n < BATCH)
@@ -540,8 +667,16 @@ void lofi_ep_progress(struct lofi_ep *ep)
 int lofi_ep_wait(struct lofi_ep *ep, int timeout_ms)
 {
 	struct loom_completion c[BATCH];
-	int n = loom_wait(ep->lctx, c, BATCH, timeout_ms);
+	int n;
 
+	/* one-sided operations complete on the domain's RMA context */
+	if (lofi_rma_busy(ep->dom)) {
+		int ret = lofi_rma_wait(ep->dom, timeout_ms);
+
+		lofi_ep_progress(ep);
+		return ret;
+	}
+	n = loom_wait(ep->lctx, c, BATCH, timeout_ms);
 	if (n == -ETIMEDOUT)
 		return -FI_ETIMEDOUT;
 	if (n < 0)

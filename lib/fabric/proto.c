@@ -20,7 +20,9 @@ int lofi_layout_init(struct lofi_layout *lay, uint64_t seg_size,
 	lay->tx_peers = LOFI_MAX_TX_PEERS;
 	lay->tx_bufs = tx_bufs;
 	lay->credit_out = LOFI_CREDIT_IN + 8ull * LOFI_MAX_TX_PEERS;
-	lay->tx_base = ALIGN_UP(lay->credit_out + 8ull * LOFI_MAX_REGIONS, 4096);
+	lay->fin_in = lay->credit_out + 8ull * LOFI_MAX_REGIONS;
+	lay->fin_src = lay->fin_in + 8ull * LOFI_MAX_RDV;
+	lay->tx_base = ALIGN_UP(lay->fin_src + 8ull * LOFI_FIN_VALUES, 4096);
 	lay->rx_base = ALIGN_UP(lay->tx_base + (uint64_t)tx_bufs * slot_size, 4096);
 	region_size = (uint64_t)slot_size * slots;
 	if (lay->rx_base + region_size > seg_size)
@@ -54,6 +56,15 @@ int lofi_slot_locate(const struct lofi_layout *lay, uint64_t off,
 	return 0;
 }
 
+int lofi_fin_locate(const struct lofi_layout *lay, uint64_t off,
+		    uint32_t *cookie)
+{
+	if (off < lay->fin_in || off >= lay->fin_src || (off - lay->fin_in) % 8)
+		return -EINVAL;
+	*cookie = (uint32_t)((off - lay->fin_in) / 8);
+	return 0;
+}
+
 int lofi_addr_valid(const struct lofi_addr *a)
 {
 	return a->magic == LOFI_ADDR_MAGIC && a->ctx <= 0xffff &&
@@ -76,6 +87,14 @@ int lofi_hdr_check(const struct lofi_hdr *h, uint64_t landed,
 		return -EPROTO;
 	if (h->credit_cell >= LOFI_MAX_TX_PEERS)
 		return -EPROTO;
+	/* a rendezvous is one fragment that describes where the message is */
+	if (h->flags & LOFI_F_RDV) {
+		if (in_message || (h->flags & LOFI_F_RMA) ||
+		    (h->flags & (LOFI_F_FIRST | LOFI_F_LAST)) != (LOFI_F_FIRST | LOFI_F_LAST) ||
+		    h->frag_len != sizeof(struct lofi_rts))
+			return -EPROTO;
+		return h->total_len > max_msg ? -EMSGSIZE : 0;
+	}
 	if (!in_message) {
 		if (!(h->flags & LOFI_F_FIRST))
 			return -EPROTO;
@@ -86,6 +105,10 @@ int lofi_hdr_check(const struct lofi_hdr *h, uint64_t landed,
 		return -EPROTO;
 	}
 	if (h->frag_len > remaining)
+		return -EPROTO;
+	/* a notice is one empty fragment that is not tagged */
+	if ((h->flags & LOFI_F_RMA) &&
+	    (h->total_len || (h->flags & LOFI_F_TAGGED)))
 		return -EPROTO;
 	/* LAST exactly when this fragment ends the message */
 	if (!!(h->flags & LOFI_F_LAST) != (h->frag_len == remaining))

@@ -11,6 +11,11 @@
  *                     the count of my fragments it has consumed there
  *   credit_out        one 8-byte cell per receive region: what I put to
  *                     the sender's credit cell
+ *   fin_in            one 8-byte cell per rendezvous send in flight: the
+ *                     receiver puts its status there when it has read
+ *                     the message
+ *   fin_src           LOFI_FIN_VALUES cells holding 0, 1, 2, ...: the
+ *                     statuses a receiver puts into a sender's fin_in
  *   tx_base           staging buffers of outgoing fragments (tx_bufs)
  *   rx_base           receive regions: one per sending peer, each of
  *                     slots_per_peer slots of slot_size bytes
@@ -31,6 +36,8 @@
 #define LOFI_MAX_REGIONS	1024u
 #define LOFI_MAX_SLOTS		64u		/* slots per region (a bit mask) */
 #define LOFI_MIN_SLOT		256u
+#define LOFI_MAX_RDV		256u		/* rendezvous sends in flight */
+#define LOFI_FIN_VALUES		16u		/* card statuses a FIN carries */
 
 /*
  * struct lofi_addr - an endpoint's address (fi_getname(), fi_av_insert())
@@ -65,7 +72,26 @@ struct lofi_hdr {
 #define LOFI_F_LAST	0x2	/* the last one */
 #define LOFI_F_TAGGED	0x4	/* fi_tsend*: matched against tagged receives */
 #define LOFI_F_DATA	0x8	/* carries remote CQ data */
-#define LOFI_F_ALL	0xf
+#define LOFI_F_RMA	0x10	/* a notice of a finished fi_writedata(): no
+				 * payload, matches no receive */
+#define LOFI_F_RDV	0x20	/* rendezvous: the payload is a struct
+				 * lofi_rts, the receiver reads the message */
+#define LOFI_F_ALL	0x3f
+
+/*
+ * struct lofi_rts - the payload of a rendezvous fragment ("ready to send")
+ * The message (total_len bytes of the header) is in a region of the
+ * sender's domain: the receiver reads it with a get and then puts the
+ * card's status (0: read) from its fin_src cells into the sender's segment
+ * at @fin_off, with an arrival event.
+ */
+struct lofi_rts {
+	uint32_t rkey;		/* the region holding the message */
+	uint32_t cookie;	/* the sender's rendezvous slot */
+	uint64_t offset;	/* of the message's first byte in the region */
+	uint64_t fin_off;	/* the sender's fin_in cell of @cookie */
+	uint64_t reserved;
+};
 
 /* struct lofi_layout - where things are in one endpoint's segment */
 struct lofi_layout {
@@ -76,6 +102,8 @@ struct lofi_layout {
 	uint32_t tx_peers;	/* credit-in cells */
 	uint32_t tx_bufs;
 	uint64_t credit_out;
+	uint64_t fin_in;
+	uint64_t fin_src;
 	uint64_t tx_base;
 	uint64_t rx_base;
 };
@@ -107,6 +135,14 @@ uint64_t lofi_slot_offset(const struct lofi_addr *a, uint32_t region,
  */
 int lofi_slot_locate(const struct lofi_layout *lay, uint64_t off,
 		     uint32_t *region, uint32_t *slot);
+
+/*
+ * lofi_fin_locate() - which rendezvous slot's FIN cell an arrival at @off hit
+ * Returns 0 and fills @cookie when @off is a fin_in cell of @lay, else
+ * -EINVAL.
+ */
+int lofi_fin_locate(const struct lofi_layout *lay, uint64_t off,
+		    uint32_t *cookie);
 
 /* is @a an address a peer may send to (sane magic and layout) */
 int lofi_addr_valid(const struct lofi_addr *a);

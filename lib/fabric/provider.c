@@ -54,6 +54,12 @@ int lofi_errno_from_status(int status)
 		return FI_EOPNOTSUPP;
 	case LOOM_STATUS_BUSY:
 		return FI_EAGAIN;
+	case LOOM_STATUS_MR_KEY:
+		return FI_EKEYREJECTED;
+	case LOOM_STATUS_MR_ACCESS:
+		return FI_EACCES;
+	case LOOM_STATUS_MR_BOUNDS:
+		return FI_EINVAL;
 	default:
 		return FI_EIO;
 	}
@@ -61,11 +67,23 @@ int lofi_errno_from_status(int status)
 
 /* ---- fi_getinfo ------------------------------------------------------ */
 
+/* may the application's hints get FI_RMA and FI_ATOMIC (it takes our mr_mode) */
+static int rma_allowed(uint32_t version, const struct fi_info *h)
+{
+	if (!h || !h->domain_attr)
+		return 1;
+	if (FI_VERSION_LT(version, FI_VERSION(1, 5)))
+		return 0;	/* FI_MR_BASIC and FI_MR_SCALABLE are neither */
+	return (h->domain_attr->mr_mode & LOFI_RMA_MR_MODE) == LOFI_RMA_MR_MODE;
+}
+
 static int hints_fit(uint32_t version, const struct fi_info *h)
 {
 	if (!h)
 		return 1;
 	if (h->caps & ~LOFI_CAPS)
+		return 0;
+	if ((h->caps & (FI_RMA | FI_ATOMIC)) && !rma_allowed(version, h))
 		return 0;
 	if (h->addr_format != FI_FORMAT_UNSPEC)
 		return 0;
@@ -93,7 +111,7 @@ static int hints_fit(uint32_t version, const struct fi_info *h)
 	if (h->tx_attr) {
 		if (h->tx_attr->msg_order & ~(uint64_t)FI_ORDER_SAS)
 			return 0;
-		if (h->tx_attr->iov_limit > 1 || h->tx_attr->rma_iov_limit)
+		if (h->tx_attr->iov_limit > 1 || h->tx_attr->rma_iov_limit > 1)
 			return 0;
 		if (h->tx_attr->inject_size > lofi_slot_payload(lofi_params.slot_size))
 			return 0;
@@ -112,12 +130,15 @@ static struct fi_info *info_for_card(uint32_t version, const char *devname,
 				     const struct fi_info *h)
 {
 	struct fi_info *fi = fi_allocinfo();
-	uint64_t caps = LOFI_CAPS;
+	uint64_t caps = rma_allowed(version, h) ? LOFI_CAPS : LOFI_MSG_CAPS;
 
 	if (!fi)
 		return NULL;
 	if (h && h->caps) {
 		caps = h->caps;
+		if ((caps & (FI_RMA | FI_ATOMIC)) &&
+		    !(caps & (FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)))
+			caps |= FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
 		if (!(caps & (FI_SEND | FI_RECV)))
 			caps |= FI_SEND | FI_RECV;
 		if (!(caps & (FI_LOCAL_COMM | FI_REMOTE_COMM)))
@@ -135,7 +156,7 @@ static struct fi_info *info_for_card(uint32_t version, const char *devname,
 	fi->tx_attr->inject_size = lofi_slot_payload(lofi_params.slot_size);
 	fi->tx_attr->size = LOFI_QUEUE_SIZE;
 	fi->tx_attr->iov_limit = 1;
-	fi->tx_attr->rma_iov_limit = 0;
+	fi->tx_attr->rma_iov_limit = caps & (FI_RMA | FI_ATOMIC) ? 1 : 0;
 	fi->tx_attr->op_flags = h && h->tx_attr ? h->tx_attr->op_flags : 0;
 
 	fi->rx_attr->caps = caps;
@@ -172,8 +193,9 @@ static struct fi_info *info_for_card(uint32_t version, const char *devname,
 			h->domain_attr->mr_mode == FI_MR_BASIC ?
 			FI_MR_BASIC : FI_MR_SCALABLE;
 	else
-		fi->domain_attr->mr_mode = 0;
-	fi->domain_attr->mr_key_size = 8;
+		fi->domain_attr->mr_mode = caps & (FI_RMA | FI_ATOMIC) ?
+					   LOFI_RMA_MR_MODE : 0;
+	fi->domain_attr->mr_key_size = 4;	/* the card's rkey */
 	fi->domain_attr->cq_data_size = 8;
 	fi->domain_attr->cq_cnt = 256;
 	fi->domain_attr->ep_cnt = attr->n_contexts;
@@ -402,6 +424,8 @@ static void read_params(void)
 			"bytes of one receive slot, header included: the eager fragment size (default 16384)");
 	fi_param_define(&lofi_prov, "slots", FI_PARAM_SIZE_T,
 			"receive slots per sending peer: the credit window (default 8, at most 64)");
+	fi_param_define(&lofi_prov, "rdv_threshold", FI_PARAM_SIZE_T,
+			"messages of this many bytes or more go by rendezvous: the receiver reads them from the sender's buffer (default 65536; 0: never)");
 	fi_param_define(&lofi_prov, "tx_bufs", FI_PARAM_SIZE_T,
 			"staging buffers of outgoing fragments per endpoint (default 32)");
 	if (!fi_param_get_size_t(&lofi_prov, "segment_size", &v))
@@ -412,6 +436,8 @@ static void read_params(void)
 		lofi_params.slots = v;
 	if (!fi_param_get_size_t(&lofi_prov, "tx_bufs", &v))
 		lofi_params.tx_bufs = v;
+	if (!fi_param_get_size_t(&lofi_prov, "rdv_threshold", &v))
+		lofi_rdv_threshold = v;
 }
 
 FI_EXT_INI

@@ -43,25 +43,58 @@ static struct lofi_txpeer *peer_get(struct lofi_ep *ep, const struct lofi_addr *
 
 void lofi_txop_finish(struct lofi_ep *ep, struct lofi_txop *op)
 {
-	uint64_t cq_flags = op->fi_flags & (FI_TAGGED | FI_MSG);
+	uint64_t cq_flags = (op->fi_flags & (FI_TAGGED | FI_MSG)) | FI_SEND;
+	struct lofi_cntr *cntr = ep->tx_cntr;
 
-	cq_flags |= FI_SEND;
+	if (op->fi_flags & FI_RMA) {	/* the notice that ends fi_writedata() */
+		cq_flags = FI_RMA | FI_WRITE;
+		cntr = ep->wr_cntr;
+	}
 	if (op->err) {
-		if (ep->tx_cq)
+		/* an inject has no context to report: its counter and the log tell */
+		if (ep->tx_cq && !(op->fi_flags & FI_INJECT))
 			lofi_cq_push_err(ep->tx_cq, op->context, cq_flags, 0, NULL,
 					 0, op->tag, 0, op->err, op->card_status,
 					 FI_ADDR_NOTAVAIL);
-		if (ep->tx_cntr)
-			ep->tx_cntr->err++;
+		else if (op->fi_flags & FI_INJECT)
+			LOFI_WARN(FI_LOG_EP_DATA, "an inject of %llu bytes failed: %s\n",
+				  (unsigned long long)op->len, fi_strerror(op->err));
+		if (cntr)
+			cntr->err++;
 	} else {
 		if (ep->tx_cq && (op->fi_flags & FI_COMPLETION))
 			lofi_cq_push(ep->tx_cq, op->context, cq_flags, 0, NULL, 0,
 				     0, FI_ADDR_NOTAVAIL);
-		if (ep->tx_cntr)
-			ep->tx_cntr->value++;
+		if (cntr)
+			cntr->value++;
 	}
+	lofi_txop_release(ep, op);
 	free(op->owned);
 	free(op);
+}
+
+/* queue @op to the peer @dest and push what the window allows; the lock is held */
+static int queue_op(struct lofi_ep *ep, fi_addr_t dest, struct lofi_txop *op)
+{
+	struct lofi_txpeer *p;
+	struct lofi_addr a;
+	int ret;
+
+	ret = lofi_av_get(ep->av, dest, &a);
+	if (ret)
+		return ret;
+	p = peer_get(ep, &a);
+	if (!p)
+		return -FI_ENOMEM;
+	op->cookie = LOFI_NONE;
+	if (lofi_rdv_threshold && op->len >= lofi_rdv_threshold &&
+	    !(op->fi_flags & FI_INJECT) && !(op->wire_flags & LOFI_F_RMA) &&
+	    !lofi_rdv_prepare(ep, op))
+		ep->rdv_peer[op->cookie] = p;
+	lofi_list_add_tail(&p->queue, &op->link);
+	lofi_peer_kick(ep, p);
+	lofi_ep_push(ep);
+	return 0;
 }
 
 static ssize_t send_common(struct fid_ep *fep, const void *buf, size_t len,
@@ -69,9 +102,7 @@ static ssize_t send_common(struct fid_ep *fep, const void *buf, size_t len,
 			   void *context, uint64_t flags)
 {
 	struct lofi_ep *ep = lofi_container_of(fep, struct lofi_ep, ep);
-	struct lofi_txpeer *p;
 	struct lofi_txop *op;
-	struct lofi_addr a;
 	int ret;
 
 	if (!buf && len)
@@ -103,27 +134,33 @@ static ssize_t send_common(struct fid_ep *fep, const void *buf, size_t len,
 			 (flags & FI_REMOTE_CQ_DATA ? LOFI_F_DATA : 0);
 
 	pthread_mutex_lock(&ep->dom->lock);
-	if (!ep->enabled) {
+	if (!ep->enabled)
 		ret = -FI_EOPBADSTATE;
-		goto fail;
+	else
+		ret = queue_op(ep, dest, op);
+	pthread_mutex_unlock(&ep->dom->lock);
+	if (ret) {
+		free(op->owned);
+		free(op);
 	}
-	ret = lofi_av_get(ep->av, dest, &a);
+	return ret;
+}
+
+int lofi_send_notice(struct lofi_ep *ep, fi_addr_t dest, uint64_t data,
+		     void *context, uint64_t fi_flags)
+{
+	struct lofi_txop *op = calloc(1, sizeof(*op));
+	int ret;
+
+	if (!op)
+		return -FI_ENOMEM;
+	op->context = context;
+	op->data = data;
+	op->fi_flags = FI_RMA | (fi_flags & FI_COMPLETION);
+	op->wire_flags = LOFI_F_RMA | LOFI_F_DATA;
+	ret = queue_op(ep, dest, op);
 	if (ret)
-		goto fail;
-	p = peer_get(ep, &a);
-	if (!p) {
-		ret = -FI_ENOMEM;
-		goto fail;
-	}
-	lofi_list_add_tail(&p->queue, &op->link);
-	lofi_peer_kick(ep, p);
-	lofi_ep_push(ep);
-	pthread_mutex_unlock(&ep->dom->lock);
-	return 0;
-fail:
-	pthread_mutex_unlock(&ep->dom->lock);
-	free(op->owned);
-	free(op);
+		free(op);
 	return ret;
 }
 

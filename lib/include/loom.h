@@ -324,9 +324,10 @@ int loom_poll(struct loom_ctx *ctx, struct loom_completion *out, int max);
  * @max: how many at most, at least 1
  * @timeout_ms: how long to wait, -1 forever
  *
- * Like loom_poll(), but sleeps until at least one completion is there: on
- * the card's interrupt through poll(2), or with LOOM_CTX_ATTR_URING on an
- * io_uring command of the device.
+ * Like loom_poll(), but waits until at least one completion is there: it
+ * polls for an adaptive window first (loom_ctx_set_busy_poll()), then
+ * sleeps on the card's interrupt through poll(2), or with
+ * LOOM_CTX_ATTR_URING on an io_uring command of the device.
  *
  * Return: how many were reaped (at least 1), or a negative errno.
  * Errors: -EINVAL @ctx or @out is NULL, @max below 1.  -ETIMEDOUT nothing
@@ -336,6 +337,43 @@ int loom_poll(struct loom_ctx *ctx, struct loom_completion *out, int max);
  */
 int loom_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
 	      int timeout_ms);
+
+/* loom_wait()'s busy-poll ceiling in microseconds when nothing sets it */
+#define LOOM_BUSY_POLL_DEFAULT_US	50
+/* the largest ceiling loom_ctx_set_busy_poll() and LOOM_BUSY_POLL take */
+#define LOOM_BUSY_POLL_MAX_US		100000
+
+/**
+ * loom_ctx_set_busy_poll() - how long loom_wait() polls before it sleeps
+ * @ctx: my context
+ * @usec: the ceiling in microseconds, 0 .. LOOM_BUSY_POLL_MAX_US; 0 turns
+ *	  busy polling off (loom_wait() sleeps at once)
+ *
+ * loom_wait() polls the completion ring for an adaptive window of at most
+ * @usec before it sleeps: the window doubles when a completion came after
+ * it closed but within the ceiling, and halves when one came later than
+ * the ceiling, so a peer that answers quickly is met by polling and a slow
+ * one costs little CPU.  A new context starts with the ceiling from the
+ * environment variable LOOM_BUSY_POLL (decimal microseconds) or, without
+ * it, LOOM_BUSY_POLL_DEFAULT_US; loom_ctx_create() fails with -EINVAL
+ * when LOOM_BUSY_POLL is not a number in range.
+ *
+ * Return: 0, or a negative errno.
+ * Errors: -EINVAL @ctx is NULL or @usec out of range.
+ * Thread safety: MT-Unsafe: one thread per context.
+ */
+int loom_ctx_set_busy_poll(struct loom_ctx *ctx, int usec);
+
+/**
+ * loom_ctx_busy_poll() - loom_wait()'s busy-poll ceiling
+ * @ctx: my context
+ *
+ * Return: the ceiling in microseconds (0: busy polling off), or -EINVAL
+ *	   when @ctx is NULL.
+ * Errors: -EINVAL.
+ * Thread safety: MT-Safe.
+ */
+int loom_ctx_busy_poll(const struct loom_ctx *ctx);
 
 /**
  * loom_ctx_fd() - a file descriptor to wait on with poll(2) or epoll(7)

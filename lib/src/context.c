@@ -94,6 +94,11 @@ int loom_ctx_create(struct loom_dev *dev, const struct loom_ctx_attr *attr,
 		goto err_kernel;
 	}
 	ctx->dev = dev;
+	err = loom_busy_poll_init(ctx);
+	if (err) {
+		free(ctx);
+		goto err_kernel;
+	}
 	ctx->index = req.index;
 	ctx->node = req.node_id;
 	ctx->cmdq_log2 = (uint32_t)cmdq_log2;

@@ -53,9 +53,25 @@ struct loom_ctx {
 	/* completions reaped by loom_quiet()/loom_counter_wait() for loom_poll() */
 	struct loom_completion *stash;
 	size_t stash_head, stash_len, stash_cap;
+
+	/* busy polling before loom_wait() sleeps (busy_poll.c), microseconds */
+	uint32_t busy_max_us;		/* the ceiling; 0: never poll */
+	uint32_t busy_cur_us;		/* the adaptive window, at most the ceiling */
 };
 
 struct loom_completion;
+
+/* The ceiling from LOOM_BUSY_POLL or the default; -EINVAL if it is malformed. */
+int loom_busy_poll_init(struct loom_ctx *ctx);
+/*
+ * Polls for up to the adaptive window (not past @deadline_ms, a
+ * loom_now_ms() time, when it is not negative); returns what loom_poll()
+ * returned last.  *@start_ns: when it started, for loom_busy_poll_slept().
+ */
+int loom_busy_poll(struct loom_ctx *ctx, struct loom_completion *out, int max,
+		   int64_t deadline_ms, int64_t *start_ns);
+/* After a wait that had to sleep: adapts the window to how long it took. */
+void loom_busy_poll_slept(struct loom_ctx *ctx, int64_t start_ns);
 
 /*
  * Tags the library uses for its own commands (quiet's NOP, counter_wait's

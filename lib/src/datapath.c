@@ -218,15 +218,36 @@ int64_t loom_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static int wait_sleeping(struct loom_ctx *ctx, struct loom_completion *out, int max,
+			 int64_t deadline);
+
 int loom_wait(struct loom_ctx *ctx, struct loom_completion *out, int max,
 	      int timeout_ms)
 {
 	int64_t deadline = timeout_ms < 0 ? -1 : loom_now_ms() + timeout_ms;
+	int64_t start_ns;
+	int n;
 
 	if (!ctx || !out || max <= 0)
 		return -EINVAL;
-	if (ctx->uring)
-		return loom_uring_wait(ctx, out, max, timeout_ms);
+	n = loom_busy_poll(ctx, out, max, deadline, &start_ns);
+	if (n)
+		return n;
+	n = wait_sleeping(ctx, out, max, deadline);
+	if (n > 0)
+		loom_busy_poll_slept(ctx, start_ns);
+	return n;
+}
+
+/* loom_wait() once busy polling found nothing: sleep until @deadline */
+static int wait_sleeping(struct loom_ctx *ctx, struct loom_completion *out, int max,
+			 int64_t deadline)
+{
+	if (ctx->uring) {
+		int64_t left = deadline < 0 ? -1 : deadline - loom_now_ms();
+
+		return loom_uring_wait(ctx, out, max, left < 0 && deadline >= 0 ? 0 : (int)left);
+	}
 	for (;;) {
 		struct pollfd pfd = { .fd = ctx->dev->fd, .events = POLLIN };
 		int n = loom_poll(ctx, out, max);

@@ -4,7 +4,9 @@
 # provider, with --mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include
 # loom: the point-to-point and collective checks of mpi_loom with 4 ranks
 # (one per host) and 8 (two per host), every rank on loom (the MTL's
-# verbose output names the provider, one line per rank); a rank killed
+# verbose output names the provider, one line per rank); one-sided MPI
+# (mpi_rma: osc rdma on the ofi BTL restricted to loom) with 4 ranks; a
+# rank killed
 # mid-job ends the job and the next job runs; then the OSU-layout
 # benchmarks (loom_osu latency, bw, bibw, allreduce, barrier) and, on the
 # same hosts in the same run, loom_put_lat (poll mode, as the MTL polls)
@@ -17,6 +19,7 @@ top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 prov=$build/lib/libfabric
 mpi_prog=$build/tests/lab/mpi_loom
+rma_prog=$build/tests/lab/mpi_rma
 osu=$build/bin/loom_osu
 
 lab_require "$LOOM_LAB" "$build/bin/loom-card" "$prov/libloom-fi.so" "$top/kmod/loom.ko" \
@@ -33,13 +36,14 @@ hosts=$(lab_hosts 4)
 mpirun="timeout 900 mpirun --allow-run-as-root --mca pml cm --mca mtl ofi \
 	--mca mtl_ofi_provider_include loom -x FI_PROVIDER_PATH=$prov --mca mtl_base_verbose 100"
 
-tap_plan 10
+tap_plan 11
 mkdir -p "$(dirname "$mpi_prog")"
 if mpicc -O2 -Wall -Wextra -Werror -o "$mpi_prog" "$top/tests/lab/mpi_loom.c" 2>"$out/mpicc" &&
+   mpicc -O2 -Wall -Wextra -Werror -o "$rma_prog" "$top/tests/lab/mpi_rma.c" 2>>"$out/mpicc" &&
    mpicc -O2 -Wall -Wextra -Werror -o "$osu" "$top/tools/bench/mpi/loom_osu.c" 2>>"$out/mpicc"; then
-	tap_ok "mpicc builds mpi_loom and loom_osu"
+	tap_ok "mpicc builds mpi_loom, mpi_rma and loom_osu"
 else
-	tap_fail "mpicc builds mpi_loom and loom_osu"
+	tap_fail "mpicc builds mpi_loom, mpi_rma and loom_osu"
 	tap_diag "$(cat "$out/mpicc")"
 fi
 lab_start_test "torus:2x2: 4 hosts up, loom.ko loaded, management network" --shape torus:2x2
@@ -61,6 +65,21 @@ for spec in "4 $hosts" "8 loom-h0:2,loom-h1:2,loom-h2:2,loom-h3:2"; do
 	fi
 	tap_diag "$(grep -E '^(ok|FAIL|PASSED|FAILED)' "$out/mpi$1")"
 done
+
+# one-sided: osc rdma over the ofi BTL, which may only use loom (and self)
+lab_exec 0 "$mpirun --mca osc rdma --mca btl ofi,self --mca btl_ofi_provider_include loom \
+	--mca btl_base_verbose 100 -np 4 --host $hosts $rma_prog" >"$out/rma" 2>&1
+rc=$?
+# every rank's ofi BTL came up, and it may only take the loom provider
+btls=$(grep -c 'select: init of component ofi returned success' "$out/rma")
+if [ $rc = 0 ] && [ "$btls" = 4 ] && grep -q '^PASSED: 4 ranks$' "$out/rma" &&
+   ! grep -q '^FAIL' "$out/rma"; then
+	tap_ok "mpi_rma, 4 ranks on 4 hosts, osc rdma on the ofi BTL over loom: put, get, accumulate, fence, locks, every byte"
+else
+	tap_fail "mpi_rma, 4 ranks on 4 hosts, osc rdma on the ofi BTL over loom (rc $rc, $btls ranks with the ofi BTL)"
+	tap_diag "$(grep -v '^\[' "$out/rma" | tail -n 40)"
+fi
+tap_diag "$(grep -E '^(ok|FAIL|PASSED|FAILED)' "$out/rma")"
 
 # a rank killed mid-job: the job ends, the next one runs
 "$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 900 0 -- \

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failed;
+#include "mpi_verdict.h"
 
 static unsigned char pattern(int from, int to, int tag, size_t i)
 {
@@ -43,18 +43,6 @@ static int check(const char *part, const unsigned char *b, size_t n, int from,
 		}
 	}
 	return 0;
-}
-
-static void verdict(const char *part, int bad)
-{
-	int any = 0;
-
-	MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-	if (any)
-		failed = 1;
-	if (rank == 0)
-		printf("%s: %s\n", any ? "FAIL" : "ok", part);
-	fflush(stdout);
 }
 
 /* blocking ring: every size, to the right, from the left */

@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 bin=${BUILD:-$top/build}/bin
 version=$(cat "$top/VERSION")
-tools="loomctl loom-fm loom-lab loom-xfer loom_put_lat loom_put_bw loom_get_lat loom_atomic_lat loom_barrier_lat loom_mr_reg"
+tools="loomctl loom-fm loom-lab loom-xfer loom_put_lat loom_put_bw loom_get_lat loom_atomic_lat loom_barrier_lat loom_cable_bw loom_mr_reg"
 for t in $tools; do
 	if [ ! -x "$bin/$t" ]; then
 		echo "1..0 # SKIP $t not built (make)"
@@ -29,7 +29,7 @@ usage() {
 	expect_usage_error "$bin/$tool" "$@"
 }
 
-tap_plan 35
+tap_plan 37
 for t in $tools; do
 	a=$("$bin/$t" -V 2>&1)
 	r1=$?
@@ -65,6 +65,7 @@ done
 usage loom_put_lat "option '-s' needs a value" -s
 usage loom_put_lat "--depth is an option of the bandwidth test" --depth 4
 usage loom_put_bw "invalid --dev 'sda'" --dev sda
+usage loom_cable_bw "invalid --time '0'" --time 0
 usage loom_barrier_lat "unknown option '--itres': did you mean '--iters'?" --itres 5
 usage loom_barrier_lat "unknown option or argument 'frob'" frob
 usage loom_barrier_lat "--dev: not a card name" --dev sda

@@ -109,12 +109,12 @@ int main(void)
 	    make_temp(topo_path, sizeof(topo_path), "topo"))
 		tap_skip_all("cannot create temp files in /tmp");
 
-	tap_plan(27);
+	tap_plan(32);
 	rc = RUN("routes", "--shape", "torus:4x4");
 	tap_ok(rc == 0 && strstr(out, "node 15: 0=0/0 ") && strstr(out, "complete: yes (240 routes)") &&
 	       strstr(out, "deadlock-free: yes") && strstr(out, "minimal: yes"),
 	       "torus:4x4 dor: tables and three passing verdicts, exit 0 (%d)", rc);
-	rc = RUN("routes", "--shape", "ring:4", "--no-datelines", "--check-only");
+	rc = RUN("routes", "--shape", "ring:4", "--no-datelines", "--ties", "plus", "--check-only");
 	tap_ok(rc == 1 && strstr(out, "deadlock-free: no") &&
 	       strstr(out, "0:0/0 -> 1:0/0 -> 2:0/0 -> 3:0/0 -> 0:0/0") && !strstr(out, "node 0:"),
 	       "ring:4 without datelines: exit 1 naming the cycle (%d)", rc);
@@ -195,6 +195,21 @@ int main(void)
 	       "configure --logical sideways: exit 2 (%d)", rc);
 	rc = RUN("discover", "--force");
 	tap_ok(rc == 2 && strstr(errtext, "discover takes"), "discover --force: exit 2 (%d)", rc);
+	rc = RUN("discover", "--vc-assign", "crossing");
+	tap_ok(rc == 2 && strstr(errtext, "discover takes"),
+	       "discover --vc-assign: exit 2, an engine option (%d)", rc);
+	rc = RUN("routes", "--shape", "ring:8", "--ties", "minus");
+	tap_ok(rc == 2 && strstr(errtext, "--ties 'minus': expected split or plus"),
+	       "routes --ties minus: exit 2 (%d)", rc);
+	rc = RUN("configure", "--vc-assign", "optimal");
+	tap_ok(rc == 2 && strstr(errtext, "--vc-assign 'optimal': expected balanced or crossing"),
+	       "configure --vc-assign optimal: exit 2 (%d)", rc);
+	rc = RUN("routes", "--shape", "torus:4x4", "--check-only");
+	tap_ok(rc == 0 && strstr(out, "vc-balance: average 0.000, max 0.000 over 64 channels"),
+	       "routes torus:4x4: the VC balance line, perfectly balanced (%d)", rc);
+	rc = RUN("routes", "--shape", "torus:4x4", "--check-only", "--vc-assign", "crossing", "-j");
+	tap_ok(rc == 0 && strstr(out, "\"vc_balance\":{\"average\":0.7500,\"max\":1.0000"),
+	       "routes torus:4x4 --vc-assign crossing -j: vc_balance in the JSON (%d)", rc);
 	rc = RUN("routes", "--shape", "ring:4", "--root", "512");
 	tap_ok(rc == 2 && strstr(errtext, "--root '512': not a node id (0..511)"),
 	       "routes --root 512: exit 2 (%d)", rc);

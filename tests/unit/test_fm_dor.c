@@ -17,6 +17,10 @@ static struct fm_engine_opts opts(bool datelines)
 
 	engine_default_opts(&o);
 	o.datelines = datelines;
+	/* the dateline rule on its own: time of crossing (test_fm_vc_balance
+	 * tests the balanced start VCs)
+	 */
+	o.vc_balance = false;
 	return o;
 }
 
@@ -76,27 +80,36 @@ int main(void)
 	struct fm_verdict v;
 	struct fm_graph *g;
 
-	tap_plan(19);
+	tap_plan(20);
 	good_shape("torus:4x4");
 	good_shape("torus:2x2x2");
 	good_shape("mesh:3x3");
 
-	/* the dateline of ring:4 is between nodes 3 and 0: 3 -> 1 starts on VC0, VC1 after */
-	route_string("ring:4", true, 3, 1, route, sizeof(route));
-	tap_ok(!strcmp(route, "3:0/1 0:0/1"), "ring:4 3->1 moves to VC1 on the dateline (%s)",
-	       route);
+	/* the dateline of ring:8 is between nodes 7 and 0: 7 -> 1 starts there, so it does
+	 * not cross it and keeps its start VC; ring:4's 2 -> 0 crosses it
+	 */
+	route_string("ring:8", true, 7, 1, route, sizeof(route));
+	tap_ok(!strcmp(route, "7:0/0 0:0/0"),
+	       "ring:8 7->1 enters the ring on the dateline channel: VC0 throughout (%s)", route);
 	route_string("ring:4", true, 2, 0, route, sizeof(route));
 	tap_ok(!strcmp(route, "2:0/0 3:0/1"), "ring:4 2->0 starts on VC0, VC1 from 3 (%s)", route);
 	/* torus:4x4: X first, then Y starts again on VC0; 0 -> 15 is -X then -Y */
 	route_string("torus:4x4", true, 0, 15, route, sizeof(route));
-	tap_ok(!strcmp(route, "0:2/1 3:3/1"), "torus:4x4 0->15: -X -Y, both over datelines (%s)",
-	       route);
+	tap_ok(!strcmp(route, "0:2/0 3:3/0"),
+	       "torus:4x4 0->15: -X -Y, each entered on its dateline channel: VC0 (%s)", route);
+	/* 10 = (2,2) -> 0: half way in both dimensions, from even coordinates: + */
+	route_string("torus:4x4", true, 10, 0, route, sizeof(route));
+	tap_ok(!strcmp(route, "10:0/0 11:0/1 8:1/0 12:1/1"),
+	       "torus:4x4 10->0: +X +X then +Y +Y, VC1 on each dateline crossed (%s)", route);
 	route_string("torus:4x4", true, 1, 6, route, sizeof(route));
 	tap_ok(!strcmp(route, "1:0/0 2:1/0"), "torus:4x4 1->6: +X then +Y on VC0 (%s)", route);
 
-	/* the deliberately cyclic configuration: the same engine without datelines */
+	/* the deliberately cyclic configuration: the same engine without datelines, and
+	 * every half-way tie the same way (split ties alone make ring:4 acyclic)
+	 */
 	g = graph_from_shape("ring:4", err, sizeof(err));
 	o = opts(false);
+	o.tie_split = false;
 	if (g && !verdict_run(&fm_engine_dor, g, &o, &v, err, sizeof(err))) {
 		tap_ok(verdict_complete(&v), "ring:4 without datelines: still complete");
 		tap_ok(!verdict_acyclic(&v) && v.cdg.cycle_len == 4,

@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 man8="loomctl loom-fm loom-lab loom-card"
-man1="loom-xfer loom-sim loom_put_lat loom_put_bw loom_get_lat loom_atomic_lat loom_barrier_lat loom_mr_reg"
+man1="loom-xfer loom-sim loom-bench loom_put_lat loom_put_bw loom_get_lat loom_atomic_lat loom_barrier_lat loom_cable_bw loom_mr_reg"
 if [ ! -d "$build/man/man8" ] || [ ! -x "$build/bin/loomctl" ] || ! command -v man >/dev/null; then
 	echo "1..0 # SKIP manual pages or loomctl not built (make), or no man (apt-get install man-db)"
 	exit 4
@@ -104,7 +104,7 @@ optcheck() { # tool page-name
 }
 m=$(optcheck loom-fm loom-fm)
 tap_check "loom-fm(8) has every option of loom-fm --help (missing:${m:- none})" test -z "$m"
-m="$(optcheck loom-xfer loom-xfer)$(optcheck loom-sim loom-sim)$(optcheck loom_put_bw loom_put_lat)$(optcheck loom_barrier_lat loom_barrier_lat)"
+m="$(optcheck loom-xfer loom-xfer)$(optcheck loom-sim loom-sim)$(optcheck loom_put_bw loom_put_lat)$(optcheck loom_cable_bw loom_cable_bw)$(optcheck loom_barrier_lat loom_barrier_lat)"
 tap_check "loom-xfer(1), loom-sim(1) and the benchmarks' page have every option of their --help (missing:${m:- none})" test -z "$m"
 m=$(optcheck loom-lab loom-lab)
 labpage=$(MANWIDTH=200 man loom-lab 2>/dev/null | col -b)

@@ -4,15 +4,22 @@
  * segment layout and slot addressing, the checks on an arriving fragment
  * header, the credit window, matching of messages against posted receives
  * (tags, ignore bits, directed receive, posting order) and the unexpected
- * queue (arrival order, FI_CLAIM, cancel).
+ * queue (arrival order, FI_CLAIM, cancel); the one-sided mapping (the
+ * atomics the card has, registration rights, local ranges, keys), the
+ * fi_writedata() notice, and the rendezvous fragment and FIN cells.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
+#include <rdma/fi_domain.h>
+#include <rdma/fi_errno.h>
+
+#include "loom.h"
 #include "tap.h"
 #include "proto.h"
 #include "match.h"
+#include "rmaproto.h"
 
 TAP_DEFINE;
 
@@ -217,12 +224,137 @@ static void test_match(void)
 	       ug ? (int)(ug - u) : -1);
 }
 
+static void test_atomic_map(void)
+{
+	static const struct {
+		enum lofi_atomic_kind kind;
+		enum fi_op op;
+		enum fi_datatype dt;
+		int ret;
+		uint32_t loom_op;
+		int zero;
+	} t[] = {
+		{ LOFI_ATOMIC_WRITE, FI_SUM, FI_UINT64, 0, LOOM_ATOMIC_FETCH_ADD, 0 },
+		{ LOFI_ATOMIC_WRITE, FI_SUM, FI_INT64, 0, LOOM_ATOMIC_FETCH_ADD, 0 },
+		{ LOFI_ATOMIC_WRITE, FI_ATOMIC_WRITE, FI_UINT64, 0, LOOM_ATOMIC_SWAP, 0 },
+		{ LOFI_ATOMIC_WRITE, FI_ATOMIC_READ, FI_UINT64, -FI_EOPNOTSUPP, 0, 0 },
+		{ LOFI_ATOMIC_FETCH, FI_SUM, FI_UINT64, 0, LOOM_ATOMIC_FETCH_ADD, 0 },
+		{ LOFI_ATOMIC_FETCH, FI_ATOMIC_WRITE, FI_INT64, 0, LOOM_ATOMIC_SWAP, 0 },
+		{ LOFI_ATOMIC_FETCH, FI_ATOMIC_READ, FI_UINT64, 0, LOOM_ATOMIC_FETCH_ADD, 1 },
+		{ LOFI_ATOMIC_COMPARE, FI_CSWAP, FI_UINT64, 0, LOOM_ATOMIC_CSWAP, 0 },
+		{ LOFI_ATOMIC_COMPARE, FI_CSWAP_NE, FI_UINT64, -FI_EOPNOTSUPP, 0, 0 },
+		{ LOFI_ATOMIC_COMPARE, FI_SUM, FI_UINT64, -FI_EOPNOTSUPP, 0, 0 },
+		{ LOFI_ATOMIC_FETCH, FI_CSWAP, FI_UINT64, -FI_EOPNOTSUPP, 0, 0 },
+		{ LOFI_ATOMIC_WRITE, FI_MIN, FI_UINT64, -FI_EOPNOTSUPP, 0, 0 },
+		{ LOFI_ATOMIC_WRITE, FI_BOR, FI_UINT64, -FI_EOPNOTSUPP, 0, 0 },
+		{ LOFI_ATOMIC_WRITE, FI_SUM, FI_UINT32, -FI_EOPNOTSUPP, 0, 0 },
+		{ LOFI_ATOMIC_FETCH, FI_SUM, FI_DOUBLE, -FI_EOPNOTSUPP, 0, 0 },
+		{ LOFI_ATOMIC_COMPARE, FI_CSWAP, FI_INT32, -FI_EOPNOTSUPP, 0, 0 },
+	};
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint32_t op = 0;
+		int zero = -1, ret = lofi_atomic_map(t[i].kind, t[i].op, t[i].dt, &op, &zero);
+
+		if (ret != t[i].ret || (!ret && (op != t[i].loom_op || zero != t[i].zero))) {
+			tap_diag("kind %d op %d datatype %d: ret %d loom op %u zero %d, want ret %d loom op %u zero %d",
+				 t[i].kind, t[i].op, t[i].dt, ret, op, zero, t[i].ret,
+				 t[i].loom_op, t[i].zero);
+			bad++;
+		}
+	}
+	tap_ok(!bad, "atomics: 64-bit sum, write, read and compare-and-swap map to the card's fetch-add, swap and cswap; everything else is -FI_EOPNOTSUPP (%u of %zu wrong)",
+	       bad, sizeof(t) / sizeof(t[0]));
+}
+
+static void test_rma_pieces(void)
+{
+	static char block[200];
+	char *region = block + 50;
+	struct lofi_hdr h;
+	uint32_t a;
+
+	a = lofi_mr_access(FI_REMOTE_READ);
+	tap_ok(a == (LOOM_MR_LOCAL_WRITE | LOOM_MR_REMOTE_READ),
+	       "FI_REMOTE_READ registers local write and remote read (got %#x)", a);
+	a = lofi_mr_access(FI_REMOTE_WRITE | FI_SEND);
+	tap_ok(a == (LOOM_MR_LOCAL_WRITE | LOOM_MR_REMOTE_WRITE | LOOM_MR_REMOTE_ATOMIC),
+	       "FI_REMOTE_WRITE registers remote write and atomics, not remote read (got %#x)", a);
+	a = lofi_mr_access(0);
+	tap_ok(a == (LOOM_MR_LOCAL_WRITE | LOOM_MR_REMOTE_READ | LOOM_MR_REMOTE_WRITE |
+		     LOOM_MR_REMOTE_ATOMIC), "access 0 registers every right (got %#x)", a);
+	a = lofi_mr_access(FI_SEND | FI_READ);
+	tap_ok(a == LOOM_MR_LOCAL_WRITE, "local access alone gives no remote right (got %#x)", a);
+	tap_ok(lofi_range_inside(region, 100, region, 100) &&
+	       lofi_range_inside(region, 100, region + 99, 1) &&
+	       lofi_range_inside(region, 100, region + 100, 0) &&
+	       !lofi_range_inside(region, 100, region + 99, 2) &&
+	       !lofi_range_inside(region, 100, region - 1, 1) &&
+	       !lofi_range_inside(region, 100, region + 50, SIZE_MAX),
+	       "a local range is inside a region exactly when every byte is (and no overflow lets it in)");
+	tap_ok(lofi_rkey_valid(0) && lofi_rkey_valid(UINT32_MAX) &&
+	       !lofi_rkey_valid(1ull << 32) && !lofi_rkey_valid(UINT64_MAX),
+	       "keys above 32 bits cannot be the card's");
+	h = hdr(0, LOFI_F_FIRST | LOFI_F_LAST | LOFI_F_RMA | LOFI_F_DATA, 0, 0);
+	tap_ok(lofi_hdr_check(&h, sizeof(h), 16384, 0, 0, 0, 1ull << 32) == 0,
+	       "an fi_writedata() notice (one empty fragment) is accepted");
+	h = hdr(0, LOFI_F_FIRST | LOFI_F_LAST | LOFI_F_RMA, 8, 8);
+	tap_ok(lofi_hdr_check(&h, sizeof(h) + 8, 16384, 0, 0, 0, 1ull << 32) == -EPROTO,
+	       "a notice with a payload is refused");
+	h = hdr(0, LOFI_F_FIRST | LOFI_F_LAST | LOFI_F_RMA | LOFI_F_TAGGED, 0, 0);
+	tap_ok(lofi_hdr_check(&h, sizeof(h), 16384, 0, 0, 0, 1ull << 32) == -EPROTO,
+	       "a tagged notice is refused");
+}
+
+static void test_rdv_pieces(void)
+{
+	const uint32_t rts = sizeof(struct lofi_rts);
+	struct lofi_layout lay;
+	struct lofi_hdr h;
+	uint32_t cookie = 99;
+	int ret;
+
+	lofi_layout_init(&lay, 4u << 20, 16384, 8, 32);
+	tap_ok(lay.fin_in >= lay.credit_out + 8 * LOFI_MAX_REGIONS &&
+	       lay.fin_src == lay.fin_in + 8 * LOFI_MAX_RDV &&
+	       lay.tx_base >= lay.fin_src + 8 * LOFI_FIN_VALUES,
+	       "the FIN cells and the FIN values lie between the credit cells and the staging buffers (%#llx, %#llx, %#llx)",
+	       (unsigned long long)lay.fin_in, (unsigned long long)lay.fin_src,
+	       (unsigned long long)lay.tx_base);
+	ret = lofi_fin_locate(&lay, lay.fin_in + 8 * 17, &cookie);
+	tap_ok(ret == 0 && cookie == 17, "an arrival in FIN cell 17 names rendezvous 17 (got %u, ret %d)",
+	       cookie, ret);
+	tap_ok(lofi_fin_locate(&lay, lay.fin_in + 8 * 17 + 4, &cookie) == -EINVAL &&
+	       lofi_fin_locate(&lay, lay.fin_src, &cookie) == -EINVAL &&
+	       lofi_fin_locate(&lay, lay.fin_in - 8, &cookie) == -EINVAL,
+	       "offsets inside a cell, among the FIN values or before the FIN cells name no rendezvous");
+	h = hdr(4, LOFI_F_FIRST | LOFI_F_LAST | LOFI_F_RDV | LOFI_F_TAGGED, 3u << 20, rts);
+	tap_ok(lofi_hdr_check(&h, sizeof(h) + rts, 16384, 4, 0, 0, 1ull << 32) == 0,
+	       "a rendezvous of 3 MiB is one fragment carrying where the message is");
+	h = hdr(4, LOFI_F_FIRST | LOFI_F_RDV, 3u << 20, rts);
+	tap_ok(lofi_hdr_check(&h, sizeof(h) + rts, 16384, 4, 0, 0, 1ull << 32) == -EPROTO,
+	       "a rendezvous that is not FIRST and LAST is refused");
+	h = hdr(4, LOFI_F_FIRST | LOFI_F_LAST | LOFI_F_RDV, 3u << 20, rts + 8);
+	tap_ok(lofi_hdr_check(&h, sizeof(h) + rts + 8, 16384, 4, 0, 0, 1ull << 32) == -EPROTO,
+	       "a rendezvous whose payload is not one lofi_rts is refused");
+	h = hdr(4, LOFI_F_FIRST | LOFI_F_LAST | LOFI_F_RDV, 5ull << 32, rts);
+	tap_ok(lofi_hdr_check(&h, sizeof(h) + rts, 16384, 4, 0, 0, 1ull << 32) == -EMSGSIZE,
+	       "a rendezvous above the largest message is refused");
+	h = hdr(4, LOFI_F_FIRST | LOFI_F_LAST | LOFI_F_RDV, 3u << 20, rts);
+	tap_ok(lofi_hdr_check(&h, sizeof(h) + rts, 16384, 4, 1, 1000, 1ull << 32) == -EPROTO,
+	       "a rendezvous in the middle of a message is refused");
+}
+
 int main(void)
 {
-	tap_plan(5 + 14 + 3 + 10);
+	tap_plan(5 + 14 + 3 + 10 + 1 + 9 + 8);
 	test_layout();
 	test_hdr();
 	test_credits();
 	test_match();
+	test_atomic_map();
+	test_rma_pieces();
+	test_rdv_pieces();
 	return tap.failed ? 1 : 0;
 }

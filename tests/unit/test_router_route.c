@@ -5,8 +5,9 @@
  * the network port named in dst_node) without touching hops; adaptive
  * packets take the adaptive VC of the least loaded minimal port with room
  * for the whole packet and are marked ADAPTIVE, ORDERED ones never adapt;
- * a packet leaving through a dateline port is marked VC1 and counted on
- * VC1; DimWAR weighs the minimal port against the deroutes of its
+ * a packet that continues in its dimension through a dateline port is
+ * marked VC1 and counted on VC1, one that enters the dimension there keeps
+ * its start VC; DimWAR weighs the minimal port against the deroutes of its
  * dimension and deroutes at most once.
  */
 #include "router_fabric.h"
@@ -81,27 +82,43 @@ static void adaptive(void)
 	fab_free(f);
 }
 
-static void dateline(void)
+/* The VC and flags of a request from node src to node 1 through port 1, a dateline. */
+static bool dateline_hop(unsigned int src, int *vc, int *flags)
 {
 	struct fab *f = card3();
-	int vc = -1, flags = -1, id;
+	bool delivered;
+	int id;
 
+	*vc = *flags = -1;
+	f->port_cfg[0][0] = 0;
 	f->port_cfg[0][1] = 0 | LOOM_VCT_PORT_DATELINE;
-	id = fab_send(f, 2, 1, LOOM_VC_REQ0, LOOM_CLASS_REQ, 0, 0);
+	id = fab_send(f, src, 1, LOOM_VC_REQ0, LOOM_CLASS_REQ, 0, 0);
 	for (unsigned int c = 0; c < 100; c++) {
 		const struct flit *fl;
 
 		fab_step(f);
 		fl = &router_out(f->r[0], 1)->fwd;
 		if (fl->valid && fl->head) {
-			vc = fl->vc;
-			flags = fl->data[6];
+			*vc = fl->vc;
+			*flags = fl->data[6];
 		}
 	}
-	tap_ok(f->pkts[id].delivered && vc == LOOM_VC_REQ1 && (flags & LOOM_PKT_F_VC1),
-	       "dateline: a request leaving through a dateline port goes on VC %d (want %d), flags 0x%x (VC1 0x%x)",
-	       vc, LOOM_VC_REQ1, flags, LOOM_PKT_F_VC1);
+	delivered = id >= 0 && f->pkts[id].delivered;
 	fab_free(f);
+	return delivered;
+}
+
+static void dateline(void)
+{
+	int vc, flags, vc_h, flags_h;
+	bool through = dateline_hop(0, &vc, &flags), from_host = dateline_hop(2, &vc_h, &flags_h);
+
+	tap_ok(through && vc == LOOM_VC_REQ1 && (flags & LOOM_PKT_F_VC1) && from_host &&
+	       vc_h == LOOM_VC_REQ0 && !(flags_h & LOOM_PKT_F_VC1),
+	       "dateline: a request continuing in its dimension through a dateline port goes on "
+	       "VC %d (want %d), flags 0x%x (VC1 0x%x); one injected there keeps its start VC: "
+	       "VC %d (want %d), flags 0x%x", vc, LOOM_VC_REQ1, flags, LOOM_PKT_F_VC1, vc_h,
+	       LOOM_VC_REQ0, flags_h);
 }
 
 /* DimWAR's weights: (occupancy + flits) x hops against x (hops + 1). */

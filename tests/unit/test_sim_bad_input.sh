@@ -43,7 +43,7 @@ refused 1 "node 0 cannot reach 2" --topology "$tmp/islands.topo"
 refused 1 "cannot reach 2" --topology "$tmp/gap.topo" --engine minhop
 refused 1 "/nonexistent.topo: cannot open topology file" --topology /nonexistent.topo
 refused 1 "engine dor gives a channel dependency cycle of 4 channels, so the fabric can deadlock: 0:0/vc0 -> 1:0/vc0 -> 2:0/vc0 -> 3:0/vc0 -> (back to the first); --allow-deadlock" \
-	--topology torus:4x4 --no-datelines
+	--topology torus:4x4 --no-datelines --ties plus
 refused 1 "engine dimwar routes HyperX shapes only (hyperx:S1xS2[x...]): its deroutes are lateral hops within a fully connected dimension, which a torus has not" \
 	--topology torus:4x4 --engine dimwar
 refused 1 "engine dimwar: hyperx:5x6 has 9 network ports, but the deroute ports come from the VC table's 8 port entries" \

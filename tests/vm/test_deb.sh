@@ -7,14 +7,17 @@
 # starts without any module, each guest loads that loom.ko, and the
 # packaged loom-xfer, linked to the packaged libloom0 (not the tree's),
 # puts 64 KiB from host 0 to host 1, which verifies every byte; the
-# packaged loomctl shows the card, and man finds the packaged pages.
+# packaged loomctl shows the card; libfabric finds the packaged provider
+# (libfabric-loom) in its provider directory, and man finds the packaged
+# pages.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/lab.sh"
 
 debdir=$loom_build/deb
 have_debs() { compgen -G "$debdir/loom-dkms_*_all.deb" >/dev/null &&
-	compgen -G "$debdir/libloom0_*.deb" >/dev/null && compgen -G "$debdir/loom-tools_*.deb" >/dev/null; }
+	compgen -G "$debdir/libloom0_*.deb" >/dev/null && compgen -G "$debdir/loom-tools_*.deb" >/dev/null &&
+	compgen -G "$debdir/libfabric-loom_*.deb" >/dev/null; }
 if ! have_debs; then
 	if [ "$(id -u)" != 0 ] && ! "$loom_top/tools/deps/install-deps" --check --deb >/dev/null 2>&1; then
 		echo "1..0 # SKIP no packages in $debdir and the Debian tools are missing (make deb as root)"
@@ -36,7 +39,7 @@ rm -rf "$scratch"
 mkdir -p "$root" "$scratch/dkms"
 trap 'lab_cleanup; rm -rf "$scratch"' EXIT
 
-tap_plan 7
+tap_plan 8
 ok=1
 for p in loom-dkms libloom0 loom-tools; do
 	dpkg -x "$(ls "$debdir"/${p}_*.deb | head -n 1)" "$root" || ok=0
@@ -97,15 +100,31 @@ tap_diag "$(cat "$scratch/dev")"
 tap_check "the packaged loomctl shows the card (exit $rc)" \
 	sh -c "[ $rc = 0 ] && grep -q '^dev loom0 index 0 ' '$scratch/dev'"
 
+# the provider package: libfabric loads it from its provider directory
+dpkg -x "$(ls "$debdir"/libfabric-loom_*.deb | head -n 1)" "$root"
+prov=$libdir/libfabric/libloom-fi.so
+lab_exec 0 "FI_PROVIDER_PATH=$libdir/libfabric LD_LIBRARY_PATH=$libdir fi_info -p loom -c FI_RMA;
+	LD_LIBRARY_PATH=$libdir ldd $prov" >"$scratch/fi_info" 2>&1
+rc=$?
+tap_diag "$(cat "$scratch/fi_info")"
+if [ $rc = 0 ] && [ -f "$prov" ] && grep -q '^ *provider: loom$' "$scratch/fi_info" &&
+	grep -q '^ *domain: loom0$' "$scratch/fi_info" &&
+	grep -q "libloom.so.0 => $libdir/libloom.so.0" "$scratch/fi_info"; then
+	tap_ok "libfabric-loom installs libloom-fi.so into libfabric's provider directory; fi_info -p loom -c FI_RMA finds loom0 through it and the packaged libloom0"
+else
+	tap_fail "libfabric-loom installs libloom-fi.so into libfabric's provider directory; fi_info -p loom -c FI_RMA finds loom0 (exit $rc)"
+fi
+
 # the pages of the tools package, through man
 dpkg -x "$(ls "$debdir"/libloom-dev_*.deb | head -n 1)" "$root"
 if [ -n "$(MANPATH=$root/usr/share/man man -w loomctl 2>/dev/null)" ] &&
+	[ -n "$(MANPATH=$root/usr/share/man man -w 7 fi_loom 2>/dev/null)" ] &&
 	[ -n "$(MANPATH=$root/usr/share/man man -w 3 loom_put 2>/dev/null)" ] &&
 	[ -n "$(MANPATH=$root/usr/share/man man -w loom_put_bw 2>/dev/null)" ] &&
 	"$LOOM_LAB" check-log --dir "$LAB_DIR" >"$scratch/log" 2>&1; then
-	tap_ok "man finds loomctl(8), loom_put(3), loom_put_bw(1) in the packages; guest logs clean"
+	tap_ok "man finds loomctl(8), loom_put(3), loom_put_bw(1), fi_loom(7) in the packages; guest logs clean"
 else
 	tap_diag "$(cat "$scratch/log")"
-	tap_fail "man finds loomctl(8), loom_put(3), loom_put_bw(1) in the packages; guest logs clean"
+	tap_fail "man finds loomctl(8), loom_put(3), loom_put_bw(1), fi_loom(7) in the packages; guest logs clean"
 fi
 tap_done

@@ -63,7 +63,7 @@ if [ $cli_rc = 0 ] && python3 -c '
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 keys = {"bytes", "iterations", "t_min", "t_max", "t_typical", "t_avg", "t_stdev",
-        "p99", "p99.9", "floor_rtt", "x_floor", "mode", "op"}
+        "p99", "p99.9", "floor_rtt", "floor_poll_rtt", "x_floor", "mode", "op"}
 assert [r["op"] for r in rows] == ["fetch_add", "swap", "cswap"], rows
 for r in rows:
     assert set(r) == keys and r["bytes"] == 8 and r["mode"] == "poll", r

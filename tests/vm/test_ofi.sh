@@ -3,10 +3,16 @@
 # The libfabric provider "loom" in the VM lab (2 hosts): fi_info -p loom
 # describes it; ofi_check exercises its API in one guest (bad arguments,
 # messages to itself through the card, truncation, cancel, peek/claim,
-# counters, sread, a missing peer, close order); fi_pingpong runs between
+# counters, sread, a missing peer, close order); ofi_rma its RMA and
+# atomics (every size class byte for byte, fi_writedata, each bad key
+# answered by an error completion); ofi_rdv its rendezvous of large
+# messages and registration cache; fi_pingpong runs between
 # the two hosts over RDM endpoints, tagged and untagged, checking data;
 # Open MPI's ofi MTL runs 4 ranks on the 2 hosts over the provider (and
-# only over it), every byte checked.  The 4-host job and the benchmarks
+# only over it), every byte checked; then one-sided MPI (osc rdma on the
+# ofi BTL, restricted to loom) on the same ranks: windows with put, get,
+# accumulate, fence and locks, every byte checked.  The 4-host job and the
+# benchmarks
 # are tests/cluster/test_lab_mpi_ofi.sh (make check-cluster).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
@@ -15,20 +21,24 @@ top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 prov=$build/lib/libfabric
 check=$build/tests/vm/ofi/ofi_check
+rma=$build/tests/vm/ofi/ofi_rma
+rdv=$build/tests/vm/ofi/ofi_rdv
 mpi_prog=$build/tests/lab/mpi_loom
+rma_prog=$build/tests/lab/mpi_rma
 
-lab_require "$prov/libloom-fi.so" "$check" /usr/bin/fi_pingpong /usr/bin/fi_info \
+lab_require "$prov/libloom-fi.so" "$check" "$rma" "$rdv" /usr/bin/fi_pingpong /usr/bin/fi_info \
 	/usr/bin/mpicc /usr/bin/mpirun
 out=$(mktemp -d)
 trap 'lab_cleanup; rm -rf "$out"' EXIT
 env="FI_PROVIDER_PATH=$prov"
 
-tap_plan 38
+tap_plan 100
 mkdir -p "$(dirname "$mpi_prog")"
-if mpicc -O2 -Wall -Wextra -Werror -o "$mpi_prog" "$top/tests/lab/mpi_loom.c" 2>"$out/mpicc"; then
-	tap_ok "mpicc builds the MPI test program"
+if mpicc -O2 -Wall -Wextra -Werror -o "$mpi_prog" "$top/tests/lab/mpi_loom.c" 2>"$out/mpicc" &&
+   mpicc -O2 -Wall -Wextra -Werror -o "$rma_prog" "$top/tests/lab/mpi_rma.c" 2>>"$out/mpicc"; then
+	tap_ok "mpicc builds the MPI test programs"
 else
-	tap_fail "mpicc builds the MPI test program"
+	tap_fail "mpicc builds the MPI test programs"
 	tap_diag "$(cat "$out/mpicc")"
 fi
 lab_start_test "lab with 2 hosts starts" --hosts 2
@@ -50,6 +60,16 @@ lab_exec 0 "$env timeout 120 $check" >"$out/check" 2>&1
 rc=$?
 tap_relay "$out/check"
 [ $rc = 0 ] || tap_diag "ofi_check exit status $rc"
+
+lab_exec 0 "$env timeout 120 $rma" >"$out/rma" 2>&1
+rc=$?
+tap_relay "$out/rma"
+[ $rc = 0 ] || tap_diag "ofi_rma exit status $rc"
+
+lab_exec 0 "$env timeout 120 $rdv" >"$out/rdv" 2>&1
+rc=$?
+tap_relay "$out/rdv"
+[ $rc = 0 ] || tap_diag "ofi_rdv exit status $rc"
 
 pingpong() { # MODE: server on host 1, client on host 0 (management network)
 	lab_exec 1 "$env timeout 120 fi_pingpong -p loom -e rdm -m $1 -c -I 20" >"$out/srv" 2>&1 &
@@ -86,6 +106,23 @@ else
 fi
 tap_diag "$(grep -E '^(ok|FAIL|PASSED|FAILED)' "$out/mpi")"
 [ $rc = 0 ] || tap_diag "$(grep -v '^\[' "$out/mpi" | tail -n 30)"
+
+# one-sided: osc rdma over the ofi BTL, which may only use loom (and self)
+lab_exec 0 "timeout 300 mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 \
+	--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include loom \
+	--mca osc rdma --mca btl ofi,self --mca btl_ofi_provider_include loom -x $env \
+	--mca btl_base_verbose 100 $rma_prog" >"$out/mpirma" 2>&1
+rc=$?
+# every rank's ofi BTL came up, and it may only take the loom provider
+btls=$(grep -c 'select: init of component ofi returned success' "$out/mpirma")
+if [ $rc = 0 ] && [ "$btls" = 4 ] && grep -q '^PASSED: 4 ranks$' "$out/mpirma" &&
+   ! grep -q '^FAIL' "$out/mpirma"; then
+	tap_ok "Open MPI one-sided, osc rdma on the ofi BTL over loom, 4 ranks on 2 hosts: put, get, accumulate, fence, locks, every byte"
+else
+	tap_fail "Open MPI one-sided, osc rdma on the ofi BTL over loom, 4 ranks on 2 hosts (rc $rc, $btls ranks with the ofi BTL)"
+	tap_diag "$(grep -v '^ok\|^PASSED' "$out/mpirma" | tail -n 40)"
+fi
+tap_diag "$(grep -E '^(ok|FAIL|PASSED|FAILED)' "$out/mpirma")"
 
 tap_check "guest kernel logs have no oops, BUG or warning" "$LOOM_LAB" check-log --dir "$LAB_DIR"
 lab_stop_clean

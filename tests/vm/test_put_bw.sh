@@ -31,7 +31,7 @@ fi
 
 lab_exec 1 loom_put_bw -m poll >"$out/srv" 2>&1 &
 srv=$!
-lab_exec 0 loom_put_bw -m poll -s 1K -n 200 -D 4 --json 1 >"$out/json" 2>&1
+lab_exec 0 loom_put_bw -m poll -s 1K -n 200 -D 4 --cable-floor 1000 --json 1 >"$out/json" 2>&1
 cli_rc=$?
 wait $srv
 tap_diag "$(cat "$out/json")"
@@ -40,17 +40,19 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 assert len(rows) == 1, rows
 r = rows[0]
-assert set(r) == {"bytes", "iterations", "bw_peak", "bw_avg", "msg_rate", "depth", "mode"}, r
+assert set(r) == {"bytes", "iterations", "bw_peak", "bw_avg", "msg_rate", "post_rate", "depth",
+                  "mode", "cable_floor", "x_cable"}, r
 assert r["bytes"] == 1024 and r["iterations"] == 200 and r["depth"] == 4 and r["mode"] == "poll"
-assert r["bw_peak"] >= r["bw_avg"] > 0 and r["msg_rate"] > 0
+assert r["bw_peak"] >= r["bw_avg"] > 0 and r["post_rate"] >= r["msg_rate"] > 0, r
+assert r["cable_floor"] == 1000 and abs(r["x_cable"] - r["bw_avg"] / 1000) < 0.0001, r
 ' "$out/json"; then
-	tap_ok "poll mode with --json: one object with the documented keys"
+	tap_ok "poll mode with --json and --cable-floor: one object with the documented keys, x_cable = average / floor"
 else
-	tap_fail "poll mode with --json: one object with the documented keys"
+	tap_fail "poll mode with --json and --cable-floor: one object with the documented keys, x_cable = average / floor"
 fi
 
 bad=0
-for args in "--depth 0" "--depth 257" "--size 0" "--mode x" "-D"; do
+for args in "--depth 0" "--depth 257" "--size 0" "--mode x" "-D" "--cable-floor 0" "--cable-floor x"; do
 	# shellcheck disable=SC2086
 	lab_exec 0 loom_put_bw $args >"$out/bad" 2>&1
 	rc=$?

@@ -11,7 +11,7 @@ here=$(dirname "$0")
 out=$(mktemp -d)
 trap 'lab_cleanup; rm -rf "$out"' EXIT
 
-tap_plan 6
+tap_plan 7
 lab_start_test "lab with 2 hosts starts" --hosts 2
 
 lab_exec 1 loom_put_lat -n 50 >"$out/srv" 2>&1 &
@@ -30,6 +30,13 @@ if [ $cli_rc = 0 ] && [ $srv_rc = 0 ] && [ "$rows" = 8 ] &&
 else
 	tap_fail "interrupt mode: 8 sizes 8 B..1 KiB with perftest columns and consistent statistics (client $cli_rc, server $srv_rc, $rows good rows)"
 fi
+header_ok() {
+	grep -qE '^# transport floor .*: polled t_typical [0-9.]+ usec, 99% [0-9.]+ usec; interrupt t_typical [0-9.]+ usec' "$out/cli" &&
+		grep -q '^# x_floor: t_typical / the interrupt floor' "$out/cli" &&
+		grep -q '^# busy polling before sleeping: at most 50 usec (LOOM_BUSY_POLL)' "$out/cli" &&
+		grep -q "^# placement: host 0: .*; host 1: " "$out/cli"
+}
+tap_check "the header has both floors, the busy-poll ceiling and the lab's placement" header_ok
 
 lab_exec 1 loom_put_lat -n 50 -m poll >"$out/srv" 2>&1 &
 srv=$!
@@ -41,10 +48,11 @@ if [ $cli_rc = 0 ] && python3 -c '
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 keys = {"bytes", "iterations", "t_min", "t_max", "t_typical", "t_avg", "t_stdev",
-        "p99", "p99.9", "floor_rtt", "x_floor", "mode"}
+        "p99", "p99.9", "floor_rtt", "floor_poll_rtt", "x_floor", "mode", "op"}
 assert len(rows) == 1 and set(rows[0]) == keys, rows
 r = rows[0]
-assert r["bytes"] == 64 and r["mode"] == "poll" and r["iterations"] == 50
+assert r["bytes"] == 64 and r["mode"] == "poll" and r["iterations"] == 50 and r["op"] == "put"
+assert r["floor_rtt"] == r["floor_poll_rtt"], r   # poll mode: its floor is the polled one
 assert 0 < r["t_min"] <= r["t_typical"] <= r["t_max"] and r["floor_rtt"] > 0
 ' "$out/json"; then
 	tap_ok "poll mode with --json: one object with the perftest keys"

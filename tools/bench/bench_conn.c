@@ -33,7 +33,9 @@ void bench_print_common_options(FILE *f, bool with_depth)
 "  -n, --iters N        iterations per size (default 1000)\n");
 	if (with_depth)
 		fprintf(f,
-"  -D, --depth N        puts kept outstanding (default 64, at most 256)\n");
+"  -D, --depth N        puts kept outstanding (default 64, at most 256)\n"
+"  -C, --cable-floor MB/S  the cable floor measured by loom_cable_bw on the\n"
+"                       host: adds x_cable, BW average / the floor\n");
 	fprintf(f,
 "  -m, --mode MODE      completion: 'poll' (busy), 'interrupt' (sleep in\n"
 "                       poll(); default; the lab's 2 CPUs favour it) or\n"
@@ -74,6 +76,7 @@ void bench_parse_args(int argc, char **argv, struct bench_opts *o,
 		{ "max-size", required_argument, NULL, 'M' },
 		{ "iters", required_argument, NULL, 'n' },
 		{ "depth", required_argument, NULL, 'D' },
+		{ "cable-floor", required_argument, NULL, 'C' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'j' },
@@ -87,7 +90,7 @@ void bench_parse_args(int argc, char **argv, struct bench_opts *o,
 				  .max_size = BENCH_MAX_SIZE, .iters = 1000, .depth = 64,
 				  .timeout_s = 60 };
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, with_depth ? ":d:x:k:s:aM:n:D:m:T:jhV" :
+	while ((opt = getopt_long(argc, argv, with_depth ? ":d:x:k:s:aM:n:D:C:m:T:jhV" :
 				  ":d:x:k:s:aM:n:m:T:jhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
@@ -122,6 +125,21 @@ void bench_parse_args(int argc, char **argv, struct bench_opts *o,
 			}
 			o->depth = (uint32_t)num_arg(o, "--depth", optarg, 1, 256, "1 .. 256");
 			break;
+		case 'C': {
+			char *end;
+
+			if (!with_depth) {
+				fprintf(stderr, "%s: --cable-floor is an option of the bandwidth test (loom_put_bw) only\nTry '%s --help'.\n",
+					o->prog, o->prog);
+				exit(BENCH_EXIT_USAGE);
+			}
+			errno = 0;
+			o->cable_floor = strtod(optarg, &end);
+			if (errno || end == optarg || *end ||
+			    !(o->cable_floor > 0 && o->cable_floor <= 1e7))
+				die_usage(o, "--cable-floor", optarg, "MB/s, above 0 and at most 10000000");
+			break;
+		}
 		case 'm':
 			o->poll_mode = !strcmp(optarg, "poll");
 			o->uring_mode = !strcmp(optarg, "uring");
@@ -178,8 +196,9 @@ int bench_open(struct bench_conn *b, const struct bench_opts *o)
 	}
 	err = loom_ctx_create(b->dev, &attr, &b->ctx);
 	if (err) {
-		fprintf(stderr, "%s: cannot create context %u: %s\n", o->prog, attr.index,
-			loom_strerror(err));
+		fprintf(stderr, "%s: cannot create context %u: %s%s\n", o->prog, attr.index,
+			loom_strerror(err), err == -EINVAL && getenv("LOOM_BUSY_POLL") ?
+			" (is LOOM_BUSY_POLL microseconds, 0 .. 100000?)" : "");
 		loom_dev_close(b->dev);
 		return 1;
 	}
@@ -215,7 +234,7 @@ static int reap_one(struct bench_conn *b, struct loom_completion *c, bool tolera
 	for (;;) {
 		int n;
 
-		if (b->o->poll_mode) {
+		if (b->o->poll_mode || b->force_poll) {
 			n = loom_poll(b->ctx, c, 1);
 			if (!n && bench_now_us() > b->deadline)
 				n = -ETIMEDOUT;

@@ -35,6 +35,7 @@ struct bench_opts {
 	uint64_t size, max_size;
 	uint32_t iters;
 	uint32_t depth;		/* outstanding operations (bandwidth) */
+	double cable_floor;	/* MB/s the cable carries (bandwidth), 0: unknown */
 	int timeout_s;
 };
 
@@ -44,6 +45,7 @@ struct bench_conn {
 	struct loom_ctx *ctx;
 	struct loom_remote peer;
 	double deadline;
+	bool force_poll;	/* reap by polling whatever the mode (the polled floor) */
 	/* reaped but not yet waited for: local acks counted, arrivals kept */
 	unsigned int locals;
 	struct loom_completion arrival[16];

@@ -96,19 +96,20 @@ static int run_client(struct bench_conn *b)
 {
 	const struct bench_opts *o = b->o;
 	double *lat = calloc(o->iters, sizeof(*lat));
-	struct lat_stats floor_st, st;
+	struct lat_floors floors;
+	struct lat_stats st;
 	int rc = 1;
 
 	if (!lat)
 		return 1;
-	if (bench_client_meet(b) || lat_floor(b, o->iters, &floor_st))
+	if (bench_client_meet(b) || lat_floors(b, o->iters, &floors))
 		goto out;
-	lat_print_header(o, "loom remote atomic latency (round trip, 8 bytes)", &floor_st);
+	lat_print_header(b, "loom remote atomic latency (round trip, 8 bytes)", &floors);
 	for (unsigned int k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
 		if (run_op(b, k, o->iters / 10 + 1, NULL) || run_op(b, k, o->iters, lat))
 			goto out;
 		lat_stats_compute(lat, o->iters, &st);
-		lat_print_row(o, 8, &st, floor_st.typical, ops[k].name);
+		lat_print_row(o, 8, &st, &floors, ops[k].name);
 	}
 	rc = bench_finish(b);
 out:

@@ -61,14 +61,15 @@ static int run_client(struct bench_conn *b)
 	double *lat = calloc(o->iters, sizeof(*lat));
 	uint64_t first = o->all_sizes ? 8 : o->size;
 	uint64_t last = o->all_sizes ? o->max_size : o->size;
-	struct lat_stats floor_st, st;
+	struct lat_floors floors;
+	struct lat_stats st;
 	int rc = 1;
 
 	if (!lat)
 		return 1;
-	if (bench_client_meet(b) || lat_floor(b, o->iters, &floor_st))
+	if (bench_client_meet(b) || lat_floors(b, o->iters, &floors))
 		goto out;
-	lat_print_header(o, "loom get latency (round trip of one get)", &floor_st);
+	lat_print_header(b, "loom get latency (round trip of one get)", &floors);
 	for (uint64_t size = first; size <= last; size *= 2) {
 		for (uint32_t i = 0; i < o->iters / 10 + 1; i++) {
 			bench_arm(b);
@@ -84,7 +85,7 @@ static int run_client(struct bench_conn *b)
 			lat[i] = bench_now_us() - t0;
 		}
 		lat_stats_compute(lat, o->iters, &st);
-		lat_print_row(o, size, &st, floor_st.typical, "get");
+		lat_print_row(o, size, &st, &floors, "get");
 	}
 	rc = bench_finish(b);
 out:

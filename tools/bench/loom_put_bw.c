@@ -30,7 +30,9 @@ static void usage(FILE *f)
 "is in the server's memory.  MB is 10^6 bytes; Mpps is millions of puts per\n"
 "second.  BW peak is the best slice of each run, a slice being the larger of\n"
 "ITERS/%d puts and 4 x DEPTH puts (completions arrive in bursts: shorter\n"
-"slices would measure the bursts, not the network).\n"
+"slices would measure the bursts, not the network).  PostRate is how fast\n"
+"this context posts puts (descriptor and doorbell) while it may, the rate\n"
+"that MsgRate is a fraction of.\n"
 "\n", PEAK_SLICES);
 	bench_print_common_options(f, true);
 	fprintf(f,
@@ -38,10 +40,11 @@ static void usage(FILE *f)
 "Exit status: 0 success, 1 an operation failed or timed out, 2 usage error.\n");
 }
 
-/* Moves iters puts of size bytes; returns 0 and the elapsed time (us)
- * and the best slice's bandwidth (bytes/us), or 1.
+/* Moves iters puts of size bytes; returns 0 and the elapsed time (us),
+ * the best slice's bandwidth (bytes/us) and the time spent posting (us), or 1.
  */
-static int run_size(struct bench_conn *b, uint64_t size, double *elapsed, double *peak)
+static int run_size(struct bench_conn *b, uint64_t size, double *elapsed, double *peak,
+		    double *posting)
 {
 	const struct bench_opts *o = b->o;
 	uint32_t posted = 0, done = 0, slice = o->iters / PEAK_SLICES;
@@ -53,12 +56,16 @@ static int run_size(struct bench_conn *b, uint64_t size, double *elapsed, double
 	if (slice * 2 > o->iters)
 		slice = 0;	/* too short a run for slices: peak = average */
 	*peak = 0;
+	*posting = 0;
 	while (done < o->iters) {
+		double tp = bench_now_us();
+
 		while (posted < o->iters && posted - done < o->depth) {
 			if (bench_put(b, 0, size, 0))
 				return 1;
 			posted++;
 		}
+		*posting += bench_now_us() - tp;
 		bench_arm(b);
 		if (bench_wait_for(b, LOOM_COMPLETION_LOCAL, &c))
 			return 1;
@@ -92,25 +99,38 @@ static int run_client(struct bench_conn *b)
 		       "%u outstanding\n", o->server_node, o->ctx,
 		       bench_mode_name(o), o->iters, o->depth);
 		printf("#-------------------------------------------------------------------------\n");
-		printf(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n");
+		if (o->cable_floor)
+			printf("# cable floor (loom_cable_bw on the host): %.2f MB/sec; "
+			       "x_cable: BW average / the cable floor\n", o->cable_floor);
+		printf(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps] PostRate[Mpps]%s\n",
+		       o->cable_floor ? " x_cable" : "");
 	}
 	for (uint64_t size = first; size <= last; size *= 2) {
-		double elapsed, peak, avg;
+		double elapsed, peak, avg, posting;
 
 		/* a warm-up run, then the measured one */
-		if (run_size(b, size, &elapsed, &peak))
+		if (run_size(b, size, &elapsed, &peak, &posting))
 			return 1;
-		if (run_size(b, size, &elapsed, &peak))
+		if (run_size(b, size, &elapsed, &peak, &posting))
 			return 1;
 		avg = (double)o->iters * size / elapsed;	/* bytes/us = MB/s */
-		if (o->json)
+		if (o->json) {
 			printf("{\"bytes\": %" PRIu64 ", \"iterations\": %u, \"bw_peak\": %.2f, "
-			       "\"bw_avg\": %.2f, \"msg_rate\": %.6f, \"depth\": %u, \"mode\": \"%s\"}\n",
-			       size, o->iters, peak, avg, o->iters / elapsed, o->depth,
-			       bench_mode_name(o));
-		else
-			printf(" %-10" PRIu64 " %-14u %-18.2f %-20.2f %.6f\n", size, o->iters,
-			       peak, avg, o->iters / elapsed);
+			       "\"bw_avg\": %.2f, \"msg_rate\": %.6f, \"post_rate\": %.6f, "
+			       "\"depth\": %u, \"mode\": \"%s\"",
+			       size, o->iters, peak, avg, o->iters / elapsed, o->iters / posting,
+			       o->depth, bench_mode_name(o));
+			if (o->cable_floor)
+				printf(", \"cable_floor\": %.2f, \"x_cable\": %.4f", o->cable_floor,
+				       avg / o->cable_floor);
+			printf("}\n");
+		} else {
+			printf(" %-10" PRIu64 " %-14u %-18.2f %-20.2f %-13.6f %-14.6f", size,
+			       o->iters, peak, avg, o->iters / elapsed, o->iters / posting);
+			if (o->cable_floor)
+				printf(" %.4f", avg / o->cable_floor);
+			printf("\n");
+		}
 		fflush(stdout);
 	}
 	return bench_finish(b);

@@ -27,8 +27,9 @@ static void usage(FILE *f)
 "host and the client on another with the server's logical node id; the\n"
 "client waits for the server.  Both sides take the same options.\n"
 "Latencies are one-way (round trip / 2) in microseconds.  The client also\n"
-"measures the transport floor, the round trip of a NOP through its own card\n"
-"(doorbell, card, completion), and prints t_typical as a multiple of it.\n"
+"measures the transport floors, the round trip of a NOP through its own card\n"
+"(doorbell, card, completion) reaped by polling and in the --mode, and\n"
+"prints t_typical as a multiple of the floor of its mode (x_floor).\n"
 "\n");
 	bench_print_common_options(f, false);
 	fprintf(f,
@@ -46,54 +47,21 @@ static int ping(struct bench_conn *b, uint64_t len)
 	       bench_wait_for(b, LOOM_COMPLETION_LOCAL, &c);
 }
 
-static void print_row(const struct bench_opts *o, uint64_t size, const struct lat_stats *st,
-		      double floor_us)
-{
-	if (o->json) {
-		printf("{\"bytes\": %" PRIu64 ", \"iterations\": %u, \"t_min\": %.2f, "
-		       "\"t_max\": %.2f, \"t_typical\": %.2f, \"t_avg\": %.2f, "
-		       "\"t_stdev\": %.2f, \"p99\": %.2f, \"p99.9\": %.2f, "
-		       "\"floor_rtt\": %.2f, \"x_floor\": %.2f, \"mode\": \"%s\"}\n",
-		       size, o->iters, st->min, st->max, st->typical, st->avg, st->stdev,
-		       st->p99, st->p999, floor_us, st->typical / floor_us,
-		       bench_mode_name(o));
-	} else {
-		printf(" %-10" PRIu64 " %-11u %-11.2f %-11.2f %-15.2f %-11.2f %-13.2f "
-		       "%-20.2f %-22.2f %.1f\n", size, o->iters, st->min, st->max,
-		       st->typical, st->avg, st->stdev, st->p99, st->p999,
-		       st->typical / floor_us);
-	}
-	fflush(stdout);
-}
-
-static const char rule[] =
-	"#----------------------------------------------------------------------"
-	"------------------------------------------------------------";
-
 static int run_client(struct bench_conn *b)
 {
 	const struct bench_opts *o = b->o;
 	double *lat = calloc(o->iters, sizeof(*lat));
-	struct lat_stats floor_st, st;
+	struct lat_floors floors;
+	struct lat_stats st;
 	uint64_t first = o->all_sizes ? 8 : o->size;
 	uint64_t last = o->all_sizes ? o->max_size : o->size;
 	int rc = 1;
 
 	if (!lat)
 		return 1;
-	if (bench_client_meet(b) || lat_floor(b, o->iters, &floor_st))
+	if (bench_client_meet(b) || lat_floors(b, o->iters, &floors))
 		goto out;
-	if (!o->json) {
-		printf("%s\n", rule);
-		printf("#                                   loom put ping-pong latency (one-way = RTT/2)\n");
-		printf("# server node %u context %u, completion mode %s, %u iterations per size\n",
-		       o->server_node, o->ctx, bench_mode_name(o), o->iters);
-		printf("# transport floor (NOP round trip through the local card): t_typical %.2f usec, "
-		       "99%% %.2f usec\n", floor_st.typical, floor_st.p99);
-		printf("%s\n", rule);
-		printf(" #bytes     #iterations t_min[usec] t_max[usec] t_typical[usec] t_avg[usec] "
-		       "t_stdev[usec] 99%% percentile[usec] 99.9%% percentile[usec] x_floor\n");
-	}
+	lat_print_header(b, "loom put ping-pong latency (one-way = RTT/2)", &floors);
 	for (uint64_t size = first; size <= last; size *= 2) {
 		uint32_t warmup = o->iters / 10 + 1;
 
@@ -111,7 +79,7 @@ static int run_client(struct bench_conn *b)
 			lat[i] = (bench_now_us() - t0) / 2;
 		}
 		lat_stats_compute(lat, o->iters, &st);
-		print_row(o, size, &st, floor_st.typical);
+		lat_print_row(o, size, &st, &floors, "put");
 	}
 	rc = bench_finish(b);
 out:

@@ -26,6 +26,24 @@ void engine_default_opts(struct fm_engine_opts *o)
 	o->datelines = true;
 	o->root = 0;
 	o->adaptive = true;
+	o->tie_split = true;
+	o->vc_balance = true;
+}
+
+int engine_parse_ties(const char *v, struct fm_engine_opts *o)
+{
+	if (strcmp(v, "split") && strcmp(v, "plus"))
+		return -1;
+	o->tie_split = !strcmp(v, "split");
+	return 0;
+}
+
+int engine_parse_vc_assign(const char *v, struct fm_engine_opts *o)
+{
+	if (strcmp(v, "balanced") && strcmp(v, "crossing"))
+		return -1;
+	o->vc_balance = !strcmp(v, "balanced");
+	return 0;
 }
 
 struct fm_routes *engine_run(const struct fm_engine *e, const struct fm_graph *g,

@@ -19,6 +19,14 @@ struct fm_engine_opts {
 	bool adaptive;		/* minhop: adaptive entries where several minimal
 				 * ports exist (default on; off: in-order delivery)
 				 */
+	bool tie_split;		/* dor: a half-way tie on a ring of 4 or more goes +
+				 * from even coordinates, - from odd ones (default
+				 * on; off: every tie goes +)
+				 */
+	bool vc_balance;	/* dor with datelines: start VCs chosen for VC
+				 * balance (default on; off: all VC0, time of
+				 * crossing)
+				 */
 };
 
 struct fm_engine {
@@ -45,6 +53,9 @@ const struct fm_engine *engine_find(const char *name);
 void engine_dor_model(const struct fm_graph *g, const struct fm_engine_opts *o,
 		      struct fm_routes *r);
 void engine_default_opts(struct fm_engine_opts *o);
+/* --ties split|plus and --vc-assign balanced|crossing: 0, or -1 for another value */
+int engine_parse_ties(const char *v, struct fm_engine_opts *o);
+int engine_parse_vc_assign(const char *v, struct fm_engine_opts *o);
 
 /* Allocate tables and run the engine; NULL with a message in err. */
 struct fm_routes *engine_run(const struct fm_engine *e, const struct fm_graph *g,

@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loom-fm engine "dor": dimension-order routing on shapes.  A packet
- * corrects X, then Y, then Z.  Torus dimensions: the shorter way round, a
- * tie (half way) goes +; mesh: the direct way; hyperx: one direct hop.
- * Each torus ring has one dateline, between the nodes of coordinates k-1
- * and 0 for both directions: the wrap-around channels.  A route starts
- * every dimension on VC0 and moves to VC1 on crossing the dateline.
+ * corrects X, then Y, then Z.  Torus dimensions: the shorter way round; a
+ * tie (half way round a ring of 4 or more) goes + from an even coordinate
+ * and - from an odd one, so that both directions carry the same load
+ * (--ties plus: always +; on a ring of 2 both ways are one hop to the same
+ * neighbour, and the tie goes +); mesh: the direct way; hyperx: one direct
+ * hop.  Each torus ring has one dateline, between the nodes of coordinates
+ * k-1 and 0 for both directions: the wrap-around channels.  A route moves
+ * to VC1 on crossing the dateline; the VC it starts a dimension on is
+ * chosen for VC balance (vc_balance.h), or VC0 with --vc-assign crossing.
  * dor does not route around failed cables: an entry whose port lost its
  * cable is left empty, and the check reports the pairs cut off.
  */
 #include "engine.h"
+#include "vc_balance.h"
 
 #include <stdio.h>
 
-static int dor_port(const struct fm_shape *s, const int *c, const int *t)
+static int dor_port(const struct fm_shape *s, const struct fm_engine_opts *o, const int *c,
+		    const int *t)
 {
 	for (int d = 0; d < s->dims; d++) {
 		int k = s->size[d], fwd;
@@ -25,6 +31,8 @@ static int dor_port(const struct fm_shape *s, const int *c, const int *t)
 		if (s->kind == FM_SHAPE_MESH)
 			return t[d] > c[d] ? d : s->dims + d;
 		fwd = (t[d] - c[d] + k) % k;
+		if (2 * fwd == k && k >= 4 && o->tie_split)
+			return c[d] % 2 ? s->dims + d : d;
 		return fwd <= k - fwd ? d : s->dims + d;
 	}
 	return FM_PORT_HOST;
@@ -80,11 +88,15 @@ static int dor_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
 			if (dest == n)
 				continue;
 			graph_coords(s, dest, t);
-			port = dor_port(s, c, t);
+			port = dor_port(s, o, c, t);
 			if (graph_peer(g, n, port)->node == FM_NO_PEER)
 				port = FM_PORT_NONE;
 			r->port[n * g->nodes + dest] = port;
 		}
+	}
+	if (r->uses_vcs && o->vc_balance && vc_balance_optimise(g, r)) {
+		snprintf(err, errlen, "out of memory balancing the VCs of %d nodes", g->nodes);
+		return -1;
 	}
 	return 0;
 }
@@ -92,6 +104,6 @@ static int dor_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
 const struct fm_engine fm_engine_dor = {
 	.name = "dor",
 	.summary = "dimension order X, Y, Z on shapes; a dateline per torus ring\n"
-		   "           (VC0 -> VC1 on the wrap-around channels)",
+		   "           (VC1 after the wrap-around channels), start VCs balanced",
 	.compute = dor_compute,
 };

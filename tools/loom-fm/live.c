@@ -32,7 +32,7 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 {
 	enum { OPT_DEV = 256, OPT_TOPO, OPT_SHAPE, OPT_ENGINE, OPT_ROOT, OPT_NODL,
 	       OPT_INTERVAL, OPT_ONCE, OPT_TIMEOUT, OPT_MTIMEOUT, OPT_MRETRIES, OPT_LOGICAL,
-	       OPT_FORCE, OPT_NOADAPT };
+	       OPT_FORCE, OPT_NOADAPT, OPT_TIES, OPT_VCASSIGN };
 	static const struct option longopts[] = {
 		{ "dev", required_argument, NULL, OPT_DEV },
 		{ "topology", required_argument, NULL, OPT_TOPO },
@@ -41,6 +41,8 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 		{ "root", required_argument, NULL, OPT_ROOT },
 		{ "no-datelines", no_argument, NULL, OPT_NODL },
 		{ "no-adaptive", no_argument, NULL, OPT_NOADAPT },
+		{ "ties", required_argument, NULL, OPT_TIES },
+		{ "vc-assign", required_argument, NULL, OPT_VCASSIGN },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "once", no_argument, NULL, OPT_ONCE },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -55,6 +57,7 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 		{ NULL, 0, NULL, 0 },
 	};
 	bool is_discover = !strcmp(cmd, "discover"), is_watch = !strcmp(cmd, "watch");
+	bool engine_opt = false;	/* --root, --no-*, --ties, --vc-assign */
 	int c;
 	long v;
 
@@ -78,19 +81,33 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 			break;
 		case OPT_ENGINE:
 			if (!engine_find(optarg))
-				return fm_usage_error("unknown engine '%s'; engines: dor, minhop, "
+				return fm_usage_error("unknown engine '%s'; engines: dor, minhop, dimwar, "
 						      "updown", optarg);
 			o->engine = optarg;
 			break;
 		case OPT_ROOT:
+			engine_opt = true;
 			if (fm_parse_root(optarg, &o->eopts) >= 0)
 				return FM_EXIT_USAGE;
 			break;
 		case OPT_NODL:
+			engine_opt = true;
 			o->eopts.datelines = false;
 			break;
 		case OPT_NOADAPT:
+			engine_opt = true;
 			o->eopts.adaptive = false;
+			break;
+		case OPT_TIES:
+			engine_opt = true;
+			if (engine_parse_ties(optarg, &o->eopts))
+				return fm_usage_error("--ties '%s': expected split or plus", optarg);
+			break;
+		case OPT_VCASSIGN:
+			engine_opt = true;
+			if (engine_parse_vc_assign(optarg, &o->eopts))
+				return fm_usage_error("--vc-assign '%s': expected balanced or crossing",
+						      optarg);
 			break;
 		case OPT_INTERVAL:
 			if (fm_parse_uint(optarg, 100, 3600000, &v))
@@ -143,7 +160,8 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 	}
 	if (optind < argc)
 		return fm_usage_error("unexpected argument '%s'", argv[optind]);
-	if (is_discover && (o->shape || o->engine || o->once || o->timeout_s || o->force))
+	if (is_discover && (o->shape || o->engine || engine_opt || o->once || o->timeout_s ||
+			    o->force))
 		return fm_usage_error("discover takes --dev, --topology, --logical, -j, -v "
 				      "and the --maint-* options only%s", "");
 	if (!is_watch && (o->once || o->timeout_s))

@@ -31,7 +31,8 @@ struct fm_args {
 
 static int parse_args(int argc, char **argv, struct fm_args *a)
 {
-	enum { OPT_SHAPE = 256, OPT_TOPO, OPT_ENGINE, OPT_FAIL, OPT_ROOT, OPT_NODL, OPT_CHECK, OPT_NOADAPT };
+	enum { OPT_SHAPE = 256, OPT_TOPO, OPT_ENGINE, OPT_FAIL, OPT_ROOT, OPT_NODL, OPT_CHECK, OPT_NOADAPT,
+	       OPT_TIES, OPT_VCASSIGN };
 	static const struct option longopts[] = {
 		{ "shape", required_argument, NULL, OPT_SHAPE },
 		{ "topology", required_argument, NULL, OPT_TOPO },
@@ -40,6 +41,8 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 		{ "root", required_argument, NULL, OPT_ROOT },
 		{ "no-datelines", no_argument, NULL, OPT_NODL },
 		{ "no-adaptive", no_argument, NULL, OPT_NOADAPT },
+		{ "ties", required_argument, NULL, OPT_TIES },
+		{ "vc-assign", required_argument, NULL, OPT_VCASSIGN },
 		{ "check-only", no_argument, NULL, OPT_CHECK },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -75,6 +78,15 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 			break;
 		case OPT_NOADAPT:
 			a->opts.adaptive = false;
+			break;
+		case OPT_TIES:
+			if (engine_parse_ties(optarg, &a->opts))
+				return fm_usage_error("--ties '%s': expected split or plus", optarg);
+			break;
+		case OPT_VCASSIGN:
+			if (engine_parse_vc_assign(optarg, &a->opts))
+				return fm_usage_error("--vc-assign '%s': expected balanced or crossing",
+						      optarg);
 			break;
 		case OPT_CHECK:
 			a->check_only = 1;

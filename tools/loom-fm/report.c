@@ -2,6 +2,8 @@
 /* loom-fm: printing tables and verdicts (report.h). */
 #include "report.h"
 
+#include "vc_balance.h"
+
 bool report_ok(const struct fm_report *rep)
 {
 	return rep->rc->bad == 0 && rep->cdg->cycle_len == 0;
@@ -52,6 +54,7 @@ void report_text(FILE *f, const struct fm_report *rep)
 	const struct fm_graph *g = rep->g;
 	const struct fm_route_check *rc = rep->rc;
 	const struct fm_cdg_check *cdg = rep->cdg;
+	struct fm_vc_balance vb;
 
 	fprintf(f, "# %s: %d nodes, %d ports each, %d cables; engine %s%s\n", g->name, g->nodes,
 		g->ports, graph_cable_count(g), rep->engine->name,
@@ -108,6 +111,10 @@ void report_text(FILE *f, const struct fm_report *rep)
 			"(%d->%d: %d hops, shortest %d)\n", rc->non_minimal,
 			(double)rc->worst_hops / rc->worst_dist, rc->worst_src, rc->worst_dest,
 			rc->worst_hops, rc->worst_dist);
+	if (rep->r->uses_vcs && !vc_balance_measure(g, rep->r, &vb))
+		fprintf(f, "vc-balance: average %.3f, max %.3f over %ld channels (%ld of %ld "
+			"start-VC entries free, %ld on VC1)\n", vb.avg, vb.max, vb.channels,
+			vb.free_entries, vb.entries, vb.vc1_entries);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -131,6 +138,7 @@ void report_json(FILE *f, const struct fm_report *rep)
 	const struct fm_graph *g = rep->g;
 	const struct fm_route_check *rc = rep->rc;
 	const struct fm_cdg_check *cdg = rep->cdg;
+	struct fm_vc_balance vb;
 
 	fprintf(f, "{\"topology\":");
 	json_str(f, g->name);
@@ -183,8 +191,13 @@ void report_json(FILE *f, const struct fm_report *rep)
 	for (int i = 0; i < cdg->cycle_len; i++)
 		fprintf(f, "%s{\"node\":%d,\"port\":%d,\"vc\":%d}", i ? "," : "", cdg->cycle[i].node,
 			cdg->cycle[i].port, cdg->cycle[i].vc);
-	fprintf(f, "],\"minimal\":%s,\"non_minimal_routes\":%ld,\"max_hops\":%d,\"max_stretch\":%.3f}\n",
+	fprintf(f, "],\"minimal\":%s,\"non_minimal_routes\":%ld,\"max_hops\":%d,\"max_stretch\":%.3f",
 		rc->non_minimal || rc->routes == rc->bad ? "false" : "true", rc->non_minimal,
 		rc->max_hops,
 		rc->worst_dist > 0 ? (double)rc->worst_hops / rc->worst_dist : 0.0);
+	if (rep->r->uses_vcs && !vc_balance_measure(g, rep->r, &vb))
+		fprintf(f, ",\"vc_balance\":{\"average\":%.4f,\"max\":%.4f,\"channels\":%ld,"
+			"\"entries\":%ld,\"free_entries\":%ld,\"vc1_entries\":%ld}", vb.avg, vb.max,
+			vb.channels, vb.entries, vb.free_entries, vb.vc1_entries);
+	fprintf(f, "}\n");
 }

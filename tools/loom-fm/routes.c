@@ -68,7 +68,7 @@ int routes_walk(const struct fm_graph *g, const struct fm_routes *r, int src, in
 			  r->port_dim[port] != r->port_dim[prev_port];
 		if (new_dim)
 			vc = r->start_vc[node * r->nodes + dest];
-		if (r->dateline[node * g->ports + port])
+		else if (r->dateline[node * g->ports + port])
 			vc = 1;
 		if (!r->uses_vcs)
 			vc = 0;

@@ -4,8 +4,9 @@
  * looks up the output port toward a destination at every hop.  The VC
  * model is the Cray T3E's: a packet takes the VC named by the table of the
  * node where it is injected or where it enters a new dimension (VC0 or
- * VC1), and is switched to VC1 on a dateline channel; it keeps its VC
- * while it continues in the same dimension.
+ * VC1), even on a dateline channel; it keeps its VC while it continues in
+ * the same dimension, and is switched to VC1 when it continues through a
+ * dateline channel.
  */
 #ifndef LOOM_FM_ROUTES_H
 #define LOOM_FM_ROUTES_H

@@ -121,8 +121,26 @@ int lab_prepare_initramfs(const char *tree, const char *modules, const char *kve
  * process group, pinned to cpu (-1: not pinned), stdin from stdin_fd (-1:
  * /dev/null).  Returns the pid or -1. */
 pid_t lab_spawn(char *const argv[], const char *log_path, int cpu, int stdin_fd);
-/* The CPU host i and its emulator run on. */
-int lab_host_cpu(int host);
+
+/* ---- placement (placement.c) */
+struct lab_placement {
+	int card_cpu, qemu_cpu;	/* -1: not pinned */
+	bool apart;		/* a CPU each, else one shared */
+};
+
+/*
+ * Where host @host of @hosts runs, given the @ncpus CPUs @cpus the lab may
+ * use: a CPU each for card and QEMU when there are two per host, else CPU
+ * @host mod @ncpus for both.
+ */
+void lab_place(const int *cpus, int ncpus, int hosts, int host, struct lab_placement *p);
+/* lab_place() over the CPUs this process may use. */
+void lab_host_placement(const struct lab_config *cfg, int host, struct lab_placement *p);
+/* One line that says where host @host runs, e.g. "host 0: card on CPU 0, VM on CPU 1". */
+void lab_placement_text(const struct lab_placement *p, int host, int ncpus, int hosts,
+			char *out, size_t len);
+/* The CPUs this process may use, in order, at most @max; how many. */
+int lab_allowed_cpus(int *cpus, int max);
 /* Waits until somebody listens on the UNIX socket path (seen in
  * /proc/net/unix, so the listener never sees a probe); 0, or -1 with a
  * message naming what (e.g. "card emulator 3") and its log when the

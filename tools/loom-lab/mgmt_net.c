@@ -7,9 +7,11 @@
  * at 10.77.0.<i+1>/24; the guests have no default route and no name
  * server, so nothing outside the lab is reachable by address or by name.
  * The files every guest sees under /run/loom-lab (DIR/guest, shared
- * read-only) carry the /etc/hosts the guests use and the ssh setup.
+ * read-only) carry the /etc/hosts the guests use, the ssh setup and where
+ * the lab placed each host (placement.c).
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -89,12 +91,32 @@ static int write_resolv_conf(const char *dir)
 	return fclose(f) ? -1 : 0;
 }
 
+/* where each host's card and VM run, a line per host */
+static int write_placement(const struct lab_config *cfg, const char *dir)
+{
+	char path[LAB_PATH_MAX], line[160];
+	int cpus[CPU_SETSIZE], n = lab_allowed_cpus(cpus, CPU_SETSIZE);
+	FILE *f;
+
+	if (lab_path(path, dir, "placement") < 0 || !(f = fopen(path, "we")))
+		return -1;
+	for (int i = 0; i < cfg->hosts; i++) {
+		struct lab_placement p;
+
+		lab_place(cpus, n, cfg->hosts, i, &p);
+		lab_placement_text(&p, i, n, cfg->hosts, line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
 int lab_guest_files(const struct lab_config *cfg)
 {
 	char dir[LAB_PATH_MAX];
 
 	if (lab_guest_dir(cfg, dir) < 0 || (mkdir(dir, 0755) < 0 && errno != EEXIST) ||
-	    write_hosts(cfg, dir) < 0 || write_resolv_conf(dir) < 0) {
+	    write_hosts(cfg, dir) < 0 || write_resolv_conf(dir) < 0 ||
+	    write_placement(cfg, dir) < 0) {
 		lab_err("cannot write the guests' files in %s/guest: %s", cfg->dir,
 			strerror(errno));
 		return -1;

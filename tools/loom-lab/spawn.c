@@ -15,23 +15,6 @@
 #include "lab.h"
 #include "sys.h"
 
-int lab_host_cpu(int host)
-{
-	cpu_set_t set;
-	int n, k = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return -1;
-	n = CPU_COUNT(&set);
-	if (n <= 0)
-		return -1;
-	k = host % n;
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set) && k-- == 0)
-			return cpu;
-	return -1;
-}
-
 pid_t lab_spawn(char *const argv[], const char *log_path, int cpu, int stdin_fd)
 {
 	int report[2], err = 0;

@@ -747,8 +747,13 @@ static void create_ram(void)
 static pid_t spawn_logged(struct lab_argv *a, enum lab_role role, int i,
 			  const char *log)
 {
-	pid_t pid = lab_spawn(a->v, log, role == LAB_ROLE_SWITCH ? -1 : lab_host_cpu(i),
-			      role == LAB_ROLE_SWITCH ? switch_stdin : -1);
+	struct lab_placement place = { .card_cpu = -1, .qemu_cpu = -1 };
+	pid_t pid;
+
+	if (role != LAB_ROLE_SWITCH)
+		lab_host_placement(cfg, i, &place);
+	pid = lab_spawn(a->v, log, role == LAB_ROLE_CARD ? place.card_cpu : place.qemu_cpu,
+			role == LAB_ROLE_SWITCH ? switch_stdin : -1);
 
 	if (pid < 0) {
 		lab_err("cannot start %s: %s", a->v[0], strerror(errno));

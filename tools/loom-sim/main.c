@@ -24,7 +24,8 @@ static const char usage_text[] =
 "                [--param NAME=VALUE]... [--link-latency CYCLES] [--pattern PATTERN]\n"
 "                [--load FLITS] [--packet-flits N] [--seed N] [--warmup CYCLES]\n"
 "                [--cycles CYCLES] [--drain CYCLES] [--deadlock-cycles CYCLES]\n"
-"                [--no-datelines] [--allow-deadlock] [--format text|csv|json] [-j]\n"
+"                [--no-datelines] [--ties split|plus] [--vc-assign balanced|crossing]\n"
+"                [--allow-deadlock] [--format text|csv|json] [-j]\n"
 "                [--channels] [--trace FILE] [--no-skip] [--saturation]\n"
 "                [--progress]\n"
 "       loom-sim --bench\n"
@@ -38,6 +39,11 @@ static const char usage_text[] =
 "                     (HyperX) (default dor\n"
 "                     for shapes, updown for topology files)\n"
 "  --no-datelines     dor without datelines (a torus then can deadlock)\n"
+"  --ties T           dor: a half-way tie on a ring of 4 or more goes + from\n"
+"                     even coordinates, - from odd ones (split, default), or\n"
+"                     always + (plus)\n"
+"  --vc-assign A      dor with datelines: start VCs chosen for VC balance\n"
+"                     (balanced, default) or all VC0 (crossing)\n"
 "  --allow-deadlock   run a routing whose channel dependency graph has a cycle\n"
 "  --router P         card (default: tiled, 7 VCs, 16-byte flits), xbar or fbx\n"
 "                     (generic VCs, 2 by default)\n"
@@ -140,12 +146,15 @@ static int parse_args(int argc, char **argv, struct cli *a)
 	enum {
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
-		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST,
+		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_TIES,
+		O_VCASSIGN,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
 		{ "engine", required_argument, NULL, O_ENGINE },
 		{ "no-datelines", no_argument, NULL, O_NODL },
+		{ "ties", required_argument, NULL, O_TIES },
+		{ "vc-assign", required_argument, NULL, O_VCASSIGN },
 		{ "allow-deadlock", no_argument, NULL, O_ALLOW },
 		{ "router", required_argument, NULL, O_ROUTER },
 		{ "param", required_argument, NULL, O_PARAM },
@@ -186,6 +195,15 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			break;
 		case O_NODL:
 			c->engine_opts.datelines = false;
+			break;
+		case O_TIES:
+			if (engine_parse_ties(optarg, &c->engine_opts))
+				return usage_error("--ties '%s': expected split or plus", optarg);
+			break;
+		case O_VCASSIGN:
+			if (engine_parse_vc_assign(optarg, &c->engine_opts))
+				return usage_error("--vc-assign '%s': expected balanced or crossing",
+						   optarg);
 			break;
 		case O_ALLOW:
 			c->allow_deadlock = true;
