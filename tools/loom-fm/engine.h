@@ -17,7 +17,8 @@ struct fm_engine_opts {
 	bool datelines;		/* dor: one dateline per torus ring (default on) */
 	int root;		/* updown: root of the spanning tree (default 0) */
 	bool adaptive;		/* minhop: adaptive entries where several minimal
-				 * ports exist (default on; off: in-order delivery)
+				 * ports exist; updown on a fat tree: adaptive
+				 * up-routes (default on; off: in-order delivery)
 				 */
 };
 
@@ -33,6 +34,7 @@ extern const struct fm_engine fm_engine_dor;
 extern const struct fm_engine fm_engine_minhop;
 extern const struct fm_engine fm_engine_updown;
 extern const struct fm_engine fm_engine_dimwar;
+extern const struct fm_engine fm_engine_dragonfly;
 
 /* NULL-terminated list of all engines, in the order --help shows them. */
 extern const struct fm_engine *const fm_engines[];
@@ -45,6 +47,8 @@ const struct fm_engine *engine_find(const char *name);
 void engine_dor_model(const struct fm_graph *g, const struct fm_engine_opts *o,
 		      struct fm_routes *r);
 void engine_default_opts(struct fm_engine_opts *o);
+/* The engine for @g when none is named: dor on grids and HyperX, dragonfly, else updown. */
+const char *engine_default_name(const struct fm_graph *g);
 
 /* Allocate tables and run the engine; NULL with a message in err. */
 struct fm_routes *engine_run(const struct fm_engine *e, const struct fm_graph *g,
