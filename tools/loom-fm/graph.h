@@ -59,6 +59,13 @@ struct fm_graph {
 	int terminals;
 };
 
+/* A mesh, torus, ring or HyperX: nodes have coordinates (graph_coords()). */
+static inline bool graph_has_coords(const struct fm_graph *g)
+{
+	return g->shape.kind == FM_SHAPE_MESH || g->shape.kind == FM_SHAPE_TORUS ||
+	       g->shape.kind == FM_SHAPE_HYPERX;
+}
+
 /* The nodes that send and receive traffic: 0 .. graph_terminals() - 1. */
 static inline int graph_terminals(const struct fm_graph *g)
 {

@@ -75,6 +75,19 @@ static int fixed_dest(struct sim_traffic *t, const struct fm_graph *g, const cha
 			t->dest[i] = ~i & (n - 1);
 		return 0;
 	}
+	if (t->kind == PAT_TRANSPOSE && g->terminals) {
+		/* no coordinates: swap the halves of the terminal id's bits */
+		int bits = __builtin_ctz((unsigned int)n), half = bits / 2;
+
+		if (n & (n - 1) || bits % 2) {
+			snprintf(err, errlen, "pattern transpose on %s swaps the halves of the "
+				 "terminal id's bits: it needs 4^k terminals, not %d", g->name, n);
+			return -1;
+		}
+		for (int i = 0; i < n; i++)
+			t->dest[i] = (i >> half | i << half) & (n - 1);
+		return 0;
+	}
 	if (need_grid(g, name, err, errlen))
 		return -1;
 	if (t->kind == PAT_TRANSPOSE) {
