@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # loom-sim on a folded Clos and a dragonfly: beyond saturation both
-# deliver every measured packet (updown with adaptive up-routes, the
+# deliver every measured packet (updown with adaptive up-routes, also on
+# 16-port routers with wide routing entries; the
 # dragonfly engine's VC classes: deadlock free in the router as loom-fm's
 # check proved it on the tables); the full-bisection fat tree accepts
 # under uniform traffic near what one of its routers accepts on its own
@@ -45,11 +46,13 @@ refused() {
 	fi
 }
 
-tap_plan 6
+tap_plan 7
 delivers "fattree:4:2, updown with adaptive up-routes, uniform at load 1" \
 	--topology fattree:4:2 --load 1 "${short[@]}"
 delivers "dragonfly:4:2:2, minimal with VC1 from the global hop, uniform at load 1" \
 	--topology dragonfly:4:2:2 --load 1 "${short[@]}"
+delivers "fattree:8:2 of 16-port fbx routers (wide routing entries), uniform at load 1" \
+	--topology fattree:8:2 --router fbx --load 1 "${short[@]}"
 star=$(accepted --topology fattree:4:1 --load 1 "${short[@]}")
 tree=$(accepted --topology fattree:4:2 --load 1 "${short[@]}")
 ratio_at_least "fattree:4:2 uniform accepted at load 1 against one of its switches alone (fattree:4:1)" \

@@ -153,11 +153,6 @@ static int build_routes(struct sim *s, char *err, size_t errlen)
 			 LOOM_MAX_PORTS, LOOM_MAX_PORTS / 2);
 		return -1;
 	}
-	if (s->g->ports > 15) {
-		snprintf(err, errlen, "%s: %d network ports, but a routing entry names ports "
-			 "0..14", s->g->name, s->g->ports);
-		return -1;
-	}
 	if (check_routes(s->g, s->routes, &rc)) {
 		snprintf(err, errlen, "out of memory checking the routes");
 		return -1;
@@ -256,6 +251,8 @@ static int build_tables(struct sim *s, char *err, size_t errlen)
 			.port_cfg = &s->port_cfg[i * LOOM_MAX_PORTS],
 			.start_vc1 = &s->start_vc1[(size_t)i * words1],
 			.start_vc1_bits = s->rt_entries,
+			/* above 15 network ports the plan writes wide entries */
+			.wide_ports = s->ports > LOOM_RT_PORT_HOST,
 		};
 	}
 	return 0;
