@@ -67,8 +67,10 @@ static int fixed_dest(struct sim_traffic *t, const struct fm_graph *g, const cha
 	}
 	if (t->kind == PAT_BITCOMP) {
 		if (n & (n - 1)) {
-			snprintf(err, errlen, "pattern bitcomp needs a power-of-two terminal count; "
-				 "%s has %d terminals", g->name, n);
+			const char *what = g->terminals ? "terminal" : "node";
+
+			snprintf(err, errlen, "pattern bitcomp needs a power-of-two %s count; %s "
+				 "has %d %ss", what, g->name, n, what);
 			return -1;
 		}
 		for (int i = 0; i < n; i++)
