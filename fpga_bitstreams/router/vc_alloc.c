@@ -85,6 +85,17 @@ static uint32_t va_occupancy(const struct router *r, unsigned int o)
 	return n;
 }
 
+/* A choice other than the W0 port @port: request @pick's free VC; else false. */
+static bool va_choose(struct va_req *q, unsigned int pick, unsigned int port, const int *free_vc)
+{
+	if (pick == port)
+		return false;
+	q->o = (uint8_t)pick;
+	q->ovc = (uint8_t)free_vc[pick];
+	q->adaptive = true;
+	return true;
+}
+
 /*
  * DimWAR: weigh the minimal port against the deroute ports whose VC1 is
  * free with room for the whole packet (route_dimwar_pick); true with @q
@@ -113,12 +124,7 @@ static bool va_dimwar(struct router *r, const struct route_result *rt, struct va
 	}
 	pick = route_dimwar_pick(rt->port, rt->adapt_mask, usable, occ, rt->flits,
 				 rt->hops_left, r->n_net, r->va_rr);
-	if (pick == rt->port)
-		return false;
-	q->o = (uint8_t)pick;
-	q->ovc = (uint8_t)free_vc[pick];
-	q->adaptive = true;
-	return true;
+	return va_choose(q, pick, rt->port, free_vc);
 }
 
 /*
@@ -146,12 +152,7 @@ static bool va_uproute(struct router *r, const struct route_result *rt, struct v
 		occ[o] = va_occupancy(r, o);
 	}
 	pick = route_uproute_pick(rt->port, rt->up_first, usable, occ, r->n_net, r->va_rr);
-	if (pick == rt->port)
-		return false;
-	q->o = (uint8_t)pick;
-	q->ovc = (uint8_t)free_vc[pick];
-	q->adaptive = true;
-	return true;
+	return va_choose(q, pick, rt->port, free_vc);
 }
 
 /* The request of a routed VC; false if it makes none this cycle. */
