@@ -41,7 +41,17 @@ struct fm_routes {
 	 */
 	bool dimwar;
 	unsigned char *hops_left;
+	/*
+	 * Adaptive up-routes (engine updown on a fat tree): up_first
+	 * [node * nodes + dest] is the first of the up ports ports up_first ..
+	 * ports - 1 that a packet may take instead of port[] (programmed
+	 * LOOM_RT_W0_UPROUTE with W1 UP_FIRST), FM_NO_UPROUTE: port[] only.
+	 * Every cabled port of the range is a legal up-route, on the same VC.
+	 */
+	unsigned char *up_first;
 };
+
+#define FM_NO_UPROUTE	0xff
 
 struct fm_hop {
 	int node, port, vc;		/* the channel (node, port) on VC vc */
