@@ -8,12 +8,13 @@
  * and goes down to the terminal: at most local, global, local.
  *
  * Deadlock freedom with two VCs, in the card's VC model (no port
- * dimensions, so every hop takes the VC its table's START_VC1 names
- * unless the channel is a dateline): every global port is a dateline
- * (VC1), and a router routes on VC1 toward the destinations of its own
- * group, on VC0 toward the others.  Channels are then used in the order
- * terminal -> router, local VC0, global VC1, local VC1, router ->
- * terminal: the dependency graph has no cycle.
+ * dimensions, so every hop enters a new dimension and takes the VC its
+ * table's START_VC1 names; datelines never apply): a router routes on VC1
+ * toward the destinations of its own group and over its global links, on
+ * VC0 toward the other groups' destinations through a local hop.
+ * Channels are then used in the order terminal -> router, local VC0,
+ * global VC1, local VC1, router -> terminal: the dependency graph has no
+ * cycle.
  */
 #include "engine.h"
 
@@ -65,9 +66,6 @@ static int df_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
 		return -1;
 	}
 	r->uses_vcs = true;
-	for (int n = T; n < g->nodes; n++)
-		for (int j = 0; j < s->h; j++)
-			r->dateline[n * g->ports + s->p + s->a - 1 + j] = 1;
 	for (int n = 0; n < g->nodes; n++) {
 		for (int dest = 0; dest < g->nodes; dest++) {
 			int port;
@@ -79,8 +77,9 @@ static int df_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
 				port = FM_PORT_NONE;
 			r->port[n * g->nodes + dest] = port;
 			r->start_vc[n * g->nodes + dest] =
-				n >= T && graph_dragonfly_group(s, n) ==
-						  graph_dragonfly_group(s, router_of(s, T, dest));
+				n >= T && (port >= s->p + s->a - 1 ||
+					   graph_dragonfly_group(s, n) ==
+					   graph_dragonfly_group(s, router_of(s, T, dest)));
 		}
 	}
 	return 0;
