@@ -8,17 +8,18 @@
  *
  *   map_race SECONDS [DEVICE]
  *
- * Until SIGTERM or SIGINT, or at most SECONDS: open DEVICE (default /dev/loom0; while it is
- * missing, try again every 20 ms), create a context and start 4 threads
- * that each map the command ring, the completion ring, the segment, the
- * counters page, the doorbell page and the kick page (when the card has
- * one), read or write one word of every page (the doorbell page: its
- * readable CQ_CI_SEEN register), and unmap them all, in a loop with a
- * 1 ms pause between rounds (so that the test's unbind gets the CPU).  A SIGBUS
- * (a page zapped under a thread) is caught and counted, and the thread
- * goes on unmapping.  When the card is gone (mmap or CTX_CREATE answers
- * EIO or ENODEV) the threads stop, the file is closed and the next round
- * starts.
+ * Until SIGTERM or SIGINT, or at most SECONDS: open DEVICE (default
+ * /dev/loom0; while it is missing, try again every 20 ms), create a context
+ * and start 4 threads that each map the command ring, the completion ring,
+ * the segment, the counters page, the doorbell page and the kick page (when
+ * the card has one), read or write one word of every page (the doorbell
+ * page: its readable CQ_CI_SEEN register), and unmap them all, in a loop
+ * with a 1 ms pause between rounds (so that the test's unbind gets the
+ * CPU).  A SIGBUS (a page zapped under a thread) is caught and counted, and
+ * the thread goes on unmapping; the card must be gone then: an mmap that
+ * succeeds on the same file after it is unexpected.  When the card is gone
+ * (mmap or CTX_CREATE answers EIO or ENODEV) the threads stop, the file is
+ * closed and the next round starts.
  *
  * Prints "map_race: ready" once the first context exists, and at the end
  * one line: rounds (contexts), maps, SIGBUS caught, removals seen.  Exits
@@ -155,6 +156,7 @@ static void *race_thread(void *arg)
 	volatile uint8_t *volatile map[R_COUNT];
 	volatile size_t len[R_COUNT];
 	volatile int r;
+	volatile bool sigbus = false;
 	sigjmp_buf jmp;
 
 	thread_jmp = &jmp;
@@ -163,6 +165,7 @@ static void *race_thread(void *arg)
 			map[r] = NULL;
 		if (sigsetjmp(jmp, 1)) {
 			atomic_fetch_add(&n_sigbus, 1);
+			sigbus = true;
 			goto unmap;
 		}
 		for (r = 0; r < R_COUNT; r++) {
@@ -187,6 +190,11 @@ static void *race_thread(void *arg)
 			}
 			map[r] = p;
 			atomic_fetch_add(&n_maps, 1);
+			if (sigbus) {
+				unexpected("SIGBUS while the card was there (mmap worked after it)",
+					   EFAULT);
+				goto unmap;
+			}
 			touch(r, map[r], size);
 		}
 unmap:
