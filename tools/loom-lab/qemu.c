@@ -42,6 +42,8 @@ void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "pc,memory-backend=ram");
 	lab_argv_add(a, "-m");
 	lab_argv_add(a, "%d", cfg->mem_mib);
+	lab_argv_add(a, "-smp");
+	lab_argv_add(a, "%d", cfg->cpus > 1 ? cfg->cpus : 1);
 	lab_argv_add(a, "-object");
 	lab_argv_add(a, "memory-backend-file,id=ram,size=%dM,mem-path=%s,share=on",
 		     cfg->mem_mib, ram);
