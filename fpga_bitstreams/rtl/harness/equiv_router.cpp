@@ -265,11 +265,12 @@ public:
 			top->eval();
 			if (tfp && now >= trace_from)
 				tfp->dump(2 * now + 1);
+			// the write of this cycle reaches the C registers now, as the RTL's at the edge
+			after_edge();
 			if (!compare(m)) {
 				m->cycle = now;
 				return false;
 			}
-			after_edge();
 		}
 		return true;
 	}
