@@ -14,7 +14,7 @@
 # munmap() and page faults.  Three map_race processes (4 threads each)
 # map, touch and unmap every region of a context without pause while the
 # card is unbound and bound again, 0.2 to 1 s apart, for MAP_RACE_SECONDS
-# (default 30) and at least 5 times; every racer must see removals and
+# (default 10; make check-debug 30) and at least 5 times; every racer must see removals and
 # meet no error other than the card going (EIO, SIGBUS), and the final log
 # check catches any WARN or BUG the race provoked.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/lab.sh"
 
 g=$loom_build/tests/vm/kmod
-race_secs=${MAP_RACE_SECONDS:-30}
+race_secs=${MAP_RACE_SECONDS:-10}
 if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
 	echo "1..0 # SKIP loom-lab or loom-card not built"
 	exit 4
