@@ -57,7 +57,6 @@ int routes_walk(const struct fm_graph *g, const struct fm_routes *r, int src, in
 
 	for (;;) {
 		int port = routes_port(r, node, dest);
-		bool new_dim;
 
 		*stuck = node;
 		if (port == FM_PORT_HOST)
@@ -68,9 +67,7 @@ int routes_walk(const struct fm_graph *g, const struct fm_routes *r, int src, in
 			return FM_WALK_UNCABLED;
 		if (n == g->nodes)
 			return FM_WALK_LOOP;
-		new_dim = prev_port < 0 || r->port_dim[port] < 0 ||
-			  r->port_dim[port] != r->port_dim[prev_port];
-		if (new_dim)
+		if (routes_enters_dim(r, prev_port, port))
 			vc = r->start_vc[node * r->nodes + dest];
 		else if (r->dateline[node * g->ports + port])
 			vc = 1;

@@ -73,6 +73,17 @@ static inline int routes_port(const struct fm_routes *r, int node, int dest)
 }
 
 /*
+ * Whether a hop out of port, after arriving through prev_port (-1: the
+ * route starts here), enters a new dimension and so takes its VC from the
+ * table (the T3E rule of the header comment).
+ */
+static inline bool routes_enters_dim(const struct fm_routes *r, int prev_port, int port)
+{
+	return prev_port < 0 || r->port_dim[port] < 0 ||
+	       r->port_dim[port] != r->port_dim[prev_port];
+}
+
+/*
  * Follow the tables from src to dest.  Fills hops[0..n-1] (hops has room
  * for g->nodes entries) and returns n >= 0, or a negative fm_walk_result;
  * *stuck is the node where the walk failed.
