@@ -25,6 +25,8 @@ TOP   := $(CURDIR)
 LOOM_VERSION := $(shell cat $(CURDIR)/VERSION)
 BUILD ?= $(TOP)/build
 PREFIX ?= /usr/local
+# parallel jobs for the builds that check, demo and deb run (one per CPU)
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 export BUILD TOP
 
 USER_PARTS := lib fpga_bitstreams tests/vm/rma tests/vm/uring tools/loom-xfer tools/bench tools/loom-lab tools/loomctl tools/loom-fm tools/loom-sim
@@ -71,7 +73,7 @@ vm-tests: userspace module
 
 # (the packages too: tests/vm/test_deb.sh installs them into a lab)
 check: deps
-	@$(MAKE) --no-print-directory all tests deb
+	@$(MAKE) --no-print-directory -j$(JOBS) all tests deb
 	@$(TOP)/tests/run-tests
 
 # The debug-kernel campaign: builds its own kernel (cached) and its own copy
@@ -91,7 +93,7 @@ check-cluster: deps
 	@LOOM_TEST_TIMEOUT=$${LOOM_TEST_TIMEOUT:-2400} $(TOP)/tests/run-tests cluster
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@$(TOP)/tools/demo/loom-demo
 
 bench: deps
@@ -127,7 +129,9 @@ install: all
 	getent group loom >/dev/null || groupadd --system loom
 
 # Debian packages from a copy of the tree (its debian/ is tools/deb/debian),
-# checked with lintian; the .debs and .changes land in $(BUILD)/deb
+# checked with lintian; the .debs and .changes land in $(BUILD)/deb.  The
+# copy leaves out what Kbuild writes into kmod/, so that it can run while
+# the module builds (make -j).
 DEB_DIR := $(BUILD)/deb
 DEB_SRC := $(DEB_DIR)/loom-$(LOOM_VERSION)
 
@@ -136,12 +140,14 @@ deb:
 	rm -rf $(DEB_DIR)
 	mkdir -p $(DEB_SRC)
 	tar -C $(TOP) --exclude=./build --exclude=./.git --exclude=./.lab-cache --exclude=./debian \
+		--exclude='./kmod/.*' --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude=Module.symvers --exclude=modules.order \
 		-cf - . | tar -C $(DEB_SRC) -xf -
 	cp -r $(TOP)/tools/deb/debian $(DEB_SRC)/debian
 	sed -i -e 's/@VERSION@/$(LOOM_VERSION)/' \
 		-e "s/@DATE@/$$(date -R -d @$${SOURCE_DATE_EPOCH:-$$(stat -c %Y $(TOP)/VERSION)})/" \
 		$(DEB_SRC)/debian/changelog
-	cd $(DEB_SRC) && dpkg-buildpackage -b -us -uc -j2 > $(DEB_DIR)/build.log 2>&1 || \
+	cd $(DEB_SRC) && dpkg-buildpackage -b -us -uc -j$(JOBS) > $(DEB_DIR)/build.log 2>&1 || \
 		{ tail -n 40 $(DEB_DIR)/build.log; echo "make deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)" >&2; exit 1; }
 	lintian --fail-on error,warning $(DEB_DIR)/*.changes
 	@ls $(DEB_DIR)/*.deb

@@ -2,9 +2,10 @@
 /*
  * BSUs (barrier/eureka units, Documentation/hw/bsu.rst): the grant of units
  * to contexts at LOOM_IOC_CTX_CREATE (each unit to one context of the card
- * at a time), the mmap of exactly the granted units' user pages, and their
- * release when the context is freed, and the sleeping wait for a granted
- * unit's condition (LOOM_IOC_BSU_WAIT; the io_uring one is in loom_uring.c).
+ * at a time), the page frames of exactly the granted units' user pages for
+ * the mmap fault handler, their release when the context is freed, and
+ * the sleeping wait for a granted unit's condition (LOOM_IOC_BSU_WAIT; the
+ * io_uring one is in loom_uring.c).
  * The BSU block is optional: a card without it grants nothing (-EINVAL for
  * any bsu_mask).
  */
@@ -94,41 +95,48 @@ bool loom_bsu_owner(struct loom_dev *ldev, u32 bsu, u32 *index)
 }
 
 /**
- * loom_bsu_mmap() - map the user pages of a context's units
+ * loom_bsu_mmap_check() - may @vma map the user pages of a context's units?
  * @ldev: the card, locked and alive
  * @ctx: the context
  * @vma: at most one page per unit of the card, page n = unit n
  *
- * Only the pages of granted units get page-table entries; the vma has no
- * fault handler, so touching any other page raises SIGBUS: a process
- * reaches no unit it was not granted.
+ * The pages are filled in by the fault handler (loom_bsu_pfn()).
  *
  * Return: 0; -EINVAL when the context holds no unit or @vma is larger
- * than the card's units; an io_remap_pfn_range() error.
+ * than the card's units.
  */
-int loom_bsu_mmap(struct loom_dev *ldev, struct loom_ctx *ctx,
-		  struct vm_area_struct *vma)
+int loom_bsu_mmap_check(struct loom_dev *ldev, struct loom_ctx *ctx,
+			struct vm_area_struct *vma)
 {
-	unsigned long pages = vma_pages(vma);
-	phys_addr_t base;
-	unsigned long b;
-	int err;
-
-	if (!ctx->bsu_mask || pages > loom_hw_bsu_count(ldev))
+	lockdep_assert_held(&ldev->lock);
+	if (!ctx->bsu_mask || vma_pages(vma) > loom_hw_bsu_count(ldev))
 		return -EINVAL;
-	/* the page area as checked at probe, never read again */
-	base = ldev->hal->regs_phys(ldev) + loom_hw_bsu_page_off(ldev, 0);
-	vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
-	for (b = 0; b < pages; b++) {
-		if (!(ctx->bsu_mask & BIT(b)))
-			continue;
-		err = io_remap_pfn_range(vma, vma->vm_start + b * PAGE_SIZE,
-					 PHYS_PFN(base + b * PAGE_SIZE),
-					 PAGE_SIZE, vma->vm_page_prot);
-		if (err)
-			return err;
-	}
 	return 0;
+}
+
+/**
+ * loom_bsu_pfn() - the page frame of a granted unit's user page
+ * @ldev: the card, locked and alive
+ * @ctx: the context
+ * @unit: page @unit of its BSU mapping
+ * @pfn: set to the frame
+ *
+ * Only the units granted to @ctx have a page, so a process reaches no unit
+ * it was not granted.
+ *
+ * Return: true; false for a unit the context does not hold.
+ */
+bool loom_bsu_pfn(struct loom_dev *ldev, struct loom_ctx *ctx,
+		  unsigned long unit, unsigned long *pfn)
+{
+	lockdep_assert_held(&ldev->lock);
+	if (unit >= BITS_PER_TYPE(ctx->bsu_mask) ||
+	    unit >= loom_hw_bsu_count(ldev) || !(ctx->bsu_mask & BIT(unit)))
+		return false;
+	/* the page area as checked at probe, never read again */
+	*pfn = PHYS_PFN(ldev->hal->regs_phys(ldev) +
+			loom_hw_bsu_page_off(ldev, unit));
+	return true;
 }
 
 /**

@@ -425,8 +425,10 @@ void loom_pin_uncharge(struct loom_dev *ldev, struct loom_pin *pin);
 int loom_bsu_grant(struct loom_dev *ldev, struct loom_ctx *ctx, u32 mask);
 void loom_bsu_release(struct loom_dev *ldev, struct loom_ctx *ctx);
 bool loom_bsu_owner(struct loom_dev *ldev, u32 bsu, u32 *index);
-int loom_bsu_mmap(struct loom_dev *ldev, struct loom_ctx *ctx,
-		  struct vm_area_struct *vma);
+int loom_bsu_mmap_check(struct loom_dev *ldev, struct loom_ctx *ctx,
+			struct vm_area_struct *vma);
+bool loom_bsu_pfn(struct loom_dev *ldev, struct loom_ctx *ctx,
+		  unsigned long unit, unsigned long *pfn);
 int loom_bsu_wait_check(struct loom_dev *ldev, struct loom_ctx *ctx, u32 unit,
 			u32 cond);
 int loom_bsu_cond_met(struct loom_dev *ldev, u32 unit, u32 cond, u32 value);

@@ -59,7 +59,7 @@ struct fifo_meta {
 		struct {
 			uint8_t in_flags;	/* flags, as above */
 			uint8_t route_ext;	/* input buffer heads: route_pack_ext */
-			uint16_t in_spare;
+			uint16_t route_up;	/* input buffer heads: route_pack_up */
 			uint32_t route;	/* input buffer heads: packed route result */
 		};
 	};

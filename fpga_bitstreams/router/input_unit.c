@@ -36,6 +36,7 @@ static void input_front_head(struct router *r, unsigned int port, unsigned int v
 
 	route_unpack(m->route, &iv->rt);
 	route_unpack_ext(m->route_ext, &iv->rt);
+	route_unpack_up(m->route_up, &iv->rt);
 	iv->rt.forward = (m->flags & FM_FWD) != 0;
 	iv->state = IVC_ROUTING;
 	iv->sent = 0;
@@ -80,6 +81,7 @@ static void input_write_port(struct router *r, unsigned int port)
 	struct fifo_meta *m;
 	uint32_t slot, route = 0;
 	uint8_t flags = 0, route_ext = 0;
+	uint16_t route_up = 0;
 
 	f->valid = false;
 	if (vc >= r->p.vcs) {
@@ -104,6 +106,7 @@ static void input_write_port(struct router *r, unsigned int port)
 		flags = FM_HEAD | (h.class & 1 ? FM_PAT : 0) | (rt.forward ? FM_FWD : 0);
 		route = route_pack(&rt);
 		route_ext = route_pack_ext(&rt);
+		route_up = route_pack_up(&rt);
 		iv->rx_left = rt.flits ? rt.flits : 1;
 		iv->rx_open = 1;
 		r->pcnt[port].pkts_in++;
@@ -123,6 +126,7 @@ static void input_write_port(struct router *r, unsigned int port)
 	m->word = 0;
 	m->route = route;
 	m->route_ext = route_ext;
+	m->route_up = route_up;
 	m->flags = flags;
 	flit_copy(pool_data(&r->pool, slot), f->data, r->p.flit_bytes);
 	fifo_push(&iv->buf, slot);

@@ -47,6 +47,9 @@ static inline struct router_decision decide(const struct route_view *v, unsigned
 			d.adapt_ports &= (1u << n_ports) - 1;
 		d.dimwar = (w0 & LOOM_RT_W0_DIMWAR) != 0;
 		d.hops_left = (w0 & LOOM_RT_W0_HOPS_MASK) >> LOOM_RT_W0_HOPS_SHIFT;
+		d.up_first = (w1 & LOOM_RT_W1_UP_FIRST_MASK) >> LOOM_RT_W1_UP_FIRST_SHIFT;
+		/* no up port beyond the radix: the W0 port alone */
+		d.uproute = (w0 & LOOM_RT_W0_UPROUTE) && d.up_first < n_ports;
 	}
 	return d;
 }
@@ -180,6 +183,30 @@ unsigned int route_dimwar_pick(unsigned int min, uint32_t mask, uint32_t usable,
 	return best;
 }
 
+unsigned int route_uproute_pick(unsigned int port, unsigned int first, uint64_t usable,
+				const uint32_t *occupancy, unsigned int n_ports, unsigned int rr)
+{
+	uint64_t best_occ = UINT64_MAX;
+	unsigned int best = port, span;
+
+	if (n_ports > 64)
+		n_ports = 64;
+	if (first >= n_ports)
+		return port;
+	span = n_ports - first;
+	if (port < 64 && (usable >> port & 1))
+		best_occ = occupancy[port];
+	for (unsigned int i = 0; i < span; i++) {
+		unsigned int p = first + (rr + i) % span;
+
+		if (p == port || !(usable >> p & 1) || occupancy[p] >= best_occ)
+			continue;
+		best = p;
+		best_occ = occupancy[p];
+	}
+	return best;
+}
+
 /* The deroute ports of a DimWAR entry: the other ports of @port's dimension. */
 static uint32_t dimwar_deroutes(const struct route_view *v, unsigned int n_net, unsigned int port)
 {
@@ -301,6 +328,10 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 	if (d.dimwar) {
 		route_dimwar(cfg, v, from_host, in_vc, h, &d, r);
 		return;
+	}
+	if (d.uproute && !(h->flags & LOOM_PKT_F_ORDERED)) {
+		r->uproute = true;
+		r->up_first = (uint8_t)d.up_first;
 	}
 	vin.class = h->class;
 	vin.injected = from_host || (cfg->card_vcs && route_vc_adaptive(in_vc));

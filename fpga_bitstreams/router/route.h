@@ -52,6 +52,8 @@ struct router_decision {
 	uint32_t adapt_ports;	/* minimal ports the adaptive VC may take (W1) */
 	bool dimwar;		/* entry allows DimWAR deroutes (W0_DIMWAR) */
 	unsigned int hops_left;	/* W0 minimal hops left (DimWAR's weight) */
+	bool uproute;		/* entry allows adaptive up-routes (W0_UPROUTE) */
+	unsigned int up_first;	/* W1 UP_FIRST: the up ports are up_first .. n_ports - 1 */
 };
 
 /*
@@ -130,6 +132,18 @@ unsigned int route_dimwar_pick(unsigned int min, uint32_t mask, uint32_t usable,
 			       const uint32_t *occupancy, unsigned int flits, unsigned int hops,
 			       unsigned int n_ports, unsigned int rr);
 
+/*
+ * The adaptive up-route choice (LOOM_RT_W0_UPROUTE): among the W0 port
+ * @port and the ports @first .. @n_ports - 1 that are usable (@usable bit
+ * set: up, with a free VC that has room for the packet), the one with the
+ * fewest flits sent and not yet credited (@occupancy[n]); a tie goes to
+ * @port, else to the first port from @rr on.  Returns @port when no other
+ * port is better (the caller then waits for it as for any deterministic
+ * route).  Ports 0..63.
+ */
+unsigned int route_uproute_pick(unsigned int port, unsigned int first, uint64_t usable,
+				const uint32_t *occupancy, unsigned int n_ports, unsigned int rr);
+
 /* ---- the route computation of the cycle-level router ---- */
 
 /* Why a packet leaves through the drop interface (0: it does not). */
@@ -201,6 +215,13 @@ struct route_result {
 	 */
 	bool dimwar;
 	uint8_t hops_left;	/* DimWAR: minimal hops left, 0..15 */
+	/*
+	 * Adaptive up-route entry: at VC allocation the packet may take,
+	 * instead of port, any of the network ports up_first .. n_net - 1
+	 * (route_uproute_pick) on a VC of vc's class.
+	 */
+	bool uproute;
+	uint8_t up_first;
 };
 
 /*
@@ -250,6 +271,18 @@ static inline void route_unpack_ext(uint8_t b, struct route_result *r)
 {
 	r->dimwar = b & 1;
 	r->hops_left = (b >> 1) & 0xf;
+}
+
+/* And the adaptive up-route in 16 bits of their own: uproute [0], up_first [8:1]. */
+static inline uint16_t route_pack_up(const struct route_result *r)
+{
+	return (uint16_t)(r->uproute | r->up_first << 1);
+}
+
+static inline void route_unpack_up(uint16_t b, struct route_result *r)
+{
+	r->uproute = b & 1;
+	r->up_first = (uint8_t)(b >> 1);
 }
 
 #endif

@@ -30,6 +30,11 @@
  * packet: a deroute that wins is requested like an adaptive VC, else the
  * minimal port's VC0 as a deterministic route.
  *
+ * An adaptive up-route (route_uproute_pick) takes the up port with the
+ * fewest flits outstanding among those with a free VC of its class that
+ * has room for the packet, requested like an adaptive VC; when that is
+ * the W0 port, the request is the deterministic one.
+ *
  * A packet whose route is a drop, or whose output is down, dead or
  * disabled with no adaptive alternative, goes to the drop interface
  * instead (state DROPPING).
@@ -80,6 +85,17 @@ static uint32_t va_occupancy(const struct router *r, unsigned int o)
 	return n;
 }
 
+/* A choice other than the W0 port @port: request @pick's free VC; else false. */
+static bool va_choose(struct va_req *q, unsigned int pick, unsigned int port, const int *free_vc)
+{
+	if (pick == port)
+		return false;
+	q->o = (uint8_t)pick;
+	q->ovc = (uint8_t)free_vc[pick];
+	q->adaptive = true;
+	return true;
+}
+
 /*
  * DimWAR: weigh the minimal port against the deroute ports whose VC1 is
  * free with room for the whole packet (route_dimwar_pick); true with @q
@@ -108,12 +124,35 @@ static bool va_dimwar(struct router *r, const struct route_result *rt, struct va
 	}
 	pick = route_dimwar_pick(rt->port, rt->adapt_mask, usable, occ, rt->flits,
 				 rt->hops_left, r->n_net, r->va_rr);
-	if (pick == rt->port)
-		return false;
-	q->o = (uint8_t)pick;
-	q->ovc = (uint8_t)free_vc[pick];
-	q->adaptive = true;
-	return true;
+	return va_choose(q, pick, rt->port, free_vc);
+}
+
+/*
+ * Adaptive up-route: the least occupied up port with a free VC of the
+ * class with room for the packet (route_uproute_pick); true with @q set
+ * when it is not the W0 port.
+ */
+static bool va_uproute(struct router *r, const struct route_result *rt, struct va_req *q)
+{
+	uint32_t occ[ROUTER_PORTS_MAX] = { 0 };
+	int free_vc[ROUTER_PORTS_MAX];
+	uint64_t usable = 0;
+	unsigned int pick;
+
+	/* the up ports and the W0 port: usable with a free VC of the class */
+	for (unsigned int a = rt->up_first; a <= r->n_net; a++) {
+		unsigned int o = a < r->n_net ? a : rt->port;
+
+		if (o >= r->n_net || (usable >> o & 1) || !out_usable(r, o))
+			continue;
+		free_vc[o] = va_free_vc(r, o, rt->vc, rt->flits);
+		if (free_vc[o] < 0)
+			continue;
+		usable |= 1ull << o;
+		occ[o] = va_occupancy(r, o);
+	}
+	pick = route_uproute_pick(rt->port, rt->up_first, usable, occ, r->n_net, r->va_rr);
+	return va_choose(q, pick, rt->port, free_vc);
 }
 
 /* The request of a routed VC; false if it makes none this cycle. */
@@ -131,6 +170,9 @@ static bool va_request(struct router *r, unsigned int port, unsigned int vc, str
 	q->vc = (uint8_t)vc;
 	if (rt->dimwar) {
 		if (rt->adapt_mask && va_dimwar(r, rt, q))
+			return true;
+	} else if (rt->uproute) {
+		if (va_uproute(r, rt, q))
 			return true;
 	} else if (rt->adapt_mask) {
 		uint32_t credits[32] = { 0 }, usable = 0;

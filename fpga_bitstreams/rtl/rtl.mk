@@ -3,6 +3,10 @@
 #   rtl-gen      the Verilog headers generated from the C sources
 #   rtl-harness  the Verilated equivalence harness and its mutated builds
 #                (part of 'tests'; cached by content under ~/.cache/loom/rtl)
+#   rtl-equiv-router  the router-top harness, one build per configuration
+#                and its mutants (cached the same way; not part of 'tests')
+#   rtl-equiv    the router-top campaign, short; rtl-equiv-long: 10^6
+#                cycles a seed
 #   rtl-lint     verilator --lint-only -Wall of every unit and the router top
 #   synth        Yosys synth_xilinx of the card router, resource report
 #   synth-units  Yosys synth_xilinx of each unit at the card's sizes, resource
@@ -33,7 +37,7 @@ RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate-arbiter $(RTL_BUILD)/equiv_units
 RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
                 -CFLAGS "-O2 -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'"
 
-.PHONY: rtl-gen rtl-harness rtl-lint synth synth-units FORCE
+.PHONY: rtl-gen rtl-harness rtl-equiv-router rtl-equiv rtl-equiv-long rtl-lint synth synth-units FORCE
 
 $(RTL_GEN): $(RTL_GEN_SRCS) $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
 	@mkdir -p $(dir $@)
@@ -69,6 +73,42 @@ $(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 
 rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)
+
+# the router-top harness: one Verilated build per configuration, set by
+# the -G flags alone (the harness reads them back from the INFO block);
+# the routing table is held at 64 entries to keep the model small
+RTL_EQ_SMALL := -GRT_ENTRIES=64 -GSTART_VC1_BITS=64
+RTL_EQ_G_card        := $(RTL_EQ_SMALL)
+RTL_EQ_G_torus       := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GORG=1
+RTL_EQ_G_torus-tiled := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GROWS=2 -GCOLS=3 \
+                        -GARB_SA_IN=3 -GARB_SA_OUT=1 -GARB_OUT=2 -GARB_VA_OUT=3
+RTL_EQ_CONFIGS := card torus torus-tiled
+RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter
+RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
+RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/%,$(RTL_SV))
+RTL_ROUTER_C  := $(ROUTER_SRCS) rtl/gen/rtl_consts.c
+RTL_ROUTER_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_ROUTER_C:.c=.o))
+RTL_EQ_IN := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) $(RTL_DIR)/harness/equiv_router.cpp \
+             $(RTL_ROUTER_O) $(RTL_DIR)/rtl_regs.h $(wildcard $(SRC_DIR)/router/*.h) \
+             $(wildcard $(TOP)/include/loom_hw/*.h)
+# equiv_router-CONFIG[-mutate-KIND]
+$(RTL_BUILD)/equiv_router-%: $(RTL_GEN_DIR)/.stamp $(RTL_ROUTER_O) FORCE
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_router $* -- $(RTL_VFLAGS) \
+		$(RTL_EQ_G_$(firstword $(subst -mutate-, ,$*))) \
+		$(if $(findstring mutate-arbiter,$*),-DLOOM_MUTATE_ARBITER) \
+		$(if $(findstring mutate-credit,$*),-DLOOM_MUTATE_CREDIT) \
+		$(RTL_ROUTER_SV) $(RTL_DIR)/harness/equiv_router.cpp $(RTL_ROUTER_O) -- $(RTL_EQ_IN)
+rtl-equiv-router: $(RTL_EQ_BINS)
+
+# the router-top campaigns: short (2 seeds of 2 * 10^4 cycles a
+# configuration, the regression seeds, the mutants) and long
+rtl-equiv: rtl-equiv-router
+	BUILD=$(BUILD) $(RTL_DIR)/harness/equiv_router_campaign.sh
+rtl-equiv-long: rtl-equiv-router
+	BUILD=$(BUILD) LOOM_RTL_EQUIV_CYCLES=1000000 LOOM_RTL_EQUIV_SEEDS=8 \
+		$(RTL_DIR)/harness/equiv_router_campaign.sh
+.SECONDARY: $(RTL_ROUTER_O)
+
 
 # lint: every module as its own top at its defaults
 RTL_MODULES := $(notdir $(RTL_SV:.sv=))

@@ -180,10 +180,22 @@
 #define LOOM_RT_W0_DIMWAR		(1u << 9)
 #define LOOM_RT_W0_HOPS_SHIFT		12
 #define LOOM_RT_W0_HOPS_MASK		0x0000f000u
-#define LOOM_RT_W0_VALID		(1u << 31)
-/* word 1: physical destination [15:0]; minimal output ports the adaptive
- * VC may choose among [31:24] (bit n = port n; 0 = only the W0 port)
+/* Adaptive up-route (up/down routing in a folded Clos, BlackWidow): the
+ * packet may leave by any usable network port from W1 UP_FIRST to the
+ * last one instead of the W0 port, on the VC the W0 port would give it,
+ * choosing the port with the fewest flits sent and not yet credited.
+ * Every such port goes up toward a common ancestor of the destination,
+ * so any choice keeps the up-then-down order that makes routes
+ * deadlock free.
  */
+#define LOOM_RT_W0_UPROUTE		(1u << 10)
+#define LOOM_RT_W0_VALID		(1u << 31)
+/* word 1: physical destination [15:0]; the first up port of an UPROUTE
+ * entry [23:16]; minimal output ports the adaptive VC may choose among
+ * [31:24] (bit n = port n; 0 = only the W0 port)
+ */
+#define LOOM_RT_W1_UP_FIRST_SHIFT	16
+#define LOOM_RT_W1_UP_FIRST_MASK	0x00ff0000u
 #define LOOM_RT_W1_PHYS_MASK		0x0000ffffu
 #define LOOM_RT_W1_ADAPT_PORTS_SHIFT	24
 #define LOOM_RT_W1_ADAPT_PORTS_MASK	0xff000000u

@@ -15,6 +15,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/lab.sh"
+. "$here/../lib/mpi_rma.sh"
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 prov=$build/lib/libfabric
@@ -70,10 +71,8 @@ done
 lab_exec 0 "$mpirun --mca osc rdma --mca btl ofi,self --mca btl_ofi_provider_include loom \
 	--mca btl_base_verbose 100 -np 4 --host $hosts $rma_prog" >"$out/rma" 2>&1
 rc=$?
-# every rank's ofi BTL came up, and it may only take the loom provider
-btls=$(grep -c 'select: init of component ofi returned success' "$out/rma")
-if [ $rc = 0 ] && [ "$btls" = 4 ] && grep -q '^PASSED: 4 ranks$' "$out/rma" &&
-   ! grep -q '^FAIL' "$out/rma"; then
+btls=$(mpi_rma_btls "$out/rma")
+if [ $rc = 0 ] && mpi_rma_passed "$out/rma" 4; then
 	tap_ok "mpi_rma, 4 ranks on 4 hosts, osc rdma on the ofi BTL over loom: put, get, accumulate, fence, locks, every byte"
 else
 	tap_fail "mpi_rma, 4 ranks on 4 hosts, osc rdma on the ofi BTL over loom (rc $rc, $btls ranks with the ofi BTL)"

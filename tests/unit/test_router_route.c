@@ -8,7 +8,8 @@
  * a packet that continues in its dimension through a dateline port is
  * marked VC1 and counted on VC1, one that enters the dimension there keeps
  * its start VC; DimWAR weighs the minimal port against the deroutes of its
- * dimension and deroutes at most once.
+ * dimension and deroutes at most once; an adaptive up-route takes the
+ * least occupied up port with a free VC, on the deterministic VC.
  */
 #include "router_fabric.h"
 #include "tap.h"
@@ -206,13 +207,85 @@ static void dimwar(void)
 	fab_free(f);
 }
 
+static void uproute_pick(void)
+{
+	static const struct {
+		unsigned int port, first;
+		uint64_t usable;
+		uint32_t occ[4];
+		unsigned int rr, want;
+	} c[] = {
+		{ 2, 2, 0xc, { 0, 0, 0, 0 }, 0, 2 },	/* a tie: the W0 port */
+		{ 2, 2, 0xc, { 0, 0, 5, 1 }, 0, 3 },	/* fewer flits outstanding */
+		{ 2, 2, 0x8, { 0, 0, 0, 9 }, 0, 3 },	/* W0 port not usable */
+		{ 2, 2, 0x4, { 0, 0, 9, 0 }, 0, 2 },	/* no other usable: W0 */
+		{ 0, 1, 0xe, { 0, 4, 4, 4 }, 1, 2 },	/* W0 port 0 unusable, a tie from rr */
+		{ 0, 1, 0xf, { 9, 9, 9, 9 }, 0, 0 },	/* W0 below the up ports, a tie */
+		{ 1, 4, 0xf, { 5, 0, 0, 0 }, 0, 1 },	/* no up port within the radix */
+	};
+	char what[160] = "";
+	unsigned int bad = 0;
+
+	for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		unsigned int got = route_uproute_pick(c[i].port, c[i].first, c[i].usable, c[i].occ,
+						      4, c[i].rr);
+
+		if (got != c[i].want && !bad++)
+			snprintf(what, sizeof(what), ": case %u: port %u, want %u", i, got,
+				 c[i].want);
+	}
+	tap_ok(!bad, "up-route choice: fewest flits outstanding among usable ports, ties to the W0 port%s",
+	       what);
+}
+
+/*
+ * An adaptive up-route in the router: node 0's entry names port 0 with
+ * the up ports from port 1 on.  With port 0 stuck, requests after the
+ * first (a tie: port 0) leave port 1, on their own VC (REQ0, not the
+ * adaptive VC); ordered ones wait for port 0.
+ */
+static void uproute(void)
+{
+	struct fab *f = card3();
+	unsigned int on_1 = 0, other_vc = 0, ordered_1 = 0;
+	struct loom_pkt_hdr h;
+
+	f->rt[0][0] |= LOOM_RT_W0_UPROUTE;
+	f->rt[0][1] |= 1u << LOOM_RT_W1_UP_FIRST_SHIFT;
+	router_out(f->r[0], 0)->back.ready = false;	/* port 0 is stuck */
+	for (unsigned int i = 0; i < 6; i++) {
+		int id = fab_send(f, 2, 0, LOOM_VC_REQ0, LOOM_CLASS_REQ, 64, 40 * i);
+
+		if (i >= 3)
+			f->pkts[id].bytes[6] = LOOM_PKT_F_ORDERED;
+	}
+	for (unsigned int c = 0; c < 400; c++) {
+		struct flit *fl;
+
+		fab_step(f);
+		fl = &router_out(f->r[0], 1)->fwd;
+		if (fl->valid && fl->head) {
+			memcpy(&h, fl->data, 8);
+			on_1++;
+			other_vc += fl->vc != LOOM_VC_REQ0;
+			ordered_1 += (h.flags & LOOM_PKT_F_ORDERED) != 0;
+		}
+	}
+	tap_ok(on_1 == 2 && !other_vc && !ordered_1 && !f->pkts[0].delivered,
+	       "up-route: with port 0 stuck, %u of 3 requests leave up port 1 (want 2: the first ties to port 0), %u on a VC other than REQ0 (want 0), %u ordered ones (want 0)",
+	       on_1, other_vc, ordered_1);
+	fab_free(f);
+}
+
 int main(void)
 {
-	tap_plan(5);
+	tap_plan(7);
 	barrier();
 	adaptive();
 	dateline();
 	dimwar_weights();
 	dimwar();
+	uproute_pick();
+	uproute();
 	return tap_exit_status();
 }

@@ -17,6 +17,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/lab.sh"
+. "$here/../lib/mpi_rma.sh"
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 prov=$build/lib/libfabric
@@ -113,10 +114,8 @@ lab_exec 0 "timeout 300 mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h
 	--mca osc rdma --mca btl ofi,self --mca btl_ofi_provider_include loom -x $env \
 	--mca btl_base_verbose 100 $rma_prog" >"$out/mpirma" 2>&1
 rc=$?
-# every rank's ofi BTL came up, and it may only take the loom provider
-btls=$(grep -c 'select: init of component ofi returned success' "$out/mpirma")
-if [ $rc = 0 ] && [ "$btls" = 4 ] && grep -q '^PASSED: 4 ranks$' "$out/mpirma" &&
-   ! grep -q '^FAIL' "$out/mpirma"; then
+btls=$(mpi_rma_btls "$out/mpirma")
+if [ $rc = 0 ] && mpi_rma_passed "$out/mpirma" 4; then
 	tap_ok "Open MPI one-sided, osc rdma on the ofi BTL over loom, 4 ranks on 2 hosts: put, get, accumulate, fence, locks, every byte"
 else
 	tap_fail "Open MPI one-sided, osc rdma on the ofi BTL over loom, 4 ranks on 2 hosts (rc $rc, $btls ranks with the ofi BTL)"

@@ -87,10 +87,57 @@ static int dimwar_next(const struct fm_graph *g, const struct fm_routes *r, int 
 }
 
 /*
- * DimWAR: the dependencies of every path a deroute can take, per
- * destination a search over the (channel, VC) reachable from any source.
+ * The channels a packet for @dest may take at @n after arriving on
+ * network port channel @prev_port of the previous node on VC @vc_in (-1:
+ * injected): the table's port and, for an adaptive up-route entry, every
+ * cabled port from its first up port on, each on the VC the table's model
+ * gives it (routes_walk's rules).  Returns how many were put in @out (room
+ * for g->ports + 1).
  */
-static int collect_dimwar(const struct fm_graph *g, const struct fm_routes *r,
+static int uproute_next(const struct fm_graph *g, const struct fm_routes *r, int n, int dest,
+			int prev_port, int vc_in, struct fm_hop *out)
+{
+	int p = routes_port(r, n, dest), first = r->up_first[n * r->nodes + dest], k = 0;
+
+	if (p < 0)
+		return 0;
+	for (int q = 0; q < g->ports; q++) {
+		int vc = vc_in;
+
+		if (q != p && (first == FM_NO_UPROUTE || q < first ||
+			       graph_peer(g, n, q)->node == FM_NO_PEER))
+			continue;
+		if (vc_in < 0 || r->port_dim[q] < 0 || r->port_dim[q] != r->port_dim[prev_port])
+			vc = r->start_vc[n * r->nodes + dest];
+		if (r->dateline[n * g->ports + q])
+			vc = 1;
+		out[k++] = (struct fm_hop){ n, q, r->uses_vcs ? vc : 0 };
+	}
+	return k;
+}
+
+static bool has_uproutes(const struct fm_routes *r)
+{
+	for (size_t i = 0; i < (size_t)r->nodes * (size_t)r->nodes; i++)
+		if (r->up_first[i] != FM_NO_UPROUTE)
+			return true;
+	return false;
+}
+
+static int adaptive_next(const struct fm_graph *g, const struct fm_routes *r, int n, int dest,
+			 int prev_port, int vc_in, struct fm_hop *out)
+{
+	if (r->dimwar)
+		return dimwar_next(g, r, n, dest, vc_in, out);
+	return uproute_next(g, r, n, dest, prev_port, vc_in, out);
+}
+
+/*
+ * DimWAR and adaptive up-routes: the dependencies of every path a
+ * deroute or an up-route choice can take, per destination a search over
+ * the (channel, VC) reachable from any source.
+ */
+static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
 			  struct fm_cdg_edges *es, unsigned char *used)
 {
 	uint32_t nv = (uint32_t)(g->nodes * g->ports * FM_NUM_VCS);
@@ -106,7 +153,7 @@ static int collect_dimwar(const struct fm_graph *g, const struct fm_routes *r,
 
 		memset(seen, 0, nv);
 		for (int s = 0; s < g->nodes; s++) {
-			int k = s == d ? 0 : dimwar_next(g, r, s, d, -1, next);
+			int k = s == d ? 0 : adaptive_next(g, r, s, d, -1, -1, next);
 
 			for (int i = 0; i < k; i++) {
 				uint32_t v = vertex_id(g, &next[i]);
@@ -125,7 +172,7 @@ static int collect_dimwar(const struct fm_graph *g, const struct fm_routes *r,
 			used[v] = 1;
 			if (n == FM_NO_PEER || n == d)
 				continue;
-			k = dimwar_next(g, r, n, d, at.vc, next);
+			k = adaptive_next(g, r, n, d, at.port, at.vc, next);
 			for (int i = 0; i < k; i++) {
 				uint32_t w = vertex_id(g, &next[i]);
 
@@ -155,9 +202,9 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r,
 
 	if (!hops)
 		return -1;
-	if (r->dimwar) {
+	if (r->dimwar || has_uproutes(r)) {
 		free(hops);
-		return collect_dimwar(g, r, es, used);
+		return collect_adaptive(g, r, es, used);
 	}
 	for (int s = 0; s < g->nodes; s++) {
 		for (int d = 0; d < g->nodes; d++) {

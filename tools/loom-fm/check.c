@@ -35,7 +35,7 @@ int check_routes(const struct fm_graph *g, const struct fm_routes *r, struct fm_
 	}
 	for (int s = 0; s < g->nodes; s++) {
 		graph_bfs(g, s, dist, queue);
-		for (int d = 0; d < g->nodes; d++) {
+		for (int d = 0; d < graph_terminals(g); d++) {
 			int stuck, n;
 
 			if (s == d)

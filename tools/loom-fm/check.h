@@ -38,7 +38,10 @@ struct fm_route_check {
 	int worst_src, worst_dest, worst_hops, worst_dist;
 };
 
-/* 0, or -1 on ENOMEM. */
+/*
+ * Walk the route from every node to every terminal (graph_terminals(): a
+ * fat tree's or a dragonfly's switches are no destination).  0, or -1 on ENOMEM.
+ */
 int check_routes(const struct fm_graph *g, const struct fm_routes *r, struct fm_route_check *c);
 
 const char *check_walk_reason(int why);

@@ -10,6 +10,7 @@ const struct fm_engine *const fm_engines[] = {
 	&fm_engine_minhop,
 	&fm_engine_updown,
 	&fm_engine_dimwar,
+	&fm_engine_dragonfly,
 	NULL,
 };
 
@@ -19,6 +20,22 @@ const struct fm_engine *engine_find(const char *name)
 		if (!strcmp(fm_engines[i]->name, name))
 			return fm_engines[i];
 	return NULL;
+}
+
+const char *engine_default_name(const struct fm_graph *g)
+{
+	switch (g->shape.kind) {
+	case FM_SHAPE_MESH:
+	case FM_SHAPE_TORUS:
+	case FM_SHAPE_HYPERX:
+		return "dor";
+	case FM_SHAPE_DRAGONFLY:
+		return "dragonfly";
+	case FM_SHAPE_FATTREE:
+	case FM_SHAPE_NONE:
+		break;
+	}
+	return "updown";
 }
 
 void engine_default_opts(struct fm_engine_opts *o)

@@ -17,7 +17,8 @@ struct fm_engine_opts {
 	bool datelines;		/* dor: one dateline per torus ring (default on) */
 	int root;		/* updown: root of the spanning tree (default 0) */
 	bool adaptive;		/* minhop: adaptive entries where several minimal
-				 * ports exist (default on; off: in-order delivery)
+				 * ports exist; updown on a fat tree: adaptive
+				 * up-routes (default on; off: in-order delivery)
 				 */
 	bool tie_split;		/* dor: a half-way tie on a ring of 4 or more goes +
 				 * from even coordinates, - from odd ones (default
@@ -41,6 +42,7 @@ extern const struct fm_engine fm_engine_dor;
 extern const struct fm_engine fm_engine_minhop;
 extern const struct fm_engine fm_engine_updown;
 extern const struct fm_engine fm_engine_dimwar;
+extern const struct fm_engine fm_engine_dragonfly;
 
 /* NULL-terminated list of all engines, in the order --help shows them. */
 extern const struct fm_engine *const fm_engines[];
@@ -56,6 +58,8 @@ void engine_default_opts(struct fm_engine_opts *o);
 /* --ties split|plus and --vc-assign balanced|crossing: 0, or -1 for another value */
 int engine_parse_ties(const char *v, struct fm_engine_opts *o);
 int engine_parse_vc_assign(const char *v, struct fm_engine_opts *o);
+/* The engine for @g when none is named: dor on grids and HyperX, dragonfly, else updown. */
+const char *engine_default_name(const struct fm_graph *g);
 
 /* Allocate tables and run the engine; NULL with a message in err. */
 struct fm_routes *engine_run(const struct fm_engine *e, const struct fm_graph *g,

@@ -35,7 +35,9 @@ static int dimwar_compute(const struct fm_graph *g, const struct fm_engine_opts 
 			 "engine dimwar routes HyperX shapes only (hyperx:S1xS2[x...]): its "
 			 "deroutes are lateral hops within a fully connected dimension, which "
 			 "%s has not", s->kind == FM_SHAPE_NONE ? "a topology file" :
-				       s->kind == FM_SHAPE_TORUS ? "a torus" : "a mesh");
+				       s->kind == FM_SHAPE_TORUS ? "a torus" :
+				       s->kind == FM_SHAPE_MESH ? "a mesh" :
+				       s->kind == FM_SHAPE_FATTREE ? "a fat tree" : "a dragonfly");
 		return -1;
 	}
 	if (g->ports > LOOM_MAX_PORTS) {

@@ -73,10 +73,11 @@ static int dor_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
 	const struct fm_shape *s = &g->shape;
 	int c[FM_MAX_DIMS], t[FM_MAX_DIMS];
 
-	if (s->kind == FM_SHAPE_NONE) {
+	if (!graph_has_coords(g)) {
 		snprintf(err, errlen,
 			 "engine dor needs coordinates: use --shape (mesh, torus, ring, hyperx), "
-			 "or the minhop or updown engine for a topology file");
+			 "or the minhop or updown engine for a topology file or a fat tree, "
+			 "dragonfly for a dragonfly");
 		return -1;
 	}
 	engine_dor_model(g, o, r);

@@ -53,7 +53,7 @@ static int minhop_compute(const struct fm_graph *g, const struct fm_engine_opts 
 		return -1;
 	}
 	/* dimensions of the ports and the datelines of the tori, as dor's */
-	if (g->shape.kind != FM_SHAPE_NONE)
+	if (graph_has_coords(g))
 		engine_dor_model(g, o, r);
 	for (int dest = 0; dest < g->nodes; dest++) {
 		/* cables are bidirectional: distances to dest = distances from it */

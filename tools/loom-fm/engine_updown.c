@@ -14,6 +14,16 @@
  * remaining route.  A packet that arrived going down came from a node
  * with a down-only route through this one, so it continues down.  Nodes
  * the root cannot reach get their own tree, rooted at their lowest id.
+ *
+ * On a fat tree (fattree:K:N) the levels are the tree's own: every top
+ * switch is a root (--root is not used), so the up channels are the
+ * switches' up ports and the routes minimal.  A packet going up may take
+ * any up port toward a common ancestor (BlackWidow's adaptive
+ * up-routes): where every cabled port from the first such port on is one,
+ * the entry is programmed LOOM_RT_W0_UPROUTE with that first port, and
+ * the deterministic port among them is chosen by destination (d mod k) so
+ * that deterministic routes spread over the up ports too (--no-adaptive:
+ * those alone).
  */
 #include "engine.h"
 
@@ -24,6 +34,7 @@
 struct updown {
 	const struct fm_graph *g;
 	int *level, *order, *queue, *down, *best;
+	bool fattree, adaptive;
 };
 
 /* The channel u -> v goes up (toward the root). */
@@ -42,9 +53,15 @@ static void updown_levels(struct updown *u, int root)
 
 	for (int n = 0; n < g->nodes; n++)
 		u->level[n] = -1;
-	for (int r = root, next = 0; r >= 0;) {
-		u->level[r] = 0;
-		u->queue[tail++] = r;
+	for (int n = 0; n < g->nodes; n++) {
+		/* on a fat tree every top switch is a root */
+		if (u->fattree ? graph_fattree_level(&g->shape, n) == g->shape.levels - 1 :
+				 n == root) {
+			u->level[n] = 0;
+			u->queue[tail++] = n;
+		}
+	}
+	for (int r, next = 0;;) {
 		while (head < tail) {
 			int n = u->queue[head++];
 
@@ -60,12 +77,46 @@ static void updown_levels(struct updown *u, int root)
 		for (r = -1; next < g->nodes && r < 0; next++)
 			if (u->level[next] < 0)
 				r = next;
+		if (r < 0)
+			break;
+		u->level[r] = 0;
+		u->queue[tail++] = r;
 	}
 	/* counting sort by level, stable in id */
 	for (int lvl = 0, k = 0; k < g->nodes; lvl++)
 		for (int n = 0; n < g->nodes; n++)
 			if (u->level[n] == lvl)
 				u->order[k++] = n;
+}
+
+/*
+ * Fat tree, @n going up toward @dest: the deterministic port by the
+ * destination's digit at @n's level (d mod k) among the up ports of
+ * equal legal route length, and the adaptive up-route when those are
+ * every cabled port from the first of them on.
+ */
+static void updown_spread(const struct updown *u, struct fm_routes *r, int n, int dest)
+{
+	const struct fm_graph *g = u->g;
+	int cand[FM_MAX_PORTS], nc = 0, cabled = 0, digit = dest;
+	int level = graph_fattree_level(&g->shape, n);
+
+	for (int p = 0; p < g->ports; p++) {
+		int m = graph_peer(g, n, p)->node;
+
+		if (m != FM_NO_PEER && is_up(u, n, m) && u->best[m] >= 0 &&
+		    u->best[m] + 1 == u->best[n])
+			cand[nc++] = p;
+	}
+	if (nc < 2)
+		return;
+	for (int l = 0; l < level; l++)
+		digit /= g->shape.k;
+	r->port[n * g->nodes + dest] = cand[digit % nc];
+	for (int p = cand[0]; p < g->ports; p++)
+		cabled += graph_peer(g, n, p)->node != FM_NO_PEER;
+	if (cabled == nc && u->adaptive)
+		r->up_first[n * g->nodes + dest] = (unsigned char)cand[0];
 }
 
 static void updown_dest(struct updown *u, struct fm_routes *r, int dest)
@@ -119,13 +170,17 @@ static void updown_dest(struct updown *u, struct fm_routes *r, int dest)
 		if (choice != FM_PORT_NONE)
 			u->best[n] = best;
 		r->port[n * g->nodes + dest] = choice;
+		if (u->fattree && u->down[n] < 0 && choice != FM_PORT_NONE)
+			updown_spread(u, r, n, dest);
 	}
 }
 
 static int updown_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
 			  struct fm_routes *r, char *err, size_t errlen)
 {
-	struct updown u = { .g = g };
+	struct updown u = {
+		.g = g, .fattree = g->shape.kind == FM_SHAPE_FATTREE, .adaptive = o->adaptive,
+	};
 	size_t sz = (size_t)g->nodes * sizeof(int);
 	int rc = -1;
 
@@ -159,6 +214,7 @@ out:
 const struct fm_engine fm_engine_updown = {
 	.name = "updown",
 	.summary = "up*/down* from a BFS spanning tree (--root); any connected\n"
-		   "           graph, damaged ones too; one VC",
+		   "           graph, damaged ones too; one VC; on a fat tree the tree's\n"
+		   "           levels, with adaptive up-routes",
 	.compute = updown_compute,
 };

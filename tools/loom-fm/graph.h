@@ -19,13 +19,23 @@
 #define FM_NO_PEER	(-1)
 #define FM_MAX_LOGICAL	1024	/* logical ids 0..1023 (LOOM_MAX_NODES) */
 
-enum fm_shape_kind { FM_SHAPE_NONE, FM_SHAPE_MESH, FM_SHAPE_TORUS, FM_SHAPE_HYPERX };
+enum fm_shape_kind {
+	FM_SHAPE_NONE, FM_SHAPE_MESH, FM_SHAPE_TORUS, FM_SHAPE_HYPERX,
+	FM_SHAPE_FATTREE,		/* k-ary n-tree: terminals, then switches by level */
+	FM_SHAPE_DRAGONFLY,		/* terminals, then routers by group */
+};
 
-/* What the graph was built from, for engines that need coordinates (dor). */
+/*
+ * What the graph was built from, for engines that need coordinates (dor)
+ * or the structure (updown's levels on a fat tree, dragonfly's groups).
+ */
 struct fm_shape {
 	enum fm_shape_kind kind;	/* NONE: a topology file */
 	int dims;
 	int size[FM_MAX_DIMS];		/* 1 beyond dims */
+	/* FATTREE: k (down ports = up ports per switch), levels n */
+	/* DRAGONFLY: a routers per group, p terminals per router, h global ports */
+	int k, levels, a, p, h, groups;
 };
 
 struct fm_port_end {
@@ -41,7 +51,26 @@ struct fm_graph {
 	struct fm_port_end *peer;	/* [node * ports + port] */
 	int *logical;			/* [node]: logical id a topology file states
 					 * ('node N logical L'), -1 none; NULL: none */
+	/*
+	 * Nodes 0 .. terminals - 1 carry traffic (a fat tree's or a
+	 * dragonfly's terminal cards); the others are switches whose host
+	 * ports stay idle.  0: every node is a terminal.
+	 */
+	int terminals;
 };
+
+/* A mesh, torus, ring or HyperX: nodes have coordinates (graph_coords()). */
+static inline bool graph_has_coords(const struct fm_graph *g)
+{
+	return g->shape.kind == FM_SHAPE_MESH || g->shape.kind == FM_SHAPE_TORUS ||
+	       g->shape.kind == FM_SHAPE_HYPERX;
+}
+
+/* The nodes that send and receive traffic: 0 .. graph_terminals() - 1. */
+static inline int graph_terminals(const struct fm_graph *g)
+{
+	return g->terminals ? g->terminals : g->nodes;
+}
 
 /* Allocate a graph of nodes x ports with every port uncabled; NULL on ENOMEM. */
 struct fm_graph *graph_new(int nodes, int ports);
@@ -67,7 +96,8 @@ int graph_parse_end(const char *s, int *node, int *port);
 
 /*
  * Build a graph from a shape: ring:N, mesh:XxY[xZ], torus:XxY[xZ],
- * hyperx:S1xS2[xS3].  NULL with a message in err on a bad shape.
+ * hyperx:S1xS2[xS3], fattree:K:N, dragonfly:A:P:H.  NULL with a message
+ * in err on a bad shape.
  */
 struct fm_graph *graph_from_shape(const char *spec, char *err, size_t errlen);
 
@@ -76,6 +106,13 @@ void graph_coords(const struct fm_shape *s, int node, int coord[FM_MAX_DIMS]);
 
 /* hyperx: the port of a node whose coordinate in dim is c toward coordinate to. */
 int graph_hyperx_port(const struct fm_shape *s, int dim, int c, int to);
+
+/*
+ * Fat tree: the level of node @n (0 leaf switches .. levels - 1 top, a
+ * terminal -1); dragonfly: the group of router or terminal @n.
+ */
+int graph_fattree_level(const struct fm_shape *s, int n);
+int graph_dragonfly_group(const struct fm_shape *s, int n);
 
 /* Hop distances from src over directed channels; -1 unreachable.  dist[nodes]. */
 void graph_bfs(const struct fm_graph *g, int src, int *dist, int *queue);

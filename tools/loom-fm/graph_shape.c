@@ -8,6 +8,21 @@
  * ports of dimension d are a block of S_d - 1 ports after those of the
  * lower dimensions, port j of the block facing coordinate j (j below the
  * node's own coordinate) or j + 1 (j at or above it).
+ *
+ * Fat tree (fattree:K:N, a k-ary n-tree folded Clos): K^N terminal nodes
+ * (cards with one cable, port 0), then N levels of K^(N-1) switches of 2K
+ * ports, leaves (level 0) first.  Ports 0..K-1 of a switch go down, ports
+ * K..2K-1 up.  Terminal t is on port t mod K of leaf t / K.  Switch w of
+ * level l (digits w_i in base K) has up port K + j cabled to down port
+ * w_l of the level l + 1 switch whose digit l is j.
+ *
+ * Dragonfly (dragonfly:A:P:H): A*H + 1 groups of A routers, each router
+ * with P terminals (ports 0..P-1), A - 1 local ports to the other routers
+ * of its group (port P + r' or P + r' - 1 toward router r') and H global
+ * ports (P + A - 1 + j).  Terminals first (terminal t on port t mod P of
+ * router t / P), then the routers group by group.  Global port j of router
+ * r in group G is the group's global link i = r*H + j, to group
+ * (G + i + 1) mod groups: one link between every two groups.
  */
 #include "graph.h"
 
@@ -49,8 +64,146 @@ int graph_hyperx_port(const struct fm_shape *s, int dim, int c, int to)
 
 static const char *const shape_forms =
 	"ring:N, mesh:XxY[xZ...], torus:XxY[xZ...] or hyperx:S1xS2[xS3...], up to 7 "
-	"dimensions, each size 2..64, at most 512 nodes and 64 ports (e.g. torus:4x4, ring:5, "
-	"hyperx:3x3)";
+	"dimensions, each size 2..64; fattree:K:N (K-ary N-tree); dragonfly:A:P:H (A routers "
+	"of P terminals and H global links per group); at most 512 nodes and 64 ports (e.g. "
+	"torus:4x4, ring:5, hyperx:3x3, fattree:4:2, dragonfly:4:2:2)";
+
+int graph_fattree_level(const struct fm_shape *s, int n)
+{
+	int terminals = 1, width = 1;
+
+	for (int l = 0; l < s->levels; l++)
+		terminals *= s->k;
+	width = terminals / s->k;
+	return n < terminals ? -1 : (n - terminals) / width;
+}
+
+int graph_dragonfly_group(const struct fm_shape *s, int n)
+{
+	int terminals = s->groups * s->a * s->p;
+
+	return n < terminals ? n / (s->a * s->p) : (n - terminals) / s->a;
+}
+
+/* "N:N[:N]" into v[0..want-1]; 0 or -1. */
+static int parse_fields(const char *s, int *v, int want)
+{
+	for (int i = 0; i < want; i++) {
+		int digits = 0;
+
+		v[i] = 0;
+		while (*s >= '0' && *s <= '9' && digits < 4) {
+			v[i] = v[i] * 10 + (*s++ - '0');
+			digits++;
+		}
+		if (!digits || *s != (i + 1 < want ? ':' : '\0'))
+			return -1;
+		s++;
+	}
+	return 0;
+}
+
+static struct fm_graph *shape_graph(const struct fm_shape *sh, const char *spec, int nodes,
+				    int ports, char *err, size_t errlen)
+{
+	struct fm_graph *g;
+
+	if (nodes > FM_MAX_NODES || ports > FM_MAX_PORTS) {
+		snprintf(err, errlen, "shape '%s': %d nodes with %d ports each is too large; use %s",
+			 spec, nodes, ports, shape_forms);
+		return NULL;
+	}
+	g = graph_new(nodes, ports);
+	if (!g) {
+		snprintf(err, errlen, "shape '%s': out of memory", spec);
+		return NULL;
+	}
+	g->shape = *sh;
+	snprintf(g->name, sizeof(g->name), "%s", spec);
+	return g;
+}
+
+static struct fm_graph *build_fattree(const char *spec, char *err, size_t errlen)
+{
+	struct fm_shape sh = { .kind = FM_SHAPE_FATTREE };
+	int v[2], terminals = 1, width, k;
+	struct fm_graph *g;
+
+	if (parse_fields(spec + 8, v, 2) || v[0] < 2 || v[0] > FM_MAX_PORTS / 2 || v[1] < 1 ||
+	    v[1] > 8) {
+		snprintf(err, errlen, "shape '%s': fattree:K:N needs K 2..%d and N 1..8; use %s",
+			 spec, FM_MAX_PORTS / 2, shape_forms);
+		return NULL;
+	}
+	k = sh.k = v[0];
+	sh.levels = v[1];
+	for (int l = 0; l < sh.levels && terminals <= FM_MAX_NODES; l++)
+		terminals *= k;
+	width = terminals / k;
+	g = shape_graph(&sh, spec, terminals + sh.levels * width, 2 * k, err, errlen);
+	if (!g)
+		return NULL;
+	g->terminals = terminals;
+	for (int t = 0; t < terminals; t++)
+		graph_cable(g, t, 0, terminals + t / k, t % k);
+	for (int l = 0, step = 1; l + 1 < sh.levels; l++, step *= k) {
+		for (int w = 0; w < width; w++) {
+			int digit = w / step % k;
+
+			for (int j = 0; j < k; j++)
+				graph_cable(g, terminals + l * width + w, k + j,
+					    terminals + (l + 1) * width + w + (j - digit) * step,
+					    digit);
+		}
+	}
+	return g;
+}
+
+static struct fm_graph *build_dragonfly(const char *spec, char *err, size_t errlen)
+{
+	struct fm_shape sh = { .kind = FM_SHAPE_DRAGONFLY };
+	int v[3], terminals, routers, ports;
+	struct fm_graph *g;
+
+	if (parse_fields(spec + 10, v, 3) || v[0] < 1 || v[1] < 1 || v[2] < 1 ||
+	    v[0] * v[2] + 1 > FM_MAX_NODES) {
+		snprintf(err, errlen, "shape '%s': dragonfly:A:P:H needs A, P and H of 1 or more; "
+			 "use %s", spec, shape_forms);
+		return NULL;
+	}
+	sh.a = v[0];
+	sh.p = v[1];
+	sh.h = v[2];
+	sh.groups = sh.a * sh.h + 1;
+	routers = sh.groups * sh.a;
+	terminals = routers > FM_MAX_NODES ? 0 : routers * sh.p;
+	ports = sh.p + sh.a - 1 + sh.h;
+	g = shape_graph(&sh, spec, terminals > FM_MAX_NODES ? terminals : terminals + routers,
+			ports, err, errlen);
+	if (!g)
+		return NULL;
+	g->terminals = terminals;
+	for (int t = 0; t < terminals; t++)
+		graph_cable(g, t, 0, terminals + t / sh.p, t % sh.p);
+	for (int G = 0; G < sh.groups; G++) {
+		for (int r = 0; r < sh.a; r++) {
+			int n = terminals + G * sh.a + r;
+
+			for (int o = r + 1; o < sh.a; o++)
+				graph_cable(g, n, sh.p + o - 1, terminals + G * sh.a + o, sh.p + r);
+			for (int j = 0; j < sh.h; j++) {
+				int i = r * sh.h + j, G2 = (G + i + 1) % sh.groups;
+				int i2 = sh.groups - i - 2;
+
+				if (G2 > G)
+					graph_cable(g, n, sh.p + sh.a - 1 + j,
+						    terminals + G2 * sh.a + i2 / sh.h,
+						    sh.p + sh.a - 1 + i2 % sh.h);
+			}
+		}
+	}
+	return g;
+}
 
 static int parse_sizes(const char *s, struct fm_shape *sh)
 {
@@ -121,6 +274,10 @@ struct fm_graph *graph_from_shape(const char *spec, char *err, size_t errlen)
 	const char *sizes;
 	int nodes = 1, ports = 0;
 
+	if (!strncmp(spec, "fattree:", 8))
+		return build_fattree(spec, err, errlen);
+	if (!strncmp(spec, "dragonfly:", 10))
+		return build_dragonfly(spec, err, errlen);
 	if (!strncmp(spec, "ring:", 5)) {
 		sh.kind = FM_SHAPE_TORUS;
 		sizes = spec + 5;
@@ -147,18 +304,9 @@ struct fm_graph *graph_from_shape(const char *spec, char *err, size_t errlen)
 		nodes *= sh.size[d];
 		ports += sh.kind == FM_SHAPE_HYPERX ? sh.size[d] - 1 : (d < sh.dims ? 2 : 0);
 	}
-	if (nodes > FM_MAX_NODES || ports > FM_MAX_PORTS) {
-		snprintf(err, errlen, "shape '%s': %d nodes with %d ports each is too large; use %s",
-			 spec, nodes, ports, shape_forms);
+	g = shape_graph(&sh, spec, nodes, ports, err, errlen);
+	if (!g)
 		return NULL;
-	}
-	g = graph_new(nodes, ports);
-	if (!g) {
-		snprintf(err, errlen, "shape '%s': out of memory", spec);
-		return NULL;
-	}
-	g->shape = sh;
-	snprintf(g->name, sizeof(g->name), "%s", spec);
 	if (sh.kind == FM_SHAPE_HYPERX)
 		build_hyperx(g);
 	else

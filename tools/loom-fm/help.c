@@ -43,11 +43,17 @@ void fm_usage(FILE *f)
 "                    that differ in one coordinate are cabled; dimension d has\n"
 "                    S_d - 1 ports after those of lower dimensions, in coordinate\n"
 "                    order.\n"
+"                    fattree:K:N: a K-ary N-tree folded Clos, K^N terminal nodes\n"
+"                    (port 0 to a leaf) then N levels of K^(N-1) switches (ports\n"
+"                    0..K-1 down, K..2K-1 up).  dragonfly:A:P:H: A*H+1 groups of\n"
+"                    A routers (ports: P terminals, A-1 local, H global), the\n"
+"                    terminal nodes first.  Routes are checked to terminals.\n"
 "  --topology FILE   one cable per line, 'NODE:PORT NODE:PORT'; '#' comments;\n"
 "                    'node NODE logical ID' states a node's logical id.\n"
 "  --fail NODE:PORT  remove the cable on that port (both directions); repeatable.\n"
 "\n"
-"Engines (--engine, default dor for shapes, updown for topology files):\n");
+"Engines (--engine, default dor for grids and HyperX, updown for fat trees\n"
+"and topology files, dragonfly for dragonflies):\n");
 	for (int i = 0; fm_engines[i]; i++)
 		fprintf(f, "  %-8s %s\n", fm_engines[i]->name, fm_engines[i]->summary);
 	fprintf(f,
@@ -56,9 +62,9 @@ void fm_usage(FILE *f)
 "  --root NODE       updown: the root of the spanning tree (default 0).\n"
 "  --no-datelines    dor, minhop: no datelines, one VC (deliberately cyclic on\n"
 "                    tori).\n"
-"  --no-adaptive     minhop: no adaptive entries: every packet takes the\n"
-"                    deterministic path, so puts to one destination arrive in\n"
-"                    order.\n"
+"  --no-adaptive     minhop, updown on a fat tree: no adaptive entries (up-routes):\n"
+"                    every packet takes the deterministic path, so puts to one\n"
+"                    destination arrive in order.\n"
 "  --ties split      dor: a tie (half way round a ring of 4 or more) goes +\n"
 "                    from an even coordinate, - from an odd one, so both\n"
 "                    directions carry the same load (default); plus: every\n"

@@ -112,8 +112,6 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 		return fm_usage_error("unexpected argument '%s'", argv[optind + 1]);
 	if (!!a->shape == !!a->topology)
 		return fm_usage_error("give exactly one of --shape SHAPE and --topology FILE%s", "");
-	if (!a->engine)
-		a->engine = a->shape ? "dor" : "updown";
 	return -1;
 }
 
@@ -163,13 +161,15 @@ int main(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
-	e = engine_find(a.engine);
-	if (!e)
-		return fm_usage_error("unknown engine '%s'; engines: dor, minhop, updown, dimwar",
-				      a.engine);
+	e = a.engine ? engine_find(a.engine) : NULL;
+	if (a.engine && !e)
+		return fm_usage_error("unknown engine '%s'; engines: dor, minhop, updown, dimwar, "
+				      "dragonfly", a.engine);
 	g = build_graph(&a);
 	if (!g)
 		return FM_EXIT_USAGE;
+	if (!e)
+		e = engine_find(engine_default_name(g));
 	if (verdict_run(e, g, &a.opts, &v, err, sizeof(err))) {
 		fprintf(stderr, "loom-fm: %s\n", err);
 		graph_free(g);

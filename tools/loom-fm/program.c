@@ -55,9 +55,19 @@ static int plan_card(const struct fm_fabric *f, const struct fm_routes *r, int i
 			bad |= plan_add(p, i, FM_W_RT_ENTRY, entry, 0, (int)e);
 			continue;
 		}
-		w0 = LOOM_RT_W0_VALID |
-		     (port == FM_PORT_HOST ? LOOM_RT_PORT_HOST : (uint32_t)port);
+		if (c->n_ports > LOOM_RT_PORT_HOST)
+			/* a high-radix router: the port in the wide field */
+			w0 = LOOM_RT_W0_VALID |
+			     (port == FM_PORT_HOST ? LOOM_RT_WIDE_PORT_HOST : (uint32_t)port)
+				     << LOOM_RT_W0_WIDE_PORT_SHIFT;
+		else
+			w0 = LOOM_RT_W0_VALID |
+			     (port == FM_PORT_HOST ? LOOM_RT_PORT_HOST : (uint32_t)port);
 		w1 = f->card[j].node & LOOM_RT_W1_PHYS_MASK;
+		if (port >= 0 && r->up_first[i * r->nodes + j] != FM_NO_UPROUTE) {
+			w0 |= LOOM_RT_W0_UPROUTE;
+			w1 |= (uint32_t)r->up_first[i * r->nodes + j] << LOOM_RT_W1_UP_FIRST_SHIFT;
+		}
 		/* several minimal ports: the adaptive VC may take any of them */
 		adapt = port >= 0 ? r->adapt_ports[i * r->nodes + j] : 0;
 		if (adapt & (adapt - 1)) {

@@ -38,6 +38,8 @@ static void text_entry(FILE *f, const struct fm_report *rep, int node, int dest)
 		fprintf(f, " %d=%d/%d", dest, port, rep->r->start_vc[node * rep->r->nodes + dest]);
 	else
 		fprintf(f, " %d=%d", dest, port);
+	if (port >= 0 && rep->r->up_first[node * rep->r->nodes + dest] != FM_NO_UPROUTE)
+		fprintf(f, "^%d", rep->r->up_first[node * rep->r->nodes + dest]);
 }
 
 static void text_cycle(FILE *f, const struct fm_cdg_check *c)
@@ -74,14 +76,20 @@ void report_text(FILE *f, const struct fm_report *rep)
 						fprintf(f, " %d:%d", n, p);
 			fprintf(f, "\n");
 		}
-		long na = 0;
+		long na = 0, nu = 0;
 
-		for (int n = 0; n < g->nodes; n++)
-			for (int d = 0; d < g->nodes; d++)
+		for (int n = 0; n < g->nodes; n++) {
+			for (int d = 0; d < g->nodes; d++) {
 				na += adaptive_ports(rep->r, n, d) != 0;
+				nu += rep->r->up_first[n * g->nodes + d] != FM_NO_UPROUTE;
+			}
+		}
 		if (na)
 			fprintf(f, "adaptive (PORT*): %ld entries may also take their other minimal ports\n",
 				na);
+		if (nu)
+			fprintf(f, "up-routes (PORT^FIRST): %ld entries may take any up port from FIRST "
+				"on\n", nu);
 	}
 	if (!rc->bad) {
 		fprintf(f, "complete: yes (%ld routes)\n", rc->routes);
@@ -169,6 +177,8 @@ void report_json(FILE *f, const struct fm_report *rep)
 							fprintf(f, "%s%d", k++ ? "," : "", p);
 					fprintf(f, "]");
 				}
+				if (port >= 0 && rep->r->up_first[n * g->nodes + d] != FM_NO_UPROUTE)
+					fprintf(f, ",\"up_first\":%d", rep->r->up_first[n * g->nodes + d]);
 				fprintf(f, "}");
 			}
 			fprintf(f, "]}");

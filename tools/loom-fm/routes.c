@@ -19,13 +19,16 @@ struct fm_routes *routes_new(const struct fm_graph *g)
 	r->port_dim = malloc((size_t)g->ports * sizeof(*r->port_dim));
 	r->adapt_ports = calloc(pairs, 1);
 	r->hops_left = calloc(pairs, 1);
+	r->up_first = malloc(pairs);
 	if (!r->port || !r->start_vc || !r->dateline || !r->port_dim || !r->adapt_ports ||
-	    !r->hops_left) {
+	    !r->hops_left || !r->up_first) {
 		routes_free(r);
 		return NULL;
 	}
-	for (size_t i = 0; i < pairs; i++)
+	for (size_t i = 0; i < pairs; i++) {
 		r->port[i] = FM_PORT_NONE;
+		r->up_first[i] = FM_NO_UPROUTE;
+	}
 	for (int n = 0; n < g->nodes; n++)
 		r->port[n * g->nodes + n] = FM_PORT_HOST;
 	for (int p = 0; p < g->ports; p++)
@@ -43,6 +46,7 @@ void routes_free(struct fm_routes *r)
 	free(r->port_dim);
 	free(r->adapt_ports);
 	free(r->hops_left);
+	free(r->up_first);
 	free(r);
 }
 
@@ -53,7 +57,6 @@ int routes_walk(const struct fm_graph *g, const struct fm_routes *r, int src, in
 
 	for (;;) {
 		int port = routes_port(r, node, dest);
-		bool new_dim;
 
 		*stuck = node;
 		if (port == FM_PORT_HOST)
@@ -64,9 +67,7 @@ int routes_walk(const struct fm_graph *g, const struct fm_routes *r, int src, in
 			return FM_WALK_UNCABLED;
 		if (n == g->nodes)
 			return FM_WALK_LOOP;
-		new_dim = prev_port < 0 || r->port_dim[port] < 0 ||
-			  r->port_dim[port] != r->port_dim[prev_port];
-		if (new_dim)
+		if (routes_enters_dim(r, prev_port, port))
 			vc = r->start_vc[node * r->nodes + dest];
 		else if (r->dateline[node * g->ports + port])
 			vc = 1;

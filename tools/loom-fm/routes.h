@@ -41,7 +41,17 @@ struct fm_routes {
 	 */
 	bool dimwar;
 	unsigned char *hops_left;
+	/*
+	 * Adaptive up-routes (engine updown on a fat tree): up_first
+	 * [node * nodes + dest] is the first of the up ports ports up_first ..
+	 * ports - 1 that a packet may take instead of port[] (programmed
+	 * LOOM_RT_W0_UPROUTE with W1 UP_FIRST), FM_NO_UPROUTE: port[] only.
+	 * Every cabled port of the range is a legal up-route, on the same VC.
+	 */
+	unsigned char *up_first;
 };
+
+#define FM_NO_UPROUTE	0xff
 
 struct fm_hop {
 	int node, port, vc;		/* the channel (node, port) on VC vc */
@@ -60,6 +70,17 @@ void routes_free(struct fm_routes *r);
 static inline int routes_port(const struct fm_routes *r, int node, int dest)
 {
 	return r->port[node * r->nodes + dest];
+}
+
+/*
+ * Whether a hop out of port, after arriving through prev_port (-1: the
+ * route starts here), enters a new dimension and so takes its VC from the
+ * table (the T3E rule of the header comment).
+ */
+static inline bool routes_enters_dim(const struct fm_routes *r, int prev_port, int port)
+{
+	return prev_port < 0 || r->port_dim[port] < 0 ||
+	       r->port_dim[port] != r->port_dim[prev_port];
 }
 
 /*

@@ -4,13 +4,6 @@
 
 #include <stdlib.h>
 
-/* Whether the hop through port enters a new dimension after prev_port (routes_walk's rule). */
-static bool enters_dim(const struct fm_routes *r, int prev_port, int port)
-{
-	return prev_port < 0 || r->port_dim[port] < 0 ||
-	       r->port_dim[port] != r->port_dim[prev_port];
-}
-
 /*
  * The channels (node * ports + port) a route toward dest uses from node
  * while it stays in the dimension it enters there; *crosses: one of them is
@@ -26,7 +19,7 @@ static int segment(const struct fm_graph *g, const struct fm_routes *r, int node
 		int port = routes_port(r, node, dest);
 
 		if (port < 0 || port >= g->ports || graph_peer(g, node, port)->node == FM_NO_PEER ||
-		    (prev >= 0 && enters_dim(r, prev, port)))
+		    (prev >= 0 && routes_enters_dim(r, prev, port)))
 			break;
 		ch[n++] = node * g->ports + port;
 		/* a dateline on the first hop is not crossed: the route starts there */
@@ -57,7 +50,8 @@ static int count_routes(const struct fm_graph *g, const struct fm_routes *r, lon
 				long ch = (long)hops[i].node * g->ports + hops[i].port;
 
 				(hops[i].vc ? v1 : v0)[ch]++;
-				if (weight && enters_dim(r, i ? hops[i - 1].port : -1, hops[i].port))
+				if (weight && routes_enters_dim(r, i ? hops[i - 1].port : -1,
+								hops[i].port))
 					weight[(long)hops[i].node * g->nodes + d]++;
 			}
 		}

@@ -348,6 +348,7 @@ int cmd_start(int argc, char **argv)
 		{ "hosts", required_argument, NULL, 'n' },
 		{ "shape", required_argument, NULL, 's' },
 		{ "mem", required_argument, NULL, 'm' },
+		{ "cpus", required_argument, NULL, 'u' },
 		{ "boot-timeout", required_argument, NULL, 'b' },
 		{ "module", required_argument, NULL, 'k' },
 		{ "no-module", no_argument, NULL, 'K' },
@@ -381,6 +382,7 @@ int cmd_start(int argc, char **argv)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.hosts = 2;
 	cfg.mem_mib = 0;	/* the default depends on the number of hosts */
+	cfg.cpus = 1;
 	cfg.boot_timeout_s = 180;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -394,6 +396,10 @@ int cmd_start(int argc, char **argv)
 		case 's': shape = optarg; break;
 		case 'm':
 			if (parse_int("--mem", optarg, 64, 2048, &cfg.mem_mib) < 0)
+				return 2;
+			break;
+		case 'u':
+			if (parse_int("--cpus", optarg, 1, LAB_MAX_CPUS, &cfg.cpus) < 0)
 				return 2;
 			break;
 		case 'b':

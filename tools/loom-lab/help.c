@@ -36,6 +36,7 @@ static const char main_help[] =
 
 static const char start_help[] =
 "usage: loom-lab start --dir DIR [--hosts N] [--shape SHAPE] [--mem MiB]\n"
+"                      [--cpus N]\n"
 "                      [--boot-timeout S] [--module PATH | --no-module]\n"
 "                      [--tree PATH] [--no-card] [--no-routes]\n"
 "                      [--kernel VMLINUX --modules DIR] [--append ARGS]\n"
@@ -58,6 +59,8 @@ static const char start_help[] =
 "  --mem MiB           guest RAM per host, 64 to 2048 (default 256, 128 in a\n"
 "                      lab of more than 8 hosts); start refuses a lab that\n"
 "                      does not fit the memory available\n"
+"  --cpus N            virtual CPUs per guest, 1 to 4 (default 1); each is a\n"
+"                      host thread of QEMU's TCG\n"
 "  --boot-timeout S    seconds every guest has to come up (default 180)\n"
 "  --module PATH       module to insmod in each guest\n"
 "                      (default TREE/kmod/loom.ko)\n"

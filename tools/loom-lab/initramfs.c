@@ -27,8 +27,12 @@
 #define INITRAMFS_FORMAT 3
 #define MAX_MODULES 32
 
-/* With their dependencies (modinfo); built-in ones need no loading. */
-static const char *const wanted_modules[] = { "virtio_pci", "9pnet_virtio", "9p", "virtio_net" };
+/* With their dependencies (modinfo); built-in ones need no loading.
+ * virtio_rng feeds the guest's entropy pool from the host: without it the
+ * crng of a TCG guest takes seconds to initialise, and sshd and every
+ * getrandom() caller wait for it at boot. */
+static const char *const wanted_modules[] = { "virtio_pci", "virtio_rng", "9pnet_virtio", "9p",
+					       "virtio_net" };
 
 static const char *const applets[] = {
 	"sh", "mount", "mkdir", "insmod", "chroot", "cat", "echo", "sleep",

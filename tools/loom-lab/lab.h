@@ -11,6 +11,7 @@
 #include "topology.h"
 
 #define LAB_MAX_HOSTS 16
+#define LAB_MAX_CPUS 4		/* vCPUs per guest (--cpus) */
 /* Guest RAM by default; labs of more than LAB_BIG_HOSTS get the smaller. */
 #define LAB_MEM_DEFAULT_MIB 256
 #define LAB_MEM_BIG_MIB 128
@@ -50,6 +51,7 @@ struct lab_config {
 	int hosts;			/* = topo_nodes(&shape) */
 	struct topo_shape shape;	/* how the cards are cabled and routed */
 	int mem_mib;
+	int cpus;			/* vCPUs per guest */
 	int boot_timeout_s;		/* as given; the supervisor scales it */
 	int timeout_scale;		/* multiplies boot, insmod and exec timeouts */
 	char on_stop[1024];		/* run in every guest by stop, "" = nothing */

@@ -71,9 +71,9 @@ int lab_config_save(const struct lab_config *cfg)
 
 	topo_name(&cfg->shape, shape, sizeof(shape));
 	fprintf(f, "shape=%s\n", shape);
-	fprintf(f, "hosts=%d\nmem_mib=%d\nboot_timeout_s=%d\nno_card=%d\nno_routes=%d\n",
-		cfg->hosts, cfg->mem_mib, cfg->boot_timeout_s, cfg->no_card,
-		cfg->no_routes);
+	fprintf(f, "hosts=%d\nmem_mib=%d\ncpus=%d\nboot_timeout_s=%d\nno_card=%d\n"
+		"no_routes=%d\n", cfg->hosts, cfg->mem_mib, cfg->cpus,
+		cfg->boot_timeout_s, cfg->no_card, cfg->no_routes);
 	fprintf(f, "no_net=%d\ncables=%s\n", cfg->no_net, cfg->tcp_cables ? "tcp" : "unix");
 	fprintf(f, "tree=%s\nmodule=%s\nkver=%s\nvmlinux=%s\ninitramfs=%s\n",
 		cfg->tree, cfg->module, cfg->kver, cfg->vmlinux, cfg->initramfs);
@@ -118,6 +118,8 @@ int lab_config_load(const char *dir, struct lab_config *cfg)
 			cfg->hosts = atoi(v);
 		else if (!strcmp(line, "mem_mib"))
 			cfg->mem_mib = atoi(v);
+		else if (!strcmp(line, "cpus"))
+			cfg->cpus = atoi(v);
 		else if (!strcmp(line, "boot_timeout_s"))
 			cfg->boot_timeout_s = atoi(v);
 		else if (!strcmp(line, "no_card"))

@@ -42,6 +42,8 @@ void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "pc,memory-backend=ram");
 	lab_argv_add(a, "-m");
 	lab_argv_add(a, "%d", cfg->mem_mib);
+	lab_argv_add(a, "-smp");
+	lab_argv_add(a, "%d", cfg->cpus > 1 ? cfg->cpus : 1);
 	lab_argv_add(a, "-object");
 	lab_argv_add(a, "memory-backend-file,id=ram,size=%dM,mem-path=%s,share=on",
 		     cfg->mem_mib, ram);
@@ -65,6 +67,9 @@ void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "socket,id=agent,path=%s/h%d.agent.sock", cfg->dir, i);
 	lab_argv_add(a, "-serial");
 	lab_argv_add(a, "chardev:agent");
+	/* entropy from the host's /dev/urandom, so boot does not wait for it */
+	lab_argv_add(a, "-device");
+	lab_argv_add(a, "virtio-rng-pci");
 	lab_argv_add(a, "-virtfs");
 	lab_argv_add(a, "local,path=/,mount_tag=hostroot,security_model=none,"
 		     "readonly=on,multidevs=remap");

@@ -28,7 +28,12 @@ pid_t lab_spawn(char *const argv[], const char *log_path, int cpu, int stdin_fd)
 		int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
 		sigset_t none;
 
-		setpgid(0, 0);
+		/* A session of its own, not only a process group: when the
+		 * supervisor dies, a group in the supervisor's session with a
+		 * stopped member (a frozen VM) would become orphaned and get
+		 * SIGHUP, which QEMU takes as a request to quit.  kill(-pid)
+		 * still reaches the whole group. */
+		setsid();
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGPIPE, SIG_DFL);

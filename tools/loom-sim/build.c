@@ -38,7 +38,9 @@ void sim_config_default(struct sim_config *c)
 
 static bool is_shape(const char *t)
 {
-	static const char *const kinds[] = { "ring:", "mesh:", "torus:", "hyperx:" };
+	static const char *const kinds[] = {
+		"ring:", "mesh:", "torus:", "hyperx:", "fattree:", "dragonfly:",
+	};
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strncmp(t, kinds[i], strlen(kinds[i])))
@@ -118,8 +120,7 @@ static int build_graph(struct sim *s, char *err, size_t errlen)
 static int build_routes(struct sim *s, char *err, size_t errlen)
 {
 	const struct sim_config *c = &s->cfg;
-	const char *name = c->engine ? c->engine : s->g->shape.kind != FM_SHAPE_NONE ? "dor" :
-										"updown";
+	const char *name = c->engine ? c->engine : engine_default_name(s->g);
 	const struct fm_engine *e = engine_find(name);
 	struct fm_route_check rc;
 	struct fm_cdg_check cc = { 0 };
@@ -150,11 +151,6 @@ static int build_routes(struct sim *s, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: datelines on %d ports, but the VC table holds %d port "
 			 "entries (a torus of at most %d dimensions)", s->g->name, s->g->ports,
 			 LOOM_MAX_PORTS, LOOM_MAX_PORTS / 2);
-		return -1;
-	}
-	if (s->g->ports > 15) {
-		snprintf(err, errlen, "%s: %d network ports, but a routing entry names ports "
-			 "0..14", s->g->name, s->g->ports);
 		return -1;
 	}
 	if (check_routes(s->g, s->routes, &rc)) {
@@ -255,6 +251,8 @@ static int build_tables(struct sim *s, char *err, size_t errlen)
 			.port_cfg = &s->port_cfg[i * LOOM_MAX_PORTS],
 			.start_vc1 = &s->start_vc1[(size_t)i * words1],
 			.start_vc1_bits = s->rt_entries,
+			/* above 15 network ports the plan writes wide entries */
+			.wide_ports = s->ports > LOOM_RT_PORT_HOST,
 		};
 	}
 	return 0;
@@ -390,6 +388,7 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		return -1;
 	s->nodes = s->g->nodes;
 	s->ports = s->g->ports;
+	s->terminals = graph_terminals(s->g);
 	if (build_params(s, s->ports, err, errlen) || build_routes(s, err, errlen) ||
 	    build_packets(s, err, errlen))
 		return -1;

@@ -24,8 +24,9 @@ static const char usage_text[] =
 "                [--param NAME=VALUE]... [--link-latency CYCLES] [--pattern PATTERN]\n"
 "                [--load FLITS] [--packet-flits N] [--seed N] [--warmup CYCLES]\n"
 "                [--cycles CYCLES] [--drain CYCLES] [--deadlock-cycles CYCLES]\n"
-"                [--no-datelines] [--ties split|plus] [--vc-assign balanced|crossing]\n"
-"                [--allow-deadlock] [--format text|csv|json] [-j]\n"
+"                [--no-datelines] [--no-adaptive] [--ties split|plus]\n"
+"                [--vc-assign balanced|crossing] [--allow-deadlock]\n"
+"                [--format text|csv|json] [-j]\n"
 "                [--channels] [--trace FILE] [--no-skip] [--saturation]\n"
 "                [--progress]\n"
 "       loom-sim --bench\n"
@@ -33,12 +34,16 @@ static const char usage_text[] =
 "tables loom-fm computes, under synthetic traffic.\n"
 "\n"
 "  --topology T       a shape: ring:N, mesh:XxY[x...], torus:XxY[x...],\n"
-"                     hyperx:S1xS2[x...]; or a loom-fm topology file\n"
-"                     (default torus:4x4)\n"
+"                     hyperx:S1xS2[x...], fattree:K:N (K-ary N-tree of\n"
+"                     2K-port switches), dragonfly:A:P:H (A routers of P\n"
+"                     terminals and H global links per group); or a\n"
+"                     loom-fm topology file (default torus:4x4)\n"
 "  --engine E         loom-fm routing engine: dor, minhop, updown, dimwar\n"
-"                     (HyperX) (default dor\n"
-"                     for shapes, updown for topology files)\n"
+"                     (HyperX), dragonfly (default dor for grids and HyperX,\n"
+"                     updown for fat trees and topology files, dragonfly)\n"
 "  --no-datelines     dor without datelines (a torus then can deadlock)\n"
+"  --no-adaptive      minhop, updown: no adaptive entries (updown on a fat\n"
+"                     tree: deterministic up-routes)\n"
 "  --ties T           dor: a half-way tie on a ring of 4 or more goes + from\n"
 "                     even coordinates, - from odd ones (split, default), or\n"
 "                     always + (plus)\n"
@@ -146,13 +151,14 @@ static int parse_args(int argc, char **argv, struct cli *a)
 	enum {
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
-		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_TIES,
-		O_VCASSIGN,
+		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
+		O_TIES, O_VCASSIGN,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
 		{ "engine", required_argument, NULL, O_ENGINE },
 		{ "no-datelines", no_argument, NULL, O_NODL },
+		{ "no-adaptive", no_argument, NULL, O_NOADAPT },
 		{ "ties", required_argument, NULL, O_TIES },
 		{ "vc-assign", required_argument, NULL, O_VCASSIGN },
 		{ "allow-deadlock", no_argument, NULL, O_ALLOW },
@@ -195,6 +201,9 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			break;
 		case O_NODL:
 			c->engine_opts.datelines = false;
+			break;
+		case O_NOADAPT:
+			c->engine_opts.adaptive = false;
 			break;
 		case O_TIES:
 			if (engine_parse_ties(optarg, &c->engine_opts))

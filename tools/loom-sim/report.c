@@ -20,7 +20,7 @@ struct summary {
 static void summarise(const struct sim *s, struct summary *m)
 {
 	const struct sim_stats *st = &s->st;
-	double cells = (double)s->window * s->nodes;
+	double cells = (double)s->window * s->terminals;
 	int channels = 0;
 
 	memset(m, 0, sizeof(*m));
@@ -63,8 +63,10 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 	const struct sim_stats *st = &s->st;
 	const struct router_params *p = &s->params;
 
-	fprintf(out, "topology   %s: %d nodes, %d network ports each, engine %s\n", s->g->name,
-		s->nodes, s->ports, s->engine_name);
+	fprintf(out, "topology   %s: %d nodes", s->g->name, s->nodes);
+	if (s->terminals != s->nodes)
+		fprintf(out, " (%d terminals, %d switches)", s->terminals, s->nodes - s->terminals);
+	fprintf(out, ", %d network ports each, engine %s\n", s->ports, s->engine_name);
 	fprintf(out, "router     %s (%s, %u VCs, %u-byte flits, %u-flit buffers, %u cycles "
 		"zero-load); links %u cycles\n", s->cfg.router, org_name(p), p->vcs,
 		p->flit_bytes, p->buf_depth, router_zero_load_latency(p), s->cfg.link_latency);
@@ -164,8 +166,8 @@ static void json(FILE *out, const struct sim *s, const struct summary *m, const 
 	sim_json_string(out, cmdline);
 	fprintf(out, ",\n  \"topology\": ");
 	sim_json_string(out, s->g->name);
-	fprintf(out, ",\n  \"nodes\": %d,\n  \"network_ports\": %d,\n  \"engine\": \"%s\",\n",
-		s->nodes, s->ports, s->engine_name);
+	fprintf(out, ",\n  \"nodes\": %d,\n  \"terminals\": %d,\n  \"network_ports\": %d,\n"
+		"  \"engine\": \"%s\",\n", s->nodes, s->terminals, s->ports, s->engine_name);
 	fprintf(out, "  \"router\": {\"preset\": \"%s\", \"org\": \"%s\", \"vcs\": %u, "
 		"\"flit_bytes\": %u, \"buf_depth\": %u, \"zero_load_latency\": %u},\n",
 		s->cfg.router, org_name(p), p->vcs, p->flit_bytes, p->buf_depth,

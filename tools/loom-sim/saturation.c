@@ -34,7 +34,7 @@ static int probe(const struct sim_config *base, double load, struct probe *p, ch
 		sim_free(&s);
 		return -1;
 	}
-	cells = (double)s.window * s.nodes;
+	cells = (double)s.window * s.terminals;
 	p->load = load;
 	p->offered = cells ? (double)s.st.created_flits / cells : 0;
 	p->accepted = cells ? (double)s.st.delivered_flits / cells : 0;

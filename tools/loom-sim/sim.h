@@ -120,6 +120,7 @@ struct sim {
 	const char *engine_name;
 	struct router_params params;
 	int nodes, ports;			/* network ports per router; host = ports */
+	int terminals;				/* nodes 0..terminals - 1 send and receive */
 	unsigned int packet_flits, payload;	/* one size: its flits and payload bytes */
 	double mean_flits;			/* of the size distribution */
 	uint64_t size_cum[SIM_MAX_SIZES];	/* cumulative weights, n_sizes >= 2 */

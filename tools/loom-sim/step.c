@@ -439,7 +439,8 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 	for (int i = 0; i < s->nodes; i++) {
 		uint64_t ne = router_next_event(s->r[i]);
 
-		s->term[i].next_gen = first_creation(s, &s->term[i]);
+		/* switches (beyond the terminals) never create packets */
+		s->term[i].next_gen = i < s->terminals ? first_creation(s, &s->term[i]) : UINT64_MAX;
 		/* registers set while building (ports down) count as events */
 		if (ne != ROUTER_NEVER) {
 			s->wake[i] = ne;

@@ -35,7 +35,7 @@ static int fixed_dest(struct sim_traffic *t, const struct fm_graph *g, const cha
 		      uint64_t seed, char *err, size_t errlen)
 {
 	const struct fm_shape *s = &g->shape;
-	int n = g->nodes, c[FM_MAX_DIMS], o[FM_MAX_DIMS];
+	int n = t->nodes, c[FM_MAX_DIMS], o[FM_MAX_DIMS];
 
 	t->dest = malloc((size_t)n * sizeof(*t->dest));
 	if (!t->dest) {
@@ -67,12 +67,27 @@ static int fixed_dest(struct sim_traffic *t, const struct fm_graph *g, const cha
 	}
 	if (t->kind == PAT_BITCOMP) {
 		if (n & (n - 1)) {
-			snprintf(err, errlen, "pattern bitcomp needs a power-of-two node count; %s "
-				 "has %d nodes", g->name, n);
+			const char *what = g->terminals ? "terminal" : "node";
+
+			snprintf(err, errlen, "pattern bitcomp needs a power-of-two %s count; %s "
+				 "has %d %ss", what, g->name, n, what);
 			return -1;
 		}
 		for (int i = 0; i < n; i++)
 			t->dest[i] = ~i & (n - 1);
+		return 0;
+	}
+	if (t->kind == PAT_TRANSPOSE && g->terminals) {
+		/* no coordinates: swap the halves of the terminal id's bits */
+		int bits = __builtin_ctz((unsigned int)n), half = bits / 2;
+
+		if (n & (n - 1) || bits % 2) {
+			snprintf(err, errlen, "pattern transpose on %s swaps the halves of the "
+				 "terminal id's bits: it needs 4^k terminals, not %d", g->name, n);
+			return -1;
+		}
+		for (int i = 0; i < n; i++)
+			t->dest[i] = (i >> half | i << half) & (n - 1);
 		return 0;
 	}
 	if (need_grid(g, name, err, errlen))
@@ -112,7 +127,7 @@ int traffic_init(struct sim_traffic *t, const char *spec, const struct fm_graph 
 	int k;
 
 	memset(t, 0, sizeof(*t));
-	t->nodes = g->nodes;
+	t->nodes = graph_terminals(g);
 	snprintf(name, sizeof(name), "%.*s", (int)(len < 31 ? len : 31), spec);
 	for (k = 0; sim_pattern_names[k]; k++)
 		if (!strcmp(name, sim_pattern_names[k]))
@@ -133,7 +148,7 @@ int traffic_init(struct sim_traffic *t, const char *spec, const struct fm_graph 
 		snprintf(err, errlen, "pattern %s takes no arguments ('%s')", name, spec);
 		return -1;
 	}
-	if (g->nodes < 2) {
+	if (t->nodes < 2) {
 		snprintf(err, errlen, "pattern %s needs at least two nodes", name);
 		return -1;
 	}
@@ -146,10 +161,10 @@ int traffic_init(struct sim_traffic *t, const char *spec, const struct fm_graph 
 		if (args) {
 			long node = strtol(args + 1, &end, 10);
 
-			if (end == args + 1 || node < 0 || node >= g->nodes ||
+			if (end == args + 1 || node < 0 || node >= t->nodes ||
 			    (*end && *end != ':')) {
 				snprintf(err, errlen, "pattern '%s': the hot spot must be a node "
-					 "0..%d", spec, g->nodes - 1);
+					 "0..%d", spec, t->nodes - 1);
 				return -1;
 			}
 			t->hot_node = (int)node;

@@ -5,7 +5,8 @@
  *   permutation  a random permutation of the nodes without fixed points,
  *                drawn once from the seed
  *   transpose    coordinates reversed (x, y) -> (y, x); shapes whose sizes
- *                read the same both ways
+ *                read the same both ways; fat trees and dragonflies: the
+ *                halves of the terminal id's bits swapped (4^k terminals)
  *   bitcomp      the complement of the node id's bits; a power-of-two count
  *   tornado      every coordinate c -> c + ceil(k / 2) - 1 mod k; shapes
  *   neighbour    every coordinate c -> c + 1 mod k; shapes
