@@ -72,9 +72,10 @@ void netport_publish(struct card *c, unsigned int idx)
 		{ LOOM_PORT_RX_BYTES, k->rx_bytes },
 		{ LOOM_PORT_CRC_ERRORS, k->crc_errors },
 		{ LOOM_PORT_SEQ_ERRORS, k->seq_errors },
+		/* frames that crossed training (not_up_drops) lose nothing: not drops */
 		{ LOOM_PORT_DROPS, np->drops + k->bad_ack + k->bad_credit + k->bad_vc +
 				   k->bad_length + k->bad_type + k->credit_overruns +
-				   k->not_up_drops + k->rx_overflows },
+				   k->rx_overflows },
 		{ LOOM_PORT_RETRIES, k->retries },
 		{ LOOM_PORT_NAKS_SENT, k->naks_sent },
 		{ LOOM_PORT_REPLAYED, k->replayed },
@@ -122,6 +123,15 @@ void netport_after_edge(struct card *c, unsigned int idx)
 
 	if (link_unit_up(l) != np->up)
 		netport_link_change(c, idx, !np->up);
+	/* packets the link dropped as malformed count with the router's */
+	while (np->malformed_seen != l->cnt.bad_vc + l->cnt.bad_length) {
+		card_drop_count(c, LOOM_CNT_DROP_MALFORMED);
+		np->malformed_seen++;
+	}
+	if (np->maint_lost_seen != l->cnt.maint_lost) {
+		maint_link_lost(c, idx, (uint32_t)(l->cnt.maint_lost - np->maint_lost_seen));
+		np->maint_lost_seen = l->cnt.maint_lost;
+	}
 	if (l->lanes.n != np->lanes_seen && np->up) {
 		card_log(c, "port %u: link degraded to %u lane%s (%u Mb/s)%s", idx, l->lanes.n,
 			 l->lanes.n == 1 ? "" : "s", netport_rate_mbps(c, idx),

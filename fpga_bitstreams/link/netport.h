@@ -23,6 +23,8 @@ struct netport {
 	bool cabled;		/* the cable has a carrier */
 	bool up;		/* link trained, as the router was last told */
 	uint32_t drops;		/* packets the router dropped that came in here */
+	uint64_t malformed_seen;	/* the link's malformed packets already counted */
+	uint64_t maint_lost_seen;	/* the link's lost maintenance frames already counted */
 	uint64_t trains_seen;	/* link->cnt.trains when last published */
 	uint16_t lanes_seen;
 };

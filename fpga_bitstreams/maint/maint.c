@@ -79,6 +79,14 @@ uint8_t maint_execute(struct card *c, uint8_t op, uint32_t addr, uint32_t *value
 
 /* ---- loss, sending, delivery ----------------------------------------- */
 
+void maint_link_lost(struct card *c, unsigned int port, uint32_t n)
+{
+	card_wr32(c, MAINT_LOST_REG, card_rd32(c, MAINT_LOST_REG) + n);
+	if (c->verbose)
+		card_log(c, "maint: %u frame%s lost by the link unit of port %u (slot busy or link not up)",
+			 n, n == 1 ? "" : "s", port);
+}
+
 static void maint_lost(struct card *c, const struct loom_maint_payload *p, const char *why,
 		       int port)
 {

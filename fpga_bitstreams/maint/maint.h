@@ -50,6 +50,11 @@ void maint_clear(struct card *c);
  */
 void maint_receive(struct card *c, unsigned int in_port, const void *body, size_t len);
 /*
+ * @n maintenance frames the link unit of @port lost (its slot busy, the
+ * link not up) count in MAINT_LOST with the ones lost here.
+ */
+void maint_link_lost(struct card *c, unsigned int port, uint32_t n);
+/*
  * Take the packet waiting in @port's slot as a maintenance frame body
  * (header and payload) into @out (@cap bytes) and free the slot.  Returns
  * the body's size, or 0 when the slot is empty.
