@@ -179,4 +179,11 @@ void sim_json_string(FILE *out, const char *v);
 int sim_saturation(const struct sim_config *c, FILE *out, enum sim_format f,
 		   const char *cmdline, char *err, size_t errlen);
 
+/*
+ * The seeds' figures rerun (validate.c): a table per experiment on @out,
+ * one line per row with the paper's value, loom's and the verdict;
+ * @quick: the small subset.  Returns the rows that failed.
+ */
+int sim_validate(FILE *out, bool quick);
+
 #endif
