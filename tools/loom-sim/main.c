@@ -29,7 +29,7 @@ static const char usage_text[] =
 "                [--vc-assign balanced|crossing] [--allow-deadlock]\n"
 "                [--format text|csv|json] [-j]\n"
 "                [--channels] [--trace FILE] [--no-skip] [--saturation]\n"
-"                [--progress]\n"
+"                [--progress] [--plot PREFIX]\n"
 "       loom-sim --bench\n"
 "       loom-sim --validate [--quick]\n"
 "Simulate a fabric of the card's cycle-level routers, programmed with the\n"
@@ -82,6 +82,10 @@ static const char usage_text[] =
 "                     default when stderr is a terminal)\n"
 "  --saturation       find the saturation throughput: runs at loads chosen by\n"
 "                     bisection (--load is not used)\n"
+"  --plot PREFIX      figures by gnuplot, PNG and SVG: PREFIX-channels (a run:\n"
+"                     every channel's utilisation, routers by ports) or\n"
+"                     PREFIX-latency (--saturation: latency and accepted load\n"
+"                     against offered load, a point per run)\n"
 "  --bench            speed and memory figures (8x8x8 and 16x16 tori)\n"
 "  --validate         rerun the seeds' published figures: per table row the\n"
 "                     paper's value, loom-sim's, the difference and the verdict\n"
@@ -97,7 +101,7 @@ struct cli {
 	struct sim_config cfg;
 	enum sim_format format;
 	bool channels, bench, seeded, saturation, validate, quick;
-	const char *trace;
+	const char *trace, *plot;
 };
 
 static int usage_error(const char *fmt, const char *arg);
@@ -157,7 +161,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
 		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
-		O_TIES, O_VCASSIGN, O_VALIDATE, O_QUICK,
+		O_TIES, O_VCASSIGN, O_VALIDATE, O_QUICK, O_PLOT,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
@@ -184,6 +188,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "bench", no_argument, NULL, O_BENCH },
 		{ "validate", no_argument, NULL, O_VALIDATE },
 		{ "quick", no_argument, NULL, O_QUICK },
+		{ "plot", required_argument, NULL, O_PLOT },
 		{ "no-skip", no_argument, NULL, O_NOSKIP },
 		{ "trace", required_argument, NULL, O_TRACE },
 		{ "saturation", no_argument, NULL, O_SAT },
@@ -326,6 +331,9 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			break;
 		case O_VALIDATE:
 			a->validate = true;
+			break;
+		case O_PLOT:
+			a->plot = optarg;
 			break;
 		case O_QUICK:
 			a->quick = true;
@@ -559,13 +567,17 @@ int main(int argc, char **argv)
 				   "--quick without --validate");
 	if (a.validate)
 		return sim_validate(stdout, a.quick) ? EXIT_INVALID : 0;
+	if (a.plot && sim_plot_ready(a.plot, err, sizeof(err))) {
+		fprintf(stderr, "loom-sim: %s\n", err);
+		return 1;
+	}
 	if (a.saturation && a.cfg.burst_on > 0)
 		return usage_error("%s: the saturation search runs Bernoulli arrivals only",
 				   "--saturation with --burst");
 	if (a.saturation) {
 		cmd = command_line(argc, argv, &a);
-		rc = sim_saturation(&a.cfg, stdout, a.format, cmd ? cmd : "loom-sim", err,
-				    sizeof(err));
+		rc = sim_saturation(&a.cfg, stdout, a.format, cmd ? cmd : "loom-sim",
+				    a.plot, err, sizeof(err));
 		free(cmd);
 		if (rc)
 			fprintf(stderr, "loom-sim: %s\n", err);
@@ -597,6 +609,16 @@ int main(int argc, char **argv)
 	sim_report(stdout, &s, a.format, cmd ? cmd : "loom-sim", t1 - t0, a.channels);
 	free(cmd);
 	rc = s.deadlocked || s.st.measured_done < s.st.created ? EXIT_DEADLOCK : 0;
+	if (a.plot) {
+		char title[256];
+
+		snprintf(title, sizeof(title), "%s, %s, load %g, %s router", a.cfg.topology,
+			 a.cfg.pattern, a.cfg.load, a.cfg.router);
+		if (sim_plot_channels(&s, a.plot, title, err, sizeof(err))) {
+			fprintf(stderr, "loom-sim: %s\n", err);
+			rc = 1;
+		}
+	}
 	sim_free(&s);
 	if (a.cfg.trace && a.cfg.trace != stderr && fclose(a.cfg.trace)) {
 		fprintf(stderr, "loom-sim: --trace %s: %s\n", a.trace, strerror(errno));
