@@ -4,13 +4,14 @@
 # VC balance rows, the BlackWidow permutation contention of the 4-ary
 # 3-cube and the zero-load latency of the card router rerun, and every
 # row within its criterion; the table prints per row the paper's value,
-# loom-sim's and the difference; --quick alone is refused.
+# loom-sim's and the difference, and the JSON has the same rows; --quick
+# alone is refused.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/sim.sh"
 
-tap_plan 5
+tap_plan 6
 "$sim" --validate --quick >"$tmp/v.txt" 2>"$tmp/err"
 rc=$?
 tap_diag "$(cat "$tmp/v.txt" "$tmp/err")"
@@ -40,6 +41,14 @@ if [[ $got =~ 0\.50\ +0\.500\ .*ok$ ]]; then
 	tap_ok "BlackWidow Table 4: the 4-ary 3-cube's average channel load k/8 = 0.5 ($got)"
 else
 	tap_fail "BlackWidow Table 4: want 0.50 0.500 ... ok for the 4-ary 3-cube, got '$got'"
+fi
+"$sim" --validate --quick -j >"$tmp/v.json" 2>"$tmp/err"
+got=$(sim_json "$tmp/v.json" '"%d %d %d" % (d["total"], d["failed"], sum(1 for r in d["rows"] if r["verdict"] == "ok" and abs(r["loom_sim"] - r["paper"] - r["diff"]) < 1e-5))' 2>&1)
+rows=$(grep -oE '^[0-9]+' <<<"$summary")
+if [ "$got" = "$rows 0 $rows" ]; then
+	tap_ok "-j: $rows rows, none failed, each with paper, loom_sim, diff and verdict ok, as the text"
+else
+	tap_fail "-j: want '$rows 0 $rows' (total, failed, rows ok with paper, loom_sim, diff), got '$got'"
 fi
 "$sim" --quick >"$tmp/out" 2>&1
 rc=$?

@@ -566,7 +566,7 @@ int main(int argc, char **argv)
 		return usage_error("%s: --quick selects the subset of --validate",
 				   "--quick without --validate");
 	if (a.validate)
-		return sim_validate(stdout, a.quick) ? EXIT_INVALID : 0;
+		return sim_validate(stdout, a.format, a.quick) ? EXIT_INVALID : 0;
 	if (a.plot && sim_plot_ready(a.plot, err, sizeof(err))) {
 		fprintf(stderr, "loom-sim: %s\n", err);
 		return 1;

@@ -200,9 +200,9 @@ int sim_plot_curve(const struct sim_curve_point *pt, int n, const char *prefix,
 
 /*
  * The seeds' figures rerun (validate.c): a table per experiment on @out,
- * one line per row with the paper's value, loom's and the verdict;
- * @quick: the small subset.  Returns the rows that failed.
+ * one line per row with the paper's value, loom's and the verdict (or
+ * CSV, JSON); @quick: the small subset.  Returns the rows that failed.
  */
-int sim_validate(FILE *out, bool quick);
+int sim_validate(FILE *out, enum sim_format f, bool quick);
 
 #endif

@@ -23,6 +23,7 @@ enum val_kind {
 
 struct val {
 	FILE *out;
+	enum sim_format format;
 	bool quick;
 	int rows, failed;
 	const char *experiment;		/* printed once above its rows */
@@ -31,9 +32,38 @@ struct val {
 static void val_experiment(struct val *v, const char *title)
 {
 	v->experiment = title;
+	if (v->format != SIM_TEXT)
+		return;
 	fprintf(v->out, "\n%s\n", title);
 	fprintf(v->out, "  %-40s %9s %9s %9s  %-14s %s\n", "row", "paper", "loom-sim", "diff",
 		"criterion", "verdict");
+}
+
+/* A row as CSV or JSON (@paper, @ours NULL: the row could not be run). */
+static void val_record(struct val *v, const char *row, const double *paper, const double *ours,
+		       const char *criterion, const char *verdict, const char *error)
+{
+	if (v->format == SIM_CSV) {
+		fprintf(v->out, "\"%s\",\"%s\",", v->experiment, row);
+		if (paper)
+			fprintf(v->out, "%.10g,%.10g,%.10g,", *paper, *ours, *ours - *paper);
+		else
+			fprintf(v->out, ",,,");
+		fprintf(v->out, "%s,%s\n", criterion, verdict);
+		return;
+	}
+	fprintf(v->out, "%s\n    {\"experiment\": ", v->rows > 1 ? "," : "");
+	sim_json_string(v->out, v->experiment);
+	fprintf(v->out, ", \"row\": ");
+	sim_json_string(v->out, row);
+	if (paper) {
+		fprintf(v->out, ", \"paper\": %.10g, \"loom_sim\": %.10g, \"diff\": %.10g", *paper,
+			*ours, *ours - *paper);
+	} else {
+		fprintf(v->out, ", \"error\": ");
+		sim_json_string(v->out, error);
+	}
+	fprintf(v->out, ", \"criterion\": \"%s\", \"verdict\": \"%s\"}", criterion, verdict);
 }
 
 /*
@@ -67,6 +97,11 @@ static void val_row(struct val *v, const char *row, enum val_kind kind, double p
 	}
 	v->rows++;
 	v->failed += !ok;
+	if (v->format != SIM_TEXT) {
+		val_record(v, row, &paper, &ours, criterion,
+			   kind == VAL_REPORTED ? "-" : ok ? "ok" : "FAIL", NULL);
+		return;
+	}
 	fprintf(v->out, "  %-40s %9.*f %9.*f %+9.*f  %-14s %s\n", row, digits, paper, digits + 1,
 		ours, digits + 1, diff, criterion, kind == VAL_REPORTED ? "-" : ok ? "ok" : "FAIL");
 }
@@ -75,7 +110,10 @@ static void val_error(struct val *v, const char *row, const char *err)
 {
 	v->rows++;
 	v->failed++;
-	fprintf(v->out, "  %-40s could not be run: %s  FAIL\n", row, err);
+	if (v->format != SIM_TEXT)
+		val_record(v, row, NULL, NULL, "run", "FAIL", err);
+	else
+		fprintf(v->out, "  %-40s could not be run: %s  FAIL\n", row, err);
 }
 
 /* loom-fm's dor engine on @shape (ties split), with balanced or all-VC0 start VCs. */
@@ -327,16 +365,24 @@ static void zero_load_latency(struct val *v)
 	}
 }
 
-int sim_validate(FILE *out, bool quick)
+int sim_validate(FILE *out, enum sim_format f, bool quick)
 {
-	struct val v = { .out = out, .quick = quick };
+	struct val v = { .out = out, .format = f, .quick = quick };
 
-	fprintf(out, "loom-sim --validate%s: the seeds' figures rerun with loom's engines, "
-		"tables and router\n(Documentation/sim/validation.rst: setups and assumptions)\n",
-		quick ? " --quick" : "");
+	if (f == SIM_CSV)
+		fprintf(out, "experiment,row,paper,loom_sim,diff,criterion,verdict\n");
+	else if (f == SIM_JSON)
+		fprintf(out, "{\n  \"quick\": %s,\n  \"rows\": [", quick ? "true" : "false");
+	else
+		fprintf(out, "loom-sim --validate%s: the seeds' figures rerun with loom's engines, "
+			"tables and router\n(Documentation/sim/validation.rst: setups and "
+			"assumptions)\n", quick ? " --quick" : "");
 	t3e_vc_balance(&v);
 	bw_permutation_contention(&v);
 	zero_load_latency(&v);
-	fprintf(out, "\n%d rows, %d failed\n", v.rows, v.failed);
+	if (f == SIM_JSON)
+		fprintf(out, "\n  ],\n  \"total\": %d,\n  \"failed\": %d\n}\n", v.rows, v.failed);
+	else if (f == SIM_TEXT)
+		fprintf(out, "\n%d rows, %d failed\n", v.rows, v.failed);
 	return v.failed;
 }
