@@ -3,8 +3,8 @@
 # loom-sim --plot: a run draws its channel-utilisation heat map and a
 # saturation search its latency-throughput curve, each as a PNG of the
 # figure's size and an SVG with the data in it (the heat map's image, a
-# point per probe); without gnuplot in PATH the run says so before it
-# starts.
+# point per probe); without gnuplot in PATH, or with a prefix gnuplot
+# cannot quote, the run says so before it starts.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
@@ -25,17 +25,22 @@ print("%dx%d" % struct.unpack(">II", b[16:24]) if ok else "not-a-png")
 PY
 }
 
-tap_plan 5
+# png_ok WHAT RC FILE: the run exited 0 and drew FILE (in $tmp) at 900x700
+png_ok() {
+	local size
+	size=$( [ -f "$tmp/$3" ] && png_size "$tmp/$3")
+	if [ "$2" = 0 ] && [ "$size" = 900x700 ]; then
+		tap_ok "$1: $3, $size"
+	else
+		tap_diag "$(cat "$tmp/err")"
+		tap_fail "$1: exit 0 and a 900x700 $3 (got exit $2, '$size')"
+	fi
+}
+
+tap_plan 6
 "$sim" --topology torus:4x4 --load 0.3 --seed 1 --warmup 200 --cycles 2000 \
 	--plot "$tmp/run" >"$tmp/out" 2>"$tmp/err"
-rc=$?
-size=$( [ -f "$tmp/run-channels.png" ] && png_size "$tmp/run-channels.png")
-if [ $rc = 0 ] && [ "$size" = 900x700 ]; then
-	tap_ok "a run: run-channels.png, $size"
-else
-	tap_diag "$(cat "$tmp/err")"
-	tap_fail "a run: exit 0 and a 900x700 run-channels.png (got exit $rc, '$size')"
-fi
+png_ok "a run" $? run-channels.png
 svg=$tmp/run-channels.svg
 if [ -f "$svg" ] && grep -q '<svg' "$svg" && grep -q '<image' "$svg" &&
 	grep -q 'channel utilisation: torus:4x4' "$svg"; then
@@ -47,15 +52,8 @@ fi
 "$sim" --topology ring:8 --pattern tornado --router xbar --param FLIT_BYTES=64 \
 	--packet-flits 1 --seed 1 --warmup 300 --cycles 2000 --saturation \
 	--plot "$tmp/sat" >"$tmp/out" 2>"$tmp/err"
-rc=$?
+png_ok "saturation search" $? sat-latency.png
 probes=$(grep -c '^probe ' "$tmp/out")
-size=$( [ -f "$tmp/sat-latency.png" ] && png_size "$tmp/sat-latency.png")
-if [ $rc = 0 ] && [ "$size" = 900x700 ]; then
-	tap_ok "saturation search: sat-latency.png, $size"
-else
-	tap_diag "$(cat "$tmp/err")"
-	tap_fail "saturation search: exit 0 and a 900x700 sat-latency.png (got exit $rc, '$size')"
-fi
 # a point per probe and one in the key, on each curve
 lat=$(grep -o "#gpPt6'" "$tmp/sat-latency.svg" 2>/dev/null | wc -l)
 acc=$(grep -o "#gpPt4'" "$tmp/sat-latency.svg" 2>/dev/null | wc -l)
@@ -74,5 +72,12 @@ if [ $rc = 1 ] && grep -q 'gnuplot not found in PATH; install gnuplot-nox' "$tmp
 	tap_ok "no gnuplot: exit 1, $(cat "$tmp/err")"
 else
 	tap_fail "no gnuplot: want exit 1 and 'gnuplot not found in PATH; install gnuplot-nox', got exit $rc: $(cat "$tmp/err")"
+fi
+"$sim" --topology torus:4x4 --cycles 500 --plot "$tmp/it's" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 1 ] && grep -q "without quotes or line breaks" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+	tap_ok "a prefix with a quote: exit 1 before the run, $(cat "$tmp/err")"
+else
+	tap_fail "a prefix with a quote: want exit 1, 'without quotes or line breaks' and no run, got exit $rc: $(cat "$tmp/err")"
 fi
 tap_done

@@ -75,14 +75,17 @@ int sim_plot_ready(const char *prefix, char *err, size_t errlen)
 	return find_gnuplot(path, sizeof(path), err, errlen);
 }
 
-/* Start gnuplot with a pipe to its standard input; *pid; NULL with @err. */
-static FILE *gnuplot_open(pid_t *pid, char *err, size_t errlen)
+/*
+ * Start gnuplot with a pipe to its standard input, for figures named
+ * @prefix-*; *pid; NULL with @err.
+ */
+static FILE *gnuplot_open(const char *prefix, pid_t *pid, char *err, size_t errlen)
 {
 	char path[4096];
 	int fd[2];
 	FILE *f;
 
-	if (find_gnuplot(path, sizeof(path), err, errlen))
+	if (check_prefix(prefix, err, errlen) || find_gnuplot(path, sizeof(path), err, errlen))
 		return NULL;
 	if (pipe(fd)) {
 		plot_err(err, errlen, "--plot: pipe to gnuplot: %s", strerror(errno));
@@ -129,6 +132,14 @@ static int gnuplot_close(FILE *f, pid_t pid, const char *what, char *err, size_t
 	return 0;
 }
 
+/* The figure's title: "@what: @title". */
+static void set_title(FILE *f, const char *what, const char *title)
+{
+	fprintf(f, "set title \"%s: ", what);
+	put_quoted(f, title);
+	fprintf(f, "\" noenhanced\n");
+}
+
 /* Both terminals: the PNG, then the same plot again as SVG. */
 static void terminals(FILE *f, const char *prefix, const char *name, const char *plot_cmd)
 {
@@ -141,12 +152,9 @@ static void terminals(FILE *f, const char *prefix, const char *name, const char 
 int sim_plot_channels(const struct sim *s, const char *prefix, const char *title, char *err,
 		      size_t errlen)
 {
-	FILE *f;
 	pid_t pid;
+	FILE *f = gnuplot_open(prefix, &pid, err, errlen);
 
-	if (check_prefix(prefix, err, errlen))
-		return -1;
-	f = gnuplot_open(&pid, err, errlen);
 	if (!f)
 		return -1;
 	fprintf(f, "$util << EOD\n");
@@ -163,9 +171,7 @@ int sim_plot_channels(const struct sim *s, const char *prefix, const char *title
 		fprintf(f, "\n");
 	}
 	fprintf(f, "EOD\n");
-	fprintf(f, "set title \"channel utilisation: ");
-	put_quoted(f, title);
-	fprintf(f, "\" noenhanced\n");
+	set_title(f, "channel utilisation", title);
 	fprintf(f, "set xlabel 'output port'\nset ylabel 'router'\n"
 		"set cblabel 'flits per cycle'\nset cbrange [0:1]\n"
 		"set xrange [-0.5:%d.5]\nset yrange [-0.5:%d.5]\nset xtics 1\n"
@@ -178,21 +184,16 @@ int sim_plot_channels(const struct sim *s, const char *prefix, const char *title
 int sim_plot_curve(const struct sim_curve_point *pt, int n, const char *prefix,
 		   const char *title, char *err, size_t errlen)
 {
-	FILE *f;
 	pid_t pid;
+	FILE *f = gnuplot_open(prefix, &pid, err, errlen);
 
-	if (check_prefix(prefix, err, errlen))
-		return -1;
-	f = gnuplot_open(&pid, err, errlen);
 	if (!f)
 		return -1;
 	fprintf(f, "$curve << EOD\n");
 	for (int i = 0; i < n; i++)
 		fprintf(f, "%.6f %.6f %.4f\n", pt[i].offered, pt[i].accepted, pt[i].latency);
 	fprintf(f, "EOD\n");
-	fprintf(f, "set title \"latency and throughput: ");
-	put_quoted(f, title);
-	fprintf(f, "\" noenhanced\n");
+	set_title(f, "latency and throughput", title);
 	fprintf(f, "set xlabel 'offered load (flits per terminal per cycle)'\n"
 		"set ylabel 'average latency (cycles)'\nset y2label 'accepted load'\n"
 		"set ytics nomirror\nset y2tics\nset y2range [0:*]\nset yrange [0:*]\n"
