@@ -493,17 +493,12 @@ static const char *parse_args(int argc, char **argv, int *first, int *help)
 			max_size = (size_t)v;
 			max_given = 1;
 			break;
-		case 'i':
-			v = parse_count(arg, 1, 1000000000L, 0);
+		case 'i':	/* timed iterations, at least 1 */
+		case 'x':	/* warm-up iterations, may be 0 */
+			v = parse_count(arg, o[1] == 'i', 1000000000L, 0);
 			if (v < 0)
 				goto bad_value;
-			iters = v;
-			break;
-		case 'x':
-			v = parse_count(arg, 0, 1000000000L, 0);
-			if (v < 0)
-				goto bad_value;
-			skip = v;
+			*(o[1] == 'i' ? &iters : &skip) = v;
 			break;
 		case 's':
 			for (v = 0; v < 3 && strcmp(arg, sync_names[v]); v++)
