@@ -79,10 +79,15 @@ tap_relay "$out/rdv"
 
 pingpong() { # MODE: server on host 1, client on host 0 (management network)
 	lab_exec 1 "$env timeout 120 fi_pingpong -p loom -e rdm -m $1 -c -I 20" >"$out/srv" 2>&1 &
-	local srv=$! rc
-	sleep 1
-	lab_exec 0 "$env timeout 120 fi_pingpong -p loom -e rdm -m $1 -c -I 20 10.77.0.2" >"$out/cli" 2>&1
-	rc=$?
+	local srv=$! rc try
+	# a loaded guest may take seconds to start the server listening
+	for ((try = 0; try < 20; try++)); do
+		sleep 1
+		lab_exec 0 "$env timeout 120 fi_pingpong -p loom -e rdm -m $1 -c -I 20 10.77.0.2" \
+			>"$out/cli" 2>&1
+		rc=$?
+		grep -q 'failed to connect: Connection refused' "$out/cli" || break
+	done
 	wait $srv || rc=1
 	return $rc
 }
