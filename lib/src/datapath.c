@@ -282,10 +282,29 @@ static int wait_sleeping(struct loom_ctx *ctx, struct loom_completion *out, int 
 
 /* how long loom_cq_sync() waits for the card to take our consumer index */
 #define CQ_SYNC_NS	2000000
+/*
+ * How it waits: it spins for CQ_SYNC_SPIN_NS (a card in hardware takes the
+ * index within a microsecond or two), then naps CQ_SYNC_NAP_NS at a time.
+ * In the lab the card is a process that may share a CPU with this guest's
+ * vCPU: sched_yield() inside the guest keeps the vCPU thread busy, so the
+ * card ran only when the host took the CPU from it (milliseconds); a nap
+ * idles the vCPU and lets the card run at once.
+ */
+#define CQ_SYNC_SPIN_NS	5000
+#define CQ_SYNC_NAP_NS	20000
+
+static int64_t elapsed_ns(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000000000ll + (t.tv_nsec - t0->tv_nsec);
+}
 
 void loom_cq_sync(struct loom_ctx *ctx)
 {
-	struct timespec t0, t;
+	struct timespec t0;
+	int64_t waited;
 
 	if (ctx->doorbell[LOOM_DB_CQ_CI_SEEN / 4] == ctx->cq_ci)
 		return;
@@ -296,10 +315,15 @@ void loom_cq_sync(struct loom_ctx *ctx)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
-		sched_yield();
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (ctx->doorbell[LOOM_DB_CQ_CI_SEEN / 4] != ctx->cq_ci &&
-		 (t.tv_sec - t0.tv_sec) * 1000000000ll + (t.tv_nsec - t0.tv_nsec) < CQ_SYNC_NS);
+		if (elapsed_ns(&t0) < CQ_SYNC_SPIN_NS) {
+			sched_yield();
+		} else {
+			struct timespec nap = { 0, CQ_SYNC_NAP_NS };
+
+			nanosleep(&nap, NULL);
+		}
+		waited = elapsed_ns(&t0);
+	} while (ctx->doorbell[LOOM_DB_CQ_CI_SEEN / 4] != ctx->cq_ci && waited < CQ_SYNC_NS);
 }
 
 int loom_sleep_cq(struct loom_ctx *ctx, int wait_ms)

@@ -4,17 +4,19 @@
 # test that prints fewer results than its plan, one whose exit status
 # disagrees with its TAP, one that prints no result, and a skip are each
 # reported as such; the summary counts them and the runner exits non-zero.
+# On two CPUs or more the emu level runs while the unit level does, and is
+# still reported after it, numbered in order.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-mkdir -p "$tmp/tests/unit" "$tmp/build"
+mkdir -p "$tmp/tests/unit" "$tmp/tests/emu" "$tmp/build"
 cp "$top/tests/run-tests" "$tmp/tests/"
-mk() { # name body
-	printf '#!/bin/bash\n%s\n' "$2" >"$tmp/tests/unit/$1"
-	chmod +x "$tmp/tests/unit/$1"
+mk() { # name body [level]
+	printf '#!/bin/bash\n%s\n' "$2" >"$tmp/tests/${3:-unit}/$1"
+	chmod +x "$tmp/tests/${3:-unit}/$1"
 }
 mk test_a_short 'echo 1..3; echo "ok 1 - one"; echo "ok 2 - two"'
 mk test_b_died 'echo 1..1; echo "ok 1 - fine"; exit 3'
@@ -24,7 +26,7 @@ mk test_e_good 'echo 1..2; echo "ok 1 - x"; echo "ok 2 - y"'
 
 BUILD=$tmp/build "$tmp/tests/run-tests" unit >"$tmp/out" 2>&1
 rc=$?
-tap_plan 6
+tap_plan 10
 shown=
 expect() { # description line: ok when the runner printed the line
 	if grep -qxF -- "$2" "$tmp/out"; then
@@ -42,4 +44,30 @@ expect "a test printing no result fails" "not ok 6 - unit/test_c_silent: printed
 expect "a test exiting 4 is a skip" "ok 7 - unit/test_d_skip # SKIP (exit 4)"
 expect "the summary counts 5 passed, 3 failed, 1 skipped" "5 passed, 3 failed, 1 skipped"
 tap_check "the runner exits non-zero (exit $rc)" test "$rc" != 0
+
+# side by side: a unit test that waits for an emu test to have started, an
+# emu test that waits for the unit test to have started
+rm -f "$tmp"/tests/unit/*
+mk test_u_meets_emu "echo 1..1; touch $tmp/unit-started
+	for i in \$(seq 100); do [ -e $tmp/emu-started ] && break; sleep 0.1; done
+	[ -e $tmp/emu-started ] && echo 'ok 1 - met' || echo 'not ok 1 - alone'"
+mk test_v_after 'echo 1..1; echo "ok 1 - after"'
+mk test_e_meets_unit "echo 1..1; touch $tmp/emu-started
+	for i in \$(seq 100); do [ -e $tmp/unit-started ] && break; sleep 0.1; done
+	[ -e $tmp/unit-started ] && echo 'ok 1 - met' || echo 'not ok 1 - alone'" emu
+mk test_f_fails 'echo 1..1; echo "not ok 1 - broken"' emu
+BUILD=$tmp/build "$tmp/tests/run-tests" unit emu >"$tmp/out" 2>&1
+rc=$?
+shown=
+if [ "$(nproc)" -ge 2 ]; then
+	expect "on $(nproc) CPUs the unit and emu levels run at the same time (unit)" \
+		"ok 1 - unit/test_u_meets_emu: 1 - met"
+	expect "on $(nproc) CPUs the unit and emu levels run at the same time (emu, after unit)" \
+		"ok 3 - emu/test_e_meets_unit: 1 - met"
+else
+	tap_skip "one CPU: the levels run one after the other"
+	tap_skip "one CPU: the levels run one after the other"
+fi
+expect "a failure of the side level is reported in its place" "not ok 4 - emu/test_f_fails: 1 - broken"
+tap_check "the runner exits non-zero for it (exit $rc)" test "$rc" != 0
 tap_done

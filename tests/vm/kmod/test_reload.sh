@@ -7,7 +7,7 @@
 # transfer is verified, the card comes back each time, the settings of
 # the family start from the card's state again (no grant survives a
 # reload), and the guest kernel logs have no oops, warning or leak.
-# RELOAD_ROUNDS (default 20) sets the number of rounds.
+# RELOAD_ROUNDS (default 10; make check-debug 20) sets the number of rounds.
 # LOOM_MODULE=PATH tests another build of loom.ko.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/tap.sh"
@@ -18,7 +18,7 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loomctl" ] ||
 	echo "1..0 # SKIP loom-lab, loomctl or loom-xfer not built (make all)"
 	exit 4
 fi
-rounds=${RELOAD_ROUNDS:-20}
+rounds=${RELOAD_ROUNDS:-10}
 module=${LOOM_MODULE:-kmod/loom.ko}
 
 tap_plan 6
