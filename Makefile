@@ -13,6 +13,9 @@
 #                 the same run: tables, goal ratios, CSV, JSON and plots into
 #                 build/bench (BENCH_ARGS go to tools/bench/loom-bench)
 #   make sim-bench  loom-sim's speed and memory figures (loom-sim --bench)
+#   make validate   the seeds' published figures rerun by loom-sim, a line per
+#                 table row: the paper's value, loom's, the difference; fails
+#                 where a row does (loom-sim --validate; Documentation/sim/validation.rst)
 #   make docs     the HTML documentation (Sphinx) into build/html
 #   make install  library, header, pkg-config file, tools, manual pages,
 #                 module, udev rules
@@ -111,6 +114,9 @@ fuzz: deps
 sim-bench: userspace
 	$(MAKE) -C tools/loom-sim bench
 
+validate:
+	@$(MAKE) --no-print-directory -C tools/loom-sim validate
+
 install: all
 	$(MAKE) -C lib install PREFIX=$(PREFIX)
 	$(MAKE) -C lib/fabric install PREFIX=$(PREFIX) PROV_RPATH=
@@ -156,4 +162,4 @@ clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-hostile check-cluster demo bench fuzz sim-bench install deb clean
+.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-hostile check-cluster demo bench fuzz sim-bench validate install deb clean

@@ -111,7 +111,7 @@ int main(void)
 
 	tap_plan(32);
 	rc = RUN("routes", "--shape", "torus:4x4");
-	tap_ok(rc == 0 && strstr(out, "node 15: 0=0/0 ") && strstr(out, "complete: yes (240 routes)") &&
+	tap_ok(rc == 0 && strstr(out, "node 15: 0=0/") && strstr(out, "complete: yes (240 routes)") &&
 	       strstr(out, "deadlock-free: yes") && strstr(out, "minimal: yes"),
 	       "torus:4x4 dor: tables and three passing verdicts, exit 0 (%d)", rc);
 	rc = RUN("routes", "--shape", "ring:4", "--no-datelines", "--ties", "plus", "--check-only");
@@ -208,7 +208,7 @@ int main(void)
 	tap_ok(rc == 0 && strstr(out, "vc-balance: average 0.000, max 0.000 over 64 channels"),
 	       "routes torus:4x4: the VC balance line, perfectly balanced (%d)", rc);
 	rc = RUN("routes", "--shape", "torus:4x4", "--check-only", "--vc-assign", "crossing", "-j");
-	tap_ok(rc == 0 && strstr(out, "\"vc_balance\":{\"average\":0.7500,\"max\":1.0000"),
+	tap_ok(rc == 0 && strstr(out, "\"vc_balance\":{\"average\":1.0000,\"max\":1.0000"),
 	       "routes torus:4x4 --vc-assign crossing -j: vc_balance in the JSON (%d)", rc);
 	rc = RUN("routes", "--shape", "ring:4", "--root", "512");
 	tap_ok(rc == 2 && strstr(errtext, "--root '512': not a node id (0..511)"),

@@ -80,7 +80,7 @@ int main(void)
 	struct fm_verdict v;
 	struct fm_graph *g;
 
-	tap_plan(20);
+	tap_plan(21);
 	good_shape("torus:4x4");
 	good_shape("torus:2x2x2");
 	good_shape("mesh:3x3");
@@ -91,16 +91,21 @@ int main(void)
 	route_string("ring:8", true, 7, 1, route, sizeof(route));
 	tap_ok(!strcmp(route, "7:0/0 0:0/0"),
 	       "ring:8 7->1 enters the ring on the dateline channel: VC0 throughout (%s)", route);
-	route_string("ring:4", true, 2, 0, route, sizeof(route));
-	tap_ok(!strcmp(route, "2:0/0 3:0/1"), "ring:4 2->0 starts on VC0, VC1 from 3 (%s)", route);
+	route_string("ring:8", true, 5, 0, route, sizeof(route));
+	tap_ok(!strcmp(route, "5:0/0 6:0/0 7:0/1"), "ring:8 5->0 starts on VC0, VC1 from 7 (%s)",
+	       route);
 	/* torus:4x4: X first, then Y starts again on VC0; 0 -> 15 is -X then -Y */
 	route_string("torus:4x4", true, 0, 15, route, sizeof(route));
 	tap_ok(!strcmp(route, "0:2/0 3:3/0"),
 	       "torus:4x4 0->15: -X -Y, each entered on its dateline channel: VC0 (%s)", route);
-	/* 10 = (2,2) -> 0: half way in both dimensions, from even coordinates: + */
+	/* 10 = (2,2) -> 0: half way in both dimensions, from even coordinates: - */
 	route_string("torus:4x4", true, 10, 0, route, sizeof(route));
-	tap_ok(!strcmp(route, "10:0/0 11:0/1 8:1/0 12:1/1"),
-	       "torus:4x4 10->0: +X +X then +Y +Y, VC1 on each dateline crossed (%s)", route);
+	tap_ok(!strcmp(route, "10:2/0 9:2/0 8:3/0 4:3/0"),
+	       "torus:4x4 10->0: -X -X then -Y -Y, no dateline on the way: VC0 (%s)", route);
+	/* 5 = (1,1) -> 15: half way from odd coordinates: + */
+	route_string("torus:4x4", true, 5, 15, route, sizeof(route));
+	tap_ok(!strcmp(route, "5:0/0 6:0/0 7:1/0 11:1/0"),
+	       "torus:4x4 5->15: +X +X then +Y +Y on VC0 (%s)", route);
 	route_string("torus:4x4", true, 1, 6, route, sizeof(route));
 	tap_ok(!strcmp(route, "1:0/0 2:1/0"), "torus:4x4 1->6: +X then +Y on VC0 (%s)", route);
 

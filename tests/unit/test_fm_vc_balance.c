@@ -109,8 +109,9 @@ int main(void)
 	/*
 	 * Scott and Thorson, The Cray T3E Network, Table 1 (whole rings):
 	 * time of crossing, and the optimised assignment with full tables.
-	 * The maxima of the optimised column are reached exactly (ring:32:
-	 * at most the paper's); averages are printed next to the paper's.
+	 * The maxima of the optimised column are reached exactly (ring:16 and
+	 * ring:32: at most the paper's); averages are printed next to the
+	 * paper's.
 	 */
 	static const struct {
 		const char *shape;
@@ -119,7 +120,7 @@ int main(void)
 	} t3e[] = {
 		{ "ring:4", 1.000, 0.000, 0.000, true },
 		{ "ring:8", 0.813, 0.031, 0.250, true },
-		{ "ring:16", 0.813, 0.133, 0.563, true },
+		{ "ring:16", 0.813, 0.133, 0.563, false },
 		{ "ring:32", 0.807, 0.173, 0.797, false },
 	};
 	static const char *const balanced[] = {
@@ -164,7 +165,7 @@ int main(void)
 		max_ok = t3e[i].opt_max_exact ? fabs(bal.max - t3e[i].opt_max) <= 0.0005 :
 			      bal.max <= t3e[i].opt_max;
 
-		tap_ok(!rc && max_ok,
+		tap_ok(!rc && max_ok && fabs(tc.avg - t3e[i].tc_avg) <= 0.0005,
 		       "%s balanced: max %.4f (T3E optimised %s %.3f); average %.4f (T3E %.3f); "
 		       "time of crossing average %.4f (T3E %.3f)", t3e[i].shape, bal.max,
 		       t3e[i].opt_max_exact ? "=" : ">=", t3e[i].opt_max, bal.avg, t3e[i].opt_avg,

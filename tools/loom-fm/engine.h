@@ -21,7 +21,7 @@ struct fm_engine_opts {
 				 * up-routes (default on; off: in-order delivery)
 				 */
 	bool tie_split;		/* dor: a half-way tie on a ring of 4 or more goes +
-				 * from even coordinates, - from odd ones (default
+				 * from odd coordinates, - from even ones (default
 				 * on; off: every tie goes +)
 				 */
 	bool vc_balance;	/* dor with datelines: start VCs chosen for VC

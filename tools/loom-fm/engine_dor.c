@@ -2,8 +2,10 @@
 /*
  * loom-fm engine "dor": dimension-order routing on shapes.  A packet
  * corrects X, then Y, then Z.  Torus dimensions: the shorter way round; a
- * tie (half way round a ring of 4 or more) goes + from an even coordinate
- * and - from an odd one, so that both directions carry the same load
+ * tie (half way round a ring of 4 or more) goes + from an odd coordinate
+ * and - from an even one, so that both directions carry the same load and
+ * no tie continues through a dateline (the Cray T3E's time-of-crossing
+ * balance, Table 1 of its paper, is reproduced only with this split)
  * (--ties plus: always +; on a ring of 2 both ways are one hop to the same
  * neighbour, and the tie goes +); mesh: the direct way; hyperx: one direct
  * hop.  Each torus ring has one dateline, between the nodes of coordinates
@@ -32,7 +34,7 @@ static int dor_port(const struct fm_shape *s, const struct fm_engine_opts *o, co
 			return t[d] > c[d] ? d : s->dims + d;
 		fwd = (t[d] - c[d] + k) % k;
 		if (2 * fwd == k && k >= 4 && o->tie_split)
-			return c[d] % 2 ? s->dims + d : d;
+			return c[d] % 2 ? d : s->dims + d;
 		return fwd <= k - fwd ? d : s->dims + d;
 	}
 	return FM_PORT_HOST;

@@ -66,7 +66,7 @@ void fm_usage(FILE *f)
 "                    every packet takes the deterministic path, so puts to one\n"
 "                    destination arrive in order.\n"
 "  --ties split      dor: a tie (half way round a ring of 4 or more) goes +\n"
-"                    from an even coordinate, - from an odd one, so both\n"
+"                    from an odd coordinate, - from an even one, so both\n"
 "                    directions carry the same load (default); plus: every\n"
 "                    tie goes +.\n"
 "  --vc-assign balanced  dor with datelines: every start VC that the dateline\n"

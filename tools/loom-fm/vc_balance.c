@@ -31,19 +31,20 @@ static int segment(const struct fm_graph *g, const struct fm_routes *r, int node
 }
 
 /*
- * For every pair, walk the route: count the routes per channel and VC
- * (v0, v1: [node * ports + port]) and, in weight (may be NULL), the routes
- * that enter a dimension at each table entry [node * nodes + dest].
+ * For every pair of nodes first .. first + count - 1, walk the route: count
+ * the routes per channel and VC (v0, v1: [node * ports + port]) and, in
+ * weight (may be NULL), the routes that enter a dimension at each table
+ * entry [node * nodes + dest].
  */
-static int count_routes(const struct fm_graph *g, const struct fm_routes *r, long *v0,
-			long *v1, long *weight)
+static int count_routes(const struct fm_graph *g, const struct fm_routes *r, int first,
+			int count, long *v0, long *v1, long *weight)
 {
 	struct fm_hop *hops = malloc((size_t)g->nodes * sizeof(*hops));
 
 	if (!hops)
 		return -1;
-	for (int s = 0; s < g->nodes; s++) {
-		for (int d = 0; d < g->nodes; d++) {
+	for (int s = first; s < first + count; s++) {
+		for (int d = first; d < first + count; d++) {
 			int stuck, n = s == d ? 0 : routes_walk(g, r, s, d, hops, &stuck);
 
 			for (int i = 0; i < n; i++) {
@@ -63,6 +64,12 @@ static int count_routes(const struct fm_graph *g, const struct fm_routes *r, lon
 int vc_balance_measure(const struct fm_graph *g, const struct fm_routes *r,
 		       struct fm_vc_balance *b)
 {
+	return vc_balance_measure_among(g, r, 0, g->nodes, b);
+}
+
+int vc_balance_measure_among(const struct fm_graph *g, const struct fm_routes *r, int first,
+			     int count, struct fm_vc_balance *b)
+{
 	size_t chans = (size_t)g->nodes * (size_t)g->ports;
 	long *v0 = calloc(chans, sizeof(*v0)), *v1 = calloc(chans, sizeof(*v1));
 	long *weight = calloc((size_t)g->nodes * (size_t)g->nodes, sizeof(*weight));
@@ -71,7 +78,9 @@ int vc_balance_measure(const struct fm_graph *g, const struct fm_routes *r,
 	int rc = -1;
 
 	*b = (struct fm_vc_balance){ 0 };
-	if (!v0 || !v1 || !weight || !ch || count_routes(g, r, v0, v1, weight))
+	if (first < 0 || count < 1 || first + count > g->nodes)
+		goto out;
+	if (!v0 || !v1 || !weight || !ch || count_routes(g, r, first, count, v0, v1, weight))
 		goto out;
 	for (size_t c = 0; c < chans; c++) {
 		int dim = r->port_dim[c % (size_t)g->ports];
@@ -80,14 +89,15 @@ int vc_balance_measure(const struct fm_graph *g, const struct fm_routes *r,
 		if (v0[c] + v1[c] > *m)
 			*m = v0[c] + v1[c];
 	}
-	for (size_t c = 0; c < chans; c++) {
+	for (size_t c = (size_t)first * g->ports; c < (size_t)(first + count) * g->ports; c++) {
 		int dim = r->port_dim[c % (size_t)g->ports];
 		long m = dim_max[dim >= 0 && dim < FM_MAX_DIMS ? dim + 1 : 0];
 		double bal;
 
-		if (!(v0[c] + v1[c]))
+		if (graph_peer(g, (int)(c / (size_t)g->ports), (int)(c % (size_t)g->ports))->node ==
+		    FM_NO_PEER)
 			continue;
-		bal = (double)labs(v0[c] - v1[c]) / (double)m;
+		bal = m ? (double)labs(v0[c] - v1[c]) / (double)m : 0;
 		b->channels++;
 		b->avg += bal;
 		if (bal > b->max)
@@ -129,7 +139,7 @@ int vc_balance_optimise(const struct fm_graph *g, struct fm_routes *r)
 		goto out;
 	for (size_t e = 0; e < pairs; e++)
 		r->start_vc[e] = 0;
-	if (count_routes(g, r, v0, v1, weight))
+	if (count_routes(g, r, 0, g->nodes, v0, v1, weight))
 		goto out;
 	/* v0 now holds VC0 - VC1 per channel: the imbalance the flips change */
 	for (size_t c = 0; c < chans; c++)

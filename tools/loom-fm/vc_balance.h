@@ -17,7 +17,7 @@
 #include "routes.h"
 
 struct fm_vc_balance {
-	long channels;		/* channels that carry at least one route */
+	long channels;		/* the cabled channels out of the nodes measured */
 	double avg, max;	/* the balance averaged over those channels, and its maximum */
 	long entries;		/* table entries where a route enters a dimension */
 	long free_entries;	/* of those, entries whose segment crosses no dateline */
@@ -27,6 +27,16 @@ struct fm_vc_balance {
 /* Measure the tables' balance; -1 when out of memory. */
 int vc_balance_measure(const struct fm_graph *g, const struct fm_routes *r,
 		       struct fm_vc_balance *b);
+
+/*
+ * The same for all-to-all traffic among the nodes first .. first + count - 1
+ * only (the T3E's subrings: the jobs of a partition), averaged over every
+ * cabled channel out of those nodes, including those no route of the set
+ * uses (a channel without routes has balance 0).  -1 when out of memory or
+ * the range is not within the graph.
+ */
+int vc_balance_measure_among(const struct fm_graph *g, const struct fm_routes *r, int first,
+			     int count, struct fm_vc_balance *b);
 
 /*
  * Choose the free start VCs (r->start_vc) to balance the VCs: local search

@@ -18,6 +18,7 @@
 #include "../common/parse_num.h"
 
 #define EXIT_DEADLOCK	3
+#define EXIT_INVALID	4
 
 static const char usage_text[] =
 "Usage: loom-sim [--topology SHAPE|FILE] [--engine ENGINE] [--router PRESET]\n"
@@ -28,8 +29,9 @@ static const char usage_text[] =
 "                [--vc-assign balanced|crossing] [--allow-deadlock]\n"
 "                [--format text|csv|json] [-j]\n"
 "                [--channels] [--trace FILE] [--no-skip] [--saturation]\n"
-"                [--progress]\n"
+"                [--progress] [--plot PREFIX]\n"
 "       loom-sim --bench\n"
+"       loom-sim --validate [--quick]\n"
 "Simulate a fabric of the card's cycle-level routers, programmed with the\n"
 "tables loom-fm computes, under synthetic traffic.\n"
 "\n"
@@ -45,7 +47,7 @@ static const char usage_text[] =
 "  --no-adaptive      minhop, updown: no adaptive entries (updown on a fat\n"
 "                     tree: deterministic up-routes)\n"
 "  --ties T           dor: a half-way tie on a ring of 4 or more goes + from\n"
-"                     even coordinates, - from odd ones (split, default), or\n"
+"                     odd coordinates, - from even ones (split, default), or\n"
 "                     always + (plus)\n"
 "  --vc-assign A      dor with datelines: start VCs chosen for VC balance\n"
 "                     (balanced, default) or all VC0 (crossing)\n"
@@ -80,19 +82,26 @@ static const char usage_text[] =
 "                     default when stderr is a terminal)\n"
 "  --saturation       find the saturation throughput: runs at loads chosen by\n"
 "                     bisection (--load is not used)\n"
+"  --plot PREFIX      figures by gnuplot, PNG and SVG: PREFIX-channels (a run:\n"
+"                     every channel's utilisation, routers by ports) or\n"
+"                     PREFIX-latency (--saturation: latency and accepted load\n"
+"                     against offered load, a point per run)\n"
 "  --bench            speed and memory figures (8x8x8 and 16x16 tori)\n"
+"  --validate         rerun the seeds' published figures: per table row the\n"
+"                     paper's value, loom-sim's, the difference and the verdict\n"
+"                     (exit 4 if a row fails); --quick: the small subset\n"
 "  -h, --help         this help;  -V, --version  the version\n"
 "\n"
 "Exit status: 0 the run completed, 1 an error, 2 bad usage, 3 the fabric\n"
-"deadlocked or the measured packets did not drain.\n";
+"deadlocked or the measured packets did not drain, 4 a validation row failed.\n";
 
 static void progress(const struct sim *s, bool done);
 
 struct cli {
 	struct sim_config cfg;
 	enum sim_format format;
-	bool channels, bench, seeded, saturation;
-	const char *trace;
+	bool channels, bench, seeded, saturation, validate, quick;
+	const char *trace, *plot;
 };
 
 static int usage_error(const char *fmt, const char *arg);
@@ -152,7 +161,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
 		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
-		O_TIES, O_VCASSIGN,
+		O_TIES, O_VCASSIGN, O_VALIDATE, O_QUICK, O_PLOT,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
@@ -177,6 +186,9 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "channels", no_argument, NULL, O_CHANNELS },
 		{ "bench", no_argument, NULL, O_BENCH },
+		{ "validate", no_argument, NULL, O_VALIDATE },
+		{ "quick", no_argument, NULL, O_QUICK },
+		{ "plot", required_argument, NULL, O_PLOT },
 		{ "no-skip", no_argument, NULL, O_NOSKIP },
 		{ "trace", required_argument, NULL, O_TRACE },
 		{ "saturation", no_argument, NULL, O_SAT },
@@ -316,6 +328,15 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			break;
 		case O_BENCH:
 			a->bench = true;
+			break;
+		case O_VALIDATE:
+			a->validate = true;
+			break;
+		case O_PLOT:
+			a->plot = optarg;
+			break;
+		case O_QUICK:
+			a->quick = true;
 			break;
 		case O_NOSKIP:
 			c->no_skip = true;
@@ -541,13 +562,22 @@ int main(int argc, char **argv)
 		return rc;
 	if (a.bench)
 		return bench();
+	if (a.quick && !a.validate)
+		return usage_error("%s: --quick selects the subset of --validate",
+				   "--quick without --validate");
+	if (a.validate)
+		return sim_validate(stdout, a.format, a.quick) ? EXIT_INVALID : 0;
+	if (a.plot && sim_plot_ready(a.plot, err, sizeof(err))) {
+		fprintf(stderr, "loom-sim: %s\n", err);
+		return 1;
+	}
 	if (a.saturation && a.cfg.burst_on > 0)
 		return usage_error("%s: the saturation search runs Bernoulli arrivals only",
 				   "--saturation with --burst");
 	if (a.saturation) {
 		cmd = command_line(argc, argv, &a);
-		rc = sim_saturation(&a.cfg, stdout, a.format, cmd ? cmd : "loom-sim", err,
-				    sizeof(err));
+		rc = sim_saturation(&a.cfg, stdout, a.format, cmd ? cmd : "loom-sim",
+				    a.plot, err, sizeof(err));
 		free(cmd);
 		if (rc)
 			fprintf(stderr, "loom-sim: %s\n", err);
@@ -579,6 +609,16 @@ int main(int argc, char **argv)
 	sim_report(stdout, &s, a.format, cmd ? cmd : "loom-sim", t1 - t0, a.channels);
 	free(cmd);
 	rc = s.deadlocked || s.st.measured_done < s.st.created ? EXIT_DEADLOCK : 0;
+	if (a.plot) {
+		char title[256];
+
+		snprintf(title, sizeof(title), "%s, %s, load %g, %s router", a.cfg.topology,
+			 a.cfg.pattern, a.cfg.load, a.cfg.router);
+		if (sim_plot_channels(&s, a.plot, title, err, sizeof(err))) {
+			fprintf(stderr, "loom-sim: %s\n", err);
+			rc = 1;
+		}
+	}
 	sim_free(&s);
 	if (a.cfg.trace && a.cfg.trace != stderr && fclose(a.cfg.trace)) {
 		fprintf(stderr, "loom-sim: --trace %s: %s\n", a.trace, strerror(errno));

@@ -46,8 +46,29 @@ static int probe(const struct sim_config *base, double load, struct probe *p, ch
 	return 0;
 }
 
+/* The probes in order of load as the curve's points, drawn to @prefix. */
+static int plot_probes(const struct sim_config *c, const struct probe *p, int n,
+		       const char *prefix, char *err, size_t errlen)
+{
+	struct sim_curve_point pt[SAT_STEPS + 1];
+	char title[256];
+
+	for (int i = 0; i < n; i++) {
+		int j = i;
+
+		while (j > 0 && pt[j - 1].offered > p[i].offered) {
+			pt[j] = pt[j - 1];
+			j--;
+		}
+		pt[j] = (struct sim_curve_point){ p[i].offered, p[i].accepted, p[i].latency };
+	}
+	snprintf(title, sizeof(title), "%s, %s, %s router, saturation search", c->topology,
+		 c->pattern, c->router);
+	return sim_plot_curve(pt, n, prefix, title, err, errlen);
+}
+
 int sim_saturation(const struct sim_config *c, FILE *out, enum sim_format f,
-		   const char *cmdline, char *err, size_t errlen)
+		   const char *cmdline, const char *plot, char *err, size_t errlen)
 {
 	struct probe p[SAT_STEPS + 1];
 	double lo = 0, hi = 1;
@@ -70,6 +91,8 @@ int sim_saturation(const struct sim_config *c, FILE *out, enum sim_format f,
 				hi = mid;
 		}
 	}
+	if (plot && plot_probes(c, p, n, plot, err, errlen))
+		return -1;
 	if (f == SIM_JSON) {
 		fprintf(out, "{\n  \"command\": ");
 		sim_json_string(out, cmdline);

@@ -174,9 +174,35 @@ void sim_json_string(FILE *out, const char *v);
 
 /*
  * Saturation throughput by bisection over the load (saturation.c): the
- * probes and the result on @out; 0, or -1 with @err.
+ * probes and the result on @out; with @plot (a file prefix, or NULL) the
+ * probes' latency-throughput curve too; 0, or -1 with @err.
  */
 int sim_saturation(const struct sim_config *c, FILE *out, enum sim_format f,
-		   const char *cmdline, char *err, size_t errlen);
+		   const char *cmdline, const char *plot, char *err, size_t errlen);
+
+/*
+ * Figures by gnuplot (plot.c), each PREFIX-NAME.png and PREFIX-NAME.svg;
+ * 0, or -1 with @err (gnuplot missing or failing, a bad prefix).
+ * channels: the utilisation of every channel of the window, a heat map of
+ * routers by output ports.  latency: average latency and accepted load
+ * against the offered load, one point per run, in order of load.
+ */
+struct sim_curve_point {
+	double offered, accepted, latency;
+};
+
+/* Before a run: the prefix is usable and gnuplot is there; 0 or -1 with @err. */
+int sim_plot_ready(const char *prefix, char *err, size_t errlen);
+int sim_plot_channels(const struct sim *s, const char *prefix, const char *title, char *err,
+		      size_t errlen);
+int sim_plot_curve(const struct sim_curve_point *pt, int n, const char *prefix,
+		   const char *title, char *err, size_t errlen);
+
+/*
+ * The seeds' figures rerun (validate.c): a table per experiment on @out,
+ * one line per row with the paper's value, loom's and the verdict (or
+ * CSV, JSON); @quick: the small subset.  Returns the rows that failed.
+ */
+int sim_validate(FILE *out, enum sim_format f, bool quick);
 
 #endif
