@@ -570,8 +570,9 @@ void loom_ctx_release_all(struct loom_file *lf)
  * loom_ctx_hw_stop_all() - stop every context of a card being removed
  * @ldev: the card, already marked dead, bus mastering still on
  *
- * When any context is enabled (a file's or an orphan), RESET stops them
- * all (loom_admin_quiesce()), also on a card that failed, asked up to
+ * When any context may be enabled (any card index is taken: a file's
+ * context, an orphan, or one being created), RESET stops them all
+ * (loom_admin_quiesce()), also on a card that failed, asked up to
  * LOOM_QUIESCE_TRIES times; not at all when the signature no longer reads
  * back (surprise removal).
  *
@@ -580,18 +581,15 @@ void loom_ctx_release_all(struct loom_file *lf)
  */
 bool loom_ctx_hw_stop_all(struct loom_dev *ldev)
 {
-	bool enabled = false, stopped;
-	struct loom_file *lf;
-	struct loom_ctx *ctx;
-	unsigned long slot;
+	bool enabled, stopped;
 	int err = -ENODEV, i;
 
 	mutex_lock(&ldev->lock);
-	list_for_each_entry(lf, &ldev->files, node)
-		xa_for_each(&lf->ctxs, slot, ctx)
-			enabled |= ctx->enabled;
-	list_for_each_entry(ctx, &ldev->orphans, orphan_node)
-		enabled |= ctx->enabled;
+	/*
+	 * every context that may run holds its card index: those of files,
+	 * the orphans, and those being created (not in their file's slot yet)
+	 */
+	enabled = !bitmap_empty(ldev->ctx_busy, ldev->n_ctx);
 	for (i = 0; enabled && err && i < LOOM_QUIESCE_TRIES &&
 	     loom_hw_fwid_answers(ldev); i++)
 		err = loom_admin_quiesce(ldev);
@@ -611,9 +609,16 @@ bool loom_ctx_hw_stop_all(struct loom_dev *ldev)
  *
  * The card is quiet when it stopped, or when bus mastering off stops its
  * DMA (the real card; the lab's emulator does not see bus mastering).
- * Quiet: memory no process maps any more is freed now, the rest when its
- * file is closed (every mapping is gone by then), and the orphans entirely.
- * Not quiet: nothing is ever freed (one line says how much is kept).
+ * Quiet: every context's rings, segment, counters page and memory regions
+ * are freed now, also while a process still holds the file and its
+ * mappings: the device's DMA memory does not outlive its binding.  That is
+ * safe because loom_files_kill() zapped every mapping under ldev->lock
+ * after marking the card dead, and the fault handler answers SIGBUS on a
+ * dead card under the same lock, so no user page table reaches these pages
+ * again.  What the file still holds of a context (its structure, its card
+ * index, its user's caps) goes when the file is closed; the orphans go
+ * entirely.  Not quiet: nothing is ever freed (one line says how much is
+ * kept).
  */
 void loom_ctx_free_dead(struct loom_dev *ldev, bool stopped)
 {
@@ -647,8 +652,8 @@ void loom_ctx_free_dead(struct loom_dev *ldev, bool stopped)
 	list_for_each_entry(lf, &ldev->files, node) {
 		xa_for_each(&lf->ctxs, slot, ctx) {
 			ctx->enabled = false;
-			if (!atomic_read(&ctx->map_count))
-				loom_ctx_free_mem(ldev, ctx);
+			loom_mr_free_all(ldev, ctx);
+			loom_ctx_free_mem(ldev, ctx);
 		}
 	}
 	list_for_each_entry_safe(ctx, tmp, &ldev->orphans, orphan_node) {

@@ -14,9 +14,11 @@
  * nothing maps the card's registers again.
  *
  * Every vma counts as a mapping of its context (CTX_DESTROY answers -EBUSY
- * while one exists; the DMA memory of a removed card's context stays
- * allocated until its last mapping is gone), so the memory a fault maps
- * is always there.  The region of a vma comes from its vm_operations (one
+ * while one exists), so the memory a fault maps is always there while the
+ * card is alive.  At removal the card is marked dead and every mapping
+ * zapped under the card's lock before the DMA memory is freed
+ * (loom_ctx_free_dead()), and a fault on a dead card maps nothing: no
+ * process reaches freed pages.  The region of a vma comes from its vm_operations (one
  * set per region), the page from the fault's offset into the region's
  * token: both stay right when the vma is split or moved.
  *

@@ -23,7 +23,8 @@
  * confirmation the region stays on its context, revoked (no key finds it)
  * and pinned: the card drops every region of a context when the context
  * stops, so its pages are freed with the context's memory
- * (loom_ctx_free()), after the card confirmed CTX_DISABLE or went quiet.
+ * (loom_ctx_free(), loom_ctx_free_dead()), after the card confirmed
+ * CTX_DISABLE or went quiet.
  */
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
@@ -399,7 +400,8 @@ int loom_mr_reg(struct loom_file *lf, struct loom_mr_reg *req)
 
 	mutex_lock(&ldev->lock);
 	ctx->mr_busy--;
-	if (on_card) {
+	/* a quiet card (removed meanwhile) reaches nothing: free it now */
+	if (on_card && !ldev->quiet) {
 		mr->revoked = err != 0;
 		list_add_tail(&mr->node, &ctx->mrs);
 	} else {
@@ -454,8 +456,11 @@ int loom_mr_dereg(struct loom_file *lf, const struct loom_mr_dereg *req)
 
 	mutex_lock(&ldev->lock);
 	ctx->mr_busy--;
-	if (!err) {
+	if (!err || ldev->quiet) {
+		/* dropped, or the card was removed meanwhile and is quiet */
 		loom_mr_free(ldev, mr);
+		if (err)
+			err = -EIO;
 	} else {
 		mr->revoked = true;
 		list_add_tail(&mr->node, &ctx->mrs);

@@ -4,8 +4,9 @@
  * the VM lab's card emulator (ivshmem-doorbell with the loom signature in
  * BAR2).  The back end is chosen by the id table; everything else is
  * shared.  remove() may run while files are open: it cuts them off
- * (loom_files_kill), stops the card, turns bus mastering off and only then
- * frees what no process still maps; the rest goes when the last file is
+ * (loom_files_kill: dead, every mapping zapped), stops the card, turns bus
+ * mastering off and only then frees the device's DMA memory, mapped or
+ * not; what the files still hold besides goes when the last one is
  * closed.
  */
 #include <linux/dma-mapping.h>

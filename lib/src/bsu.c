@@ -168,35 +168,15 @@ int loom_bsu_state(const struct loom_bsu *b)
 	return (int)s;
 }
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* Pause between looks at the page: spin first, then sleep a little. */
-static void backoff(int64_t since)
-{
-	if (now_ns() - since < BSU_SPIN_NS) {
-		sched_yield();
-	} else {
-		struct timespec ts = { 0, BSU_NAP_NS };
-
-		nanosleep(&ts, NULL);
-	}
-}
-
 /* Store @op once the card took the previous one, and tell the card. */
 static int issue(struct loom_bsu *b, uint32_t op)
 {
-	int64_t t0 = now_ns();
+	int64_t t0 = loom_now_ns();
 
 	while (rd(b, LOOM_BSUP_OP)) {
-		if (now_ns() - t0 > (int64_t)BSU_OP_TIMEOUT_MS * 1000000)
+		if (loom_now_ns() - t0 > (int64_t)BSU_OP_TIMEOUT_MS * 1000000)
 			return -ETIMEDOUT;
-		backoff(t0);
+		loom_backoff(t0, BSU_SPIN_NS, BSU_NAP_NS);
 	}
 	__atomic_store_n(&b->regs[LOOM_BSUP_OP / 4], op, __ATOMIC_RELEASE);
 	if (b->kick) {
@@ -274,7 +254,7 @@ static int bsu_sleep_uring(struct loom_bsu *b, uint32_t cond, uint32_t value, ui
  */
 static int bsu_sleep(struct loom_bsu *b, uint32_t cond, uint32_t value, int timeout_ms)
 {
-	int64_t deadline = timeout_ms < 0 ? -1 : now_ns() + (int64_t)timeout_ms * 1000000;
+	int64_t deadline = timeout_ms < 0 ? -1 : loom_now_ns() + (int64_t)timeout_ms * 1000000;
 
 	for (;;) {
 		int r;
@@ -286,7 +266,7 @@ static int bsu_sleep(struct loom_bsu *b, uint32_t cond, uint32_t value, int time
 				return -ETIMEDOUT;
 			r = bsu_sleep_uring(b, cond, value, slice);
 		} else {
-			int64_t until = now_ns() + BSU_SLEEP_SLICE_NS;
+			int64_t until = loom_now_ns() + BSU_SLEEP_SLICE_NS;
 
 			if (deadline >= 0 && deadline < until)
 				until = deadline;
@@ -348,7 +328,7 @@ unsigned int loom_bsu_mode(const struct loom_bsu *b)
 
 int loom_barrier_wait(struct loom_bsu *b, int timeout_ms)
 {
-	int64_t t0 = now_ns();
+	int64_t t0 = loom_now_ns();
 	int r;
 
 	if (b && b->mode != LOOM_BSU_MODE_POLL) {
@@ -362,9 +342,9 @@ int loom_barrier_wait(struct loom_bsu *b, int timeout_ms)
 		return r < 0 ? r : 0;
 	}
 	while (!(r = loom_barrier_test(b))) {
-		if (timeout_ms >= 0 && now_ns() - t0 > (int64_t)timeout_ms * 1000000)
+		if (timeout_ms >= 0 && loom_now_ns() - t0 > (int64_t)timeout_ms * 1000000)
 			return -ETIMEDOUT;
-		backoff(t0);
+		loom_backoff(t0, BSU_SPIN_NS, BSU_NAP_NS);
 	}
 	return r < 0 ? r : 0;
 }
@@ -406,7 +386,7 @@ int loom_eureka_test(struct loom_bsu *b)
 
 int loom_eureka_wait(struct loom_bsu *b, int timeout_ms)
 {
-	int64_t t0 = now_ns();
+	int64_t t0 = loom_now_ns();
 	int r;
 
 	if (b && b->mode != LOOM_BSU_MODE_POLL) {
@@ -417,9 +397,9 @@ int loom_eureka_wait(struct loom_bsu *b, int timeout_ms)
 	}
 
 	while (!(r = loom_eureka_test(b))) {
-		if (timeout_ms >= 0 && now_ns() - t0 > (int64_t)timeout_ms * 1000000)
+		if (timeout_ms >= 0 && loom_now_ns() - t0 > (int64_t)timeout_ms * 1000000)
 			return -ETIMEDOUT;
-		backoff(t0);
+		loom_backoff(t0, BSU_SPIN_NS, BSU_NAP_NS);
 	}
 	return r < 0 ? r : 0;
 }

@@ -25,13 +25,6 @@
 /* a window shrunk below this is 0 */
 #define BUSY_POLL_MIN_US	2
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 int loom_busy_poll_init(struct loom_ctx *ctx)
 {
@@ -71,7 +64,7 @@ int loom_busy_poll(struct loom_ctx *ctx, struct loom_completion *out, int max,
 	int64_t end;
 	int n;
 
-	*start_ns = now_ns();
+	*start_ns = loom_now_ns();
 	end = *start_ns + (int64_t)ctx->busy_cur_us * 1000;
 	if (deadline_ms >= 0 && end > deadline_ms * 1000000)
 		end = deadline_ms * 1000000;
@@ -82,13 +75,13 @@ int loom_busy_poll(struct loom_ctx *ctx, struct loom_completion *out, int max,
 #if defined(__x86_64__) || defined(__i386__)
 		__builtin_ia32_pause();
 #endif
-	} while (now_ns() < end);
+	} while (loom_now_ns() < end);
 	return 0;
 }
 
 void loom_busy_poll_slept(struct loom_ctx *ctx, int64_t start_ns)
 {
-	int64_t waited_us = (now_ns() - start_ns) / 1000;
+	int64_t waited_us = (loom_now_ns() - start_ns) / 1000;
 	uint32_t cur = ctx->busy_cur_us;
 
 	if (waited_us <= (int64_t)ctx->busy_max_us) {

@@ -118,6 +118,15 @@ int loom_stash_reap(struct loom_ctx *ctx);
  */
 int loom_sleep_cq(struct loom_ctx *ctx, int wait_ms);
 int64_t loom_now_ms(void);
+/* CLOCK_MONOTONIC in nanoseconds */
+int64_t loom_now_ns(void);
+/*
+ * One pause of a wait that began at @since_ns (loom_now_ns()): a
+ * sched_yield() for the first @spin_ns, a nanosleep of @nap_ns after.  A
+ * nap idles the CPU, so that a lab card sharing it with this guest's vCPU
+ * can run (sched_yield() inside a guest keeps the vCPU thread busy).
+ */
+void loom_backoff(int64_t since_ns, int64_t spin_ns, long nap_ns);
 
 /* uring.c: completion mode io_uring */
 struct loom_uring;

@@ -212,10 +212,26 @@ int loom_poll(struct loom_ctx *ctx, struct loom_completion *out, int max)
 
 int64_t loom_now_ms(void)
 {
+	return loom_now_ns() / 1000000;
+}
+
+int64_t loom_now_ns(void)
+{
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void loom_backoff(int64_t since_ns, int64_t spin_ns, long nap_ns)
+{
+	if (loom_now_ns() - since_ns < spin_ns) {
+		sched_yield();
+	} else {
+		struct timespec ts = { 0, nap_ns };
+
+		nanosleep(&ts, NULL);
+	}
 }
 
 static int wait_sleeping(struct loom_ctx *ctx, struct loom_completion *out, int max,
@@ -283,28 +299,16 @@ static int wait_sleeping(struct loom_ctx *ctx, struct loom_completion *out, int 
 /* how long loom_cq_sync() waits for the card to take our consumer index */
 #define CQ_SYNC_NS	2000000
 /*
- * How it waits: it spins for CQ_SYNC_SPIN_NS (a card in hardware takes the
- * index within a microsecond or two), then naps CQ_SYNC_NAP_NS at a time.
- * In the lab the card is a process that may share a CPU with this guest's
- * vCPU: sched_yield() inside the guest keeps the vCPU thread busy, so the
- * card ran only when the host took the CPU from it (milliseconds); a nap
- * idles the vCPU and lets the card run at once.
+ * How it waits (loom_backoff()): it spins for CQ_SYNC_SPIN_NS (a card in
+ * hardware takes the index within a microsecond or two), then naps
+ * CQ_SYNC_NAP_NS at a time, so that a lab card sharing this guest's CPU runs.
  */
 #define CQ_SYNC_SPIN_NS	5000
 #define CQ_SYNC_NAP_NS	20000
 
-static int64_t elapsed_ns(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000000000ll + (t.tv_nsec - t0->tv_nsec);
-}
-
 void loom_cq_sync(struct loom_ctx *ctx)
 {
-	struct timespec t0;
-	int64_t waited;
+	int64_t t0;
 
 	if (ctx->doorbell[LOOM_DB_CQ_CI_SEEN / 4] == ctx->cq_ci)
 		return;
@@ -313,17 +317,11 @@ void loom_cq_sync(struct loom_ctx *ctx)
 		atomic_thread_fence(memory_order_seq_cst);
 		*ctx->kick = ctx->kick_value;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		if (elapsed_ns(&t0) < CQ_SYNC_SPIN_NS) {
-			sched_yield();
-		} else {
-			struct timespec nap = { 0, CQ_SYNC_NAP_NS };
-
-			nanosleep(&nap, NULL);
-		}
-		waited = elapsed_ns(&t0);
-	} while (ctx->doorbell[LOOM_DB_CQ_CI_SEEN / 4] != ctx->cq_ci && waited < CQ_SYNC_NS);
+	t0 = loom_now_ns();
+	do
+		loom_backoff(t0, CQ_SYNC_SPIN_NS, CQ_SYNC_NAP_NS);
+	while (ctx->doorbell[LOOM_DB_CQ_CI_SEEN / 4] != ctx->cq_ci &&
+	       loom_now_ns() - t0 < CQ_SYNC_NS);
 }
 
 int loom_sleep_cq(struct loom_ctx *ctx, int wait_ms)

@@ -8,7 +8,8 @@
 # (mpi_rma: osc rdma on the ofi BTL restricted to loom) with 4 ranks; a
 # rank killed
 # mid-job ends the job and the next job runs; then the OSU-layout
-# benchmarks (loom_osu latency, bw, bibw, allreduce, barrier) and, on the
+# benchmarks (loom_osu latency, bw, bibw, allreduce, barrier; put, get and
+# put_bw over osc rdma on the ofi BTL) and, on the
 # same hosts in the same run, loom_put_lat (poll mode, as the MTL polls)
 # and loom_put_bw, and the ratios: MPI 8-byte latency / put latency and
 # MPI 1 MiB bandwidth / put bandwidth.  Too long for `make check`.
@@ -37,7 +38,7 @@ hosts=$(lab_hosts 4)
 mpirun="timeout 900 mpirun --allow-run-as-root --mca pml cm --mca mtl ofi \
 	--mca mtl_ofi_provider_include loom -x FI_PROVIDER_PATH=$prov --mca mtl_base_verbose 100"
 
-tap_plan 11
+tap_plan 12
 mkdir -p "$(dirname "$mpi_prog")"
 if mpicc -O2 -Wall -Wextra -Werror -o "$mpi_prog" "$top/tests/lab/mpi_loom.c" 2>"$out/mpicc" &&
    mpicc -O2 -Wall -Wextra -Werror -o "$rma_prog" "$top/tests/lab/mpi_rma.c" 2>>"$out/mpicc" &&
@@ -111,19 +112,36 @@ else
 fi
 
 # ---- benchmarks in the OSU layout, and the ratios to libloom's own
-osu_run() { # NAME NP HOSTS ARGS...
+osu_run() { # NAME NP HOSTS ARGS...: beyond exec's 300 s (bw moves 64 MiB per iteration at 1 MiB)
 	local name=$1 np=$2 h=$3
 	shift 3
-	lab_exec 0 "$mpirun -np $np --host $h $osu $*" >"$out/$name" 2>&1
+	"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 900 0 -- \
+		"$mpirun -np $np --host $h $osu $*" >"$out/$name" 2>&1
 }
 osu_rows() { # FILE: the rows of an OSU table
 	awk '/^[0-9]/ && NF == 2' "$1"
 }
 osu_run lat 2 loom-h0,loom-h1 -i 200 -x 20 -m 65536 latency
-osu_run bw 2 loom-h0,loom-h1 -i 4 -x 1 -m 1048576 bw
-osu_run bibw 2 loom-h0,loom-h1 -i 4 -x 1 -m 1048576 bibw
+osu_run bw 2 loom-h0,loom-h1 -i 2 -x 1 -m 1048576 bw
+osu_run bibw 2 loom-h0,loom-h1 -i 2 -x 1 -m 1048576 bibw
 osu_run allreduce 4 "$hosts" -i 50 -x 5 -m 65536 allreduce
 osu_run barrier 4 "$hosts" -i 100 -x 10 barrier
+"$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 900 0 -- \
+	"$mpirun --mca osc rdma --mca btl ofi,self --mca btl_ofi_provider_include loom \
+	--mca btl_base_verbose 100 -np 2 --host loom-h0,loom-h1 \
+	$osu -i 5 -x 1 -m 1048576 put get put_bw" >"$out/rma_osu" 2>&1
+rc=$?
+grep -v '^\[' "$out/rma_osu" | grep -E '^(#|[0-9 ]|FAIL)' >"$out/rma_osu.table"
+tap_diag "$(cat "$out/rma_osu.table")"
+if [ $rc = 0 ] && [ "$(mpi_rma_btls "$out/rma_osu")" = 2 ] &&
+   [ "$(osu_rows "$out/rma_osu" | wc -l)" = 63 ] &&
+   [ "$(grep -c '^# Synchronization: MPI_Win_flush$' "$out/rma_osu")" = 3 ] &&
+   ! grep -q '^FAIL' "$out/rma_osu"; then
+	tap_ok "loom_osu put, get and put_bw (1 B to 1 MiB, bytes checked) over osc rdma on loom"
+else
+	tap_fail "loom_osu put, get and put_bw over osc rdma on loom (rc $rc, $(mpi_rma_btls "$out/rma_osu") ranks with the ofi BTL)"
+	tap_diag "$(grep -v '^\[' "$out/rma_osu" | tail -n 20)"
+fi
 for b in lat bw bibw allreduce barrier; do
 	grep -v '^\[' "$out/$b" | grep -E '^(#|[0-9 ])' >"$out/$b.table"
 	tap_diag "$(cat "$out/$b.table")"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # loom-bench (make bench) without a lab: bad options exit 2 with a message
 # naming the option before any lab starts; --report turns a results.json
-# into the tables, the goal ratios (checked against figures worked out by
+# into the tables (the registration times too), the goal ratios (checked against figures worked out by
 # hand), the CSV files and PNG plots.  The Ctrl-C path, which needs a lab,
 # is tests/vm/test_bench_interrupt.sh.
 here=$(dirname "$0")
@@ -34,7 +34,8 @@ tap_check "bad options exit 2 naming the option, before any lab starts" test $ba
 # a run's results: put 8 B poll 60 us against a 40 us polled floor (1.5),
 # interrupt 150 against 60 (2.5), 4 KiB / 8 B = 90 / 60 (1.5) in poll mode,
 # 1 MiB at 500 MB/s against a 2000 MB/s cable (0.25), 8 B message rate
-# 0.02 of a posting rate 0.05 Mpps (0.4), p99 / typical 240 / 60 (4.0)
+# 0.02 of a posting rate 0.05 Mpps (0.4), p99 / typical 240 / 60 (4.0),
+# 64 MiB registered in 25 ms (median) against 20 ms (1.25)
 mkdir -p "$out/run"
 cat >"$out/run/results.json" <<'JSON'
 {"version": "0", "date": "2026-01-01T00:00:00Z", "load": "0.10 0.20 0.30",
@@ -52,6 +53,10 @@ cat >"$out/run/results.json" <<'JSON'
  "bandwidth": [
   {"op": "put_bw", "mode": "interrupt", "bytes": 8, "iterations": 100, "bw_peak": 0.2, "bw_avg": 0.16, "msg_rate": 0.02, "post_rate": 0.05, "depth": 64, "cable_floor": 2000, "x_cable": 0.00008},
   {"op": "put_bw", "mode": "interrupt", "bytes": 1048576, "iterations": 100, "bw_peak": 600, "bw_avg": 500, "msg_rate": 0.0005, "post_rate": 0.05, "depth": 64, "cable_floor": 2000, "x_cable": 0.25}
+ ],
+ "registration": [
+  {"bytes": 4096, "reg_min": 0.01, "reg_med": 0.02, "reg_max": 0.05, "reg_gib_s": 0.19, "dereg_med": 0.01},
+  {"bytes": 67108864, "reg_min": 20.5, "reg_med": 25.0, "reg_max": 31.0, "reg_gib_s": 2.5, "dereg_med": 4.0}
  ]}
 JSON
 "$bench" --report "$out/run" >"$out/report" 2>"$out/report.err"
@@ -62,6 +67,8 @@ if [ $rc = 0 ] && grep -q '^# put latency, poll mode' "$out/report" &&
    grep -q '^# atomic latency, interrupt mode' "$out/report" &&
    grep -q '^# barrier latency, poll mode' "$out/report" &&
    grep -q '^# put bandwidth, interrupt mode' "$out/report" &&
+   grep -q '^# memory registration' "$out/report" &&
+   grep -qE '^ 67108864 +20\.500 +25\.000 +31\.000 +2\.50 +4\.000$' "$out/report" &&
    grep -q 'floors: NOP round trip.*interrupt 60.00 usec, poll 40.00 usec' "$out/report" &&
    grep -q 'cable (loom_cable_bw, UNIX stream socket): 2000.00 MB/sec' "$out/report"; then
 	tap_ok "--report prints a table per benchmark and mode, and the floors"
@@ -76,7 +83,8 @@ if goal "put 8 B one-way / poll NOP round trip" " 1\.500  goal <= 1\.5  met " &&
    goal "put 4 KiB / 8 B one-way, interrupt mode" " -  goal <= 1\.5  n/a " &&
    goal "put bandwidth at 1 MiB / cable floor" " 0\.250  goal >= 0\.5  NOT met " &&
    goal "8 B put message rate / doorbell-posting rate" " 0\.400  goal >= 0\.5  NOT met " &&
-   goal "put 8 B p99 / typical, poll mode" " 4\.000  goal <= 3\.0  NOT met .*shares a CPU"; then
+   goal "put 8 B p99 / typical, poll mode" " 4\.000  goal <= 3\.0  NOT met .*shares a CPU" &&
+   goal "registration of 64 MiB, median / 20 ms" " 1\.250  goal <= 1\.0  NOT met .*25\.00 ms"; then
 	tap_ok "the goal ratios are the hand-computed ones, each with its goal and verdict"
 else
 	tap_fail "the goal ratios are the hand-computed ones, each with its goal and verdict"
@@ -93,11 +101,13 @@ fl = {r["floor"]: r for r in csv.DictReader(open(os.path.join(d, "floors.csv")))
 assert fl["nop_rtt_poll"]["value"] == "40.0" and fl["cable_bw"]["unit"] == "MB/sec", fl
 goals = list(csv.DictReader(open(os.path.join(d, "goals.csv"))))
 assert goals[0]["ratio"] == "1.5000" and goals[0]["relation"] == "<=", goals[0]
+mr = list(csv.DictReader(open(os.path.join(d, "registration.csv"))))
+assert len(mr) == 2 and mr[1]["bytes"] == "67108864" and mr[1]["reg_med"] == "25.0", mr
 PY
 then
-	tap_ok "latency.csv, bandwidth.csv, floors.csv and goals.csv carry the rows"
+	tap_ok "latency.csv, bandwidth.csv, floors.csv, registration.csv and goals.csv carry the rows"
 else
-	tap_fail "latency.csv, bandwidth.csv, floors.csv and goals.csv carry the rows"
+	tap_fail "latency.csv, bandwidth.csv, floors.csv, registration.csv and goals.csv carry the rows"
 fi
 
 if ! command -v gnuplot >/dev/null; then

@@ -11,9 +11,11 @@
 # Open MPI's ofi MTL runs 4 ranks on the 2 hosts over the provider (and
 # only over it), every byte checked; then one-sided MPI (osc rdma on the
 # ofi BTL, restricted to loom) on the same ranks: windows with put, get,
-# accumulate, fence and locks, every byte checked.  The 4-host job and the
-# benchmarks
-# are tests/cluster/test_lab_mpi_ofi.sh (make check-cluster).
+# accumulate, fence and locks, every byte checked; and loom_osu's one-sided
+# benchmarks (put and get latency, put bandwidth: OSU tables, every byte of
+# each size's last transfer checked) on 2 ranks, one per host, in a few
+# sizes.  The 4-host job and the full benchmarks are
+# tests/cluster/test_lab_mpi_ofi.sh (make check-cluster).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/lab.sh"
@@ -26,6 +28,7 @@ rma=$build/tests/vm/ofi/ofi_rma
 rdv=$build/tests/vm/ofi/ofi_rdv
 mpi_prog=$build/tests/lab/mpi_loom
 rma_prog=$build/tests/lab/mpi_rma
+osu=$build/bin/loom_osu
 
 lab_require "$prov/libloom-fi.so" "$check" "$rma" "$rdv" /usr/bin/fi_pingpong /usr/bin/fi_info \
 	/usr/bin/mpicc /usr/bin/mpirun
@@ -33,10 +36,12 @@ out=$(mktemp -d)
 trap 'lab_cleanup; rm -rf "$out"' EXIT
 env="FI_PROVIDER_PATH=$prov"
 
-tap_plan 100
+tap_plan 103
 mkdir -p "$(dirname "$mpi_prog")"
 if mpicc -O2 -Wall -Wextra -Werror -o "$mpi_prog" "$top/tests/lab/mpi_loom.c" 2>"$out/mpicc" &&
-   mpicc -O2 -Wall -Wextra -Werror -o "$rma_prog" "$top/tests/lab/mpi_rma.c" 2>>"$out/mpicc"; then
+   mpicc -O2 -Wall -Wextra -Werror -o "$rma_prog" "$top/tests/lab/mpi_rma.c" 2>>"$out/mpicc" &&
+   mkdir -p "$(dirname "$osu")" &&
+   mpicc -O2 -Wall -Wextra -Werror -o "$osu" "$top/tools/bench/mpi/loom_osu.c" 2>>"$out/mpicc"; then
 	tap_ok "mpicc builds the MPI test programs"
 else
 	tap_fail "mpicc builds the MPI test programs"
@@ -74,10 +79,15 @@ tap_relay "$out/rdv"
 
 pingpong() { # MODE: server on host 1, client on host 0 (management network)
 	lab_exec 1 "$env timeout 120 fi_pingpong -p loom -e rdm -m $1 -c -I 20" >"$out/srv" 2>&1 &
-	local srv=$! rc
-	sleep 1
-	lab_exec 0 "$env timeout 120 fi_pingpong -p loom -e rdm -m $1 -c -I 20 10.77.0.2" >"$out/cli" 2>&1
-	rc=$?
+	local srv=$! rc try
+	# a loaded guest may take seconds to start the server listening
+	for ((try = 0; try < 20; try++)); do
+		sleep 1
+		lab_exec 0 "$env timeout 120 fi_pingpong -p loom -e rdm -m $1 -c -I 20 10.77.0.2" \
+			>"$out/cli" 2>&1
+		rc=$?
+		grep -q 'failed to connect: Connection refused' "$out/cli" || break
+	done
 	wait $srv || rc=1
 	return $rc
 }
@@ -122,6 +132,27 @@ else
 	tap_diag "$(grep -v '^ok\|^PASSED' "$out/mpirma" | tail -n 40)"
 fi
 tap_diag "$(grep -E '^(ok|FAIL|PASSED|FAILED)' "$out/mpirma")"
+
+# loom_osu's one-sided benchmarks, one rank per host, 1 B to 4 KiB
+lab_exec 0 "timeout 300 mpirun --allow-run-as-root -np 2 --host loom-h0,loom-h1 \
+	--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include loom \
+	--mca osc rdma --mca btl ofi,self --mca btl_ofi_provider_include loom -x $env \
+	--mca btl_base_verbose 100 $osu -m 4096 -i 5 -x 1 put get put_bw" >"$out/osu" 2>&1
+rc=$?
+btls=$(mpi_rma_btls "$out/osu")
+grep -v '^\[' "$out/osu" | grep -E '^(#|[0-9]|FAIL)' >"$out/osu.table"
+want=$(printf '%s\n' "# OSU MPI_Put Latency Test (loom_osu)" "# OSU MPI_Get latency Test (loom_osu)" \
+	"# OSU MPI_Put Bandwidth Test (loom_osu)")
+if [ $rc = 0 ] && [ "$btls" = 2 ] && [ "$(grep '^# OSU' "$out/osu.table")" = "$want" ] &&
+   [ "$(grep -c '^# Synchronization: MPI_Win_flush$' "$out/osu.table")" = 3 ] &&
+   [ "$(awk '/^[0-9]/ && NF == 2' "$out/osu.table" | wc -l)" = 39 ] &&
+   ! grep -q '^FAIL' "$out/osu.table"; then
+	tap_ok "loom_osu put, get, put_bw over osc rdma on loom, 2 hosts: OSU tables, 1 B to 4 KiB, bytes checked"
+else
+	tap_fail "loom_osu put, get, put_bw over osc rdma on loom, 2 hosts (rc $rc, $btls ranks with the ofi BTL)"
+	tap_diag "$(grep -v '^\[' "$out/osu" | tail -n 40)"
+fi
+tap_diag "$(cat "$out/osu.table")"
 
 tap_check "guest kernel logs have no oops, BUG or warning" "$LOOM_LAB" check-log --dir "$LAB_DIR"
 lab_stop_clean

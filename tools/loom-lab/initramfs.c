@@ -27,12 +27,15 @@
 #define INITRAMFS_FORMAT 3
 #define MAX_MODULES 32
 
-/* With their dependencies (modinfo); built-in ones need no loading.
- * virtio_rng feeds the guest's entropy pool from the host: without it the
- * crng of a TCG guest takes seconds to initialise, and sshd and every
- * getrandom() caller wait for it at boot. */
-static const char *const wanted_modules[] = { "virtio_pci", "virtio_rng", "9pnet_virtio", "9p",
-					       "virtio_net" };
+/* With their dependencies (modinfo); built-in ones need no loading. */
+static const char *const wanted_modules[] = { "virtio_pci", "9pnet_virtio", "9p", "virtio_net" };
+
+/* Loaded when the kernel has them; a kernel without them boots all the
+ * same.  virtio_rng feeds the guest's entropy pool from the host: without
+ * it the crng of a TCG guest takes seconds to initialise, and sshd and
+ * every getrandom() caller wait for it at boot (the debug guest kernel of
+ * tools/debug-kernel has no hardware RNG support). */
+static const char *const optional_modules[] = { "virtio_rng" };
 
 static const char *const applets[] = {
 	"sh", "mount", "mkdir", "insmod", "chroot", "cat", "echo", "sleep",
@@ -252,12 +255,17 @@ static int write_archive(FILE *f, const struct module_list *mods)
 static int build(const struct kernel_modules *km, const char *tmp)
 {
 	struct module_list mods = { .n = 0 };
+	char file[LAB_PATH_MAX];
 	int pfd[2], out, status, rc;
 	pid_t pid;
 	FILE *f;
 
 	for (size_t i = 0; i < sizeof(wanted_modules) / sizeof(wanted_modules[0]); i++)
 		if (add_module(&mods, km, wanted_modules[i], 0) < 0)
+			return -1;
+	for (size_t i = 0; i < sizeof(optional_modules) / sizeof(optional_modules[0]); i++)
+		if (modinfo_field(km, optional_modules[i], "filename", file, sizeof(file)) == 0 &&
+		    *file && add_module(&mods, km, optional_modules[i], 0) < 0)
 			return -1;
 
 	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -12,6 +12,9 @@
  *     churn   4 threads create, map, write, unmap and destroy contexts in a
  *             loop until the device answers EIO: "churn: EIO" (or
  *             "churn: SIGBUS" when a mapping was zapped under a thread)
+ *     hold    write the segment once, then wait (without touching any
+ *             mapping) for SIGUSR1, then read the segment, the rings and
+ *             the counters page: "hold: SIGBUS" when the first read faults
  *
  * HOLD_SEG_SIZE (environment) sets the segment size (default 64 KiB);
  * HOLD_NO_MAP=1 makes the ioctl mode keep its context unmapped.
@@ -43,7 +46,9 @@ static void on_sigbus(int sig)
 {
 	static const char touch_msg[] = "touch: SIGBUS\n";
 	static const char churn_msg[] = "churn: SIGBUS\n";
-	const char *msg = strcmp(mode, "churn") ? touch_msg : churn_msg;
+	static const char hold_msg[] = "hold: SIGBUS\n";
+	const char *msg = !strcmp(mode, "churn") ? churn_msg :
+			  !strcmp(mode, "hold") ? hold_msg : touch_msg;
 
 	(void)sig;
 	if (write(STDOUT_FILENO, msg, strlen(msg)) < 0)
@@ -140,20 +145,59 @@ static int churn(int fd)
 	return worst;
 }
 
+/*
+ * The hold mode: the segment, written once, faulted in with the rings; no
+ * access until SIGUSR1 (the device is gone by then), then a read of every
+ * page the context maps.  A value read is memory the process should no
+ * longer reach.
+ */
+static int hold(int fd, const struct loom_ctx_create *c, volatile uint8_t *seg,
+		volatile uint8_t *cmdq, volatile uint8_t *cq)
+{
+	volatile const uint8_t *counters;
+	unsigned int sum = 0;
+	sigset_t set;
+	int sig;
+
+	counters = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, (off_t)c->counters_token);
+	if (counters == MAP_FAILED) {
+		printf("hold: mmap of the counters page: %s\n", strerror(errno));
+		return 1;
+	}
+	for (unsigned int i = 0; i < c->seg_size; i += 4096)
+		seg[i] = 0xa5;
+	sum = cmdq[0] + cq[0] + counters[0];
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	printf("hold: ready (context %u)\n", c->index);
+	if (sigwait(&set, &sig)) {
+		printf("hold: sigwait failed\n");
+		return 1;
+	}
+	signal(SIGBUS, on_sigbus);
+	for (unsigned int i = 0; i < c->seg_size; i += 4096)
+		sum += seg[i];
+	sum += cmdq[0] + cq[0] + counters[0];
+	printf("hold: no SIGBUS: read the segment, the rings and the counters page (sum %u)\n",
+	       sum);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *path = argc > 2 ? argv[2] : "/dev/loom0";
 	struct loom_dev_info info = { .argsz = sizeof(info) };
 	struct loom_ctx_create c = { .argsz = sizeof(c) };
-	volatile uint8_t *seg = NULL;
+	volatile uint8_t *seg = NULL, *cmdq, *cq;
 	struct timespec t0, t1;
 	int fd, i;
 
 	mode = argc > 1 ? argv[1] : "";
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (strcmp(mode, "info") && strcmp(mode, "ioctl") && strcmp(mode, "poll") &&
-	    strcmp(mode, "touch") && strcmp(mode, "churn")) {
-		fprintf(stderr, "usage: hold_ctx info|ioctl|poll|touch|churn [DEVICE]\n");
+	    strcmp(mode, "touch") && strcmp(mode, "churn") && strcmp(mode, "hold")) {
+		fprintf(stderr, "usage: hold_ctx info|ioctl|poll|touch|churn|hold [DEVICE]\n");
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -192,12 +236,15 @@ int main(int argc, char **argv)
 	if (getenv("HOLD_NO_MAP") && !strcmp(mode, "ioctl"))
 		goto mapped;
 	seg = map(fd, c.seg_size, c.seg_token);
-	if (!seg || !map(fd, 4096, c.doorbell_token) || !map(fd, 16 * 64, c.cmdq_token) ||
-	    !map(fd, 16 * 32, c.cq_token) ||
+	cmdq = map(fd, 16 * 64, c.cmdq_token);
+	cq = map(fd, 16 * 32, c.cq_token);
+	if (!seg || !cmdq || !cq || !map(fd, 4096, c.doorbell_token) ||
 	    ((c.out_flags & LOOM_CTX_OUT_KICK) && !map(fd, 4096, c.kick_token))) {
 		printf("%s: mmap: %s\n", mode, strerror(errno));
 		return 1;
 	}
+	if (!strcmp(mode, "hold"))
+		return hold(fd, &c, seg, cmdq, cq);
 mapped:
 	printf("%s: ready (context %u)\n", mode, c.index);
 

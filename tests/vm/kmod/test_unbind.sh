@@ -3,7 +3,10 @@
 # loom.ko lifetime in a 1-host lab: processes hold contexts (all regions
 # mapped) while the PCI device is unbound through sysfs; each must get its
 # answer (ioctl -> EIO, poll -> POLLERR|POLLHUP, access -> SIGBUS; threads
-# churning contexts -> EIO or SIGBUS) instead of hanging.  Then: rebind,
+# churning contexts -> EIO or SIGBUS) instead of hanging.  The DMA memory
+# of a context that a live process still holds and maps is freed by the
+# unbind itself (debugfs loom/memory), and the process's next access gets
+# SIGBUS instead of reaching the freed pages.  Then: rebind,
 # rmmod refused while a file is open, rmmod and insmod again, the card
 # works; the removal racing the users' mappings; no memory leaked over
 # UNBIND_LEAK_ROUNDS unbinds (default 10; make check-debug 20); and the guest
@@ -34,7 +37,7 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
 	echo "1..0 # SKIP loom-lab or loom-card not built"
 	exit 4
 fi
-tap_plan 19
+tap_plan 21
 if [ ! -x "$g/hold_ctx" ] || [ ! -x "$g/map_race" ]; then
 	tap_fail "guest programs $g/hold_ctx and map_race exist (run: make vm-tests)"
 	tap_done
@@ -179,6 +182,36 @@ if grep -q "^rounds=$leak_rounds " <<<"$out" && [ -n "$lost" ] && [ "$lost" -lt 
 	tap_ok "$leak_rounds unbinds under a 4 MiB context (mapped or not) leak no memory (lost $lost KiB, limit $leak_limit_kib)"
 else
 	tap_fail "$leak_rounds unbinds under a 4 MiB context (mapped or not) leak no memory (lost ${lost:-?} KiB, limit $leak_limit_kib)"
+fi
+
+# the device's DMA memory does not outlive its binding: a process that holds
+# a context with every region mapped (and faulted in) keeps its file open
+# across the unbind; the memory is freed all the same, and the process's
+# next access faults (SIGBUS) instead of reaching the freed pages
+out=$(lab_exec 0 "g=$g; d=\$(basename \$(readlink /sys/class/loom/loom0/device))
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	dma() { sed -n 's/^dma_bytes //p' /sys/kernel/debug/loom/memory; }
+	HOLD_SEG_SIZE=1048576 \$g/hold_ctx hold >/tmp/held.out 2>&1 & p=\$!
+	while kill -0 \$p 2>/dev/null && ! grep -q ready /tmp/held.out; do sleep 0.05; done
+	echo before=\$(dma)
+	echo \$d > /sys/bus/pci/drivers/loom/unbind
+	echo after=\$(dma) holder=\$(kill -0 \$p 2>/dev/null && echo alive || echo gone)
+	ls -l /proc/\$p/fd 2>/dev/null | grep -c loom | sed 's/^/open_files=/'
+	kill -USR1 \$p; wait \$p; echo rc=\$?; cat /tmp/held.out
+	echo \$d > /sys/bus/pci/drivers/loom/bind" 2>&1)
+tap_diag "$out"
+before=$(sed -n 's/^before=//p' <<<"$out")
+after=$(sed -n 's/^after=\([0-9]*\) .*/\1/p' <<<"$out")
+if grep -q 'holder=alive' <<<"$out" && grep -q '^open_files=1' <<<"$out" &&
+	[ -n "$before" ] && [ "$before" -ge 1048576 ] && [ "$after" = 0 ]; then
+	tap_ok "unbind frees the DMA memory of a context a live process holds mapped ($before bytes -> $after)"
+else
+	tap_fail "unbind frees the DMA memory of a context a live process holds mapped (dma_bytes before '${before}', after '${after}', holder $(grep -o 'holder=[a-z]*' <<<"$out"), $(grep '^open_files=' <<<"$out"))"
+fi
+if grep -q '^hold: SIGBUS' <<<"$out" && grep -q '^rc=0' <<<"$out"; then
+	tap_ok "that process's next access to its mappings: SIGBUS"
+else
+	tap_fail "that process's next access to its mappings: SIGBUS ($(grep '^hold: ' <<<"$out" | tail -n 1))"
 fi
 
 if "$LOOM_LAB" check-log --dir "$LAB_DIR"; then

@@ -7,7 +7,8 @@
  * (remote CQ data and source, unexpected messages matched out of order
  * with same-tag order kept, a 3 MiB message), truncation, cancel, peek and
  * claim, counters, fi_cq_sread() timing out, a directed receive, a peer
- * context that does not exist, and closing in the wrong order.  Prints TAP.
+ * context that does not exist, an FI_AV_MAP address vector, and closing
+ * in the wrong order.  Prints TAP.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +90,7 @@ int main(void)
 	ssize_t n;
 	int ret;
 
-	tap_plan(29);
+	tap_plan(31);
 	hints->ep_attr->type = FI_EP_RDM;
 	hints->caps = FI_TAGGED | FI_MSG | FI_DIRECTED_RECV;
 	hints->fabric_attr->prov_name = strdup("loom");
@@ -359,6 +360,38 @@ int main(void)
 		next(&e, NULL, &err);
 		n = next(&e, NULL, &err);
 		tap_ok(n == 1, "sends to a good peer still work (ret %zd)", n);
+	}
+
+	/* FI_AV_MAP: insert, lookup, remove; an unknown AV type opens nothing */
+	{
+		struct fi_av_attr map_attr = { .type = FI_AV_MAP };
+		struct fi_av_attr bad_attr = { .type = (enum fi_av_type)42 };
+		struct fid_av *map = NULL, *unset = NULL;
+		struct addr got;
+		fi_addr_t ids2[2] = { 77, 77 };
+		struct addr two[2] = { self, other };
+		int r_ins, r_look, r_rm, r_gone, r_again, r_first, r_close;
+
+		ret = fi_av_open(domain, &bad_attr, &unset, NULL);
+		tap_ok(ret == -FI_EINVAL && !unset, "fi_av_open of AV type 42: -FI_EINVAL, no AV (ret %d)",
+		       ret);
+		ret = fi_av_open(domain, &map_attr, &map, NULL);
+		r_ins = ret ? ret : fi_av_insert(map, two, 2, ids2, 0, NULL);
+		len = sizeof(got);
+		r_look = ret ? ret : fi_av_lookup(map, ids2[1], &got, &len);
+		r_look = r_look ? r_look : memcmp(&got, &other, sizeof(got)) ? -1 : 0;
+		r_rm = ret ? ret : fi_av_remove(map, &ids2[1], 1, 0);
+		len = sizeof(got);
+		r_gone = ret ? ret : fi_av_lookup(map, ids2[1], &got, &len);
+		r_again = ret ? ret : fi_av_remove(map, &ids2[1], 1, 0);
+		len = sizeof(got);
+		r_first = ret ? ret : fi_av_lookup(map, ids2[0], &got, &len);
+		r_first = r_first ? r_first : memcmp(&got, &self, sizeof(got)) ? -1 : 0;
+		r_close = map ? fi_close(&map->fid) : -1;
+		tap_ok(ret == 0 && r_ins == 2 && r_look == 0 && r_rm == 0 && r_gone == -FI_EINVAL &&
+		       r_again == -FI_EINVAL && r_first == 0 && r_close == 0,
+		       "FI_AV_MAP: 2 inserted, looked up, one removed (its lookup and a second removal -FI_EINVAL, the other kept), closed (%d %d %d %d %d %d %d %d)",
+		       ret, r_ins, r_look, r_rm, r_gone, r_again, r_first, r_close);
 	}
 
 	ret = fi_close(&cq->fid);
