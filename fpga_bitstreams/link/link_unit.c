@@ -195,13 +195,21 @@ static bool link_unit_busy(const struct link_unit *l)
 		return true;
 	if (l->out_credits)
 		return true;
+	/*
+	 * Every frame starts in the outbox: while the cable has not taken
+	 * the ones there (a peer that does not read), no frame can start,
+	 * and the unit waits for the cable, not for a cycle.
+	 */
+	if (x->ob_count == LINK_OUTBOX)
+		return false;
 	if (l->state == LINK_TRAINING)
 		return x->train_due;
 	if (l->state != LINK_UP)
 		return false;
+	/* a queued packet the peer has no credit for waits for a frame, not a cycle */
 	return x->maint_full || x->train_due || x->lane_notice_due || r->gbn.nak_due ||
 	       x->poll_answer_due || gbn_tx_resend_due(&x->gbn) ||
-	       (x->q_count && gbn_tx_room(&x->gbn)) ||
+	       (x->q_count && gbn_tx_room(&x->gbn) && !link_xmit_credit_starved(l)) ||
 	       (!x->status_deadline && link_status_pending(l));
 }
 
