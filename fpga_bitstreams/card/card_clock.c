@@ -84,10 +84,13 @@ static void card_drop(struct card *c, const struct router_drop *d)
 	}
 	if (counter && d->out_port < c->n_ports && d->vc < LOOM_NUM_VCS)
 		card_cnt_add(c, d->out_port, d->vc, counter, 1);
-	if (d->in_port < c->n_ports)
+	if (d->in_port < c->n_ports) {
+		/* the port's DROPS register counts it at once, as the hardware's would */
 		c->port[d->in_port].drops++;
-	else
+		netport_publish(c, d->in_port);
+	} else {
 		c->host_drops++;
+	}
 	if (c->verbose)
 		card_log(c, "drop (%s): type %u class %u %u.%u -> %u.%u op %u from %s %d toward port %d",
 			 route_drop_name(d->reason), h.type, h.class, h.src_node, h.src_ctx,
