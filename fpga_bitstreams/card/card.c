@@ -40,6 +40,7 @@ void card_params_default(struct card_params *p, unsigned int node, unsigned int 
 	p->node = node;
 	p->n_ports = n_ports;
 	p->clock_khz = CARD_CLOCK_KHZ;
+	p->op_timeout_ms = HIF_OP_TIMEOUT_MS;
 	/* a card without network ports still has a router: one port, never cabled */
 	router_preset_card(&p->router, n_ports ? n_ports : 1);
 	p->router.buf_depth = CARD_VC_PACKETS * router_max_packet_flits(p->router.flit_bytes);
@@ -64,6 +65,11 @@ int card_params_check(struct card_params *p, char *err, size_t errlen)
 	if (!p->clock_khz || p->clock_khz > CARD_CLOCK_KHZ_MAX) {
 		snprintf(err, errlen, "clock = %u kHz: the nominal clock is 1 kHz .. %u MHz",
 			 p->clock_khz, CARD_CLOCK_KHZ_MAX / 1000);
+		return -1;
+	}
+	if (!p->op_timeout_ms || p->op_timeout_ms > HIF_OP_TIMEOUT_MAX_MS) {
+		snprintf(err, errlen, "operation timeout = %u ms: expected 1..%d ms",
+			 p->op_timeout_ms, HIF_OP_TIMEOUT_MAX_MS);
 		return -1;
 	}
 	if (p->router.ports != net + 1 || p->router.host_ports != 1 || p->router.vc_model != 1) {

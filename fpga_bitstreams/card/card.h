@@ -97,6 +97,7 @@ struct card_params {
 	unsigned int node;
 	unsigned int n_ports;		/* network ports, 0..LOOM_MAX_PORTS */
 	uint32_t clock_khz;		/* nominal clock: timers in ms become cycles */
+	uint32_t op_timeout_ms;		/* an operation without any answer this long fails */
 	struct router_params router;	/* PORTS = n_ports + 1 (the host port) */
 	struct link_params link;	/* FLIT_BYTES, VCS, BUF_DEPTH follow the router */
 };

@@ -55,6 +55,7 @@ struct options {
 	const char *ctl;
 	unsigned long long seed;
 	long link_timeout_ms;
+	long op_timeout_ms;
 	long replay_frames;
 	long vc_buffers;
 	long lane_mbps;
@@ -98,7 +99,8 @@ static void usage(FILE *f)
 "                  --cable PORT=tcp-listen:ADDR:TCPPORT |\n"
 "                  --cable PORT=tcp-connect:HOST:TCPPORT]...\n"
 "                 [--route DST=PORT]... [--ctl PATH] [--seed N]\n"
-"                 [--link-timeout MS] [--replay-frames N] [--vc-buffers N]\n"
+"                 [--link-timeout MS] [--op-timeout MS] [--replay-frames N]\n"
+"                 [--vc-buffers N]\n"
 "                 [--clock-mhz MHZ | --lane-mbps M]\n"
 "                 [--router NAME=VALUE]... [--link NAME=VALUE]...\n"
 "                 [--strict-registers] [--hostile SEED]\n"
@@ -151,6 +153,8 @@ static void usage(FILE *f)
 "                    replayed after MS ms without progress (1..%d, and at\n"
 "                    most 2^31 cycles at the clock: 8589 ms at 250 MHz;\n"
 "                    default %u): the link parameter ACK_TIMEOUT in cycles.\n"
+"  --op-timeout MS   an operation none of whose packets was answered for\n"
+"                    MS ms fails with LINK (1..%d, default %d).\n"
 "  --replay-frames N frames a port keeps for replay until acknowledged\n"
 "                    (1..%u, default %u): REPLAY_FRAMES.\n"
 "  --vct PORT=DIM[,dateline]\n"
@@ -199,7 +203,7 @@ static void usage(FILE *f)
 "Exit status: 0 after a signal, 1 on a runtime failure, 2 on a bad option.\n",
 		LOOM_MAX_NODES - 1, LOOM_NUM_VECTORS, LOOM_MAX_PORTS, PORT_CONNECT_RETRY_MS,
 		PORT_CONNECT_TIMEOUT_MS / 1000, LOOM_MAX_NODES - 1, LINK_TIMEOUT_MAX_MS,
-		GBN_TIMEOUT_DEFAULT_MS, GBN_WINDOW_MAX, GBN_WINDOW_DEFAULT,
+		GBN_TIMEOUT_DEFAULT_MS, HIF_OP_TIMEOUT_MAX_MS, HIF_OP_TIMEOUT_MS, GBN_WINDOW_MAX, GBN_WINDOW_DEFAULT,
 		LOOM_VCT_PORT_DIM_NONE - 1, CARD_VC_PACKETS, CARD_CLOCK_KHZ_MAX / 1000,
 		CARD_CLOCK_KHZ / 1000, LANE_MBPS_MAX, LOOM_REG_POISON);
 }
@@ -344,7 +348,7 @@ static void parse_set(struct options *o, const char *opt, const char *arg, bool 
 static void parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_NODE = 256, OPT_IVSHMEM, OPT_GUEST_RAM, OPT_PORTS, OPT_CABLE, OPT_ROUTE,
-	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_REPLAY_FRAMES,
+	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_OP_TIMEOUT, OPT_REPLAY_FRAMES,
 	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1, OPT_LANE_MBPS, OPT_CLOCK_MHZ,
 	       OPT_ROUTER, OPT_LINK, OPT_STRICT_REGISTERS, OPT_HOSTILE };
 	static const struct option longopts[] = {
@@ -358,6 +362,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "ctl", required_argument, NULL, OPT_CTL },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "link-timeout", required_argument, NULL, OPT_LINK_TIMEOUT },
+		{ "op-timeout", required_argument, NULL, OPT_OP_TIMEOUT },
 		{ "replay-frames", required_argument, NULL, OPT_REPLAY_FRAMES },
 		{ "vc-buffers", required_argument, NULL, OPT_VC_BUFFERS },
 		{ "lane-mbps", required_argument, NULL, OPT_LANE_MBPS },
@@ -378,6 +383,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 	o->ports = 2;
 	o->seed = 1;
 	o->link_timeout_ms = GBN_TIMEOUT_DEFAULT_MS;
+	o->op_timeout_ms = HIF_OP_TIMEOUT_MS;
 	o->replay_frames = GBN_WINDOW_DEFAULT;
 	o->vc_buffers = CARD_VC_PACKETS;
 	opterr = 0;
@@ -435,6 +441,12 @@ static void parse_options(struct options *o, int argc, char **argv)
 			if (o->link_timeout_ms < 0)
 				bad_option("--link-timeout '%s': expected milliseconds in 1..%d", optarg,
 					   LINK_TIMEOUT_MAX_MS);
+			break;
+		case OPT_OP_TIMEOUT:
+			o->op_timeout_ms = parse_num(optarg, 1, HIF_OP_TIMEOUT_MAX_MS);
+			if (o->op_timeout_ms < 0)
+				bad_option("--op-timeout '%s': expected milliseconds in 1..%d", optarg,
+					   HIF_OP_TIMEOUT_MAX_MS);
 			break;
 		case OPT_REPLAY_FRAMES:
 			o->replay_frames = parse_num(optarg, 1, GBN_WINDOW_MAX);
@@ -629,6 +641,7 @@ static void build_params(const struct options *o, struct card_params *cp)
 			   o->link_timeout_ms, (unsigned long long)ack, cp->clock_khz,
 			   (unsigned long long)(0x7fffffffu / cp->clock_khz));
 	cp->link.ack_timeout = (uint32_t)ack;
+	cp->op_timeout_ms = (uint32_t)o->op_timeout_ms;
 	for (unsigned int i = 0; i < o->n_set; i++) {
 		char name[32];
 		size_t n = strcspn(o->set[i].name, "=");

@@ -493,7 +493,7 @@ void hif_port_down(struct card *c, unsigned int port)
 	}
 }
 
-/* Forward-progress timer: ops without an ack for HIF_OP_TIMEOUT_MS fail. */
+/* Forward-progress timer: ops without an answer for op_timeout_ms fail. */
 static void hif_expire_ops(struct card *c, unsigned int idx)
 {
 	struct hif_ctx *x = &c->ctx[idx];
@@ -501,11 +501,11 @@ static void hif_expire_ops(struct card *c, unsigned int idx)
 	for (unsigned int i = 0; i < HIF_MAX_OPS && x->state == LOOM_CTX_ST_RUNNING; i++) {
 		struct hif_op *op = &x->ops[i];
 
-		if (!op->busy || !op->pkts_out || c->now_ms - op->progress_ms < HIF_OP_TIMEOUT_MS)
+		if (!op->busy || !op->pkts_out || c->now_ms - op->progress_ms < c->p.op_timeout_ms)
 			continue;
-		card_log(c, "context %u: op %u (tag 0x%llx) to %u.%u: no acknowledgement for %d ms, failing it with LINK",
+		card_log(c, "context %u: op %u (tag 0x%llx) to %u.%u: no acknowledgement for %u ms, failing it with LINK",
 			 idx, op->op_id, (unsigned long long)op->tag, op->dst_node, op->dst_ctx,
-			 HIF_OP_TIMEOUT_MS);
+			 c->p.op_timeout_ms);
 		hif_op_finish(c, idx, op, LOOM_CQE_ST_LINK);
 	}
 }

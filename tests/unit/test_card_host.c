@@ -27,6 +27,7 @@ TAP_DEFINE;
 #define SEG		0x200000u
 #define SEG_SIZE	0x10000u
 #define KEY		0xabcd1234u
+#define OP_TIMEOUT_MS	3000u	/* not the default: the card must use the parameter */
 /* context 2: another partition, rings and segment of its own */
 #define CMDQ2		0x120000u
 #define CQ2		0x130000u
@@ -353,9 +354,10 @@ int main(void)
 	test_desc_check();
 	test_admin_check();
 
-	/* a slow clock and a long ack timeout: the 10 s operation timeout in few cycles */
+	/* a slow clock and a long ack timeout: the operation timeout in few cycles */
 	card_params_default(&cp, 0, 2);
 	cp.clock_khz = 1000;
+	cp.op_timeout_ms = OP_TIMEOUT_MS;
 	cp.link.ack_timeout = 100000;
 	if (ls_init(&ls, 2, 2, RAM_SIZE, &cp, err, sizeof(err)) ||
 	    ls_cable(&ls, 0, 1, 1, 0, 1, err, sizeof(err)) || !ls_train(&ls, 1000000)) {
@@ -512,12 +514,12 @@ int main(void)
 			 swallowed, e ? "completion" : "no completion", e ? (unsigned long long)e->tag : 0ull,
 			 e ? e->status : 0, e ? (unsigned long long)e->value : 0ull);
 	tap_ok(e && e->tag == 21 && e->status == LOOM_CQE_ST_UNREACHABLE && e->value == 0 && !reap(),
-	       "a put whose first packet is answered UNREACHABLE and whose others are lost completes at once with UNREACHABLE, not after %d ms",
-	       HIF_OP_TIMEOUT_MS);
+	       "a put whose first packet is answered UNREACHABLE and whose others are lost completes at once with UNREACHABLE, not after %u ms",
+	       OP_TIMEOUT_MS);
 
 	/* forward progress: packets that are never acknowledged */
 	c = put(3, 0, 0, 0, 1000, KEY, LOOM_CMD_F_SIGNAL, 16);
-	end = C0->now + card_ms_cycles(C0, HIF_OP_TIMEOUT_MS - 1);
+	end = C0->now + card_ms_cycles(C0, OP_TIMEOUT_MS - 1);
 	submit(&c);
 	ls_run(&ls, end - C0->now, false);
 	card_service(C0);
@@ -531,8 +533,8 @@ int main(void)
 			 ok ? "nothing" : "a completion", e ? "completion" : "none",
 			 e ? (unsigned long long)e->tag : 0ull, e ? e->status : 0);
 	tap_ok(ok && e && e->tag == 16 && e->status == LOOM_CQE_ST_LINK && e->value == 0 && !reap(),
-	       "a put whose packets are never acked (%u DATA frames lost) fails with LINK after %d ms, not before",
-	       swallowed, HIF_OP_TIMEOUT_MS);
+	       "a put whose packets are never acked (%u DATA frames lost) fails with LINK after %u ms (its op_timeout_ms), not before",
+	       swallowed, OP_TIMEOUT_MS);
 	c = put(3, 0, 0, 0, 300, KEY, LOOM_CMD_F_SIGNAL, 17);
 	submit(&c);
 	ok = !reap();
