@@ -34,6 +34,8 @@ void sim_config_default(struct sim_config *c)
 	c->measure = 10000;
 	c->drain_max = 100000;
 	c->deadlock_cycles = 5000;
+	c->outstanding = 8;
+	c->resp_queue = 4;
 }
 
 static bool is_shape(const char *t)
@@ -291,7 +293,8 @@ static int build_packets(struct sim *s, char *err, size_t errlen)
 	if (s->payload > LOOM_PKT_MAX_PAYLOAD)
 		s->payload = LOOM_PKT_MAX_PAYLOAD;
 	/* requests enter on REQ0 (the card's VCs) or VC0 (generic): both 0 */
-	s->inject_vc = LOOM_VC_REQ0;
+	if (sim_requests_build(s, err, errlen))
+		return -1;
 	if (!(s->cfg.load > 0 && s->cfg.load <= 1)) {
 		snprintf(err, errlen, "--load %g: the offered load is flits per node per cycle, "
 			 "more than 0 and at most 1 (one flit per cycle enters a router's host port)",
@@ -341,6 +344,17 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 	s->busy_next = zalloc((size_t)n * (size_t)P, sizeof(int), &oom);
 	s->st.hist = zalloc(SIM_HIST_BINS, sizeof(uint64_t), &oom);
 	s->st.chan_flits = zalloc((size_t)n * (size_t)P, sizeof(uint64_t), &oom);
+	if (s->cfg.requests != SIM_PUT) {
+		s->st.rtt_hist = zalloc(SIM_HIST_BINS, sizeof(uint64_t), &oom);
+		for (int i = 0; i < n && !oom; i++) {
+			struct sim_term *T = &s->term[i];
+
+			T->resp.q = zalloc(s->cfg.resp_queue, sizeof(struct sim_pkt), &oom);
+			T->resp.cap = s->cfg.resp_queue;
+			for (unsigned int v = 0; v < s->params.vcs; v++)
+				T->ej[v].f = zalloc(s->params.buf_depth, sizeof(struct flit), &oom);
+		}
+	}
 	if (oom) {
 		snprintf(err, errlen, "out of memory for a fabric of %d routers", n);
 		return -1;
@@ -375,6 +389,7 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 	for (int h = 0; h <= SIM_MAX_HOPS; h++)
 		s->st.by_hops[h].min = UINT64_MAX;
 	s->st.all.min = UINT64_MAX;
+	s->st.rtt.min = UINT64_MAX;
 	return 0;
 }
 
@@ -414,8 +429,12 @@ void sim_free(struct sim *s)
 {
 	for (int i = 0; s->r && i < s->nodes; i++)
 		router_free(s->r[i]);
-	for (int i = 0; s->term && i < s->nodes; i++)
-		free(s->term[i].q);
+	for (int i = 0; s->term && i < s->nodes; i++) {
+		free(s->term[i].src.q);
+		free(s->term[i].resp.q);
+		for (int v = 0; v < CHAN_VCS_MAX; v++)
+			free(s->term[i].ej[v].f);
+	}
 	free(s->r);
 	free(s->term);
 	for (int i = 0; s->line_store && i < s->nodes * s->ports; i++)
@@ -432,6 +451,7 @@ void sim_free(struct sim *s)
 	free(s->busy_next);
 	free(s->st.hist);
 	free(s->st.chan_flits);
+	free(s->st.rtt_hist);
 	free(s->rt);
 	free(s->port_cfg);
 	free(s->start_vc1);

@@ -25,6 +25,8 @@ static const char usage_text[] =
 "                [--param NAME=VALUE]... [--link-latency CYCLES] [--pattern PATTERN]\n"
 "                [--load FLITS] [--packet-flits N] [--seed N] [--warmup CYCLES]\n"
 "                [--cycles CYCLES] [--drain CYCLES] [--deadlock-cycles CYCLES]\n"
+"                [--requests put|get|amo] [--response-flits N] [--outstanding N]\n"
+"                [--response-queue N] [--classes separate|merged]\n"
 "                [--no-datelines] [--no-adaptive] [--ties split|plus]\n"
 "                [--vc-assign balanced|crossing] [--allow-deadlock]\n"
 "                [--format text|csv|json] [-j]\n"
@@ -67,6 +69,15 @@ static const char usage_text[] =
 "  --packet-flits N   packet size in flits (default: the smallest packet,\n"
 "                     the 48-byte header); or a distribution of sizes with\n"
 "                     relative weights N:W[,N:W...], e.g. 3:9,19:1\n"
+"  --requests R       put (default): one-way PUTs; get, amo: requests that\n"
+"                     every destination answers with a response (the load\n"
+"                     counts the flits of both); round trips are reported\n"
+"  --response-flits N response size in flits (default: the smallest packet)\n"
+"  --outstanding N    requests a terminal has in flight at most (default 8)\n"
+"  --response-queue N responses a terminal holds at most (default 4); a\n"
+"                     request's head waits in the sink until there is room\n"
+"  --classes C        separate (default): responses on the card's response\n"
+"                     VCs; merged: on the request VCs (can deadlock)\n"
 "  --seed N           random seed (default: from the clock; always printed)\n"
 "  --warmup C         cycles before measuring (default 1000)\n"
 "  --cycles C         measured cycles (default 10000)\n"
@@ -161,7 +172,8 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
 		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
-		O_TIES, O_VCASSIGN, O_VALIDATE, O_QUICK, O_PLOT,
+		O_TIES, O_VCASSIGN, O_VALIDATE, O_QUICK, O_PLOT, O_REQUESTS, O_RESPFLITS,
+		O_OUTSTANDING, O_RESPQUEUE, O_CLASSES,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
@@ -178,6 +190,11 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "load", required_argument, NULL, O_LOAD },
 		{ "packet-flits", required_argument, NULL, O_PFLITS },
 		{ "burst", required_argument, NULL, O_BURST },
+		{ "requests", required_argument, NULL, O_REQUESTS },
+		{ "response-flits", required_argument, NULL, O_RESPFLITS },
+		{ "outstanding", required_argument, NULL, O_OUTSTANDING },
+		{ "response-queue", required_argument, NULL, O_RESPQUEUE },
+		{ "classes", required_argument, NULL, O_CLASSES },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "warmup", required_argument, NULL, O_WARMUP },
 		{ "cycles", required_argument, NULL, O_CYCLES },
@@ -277,6 +294,46 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			c->burst_off = off;
 			break;
 		}
+		case O_REQUESTS:
+			if (!strcmp(optarg, "put"))
+				c->requests = SIM_PUT;
+			else if (!strcmp(optarg, "get"))
+				c->requests = SIM_GET;
+			else if (!strcmp(optarg, "amo"))
+				c->requests = SIM_AMO;
+			else
+				return usage_error("--requests '%s': expected put, get or amo", optarg);
+			break;
+		case O_RESPFLITS:
+			if (parse_u64("--response-flits", optarg, &v))
+				return CLI_EXIT_USAGE;
+			if (v == 0 || v > 1024)
+				return usage_error("--response-flits %s: a packet has 1 flit or more "
+						   "(at most the largest packet)", optarg);
+			c->response_flits = (unsigned int)v;
+			break;
+		case O_OUTSTANDING:
+		case O_RESPQUEUE: {
+			const char *opt = ch == O_OUTSTANDING ? "--outstanding" : "--response-queue";
+
+			if (parse_u64(opt, optarg, &v))
+				return CLI_EXIT_USAGE;
+			if (v == 0 || v > 65535) {
+				fprintf(stderr, "loom-sim: %s %s: 1..65535\nTry 'loom-sim --help'.\n",
+					opt, optarg);
+				return CLI_EXIT_USAGE;
+			}
+			if (ch == O_OUTSTANDING)
+				c->outstanding = (unsigned int)v;
+			else
+				c->resp_queue = (unsigned int)v;
+			break;
+		}
+		case O_CLASSES:
+			if (strcmp(optarg, "separate") && strcmp(optarg, "merged"))
+				return usage_error("--classes '%s': expected separate or merged", optarg);
+			c->merged_classes = optarg[0] == 'm';
+			break;
 		case O_SEED:
 			if (parse_u64("--seed", optarg, &c->seed))
 				return CLI_EXIT_USAGE;
