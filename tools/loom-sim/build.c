@@ -36,6 +36,7 @@ void sim_config_default(struct sim_config *c)
 	c->deadlock_cycles = 5000;
 	c->outstanding = 8;
 	c->resp_queue = 4;
+	c->ranks = 1;
 }
 
 static bool is_shape(const char *t)
@@ -359,21 +360,38 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory for a fabric of %d routers", n);
 		return -1;
 	}
+	s->cuts = zalloc((size_t)n * (size_t)P, sizeof(int), &oom);
+	s->out = zalloc((size_t)s->cfg.ranks, sizeof(*s->out), &oom);
+	if (oom) {
+		snprintf(err, errlen, "out of memory for a fabric of %d routers", n);
+		return -1;
+	}
 	for (int i = 0; i < n; i++) {
-		s->r[i] = router_new(&s->params, &s->views[i], err, errlen);
-		if (!s->r[i])
-			return -1;
+		bool here = i >= s->lo && i < s->hi;
+
+		/* other ranks' routers are not built here */
+		if (here) {
+			s->r[i] = router_new(&s->params, &s->views[i], err, errlen);
+			if (!s->r[i])
+				return -1;
+		}
 		for (int p = 0; p < P; p++) {
 			const struct fm_port_end *e = graph_peer(s->g, i, p);
 			struct sim_line *l = &s->lines[i * P + p];
+			bool there;
 
 			if (e->node == FM_NO_PEER) {
-				router_set_port_up(s->r[i], (unsigned int)p, false);
+				if (here)
+					router_set_port_up(s->r[i], (unsigned int)p, false);
 				l->a = -1;
 				continue;
 			}
+			there = e->node >= s->lo && e->node < s->hi;
 			*l = (struct sim_line){ .a = i, .pa = p, .b = e->node, .pb = e->port,
+						.cut = here != there,
 						.line = &s->line_store[i * P + p] };
+			if (l->cut)
+				s->cuts[s->ncuts++] = i * P + p;
 			if (chan_line_init(l->line, s->cfg.link_latency)) {
 				snprintf(err, errlen, s->cfg.link_latency > CHAN_LINE_MAX_LATENCY ?
 					 "--link-latency %u: at most %d cycles" :
@@ -403,6 +421,18 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		return -1;
 	s->nodes = s->g->nodes;
 	s->ports = s->g->ports;
+	if (c->ranks < 1 || c->rank < 0 || c->rank >= c->ranks || c->ranks > s->nodes) {
+		snprintf(err, errlen, "%d ranks for %d routers: at most one rank per router",
+			 c->ranks, s->nodes);
+		return -1;
+	}
+	if (c->ranks > 1 && c->link_latency < 1) {
+		snprintf(err, errlen, "--link-latency 0 over %d ranks: the ranks need a link "
+			 "latency of at least 1 cycle (their lookahead)", c->ranks);
+		return -1;
+	}
+	s->lo = sim_rank_lo(s->nodes, c->ranks, c->rank);
+	s->hi = sim_rank_lo(s->nodes, c->ranks, c->rank + 1);
 	s->terminals = graph_terminals(s->g);
 	if (build_params(s, s->ports, err, errlen) || build_routes(s, err, errlen) ||
 	    build_packets(s, err, errlen))
@@ -449,6 +479,11 @@ void sim_free(struct sim *s)
 	free(s->wake);
 	free(s->busy);
 	free(s->busy_next);
+	free(s->cuts);
+	for (int r = 0; s->out && r < s->cfg.ranks; r++)
+		free(s->out[r].m);
+	free(s->out);
+	free(s->in.m);
 	free(s->st.hist);
 	free(s->st.chan_flits);
 	free(s->st.rtt_hist);

@@ -17,6 +17,10 @@
 #include "../common/cli.h"
 #include "../common/parse_num.h"
 
+#ifdef LOOM_SIM_MPI
+#include <mpi.h>
+#endif
+
 #define EXIT_DEADLOCK	3
 #define EXIT_INVALID	4
 
@@ -604,16 +608,72 @@ static int bench(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * The MPI variant: every rank parses the same command line and builds the
+ * same fabric; rank 0's seed is everyone's; only rank 0 prints (the other
+ * ranks' standard output is discarded, their standard error too until the
+ * run starts: their messages would repeat rank 0's).
+ */
+static int ranks_setup(struct sim_config *c, int *saved_stderr)
+{
+	*saved_stderr = -1;
+#ifdef LOOM_SIM_MPI
+	unsigned long long seed = c->seed;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &c->ranks);
+	MPI_Bcast(&seed, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+	c->seed = seed;
+	c->dist = &sim_mpi_dist;
+	if (c->rank) {
+		*saved_stderr = dup(STDERR_FILENO);
+		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+			return -1;
+	}
+#else
+	(void)c;
+#endif
+	return 0;
+}
+
+/* A rank that fails mid-run stops them all: the others would wait for it. */
+static void ranks_abort(const struct sim_config *c)
+{
+#ifdef LOOM_SIM_MPI
+	if (c->dist)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+#else
+	(void)c;
+#endif
+}
+
+/* Rank 0 writes every rank's trace lines, in order, to @out; 0 or -1. */
+static int trace_merge(char *buf, size_t len, FILE *out)
+{
+#ifdef LOOM_SIM_MPI
+	return sim_mpi_trace(buf, len, out);
+#else
+	(void)buf;
+	(void)len;
+	(void)out;
+	return 0;
+#endif
+}
+
+static int sim_main(int argc, char **argv)
 {
 	struct cli a = { .format = SIM_TEXT };
-	char err[2048], *cmd;
+	char err[2048], *cmd, *tbuf = NULL;
+	FILE *trace_out = NULL;
+	size_t tlen = 0;
 	struct sim s;
 	double t0, t1;
-	int rc;
+	int rc, saved_stderr;
 
 	sim_config_default(&a.cfg);
 	a.cfg.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+	if (ranks_setup(&a.cfg, &saved_stderr))
+		return 1;
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc;
@@ -641,23 +701,37 @@ int main(int argc, char **argv)
 		return rc ? 1 : 0;
 	}
 	if (a.trace) {
-		a.cfg.trace = !strcmp(a.trace, "-") ? stderr : fopen(a.trace, "w");
-		if (!a.cfg.trace) {
-			fprintf(stderr, "loom-sim: --trace %s: cannot create: %s\n", a.trace,
-				strerror(errno));
-			return 1;
+		if (a.cfg.rank == 0) {
+			a.cfg.trace = !strcmp(a.trace, "-") ? stderr : fopen(a.trace, "w");
+			if (!a.cfg.trace) {
+				fprintf(stderr, "loom-sim: --trace %s: cannot create: %s\n", a.trace,
+					strerror(errno));
+				return 1;
+			}
+		}
+		if (a.cfg.dist) {
+			/* each rank's lines in memory, merged by rank 0 at the end */
+			trace_out = a.cfg.trace;
+			a.cfg.trace = open_memstream(&tbuf, &tlen);
+			if (!a.cfg.trace) {
+				fprintf(stderr, "loom-sim: --trace: out of memory\n");
+				return 1;
+			}
 		}
 	}
-	if (isatty(STDERR_FILENO))
+	if (isatty(STDERR_FILENO) && !a.cfg.dist)
 		a.cfg.progress = progress;
 	if (sim_build(&s, &a.cfg, err, sizeof(err))) {
 		fprintf(stderr, "loom-sim: %s\n", err);
 		sim_free(&s);
 		return 1;
 	}
+	if (saved_stderr >= 0)
+		dup2(saved_stderr, STDERR_FILENO);
 	t0 = seconds_now();
 	if (sim_run(&s, err, sizeof(err))) {
 		fprintf(stderr, "loom-sim: %s\n", err);
+		ranks_abort(&a.cfg);
 		sim_free(&s);
 		return 1;
 	}
@@ -665,7 +739,8 @@ int main(int argc, char **argv)
 	cmd = command_line(argc, argv, &a);
 	sim_report(stdout, &s, a.format, cmd ? cmd : "loom-sim", t1 - t0, a.channels);
 	free(cmd);
-	rc = s.deadlocked || s.st.measured_done < s.st.created ? EXIT_DEADLOCK : 0;
+	rc = s.deadlocked || s.st.measured_done < s.st.created ||
+	     s.st.rtt.packets < s.st.requests ? EXIT_DEADLOCK : 0;
 	if (a.plot) {
 		char title[256];
 
@@ -677,9 +752,30 @@ int main(int argc, char **argv)
 		}
 	}
 	sim_free(&s);
+	if (trace_out || (a.cfg.dist && a.trace)) {
+		fclose(a.cfg.trace);
+		if (trace_merge(tbuf, tlen, trace_out))
+			rc = 1;
+		free(tbuf);
+		a.cfg.trace = trace_out;
+	}
 	if (a.cfg.trace && a.cfg.trace != stderr && fclose(a.cfg.trace)) {
 		fprintf(stderr, "loom-sim: --trace %s: %s\n", a.trace, strerror(errno));
 		rc = 1;
 	}
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+#ifdef LOOM_SIM_MPI
+	int rc;
+
+	MPI_Init(&argc, &argv);
+	rc = sim_main(argc, argv);
+	MPI_Finalize();
+	return rc;
+#else
+	return sim_main(argc, argv);
+#endif
 }

@@ -33,6 +33,7 @@
 #define SIM_PROGRESS_CYCLES	1024
 
 struct sim;
+struct sim_dist;
 
 /* What a run is: everything the command line sets. */
 #define SIM_MAX_SIZES	8	/* sizes of a --packet-flits distribution */
@@ -76,6 +77,13 @@ struct sim_config {
 	bool merged_classes;
 	bool no_skip;			/* clock every router every cycle (checks the active set) */
 	FILE *trace;			/* a line per delivered packet, or NULL */
+	/*
+	 * A run spread over ranks (dist.c, the MPI variant): this process
+	 * steps nodes [N * rank / ranks, N * (rank + 1) / ranks); NULL dist:
+	 * one process, every node.
+	 */
+	const struct sim_dist *dist;
+	int rank, ranks;
 	/* called every SIM_PROGRESS_CYCLES cycles and at the end (done), or NULL */
 	void (*progress)(const struct sim *s, bool done);
 };
@@ -118,9 +126,11 @@ struct sim_term {
 };
 
 /* A directed channel; its chan_line lives apart, so the stepper's walks
- * over the channels stay in few cache lines. */
+ * over the channels stay in few cache lines.  A cut channel joins nodes of
+ * two ranks: its chan_line is not used, each side moves its own half. */
 struct sim_line {
 	int a, pa, b, pb;		/* (a, pa) sends to (b, pb) */
+	bool cut;
 	uint64_t stamp;			/* last cycle stepped + 1 */
 	struct chan_line *line;
 };
@@ -143,6 +153,41 @@ struct sim_stats {
 	uint64_t requests;			/* window requests sent or queued */
 	struct sim_latency rtt;			/* round trips of the window requests */
 	uint64_t *rtt_hist;			/* [SIM_HIST_BINS], request runs only */
+};
+
+/* What crosses a cut channel in one step: a flit forward or credits back. */
+struct sim_msg {
+	uint32_t line;			/* index in sim.lines */
+	uint8_t credits;		/* 1: back (credits), 0: forward (a flit) */
+	uint64_t at;			/* the step it leaves the line: entry + latency */
+	struct flit f;			/* forward: the flit; back: f.data[0..VCS) the credits */
+};
+
+/* A run over ranks: exchange and reduction between the ranks (dist.c). */
+struct sim_dist {
+	/*
+	 * At a step boundary (a multiple of the link latency): send every
+	 * rank what its side of the cut channels needs (s->out[rank]) and
+	 * receive into s->in, sorted by step.  0 or -1 with @err.
+	 */
+	int (*exchange)(struct sim *s, char *err, size_t errlen);
+	/* Sum @sum[0..nsum) and take the maximum of @max over the ranks, in place. */
+	void (*allreduce)(int64_t *sum, int nsum, uint64_t *max);
+	/* After the run: every rank's statistics and trace lines into rank 0's. */
+	int (*gather)(struct sim *s, char *err, size_t errlen);
+};
+
+/* The MPI variant (dist.c). */
+extern const struct sim_dist sim_mpi_dist;
+/*
+ * Every rank's trace lines (@buf, @len) to rank 0, written to @out in the
+ * order one process writes them; 0 or -1.  Collective.
+ */
+int sim_mpi_trace(const char *buf, size_t len, FILE *out);
+
+struct sim_msgs {
+	struct sim_msg *m;
+	size_t n, cap;
 };
 
 struct sim {
@@ -168,6 +213,11 @@ struct sim {
 	struct sim_term *term;
 	struct sim_line *lines;			/* [node * ports + port], a < 0: uncabled */
 	struct chan_line *line_store;		/* their chan_lines, same index */
+	int lo, hi;				/* the nodes this process steps */
+	int *cuts, ncuts;			/* cut lines with an end here */
+	struct sim_msgs *out;			/* [ranks]: to send at the next boundary */
+	struct sim_msgs in;			/* received, by step */
+	size_t in_next;
 	/* the active set */
 	uint64_t now;
 	int *act, nact, *act_next, nact_next;
@@ -178,13 +228,32 @@ struct sim {
 	int *busy, nbusy, *busy_next, nbusy_next;
 	uint64_t router_cycles;			/* router edges clocked */
 	/* progress */
-	uint64_t in_network;			/* injected (head sent), not yet delivered */
+	int64_t in_network;			/* injected (head sent), not yet delivered;
+						 * per rank, may be negative */
 	uint64_t last_delivery;
 	uint64_t window;			/* cycles of the window run so far */
 	bool deadlocked;
 	char deadlock_cycle[1024];		/* the waits that close, or "" */
 	struct sim_stats st;
 };
+
+/* The first node of rank @rank: ranks step contiguous blocks of nodes. */
+static inline int sim_rank_lo(int nodes, int ranks, int rank)
+{
+	return (int)((int64_t)nodes * rank / ranks);
+}
+
+/* The rank that steps @node. */
+static inline int sim_rank_of(const struct sim *s, int node)
+{
+	int r = (int)((int64_t)node * s->cfg.ranks / s->nodes);
+
+	while (r + 1 < s->cfg.ranks && sim_rank_lo(s->nodes, s->cfg.ranks, r + 1) <= node)
+		r++;
+	while (r > 0 && sim_rank_lo(s->nodes, s->cfg.ranks, r) > node)
+		r--;
+	return r;
+}
 
 /*
  * Build the fabric of @c: topology, routes, checks (every destination

@@ -513,9 +513,10 @@ static int clock_router(struct sim *s, int i, char *err, size_t errlen)
 
 		if (l->a < 0)
 			continue;
-		if (router_out(R, (unsigned int)p)->fwd.valid)
+		if (!l->cut && router_out(R, (unsigned int)p)->fwd.valid)
 			want_line(s, l);
-		if (credits_any(router_in(R, (unsigned int)p)->back.credits))
+		if (credits_any(router_in(R, (unsigned int)p)->back.credits) &&
+		    !s->lines[l->b * s->ports + l->pb].cut)
 			want_line(s, &s->lines[l->b * s->ports + l->pb]);
 	}
 	return 0;
@@ -542,9 +543,79 @@ static void step_lines(struct sim *s)
 	}
 }
 
+static struct sim_msg *msg_add(struct sim_msgs *q)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 64;
+		struct sim_msg *m = realloc(q->m, cap * sizeof(*m));
+
+		if (!m)
+			return NULL;
+		q->m = m;
+		q->cap = cap;
+	}
+	return &q->m[q->n++];
+}
+
+/*
+ * The cut lines (their ends on two ranks), each side its half of
+ * chan_line_step(): what enters at this step leaves at step + latency on
+ * the other rank (sent at the next boundary); what the other rank sent
+ * for this step arrives now.
+ */
+static int step_cut_lines(struct sim *s)
+{
+	uint64_t at = s->now + s->cfg.link_latency;
+
+	for (int k = 0; k < s->ncuts; k++) {
+		const struct sim_line *l = &s->lines[s->cuts[k]];
+		struct sim_msg *m;
+
+		if (l->a >= s->lo && l->a < s->hi) {
+			struct chan *tx = router_out(s->r[l->a], (unsigned int)l->pa);
+
+			tx->back.ready = true;
+			if (!tx->fwd.valid)
+				continue;
+			m = msg_add(&s->out[sim_rank_of(s, l->b)]);
+			if (!m)
+				return -1;
+			*m = (struct sim_msg){ .line = (uint32_t)s->cuts[k], .at = at, .f = tx->fwd };
+			tx->fwd.valid = false;
+		} else {
+			struct chan *rx = router_in(s->r[l->b], (unsigned int)l->pb);
+
+			if (!credits_any(rx->back.credits))
+				continue;
+			m = msg_add(&s->out[sim_rank_of(s, l->a)]);
+			if (!m)
+				return -1;
+			*m = (struct sim_msg){ .line = (uint32_t)s->cuts[k], .credits = 1, .at = at };
+			memcpy(m->f.data, rx->back.credits, CHAN_VCS_MAX);
+			memset(rx->back.credits, 0, CHAN_VCS_MAX);
+		}
+	}
+	for (; s->in_next < s->in.n && s->in.m[s->in_next].at == s->now; s->in_next++) {
+		const struct sim_msg *m = &s->in.m[s->in_next];
+		const struct sim_line *l = &s->lines[m->line];
+
+		if (m->credits) {
+			struct chan *tx = router_out(s->r[l->a], (unsigned int)l->pa);
+
+			for (int v = 0; v < CHAN_VCS_MAX; v++)
+				tx->back.credits[v] = (uint8_t)(tx->back.credits[v] + m->f.data[v]);
+			list_next(s, l->a);
+		} else {
+			router_in(s->r[l->b], (unsigned int)l->pb)->fwd = m->f;
+			list_next(s, l->b);
+		}
+	}
+	return 0;
+}
+
 static void snapshot_channels(struct sim *s, bool end)
 {
-	for (int i = 0; i < s->nodes; i++) {
+	for (int i = s->lo; i < s->hi; i++) {
 		for (int p = 0; p < s->ports; p++) {
 			uint64_t n = router_port_counters(s->r[i], (unsigned int)p)->flits_out;
 			uint64_t *c = &s->st.chan_flits[i * s->ports + p];
@@ -559,7 +630,7 @@ static int cycle(struct sim *s, char *err, size_t errlen)
 	uint64_t t = s->now;
 	int *swap;
 
-	for (int i = 0; i < s->nodes; i++)
+	for (int i = s->lo; i < s->hi; i++)
 		if (terminal_step(s, i, t)) {
 			snprintf(err, errlen, "out of memory for the source queues at cycle %llu",
 				 (unsigned long long)t);
@@ -580,12 +651,17 @@ static int cycle(struct sim *s, char *err, size_t errlen)
 	}
 	s->nact_next = 0;
 	if (s->cfg.no_skip)
-		for (int i = 0; i < s->nodes; i++)
+		for (int i = s->lo; i < s->hi; i++)
 			list_now(s, i);
 	for (int k = 0; k < s->nact; k++)
 		if (clock_router(s, s->act[k], err, errlen))
 			return -1;
 	step_lines(s);
+	if (s->ncuts && step_cut_lines(s)) {
+		snprintf(err, errlen, "out of memory for the flits crossing ranks at cycle %llu",
+			 (unsigned long long)t);
+		return -1;
+	}
 	swap = s->act;
 	s->act = s->act_next;
 	s->act_next = swap;
@@ -598,12 +674,39 @@ static int cycle(struct sim *s, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * At a boundary: what the run's end and deadlock checks read, over every
+ * rank (this process's own with one).
+ */
+struct sim_progress {
+	int64_t created, measured_done, requests, round_trips, in_network;
+	uint64_t last_delivery;
+};
+
+static void progress_now(const struct sim *s, struct sim_progress *g)
+{
+	*g = (struct sim_progress){
+		(int64_t)s->st.created, (int64_t)s->st.measured_done, (int64_t)s->st.requests,
+		(int64_t)s->st.rtt.packets, s->in_network, s->last_delivery,
+	};
+	if (s->cfg.dist)
+		s->cfg.dist->allreduce(&g->created, 5, &g->last_delivery);
+}
+
+/*
+ * Step until the run is over.  The end and deadlock checks are made at
+ * boundaries, every link latency cycles (every cycle with latency 0): a run
+ * spread over ranks exchanges what crossed the cut channels there, and one
+ * process checks where the ranks would, so both end on the same cycle.
+ */
 int sim_run(struct sim *s, char *err, size_t errlen)
 {
 	const struct sim_config *c = &s->cfg;
 	uint64_t end = c->warmup + c->measure;
+	uint64_t sync = c->link_latency ? c->link_latency : 1;
+	struct sim_progress g;
 
-	for (int i = 0; i < s->nodes; i++) {
+	for (int i = s->lo; i < s->hi; i++) {
 		uint64_t ne = router_next_event(s->r[i]);
 
 		/* switches (beyond the terminals) never create packets */
@@ -621,20 +724,30 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 			snapshot_channels(s, false);
 		if (s->now == end)
 			snapshot_channels(s, true);
-		if (s->now >= end && s->st.measured_done >= s->st.created &&
-		    s->st.rtt.packets >= s->st.requests)
-			break;
-		if (s->now >= end + c->drain_max)
-			break;
-		if (s->in_network && s->now - s->last_delivery > c->deadlock_cycles) {
-			s->deadlocked = true;
-			sim_find_wait_cycle(s);
-			if (s->now < end && s->now > c->warmup)
-				snapshot_channels(s, true);
-			break;
+		if (s->now % sync == 0) {
+			if (c->dist && c->dist->exchange(s, err, errlen))
+				return -1;
+			progress_now(s, &g);
+			if (s->now >= end && g.measured_done >= g.created &&
+			    g.round_trips >= g.requests)
+				break;
+			if (s->now >= end + c->drain_max)
+				break;
+			if (g.in_network && s->now - g.last_delivery > c->deadlock_cycles) {
+				s->deadlocked = true;
+				if (c->ranks == 1)
+					sim_find_wait_cycle(s);
+				else
+					snprintf(s->deadlock_cycle, sizeof(s->deadlock_cycle),
+						 "(not followed: the routers are on %d ranks; "
+						 "run loom-sim for the cycle)", c->ranks);
+				if (s->now < end && s->now > c->warmup)
+					snapshot_channels(s, true);
+				break;
+			}
+			if (!g.in_network)
+				s->last_delivery = s->now;
 		}
-		if (!s->in_network)
-			s->last_delivery = s->now;
 		if (cycle(s, err, errlen))
 			return -1;
 		if (c->progress && !(s->now % SIM_PROGRESS_CYCLES))
@@ -642,6 +755,8 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 	}
 	if (c->progress)
 		c->progress(s, true);
+	if (c->dist && c->dist->gather(s, err, errlen))
+		return -1;
 	return 0;
 }
 
