@@ -19,7 +19,7 @@
 #   make docs     the HTML documentation (Sphinx) into build/html
 #   make install  library, header, pkg-config file, tools, manual pages,
 #                 module, udev rules
-#   make deb      Debian packages (loom-dkms, libloom0, libloom-dev,
+#   make deb      Debian packages (loom-dkms, libloom1, libloom-dev,
 #                 loom-tools) into build/deb
 #   make clean
 # As root, 'check' and 'demo' first install missing Debian packages

@@ -34,7 +34,7 @@ else
 fi
 
 api=$(sed -n 's/^[a-z].*[ *]\(loom_[a-z_]*\)(.*/\1/p' "$top/lib/include/loom.h" | sort)
-exported=$(nm -D --defined-only "$build/lib/libloom.so.0" | awk '$3 ~ /^loom_/ {print $3}' | sort)
+exported=$(nm -D --defined-only "$build/lib/libloom.so.1" | awk '$3 ~ /^loom_/ {print $3}' | sort)
 if [ -n "$api" ] && [ "$api" = "$(sed 's/@.*//' <<<"$exported")" ]; then
 	tap_ok "exported symbols are exactly the functions of loom.h"
 else
@@ -59,7 +59,7 @@ else
 fi
 
 if make -s -C "$top/lib" install DESTDIR="$tmp/root" PREFIX=/usr >/dev/null 2>"$tmp/err" &&
-   [ -f "$tmp/root/usr/include/loom.h" ] && [ -x "$tmp/root/usr/lib/libloom.so.0" ] &&
+   [ -f "$tmp/root/usr/include/loom.h" ] && [ -x "$tmp/root/usr/lib/libloom.so.1" ] &&
    [ -L "$tmp/root/usr/lib/libloom.so" ] &&
    grep -q '^prefix=/usr$' "$tmp/root/usr/lib/pkgconfig/libloom.pc"; then
 	tap_ok "make install lays out the library, header and pkg-config file"

@@ -5,7 +5,7 @@
 # scratch root (dpkg -x); DKMS builds loom.ko from loom-dkms's source and
 # dkms.conf for the lab's kernel, in a scratch DKMS tree; a 2-host lab
 # starts without any module, each guest loads that loom.ko, and the
-# packaged loom-xfer, linked to the packaged libloom0 (not the tree's),
+# packaged loom-xfer, linked to the packaged libloom1 (not the tree's),
 # puts 64 KiB from host 0 to host 1, which verifies every byte; the
 # packaged loomctl shows the card; libfabric finds the packaged provider
 # (libfabric-loom) in its provider directory, and man finds the packaged
@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 debdir=$loom_build/deb
 have_debs() { compgen -G "$debdir/loom-dkms_*_all.deb" >/dev/null &&
-	compgen -G "$debdir/libloom0_*.deb" >/dev/null && compgen -G "$debdir/loom-tools_*.deb" >/dev/null &&
+	compgen -G "$debdir/libloom1_*.deb" >/dev/null && compgen -G "$debdir/loom-tools_*.deb" >/dev/null &&
 	compgen -G "$debdir/libfabric-loom_*.deb" >/dev/null; }
 if ! have_debs; then
 	if [ "$(id -u)" != 0 ] && ! "$loom_top/tools/deps/install-deps" --check --deb >/dev/null 2>&1; then
@@ -41,14 +41,14 @@ trap 'lab_cleanup; rm -rf "$scratch"' EXIT
 
 tap_plan 8
 ok=1
-for p in loom-dkms libloom0 loom-tools; do
+for p in loom-dkms libloom1 loom-tools; do
 	dpkg -x "$(ls "$debdir"/${p}_*.deb | head -n 1)" "$root" || ok=0
 done
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 libdir=$root/usr/lib/$multiarch
 src=$(ls -d "$root"/usr/src/loom-* 2>/dev/null | head -n 1)
-tap_check "the packages unpack: the module source with dkms.conf, libloom.so.0, loom-xfer, loomctl" \
-	test $ok = 1 -a -f "$src/dkms.conf" -a -f "$libdir/libloom.so.0" -a -x "$root/usr/bin/loom-xfer" \
+tap_check "the packages unpack: the module source with dkms.conf, libloom.so.1, loom-xfer, loomctl" \
+	test $ok = 1 -a -f "$src/dkms.conf" -a -f "$libdir/libloom.so.1" -a -x "$root/usr/bin/loom-xfer" \
 	-a -x "$root/usr/bin/loomctl"
 
 # DKMS with the package's dkms.conf, into a scratch tree; its signing key too
@@ -88,10 +88,10 @@ wait $recv_pid
 recv_rc=$?
 tap_diag "$(cat "$scratch/ldd" "$scratch/send" "$scratch/recv")"
 if [ $send_rc = 0 ] && [ $recv_rc = 0 ] && grep -q 'every byte verified' "$scratch/recv" &&
-	grep -q "libloom.so.0 => $libdir/libloom.so.0" "$scratch/ldd"; then
-	tap_ok "the packaged loom-xfer with the packaged libloom0 puts 64 KiB from host 0 to host 1, every byte verified"
+	grep -q "libloom.so.1 => $libdir/libloom.so.1" "$scratch/ldd"; then
+	tap_ok "the packaged loom-xfer with the packaged libloom1 puts 64 KiB from host 0 to host 1, every byte verified"
 else
-	tap_fail "the packaged loom-xfer with the packaged libloom0 puts 64 KiB from host 0 to host 1 (send $send_rc, recv $recv_rc)"
+	tap_fail "the packaged loom-xfer with the packaged libloom1 puts 64 KiB from host 0 to host 1 (send $send_rc, recv $recv_rc)"
 fi
 
 lab_exec 0 "$root/usr/bin/loomctl dev show dev loom0" >"$scratch/dev" 2>&1
@@ -109,8 +109,8 @@ rc=$?
 tap_diag "$(cat "$scratch/fi_info")"
 if [ $rc = 0 ] && [ -f "$prov" ] && grep -q '^ *provider: loom$' "$scratch/fi_info" &&
 	grep -q '^ *domain: loom0$' "$scratch/fi_info" &&
-	grep -q "libloom.so.0 => $libdir/libloom.so.0" "$scratch/fi_info"; then
-	tap_ok "libfabric-loom installs libloom-fi.so into libfabric's provider directory; fi_info -p loom -c FI_RMA finds loom0 through it and the packaged libloom0"
+	grep -q "libloom.so.1 => $libdir/libloom.so.1" "$scratch/fi_info"; then
+	tap_ok "libfabric-loom installs libloom-fi.so into libfabric's provider directory; fi_info -p loom -c FI_RMA finds loom0 through it and the packaged libloom1"
 else
 	tap_fail "libfabric-loom installs libloom-fi.so into libfabric's provider directory; fi_info -p loom -c FI_RMA finds loom0 (exit $rc)"
 fi
