@@ -6,7 +6,8 @@
 # propagates exit statuses, runs commands concurrently on one host and on
 # two, kills a command at its timeout (124), reports a lab error (125) and
 # bad options (2), and stop leaves no process, socket, /dev/shm file or
-# directory behind, twice in a row.
+# directory behind, twice in a row.  The guests cache the host's root but
+# not the tree: a file the host rewrites in the tree is seen at once.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
@@ -25,19 +26,21 @@ fi
 tmp=$(mktemp -d /tmp/loom-lab-test.XXXXXX)
 # guests see the host's /var/tmp (not its /tmp): data for them goes here
 shared=$(mktemp /var/tmp/loom-lab-test.XXXXXX)
+# a file in the tree that the host rewrites while the lab runs
+fresh=$(mktemp "$top/.lab-fresh.XXXXXX")
 dir=$tmp/lab
 bg_pids=()
 cleanup() {
 	for p in "${bg_pids[@]}"; do kill "$p" 2>/dev/null; done
 	"$lab" stop --dir "$dir" >/dev/null 2>&1
-	rm -rf "$tmp" "$shared"
+	rm -rf "$tmp" "$shared" "$fresh" "$fresh.new"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 lx() { "$lab" exec --dir "$dir" "$@"; }
 
-tap_plan 20
+tap_plan 21
 
 # ---- bad options: message and exit 2, nothing created
 "$lab" start --hosts 2 >/dev/null 2>"$tmp/err"; rc=$?
@@ -108,6 +111,28 @@ if [ "$(cat "$tmp/env")" = "$top /tmp $top $top/build/bin:/usr/sbin:/usr/bin:/sb
 else
 	tap_fail "commands run in TREE with the documented environment"
 	tap_diag "$(cat "$tmp/env")"
+fi
+
+# the host root is mounted with a cache, the tree without one: a file the
+# host replaces (as a linker does) or rewrites in place shows its new
+# content to the next command, whatever the guest read before
+echo "first" >"$fresh"
+seen1=$(lx 0 -- cat "$fresh")
+echo "second, longer than the first" >"$fresh.new" && mv "$fresh.new" "$fresh"
+seen2=$(lx 0 -- cat "$fresh")
+echo "third" >"$fresh"
+seen3=$(lx 0 -- cat "$fresh")
+lx 0 -- cat /proc/mounts >"$tmp/mounts"
+root_opts=$(awk '$2 == "/" && $3 == "9p" { print $4 }' "$tmp/mounts")
+tree_opts=$(awk -v t="$top" '$2 == t && $3 == "9p" { print $4 }' "$tmp/mounts")
+if [ "$seen1|$seen2|$seen3" = "first|second, longer than the first|third" ] &&
+	[[ ",$root_opts," == *,loose,* ]] && [ -n "$tree_opts" ] &&
+	[[ ",$tree_opts," != *,loose,* ]]; then
+	tap_ok "the root is cached, the tree is not: a rewritten tree file is seen at once"
+else
+	tap_fail "the root is cached, the tree is not: a rewritten tree file is seen at once"
+	tap_diag "guest read: '$seen1' / '$seen2' / '$seen3'"
+	tap_diag "root mount options: '$root_opts', tree ($top) mount options: '$tree_opts'"
 fi
 
 # every byte value, both directions of the relay: a host file through stdout

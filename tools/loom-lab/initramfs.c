@@ -24,7 +24,7 @@
 #include "sys.h"
 
 /* Bump when the archive's content changes so caches are rebuilt. */
-#define INITRAMFS_FORMAT 3
+#define INITRAMFS_FORMAT 4
 #define MAX_MODULES 32
 
 /* With their dependencies (modinfo); built-in ones need no loading. */
@@ -150,7 +150,9 @@ static const char init_tail[] =
 	"\tip addr add \"$ip\" dev eth0 && ip link set eth0 up ||\n"
 	"\t\tfail \"cannot give the management interface eth0 the address $ip\"\n"
 	"fi\n"
-	"mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 hostroot /host ||\n"
+	"# the host's root with a cache: it does not change under a lab, and\n"
+	"# every exec otherwise walks each path and library over 9p\n"
+	"mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose hostroot /host ||\n"
 	"\tfail 'cannot mount the host root (virtio-9p tag hostroot)'\n"
 	"mount -t proc proc /host/proc || fail 'cannot mount /host/proc'\n"
 	"mount -t sysfs sysfs /host/sys || fail 'cannot mount /host/sys'\n"
@@ -158,19 +160,15 @@ static const char init_tail[] =
 	"mkdir -p /host/dev/shm /host/dev/pts\n"
 	"mount -t tmpfs -o mode=1777 tmpfs /host/dev/shm || fail 'cannot mount /host/dev/shm'\n"
 	"mount -t devpts devpts /host/dev/pts || fail 'cannot mount /host/dev/pts'\n"
-	"# the guest's own /tmp, /run and /root hide the host's: a tree below\n"
-	"# them is bound back in place (a CI checkout may live in /tmp)\n"
-	"case \"$tree/\" in /tmp/*|/run/*|/root/*)\n"
-	"\tmkdir -p /tree && mount -o bind \"/host$tree\" /tree ||\n"
-	"\t\tfail \"cannot bind the tree $tree\" ;;\n"
-	"esac\n"
 	"mount -t tmpfs -o mode=1777 tmpfs /host/tmp || fail 'cannot mount /host/tmp'\n"
 	"mount -t tmpfs -o mode=0755 tmpfs /host/run || fail 'cannot mount /host/run'\n"
 	"mount -t tmpfs -o mode=0700 tmpfs /host/root || fail 'cannot mount /host/root'\n"
-	"case \"$tree/\" in /tmp/*|/run/*|/root/*)\n"
-	"\tmkdir -p \"/host$tree\" && mount -o bind /tree \"/host$tree\" ||\n"
-	"\t\tfail \"cannot show the tree $tree inside the guest's own /tmp, /run or /root\" ;;\n"
-	"esac\n"
+	"# the tree without a cache, over the root's view of it: a rebuilt\n"
+	"# module or tool is seen at once; a tree in /tmp, /run or /root (a CI\n"
+	"# checkout) shows through the guest's own file systems there\n"
+	"mkdir -p \"/host$tree\" &&\n"
+	"\tmount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 loomtree \"/host$tree\" ||\n"
+	"\tfail \"cannot mount the tree $tree (virtio-9p tag loomtree)\"\n"
 	"# the lab's files: /etc/hosts, no name server, root's ssh keys, sshd\n"
 	"if [ -n \"$ip\" ]; then\n"
 	"\tlab=/host/run/loom-lab\n"

@@ -2,7 +2,8 @@
 /*
  * loom-lab: one QEMU per host.  TCG, PVH boot of the uncompressed vmlinux,
  * guest RAM in a shared /dev/shm file the card emulator maps too, the host
- * root shared read-only by virtio-9p, console on the first serial port
+ * root shared read-only by virtio-9p (the tree by a virtio-9p device of its
+ * own), console on the first serial port
  * (into DIR/hN.console.log), the agent channel on the second one, and the
  * card as an ivshmem-doorbell device served by the emulator, and (unless
  * --no-net) a virtio-net NIC on the lab's vde_switch with the lab's files
@@ -76,6 +77,9 @@ void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "-virtfs");
 	lab_argv_add(a, "local,path=/,mount_tag=hostroot,security_model=none,"
 		     "readonly=on,multidevs=remap");
+	lab_argv_add(a, "-virtfs");
+	lab_argv_add(a, "local,path=%s,mount_tag=loomtree,security_model=none,"
+		     "readonly=on,multidevs=remap", cfg->tree);
 	if (!cfg->no_net) {
 		lab_switch_dir(cfg, dir);
 		lab_mgmt_mac(i, mac, sizeof(mac));
