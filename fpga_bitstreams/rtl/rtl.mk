@@ -59,7 +59,8 @@ $(RTL_BUILD)/obj/%.o: $(SRC_DIR)/%.c $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/ge
 
 # what the harness reads: its key, so other parts of the card do not rebuild it
 RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
-                  $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
+                  $(RTL_DIR)/harness/equiv_units.cpp $(RTL_DIR)/harness/equiv_common.h \
+                  $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
                   $(wildcard $(SRC_DIR)/router/*.h) $(wildcard $(TOP)/include/loom_hw/*.h)
 # vbuild.sh decides by content whether to verilate; make only calls it
 $(RTL_BUILD)/equiv_units%: $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
@@ -89,6 +90,7 @@ RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/%,$(RTL_SV))
 RTL_ROUTER_C  := $(ROUTER_SRCS) rtl/gen/rtl_consts.c
 RTL_ROUTER_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_ROUTER_C:.c=.o))
 RTL_EQ_IN := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) $(RTL_DIR)/harness/equiv_router.cpp \
+             $(RTL_DIR)/harness/equiv_common.h \
              $(RTL_ROUTER_O) $(RTL_DIR)/rtl_regs.h $(wildcard $(SRC_DIR)/router/*.h) \
              $(wildcard $(TOP)/include/loom_hw/*.h)
 # equiv_router-CONFIG[-mutate-KIND]

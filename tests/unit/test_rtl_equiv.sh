@@ -4,7 +4,8 @@
 # policy) step cycle by cycle against the C model's units in the Verilated
 # equivalence harness (fpga_bitstreams/rtl/harness): three seeds of 10^5
 # cycles each and the checked-in regression seeds are equal, the generated
-# constants agree with the C tables (drift check), and the builds with a
+# constants agree with the C tables (drift check), a bad command line is
+# refused with exit 2, and the builds with a
 # mutated arbiter and an off-by-one credit counter are caught at the first
 # differing cycle with the unit, signal, both values and a VCD.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,51 +17,30 @@ seeds=$top/fpga_bitstreams/rtl/harness/regress.seeds
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-tap_plan 6
-for b in "$h" "$h-mutate-arbiter" "$h-mutate-credit"; do
-	if [ ! -x "$b" ]; then
-		tap_fail "harness $b is not built (make -C fpga_bitstreams rtl-harness; needs verilator)"
-		tap_done
-	fi
-done
+. "$top/fpga_bitstreams/rtl/harness/equiv_tap.sh"
 
+tap_plan 7
+equiv_require "make -C fpga_bitstreams rtl-harness" "$h" "$h-mutate-arbiter" "$h-mutate-credit"
 for seed in 1 2 3; do
-	"$h" --seed $seed --cycles 100000 --vcd "$tmp/v.vcd" >"$tmp/out" 2>&1
-	rc=$?
-	if [ $rc = 0 ] && grep -q "seed $seed cycles 100000 .*: equal" "$tmp/out"; then
-		tap_ok "seed $seed: 10^5 cycles equal ($(sed -n 's/.*equal, //p' "$tmp/out"))"
-	else
-		tap_fail "seed $seed: exit $rc"
-		tap_diag "$(cat "$tmp/out")"
-	fi
+	equiv_seed "$h" units "$seed" 100000
 done
+equiv_regress "$h" units "$seeds" units
 
-"$h" --regress "$seeds" --cycles 1000 --vcd "$tmp/v.vcd" >"$tmp/out" 2>&1
-rc=$?
-want=$(grep -c '^units ' "$seeds")
-got=$(grep -c ': equal' "$tmp/out")
-if [ $rc = 0 ] && [ "$got" = $((want + 1)) ]; then
-	tap_ok "the $want regression seeds of regress.seeds replay equal (and the drift check passes)"
+# a bad command line: usage, exit 2, the token named
+"$h" --seed 12x >"$tmp/out" 2>&1; rc1=$?
+"$h" --frobnicate 1 >>"$tmp/out" 2>&1; rc2=$?
+"$h" --cycles >>"$tmp/out" 2>&1; rc3=$?
+if [ "$rc1 $rc2 $rc3" = "2 2 2" ] && grep -q "'12x' is not a non-negative number" "$tmp/out" &&
+	grep -q "unknown option '--frobnicate'" "$tmp/out" && grep -q -- "--cycles needs a value" "$tmp/out"; then
+	tap_ok "a bad number, an unknown option and a missing value: exit 2, each named"
 else
-	tap_fail "regression seeds: exit $rc, $got of $((want + 1)) runs equal"
+	tap_fail "a bad number, an unknown option and a missing value: exit $rc1 $rc2 $rc3 (want 2 2 2)"
 	tap_diag "$(cat "$tmp/out")"
 fi
 
 # the mutants: caught, with unit, signal, both values, a replay line and a VCD
-mutant() { # variant unit-pattern description
-	rm -f "$tmp/m.vcd"
-	"$h-$1" --seed 1 --cycles 100000 --vcd "$tmp/m.vcd" >"$tmp/out" 2>&1
-	rc=$?
-	if [ $rc = 1 ] && grep -q "DIFFERENCE" "$tmp/out" &&
-		grep -Eq "cycle [0-9]+: unit $2.*signal .*: RTL [0-9]+ .*C model [0-9]+" "$tmp/out" &&
-		grep -q "keep it: add 'units 1 " "$tmp/out" && [ -s "$tmp/m.vcd" ] &&
-		grep -q '\$enddefinitions' "$tmp/m.vcd"; then
-		tap_ok "$3 is caught: $(grep -m1 'cycle [0-9]*:' "$tmp/out" | sed 's/^ *//')"
-	else
-		tap_fail "$3 is not caught as it should be (exit $rc)"
-		tap_diag "$(cat "$tmp/out")"
-	fi
-}
-mutant mutate-arbiter "arbiter" "a round-robin arbiter that keeps the winner's priority"
-mutant mutate-credit "credit counter" "a credit counter that accepts one return beyond its depth"
+equiv_mutant "$h-mutate-arbiter" units "cycle [0-9]+: unit arbiter.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
+	"a round-robin arbiter that keeps the winner's priority"
+equiv_mutant "$h-mutate-credit" units "cycle [0-9]+: unit credit counter.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
+	"a credit counter that accepts one return beyond its depth"
 tap_done

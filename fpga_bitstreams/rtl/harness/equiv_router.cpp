@@ -39,6 +39,8 @@
 #include "verilated.h"
 #include "verilated_vcd_c.h"
 
+#include "equiv_common.h"
+
 // route.h names a field 'class', a C++ keyword: spelt otherwise here (same layout)
 #define class class_
 #define _Static_assert static_assert
@@ -60,7 +62,6 @@ extern "C" {
 
 namespace {
 
-constexpr unsigned VCD_WINDOW = 64;	// cycles before a difference in the VCD
 constexpr unsigned PORT_CNT = 9;	// loom_router_counters: counters per port
 constexpr unsigned INFO_EXTRA = RTL_INFO_RT_ENTRIES / 4;
 
@@ -106,26 +107,8 @@ void setb(VlWide<N> &w, unsigned lsb, unsigned width, uint64_t x)
 	}
 }
 
-struct rng {
-	uint64_t s;
-	explicit rng(uint64_t seed) : s(seed * 0x9e3779b97f4a7c15ull + 1) {}
-	uint64_t next()
-	{
-		s ^= s << 13;
-		s ^= s >> 7;
-		s ^= s << 17;
-		return s;
-	}
-	bool chance(unsigned permille) { return next() % 1000 < permille; }
-	unsigned below(unsigned n) { return n ? (unsigned)(next() % n) : 0; }
-};
-
-struct mismatch {
-	uint64_t cycle = 0;
-	std::string unit, signal;
-	int port = -1, vc = -1;
-	uint64_t rtl = 0, model = 0;
-};
+using equiv::mismatch;
+using equiv::rng;
 
 // One drop event as both sides report it.
 struct drop_ev {
@@ -324,10 +307,10 @@ private:
 		p_inj = inj[r.below(5)];
 		p_drain = drain[r.below(4)];
 		p_ready = ready[r.below(4)];
-		p_cfg = r.chance(300) ? 30 : 3;
-		p_bad = r.chance(200) ? 20 : 0;
+		p_cfg = r.permille(300) ? 30 : 3;
+		p_bad = r.permille(200) ? 20 : 0;
 		// destinations: mostly ones the table holds, some beyond it
-		dst_span = rt_entries + (r.chance(500) ? 8 : 0);
+		dst_span = rt_entries + (r.permille(500) ? 8 : 0);
 		if (now == 0)
 			init_tables();
 	}
@@ -357,25 +340,25 @@ private:
 		if (i % 2) {	// W1: the adaptive ports (minimal ports of the destination)
 			uint32_t mask = (uint32_t)r.next() & ((1u << std::min(n_net, 8u)) - 1);
 
-			return (uint32_t)r.below(1 << 16) | (r.chance(600) ? mask << 24 : 0);
+			return (uint32_t)r.below(1 << 16) | (r.permille(600) ? mask << 24 : 0);
 		}
-		if (r.chance(100))
+		if (r.permille(100))
 			return (uint32_t)r.next() & ~LOOM_RT_W0_VALID & ~LOOM_RT_W0_DIMWAR;
 		if (port == n_net)
 			port = wide ? LOOM_RT_WIDE_PORT_HOST : LOOM_RT_PORT_HOST;
-		if (r.chance(20))	// a port the router does not have
+		if (r.permille(20))	// a port the router does not have
 			port = n_net + r.below(3);
 		uint32_t w = wide ? router_entry_w0_wide(port) : router_entry_w0(port);
 
-		if (r.chance(400))
+		if (r.permille(400))
 			w |= LOOM_RT_W0_ADAPTIVE;
 		return w | (r.below(7) << LOOM_RT_W0_INIT_DIR_SHIFT);
 	}
 
 	uint32_t pcfg_word()
 	{
-		return r.chance(200) ? LOOM_VCT_PORT_DIM_NONE :
-		       r.below(3) | (r.chance(300) ? LOOM_VCT_PORT_DATELINE : 0);
+		return r.permille(200) ? LOOM_VCT_PORT_DIM_NONE :
+		       r.below(3) | (r.permille(300) ? LOOM_VCT_PORT_DATELINE : 0);
 	}
 
 	std::vector<cfg_write> pending;	// writes queued for the next cycles
@@ -405,9 +388,9 @@ private:
 			queue_write(RTL_BLK_VCT, LOOM_VCT_START_VC1 + 4 * r.below((unsigned)svc1.size()),
 				    (uint32_t)r.next());
 		} else if (k < 65) {
-			queue_write(RTL_BLK_CTL, RTL_CTL_PORT_UP + 4 * r.below(P), r.chance(700));
+			queue_write(RTL_BLK_CTL, RTL_CTL_PORT_UP + 4 * r.below(P), r.permille(700));
 		} else if (k < 72) {
-			queue_write(RTL_BLK_CTL, RTL_CTL_PORT_DISABLE + 4 * r.below(P), r.chance(300));
+			queue_write(RTL_BLK_CTL, RTL_CTL_PORT_DISABLE + 4 * r.below(P), r.permille(300));
 		} else if (k < 77) {
 			static const uint32_t t[] = { 0, 0, 64, 200, 1000 };
 
@@ -470,7 +453,7 @@ private:
 	{
 		source &s = src[i];
 		flit *f = &router_in(model, i)->fwd;
-		bool bad = p_bad && r.chance(p_bad);
+		bool bad = p_bad && r.permille(p_bad);
 		unsigned vc = r.below(V);
 
 		if (!bad && !s.cred[vc])
@@ -480,10 +463,10 @@ private:
 		f->vc = (uint8_t)vc;
 		for (unsigned k = 0; k < FB; k++)
 			f->data[k] = (uint8_t)r.next();
-		if (bad && r.chance(300)) {
+		if (bad && r.permille(300)) {
 			// a flit of no packet, or a head inside one: refused as malformed
-			f->head = r.chance(500);
-			f->tail = r.chance(500);
+			f->head = r.permille(500);
+			f->tail = r.permille(500);
 		} else if (s.left[vc]) {
 			s.left[vc]--;
 			f->tail = s.left[vc] == 0;
@@ -502,16 +485,16 @@ private:
 	void head_flit(unsigned i, unsigned vc, flit *f, bool bad)
 	{
 		int cls = p.vc_model ? route_class_of_vc(vc) : (int)r.below(2);
-		unsigned len = r.chance(300) ? 0 : r.below(LOOM_PKT_MAX_PAYLOAD + 1);
+		unsigned len = r.permille(300) ? 0 : r.below(LOOM_PKT_MAX_PAYLOAD + 1);
 		unsigned dst = r.below(dst_span ? dst_span : 1);
-		unsigned hops = r.chance(20) ? LOOM_PKT_MAX_HOPS - r.below(2) : r.below(8);
+		unsigned hops = r.permille(20) ? LOOM_PKT_MAX_HOPS - r.below(2) : r.below(8);
 
 		if (cls == LOOM_CLASS_BARRIER) {
 			len = 0;
 			dst = (int)i == host ? r.below(n_net + 2) : dst;
 		}
 		if (bad) {
-			if (r.chance(500))
+			if (r.permille(500))
 				cls = (int)r.below(4);
 			else
 				len = LOOM_PKT_MAX_PAYLOAD + 1 + r.below(100);
@@ -531,7 +514,7 @@ private:
 	{
 		// configuration: at most one write a cycle, queued ones first
 		cw = cfg_write{};
-		if (pending.empty() && now > rt.size() + 16 && r.chance(p_cfg))
+		if (pending.empty() && now > rt.size() + 16 && r.permille(p_cfg))
 			random_write();
 		if (!pending.empty()) {
 			cw = pending.front();
@@ -547,7 +530,7 @@ private:
 			flit *f = &router_in(model, i)->fwd;
 
 			f->valid = false;
-			if (now > rt.size() + 16 && r.chance(p_inj))
+			if (now > rt.size() + 16 && r.permille(p_inj))
 				source_flit(i);
 			setb(top->in_valid, i, 1, f->valid);
 			setb(top->in_head, i, 1, f->head);
@@ -566,17 +549,17 @@ private:
 			sink &s = snk[o];
 			bool coming_up = up_write && (cw.addr - RTL_CTL_PORT_UP) / 4 == o;
 
-			s.ready = r.chance(p_ready);
+			s.ready = r.permille(p_ready);
 			b->ready = s.ready;
 			setb(top->out_ready, o, 1, s.ready);
 			for (unsigned v = 0; v < V; v++) {
 				unsigned c = 0;
 
-				if (s.held[v] && !coming_up && r.chance(p_drain)) {
+				if (s.held[v] && !coming_up && r.permille(p_drain)) {
 					c = 1 + r.below(std::min(s.held[v], 3u));
 					s.held[v] -= c;
 				}
-				if (p_bad && r.chance(p_bad / 4))	// a credit nobody took
+				if (p_bad && r.permille(p_bad / 4))	// a credit nobody took
 					c++;
 				b->credits[v] = (uint8_t)c;
 				setb(top->out_credit, (o * V + v) * 8, 8, c);
@@ -796,11 +779,6 @@ private:
 	}
 };
 
-void usage()
-{
-	fprintf(stderr, "usage: equiv_router [--seed N] [--cycles N] [--vcd PATH] [--regress FILE]\n");
-}
-
 const char *prog = "equiv_router";
 
 // One seed: 0 equal, 1 a difference (reported, VCD written), 2 a configuration refused.
@@ -830,19 +808,11 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		       s > 0 ? (double)cycles / s : 0.0);
 		return 0;
 	}
-	printf("DIFFERENCE\n");
-	printf("  cycle %" PRIu64 ": unit %s, port %d, VC %d, signal %s: RTL %" PRIu64 " (0x%" PRIx64
-	       "), C model %" PRIu64 " (0x%" PRIx64 ")\n",
-	       m.cycle, m.unit.c_str(), m.port, m.vc, m.signal.c_str(), m.rtl, m.rtl, m.model,
-	       m.model);
-	printf("  configuration: %s\n", config.c_str());
-	printf("  replay: %s --seed %" PRIu64 " --cycles %" PRIu64 "\n", prog, seed, m.cycle + 1);
-	printf("  keep it: add '%s %" PRIu64 " %" PRIu64
-	       "' to fpga_bitstreams/rtl/harness/regress-router.seeds\n", LOOM_RTL_VARIANT, seed,
-	       m.cycle + 1);
+	equiv::print_difference(m, true, config, prog, seed, LOOM_RTL_VARIANT,
+				"regress-router.seeds");
 	if (vcd) {
 		mismatch again;
-		uint64_t from = m.cycle > VCD_WINDOW ? m.cycle - VCD_WINDOW : 0;
+		uint64_t from = equiv::vcd_from(m.cycle);
 		run rn(seed, vcd, from);
 
 		if (rn.configure(&err))
@@ -856,56 +826,18 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 
 int main(int argc, char **argv)
 {
-	uint64_t seed = 1, cycles = 100000;
-	const char *vcd = "equiv_router.vcd", *regress = nullptr;
+	equiv::options o;
+	int rc;
 
-	prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (i + 1 >= argc) {
-			usage();
-			return 2;
-		}
-		if (!strcmp(a, "--seed"))
-			seed = strtoull(argv[++i], nullptr, 0);
-		else if (!strcmp(a, "--cycles"))
-			cycles = strtoull(argv[++i], nullptr, 0);
-		else if (!strcmp(a, "--vcd"))
-			vcd = argv[++i];
-		else if (!strcmp(a, "--regress"))
-			regress = argv[++i];
-		else {
-			fprintf(stderr, "%s: unknown option '%s'\n", prog, a);
-			usage();
-			return 2;
-		}
+	prog = equiv::prog_name(argv[0]);
+	rc = equiv::parse_options(argc, argv, prog, "equiv_router.vcd", &o);
+	if (rc)
+		return rc;
+	if (o.regress) {
+		rc = equiv::replay_regress(prog, o.regress, LOOM_RTL_VARIANT,
+					   [&](uint64_t s, uint64_t c) { return one(s, c, o.vcd); });
+		if (rc)
+			return rc;
 	}
-	if (regress) {
-		FILE *f = fopen(regress, "r");
-		char line[256], conf[64];
-		int bad = 0;
-
-		if (!f) {
-			fprintf(stderr, "%s: cannot read %s: %s\n", prog, regress, strerror(errno));
-			return 2;
-		}
-		while (fgets(line, sizeof(line), f)) {
-			uint64_t s, c;
-
-			if (line[0] == '#' || line[0] == '\n')
-				continue;
-			if (sscanf(line, "%63s %" SCNu64 " %" SCNu64, conf, &s, &c) != 3) {
-				fprintf(stderr, "%s: %s: not 'CONFIG SEED CYCLES': %s", prog, regress, line);
-				fclose(f);
-				return 2;
-			}
-			if (!strcmp(conf, LOOM_RTL_VARIANT))
-				bad |= one(s, c, vcd);
-		}
-		fclose(f);
-		if (bad)
-			return 1;
-	}
-	return one(seed, cycles, vcd);
+	return one(o.seed, o.cycles, o.vcd);
 }

@@ -23,52 +23,23 @@ configs="card torus torus-tiled"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+. "$here/equiv_tap.sh"
+
 tap_plan $((3 * (nseeds + 1) + 2))
-for b in card torus torus-tiled card-mutate-credit card-mutate-arbiter; do
-	if [ ! -x "$h-$b" ]; then
-		tap_fail "harness $h-$b is not built (make -C fpga_bitstreams rtl-equiv-router; needs verilator)"
-		tap_done
-	fi
-done
+equiv_require "make -C fpga_bitstreams rtl-equiv-router" \
+	"$h-card" "$h-torus" "$h-torus-tiled" "$h-card-mutate-credit" "$h-card-mutate-arbiter"
 
 for c in $configs; do
 	for seed in $(seq 1 "$nseeds"); do
-		"$h-$c" --seed "$seed" --cycles "$cycles" --vcd "$tmp/v.vcd" >"$tmp/out" 2>&1
-		rc=$?
-		if [ $rc = 0 ] && grep -q "router $c seed $seed cycles $cycles .*: equal" "$tmp/out"; then
-			tap_ok "$c seed $seed: $cycles cycles equal ($(sed -n 's/.*equal, //p' "$tmp/out"))"
-		else
-			tap_fail "$c seed $seed: exit $rc"
-			tap_diag "$(cat "$tmp/out")"
-		fi
+		equiv_seed "$h-$c" "$c" "$seed" "$cycles"
 	done
-	"$h-$c" --regress "$seeds" --cycles 1000 --vcd "$tmp/v.vcd" >"$tmp/out" 2>&1
-	rc=$?
-	want=$(grep -c "^$c " "$seeds")
-	got=$(grep -c ': equal' "$tmp/out")
-	if [ $rc = 0 ] && [ "$got" = $((want + 1)) ]; then
-		tap_ok "$c: the $want regression seeds of regress-router.seeds replay equal"
-	else
-		tap_fail "$c: regression seeds: exit $rc, $got of $((want + 1)) runs equal"
-		tap_diag "$(cat "$tmp/out")"
-	fi
+	equiv_regress "$h-$c" "$c" "$seeds" "$c"
 done
 
 # the mutants: caught, with unit, port, VC, signal, both values, a replay line and a VCD
-mutant() { # variant description
-	rm -f "$tmp/m.vcd"
-	"$h-$1" --seed 1 --cycles 100000 --vcd "$tmp/m.vcd" >"$tmp/out" 2>&1
-	rc=$?
-	if [ $rc = 1 ] && grep -q "DIFFERENCE" "$tmp/out" &&
-		grep -Eq "cycle [0-9]+: unit .*, port -?[0-9]+, VC -?[0-9]+, signal .*: RTL [0-9]+ .*C model [0-9]+" "$tmp/out" &&
-		grep -q "keep it: add '$1 1 " "$tmp/out" && [ -s "$tmp/m.vcd" ] &&
-		grep -q '\$enddefinitions' "$tmp/m.vcd"; then
-		tap_ok "$2 is caught: $(grep -m1 'cycle [0-9]*:' "$tmp/out" | sed 's/^ *//')"
-	else
-		tap_fail "$2 is not caught as it should be (exit $rc)"
-		tap_diag "$(cat "$tmp/out")"
-	fi
-}
-mutant card-mutate-credit "the card router with an output unit that holds one credit more than the downstream buffer"
-mutant card-mutate-arbiter "the card router with round-robin arbiters that keep the winner's priority"
+diff_re="cycle [0-9]+: unit .*, port -?[0-9]+, VC -?[0-9]+, signal .*: RTL [0-9]+ .*C model [0-9]+"
+equiv_mutant "$h-card-mutate-credit" card-mutate-credit "$diff_re" \
+	"the card router with an output unit that holds one credit more than the downstream buffer"
+equiv_mutant "$h-card-mutate-arbiter" card-mutate-arbiter "$diff_re" \
+	"the card router with round-robin arbiters that keep the winner's priority"
 tap_done

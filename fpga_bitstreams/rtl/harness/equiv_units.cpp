@@ -30,6 +30,8 @@
 #include "verilated.h"
 #include "verilated_vcd_c.h"
 
+#include "equiv_common.h"
+
 extern "C" {
 #include "router/arbiter.h"
 #include "router/credit.h"
@@ -51,31 +53,13 @@ namespace {
 constexpr unsigned FA_DEPTH = 4, FA_HIST = 3, FB_DEPTH = 5, FB_HIST = 1;
 constexpr unsigned CA_DEPTH = 5, CA_RET_LAT = 1, CB_DEPTH = 10, CB_RET_LAT = 3;
 constexpr unsigned RR_N = 5, RRW_N = 64, MX_N = 7, T3_N = 6, IW_N = 9, IW_M = 5;
-constexpr unsigned VCD_WINDOW = 64;	// cycles before a difference in the VCD
 
 const char *const CONFIG =
 	"fifo A depth 4 hist 3, fifo B depth 5 hist 1, credit A depth 5 ret 1, "
 	"credit B depth 10 ret 3, arb RR 5, RR 64, MATRIX 7, T3E 6, IWA 9 M 5";
 
-struct rng {
-	uint64_t s;
-	explicit rng(uint64_t seed) : s(seed * 0x9e3779b97f4a7c15ull + 1) {}
-	uint64_t next()
-	{
-		s ^= s << 13;
-		s ^= s >> 7;
-		s ^= s << 17;
-		return s;
-	}
-	bool chance(unsigned percent) { return next() % 100 < percent; }
-	unsigned below(unsigned n) { return (unsigned)(next() % n); }
-};
-
-struct mismatch {
-	uint64_t cycle = 0;
-	std::string unit, signal;
-	uint64_t rtl = 0, model = 0;
-};
+using equiv::mismatch;
+using equiv::rng;
 
 // ---- the C side of each unit ----
 
@@ -321,15 +305,15 @@ private:
 		uint64_t v = 0;
 
 		for (unsigned i = 0; i < n; i++)
-			if (r.chance(p_req))
+			if (r.percent(p_req))
 				v |= 1ull << i;
 		return v;
 	}
 
 	void fifo_stim(fifo_model &f, bool *push, bool *pop, uint64_t *v, unsigned bits)
 	{
-		*pop = f.q.count && r.chance(p_pop);
-		*push = f.q.count - *pop < f.cap && r.chance(p_push);
+		*pop = f.q.count && r.percent(p_pop);
+		*push = f.q.count - *pop < f.cap && r.percent(p_push);
 		*v = r.next() & ((1ull << bits) - 1);
 	}
 
@@ -338,9 +322,9 @@ private:
 		unsigned out = (unsigned)(c.c.max - c.c.avail);
 		unsigned fl = c.in_flight();
 
-		*take = credit_has(&c.c, 1) && r.chance(p_take);
+		*take = credit_has(&c.c, 1) && r.percent(p_take);
 		// a credit that is out comes back; now and then one that never was (refused)
-		*ret = (out > fl && r.chance(p_ret)) || r.chance(2);
+		*ret = (out > fl && r.percent(p_ret)) || r.percent(2);
 	}
 
 	void stimulate()
@@ -355,13 +339,13 @@ private:
 
 			x.req = reqs(arbs[k]->n);
 			x.win = arb_pick(&arbs[k]->a, x.req);
-			x.upd = x.win >= 0 && r.chance(80);
-			x.hold = r.chance(50);
-			x.pat = r.chance(50);
+			x.upd = x.win >= 0 && r.percent(80);
+			x.hold = r.percent(50);
+			x.pat = r.percent(50);
 		}
-		wr_en = r.chance(5);
+		wr_en = r.percent(5);
 		wr_idx = r.below(IW_N + 3);
-		wr_pat = r.chance(50);
+		wr_pat = r.percent(50);
 		wr_w = r.below(256);
 
 		top->fa_push = fa_push;
@@ -462,11 +446,6 @@ private:
 	}
 };
 
-void usage()
-{
-	fprintf(stderr, "usage: equiv_units [--seed N] [--cycles N] [--vcd PATH] [--regress FILE]\n");
-}
-
 const char *prog = "equiv_units";
 
 // One seed: 0 equal, 1 a difference (reported, VCD written).
@@ -495,17 +474,10 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		printf("equal, %.0f cycles/s\n", s > 0 ? (double)cycles / s : 0.0);
 		return 0;
 	}
-	printf("DIFFERENCE\n");
-	printf("  cycle %" PRIu64 ": unit %s, signal %s: RTL %" PRIu64 " (0x%" PRIx64
-	       "), C model %" PRIu64 " (0x%" PRIx64 ")\n",
-	       m.cycle, m.unit.c_str(), m.signal.c_str(), m.rtl, m.rtl, m.model, m.model);
-	printf("  configuration: %s\n", CONFIG);
-	printf("  replay: %s --seed %" PRIu64 " --cycles %" PRIu64 "\n", prog, seed, m.cycle + 1);
-	printf("  keep it: add 'units %" PRIu64 " %" PRIu64
-	       "' to fpga_bitstreams/rtl/harness/regress.seeds\n", seed, m.cycle + 1);
+	equiv::print_difference(m, false, CONFIG, prog, seed, "units", "regress.seeds");
 	if (vcd) {
 		mismatch again;
-		uint64_t from = m.cycle > VCD_WINDOW ? m.cycle - VCD_WINDOW : 0;
+		uint64_t from = equiv::vcd_from(m.cycle);
 		run rn(seed, vcd, from);
 
 		rn.go(m.cycle + 1, &again);
@@ -518,56 +490,19 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 
 int main(int argc, char **argv)
 {
-	uint64_t seed = 1, cycles = 100000;
-	const char *vcd = "equiv_units.vcd", *regress = nullptr;
+	equiv::options o;
+	int rc;
 
-	prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (i + 1 >= argc) {
-			usage();
-			return 2;
-		}
-		if (!strcmp(a, "--seed"))
-			seed = strtoull(argv[++i], nullptr, 0);
-		else if (!strcmp(a, "--cycles"))
-			cycles = strtoull(argv[++i], nullptr, 0);
-		else if (!strcmp(a, "--vcd"))
-			vcd = argv[++i];
-		else if (!strcmp(a, "--regress"))
-			regress = argv[++i];
-		else {
-			fprintf(stderr, "equiv_units: unknown option '%s'\n", a);
-			usage();
-			return 2;
-		}
+	prog = equiv::prog_name(argv[0]);
+	rc = equiv::parse_options(argc, argv, prog, "equiv_units.vcd", &o);
+	if (rc)
+		return rc;
+	if (o.regress) {
+		rc = equiv::replay_regress(prog, o.regress, "units", [&](uint64_t s, uint64_t c) {
+			return one(s, c, o.vcd);
+		});
+		if (rc)
+			return rc;
 	}
-	if (regress) {
-		FILE *f = fopen(regress, "r");
-		char line[256];
-		int bad = 0;
-
-		if (!f) {
-			fprintf(stderr, "equiv_units: cannot read %s: %s\n", regress, strerror(errno));
-			return 2;
-		}
-		while (fgets(line, sizeof(line), f)) {
-			uint64_t s, c;
-
-			if (line[0] == '#' || line[0] == '\n')
-				continue;
-			if (sscanf(line, "units %" SCNu64 " %" SCNu64, &s, &c) != 2) {
-				fprintf(stderr, "equiv_units: %s: not 'units SEED CYCLES': %s", regress, line);
-				fclose(f);
-				return 2;
-			}
-			bad |= one(s, c, vcd);
-		}
-		fclose(f);
-		if (bad)
-			return 1;
-	}
-	return one(seed, cycles, vcd);
+	return one(o.seed, o.cycles, o.vcd);
 }
