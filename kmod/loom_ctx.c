@@ -22,6 +22,12 @@
  * serialised by ldev->admin_lock alone.  Removal's RESET is the exception
  * (loom_ctx_hw_stop_all()).
  *
+ * While a thread works on contexts outside their file and ldev->orphans
+ * (creating, destroying, releasing), it holds them (ldev->ctx_held), and
+ * removal waits until no thread does before it frees any context's memory:
+ * each context is then freed or kept by exactly one path, under ldev->lock,
+ * and no DMA memory outlives the device's binding.
+ *
  * The memory is charged to the creating user's caps (loom_quota.c) and
  * pinned-memory limits (loom_pin.c); the kernel allocations made for a
  * context are charged to its memory cgroup (GFP_KERNEL_ACCOUNT).
@@ -162,6 +168,44 @@ static void loom_ctx_retire(struct loom_dev *ldev, struct loom_ctx *ctx,
 		loom_ctx_orphan(ldev, ctx, why);
 	else
 		loom_ctx_free(ldev, ctx);
+}
+
+/*
+ * The calling thread holds contexts outside their file and the orphans
+ * (ldev->ctx_held); caller holds ldev->lock.
+ */
+static void loom_ctx_hold(struct loom_dev *ldev)
+{
+	lockdep_assert_held(&ldev->lock);
+	WRITE_ONCE(ldev->ctx_held, ldev->ctx_held + 1);
+}
+
+/*
+ * The calling thread has put what it held back into the file, made it an
+ * orphan or freed it; caller holds ldev->lock.
+ */
+static void loom_ctx_unhold(struct loom_dev *ldev)
+{
+	lockdep_assert_held(&ldev->lock);
+	WRITE_ONCE(ldev->ctx_held, ldev->ctx_held - 1);
+	if (!ldev->ctx_held)
+		wake_up_all(&ldev->ctx_held_wq);
+}
+
+/**
+ * loom_ctx_wait_held() - removal: wait until no thread holds a context
+ *	outside its file and the orphans
+ * @ldev: the card, dead, its admin mailbox stopped (loom_admin_stop())
+ *
+ * Dead, the card takes no new context; its mailbox stopped, no admin
+ * command waits any more: a thread creating, destroying or releasing
+ * contexts finishes at once, and under ldev->lock puts each back into its
+ * file, makes it an orphan or frees it, where loom_ctx_free_dead() finds
+ * it.  Not killable: the holders end without waiting for anything.
+ */
+void loom_ctx_wait_held(struct loom_dev *ldev)
+{
+	wait_event(ldev->ctx_held_wq, !READ_ONCE(ldev->ctx_held));
 }
 
 static int loom_ring_log2(u32 entries)
@@ -306,13 +350,15 @@ static void loom_ctx_abort(struct loom_file *lf, struct loom_ctx *ctx,
 	xa_erase(&lf->ctxs, ctx->slot);
 	lf->n_ctxs--;
 	loom_ctx_retire(ldev, ctx, why);
+	loom_ctx_unhold(ldev);
 	mutex_unlock(&ldev->lock);
 }
 
 /*
  * Under ldev->lock: check the caller's rights and limits and reserve what
  * the context takes: a card index, its BSUs, the charges and a slot of the
- * file (empty until the context runs).  On failure @ctx is freed.
+ * file (empty until the context runs).  On success the caller holds @ctx
+ * (loom_ctx_hold()); on failure @ctx is freed.
  */
 static int loom_ctx_reserve(struct loom_file *lf, struct loom_ctx *ctx,
 			    struct loom_ctx_create *req, u32 *node_id)
@@ -354,6 +400,7 @@ static int loom_ctx_reserve(struct loom_file *lf, struct loom_ctx *ctx,
 		return err;
 	}
 	lf->n_ctxs++;
+	loom_ctx_hold(ldev);
 	return 0;
 }
 
@@ -463,11 +510,13 @@ int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req)
 		xa_erase(&lf->ctxs, ctx->slot);
 		lf->n_ctxs--;
 		loom_ctx_retire(ldev, ctx, "its card failed or is being removed");
+		loom_ctx_unhold(ldev);
 		mutex_unlock(&ldev->lock);
 		return -EIO;
 	}
 	xa_store(&lf->ctxs, ctx->slot, ctx, GFP_KERNEL_ACCOUNT);
 	loom_ctx_fill_out(ctx, req, node_id);
+	loom_ctx_unhold(ldev);
 	mutex_unlock(&ldev->lock);
 	return 0;
 }
@@ -500,6 +549,8 @@ int loom_ctx_destroy(struct loom_file *lf, u32 index)
 	else
 		/* the slot stays reserved: nothing finds the context now */
 		xa_store(&lf->ctxs, ctx->slot, NULL, GFP_KERNEL);
+	if (!err)
+		loom_ctx_hold(ldev);
 	mutex_unlock(&ldev->lock);
 	if (err)
 		return err;
@@ -518,6 +569,7 @@ int loom_ctx_destroy(struct loom_file *lf, u32 index)
 		lf->n_ctxs--;
 		loom_ctx_free(ldev, ctx);
 	}
+	loom_ctx_unhold(ldev);
 	mutex_unlock(&ldev->lock);
 	return err;
 }
@@ -546,6 +598,7 @@ void loom_ctx_release_all(struct loom_file *lf)
 		lf->n_ctxs--;
 		list_add_tail(&ctx->orphan_node, &closing);
 	}
+	loom_ctx_hold(ldev);
 	dead = ldev->dead || ldev->quiet;
 	mutex_unlock(&ldev->lock);
 
@@ -560,6 +613,7 @@ void loom_ctx_release_all(struct loom_file *lf)
 				ldev->dead ? "its card failed or is being removed" :
 					     "the card did not acknowledge its disable");
 	}
+	loom_ctx_unhold(ldev);
 	mutex_unlock(&ldev->lock);
 }
 
@@ -604,7 +658,8 @@ bool loom_ctx_hw_stop_all(struct loom_dev *ldev)
 /**
  * loom_ctx_free_dead() - the card is removed: free its contexts' memory,
  *	or keep it for good when the card may still write it
- * @ldev: the card, dead, with interrupts and bus mastering off
+ * @ldev: the card, dead, with interrupts and bus mastering off, and no
+ *	context held outside its file and the orphans (loom_ctx_wait_held())
  * @stopped: the card acknowledged that no context runs
  *
  * The card is quiet when it stopped, or when bus mastering off stops its

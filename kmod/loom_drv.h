@@ -121,9 +121,9 @@ struct loom_keys {
  * @ctrl: lab only: ivshmem register BAR (kick register)
  * @class_dev: /dev/loomN class device, NULL once removed
  * @minor: N of /dev/loomN
- * @lock: protects @dead, @quiet, @files, @ctx_busy, @quota and every
- *	file's contexts; never held across a DMA allocation or a wait for
- *	the card (but by removal, loom_ctx_hw_stop_all())
+ * @lock: protects @dead, @quiet, @files, @ctx_busy, @ctx_held, @quota and
+ *	every file's contexts; never held across a DMA allocation or a wait
+ *	for the card (but by removal, loom_ctx_hw_stop_all())
  * @dead: the PCI device is gone or the card failed (loom_hw.c): no register
  *	access, no new contexts, every call of its open files answers -EIO
  * @quiet: the card can no longer reach host memory (removed, and stopped
@@ -131,6 +131,10 @@ struct loom_keys {
  * @quota: what each user holds of the card, indexed by uid (loom_quota.c)
  * @files: open files (struct loom_file.node)
  * @ctx_busy: card context indices in use (bitmap of @n_ctx bits)
+ * @ctx_held: threads holding contexts that are neither in a file nor in
+ *	@orphans (being created, destroyed or released: loom_ctx.c); removal
+ *	waits for none before it frees context memory
+ * @ctx_held_wq: woken when @ctx_held drops to 0
  * @orphans: contexts of closed files whose CTX_DISABLE the card did not
  *	acknowledge as done (it timed out, was refused, or the card failed);
  *	their memory is freed once the card is quiet
@@ -190,6 +194,8 @@ struct loom_dev {
 	bool quiet;
 	struct list_head files;
 	unsigned long *ctx_busy;
+	unsigned int ctx_held;
+	wait_queue_head_t ctx_held_wq;
 	struct list_head orphans;
 	struct xarray quota;
 
@@ -377,6 +383,7 @@ int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req);
 int loom_ctx_destroy(struct loom_file *lf, u32 index);
 void loom_ctx_release_all(struct loom_file *lf);
 bool loom_ctx_hw_stop_all(struct loom_dev *ldev);
+void loom_ctx_wait_held(struct loom_dev *ldev);
 void loom_ctx_free_dead(struct loom_dev *ldev, bool stopped);
 void loom_ctx_keep_orphans(struct loom_dev *ldev);
 void loom_ctx_kept_exit(void);

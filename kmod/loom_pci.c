@@ -43,6 +43,7 @@ static int loom_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	INIT_LIST_HEAD(&ldev->orphans);
 	xa_init(&ldev->quota);
 	init_waitqueue_head(&ldev->admin_wq);
+	init_waitqueue_head(&ldev->ctx_held_wq);
 	init_waitqueue_head(&ldev->cq_wq);
 	init_waitqueue_head(&ldev->bsu_wq);
 	loom_hw_init(ldev);
@@ -124,6 +125,8 @@ static void loom_remove(struct pci_dev *pdev)
 	stopped = loom_ctx_hw_stop_all(ldev);
 	/* nobody's admin command touches the registers from here on */
 	loom_admin_stop(ldev);
+	/* every context is in a file or an orphan: free_dead() reaches it */
+	loom_ctx_wait_held(ldev);
 	loom_hw_release(ldev);
 	/* interrupts freed: nothing queues the event work any more */
 	loom_events_stop(ldev);

@@ -7,7 +7,7 @@
 # --timeout-scale multiplies exec's timeout; at stop, the --on-stop command
 # runs in the guest before teardown and --keep-logs keeps every log in
 # DEST/NAME.UNIQ (NAME from LOOM_TEST_NAME), the on-stop output included.
-# The LOOM_LAB_* variables stand for the options.  Bad values exit 2 with a
+# The LOOM_LAB_* variables stand for the options (LOOM_LAB_MEM for --mem).  Bad values exit 2 with a
 # message and create nothing.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
@@ -55,15 +55,16 @@ if bad "go together" --kernel /etc/hostname &&
 	bad "expected a module tree ROOT/lib/modules/RELEASE" --kernel /bin/true --modules /etc &&
 	bad "not a directory" --kernel /bin/true --modules /nonexistent/lib/modules/9.9 &&
 	bad "--timeout-scale (LOOM_LAB_TIMEOUT_SCALE) 0" --timeout-scale 0 &&
-	LOOM_LAB_TIMEOUT_SCALE=x bad "LOOM_LAB_TIMEOUT_SCALE) x"; then
-	tap_ok "bad --kernel, --modules, --timeout-scale (option or variable): exit 2 with a message"
+	LOOM_LAB_TIMEOUT_SCALE=x bad "LOOM_LAB_TIMEOUT_SCALE) x" &&
+	LOOM_LAB_MEM=32 bad "--mem (LOOM_LAB_MEM) 32"; then
+	tap_ok "bad --kernel, --modules, --timeout-scale (option or variable), LOOM_LAB_MEM: exit 2 with a message"
 else
-	tap_fail "bad --kernel, --modules, --timeout-scale (option or variable): exit 2 with a message"
+	tap_fail "bad --kernel, --modules, --timeout-scale (option or variable), LOOM_LAB_MEM: exit 2 with a message"
 fi
 
 keep=$tmp/keep
 t0=$(date +%s)
-if LOOM_TEST_NAME=lab/kernel-options LOOM_LAB_APPEND="loom_lab_probe=append" \
+if LOOM_TEST_NAME=lab/kernel-options LOOM_LAB_APPEND="loom_lab_probe=append" LOOM_LAB_MEM=320 \
 	LOOM_LAB_KEEP_LOGS="$keep" "$lab" start --dir "$dir" --hosts 1 --no-card --no-module \
 	--kernel "$vmlinux" --modules "/lib/modules/$kver" --timeout-scale 10 \
 	--on-stop "echo loom-lab-on-stop-ran > /dev/kmsg; echo on-stop-output" 2>"$tmp/start.log"; then
@@ -76,10 +77,10 @@ fi
 
 cmdline=$("$lab" exec --dir "$dir" 0 -- cat /proc/cmdline 2>&1)
 if grep -q "loom_lab_probe=append" <<<"$cmdline" && grep -q "^kver=$kver$" "$dir/lab.conf" &&
-	grep -qx "vmlinux=$vmlinux" "$dir/lab.conf"; then
-	tap_ok "the guest runs that kernel with LOOM_LAB_APPEND on its command line"
+	grep -qx "vmlinux=$vmlinux" "$dir/lab.conf" && grep -qx "mem_mib=320" "$dir/lab.conf"; then
+	tap_ok "the guest runs that kernel with LOOM_LAB_APPEND on its command line and LOOM_LAB_MEM's RAM"
 else
-	tap_fail "the guest runs that kernel with LOOM_LAB_APPEND on its command line"
+	tap_fail "the guest runs that kernel with LOOM_LAB_APPEND on its command line and LOOM_LAB_MEM's RAM"
 	tap_diag "cmdline: $cmdline"
 	tap_diag "$(cat "$dir/lab.conf")"
 fi

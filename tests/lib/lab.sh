@@ -133,6 +133,6 @@ lab_udev() {
 	pgrep -x systemd-udevd >/dev/null || /lib/systemd/systemd-udevd --daemon >/dev/null 2>&1
 	udevadm control --reload
 	udevadm trigger --action=add --subsystem-match=loom
-	udevadm settle --timeout=240
+	udevadm settle --timeout=$(lab_scaled 240)
 	getent group loom | cut -d: -f3"
 }

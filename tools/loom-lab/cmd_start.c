@@ -372,6 +372,7 @@ int cmd_start(int argc, char **argv)
 	const char *append = getenv("LOOM_LAB_APPEND"), *on_stop = getenv("LOOM_LAB_ON_STOP");
 	const char *keep_logs = getenv("LOOM_LAB_KEEP_LOGS");
 	const char *scale = getenv("LOOM_LAB_TIMEOUT_SCALE");
+	const char *mem = getenv("LOOM_LAB_MEM");
 	const char *shape = "ring";
 	char shape_err[512];
 	bool no_module = false, hosts_given = false;
@@ -442,6 +443,10 @@ int cmd_start(int argc, char **argv)
 		return 2;
 	}
 	cfg.hosts = topo_nodes(&cfg.shape);
+	/* a debug kernel needs more RAM: LOOM_LAB_MEM, unless --mem is given */
+	if (!cfg.mem_mib && mem && *mem &&
+	    parse_int("--mem (LOOM_LAB_MEM)", mem, 64, 2048, &cfg.mem_mib) < 0)
+		return 2;
 	if (!cfg.mem_mib)
 		cfg.mem_mib = cfg.hosts > LAB_BIG_HOSTS ? LAB_MEM_BIG_MIB : LAB_MEM_DEFAULT_MIB;
 	if (!dir) {

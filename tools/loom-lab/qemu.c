@@ -7,7 +7,8 @@
  * (into DIR/hN.console.log), the agent channel on the second one, and the
  * card as an ivshmem-doorbell device served by the emulator, and (unless
  * --no-net) a virtio-net NIC on the lab's vde_switch with the lab's files
- * for the guests shared read-only by a second virtio-9p device.  The TCG
+ * for the guests shared read-only by a second virtio-9p device.  The vCPU
+ * has RDRAND, so that no guest kernel waits for entropy.  The TCG
  * translation cache is capped (LAB_TCG_TB_MIB): left alone it grows to
  * 1 GiB per guest.
  *
@@ -41,6 +42,14 @@ void lab_qemu_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	lab_argv_add(a, "tcg,tb-size=%d", LAB_TCG_TB_MIB);
 	lab_argv_add(a, "-machine");
 	lab_argv_add(a, "pc,memory-backend=ram");
+	/*
+	 * QEMU's default TCG CPU, qemu64, plus RDRAND (TCG implements it): a
+	 * guest kernel without a virtio-rng driver (the debug kernel of
+	 * tools/debug-kernel has none) has a ready crng at once from the
+	 * CPU's random numbers instead of waiting minutes for jitter entropy.
+	 */
+	lab_argv_add(a, "-cpu");
+	lab_argv_add(a, "qemu64,+rdrand");
 	lab_argv_add(a, "-m");
 	lab_argv_add(a, "%d", cfg->mem_mib);
 	lab_argv_add(a, "-smp");

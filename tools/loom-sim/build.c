@@ -34,6 +34,9 @@ void sim_config_default(struct sim_config *c)
 	c->measure = 10000;
 	c->drain_max = 100000;
 	c->deadlock_cycles = 5000;
+	c->outstanding = 8;
+	c->resp_queue = 4;
+	c->ranks = 1;
 }
 
 static bool is_shape(const char *t)
@@ -291,7 +294,8 @@ static int build_packets(struct sim *s, char *err, size_t errlen)
 	if (s->payload > LOOM_PKT_MAX_PAYLOAD)
 		s->payload = LOOM_PKT_MAX_PAYLOAD;
 	/* requests enter on REQ0 (the card's VCs) or VC0 (generic): both 0 */
-	s->inject_vc = LOOM_VC_REQ0;
+	if (sim_requests_build(s, err, errlen))
+		return -1;
 	if (!(s->cfg.load > 0 && s->cfg.load <= 1)) {
 		snprintf(err, errlen, "--load %g: the offered load is flits per node per cycle, "
 			 "more than 0 and at most 1 (one flit per cycle enters a router's host port)",
@@ -341,25 +345,53 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 	s->busy_next = zalloc((size_t)n * (size_t)P, sizeof(int), &oom);
 	s->st.hist = zalloc(SIM_HIST_BINS, sizeof(uint64_t), &oom);
 	s->st.chan_flits = zalloc((size_t)n * (size_t)P, sizeof(uint64_t), &oom);
+	if (s->cfg.requests != SIM_PUT) {
+		s->st.rtt_hist = zalloc(SIM_HIST_BINS, sizeof(uint64_t), &oom);
+		for (int i = 0; i < n && !oom; i++) {
+			struct sim_term *T = &s->term[i];
+
+			T->resp.q = zalloc(s->cfg.resp_queue, sizeof(struct sim_pkt), &oom);
+			T->resp.cap = s->cfg.resp_queue;
+			for (unsigned int v = 0; v < s->params.vcs; v++)
+				T->ej[v].f = zalloc(s->params.buf_depth, sizeof(struct flit), &oom);
+		}
+	}
+	if (oom) {
+		snprintf(err, errlen, "out of memory for a fabric of %d routers", n);
+		return -1;
+	}
+	s->cuts = zalloc((size_t)n * (size_t)P, sizeof(int), &oom);
+	s->out = zalloc((size_t)s->cfg.ranks, sizeof(*s->out), &oom);
 	if (oom) {
 		snprintf(err, errlen, "out of memory for a fabric of %d routers", n);
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		s->r[i] = router_new(&s->params, &s->views[i], err, errlen);
-		if (!s->r[i])
-			return -1;
+		bool here = i >= s->lo && i < s->hi;
+
+		/* other ranks' routers are not built here */
+		if (here) {
+			s->r[i] = router_new(&s->params, &s->views[i], err, errlen);
+			if (!s->r[i])
+				return -1;
+		}
 		for (int p = 0; p < P; p++) {
 			const struct fm_port_end *e = graph_peer(s->g, i, p);
 			struct sim_line *l = &s->lines[i * P + p];
+			bool there;
 
 			if (e->node == FM_NO_PEER) {
-				router_set_port_up(s->r[i], (unsigned int)p, false);
+				if (here)
+					router_set_port_up(s->r[i], (unsigned int)p, false);
 				l->a = -1;
 				continue;
 			}
+			there = e->node >= s->lo && e->node < s->hi;
 			*l = (struct sim_line){ .a = i, .pa = p, .b = e->node, .pb = e->port,
+						.cut = here != there,
 						.line = &s->line_store[i * P + p] };
+			if (l->cut)
+				s->cuts[s->ncuts++] = i * P + p;
 			if (chan_line_init(l->line, s->cfg.link_latency)) {
 				snprintf(err, errlen, s->cfg.link_latency > CHAN_LINE_MAX_LATENCY ?
 					 "--link-latency %u: at most %d cycles" :
@@ -375,6 +407,7 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 	for (int h = 0; h <= SIM_MAX_HOPS; h++)
 		s->st.by_hops[h].min = UINT64_MAX;
 	s->st.all.min = UINT64_MAX;
+	s->st.rtt.min = UINT64_MAX;
 	return 0;
 }
 
@@ -388,6 +421,18 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		return -1;
 	s->nodes = s->g->nodes;
 	s->ports = s->g->ports;
+	if (c->ranks < 1 || c->rank < 0 || c->rank >= c->ranks || c->ranks > s->nodes) {
+		snprintf(err, errlen, "%d ranks for %d routers: at most one rank per router",
+			 c->ranks, s->nodes);
+		return -1;
+	}
+	if (c->ranks > 1 && c->link_latency < 1) {
+		snprintf(err, errlen, "--link-latency 0 over %d ranks: the ranks need a link "
+			 "latency of at least 1 cycle (their lookahead)", c->ranks);
+		return -1;
+	}
+	s->lo = sim_rank_lo(s->nodes, c->ranks, c->rank);
+	s->hi = sim_rank_lo(s->nodes, c->ranks, c->rank + 1);
 	s->terminals = graph_terminals(s->g);
 	if (build_params(s, s->ports, err, errlen) || build_routes(s, err, errlen) ||
 	    build_packets(s, err, errlen))
@@ -414,8 +459,12 @@ void sim_free(struct sim *s)
 {
 	for (int i = 0; s->r && i < s->nodes; i++)
 		router_free(s->r[i]);
-	for (int i = 0; s->term && i < s->nodes; i++)
-		free(s->term[i].q);
+	for (int i = 0; s->term && i < s->nodes; i++) {
+		free(s->term[i].src.q);
+		free(s->term[i].resp.q);
+		for (int v = 0; v < CHAN_VCS_MAX; v++)
+			free(s->term[i].ej[v].f);
+	}
 	free(s->r);
 	free(s->term);
 	for (int i = 0; s->line_store && i < s->nodes * s->ports; i++)
@@ -430,8 +479,14 @@ void sim_free(struct sim *s)
 	free(s->wake);
 	free(s->busy);
 	free(s->busy_next);
+	free(s->cuts);
+	for (int r = 0; s->out && r < s->cfg.ranks; r++)
+		free(s->out[r].m);
+	free(s->out);
+	free(s->in.m);
 	free(s->st.hist);
 	free(s->st.chan_flits);
+	free(s->st.rtt_hist);
 	free(s->rt);
 	free(s->port_cfg);
 	free(s->start_vc1);

@@ -17,6 +17,10 @@
 #include "../common/cli.h"
 #include "../common/parse_num.h"
 
+#ifdef LOOM_SIM_MPI
+#include <mpi.h>
+#endif
+
 #define EXIT_DEADLOCK	3
 #define EXIT_INVALID	4
 
@@ -25,6 +29,8 @@ static const char usage_text[] =
 "                [--param NAME=VALUE]... [--link-latency CYCLES] [--pattern PATTERN]\n"
 "                [--load FLITS] [--packet-flits N] [--seed N] [--warmup CYCLES]\n"
 "                [--cycles CYCLES] [--drain CYCLES] [--deadlock-cycles CYCLES]\n"
+"                [--requests put|get|amo] [--response-flits N] [--outstanding N]\n"
+"                [--response-queue N] [--classes separate|merged]\n"
 "                [--no-datelines] [--no-adaptive] [--ties split|plus]\n"
 "                [--vc-assign balanced|crossing] [--allow-deadlock]\n"
 "                [--format text|csv|json] [-j]\n"
@@ -67,6 +73,15 @@ static const char usage_text[] =
 "  --packet-flits N   packet size in flits (default: the smallest packet,\n"
 "                     the 48-byte header); or a distribution of sizes with\n"
 "                     relative weights N:W[,N:W...], e.g. 3:9,19:1\n"
+"  --requests R       put (default): one-way PUTs; get, amo: requests that\n"
+"                     every destination answers with a response (the load\n"
+"                     counts the flits of both); round trips are reported\n"
+"  --response-flits N response size in flits (default: the smallest packet)\n"
+"  --outstanding N    requests a terminal has in flight at most (default 8)\n"
+"  --response-queue N responses a terminal holds at most (default 4); a\n"
+"                     request's head waits in the sink until there is room\n"
+"  --classes C        separate (default): responses on the card's response\n"
+"                     VCs; merged: on the request VCs (can deadlock)\n"
 "  --seed N           random seed (default: from the clock; always printed)\n"
 "  --warmup C         cycles before measuring (default 1000)\n"
 "  --cycles C         measured cycles (default 10000)\n"
@@ -161,7 +176,8 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
 		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
-		O_TIES, O_VCASSIGN, O_VALIDATE, O_QUICK, O_PLOT,
+		O_TIES, O_VCASSIGN, O_VALIDATE, O_QUICK, O_PLOT, O_REQUESTS, O_RESPFLITS,
+		O_OUTSTANDING, O_RESPQUEUE, O_CLASSES,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
@@ -178,6 +194,11 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "load", required_argument, NULL, O_LOAD },
 		{ "packet-flits", required_argument, NULL, O_PFLITS },
 		{ "burst", required_argument, NULL, O_BURST },
+		{ "requests", required_argument, NULL, O_REQUESTS },
+		{ "response-flits", required_argument, NULL, O_RESPFLITS },
+		{ "outstanding", required_argument, NULL, O_OUTSTANDING },
+		{ "response-queue", required_argument, NULL, O_RESPQUEUE },
+		{ "classes", required_argument, NULL, O_CLASSES },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "warmup", required_argument, NULL, O_WARMUP },
 		{ "cycles", required_argument, NULL, O_CYCLES },
@@ -277,6 +298,46 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			c->burst_off = off;
 			break;
 		}
+		case O_REQUESTS:
+			if (!strcmp(optarg, "put"))
+				c->requests = SIM_PUT;
+			else if (!strcmp(optarg, "get"))
+				c->requests = SIM_GET;
+			else if (!strcmp(optarg, "amo"))
+				c->requests = SIM_AMO;
+			else
+				return usage_error("--requests '%s': expected put, get or amo", optarg);
+			break;
+		case O_RESPFLITS:
+			if (parse_u64("--response-flits", optarg, &v))
+				return CLI_EXIT_USAGE;
+			if (v == 0 || v > 1024)
+				return usage_error("--response-flits %s: a packet has 1 flit or more "
+						   "(at most the largest packet)", optarg);
+			c->response_flits = (unsigned int)v;
+			break;
+		case O_OUTSTANDING:
+		case O_RESPQUEUE: {
+			const char *opt = ch == O_OUTSTANDING ? "--outstanding" : "--response-queue";
+
+			if (parse_u64(opt, optarg, &v))
+				return CLI_EXIT_USAGE;
+			if (v == 0 || v > 65535) {
+				fprintf(stderr, "loom-sim: %s %s: 1..65535\nTry 'loom-sim --help'.\n",
+					opt, optarg);
+				return CLI_EXIT_USAGE;
+			}
+			if (ch == O_OUTSTANDING)
+				c->outstanding = (unsigned int)v;
+			else
+				c->resp_queue = (unsigned int)v;
+			break;
+		}
+		case O_CLASSES:
+			if (strcmp(optarg, "separate") && strcmp(optarg, "merged"))
+				return usage_error("--classes '%s': expected separate or merged", optarg);
+			c->merged_classes = optarg[0] == 'm';
+			break;
 		case O_SEED:
 			if (parse_u64("--seed", optarg, &c->seed))
 				return CLI_EXIT_USAGE;
@@ -547,16 +608,72 @@ static int bench(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * The MPI variant: every rank parses the same command line and builds the
+ * same fabric; rank 0's seed is everyone's; only rank 0 prints (the other
+ * ranks' standard output is discarded, their standard error too until the
+ * run starts: their messages would repeat rank 0's).
+ */
+static int ranks_setup(struct sim_config *c, int *saved_stderr)
+{
+	*saved_stderr = -1;
+#ifdef LOOM_SIM_MPI
+	unsigned long long seed = c->seed;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &c->ranks);
+	MPI_Bcast(&seed, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+	c->seed = seed;
+	c->dist = &sim_mpi_dist;
+	if (c->rank) {
+		*saved_stderr = dup(STDERR_FILENO);
+		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+			return -1;
+	}
+#else
+	(void)c;
+#endif
+	return 0;
+}
+
+/* A rank that fails mid-run stops them all: the others would wait for it. */
+static void ranks_abort(const struct sim_config *c)
+{
+#ifdef LOOM_SIM_MPI
+	if (c->dist)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+#else
+	(void)c;
+#endif
+}
+
+/* Rank 0 writes every rank's trace lines, in order, to @out; 0 or -1. */
+static int trace_merge(char *buf, size_t len, FILE *out)
+{
+#ifdef LOOM_SIM_MPI
+	return sim_mpi_trace(buf, len, out);
+#else
+	(void)buf;
+	(void)len;
+	(void)out;
+	return 0;
+#endif
+}
+
+static int sim_main(int argc, char **argv)
 {
 	struct cli a = { .format = SIM_TEXT };
-	char err[2048], *cmd;
+	char err[2048], *cmd, *tbuf = NULL;
+	FILE *trace_out = NULL;
+	size_t tlen = 0;
 	struct sim s;
 	double t0, t1;
-	int rc;
+	int rc, saved_stderr;
 
 	sim_config_default(&a.cfg);
 	a.cfg.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+	if (ranks_setup(&a.cfg, &saved_stderr))
+		return 1;
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc;
@@ -584,23 +701,37 @@ int main(int argc, char **argv)
 		return rc ? 1 : 0;
 	}
 	if (a.trace) {
-		a.cfg.trace = !strcmp(a.trace, "-") ? stderr : fopen(a.trace, "w");
-		if (!a.cfg.trace) {
-			fprintf(stderr, "loom-sim: --trace %s: cannot create: %s\n", a.trace,
-				strerror(errno));
-			return 1;
+		if (a.cfg.rank == 0) {
+			a.cfg.trace = !strcmp(a.trace, "-") ? stderr : fopen(a.trace, "w");
+			if (!a.cfg.trace) {
+				fprintf(stderr, "loom-sim: --trace %s: cannot create: %s\n", a.trace,
+					strerror(errno));
+				return 1;
+			}
+		}
+		if (a.cfg.dist) {
+			/* each rank's lines in memory, merged by rank 0 at the end */
+			trace_out = a.cfg.trace;
+			a.cfg.trace = open_memstream(&tbuf, &tlen);
+			if (!a.cfg.trace) {
+				fprintf(stderr, "loom-sim: --trace: out of memory\n");
+				return 1;
+			}
 		}
 	}
-	if (isatty(STDERR_FILENO))
+	if (isatty(STDERR_FILENO) && !a.cfg.dist)
 		a.cfg.progress = progress;
 	if (sim_build(&s, &a.cfg, err, sizeof(err))) {
 		fprintf(stderr, "loom-sim: %s\n", err);
 		sim_free(&s);
 		return 1;
 	}
+	if (saved_stderr >= 0)
+		dup2(saved_stderr, STDERR_FILENO);
 	t0 = seconds_now();
 	if (sim_run(&s, err, sizeof(err))) {
 		fprintf(stderr, "loom-sim: %s\n", err);
+		ranks_abort(&a.cfg);
 		sim_free(&s);
 		return 1;
 	}
@@ -608,7 +739,8 @@ int main(int argc, char **argv)
 	cmd = command_line(argc, argv, &a);
 	sim_report(stdout, &s, a.format, cmd ? cmd : "loom-sim", t1 - t0, a.channels);
 	free(cmd);
-	rc = s.deadlocked || s.st.measured_done < s.st.created ? EXIT_DEADLOCK : 0;
+	rc = s.deadlocked || s.st.measured_done < s.st.created ||
+	     s.st.rtt.packets < s.st.requests ? EXIT_DEADLOCK : 0;
 	if (a.plot) {
 		char title[256];
 
@@ -620,9 +752,30 @@ int main(int argc, char **argv)
 		}
 	}
 	sim_free(&s);
+	if (trace_out || (a.cfg.dist && a.trace)) {
+		fclose(a.cfg.trace);
+		if (trace_merge(tbuf, tlen, trace_out))
+			rc = 1;
+		free(tbuf);
+		a.cfg.trace = trace_out;
+	}
 	if (a.cfg.trace && a.cfg.trace != stderr && fclose(a.cfg.trace)) {
 		fprintf(stderr, "loom-sim: --trace %s: %s\n", a.trace, strerror(errno));
 		rc = 1;
 	}
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+#ifdef LOOM_SIM_MPI
+	int rc;
+
+	MPI_Init(&argc, &argv);
+	rc = sim_main(argc, argv);
+	MPI_Finalize();
+	return rc;
+#else
+	return sim_main(argc, argv);
+#endif
 }

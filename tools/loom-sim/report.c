@@ -13,6 +13,8 @@
 struct summary {
 	double offered, accepted, lat_avg, hops_avg, util_avg, util_max;
 	uint64_t p50, p99, drops, undelivered;
+	double rtt_avg;
+	uint64_t rtt_p50, rtt_p99, rtt_max;
 	int busiest;
 	const char *result;
 };
@@ -30,9 +32,13 @@ static void summarise(const struct sim *s, struct summary *m)
 	m->hops_avg = st->all.packets ? (double)st->hops_sum / (double)st->all.packets : 0;
 	m->p50 = sim_percentile(s, 0.5);
 	m->p99 = sim_percentile(s, 0.99);
+	m->rtt_avg = st->rtt.packets ? (double)st->rtt.sum / (double)st->rtt.packets : 0;
+	m->rtt_p50 = sim_rtt_percentile(s, 0.5);
+	m->rtt_p99 = sim_rtt_percentile(s, 0.99);
+	m->rtt_max = st->rtt.packets ? st->rtt.max : 0;
 	for (int d = 0; d < ROUTE_DROP_REASONS; d++)
 		m->drops += st->drops[d];
-	m->undelivered = st->created - st->measured_done;
+	m->undelivered = st->created - st->measured_done + st->requests - st->rtt.packets;
 	m->busiest = -1;
 	for (int c = 0; c < s->nodes * s->ports; c++) {
 		double u;
@@ -85,6 +91,11 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 	} else {
 		fprintf(out, "%u-flit packets\n", s->packet_flits);
 	}
+	if (s->cfg.requests != SIM_PUT)
+		fprintf(out, "requests   %s, %u-flit responses on the %s, at most %u outstanding, "
+			"response queue %u\n", sim_requests_name(s->cfg.requests), s->response_flits,
+			s->cfg.merged_classes ? "request class (merged)" : "response class",
+			s->cfg.outstanding, s->cfg.resp_queue);
 	fprintf(out, "cycles     warmup %llu, measured %llu, run %llu\n",
 		(unsigned long long)s->cfg.warmup, (unsigned long long)s->window,
 		(unsigned long long)s->now);
@@ -95,6 +106,10 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 		"%.2f hops avg)\n", m->lat_avg, (unsigned long long)m->p50,
 		(unsigned long long)m->p99, (unsigned long long)(st->all.packets ? st->all.max : 0),
 		(unsigned long long)st->all.packets, m->hops_avg);
+	if (s->cfg.requests != SIM_PUT)
+		fprintf(out, "round trip avg %.2f, p50 %llu, p99 %llu, max %llu cycles (%llu requests)\n",
+			m->rtt_avg, (unsigned long long)m->rtt_p50, (unsigned long long)m->rtt_p99,
+			(unsigned long long)m->rtt_max, (unsigned long long)st->rtt.packets);
 	if (m->busiest >= 0)
 		fprintf(out, "channels   utilisation avg %.4f, max %.4f (%d:%d -> %d:%d)\n",
 			m->util_avg, m->util_max, s->lines[m->busiest].a, s->lines[m->busiest].pa,
@@ -106,12 +121,15 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 			(unsigned long long)s->cfg.deadlock_cycles,
 			(unsigned long long)s->in_network);
 	else if (m->undelivered)
-		fprintf(out, ": %llu measured packets undelivered after %llu drain cycles",
+		fprintf(out, ": %llu measured packets or round trips unfinished after %llu drain cycles",
 			(unsigned long long)m->undelivered, (unsigned long long)s->cfg.drain_max);
 	else if (st->misdelivered)
 		fprintf(out, ": %llu packets reached the wrong node",
 			(unsigned long long)st->misdelivered);
 	fprintf(out, "\n");
+	if (s->deadlocked)
+		fprintf(out, "waits      %s\n", s->deadlock_cycle[0] ? s->deadlock_cycle :
+			"no cycle of waits closes (packets wait for something outside the fabric)");
 	if (!channels)
 		return;
 	fprintf(out, "channel    from -> to      flits  utilisation\n");
@@ -129,16 +147,23 @@ static void csv(FILE *out, const struct sim *s, const struct summary *m)
 {
 	fprintf(out, "topology,nodes,engine,router,vcs,flit_bytes,link_latency,pattern,load,"
 		"packet_flits,seed,warmup,measured,offered,accepted,packets,latency_avg,"
-		"latency_p50,latency_p99,latency_max,hops_avg,util_avg,util_max,drops,result\n");
+		"latency_p50,latency_p99,latency_max,hops_avg,util_avg,util_max,drops,requests,"
+		"response_flits,classes,round_trips,rtt_avg,rtt_p50,rtt_p99,rtt_max,result\n");
 	fprintf(out, "%s,%d,%s,%s,%u,%u,%u,%s,%.6g,%u,%llu,%llu,%llu,%.6f,%.6f,%llu,%.4f,%llu,"
-		"%llu,%llu,%.4f,%.6f,%.6f,%llu,%s\n", s->g->name, s->nodes, s->engine_name,
+		"%llu,%llu,%.4f,%.6f,%.6f,%llu,%s,%u,%s,%llu,%.4f,%llu,%llu,%llu,%s\n",
+		s->g->name, s->nodes, s->engine_name,
 		s->cfg.router, s->params.vcs, s->params.flit_bytes, s->cfg.link_latency,
 		s->cfg.pattern, s->cfg.load, s->packet_flits, (unsigned long long)s->cfg.seed,
 		(unsigned long long)s->cfg.warmup, (unsigned long long)s->window, m->offered,
 		m->accepted, (unsigned long long)s->st.all.packets, m->lat_avg,
 		(unsigned long long)m->p50, (unsigned long long)m->p99,
 		(unsigned long long)(s->st.all.packets ? s->st.all.max : 0), m->hops_avg,
-		m->util_avg, m->util_max, (unsigned long long)m->drops, m->result);
+		m->util_avg, m->util_max, (unsigned long long)m->drops,
+		sim_requests_name(s->cfg.requests),
+		s->cfg.requests != SIM_PUT ? s->response_flits : 0,
+		s->cfg.merged_classes ? "merged" : "separate",
+		(unsigned long long)s->st.rtt.packets, m->rtt_avg, (unsigned long long)m->rtt_p50,
+		(unsigned long long)m->rtt_p99, (unsigned long long)m->rtt_max, m->result);
 }
 
 void sim_json_string(FILE *out, const char *v)
@@ -196,6 +221,17 @@ static void json(FILE *out, const struct sim *s, const struct summary *m, const 
 		(unsigned long long)m->p99,
 		(unsigned long long)(st->all.packets ? st->all.min : 0),
 		(unsigned long long)(st->all.packets ? st->all.max : 0));
+	fprintf(out, "  \"requests\": {\"kind\": \"%s\", \"response_flits\": %u, "
+		"\"classes\": \"%s\", \"outstanding\": %u, \"response_queue\": %u},\n",
+		sim_requests_name(s->cfg.requests),
+		s->cfg.requests != SIM_PUT ? s->response_flits : 0,
+		s->cfg.merged_classes ? "merged" : "separate", s->cfg.outstanding, s->cfg.resp_queue);
+	fprintf(out, "  \"round_trip\": {\"requests\": %llu, \"avg\": %.4f, \"p50\": %llu, "
+		"\"p99\": %llu, \"min\": %llu, \"max\": %llu},\n",
+		(unsigned long long)st->rtt.packets, m->rtt_avg, (unsigned long long)m->rtt_p50,
+		(unsigned long long)m->rtt_p99,
+		(unsigned long long)(st->rtt.packets ? st->rtt.min : 0),
+		(unsigned long long)m->rtt_max);
 	fprintf(out, "  \"hops_avg\": %.4f,\n  \"latency_by_hops\": [", m->hops_avg);
 	for (int h = 0; h <= SIM_MAX_HOPS; h++) {
 		const struct sim_latency *l = &st->by_hops[h];
@@ -214,6 +250,9 @@ static void json(FILE *out, const struct sim *s, const struct summary *m, const 
 	fprintf(out, "  \"undelivered\": %llu,\n  \"misdelivered\": %llu,\n  \"deadlock\": %s,\n",
 		(unsigned long long)m->undelivered, (unsigned long long)st->misdelivered,
 		s->deadlocked ? "true" : "false");
+	fprintf(out, "  \"wait_cycle\": ");
+	sim_json_string(out, s->deadlock_cycle);
+	fprintf(out, ",\n");
 	fprintf(out, "  \"result\": \"%s\",\n  \"utilisation\": {\"avg\": %.6f, \"max\": %.6f},\n",
 		m->result, m->util_avg, m->util_max);
 	fprintf(out, "  \"channels\": [");

@@ -33,6 +33,7 @@
 #define SIM_PROGRESS_CYCLES	1024
 
 struct sim;
+struct sim_dist;
 
 /* What a run is: everything the command line sets. */
 #define SIM_MAX_SIZES	8	/* sizes of a --packet-flits distribution */
@@ -62,8 +63,27 @@ struct sim_config {
 	uint64_t seed;
 	uint64_t warmup, measure, drain_max;
 	uint64_t deadlock_cycles;	/* no delivery this long with packets inside: deadlock */
+	/*
+	 * Request/response traffic (requests.c): SIM_PUT sends one-way PUTs;
+	 * SIM_GET and SIM_AMO send small requests that every destination
+	 * answers with a response of response_flits flits, each terminal with
+	 * at most outstanding requests in flight and a response queue of
+	 * resp_queue packets; merged: responses travel in the request class.
+	 */
+	enum sim_requests { SIM_PUT, SIM_GET, SIM_AMO } requests;
+	unsigned int response_flits;	/* 0: the smallest packet */
+	unsigned int outstanding;
+	unsigned int resp_queue;
+	bool merged_classes;
 	bool no_skip;			/* clock every router every cycle (checks the active set) */
 	FILE *trace;			/* a line per delivered packet, or NULL */
+	/*
+	 * A run spread over ranks (dist.c, the MPI variant): this process
+	 * steps nodes [N * rank / ranks, N * (rank + 1) / ranks); NULL dist:
+	 * one process, every node.
+	 */
+	const struct sim_dist *dist;
+	int rank, ranks;
 	/* called every SIM_PROGRESS_CYCLES cycles and at the end (done), or NULL */
 	void (*progress)(const struct sim *s, bool done);
 };
@@ -72,26 +92,45 @@ void sim_config_default(struct sim_config *c);
 
 struct sim_pkt {
 	uint64_t created;
+	uint64_t req_created;		/* a response: its request's creation */
 	uint32_t dst;
 	uint16_t flits;
+	uint8_t type;			/* enum loom_pkt_type */
+};
+
+/* A ring of packets: the source queue (grows) or the response queue (fixed). */
+struct sim_queue {
+	struct sim_pkt *q;
+	uint32_t cap, head, len;
+};
+
+/* Flits the sink holds on one VC (not yet credited to the router), a ring. */
+struct sim_eject {
+	struct flit *f;			/* [BUF_DEPTH] */
+	uint32_t head, len;
 };
 
 struct sim_term {
 	struct sim_rng rng;
 	uint64_t next_gen;		/* the cycle of the next packet's creation */
 	uint64_t on_end;		/* on/off: first cycle after the current on period */
-	struct sim_pkt *q;		/* source queue (a ring) */
-	uint32_t qcap, qhead, qlen;
-	unsigned int flit;		/* next flit of the packet at the head */
+	struct sim_queue src;		/* requests (or PUTs) created, not yet sent */
+	struct sim_queue resp;		/* responses to send */
+	struct sim_queue *sending;	/* the queue whose head packet is going out */
+	unsigned int flit;		/* next flit of that packet */
+	unsigned int outstanding;	/* requests sent, their response not yet back */
 	unsigned int credits[CHAN_VCS_MAX];	/* of the router's host input */
 	uint8_t rx_hdr[CHAN_VCS_MAX][LOOM_PKT_HDR_SIZE];
 	unsigned int rx_flits[CHAN_VCS_MAX];	/* flits of the open packet per VC */
+	struct sim_eject ej[CHAN_VCS_MAX];	/* request/response runs: held flits */
 };
 
 /* A directed channel; its chan_line lives apart, so the stepper's walks
- * over the channels stay in few cache lines. */
+ * over the channels stay in few cache lines.  A cut channel joins nodes of
+ * two ranks: its chan_line is not used, each side moves its own half. */
 struct sim_line {
 	int a, pa, b, pb;		/* (a, pa) sends to (b, pb) */
+	bool cut;
 	uint64_t stamp;			/* last cycle stepped + 1 */
 	struct chan_line *line;
 };
@@ -111,6 +150,44 @@ struct sim_stats {
 	uint64_t total_created, total_delivered, misdelivered;
 	uint64_t drops[ROUTE_DROP_REASONS];
 	uint64_t *chan_flits;			/* [node * ports + port] in the window */
+	uint64_t requests;			/* window requests sent or queued */
+	struct sim_latency rtt;			/* round trips of the window requests */
+	uint64_t *rtt_hist;			/* [SIM_HIST_BINS], request runs only */
+};
+
+/* What crosses a cut channel in one step: a flit forward or credits back. */
+struct sim_msg {
+	uint32_t line;			/* index in sim.lines */
+	uint8_t credits;		/* 1: back (credits), 0: forward (a flit) */
+	uint64_t at;			/* the step it leaves the line: entry + latency */
+	struct flit f;			/* forward: the flit; back: f.data[0..VCS) the credits */
+};
+
+/* A run over ranks: exchange and reduction between the ranks (dist.c). */
+struct sim_dist {
+	/*
+	 * At a step boundary (a multiple of the link latency): send every
+	 * rank what its side of the cut channels needs (s->out[rank]) and
+	 * receive into s->in, sorted by step.  0 or -1 with @err.
+	 */
+	int (*exchange)(struct sim *s, char *err, size_t errlen);
+	/* Sum @sum[0..nsum) and take the maximum of @max over the ranks, in place. */
+	void (*allreduce)(int64_t *sum, int nsum, uint64_t *max);
+	/* After the run: every rank's statistics and trace lines into rank 0's. */
+	int (*gather)(struct sim *s, char *err, size_t errlen);
+};
+
+/* The MPI variant (dist.c). */
+extern const struct sim_dist sim_mpi_dist;
+/*
+ * Every rank's trace lines (@buf, @len) to rank 0, written to @out in the
+ * order one process writes them; 0 or -1.  Collective.
+ */
+int sim_mpi_trace(const char *buf, size_t len, FILE *out);
+
+struct sim_msgs {
+	struct sim_msg *m;
+	size_t n, cap;
 };
 
 struct sim {
@@ -124,7 +201,9 @@ struct sim {
 	unsigned int packet_flits, payload;	/* one size: its flits and payload bytes */
 	double mean_flits;			/* of the size distribution */
 	uint64_t size_cum[SIM_MAX_SIZES];	/* cumulative weights, n_sizes >= 2 */
-	unsigned int inject_vc;
+	unsigned int inject_vc;			/* requests and PUTs */
+	unsigned int resp_vc;			/* responses */
+	unsigned int response_flits;
 	struct sim_traffic traffic;
 	/* the tables, per node, as loom-fm's plan writes them */
 	uint32_t *rt, *port_cfg, *start_vc1;
@@ -134,6 +213,11 @@ struct sim {
 	struct sim_term *term;
 	struct sim_line *lines;			/* [node * ports + port], a < 0: uncabled */
 	struct chan_line *line_store;		/* their chan_lines, same index */
+	int lo, hi;				/* the nodes this process steps */
+	int *cuts, ncuts;			/* cut lines with an end here */
+	struct sim_msgs *out;			/* [ranks]: to send at the next boundary */
+	struct sim_msgs in;			/* received, by step */
+	size_t in_next;
 	/* the active set */
 	uint64_t now;
 	int *act, nact, *act_next, nact_next;
@@ -144,12 +228,32 @@ struct sim {
 	int *busy, nbusy, *busy_next, nbusy_next;
 	uint64_t router_cycles;			/* router edges clocked */
 	/* progress */
-	uint64_t in_network;			/* injected (head sent), not yet delivered */
+	int64_t in_network;			/* injected (head sent), not yet delivered;
+						 * per rank, may be negative */
 	uint64_t last_delivery;
 	uint64_t window;			/* cycles of the window run so far */
 	bool deadlocked;
+	char deadlock_cycle[1024];		/* the waits that close, or "" */
 	struct sim_stats st;
 };
+
+/* The first node of rank @rank: ranks step contiguous blocks of nodes. */
+static inline int sim_rank_lo(int nodes, int ranks, int rank)
+{
+	return (int)((int64_t)nodes * rank / ranks);
+}
+
+/* The rank that steps @node. */
+static inline int sim_rank_of(const struct sim *s, int node)
+{
+	int r = (int)((int64_t)node * s->cfg.ranks / s->nodes);
+
+	while (r + 1 < s->cfg.ranks && sim_rank_lo(s->nodes, s->cfg.ranks, r + 1) <= node)
+		r++;
+	while (r > 0 && sim_rank_lo(s->nodes, s->cfg.ranks, r) > node)
+		r--;
+	return r;
+}
 
 /*
  * Build the fabric of @c: topology, routes, checks (every destination
@@ -164,6 +268,26 @@ int sim_run(struct sim *s, char *err, size_t errlen);
 
 /* Latency percentile @q (0..1) of the measured packets, from the histogram. */
 uint64_t sim_percentile(const struct sim *s, double q);
+/* The same over the round trips of the measured requests. */
+uint64_t sim_rtt_percentile(const struct sim *s, double q);
+
+/* Request/response runs (requests.c). */
+const char *sim_requests_name(enum sim_requests r);
+/* Is @type a request its destination answers? */
+bool sim_is_request(uint8_t type);
+/* The response type answering request @type. */
+uint8_t sim_response_type(uint8_t type);
+/* Check the request options and set the VCs and sizes; 0 or -1 with @err. */
+int sim_requests_build(struct sim *s, char *err, size_t errlen);
+
+/*
+ * After a deadlock (deadlock.c): follow what each full input buffer waits
+ * for (the downstream buffer of the output VC it holds or wants, or the
+ * terminal behind its host output, which waits for its own host input)
+ * until a wait repeats; the cycle goes to s->deadlock_cycle as
+ * "NODE:PORT/vcN -> ... -> term N (...) -> ..." ("" if no cycle closes).
+ */
+void sim_find_wait_cycle(struct sim *s);
 
 /* The results: text, CSV (a header and one row) or JSON. */
 enum sim_format { SIM_TEXT, SIM_CSV, SIM_JSON };

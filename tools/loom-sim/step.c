@@ -58,10 +58,15 @@ static uint64_t geometric(struct sim_rng *r, double p)
 	return 1 + (uint64_t)floor(log1p(-u) / log1p(-p));
 }
 
-/* Packets per cycle while a terminal injects (all the time for Bernoulli). */
+/*
+ * Packets per cycle while a terminal injects (all the time for Bernoulli).
+ * Request runs: each request brings its response, so requests arrive at
+ * the rate that makes the flits of both the load.
+ */
 static double arrival_rate(const struct sim *s)
 {
-	double p = s->cfg.load / s->mean_flits;
+	double per = s->mean_flits + (s->cfg.requests != SIM_PUT ? s->response_flits : 0);
+	double p = s->cfg.load / per;
 
 	if (s->cfg.burst_on > 0)
 		p *= (s->cfg.burst_on + s->cfg.burst_off) / s->cfg.burst_on;
@@ -129,31 +134,62 @@ static unsigned int payload_of(const struct sim *s, unsigned int flits)
 	return b > LOOM_PKT_MAX_PAYLOAD ? LOOM_PKT_MAX_PAYLOAD : b;
 }
 
+/* Append @p to @q, growing it (the source queue) when @grow; -1 out of memory. */
+static int queue_push(struct sim_queue *q, const struct sim_pkt *p, bool grow)
+{
+	if (q->len == q->cap) {
+		uint32_t cap = q->cap ? 2 * q->cap : 16;
+		struct sim_pkt *n;
+
+		if (!grow)
+			return -1;
+		n = malloc((size_t)cap * sizeof(*n));
+		if (!n)
+			return -1;
+		for (uint32_t k = 0; k < q->len; k++)
+			n[k] = q->q[(q->head + k) % q->cap];
+		free(q->q);
+		q->q = n;
+		q->cap = cap;
+		q->head = 0;
+	}
+	q->q[(q->head + q->len) % q->cap] = *p;
+	q->len++;
+	return 0;
+}
+
+static void queue_pop(struct sim_queue *q)
+{
+	q->head = (q->head + 1) % q->cap;
+	q->len--;
+}
+
+static void count_created(struct sim *s, const struct sim_pkt *p)
+{
+	s->st.total_created++;
+	if (in_window(s, p->created)) {
+		s->st.created++;
+		s->st.created_flits += p->flits;
+		if (sim_is_request(p->type))
+			s->st.requests++;
+	}
+}
+
+static const uint8_t request_type[] = {
+	[SIM_PUT] = LOOM_PKT_PUT, [SIM_GET] = LOOM_PKT_GET_REQ, [SIM_AMO] = LOOM_PKT_AMO_REQ,
+};
+
+/* A new packet of the source: a PUT or a request, to @dst. */
 static int enqueue(struct sim *s, struct sim_term *T, uint64_t created, int dst)
 {
-	unsigned int flits = packet_size(s, T);
+	struct sim_pkt p = {
+		.created = created, .dst = (uint32_t)dst,
+		.flits = (uint16_t)packet_size(s, T), .type = request_type[s->cfg.requests],
+	};
 
-	if (T->qlen == T->qcap) {
-		uint32_t cap = T->qcap ? 2 * T->qcap : 16;
-		struct sim_pkt *q = malloc((size_t)cap * sizeof(*q));
-
-		if (!q)
-			return -1;
-		for (uint32_t k = 0; k < T->qlen; k++)
-			q[k] = T->q[(T->qhead + k) % T->qcap];
-		free(T->q);
-		T->q = q;
-		T->qcap = cap;
-		T->qhead = 0;
-	}
-	T->q[(T->qhead + T->qlen) % T->qcap] =
-		(struct sim_pkt){ created, (uint32_t)dst, (uint16_t)flits };
-	T->qlen++;
-	s->st.total_created++;
-	if (in_window(s, created)) {
-		s->st.created++;
-		s->st.created_flits += flits;
-	}
+	if (queue_push(&T->src, &p, true))
+		return -1;
+	count_created(s, &p);
 	return 0;
 }
 
@@ -177,23 +213,42 @@ static uint64_t get64(const uint8_t *b)
 	return v;
 }
 
-/* The header of a packet of this run: a PUT request; created in 'offset'. */
+static bool is_response(uint8_t type)
+{
+	return type == LOOM_PKT_GET_RESP || type == LOOM_PKT_AMO_RESP;
+}
+
+/*
+ * The header of a packet of this run: its type and class, created in
+ * 'offset'; a response carries its request's creation in 'aux'.
+ */
 static void make_header(const struct sim *s, int src, const struct sim_pkt *p, uint8_t *h)
 {
 	memset(h, 0, LOOM_PKT_HDR_SIZE);
-	h[0] = LOOM_PKT_PUT;
-	h[1] = LOOM_CLASS_REQ;
+	h[0] = p->type;
+	h[1] = is_response(p->type) && !s->cfg.merged_classes ? LOOM_CLASS_RESP : LOOM_CLASS_REQ;
 	put16(h + 2, (uint16_t)payload_of(s, p->flits));
 	put16(h + 4, (uint16_t)p->dst);
 	put16(h + 8, (uint16_t)src);
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < 8; i++) {
 		h[32 + i] = (uint8_t)(p->created >> (8 * i));
+		h[40 + i] = (uint8_t)(p->req_created >> (8 * i));
+	}
+}
+
+/* The VC a packet of @q enters on. */
+static unsigned int queue_vc(const struct sim *s, const struct sim_term *T,
+			     const struct sim_queue *q)
+{
+	return q == &T->resp ? s->resp_vc : s->inject_vc;
 }
 
 static void send_flit(struct sim *s, int i, struct sim_term *T, struct flit *f)
 {
-	const struct sim_pkt *p = &T->q[T->qhead];
+	struct sim_queue *q = T->sending;
+	const struct sim_pkt *p = &q->q[q->head];
 	unsigned int fb = s->params.flit_bytes, k = T->flit, off = k * fb;
+	unsigned int vc = queue_vc(s, T, q);
 	uint8_t h[LOOM_PKT_HDR_SIZE];
 
 	memset(f->data, 0, fb);
@@ -204,17 +259,35 @@ static void send_flit(struct sim *s, int i, struct sim_term *T, struct flit *f)
 	f->valid = true;
 	f->head = k == 0;
 	f->tail = k + 1 == p->flits;
-	f->vc = (uint8_t)s->inject_vc;
-	T->credits[s->inject_vc]--;
-	if (f->head)
+	f->vc = (uint8_t)vc;
+	T->credits[vc]--;
+	if (f->head) {
 		s->in_network++;
+		if (sim_is_request(p->type))
+			T->outstanding++;
+	}
 	if (f->tail) {
 		T->flit = 0;
-		T->qhead = (T->qhead + 1) % T->qcap;
-		T->qlen--;
+		T->sending = NULL;
+		queue_pop(q);
 	} else {
 		T->flit++;
 	}
+}
+
+/*
+ * The packet to start: a response first (the card answers before it
+ * asks), then a request while fewer than --outstanding are in flight;
+ * each only with a credit of its VC.  NULL: none.
+ */
+static struct sim_queue *next_to_send(const struct sim *s, struct sim_term *T)
+{
+	if (T->resp.len && T->credits[s->resp_vc])
+		return &T->resp;
+	if (T->src.len && T->credits[s->inject_vc] &&
+	    (s->cfg.requests == SIM_PUT || T->outstanding < s->cfg.outstanding))
+		return &T->src;
+	return NULL;
 }
 
 static void record(struct sim_latency *l, uint64_t lat)
@@ -227,15 +300,60 @@ static void record(struct sim_latency *l, uint64_t lat)
 		l->max = lat;
 }
 
+/* A request's tail is in: queue its response (sink_takes() saw room). */
+static void answer(struct sim *s, struct sim_term *T, const uint8_t *h, uint64_t t)
+{
+	struct sim_pkt p = {
+		.created = t, .req_created = get64(h + 32), .dst = get16(h + 8),
+		.flits = (uint16_t)s->response_flits, .type = sim_response_type(h[0]),
+	};
+
+	queue_push(&T->resp, &p, false);
+	count_created(s, &p);
+}
+
+/* A response is back at its requester: the round trip of its request. */
+static void round_trip(struct sim *s, struct sim_term *T, const uint8_t *h, uint64_t t)
+{
+	uint64_t req = get64(h + 40), rtt = t - req;
+
+	T->outstanding--;
+	if (!in_window(s, req))
+		return;
+	record(&s->st.rtt, rtt);
+	s->st.rtt_hist[rtt < SIM_HIST_BINS ? rtt : SIM_HIST_BINS - 1]++;
+}
+
+static const char *type_name(uint8_t type)
+{
+	switch (type) {
+	case LOOM_PKT_GET_REQ:
+		return "get";
+	case LOOM_PKT_GET_RESP:
+		return "get-resp";
+	case LOOM_PKT_AMO_REQ:
+		return "amo";
+	case LOOM_PKT_AMO_RESP:
+		return "amo-resp";
+	default:
+		return "put";
+	}
+}
+
 static void delivered(struct sim *s, int i, const uint8_t *h, uint64_t t)
 {
 	uint64_t created = get64(h + 32), lat = t - created;
 	unsigned int hops = h[7], fb = s->params.flit_bytes;
 
 	if (s->cfg.trace)
-		fprintf(s->cfg.trace, "%u %d %llu %llu %u %llu %u\n", get16(h + 8), i,
+		fprintf(s->cfg.trace, "%u %d %llu %llu %u %llu %u %s\n", get16(h + 8), i,
 			(unsigned long long)created, (unsigned long long)t, hops,
-			(unsigned long long)lat, (LOOM_PKT_HDR_SIZE + get16(h + 2) + fb - 1) / fb);
+			(unsigned long long)lat, (LOOM_PKT_HDR_SIZE + get16(h + 2) + fb - 1) / fb,
+			type_name(h[0]));
+	if (sim_is_request(h[0]))
+		answer(s, &s->term[i], h, t);
+	else if (is_response(h[0]))
+		round_trip(s, &s->term[i], h, t);
 	s->st.total_delivered++;
 	s->in_network--;
 	s->last_delivery = t;
@@ -266,6 +384,53 @@ static void sink_flit(struct sim *s, int i, struct sim_term *T, const struct fli
 	}
 }
 
+/*
+ * May the sink take flit @f (on VC @v) now?  A request's tail needs room
+ * in the response queue, where its response goes; without room the sink
+ * holds the tail and everything behind it on that VC, and credits none of
+ * them.  (The packet's earlier flits were taken: its type is in rx_hdr.)
+ */
+static bool sink_takes(const struct sim *s, const struct sim_term *T, const struct flit *f)
+{
+	uint8_t type = f->head ? f->data[0] : T->rx_hdr[f->vc][0];
+
+	return !f->tail || !sim_is_request(type) || T->resp.len < s->cfg.resp_queue;
+}
+
+/* The flit on the host output: taken (credited at once) or held. */
+static void sink_or_hold(struct sim *s, int i, struct sim_term *T, struct chan *out, uint64_t t)
+{
+	unsigned int v = out->fwd.vc;
+	struct sim_eject *e = &T->ej[v];
+
+	if (!e->len && sink_takes(s, T, &out->fwd)) {
+		sink_flit(s, i, T, &out->fwd, t);
+		out->back.credits[v]++;
+	} else {
+		e->f[(e->head + e->len++) % s->params.buf_depth] = out->fwd;
+	}
+	out->fwd.valid = false;
+}
+
+/* Held flits: the sink takes the first of each VC once it may. */
+static bool sink_held(struct sim *s, int i, struct sim_term *T, struct chan *out, uint64_t t)
+{
+	bool took = false;
+
+	for (unsigned int v = 0; v < s->params.vcs; v++) {
+		struct sim_eject *e = &T->ej[v];
+
+		if (!e->len || !sink_takes(s, T, &e->f[e->head]))
+			continue;
+		sink_flit(s, i, T, &e->f[e->head], t);
+		out->back.credits[v]++;
+		e->head = (e->head + 1) % s->params.buf_depth;
+		e->len--;
+		took = true;
+	}
+	return took;
+}
+
 static int terminal_step(struct sim *s, int i, uint64_t t)
 {
 	struct sim_term *T = &s->term[i];
@@ -278,10 +443,10 @@ static int terminal_step(struct sim *s, int i, uint64_t t)
 		T->credits[v] += in->back.credits[v];
 		in->back.credits[v] = 0;
 	}
+	if (s->cfg.requests != SIM_PUT && sink_held(s, i, T, out, t))
+		touched = true;
 	if (out->fwd.valid) {
-		sink_flit(s, i, T, &out->fwd, t);
-		out->fwd.valid = false;
-		out->back.credits[out->fwd.vc]++;
+		sink_or_hold(s, i, T, out, t);
 		touched = true;
 	}
 	while (T->next_gen <= t) {
@@ -289,7 +454,9 @@ static int terminal_step(struct sim *s, int i, uint64_t t)
 			return -1;
 		T->next_gen = next_creation(s, T, T->next_gen);
 	}
-	if (T->qlen && T->credits[s->inject_vc] && !in->fwd.valid) {
+	if (!T->sending)
+		T->sending = next_to_send(s, T);
+	if (T->sending && T->credits[queue_vc(s, T, T->sending)] && !in->fwd.valid) {
 		send_flit(s, i, T, &in->fwd);
 		touched = true;
 	}
@@ -346,9 +513,10 @@ static int clock_router(struct sim *s, int i, char *err, size_t errlen)
 
 		if (l->a < 0)
 			continue;
-		if (router_out(R, (unsigned int)p)->fwd.valid)
+		if (!l->cut && router_out(R, (unsigned int)p)->fwd.valid)
 			want_line(s, l);
-		if (credits_any(router_in(R, (unsigned int)p)->back.credits))
+		if (credits_any(router_in(R, (unsigned int)p)->back.credits) &&
+		    !s->lines[l->b * s->ports + l->pb].cut)
 			want_line(s, &s->lines[l->b * s->ports + l->pb]);
 	}
 	return 0;
@@ -375,9 +543,79 @@ static void step_lines(struct sim *s)
 	}
 }
 
+static struct sim_msg *msg_add(struct sim_msgs *q)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 64;
+		struct sim_msg *m = realloc(q->m, cap * sizeof(*m));
+
+		if (!m)
+			return NULL;
+		q->m = m;
+		q->cap = cap;
+	}
+	return &q->m[q->n++];
+}
+
+/*
+ * The cut lines (their ends on two ranks), each side its half of
+ * chan_line_step(): what enters at this step leaves at step + latency on
+ * the other rank (sent at the next boundary); what the other rank sent
+ * for this step arrives now.
+ */
+static int step_cut_lines(struct sim *s)
+{
+	uint64_t at = s->now + s->cfg.link_latency;
+
+	for (int k = 0; k < s->ncuts; k++) {
+		const struct sim_line *l = &s->lines[s->cuts[k]];
+		struct sim_msg *m;
+
+		if (l->a >= s->lo && l->a < s->hi) {
+			struct chan *tx = router_out(s->r[l->a], (unsigned int)l->pa);
+
+			tx->back.ready = true;
+			if (!tx->fwd.valid)
+				continue;
+			m = msg_add(&s->out[sim_rank_of(s, l->b)]);
+			if (!m)
+				return -1;
+			*m = (struct sim_msg){ .line = (uint32_t)s->cuts[k], .at = at, .f = tx->fwd };
+			tx->fwd.valid = false;
+		} else {
+			struct chan *rx = router_in(s->r[l->b], (unsigned int)l->pb);
+
+			if (!credits_any(rx->back.credits))
+				continue;
+			m = msg_add(&s->out[sim_rank_of(s, l->a)]);
+			if (!m)
+				return -1;
+			*m = (struct sim_msg){ .line = (uint32_t)s->cuts[k], .credits = 1, .at = at };
+			memcpy(m->f.data, rx->back.credits, CHAN_VCS_MAX);
+			memset(rx->back.credits, 0, CHAN_VCS_MAX);
+		}
+	}
+	for (; s->in_next < s->in.n && s->in.m[s->in_next].at == s->now; s->in_next++) {
+		const struct sim_msg *m = &s->in.m[s->in_next];
+		const struct sim_line *l = &s->lines[m->line];
+
+		if (m->credits) {
+			struct chan *tx = router_out(s->r[l->a], (unsigned int)l->pa);
+
+			for (int v = 0; v < CHAN_VCS_MAX; v++)
+				tx->back.credits[v] = (uint8_t)(tx->back.credits[v] + m->f.data[v]);
+			list_next(s, l->a);
+		} else {
+			router_in(s->r[l->b], (unsigned int)l->pb)->fwd = m->f;
+			list_next(s, l->b);
+		}
+	}
+	return 0;
+}
+
 static void snapshot_channels(struct sim *s, bool end)
 {
-	for (int i = 0; i < s->nodes; i++) {
+	for (int i = s->lo; i < s->hi; i++) {
 		for (int p = 0; p < s->ports; p++) {
 			uint64_t n = router_port_counters(s->r[i], (unsigned int)p)->flits_out;
 			uint64_t *c = &s->st.chan_flits[i * s->ports + p];
@@ -392,7 +630,7 @@ static int cycle(struct sim *s, char *err, size_t errlen)
 	uint64_t t = s->now;
 	int *swap;
 
-	for (int i = 0; i < s->nodes; i++)
+	for (int i = s->lo; i < s->hi; i++)
 		if (terminal_step(s, i, t)) {
 			snprintf(err, errlen, "out of memory for the source queues at cycle %llu",
 				 (unsigned long long)t);
@@ -413,12 +651,17 @@ static int cycle(struct sim *s, char *err, size_t errlen)
 	}
 	s->nact_next = 0;
 	if (s->cfg.no_skip)
-		for (int i = 0; i < s->nodes; i++)
+		for (int i = s->lo; i < s->hi; i++)
 			list_now(s, i);
 	for (int k = 0; k < s->nact; k++)
 		if (clock_router(s, s->act[k], err, errlen))
 			return -1;
 	step_lines(s);
+	if (s->ncuts && step_cut_lines(s)) {
+		snprintf(err, errlen, "out of memory for the flits crossing ranks at cycle %llu",
+			 (unsigned long long)t);
+		return -1;
+	}
 	swap = s->act;
 	s->act = s->act_next;
 	s->act_next = swap;
@@ -431,12 +674,39 @@ static int cycle(struct sim *s, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * At a boundary: what the run's end and deadlock checks read, over every
+ * rank (this process's own with one).
+ */
+struct sim_progress {
+	int64_t created, measured_done, requests, round_trips, in_network;
+	uint64_t last_delivery;
+};
+
+static void progress_now(const struct sim *s, struct sim_progress *g)
+{
+	*g = (struct sim_progress){
+		(int64_t)s->st.created, (int64_t)s->st.measured_done, (int64_t)s->st.requests,
+		(int64_t)s->st.rtt.packets, s->in_network, s->last_delivery,
+	};
+	if (s->cfg.dist)
+		s->cfg.dist->allreduce(&g->created, 5, &g->last_delivery);
+}
+
+/*
+ * Step until the run is over.  The end and deadlock checks are made at
+ * boundaries, every link latency cycles (every cycle with latency 0): a run
+ * spread over ranks exchanges what crossed the cut channels there, and one
+ * process checks where the ranks would, so both end on the same cycle.
+ */
 int sim_run(struct sim *s, char *err, size_t errlen)
 {
 	const struct sim_config *c = &s->cfg;
 	uint64_t end = c->warmup + c->measure;
+	uint64_t sync = c->link_latency ? c->link_latency : 1;
+	struct sim_progress g;
 
-	for (int i = 0; i < s->nodes; i++) {
+	for (int i = s->lo; i < s->hi; i++) {
 		uint64_t ne = router_next_event(s->r[i]);
 
 		/* switches (beyond the terminals) never create packets */
@@ -454,18 +724,30 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 			snapshot_channels(s, false);
 		if (s->now == end)
 			snapshot_channels(s, true);
-		if (s->now >= end && s->st.measured_done >= s->st.created)
-			break;
-		if (s->now >= end + c->drain_max)
-			break;
-		if (s->in_network && s->now - s->last_delivery > c->deadlock_cycles) {
-			s->deadlocked = true;
-			if (s->now < end && s->now > c->warmup)
-				snapshot_channels(s, true);
-			break;
+		if (s->now % sync == 0) {
+			if (c->dist && c->dist->exchange(s, err, errlen))
+				return -1;
+			progress_now(s, &g);
+			if (s->now >= end && g.measured_done >= g.created &&
+			    g.round_trips >= g.requests)
+				break;
+			if (s->now >= end + c->drain_max)
+				break;
+			if (g.in_network && s->now - g.last_delivery > c->deadlock_cycles) {
+				s->deadlocked = true;
+				if (c->ranks == 1)
+					sim_find_wait_cycle(s);
+				else
+					snprintf(s->deadlock_cycle, sizeof(s->deadlock_cycle),
+						 "(not followed: the routers are on %d ranks; "
+						 "run loom-sim for the cycle)", c->ranks);
+				if (s->now < end && s->now > c->warmup)
+					snapshot_channels(s, true);
+				break;
+			}
+			if (!g.in_network)
+				s->last_delivery = s->now;
 		}
-		if (!s->in_network)
-			s->last_delivery = s->now;
 		if (cycle(s, err, errlen))
 			return -1;
 		if (c->progress && !(s->now % SIM_PROGRESS_CYCLES))
@@ -473,12 +755,14 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 	}
 	if (c->progress)
 		c->progress(s, true);
+	if (c->dist && c->dist->gather(s, err, errlen))
+		return -1;
 	return 0;
 }
 
-uint64_t sim_percentile(const struct sim *s, double q)
+static uint64_t percentile(const struct sim_latency *l, const uint64_t *hist, double q)
 {
-	uint64_t n = s->st.all.packets, want, cum = 0;
+	uint64_t n = l->packets, want, cum = 0;
 
 	if (!n)
 		return 0;
@@ -486,9 +770,19 @@ uint64_t sim_percentile(const struct sim *s, double q)
 	if (want < 1)
 		want = 1;
 	for (uint64_t b = 0; b < SIM_HIST_BINS; b++) {
-		cum += s->st.hist[b];
+		cum += hist[b];
 		if (cum >= want)
-			return b == SIM_HIST_BINS - 1 ? s->st.all.max : b;
+			return b == SIM_HIST_BINS - 1 ? l->max : b;
 	}
-	return s->st.all.max;
+	return l->max;
+}
+
+uint64_t sim_percentile(const struct sim *s, double q)
+{
+	return percentile(&s->st.all, s->st.hist, q);
+}
+
+uint64_t sim_rtt_percentile(const struct sim *s, double q)
+{
+	return s->st.rtt_hist ? percentile(&s->st.rtt, s->st.rtt_hist, q) : 0;
 }

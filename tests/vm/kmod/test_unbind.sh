@@ -37,7 +37,7 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ]; then
 	echo "1..0 # SKIP loom-lab or loom-card not built"
 	exit 4
 fi
-tap_plan 21
+tap_plan 25
 if [ ! -x "$g/hold_ctx" ] || [ ! -x "$g/map_race" ]; then
 	tap_fail "guest programs $g/hold_ctx and map_race exist (run: make vm-tests)"
 	tap_done
@@ -213,6 +213,60 @@ if grep -q '^hold: SIGBUS' <<<"$out" && grep -q '^rc=0' <<<"$out"; then
 else
 	tap_fail "that process's next access to its mappings: SIGBUS ($(grep '^hold: ' <<<"$out" | tail -n 1))"
 fi
+
+# an unbind while a CTX_CREATE waits for its CTX_ENABLE: the card is frozen
+# (SIGSTOP of its emulator) until the creator and the unbind both wait,
+# then answers.  The unbind returns, the creator gets EIO, and the
+# context's memory is gone when the unbind returns: the creation ends
+# (its context an orphan or freed) before removal frees context memory,
+# never after it with the device already unbound
+card=$("$LOOM_LAB" status --dir "$LAB_DIR" | sed -n 's/^card 0: loom-card pid \([0-9]*\).*/\1/p')
+settle=$(lab_scaled 1)
+lab_exec 0 "mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	p=/sys/module/loom/parameters/admin_timeout_ms; cat \$p >/tmp/unbind.admin_ms
+	echo $(lab_scaled 60000) > \$p" >/dev/null 2>&1
+[ -n "$card" ] && kill -STOP "$card"
+out=$("$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- 'g='"$g"'; s='"$settle"'
+	d=$(basename $(readlink /sys/class/loom/loom0/device)); echo $d >/tmp/unbind.bdf
+	rm -f /tmp/creating /tmp/unbinding
+	setsid $g/hold_ctx ioctl </dev/null >/tmp/creating 2>&1 & p=$!
+	for i in $(seq 300); do grep -q loom_admin /proc/$p/wchan && break; sleep 0.1; done
+	echo "creator sleeps in $(cat /proc/$p/wchan)"
+	grep -q . /tmp/creating || echo "create waiting"
+	(echo $d > /sys/bus/pci/drivers/loom/unbind; echo unbind_rc=$?
+	 sed -n "s/^\(contexts\|dma_bytes\) /\1=/p" /sys/kernel/debug/loom/memory
+	) </dev/null >/tmp/unbinding 2>&1 &
+	sleep $s
+	grep -q . /tmp/unbinding || echo "unbind waiting"' 2>&1)
+[ -n "$card" ] && kill -CONT "$card"
+out="card pid ${card:-none}
+$out
+$(lab_exec 0 'for i in $(seq '"$(lab_scaled 600)"'); do grep -q "^dma_bytes=" /tmp/unbinding && break; sleep 0.2; done
+	for i in $(seq 50); do pgrep -x hold_ctx >/dev/null || break; sleep 0.2; done
+	cat /tmp/unbinding /tmp/creating
+	cat /tmp/unbind.admin_ms > /sys/module/loom/parameters/admin_timeout_ms
+	echo $(cat /tmp/unbind.bdf) > /sys/bus/pci/drivers/loom/bind
+	for i in $(seq 50); do [ -e /dev/loom0 ] && break; sleep 0.1; done; ls /dev/loom0' 2>&1)"
+tap_diag "$out"
+if grep -q '^creator sleeps in loom_admin' <<<"$out" && grep -qx 'create waiting' <<<"$out" &&
+	grep -qx 'unbind waiting' <<<"$out" &&
+	grep -qx 'unbind_rc=0' <<<"$out"; then
+	tap_ok "an unbind while CTX_CREATE waits for the frozen card's CTX_ENABLE returns once the card answers"
+else
+	tap_fail "an unbind while CTX_CREATE waits for the frozen card's CTX_ENABLE returns once the card answers ($(grep -E 'sleeps in|waiting|unbind_rc' <<<"$out" | tr '\n' ' '))"
+fi
+if grep -q '^ioctl: CTX_CREATE: Input/output error' <<<"$out"; then
+	tap_ok "that CTX_CREATE answers EIO"
+else
+	tap_fail "that CTX_CREATE answers EIO ($(grep '^ioctl: ' <<<"$out"))"
+fi
+if grep -qx 'contexts=0' <<<"$out" && grep -qx 'dma_bytes=0' <<<"$out"; then
+	tap_ok "the waiting context's memory is freed by the time the unbind returns"
+else
+	tap_fail "the waiting context's memory is freed by the time the unbind returns (debugfs loom/memory then: $(grep -E '^(contexts|dma_bytes)=' <<<"$out" | tr '\n' ' '))"
+fi
+if grep -q '^/dev/loom0$' <<<"$out"; then tap_ok "bound again after it: /dev/loom0 is back"
+else tap_fail "bound again after it: /dev/loom0 is back"; fi
 
 if "$LOOM_LAB" check-log --dir "$LAB_DIR"; then
 	tap_ok "guest kernel log has no oops, BUG or warning"

@@ -65,7 +65,7 @@ ok_if "a member of group loom opens /dev/loom0 (DEV_INFO works), a non-member ge
 # udev is slow in a loaded TCG guest: this one may take minutes
 "$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 300 0 -- 'd=$(basename "$(readlink /sys/class/loom/loom0/device)")
 	echo $d > /sys/bus/pci/drivers/loom/unbind && echo $d > /sys/bus/pci/drivers/loom/bind &&
-	udevadm settle --timeout=240 && '"$node_perms" >"$out/o" 2>&1
+	udevadm settle --timeout='"$(lab_scaled 240)"' && '"$node_perms" >"$out/o" 2>&1
 echo $? >"$out/rc"
 ok_if "after unbind and bind the running udevd gives the new /dev/loom0 root:loom 0660 again" \
 	'grep -qx "root loom 660" "$out/o"'
