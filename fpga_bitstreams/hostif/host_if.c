@@ -599,12 +599,7 @@ static void hif_source_ack(struct card *c, const struct loom_pkt_hdr *h, const v
 		op->pkts_out--;
 		x->pkts_out--;
 	}
-	/*
-	 * The first error ends the operation at once: its other packets'
-	 * answers may never come (a response dropped at a dead port is not
-	 * answered), and the ones that do are stale from now on.
-	 */
-	if (op->acked == op->len || op->status != LOOM_CQE_ST_OK)
+	if (op->acked == op->len)
 		hif_op_finish(c, idx, op, LOOM_CQE_ST_OK);
 }
 
