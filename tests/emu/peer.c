@@ -99,10 +99,18 @@ static int peer_send_status(struct peer *p)
 	return peer_send(p, frame, n);
 }
 
-/* NAK @ack from the card: resend what we still have from @ack + 1 on. */
+/*
+ * NAK @ack from the card: resend what we still have from @ack + 1 on, each
+ * frame with our acknowledgement as it is now (as the card's link unit
+ * does): the one it first carried may be behind what the card has since
+ * heard from us, and a sender's acknowledgement never goes back.
+ */
 static void peer_replay(struct peer *p, uint32_t ack)
 {
 	uint32_t from = ack + 1, n = p->tx_seq - from;
+	uint8_t frame[LOOM_FRAME_MAX];
+	struct loom_frame_hdr h;
+	size_t len;
 
 	p->naks++;
 	if (n > PEER_REPLAY) {
@@ -111,7 +119,14 @@ static void peer_replay(struct peer *p, uint32_t ack)
 		return;
 	}
 	for (uint32_t s = from; s != p->tx_seq; s++) {
-		peer_send(p, p->sent[s % PEER_REPLAY], p->sent_len[s % PEER_REPLAY]);
+		const uint8_t *kept = p->sent[s % PEER_REPLAY];
+
+		memcpy(&h, kept, sizeof(h));
+		h.ack = gbn_rx_ack_value(&p->grx);
+		len = link_encode_hdr(frame, sizeof(frame), &h, kept + LOOM_FRAME_HDR_SIZE, h.len,
+				      NULL, 0);
+		if (len)
+			peer_send(p, frame, len);
 		p->resent++;
 	}
 }
