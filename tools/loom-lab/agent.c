@@ -56,15 +56,27 @@ static const char *host_index = "";
 static void agent_log(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
+/* One write per line, so that the line never interleaves with another
+ * writer's on a shared console or pipe. */
 static void agent_log(const char *fmt, ...)
 {
+	static const char prefix[] = "loom-lab-agent: ";
+	char line[512];
+	size_t n = sizeof(prefix) - 1;
 	va_list ap;
+	int len;
 
-	fprintf(stderr, "loom-lab-agent: ");
+	memcpy(line, prefix, n);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	len = vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (len < 0)
+		len = 0;
+	n += (size_t)len < sizeof(line) - n - 1 ? (size_t)len : sizeof(line) - n - 2;
+	line[n++] = '\n';
+	if (write(STDERR_FILENO, line, n) < 0) {
+		/* nowhere left to say it */
+	}
 }
 
 static void send_frame(uint8_t type, uint32_t chan, const void *p, uint32_t len)
