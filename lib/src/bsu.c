@@ -11,12 +11,10 @@
  * read before the op, so no completion is missed between test and sleep.
  */
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <linux/loom.h>

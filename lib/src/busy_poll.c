@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <loom.h>
 
@@ -24,7 +23,6 @@
 #define BUSY_POLL_GROW_START_US	8
 /* a window shrunk below this is 0 */
 #define BUSY_POLL_MIN_US	2
-
 
 int loom_busy_poll_init(struct loom_ctx *ctx)
 {

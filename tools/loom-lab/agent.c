@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,6 +24,7 @@
 
 #include "frame.h"
 #include "guest_env.h"
+#include "lab.h"
 #include "sys.h"
 
 #define MAX_JOBS 64
@@ -53,36 +53,10 @@ static int sigchld_pipe[2];
 static const char *tree = "/";
 static const char *host_index = "";
 
-static void agent_log(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-/* One write per line, so that the line never interleaves with another
- * writer's on a shared console or pipe. */
-static void agent_log(const char *fmt, ...)
-{
-	static const char prefix[] = "loom-lab-agent: ";
-	char line[512];
-	size_t n = sizeof(prefix) - 1;
-	va_list ap;
-	int len;
-
-	memcpy(line, prefix, n);
-	va_start(ap, fmt);
-	len = vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		len = 0;
-	n += (size_t)len < sizeof(line) - n - 1 ? (size_t)len : sizeof(line) - n - 2;
-	line[n++] = '\n';
-	if (write(STDERR_FILENO, line, n) < 0) {
-		/* nowhere left to say it */
-	}
-}
-
 static void send_frame(uint8_t type, uint32_t chan, const void *p, uint32_t len)
 {
 	if (write_frame(serial_fd, type, chan, p, len) < 0) {
-		agent_log("cannot write to the serial channel: %s", strerror(errno));
+		lab_info("cannot write to the serial channel: %s", strerror(errno));
 		exit(1);
 	}
 }
@@ -104,7 +78,7 @@ static int open_serial(const char *dev)
 	int fd = open(dev, O_RDWR | O_NOCTTY | O_CLOEXEC);
 
 	if (fd < 0) {
-		agent_log("cannot open serial channel %s: %s", dev, strerror(errno));
+		lab_info("cannot open serial channel %s: %s", dev, strerror(errno));
 		return -1;
 	}
 	if (tcgetattr(fd, &t) == 0) {
@@ -117,10 +91,10 @@ static int open_serial(const char *dev)
 		cfsetispeed(&t, B115200);
 		cfsetospeed(&t, B115200);
 		if (tcsetattr(fd, TCSANOW, &t) < 0)
-			agent_log("cannot make %s raw: %s", dev, strerror(errno));
+			lab_info("cannot make %s raw: %s", dev, strerror(errno));
 		tcflush(fd, TCIOFLUSH);
 	} else {
-		agent_log("%s is not a terminal (%s); using it as is", dev,
+		lab_info("%s is not a terminal (%s); using it as is", dev,
 			  strerror(errno));
 	}
 	return fd;
@@ -303,7 +277,7 @@ static void job_stdin(uint32_t chan, const uint8_t *p, uint32_t len, bool eof)
 	} else if (len) {
 		nb = realloc(j->in_buf, j->in_len + len);
 		if (!nb) {
-			agent_log("out of memory for the stdin of channel %u", chan);
+			lab_info("out of memory for the stdin of channel %u", chan);
 			drop_stdin(j);
 			return;
 		}
@@ -330,7 +304,7 @@ static void handle_frame(const struct lab_frame *f)
 		kill_job(f->chan);
 		break;
 	default:
-		agent_log("ignoring unexpected %s frame on channel %u",
+		lab_info("ignoring unexpected %s frame on channel %u",
 			  lab_frame_type_name(f->type), f->chan);
 	}
 }
@@ -441,6 +415,7 @@ int main(int argc, char **argv)
 	struct utsname uts;
 	int c;
 
+	lab_prog = "loom-lab-agent";
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': dev = optarg; break;
@@ -470,7 +445,7 @@ int main(int argc, char **argv)
 	lab_decoder_init(dec);
 	uname(&uts);
 	send_frame(LAB_FRAME_READY, 0, uts.release, (uint32_t)strlen(uts.release));
-	agent_log("ready on %s, tree %s", dev, tree);
+	lab_info("ready on %s, tree %s", dev, tree);
 
 	for (;;) {
 		struct pollfd pfd[2 + 3 * MAX_JOBS];
@@ -500,7 +475,7 @@ int main(int argc, char **argv)
 			}
 		}
 		if (poll(pfd, (nfds_t)nfd, timeout) < 0 && errno != EINTR) {
-			agent_log("poll failed: %s", strerror(errno));
+			lab_info("poll failed: %s", strerror(errno));
 			return 1;
 		}
 		if (pfd[1].revents) {
@@ -535,10 +510,10 @@ int main(int argc, char **argv)
 				while (lab_decoder_next(dec, &f))
 					handle_frame(&f);
 				if (dec->dropped != before)
-					agent_log("skipped %lu damaged bytes on the serial channel",
+					lab_info("skipped %lu damaged bytes on the serial channel",
 						  dec->dropped - before);
 			} else if (n < 0 && errno != EINTR && errno != EAGAIN) {
-				agent_log("serial read failed: %s", strerror(errno));
+				lab_info("serial read failed: %s", strerror(errno));
 				sleep(1);
 			}
 		} else if (pfd[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {

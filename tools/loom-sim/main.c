@@ -170,6 +170,23 @@ static int parse_u64(const char *opt, const char *v, uint64_t *out)
 	return 0;
 }
 
+/* @opt N: a packet size in flits, 1 to 1024 (the largest packet). */
+static int parse_packet_size(const char *opt, const char *arg, unsigned int *flits)
+{
+	char fmt[96];
+	uint64_t v;
+
+	if (parse_u64(opt, arg, &v))
+		return CLI_EXIT_USAGE;
+	if (v == 0 || v > 1024) {
+		snprintf(fmt, sizeof(fmt), "%s %%s: a packet has 1 flit or more "
+			 "(at most the largest packet)", opt);
+		return usage_error(fmt, arg);
+	}
+	*flits = (unsigned int)v;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct cli *a)
 {
 	enum {
@@ -279,12 +296,8 @@ static int parse_args(int argc, char **argv, struct cli *a)
 					return CLI_EXIT_USAGE;
 				break;
 			}
-			if (parse_u64("--packet-flits", optarg, &v))
+			if (parse_packet_size("--packet-flits", optarg, &c->packet_flits))
 				return CLI_EXIT_USAGE;
-			if (v == 0 || v > 1024)
-				return usage_error("--packet-flits %s: a packet has 1 flit or more "
-						   "(at most the largest packet)", optarg);
-			c->packet_flits = (unsigned int)v;
 			break;
 		case O_BURST: {
 			double on, off;
@@ -309,12 +322,8 @@ static int parse_args(int argc, char **argv, struct cli *a)
 				return usage_error("--requests '%s': expected put, get or amo", optarg);
 			break;
 		case O_RESPFLITS:
-			if (parse_u64("--response-flits", optarg, &v))
+			if (parse_packet_size("--response-flits", optarg, &c->response_flits))
 				return CLI_EXIT_USAGE;
-			if (v == 0 || v > 1024)
-				return usage_error("--response-flits %s: a packet has 1 flit or more "
-						   "(at most the largest packet)", optarg);
-			c->response_flits = (unsigned int)v;
 			break;
 		case O_OUTSTANDING:
 		case O_RESPQUEUE: {

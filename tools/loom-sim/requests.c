@@ -22,6 +22,11 @@ bool sim_is_request(uint8_t type)
 	return type == LOOM_PKT_GET_REQ || type == LOOM_PKT_AMO_REQ;
 }
 
+bool sim_is_response(uint8_t type)
+{
+	return type == LOOM_PKT_GET_RESP || type == LOOM_PKT_AMO_RESP;
+}
+
 uint8_t sim_response_type(uint8_t type)
 {
 	return type == LOOM_PKT_AMO_REQ ? LOOM_PKT_AMO_RESP : LOOM_PKT_GET_RESP;

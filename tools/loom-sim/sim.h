@@ -275,6 +275,8 @@ uint64_t sim_rtt_percentile(const struct sim *s, double q);
 const char *sim_requests_name(enum sim_requests r);
 /* Is @type a request its destination answers? */
 bool sim_is_request(uint8_t type);
+/* Is @type a response, going back to its requester? */
+bool sim_is_response(uint8_t type);
 /* The response type answering request @type. */
 uint8_t sim_response_type(uint8_t type);
 /* Check the request options and set the VCs and sizes; 0 or -1 with @err. */

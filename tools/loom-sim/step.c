@@ -213,11 +213,6 @@ static uint64_t get64(const uint8_t *b)
 	return v;
 }
 
-static bool is_response(uint8_t type)
-{
-	return type == LOOM_PKT_GET_RESP || type == LOOM_PKT_AMO_RESP;
-}
-
 /*
  * The header of a packet of this run: its type and class, created in
  * 'offset'; a response carries its request's creation in 'aux'.
@@ -226,7 +221,7 @@ static void make_header(const struct sim *s, int src, const struct sim_pkt *p, u
 {
 	memset(h, 0, LOOM_PKT_HDR_SIZE);
 	h[0] = p->type;
-	h[1] = is_response(p->type) && !s->cfg.merged_classes ? LOOM_CLASS_RESP : LOOM_CLASS_REQ;
+	h[1] = sim_is_response(p->type) && !s->cfg.merged_classes ? LOOM_CLASS_RESP : LOOM_CLASS_REQ;
 	put16(h + 2, (uint16_t)payload_of(s, p->flits));
 	put16(h + 4, (uint16_t)p->dst);
 	put16(h + 8, (uint16_t)src);
@@ -352,7 +347,7 @@ static void delivered(struct sim *s, int i, const uint8_t *h, uint64_t t)
 			type_name(h[0]));
 	if (sim_is_request(h[0]))
 		answer(s, &s->term[i], h, t);
-	else if (is_response(h[0]))
+	else if (sim_is_response(h[0]))
 		round_trip(s, &s->term[i], h, t);
 	s->st.total_delivered++;
 	s->in_network--;
