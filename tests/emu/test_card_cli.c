@@ -31,7 +31,7 @@ static int run_card(const char *const *args, char *err, size_t errlen)
 	pid_t pid;
 	ssize_t n;
 
-	fabric_card_bin(bin, sizeof(bin));
+	fabric_card_bin(bin, sizeof(bin), f.sanitized_card);
 	fabric_path(&f, path, sizeof(path), "stderr.txt");
 	argv[argc++] = bin;
 	for (int i = 0; args[i] && argc < 31; i++)
@@ -99,6 +99,8 @@ int main(void)
 	tap_plan(7);
 	if (fabric_init(&f, 60))
 		return 1;
+	/* bad options reach the card: the card built with the sanitizers */
+	f.sanitized_card = true;
 	for (unsigned int i = 0; i < nbad; i++) {
 		int rc = run_card(bad[i].args, err, sizeof(err));
 
