@@ -37,6 +37,7 @@
 #define RUN_STEPS	4096	/* edges between two looks at the sockets */
 #define PUBLISH_STEPS	65536	/* edges between two counter publications while busy */
 #define COALESCE_CARD	64	/* cycles: a request's answer leaves within them */
+#define NEAR_EVENT_US	100	/* in its own time, a card jumps to an event this close */
 
 struct cable_opt {
 	bool set;
@@ -852,6 +853,22 @@ static bool run_busy(uint64_t limit)
 	return true;
 }
 
+/*
+ * In its own time (no --lane-mbps) the card does not wait in wall time for
+ * an event a few cycles ahead (a coalesced acknowledgement, a credit on its
+ * wire, a pipeline stage): epoll_wait sleeps at least a millisecond, which
+ * would add one to every hop.  Such an event is due at once; only the
+ * longer waits, the timers that stand for a silent peer or a lost frame,
+ * pass in wall time.  True, with the event's cycle in @next, for a near one.
+ */
+static bool near_event(const struct card *c, uint64_t *next)
+{
+	uint64_t near = (uint64_t)emu.clk.khz * NEAR_EVENT_US / 1000;
+
+	*next = card_next_event(c);
+	return *next != UINT64_MAX && *next > c->now && *next - c->now <= near;
+}
+
 /* Milliseconds until wall time @ns, rounded up; 0 if it passed. */
 static int ms_until(uint64_t ns, uint64_t now)
 {
@@ -876,7 +893,7 @@ static void run(void)
 {
 	struct card *c = &emu.card;
 	struct epoll_event evs[32];
-	bool busy = true;
+	bool busy = true, jump;
 	uint64_t last_service = 0;
 
 	emu_clock_anchor(&emu.clk, emu_now_ns(), c->now);
@@ -885,8 +902,12 @@ static void run(void)
 		uint64_t now = emu_now_ns(), next;
 		int n;
 
+		jump = false;
 		if (busy && !emu.clk.realtime) {
 			timeout = 0;
+		} else if (!emu.clk.realtime && near_event(c, &next)) {
+			timeout = 0;	/* look at the sockets, then jump */
+			jump = true;
 		} else {
 			next = card_next_event(c);
 			/* in real time, the next cycle comes at its wall time */
@@ -909,7 +930,9 @@ static void run(void)
 			die("epoll_wait failed");
 		now = emu_now_ns();
 		/* the cycles of the wait pass first, then the inputs arrive */
-		if (!busy || emu.clk.realtime)
+		if (jump)
+			card_skip_to(c, next);
+		else if (!busy || emu.clk.realtime)
 			follow_wall_time(emu_clock_cycle_at(&emu.clk, now));
 		for (int i = 0; i < n; i++) {
 			struct ev_handler *h = evs[i].data.ptr;
