@@ -199,6 +199,8 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r,
 		   struct fm_cdg_edges *es, unsigned char *used)
 {
 	struct fm_hop *hops = malloc((size_t)g->nodes * sizeof(*hops));
+	size_t nv = (size_t)g->nodes * (size_t)g->ports * FM_NUM_VCS;
+	uint64_t *seen;
 
 	if (!hops)
 		return -1;
@@ -206,24 +208,43 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r,
 		free(hops);
 		return collect_adaptive(g, r, es, used);
 	}
+	/*
+	 * An edge leaves vertex v for a channel of the node v's channel
+	 * leads to: bit (v * ports + port) * VCS + vc of seen marks it taken,
+	 * so each edge is added once and the list is sorted once.
+	 */
+	seen = calloc((nv * (size_t)g->ports * FM_NUM_VCS + 63) / 64, sizeof(*seen));
+	if (!seen) {
+		free(hops);
+		return -1;
+	}
 	for (int s = 0; s < g->nodes; s++) {
 		for (int d = 0; d < g->nodes; d++) {
 			int stuck, n = routes_walk(g, r, s, d, hops, &stuck);
 
 			for (int i = 0; i < n; i++) {
-				used[vertex_id(g, &hops[i])] = 1;
-				if (i + 1 < n &&
-				    cdg_edges_add(es, vertex_id(g, &hops[i]),
-						  vertex_id(g, &hops[i + 1]))) {
+				uint32_t v = vertex_id(g, &hops[i]);
+				size_t bit;
+
+				used[v] = 1;
+				if (i + 1 == n)
+					continue;
+				bit = ((size_t)v * (size_t)g->ports + (size_t)hops[i + 1].port) *
+				      FM_NUM_VCS + (size_t)hops[i + 1].vc;
+				if (seen[bit / 64] & (uint64_t)1 << bit % 64)
+					continue;
+				seen[bit / 64] |= (uint64_t)1 << bit % 64;
+				if (cdg_edges_add(es, v, vertex_id(g, &hops[i + 1]))) {
 					free(hops);
+					free(seen);
 					return -1;
 				}
 			}
 		}
-		/* keep memory bounded: dedup as we go */
-		cdg_edges_dedup(es);
 	}
+	cdg_edges_dedup(es);
 	free(hops);
+	free(seen);
 	return 0;
 }
 
