@@ -218,8 +218,9 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r,
 		free(hops);
 		return -1;
 	}
-	for (int s = 0; s < g->nodes; s++) {
-		for (int d = 0; d < g->nodes; d++) {
+	/* destination outermost: its walks read one column of the tables */
+	for (int d = 0; d < g->nodes; d++) {
+		for (int s = 0; s < g->nodes; s++) {
 			int stuck, n = routes_walk(g, r, s, d, hops, &stuck);
 
 			for (int i = 0; i < n; i++) {

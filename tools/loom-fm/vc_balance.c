@@ -43,8 +43,10 @@ static int count_routes(const struct fm_graph *g, const struct fm_routes *r, int
 
 	if (!hops)
 		return -1;
-	for (int s = first; s < first + count; s++) {
-		for (int d = first; d < first + count; d++) {
+	/* destination outermost: the walks toward one destination read one
+	 * column of the tables, which stays in the cache */
+	for (int d = first; d < first + count; d++) {
+		for (int s = first; s < first + count; s++) {
 			int stuck, n = s == d ? 0 : routes_walk(g, r, s, d, hops, &stuck);
 
 			for (int i = 0; i < n; i++) {
