@@ -63,6 +63,9 @@ static const char usage_text[] =
 "  --param NAME=V     a router parameter (router-model.rst), e.g. VCS=3,\n"
 "                     FLIT_BYTES=64, BUF_DEPTH=8; repeatable\n"
 "  --link-latency C   cycles per link (default 1)\n"
+"  --rt-entries N     routing entries of the simulated cards, at least the\n"
+"                     nodes (default: the nodes rounded up to 32; the card\n"
+"                     has 1024)\n"
 "  --pattern P        uniform (default), permutation, transpose, bitcomp,\n"
 "                     tornado, neighbour, hotspot[:NODE[:FRACTION]]\n"
 "  --load L           offered load, flits per node per cycle, 0 < L <= 1\n"
@@ -193,7 +196,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
 		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
-		O_TIES, O_VCASSIGN, O_VALIDATE, O_QUICK, O_PLOT, O_REQUESTS, O_RESPFLITS,
+		O_TIES, O_VCASSIGN, O_RT_ENTRIES, O_VALIDATE, O_QUICK, O_PLOT, O_REQUESTS, O_RESPFLITS,
 		O_OUTSTANDING, O_RESPQUEUE, O_CLASSES,
 	};
 	static const struct option longopts[] = {
@@ -207,6 +210,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "router", required_argument, NULL, O_ROUTER },
 		{ "param", required_argument, NULL, O_PARAM },
 		{ "link-latency", required_argument, NULL, O_LINK },
+		{ "rt-entries", required_argument, NULL, O_RT_ENTRIES },
 		{ "pattern", required_argument, NULL, O_PATTERN },
 		{ "load", required_argument, NULL, O_LOAD },
 		{ "packet-flits", required_argument, NULL, O_PFLITS },
@@ -281,6 +285,14 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			if (v > CHAN_LINE_MAX_LATENCY)
 				return usage_error("--link-latency %s: at most 256 cycles", optarg);
 			c->link_latency = (unsigned int)v;
+			break;
+		case O_RT_ENTRIES:
+			if (parse_u64("--rt-entries", optarg, &v))
+				return CLI_EXIT_USAGE;
+			if (v < 1 || v > FM_MAX_LOGICAL)
+				return usage_error("--rt-entries %s: 1 to 65536 entries (the packet "
+						   "header's 16-bit destination)", optarg);
+			c->rt_entries = (unsigned int)v;
 			break;
 		case O_PATTERN:
 			c->pattern = optarg;
