@@ -452,11 +452,6 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 	s->lo = sim_rank_lo(s->nodes, c->ranks, c->rank);
 	s->hi = sim_rank_lo(s->nodes, c->ranks, c->rank + 1);
 	s->terminals = graph_terminals(s->g);
-	if (build_params(s, s->ports, err, errlen) || build_routes(s, err, errlen) ||
-	    build_packets(s, err, errlen))
-		return -1;
-	if (traffic_init(&s->traffic, c->pattern, s->g, c->seed, err, errlen))
-		return -1;
 	/* the entries loom-fm manages: the node count rounded up to FM_RT_SPAN */
 	s->rt_entries = (unsigned int)((s->nodes + FM_RT_SPAN - 1) / FM_RT_SPAN * FM_RT_SPAN);
 	if (c->rt_entries) {
@@ -469,6 +464,11 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		}
 		s->rt_entries = c->rt_entries;
 	}
+	if (build_params(s, s->ports, err, errlen) || build_routes(s, err, errlen) ||
+	    build_packets(s, err, errlen))
+		return -1;
+	if (traffic_init(&s->traffic, c->pattern, s->g, c->seed, err, errlen))
+		return -1;
 	s->rt = zalloc((size_t)s->nodes * 2 * s->rt_entries, sizeof(uint32_t), &oom);
 	s->port_cfg = zalloc((size_t)s->nodes * LOOM_MAX_PORTS, sizeof(uint32_t), &oom);
 	s->start_vc1 = zalloc((size_t)s->nodes * ((s->rt_entries + 31) / 32), sizeof(uint32_t),
