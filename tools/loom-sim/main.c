@@ -554,6 +554,76 @@ struct bench_case {
 	double load;
 };
 
+/*
+ * How cost grows with the fabric, 64 to 4096 routers and a 4864-router
+ * fat tree: build time (routes, checks, tables), run rate, memory
+ * resident after the build and at the peak of the process so far.
+ */
+static int bench_growth(void)
+{
+	static const struct bench_case cases[] = {
+		{ "torus:4x4x4", "torus:4x4x4", 0.1 },
+		{ "torus:8x8x4", "torus:8x8x4", 0.1 },
+		{ "torus:8x8x8", "torus:8x8x8", 0.1 },
+		{ "torus:16x8x8", "torus:16x8x8", 0.1 },
+		{ "torus:16x16x8", "torus:16x16x8", 0.1 },
+		{ "torus:16x16x16", "torus:16x16x16", 0.1 },
+		{ "fattree:16:3 (4096 terminals)", "fattree:16:3", 0.1 },
+	};
+	static const char *const params[] = { "VCS=3", "FLIT_BYTES=64" };
+	char err[1024];
+
+	printf("\ngrowth with size: the same routers and traffic at 0.1 flits/node/cycle, 100 + "
+	       "500 cycles;\nstart VCs by time of crossing (--vc-assign crossing); the fat tree "
+	       "with 2 VCs and\nupdown's adaptive up-routes.  build: routes, checks and tables "
+	       "(CPU s); rss: resident\nafter the build; router: one router's state; tables: "
+	       "one router's routing table.\n");
+	printf("%-30s %7s %8s %8s %11s %9s %9s %9s %8s\n", "case", "routers", "build-s",
+	       "run-s", "node-cyc/s", "rss-MiB", "peak-MiB", "router-B", "tables-B");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool clos = !strncmp(cases[i].topology, "fattree", 7);
+		struct sim_config c;
+		struct sim s;
+		double c0, c1, c2;
+		long rss;
+
+		sim_config_default(&c);
+		c.topology = cases[i].topology;
+		c.router = "xbar";
+		c.params[0] = clos ? "VCS=2" : params[0];
+		c.params[1] = params[1];
+		c.nparams = 2;
+		c.engine_opts.vc_balance = false;
+		c.packet_flits = 1;
+		c.load = cases[i].load;
+		c.seed = 1;
+		c.warmup = 100;
+		c.measure = 500;
+		c.drain_max = 1000;
+		c0 = cpu_seconds();
+		if (sim_build(&s, &c, err, sizeof(err))) {
+			fprintf(stderr, "loom-sim: bench %s: %s\n", cases[i].what, err);
+			sim_free(&s);
+			return 1;
+		}
+		c1 = cpu_seconds();
+		rss = status_kib("VmRSS: %ld kB");
+		if (sim_run(&s, err, sizeof(err))) {
+			fprintf(stderr, "loom-sim: bench %s: %s\n", cases[i].what, err);
+			sim_free(&s);
+			return 1;
+		}
+		c2 = cpu_seconds();
+		printf("%-30s %7d %8.2f %8.2f %11.0f %9.1f %9.1f %9zu %8zu\n", cases[i].what,
+		       s.nodes, c1 - c0, c2 - c1, (double)s.now * s.nodes / (c2 - c1),
+		       rss / 1024.0, status_kib("VmHWM: %ld kB") / 1024.0, router_memory(s.r[0]),
+		       (size_t)s.rt_entries * 8);
+		fflush(stdout);
+		sim_free(&s);
+	}
+	return 0;
+}
+
 static int bench(void)
 {
 	static const struct bench_case cases[] = {
@@ -626,7 +696,7 @@ static int bench(void)
 	}
 	printf("goals: 8x8x8 torus at half saturation >= 1.5 M node-cycles/s, 16x16 at "
 	       "saturation >= 2 M node-cycles/s\n");
-	return 0;
+	return bench_growth();
 }
 
 /*
