@@ -554,6 +554,25 @@ struct bench_case {
 	double load;
 };
 
+/* A bench run: xbar routers of @vcs and 64-byte flits, 1-flit uniform packets. */
+static void bench_config(struct sim_config *c, const struct bench_case *b, const char *vcs,
+			 uint64_t warmup, uint64_t measure)
+{
+	sim_config_default(c);
+	c->topology = b->topology;
+	c->router = "xbar";
+	c->params[0] = vcs;
+	c->params[1] = "FLIT_BYTES=64";
+	c->nparams = 2;
+	c->packet_flits = 1;
+	c->load = b->load;
+	c->pattern = "uniform";
+	c->seed = 1;
+	c->warmup = warmup;
+	c->measure = measure;
+	c->drain_max = 1000;
+}
+
 /*
  * How cost grows with the fabric, 64 to 4096 routers and a 4864-router
  * fat tree: build time (routes, checks, tables), run rate, memory
@@ -570,7 +589,6 @@ static int bench_growth(void)
 		{ "torus:16x16x16", "torus:16x16x16", 0.1 },
 		{ "fattree:16:3 (4096 terminals)", "fattree:16:3", 0.1 },
 	};
-	static const char *const params[] = { "VCS=3", "FLIT_BYTES=64" };
 	char err[1024];
 
 	printf("\ngrowth with size: the same routers and traffic at 0.1 flits/node/cycle, 100 + "
@@ -587,19 +605,8 @@ static int bench_growth(void)
 		double c0, c1, c2;
 		long rss;
 
-		sim_config_default(&c);
-		c.topology = cases[i].topology;
-		c.router = "xbar";
-		c.params[0] = clos ? "VCS=2" : params[0];
-		c.params[1] = params[1];
-		c.nparams = 2;
+		bench_config(&c, &cases[i], clos ? "VCS=2" : "VCS=3", 100, 500);
 		c.engine_opts.vc_balance = false;
-		c.packet_flits = 1;
-		c.load = cases[i].load;
-		c.seed = 1;
-		c.warmup = 100;
-		c.measure = 500;
-		c.drain_max = 1000;
 		c0 = cpu_seconds();
 		if (sim_build(&s, &c, err, sizeof(err))) {
 			fprintf(stderr, "loom-sim: bench %s: %s\n", cases[i].what, err);
@@ -635,7 +642,6 @@ static int bench(void)
 		{ "8x8 torus, 0.2", "torus:8x8", 0.2 },
 		{ "16x16 torus, 0.05", "torus:16x16", 0.05 },
 	};
-	static const char *const params[] = { "VCS=3", "FLIT_BYTES=64" };
 	char err[1024];
 
 	printf("loom-sim --bench: xbar routers, 3 VCs, 64-byte flits, 1-flit packets, uniform\n"
@@ -651,19 +657,7 @@ static int bench(void)
 		struct sim s;
 		double t0, t1, c0, c1;
 
-		sim_config_default(&c);
-		c.topology = cases[i].topology;
-		c.router = "xbar";
-		c.params[0] = params[0];
-		c.params[1] = params[1];
-		c.nparams = 2;
-		c.packet_flits = 1;
-		c.load = cases[i].load;
-		c.pattern = "uniform";
-		c.seed = 1;
-		c.warmup = 200;
-		c.measure = 1000;
-		c.drain_max = 1000;
+		bench_config(&c, &cases[i], "VCS=3", 200, 1000);
 		if (sim_build(&s, &c, err, sizeof(err))) {
 			fprintf(stderr, "loom-sim: bench %s: %s\n", cases[i].what, err);
 			sim_free(&s);
