@@ -32,11 +32,14 @@
  * the submitter's task and completes from there, like LOOM_URING_SUBMIT.
  *
  * io_uring on 6.1 cannot cancel a command the driver holds: a ring torn
- * down, or a process exiting, waits for every outstanding wait.  The wait's
- * timer therefore fires at least every LOOM_UWAIT_EXIT_CHECK_NS and
- * completes the wait with -ECANCELED as soon as the process that submitted
- * it is exiting or exec()ing (SIGNAL_GROUP_EXIT, which a fatal signal sets
- * at once): a process with waits outstanding can always be killed.
+ * down, a process exiting and an execve() wait for every outstanding
+ * wait.  The wait's timer therefore fires at least every
+ * LOOM_UWAIT_EXIT_CHECK_NS and completes the wait with -ECANCELED as soon
+ * as the process that submitted it is exiting or in execve()
+ * (loom_uwait_owner_gone()): a process with waits outstanding can always
+ * be killed, and its execve() goes on within one check.  A ring torn down
+ * while its process lives on waits at most for the wait's timeout
+ * (LOOM_URING_MAX_TIMEOUT_NS).
  */
 #include <linux/hrtimer.h>
 #include <linux/io_uring.h>
@@ -156,13 +159,27 @@ static void loom_uwait_finish_list(struct list_head *claimed, bool sync_timers)
 	}
 }
 
-/* Is the process that submitted @w exiting, or replacing itself (exec)? */
+/*
+ * Is the process that submitted @w exiting, or replacing itself (exec)?
+ * @w->owner is the leader of its thread group at submission.  An exit or
+ * fatal signal sets SIGNAL_GROUP_EXIT at once.  An execve() in a thread
+ * other than the leader sets group_exec_task while it kills the other
+ * threads, the leader among them, and then takes the leader's place: the
+ * old leader is no longer its own group leader.  An execve() in the
+ * leader (always in a single-threaded process) shows only in the
+ * leader's in_execve, set from the start of execve() to its end; io_uring
+ * waits for the caller's requests in the middle (io_uring_task_cancel()).
+ */
 static bool loom_uwait_owner_gone(const struct loom_uwait *w)
 {
-	const struct signal_struct *sig = w->owner->signal;
+	struct task_struct *owner = w->owner;
+	const struct signal_struct *sig = owner->signal;
 
 	return (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT) ||
-	       READ_ONCE(sig->group_exec_task);
+	       READ_ONCE(sig->group_exec_task) ||
+	       READ_ONCE(owner->group_leader) != owner ||
+	       /* a bit the task writes itself: stale, it costs one check */
+	       data_race(owner->in_execve != 0);
 }
 
 /* When the timer fires next: the deadline, or the next check before it. */
