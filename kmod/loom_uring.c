@@ -37,12 +37,15 @@
  * LOOM_UWAIT_EXIT_CHECK_NS and completes the wait with -ECANCELED as soon
  * as the process that submitted it is exiting or in execve()
  * (loom_uwait_owner_gone()): a process with waits outstanding can always
- * be killed, and its execve() goes on within one check.  A ring torn down
- * while its process lives on waits at most for the wait's timeout
- * (LOOM_URING_MAX_TIMEOUT_NS).
+ * be killed, and its execve() goes on within one check.  The same check
+ * completes a wait whose ring is torn down (loom_uwait_ring_dying()),
+ * which otherwise would keep the file, its contexts and the module until
+ * the wait's timeout.
  */
 #include <linux/hrtimer.h>
 #include <linux/io_uring.h>
+#include <linux/io_uring_types.h>
+#include <linux/percpu-refcount.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -56,7 +59,7 @@
 
 /* bytes of sqe->cmd with IORING_SETUP_SQE128 */
 #define LOOM_URING_CMD_BYTES	80
-/* how often a wait looks whether its process is exiting */
+/* how often a wait looks whether its process is exiting or its ring torn down */
 #define LOOM_UWAIT_EXIT_CHECK_NS	(100 * NSEC_PER_MSEC)
 
 enum loom_uwait_kind {
@@ -182,6 +185,18 @@ static bool loom_uwait_owner_gone(const struct loom_uwait *w)
 	       data_race(owner->in_execve != 0);
 }
 
+/*
+ * Is the ring @w was submitted on torn down (its last file closed)?  Its
+ * teardown kills the ring's reference count, which nothing else on 6.1
+ * does, and then waits for every request to end: io_uring has no way to
+ * tell a driver (io_uring_cmd_mark_cancelable() came later).  The request
+ * holds a reference to the ring, so the ring is there to look at.
+ */
+static bool loom_uwait_ring_dying(const struct loom_uwait *w)
+{
+	return percpu_ref_is_dying(&cmd_to_io_kiocb(w->cmd)->ctx->refs);
+}
+
 /* When the timer fires next: the deadline, or the next check before it. */
 static ktime_t loom_uwait_next_tick(const struct loom_uwait *w, ktime_t now)
 {
@@ -201,7 +216,7 @@ static enum hrtimer_restart loom_uwait_timeout(struct hrtimer *timer)
 
 	if (!ktime_before(now, w->deadline))
 		res = -ETIME;
-	else if (loom_uwait_owner_gone(w))
+	else if (loom_uwait_owner_gone(w) || loom_uwait_ring_dying(w))
 		res = -ECANCELED;
 	if (!res) {
 		hrtimer_set_expires(timer, loom_uwait_next_tick(w, now));

@@ -23,7 +23,9 @@
  * one calling exit() and one calling execve() (single-threaded, and in a
  * second thread) while 60-second waits are outstanding on every kind of ring
  * (inline and from io-wq) is gone, or runs its new program, within 3 s:
- * io_uring makes exit and execve() wait for the requests the driver holds.
+ * io_uring makes exit and execve() wait for the requests the driver holds;
+ * a ring of each kind closed with 60-second waits outstanding while its
+ * process lives on lets go of the file and its context within 3 s.
  *
  *   uring_paths_test [DEVICE]      default /dev/loom0
  */
@@ -479,13 +481,60 @@ static void test_exit_with_waits(enum exit_how how)
 	      dt, killed ? ", had to be killed" : "", status);
 }
 
+/*
+ * A ring of @kind closed, and the file closed, while 60-second waits are
+ * outstanding on it (inline and from io-wq) and the process lives on:
+ * the waits end and the file with its context goes within 3 s, which
+ * shows as the context's card index being free for another file.
+ */
+static void test_ring_closed_under_waits(enum ring_kind kind)
+{
+	struct loom_ctx_create cr = {
+		.argsz = sizeof(cr), .flags = LOOM_CTX_F_INDEX, .key = 0x5a7e,
+		.cmdq_entries = 16, .cq_entries = 16, .seg_size = 4096,
+	};
+	struct io_uring ring;
+	int fd, fd2, idx, err = 0;
+	double t0, dt = 0;
+
+	idx = ctx_open(&fd);
+	if (idx < 0 || ring_open(&ring, kind)) {
+		check(0, "%s ring closed under 60 s waits: set up (%s)", ring_name[kind],
+		      idx < 0 ? strerror(-idx) : "io_uring_queue_init");
+		return;
+	}
+	prep_wait(&ring, WAY_INLINE, fd, (uint32_t)idx, LOOM_URING_MAX_TIMEOUT_NS, 1, 1);
+	prep_wait(&ring, WAY_ASYNC, fd, (uint32_t)idx, LOOM_URING_MAX_TIMEOUT_NS, 1, 2);
+	io_uring_submit(&ring);
+	/* the waits are on the file's list */
+	usleep(200000);
+	io_uring_queue_exit(&ring);
+	close(fd);
+	fd2 = open(dev_path, O_RDWR | O_CLOEXEC);
+	t0 = now_s();
+	while (fd2 >= 0 && (dt = now_s() - t0) < 10) {
+		cr.index = (uint32_t)idx;
+		if (!ioctl(fd2, LOOM_IOC_CTX_CREATE, &cr)) {
+			err = 0;
+			break;
+		}
+		err = errno;
+		usleep(20000);
+	}
+	check(fd2 >= 0 && !err && dt < 3,
+	      "a %s ring and its file closed under 60 s waits (inline and io-wq) while the process lives: the file's context %d is free again in %.2f s (under 3 s; last CTX_CREATE of that index: %s)",
+	      ring_name[kind], idx, dt, err ? strerror(err) : "ok");
+	if (fd2 >= 0)
+		close(fd2);
+}
+
 int main(int argc, char **argv)
 {
 	int k, w;
 
 	if (argc > 1)
 		dev_path = argv[1];
-	printf("1..%d\n", RING_KINDS * WAY_COUNT + 6);
+	printf("1..%d\n", RING_KINDS * WAY_COUNT + 6 + RING_KINDS);
 	for (k = 0; k < RING_KINDS; k++)
 		for (w = 0; w < WAY_COUNT; w++)
 			run_case((enum ring_kind)k, (enum issue_way)w);
@@ -494,5 +543,7 @@ int main(int argc, char **argv)
 	test_exit_with_waits(EXIT_CALL);
 	test_exit_with_waits(EXIT_EXEC);
 	test_exit_with_waits(EXIT_EXEC_THREAD);
+	for (k = 0; k < RING_KINDS; k++)
+		test_ring_closed_under_waits((enum ring_kind)k);
 	return test_failed ? 1 : 0;
 }
