@@ -224,12 +224,14 @@ static bool send_one(struct card *c, unsigned int port, struct bsu_wire w)
 		.type = LOOM_PKT_BARRIER,
 		.class = LOOM_CLASS_BARRIER,
 		.src_node = card_logical_id(c),
+		.dst_node = (uint16_t)port,	/* the router sends it out of this port */
 		.key = w.key,
 		.hops = 1,
 		.aux = w.aux,
 	};
 
-	return c->io.port_up(c->io.opaque, port) && c->io.port_send(c->io.opaque, port, &h, NULL);
+	return card_port_up(c, port) && hostport_room(&c->hp, LOOM_CLASS_BARRIER) &&
+	       card_inject(c, &h, NULL);
 }
 
 /* Send what a port's FIFO holds, in order, until the port refuses one. */

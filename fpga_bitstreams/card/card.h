@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The card: register space, routing glue and the state of its engines.
+ * The card: the top that instantiates the hardware blocks, wires them and
+ * clocks them with one clock.
  *
- * The register space is a plain byte array (in the lab: the ivshmem
- * memfd, BAR2 of the guest's device) laid out as the block chain of
- * <loom_hw/regs.h>.  The card's logic never does I/O itself: packets for
- * network ports go through struct card_io, interrupts are collected in
- * vectors_pending and raised by the caller after each service round.
+ *   host interface (hostif/: admin mailbox, DMA engines, rings, doorbells)
+ *     | host port (card/hostport.c: packets <-> flits under credits)
+ *   router (router/: the cycle-level tiled router, one instance)
+ *     | network ports 0..n-1 (link/netport.c: a link unit each, cables)
+ *   BSUs (bsu/) at the host port, maintenance network (maint/) beside the
+ *   router, RMA target (rma/) behind the host interface.
+ *
+ * The register space is a plain byte array (in the lab: the ivshmem memfd,
+ * BAR2 of the guest's device) laid out as the block chain of
+ * <loom_hw/regs.h>.  The card never does I/O itself: whoever runs it
+ * (emu/ for the lab, the native lockstep harness, the simulator) feeds
+ * the link units' framers with the bytes a cable brought and takes the
+ * frames from their outboxes, calls card_service() after a doorbell, and
+ * raises the interrupts collected in vectors_pending.  Documented in
+ * Documentation/hw/card.rst.
  */
 #ifndef LOOM_CARD_CARD_H
 #define LOOM_CARD_CARD_H
@@ -22,20 +33,34 @@
 #include "bsu.h"
 #include "guest_mem.h"
 #include "host_if.h"
+#include "hostport.h"
 #include "maint.h"
 #include "mr_table.h"
+#include "netport.h"
+#include "link/link_params.h"
+#include "router/params.h"
+#include "router/router.h"
 #include "router/route.h"
 #include "strict_regs.h"
 
 #define CARD_N_CTX		64
 #define CARD_RT_ENTRIES		LOOM_MAX_NODES
-#define CARD_DESIGN_VERSION	((0u << 16) | (4u << 8) | 0u)	/* 0.4.0: memory regions */
+#define CARD_DESIGN_VERSION	((0u << 16) | (4u << 8) | 0u)	/* 0.4.0: memory regions, cycle-level blocks */
 #define CARD_DESC		"loom-card-emu"
 #define CARD_FP_TIMEOUT_MS	1000	/* PORTS_FP_TIMEOUT_MS at reset */
 #define CARD_LANES		4	/* lanes per link */
 #define CARD_LANE_THRESHOLD	16	/* LINK_LANE_THRESHOLD at reset */
 #define CARD_LANE_WINDOW_MS	1000	/* LINK_LANE_WINDOW_MS at reset */
-#define CARD_LANE_MBPS		10000	/* emulated bandwidth of one lane */
+#define CARD_CLOCK_KHZ		250000	/* nominal clock: 250 MHz */
+#define CARD_LANE_BYTES		4	/* bytes per lane and cycle (link LANE_BYTES) */
+/* bandwidth of one lane at the nominal clock: 8000 Mbit/s */
+#define CARD_LANE_MBPS		(CARD_LANE_BYTES * 8 * (CARD_CLOCK_KHZ / 1000))
+#define CARD_CLOCK_KHZ_MAX	1000000
+/*
+ * Input buffers per VC: eight packets of the largest size, which covers a
+ * link's credit round trip (a single stream is never credit-bound).
+ */
+#define CARD_VC_PACKETS		8
 
 /* Block layout inside the register window (drivers walk the chain). */
 #define CARD_OFF_FWID		0x0000
@@ -62,18 +87,45 @@
 #define CARD_REGS_MIN		(CARD_BSU_AREA + LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE)
 
 struct hostile;
+struct router;
 
-/* Hooks to the network ports, supplied by whoever runs the card. */
-struct card_io {
-	void *opaque;
-	/* link trained and able to carry packets */
-	bool (*port_up)(void *opaque, unsigned int port);
-	/* may the host interface inject one more request on @port? */
-	bool (*port_can_inject)(void *opaque, unsigned int port);
-	/* queue a packet for transmission; false if it could not be queued */
-	bool (*port_send)(void *opaque, unsigned int port,
-			  const struct loom_pkt_hdr *h, const void *payload);
+/*
+ * What a card is built with (the command line of loom-card, or whoever
+ * instantiates it): fixed while it runs.
+ */
+struct card_params {
+	unsigned int node;
+	unsigned int n_ports;		/* network ports, 0..LOOM_MAX_PORTS */
+	uint32_t clock_khz;		/* nominal clock: timers in ms become cycles */
+	uint32_t op_timeout_ms;		/* an operation without any answer this long fails */
+	struct router_params router;	/* PORTS = n_ports + 1 (the host port) */
+	struct link_params link;	/* FLIT_BYTES, VCS, BUF_DEPTH follow the router */
 };
+
+/*
+ * The card's defaults for @n_ports network ports: the router preset
+ * "card" with CARD_VC_PACKETS maximal packets of input buffer per VC, the
+ * link unit's defaults with the router's flit width, VCs and depth, and
+ * CARD_CLOCK_KHZ.
+ */
+void card_params_default(struct card_params *p, unsigned int node, unsigned int n_ports);
+/*
+ * Make the link follow the router (FLIT_BYTES, VCS, BUF_DEPTH) and check
+ * everything: 0, or -1 with a message naming the parameter, its value and
+ * its limit in @err.
+ */
+int card_params_check(struct card_params *p, char *err, size_t errlen);
+
+/* Per-packet trace (the lockstep harness): @pkt enters or leaves the host port. */
+typedef void (*card_trace_fn)(void *opaque, const struct card *c, const uint8_t *pkt,
+			      bool delivered);
+
+/*
+ * Whether the neighbour on @port may be judged by the forward-progress
+ * timer now (the live lab: false while it has been silent lately and may
+ * be starved of CPU rather than stuck).
+ */
+typedef bool (*card_peer_heard_fn)(void *opaque, unsigned int port);
 
 struct card {
 	uint8_t *regs;
@@ -82,34 +134,57 @@ struct card {
 	unsigned int n_ports;
 	unsigned int n_ctx;
 	bool verbose;
+	struct card_params p;
 	struct guest_mem *gm;
-	struct card_io io;
+	uint64_t now;		/* the clock: cycles since the card started */
+	uint64_t now_ms;	/* the same at the nominal clock, for the host interface */
 	uint32_t boot_rt[CARD_RT_ENTRIES * 2];	/* routing table restored by RESET */
 	/* VC table (PORT_CFG .. START_VC1) restored by RESET */
 	uint8_t boot_vct[LOOM_VCT_SIZE - LOOM_VCT_PORT_CFG];
 	uint32_t resets;	/* admin RESETs: the router core clears its dead flags */
 	struct hif_ctx ctx[CARD_N_CTX];
 	struct maint maint;	/* maintenance network: port slots */
-	uint64_t now_ms;	/* card time, set by whoever runs the card */
 	uint32_t vectors_pending;	/* MSI-X vectors to raise, bit per vector */
 	bool more_work;		/* a service round stopped on its budget */
 	bool killed;		/* 'kill' on the control socket: the card dies */
 	bool stalled;		/* completions wait for completion ring space */
+	bool hif_wake;		/* the host interface has work at the next edge */
 	uint64_t host_drops;	/* packets from the host interface dropped */
 	uint64_t stale_acks;	/* acks for no operation in flight */
 	struct bsu_block bsu;	/* barrier/eureka units */
 	struct mr_table mr;	/* registered memory regions */
 	struct strict_regs strict;	/* --strict-registers: access checking */
 	struct hostile *hostile;	/* its hostile mode (hostile.h), or NULL */
+	/* the router block */
+	struct router *router;
+	struct route_view view;	/* its tables: the ROUTER and VCT registers */
+	unsigned int host_port;	/* router port of the host port (= n_ports) */
+	bool drop_held;		/* a drop event waits for response room */
+	struct router_drop drop;
+	uint32_t fp_timeout_ms;	/* registers last applied to the blocks */
+	uint32_t lane_threshold, lane_window_ms;
+	uint32_t disabled;	/* ports whose CTRL.DISABLE is applied */
+	uint32_t resets_seen;
+	/* the host port and the network ports */
+	struct hostport hp;
+	struct netport port[LOOM_MAX_PORTS];
+	card_trace_fn trace;
+	void *trace_opaque;
+	/* NULL (in one process): the forward-progress timer alone decides */
+	card_peer_heard_fn peer_heard;
+	void *peer_opaque;
+	uint64_t fp_deferred;	/* verdicts deferred on a silent neighbour */
 };
 
 /*
- * Initialise @c over a zeroed register window @regs of @regs_size bytes
- * (>= CARD_REGS_MIN) with @n_ports network ports.  The routing table holds
- * one entry: own node -> host.  Returns false if the window is too small.
+ * Build card @c over a zeroed register window @regs of @regs_size bytes
+ * (>= CARD_REGS_MIN) with parameters @p (card_params_check'ed here too):
+ * every block, its registers and the routing table with one entry (own
+ * node -> host).  False with a message in @err.
  */
-bool card_init(struct card *c, uint8_t *regs, size_t regs_size, unsigned int node,
-	       unsigned int n_ports, struct guest_mem *gm, const struct card_io *io);
+bool card_init(struct card *c, uint8_t *regs, size_t regs_size, const struct card_params *p,
+	       struct guest_mem *gm, char *err, size_t errlen);
+void card_free(struct card *c);
 /* Set routing entry @dst to @port (number or LOOM_RT_PORT_HOST). */
 void card_set_route(struct card *c, unsigned int dst, unsigned int port);
 /* Remember the current routing table and VC table as the reset state. */
@@ -124,19 +199,66 @@ void card_save_boot_config(struct card *c);
  * are kept.
  */
 void card_reset(struct card *c);
-/* Admin mailbox and every context's engines: one round. */
+/*
+ * A doorbell (any kick): the admin and maintenance mailboxes, the
+ * registers software may have written (fault masks, timers, lanes), every
+ * context's engines and the BSU pages, at the current cycle.
+ */
 void card_service(struct card *c);
 
-/* The routing decision for @h with the table in the register space. */
-struct router_decision card_route(const struct card *c, const struct loom_pkt_hdr *h);
+/* ---- the clock ---- */
+/* One clock edge of every block: the end of cycle c->now. */
+void card_step(struct card *c);
 /*
- * Switch a packet: route it to the host interface or a port.  @in_port is
- * the arrival port or -1 for packets made by this card.  Undeliverable
- * requests are answered with an error acknowledgement to their source.
+ * The first cycle >= c->now whose edge changes something without new
+ * input (c->now when the card is busy), or UINT64_MAX: nothing can move
+ * until a cable, a doorbell or the host brings something.
  */
-void card_switch(struct card *c, struct loom_pkt_hdr *h, const void *payload, int in_port);
+uint64_t card_next_event(const struct card *c);
+/* Jump the clock to @cycle (<= card_next_event()) without stepping. */
+void card_skip_to(struct card *c, uint64_t cycle);
+/* Cycles of @ms milliseconds at the card's nominal clock. */
+static inline uint64_t card_ms_cycles(const struct card *c, uint64_t ms)
+{
+	return ms * c->p.clock_khz;
+}
+/* Copy every block's statistics into its registers (PORTS, LINK, COUNTERS). */
+void card_publish(struct card *c);
+
+/* ---- the network ports, as a transport (cable) sees them ---- */
+/* The cable of port @port has a carrier (connected) or not. */
+void card_port_carrier(struct card *c, unsigned int port, bool on);
+static inline struct link_unit *card_port_link(struct card *c, unsigned int port)
+{
+	return &c->port[port].link;
+}
+/* Link of @port trained and carrying packets. */
+bool card_port_up(const struct card *c, unsigned int port);
+
+/* ---- inside the card ---- */
+/*
+ * A packet this card makes (host interface, RMA target, BSUs) enters the
+ * router through the host port; false when its class's queue is full.
+ */
+bool card_inject(struct card *c, const struct loom_pkt_hdr *h, const void *payload);
+/* May the host interface queue one more request? */
+bool card_can_inject(const struct card *c);
 /* Send the acknowledgement of request @req with @status back to its source. */
 void card_respond(struct card *c, const struct loom_pkt_hdr *req, uint8_t status);
+/*
+ * The host port delivers a packet (@avail bytes of payload space behind
+ * the header): barrier packets to the BSUs, the rest to the host
+ * interface.
+ */
+void card_host_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *payload,
+		       unsigned int avail);
+/* The routing decision of the table in the register space (op tracking). */
+struct router_decision card_route(const struct card *c, const struct loom_pkt_hdr *h);
+static inline void card_trace(struct card *c, const uint8_t *pkt, bool delivered)
+{
+	if (c->trace)
+		c->trace(c->trace_opaque, c, pkt, delivered);
+}
 
 /* ---- register access (the window is shared with the host) ---- */
 static inline uint32_t card_rd32(const struct card *c, uint32_t off)

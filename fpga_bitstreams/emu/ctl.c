@@ -237,8 +237,8 @@ void ctl_execute(struct port_set *ps, const char *line, char *out, size_t len)
 			snprintf(out, len, "error: kill takes no argument");
 			return;
 		}
-		ps->port[0].card->killed = true;
-		card_log(ps->port[0].card, "killed through the control socket");
+		ps->card->killed = true;
+		card_log(ps->card, "killed through the control socket");
 		snprintf(out, len, "ok card killed");
 		return;
 	}
@@ -259,7 +259,7 @@ void ctl_execute(struct port_set *ps, const char *line, char *out, size_t len)
 			fault_set_drop(&ps->port[port].fault, rate);
 		else
 			fault_set_corrupt(&ps->port[port].fault, rate);
-		card_log(ps->port[port].card, "port %ld: %s rate %g (control socket)", port,
+		card_log(ps->card, "port %ld: %s rate %g (control socket)", port,
 			 w[0][0] == 'b' ? "bit error" : w[0][0] == 'd' ? "frame drop" :
 			 "frame corruption", rate);
 		snprintf(out, len, "ok port %ld %s %g", port, w[0], rate);

@@ -7,6 +7,7 @@
 #include "admin.h"
 #include "cable_socket.h"
 #include "card.h"
+#include "clock.h"
 #include "ctl.h"
 #include "event.h"
 #include "guest_mem.h"
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -29,7 +31,13 @@
 #define EXIT_USAGE	2
 #define STALL_POLL_MS	2
 #define OPS_POLL_MS	100
-#define LINK_TIMEOUT_MAX_MS	60000
+#define LANE_MBPS_MAX	8000	/* --lane-mbps: the clock at one byte per lane and cycle */
+#define PARAM_SETS_MAX	32
+#define LINK_TIMEOUT_MAX_MS	60000	/* --link-timeout, before the clock's own limit */
+#define RUN_STEPS	4096	/* edges between two looks at the sockets */
+#define PUBLISH_STEPS	65536	/* edges between two counter publications while busy */
+#define COALESCE_CARD	64	/* cycles: a request's answer leaves within them */
+#define NEAR_EVENT_US	100	/* in its own time, a card jumps to an event this close */
 
 struct cable_opt {
 	bool set;
@@ -48,12 +56,16 @@ struct options {
 	const char *ctl;
 	unsigned long long seed;
 	long link_timeout_ms;
+	long op_timeout_ms;
 	long replay_frames;
 	long vc_buffers;
 	long lane_mbps;
-	bool strict_registers;
+	long clock_mhz;
+	struct { const char *name; uint32_t value; bool link; } set[PARAM_SETS_MAX];
+	unsigned int n_set;
 	struct { bool set; unsigned int dim; bool dateline; } vct[LOOM_MAX_PORTS];
 	unsigned int start_vc1[LOOM_MAX_NODES / 32];
+	bool strict_registers;
 	bool hostile;
 	unsigned long long hostile_seed;
 };
@@ -65,11 +77,13 @@ struct emulator {
 	struct ivshmem_server ivs;
 	struct port_set ports;
 	struct ctl_server ctl;
+	struct emu_clock clk;
 	struct hostile hostile;
+	bool kicked;		/* a doorbell or the control socket: a service round */
+	bool guest_kicked;	/* a guest kick since the last strict check */
 	int epfd;
 	int sigfd;
 	bool stop;
-	bool kicked;		/* a guest kick since the last strict check */
 	struct ev_handler sig_ev;
 	struct ev_handler ivs_listen_ev;
 	struct ev_handler ivs_client_ev;
@@ -86,15 +100,19 @@ static void usage(FILE *f)
 "                  --cable PORT=tcp-listen:ADDR:TCPPORT |\n"
 "                  --cable PORT=tcp-connect:HOST:TCPPORT]...\n"
 "                 [--route DST=PORT]... [--ctl PATH] [--seed N]\n"
-"                 [--link-timeout MS] [--replay-frames N] [--vc-buffers N]\n"
-"                 [--lane-mbps M] [--strict-registers] [--hostile SEED]\n"
+"                 [--link-timeout MS] [--op-timeout MS] [--replay-frames N]\n"
+"                 [--vc-buffers N]\n"
+"                 [--clock-mhz MHZ | --lane-mbps M]\n"
+"                 [--router NAME=VALUE]... [--link NAME=VALUE]...\n"
+"                 [--strict-registers] [--hostile SEED]\n"
 "                 [--verbose] [--help]\n"
 "\n"
-"Emulates one loom router card.  The card serves a QEMU ivshmem-doorbell\n"
-"device on SOCK (its register window is the device's BAR2, guest kicks are\n"
-"the device's doorbells, the card raises the guest's MSI-X vectors), does\n"
-"DMA into the guest's RAM through FILE, and carries packets to other cards\n"
-"over cables (UNIX stream sockets on one machine, TCP across machines).\n"
+"Emulates one loom router card, cycle by cycle.  The card serves a QEMU\n"
+"ivshmem-doorbell device on SOCK (its register window is the device's BAR2,\n"
+"guest kicks are the device's doorbells, the card raises the guest's MSI-X\n"
+"vectors), does DMA into the guest's RAM through FILE, and carries the link\n"
+"layer's frames to other cards over cables (UNIX stream sockets on one\n"
+"machine, TCP across machines).\n"
 "\n"
 "Options:\n"
 "  --node N          physical node id, also the initial logical id\n"
@@ -127,27 +145,42 @@ static void usage(FILE *f)
 "                    card's own node defaults to host.  Repeatable.\n"
 "  --ctl PATH        control socket (UNIX stream) for run-time fault\n"
 "                    injection: one-line commands 'ber PORT RATE',\n"
-"                    'drop PORT RATE', 'cut PORT', 'restore PORT',\n"
-"                    'stats PORT', 'help'; answers 'ok ...' or 'error: ...'.\n"
+"                    'drop PORT RATE', 'corrupt PORT RATE', 'cut PORT',\n"
+"                    'restore PORT', 'stats PORT', 'kill', 'help'; answers\n"
+"                    'ok ...' or 'error: ...'.\n"
 "  --seed N          seed of the fault injection random streams (default\n"
 "                    1); the same seed injects the same faults.\n"
 "  --link-timeout MS link-layer ack timeout: unacknowledged frames are\n"
-"                    replayed after MS ms without progress (1..%d,\n"
-"                    default %u).\n"
+"                    replayed after MS ms without progress (1..%d, and at\n"
+"                    most 2^31 cycles at the clock: 8589 ms at 250 MHz;\n"
+"                    default %u): the link parameter ACK_TIMEOUT in cycles.\n"
+"  --op-timeout MS   an operation none of whose packets was answered for\n"
+"                    MS ms fails with LINK (1..%d, default %d).\n"
 "  --replay-frames N frames a port keeps for replay until acknowledged\n"
-"                    (1..%u, default %u); a full buffer holds the queue.\n"
+"                    (1..%u, default %u): REPLAY_FRAMES.\n"
 "  --vct PORT=DIM[,dateline]\n"
 "                    VC table: port PORT belongs to dimension DIM (0..%d);\n"
 "                    with ',dateline' packets leaving through it move to\n"
 "                    VC1.  Repeatable; unset ports have no dimension.\n"
 "  --start-vc1 DST   packets toward logical node DST start on VC1 when\n"
 "                    injected or entering a new dimension.  Repeatable.\n"
-"  --vc-buffers N    whole-packet input buffers per port and virtual\n"
-"                    channel (1..%u, default %u): the credits the upstream\n"
-"                    card holds per VC.\n"
-"  --lane-mbps M     emulated bandwidth of one lane in Mbit/s (1..%u):\n"
-"                    DATA frames leave at (lanes in use) x M, so a link\n"
-"                    that drops lanes slows down.  Default 0: unpaced.\n"
+"  --vc-buffers N    input buffer per port and virtual channel, in packets\n"
+"                    of the largest size (default %u): the router's and the\n"
+"                    links' BUF_DEPTH is N times the flits of such a packet.\n"
+"  --clock-mhz MHZ   the card's nominal clock, 1..%u MHz (default %u):\n"
+"                    timers given in ms become cycles at this clock, and an\n"
+"                    idle card's cycle counter follows wall time at it.\n"
+"  --lane-mbps M     real-time lanes of M Mbit/s each (1..%u): one byte per\n"
+"                    lane and cycle (LANE_BYTES 1) at a clock of M/8 MHz, and\n"
+"                    the card's cycles never run ahead of wall time, so a\n"
+"                    link moves (lanes in use) x M Mbit/s and slows down\n"
+"                    when it drops lanes.  Default: not real time.\n"
+"  --router NAME=VALUE\n"
+"                    set a router parameter (Documentation/hw/router-model.rst,\n"
+"                    e.g. BUF_DEPTH=40, ARB_SA_OUT=3).  Repeatable.\n"
+"  --link NAME=VALUE set a link parameter (Documentation/hw/link.rst, e.g.\n"
+"                    COALESCE_DELAY=32).  Repeatable.  FLIT_BYTES, VCS and\n"
+"                    BUF_DEPTH follow the router's.\n"
 "  --strict-registers\n"
 "                    enforce register access types: a write-only register\n"
 "                    (a doorbell) is replaced by 0x%08x once the card has\n"
@@ -171,9 +204,9 @@ static void usage(FILE *f)
 "Exit status: 0 after a signal, 1 on a runtime failure, 2 on a bad option.\n",
 		LOOM_MAX_NODES - 1, LOOM_NUM_VECTORS, LOOM_MAX_PORTS, PORT_CONNECT_RETRY_MS,
 		PORT_CONNECT_TIMEOUT_MS / 1000, LOOM_MAX_NODES - 1, LINK_TIMEOUT_MAX_MS,
-		GBN_TIMEOUT_DEFAULT_MS, GBN_WINDOW_MAX, GBN_WINDOW_DEFAULT,
-		LOOM_VCT_PORT_DIM_NONE - 1, TILE_BUFS_MAX,
-		TILE_BUFS_DEFAULT, PORT_LANE_MBPS_MAX, LOOM_REG_POISON);
+		GBN_TIMEOUT_DEFAULT_MS, HIF_OP_TIMEOUT_MAX_MS, HIF_OP_TIMEOUT_MS, GBN_WINDOW_MAX, GBN_WINDOW_DEFAULT,
+		LOOM_VCT_PORT_DIM_NONE - 1, CARD_VC_PACKETS, CARD_CLOCK_KHZ_MAX / 1000,
+		CARD_CLOCK_KHZ / 1000, LANE_MBPS_MAX, LOOM_REG_POISON);
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2))) bad_option(const char *fmt, ...)
@@ -283,12 +316,42 @@ static void parse_vct(struct options *o, const char *arg)
 	o->vct[port].dateline = *comma != 0;
 }
 
+/* --router NAME=VALUE / --link NAME=VALUE: checked against the tables now. */
+static void parse_set(struct options *o, const char *opt, const char *arg, bool link)
+{
+	const char *eq = strchr(arg, '=');
+	char name[32];
+	long v;
+	struct router_params rp;
+	struct link_params lp;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name))
+		bad_option("%s '%s': expected NAME=VALUE (a parameter name and a number)", opt, arg);
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = 0;
+	v = parse_num(eq + 1, 0, 0xffffffffl);
+	if (v < 0)
+		bad_option("%s '%s': value '%s' is not a number in 0..4294967295", opt, arg, eq + 1);
+	router_params_default(&rp);
+	link_params_default(&lp);
+	if (link ? !link_params_set(&lp, name, (uint32_t)v) :
+		   router_params_set(&rp, name, (uint32_t)v) < 0)
+		bad_option("%s '%s': no %s parameter named %s (see Documentation/hw/%s)", opt, arg,
+			   link ? "link" : "router", name, link ? "link.rst" : "router-model.rst");
+	if (o->n_set == PARAM_SETS_MAX)
+		bad_option("%s '%s': more than %d parameter settings", opt, arg, PARAM_SETS_MAX);
+	o->set[o->n_set].name = arg;
+	o->set[o->n_set].value = (uint32_t)v;
+	o->set[o->n_set].link = link;
+	o->n_set++;
+}
+
 static void parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_NODE = 256, OPT_IVSHMEM, OPT_GUEST_RAM, OPT_PORTS, OPT_CABLE, OPT_ROUTE,
-	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_REPLAY_FRAMES,
-	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1, OPT_LANE_MBPS, OPT_STRICT_REGISTERS,
-	       OPT_HOSTILE };
+	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_OP_TIMEOUT, OPT_REPLAY_FRAMES,
+	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1, OPT_LANE_MBPS, OPT_CLOCK_MHZ,
+	       OPT_ROUTER, OPT_LINK, OPT_STRICT_REGISTERS, OPT_HOSTILE };
 	static const struct option longopts[] = {
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "ivshmem", required_argument, NULL, OPT_IVSHMEM },
@@ -300,9 +363,13 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "ctl", required_argument, NULL, OPT_CTL },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "link-timeout", required_argument, NULL, OPT_LINK_TIMEOUT },
+		{ "op-timeout", required_argument, NULL, OPT_OP_TIMEOUT },
 		{ "replay-frames", required_argument, NULL, OPT_REPLAY_FRAMES },
 		{ "vc-buffers", required_argument, NULL, OPT_VC_BUFFERS },
 		{ "lane-mbps", required_argument, NULL, OPT_LANE_MBPS },
+		{ "clock-mhz", required_argument, NULL, OPT_CLOCK_MHZ },
+		{ "router", required_argument, NULL, OPT_ROUTER },
+		{ "link", required_argument, NULL, OPT_LINK },
 		{ "vct", required_argument, NULL, OPT_VCT },
 		{ "start-vc1", required_argument, NULL, OPT_START_VC1 },
 		{ "strict-registers", no_argument, NULL, OPT_STRICT_REGISTERS },
@@ -317,8 +384,9 @@ static void parse_options(struct options *o, int argc, char **argv)
 	o->ports = 2;
 	o->seed = 1;
 	o->link_timeout_ms = GBN_TIMEOUT_DEFAULT_MS;
+	o->op_timeout_ms = HIF_OP_TIMEOUT_MS;
 	o->replay_frames = GBN_WINDOW_DEFAULT;
-	o->vc_buffers = TILE_BUFS_DEFAULT;
+	o->vc_buffers = CARD_VC_PACKETS;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		switch (c) {
@@ -369,6 +437,54 @@ static void parse_options(struct options *o, int argc, char **argv)
 				bad_option("--seed '%s': expected an unsigned 64-bit number", optarg);
 			break;
 		}
+		case OPT_LINK_TIMEOUT:
+			o->link_timeout_ms = parse_num(optarg, 1, LINK_TIMEOUT_MAX_MS);
+			if (o->link_timeout_ms < 0)
+				bad_option("--link-timeout '%s': expected milliseconds in 1..%d", optarg,
+					   LINK_TIMEOUT_MAX_MS);
+			break;
+		case OPT_OP_TIMEOUT:
+			o->op_timeout_ms = parse_num(optarg, 1, HIF_OP_TIMEOUT_MAX_MS);
+			if (o->op_timeout_ms < 0)
+				bad_option("--op-timeout '%s': expected milliseconds in 1..%d", optarg,
+					   HIF_OP_TIMEOUT_MAX_MS);
+			break;
+		case OPT_REPLAY_FRAMES:
+			o->replay_frames = parse_num(optarg, 1, GBN_WINDOW_MAX);
+			if (o->replay_frames < 0)
+				bad_option("--replay-frames '%s': expected a frame count in 1..%u", optarg,
+					   GBN_WINDOW_MAX);
+			break;
+		case OPT_VC_BUFFERS:
+			o->vc_buffers = parse_num(optarg, 1, 4096);
+			if (o->vc_buffers < 0)
+				bad_option("--vc-buffers '%s': expected a number of packets in 1..4096 (BUF_DEPTH at most 4096 flits)",
+					   optarg);
+			break;
+		case OPT_LANE_MBPS:
+			o->lane_mbps = parse_num(optarg, 1, LANE_MBPS_MAX);
+			if (o->lane_mbps < 0)
+				bad_option("--lane-mbps '%s': expected a lane rate in Mbit/s, 1..%d",
+					   optarg, LANE_MBPS_MAX);
+			break;
+		case OPT_CLOCK_MHZ:
+			o->clock_mhz = parse_num(optarg, 1, CARD_CLOCK_KHZ_MAX / 1000);
+			if (o->clock_mhz < 0)
+				bad_option("--clock-mhz '%s': expected a clock in MHz, 1..%d", optarg,
+					   CARD_CLOCK_KHZ_MAX / 1000);
+			break;
+		case OPT_ROUTER:
+			parse_set(o, "--router", optarg, false);
+			break;
+		case OPT_LINK:
+			parse_set(o, "--link", optarg, true);
+			break;
+		case OPT_VCT:
+			parse_vct(o, optarg);
+			break;
+		case OPT_STRICT_REGISTERS:
+			o->strict_registers = true;
+			break;
 		case OPT_HOSTILE: {
 			char *end;
 
@@ -380,36 +496,6 @@ static void parse_options(struct options *o, int argc, char **argv)
 			o->hostile = true;
 			break;
 		}
-		case OPT_LINK_TIMEOUT:
-			o->link_timeout_ms = parse_num(optarg, 1, LINK_TIMEOUT_MAX_MS);
-			if (o->link_timeout_ms < 0)
-				bad_option("--link-timeout '%s': expected milliseconds in 1..%d", optarg,
-					   LINK_TIMEOUT_MAX_MS);
-			break;
-		case OPT_REPLAY_FRAMES:
-			o->replay_frames = parse_num(optarg, 1, GBN_WINDOW_MAX);
-			if (o->replay_frames < 0)
-				bad_option("--replay-frames '%s': expected a frame count in 1..%u", optarg,
-					   GBN_WINDOW_MAX);
-			break;
-		case OPT_VC_BUFFERS:
-			o->vc_buffers = parse_num(optarg, 1, TILE_BUFS_MAX);
-			if (o->vc_buffers < 0)
-				bad_option("--vc-buffers '%s': expected a buffer count in 1..%u", optarg,
-					   TILE_BUFS_MAX);
-			break;
-		case OPT_LANE_MBPS:
-			o->lane_mbps = parse_num(optarg, 0, PORT_LANE_MBPS_MAX);
-			if (o->lane_mbps < 0)
-				bad_option("--lane-mbps '%s': expected a lane rate in Mbit/s, 1..%u (0: unpaced)",
-					   optarg, PORT_LANE_MBPS_MAX);
-			break;
-		case OPT_VCT:
-			parse_vct(o, optarg);
-			break;
-		case OPT_STRICT_REGISTERS:
-			o->strict_registers = true;
-			break;
 		case OPT_START_VC1: {
 			long dst = parse_num(optarg, 0, LOOM_MAX_NODES - 1);
 
@@ -430,6 +516,9 @@ static void parse_options(struct options *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		bad_option("unexpected argument '%s' (every setting is an --option)", argv[optind]);
+	if (o->lane_mbps && o->clock_mhz)
+		bad_option("--clock-mhz %ld with --lane-mbps %ld: the lane rate sets the clock (M/8 MHz); give one of them",
+			   o->clock_mhz, o->lane_mbps);
 	if (o->node < 0)
 		bad_option("--node is required: the card's node id (0..%d)", LOOM_MAX_NODES - 1);
 	if (!o->ivshmem)
@@ -471,6 +560,7 @@ static void on_kick(struct ev_handler *h, uint32_t events)
 	(void)events;
 	ivs_take_kick(&emu.ivs, v);	/* the service round after the events rescans all */
 	emu.kicked = true;
+	emu.guest_kicked = true;
 }
 
 static void client_gone(void)
@@ -530,34 +620,94 @@ static void __attribute__((noreturn)) die(const char *what)
 	exit(1);
 }
 
+/* The card's parameters from the options; a refused combination is a bad option. */
+static void build_params(const struct options *o, struct card_params *cp)
+{
+	bool depth_set = false;
+	uint64_t ack;
+	char err[512];
+
+	card_params_default(cp, (unsigned int)o->node, (unsigned int)o->ports);
+	if (o->lane_mbps) {
+		cp->clock_khz = (uint32_t)(o->lane_mbps * 1000 / 8);
+		cp->link.lane_bytes = 1;
+	} else if (o->clock_mhz) {
+		cp->clock_khz = (uint32_t)(o->clock_mhz * 1000);
+	}
+	cp->link.coalesce_delay = COALESCE_CARD;
+	cp->link.replay_frames = (uint32_t)o->replay_frames;
+	ack = (uint64_t)o->link_timeout_ms * cp->clock_khz;
+	if (ack > 0x7fffffffu)
+		bad_option("--link-timeout %ld: %llu cycles at %u kHz exceed ACK_TIMEOUT's maximum 2147483647 (at most %llu ms at this clock)",
+			   o->link_timeout_ms, (unsigned long long)ack, cp->clock_khz,
+			   (unsigned long long)(0x7fffffffu / cp->clock_khz));
+	cp->link.ack_timeout = (uint32_t)ack;
+	cp->op_timeout_ms = (uint32_t)o->op_timeout_ms;
+	for (unsigned int i = 0; i < o->n_set; i++) {
+		char name[32];
+		size_t n = strcspn(o->set[i].name, "=");
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, o->set[i].name);
+		if (o->set[i].link)
+			link_params_set(&cp->link, name, o->set[i].value);
+		else
+			router_params_set(&cp->router, name, o->set[i].value);
+		depth_set = depth_set || (!o->set[i].link && !strcasecmp(name, "BUF_DEPTH"));
+	}
+	if (!depth_set) {
+		uint64_t depth = (uint64_t)o->vc_buffers *
+				 router_max_packet_flits(cp->router.flit_bytes);
+
+		if (depth > 4096)
+			bad_option("--vc-buffers %ld: %ld packets of %u flits exceed BUF_DEPTH's maximum of 4096 flits",
+				   o->vc_buffers, o->vc_buffers,
+				   router_max_packet_flits(cp->router.flit_bytes));
+		cp->router.buf_depth = (uint32_t)depth;
+	}
+	if (card_params_check(cp, err, sizeof(err)))
+		bad_option("%s", err);
+}
+
+/*
+ * The card's forward-progress verdicts against the neighbours' silence in
+ * wall time: a neighbour that runs answers the link's credit polls (one
+ * per ack timeout), so one heard within PEER_ANSWER_POLLS of them, and at
+ * least PEER_ANSWER_MIN_MS, is stuck if the port makes no progress; one
+ * silent for longer may be starved of CPU by a loaded host, and is judged
+ * only after PEER_GIVE_UP_FP forward-progress timeouts of silence.
+ */
+#define PEER_ANSWER_POLLS	4
+#define PEER_ANSWER_MIN_MS	200
+#define PEER_GIVE_UP_FP		10
+
+static bool peer_heard(void *opaque, unsigned int port)
+{
+	uint64_t answer = (uint64_t)emu.opt.link_timeout_ms * PEER_ANSWER_POLLS;
+
+	(void)opaque;
+	if (answer < PEER_ANSWER_MIN_MS)
+		answer = PEER_ANSWER_MIN_MS;
+	return port_peer_heard(&emu.ports, port, ev_now_ms(), answer,
+			       (uint64_t)emu.card.fp_timeout_ms * PEER_GIVE_UP_FP);
+}
+
 static void setup(void)
 {
 	struct options *o = &emu.opt;
-	struct card_io io = {
-		.opaque = &emu.ports,
-		.port_up = port_io_up,
-		.port_can_inject = port_io_can_inject,
-		.port_send = port_io_send,
-	};
-	struct port_link_cfg link = {
-		.window = (unsigned int)o->replay_frames,
-		.timeout_ms = (unsigned int)o->link_timeout_ms,
-		/* every card its own streams, reproducible from --seed */
-		.seed = o->seed ^ (uint64_t)(o->node + 1) * 0xd1b54a32d192ed03ull,
-		.vc_buffers = (unsigned int)o->vc_buffers,
-		.lane_mbps = (unsigned int)o->lane_mbps,
-	};
+	struct card_params cp;
 	char err[512];
 	sigset_t mask;
 
+	build_params(o, &cp);
 	emu.ctl.lfd = -1;
 	for (unsigned int i = 0; i < CTL_MAX_CLIENTS; i++)
 		emu.ctl.client[i].fd = -1;
 	emu.ivs.lfd = emu.ivs.cfd = emu.ivs.shm_fd = -1;
 	for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
 		emu.ivs.kick_fd[v] = emu.ivs.irq_fd[v] = -1;
-	if (!port_set_init(&emu.ports, (unsigned int)o->ports, &emu.card, -1, &link))
-		die("out of memory for port queues");
+	/* every card its own fault streams, reproducible from --seed */
+	port_set_init(&emu.ports, (unsigned int)o->ports, &emu.card, -1,
+		      o->seed ^ (uint64_t)(o->node + 1) * 0xd1b54a32d192ed03ull);
 	emu.epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (emu.epfd < 0)
 		die("epoll_create1 failed");
@@ -576,11 +726,11 @@ static void setup(void)
 		bad_option("--guest-ram '%s': %s", o->guest_ram, err);
 	if (!ivs_open(&emu.ivs, o->ivshmem, LOOM_LAB_SHM_SIZE, err, sizeof(err)))
 		die(err);
-	if (!card_init(&emu.card, emu.ivs.shm, emu.ivs.shm_size, (unsigned int)o->node,
-		       (unsigned int)o->ports, &emu.gm, &io))
-		die("register window too small for the card's layout");
+	if (!card_init(&emu.card, emu.ivs.shm, emu.ivs.shm_size, &cp, &emu.gm, err, sizeof(err)))
+		die(err);
 	emu.card.verbose = o->verbose;
 	emu.card.hostile = &emu.hostile;
+	emu.card.peer_heard = peer_heard;
 	emu.hostile.verbose = o->verbose;
 	for (unsigned int i = 0; i < o->n_routes; i++)
 		card_set_route(&emu.card, o->route[i].dst, o->route[i].port);
@@ -606,6 +756,7 @@ static void setup(void)
 	for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
 		emu.kick_ev[v].fn = on_kick;
 	ev_ctl(emu.epfd, EPOLL_CTL_ADD, emu.ivs.lfd, EPOLLIN, &emu.ivs_listen_ev);
+	emu_clock_init(&emu.clk, cp.clock_khz, o->lane_mbps != 0);
 
 	card_log(&emu.card, "design %u.%u.%u build %08x, node %ld, %ld ports, %u contexts, guest RAM %s (%llu MiB), ivshmem %s",
 		 CARD_DESIGN_VERSION >> 16, (CARD_DESIGN_VERSION >> 8) & 0xff,
@@ -623,13 +774,15 @@ static void setup(void)
 		else
 			card_log(&emu.card, "route %u -> port %u", o->route[i].dst, o->route[i].port);
 	}
-	if (o->lane_mbps)
-		snprintf(err, sizeof(err), "paced at %ld Mbit/s per lane", o->lane_mbps);
-	else
-		snprintf(err, sizeof(err), "unpaced");
-	card_log(&emu.card, "link layer: replay %ld frames, ack timeout %ld ms, %ld buffers per VC, %s, fault seed %llu%s%s",
-		 o->replay_frames, o->link_timeout_ms, o->vc_buffers, err, o->seed,
-		 o->ctl ? ", control socket " : "", o->ctl ? o->ctl : "");
+	card_log(&emu.card, "clock %u kHz%s; router: %u ports, %u VCs, %u-byte flits, %u flits per VC buffer (%ld packets), fault seed %llu%s%s",
+		 cp.clock_khz, o->lane_mbps ? " in real time" : " (idle: follows wall time)",
+		 cp.router.ports, cp.router.vcs, cp.router.flit_bytes, cp.router.buf_depth,
+		 o->vc_buffers, o->seed, o->ctl ? ", control socket " : "", o->ctl ? o->ctl : "");
+	card_log(&emu.card, "link layer: %u lanes of %u bytes per cycle (%u Mbit/s each), replay %u frames, ack timeout %ld ms (%u cycles), coalescing %u cycles",
+		 cp.link.lanes, cp.link.lane_bytes,
+		 (uint32_t)((uint64_t)cp.link.lane_bytes * 8 * cp.clock_khz / 1000),
+		 cp.link.replay_frames, o->link_timeout_ms, cp.link.ack_timeout,
+		 cp.link.coalesce_delay);
 	if (o->strict_registers)
 		card_log(&emu.card, "strict registers: write-only registers read back 0x%08x, read-only ones checked at every kick",
 			 LOOM_REG_POISON);
@@ -638,48 +791,179 @@ static void setup(void)
 	card_log(&emu.card, "ready");
 }
 
+static void raise_vectors(void)
+{
+	for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
+		if (emu.card.vectors_pending & (1u << v))
+			ivs_raise(&emu.ivs, v);
+	emu.card.vectors_pending = 0;
+}
+
+/* One edge, and what it produced leaves at once: frames to the cables, interrupts. */
+static void step_once(void)
+{
+	card_step(&emu.card);
+	port_set_flush(&emu.ports);
+	if (emu.card.vectors_pending)
+		raise_vectors();
+}
+
+/*
+ * The cycles that passed while the card waited: every timer that fell due
+ * in them fires at its own cycle, then the counter reaches @target.  A
+ * timer that gives the card work ends the wait at its cycle: from there
+ * the card is busy and steps as fast as it can (the rest of the wait is
+ * not owed; stepping through it cycle by cycle would never catch up with
+ * wall time, and the sockets would starve).
+ */
+static void follow_wall_time(uint64_t target)
+{
+	struct card *c = &emu.card;
+
+	while (c->now < target) {
+		uint64_t next = card_next_event(c);
+
+		if (next <= c->now)
+			return;
+		if (next >= target) {
+			card_skip_to(c, target);
+			return;
+		}
+		card_skip_to(c, next);
+		step_once();
+	}
+}
+
+/*
+ * Step while the card is busy, at most RUN_STEPS edges (then the sockets
+ * get a look); in real time never past @limit.  Returns true if the card
+ * is still busy.
+ */
+static bool run_busy(uint64_t limit)
+{
+	struct card *c = &emu.card;
+
+	for (unsigned int i = 0; i < RUN_STEPS; i++) {
+		if (card_next_event(c) > c->now || c->now >= limit)
+			return card_next_event(c) <= c->now;
+		step_once();
+		if (!(c->now % PUBLISH_STEPS))
+			card_publish(c);
+	}
+	return true;
+}
+
+/*
+ * In its own time (no --lane-mbps) the card does not wait in wall time for
+ * an event a few cycles ahead (a coalesced acknowledgement, a credit on its
+ * wire, a pipeline stage): epoll_wait sleeps at least a millisecond, which
+ * would add one to every hop.  Such an event is due at once; only the
+ * longer waits, the timers that stand for a silent peer or a lost frame,
+ * pass in wall time.  True, with the event's cycle in @next, for a near one.
+ */
+static bool near_event(const struct card *c, uint64_t *next)
+{
+	uint64_t near = (uint64_t)emu.clk.khz * NEAR_EVENT_US / 1000;
+
+	*next = card_next_event(c);
+	return *next != UINT64_MAX && *next > c->now && *next - c->now <= near;
+}
+
+/* Milliseconds until wall time @ns, rounded up; 0 if it passed. */
+static int ms_until(uint64_t ns, uint64_t now)
+{
+	uint64_t ms;
+
+	if (ns <= now)
+		return 0;
+	ms = (ns - now + 999999) / 1000000;
+	return ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+static int min_timeout(int a, int b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
+}
+
 static void run(void)
 {
+	struct card *c = &emu.card;
 	struct epoll_event evs[32];
+	bool busy = true, jump;
+	uint64_t last_service = 0;
 
-	while (!emu.stop && !emu.card.killed) {
+	emu_clock_anchor(&emu.clk, emu_now_ns(), c->now);
+	while (!emu.stop && !c->killed) {
 		int timeout = port_set_timers(&emu.ports, ev_now_ms());
+		uint64_t now = emu_now_ns(), next;
 		int n;
 
-		if (emu.card.more_work)
+		jump = false;
+		if (busy && !emu.clk.realtime) {
 			timeout = 0;
-		else if (emu.card.stalled && (timeout < 0 || timeout > STALL_POLL_MS))
-			timeout = STALL_POLL_MS;
-		else if (card_ops_busy(&emu.card) && (timeout < 0 || timeout > OPS_POLL_MS))
-			timeout = OPS_POLL_MS;	/* operation timeouts need a clock */
-		/* CQ_CI moves without a kick: take it soon, CQ_CI_SEEN follows */
-		if (hif_cq_unreturned(&emu.card) && (timeout < 0 || timeout > STALL_POLL_MS))
-			timeout = STALL_POLL_MS;
-		if (hostile_poll_ms(&emu.hostile) >= 0 &&
-		    (timeout < 0 || timeout > hostile_poll_ms(&emu.hostile)))
-			timeout = hostile_poll_ms(&emu.hostile);	/* it acts on a clock */
+		} else if (!emu.clk.realtime && near_event(c, &next)) {
+			timeout = 0;	/* look at the sockets, then jump */
+			jump = true;
+		} else {
+			next = card_next_event(c);
+			/* in real time, the next cycle comes at its wall time */
+			if (emu.clk.realtime && next <= c->now)
+				next = c->now + 1;
+			if (next != UINT64_MAX)
+				timeout = min_timeout(timeout, ms_until(emu_clock_ns_at(&emu.clk, next), now));
+			if (c->stalled)
+				timeout = min_timeout(timeout, STALL_POLL_MS);
+			else if (card_ops_busy(c))
+				timeout = min_timeout(timeout, OPS_POLL_MS);	/* operation timeouts */
+			/* CQ_CI moves without a kick: take it soon, CQ_CI_SEEN follows */
+			if (hif_cq_unreturned(c))
+				timeout = min_timeout(timeout, STALL_POLL_MS);
+			/* hostile mode acts on a clock */
+			timeout = min_timeout(timeout, hostile_poll_ms(&emu.hostile));
+		}
 		n = epoll_wait(emu.epfd, evs, 32, timeout);
 		if (n < 0 && errno != EINTR)
 			die("epoll_wait failed");
+		now = emu_now_ns();
+		/* the cycles of the wait pass first, then the inputs arrive */
+		if (jump)
+			card_skip_to(c, next);
+		else if (!busy || emu.clk.realtime)
+			follow_wall_time(emu_clock_cycle_at(&emu.clk, now));
 		for (int i = 0; i < n; i++) {
 			struct ev_handler *h = evs[i].data.ptr;
 
 			h->fn(h, evs[i].events);
 		}
-		emu.card.now_ms = ev_now_ms();
-		/* before the card acts on what the guest wrote */
-		if (emu.kicked) {
-			strict_regs_check(&emu.card);
+		if (emu.kicked || ((c->stalled || hif_cq_unreturned(c)) &&
+				    now - last_service >= STALL_POLL_MS * 1000000ull) ||
+		    (card_ops_busy(c) && now - last_service >= OPS_POLL_MS * 1000000ull) ||
+		    (hostile_poll_ms(&emu.hostile) >= 0 &&
+		     now - last_service >= (uint64_t)hostile_poll_ms(&emu.hostile) * 1000000ull)) {
 			emu.kicked = false;
+			last_service = now;
+			/* before the card acts on what the guest wrote */
+			if (emu.guest_kicked) {
+				strict_regs_check(c);
+				emu.guest_kicked = false;
+			}
+			hostile_before(&emu.hostile, c);
+			card_service(c);
+			hostile_after(&emu.hostile, c);
 		}
-		hostile_before(&emu.hostile, &emu.card);
-		card_service(&emu.card);
-		hostile_after(&emu.hostile, &emu.card);
+		busy = run_busy(emu.clk.realtime ? emu_clock_cycle_at(&emu.clk, emu_now_ns()) :
+				UINT64_MAX);
 		port_set_flush(&emu.ports);
-		for (unsigned int v = 0; v < LOOM_NUM_VECTORS; v++)
-			if (emu.card.vectors_pending & (1u << v))
-				ivs_raise(&emu.ivs, v);
-		emu.card.vectors_pending = 0;
+		raise_vectors();
+		if (!busy) {
+			card_publish(c);
+			if (!emu.clk.realtime)
+				emu_clock_anchor(&emu.clk, emu_now_ns(), c->now);
+		}
 	}
 }
 
@@ -691,8 +975,17 @@ int main(int argc, char **argv)
 	strict_regs_check(&emu.card);
 	strict_regs_report(&emu.card);
 	strict_regs_disable(&emu.card);
+	if (emu.opt.verbose) {
+		for (unsigned int p = 0; p < emu.card.n_ports; p++) {
+			char stats[2048];
+
+			link_unit_stats(card_port_link(&emu.card, p), stats, sizeof(stats));
+			card_log(&emu.card, "port %u at exit: %s", p, stats);
+		}
+	}
 	ctl_close(&emu.ctl);
 	port_set_close(&emu.ports);
+	card_free(&emu.card);
 	ivs_close(&emu.ivs);
 	guest_mem_close(&emu.gm);
 	card_log(&emu.card, "stopped");

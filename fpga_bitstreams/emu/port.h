@@ -1,28 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Network ports as stream sockets ("cables").
+ * The emulator's cables: each network port of the card is one stream
+ * socket to the peer card's process.
  *
  * A port either listens on a cable endpoint (cable_socket.h: a UNIX socket
  * path or a TCP address) and accepts one peer, or connects to one
- * (retrying while nobody listens there yet, up to 60 s).
- * Each port feeds the router core (tile.h): received packets go into the
- * input buffer of their VC, packets the core switched to the port leave
- * from its output queues (barrier, then responses, then requests), and the
- * port exchanges LOOM_FRAME_CREDIT frames for the core's credits.  On
- * connect both ends send a TRAIN frame (seq = node, ack = port); the link
- * is UP when the peer's arrives, and credits restart.  A disconnect marks
- * the port down, keeps its counters, and answers every request waiting to
- * leave on it with LOOM_CQE_ST_LINK to its source.
- *
- * Reliable delivery (gbn.h): every packet leaves in a DATA frame with a
- * sequence number and stays in the port's replay buffer until the peer
- * acknowledges it (ACK frames or the ack field of its DATA frames); a NAK
- * or the ack timer replays from the first unacknowledged frame.  A full
- * replay buffer stops the port taking packets from its queues.  Faults
- * (fault.h) are injected into frames as they are transmitted.
+ * (retrying while nobody listens there yet, up to 60 s).  A
+ * connected socket is the cable's carrier (card_port_carrier): the port's
+ * link unit trains over it.  The frames the link unit starts on its lanes
+ * (its outbox) are written to the socket as they come, after fault
+ * injection (fault.h; TRAIN frames are spared so that links always
+ * train); whatever the socket brings is committed to the link unit's
+ * framer at the card's current cycle, and the card steps.  Each card runs
+ * its own clock: frames arrive when they arrive.  A disconnect drops the
+ * carrier; the link unit's frames in flight are lost and its go-back-N
+ * sender forgets them (the link retrains from sequence number 0).
  */
-#ifndef LOOM_CARD_PORT_H
-#define LOOM_CARD_PORT_H
+#ifndef LOOM_EMU_PORT_H
+#define LOOM_EMU_PORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,16 +29,12 @@
 #include "cable_socket.h"
 #include "event.h"
 #include "fault.h"
-#include "gbn.h"
-#include "lanes.h"
-#include "link.h"
-#include "tile.h"
 
-#define PORT_TX_BATCH		(64 * LOOM_FRAME_MAX)	/* frames per send() at most */
-#define PORT_LANE_MBPS_MAX	100000	/* --lane-mbps: 100 Gbit/s per lane at most */
+#define PORT_TX_BUF		(64 * LOOM_FRAME_MAX)	/* bytes waiting for the socket */
 #define PORT_CONNECT_TIMEOUT_MS	60000
 #define PORT_CONNECT_RETRY_MS	100
 #define PORT_CONNECT_PENDING_MS	3000	/* a TCP connect in progress, at most */
+#define PORT_RX_PASSES		4	/* reads per readiness event at most */
 
 struct card;
 
@@ -53,19 +44,9 @@ enum port_mode {
 	PORT_CONNECT,
 };
 
-/* Link-layer settings shared by every port of a card. */
-struct port_link_cfg {
-	unsigned int window;	/* replay buffer, frames */
-	unsigned int timeout_ms;	/* ack timeout before a replay */
-	uint64_t seed;		/* fault injection: each port derives its stream */
-	unsigned int vc_buffers;	/* whole-packet input buffers per VC */
-	unsigned int lane_mbps;	/* emulated bandwidth per lane, 0: unpaced */
-};
-
 struct port {
 	unsigned int idx;
 	struct card *card;
-	struct tile *tile;
 	int epfd;
 	enum port_mode mode;
 	struct cable_addr addr;	/* where it listens or connects */
@@ -73,73 +54,67 @@ struct port {
 	int fd;			/* the cable, -1 when not connected */
 	int cfd;		/* a connect in progress, -1 when none */
 	bool created_socket;	/* we bound a UNIX path: unlink it at exit */
-	bool up;		/* peer's TRAIN received */
 	bool out_armed;		/* EPOLLOUT requested */
 	bool connecting;	/* PORT_CONNECT: retrying */
+	bool cut;		/* cut by the control socket: stays down */
 	uint64_t connect_deadline;
 	uint64_t next_retry;
 	struct ev_handler lev;
 	struct ev_handler cev;
 	struct ev_handler pev;	/* cfd became writable: connected or failed */
-	struct link_rx rx;
-	uint8_t tx[PORT_TX_BATCH];	/* frames being written, batched */
+	struct fault fault;
+	uint8_t tx[PORT_TX_BUF];	/* frames taken from the outbox, not yet written */
 	size_t tx_len;
 	size_t tx_off;
-	struct gbn_tx gtx;
-	struct gbn_rx grx;
-	struct tile_pkt *replay;	/* gtx.window slots */
-	uint8_t *replay_vc;		/* VC of each replay slot */
-	const struct port_link_cfg *cfg;
-	struct fault fault;
-	bool cut;		/* cut by the control socket: stays down */
-	uint64_t duplicates;	/* DATA frames discarded as already delivered */
-	unsigned int errors_logged;
-	bool lossy;		/* frames may be lost: resend credits periodically */
-	struct lanes lanes;	/* lanes in use and their CRC errors */
-	bool lanes_notify;	/* tell the peer our lane count (TRAIN frame) */
-	struct lane_pacer pacer;	/* DATA frames leave at lanes x lane_mbps */
-	uint64_t credit_refresh;	/* next periodic credit resend */
+	uint64_t injected;	/* frames corrupted or dropped by injection */
+	uint64_t heard_ms;	/* wall time the neighbour's last bytes arrived */
 };
 
 struct port_set {
 	struct port port[LOOM_MAX_PORTS];
 	unsigned int n;
-	struct port_link_cfg cfg;
-	struct tile tile;	/* the router core between the ports */
+	struct card *card;
 };
 
 /*
- * Prepare all @n ports (uncabled, queues and replay buffers allocated)
- * with the link settings @cfg; false on no memory.
+ * Prepare all @n ports of card @c (uncabled); @seed derives each port's
+ * fault stream.
  */
-bool port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd,
-		   const struct port_link_cfg *cfg);
+void port_set_init(struct port_set *ps, unsigned int n, struct card *c, int epfd, uint64_t seed);
 /*
  * Cable port @idx to endpoint @a (listen or connect, as @a says); on
  * failure writes a message to @err and returns false.
  */
 bool port_cable(struct port_set *ps, unsigned int idx, const struct cable_addr *a,
 		char *err, size_t errlen);
-/* Run timers (connect retries, ack timers); returns ms until the next one, or -1. */
+/* Connect retries; returns ms until the next one, or -1. */
 int port_set_timers(struct port_set *ps, uint64_t now);
-/* Switch packets (tile_service), then write frames until the sockets would block. */
-void port_set_flush(struct port_set *ps);
 /*
- * Cut the cable of port @idx: the link goes down (queued requests fail
- * with LINK) and stays down -- no accept, no reconnect -- until
- * port_restore().  Both are no-ops when already in that state.
+ * Move the frames the link units started into the sockets (faults
+ * injected on the way) and write until the sockets would block.  True if
+ * a port still holds frames the socket did not take.
+ */
+bool port_set_flush(struct port_set *ps);
+/*
+ * Cut the cable of port @idx: the link goes down and stays down -- no
+ * accept, no reconnect -- until port_restore().  Both are no-ops when
+ * already in that state.
  */
 void port_cut(struct port_set *ps, unsigned int idx);
 void port_restore(struct port_set *ps, unsigned int idx);
+/*
+ * Is the neighbour on port @idx to be judged by the card's forward-progress
+ * timer at wall time @now (ms)?  A running neighbour answers the link's
+ * credit polls: it has been heard within @answer_ms, and a stall on it is
+ * real.  One silent for longer may only be starved of CPU: false, until
+ * it has been silent for @give_up_ms (it is then judged).  An uncabled or
+ * disconnected port: true.
+ */
+bool port_peer_heard(const struct port_set *ps, unsigned int idx, uint64_t now,
+		     uint64_t answer_ms, uint64_t give_up_ms);
 /* Counters and state of port @idx as "key=value ..." text. */
 void port_stats(struct port_set *ps, unsigned int idx, char *out, size_t len);
 /* Close everything; unlink the sockets we created. */
 void port_set_close(struct port_set *ps);
-
-/* struct card_io hooks (opaque = struct port_set *) */
-bool port_io_up(void *opaque, unsigned int port);
-bool port_io_can_inject(void *opaque, unsigned int port);
-bool port_io_send(void *opaque, unsigned int port, const struct loom_pkt_hdr *h,
-		  const void *payload);
 
 #endif

@@ -239,6 +239,12 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 			return true;
 		}
 	}
+	/*
+	 * The DMA engine looks up the op's exit in the routing table before it
+	 * segments it: no route, or a link that is down, fails the op at once
+	 * instead of sending every packet of it into the router's drop
+	 * interface.  The packets themselves are routed by the router alone.
+	 */
 	d = hif_route(c, cmd->dst_node);
 	if (d.verdict != ROUTE_HOST && d.verdict != ROUTE_PORT) {
 		/* refused before segmenting: its first packet is the one dropped */
@@ -246,7 +252,7 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 		hif_post_local(c, idx, cmd, LOOM_CQE_ST_UNREACHABLE, 0);
 		return true;
 	}
-	if (d.verdict == ROUTE_PORT && !c->io.port_up(c->io.opaque, d.port)) {
+	if (d.verdict == ROUTE_PORT && !card_port_up(c, d.port)) {
 		hif_post_local(c, idx, cmd, LOOM_CQE_ST_LINK, 0);
 		return true;
 	}
@@ -368,14 +374,11 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 	uint64_t amo[2];
 
 	while (op->sent < op->len && sent < budget) {
-		struct router_decision d = hif_route(c, op->dst_node);
 		uint64_t n = op->len - op->sent;
 		const void *payload;
 		struct loom_pkt_hdr h;
 
-		if (x->pkts_out >= HIF_WINDOW ||
-		    (d.verdict == ROUTE_PORT && c->io.port_up(c->io.opaque, d.port) &&
-		     !c->io.port_can_inject(c->io.opaque, d.port))) {
+		if (x->pkts_out >= HIF_WINDOW || !card_can_inject(c)) {
 			*blocked = true;
 			return sent;
 		}
@@ -411,14 +414,8 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 		op->pkts_out++;
 		x->pkts_out++;
 		sent++;
-		/* local delivery may complete (and free) the op right here */
-		card_switch(c, &h, payload, -1);
-		if (x->state != LOOM_CTX_ST_RUNNING)
-			return sent;
-		if (!op->busy || op->op_id != op_id) {
-			x->seg_slot = -1;
-			return sent;
-		}
+		/* into the router through the host port (room was checked) */
+		card_inject(c, &h, payload);
 	}
 	if (op->sent == op->len)
 		x->seg_slot = -1;
@@ -496,7 +493,7 @@ void hif_port_down(struct card *c, unsigned int port)
 	}
 }
 
-/* Forward-progress timer: ops without an ack for HIF_OP_TIMEOUT_MS fail. */
+/* Forward-progress timer: ops without an answer for op_timeout_ms fail. */
 static void hif_expire_ops(struct card *c, unsigned int idx)
 {
 	struct hif_ctx *x = &c->ctx[idx];
@@ -504,11 +501,11 @@ static void hif_expire_ops(struct card *c, unsigned int idx)
 	for (unsigned int i = 0; i < HIF_MAX_OPS && x->state == LOOM_CTX_ST_RUNNING; i++) {
 		struct hif_op *op = &x->ops[i];
 
-		if (!op->busy || !op->pkts_out || c->now_ms - op->progress_ms < HIF_OP_TIMEOUT_MS)
+		if (!op->busy || !op->pkts_out || c->now_ms - op->progress_ms < c->p.op_timeout_ms)
 			continue;
-		card_log(c, "context %u: op %u (tag 0x%llx) to %u.%u: no acknowledgement for %d ms, failing it with LINK",
+		card_log(c, "context %u: op %u (tag 0x%llx) to %u.%u: no acknowledgement for %u ms, failing it with LINK",
 			 idx, op->op_id, (unsigned long long)op->tag, op->dst_node, op->dst_ctx,
-			 HIF_OP_TIMEOUT_MS);
+			 c->p.op_timeout_ms);
 		hif_op_finish(c, idx, op, LOOM_CQE_ST_LINK);
 	}
 }

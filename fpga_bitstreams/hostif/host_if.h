@@ -29,7 +29,8 @@
 #define HIF_PEND_CAP	4096	/* completions held while the ring is full */
 #define HIF_ARR_CAP	1024	/* arrival trackers per context (power of 2) */
 #define HIF_BUDGET	256	/* packets per context per service round */
-#define HIF_OP_TIMEOUT_MS 10000	/* no ack for this long: the op fails with LINK */
+#define HIF_OP_TIMEOUT_MS 10000	/* default: no answer for this long, the op fails with LINK */
+#define HIF_OP_TIMEOUT_MAX_MS 600000
 #define HIF_MAX_WAITS	64	/* COUNTER_WAITs outstanding per context */
 
 struct card;

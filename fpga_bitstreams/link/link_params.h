@@ -34,7 +34,7 @@
 	  "cycles from a byte leaving the lanes to its arrival at the far end") \
 	X(REPLAY_FRAMES, replay_frames, 64, 1, 4096, \
 	  "replay buffer: DATA frames sent and not yet acknowledged") \
-	X(ACK_TIMEOUT, ack_timeout, 1024, 1, 16777216, \
+	X(ACK_TIMEOUT, ack_timeout, 1024, 1, 2147483647, \
 	  "cycles without acknowledgement progress before a go-back-N replay") \
 	X(COALESCE_DELAY, coalesce_delay, 32, 0, 65536, \
 	  "cycles pending acks and credits wait for a DATA frame to ride on") \

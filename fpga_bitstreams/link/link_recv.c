@@ -89,15 +89,32 @@ static void link_recv_resend_status(struct link_unit *l)
 	link_credit_repeat(&l->credit);
 }
 
-/* A DATA frame; true when its packet joins the delivery queue. */
+/*
+ * A DATA frame; true when its packet joins the delivery queue.  An
+ * acknowledgement or credit count outside what the peer could send is
+ * ignored (and counted), not the packet: it is judged on its own.  A frame
+ * taken in sequence is acknowledged whatever it carries, so a malformed
+ * packet (VC, length) is dropped here once, never replayed for ever.
+ */
 static bool link_recv_data(struct link_unit *l, const struct link_frame *f)
 {
 	const struct loom_frame_hdr *h = &f->hdr;
 	struct loom_pkt_hdr ph;
 	unsigned int flits;
 
-	if (!link_recv_hdr_ok(l, h))
+	if (link_recv_hdr_ok(l, h))
+		link_recv_hdr_apply(l, h);
+	switch (gbn_rx_data(&l->rx.gbn, h->seq)) {
+	case GBN_RX_ACCEPT:
+		break;
+	case GBN_RX_DUPLICATE:
+		/* the sender replays what we have: gbn_rx acknowledges again */
+		l->cnt.duplicates++;
 		return false;
+	case GBN_RX_OUT_OF_ORDER:
+		l->cnt.seq_errors++;
+		return false;
+	}
 	if (h->vc >= l->p.vcs) {
 		l->cnt.bad_vc++;
 		return false;
@@ -109,18 +126,6 @@ static bool link_recv_data(struct link_unit *l, const struct link_frame *f)
 	memcpy(&ph, f->body, sizeof(ph));
 	if (ph.len != h->len - LOOM_PKT_HDR_SIZE) {
 		l->cnt.bad_length++;
-		return false;
-	}
-	link_recv_hdr_apply(l, h);
-	switch (gbn_rx_data(&l->rx.gbn, h->seq)) {
-	case GBN_RX_ACCEPT:
-		break;
-	case GBN_RX_DUPLICATE:
-		/* the sender replays what we have: gbn_rx acknowledges again */
-		l->cnt.duplicates++;
-		return false;
-	case GBN_RX_OUT_OF_ORDER:
-		l->cnt.seq_errors++;
 		return false;
 	}
 	flits = link_flits(&l->p, h->len);

@@ -19,7 +19,8 @@ bool link_unit_init(struct link_unit *l, const struct link_params *p, char *err,
 	l->tx.queue = calloc(p->tx_queue, sizeof(*l->tx.queue));
 	l->tx.replay = calloc(p->replay_frames, sizeof(*l->tx.replay));
 	l->rx.queue = calloc(p->rx_queue, sizeof(*l->rx.queue));
-	if (!l->tx.queue || !l->tx.replay || !l->rx.queue) {
+	l->tx.asmb = calloc(p->vcs, sizeof(*l->tx.asmb));
+	if (!l->tx.queue || !l->tx.replay || !l->rx.queue || !l->tx.asmb) {
 		link_unit_free(l);
 		snprintf(err, len, "link unit: no memory for %u replay frames", p->replay_frames);
 		return false;
@@ -36,6 +37,8 @@ void link_unit_free(struct link_unit *l)
 	free(l->tx.queue);
 	free(l->tx.replay);
 	free(l->rx.queue);
+	free(l->tx.asmb);
+	l->tx.asmb = NULL;
 	l->tx.queue = NULL;
 	l->tx.replay = NULL;
 	l->rx.queue = NULL;
@@ -57,7 +60,8 @@ static void link_unit_drop_tx(struct link_unit *l)
 {
 	struct link_xmit *x = &l->tx;
 
-	l->cnt.lost_frames += gbn_tx_held(&x->gbn) + x->q_count + x->assembling;
+	l->cnt.lost_frames += gbn_tx_held(&x->gbn) + x->q_count +
+			    (unsigned int)__builtin_popcount(x->assembling);
 	link_xmit_reset(l);
 }
 
@@ -191,13 +195,21 @@ static bool link_unit_busy(const struct link_unit *l)
 		return true;
 	if (l->out_credits)
 		return true;
+	/*
+	 * Every frame starts in the outbox: while the cable has not taken
+	 * the ones there (a peer that does not read), no frame can start,
+	 * and the unit waits for the cable, not for a cycle.
+	 */
+	if (x->ob_count == LINK_OUTBOX)
+		return false;
 	if (l->state == LINK_TRAINING)
 		return x->train_due;
 	if (l->state != LINK_UP)
 		return false;
+	/* a queued packet the peer has no credit for waits for a frame, not a cycle */
 	return x->maint_full || x->train_due || x->lane_notice_due || r->gbn.nak_due ||
 	       x->poll_answer_due || gbn_tx_resend_due(&x->gbn) ||
-	       (x->q_count && gbn_tx_room(&x->gbn)) ||
+	       (x->q_count && gbn_tx_room(&x->gbn) && !link_xmit_credit_starved(l)) ||
 	       (!x->status_deadline && link_status_pending(l));
 }
 

@@ -94,15 +94,15 @@ struct link_txframe {
 struct link_xmit {
 	unsigned int q_head, q_count;	/* complete packets */
 	unsigned int q_tail;		/* slot after the last complete packet */
-	bool assembling;		/* slot q_tail gets flits */
+	uint32_t assembling;		/* VCs whose packet is being assembled */
 	bool ready_before;		/* ready in the previous cycle: a flit may come */
-	bool discarding;		/* dropping flits up to a tail */
+	uint32_t discarding;		/* VCs dropping flits up to a tail */
 	bool train_due;			/* TRAIN (vc 0) to send */
 	bool train_answer;		/* ... carrying LOOM_FRAME_F_TRAINED */
 	bool lane_notice_due;
 	bool poll_answer_due;		/* the peer polled: ACK_CREDIT now */
 	bool maint_full;
-	unsigned int asm_expect;	/* flits the packet's header announces */
+	uint8_t asm_expect[CHAN_VCS_MAX];	/* flits each VC's packet header announces */
 	unsigned int cur_rem;		/* bytes of the frame on the lanes still to go */
 	unsigned int cur_rate;		/* its bytes per cycle */
 	unsigned int ob_head, ob_count;
@@ -111,6 +111,7 @@ struct link_xmit {
 	uint64_t credit_progress;	/* last cycle credits moved (poll timer) */
 	struct gbn_tx gbn;
 	struct link_pkt *queue;		/* tx_queue packets from the router */
+	struct link_pkt *asmb;		/* per VC: the packet being assembled */
 	struct link_pkt *replay;	/* replay_frames slots */
 	uint16_t maint_len;
 	uint8_t maint[LINK_BODY_MAX];	/* maintenance frame slot */

@@ -17,8 +17,8 @@ void link_xmit_reset(struct link_unit *l)
 	gbn_tx_init(&x->gbn, 0, l->p.replay_frames, l->p.ack_timeout);
 	x->q_head = x->q_count = x->q_tail = 0;
 	x->ready_before = false;
-	x->assembling = false;
-	x->discarding = false;
+	x->assembling = 0;
+	x->discarding = 0;
 	x->cur_rem = 0;
 	x->ob_head = x->ob_count = 0;
 	x->train_due = false;
@@ -33,15 +33,12 @@ void link_xmit_reset(struct link_unit *l)
 
 /* ---- flits from the router ---- */
 
-static struct link_pkt *link_xmit_asm(struct link_unit *l)
-{
-	return &l->tx.queue[l->tx.q_tail];
-}
-
-static const struct link_pkt *link_xmit_asm_const(const struct link_unit *l)
-{
-	return &l->tx.queue[l->tx.q_tail];
-}
+/*
+ * The router's output port may interleave the flits of packets on
+ * different VCs (one output VC per packet, flits by switch arbitration),
+ * so each VC's packet is assembled in its own buffer and joins the
+ * transmit queue whole, when its tail arrives.
+ */
 
 /* Drop @flits flits of VC @vc the router sent: their credits go back to it. */
 static void link_xmit_drop(struct link_unit *l, unsigned int vc, unsigned int flits)
@@ -50,15 +47,14 @@ static void link_xmit_drop(struct link_unit *l, unsigned int vc, unsigned int fl
 		link_credit_refund(&l->credit, vc, flits);
 }
 
-/* Drop the packet being assembled (malformed). */
-static void link_xmit_abort(struct link_unit *l)
+/* Drop the packet being assembled on @vc (malformed). */
+static void link_xmit_abort(struct link_unit *l, unsigned int vc)
 {
 	struct link_xmit *x = &l->tx;
-	struct link_pkt *p = link_xmit_asm(l);
 
 	l->cnt.tx_malformed++;
-	link_xmit_drop(l, p->vc, p->flits);
-	x->assembling = false;
+	link_xmit_drop(l, vc, x->asmb[vc].flits);
+	x->assembling &= ~(1u << vc);
 }
 
 /* A malformed flit sequence: drop the packet and the flits up to its tail. */
@@ -66,25 +62,21 @@ static void link_xmit_malformed(struct link_unit *l, const struct flit *f)
 {
 	struct link_xmit *x = &l->tx;
 
-	if (x->assembling)
-		link_xmit_abort(l);
+	if (f->vc < l->p.vcs && (x->assembling & (1u << f->vc)))
+		link_xmit_abort(l, f->vc);
 	else
 		l->cnt.tx_malformed++;
 	link_xmit_drop(l, f->vc, 1);
-	x->discarding = !f->tail;
+	if (f->vc < l->p.vcs && !f->tail)
+		x->discarding |= 1u << f->vc;
 }
 
 static void link_xmit_head(struct link_unit *l, const struct flit *f)
 {
 	struct link_xmit *x = &l->tx;
-	struct link_pkt *p;
+	struct link_pkt *p = &x->asmb[f->vc];
 	uint16_t plen;
 
-	if (x->q_count >= l->p.tx_queue || f->vc >= l->p.vcs) {
-		link_xmit_malformed(l, f);	/* sent while not ready, or no such VC */
-		return;
-	}
-	p = link_xmit_asm(l);
 	link_copy_flit(p->bytes, f->data, l->p.flit_bytes);
 	memcpy(&plen, p->bytes + offsetof(struct loom_pkt_hdr, len), sizeof(plen));
 	if (plen > LOOM_PKT_MAX_PAYLOAD) {
@@ -94,51 +86,63 @@ static void link_xmit_head(struct link_unit *l, const struct flit *f)
 	p->len = (uint16_t)(LOOM_PKT_HDR_SIZE + plen);
 	p->vc = f->vc;
 	p->flits = 1;
-	x->asm_expect = link_flits(&l->p, p->len);
-	x->assembling = true;
+	x->asm_expect[f->vc] = (uint8_t)link_flits(&l->p, p->len);
+	x->assembling |= 1u << f->vc;
 }
 
 static void link_xmit_take(struct link_unit *l, const struct flit *f)
 {
 	struct link_xmit *x = &l->tx;
+	uint32_t bit = 1u << f->vc;
 	struct link_pkt *p;
 
 	if (l->state != LINK_UP) {
 		link_xmit_drop(l, f->vc, 1);	/* the cable went down under it */
 		return;
 	}
-	if (f->head) {
-		if (x->assembling)
-			link_xmit_abort(l);	/* the last packet had no tail */
-		x->discarding = false;
-		link_xmit_head(l, f);
-	} else if (x->discarding) {
-		link_xmit_drop(l, f->vc, 1);
-		x->discarding = !f->tail;
+	if (f->vc >= l->p.vcs) {
+		link_xmit_malformed(l, f);	/* no such VC */
 		return;
-	} else if (!x->assembling) {
+	}
+	if (f->head) {
+		if (x->assembling & bit)
+			link_xmit_abort(l, f->vc);	/* the last packet had no tail */
+		x->discarding &= ~bit;
+		link_xmit_head(l, f);
+	} else if (x->discarding & bit) {
+		link_xmit_drop(l, f->vc, 1);
+		if (f->tail)
+			x->discarding &= ~bit;
+		return;
+	} else if (!(x->assembling & bit)) {
 		link_xmit_malformed(l, f);	/* body flit without a head */
 		return;
 	} else {
-		p = link_xmit_asm(l);
-		if (f->vc != p->vc || p->flits >= x->asm_expect) {
+		p = &x->asmb[f->vc];
+		if (p->flits >= x->asm_expect[f->vc]) {
 			link_xmit_malformed(l, f);
 			return;
 		}
 		link_copy_flit(p->bytes + p->flits * l->p.flit_bytes, f->data, l->p.flit_bytes);
 		p->flits++;
 	}
-	if (!x->assembling)
+	if (!(x->assembling & bit))
 		return;
 	l->cnt.tx_flits++;
 	if (!f->tail)
 		return;
-	p = link_xmit_asm(l);
-	if (p->flits != x->asm_expect) {
+	p = &x->asmb[f->vc];
+	if (p->flits != x->asm_expect[f->vc]) {
 		link_xmit_malformed(l, f);	/* shorter than its header says */
 		return;
 	}
-	x->assembling = false;
+	if (x->q_count >= l->p.tx_queue) {
+		link_xmit_malformed(l, f);	/* sent while not ready: no room */
+		return;
+	}
+	x->assembling &= ~bit;
+	memcpy(&x->queue[x->q_tail], p, offsetof(struct link_pkt, bytes) +
+	       (size_t)p->flits * l->p.flit_bytes);
 	x->q_count++;
 	x->q_tail = link_ring_next(x->q_tail, l->p.tx_queue);
 	l->cnt.tx_packets++;
@@ -146,33 +150,38 @@ static void link_xmit_take(struct link_unit *l, const struct flit *f)
 
 /*
  * Ready in the next cycle (chan.h: registered): the router may then drive
- * a flit in the cycle after, which must find room even if the flit that
- * ready in this cycle allows also comes.  A flit continuing the packet
- * being assembled needs no room; one that completes it, or starts a new
- * packet, needs a free queue slot for whatever follows.  Every packet has
- * at least min_flits flits (its 48-byte header), so a head flit is never
- * a tail unless a flit holds a whole header.
+ * a flit in the cycle after, and the flit that ready in this cycle allows
+ * may come too.  Only a tail needs room (a free queue slot); so ready is
+ * set while the free slots cover the tails those one or two flits can
+ * bring: a VC with one flit left brings a tail in one flit, a VC with two
+ * left in two, a new packet only if a flit holds a whole header.
  */
 bool link_xmit_ready(const struct link_unit *l)
 {
 	const struct link_xmit *x = &l->tx;
 	unsigned int coming = l->out.back.ready;	/* a flit may come next cycle */
-	unsigned int free_slots = l->p.tx_queue - x->q_count;
+	unsigned int flits = coming + 1, free_slots = l->p.tx_queue - x->q_count;
+	unsigned int one = 0, two = 0, tails;
+	unsigned int head_flits = link_flits(&l->p, LOOM_PKT_HDR_SIZE);
 
 	if (l->state != LINK_UP)
 		return false;
-	if (x->discarding)
-		return true;
-	if (x->assembling) {
-		/* the current packet still has a flit for the cycle after */
-		if (x->asm_expect - link_xmit_asm_const(l)->flits > coming)
-			return true;
-		return free_slots >= 2;	/* its slot, and one for the next head */
+	for (uint32_t m = x->assembling; m; m &= m - 1) {
+		unsigned int v = (unsigned int)__builtin_ctz(m);
+		unsigned int left = x->asm_expect[v] - x->asmb[v].flits;
+
+		one += left == 1;
+		two += left == 2;
 	}
-	if (!coming)
-		return free_slots >= 1;
-	/* a head may come next cycle and take a slot */
-	return link_flits(&l->p, LOOM_PKT_HDR_SIZE) > 1 ? free_slots >= 1 : free_slots >= 2;
+	/* VCs not assembling may start a packet: its tail after head_flits flits */
+	if (head_flits == 1)
+		one += l->p.vcs;
+	else if (head_flits == 2)
+		two += l->p.vcs;
+	tails = one < flits ? one : flits;
+	if (tails < 1 && flits == 2 && two)
+		tails = 1;
+	return free_slots >= tails;
 }
 
 /* ---- frames ---- */

@@ -14,7 +14,6 @@
  */
 #include "maint.h"
 #include "card.h"
-#include "link.h"
 
 #include <string.h>
 
@@ -80,6 +79,14 @@ uint8_t maint_execute(struct card *c, uint8_t op, uint32_t addr, uint32_t *value
 
 /* ---- loss, sending, delivery ----------------------------------------- */
 
+void maint_link_lost(struct card *c, unsigned int port, uint32_t n)
+{
+	card_wr32(c, MAINT_LOST_REG, card_rd32(c, MAINT_LOST_REG) + n);
+	if (c->verbose)
+		card_log(c, "maint: %u frame%s lost by the link unit of port %u (slot busy or link not up)",
+			 n, n == 1 ? "" : "s", port);
+}
+
 static void maint_lost(struct card *c, const struct loom_maint_payload *p, const char *why,
 		       int port)
 {
@@ -100,7 +107,7 @@ static void maint_send(struct card *c, unsigned int port, uint8_t type,
 		return;
 	}
 	s = &c->maint.out[port];
-	if (!c->io.port_up(c->io.opaque, port)) {
+	if (!card_port_up(c, port)) {
 		if (s->busy) {	/* queued before the link went down */
 			s->busy = false;
 			maint_lost(c, &s->p, "port went down", (int)port);
@@ -246,18 +253,19 @@ void maint_receive(struct card *c, unsigned int in_port, const void *body, size_
 	maint_lost(c, &p, "not a maintenance packet type", (int)in_port);
 }
 
-size_t maint_tx_frame(struct card *c, unsigned int port, uint8_t *out, size_t cap)
+size_t maint_tx_body(struct card *c, unsigned int port, uint8_t *out, size_t cap)
 {
 	struct maint_slot *s;
-	size_t n;
 
 	if (port >= LOOM_MAX_PORTS || !c->maint.out[port].busy)
 		return 0;
 	s = &c->maint.out[port];
 	s->busy = false;
-	n = link_encode(out, cap, LOOM_FRAME_MAINT, LOOM_VC_MAINT, 0, 0, &s->h, sizeof(s->h),
-			&s->p, sizeof(s->p));
-	if (!n)
+	if (cap < sizeof(s->h) + sizeof(s->p)) {
 		maint_lost(c, &s->p, "frame does not fit the transmit buffer", (int)port);
-	return n;
+		return 0;
+	}
+	memcpy(out, &s->h, sizeof(s->h));
+	memcpy(out + sizeof(s->h), &s->p, sizeof(s->p));
+	return sizeof(s->h) + sizeof(s->p);
 }

@@ -50,11 +50,16 @@ void maint_clear(struct card *c);
  */
 void maint_receive(struct card *c, unsigned int in_port, const void *body, size_t len);
 /*
- * Encode the packet waiting in @port's slot as a LOOM_FRAME_MAINT frame
- * into @out (@cap bytes) and free the slot.  Returns the frame's size, or
- * 0 when the slot is empty.
+ * @n maintenance frames the link unit of @port lost (its slot busy, the
+ * link not up) count in MAINT_LOST with the ones lost here.
  */
-size_t maint_tx_frame(struct card *c, unsigned int port, uint8_t *out, size_t cap);
+void maint_link_lost(struct card *c, unsigned int port, uint32_t n);
+/*
+ * Take the packet waiting in @port's slot as a maintenance frame body
+ * (header and payload) into @out (@cap bytes) and free the slot.  Returns
+ * the body's size, or 0 when the slot is empty.
+ */
+size_t maint_tx_body(struct card *c, unsigned int port, uint8_t *out, size_t cap);
 
 /*
  * Execute one access on card @c: LOOM_MAINT_ST_* status, *value read

@@ -104,7 +104,7 @@ void rma_target_get(struct card *c, const struct loom_pkt_hdr *h)
 	if (st == LOOM_CQE_ST_OK)
 		r.len = (uint16_t)h->op_len;
 	r.flags = h->flags & LOOM_PKT_F_ORDERED;
-	card_switch(c, &r, st == LOOM_CQE_ST_OK ? buf : NULL, -1);
+	card_inject(c, &r, st == LOOM_CQE_ST_OK ? buf : NULL);
 }
 
 /* Execute LOOM_AMO_* @op on *@p; returns the value before. */
@@ -150,7 +150,7 @@ void rma_target_amo(struct card *c, const struct loom_pkt_hdr *h, const void *pa
 	if (st == LOOM_CQE_ST_OK)
 		r.len = sizeof(fetched);
 	r.flags = h->flags & LOOM_PKT_F_ORDERED;
-	card_switch(c, &r, st == LOOM_CQE_ST_OK ? &fetched : NULL, -1);
+	card_inject(c, &r, st == LOOM_CQE_ST_OK ? &fetched : NULL);
 }
 
 void rma_target_counted(struct card *c, const struct loom_pkt_hdr *h, const void *payload)

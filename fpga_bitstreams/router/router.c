@@ -422,6 +422,21 @@ void router_clear_dead(struct router *r)
 	r->next_event = r->now;
 }
 
+void router_clear_port_dead(struct router *r, unsigned int port)
+{
+	struct out_port *op;
+
+	if (port >= r->p.ports)
+		return;
+	op = &r->out[port];
+	op->dead = false;
+	out_usable_update(r, port);
+	for (unsigned int v = 0; v < r->p.vcs; v++)
+		if (op->stalled & (1u << v))
+			op->vc[v].stall_since = r->now;
+	r->next_event = r->now;
+}
+
 void router_set_fp_timeout(struct router *r, uint32_t cycles)
 {
 	r->p.fp_timeout = cycles;

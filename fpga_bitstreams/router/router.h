@@ -109,6 +109,8 @@ void router_set_port_disabled(struct router *r, unsigned int port, bool disabled
 bool router_port_dead(const struct router *r, unsigned int port);
 /* Clear every dead flag and restart the timers (the card's admin RESET). */
 void router_clear_dead(struct router *r);
+/* The same for port @port alone (its link trained again). */
+void router_clear_port_dead(struct router *r, unsigned int port);
 /* Forward-progress timeout in cycles (0: off); FP_TIMEOUT at creation. */
 void router_set_fp_timeout(struct router *r, uint32_t cycles);
 /*

@@ -170,9 +170,12 @@ static int a2a_plan(struct a2a_run *w, unsigned int i)
 	if (!c->ops)
 		return -1;
 	for (unsigned int round = 0; round < cfg->rounds; round++)
-		for (unsigned int d = 0; d < w->n; d++)
+		for (unsigned int step = 0; step < w->n; step++) {
+			unsigned int d = cfg->shifted ? (i + step) % w->n : step;
+
 			c->ops[k++] = (struct a2a_op){ A2A_PUT, (uint8_t)round, (uint8_t)d,
 						       a2a_len(cfg, i, d, round) };
+		}
 	for (unsigned int j = n_puts; cfg->seed && j > 1; j--) {	/* Fisher-Yates */
 		unsigned int m;
 		struct a2a_op t;

@@ -2,8 +2,9 @@
 /*
  * All-to-all workload for native fabric tests: every card puts its own
  * pattern to every card (itself included) with SIGNAL and REMOTE_CQE,
- * @rounds times per pair, in order or (with a seed) in a random order with
- * random lengths; optionally every card then GETs every card's pattern.
+ * @rounds times per pair, in order (every card toward node 0 first, or
+ * shifted: each toward the node k after it at step k) or (with a seed) in
+ * a random order with random lengths; optionally every card then GETs every card's pattern.
  * Completions, arrivals and data are checked.
  */
 #ifndef LOOM_TESTS_ALLTOALL_H
@@ -22,6 +23,10 @@ struct alltoall_cfg {
 	uint64_t seed;		/* 0: destinations in order, every put @len bytes;
 				 * else each card its own random destination order
 				 * and put lengths 1..@len
+				 */
+	bool shifted;		/* without a seed: card i's k-th put goes to i + k
+				 * (mod n), so that at each step every card sends
+				 * the same distance away, all rings at once
 				 */
 	bool gets;		/* every card also GETs @len bytes from every card */
 	int timeout_ms;		/* for the whole workload */

@@ -22,7 +22,7 @@
 
 static struct fabric *live;
 
-void fabric_card_bin(char *out, size_t len)
+void fabric_card_bin(char *out, size_t len, bool sanitized)
 {
 	const char *env = getenv("LOOM_CARD");
 	char dir[PATH_MAX];
@@ -38,15 +38,15 @@ void fabric_card_bin(char *out, size_t len)
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = 0;
-	/* the sanitized card built beside the tests, else $(BUILD)/bin/loom-card */
 	if (strlen(dir) + sizeof("/../../bin/loom-card") > len) {
 		snprintf(out, len, "loom-card");
 		return;
 	}
-	snprintf(out, len, "%s/loom-card-asan", dir);
-	if (access(out, X_OK) == 0)
-		return;
-	snprintf(out, len, "%s/../../bin/loom-card", dir);
+	/* both are built by 'make tests': loom-card-asan beside the tests */
+	if (sanitized)
+		snprintf(out, len, "%s/loom-card-asan", dir);
+	else
+		snprintf(out, len, "%s/../../bin/loom-card", dir);
 }
 
 void fabric_path(struct fabric *f, char *out, size_t len, const char *name)
@@ -170,7 +170,7 @@ int fabric_start_card(struct fabric *f, unsigned int i, const char *const *extra
 	int argc = 0, err;
 	pid_t pid;
 
-	fabric_card_bin(bin, sizeof(bin));
+	fabric_card_bin(bin, sizeof(bin), f->sanitized_card);
 	if (access(bin, X_OK) != 0) {
 		tap_diag("card emulator %s not found (build it, or set LOOM_CARD)", bin);
 		return -1;
@@ -222,13 +222,40 @@ int fabric_start_card(struct fabric *f, unsigned int i, const char *const *extra
 	return 0;
 }
 
+/* Does card @i's process have the AddressSanitizer runtime mapped? */
+static bool fabric_card_has_asan(struct fabric *f, unsigned int i)
+{
+	char path[64], line[512];
+	bool asan = false;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)f->pid[i]);
+	fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	while (!asan && fgets(line, sizeof(line), fp))
+		asan = strstr(line, "/libasan") != NULL;
+	fclose(fp);
+	return asan;
+}
+
 int fabric_attach(struct fabric *f, unsigned int i)
 {
+	const char *env = getenv("LOOM_CARD");
 	char err[256];
+	bool asan;
 
 	if (fh_attach(&f->fh[i], f->sock[i], f->ram[i], 10000, err, sizeof(err))) {
 		tap_diag("card %u: %s", i, err);
 		fabric_dump_log(f, i);
+		return -1;
+	}
+	/* the card answers on its socket: its runtime is loaded */
+	asan = fabric_card_has_asan(f, i);
+	if (!(env && *env) && asan != f->sanitized_card) {
+		tap_diag("card %u (pid %d) runs %s the sanitizers, the test asked for the %s card",
+			 i, (int)f->pid[i], asan ? "with" : "without",
+			 f->sanitized_card ? "sanitized" : "plain");
 		return -1;
 	}
 	return 0;

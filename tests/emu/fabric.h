@@ -22,6 +22,7 @@ struct fabric {
 	unsigned int n;
 	uint64_t ram_size;	/* guest RAM of the cards started next */
 	bool lax_registers;	/* start cards without --strict-registers (figures) */
+	bool sanitized_card;	/* start the card built with ASan/UBSan (bad-input tests) */
 	bool tcp_cables;	/* rings cabled over TCP on 127.0.0.1, not UNIX sockets */
 	int tcp_port[FABRIC_MAX_CARDS];	/* card i's listening port, with tcp_cables */
 	char dir[64];
@@ -83,10 +84,14 @@ void fabric_dump_log(struct fabric *f, unsigned int i);
 /* Stop everything and remove every file; safe to call twice. */
 void fabric_stop(void);
 /*
- * The loom-card binary: $LOOM_CARD, else loom-card-asan beside the test
- * (the card built with the sanitizers), else $(BUILD)/bin/loom-card.
+ * The loom-card binary: $LOOM_CARD, else with @sanitized the card built
+ * with the sanitizers (loom-card-asan beside the test), else the plain
+ * card ($(BUILD)/bin/loom-card, the one users run).  Tests whose point is
+ * bad input reaching the card (malformed frames, descriptors, options,
+ * control commands) set f->sanitized_card before starting cards; the
+ * others run the plain card, which costs a third of the CPU.
  */
-void fabric_card_bin(char *out, size_t len);
+void fabric_card_bin(char *out, size_t len, bool sanitized);
 /* Path of a file in the fabric's directory. */
 void fabric_path(struct fabric *f, char *out, size_t len, const char *name);
 

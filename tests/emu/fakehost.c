@@ -65,6 +65,11 @@ void fh_kick(struct fakehost *fh, unsigned int vector)
 {
 	uint64_t one = 1;
 
+	if (fh->local) {
+		fh->kick_fn(fh->opaque, vector);
+		return;
+	}
+
 	if (write(fh->kick_fd[vector], &one, sizeof(one)) < 0) {
 		/* saturated counter: a kick is pending anyway */
 	}
@@ -237,8 +242,37 @@ proto:
 	return -1;
 }
 
+int fh_attach_local(struct fakehost *fh, uint8_t *regs, size_t regs_size, uint8_t *ram,
+		    uint64_t ram_size, void (*kick_fn)(void *, unsigned int),
+		    void (*wait_fn)(void *, unsigned int, int), void *opaque, char *err,
+		    size_t errlen)
+{
+	memset(fh, 0, sizeof(*fh));
+	fh->sock = -1;
+	for (int v = 0; v < LOOM_NUM_VECTORS; v++)
+		fh->kick_fd[v] = fh->irq_fd[v] = -1;
+	fh->local = true;
+	fh->regs = regs;
+	fh->regs_size = regs_size;
+	fh->ram = ram;
+	fh->ram_size = ram_size;
+	fh->kick_fn = kick_fn;
+	fh->wait_fn = wait_fn;
+	fh->opaque = opaque;
+	fh->bump = FH_RAM_FIRST;
+	if (fh_walk_chain(fh, err, errlen))
+		return -1;
+	fh->seq = fh_rd32(fh, fh->off_admin + LOOM_ADMIN_ACK);
+	return 0;
+}
+
 void fh_detach(struct fakehost *fh)
 {
+	if (fh->local) {	/* the caller owns the memory */
+		fh->regs = NULL;
+		fh->ram = NULL;
+		return;
+	}
 	if (fh->sock >= 0)
 		close(fh->sock);
 	for (int v = 0; v < LOOM_NUM_VECTORS; v++) {
@@ -263,6 +297,10 @@ static void fh_wait_irq(struct fakehost *fh, unsigned int v, int ms)
 	struct pollfd pfd = { .fd = fh->irq_fd[v], .events = POLLIN };
 	uint64_t n;
 
+	if (fh->local) {
+		fh->wait_fn(fh->opaque, v, ms);
+		return;
+	}
 	if (poll(&pfd, 1, ms) > 0 && read(fh->irq_fd[v], &n, sizeof(n)) < 0) {
 		/* nothing to drain */
 	}

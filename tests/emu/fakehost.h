@@ -28,6 +28,12 @@ struct fakehost {
 	uint64_t bump;
 	uint32_t off_admin, off_router, off_ports, off_ctx, db_area;
 	uint32_t seq;
+	/* in-process card (fh_attach_local): doorbells and waits are calls */
+	bool local;
+	void (*kick_fn)(void *opaque, unsigned int vector);
+	/* let the card run until vector @vector fires or about @ms pass */
+	void (*wait_fn)(void *opaque, unsigned int vector, int ms);
+	void *opaque;
 	unsigned long wo_reads;	/* reads of write-only registers (a bug) */
 };
 
@@ -52,6 +58,14 @@ int fh_create_ram(const char *path, uint64_t size);
 int fh_attach(struct fakehost *fh, const char *sock, const char *ram_path, int timeout_ms,
 	      char *err, size_t errlen);
 void fh_detach(struct fakehost *fh);
+/*
+ * Drive a card in this process: its register window @regs and host memory
+ * @ram are the caller's; kicks call @kick_fn, waits call @wait_fn.
+ */
+int fh_attach_local(struct fakehost *fh, uint8_t *regs, size_t regs_size, uint8_t *ram,
+		    uint64_t ram_size, void (*kick_fn)(void *, unsigned int),
+		    void (*wait_fn)(void *, unsigned int, int), void *opaque, char *err,
+		    size_t errlen);
 
 /*
  * Read a register.  Reading a write-only one (a doorbell) is a bug of the

@@ -60,19 +60,57 @@ int peer_send_packet(struct peer *p, const struct loom_pkt_hdr *h, const void *p
 	return n ? peer_send(p, frame, n) : -1;
 }
 
+/* An ACK or NAK: our acknowledgement and the next VC's grant (link_credit_pick). */
 static int peer_send_control(struct peer *p, uint8_t type)
 {
 	uint8_t frame[LOOM_FRAME_MAX];
-	size_t n = link_encode(frame, sizeof(frame), type, 0, 0, gbn_rx_ack_value(&p->grx),
-			       NULL, 0, NULL, 0);
+	struct loom_frame_hdr h = {
+		.type = type,
+		.ack = gbn_rx_ack_value(&p->grx),
+	};
+	uint32_t credit;
+	bool pending;
+	size_t n;
 
+	h.credit_vc = (uint8_t)link_credit_pick(&p->credit, &credit, &pending);
+	h.credit = credit;
+	n = link_encode_hdr(frame, sizeof(frame), &h, NULL, 0, NULL, 0);
 	return peer_send(p, frame, n);
 }
 
-/* NAK @ack from the card: resend what we still have from @ack + 1 on. */
+/* ACK_CREDIT: the acknowledgement, our next sequence number, every VC's grant. */
+static int peer_send_status(struct peer *p)
+{
+	uint8_t frame[LOOM_FRAME_MAX];
+	struct loom_frame_hdr h = {
+		.type = LOOM_FRAME_ACK_CREDIT,
+		.credit_vc = LOOM_FRAME_NO_CREDIT,
+		.seq = p->tx_seq,
+		.ack = gbn_rx_ack_value(&p->grx),
+	};
+	struct loom_frame_credits body;
+	size_t n;
+
+	memset(&body, 0, sizeof(body));
+	link_credit_advertise_all(&p->credit);
+	for (unsigned int v = 0; v < p->credit.vcs; v++)
+		body.credit[v] = p->credit.grant[v];
+	n = link_encode_hdr(frame, sizeof(frame), &h, &body, sizeof(body), NULL, 0);
+	return peer_send(p, frame, n);
+}
+
+/*
+ * NAK @ack from the card: resend what we still have from @ack + 1 on, each
+ * frame with our acknowledgement as it is now (as the card's link unit
+ * does): the one it first carried may be behind what the card has since
+ * heard from us, and a sender's acknowledgement never goes back.
+ */
 static void peer_replay(struct peer *p, uint32_t ack)
 {
 	uint32_t from = ack + 1, n = p->tx_seq - from;
+	uint8_t frame[LOOM_FRAME_MAX];
+	struct loom_frame_hdr h;
+	size_t len;
 
 	p->naks++;
 	if (n > PEER_REPLAY) {
@@ -81,9 +119,27 @@ static void peer_replay(struct peer *p, uint32_t ack)
 		return;
 	}
 	for (uint32_t s = from; s != p->tx_seq; s++) {
-		peer_send(p, p->sent[s % PEER_REPLAY], p->sent_len[s % PEER_REPLAY]);
+		const uint8_t *kept = p->sent[s % PEER_REPLAY];
+
+		memcpy(&h, kept, sizeof(h));
+		h.ack = gbn_rx_ack_value(&p->grx);
+		len = link_encode_hdr(frame, sizeof(frame), &h, kept + LOOM_FRAME_HDR_SIZE, h.len,
+				      NULL, 0);
+		if (len)
+			peer_send(p, frame, len);
 		p->resent++;
 	}
+}
+
+/* A DATA frame taken in order: its packet is consumed at once, its flits granted again. */
+static void peer_consume(struct peer *p, const struct link_frame *fr)
+{
+	unsigned int vc = fr->hdr.vc, flits = link_flits(&p->cp.link, fr->hdr.len);
+
+	if (vc >= p->credit.vcs)
+		return;
+	link_credit_accepted(&p->credit, vc, flits);
+	link_credit_freed(&p->credit, vc, flits);
 }
 
 /* Link-layer handling of one frame; 1 if the caller gets it. */
@@ -93,6 +149,7 @@ static int peer_link(struct peer *p, const struct link_frame *fr)
 	case LOOM_FRAME_DATA:
 		switch (gbn_rx_data(&p->grx, fr->hdr.seq)) {
 		case GBN_RX_ACCEPT:
+			peer_consume(p, fr);
 			peer_send_control(p, LOOM_FRAME_ACK);
 			return 1;
 		case GBN_RX_DUPLICATE:
@@ -108,8 +165,12 @@ static int peer_link(struct peer *p, const struct link_frame *fr)
 	case LOOM_FRAME_NAK:
 		peer_replay(p, fr->hdr.ack);
 		return 1;
-	case LOOM_FRAME_CREDIT:
-		return 0;	/* the peer buffers everything: the card's credits do not matter */
+	case LOOM_FRAME_ACK_CREDIT:
+		if (fr->hdr.flags & LOOM_FRAME_F_POLL) {
+			p->polls++;
+			peer_send_status(p);
+		}
+		return 0;	/* the card's grants: the test sends what it likes */
 	default:
 		return 1;
 	}
@@ -145,7 +206,7 @@ int peer_recv(struct peer *p, struct link_frame *fr, int ms)
 int peer_start(struct fabric *f, struct peer *p, uint16_t node, uint8_t port, const char *route)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char path[128], cable[160];
+	char path[128], cable[160], err[256];
 	const char *extra[] = { "--cable", cable, "--route", route, NULL };
 	struct pollfd pfd;
 	uint8_t frame[LOOM_FRAME_MAX];
@@ -154,9 +215,18 @@ int peer_start(struct fabric *f, struct peer *p, uint16_t node, uint8_t port, co
 	p->fd = -1;
 	p->node = node;
 	p->tx_seq = 0;
-	p->naks = p->resent = p->duplicates = 0;
+	p->naks = p->resent = p->duplicates = p->polls = 0;
 	link_rx_init(&p->rx);
 	gbn_rx_init(&p->grx, 0);
+	/* the card's own link parameters, as the emulator builds them by default */
+	card_params_default(&p->cp, 0, 1);
+	if (card_params_check(&p->cp, err, sizeof(err))) {
+		tap_diag("the card's default parameters: %s", err);
+		return -1;
+	}
+	link_credit_init(&p->credit, p->cp.link.vcs, p->cp.link.buf_depth,
+			 link_flits(&p->cp.link, LINK_PKT_MAX));
+	link_credit_train(&p->credit);
 	fabric_path(f, path, sizeof(path), "peer.sock");
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -1;
@@ -179,13 +249,9 @@ int peer_start(struct fabric *f, struct peer *p, uint16_t node, uint8_t port, co
 	n = link_encode(frame, sizeof(frame), LOOM_FRAME_TRAIN, 0, node, port, NULL, 0, NULL, 0);
 	if (peer_send(p, frame, n))
 		return -1;
-	/* grant the card PEER_CREDITS packets on every VC: the peer never runs out */
-	for (unsigned int vc = 0; vc < LOOM_VC_MAINT; vc++) {
-		n = link_encode(frame, sizeof(frame), LOOM_FRAME_CREDIT, (uint8_t)vc, 0, PEER_CREDITS,
-				NULL, 0, NULL, 0);
-		if (peer_send(p, frame, n))
-			return -1;
-	}
+	/* the link is up at the card once it has our TRAIN: grant it every VC's buffer */
+	if (peer_send_status(p))
+		return -1;
 	return fabric_wait_link(f, 0, 0, 10000);
 }
 

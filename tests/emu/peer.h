@@ -15,12 +15,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "card.h"
 #include "fabric.h"
 #include "gbn.h"
 #include "link.h"
+#include "link_credit.h"
 
 #define PEER_REPLAY	64	/* DATA frames kept for a NAK */
-#define PEER_CREDITS	1000	/* packets the card may send per VC (cumulative) */
 
 struct peer {
 	int lfd;
@@ -29,11 +30,14 @@ struct peer {
 	uint32_t tx_seq;
 	struct link_rx rx;
 	struct gbn_rx grx;
+	struct card_params cp;		/* the card's: its links' parameters */
+	struct link_credit credit;	/* our grants to the card */
 	uint8_t sent[PEER_REPLAY][LOOM_FRAME_MAX];
 	size_t sent_len[PEER_REPLAY];
 	unsigned int naks;	/* NAK frames received */
 	unsigned int resent;	/* DATA frames resent for them */
 	unsigned int duplicates;	/* replayed DATA frames from the card */
+	unsigned int polls;		/* the card's credit polls answered */
 };
 
 /*

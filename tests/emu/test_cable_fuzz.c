@@ -82,6 +82,8 @@ int main(void)
 	tap_diag("seed 0x%llx (set LOOM_FUZZ_SEED to replay)", (unsigned long long)rng);
 	if (fabric_init(&f, 120))
 		return 1;
+	/* bad input reaching the card: run the card built with the sanitizers */
+	f.sanitized_card = true;
 	ok = peer_start(&f, &peer, PEER_NODE, 0, "7=0") == 0 &&
 	     fh_ctx_create(fh, &noise, NOISE_CTX, NOISE_KEY, 4, 6, SEG) == LOOM_ADMIN_E_OK &&
 	     fh_ctx_create(fh, &clean, CLEAN_CTX, CLEAN_KEY, 4, 6, SEG) == LOOM_ADMIN_E_OK;

@@ -75,6 +75,8 @@ int main(void)
 	tap_plan(9);
 	if (fabric_init(&f, 60))
 		return 1;
+	/* bad input reaching the card: run the card built with the sanitizers */
+	f.sanitized_card = true;
 	ok = peer_start(&f, &peer, PEER_NODE, PEER_PORT, "5=0") == 0 &&
 	     fh_ctx_create(fh, &ctx, CTX, KEY, 4, 5, 64 << 10) == LOOM_ADMIN_E_OK;
 	if (!tap_ok(ok, "card connected to the test's cable, link trained, context enabled")) {
@@ -140,8 +142,13 @@ int main(void)
 	tap_ok(crc == 3 && drops == 1 && seq == 5,
 	       "CRC_ERRORS counts the 3 error episodes (%u), SEQ_ERRORS the 5 frames after the loss (%u), DROPS the bad-length packet (%u)",
 	       crc, seq, drops);
-	tap_ok(naks == 2 && peer.naks == 2 && peer.resent > 0,
-	       "one NAK per recovery episode: %u sent, %u received, %u frames replayed by the test",
+	/*
+	 * Episode 1's NAK is withdrawn when the expected frame arrives before
+	 * it leaves: the junk and the frames after it may reach the card in
+	 * one read and be checked in the same cycle.  Episode 2's never is.
+	 */
+	tap_ok(naks >= 1 && naks <= 2 && peer.naks == naks && peer.resent > 0,
+	       "at most one NAK per recovery episode, the lost frame's at least: %u sent, %u received, %u frames replayed by the test",
 	       naks, peer.naks, peer.resent);
 	tap_ok(fabric_card_alive(&f, 0), "the card is still running");
 	if (tap.failed)

@@ -31,7 +31,7 @@ static int run_card(const char *const *args, char *err, size_t errlen)
 	pid_t pid;
 	ssize_t n;
 
-	fabric_card_bin(bin, sizeof(bin));
+	fabric_card_bin(bin, sizeof(bin), f.sanitized_card);
 	fabric_path(&f, path, sizeof(path), "stderr.txt");
 	argv[argc++] = bin;
 	for (int i = 0; args[i] && argc < 31; i++)
@@ -86,6 +86,8 @@ int main(void)
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--seed", "12x", NULL }, "--seed '12x'" },
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--link-timeout", "0", NULL }, "--link-timeout '0': expected milliseconds in 1..60000" },
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--link-timeout", "60001", NULL }, "--link-timeout '60001'" },
+		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--op-timeout", "0", NULL }, "--op-timeout '0': expected milliseconds in 1..600000" },
+		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--op-timeout", "600001", NULL }, "--op-timeout '600001'" },
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--replay-frames", "0", NULL }, "--replay-frames '0': expected a frame count in 1..4096" },
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--replay-frames", "4097", NULL }, "--replay-frames '4097'" },
 		{ { "--node", "1", "--ivshmem", "s", "--guest-ram", "r", "--ctl", "", NULL }, "--ctl '': expected a UNIX socket path" },
@@ -97,6 +99,8 @@ int main(void)
 	tap_plan(7);
 	if (fabric_init(&f, 60))
 		return 1;
+	/* bad options reach the card: the card built with the sanitizers */
+	f.sanitized_card = true;
 	for (unsigned int i = 0; i < nbad; i++) {
 		int rc = run_card(bad[i].args, err, sizeof(err));
 
@@ -112,7 +116,8 @@ int main(void)
 	       strstr(err, "--cable PORT=tcp-listen:ADDR:TCPPORT") &&
 	       strstr(err, "--cable PORT=tcp-connect:HOST:TCPPORT") &&
 	       strstr(err, "--route DST=PORT") && strstr(err, "--ctl PATH") && strstr(err, "--seed N") &&
-	       strstr(err, "--link-timeout MS") && strstr(err, "--replay-frames N"),
+	       strstr(err, "--link-timeout MS") && strstr(err, "--op-timeout MS") &&
+	       strstr(err, "--replay-frames N"),
 	       "--help: exit 0 with the usage text");
 
 	/* a stale socket file at the ivshmem path (its process was killed) */

@@ -457,7 +457,11 @@ static void test_ber(void)
 int main(void)
 {
 	tap_plan(15);
-	if (fabric_init(&f, 120) || fabric_start_torus2(&f, NDIMS) || find_blocks(&f.fh[0])) {
+	if (fabric_init(&f, 120))
+		return 1;
+	/* bad maintenance requests reach the cards: the cards built with the sanitizers */
+	f.sanitized_card = true;
+	if (fabric_start_torus2(&f, NDIMS) || find_blocks(&f.fh[0])) {
 		tap_ok(0, "2x2x2 torus of 8 cards with no routes up");
 		for (unsigned int i = 0; i < NCARDS; i++)
 			fabric_dump_log(&f, i);

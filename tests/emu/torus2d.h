@@ -20,11 +20,13 @@
 
 /*
  * Start the kx * ky cards (at most FABRIC_MAX_CARDS; guest RAM
- * FABRIC_RAM_SIZE_BIG each beyond 8 cards) with @bufs whole-packet buffers
- * per VC (--vc-buffers), attach their fake hosts, wait for every link.
- * 0, or -1 with a diagnostic.
+ * FABRIC_RAM_SIZE_BIG each beyond 8 cards) with 2 whole-packet buffers
+ * per VC (--vc-buffers), or for a @cyclic test 1 and an operation timeout
+ * of 1 s (--op-timeout: what a dead port drops ends in 1 s, not 10),
+ * attach their fake hosts, wait for every link.  0, or -1 with a
+ * diagnostic.
  */
-int torus2d_start(struct fabric *f, unsigned int kx, unsigned int ky, const char *bufs);
+int torus2d_start(struct fabric *f, unsigned int kx, unsigned int ky, bool cyclic);
 /* DOR output port at (x, y) toward @dest, -1 for the node itself. */
 int torus2d_dor_port(unsigned int kx, unsigned int ky, unsigned int x, unsigned int y,
 		     unsigned int dest);

@@ -2,10 +2,10 @@
 /*
  * BSUs in memory.  First the state machine alone (bsu_local_op,
  * bsu_wire_in): barrier, eureka, eureka+barrier, illegal ops ignored and
- * counted, packets that do not fit the tree refused.  Then four cards over
- * calloc'd register windows, cabled through an in-memory wire, driven
- * through their registers exactly as a driver would (minus kicks: the test
- * runs service rounds):
+ * counted, packets that do not fit the tree refused.  Then four whole
+ * cards in one process (the lockstep harness: router, link units and
+ * in-process wires, one clock), driven through their registers exactly as
+ * a driver would (minus kicks: the test runs service rounds):
  *
  *        card 0 (root)
  *    port 0 /    \ port 1
@@ -25,6 +25,7 @@
  */
 #include "bsu.h"
 #include "card.h"
+#include "lockstep.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -120,49 +121,12 @@ static void test_logic(void)
 	tap_ok(ok, "logic: REFUSED from the parent ends the round with the error and goes on down; from a child nothing; off the tree refused");
 }
 
-/* ---- four cards over an in-memory wire -------------------------------- */
+/* ---- four cards in lockstep, cabled by in-process wires ---------------- */
 
-struct wire_pkt {
-	unsigned int card, port;
-	struct loom_pkt_hdr h;
-};
-
-static struct card cards[N_CARDS];
+static struct lockstep ls;
 static uint8_t *regs[N_CARDS];
-static struct guest_mem gm;
-static unsigned int idx[N_CARDS];
-static struct wire_pkt wire[4096];
-static unsigned int wire_n;
-static bool link_down[N_CARDS][2];
-
-/* (card, port) -> (peer, peer port) */
-static const int peer_of[N_CARDS][2][2] = {
-	{ { 1, 1 }, { 2, 1 } },
-	{ { 3, 1 }, { 0, 0 } },
-	{ { -1, -1 }, { 0, 1 } },
-	{ { -1, -1 }, { 1, 0 } },
-};
-
-static bool port_is_up(void *o, unsigned int p)
-{
-	unsigned int c = *(unsigned int *)o;
-
-	return p < 2 && peer_of[c][p][0] >= 0 && !link_down[c][p];
-}
-
-static bool port_send(void *o, unsigned int p, const struct loom_pkt_hdr *h, const void *d)
-{
-	unsigned int c = *(unsigned int *)o;
-
-	(void)d;
-	if (!port_is_up(o, p) || wire_n == sizeof(wire) / sizeof(wire[0]))
-		return false;
-	wire[wire_n].card = (unsigned int)peer_of[c][p][0];
-	wire[wire_n].port = (unsigned int)peer_of[c][p][1];
-	wire[wire_n].h = *h;
-	wire_n++;
-	return true;
-}
+#define CARD(i)	(&ls.c[i]->card)
+#define WIRE_1_3	2	/* the cable between card 1 port 0 and card 3 port 1 */
 
 static void wr(unsigned int c, uint32_t off, uint32_t v) { memcpy(regs[c] + off, &v, 4); }
 static uint32_t rd(unsigned int c, uint32_t off) { uint32_t v; memcpy(&v, regs[c] + off, 4); return v; }
@@ -177,22 +141,13 @@ static uint32_t tree(unsigned int b, uint32_t field)
 	return CARD_OFF_BSU + LOOM_BSU_TREE_BASE + b * LOOM_BSU_TREE_SIZE + field;
 }
 
-/* Deliver everything on the wire, in order, and run a service round. */
+/* Service rounds (the BSU pages were written) and run the fabric until idle. */
 static void settle(void)
 {
-	for (int round = 0; round < 64; round++) {
-		static struct wire_pkt batch[4096];
-		unsigned int n;
-
+	for (int round = 0; round < 4; round++) {
 		for (unsigned int c = 0; c < N_CARDS; c++)
-			card_service(&cards[c]);
-		n = wire_n;
-		if (!n)
-			return;
-		memcpy(batch, wire, n * sizeof(batch[0]));
-		wire_n = 0;
-		for (unsigned int i = 0; i < n; i++)
-			card_switch(&cards[batch[i].card], &batch[i].h, NULL, (int)batch[i].port);
+			card_service(CARD(c));
+		ls_run(&ls, 4000000, true);
 	}
 }
 
@@ -213,16 +168,25 @@ static void set_tree(unsigned int c, unsigned int b, uint32_t children, uint32_t
 
 static bool setup_cards(void)
 {
-	struct card_io io = { .port_up = port_is_up, .port_can_inject = port_is_up,
-			      .port_send = port_send };
+	static const unsigned int cable[3][4] = { { 0, 0, 1, 1 }, { 0, 1, 2, 1 }, { 1, 0, 3, 1 } };
+	char err[256];
 
-	for (unsigned int c = 0; c < N_CARDS; c++) {
-		idx[c] = c;
-		io.opaque = &idx[c];
-		regs[c] = calloc(1, CARD_REGS_MIN);
-		if (!regs[c] || !card_init(&cards[c], regs[c], CARD_REGS_MIN, c, 2, &gm, &io))
-			return false;
+	if (ls_init(&ls, N_CARDS, 2, 1u << 20, NULL, err, sizeof(err))) {
+		tap_diag("%s", err);
+		return false;
 	}
+	for (unsigned int w = 0; w < 3; w++)
+		if (ls_cable(&ls, cable[w][0], cable[w][1], cable[w][2], cable[w][3], w + 1, err,
+			     sizeof(err))) {
+			tap_diag("%s", err);
+			return false;
+		}
+	if (!ls_train(&ls, 1000000)) {
+		tap_diag("links not up after %llu cycles", (unsigned long long)ls.cycle);
+		return false;
+	}
+	for (unsigned int c = 0; c < N_CARDS; c++)
+		regs[c] = ls.c[c]->regs;
 	set_tree(0, BSU, LOOM_BSU_CHILD_HOST | 3u, LOOM_BSU_ROOT);
 	set_tree(1, BSU, LOOM_BSU_CHILD_HOST | 1u, 1);
 	set_tree(2, BSU, LOOM_BSU_CHILD_HOST, 1);
@@ -392,8 +356,12 @@ static void test_partitions(void)
 		};
 		uint32_t k = bsu_key_drops(1), r = refused(1, BSU);
 
-		card_switch(&cards[1], &h, NULL, 1);	/* from its parent, card 0 */
-		ok = wire_n == 0 && bsu_key_drops(1) == k + 1 && refused(1, BSU) == r;
+		unsigned int queued = CARD(1)->hp.q[0].count;
+
+		h.dst_node = 1;				/* from its parent, card 0, on port 1 */
+		card_host_deliver(CARD(1), &h, NULL, 0);
+		ok = CARD(1)->hp.q[0].count == queued && bsu_key_drops(1) == k + 1 &&
+		     refused(1, BSU) == r;
 		settle();
 		tap_ok(ok, "partitions: a REFUSED packet of another partition is itself refused (counted, no answer, no effect)");
 	}
@@ -494,14 +462,24 @@ static void test_cards(void)
 	/* a down link holds barrier packets; they go when it comes back */
 	for (unsigned int c = 0; c < N_CARDS; c++)
 		d0[c] = done(c, BSU);
-	link_down[1][0] = true;		/* card 1 -> card 3 */
-	for (unsigned int c = 0; c < N_CARDS; c++)
+	op(3, BSU, LOOM_BSU_OP_BAR);	/* card 3 joins; its join reaches card 1 */
+	settle();
+	link_wire_cut(&ls.wire[WIRE_1_3]);	/* then the cable to card 3 goes down */
+	ls_run(&ls, 1000, false);
+	for (unsigned int c = 0; c < 3; c++)
 		op(c, BSU, LOOM_BSU_OP_BAR);
 	settle();
 	ok = done(0, BSU) == d0[0] + 1 && done(1, BSU) == d0[1] + 1 && done(3, BSU) == d0[3] &&
 	     state(3, BSU) == LOOM_BSU_S_ARM;
-	link_down[1][0] = false;
+	if (!ok)
+		tap_diag("port down: completions %u %u %u (before %u %u %u), card 3 state %u",
+			 done(0, BSU), done(1, BSU), done(3, BSU), d0[0], d0[1], d0[3], state(3, BSU));
+	link_wire_restore(&ls.wire[WIRE_1_3]);
+	ls_train(&ls, 1000000);
 	settle();
+	if (done(3, BSU) != d0[3] + 1 || state(3, BSU) != LOOM_BSU_S_BAR)
+		tap_diag("port up again: card 3 completions %u (before %u), state %u", done(3, BSU),
+			 d0[3], state(3, BSU));
 	ok = ok && done(3, BSU) == d0[3] + 1 && state(3, BSU) == LOOM_BSU_S_BAR;
 	tap_ok(ok, "cards: completion held while the port to card 3 is down, delivered when it is up");
 
@@ -521,20 +499,20 @@ static void test_cards(void)
 	bad.type = LOOM_PKT_BARRIER;
 	bad.class = LOOM_CLASS_BARRIER;
 	bad.aux = BSU | LOOM_BSU_WIRE_BAR_DOWN << 8;
-	card_switch(&cards[1], &bad, NULL, 0);		/* down from a child port */
+	card_host_deliver(CARD(1), &bad, NULL, 0);		/* down from a child port */
 	bad.aux = 40 | LOOM_BSU_WIRE_BAR_UP << 8;	/* no unit 40 */
-	card_switch(&cards[0], &bad, NULL, 0);
+	card_host_deliver(CARD(0), &bad, NULL, 0);
 	bad.aux = BSU | LOOM_BSU_WIRE_BAR_UP << 8 | 1ull << 40;	/* junk in aux */
-	card_switch(&cards[0], &bad, NULL, 0);
+	card_host_deliver(CARD(0), &bad, NULL, 0);
 	bad.aux = BSU | LOOM_BSU_WIRE_BAR_UP << 8;
 	bad.type = LOOM_PKT_PUT;			/* wrong type in the class */
-	card_switch(&cards[0], &bad, NULL, 0);
+	card_host_deliver(CARD(0), &bad, NULL, 0);
 	bad.type = LOOM_PKT_BARRIER;
 	bad.len = 8;					/* barrier packets carry nothing */
-	card_switch(&cards[0], &bad, NULL, 0);
+	card_host_deliver(CARD(0), &bad, NULL, 0);
 	bad.len = 0;
 	bad.aux = BSU | LOOM_BSU_WIRE_REFUSED << 8;	/* a refusal of no op */
-	card_switch(&cards[0], &bad, NULL, 0);
+	card_host_deliver(CARD(0), &bad, NULL, 0);
 	settle();
 	ok = rd(1, CARD_OFF_BSU + LOOM_BSU_BAD_PKTS) == 1 && rd(0, CARD_OFF_BSU + LOOM_BSU_BAD_PKTS) == 5 &&
 	     !rd(0, tree(BSU, LOOM_BSUT_ARRIVED)) && state(1, BSU) == LOOM_BSU_S_BAR;
@@ -544,15 +522,14 @@ static void test_cards(void)
 	op(2, BSU, LOOM_BSU_OP_BAR);
 	settle();
 	own(2, BSU, true, PART_B);
-	card_reset(&cards[2]);
+	card_reset(CARD(2));
 	ok = state(2, BSU) == LOOM_BSU_S_BAR && done(2, BSU) == 0 &&
 	     rd(2, tree(BSU, LOOM_BSUT_CHILDREN)) == LOOM_BSU_CHILD_HOST &&
 	     rd(2, tree(BSU, LOOM_BSUT_PARENT)) == LOOM_BSU_ROOT &&
 	     !rd(2, CARD_OFF_BSU + LOOM_BSU_OWNED) && !rd(2, CARD_OFF_BSU + LOOM_BSU_KEY_BASE + 4 * BSU);
 	tap_ok(ok, "cards: reset puts every unit in S_BAR, the tree back to power-on, no unit in a partition");
 
-	for (unsigned int c = 0; c < N_CARDS; c++)
-		free(regs[c]);
+	ls_free(&ls);
 }
 
 int main(void)

@@ -22,13 +22,6 @@ TAP_DEFINE;
 		tap_diag(#type "." #field " at %zu, documented %d", offsetof(type, field), (want)); \
 		bad++; } } while (0)
 
-static bool no_port_up(void *o, unsigned int p) { (void)o; (void)p; return false; }
-static bool no_port_send(void *o, unsigned int p, const struct loom_pkt_hdr *h, const void *d)
-{
-	(void)o; (void)p; (void)h; (void)d;
-	return false;
-}
-
 static uint32_t rd(const uint8_t *regs, uint32_t off)
 {
 	uint32_t v;
@@ -98,14 +91,16 @@ int main(void)
 		uint8_t *regs = calloc(1, size);
 		static struct card c;
 		struct guest_mem gm;
-		struct card_io io = { .port_up = no_port_up, .port_can_inject = no_port_up,
-				      .port_send = no_port_send };
+		struct card_params cp;
+		char err[256] = "";
 		uint32_t off = 0, seen = 0, prev_end = 0;
 		int chain_ok = 1;
 		char desc[LOOM_FWID_DESC_LEN + 1] = { 0 };
 
 		guest_mem_attach(&gm, regs, 0);
-		tap_ok(regs && card_init(&c, regs, size, 3, 4, &gm, &io), "card_init on a 1 MiB window");
+		card_params_default(&cp, 3, 4);
+		tap_ok(regs && card_init(&c, regs, size, &cp, &gm, err, sizeof(err)),
+		       "card_init on a 1 MiB window %s", err);
 		tap_ok(rd(regs, LOOM_FWID_MAGIC) == LOOM_MAGIC &&
 		       (rd(regs, LOOM_FWID_FLAGS) & LOOM_FWID_F_EMULATED) &&
 		       rd(regs, LOOM_BLK_TYPE) == LOOM_BLK_FWID,
@@ -150,6 +145,7 @@ int main(void)
 		       rd(regs, CARD_OFF_ADMIN + LOOM_ADMIN_N_VECTORS) == LOOM_NUM_VECTORS &&
 		       (rd(regs, CARD_OFF_ADMIN + LOOM_ADMIN_STATUS) & LOOM_ADMIN_ST_READY),
 		       "node id, port counts, own route to host, vectors, READY");
+		card_free(&c);
 		free(regs);
 	}
 	return tap_exit_status();

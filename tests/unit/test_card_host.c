@@ -13,6 +13,7 @@
 #include "admin.h"
 #include "card.h"
 #include "desc_check.h"
+#include "lockstep.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -26,30 +27,39 @@ TAP_DEFINE;
 #define SEG		0x200000u
 #define SEG_SIZE	0x10000u
 #define KEY		0xabcd1234u
+#define OP_TIMEOUT_MS	3000u	/* not the default: the card must use the parameter */
 /* context 2: another partition, rings and segment of its own */
 #define CMDQ2		0x120000u
 #define CQ2		0x130000u
 #define SEG2		0x300000u
 #define KEY2		(KEY ^ 0x100)
 
-static struct card card;
-static struct guest_mem gm;
+/*
+ * Card 0 (node 0) under test; card 1 (node 1) is cabled to its port 1 and
+ * only used as a far end that can be made to swallow every DATA frame.
+ */
+static struct lockstep ls;
 static uint8_t *regs, *ram;
 static uint32_t pi, ci;
+#define C0	(&ls.c[0]->card)
 
-/* port 1 can be "up": it then swallows every packet (a cable into the void) */
-static bool port1_up;
+static bool swallow;		/* the cable from card 0 loses every DATA frame */
 static unsigned int swallowed;
 
-static bool port_is_up(void *o, unsigned int p) { (void)o; return p == 1 && port1_up; }
-static bool port_send(void *o, unsigned int p, const struct loom_pkt_hdr *h, const void *d)
+static bool tamper(void *ctx, unsigned int dir, struct link_txframe *tf)
 {
-	(void)o; (void)h; (void)d;
-	if (p == 1 && port1_up) {
+	(void)ctx;
+	if (swallow && dir == 0 && tf->type == LOOM_FRAME_DATA) {
 		swallowed++;
-		return true;
+		return false;
 	}
-	return false;
+	return true;
+}
+
+/* Run the fabric until nothing moves (or a bound of cycles). */
+static void settle(void)
+{
+	ls_run(&ls, 200000, true);
 }
 
 static void wr(uint32_t off, uint32_t v) { memcpy(regs + off, &v, 4); }
@@ -62,7 +72,8 @@ static uint32_t admin(uint32_t cmd, uint32_t arg0)
 	wr(CARD_OFF_ADMIN + LOOM_ADMIN_CMD, cmd);
 	wr(CARD_OFF_ADMIN + LOOM_ADMIN_ARG0, arg0);
 	wr(CARD_OFF_ADMIN + LOOM_ADMIN_SEQ, seq);
-	card_service(&card);
+	card_service(C0);
+	settle();
 	return rd(CARD_OFF_ADMIN + LOOM_ADMIN_ACK) == seq ? rd(CARD_OFF_ADMIN + LOOM_ADMIN_RESULT) : 0xffff;
 }
 
@@ -96,7 +107,8 @@ static void submit(const struct loom_cmd *cmd)
 	memcpy(ram + CMDQ + (pi & 15) * LOOM_CMD_SIZE, cmd, sizeof(*cmd));
 	pi++;
 	wr(card_db_reg(0, LOOM_DB_CMD_PI), pi);
-	card_service(&card);
+	card_service(C0);
+	settle();
 }
 
 /* next completion of context 0, or NULL */
@@ -188,8 +200,8 @@ static void test_partition(void)
 	       rd(CARD_OFF_COUNTERS + LOOM_CNT_DROP_KEY) - drops0);
 
 	/* a put into the void (port 1 swallows it) waits for its ack */
-	port1_up = true;
-	card_set_route(&card, 3, 1);
+	swallow = true;
+	card_set_route(C0, 3, 1);
 	c = put(3, 0, 0, 0, 100, 0, LOOM_CMD_F_SIGNAL, 40);
 	submit(&c);
 	memset(&forged, 0, sizeof(forged));
@@ -197,22 +209,24 @@ static void test_partition(void)
 	forged.class = LOOM_CLASS_RESP;
 	forged.src_node = 3;
 	forged.dst_ctx = 0;
-	forged.op_id = card.ctx[0].next_op_id - 1;
+	forged.op_id = C0->ctx[0].next_op_id - 1;
 	forged.aux = 100;
 	forged.key = KEY2;	/* an answer of another partition */
 	{
-		uint64_t stale = card.stale_acks;
+		uint64_t stale = C0->stale_acks;
 		const struct loom_cqe *e;
 
-		card_switch(&card, &forged, NULL, 1);
-		ok = card.stale_acks == stale + 1 && !reap();
+		card_host_deliver(C0, &forged, NULL, 0);
+		settle();
+		ok = C0->stale_acks == stale + 1 && !reap();
 		forged.key = KEY;
-		card_switch(&card, &forged, NULL, 1);
+		card_host_deliver(C0, &forged, NULL, 0);
+		settle();
 		e = reap();
-		ok &= e && e->tag == 40 && e->status == LOOM_CQE_ST_OK && card.stale_acks == stale + 1;
+		ok &= e && e->tag == 40 && e->status == LOOM_CQE_ST_OK && C0->stale_acks == stale + 1;
 		tap_ok(ok, "an answer carrying another partition's key is ignored (stale); with the op's key it completes it");
 	}
-	port1_up = false;
+	swallow = false;
 	swallowed = 0;
 	admin(LOOM_ADMIN_CMD_CTX_DISABLE, 2);
 }
@@ -324,21 +338,31 @@ static void test_admin_check(void)
 
 int main(void)
 {
-	struct card_io io = { .port_up = port_is_up, .port_can_inject = port_is_up, .port_send = port_send };
+	struct card_params cp;
 	const struct loom_cqe *e;
 	struct loom_cmd c;
+	char err[256];
+	uint64_t end;
 	int ok;
 
 	tap_plan(30);
 	test_desc_check();
 	test_admin_check();
 
-	regs = calloc(1, LOOM_LAB_SHM_SIZE);
-	ram = calloc(1, RAM_SIZE);
-	guest_mem_attach(&gm, ram, RAM_SIZE);
-	if (!regs || !ram || !card_init(&card, regs, LOOM_LAB_SHM_SIZE, 0, 2, &gm, &io))
+	/* a slow clock and a long ack timeout: the operation timeout in few cycles */
+	card_params_default(&cp, 0, 2);
+	cp.clock_khz = 1000;
+	cp.op_timeout_ms = OP_TIMEOUT_MS;
+	cp.link.ack_timeout = 100000;
+	if (ls_init(&ls, 2, 2, RAM_SIZE, &cp, err, sizeof(err)) ||
+	    ls_cable(&ls, 0, 1, 1, 0, 1, err, sizeof(err)) || !ls_train(&ls, 1000000)) {
+		tap_diag("%s", err);
 		tap_skip_all("cannot set up an in-memory card");
-	card_set_route(&card, 1, 0);	/* node 1 via port 0, which is down */
+	}
+	ls.wire[0].tamper = tamper;
+	regs = ls.c[0]->regs;
+	ram = ls.c[0]->ram;
+	card_set_route(C0, 1, 0);	/* node 1 via port 0, which is down */
 
 	tap_ok(ctx0_enable() == LOOM_ADMIN_E_OK && rd(card_ctx_reg(0, LOOM_CTXR_STATE)) == LOOM_CTX_ST_RUNNING,
 	       "CTX_ENABLE: context 0 running");
@@ -434,7 +458,8 @@ int main(void)
 	for (unsigned int i = 0; i < 20; i++) {
 		c = (struct loom_cmd){ .opcode = LOOM_OP_NOP, .flags = LOOM_CMD_F_SIGNAL, .tag = 100 + i };
 		if (i == 16) {	/* the command ring holds 16: let the card consume first */
-			card_service(&card);
+			card_service(C0);
+	settle();
 		}
 		submit(&c);
 	}
@@ -450,11 +475,12 @@ int main(void)
 			if ((raw.flags & LOOM_CQE_PHASE) == loom_cq_phase(start + i, 4))
 				seen++;
 		}
-		tap_ok(seen == 16 && card.stalled, "completion ring full: 16 entries posted, the rest held (stalled)");
+		tap_ok(seen == 16 && C0->stalled, "completion ring full: 16 entries posted, the rest held (stalled)");
 		for (unsigned int i = 0; i < 20; i++) {
 			e = reap();
 			if (!e) {
-				card_service(&card);
+				card_service(C0);
+	settle();
 				e = reap();
 			}
 			if (!e || e->tag != 100 + i)
@@ -464,25 +490,30 @@ int main(void)
 	}
 
 	/* forward progress: packets that are never acknowledged */
-	port1_up = true;
-	card_set_route(&card, 3, 1);
-	card.now_ms = 1000;
+	swallow = true;
+	card_set_route(C0, 3, 1);
 	c = put(3, 0, 0, 0, 1000, KEY, LOOM_CMD_F_SIGNAL, 16);
+	end = C0->now + card_ms_cycles(C0, OP_TIMEOUT_MS - 1);
 	submit(&c);
-	card.now_ms += HIF_OP_TIMEOUT_MS - 1;
-	card_service(&card);
-	ok = swallowed == 4 && !reap();
-	card.now_ms += 2;
-	card_service(&card);
+	ls_run(&ls, end - C0->now, false);
+	card_service(C0);
+	ok = swallowed >= 4 && !reap();
+	ls_run(&ls, card_ms_cycles(C0, 2), false);
+	card_service(C0);
+	settle();
 	e = reap();
+	if (!ok || !e || e->tag != 16 || e->status != LOOM_CQE_ST_LINK)
+		tap_diag("before the timeout: %s; after it: %s tag %llu status %u",
+			 ok ? "nothing" : "a completion", e ? "completion" : "none",
+			 e ? (unsigned long long)e->tag : 0ull, e ? e->status : 0);
 	tap_ok(ok && e && e->tag == 16 && e->status == LOOM_CQE_ST_LINK && e->value == 0 && !reap(),
-	       "a put whose %u packets are never acked fails with LINK after %d ms, not before",
-	       swallowed, HIF_OP_TIMEOUT_MS);
+	       "a put whose packets are never acked (%u DATA frames lost) fails with LINK after %u ms (its op_timeout_ms), not before",
+	       swallowed, OP_TIMEOUT_MS);
 	c = put(3, 0, 0, 0, 300, KEY, LOOM_CMD_F_SIGNAL, 17);
 	submit(&c);
 	ok = !reap();
-	port1_up = false;
-	hif_port_down(&card, 1);
+	link_wire_cut(&ls.wire[0]);
+	ls_run(&ls, 100, false);
 	e = reap();
 	tap_ok(ok && e && e->tag == 17 && e->status == LOOM_CQE_ST_LINK && !reap(),
 	       "when the port goes down, its operations in flight fail with LINK at once");
@@ -495,7 +526,8 @@ int main(void)
 	       "CTX_DISABLE: state DISABLED");
 	ctx0_enable();
 	wr(card_db_reg(0, LOOM_DB_CMD_PI), 17);
-	card_service(&card);
+	card_service(C0);
+	settle();
 	tap_ok(rd(card_ctx_reg(0, LOOM_CTXR_STATE)) == LOOM_CTX_ST_FAULTED &&
 	       rd(card_ctx_reg(0, LOOM_CTXR_ERROR)) == LOOM_CQE_ST_BAD_DESC &&
 	       (e = reap()) && e->status == LOOM_CQE_ST_BAD_DESC,
@@ -503,8 +535,7 @@ int main(void)
 	tap_ok(admin(LOOM_ADMIN_CMD_RESET, 0) == LOOM_ADMIN_E_OK &&
 	       rd(card_ctx_reg(0, LOOM_CTXR_STATE)) == LOOM_CTX_ST_DISABLED && ctx0_enable() == LOOM_ADMIN_E_OK,
 	       "RESET clears the fault; the context can be enabled again");
-	card_reset(&card);
-	free(regs);
-	free(ram);
+	card_reset(C0);
+	ls_free(&ls);
 	return tap_exit_status();
 }

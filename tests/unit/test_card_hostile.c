@@ -34,20 +34,30 @@ static struct guest_mem gm;
 static uint8_t *regs, *ram;
 static uint32_t seq;		/* the "driver's" admin sequence number */
 
-static bool port_down(void *o, unsigned int p) { (void)o; (void)p; return false; }
-static bool port_send(void *o, unsigned int p, const struct loom_pkt_hdr *h, const void *d)
-{
-	(void)o; (void)p; (void)h; (void)d;
-	return false;
-}
-
 static void wr(uint32_t off, uint32_t v) { memcpy(regs + off, &v, 4); }
 static uint32_t rd(uint32_t off) { uint32_t v; memcpy(&v, regs + off, 4); return v; }
 
 /* one service round, hostile mode around it, 1 ms of card time later */
+/* Let @ms of card time pass: the card steps where it has work, skips the rest. */
+static void advance_ms(unsigned int ms)
+{
+	uint64_t target = card.now + card_ms_cycles(&card, ms);
+
+	while (card.now < target) {
+		uint64_t next = card_next_event(&card);
+
+		if (next >= target) {
+			card_skip_to(&card, target);
+			break;
+		}
+		card_skip_to(&card, next);
+		card_step(&card);
+	}
+}
+
 static void round1(void)
 {
-	card.now_ms++;
+	advance_ms(1);
 	hostile_before(&hostile, &card);
 	card_service(&card);
 	hostile_after(&hostile, &card);
@@ -91,19 +101,24 @@ static void ctx0_record(void)
 /* a fresh card with context 0 running, hostile mode off */
 static void setup(void)
 {
-	struct card_io io = { .port_up = port_down, .port_can_inject = port_down,
-			      .port_send = port_send };
+	struct card_params p;
+	char err[256];
 
-	if (card.regs)
+	if (card.regs) {
 		for (unsigned int i = 0; i < card.n_ctx; i++)
 			hif_ctx_stop(&card, i);
+		card_free(&card);
+	}
 	memset(regs, 0, REGS_SIZE);
 	memset(ram, 0, RAM_SIZE);
 	memset(&hostile, 0, sizeof(hostile));
-	if (!card_init(&card, regs, REGS_SIZE, 3, 2, &gm, &io))
+	card_params_default(&p, 3, 2);	/* node 3, two ports without cables */
+	if (!card_init(&card, regs, REGS_SIZE, &p, &gm, err, sizeof(err))) {
+		tap_diag("card_init: %s", err);
 		abort();
+	}
 	card.hostile = &hostile;
-	card.now_ms = 1000;
+	advance_ms(1000);
 	seq = 0;
 	ctx0_record();
 	if (admin_wait(admin_post(LOOM_ADMIN_CMD_CTX_ENABLE, 0), 10) != LOOM_ADMIN_E_OK)
@@ -330,6 +345,7 @@ int main(void)
 	test_ctl();
 	for (unsigned int i = 0; i < card.n_ctx; i++)
 		hif_ctx_stop(&card, i);
+	card_free(&card);
 	free(regs);
 	free(ram);
 	return tap_exit_status();

@@ -8,7 +8,12 @@
  * peer that sends without credit), more bytes than the framer holds, and
  * on the router side credits for flits never held and a headless flit.  Each is counted under its own name and
  * dropped: no flit reaches the router, no acknowledgement, credit or
- * sequence state changes, and the link keeps working.
+ * sequence state changes, and the link keeps working -- except that a DATA
+ * frame is taken in sequence whatever it carries: a bogus acknowledgement
+ * or credit count in it is ignored and its packet delivered, a packet on a
+ * VC the link does not carry or with a length that disagrees with the
+ * frame is dropped after the frame took its sequence number (a replay
+ * would only bring the same bytes again).
  */
 #include "link_harness.h"
 #include "tap.h"
@@ -48,27 +53,18 @@ static uint64_t counter(const struct link_counters *c, size_t off)
 	return v;
 }
 
-/*
- * Feed @len bytes to b as if from the cable, run a few cycles; true when
- * counter @name rose by exactly one, no other drop counter moved, and
- * nothing reached b's router or changed b's protocol state.
- */
-static bool inject(const void *frame, size_t len, const char *name, bool same_seq)
+/* Counter @name rose by exactly one from @s0 to @s1, and no other drop counter moved. */
+static bool drops_ok(const struct snap *s0, const struct snap *s1, const char *name)
 {
 	static const char *const drops[] = {
 		"crc_errors", "bad_ack", "bad_credit", "bad_vc", "bad_length", "bad_type",
 		"credit_overruns", "not_up_drops",
 	};
-	struct snap s0, s1;
 	bool ok = true;
 
-	snap(&s0);
-	link_unit_rx_bytes(&x.b, frame, len);
-	lh_pair_run(&x, 5);
-	snap(&s1);
 	for (unsigned int i = 0; i < link_counter_count; i++) {
 		const struct link_counter_info *ci = &link_counter_table[i];
-		uint64_t d = counter(&s1.cnt, ci->offset) - counter(&s0.cnt, ci->offset);
+		uint64_t d = counter(&s1->cnt, ci->offset) - counter(&s0->cnt, ci->offset);
 		bool is_drop = false;
 
 		for (unsigned int j = 0; j < sizeof(drops) / sizeof(drops[0]); j++)
@@ -78,6 +74,24 @@ static bool inject(const void *frame, size_t len, const char *name, bool same_se
 			ok = false;
 		}
 	}
+	return ok;
+}
+
+/*
+ * Feed @len bytes to b as if from the cable, run a few cycles; true when
+ * counter @name rose by exactly one, no other drop counter moved, and
+ * nothing reached b's router or changed b's protocol state.
+ */
+static bool inject(const void *frame, size_t len, const char *name, bool same_seq)
+{
+	struct snap s0, s1;
+	bool ok;
+
+	snap(&s0);
+	link_unit_rx_bytes(&x.b, frame, len);
+	lh_pair_run(&x, 5);
+	snap(&s1);
+	ok = drops_ok(&s0, &s1, name);
 	if (s1.sink_flits != s0.sink_flits || s1.cnt.rx_packets != s0.cnt.rx_packets ||
 	    s1.tx_base != s0.tx_base || memcmp(s0.granted, s1.granted, sizeof(s0.granted)) ||
 	    memcmp(s0.received, s1.received, sizeof(s0.received)) ||
@@ -85,6 +99,44 @@ static bool inject(const void *frame, size_t len, const char *name, bool same_se
 		tap_diag("state changed: sink flits %llu -> %llu, expected seq %u -> %u, tx base %u -> %u",
 			 (unsigned long long)s0.sink_flits, (unsigned long long)s1.sink_flits,
 			 s0.expected, s1.expected, s0.tx_base, s1.tx_base);
+		ok = false;
+	}
+	return ok;
+}
+
+/*
+ * Feed b a DATA frame with a good CRC and sequence number a's next one, as
+ * if a had sent it (a's window and, for a packet b delivers, a's credits
+ * take it, so b's acknowledgement and grants stay in them); true when
+ * counter @name rose by exactly one, no other drop counter moved, the
+ * frame took its sequence number, and its packet reached b's router only
+ * if @delivered.
+ */
+static bool inject_taken(const void *frame, size_t len, const char *name, bool delivered)
+{
+	struct loom_frame_hdr h;
+	struct snap s0, s1;
+	bool ok;
+
+	memcpy(&h, frame, sizeof(h));
+	x.a.tx.gbn.next++;
+	x.a.tx.gbn.resend++;
+	if (delivered)
+		link_credit_sent(&x.a.credit, h.vc, link_flits(&x.p, h.len));
+	snap(&s0);
+	link_unit_rx_bytes(&x.b, frame, len);
+	lh_pair_run(&x, 60);
+	snap(&s1);
+	ok = drops_ok(&s0, &s1, name);
+	if ((s1.sink_flits != s0.sink_flits) != delivered ||
+	    s1.cnt.rx_packets - s0.cnt.rx_packets != (delivered ? 1 : 0) ||
+	    s1.expected != s0.expected + 1 || s1.tx_base != s0.tx_base ||
+	    memcmp(s0.granted, s1.granted, sizeof(s0.granted))) {
+		tap_diag("state: sink flits %llu -> %llu, rx_packets %llu -> %llu, expected seq %u -> %u, tx base %u -> %u (%s)",
+			 (unsigned long long)s0.sink_flits, (unsigned long long)s1.sink_flits,
+			 (unsigned long long)s0.cnt.rx_packets, (unsigned long long)s1.cnt.rx_packets,
+			 s0.expected, s1.expected, s0.tx_base, s1.tx_base,
+			 delivered ? "delivered" : "dropped");
 		ok = false;
 	}
 	return ok;
@@ -183,37 +235,43 @@ int main(void)
 	h = peer_hdr(LOOM_FRAME_DATA);
 	h.vc = VCS + 1;
 	n = data_frame(f, &h, 64, 0);
-	tap_ok(inject(f, n, "bad_vc", true), "DATA on VC %u of a %u-VC link: bad_vc", VCS + 1, VCS);
+	tap_ok(inject_taken(f, n, "bad_vc", false),
+	       "DATA on VC %u of a %u-VC link: bad_vc, taken in sequence and dropped", VCS + 1, VCS);
 	h = peer_hdr(LOOM_FRAME_DATA);
 	h.ack = x.b.tx.gbn.next + 3;
 	n = data_frame(f, &h, 64, 0);
-	tap_ok(inject(f, n, "bad_ack", true), "DATA acknowledging frames never sent: bad_ack");
+	tap_ok(inject_taken(f, n, "bad_ack", true),
+	       "DATA acknowledging frames never sent: bad_ack, the packet delivered");
 	h = peer_hdr(LOOM_FRAME_DATA);
 	h.ack = x.b.tx.gbn.base - 2;
 	n = data_frame(f, &h, 64, 0);
-	tap_ok(inject(f, n, "bad_ack", true), "DATA with an acknowledgement older than the window: bad_ack");
+	tap_ok(inject_taken(f, n, "bad_ack", true),
+	       "DATA with an acknowledgement older than the window: bad_ack, the packet delivered");
 	h = peer_hdr(LOOM_FRAME_DATA);
 	h.credit_vc = 0;
 	h.credit = x.b.credit.sent[0] + p.buf_depth + 1;
 	n = data_frame(f, &h, 64, 0);
-	tap_ok(inject(f, n, "bad_credit", true),
-	       "DATA granting one flit more than the buffer holds: bad_credit");
+	tap_ok(inject_taken(f, n, "bad_credit", true),
+	       "DATA granting one flit more than the buffer holds: bad_credit, the packet delivered");
 	h = peer_hdr(LOOM_FRAME_DATA);
 	h.credit_vc = 0;
 	h.credit = x.b.credit.granted[0] - 1;
 	n = data_frame(f, &h, 64, 0);
-	tap_ok(inject(f, n, "bad_credit", true), "DATA with a credit count going back: bad_credit");
+	tap_ok(inject_taken(f, n, "bad_credit", true),
+	       "DATA with a credit count going back: bad_credit, the packet delivered");
 	h = peer_hdr(LOOM_FRAME_DATA);
 	h.credit_vc = VCS;
 	n = data_frame(f, &h, 64, 0);
-	tap_ok(inject(f, n, "bad_credit", true), "DATA with credits for VC %u: bad_credit", VCS);
+	tap_ok(inject_taken(f, n, "bad_credit", true),
+	       "DATA with credits for VC %u: bad_credit, the packet delivered", VCS);
 	h = peer_hdr(LOOM_FRAME_DATA);
 	n = data_frame(f, &h, 64, 8);
-	tap_ok(inject(f, n, "bad_length", true),
-	       "DATA whose packet header claims 8 bytes more than the frame: bad_length");
+	tap_ok(inject_taken(f, n, "bad_length", false),
+	       "DATA whose packet header claims 8 bytes more than the frame: bad_length, taken in sequence and dropped");
 	h = peer_hdr(LOOM_FRAME_DATA);
 	n = link_encode_hdr(f, sizeof(f), &h, junk, 20, NULL, 0);
-	tap_ok(inject(f, n, "bad_length", true), "DATA shorter than a packet header: bad_length");
+	tap_ok(inject_taken(f, n, "bad_length", false),
+	       "DATA shorter than a packet header: bad_length, taken in sequence and dropped");
 	h = peer_hdr(LOOM_FRAME_ACK);
 	n = link_encode_hdr(f, sizeof(f), &h, junk, 4, NULL, 0);
 	tap_ok(inject(f, n, "bad_length", true), "an ACK with a body: bad_length");

@@ -14,6 +14,7 @@
  */
 #include "admin.h"
 #include "card.h"
+#include "lockstep.h"
 #include "rma_target.h"
 #include "tap.h"
 
@@ -37,22 +38,31 @@ TAP_DEFINE;
 #define PAGES_BASE	0x500000u	/* region pages */
 #define PAGE		4096u
 
-static struct card card;
-static struct guest_mem gm;
+/*
+ * Card 0 (node 0) under test; card 1 (node 1) is cabled to its port 1 and
+ * only a far end: the cable from card 0 loses every DATA frame.
+ */
+static struct lockstep ls;
 static uint8_t *regs, *ram;
+#define C0	(&ls.c[0]->card)
 static uint32_t pi, ci;
 static uint32_t next_pgl = PGL_BASE, next_page = PAGES_BASE;
 
-/* port 1 swallows packets; the last request is kept for a forged answer */
+/* the cable swallows card 0's packets; the last request is kept for a forged answer */
 static struct loom_pkt_hdr last_req;
-static bool port_is_up(void *o, unsigned int p) { (void)o; return p == 1; }
-static bool port_send(void *o, unsigned int p, const struct loom_pkt_hdr *h, const void *d)
+static bool swallow(void *ctx, unsigned int dir, struct link_txframe *tf)
 {
-	(void)o; (void)d;
-	if (p != 1)
-		return false;
-	last_req = *h;
-	return true;
+	(void)ctx;
+	if (dir != 0 || tf->type != LOOM_FRAME_DATA)
+		return true;
+	memcpy(&last_req, tf->bytes + LOOM_FRAME_HDR_SIZE, sizeof(last_req));
+	return false;
+}
+
+/* Run the fabric until nothing moves (or a bound of cycles). */
+static void settle(void)
+{
+	ls_run(&ls, 200000, true);
 }
 
 static void wr(uint32_t off, uint32_t v) { memcpy(regs + off, &v, 4); }
@@ -66,7 +76,8 @@ static uint32_t admin(uint32_t cmd, uint32_t arg0)
 	wr(CARD_OFF_ADMIN + LOOM_ADMIN_CMD, cmd);
 	wr(CARD_OFF_ADMIN + LOOM_ADMIN_ARG0, arg0);
 	wr(CARD_OFF_ADMIN + LOOM_ADMIN_SEQ, seq);
-	card_service(&card);
+	card_service(C0);
+	settle();
 	return rd(CARD_OFF_ADMIN + LOOM_ADMIN_ACK) == seq ? rd(CARD_OFF_ADMIN + LOOM_ADMIN_RESULT) :
 							      0xffff;
 }
@@ -151,7 +162,8 @@ static void submit(const struct loom_cmd *cmd)
 	memcpy(ram + CMDQ + (pi & 15) * LOOM_CMD_SIZE, cmd, sizeof(*cmd));
 	pi++;
 	wr(card_db_reg(0, LOOM_DB_CMD_PI), pi);
-	card_service(&card);
+	card_service(C0);
+	settle();
 }
 
 static int reap(struct loom_cqe *e)
@@ -170,7 +182,8 @@ static unsigned int run(const struct loom_cmd *cmd, uint64_t *value)
 	struct loom_cqe e;
 
 	submit(cmd);
-	card_service(&card);
+	card_service(C0);
+	settle();
 	while (reap(&e)) {
 		if (e.kind == LOOM_CQE_LOCAL && e.tag == cmd->tag) {
 			if (value)
@@ -220,8 +233,8 @@ static int expect(unsigned int got, unsigned int want, const char *what)
 
 int main(void)
 {
-	struct card_io io = { .port_up = port_is_up, .port_can_inject = port_is_up,
-			      .port_send = port_send };
+	struct card_params cp;
+	char err[256];
 	static uint8_t before[8 * PAGE], before2[8 * PAGE], before3[8 * PAGE];
 	struct region a, b, ro, other, tiny, lget;
 	struct loom_cmd c;
@@ -230,12 +243,16 @@ int main(void)
 	int ok;
 
 	tap_plan(14);
-	regs = calloc(1, LOOM_LAB_SHM_SIZE);
-	ram = calloc(1, RAM_SIZE);
-	guest_mem_attach(&gm, ram, RAM_SIZE);
-	if (!regs || !ram || !card_init(&card, regs, LOOM_LAB_SHM_SIZE, 0, 2, &gm, &io))
+	card_params_default(&cp, 0, 2);
+	if (ls_init(&ls, 2, 2, RAM_SIZE, &cp, err, sizeof(err)) ||
+	    ls_cable(&ls, 0, 1, 1, 0, 1, err, sizeof(err)) || !ls_train(&ls, 1000000)) {
+		tap_diag("%s", err);
 		tap_skip_all("cannot set up an in-memory card");
-	card_set_route(&card, 1, 1);	/* node 1 via port 1: swallowed */
+	}
+	ls.wire[0].tamper = swallow;
+	regs = ls.c[0]->regs;
+	ram = ls.c[0]->ram;
+	card_set_route(C0, 1, 1);	/* node 1 via port 1: swallowed */
 	ok = ctx_enable(0, CMDQ, CQ, SEG, KEY, CNT0) == LOOM_ADMIN_E_OK &&
 	     ctx_enable(2, CMDQ2, CQ2, SEG2, KEY2, 0) == LOOM_ADMIN_E_OK;
 	tap_ok(ok && rd(CARD_OFF_MR + LOOM_MR_COUNT) == CARD_N_MR &&
@@ -403,8 +420,9 @@ int main(void)
 		memset(data, 0x11, sizeof(data));
 		rma_response_hdr(1, &last_req, LOOM_CQE_ST_OK, &r);
 		r.len = 128;
-		hif_deliver(&card, &r, data);
-		card_service(&card);
+		card_host_deliver(C0, &r, data, sizeof(data));
+		card_service(C0);
+	settle();
 		while (reap(&e))
 			if (e.tag == 22 && e.status == LOOM_CQE_ST_MR_KEY)
 				seen = 1;

@@ -27,13 +27,6 @@ static struct card card;
 static struct guest_mem gm;
 static uint8_t *regs, *ram;
 
-static bool no_port(void *o, unsigned int p) { (void)o; (void)p; return false; }
-static bool no_send(void *o, unsigned int p, const struct loom_pkt_hdr *h, const void *d)
-{
-	(void)o; (void)p; (void)h; (void)d;
-	return false;
-}
-
 static void wr(uint32_t off, uint32_t v) { memcpy(regs + off, &v, 4); }
 static uint32_t rd(uint32_t off) { uint32_t v; memcpy(&v, regs + off, 4); return v; }
 
@@ -206,15 +199,21 @@ static void test_ro(void)
 
 int main(void)
 {
-	struct card_io io = { .port_up = no_port, .port_can_inject = no_port, .port_send = no_send };
+	struct card_params p;
+	char err[256];
 	uint32_t ci_reg;
 
 	tap_plan(13);
 	regs = calloc(1, LOOM_LAB_SHM_SIZE);
 	ram = calloc(1, RAM_SIZE);
 	guest_mem_attach(&gm, ram, RAM_SIZE);
-	if (!regs || !ram || !card_init(&card, regs, LOOM_LAB_SHM_SIZE, 0, 2, &gm, &io))
-		tap_skip_all("cannot set up an in-memory card");
+	card_params_default(&p, 0, 2);	/* node 0, two ports without cables */
+	if (!regs || !ram)
+		tap_skip_all("out of memory for an in-memory card");
+	if (!card_init(&card, regs, LOOM_LAB_SHM_SIZE, &p, &gm, err, sizeof(err))) {
+		tap_diag("card_init: %s", err);
+		abort();
+	}
 
 	/* without --strict-registers a doorbell reads back what was written */
 	ctx0_enable();
@@ -234,6 +233,7 @@ int main(void)
 	test_ro();
 	strict_regs_disable(&card);
 	card_reset(&card);
+	card_free(&card);
 	free(regs);
 	free(ram);
 	return tap_exit_status();

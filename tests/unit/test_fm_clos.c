@@ -277,7 +277,7 @@ static void bad_shapes(void)
 {
 	static const char *const shapes[] = {
 		"fattree:1:2", "fattree:4:0", "fattree:33:2", "fattree:4:9", "fattree:4",
-		"fattree:8:4", "dragonfly:4:2", "dragonfly:0:1:1", "dragonfly:4:2:2x",
+		"fattree:32:4", "dragonfly:4:2", "dragonfly:0:1:1", "dragonfly:4:2:2x",
 		"dragonfly:40:1:20",
 	};
 	char err[512], what[600] = "";

@@ -125,7 +125,7 @@ int main(void)
 		       sizeof(err));
 	tap_ok(!t && strstr(err, "dup.topo:4: nodes 1 and 2 both have logical id 5 (lines 3 and 4)"),
 	       "a duplicate logical id names both nodes: %s", err);
-	t = topo_parse("0:0 1:1\nnode 1 logical 1024\nnode 0 logical\nnode 9 logical 3\n"
+	t = topo_parse("0:0 1:1\nnode 1 logical 65536\nnode 0 logical\nnode 9 logical 3\n"
 		       "node 0 logical 2\nnode 0 logical 7\n", "bad.topo", err, sizeof(err));
 	tap_ok(!t && strstr(err, "bad.topo:2: expected 'node NODE logical ID'") &&
 	       strstr(err, "bad.topo:3: expected 'node NODE logical ID', found 3 fields") &&

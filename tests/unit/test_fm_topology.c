@@ -55,7 +55,7 @@ int main(void)
 	char err[2048];
 	struct fm_graph *g;
 
-	tap_plan(17);
+	tap_plan(22);
 
 	g = graph_from_shape("torus:4x4", err, sizeof(err));
 	tap_ok(g && g->nodes == 16 && g->ports == 4 && graph_cable_count(g) == 32,
@@ -90,8 +90,8 @@ int main(void)
 	tap_ok(!g && strstr(err, "torus:9x") && strstr(err, "mesh:XxY"),
 	       "bad shape names the accepted forms: %s", err);
 	graph_free(g);
-	g = graph_from_shape("mesh:64x64", err, sizeof(err));
-	tap_ok(!g && strstr(err, "too large"), "too many nodes: %s", err);
+	g = graph_from_shape("mesh:64x64x64", err, sizeof(err));
+	tap_ok(!g && strstr(err, "more than 46340 nodes is too many"), "too many nodes: %s", err);
 
 	/* failed cables */
 	g = graph_from_shape("ring:4", err, sizeof(err));
@@ -132,6 +132,32 @@ int main(void)
 	tap_ok(strstr(err, "bad.topo:4: self-cable") != NULL, "self-cable at line 4");
 	tap_ok(strstr(err, "bad.topo:6: duplicate port: 1:0 is already cabled at line 1") != NULL,
 	       "duplicate port at line 6 names line 1");
+	graph_free(g);
+
+	/* a real fabric: the file must fit the cards' routing tables */
+	g = topo_parse("# ring of 5\n0:0 1:1\n1:0 2:1\n2:0 3:1\n3:0 4:1\n4:0 0:1\n", "ring5.topo",
+		       err, sizeof(err));
+	tap_ok(g && !topo_fits_tables(g, 5, true, err, sizeof(err)),
+	       "5 nodes fit cards of 5 routing entries (%s)", g ? "parsed" : err);
+	tap_ok(g && topo_fits_tables(g, 4, false, err, sizeof(err)) &&
+	       strstr(err, "ring5.topo:5: node number 5 of the file: the cards' routing tables "
+		      "have 4 entries, so a fabric of these cards has at most 4 nodes (the file "
+		      "names 5)"), "5 nodes on cards of 4 entries: refused at the line of the "
+	       "fifth node: %s", err);
+	graph_free(g);
+	g = topo_parse("0:0 1:1\n1:0 9:1\nnode 1 logical 2\n", "big.topo", err, sizeof(err));
+	tap_ok(g && topo_fits_tables(g, 8, true, err, sizeof(err)) &&
+	       strstr(err, "big.topo:2: node 9: --logical identity gives it logical id 9, beyond "
+		      "the cards' routing tables (8 entries: logical ids 0..7)"),
+	       "identity: node 9 on cards of 8 entries refused at its first line: %s", err);
+	tap_ok(g && !topo_fits_tables(g, 8, false, err, sizeof(err)),
+	       "compact: the same 3 nodes fit 8 entries");
+	graph_free(g);
+	g = topo_parse("0:0 1:1\nnode 1 logical 12\n", "stated.topo", err, sizeof(err));
+	tap_ok(g && topo_fits_tables(g, 8, false, err, sizeof(err)) &&
+	       strstr(err, "stated.topo:2: node 1: logical id 12 is beyond the cards' routing "
+		      "tables (8 entries: logical ids 0..7)"),
+	       "a stated logical id beyond the tables refused at its line: %s", err);
 	graph_free(g);
 
 	g = topo_load("/nonexistent/loom-fm.topo", err, sizeof(err));

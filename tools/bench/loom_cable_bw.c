@@ -59,7 +59,7 @@ static void usage(FILE *f)
 "  -V, --version        the version\n"
 "\n"
 "Exit status: 0 success, 1 the transfer failed, 2 usage error.\n",
-		(unsigned int)PORT_TX_BATCH, (unsigned int)LINK_RX_BUF);
+		(unsigned int)PORT_TX_BUF, (unsigned int)LINK_RX_BUF);
 }
 
 static double now_s(void)
@@ -211,7 +211,7 @@ static int receive(const struct cable_addr *addr, int report_fd)
 /* The sender: accepts the receiver and writes batches for @seconds. */
 static int send_for(int listen_fd, double seconds, uint64_t *sent)
 {
-	static uint8_t batch[PORT_TX_BATCH];
+	static uint8_t batch[PORT_TX_BUF];
 	int fd = -1;
 	double end;
 
@@ -301,12 +301,12 @@ int main(int argc, char **argv)
 		if (o.json)
 			printf("{\"bytes\": %" PRIu64 ", \"seconds\": %.3f, \"bw\": %.2f, "
 			       "\"write_size\": %u, \"read_size\": %u}\n",
-			       sent, result[1], mbps, (unsigned int)PORT_TX_BATCH,
+			       sent, result[1], mbps, (unsigned int)PORT_TX_BUF,
 			       (unsigned int)LINK_RX_BUF);
 		else
 			printf("cable floor: %.2f MB/sec (%" PRIu64 " bytes in %.3f s over a UNIX "
 			       "stream socket, writes of %u bytes, reads of %u bytes)\n", mbps,
-			       sent, result[1], (unsigned int)PORT_TX_BATCH,
+			       sent, result[1], (unsigned int)PORT_TX_BUF,
 			       (unsigned int)LINK_RX_BUF);
 	} else {
 		fprintf(stderr, PROG ": the measurement failed\n");

@@ -133,6 +133,32 @@ static int adaptive_next(const struct fm_graph *g, const struct fm_routes *r, in
 }
 
 /*
+ * Add the edge v -> w unless @seen says it is there.  w is a channel of
+ * the node v's channel leads to, so bit (v * ports + w's port) * VCS +
+ * w's VC names the edge: each is added once and the list sorted once.
+ */
+static int add_edge_once(const struct fm_graph *g, struct fm_cdg_edges *es, uint64_t *seen,
+			 uint32_t v, const struct fm_hop *to)
+{
+	size_t bit = ((size_t)v * (size_t)g->ports + (size_t)to->port) * FM_NUM_VCS +
+		     (size_t)to->vc;
+
+	if (seen[bit / 64] & (uint64_t)1 << bit % 64)
+		return 0;
+	seen[bit / 64] |= (uint64_t)1 << bit % 64;
+	return cdg_edges_add(es, v, vertex_id(g, to));
+}
+
+/* The bitmap of add_edge_once(), or NULL. */
+static uint64_t *edge_bitmap(const struct fm_graph *g)
+{
+	size_t bits = (size_t)g->nodes * (size_t)g->ports * FM_NUM_VCS * (size_t)g->ports *
+		      FM_NUM_VCS;
+
+	return calloc((bits + 63) / 64, sizeof(uint64_t));
+}
+
+/*
  * DimWAR and adaptive up-routes: the dependencies of every path a
  * deroute or an up-route choice can take, per destination a search over
  * the (channel, VC) reachable from any source.
@@ -144,9 +170,10 @@ static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
 	unsigned char *seen = malloc(nv);
 	uint32_t *queue = malloc((size_t)nv * sizeof(*queue));
 	struct fm_hop *next = malloc(((size_t)g->ports + 1) * sizeof(*next));
+	uint64_t *edge_seen = edge_bitmap(g);
 	int rc = -1;
 
-	if (!seen || !queue || !next)
+	if (!seen || !queue || !next || !edge_seen)
 		goto out;
 	for (int d = 0; d < g->nodes; d++) {
 		size_t head = 0, tail = 0;
@@ -176,7 +203,7 @@ static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
 			for (int i = 0; i < k; i++) {
 				uint32_t w = vertex_id(g, &next[i]);
 
-				if (cdg_edges_add(es, v, w))
+				if (add_edge_once(g, es, edge_seen, v, &next[i]))
 					goto out;
 				if (!seen[w]) {
 					seen[w] = 1;
@@ -184,13 +211,14 @@ static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
 				}
 			}
 		}
-		cdg_edges_dedup(es);
 	}
+	cdg_edges_dedup(es);
 	rc = 0;
 out:
 	free(seen);
 	free(queue);
 	free(next);
+	free(edge_seen);
 	return rc;
 }
 
@@ -199,6 +227,7 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r,
 		   struct fm_cdg_edges *es, unsigned char *used)
 {
 	struct fm_hop *hops = malloc((size_t)g->nodes * sizeof(*hops));
+	uint64_t *seen;
 
 	if (!hops)
 		return -1;
@@ -206,24 +235,31 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r,
 		free(hops);
 		return collect_adaptive(g, r, es, used);
 	}
-	for (int s = 0; s < g->nodes; s++) {
-		for (int d = 0; d < g->nodes; d++) {
+	seen = edge_bitmap(g);
+	if (!seen) {
+		free(hops);
+		return -1;
+	}
+	/* destination outermost: its walks read one column of the tables */
+	for (int d = 0; d < g->nodes; d++) {
+		for (int s = 0; s < g->nodes; s++) {
 			int stuck, n = routes_walk(g, r, s, d, hops, &stuck);
 
 			for (int i = 0; i < n; i++) {
-				used[vertex_id(g, &hops[i])] = 1;
-				if (i + 1 < n &&
-				    cdg_edges_add(es, vertex_id(g, &hops[i]),
-						  vertex_id(g, &hops[i + 1]))) {
+				uint32_t v = vertex_id(g, &hops[i]);
+
+				used[v] = 1;
+				if (i + 1 < n && add_edge_once(g, es, seen, v, &hops[i + 1])) {
 					free(hops);
+					free(seen);
 					return -1;
 				}
 			}
 		}
-		/* keep memory bounded: dedup as we go */
-		cdg_edges_dedup(es);
 	}
+	cdg_edges_dedup(es);
 	free(hops);
+	free(seen);
 	return 0;
 }
 

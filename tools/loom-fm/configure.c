@@ -181,6 +181,12 @@ int live_configure(struct fm_maint *m, const struct live_opts *o, bool fallback,
 		else
 			compare_with_file(o, fab, g, expected);
 	}
+	if (expected && topo_fits_tables(expected, fabric_min_rt_entries(fab),
+					 o->logical == FM_LOGICAL_IDENTITY, err, sizeof(err))) {
+		fprintf(stderr, "loom-fm: %s; nothing written\n", err);
+		rc = 1;
+		goto out;
+	}
 	if (logical_assign(fab, o->logical, expected, o->topology, stderr, err, sizeof(err))) {
 		fprintf(stderr, "loom-fm: %s; nothing written\n", err);
 		rc = 1;

@@ -176,7 +176,7 @@ int fabric_discover(struct fm_maint *m, struct fm_fabric *f, FILE *log, char *er
 		    size_t errlen)
 {
 	/* expected[i]: the node id card i was enqueued for (the peer's word) */
-	static uint32_t expected[FM_MAX_NODES];
+	static uint32_t expected[FM_MAX_CARDS];
 	int head = 0;
 
 	memset(f, 0, sizeof(*f));
@@ -234,9 +234,9 @@ int fabric_discover(struct fm_maint *m, struct fm_fabric *f, FILE *log, char *er
 						"left out\n", cp->peer_node, LOOM_MAINT_MAX_HOPS);
 				continue;
 			}
-			if (f->ncards == FM_MAX_NODES) {
+			if (f->ncards == FM_MAX_CARDS) {
 				snprintf(err, errlen, "more than %d cards: loom-fm cannot manage "
-					 "this fabric", FM_MAX_NODES);
+					 "this fabric", FM_MAX_CARDS);
 				return -1;
 			}
 			struct fm_card *n = &f->card[f->ncards];

@@ -190,3 +190,13 @@ int fabric_compare(FILE *out, const struct fm_fabric *f, const struct fm_graph *
 	}
 	return diffs;
 }
+
+uint32_t fabric_min_rt_entries(const struct fm_fabric *f)
+{
+	uint32_t min = f->ncards ? UINT32_MAX : 0;
+
+	for (int i = 0; i < f->ncards; i++)
+		if (f->card[i].rt_entries < min)
+			min = f->card[i].rt_entries;
+	return min;
+}

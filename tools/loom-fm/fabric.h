@@ -42,9 +42,15 @@ static inline bool fabric_port_usable(uint32_t status)
 /* "up", "down", "dead", "disabled", "uncabled" */
 const char *fabric_port_state(uint32_t status);
 
+/*
+ * Cards of a real fabric: a card's node id and every logical id are below
+ * LOOM_MAX_NODES, the most routing entries a card can have.
+ */
+#define FM_MAX_CARDS	LOOM_MAX_NODES
+
 struct fm_fabric {
 	int ncards;
-	struct fm_card card[FM_MAX_NODES];
+	struct fm_card card[FM_MAX_CARDS];
 };
 
 /*
@@ -63,6 +69,9 @@ int fabric_discover(struct fm_maint *m, struct fm_fabric *f, FILE *log, char *er
  * changed.
  */
 int fabric_changed(struct fm_maint *m, const struct fm_fabric *f);
+
+/* The fewest routing entries of any card (ROUTER RT_ENTRIES); 0 without cards. */
+uint32_t fabric_min_rt_entries(const struct fm_fabric *f);
 
 /* The index of the card with physical id node, or -1. */
 int fabric_find(const struct fm_fabric *f, uint32_t node);

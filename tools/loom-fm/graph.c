@@ -36,6 +36,7 @@ void graph_free(struct fm_graph *g)
 		return;
 	free(g->peer);
 	free(g->logical);
+	free(g->line);
 	free(g);
 }
 

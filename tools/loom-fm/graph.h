@@ -12,12 +12,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define FM_MAX_NODES	512
+/*
+ * A graph is allocated by its size; these bound what a shape or topology
+ * file may ask for.  Nodes: the routes index [node * nodes + dest] in an
+ * int (46340 = floor(sqrt(INT_MAX))).  Logical ids: the packet header's
+ * 16-bit destination.  A real fabric is further bounded by its cards'
+ * routing tables (ROUTER RT_ENTRIES) and FM_MAX_CARDS (fabric.h).
+ */
+#define FM_MAX_NODES	46340
 #define FM_MAX_PORTS	64
 #define FM_MAX_DIMS	7	/* 14 ports: the routing entry's 4-bit port */
 #define FM_MAX_DIM_SIZE	64
 #define FM_NO_PEER	(-1)
-#define FM_MAX_LOGICAL	1024	/* logical ids 0..1023 (LOOM_MAX_NODES) */
+#define FM_MAX_LOGICAL	65536	/* logical ids 0..65535 (LOOM_PKT dst_node) */
 
 enum fm_shape_kind {
 	FM_SHAPE_NONE, FM_SHAPE_MESH, FM_SHAPE_TORUS, FM_SHAPE_HYPERX,
@@ -51,6 +58,9 @@ struct fm_graph {
 	struct fm_port_end *peer;	/* [node * ports + port] */
 	int *logical;			/* [node]: logical id a topology file states
 					 * ('node N logical L'), -1 none; NULL: none */
+	int *line;			/* [node]: a topology file's line that names it
+					 * (its 'node' line, else its first cable), 0
+					 * none; NULL: not from a file */
 	/*
 	 * Nodes 0 .. terminals - 1 carry traffic (a fat tree's or a
 	 * dragonfly's terminal cards); the others are switches whose host

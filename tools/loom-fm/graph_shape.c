@@ -65,7 +65,7 @@ int graph_hyperx_port(const struct fm_shape *s, int dim, int c, int to)
 static const char *const shape_forms =
 	"ring:N, mesh:XxY[xZ...], torus:XxY[xZ...] or hyperx:S1xS2[xS3...], up to 7 "
 	"dimensions, each size 2..64; fattree:K:N (K-ary N-tree); dragonfly:A:P:H (A routers "
-	"of P terminals and H global links per group); at most 512 nodes and 64 ports (e.g. "
+	"of P terminals and H global links per group); at most 46340 nodes and 64 ports (e.g. "
 	"torus:4x4, ring:5, hyperx:3x3, fattree:4:2, dragonfly:4:2:2)";
 
 int graph_fattree_level(const struct fm_shape *s, int n)
@@ -108,9 +108,15 @@ static struct fm_graph *shape_graph(const struct fm_shape *sh, const char *spec,
 {
 	struct fm_graph *g;
 
-	if (nodes > FM_MAX_NODES || ports > FM_MAX_PORTS) {
-		snprintf(err, errlen, "shape '%s': %d nodes with %d ports each is too large; use %s",
-			 spec, nodes, ports, shape_forms);
+	if (nodes > FM_MAX_NODES) {
+		snprintf(err, errlen, "shape '%s': %s%d nodes is too many: a fabric has at most %d "
+			 "nodes; use %s", spec, nodes == FM_MAX_NODES + 1 ? "more than " : "",
+			 nodes == FM_MAX_NODES + 1 ? FM_MAX_NODES : nodes, FM_MAX_NODES, shape_forms);
+		return NULL;
+	}
+	if (ports > FM_MAX_PORTS) {
+		snprintf(err, errlen, "shape '%s': %d ports per node is too many: a router has at "
+			 "most %d; use %s", spec, ports, FM_MAX_PORTS, shape_forms);
 		return NULL;
 	}
 	g = graph_new(nodes, ports);
@@ -301,7 +307,8 @@ struct fm_graph *graph_from_shape(const char *spec, char *err, size_t errlen)
 	for (int d = 0; d < FM_MAX_DIMS; d++) {
 		if (d >= sh.dims)
 			sh.size[d] = 1;
-		nodes *= sh.size[d];
+		/* saturated one past the limit: 64^7 does not fit an int */
+		nodes = nodes > FM_MAX_NODES / sh.size[d] ? FM_MAX_NODES + 1 : nodes * sh.size[d];
 		ports += sh.kind == FM_SHAPE_HYPERX ? sh.size[d] - 1 : (d < sh.dims ? 2 : 0);
 	}
 	g = shape_graph(&sh, spec, nodes, ports, err, errlen);

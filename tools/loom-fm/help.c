@@ -37,7 +37,7 @@ void fm_usage(FILE *f)
 "\n"
 "Fabric (one of):\n"
 "  --shape SHAPE     ring:N, mesh:XxY[x...], torus:XxY[x...], hyperx:S1xS2[x...]\n"
-"                    (sizes 2..64, at most 512 nodes).  Node id x + X*(y + Y*z).\n"
+"                    (sizes 2..64, at most 46340 nodes).  Node id x + X*(y + Y*z).\n"
 "                    Mesh/torus/ring: port d faces +dimension d, port dims+d\n"
 "                    faces -dimension d (as loom-lab).  HyperX: every two nodes\n"
 "                    that differ in one coordinate are cabled; dimension d has\n"

@@ -22,10 +22,13 @@ int fm_parse_uint(const char *s, long lo, long hi, long *out)
 
 int fm_parse_root(const char *s, struct fm_engine_opts *o)
 {
+	char what[96];
 	long v;
 
-	if (fm_parse_uint(s, 0, FM_MAX_NODES - 1, &v))
-		return fm_usage_error("--root '%s': not a node id (0..511)", s);
+	if (fm_parse_uint(s, 0, FM_MAX_NODES - 1, &v)) {
+		snprintf(what, sizeof(what), "--root '%%s': not a node id (0..%d)", FM_MAX_NODES - 1);
+		return fm_usage_error(what, s);
+	}
 	o->root = (int)v;
 	return -1;
 }

@@ -36,10 +36,10 @@ static uint32_t rt_span(const struct fm_card *c, uint32_t max_logical)
 	return span < c->rt_entries ? span : c->rt_entries;
 }
 
-static int plan_card(const struct fm_fabric *f, const struct fm_routes *r, int i,
+static int plan_card(const struct fm_card *card, const struct fm_routes *r, int i,
 		     const int *by_logical, uint32_t max_logical, struct fm_plan *p)
 {
-	const struct fm_card *c = &f->card[i];
+	const struct fm_card *c = &card[i];
 	uint32_t span = rt_span(c, max_logical);
 	int bad = 0;
 
@@ -63,7 +63,7 @@ static int plan_card(const struct fm_fabric *f, const struct fm_routes *r, int i
 		else
 			w0 = LOOM_RT_W0_VALID |
 			     (port == FM_PORT_HOST ? LOOM_RT_PORT_HOST : (uint32_t)port);
-		w1 = f->card[j].node & LOOM_RT_W1_PHYS_MASK;
+		w1 = card[j].node & LOOM_RT_W1_PHYS_MASK;
 		if (port >= 0 && r->up_first[i * r->nodes + j] != FM_NO_UPROUTE) {
 			w0 |= LOOM_RT_W0_UPROUTE;
 			w1 |= (uint32_t)r->up_first[i * r->nodes + j] << LOOM_RT_W1_UP_FIRST_SHIFT;
@@ -108,46 +108,67 @@ static int plan_card(const struct fm_fabric *f, const struct fm_routes *r, int i
 	return bad;
 }
 
-int plan_build(const struct fm_fabric *f, const struct fm_routes *r, struct fm_plan *plan,
-	       char *err, size_t errlen)
+int plan_build_cards(const struct fm_card *card, int ncards, const struct fm_routes *r,
+		     int lo, int hi, struct fm_plan *plan, char *err, size_t errlen)
 {
-	static int by_logical[LOOM_MAX_NODES];
 	uint32_t max_logical = 0;
+	int *by_logical;
 
 	memset(plan, 0, sizeof(*plan));
-	for (int e = 0; e < LOOM_MAX_NODES; e++)
-		by_logical[e] = -1;
-	for (int i = 0; i < f->ncards; i++) {
-		uint32_t l = f->card[i].logical;
+	for (int i = 0; i < ncards; i++) {
+		uint32_t l = card[i].logical;
 
-		if (l >= LOOM_MAX_NODES) {
-			snprintf(err, errlen, "node %u: logical id %u is beyond %d", f->card[i].node,
-				 l, LOOM_MAX_NODES - 1);
+		if (l >= FM_MAX_LOGICAL) {
+			snprintf(err, errlen, "node %u: logical id %u is beyond %d", card[i].node,
+				 l, FM_MAX_LOGICAL - 1);
 			return -1;
 		}
-		if (by_logical[l] >= 0) {
-			snprintf(err, errlen, "nodes %u and %u both have logical id %u",
-				 f->card[by_logical[l]].node, f->card[i].node, l);
-			return -1;
-		}
-		by_logical[l] = i;
 		if (l > max_logical)
 			max_logical = l;
 	}
-	for (int i = 0; i < f->ncards; i++) {
-		if (max_logical >= f->card[i].rt_entries) {
-			snprintf(err, errlen, "node %u has %u routing entries: too few for logical "
-				 "id %u", f->card[i].node, f->card[i].rt_entries, max_logical);
-			plan_free(plan);
+	/* the index covers every entry a card's span may reach */
+	by_logical = malloc(((size_t)max_logical / FM_RT_SPAN + 1) * FM_RT_SPAN *
+			    sizeof(*by_logical));
+	if (!by_logical) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (uint32_t e = 0; e < (max_logical / FM_RT_SPAN + 1) * FM_RT_SPAN; e++)
+		by_logical[e] = -1;
+	for (int i = 0; i < ncards; i++) {
+		uint32_t l = card[i].logical;
+
+		if (by_logical[l] >= 0) {
+			snprintf(err, errlen, "nodes %u and %u both have logical id %u",
+				 card[by_logical[l]].node, card[i].node, l);
+			free(by_logical);
 			return -1;
 		}
-		if (plan_card(f, r, i, by_logical, max_logical, plan)) {
+		by_logical[l] = i;
+	}
+	for (int i = lo; i < hi; i++) {
+		if (max_logical >= card[i].rt_entries) {
+			snprintf(err, errlen, "node %u has %u routing entries: too few for logical "
+				 "id %u", card[i].node, card[i].rt_entries, max_logical);
 			plan_free(plan);
+			free(by_logical);
+			return -1;
+		}
+		if (plan_card(card, r, i, by_logical, max_logical, plan)) {
+			plan_free(plan);
+			free(by_logical);
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
 	}
+	free(by_logical);
 	return 0;
+}
+
+int plan_build(const struct fm_fabric *f, const struct fm_routes *r, struct fm_plan *plan,
+	       char *err, size_t errlen)
+{
+	return plan_build_cards(f->card, f->ncards, r, 0, f->ncards, plan, err, errlen);
 }
 
 static void entry_text(uint32_t w0, char *out, size_t len)
@@ -268,7 +289,7 @@ int plan_apply(struct fm_maint *m, const struct fm_fabric *f, const struct fm_pl
 	       const struct fm_step *steps, int nsteps, struct fm_apply_stats *st, FILE *log,
 	       char *err, size_t errlen)
 {
-	static int lo[FM_MAX_NODES], hi[FM_MAX_NODES];
+	static int lo[FM_MAX_CARDS], hi[FM_MAX_CARDS];
 	int n = steps ? nsteps : f->ncards;
 
 	memset(st, 0, sizeof(*st));

@@ -59,6 +59,14 @@ int plan_build(const struct fm_fabric *f, const struct fm_routes *r, struct fm_p
 	       char *err, size_t errlen);
 void plan_free(struct fm_plan *plan);
 
+/*
+ * plan_build() over an array of cards, planning only cards lo..hi-1 (the
+ * logical ids of all ncards index the tables): a large fabric is planned
+ * a few cards at a time, so that no plan of every card's table is held.
+ */
+int plan_build_cards(const struct fm_card *card, int ncards, const struct fm_routes *r,
+		     int lo, int hi, struct fm_plan *plan, char *err, size_t errlen);
+
 /* Whether a write changes its register (an invalid entry stays invalid whatever its bits). */
 bool plan_write_changes(const struct fm_write *w, uint32_t cur);
 

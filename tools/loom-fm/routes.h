@@ -21,7 +21,7 @@
 
 struct fm_routes {
 	int nodes, ports;
-	int *port;			/* [node * nodes + dest] */
+	signed char *port;		/* [node * nodes + dest]: a port, FM_PORT_HOST or _NONE */
 	unsigned char *start_vc;	/* [node * nodes + dest] VC on entering a dimension */
 	unsigned char *dateline;	/* [node * ports + port]: switch to VC1 on this channel */
 	int *port_dim;			/* [port]: dimension of a port, -1 none */

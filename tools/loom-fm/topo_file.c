@@ -280,16 +280,24 @@ struct fm_graph *topo_parse_ports(const char *text, const char *name, int max_po
 	if (e.count)
 		goto out;
 	g = graph_new(nodes, ports);
-	if (!g || (ps.nn && !(g->logical = malloc((size_t)nodes * sizeof(*g->logical))))) {
+	if (!g || (ps.nn && !(g->logical = malloc((size_t)nodes * sizeof(*g->logical)))) ||
+	    !(g->line = calloc((size_t)nodes, sizeof(*g->line)))) {
 		add_error(&e, "%s: out of memory", name);
 		goto out;
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		graph_cable(g, cl[i].a, cl[i].pa, cl[i].b, cl[i].pb);
+		if (!g->line[cl[i].a])
+			g->line[cl[i].a] = cl[i].line;
+		if (!g->line[cl[i].b])
+			g->line[cl[i].b] = cl[i].line;
+	}
 	for (int i = 0; ps.nn && i < nodes; i++)
 		g->logical[i] = -1;
-	for (int i = 0; i < ps.nn; i++)
+	for (int i = 0; i < ps.nn; i++) {
 		g->logical[ps.nl[i].node] = ps.nl[i].logical;
+		g->line[ps.nl[i].node] = ps.nl[i].line;
+	}
 	snprintf(g->name, sizeof(g->name), "%s", name);
 out:
 	if (e.count > TOPO_FILE_MAX_ERRORS) {
@@ -354,4 +362,69 @@ struct fm_graph *topo_load_ports(const char *path, int max_ports, char *err, siz
 	g = topo_parse_ports(text, path, max_ports, err, errlen);
 	free(text);
 	return g;
+}
+
+/* The line that names the @k-th node (from 0) in the order of the file; -1 on ENOMEM. */
+static int kth_node_by_line(const struct fm_graph *g, int k)
+{
+	int *count = NULL, max_line = 0, seen = 0, found = -1;
+
+	for (int n = 0; n < g->nodes; n++)
+		max_line = g->line[n] > max_line ? g->line[n] : max_line;
+	count = calloc((size_t)max_line + 1, sizeof(*count));
+	if (!count)
+		return -1;
+	for (int n = 0; n < g->nodes; n++)
+		if (g->line[n])
+			count[g->line[n]]++;
+	for (int l = 1; l <= max_line && found < 0; l++) {
+		if (seen + count[l] > k)
+			found = l;
+		seen += count[l];
+	}
+	free(count);
+	return found;
+}
+
+int topo_fits_tables(const struct fm_graph *g, uint32_t rt_entries, bool identity, char *err,
+		     size_t errlen)
+{
+	int named = 0, line;
+
+	if (!g->line)
+		return 0;
+	if (!rt_entries) {
+		snprintf(err, errlen, "%s: the cards report no routing entries (RT_ENTRIES 0): "
+			 "they cannot route this fabric", g->name);
+		return -1;
+	}
+	for (int n = 0; n < g->nodes; n++) {
+		int l = g->logical ? g->logical[n] : -1;
+
+		if (!g->line[n])
+			continue;
+		named++;
+		if (l >= 0 && (uint32_t)l >= rt_entries) {
+			snprintf(err, errlen, "%s:%d: node %d: logical id %d is beyond the cards' "
+				 "routing tables (%u entries: logical ids 0..%u)", g->name,
+				 g->line[n], n, l, rt_entries, rt_entries - 1);
+			return -1;
+		}
+		if (l < 0 && identity && (uint32_t)n >= rt_entries) {
+			snprintf(err, errlen, "%s:%d: node %d: --logical identity gives it logical id "
+				 "%d, beyond the cards' routing tables (%u entries: logical ids "
+				 "0..%u); state its id ('node %d logical ID') or use --logical "
+				 "compact", g->name, g->line[n], n, n, rt_entries, rt_entries - 1, n);
+			return -1;
+		}
+	}
+	if ((uint32_t)named > rt_entries) {
+		line = kth_node_by_line(g, (int)rt_entries);
+		snprintf(err, errlen, "%s:%d: node number %u of the file: the cards' routing tables "
+			 "have %u entries, so a fabric of these cards has at most %u nodes (the "
+			 "file names %d)", g->name, line, rt_entries + 1, rt_entries, rt_entries,
+			 named);
+		return -1;
+	}
+	return 0;
 }

@@ -10,7 +10,9 @@
 #ifndef LOOM_FM_TOPO_FILE_H
 #define LOOM_FM_TOPO_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "graph.h"
 
@@ -33,5 +35,16 @@ struct fm_graph *topo_load(const char *path, char *err, size_t errlen);
 struct fm_graph *topo_parse_ports(const char *text, const char *name, int max_ports, char *err,
 				  size_t errlen);
 struct fm_graph *topo_load_ports(const char *path, int max_ports, char *err, size_t errlen);
+
+/*
+ * Whether the fabric a topology file describes fits cards of @rt_entries
+ * routing entries (the smallest ROUTER RT_ENTRIES the fabric reports):
+ * every stated logical id below it, with @identity (logical id = node
+ * id) every node without a stated id too, and no more nodes than
+ * entries.  0, or -1 with "FILE:LINE: why" in err.  A graph not parsed
+ * from a file fits.
+ */
+int topo_fits_tables(const struct fm_graph *g, uint32_t rt_entries, bool identity, char *err,
+		     size_t errlen);
 
 #endif

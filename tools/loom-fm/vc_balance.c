@@ -37,14 +37,16 @@ static int segment(const struct fm_graph *g, const struct fm_routes *r, int node
  * entry [node * nodes + dest].
  */
 static int count_routes(const struct fm_graph *g, const struct fm_routes *r, int first,
-			int count, long *v0, long *v1, long *weight)
+			int count, long *v0, long *v1, int *weight)
 {
 	struct fm_hop *hops = malloc((size_t)g->nodes * sizeof(*hops));
 
 	if (!hops)
 		return -1;
-	for (int s = first; s < first + count; s++) {
-		for (int d = first; d < first + count; d++) {
+	/* destination outermost: the walks toward one destination read one
+	 * column of the tables, which stays in the cache */
+	for (int d = first; d < first + count; d++) {
+		for (int s = first; s < first + count; s++) {
 			int stuck, n = s == d ? 0 : routes_walk(g, r, s, d, hops, &stuck);
 
 			for (int i = 0; i < n; i++) {
@@ -72,7 +74,7 @@ int vc_balance_measure_among(const struct fm_graph *g, const struct fm_routes *r
 {
 	size_t chans = (size_t)g->nodes * (size_t)g->ports;
 	long *v0 = calloc(chans, sizeof(*v0)), *v1 = calloc(chans, sizeof(*v1));
-	long *weight = calloc((size_t)g->nodes * (size_t)g->nodes, sizeof(*weight));
+	int *weight = calloc((size_t)g->nodes * (size_t)g->nodes, sizeof(*weight));
 	long dim_max[FM_MAX_DIMS + 1] = { 0 };	/* [dim + 1]: -1 = no dimension */
 	int *ch = malloc((size_t)g->nodes * sizeof(*ch));
 	int rc = -1;
@@ -131,7 +133,7 @@ int vc_balance_optimise(const struct fm_graph *g, struct fm_routes *r)
 	size_t chans = (size_t)g->nodes * (size_t)g->ports;
 	size_t pairs = (size_t)g->nodes * (size_t)g->nodes;
 	long *v0 = calloc(chans, sizeof(*v0)), *v1 = calloc(chans, sizeof(*v1));
-	long *weight = calloc(pairs, sizeof(*weight));
+	int *weight = calloc(pairs, sizeof(*weight));
 	int *ch = malloc((size_t)g->nodes * sizeof(*ch));
 	int rc = -1;
 

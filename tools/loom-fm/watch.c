@@ -72,8 +72,9 @@ static const char *port_state(const struct fm_fabric *fab, uint32_t node, uint32
 /* Print what changed between two discoveries; the number of changes. */
 static int report_changes(const struct fm_fabric *old, const struct fm_fabric *now)
 {
-	static struct cable a[FM_MAX_NODES * 4], b[FM_MAX_NODES * 4];
-	int na = cables_of(old, a, FM_MAX_NODES * 4), nb = cables_of(now, b, FM_MAX_NODES * 4);
+	enum { MAX_CABLES = FM_MAX_CARDS * LOOM_MAX_PORTS / 2 };
+	static struct cable a[MAX_CABLES], b[MAX_CABLES];
+	int na = cables_of(old, a, MAX_CABLES), nb = cables_of(now, b, MAX_CABLES);
 	int changes = 0;
 
 	for (int i = 0; i < old->ncards; i++)

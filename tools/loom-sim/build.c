@@ -191,38 +191,13 @@ static int build_routes(struct sim *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* Write loom-fm's plan for every card into the register arrays. */
-static int build_tables(struct sim *s, char *err, size_t errlen)
+/* Apply one part of loom-fm's plan to the register arrays. */
+static void apply_plan(struct sim *s, const struct fm_plan *plan)
 {
-	struct fm_fabric *f = calloc(1, sizeof(*f));
 	unsigned int words1 = (s->rt_entries + 31) / 32;
-	struct fm_plan plan;
 
-	if (!f) {
-		snprintf(err, errlen, "out of memory for the programming plan");
-		return -1;
-	}
-	f->ncards = s->nodes;
-	for (int i = 0; i < s->nodes; i++) {
-		struct fm_card *c = &f->card[i];
-
-		c->node = (uint32_t)i;
-		c->logical = (uint32_t)i;
-		c->router = SIM_ROUTER_BASE;
-		c->vct = SIM_VCT_BASE;
-		c->n_ports = (uint32_t)s->ports;
-		c->rt_entries = s->rt_entries;
-		c->vct_ports = (uint32_t)(s->ports < LOOM_MAX_PORTS ? s->ports : LOOM_MAX_PORTS);
-	}
-	if (plan_build(f, s->routes, &plan, err, errlen)) {
-		free(f);
-		return -1;
-	}
-	free(f);
-	for (int i = 0; i < s->nodes * LOOM_MAX_PORTS; i++)
-		s->port_cfg[i] = LOOM_VCT_PORT_DIM_NONE;
-	for (int i = 0; i < plan.n; i++) {
-		const struct fm_write *w = &plan.w[i];
+	for (int i = 0; i < plan->n; i++) {
+		const struct fm_write *w = &plan->w[i];
 		uint32_t off;
 
 		switch (w->kind) {
@@ -246,7 +221,50 @@ static int build_tables(struct sim *s, char *err, size_t errlen)
 			break;
 		}
 	}
-	plan_free(&plan);
+}
+
+/* Cards planned at once: the plan holds two writes per entry of each. */
+#define SIM_PLAN_CARDS	16
+
+/*
+ * Write loom-fm's plan for every card into the register arrays, a few
+ * cards at a time (a whole plan of a large fabric would be larger than
+ * the tables it writes).
+ */
+static int build_tables(struct sim *s, char *err, size_t errlen)
+{
+	struct fm_card *card = calloc((size_t)s->nodes, sizeof(*card));
+	unsigned int words1 = (s->rt_entries + 31) / 32;
+	struct fm_plan plan;
+
+	if (!card) {
+		snprintf(err, errlen, "out of memory for the programming plan");
+		return -1;
+	}
+	for (int i = 0; i < s->nodes; i++) {
+		struct fm_card *c = &card[i];
+
+		c->node = (uint32_t)i;
+		c->logical = (uint32_t)i;
+		c->router = SIM_ROUTER_BASE;
+		c->vct = SIM_VCT_BASE;
+		c->n_ports = (uint32_t)s->ports;
+		c->rt_entries = s->rt_entries;
+		c->vct_ports = (uint32_t)(s->ports < LOOM_MAX_PORTS ? s->ports : LOOM_MAX_PORTS);
+	}
+	for (int i = 0; i < s->nodes * LOOM_MAX_PORTS; i++)
+		s->port_cfg[i] = LOOM_VCT_PORT_DIM_NONE;
+	for (int lo = 0; lo < s->nodes; lo += SIM_PLAN_CARDS) {
+		int hi = lo + SIM_PLAN_CARDS < s->nodes ? lo + SIM_PLAN_CARDS : s->nodes;
+
+		if (plan_build_cards(card, s->nodes, s->routes, lo, hi, &plan, err, errlen)) {
+			free(card);
+			return -1;
+		}
+		apply_plan(s, &plan);
+		plan_free(&plan);
+	}
+	free(card);
 	for (int i = 0; i < s->nodes; i++) {
 		s->views[i] = (struct route_view){
 			.rt = &s->rt[(size_t)i * 2 * s->rt_entries],
@@ -434,13 +452,23 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 	s->lo = sim_rank_lo(s->nodes, c->ranks, c->rank);
 	s->hi = sim_rank_lo(s->nodes, c->ranks, c->rank + 1);
 	s->terminals = graph_terminals(s->g);
+	/* the entries loom-fm manages: the node count rounded up to FM_RT_SPAN */
+	s->rt_entries = (unsigned int)((s->nodes + FM_RT_SPAN - 1) / FM_RT_SPAN * FM_RT_SPAN);
+	if (c->rt_entries) {
+		if (c->rt_entries < (unsigned int)s->nodes) {
+			snprintf(err, errlen, "--rt-entries %u: %s has %d nodes, each a logical id, "
+				 "but a card with %u routing entries addresses only %u (the card "
+				 "has %d): give at least %d", c->rt_entries, s->g->name, s->nodes,
+				 c->rt_entries, c->rt_entries, LOOM_MAX_NODES, s->nodes);
+			return -1;
+		}
+		s->rt_entries = c->rt_entries;
+	}
 	if (build_params(s, s->ports, err, errlen) || build_routes(s, err, errlen) ||
 	    build_packets(s, err, errlen))
 		return -1;
 	if (traffic_init(&s->traffic, c->pattern, s->g, c->seed, err, errlen))
 		return -1;
-	/* the entries loom-fm manages: the node count rounded up to FM_RT_SPAN */
-	s->rt_entries = (unsigned int)((s->nodes + FM_RT_SPAN - 1) / FM_RT_SPAN * FM_RT_SPAN);
 	s->rt = zalloc((size_t)s->nodes * 2 * s->rt_entries, sizeof(uint32_t), &oom);
 	s->port_cfg = zalloc((size_t)s->nodes * LOOM_MAX_PORTS, sizeof(uint32_t), &oom);
 	s->start_vc1 = zalloc((size_t)s->nodes * ((s->rt_entries + 31) / 32), sizeof(uint32_t),
@@ -452,6 +480,9 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 	}
 	if (build_tables(s, err, errlen) || build_fabric(s, err, errlen))
 		return -1;
+	/* the routers read the tables now: loom-fm's copy (N^2 entries) can go */
+	routes_free(s->routes);
+	s->routes = NULL;
 	return 0;
 }
 

@@ -63,6 +63,9 @@ static const char usage_text[] =
 "  --param NAME=V     a router parameter (router-model.rst), e.g. VCS=3,\n"
 "                     FLIT_BYTES=64, BUF_DEPTH=8; repeatable\n"
 "  --link-latency C   cycles per link (default 1)\n"
+"  --rt-entries N     routing entries of the simulated cards, at least the\n"
+"                     nodes (default: the nodes rounded up to 32; the card\n"
+"                     has 1024)\n"
 "  --pattern P        uniform (default), permutation, transpose, bitcomp,\n"
 "                     tornado, neighbour, hotspot[:NODE[:FRACTION]]\n"
 "  --load L           offered load, flits per node per cycle, 0 < L <= 1\n"
@@ -193,7 +196,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
 		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
-		O_TIES, O_VCASSIGN, O_VALIDATE, O_QUICK, O_PLOT, O_REQUESTS, O_RESPFLITS,
+		O_TIES, O_VCASSIGN, O_RT_ENTRIES, O_VALIDATE, O_QUICK, O_PLOT, O_REQUESTS, O_RESPFLITS,
 		O_OUTSTANDING, O_RESPQUEUE, O_CLASSES,
 	};
 	static const struct option longopts[] = {
@@ -207,6 +210,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "router", required_argument, NULL, O_ROUTER },
 		{ "param", required_argument, NULL, O_PARAM },
 		{ "link-latency", required_argument, NULL, O_LINK },
+		{ "rt-entries", required_argument, NULL, O_RT_ENTRIES },
 		{ "pattern", required_argument, NULL, O_PATTERN },
 		{ "load", required_argument, NULL, O_LOAD },
 		{ "packet-flits", required_argument, NULL, O_PFLITS },
@@ -281,6 +285,14 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			if (v > CHAN_LINE_MAX_LATENCY)
 				return usage_error("--link-latency %s: at most 256 cycles", optarg);
 			c->link_latency = (unsigned int)v;
+			break;
+		case O_RT_ENTRIES:
+			if (parse_u64("--rt-entries", optarg, &v))
+				return CLI_EXIT_USAGE;
+			if (v < 1 || v > FM_MAX_LOGICAL)
+				return usage_error("--rt-entries %s: 1 to 65536 entries (the packet "
+						   "header's 16-bit destination)", optarg);
+			c->rt_entries = (unsigned int)v;
 			break;
 		case O_PATTERN:
 			c->pattern = optarg;
@@ -542,6 +554,83 @@ struct bench_case {
 	double load;
 };
 
+/* A bench run: xbar routers of @vcs and 64-byte flits, 1-flit uniform packets. */
+static void bench_config(struct sim_config *c, const struct bench_case *b, const char *vcs,
+			 uint64_t warmup, uint64_t measure)
+{
+	sim_config_default(c);
+	c->topology = b->topology;
+	c->router = "xbar";
+	c->params[0] = vcs;
+	c->params[1] = "FLIT_BYTES=64";
+	c->nparams = 2;
+	c->packet_flits = 1;
+	c->load = b->load;
+	c->pattern = "uniform";
+	c->seed = 1;
+	c->warmup = warmup;
+	c->measure = measure;
+	c->drain_max = 1000;
+}
+
+/*
+ * How cost grows with the fabric, 64 to 4096 routers and a 4864-router
+ * fat tree: build time (routes, checks, tables), run rate, memory
+ * resident after the build and at the peak of the process so far.
+ */
+static int bench_growth(void)
+{
+	static const struct bench_case cases[] = {
+		{ "torus:4x4x4", "torus:4x4x4", 0.1 },
+		{ "torus:8x8x4", "torus:8x8x4", 0.1 },
+		{ "torus:8x8x8", "torus:8x8x8", 0.1 },
+		{ "torus:16x8x8", "torus:16x8x8", 0.1 },
+		{ "torus:16x16x8", "torus:16x16x8", 0.1 },
+		{ "torus:16x16x16", "torus:16x16x16", 0.1 },
+		{ "fattree:16:3 (4096 terminals)", "fattree:16:3", 0.1 },
+	};
+	char err[1024];
+
+	printf("\ngrowth with size: the same routers and traffic at 0.1 flits/node/cycle, 100 + "
+	       "500 cycles;\nstart VCs by time of crossing (--vc-assign crossing); the fat tree "
+	       "with 2 VCs and\nupdown's adaptive up-routes.  build: routes, checks and tables "
+	       "(CPU s); rss: resident\nafter the build; router: one router's state; tables: "
+	       "one router's routing table.\n");
+	printf("%-30s %7s %8s %8s %11s %9s %9s %9s %8s\n", "case", "routers", "build-s",
+	       "run-s", "node-cyc/s", "rss-MiB", "peak-MiB", "router-B", "tables-B");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool clos = !strncmp(cases[i].topology, "fattree", 7);
+		struct sim_config c;
+		struct sim s;
+		double c0, c1, c2;
+		long rss;
+
+		bench_config(&c, &cases[i], clos ? "VCS=2" : "VCS=3", 100, 500);
+		c.engine_opts.vc_balance = false;
+		c0 = cpu_seconds();
+		if (sim_build(&s, &c, err, sizeof(err))) {
+			fprintf(stderr, "loom-sim: bench %s: %s\n", cases[i].what, err);
+			sim_free(&s);
+			return 1;
+		}
+		c1 = cpu_seconds();
+		rss = status_kib("VmRSS: %ld kB");
+		if (sim_run(&s, err, sizeof(err))) {
+			fprintf(stderr, "loom-sim: bench %s: %s\n", cases[i].what, err);
+			sim_free(&s);
+			return 1;
+		}
+		c2 = cpu_seconds();
+		printf("%-30s %7d %8.2f %8.2f %11.0f %9.1f %9.1f %9zu %8zu\n", cases[i].what,
+		       s.nodes, c1 - c0, c2 - c1, (double)s.now * s.nodes / (c2 - c1),
+		       rss / 1024.0, status_kib("VmHWM: %ld kB") / 1024.0, router_memory(s.r[0]),
+		       (size_t)s.rt_entries * 8);
+		fflush(stdout);
+		sim_free(&s);
+	}
+	return 0;
+}
+
 static int bench(void)
 {
 	static const struct bench_case cases[] = {
@@ -553,7 +642,6 @@ static int bench(void)
 		{ "8x8 torus, 0.2", "torus:8x8", 0.2 },
 		{ "16x16 torus, 0.05", "torus:16x16", 0.05 },
 	};
-	static const char *const params[] = { "VCS=3", "FLIT_BYTES=64" };
 	char err[1024];
 
 	printf("loom-sim --bench: xbar routers, 3 VCs, 64-byte flits, 1-flit packets, uniform\n"
@@ -569,19 +657,7 @@ static int bench(void)
 		struct sim s;
 		double t0, t1, c0, c1;
 
-		sim_config_default(&c);
-		c.topology = cases[i].topology;
-		c.router = "xbar";
-		c.params[0] = params[0];
-		c.params[1] = params[1];
-		c.nparams = 2;
-		c.packet_flits = 1;
-		c.load = cases[i].load;
-		c.pattern = "uniform";
-		c.seed = 1;
-		c.warmup = 200;
-		c.measure = 1000;
-		c.drain_max = 1000;
+		bench_config(&c, &cases[i], "VCS=3", 200, 1000);
 		if (sim_build(&s, &c, err, sizeof(err))) {
 			fprintf(stderr, "loom-sim: bench %s: %s\n", cases[i].what, err);
 			sim_free(&s);
@@ -614,7 +690,7 @@ static int bench(void)
 	}
 	printf("goals: 8x8x8 torus at half saturation >= 1.5 M node-cycles/s, 16x16 at "
 	       "saturation >= 2 M node-cycles/s\n");
-	return 0;
+	return bench_growth();
 }
 
 /*

@@ -74,8 +74,9 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 		fprintf(out, " (%d terminals, %d switches)", s->terminals, s->nodes - s->terminals);
 	fprintf(out, ", %d network ports each, engine %s\n", s->ports, s->engine_name);
 	fprintf(out, "router     %s (%s, %u VCs, %u-byte flits, %u-flit buffers, %u cycles "
-		"zero-load); links %u cycles\n", s->cfg.router, org_name(p), p->vcs,
-		p->flit_bytes, p->buf_depth, router_zero_load_latency(p), s->cfg.link_latency);
+		"zero-load, %u routing entries); links %u cycles\n", s->cfg.router, org_name(p),
+		p->vcs, p->flit_bytes, p->buf_depth, router_zero_load_latency(p), s->rt_entries,
+		s->cfg.link_latency);
 	if (s->cfg.burst_on > 0)
 		fprintf(out, "traffic    %s, on/off (on %g, off %g cycles) %.4g flits/node/cycle, ",
 			s->cfg.pattern, s->cfg.burst_on, s->cfg.burst_off, s->cfg.load);
@@ -194,9 +195,10 @@ static void json(FILE *out, const struct sim *s, const struct summary *m, const 
 	fprintf(out, ",\n  \"nodes\": %d,\n  \"terminals\": %d,\n  \"network_ports\": %d,\n"
 		"  \"engine\": \"%s\",\n", s->nodes, s->terminals, s->ports, s->engine_name);
 	fprintf(out, "  \"router\": {\"preset\": \"%s\", \"org\": \"%s\", \"vcs\": %u, "
-		"\"flit_bytes\": %u, \"buf_depth\": %u, \"zero_load_latency\": %u},\n",
+		"\"flit_bytes\": %u, \"buf_depth\": %u, \"zero_load_latency\": %u, "
+		"\"rt_entries\": %u},\n",
 		s->cfg.router, org_name(p), p->vcs, p->flit_bytes, p->buf_depth,
-		router_zero_load_latency(p));
+		router_zero_load_latency(p), s->rt_entries);
 	fprintf(out, "  \"link_latency\": %u,\n  \"pattern\": ", s->cfg.link_latency);
 	sim_json_string(out, s->cfg.pattern);
 	fprintf(out, ",\n  \"load\": %.6g,\n  \"packet_flits\": %u,\n  \"seed\": %llu,\n",

@@ -47,6 +47,12 @@ struct sim_config {
 	const char *params[32];		/* NAME=VALUE overrides, applied in order */
 	int nparams;
 	unsigned int link_latency;	/* cycles per channel line */
+	/*
+	 * Routing entries of the simulated cards (ROUTER RT_ENTRIES), at
+	 * least the fabric's nodes (each a logical id); 0: the nodes rounded
+	 * up to FM_RT_SPAN, the table loom-fm manages.
+	 */
+	unsigned int rt_entries;
 	const char *pattern;
 	double load;			/* offered flits per node per cycle */
 	/*

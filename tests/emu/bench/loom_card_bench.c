@@ -244,7 +244,7 @@ int main(void)
 {
 	static const struct run_cfg runs[] = {
 		{ "card defaults", "8", "64", 1, 1u << 18 },
-		{ "deep buffers", "256", "1024", 4, 1u << 18 },
+		{ "deep buffers", "64", "1024", 4, 1u << 18 },
 	};
 	int rc = 0;
 
