@@ -32,14 +32,20 @@
  * the submitter's task and completes from there, like LOOM_URING_SUBMIT.
  *
  * io_uring on 6.1 cannot cancel a command the driver holds: a ring torn
- * down, or a process exiting, waits for every outstanding wait.  The wait's
- * timer therefore fires at least every LOOM_UWAIT_EXIT_CHECK_NS and
- * completes the wait with -ECANCELED as soon as the process that submitted
- * it is exiting or exec()ing (SIGNAL_GROUP_EXIT, which a fatal signal sets
- * at once): a process with waits outstanding can always be killed.
+ * down, a process exiting and an execve() wait for every outstanding
+ * wait.  The wait's timer therefore fires at least every
+ * LOOM_UWAIT_EXIT_CHECK_NS and completes the wait with -ECANCELED as soon
+ * as the process that submitted it is exiting or in execve()
+ * (loom_uwait_owner_gone()): a process with waits outstanding can always
+ * be killed, and its execve() goes on within one check.  The same check
+ * completes a wait whose ring is torn down (loom_uwait_ring_dying()),
+ * which otherwise would keep the file, its contexts and the module until
+ * the wait's timeout.
  */
 #include <linux/hrtimer.h>
 #include <linux/io_uring.h>
+#include <linux/io_uring_types.h>
+#include <linux/percpu-refcount.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -53,7 +59,7 @@
 
 /* bytes of sqe->cmd with IORING_SETUP_SQE128 */
 #define LOOM_URING_CMD_BYTES	80
-/* how often a wait looks whether its process is exiting */
+/* how often a wait looks whether its process is exiting or its ring torn down */
 #define LOOM_UWAIT_EXIT_CHECK_NS	(100 * NSEC_PER_MSEC)
 
 enum loom_uwait_kind {
@@ -156,13 +162,39 @@ static void loom_uwait_finish_list(struct list_head *claimed, bool sync_timers)
 	}
 }
 
-/* Is the process that submitted @w exiting, or replacing itself (exec)? */
+/*
+ * Is the process that submitted @w exiting, or replacing itself (exec)?
+ * @w->owner is the leader of its thread group at submission.  An exit or
+ * fatal signal sets SIGNAL_GROUP_EXIT at once.  An execve() in a thread
+ * other than the leader sets group_exec_task while it kills the other
+ * threads, the leader among them, and then takes the leader's place: the
+ * old leader is no longer its own group leader.  An execve() in the
+ * leader (always in a single-threaded process) shows only in the
+ * leader's in_execve, set from the start of execve() to its end; io_uring
+ * waits for the caller's requests in the middle (io_uring_task_cancel()).
+ */
 static bool loom_uwait_owner_gone(const struct loom_uwait *w)
 {
-	const struct signal_struct *sig = w->owner->signal;
+	struct task_struct *owner = w->owner;
+	const struct signal_struct *sig = owner->signal;
 
 	return (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT) ||
-	       READ_ONCE(sig->group_exec_task);
+	       READ_ONCE(sig->group_exec_task) ||
+	       READ_ONCE(owner->group_leader) != owner ||
+	       /* a bit the task writes itself: stale, it costs one check */
+	       data_race(owner->in_execve != 0);
+}
+
+/*
+ * Is the ring @w was submitted on torn down (its last file closed)?  Its
+ * teardown kills the ring's reference count, which nothing else on 6.1
+ * does, and then waits for every request to end: io_uring has no way to
+ * tell a driver (io_uring_cmd_mark_cancelable() came later).  The request
+ * holds a reference to the ring, so the ring is there to look at.
+ */
+static bool loom_uwait_ring_dying(const struct loom_uwait *w)
+{
+	return percpu_ref_is_dying(&cmd_to_io_kiocb(w->cmd)->ctx->refs);
 }
 
 /* When the timer fires next: the deadline, or the next check before it. */
@@ -184,7 +216,7 @@ static enum hrtimer_restart loom_uwait_timeout(struct hrtimer *timer)
 
 	if (!ktime_before(now, w->deadline))
 		res = -ETIME;
-	else if (loom_uwait_owner_gone(w))
+	else if (loom_uwait_owner_gone(w) || loom_uwait_ring_dying(w))
 		res = -ECANCELED;
 	if (!res) {
 		hrtimer_set_expires(timer, loom_uwait_next_tick(w, now));

@@ -265,9 +265,10 @@ struct loom_mr_dereg {
 /* outstanding waits (WAIT_CQ, WAIT_BSU, WAIT_COUNTER) one open file may have */
 #define LOOM_URING_MAX_WAITS	1024
 /*
- * longest LOOM_URING_WAIT_CQ timeout: io_uring cannot cancel the command,
- * so a ring closed under it waits for it (a process that exits or is
- * killed does not: its waits end with -ECANCELED at once)
+ * longest LOOM_URING_WAIT_CQ timeout: io_uring cannot cancel the command
+ * (a process that exits, is killed or calls execve(), and a ring torn
+ * down, do not wait for it: the driver ends its waits with -ECANCELED
+ * within 100 ms)
  */
 #define LOOM_URING_MAX_TIMEOUT_NS	60000000000ull	/* 60 s */
 
@@ -283,8 +284,9 @@ struct loom_mr_dereg {
  * Completes with res 0 as soon as the entry of the context's completion
  * ring at the consumer index published in its doorbell page (LOOM_DB_CQ_CI)
  * is valid (the test poll() makes), -ETIME on timeout, -ECANCELED when
- * cancelled (LOOM_URING_CANCEL, the context destroyed, or the submitting
- * process exiting, killed or calling exec()), -EIO when the
+ * cancelled (LOOM_URING_CANCEL, the context destroyed, the submitting
+ * process exiting, killed or calling execve(), or the ring torn down),
+ * -EIO when the
  * card goes away, -EINVAL for a context not of this file, bad flags or a
  * timeout above LOOM_URING_MAX_TIMEOUT_NS,
  * -EBUSY beyond LOOM_URING_MAX_WAITS outstanding waits of this file.

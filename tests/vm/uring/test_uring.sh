@@ -12,7 +12,9 @@
 # command completes exactly once when issued inline, from io-wq
 # (IOSQE_ASYNC), linked behind an io-wq request, on SQPOLL and
 # DEFER_TASKRUN rings, under IORING_OP_ASYNC_CANCEL and LINK_TIMEOUT; a
-# process killed or exiting with 60 s waits outstanding is gone at once;
+# process killed, exiting or calling execve() with 60 s waits outstanding
+# is gone (or runs its new program) at once, a ring closed under them lets
+# go of the file at once;
 # afterwards no context is in use and nothing pinned), uring_defer_test
 # (on a DEFER_TASKRUN ring, each of 13 kinds of command, inline and from
 # io-wq, completes exactly once, and what the driver completes through task
@@ -73,7 +75,7 @@ run_guest uring_submit_test 60 7
 # every command on every path io_uring issues it, and processes that exit
 # or are killed under outstanding waits (a lost completion leaves a child
 # that cannot be killed: bounded by the exec timeout)
-run_guest uring_paths_test 200 13
+run_guest uring_paths_test 300 18
 # every kind of command on a DEFER_TASKRUN ring, counted
 run_guest uring_defer_test 90 3
 lab_exec 0 'mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug

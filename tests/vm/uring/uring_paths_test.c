@@ -20,13 +20,18 @@
  *
  * Then: IORING_OP_ASYNC_CANCEL and IORING_OP_LINK_TIMEOUT aimed at a wait
  * do not complete it twice or lose it; a process killed with SIGKILL,
- * and one calling exit(), while 60-second waits are outstanding on every
- * kind of ring (inline and from io-wq) is gone within 3 s.
+ * one calling exit() and one calling execve() (single-threaded, and in a
+ * second thread) while 60-second waits are outstanding on every kind of ring
+ * (inline and from io-wq) is gone, or runs its new program, within 3 s:
+ * io_uring makes exit and execve() wait for the requests the driver holds;
+ * a ring of each kind closed with 60-second waits outstanding while its
+ * process lives on lets go of the file and its context within 3 s.
  *
  *   uring_paths_test [DEVICE]      default /dev/loom0
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,12 +345,25 @@ static void test_io_uring_cancels(void)
 	close(fd);
 }
 
+/* How the child of test_exit_with_waits() leaves once its waits are armed. */
+enum exit_how {
+	EXIT_CALL,		/* exit() */
+	EXIT_KILLED,		/* killed with SIGKILL */
+	EXIT_EXEC,		/* execve() of /bin/true, single-threaded */
+	EXIT_EXEC_THREAD,	/* execve() of /bin/true in a second thread */
+};
+
+static const char *const exit_how_name[] = {
+	"calling exit()", "killed with SIGKILL", "calling execve()",
+	"calling execve() in a second thread",
+};
+
 /*
- * A child with 60-second waits on every kind of ring, inline and from
- * io-wq; it prints "armed" into @pipe_w, then exits (@how 0) or waits to
- * be killed (@how 1).
+ * The waiter: 60-second waits on each kind of ring in @kinds (a bit per
+ * enum ring_kind), inline and, with @async, from io-wq; "armed" into
+ * @pipe_w, then it leaves @how.  The rings and the file are close-on-exec.
  */
-static void exiting_child(int pipe_w, int how)
+static void wait_and_leave(int pipe_w, enum exit_how how, unsigned int kinds, int async)
 {
 	struct io_uring ring[RING_KINDS];
 	int fd, idx, k;
@@ -354,28 +372,71 @@ static void exiting_child(int pipe_w, int how)
 	if (idx < 0)
 		_exit(2);
 	for (k = 0; k < RING_KINDS; k++) {
+		if (!(kinds & (1u << k)))
+			continue;
 		if (ring_open(&ring[k], (enum ring_kind)k))
 			_exit(3);
 		prep_wait(&ring[k], WAY_INLINE, fd, (uint32_t)idx, LOOM_URING_MAX_TIMEOUT_NS, 1, 1);
-		prep_wait(&ring[k], WAY_ASYNC, fd, (uint32_t)idx, LOOM_URING_MAX_TIMEOUT_NS, 1, 2);
-		if (io_uring_submit(&ring[k]) != 2)
+		if (async)
+			prep_wait(&ring[k], WAY_ASYNC, fd, (uint32_t)idx,
+				  LOOM_URING_MAX_TIMEOUT_NS, 1, 2);
+		if (io_uring_submit(&ring[k]) != 1 + async)
 			_exit(4);
 	}
 	/* the waits are on the file's list */
 	usleep(200000);
 	if (write(pipe_w, "armed", 5) != 5)
 		_exit(5);
-	if (how == 0)
+	switch (how) {
+	case EXIT_CALL:
 		exit(0);
+	case EXIT_EXEC:
+	case EXIT_EXEC_THREAD:
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(7);
+	default:
+		for (;;)
+			pause();
+	}
+}
+
+static int exec_pipe_w;
+
+static void *exec_thread(void *arg)
+{
+	(void)arg;
+	wait_and_leave(exec_pipe_w, EXIT_EXEC_THREAD, 1u << RING_PLAIN | 1u << RING_DEFER, 1);
+	return NULL;
+}
+
+/*
+ * The child of test_exit_with_waits().  EXIT_EXEC stays single-threaded:
+ * no SQPOLL thread, no io-wq worker (inline waits only), so execve() kills
+ * no other thread.  In EXIT_EXEC_THREAD a second thread submits the waits
+ * and calls execve(): it takes the leader's place and the leader is
+ * killed; no SQPOLL ring either, whose thread's exit would wait for its
+ * own waits and so draw out the killing of the other threads.
+ */
+static void exiting_child(int pipe_w, enum exit_how how)
+{
+	pthread_t thread;
+
+	if (how == EXIT_EXEC)
+		wait_and_leave(pipe_w, how, 1u << RING_PLAIN | 1u << RING_DEFER, 0);
+	if (how != EXIT_EXEC_THREAD)
+		wait_and_leave(pipe_w, how, (1u << RING_KINDS) - 1, 1);
+	exec_pipe_w = pipe_w;
+	if (pthread_create(&thread, NULL, exec_thread, NULL))
+		_exit(6);
 	for (;;)
 		pause();
 }
 
-static void test_exit_with_waits(int how)
+static void test_exit_with_waits(enum exit_how how)
 {
-	const char *what = how ? "killed with SIGKILL" : "calling exit()";
+	const char *what = exit_how_name[how];
 	char buf[8] = "", state[64] = "";
-	int p[2], status, killed;
+	int p[2], status, killed, ok;
 	double t0, dt;
 	pid_t pid;
 
@@ -400,17 +461,71 @@ static void test_exit_with_waits(int how)
 	}
 	close(p[0]);
 	t0 = now_s();
-	if (how)
+	if (how == EXIT_KILLED)
 		kill(pid, SIGKILL);
 	status = reap_child(pid, 30, &killed, state, sizeof(state));
 	dt = now_s() - t0;
-	if (status == -1)
+	if (status == -1) {
 		check(0, "a process %s with 60 s waits outstanding: still there 35 s later, after SIGKILL too (state %s)",
 		      what, state);
-	else
-		check(dt < 3 && (how ? WIFSIGNALED(status) : WIFEXITED(status)),
-		      "a process %s with 60 s waits outstanding on plain, SQPOLL and DEFER_TASKRUN rings (inline and io-wq) is gone in %.2f s (under 3 s)",
-		      what, dt);
+		return;
+	}
+	/* exit() and /bin/true exit with 0 */
+	ok = how == EXIT_KILLED ? WIFSIGNALED(status) :
+	     WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	check(dt < 3 && ok && !killed,
+	      "a process %s with 60 s waits outstanding on %s is gone in %.2f s (under 3 s%s; wait status %#x)",
+	      what, how == EXIT_EXEC ? "plain and DEFER_TASKRUN rings (inline)" :
+	      how == EXIT_EXEC_THREAD ? "plain and DEFER_TASKRUN rings (inline and io-wq)" :
+	      "plain, SQPOLL and DEFER_TASKRUN rings (inline and io-wq)",
+	      dt, killed ? ", had to be killed" : "", status);
+}
+
+/*
+ * A ring of @kind closed, and the file closed, while 60-second waits are
+ * outstanding on it (inline and from io-wq) and the process lives on:
+ * the waits end and the file with its context goes within 3 s, which
+ * shows as the context's card index being free for another file.
+ */
+static void test_ring_closed_under_waits(enum ring_kind kind)
+{
+	struct loom_ctx_create cr = {
+		.argsz = sizeof(cr), .flags = LOOM_CTX_F_INDEX, .key = 0x5a7e,
+		.cmdq_entries = 16, .cq_entries = 16, .seg_size = 4096,
+	};
+	struct io_uring ring;
+	int fd, fd2, idx, err = 0;
+	double t0, dt = 0;
+
+	idx = ctx_open(&fd);
+	if (idx < 0 || ring_open(&ring, kind)) {
+		check(0, "%s ring closed under 60 s waits: set up (%s)", ring_name[kind],
+		      idx < 0 ? strerror(-idx) : "io_uring_queue_init");
+		return;
+	}
+	prep_wait(&ring, WAY_INLINE, fd, (uint32_t)idx, LOOM_URING_MAX_TIMEOUT_NS, 1, 1);
+	prep_wait(&ring, WAY_ASYNC, fd, (uint32_t)idx, LOOM_URING_MAX_TIMEOUT_NS, 1, 2);
+	io_uring_submit(&ring);
+	/* the waits are on the file's list */
+	usleep(200000);
+	io_uring_queue_exit(&ring);
+	close(fd);
+	fd2 = open(dev_path, O_RDWR | O_CLOEXEC);
+	t0 = now_s();
+	while (fd2 >= 0 && (dt = now_s() - t0) < 10) {
+		cr.index = (uint32_t)idx;
+		if (!ioctl(fd2, LOOM_IOC_CTX_CREATE, &cr)) {
+			err = 0;
+			break;
+		}
+		err = errno;
+		usleep(20000);
+	}
+	check(fd2 >= 0 && !err && dt < 3,
+	      "a %s ring and its file closed under 60 s waits (inline and io-wq) while the process lives: the file's context %d is free again in %.2f s (under 3 s; last CTX_CREATE of that index: %s)",
+	      ring_name[kind], idx, dt, err ? strerror(err) : "ok");
+	if (fd2 >= 0)
+		close(fd2);
 }
 
 int main(int argc, char **argv)
@@ -419,12 +534,16 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		dev_path = argv[1];
-	printf("1..%d\n", RING_KINDS * WAY_COUNT + 4);
+	printf("1..%d\n", RING_KINDS * WAY_COUNT + 6 + RING_KINDS);
 	for (k = 0; k < RING_KINDS; k++)
 		for (w = 0; w < WAY_COUNT; w++)
 			run_case((enum ring_kind)k, (enum issue_way)w);
 	test_io_uring_cancels();
-	test_exit_with_waits(1);
-	test_exit_with_waits(0);
+	test_exit_with_waits(EXIT_KILLED);
+	test_exit_with_waits(EXIT_CALL);
+	test_exit_with_waits(EXIT_EXEC);
+	test_exit_with_waits(EXIT_EXEC_THREAD);
+	for (k = 0; k < RING_KINDS; k++)
+		test_ring_closed_under_waits((enum ring_kind)k);
 	return test_failed ? 1 : 0;
 }
