@@ -4,6 +4,7 @@
  */
 #include "clock.h"
 
+#include <stdio.h>
 #include <time.h>
 
 #define NS_PER_MS	1000000ull
@@ -20,6 +21,9 @@ void emu_clock_init(struct emu_clock *k, uint32_t khz, bool realtime)
 {
 	k->khz = khz;
 	k->realtime = realtime;
+	k->jumps = 0;
+	k->near_waits = 0;
+	k->far_waits = 0;
 	emu_clock_anchor(k, emu_now_ns(), 0);
 }
 
@@ -43,4 +47,22 @@ uint64_t emu_clock_ns_at(const struct emu_clock *k, uint64_t cycle)
 
 	/* round up: the counter has reached @cycle at the time returned */
 	return k->anchor_ns + d / k->khz * NS_PER_MS + (d % k->khz * NS_PER_MS + k->khz - 1) / k->khz;
+}
+
+void emu_clock_count_wait(struct emu_clock *k, uint64_t now, uint64_t next, uint64_t near_cycles)
+{
+	if (next == UINT64_MAX || next <= now)
+		return;		/* nothing pending, or due now: not a wait for an event */
+	if (next - now <= near_cycles)
+		k->near_waits++;
+	else
+		k->far_waits++;
+}
+
+void emu_clock_describe(const struct emu_clock *k, uint64_t cycle, char *out, size_t len)
+{
+	snprintf(out, len, "cycle %llu khz %u realtime %d jumps %llu near_waits %llu far_waits %llu",
+		 (unsigned long long)cycle, k->khz, k->realtime ? 1 : 0,
+		 (unsigned long long)k->jumps, (unsigned long long)k->near_waits,
+		 (unsigned long long)k->far_waits);
 }

@@ -9,12 +9,16 @@
  * meaning, and the emulator sleeps until the wall time of the card's next
  * timer.  In real-time mode (--lane-mbps) the counter is anchored once and
  * never runs ahead of wall time: rates in bytes per cycle become rates in
- * bytes per second.  Documented in Documentation/emulator.rst.
+ * bytes per second.  In its own time a card does not wait in wall time for
+ * an event a few cycles ahead: it jumps to it.  The counters below say how
+ * the card waited; the control socket's "clock" command shows them.
+ * Documented in Documentation/emulator.rst.
  */
 #ifndef LOOM_EMU_CLOCK_H
 #define LOOM_EMU_CLOCK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct emu_clock {
@@ -22,6 +26,9 @@ struct emu_clock {
 	bool realtime;
 	uint64_t anchor_ns;	/* wall time (CLOCK_MONOTONIC) of ... */
 	uint64_t anchor_cycle;	/* ... this cycle */
+	uint64_t jumps;		/* near events reached without waiting */
+	uint64_t near_waits;	/* wall-time waits for an event at most near_cycles ahead */
+	uint64_t far_waits;	/* wall-time waits for an event further ahead */
 };
 
 /* Nanoseconds on the monotonic clock. */
@@ -33,5 +40,12 @@ void emu_clock_anchor(struct emu_clock *k, uint64_t ns, uint64_t cycle);
 uint64_t emu_clock_cycle_at(const struct emu_clock *k, uint64_t ns);
 /* The wall time at which the anchored counter reaches @cycle (>= the anchor). */
 uint64_t emu_clock_ns_at(const struct emu_clock *k, uint64_t cycle);
+/* Count a wall-time wait at cycle @now for a card event due at cycle @next. */
+void emu_clock_count_wait(struct emu_clock *k, uint64_t now, uint64_t next, uint64_t near_cycles);
+/*
+ * "cycle N khz K realtime 0|1 jumps J near_waits W far_waits F" into @out:
+ * the card's cycle @cycle, the nominal clock and the counters.
+ */
+void emu_clock_describe(const struct emu_clock *k, uint64_t cycle, char *out, size_t len);
 
 #endif

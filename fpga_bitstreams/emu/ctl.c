@@ -32,7 +32,9 @@ static const char ctl_help[] =
 	"admin command CMD, nop/reset/ctx_enable/ctx_disable, is refused with RESULT without "
 	"being executed, executed and answered RESULT, or ignored; once); "
 	"reg OFF (read a register) | reg OFF VALUE (the card writes it, as its own logic "
-	"would: --strict-registers takes it as the card's, not software's); help";
+	"would: --strict-registers takes it as the card's, not software's); "
+	"clock (the card's cycle, nominal clock in kHz, real-time mode, and how it waited "
+	"for its events: jumps to near ones, wall-time waits for near and far ones); help";
 
 /* Split @line into at most CTL_MAX_WORDS words in @buf; -1 if more. */
 static int ctl_split(const char *line, char *buf, size_t len, char **w)
@@ -197,7 +199,8 @@ static void ctl_hostile(struct card *c, int n, char **w, char *out, size_t len)
 		 "error: hostile: expected 'hostile SEED', 'hostile off', 'hostile', 'hostile refuse|lie CMD RESULT' or 'hostile ignore CMD'");
 }
 
-void ctl_execute(struct port_set *ps, const char *line, char *out, size_t len)
+void ctl_execute(struct port_set *ps, const struct emu_clock *clk, const char *line,
+		 char *out, size_t len)
 {
 	char buf[CTL_LINE_MAX], *w[CTL_MAX_WORDS];
 	int n = ctl_split(line, buf, sizeof(buf), w);
@@ -230,6 +233,19 @@ void ctl_execute(struct port_set *ps, const char *line, char *out, size_t len)
 			snprintf(out, len, "error: help takes no argument");
 		else
 			snprintf(out, len, "%s", ctl_help);
+		return;
+	}
+	if (!strcmp(w[0], "clock")) {
+		char desc[CTL_REPLY_MAX];
+
+		if (n != 1) {
+			snprintf(out, len, "error: clock takes no argument");
+		} else if (!clk) {
+			snprintf(out, len, "error: clock: no emulator clock here (only a running loom-card has one)");
+		} else {
+			emu_clock_describe(clk, ps->card->now, desc, sizeof(desc));
+			snprintf(out, len, "ok %s", desc);
+		}
 		return;
 	}
 	if (!strcmp(w[0], "kill")) {
@@ -375,7 +391,7 @@ static void ctl_take_input(struct ctl_client *cl, const char *buf, size_t n)
 				 CTL_LINE_MAX - 1);
 		} else {
 			cl->line[cl->len] = 0;
-			ctl_execute(cl->srv->ports, cl->line, reply, sizeof(reply));
+			ctl_execute(cl->srv->ports, cl->srv->clk, cl->line, reply, sizeof(reply));
 		}
 		cl->len = 0;
 		cl->overlong = false;
@@ -436,13 +452,14 @@ static void ctl_listen_event(struct ev_handler *h, uint32_t events)
 }
 
 bool ctl_open(struct ctl_server *s, const char *path, int epfd, struct port_set *ps,
-	      struct card *c, char *err, size_t errlen)
+	      struct card *c, const struct emu_clock *clk, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	s->lfd = -1;
 	s->epfd = epfd;
 	s->ports = ps;
 	s->card = c;
+	s->clk = clk;
 	for (unsigned int i = 0; i < CTL_MAX_CLIENTS; i++) {
 		s->client[i].fd = -1;
 		s->client[i].srv = s;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "event.h"
 #include "port.h"
 
@@ -40,20 +41,23 @@ struct ctl_server {
 	char path[108];
 	struct port_set *ports;
 	struct card *card;
+	const struct emu_clock *clk;
 	struct ev_handler lev;
 	struct ctl_client client[CTL_MAX_CLIENTS];
 };
 
 /*
- * Execute one command line (no newline) against @ps; writes the one-line
- * answer, without newline, to @out.  Never fails: bad commands get
- * "error: ...".
+ * Execute one command line (no newline) against @ps and the emulator's
+ * clock @clk (NULL outside a running emulator: "clock" is refused);
+ * writes the one-line answer, without newline, to @out.  Never fails: bad
+ * commands get "error: ...".
  */
-void ctl_execute(struct port_set *ps, const char *line, char *out, size_t len);
+void ctl_execute(struct port_set *ps, const struct emu_clock *clk, const char *line,
+		 char *out, size_t len);
 
 /* Listen on @path; false with a message in @err. */
 bool ctl_open(struct ctl_server *s, const char *path, int epfd, struct port_set *ps,
-	      struct card *c, char *err, size_t errlen);
+	      struct card *c, const struct emu_clock *clk, char *err, size_t errlen);
 /* Close every client and the socket; remove the socket file. */
 void ctl_close(struct ctl_server *s);
 

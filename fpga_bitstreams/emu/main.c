@@ -146,8 +146,8 @@ static void usage(FILE *f)
 "  --ctl PATH        control socket (UNIX stream) for run-time fault\n"
 "                    injection: one-line commands 'ber PORT RATE',\n"
 "                    'drop PORT RATE', 'corrupt PORT RATE', 'cut PORT',\n"
-"                    'restore PORT', 'stats PORT', 'kill', 'help'; answers\n"
-"                    'ok ...' or 'error: ...'.\n"
+"                    'restore PORT', 'stats PORT', 'kill', 'clock', 'help';\n"
+"                    answers 'ok ...' or 'error: ...'.\n"
 "  --seed N          seed of the fault injection random streams (default\n"
 "                    1); the same seed injects the same faults.\n"
 "  --link-timeout MS link-layer ack timeout: unacknowledged frames are\n"
@@ -748,7 +748,8 @@ static void setup(void)
 		    !port_cable(&emu.ports, p, &o->cable[p].addr, err, sizeof(err)))
 			die(err);
 
-	if (o->ctl && !ctl_open(&emu.ctl, o->ctl, emu.epfd, &emu.ports, &emu.card, err, sizeof(err)))
+	if (o->ctl && !ctl_open(&emu.ctl, o->ctl, emu.epfd, &emu.ports, &emu.card, &emu.clk,
+			       err, sizeof(err)))
 		die(err);
 
 	emu.ivs_listen_ev.fn = on_listen;
@@ -861,12 +862,15 @@ static bool run_busy(uint64_t limit)
  * longer waits, the timers that stand for a silent peer or a lost frame,
  * pass in wall time.  True, with the event's cycle in @next, for a near one.
  */
+static uint64_t near_cycles(void)
+{
+	return (uint64_t)emu.clk.khz * NEAR_EVENT_US / 1000;
+}
+
 static bool near_event(const struct card *c, uint64_t *next)
 {
-	uint64_t near = (uint64_t)emu.clk.khz * NEAR_EVENT_US / 1000;
-
 	*next = card_next_event(c);
-	return *next != UINT64_MAX && *next > c->now && *next - c->now <= near;
+	return *next != UINT64_MAX && *next > c->now && *next - c->now <= near_cycles();
 }
 
 /* Milliseconds until wall time @ns, rounded up; 0 if it passed. */
@@ -908,8 +912,10 @@ static void run(void)
 		} else if (!emu.clk.realtime && near_event(c, &next)) {
 			timeout = 0;	/* look at the sockets, then jump */
 			jump = true;
+			emu.clk.jumps++;
 		} else {
 			next = card_next_event(c);
+			emu_clock_count_wait(&emu.clk, c->now, next, near_cycles());
 			/* in real time, the next cycle comes at its wall time */
 			if (emu.clk.realtime && next <= c->now)
 				next = c->now + 1;

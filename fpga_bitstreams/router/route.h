@@ -4,8 +4,7 @@
  * logical destination), the VC model (datelines, START_VC1, classes) and
  * the adaptive choice with whole-packet admission.  Pure functions of the
  * tables, the packet's routed header fields and the state handed in; the
- * cycle-level router calls them in its RC and VA stages, and the card's
- * functional core (tile.c) calls the same functions.
+ * cycle-level router calls them in its RC and VA stages.
  *
  * Tables are read through struct route_view: pointers to the table words,
  * so that the card's register window backs them and the simulator can

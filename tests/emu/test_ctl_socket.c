@@ -129,6 +129,7 @@ int main(void)
 		{ "stats 8", "error: stats: port '8' is not a port" },
 		{ "help me", "error: help takes no argument" },
 		{ "kill 1", "error: kill takes no argument" },
+		{ "clock now", "error: clock takes no argument" },
 		{ "corrupt 0", "error: corrupt: expected 'corrupt PORT RATE'" },
 		{ "corrupt 0 2", "error: corrupt: rate '2' is not a probability" },
 		{ "a b c d e f", "error: too many words" },
@@ -161,7 +162,7 @@ int main(void)
 		return 1;
 
 	ok = fabric_ctl(&f, 0, "help", reply, sizeof(reply)) == 0 && !strncmp(reply, "ok ", 3);
-	for (const char *w = "ber\0drop\0corrupt\0cut\0restore\0stats\0kill\0reg\0help\0"; *w && ok; w += strlen(w) + 1)
+	for (const char *w = "ber\0drop\0corrupt\0cut\0restore\0stats\0kill\0reg\0clock\0help\0"; *w && ok; w += strlen(w) + 1)
 		ok = strstr(reply, w) != NULL;
 	tap_ok(ok, "help lists every command: %s", reply);
 

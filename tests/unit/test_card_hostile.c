@@ -308,24 +308,24 @@ static void test_ctl(void)
 
 	setup();
 	ps.port[0].card = &card;
-	ctl_execute(&ps, "hostile 5", out, sizeof(out));
+	ctl_execute(&ps, NULL, "hostile 5", out, sizeof(out));
 	tap_ok(!strcmp(out, "ok hostile on seed 5") && hostile.on, "'hostile 5': %s", out);
-	ctl_execute(&ps, "hostile", out, sizeof(out));
+	ctl_execute(&ps, NULL, "hostile", out, sizeof(out));
 	tap_ok(!strncmp(out, "ok hostile on seed 5:", 21), "'hostile' reports: %s", out);
-	ctl_execute(&ps, "hostile off", out, sizeof(out));
+	ctl_execute(&ps, NULL, "hostile off", out, sizeof(out));
 	tap_ok(!strcmp(out, "ok hostile off") && !hostile.on, "'hostile off': %s", out);
-	ctl_execute(&ps, "hostile refuse ctx_enable 4", out, sizeof(out));
+	ctl_execute(&ps, NULL, "hostile refuse ctx_enable 4", out, sizeof(out));
 	tap_ok(!strncmp(out, "ok ", 3) && hostile.once && hostile.once_cmd == 2 &&
 	       hostile.once_result == 4, "'hostile refuse ctx_enable 4': %s", out);
-	ctl_execute(&ps, "hostile ignore 3", out, sizeof(out));
+	ctl_execute(&ps, NULL, "hostile ignore 3", out, sizeof(out));
 	tap_ok(!strncmp(out, "ok ", 3) && hostile.once_cmd == 3 &&
 	       hostile.once_what == HOSTILE_ADMIN_IGNORE, "'hostile ignore 3': %s", out);
-	ctl_execute(&ps, "hostile refuse launch 1", out, sizeof(out));
+	ctl_execute(&ps, NULL, "hostile refuse launch 1", out, sizeof(out));
 	tap_ok(!strncmp(out, "error: ", 7), "an unknown admin command is refused: %s", out);
-	ctl_execute(&ps, "hostile -1", out, sizeof(out));
+	ctl_execute(&ps, NULL, "hostile -1", out, sizeof(out));
 	tap_ok(!strncmp(out, "error: ", 7) && !hostile.on, "a bad seed is refused: %s", out);
 	card.hostile = NULL;
-	ctl_execute(&ps, "hostile 1", out, sizeof(out));
+	ctl_execute(&ps, NULL, "hostile 1", out, sizeof(out));
 	tap_ok(!strncmp(out, "error: ", 7), "a card without hostile mode says so: %s", out);
 	card.hostile = &hostile;
 }
