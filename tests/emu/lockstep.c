@@ -18,6 +18,14 @@ static void ls_kick(void *opaque, unsigned int vector)
 	card_service(&lc->card);
 }
 
+/* Every card jumps over the idle cycles up to @cycle. */
+static void ls_skip_to(struct lockstep *ls, uint64_t cycle)
+{
+	for (unsigned int i = 0; i < ls->n; i++)
+		card_skip_to(&ls->c[i]->card, cycle);
+	ls->cycle = cycle;
+}
+
 /*
  * The host waits for an interrupt: the fabric runs until card @lc raises
  * @vector, everything is idle, or about @ms pass at the card's clock.
@@ -36,9 +44,7 @@ static void ls_wait(void *opaque, unsigned int vector, int ms)
 		if (next > ls->cycle) {
 			if (next > end)
 				next = end;
-			for (unsigned int i = 0; i < ls->n; i++)
-				card_skip_to(&ls->c[i]->card, next);
-			ls->cycle = next;
+			ls_skip_to(ls, next);
 			continue;
 		}
 		ls_step(ls);
@@ -253,9 +259,7 @@ void ls_run(struct lockstep *ls, uint64_t cycles, bool until_idle)
 				return;
 			if (next > end)
 				next = end;
-			for (unsigned int i = 0; i < ls->n; i++)
-				card_skip_to(&ls->c[i]->card, next);
-			ls->cycle = next;
+			ls_skip_to(ls, next);
 			continue;
 		}
 		ls_step(ls);
