@@ -49,11 +49,17 @@ uint64_t emu_clock_ns_at(const struct emu_clock *k, uint64_t cycle)
 	return k->anchor_ns + d / k->khz * NS_PER_MS + (d % k->khz * NS_PER_MS + k->khz - 1) / k->khz;
 }
 
-void emu_clock_count_wait(struct emu_clock *k, uint64_t now, uint64_t next, uint64_t near_cycles)
+bool emu_clock_is_near(const struct emu_clock *k, uint64_t now, uint64_t next)
+{
+	return next != UINT64_MAX && next > now &&
+	       next - now <= (uint64_t)k->khz * EMU_NEAR_EVENT_US / 1000;
+}
+
+void emu_clock_count_wait(struct emu_clock *k, uint64_t now, uint64_t next)
 {
 	if (next == UINT64_MAX || next <= now)
 		return;		/* nothing pending, or due now: not a wait for an event */
-	if (next - now <= near_cycles)
+	if (emu_clock_is_near(k, now, next))
 		k->near_waits++;
 	else
 		k->far_waits++;

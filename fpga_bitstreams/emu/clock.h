@@ -21,13 +21,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* in its own time, a card jumps to an event at most this close */
+#define EMU_NEAR_EVENT_US	100
+
 struct emu_clock {
 	uint32_t khz;		/* nominal clock */
 	bool realtime;
 	uint64_t anchor_ns;	/* wall time (CLOCK_MONOTONIC) of ... */
 	uint64_t anchor_cycle;	/* ... this cycle */
 	uint64_t jumps;		/* near events reached without waiting */
-	uint64_t near_waits;	/* wall-time waits for an event at most near_cycles ahead */
+	uint64_t near_waits;	/* wall-time waits for a near event (emu_clock_is_near) */
 	uint64_t far_waits;	/* wall-time waits for an event further ahead */
 };
 
@@ -40,8 +43,13 @@ void emu_clock_anchor(struct emu_clock *k, uint64_t ns, uint64_t cycle);
 uint64_t emu_clock_cycle_at(const struct emu_clock *k, uint64_t ns);
 /* The wall time at which the anchored counter reaches @cycle (>= the anchor). */
 uint64_t emu_clock_ns_at(const struct emu_clock *k, uint64_t cycle);
+/*
+ * Is the card event due at cycle @next, seen at cycle @now, near: pending,
+ * not yet due, and at most EMU_NEAR_EVENT_US of the nominal clock ahead?
+ */
+bool emu_clock_is_near(const struct emu_clock *k, uint64_t now, uint64_t next);
 /* Count a wall-time wait at cycle @now for a card event due at cycle @next. */
-void emu_clock_count_wait(struct emu_clock *k, uint64_t now, uint64_t next, uint64_t near_cycles);
+void emu_clock_count_wait(struct emu_clock *k, uint64_t now, uint64_t next);
 /*
  * "cycle N khz K realtime 0|1 jumps J near_waits W far_waits F" into @out:
  * the card's cycle @cycle, the nominal clock and the counters.

@@ -37,7 +37,6 @@
 #define RUN_STEPS	4096	/* edges between two looks at the sockets */
 #define PUBLISH_STEPS	65536	/* edges between two counter publications while busy */
 #define COALESCE_CARD	64	/* cycles: a request's answer leaves within them */
-#define NEAR_EVENT_US	100	/* in its own time, a card jumps to an event this close */
 
 struct cable_opt {
 	bool set;
@@ -854,25 +853,6 @@ static bool run_busy(uint64_t limit)
 	return true;
 }
 
-/*
- * In its own time (no --lane-mbps) the card does not wait in wall time for
- * an event a few cycles ahead (a coalesced acknowledgement, a credit on its
- * wire, a pipeline stage): epoll_wait sleeps at least a millisecond, which
- * would add one to every hop.  Such an event is due at once; only the
- * longer waits, the timers that stand for a silent peer or a lost frame,
- * pass in wall time.  True, with the event's cycle in @next, for a near one.
- */
-static uint64_t near_cycles(void)
-{
-	return (uint64_t)emu.clk.khz * NEAR_EVENT_US / 1000;
-}
-
-static bool near_event(const struct card *c, uint64_t *next)
-{
-	*next = card_next_event(c);
-	return *next != UINT64_MAX && *next > c->now && *next - c->now <= near_cycles();
-}
-
 /* Milliseconds until wall time @ns, rounded up; 0 if it passed. */
 static int ms_until(uint64_t ns, uint64_t now)
 {
@@ -906,16 +886,24 @@ static void run(void)
 		uint64_t now = emu_now_ns(), next;
 		int n;
 
-		jump = false;
+		/*
+		 * In its own time (no --lane-mbps) the card does not wait in
+		 * wall time for an event a few cycles ahead (a coalesced
+		 * acknowledgement, a credit on its wire, a pipeline stage):
+		 * epoll_wait sleeps at least a millisecond, which would add one
+		 * to every hop.  Such an event is due at once; only the longer
+		 * waits, the timers that stand for a silent peer or a lost
+		 * frame, pass in wall time.
+		 */
+		next = busy && !emu.clk.realtime ? c->now : card_next_event(c);
+		jump = !emu.clk.realtime && emu_clock_is_near(&emu.clk, c->now, next);
 		if (busy && !emu.clk.realtime) {
 			timeout = 0;
-		} else if (!emu.clk.realtime && near_event(c, &next)) {
+		} else if (jump) {
 			timeout = 0;	/* look at the sockets, then jump */
-			jump = true;
 			emu.clk.jumps++;
 		} else {
-			next = card_next_event(c);
-			emu_clock_count_wait(&emu.clk, c->now, next, near_cycles());
+			emu_clock_count_wait(&emu.clk, c->now, next);
 			/* in real time, the next cycle comes at its wall time */
 			if (emu.clk.realtime && next <= c->now)
 				next = c->now + 1;
