@@ -7,6 +7,7 @@
 #include "admin.h"
 #include "cable_socket.h"
 #include "card.h"
+#include "cli.h"
 #include "clock.h"
 #include "ctl.h"
 #include "event.h"
@@ -104,7 +105,8 @@ static void usage(FILE *f)
 "                 [--clock-mhz MHZ | --lane-mbps M]\n"
 "                 [--router NAME=VALUE]... [--link NAME=VALUE]...\n"
 "                 [--strict-registers] [--hostile SEED]\n"
-"                 [--verbose] [--help]\n"
+"                 [--verbose]\n"
+"       loom-card -h | --help | -V | --version\n"
 "\n"
 "Emulates one loom router card, cycle by cycle.  The card serves a QEMU\n"
 "ivshmem-doorbell device on SOCK (its register window is the device's BAR2,\n"
@@ -195,7 +197,8 @@ static void usage(FILE *f)
 "                    draws the same sequence of misbehaviours.  Also 'hostile'\n"
 "                    on the control socket.\n"
 "  --verbose         log admin commands, context changes and drops.\n"
-"  --help            print this text and exit.\n"
+"  -h, --help        print this text and exit.\n"
+"  -V, --version     print \"loom-card VERSION\" and exit.\n"
 "\n"
 "Logs go to stderr, one line per event, prefixed \"loom-card[N]: \": the\n"
 "startup summary, client and cable connects, link up/down, context faults.\n"
@@ -374,6 +377,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "strict-registers", no_argument, NULL, OPT_STRICT_REGISTERS },
 		{ "hostile", required_argument, NULL, OPT_HOSTILE },
 		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -387,7 +391,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 	o->replay_frames = GBN_WINDOW_DEFAULT;
 	o->vc_buffers = CARD_VC_PACKETS;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_NODE:
 			o->node = parse_num(optarg, 0, LOOM_MAX_NODES - 1);
@@ -504,13 +508,18 @@ static void parse_options(struct options *o, int argc, char **argv)
 			o->start_vc1[dst / 32] |= 1u << (dst % 32);
 			break;
 		}
+		case 'h':
 		case OPT_HELP:
 			usage(stdout);
 			exit(0);
-		case ':':
-			bad_option("option '%s' needs a value", argv[optind - 1]);
-		default:
-			bad_option("unknown option '%s'", argv[optind - 1]);
+		case 'V':
+			exit(cli_version("loom-card"));
+		default: {
+			char problem[256];
+
+			cli_option_problem(problem, sizeof(problem), c, argv, longopts);
+			bad_option("%s", problem);
+		}
 		}
 	}
 	if (optind < argc)
