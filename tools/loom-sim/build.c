@@ -467,7 +467,7 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 	if (build_params(s, s->ports, err, errlen) || build_routes(s, err, errlen) ||
 	    build_packets(s, err, errlen))
 		return -1;
-	if (traffic_init(&s->traffic, c->pattern, s->g, c->seed, err, errlen))
+	if (traffic_init(&s->traffic, c->pattern, s->g, s->routes, c->seed, err, errlen))
 		return -1;
 	s->rt = zalloc((size_t)s->nodes * 2 * s->rt_entries, sizeof(uint32_t), &oom);
 	s->port_cfg = zalloc((size_t)s->nodes * LOOM_MAX_PORTS, sizeof(uint32_t), &oom);

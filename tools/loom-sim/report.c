@@ -92,6 +92,9 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 	} else {
 		fprintf(out, "%u-flit packets\n", s->packet_flits);
 	}
+	if (s->traffic.kind == PAT_WORSTCASE)
+		fprintf(out, "worst case  %d of the permutation's flows cross node %d port %d\n",
+			s->traffic.worst_flows, s->traffic.worst_node, s->traffic.worst_port);
 	if (s->cfg.requests != SIM_PUT)
 		fprintf(out, "requests   %s, %u-flit responses on the %s, at most %u outstanding, "
 			"response queue %u\n", sim_requests_name(s->cfg.requests), s->response_flits,
@@ -201,6 +204,9 @@ static void json(FILE *out, const struct sim *s, const struct summary *m, const 
 		router_zero_load_latency(p), s->rt_entries);
 	fprintf(out, "  \"link_latency\": %u,\n  \"pattern\": ", s->cfg.link_latency);
 	sim_json_string(out, s->cfg.pattern);
+	if (s->traffic.kind == PAT_WORSTCASE)
+		fprintf(out, ",\n  \"worst_channel\": {\"node\": %d, \"port\": %d, \"flows\": %d}",
+			s->traffic.worst_node, s->traffic.worst_port, s->traffic.worst_flows);
 	fprintf(out, ",\n  \"load\": %.6g,\n  \"packet_flits\": %u,\n  \"seed\": %llu,\n",
 		s->cfg.load, s->packet_flits, (unsigned long long)s->cfg.seed);
 	fprintf(out, "  \"packet_sizes\": [");
