@@ -68,8 +68,9 @@ tap_diag "$(cat "$out/rec.log")"
 n0=$(grep -c . "$out/rec/card0.trace" 2>/dev/null)
 puts=$(awk '$2 == 1 && $3 == "put" && $4 == 256 && $5 == 0' "$out/rec/card0.trace" 2>/dev/null | wc -l)
 said=$(sed -n 's/^node 0: record off packets //p' "$out/rec.log")
-tap_check "loom-lab record: card 0 recorded its 400 packets of 256 bytes to node 1 ($puts) and 'record off' counts its lines ($said of $((n0 - 2)))" \
-	sh -c "[ $rec_rc = 0 ] && [ $off_rc = 0 ] && [ $cli_rc = 0 ] && [ $puts -ge 400 ] && [ '$said' = $((n0 - 2)) ]"
+hint=$(grep -c '^replay: loom-sim --topology ring:2 --replay' "$out/rec.log")
+tap_check "loom-lab record: card 0 recorded its 400 packets of 256 bytes to node 1 ($puts) and 'record off' counts its lines ($said of $((n0 - 2))) and prints the replay command ($hint)" \
+	sh -c "[ $rec_rc = 0 ] && [ $off_rc = 0 ] && [ $cli_rc = 0 ] && [ $puts -ge 400 ] && [ '$said' = $((n0 - 2)) ] && [ '$hint' = 1 ]"
 "$loom_build/bin/loom-sim" --topology ring:2 --replay "$out/rec/card0.trace" \
 	--replay "$out/rec/card1.trace" -j >"$out/replay.json" 2>"$out/replay.err"
 sim_rc=$?

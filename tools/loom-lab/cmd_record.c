@@ -42,7 +42,7 @@ int cmd_record(int argc, char **argv)
 	};
 	const char *dir_arg = NULL, *what;
 	char dir[LAB_PATH_MAX], out[PATH_MAX], line[PATH_MAX + 32], ans[1024];
-	char shape[TOPO_NAME_MAX];
+	char shape[TOPO_NAME_MAX + 8];
 	struct lab_config cfg;
 	struct stat st;
 	bool off;
@@ -101,6 +101,9 @@ int cmd_record(int argc, char **argv)
 			printf("node %d: recording into %s/card%d.trace\n", node, out, node);
 	}
 	topo_name(&cfg.shape, shape, sizeof(shape));
+	/* loom-sim names a ring with its size */
+	if (!strchr(shape, ':'))
+		snprintf(shape + strlen(shape), sizeof(shape) - strlen(shape), ":%d", cfg.hosts);
 	if (off && !rc)
 		printf("replay: loom-sim --topology %s --replay DIR/card0.trace ... --replay "
 		       "DIR/card%d.trace (DIR: the OUTDIR given to record)\n", shape, cfg.hosts - 1);
