@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Contexts: a command ring, a completion ring and a memory segment in host
- * memory (dma_alloc_coherent), a context record on the card pointing at
+ * memory (pages mapped for the card, loom_dma_alloc()), a context record on the card pointing at
  * them, and a doorbell page.  Once the record is programmed, the memory of
  * a context is freed only when the card has acknowledged CTX_DISABLE as
  * done (it then guarantees no more DMA) or the card is quiet (bus
@@ -50,6 +50,8 @@
 /* module-wide: what contexts of every card hold now (debugfs "memory") */
 atomic_long_t loom_mem_contexts = ATOMIC_LONG_INIT(0);
 atomic_long_t loom_mem_dma_bytes = ATOMIC_LONG_INIT(0);
+/* module-wide: memory of removed cards' contexts kept for good (loom_dma_keep()) */
+atomic_long_t loom_mem_kept_bytes = ATOMIC_LONG_INIT(0);
 
 /*
  * Contexts of removed cards that may still write their memory: kept for
@@ -60,24 +62,50 @@ static LIST_HEAD(loom_kept);
 static DEFINE_MUTEX(loom_kept_lock);
 
 /**
- * loom_dma_alloc() - coherent memory for the card, charged to the caller
+ * loom_dma_alloc() - memory for the card, charged to the caller
  * @ldev: the card
  * @b: filled in
  * @size: bytes (rounded up to pages)
  *
- * Return: 0 or -ENOMEM.
+ * Pages of the page allocator with a streaming mapping (DMA_BIDIRECTIONAL)
+ * rather than dma_alloc_coherent(): the mapping can be undone while the
+ * pages stay allocated, which is what loom_dma_keep() does for memory the
+ * card may still write.  The rings and counters are shared by the CPU, the
+ * card and user space at once, so the mapping must need no syncs: a device
+ * whose mapping does (bounce buffers, or a device that is not cache
+ * coherent; never the case for a PCI card on x86 without swiotlb=force)
+ * gets -EIO with one line.
+ *
+ * Return: 0, -ENOMEM, or -EIO when the card cannot reach the memory
+ * directly.
  */
 int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b, size_t size)
 {
+	struct device *dev = &ldev->pdev->dev;
+
 	b->size = PAGE_ALIGN(size);
+	b->kept = false;
 	/*
 	 * a user asked for it: charged to its memory cgroup, and ENOMEM
 	 * rather than a stack trace when it cannot be had
 	 */
-	b->va = dma_alloc_coherent(&ldev->pdev->dev, b->size, &b->dma,
-				   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	b->va = alloc_pages_exact(b->size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
+				  __GFP_NOWARN);
 	if (!b->va)
 		return -ENOMEM;
+	b->dma = dma_map_single(dev, b->va, b->size, DMA_BIDIRECTIONAL);
+	if (dma_mapping_error(dev, b->dma)) {
+		free_pages_exact(b->va, b->size);
+		b->va = NULL;
+		return -ENOMEM;
+	}
+	if (dma_need_sync(dev, b->dma)) {
+		dev_err_once(dev, "the card reaches host memory only through bounce buffers or without cache coherence; its rings need direct, coherent DMA (check swiotlb= and the IOMMU mode)\n");
+		dma_unmap_single(dev, b->dma, b->size, DMA_BIDIRECTIONAL);
+		free_pages_exact(b->va, b->size);
+		b->va = NULL;
+		return -EIO;
+	}
 	atomic_long_add(b->size, &loom_mem_dma_bytes);
 	return 0;
 }
@@ -85,15 +113,40 @@ int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b, size_t size)
 /**
  * loom_dma_free() - free what loom_dma_alloc() gave, if anything
  * @ldev: the card
- * @b: the buffer; emptied
+ * @b: the buffer; emptied, unless loom_dma_keep() kept it (never freed)
  */
 void loom_dma_free(struct loom_dev *ldev, struct loom_dma_buf *b)
 {
-	if (b->va) {
-		dma_free_coherent(&ldev->pdev->dev, b->size, b->va, b->dma);
-		atomic_long_sub(b->size, &loom_mem_dma_bytes);
-	}
+	if (!b->va || b->kept)
+		return;
+	dma_unmap_single(&ldev->pdev->dev, b->dma, b->size, DMA_BIDIRECTIONAL);
+	free_pages_exact(b->va, b->size);
+	atomic_long_sub(b->size, &loom_mem_dma_bytes);
 	b->va = NULL;
+}
+
+/**
+ * loom_dma_keep() - the card is going and may still write @b: undo the
+ *	mapping, keep the pages for good
+ * @ldev: the card, being removed
+ * @b: the buffer; loom_dma_free() leaves it alone from here on
+ *
+ * The device's mappings end with its binding; the pages do not, since a
+ * card that never acknowledged its stop may write them at any time (by the
+ * bus address it was given, which is the physical address without an
+ * IOMMU).  They are never freed, counted in loom_mem_kept_bytes.
+ *
+ * Return: the bytes kept (0 for an empty buffer or one kept already).
+ */
+size_t loom_dma_keep(struct loom_dev *ldev, struct loom_dma_buf *b)
+{
+	if (!b->va || b->kept)
+		return 0;
+	dma_unmap_single(&ldev->pdev->dev, b->dma, b->size, DMA_BIDIRECTIONAL);
+	b->kept = true;
+	atomic_long_sub(b->size, &loom_mem_dma_bytes);
+	atomic_long_add(b->size, &loom_mem_kept_bytes);
+	return b->size;
 }
 
 /* Free the memory of a context and give back its charge (loom_pin.c). */
@@ -104,6 +157,19 @@ static void loom_ctx_free_mem(struct loom_dev *ldev, struct loom_ctx *ctx)
 	loom_dma_free(ldev, &ctx->cq);
 	loom_dma_free(ldev, &ctx->cmdq);
 	loom_pin_uncharge(ldev, &ctx->pin);
+}
+
+/*
+ * The card is removed and may still write the memory of @ctx: unmap it and
+ * keep it for good (loom_dma_keep()); caller holds ldev->lock.  Returns the
+ * bytes kept.
+ */
+static size_t loom_ctx_keep_mem(struct loom_dev *ldev, struct loom_ctx *ctx)
+{
+	return loom_dma_keep(ldev, &ctx->cmdq) + loom_dma_keep(ldev, &ctx->cq) +
+	       loom_dma_keep(ldev, &ctx->seg) +
+	       loom_dma_keep(ldev, &ctx->counters) +
+	       loom_mr_keep_all(ldev, ctx);
 }
 
 /* Pages the memory of a context takes: rings, segment, counters page. */
@@ -229,7 +295,7 @@ static void loom_ctx_program(struct loom_dev *ldev, struct loom_ctx *ctx)
 		.cq_log2 = ctx->cq_log2,
 		.key = ctx->key,
 		.vector = LOOM_VEC_CQ,
-		/* zeroed by dma_alloc_coherent(): every counter starts at 0 */
+		/* zeroed by loom_dma_alloc(): every counter starts at 0 */
 		.counters = ctx->counters.dma,
 	};
 
@@ -672,7 +738,9 @@ bool loom_ctx_hw_stop_all(struct loom_dev *ldev)
  * dead card under the same lock, so no user page table reaches these pages
  * again.  What the file still holds of a context (its structure, its card
  * index, its user's caps) goes when the file is closed; the orphans go
- * entirely.  Not quiet: nothing is ever freed (one line says how much is
+ * entirely.  Not quiet: every mapping of the device is undone (its
+ * mappings end with its binding) but nothing is ever freed, and the
+ * regions' pages stay pinned (loom_dma_keep(); one line says how much is
  * kept).
  */
 void loom_ctx_free_dead(struct loom_dev *ldev, bool stopped)
@@ -687,14 +755,12 @@ void loom_ctx_free_dead(struct loom_dev *ldev, bool stopped)
 	if (!stopped && !ldev->hal->bus_master_stops_dma) {
 		list_for_each_entry(lf, &ldev->files, node) {
 			xa_for_each(&lf->ctxs, slot, ctx) {
-				bytes += ctx->cmdq.size + ctx->cq.size +
-					 ctx->seg.size + ctx->counters.size;
+				bytes += loom_ctx_keep_mem(ldev, ctx);
 				n++;
 			}
 		}
 		list_for_each_entry(ctx, &ldev->orphans, orphan_node) {
-			bytes += ctx->cmdq.size + ctx->cq.size + ctx->seg.size +
-				 ctx->counters.size;
+			bytes += loom_ctx_keep_mem(ldev, ctx);
 			n++;
 		}
 		if (n)
@@ -745,8 +811,9 @@ void loom_ctx_keep_orphans(struct loom_dev *ldev)
 /**
  * loom_ctx_kept_exit() - module unload: forget the kept contexts
  *
- * Their DMA memory stays allocated (a card may still write it); only the
- * structures that describe it go.
+ * Their memory stays allocated and their regions' pages pinned (a card may
+ * still write them; loom_dma_keep()); only the structures that describe
+ * them go.
  */
 void loom_ctx_kept_exit(void)
 {
@@ -754,6 +821,7 @@ void loom_ctx_kept_exit(void)
 
 	list_for_each_entry_safe(ctx, tmp, &loom_kept, orphan_node) {
 		list_del(&ctx->orphan_node);
+		loom_mr_forget_all(ctx);
 		kfree(ctx);
 		atomic_long_dec(&loom_mem_contexts);
 	}

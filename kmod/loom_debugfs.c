@@ -254,11 +254,12 @@ void loom_debugfs_remove(struct loom_dev *ldev)
 
 static int loom_dbg_memory_show(struct seq_file *s, void *unused)
 {
-	seq_printf(s, "contexts %ld\ndma_bytes %ld\nmemory_regions %ld\nmr_pinned_pages %ld\n",
+	seq_printf(s, "contexts %ld\ndma_bytes %ld\nmemory_regions %ld\nmr_pinned_pages %ld\nkept_bytes %ld\n",
 		   atomic_long_read(&loom_mem_contexts),
 		   atomic_long_read(&loom_mem_dma_bytes),
 		   atomic_long_read(&loom_mem_mrs),
-		   atomic_long_read(&loom_mem_mr_pages));
+		   atomic_long_read(&loom_mem_mr_pages),
+		   atomic_long_read(&loom_mem_kept_bytes));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(loom_dbg_memory);

@@ -280,15 +280,18 @@ enum loom_region {
 };
 
 /**
- * struct loom_dma_buf - one dma_alloc_coherent() allocation
+ * struct loom_dma_buf - pages mapped for the card (loom_dma_alloc())
  * @va: kernel address
- * @dma: bus address the card uses
+ * @dma: bus address the card uses, while not @kept
  * @size: bytes allocated (page multiple)
+ * @kept: unmapped but never freed: the card may still write the pages
+ *	(loom_dma_keep())
  */
 struct loom_dma_buf {
 	void *va;
 	dma_addr_t dma;
 	size_t size;
+	bool kept;
 };
 
 /**
@@ -381,6 +384,7 @@ void loom_irq_teardown(struct loom_dev *ldev);
 /* loom_ctx.c: contexts and DMA bytes of every card (debugfs "memory") */
 extern atomic_long_t loom_mem_contexts;
 extern atomic_long_t loom_mem_dma_bytes;
+extern atomic_long_t loom_mem_kept_bytes;
 int loom_ctx_create(struct loom_file *lf, struct loom_ctx_create *req);
 int loom_ctx_destroy(struct loom_file *lf, u32 index);
 void loom_ctx_release_all(struct loom_file *lf);
@@ -392,9 +396,10 @@ void loom_ctx_kept_exit(void);
 bool loom_ctx_cq_ready(struct loom_ctx *ctx);
 u64 loom_token(const struct loom_ctx *ctx, enum loom_region region);
 
-/* loom_ctx.c: coherent memory the card reaches */
+/* loom_ctx.c: memory mapped for the card (pages, streaming mapping) */
 int loom_dma_alloc(struct loom_dev *ldev, struct loom_dma_buf *b, size_t size);
 void loom_dma_free(struct loom_dev *ldev, struct loom_dma_buf *b);
+size_t loom_dma_keep(struct loom_dev *ldev, struct loom_dma_buf *b);
 
 /* loom_cdev.c: ioctl arguments */
 int loom_arg_in(void *karg, size_t ksize, size_t minsz, void __user *uarg,
@@ -410,6 +415,8 @@ int loom_mr_reg_user(struct loom_file *lf, void __user *uarg);
 int loom_mr_dereg_user(struct loom_file *lf, void __user *uarg);
 void loom_mr_free_all(struct loom_dev *ldev, struct loom_ctx *ctx);
 void loom_mr_uncharge_all(struct loom_dev *ldev, struct loom_ctx *ctx);
+size_t loom_mr_keep_all(struct loom_dev *ldev, struct loom_ctx *ctx);
+void loom_mr_forget_all(struct loom_ctx *ctx);
 
 /* loom_quota.c: memory regions */
 int loom_quota_charge_pages(struct loom_dev *ldev, kuid_t uid,

@@ -3,8 +3,8 @@
  * mmap of a context's regions by token.  mmap() only checks the request
  * and marks the vma VM_IO | VM_PFNMAP; every page is filled in by the fault
  * handler under the card's lock, with vmf_insert_pfn_prot(): the rings,
- * the segment and the counters page from their coherent DMA memory, the
- * doorbell page, the lab's kick page and the granted BSU pages from the
+ * the segment and the counters page from their pages (loom_dma_alloc()),
+ * the doorbell page, the lab's kick page and the granted BSU pages from the
  * card's registers (uncached).  No vma is PAT-tracked as a whole (as
  * remap_pfn_range() would make it), so the zap of every mapping when the
  * card goes away (loom_files_kill()) may run at the same time as munmap()
@@ -92,9 +92,8 @@ static bool loom_dma_pfn(const struct loom_dma_buf *buf, unsigned long page,
 	if (!buf->va || page >= buf->size >> PAGE_SHIFT)
 		return false;
 	va = buf->va + (page << PAGE_SHIFT);
-	/* coherent memory is in the linear map or, behind an IOMMU, vmapped */
-	*pfn = is_vmalloc_addr(va) ? vmalloc_to_pfn(va) :
-				     page_to_pfn(virt_to_page(va));
+	/* loom_dma_alloc() memory is in the linear map */
+	*pfn = page_to_pfn(virt_to_page(va));
 	return true;
 }
 

@@ -7,8 +7,9 @@
  * of contexts is charged (loom_pin.c: RLIMIT_MEMLOCK, max_pinned_kb;
  * loom_quota.c: the context user's max_pinned_kb_per_user), maps them for
  * the card's DMA, writes their bus addresses into a two-level page list in
- * coherent memory the card reads (a directory page of list pages), fills
- * the region's record on the card and enables it with an admin command.
+ * memory mapped for the card (loom_dma_alloc(); a directory page of list
+ * pages), fills the region's record on the card and enables it with an
+ * admin command.
  * The key (lkey and rkey are the same value) is the card's record index
  * plus a random generation, new at every registration of the index.
  *
@@ -154,6 +155,59 @@ void loom_mr_uncharge_all(struct loom_dev *ldev, struct loom_ctx *ctx)
 	lockdep_assert_held(&ldev->lock);
 	list_for_each_entry(mr, &ctx->mrs, node)
 		loom_mr_uncharge(ldev, mr);
+}
+
+/**
+ * loom_mr_keep_all() - the card is removed and may still reach the regions
+ *	of @ctx: undo their mappings, keep everything they point at for good
+ * @ldev: the card; caller holds ldev->lock
+ * @ctx: the context, kept (loom_ctx_free_dead())
+ *
+ * The user pages stay pinned and the page lists allocated (loom_dma_keep()):
+ * the card may still write the former and read the latter.
+ *
+ * Return: the bytes of page lists kept.
+ */
+size_t loom_mr_keep_all(struct loom_dev *ldev, struct loom_ctx *ctx)
+{
+	struct loom_mr *mr;
+	size_t bytes = 0;
+	unsigned int i;
+
+	lockdep_assert_held(&ldev->lock);
+	list_for_each_entry(mr, &ctx->mrs, node) {
+		if (mr->mapped)
+			dma_unmap_sgtable(&ldev->pdev->dev, &mr->sgt,
+					  DMA_BIDIRECTIONAL, 0);
+		mr->mapped = false;
+		for (i = 0; i < mr->n_lists; i++)
+			bytes += loom_dma_keep(ldev, &mr->lists[i]);
+		bytes += loom_dma_keep(ldev, &mr->dir);
+	}
+	return bytes;
+}
+
+/**
+ * loom_mr_forget_all() - module unload: drop the descriptions of the
+ *	regions of a kept context
+ * @ctx: the context, kept for good and no longer on any card
+ *
+ * The pinned pages stay pinned and the page lists allocated: only the
+ * structures that describe them go.
+ */
+void loom_mr_forget_all(struct loom_ctx *ctx)
+{
+	struct loom_mr *mr, *tmp;
+
+	list_for_each_entry_safe(mr, tmp, &ctx->mrs, node) {
+		list_del(&mr->node);
+		kfree(mr->lists);
+		sg_free_table(&mr->sgt);
+		kvfree(mr->pages);
+		atomic_long_sub(mr->npages, &loom_mem_mr_pages);
+		kfree(mr);
+		atomic_long_dec(&loom_mem_mrs);
+	}
 }
 
 /*

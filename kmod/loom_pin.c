@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Pinned-memory accounting.  The rings, segment and counters page of a
- * context are dma_alloc_coherent() memory that stays allocated (and mapped
- * into the process) for the context's lifetime: memory user space pins,
- * like io_uring's registered buffers or an RDMA memory region.  It is
- * charged the way io_uring charges it:
+ * context are pages mapped for the card (loom_dma_alloc()) that stay
+ * allocated (and mapped into the process) for the context's lifetime:
+ * memory user space pins, like io_uring's registered buffers or an RDMA
+ * memory region.  It is charged the way io_uring charges it:
  *
  * - to the user's locked_vm counter (struct user_struct), checked against
  *   the caller's RLIMIT_MEMLOCK, unless the caller has CAP_IPC_LOCK.  The

@@ -17,7 +17,9 @@
  *             the counters page: "hold: SIGBUS" when the first read faults
  *
  * HOLD_SEG_SIZE (environment) sets the segment size (default 64 KiB);
- * HOLD_NO_MAP=1 makes the ioctl mode keep its context unmapped.
+ * HOLD_NO_MAP=1 makes the ioctl mode keep its context unmapped; HOLD_MR=N
+ * registers a memory region of N KiB of the process's memory on the
+ * context (all access rights) once it exists.
  * Prints "MODE: ready" once the context exists.  Exits 0 when the result
  * is the expected one, 1 on another result, 2 when nothing happened in
  * 120 s.
@@ -232,6 +234,28 @@ int main(int argc, char **argv)
 	if (ioctl(fd, LOOM_IOC_CTX_CREATE, &c)) {
 		printf("%s: CTX_CREATE: %s\n", mode, strerror(errno));
 		return 1;
+	}
+	if (getenv("HOLD_MR")) {
+		struct loom_mr_reg r = { .argsz = sizeof(r), .ctx_index = c.index,
+					 .access = LOOM_MR_ACCESS_ALL };
+		void *mem;
+
+		r.length = strtoull(getenv("HOLD_MR"), NULL, 0) * 1024;
+		mem = mmap(NULL, r.length, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (mem == MAP_FAILED) {
+			printf("%s: mmap of %llu bytes: %s\n", mode,
+			       (unsigned long long)r.length, strerror(errno));
+			return 1;
+		}
+		r.addr = (uintptr_t)mem;
+		if (ioctl(fd, LOOM_IOC_MR_REG, &r)) {
+			printf("%s: MR_REG of %llu bytes: %s\n", mode,
+			       (unsigned long long)r.length, strerror(errno));
+			return 1;
+		}
+		printf("%s: region of %llu bytes, key %#x\n", mode,
+		       (unsigned long long)r.length, r.lkey);
 	}
 	if (getenv("HOLD_NO_MAP") && !strcmp(mode, "ioctl"))
 		goto mapped;

@@ -171,7 +171,8 @@ expect "unbind of the failed card frees what it kept" 'contexts 0 dma_bytes 0 ' 
 # ---- a card that does not answer at unbind: its memory is kept ----------
 hold=$loom_build/tests/vm/kmod/hold_ctx
 card=$("$LOOM_LAB" status --dir "$LAB_DIR" | sed -n 's/^card 0: loom-card pid \([0-9]*\).*/\1/p')
-out=$(lab_exec 0 "dmesg -C; ($hold poll /dev/loom0 > /tmp/hold.out 2>&1 &); sleep 2; cat /tmp/hold.out" 2>&1)
+out=$(lab_exec 0 "dmesg -C; (HOLD_MR=64 $hold poll /dev/loom0 > /tmp/hold.out 2>&1 &); sleep 2;
+		  cat /tmp/hold.out /sys/kernel/debug/loom/memory" 2>&1)
 tap_diag "$out"
 kill -STOP "$card"
 out=$(lab_exec 0 "echo $pci > /sys/bus/pci/drivers/loom/unbind; sleep 1; cat /tmp/hold.out;
@@ -180,9 +181,14 @@ kill -CONT "$card"
 expect "a card frozen at unbind: after five RESETs unanswered, one line keeps its context's memory" \
 	'keeping the memory of 1 contexts \([0-9]+ bytes\) for good' "$out"
 kept=$(sed -n 's/.*keeping the memory of 1 contexts (\([0-9]*\) bytes).*/\1/p' <<<"$out")
-expect "... the holder got POLLERR, and the memory is still allocated ($kept bytes)" \
-	"contexts 1 dma_bytes ${kept:-x} " "$(tr '\n' ' ' <<<"$out")"
-expect "... and stays so once the card answers again" "contexts 1 dma_bytes ${kept:-x} " "$(memory)"
+# its rings, segment and counters page and the region's page lists are
+# unmapped (the device's mappings end with its binding) but never freed,
+# and the region's 16 pages stay pinned
+expect "... the holder got POLLERR; its memory is unmapped and kept ($kept bytes), its region pinned" \
+	"POLLERR.*contexts 1 dma_bytes 0 memory_regions 1 mr_pinned_pages 16 kept_bytes ${kept:-x} " \
+	"$(tr '\n' ' ' <<<"$out")"
+expect "... and stays so once the card answers again" \
+	"contexts 1 dma_bytes 0 memory_regions 1 mr_pinned_pages 16 kept_bytes ${kept:-x} " "$(memory)"
 
 out=$(lab_exec 0 "rmmod loom && echo unloaded" 2>&1)
 expect "rmmod works" 'unloaded' "$out"

@@ -112,7 +112,8 @@ for seed in $seeds; do
 	while read -r _ n b; do
 		kept_n=$((kept_n + n)) kept_b=$((kept_b + b))
 	done < <(grep '^kept ' <<<"$out")
-	if grep -q "^contexts $kept_n\$" <<<"$out" && grep -q "^dma_bytes $kept_b\$" <<<"$out"; then
+	if grep -q "^contexts $kept_n\$" <<<"$out" && grep -q "^dma_bytes 0\$" <<<"$out" &&
+	   grep -q "^kept_bytes $kept_b\$" <<<"$out"; then
 		tap_ok "seed $seed: unbound, no context and no DMA memory is left but what the driver keeps ($kept_n, $kept_b bytes)"
 	else
 		tap_fail "seed $seed: unbound, no context and no DMA memory is left but what the driver keeps ($kept_n, $kept_b bytes)"

@@ -230,8 +230,12 @@ out=$("$LOOM_LAB" exec --dir "$LAB_DIR" --timeout 60 0 -- 'g='"$g"'; s='"$settle
 	d=$(basename $(readlink /sys/class/loom/loom0/device)); echo $d >/tmp/unbind.bdf
 	rm -f /tmp/creating /tmp/unbinding
 	setsid $g/hold_ctx ioctl </dev/null >/tmp/creating 2>&1 & p=$!
-	for i in $(seq 300); do grep -q loom_admin /proc/$p/wchan && break; sleep 0.1; done
-	echo "creator sleeps in $(cat /proc/$p/wchan)"
+	# one read per look: the wait wakes every slice to poll the card, so a
+	# second read may find the creator running (wchan 0) for a moment
+	for i in $(seq 300); do
+		w=$(cat /proc/$p/wchan); case $w in loom_admin*) break ;; esac; sleep 0.1
+	done
+	echo "creator sleeps in $w"
 	grep -q . /tmp/creating || echo "create waiting"
 	(echo $d > /sys/bus/pci/drivers/loom/unbind; echo unbind_rc=$?
 	 sed -n "s/^\(contexts\|dma_bytes\) /\1=/p" /sys/kernel/debug/loom/memory
