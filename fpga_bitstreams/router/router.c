@@ -76,6 +76,7 @@ static void router_layout(struct router *r, struct arena *a)
 
 	r->in_wires = arena_take(a, P * sizeof(struct chan));
 	r->out_wires = arena_take(a, P * sizeof(struct chan));
+	r->credits_in = arena_take(a, P * sizeof(uint64_t));
 	r->in = arena_take(a, P * sizeof(struct in_port));
 	r->out = arena_take(a, P * sizeof(struct out_port));
 	r->pcnt = arena_take(a, P * sizeof(struct router_port_counters));
@@ -344,7 +345,7 @@ static void router_sample(struct router *r)
 		uint64_t c;
 
 		memcpy(&c, ow[o].back.credits, sizeof(c));
-		r->out[o].credits_in = c;
+		r->credits_in[o] = c;
 		memset(ow[o].back.credits, 0, sizeof(c));
 		cp |= (uint64_t)(c != 0) << o;
 		valid |= (uint64_t)iw[o].fwd.valid << o;

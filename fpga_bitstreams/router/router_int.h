@@ -73,7 +73,6 @@ struct out_port {
 	uint32_t waiting;	/* bit v: a packet waits for credit this cycle */
 	uint32_t stalled;	/* bit v: stall_since running */
 	bool up, dead, disabled;
-	uint64_t credits_in;	/* per VC a byte: sampled, applied at the edge */
 };
 
 /* ---- tile (TILED): subswitch and column buffers ------------------------- */
@@ -133,6 +132,9 @@ struct router {
 	struct chan *in_wires;	/* [PORTS] */
 	struct chan *out_wires;	/* [PORTS] */
 	uint64_t out_driven;	/* ports whose out.fwd is valid */
+	uint64_t *credits_in;	/* [PORTS]: out.back's credits, per VC a byte: sampled,
+				 * applied at the edge (one array: every port is written
+				 * every cycle) */
 	uint64_t credits_ports;	/* ports whose out.back brought credits this edge */
 	uint64_t in_valid;	/* ports whose in.fwd carries a flit this edge */
 	uint64_t vc_bytes;	/* the bytes of a credits word that name VCs < VCS */
