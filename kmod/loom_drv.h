@@ -173,6 +173,7 @@ struct loom_keys {
  *	(loom_pin.c), checked against max_pinned_kb
  * @blk_maint: maintenance block (optional)
  * @blk_mr: memory-region block (optional)
+ * @blk_perf: performance counters block (optional)
  * @mr_busy: memory-region records in use (loom_mr.c), protected by @lock
  * @mr_gen: generation of the last key of each record, protected by @lock
  * @geo: the rest of the card's geometry, read once at probe (loom_hw.h)
@@ -233,6 +234,7 @@ struct loom_dev {
 	atomic_long_t pinned_pages;
 	struct loom_blk blk_maint;
 	struct loom_blk blk_mr;
+	struct loom_blk blk_perf;
 	DECLARE_BITMAP(mr_busy, LOOM_MR_MAX_ENTRIES);
 	u32 mr_gen[LOOM_MR_MAX_ENTRIES];
 	struct loom_geo geo;

@@ -3,13 +3,22 @@
  * LOOM_CMD_STATS_GET of the "loom" family: a dump of the COUNTERS block,
  * one STATS message per (port, VC) record of every port (zero or not: the
  * reader decides what to hide), then one DROPS message with the card-wide
- * drops by cause.  A dump that fills its buffer resumes where it stopped:
- * cb->args[0] is the next record, cb->args[1] is set once DROPS is sent.
- * The card's counters are 32 bits wide and wrap; they travel as u64 so
- * that a wider card needs no new attribute.
+ * drops by cause.  The COUNTERS block's counters are 32 bits wide and
+ * wrap; they travel as u64 so that a wider card needs no new attribute.
+ *
+ * With a PERF block the dump starts with a snapshot of the router's
+ * performance counters (64 bits, all taken at one clock edge): its (port,
+ * VC) values ride in the STATS messages, the host port's VCs get STATS
+ * messages of their own after the network ports', then one PERF_PORT
+ * message per router port and one PERF message with the router-wide values
+ * come before DROPS.  A dump that fills its buffer resumes where it
+ * stopped: cb->args[0] is the next message, cb->args[1] is set once the
+ * snapshot is taken (a resumed dump reads the same snapshot unless another
+ * reader took a newer one meanwhile).
  */
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/stringify.h>
 
 #include "loom_drv.h"
 #include "loom_genl.h"
@@ -30,32 +39,142 @@ static const int loom_stats_drop_attrs[LOOM_HW_CNT_DROPS] = {
 	LOOM_ATTR_DROPS_BSU_KEY,
 };
 
+/* The messages of one dump, in order; n_* of them each. */
+struct loom_stats_plan {
+	u32 n_vcs;		/* COUNTERS VCs per port */
+	u32 n_rec;		/* COUNTERS (port, VC) records */
+	u32 perf_vcs;		/* PERF VCs per port, 0 without the block */
+	u32 n_host;		/* host port STATS: perf_vcs */
+	u32 n_ports;		/* PERF_PORT: network ports + host port */
+	u32 n_router;		/* PERF: 1 with the block */
+};
+
+static void loom_stats_plan(struct loom_dev *ldev, struct loom_stats_plan *p)
+{
+	p->n_rec = loom_hw_cnt_records(ldev, &p->n_vcs);
+	p->perf_vcs = loom_hw_perf_vcs(ldev);
+	p->n_host = p->perf_vcs;
+	p->n_ports = p->perf_vcs ? ldev->n_ports + 1 : 0;
+	p->n_router = p->perf_vcs ? 1 : 0;
+}
+
+/* The PERF values of (@port, @vc), if the PERF block has that VC. */
+static int loom_stats_put_perf_vc(struct sk_buff *skb, struct loom_dev *ldev,
+				  u32 port, u32 vc)
+{
+	struct loom_hw_perf_vc v;
+	int err;
+
+	if (vc >= loom_hw_perf_vcs(ldev))
+		return 0;
+	err = loom_hw_perf_vc(ldev, port, vc, &v);
+	if (err)
+		return err;
+	if (nla_put_u32(skb, LOOM_ATTR_STATS_OCCUPANCY, v.occupancy) ||
+	    nla_put_u32(skb, LOOM_ATTR_STATS_OCCUPANCY_MAX, v.occupancy_max) ||
+	    nla_put_u64_64bit(skb, LOOM_ATTR_STATS_STALL_CYCLES, v.stall_cycles,
+			      LOOM_ATTR_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, LOOM_ATTR_STATS_CREDIT_STARVED,
+			      v.credit_starved, LOOM_ATTR_STATS_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* STATS of (@port, @vc): COUNTERS values for a network port, then PERF's. */
 static int loom_stats_fill_rec(struct sk_buff *skb, struct loom_dev *ldev,
-			       u32 rec, u32 n_vcs)
+			       u32 port, u32 vc, bool host, u32 n_vcs)
 {
 	u32 vals[LOOM_HW_CNT_REC_WORDS];
 	struct nlattr *nest;
-	int err;
+	int err = 0;
 
-	err = loom_hw_cnt_record(ldev, rec, vals);
-	if (err)
-		return err;
+	if (!host) {
+		err = loom_hw_cnt_record(ldev, port * n_vcs + vc, vals);
+		if (err)
+			return err;
+	}
 	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, LOOM_ATTR_STATS);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, LOOM_ATTR_STATS_PORT, rec / n_vcs) ||
-	    nla_put_u32(skb, LOOM_ATTR_STATS_VC, rec % n_vcs))
-		goto cancel;
-	if (loom_genl_put_counters(skb, loom_stats_attrs, vals,
+	if (nla_put_u32(skb, LOOM_ATTR_STATS_PORT, port) ||
+	    nla_put_u32(skb, LOOM_ATTR_STATS_VC, vc) ||
+	    (host && nla_put_flag(skb, LOOM_ATTR_STATS_HOST)))
+		err = -EMSGSIZE;
+	if (!err && !host &&
+	    loom_genl_put_counters(skb, loom_stats_attrs, vals,
 				   LOOM_HW_CNT_REC_WORDS, LOOM_ATTR_STATS_PAD))
-		goto cancel;
+		err = -EMSGSIZE;
+	if (!err)
+		err = loom_stats_put_perf_vc(skb, ldev, port, vc);
+	if (err) {
+		nla_nest_cancel(skb, nest);
+		return err;
+	}
 	nla_nest_end(skb, nest);
 	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+}
+
+static int loom_stats_fill_perf_port(struct sk_buff *skb,
+				     struct loom_dev *ldev, u32 port)
+{
+	struct loom_hw_perf_port p;
+	struct nlattr *nest;
+	int err;
+
+	err = loom_hw_perf_port(ldev, port, &p);
+	if (err)
+		return err;
+	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, LOOM_ATTR_PERF_PORT);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, LOOM_ATTR_PERF_PORT_INDEX, port) ||
+	    (port == ldev->n_ports &&
+	     nla_put_flag(skb, LOOM_ATTR_PERF_PORT_HOST)) ||
+	    nla_put_u64_64bit(skb, LOOM_ATTR_PERF_PORT_FLITS_IN, p.flits_in,
+			      LOOM_ATTR_PERF_PORT_PAD) ||
+	    nla_put_u64_64bit(skb, LOOM_ATTR_PERF_PORT_FLITS_OUT, p.flits_out,
+			      LOOM_ATTR_PERF_PORT_PAD) ||
+	    nla_put_u64_64bit(skb, LOOM_ATTR_PERF_PORT_PKTS_IN, p.pkts_in,
+			      LOOM_ATTR_PERF_PORT_PAD) ||
+	    nla_put_u64_64bit(skb, LOOM_ATTR_PERF_PORT_PKTS_OUT, p.pkts_out,
+			      LOOM_ATTR_PERF_PORT_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int loom_stats_fill_perf(struct sk_buff *skb, struct loom_dev *ldev)
+{
+	struct loom_hw_perf_router r;
+	struct nlattr *nest;
+	int err;
+
+	err = loom_hw_perf_router(ldev, &r);
+	if (err)
+		return err;
+	if (nla_put_u32(skb, LOOM_ATTR_DEV_INDEX, ldev->minor))
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, LOOM_ATTR_PERF);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, LOOM_ATTR_PERF_CYCLES, r.cycles,
+			      LOOM_ATTR_PERF_PAD) ||
+	    nla_put_u32(skb, LOOM_ATTR_PERF_CLOCK_KHZ, r.clock_khz) ||
+	    nla_put_u64_64bit(skb, LOOM_ATTR_PERF_VA_CONFLICTS, r.va_conflicts,
+			      LOOM_ATTR_PERF_PAD) ||
+	    nla_put_u64_64bit(skb, LOOM_ATTR_PERF_SA_CONFLICTS, r.sa_conflicts,
+			      LOOM_ATTR_PERF_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
 }
 
 static int loom_stats_fill_drops(struct sk_buff *skb, struct loom_dev *ldev)
@@ -81,17 +200,37 @@ static int loom_stats_fill_drops(struct sk_buff *skb, struct loom_dev *ldev)
 	return 0;
 }
 
+/* Message @i of the dump's plan into @skb (without its header). */
+static int loom_stats_fill(struct sk_buff *skb, struct loom_dev *ldev,
+			   const struct loom_stats_plan *p, u32 i)
+{
+	if (i < p->n_rec)
+		return loom_stats_fill_rec(skb, ldev, i / p->n_vcs,
+					   i % p->n_vcs, false, p->n_vcs);
+	i -= p->n_rec;
+	if (i < p->n_host)
+		return loom_stats_fill_rec(skb, ldev, ldev->n_ports, i, true,
+					   p->n_vcs);
+	i -= p->n_host;
+	if (i < p->n_ports)
+		return loom_stats_fill_perf_port(skb, ldev, i);
+	i -= p->n_ports;
+	if (i < p->n_router)
+		return loom_stats_fill_perf(skb, ldev);
+	return loom_stats_fill_drops(skb, ldev);
+}
+
 /* One message of the dump; 0, -EMSGSIZE when @skb is full, or -EIO. */
 static int loom_stats_msg(struct sk_buff *skb, struct netlink_callback *cb,
-			  struct loom_dev *ldev, bool drops, u32 rec, u32 n_vcs)
+			  struct loom_dev *ldev,
+			  const struct loom_stats_plan *p, u32 i)
 {
 	void *hdr = loom_genl_put_hdr(skb, cb, LOOM_CMD_STATS_GET);
 	int err;
 
 	if (!hdr)
 		return -EMSGSIZE;
-	err = drops ? loom_stats_fill_drops(skb, ldev) :
-		      loom_stats_fill_rec(skb, ldev, rec, n_vcs);
+	err = loom_stats_fill(skb, ldev, p, i);
 	if (err) {
 		genlmsg_cancel(skb, hdr);
 		return err;
@@ -100,34 +239,56 @@ static int loom_stats_msg(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
+/* Take the dump's snapshot of the PERF block; 0 or an error explained. */
+static int loom_stats_snapshot(struct loom_dev *ldev,
+			       struct netlink_ext_ack *extack)
+{
+	int err = loom_hw_perf_snapshot(ldev, LOOM_HW_PERF_SNAP_TIMEOUT_MS);
+
+	if (err == -ETIMEDOUT)
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the card took no snapshot of its performance counters within "
+				   __stringify(LOOM_HW_PERF_SNAP_TIMEOUT_MS)
+				   " ms (PERF SNAP_ACK did not follow SNAP_SEQ): is the card running?");
+	else if (err == -ECANCELED)
+		NL_SET_ERR_MSG_MOD(extack,
+				   "ended by a fatal signal while waiting for the counter snapshot");
+	return loom_genl_card_failed(err, extack);
+}
+
 int loom_genl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	u32 rec, n, n_vcs;
+	struct loom_stats_plan plan;
 	struct loom_dev *ldev;
+	u32 i, n;
 	int err = 0;
 
 	ldev = loom_genl_dev_lock(info->attrs, cb->extack);
 	if (IS_ERR(ldev))
 		return PTR_ERR(ldev);
-	n = loom_hw_cnt_records(ldev, &n_vcs);
-	if (!n_vcs) {
+	loom_stats_plan(ldev, &plan);
+	if (!plan.n_vcs) {
 		loom_genl_dev_unlock(ldev);
 		NL_SET_ERR_MSG_MOD(cb->extack,
 				   "the card has no COUNTERS register block");
 		return -EOPNOTSUPP;
 	}
-	for (rec = cb->args[0]; rec < n; rec++) {
-		err = loom_stats_msg(skb, cb, ldev, false, rec, n_vcs);
+	if (plan.perf_vcs && !cb->args[1]) {
+		err = loom_stats_snapshot(ldev, cb->extack);
+		if (err) {
+			loom_genl_dev_unlock(ldev);
+			return err;
+		}
+		cb->args[1] = 1;
+	}
+	n = plan.n_rec + plan.n_host + plan.n_ports + plan.n_router + 1;
+	for (i = cb->args[0]; i < n; i++) {
+		err = loom_stats_msg(skb, cb, ldev, &plan, i);
 		if (err)
 			break;
 	}
-	cb->args[0] = rec;
-	if (!err && !cb->args[1]) {
-		err = loom_stats_msg(skb, cb, ldev, true, 0, 0);
-		if (!err)
-			cb->args[1] = 1;
-	}
+	cb->args[0] = i;
 	loom_genl_dev_unlock(ldev);
 	return loom_genl_dump_done(skb, cb, loom_genl_card_failed(err, cb->extack));
 }

@@ -54,6 +54,9 @@ struct loom_dev;
  * @n_mr: memory-region records, 1..LOOM_MR_MAX_ENTRIES; 0 when the card
  *	has no MR block
  * @mr_stride: MR STRIDE
+ * @perf_n_vcs: PERF N_VCS, 1..LOOM_NUM_VCS; 0 when the card has no PERF
+ *	block (its N_PORTS is ldev->n_ports + 1, the host port last)
+ * @perf_stride: PERF PORT_STRIDE
  */
 struct loom_geo {
 	u32 node_id;
@@ -65,6 +68,8 @@ struct loom_geo {
 	u32 bsu_area;
 	u32 n_mr;
 	u32 mr_stride;
+	u32 perf_n_vcs;
+	u32 perf_stride;
 };
 
 /**
@@ -242,6 +247,61 @@ u32 loom_hw_cnt_records(struct loom_dev *ldev, u32 *n_vcs);
 int loom_hw_cnt_record(struct loom_dev *ldev, u32 rec,
 		       u32 vals[LOOM_HW_CNT_REC_WORDS]);
 int loom_hw_cnt_drops(struct loom_dev *ldev, u32 vals[LOOM_HW_CNT_DROPS]);
+
+/* ---- loom_hw_perf.c: performance counters ----------------------------- */
+/* how long a snapshot may take the card */
+#define LOOM_HW_PERF_SNAP_TIMEOUT_MS	1000
+
+/**
+ * struct loom_hw_perf_router - router-wide values of a snapshot
+ * @clock_khz: the clock the cycles count
+ * @cycles: clock cycles since card reset
+ * @va_conflicts: VC requests that lost VC allocation
+ * @sa_conflicts: switch arbitrations with more than one requester
+ */
+struct loom_hw_perf_router {
+	u32 clock_khz;
+	u64 cycles;
+	u64 va_conflicts;
+	u64 sa_conflicts;
+};
+
+/**
+ * struct loom_hw_perf_port - one router port's values of a snapshot
+ * @flits_in: flits written into its input buffers
+ * @flits_out: flits sent on its output
+ * @pkts_in: packets received
+ * @pkts_out: packets sent
+ */
+struct loom_hw_perf_port {
+	u64 flits_in;
+	u64 flits_out;
+	u64 pkts_in;
+	u64 pkts_out;
+};
+
+/**
+ * struct loom_hw_perf_vc - one (port, VC)'s values of a snapshot
+ * @occupancy: flits in the input buffer
+ * @occupancy_max: most flits the input buffer held
+ * @stall_cycles: cycles a ready head or flit of the input VC did not move
+ * @credit_starved: cycles a packet waited only for the output VC's credits
+ */
+struct loom_hw_perf_vc {
+	u32 occupancy;
+	u32 occupancy_max;
+	u64 stall_cycles;
+	u64 credit_starved;
+};
+
+int loom_hw_perf_probe(struct loom_dev *ldev);
+u32 loom_hw_perf_vcs(struct loom_dev *ldev);
+int loom_hw_perf_snapshot(struct loom_dev *ldev, unsigned int timeout_ms);
+int loom_hw_perf_router(struct loom_dev *ldev, struct loom_hw_perf_router *r);
+int loom_hw_perf_port(struct loom_dev *ldev, u32 port,
+		      struct loom_hw_perf_port *p);
+int loom_hw_perf_vc(struct loom_dev *ldev, u32 port, u32 vc,
+		    struct loom_hw_perf_vc *v);
 
 /* ---- loom_hw_link.c: lanes -------------------------------------------- */
 int loom_hw_link_probe(struct loom_dev *ldev);

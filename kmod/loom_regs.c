@@ -44,6 +44,8 @@ static const struct loom_blk_need loom_blk_needs[] = {
 	  offsetof(struct loom_dev, blk_maint) },
 	{ LOOM_BLK_MR, "MR", LOOM_MR_VERSION, false,
 	  offsetof(struct loom_dev, blk_mr) },
+	{ LOOM_BLK_PERF, "PERF", LOOM_PERF_VERSION, false,
+	  offsetof(struct loom_dev, blk_perf) },
 };
 
 /*
@@ -278,6 +280,8 @@ int loom_regs_discover(struct loom_dev *ldev)
 		err = loom_hw_bsu_probe(ldev);
 	if (!err)
 		err = loom_hw_mr_probe(ldev);
+	if (!err)
+		err = loom_hw_perf_probe(ldev);
 	if (!err)
 		err = loom_regs_check_layout(ldev, spans, n_spans);
 out:

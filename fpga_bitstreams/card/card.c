@@ -6,6 +6,7 @@
  */
 #include "card.h"
 #include "admin.h"
+#include "perf.h"
 #include "rma_target.h"
 #include "router/route.h"
 #include "router/router.h"
@@ -168,7 +169,8 @@ static void card_init_regs(struct card *c)
 	card_blk(c, CARD_OFF_MAINT, LOOM_BLK_MAINT, LOOM_MAINT_VERSION, CARD_OFF_BSU,
 		 LOOM_MAINT_SIZE);
 	bsu_init(c);
-	mr_init(c, CARD_OFF_MR, 0);
+	mr_init(c, CARD_OFF_MR, CARD_OFF_PERF);
+	perf_init(c, CARD_OFF_PERF, 0);
 }
 
 /* The router block: one router, its tables read live from the register window. */
@@ -358,6 +360,7 @@ void card_service(struct card *c)
 	c->now_ms = c->now / c->p.clock_khz;
 	admin_poll(c);
 	maint_poll(c);
+	perf_poll(c);
 	card_apply_registers(c);
 	hif_service(c);
 	bsu_service(c);

@@ -82,6 +82,9 @@
 #define CARD_OFF_BSU		0x4800	/* BSU block header; its pages follow the doorbells */
 #define CARD_OFF_MR		0x4c00	/* memory-region table (rma/mr_table.c) */
 #define CARD_MR_SIZE		(LOOM_MR_BASE + CARD_N_MR * LOOM_MR_REC_SIZE)
+#define CARD_OFF_PERF		0xd000	/* performance counters (card/perf.c) */
+/* bytes of the PERF block of a card of @n_ports network ports (+ the host port) */
+#define CARD_PERF_SIZE(n_ports)	LOOM_PERF_SIZE((n_ports) + 1)
 #define CARD_DB_AREA		0x10000	/* page aligned */
 #define CARD_BSU_AREA		(CARD_DB_AREA + CARD_N_CTX * LOOM_DB_PAGE_SIZE)	/* 0x50000 */
 #define CARD_REGS_MIN		(CARD_BSU_AREA + LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE)

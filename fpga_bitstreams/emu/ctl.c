@@ -5,6 +5,7 @@
 #include "ctl.h"
 #include "card.h"
 #include "hostile.h"
+#include "packet_record.h"
 #include "unix_socket.h"
 
 #include <errno.h>
@@ -34,7 +35,9 @@ static const char ctl_help[] =
 	"reg OFF (read a register) | reg OFF VALUE (the card writes it, as its own logic "
 	"would: --strict-registers takes it as the card's, not software's); "
 	"clock (the card's cycle, nominal clock in kHz, real-time mode, and how it waited "
-	"for its events: jumps to near ones, wall-time waits for near and far ones); help";
+	"for its events: jumps to near ones, wall-time waits for near and far ones); "
+	"record FILE (one line per request the host sends into the router, for loom-sim "
+	"--replay) | record off (finish the file) | record (status); help";
 
 /* Split @line into at most CTL_MAX_WORDS words in @buf; -1 if more. */
 static int ctl_split(const char *line, char *buf, size_t len, char **w)
@@ -139,6 +142,28 @@ static void ctl_reg(struct card *c, int n, char **w, char *out, size_t len)
 }
 
 /* 'hostile SEED', 'hostile off', 'hostile', 'hostile refuse|lie|ignore CMD [RESULT]' */
+static void ctl_record(struct card *c, int n, char **w, char *out, size_t len)
+{
+	char err[CTL_REPLY_MAX / 2];
+	uint64_t packets;
+
+	if (n == 1) {
+		snprintf(out, len, "ok record %s", packet_record_active(c) ? "on" : "off");
+	} else if (n != 2) {
+		snprintf(out, len, "error: record: expected 'record FILE', 'record off' or 'record'");
+	} else if (!strcmp(w[1], "off")) {
+		if (packet_record_stop(c, &packets, err, sizeof(err)))
+			snprintf(out, len, "ok record off packets %llu", (unsigned long long)packets);
+		else
+			snprintf(out, len, "error: %s", err);
+	} else if (packet_record_start(c, w[1], err, sizeof(err))) {
+		card_log(c, "recording requests into %s (control socket)", w[1]);
+		snprintf(out, len, "ok record on %s", w[1]);
+	} else {
+		snprintf(out, len, "error: %s", err);
+	}
+}
+
 static void ctl_hostile(struct card *c, int n, char **w, char *out, size_t len)
 {
 	unsigned long long v;
@@ -309,6 +334,10 @@ void ctl_execute(struct port_set *ps, const struct emu_clock *clk, const char *l
 	}
 	if (!strcmp(w[0], "reg")) {
 		ctl_reg(ps->port[0].card, n, w, out, len);
+		return;
+	}
+	if (!strcmp(w[0], "record")) {
+		ctl_record(ps->card, n, w, out, len);
 		return;
 	}
 	snprintf(out, len, "error: unknown command '%.32s' (try help)", w[0]);

@@ -7,12 +7,14 @@
 #include "admin.h"
 #include "cable_socket.h"
 #include "card.h"
+#include "cli.h"
 #include "clock.h"
 #include "ctl.h"
 #include "event.h"
 #include "guest_mem.h"
 #include "hostile.h"
 #include "ivshmem_server.h"
+#include "packet_record.h"
 #include "port.h"
 
 #include <errno.h>
@@ -67,6 +69,7 @@ struct options {
 	bool strict_registers;
 	bool hostile;
 	unsigned long long hostile_seed;
+	const char *record;	/* --record FILE */
 };
 
 struct emulator {
@@ -103,8 +106,9 @@ static void usage(FILE *f)
 "                 [--vc-buffers N]\n"
 "                 [--clock-mhz MHZ | --lane-mbps M]\n"
 "                 [--router NAME=VALUE]... [--link NAME=VALUE]...\n"
-"                 [--strict-registers] [--hostile SEED]\n"
-"                 [--verbose] [--help]\n"
+"                 [--strict-registers] [--hostile SEED] [--record FILE]\n"
+"                 [--verbose]\n"
+"       loom-card -h | --help | -V | --version\n"
 "\n"
 "Emulates one loom router card, cycle by cycle.  The card serves a QEMU\n"
 "ivshmem-doorbell device on SOCK (its register window is the device's BAR2,\n"
@@ -194,8 +198,12 @@ static void usage(FILE *f)
 "                    maintenance responses and port events.  The same SEED\n"
 "                    draws the same sequence of misbehaviours.  Also 'hostile'\n"
 "                    on the control socket.\n"
+"  --record FILE     write one line per request the host sends into the\n"
+"                    router (cycle, destination, type, bytes) to FILE, for\n"
+"                    loom-sim --replay; also 'record' on the control socket.\n"
 "  --verbose         log admin commands, context changes and drops.\n"
-"  --help            print this text and exit.\n"
+"  -h, --help        print this text and exit.\n"
+"  -V, --version     print \"loom-card VERSION\" and exit.\n"
 "\n"
 "Logs go to stderr, one line per event, prefixed \"loom-card[N]: \": the\n"
 "startup summary, client and cable connects, link up/down, context faults.\n"
@@ -350,7 +358,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 	enum { OPT_NODE = 256, OPT_IVSHMEM, OPT_GUEST_RAM, OPT_PORTS, OPT_CABLE, OPT_ROUTE,
 	       OPT_VERBOSE, OPT_HELP, OPT_CTL, OPT_SEED, OPT_LINK_TIMEOUT, OPT_OP_TIMEOUT, OPT_REPLAY_FRAMES,
 	       OPT_VC_BUFFERS, OPT_VCT, OPT_START_VC1, OPT_LANE_MBPS, OPT_CLOCK_MHZ,
-	       OPT_ROUTER, OPT_LINK, OPT_STRICT_REGISTERS, OPT_HOSTILE };
+	       OPT_ROUTER, OPT_LINK, OPT_STRICT_REGISTERS, OPT_HOSTILE, OPT_RECORD };
 	static const struct option longopts[] = {
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "ivshmem", required_argument, NULL, OPT_IVSHMEM },
@@ -373,7 +381,9 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "start-vc1", required_argument, NULL, OPT_START_VC1 },
 		{ "strict-registers", no_argument, NULL, OPT_STRICT_REGISTERS },
 		{ "hostile", required_argument, NULL, OPT_HOSTILE },
+		{ "record", required_argument, NULL, OPT_RECORD },
 		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -387,7 +397,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 	o->replay_frames = GBN_WINDOW_DEFAULT;
 	o->vc_buffers = CARD_VC_PACKETS;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_NODE:
 			o->node = parse_num(optarg, 0, LOOM_MAX_NODES - 1);
@@ -484,6 +494,11 @@ static void parse_options(struct options *o, int argc, char **argv)
 		case OPT_STRICT_REGISTERS:
 			o->strict_registers = true;
 			break;
+		case OPT_RECORD:
+			if (!*optarg)
+				bad_option("--record '': expected the path of the trace file to write");
+			o->record = optarg;
+			break;
 		case OPT_HOSTILE: {
 			char *end;
 
@@ -504,13 +519,18 @@ static void parse_options(struct options *o, int argc, char **argv)
 			o->start_vc1[dst / 32] |= 1u << (dst % 32);
 			break;
 		}
+		case 'h':
 		case OPT_HELP:
 			usage(stdout);
 			exit(0);
-		case ':':
-			bad_option("option '%s' needs a value", argv[optind - 1]);
-		default:
-			bad_option("unknown option '%s'", argv[optind - 1]);
+		case 'V':
+			exit(cli_version("loom-card"));
+		default: {
+			char problem[256];
+
+			cli_option_problem(problem, sizeof(problem), c, argv, longopts);
+			bad_option("%s", problem);
+		}
 		}
 	}
 	if (optind < argc)
@@ -609,9 +629,24 @@ static void on_listen(struct ev_handler *h, uint32_t events)
 
 /* ---- setup ------------------------------------------------------------ */
 
+/* Finish a recording still running (--record or the control socket). */
+static void record_finish(void)
+{
+	char err[320];
+	uint64_t packets;
+
+	if (!packet_record_active(&emu.card))
+		return;
+	if (packet_record_stop(&emu.card, &packets, err, sizeof(err)))
+		card_log(&emu.card, "recorded %llu requests", (unsigned long long)packets);
+	else
+		fprintf(stderr, "loom-card[%ld]: %s\n", emu.opt.node, err);
+}
+
 static void __attribute__((noreturn)) die(const char *what)
 {
 	fprintf(stderr, "loom-card[%ld]: %s\n", emu.opt.node, what);
+	record_finish();
 	ctl_close(&emu.ctl);
 	port_set_close(&emu.ports);
 	ivs_close(&emu.ivs);
@@ -749,6 +784,8 @@ static void setup(void)
 
 	if (o->ctl && !ctl_open(&emu.ctl, o->ctl, emu.epfd, &emu.ports, &emu.card, &emu.clk,
 			       err, sizeof(err)))
+		die(err);
+	if (o->record && !packet_record_start(&emu.card, o->record, err, sizeof(err)))
 		die(err);
 
 	emu.ivs_listen_ev.fn = on_listen;
@@ -977,6 +1014,7 @@ int main(int argc, char **argv)
 			card_log(&emu.card, "port %u at exit: %s", p, stats);
 		}
 	}
+	record_finish();
 	ctl_close(&emu.ctl);
 	port_set_close(&emu.ports);
 	card_free(&emu.card);

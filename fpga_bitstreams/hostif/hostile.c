@@ -88,7 +88,7 @@ static void hostile_note(struct hostile *h, struct card *c, enum hostile_kind ki
 static const uint32_t hostile_blocks[] = {
 	CARD_OFF_FWID, CARD_OFF_ADMIN, CARD_OFF_ROUTER, CARD_OFF_PORTS, CARD_OFF_CTX,
 	CARD_OFF_DOORBELL, CARD_OFF_VCT, CARD_OFF_COUNTERS, CARD_OFF_LINK, CARD_OFF_MAINT,
-	CARD_OFF_BSU,
+	CARD_OFF_BSU, CARD_OFF_PERF,
 };
 
 #define HOSTILE_PICK(h, array) ((array)[hostile_rnd((h), sizeof(array) / sizeof((array)[0]))])
@@ -120,7 +120,8 @@ static uint32_t hostile_pick_register(struct hostile *h, const struct card *c)
 		CARD_OFF_BSU + LOOM_BSU_N_UNITS, CARD_OFF_BSU + LOOM_BSU_PAGE_AREA,
 		CARD_OFF_BSU + LOOM_BSU_PAGE_STRIDE, CARD_OFF_ADMIN + LOOM_ADMIN_STATUS,
 		CARD_OFF_ADMIN + LOOM_ADMIN_N_CTX, CARD_OFF_MAINT + LOOM_MAINT_REQ_ACK,
-		CARD_OFF_MAINT + LOOM_MAINT_RESP_PI,
+		CARD_OFF_MAINT + LOOM_MAINT_RESP_PI, CARD_OFF_PERF + LOOM_PERF_N_PORTS,
+		CARD_OFF_PERF + LOOM_PERF_N_VCS, CARD_OFF_PERF + LOOM_PERF_SNAP_ACK,
 	};
 	static const uint32_t bsu_page[] = {
 		LOOM_BSUP_STATE, LOOM_BSUP_COMPLETIONS, LOOM_BSUP_EUREKAS,

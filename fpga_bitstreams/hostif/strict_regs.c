@@ -126,6 +126,17 @@ static enum strict_access acc_mr(uint32_t o)
 	return STRICT_RW;
 }
 
+static enum strict_access acc_perf(uint32_t o)
+{
+	if (o == LOOM_PERF_SNAP_SEQ)
+		return STRICT_RW;
+	if (o < LOOM_PERF_PORT_BASE)
+		return o <= LOOM_PERF_CLOCK_KHZ || between(o, LOOM_PERF_CYCLES,
+							   LOOM_PERF_SA_CONFLICTS + 8) ?
+		       STRICT_RO : STRICT_RESERVED;
+	return STRICT_RO;
+}
+
 static const struct strict_block strict_blocks[] = {
 	{ CARD_OFF_FWID, LOOM_FWID_SIZE, "FWID", acc_ro, 0, 0, NULL, 0 },
 	{ CARD_OFF_ADMIN, LOOM_ADMIN_SIZE, "ADMIN", acc_admin, 0, 0, NULL, 0 },
@@ -147,6 +158,8 @@ static const struct strict_block strict_blocks[] = {
 	  "tree", LOOM_BSU_COUNT },
 	{ CARD_OFF_MR, CARD_MR_SIZE, "MR", acc_mr, LOOM_MR_BASE, LOOM_MR_REC_SIZE, "region",
 	  CARD_N_MR },
+	{ CARD_OFF_PERF, CARD_PERF_SIZE(LOOM_MAX_PORTS), "PERF", acc_perf, LOOM_PERF_PORT_BASE,
+	  LOOM_PERF_PORT_REC_SIZE, "port", LOOM_MAX_PORTS + 1 },
 	{ CARD_DB_AREA, CARD_N_CTX * LOOM_DB_PAGE_SIZE, "doorbell page", acc_db_page, 0,
 	  LOOM_DB_PAGE_SIZE, "", CARD_N_CTX },
 	{ CARD_BSU_AREA, LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE, "BSU page", acc_bsu_page, 0,

@@ -131,9 +131,49 @@ static void input_write_port(struct router *r, unsigned int port)
 	flit_copy(pool_data(&r->pool, slot), f->data, r->p.flit_bytes);
 	fifo_push(&iv->buf, slot);
 	r->pcnt[port].flits_in++;
+	if (iv->buf.count > r->vcnt[port * r->p.vcs + vc].fill_max)
+		r->vcnt[port * r->p.vcs + vc].fill_max = iv->buf.count;
 	r->changed = true;
 	if (iv->state == IVC_IDLE && iv->buf.count == 1)
 		input_front_head(r, port, vc);
+}
+
+/*
+ * Stall counters at the end of the edge: an input VC is stalled when its
+ * head has passed route computation and is still waiting for an output VC
+ * (VA had its chance at this edge), or when it is active with a flit ready
+ * for the switch and none of its flits left the buffer at this edge.
+ */
+void input_count_stalls(struct router *r)
+{
+	const uint64_t now = r->now;
+	const unsigned int V = r->p.vcs;
+
+	for (uint64_t pm = r->in_active; pm; pm &= pm - 1) {
+		unsigned int p = (unsigned int)__builtin_ctzll(pm);
+		struct in_port *ip = &r->in[p];
+		uint32_t stalled = 0;
+
+		for (uint32_t b = ip->busy & ~ip->moved; b; b &= b - 1) {
+			unsigned int v = (unsigned int)__builtin_ctz(b);
+			const struct in_vc *iv = &ip->vc[v];
+			bool stall;
+
+			if (iv->state == IVC_ROUTING)
+				stall = iv->va_at <= now;
+			else if (iv->state == IVC_ACTIVE)
+				stall = iv->sa_at <= now && !fifo_empty(&iv->buf) &&
+					r->pool.meta[fifo_front(&iv->buf)].ready_at <= now;
+			else
+				stall = false;
+			if (stall) {
+				stalled |= 1u << v;
+				r->vcnt[p * V + v].stall_cycles++;
+			}
+		}
+		ip->stalled = stalled;
+		ip->moved = 0;
+	}
 }
 
 void input_write(struct router *r)

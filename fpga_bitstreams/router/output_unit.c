@@ -124,6 +124,7 @@ static void output_fp(struct router *r, unsigned int o)
 			continue;
 		}
 		r->pcnt[o].credit_stall_cycles++;
+		r->vcnt[o * r->p.vcs + v].credit_starved_cycles++;
 		if (!(op->stalled & (1u << v))) {
 			op->stalled |= 1u << v;
 			ov->stall_since = r->now;

@@ -80,6 +80,7 @@ static void router_layout(struct router *r, struct arena *a)
 	r->in = arena_take(a, P * sizeof(struct in_port));
 	r->out = arena_take(a, P * sizeof(struct out_port));
 	r->pcnt = arena_take(a, P * sizeof(struct router_port_counters));
+	r->vcnt = arena_take(a, P * V * sizeof(struct router_vc_counters));
 	if (p->org == ROUTER_ORG_TILED) {
 		tiles = p->rows * p->cols;
 		r->tiles = arena_take(a, tiles * sizeof(struct tile));
@@ -374,6 +375,8 @@ void router_cycle(struct router *r)
 		input_write(r);
 	if (r->credits_ports | r->fp_ports | r->row_ret.count | r->col_ret.count)
 		output_commit(r);
+	if (r->in_active)
+		input_count_stalls(r);
 	r->cnt.cycles++;
 	r->now++;
 	if (r->changed)
@@ -395,8 +398,27 @@ uint64_t router_next_event(const struct router *r)
 
 bool router_skip_to(struct router *r, uint64_t cycle)
 {
+	const unsigned int V = r->p.vcs;
+	uint64_t skipped;
+
 	if (cycle < r->now || cycle > r->next_event)
 		return false;
+	/* the skipped edges change nothing: the last edge's stalls last through them */
+	skipped = cycle - r->now;
+	for (uint64_t m = r->in_active; m && skipped; m &= m - 1) {
+		unsigned int p = (unsigned int)__builtin_ctzll(m);
+
+		for (uint32_t s = r->in[p].stalled & r->in[p].busy; s; s &= s - 1)
+			r->vcnt[p * V + (unsigned int)__builtin_ctz(s)].stall_cycles += skipped;
+	}
+	for (uint64_t m = r->fp_ports; m && skipped; m &= m - 1) {
+		unsigned int o = (unsigned int)__builtin_ctzll(m);
+
+		for (uint32_t s = r->out[o].stalled; s; s &= s - 1) {
+			r->vcnt[o * V + (unsigned int)__builtin_ctz(s)].credit_starved_cycles += skipped;
+			r->pcnt[o].credit_stall_cycles += skipped;
+		}
+	}
 	r->now = cycle;
 	return true;
 }
@@ -563,6 +585,12 @@ const struct router_port_counters *router_port_counters(const struct router *r,
 							unsigned int port)
 {
 	return port < r->p.ports ? &r->pcnt[port] : NULL;
+}
+
+const struct router_vc_counters *router_vc_counters(const struct router *r, unsigned int port,
+						    unsigned int vc)
+{
+	return port < r->p.ports && vc < r->p.vcs ? &r->vcnt[port * r->p.vcs + vc] : NULL;
 }
 
 enum router_vc_state router_in_vc_state(const struct router *r, unsigned int port,

@@ -170,7 +170,8 @@ struct router_port_counters {
 	uint64_t malformed;	/* flits refused at the input (bad VC, no packet, no room) */
 	uint64_t credit_errors;	/* credits returned beyond the depth */
 	uint64_t adaptive, deterministic;	/* VA grants of adaptive-eligible packets */
-	uint64_t credit_stall_cycles;	/* cycles a packet waited for credits of this output */
+	uint64_t credit_stall_cycles;	/* cycles a packet waited for credits of this output
+					 * (per VC of it: router_vc_counters) */
 };
 
 struct router_counters {
@@ -181,9 +182,25 @@ struct router_counters {
 	uint64_t sa_conflicts;	/* switch arbitrations (input, subswitch, output) with losers */
 };
 
+/*
+ * Per (port, VC).  A cycle the card's clock skipped (router_skip_to) counts
+ * as the edge it stands for: nothing changes over a skip, so a VC stalled
+ * or starved at the last edge is stalled or starved over the whole skip.
+ */
+struct router_vc_counters {
+	uint64_t stall_cycles;		/* input VC: a head past its pipeline stages
+					 * waiting for an output VC, or active flits
+					 * ready for the switch, and none moved */
+	uint64_t credit_starved_cycles;	/* output VC: a packet waited only for its credits */
+	uint32_t fill_max;		/* input VC: most flits held at once */
+};
+
 const struct router_counters *router_counters(const struct router *r);
 const struct router_port_counters *router_port_counters(const struct router *r,
 							unsigned int port);
+/* NULL for a port or VC beyond the router's. */
+const struct router_vc_counters *router_vc_counters(const struct router *r, unsigned int port,
+						    unsigned int vc);
 
 /* ---- introspection (tests, documentation) ---- */
 enum router_vc_state {

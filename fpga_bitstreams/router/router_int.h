@@ -41,6 +41,8 @@ struct in_vc {
 
 struct in_port {
 	uint32_t busy;		/* bit v: vc[v].state != IDLE */
+	uint32_t moved;		/* during a cycle, bit v: a flit of vc[v] left the buffer */
+	uint32_t stalled;	/* bit v: vc[v] stalled at the last edge (router_vc_counters) */
 	uint32_t routing;	/* bit v: vc[v].state == ROUTING */
 	unsigned int row_slot;	/* TILED: its row buffers at a subswitch: row_slot + VC */
 	struct arbiter sa_arb;	/* SA input stage: VCS requesters */
@@ -160,6 +162,7 @@ struct router {
 
 	struct router_counters cnt;
 	struct router_port_counters *pcnt;	/* [PORTS] */
+	struct router_vc_counters *vcnt;	/* [PORTS * VCS] */
 
 	void *arena;
 	size_t arena_size;
@@ -243,6 +246,7 @@ void input_write(struct router *r);			/* input_unit.c */
 void output_commit(struct router *r);			/* output_unit.c */
 
 /* input_unit.c */
+void input_count_stalls(struct router *r);
 void input_front_next(struct router *r, unsigned int port, unsigned int vc);
 void input_collect_drop(struct in_vc *iv, const uint8_t *data, unsigned int flit_bytes);
 /* output_unit.c */

@@ -134,6 +134,7 @@ sa_take(struct router *r, unsigned int port, unsigned int vc, uint8_t *flags)
 	uint32_t s = fifo_pop(&iv->buf);
 	struct fifo_meta *m = &r->pool.meta[s];
 
+	r->in[port].moved |= 1u << vc;
 	*flags = m->flags;
 	r->in_wires[port].back.credits[vc]++;
 	r->in_credited |= 1ull << port;
@@ -242,6 +243,7 @@ static void sa_tiled(struct router *r)
 			struct fifo_meta *m = &meta[fs];
 			uint8_t flags = m->flags;
 
+			ip->moved |= 1u << w;
 			req &= ~(1ull << w);
 			/* its buffer slot is free: the credit goes upstream */
 			r->in_wires[p].back.credits[w]++;

@@ -53,6 +53,7 @@
 #define LOOM_BLK_COUNTERS		0x000a	/* per port, per VC counters */
 #define LOOM_BLK_LINK			0x000b	/* lanes and link-layer settings */
 #define LOOM_BLK_MR			0x000d	/* memory-region table */
+#define LOOM_BLK_PERF			0x000e	/* router performance counters */
 /* reserved: 0x000c (partition keys live in the CTX records and the BSU
  * block: Documentation/hw/partitions.rst)
  */
@@ -374,6 +375,62 @@
 #define LOOM_CNTR_DETERMINISTIC		0x14	/* table (deterministic) choices */
 #define LOOM_CNTR_DROPS_DISABLED	0x18	/* discarded: port disabled */
 #define LOOM_CNTR_DROPS_DEAD		0x1c	/* discarded: port down or dead */
+
+/* ---- performance counters block: the router's, 64 bits wide ----------- */
+/*
+ * Every counter counts clock cycles or events from card reset and is 64
+ * bits wide: two words, the low word at the offset named here, the high
+ * word at offset + 4.  The card updates the registers only when software
+ * asks for a snapshot: it writes a new value to SNAP_SEQ (and kicks
+ * vector 0 in the lab); the card copies every counter of the block, all
+ * taken at the same clock edge, into the registers, then writes SNAP_ACK
+ * = SNAP_SEQ.  Software reads the block after it sees SNAP_ACK equal to
+ * the value it wrote, so the two halves of a counter and the counters of
+ * one snapshot agree with each other.  Cycles the card's clock skipped
+ * while idle count as cycles.
+ *
+ * Records: one per router port (N_PORTS = ROUTER N_PORTS + 1), the
+ * network ports 0..N_PORTS - 2 and the host port last (HOST_PORT), each
+ * with one VC record per VC of the router (N_VCS).
+ */
+#define LOOM_PERF_VERSION		LOOM_BLK_VER(1, 0)
+#define LOOM_PERF_N_PORTS		0x10	/* RO: port records */
+#define LOOM_PERF_N_VCS			0x14	/* RO: VC records per port */
+#define LOOM_PERF_PORT_STRIDE		0x18	/* RO: bytes between port records */
+#define LOOM_PERF_HOST_PORT		0x1c	/* RO: record of the host port */
+#define LOOM_PERF_SNAP_SEQ		0x20	/* RW: software: take a snapshot */
+#define LOOM_PERF_SNAP_ACK		0x24	/* RO: snapshot SNAP_SEQ is in the registers */
+#define LOOM_PERF_CLOCK_KHZ		0x28	/* RO: the clock the cycles count */
+#define LOOM_PERF_CYCLES		0x30	/* RO 64: clock cycles */
+#define LOOM_PERF_VA_CONFLICTS		0x38	/* RO 64: VC requests that lost
+						 * VC allocation
+						 */
+#define LOOM_PERF_SA_CONFLICTS		0x40	/* RO 64: switch arbitrations
+						 * (input, subswitch, output) with
+						 * more than one requester
+						 */
+#define LOOM_PERF_PORT_BASE		0x80	/* RO: port records */
+/* a port record; all RO 64 */
+#define LOOM_PERFP_FLITS_IN		0x00	/* flits written into its input buffers */
+#define LOOM_PERFP_FLITS_OUT		0x08	/* flits sent on its output */
+#define LOOM_PERFP_PKTS_IN		0x10	/* packets (head flits) received */
+#define LOOM_PERFP_PKTS_OUT		0x18	/* packets (tail flits) sent */
+#define LOOM_PERFP_VC_BASE		0x20	/* its VC records */
+#define LOOM_PERF_VC_REC_SIZE		0x20
+#define LOOM_PERF_PORT_REC_SIZE		0x120	/* VC_BASE + LOOM_NUM_VCS VC records */
+/* a VC record: input buffer of (port, VC), and output VC (port, VC) */
+#define LOOM_PERFV_OCCUPANCY		0x00	/* RO 32: flits in the input buffer now */
+#define LOOM_PERFV_OCCUPANCY_MAX	0x04	/* RO 32: most flits it held at once */
+#define LOOM_PERFV_STALL_CYCLES		0x08	/* RO 64: cycles its head, past route
+						 * computation, waited for an output
+						 * VC, or its ready flits were not
+						 * switched
+						 */
+#define LOOM_PERFV_CREDIT_STARVED	0x10	/* RO 64: cycles a packet waited for
+						 * the credits of this output VC
+						 * only
+						 */
+#define LOOM_PERF_SIZE(ports)		(LOOM_PERF_PORT_BASE + (ports) * LOOM_PERF_PORT_REC_SIZE)
 
 /* ---- link block: lanes -------------------------------------------------- */
 #define LOOM_LINK_VERSION		LOOM_BLK_VER(1, 0)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The command-line conventions every loom tool keeps (loomctl, loom-fm,
-# loom-lab, loom-xfer and the benchmarks), without a kernel: -V and
+# loom-lab, loom-xfer, loom-sim, the card emulator loom-card, the
+# benchmarks, loom-bench and, where mpicc is, loom_osu), without a kernel: -V and
 # --version print "TOOL VERSION" (VERSION is the tree's), --help exits 0, a
 # misspelt option or command exits 2 naming the token and the right
 # spelling, an unknown one with no close spelling exits 2 naming it, and
@@ -12,13 +13,23 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 bin=${BUILD:-$top/build}/bin
 version=$(cat "$top/VERSION")
-tools="loomctl loom-fm loom-lab loom-xfer loom_put_lat loom_put_bw loom_get_lat loom_atomic_lat loom_barrier_lat loom_cable_bw loom_mr_reg"
+tools="loomctl loom-fm loom-lab loom-xfer loom-sim loom-card loom_put_lat loom_put_bw loom_get_lat loom_atomic_lat loom_barrier_lat loom_cable_bw loom_mr_reg"
 for t in $tools; do
 	if [ ! -x "$bin/$t" ]; then
 		echo "1..0 # SKIP $t not built (make)"
 		exit 4
 	fi
 done
+# loom-bench runs from the tree; loom_osu is built where mpicc is
+prog() {
+	if [ "$1" = loom-bench ]; then echo "$top/tools/bench/loom-bench"; else echo "$bin/$1"; fi
+}
+tools="$tools loom-bench"
+have_osu=false
+if command -v mpicc >/dev/null && [ -x "$bin/loom_osu" ]; then
+	tools="$tools loom_osu"
+	have_osu=true
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -26,14 +37,14 @@ trap 'rm -rf "$tmp"' EXIT
 usage() {
 	local tool=$1
 	shift
-	expect_usage_error "$bin/$tool" "$@"
+	expect_usage_error "$(prog "$tool")" "$@"
 }
 
-tap_plan 37
+tap_plan 49
 for t in $tools; do
-	a=$("$bin/$t" -V 2>&1)
+	a=$("$(prog "$t")" -V 2>&1)
 	r1=$?
-	b=$("$bin/$t" --version 2>&1)
+	b=$("$(prog "$t")" --version 2>&1)
 	r2=$?
 	if [ $r1 = 0 ] && [ $r2 = 0 ] && [ "$a" = "$t $version" ] && [ "$b" = "$a" ]; then
 		tap_ok "$t -V and --version: '$t $version'"
@@ -43,7 +54,7 @@ for t in $tools; do
 done
 ok=0
 for t in $tools; do
-	"$bin/$t" --help >"$tmp/o" 2>&1 && [ -s "$tmp/o" ] && ok=$((ok + 1))
+	"$(prog "$t")" --help >"$tmp/o" 2>&1 && [ -s "$tmp/o" ] && ok=$((ok + 1))
 done
 ntools=$(wc -w <<<"$tools")
 tap_check "--help of every tool exits 0 and prints ($ok of $ntools)" [ $ok = "$ntools" ]
@@ -72,4 +83,19 @@ usage loom_barrier_lat "--dev: not a card name" --dev sda
 usage loom_mr_reg "unknown option '--itres': did you mean '--iters'?" --itres 5
 usage loom_mr_reg "invalid --size '3x'" --size 3x
 usage loom_mr_reg "invalid --dev 'sda'" --dev sda
+usage loom_barrier_lat "unknown option or argument '--zzz'" --zzz
+usage loom_barrier_lat "option needs a value: '--iters'" --iters
+usage loom-sim "unknown option '--topolgy': did you mean '--topology'?" --topolgy x
+usage loom-card "unknown option '--lane-mpbs': did you mean '--lane-mbps'?" --lane-mpbs 3
+usage loom-card "option '--node' needs a value" --node
+usage loom-card "unknown option '--zzz'" --zzz
+usage loom-bench "unknown option '--itres': did you mean '--iters'?" --itres 3
+usage loom-bench "unexpected argument '5'" 5
+if $have_osu; then
+	usage loom_osu "unknown option '--verison': did you mean '--version'?" --verison
+	usage loom_osu "unknown benchmark 'latncy': did you mean 'latency'?" latncy
+	usage loom_osu "option -i needs a value" -i
+else
+	for i in 1 2 3; do tap_skip "loom_osu: not built (no mpicc)"; done
+fi
 tap_done

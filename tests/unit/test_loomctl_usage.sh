@@ -30,7 +30,7 @@ printf 'dest x port 0\n' >"$tmp/nan"
 printf 'port 0 phys 3\n' >"$tmp/nodest"
 printf 'dest 4 port sideways\n' >"$tmp/badport"
 
-tap_plan 57
+tap_plan 60
 usage 'dev set: nothing to set' dev set
 usage 'loomctl: unknown object "rute": did you mean "route"?' rute show
 usage 'loomctl: unknown object "xyzzy": objects are dev, route, port' xyzzy
@@ -61,7 +61,10 @@ usage 'vc set: dest 3: missing "vc 0|1"' vc set dest 3
 usage 'vc set: give either "port PORT ..." or "dest DEST vc V"' vc set port 1 dim 0 dest 3 vc 1
 usage 'vc set: dim "x" is neither a number nor "none"' vc set port 1 dim x
 usage 'vc set: dateline "yes" is neither on nor off' vc set port 1 dateline yes
-usage 'stats show: unknown keyword "-a": keywords are all' stats show -a
+usage 'stats show: unknown keyword "-a": keywords are all, port' stats show -a
+usage 'stats show: "port" needs a port number or host' stats show all port
+usage 'stats show: port "9" is neither a network port 0..7 nor host' stats show port 9
+usage 'stats show: port given twice' stats show port 1 port host
 usage 'key grant: usage: loomctl key grant [dev DEV] KEY user USER|group GROUP' key grant 5
 usage 'key grant: KEY "zz" is not a number' key grant zz user 0
 usage 'key revoke: no user "no-such-user-here"' key revoke 5 user no-such-user-here

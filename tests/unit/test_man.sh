@@ -20,7 +20,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-tap_plan 9
+tap_plan 10
 missing=
 for p in $man8; do [ -f "$build/man/man8/$p.8" ] || missing="$missing $p.8"; done
 for p in $man1; do [ -f "$build/man/man1/$p.1" ] || missing="$missing $p.1"; done
@@ -106,6 +106,10 @@ m=$(optcheck loom-fm loom-fm)
 tap_check "loom-fm(8) has every option of loom-fm --help (missing:${m:- none})" test -z "$m"
 m="$(optcheck loom-xfer loom-xfer)$(optcheck loom-sim loom-sim)$(optcheck loom_put_bw loom_put_lat)$(optcheck loom_cable_bw loom_cable_bw)$(optcheck loom_barrier_lat loom_barrier_lat)"
 tap_check "loom-xfer(1), loom-sim(1) and the benchmarks' page have every option of their --help (missing:${m:- none})" test -z "$m"
+m="$(optcheck loom-card loom-card)"
+[ -x "$build/bin/loom_osu" ] && m="$m$(optcheck loom_osu loom_osu)"
+m=$(echo $m)
+tap_check "loom-card(8) and loom_osu(1) have every option of their --help (missing:${m:- none})" test -z "$m"
 m=$(optcheck loom-lab loom-lab)
 labpage=$(MANWIDTH=200 man loom-lab 2>/dev/null | col -b)
 for c in start exec stop status check-log topology cut; do

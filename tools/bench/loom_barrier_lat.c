@@ -110,6 +110,19 @@ static uint32_t num_arg(const char *opt, const char *arg, uint32_t min, uint32_t
 	return (uint32_t)v;
 }
 
+/* the options that take a value, each in its short and long spelling */
+static bool opt_takes_value(const char *a)
+{
+	static const char *const with_value[] = { "-d", "--dev", "--device", "-b", "--bsu",
+						  "-n", "--iters", "-w", "--warmup", "-m",
+						  "--mode", "-T", "--timeout", NULL };
+
+	for (const char *const *o = with_value; *o; o++)
+		if (!strcmp(a, *o))
+			return true;
+	return false;
+}
+
 static void parse(int argc, char **argv, struct opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -131,7 +144,9 @@ static void parse(int argc, char **argv, struct opts *o)
 			o->eureka = true;
 		} else if (!strcmp(a, "-E") || !strcmp(a, "--eureka-wait")) {
 			o->eureka_wait = true;
-		} else if (!v && a[0] == '-') {
+		} else if (!opt_takes_value(a)) {
+			unknown(a);
+		} else if (!v) {
 			bad("option needs a value:", a);
 		} else if (!strcmp(a, "-d") || !strcmp(a, "--dev") || !strcmp(a, "--device")) {
 			o->device = cli_dev_path(v, o->dev_buf, sizeof(o->dev_buf));

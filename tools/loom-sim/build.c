@@ -328,7 +328,7 @@ static int build_packets(struct sim *s, char *err, size_t errlen)
 			 s->cfg.load * (s->cfg.burst_on + s->cfg.burst_off) / s->cfg.burst_on);
 		return -1;
 	}
-	if (s->cfg.measure == 0) {
+	if (s->cfg.measure == 0 && !s->cfg.nreplay) {
 		snprintf(err, errlen, "--cycles 0: the measurement window needs at least one cycle");
 		return -1;
 	}
@@ -363,7 +363,7 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 	s->busy_next = zalloc((size_t)n * (size_t)P, sizeof(int), &oom);
 	s->st.hist = zalloc(SIM_HIST_BINS, sizeof(uint64_t), &oom);
 	s->st.chan_flits = zalloc((size_t)n * (size_t)P, sizeof(uint64_t), &oom);
-	if (s->cfg.requests != SIM_PUT) {
+	if (sim_answers(s)) {
 		s->st.rtt_hist = zalloc(SIM_HIST_BINS, sizeof(uint64_t), &oom);
 		for (int i = 0; i < n && !oom; i++) {
 			struct sim_term *T = &s->term[i];
@@ -467,8 +467,14 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 	if (build_params(s, s->ports, err, errlen) || build_routes(s, err, errlen) ||
 	    build_packets(s, err, errlen))
 		return -1;
-	if (traffic_init(&s->traffic, c->pattern, s->g, c->seed, err, errlen))
+	if (traffic_init(&s->traffic, c->pattern, s->g, s->routes, c->seed, err, errlen))
 		return -1;
+	if (c->nreplay) {
+		if (replay_load(s, err, errlen))
+			return -1;
+		if (!s->cfg.measure)
+			s->cfg.measure = s->replay_end ? s->replay_end : 1;
+	}
 	s->rt = zalloc((size_t)s->nodes * 2 * s->rt_entries, sizeof(uint32_t), &oom);
 	s->port_cfg = zalloc((size_t)s->nodes * LOOM_MAX_PORTS, sizeof(uint32_t), &oom);
 	s->start_vc1 = zalloc((size_t)s->nodes * ((s->rt_entries + 31) / 32), sizeof(uint32_t),
@@ -488,6 +494,7 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 
 void sim_free(struct sim *s)
 {
+	replay_free(s);
 	for (int i = 0; s->r && i < s->nodes; i++)
 		router_free(s->r[i]);
 	for (int i = 0; s->term && i < s->nodes; i++) {

@@ -34,7 +34,8 @@ static const char usage_text[] =
 "                [--no-datelines] [--no-adaptive] [--ties split|plus]\n"
 "                [--vc-assign balanced|crossing] [--allow-deadlock]\n"
 "                [--format text|csv|json] [-j]\n"
-"                [--channels] [--trace FILE] [--no-skip] [--saturation]\n"
+"                [--channels] [--trace FILE] [--replay FILE]... [--no-skip]\n"
+"                [--saturation]\n"
 "                [--progress] [--plot PREFIX]\n"
 "       loom-sim --bench\n"
 "       loom-sim --validate [--quick]\n"
@@ -67,7 +68,9 @@ static const char usage_text[] =
 "                     nodes (default: the nodes rounded up to 32; the card\n"
 "                     has 1024)\n"
 "  --pattern P        uniform (default), permutation, transpose, bitcomp,\n"
-"                     tornado, neighbour, hotspot[:NODE[:FRACTION]]\n"
+"                     bitrev, shuffle, tornado, neighbour,\n"
+"                     hotspot[:NODE[:FRACTION]], alltoall, worstcase (the\n"
+"                     permutation that loads one channel most)\n"
 "  --load L           offered load, flits per node per cycle, 0 < L <= 1\n"
 "                     (default 0.1); Bernoulli packet arrivals\n"
 "  --burst ON:OFF     on/off (bursty) arrivals instead: each terminal is on\n"
@@ -93,6 +96,10 @@ static const char usage_text[] =
 "                     deadlock (default 5000)\n"
 "  --format F         text (default), csv, json; -j is --format json\n"
 "  --channels         text: every channel's flits and utilisation\n"
+"  --replay FILE      send the requests a card recorded (loom-card --record)\n"
+"                     instead of a pattern, open loop, at their cycles; once\n"
+"                     per card's file; measures the whole trace unless\n"
+"                     --warmup/--cycles say otherwise\n"
 "  --trace FILE       a line per delivered packet: source, destination,\n"
 "                     created, delivered, hops, latency, flits ('-': stderr)\n"
 "  --no-skip          clock every router every cycle (same results, slower)\n"
@@ -119,6 +126,8 @@ struct cli {
 	struct sim_config cfg;
 	enum sim_format format;
 	bool channels, bench, seeded, saturation, validate, quick;
+	bool warmup_set, cycles_set;
+	const char *traffic_opt;	/* the last option that shapes generated traffic */
 	const char *trace, *plot;
 };
 
@@ -197,7 +206,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
 		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
 		O_TIES, O_VCASSIGN, O_RT_ENTRIES, O_VALIDATE, O_QUICK, O_PLOT, O_REQUESTS, O_RESPFLITS,
-		O_OUTSTANDING, O_RESPQUEUE, O_CLASSES,
+		O_OUTSTANDING, O_RESPQUEUE, O_CLASSES, O_REPLAY,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
@@ -233,6 +242,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "plot", required_argument, NULL, O_PLOT },
 		{ "no-skip", no_argument, NULL, O_NOSKIP },
 		{ "trace", required_argument, NULL, O_TRACE },
+		{ "replay", required_argument, NULL, O_REPLAY },
 		{ "saturation", no_argument, NULL, O_SAT },
 		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "help", no_argument, NULL, 'h' },
@@ -246,6 +256,12 @@ static int parse_args(int argc, char **argv, struct cli *a)
 
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":jhV", longopts, NULL)) != -1) {
+		for (int k = 0; longopts[k].name; k++)
+			if (longopts[k].val == ch && (ch == O_PATTERN || ch == O_LOAD ||
+						      ch == O_PFLITS || ch == O_BURST ||
+						      ch == O_REQUESTS || ch == O_SAT ||
+						      ch == O_VALIDATE || ch == O_BENCH))
+				a->traffic_opt = longopts[k].name;
 		switch (ch) {
 		case O_TOPO:
 			c->topology = optarg;
@@ -367,8 +383,10 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		case O_WARMUP:
 			if (parse_u64("--warmup", optarg, &c->warmup))
 				return CLI_EXIT_USAGE;
+			a->warmup_set = true;
 			break;
 		case O_CYCLES:
+			a->cycles_set = true;
 			if (parse_u64("--cycles", optarg, &c->measure))
 				return CLI_EXIT_USAGE;
 			if (!c->measure)
@@ -426,6 +444,11 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		case O_TRACE:
 			a->trace = optarg;
 			break;
+		case O_REPLAY:
+			if (c->nreplay == SIM_MAX_REPLAY)
+				return usage_error("--replay %s: at most 1024 trace files", optarg);
+			c->replay[c->nreplay++] = optarg;
+			break;
 		case O_SAT:
 			a->saturation = true;
 			break;
@@ -448,6 +471,16 @@ static int parse_args(int argc, char **argv, struct cli *a)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (c->nreplay && a->traffic_opt)
+		return usage_error("--%s: with --replay the terminals send the recorded requests",
+				   a->traffic_opt);
+	if (c->nreplay) {
+		/* the whole trace is the measurement, unless told otherwise */
+		if (!a->warmup_set)
+			c->warmup = 0;
+		if (!a->cycles_set)
+			c->measure = 0;
+	}
 	return 0;
 }
 

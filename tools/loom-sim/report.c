@@ -77,13 +77,18 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 		"zero-load, %u routing entries); links %u cycles\n", s->cfg.router, org_name(p),
 		p->vcs, p->flit_bytes, p->buf_depth, router_zero_load_latency(p), s->rt_entries,
 		s->cfg.link_latency);
-	if (s->cfg.burst_on > 0)
+	if (s->replay)
+		fprintf(out, "traffic    replay of %d trace files, %llu requests (open loop), ",
+			s->cfg.nreplay, (unsigned long long)replay_requests(s));
+	else if (s->cfg.burst_on > 0)
 		fprintf(out, "traffic    %s, on/off (on %g, off %g cycles) %.4g flits/node/cycle, ",
 			s->cfg.pattern, s->cfg.burst_on, s->cfg.burst_off, s->cfg.load);
 	else
 		fprintf(out, "traffic    %s, Bernoulli %.4g flits/node/cycle, ", s->cfg.pattern,
 			s->cfg.load);
-	if (s->cfg.n_sizes) {
+	if (s->replay) {
+		fprintf(out, "sizes as recorded\n");
+	} else if (s->cfg.n_sizes) {
 		fprintf(out, "packets of");
 		for (unsigned int k = 0; k < s->cfg.n_sizes; k++)
 			fprintf(out, "%s %u (weight %u)", k ? "," : "", s->cfg.sizes[k],
@@ -92,6 +97,9 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 	} else {
 		fprintf(out, "%u-flit packets\n", s->packet_flits);
 	}
+	if (s->traffic.kind == PAT_WORSTCASE)
+		fprintf(out, "worst case  %d of the permutation's flows cross node %d port %d\n",
+			s->traffic.worst_flows, s->traffic.worst_node, s->traffic.worst_port);
 	if (s->cfg.requests != SIM_PUT)
 		fprintf(out, "requests   %s, %u-flit responses on the %s, at most %u outstanding, "
 			"response queue %u\n", sim_requests_name(s->cfg.requests), s->response_flits,
@@ -107,7 +115,7 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 		"%.2f hops avg)\n", m->lat_avg, (unsigned long long)m->p50,
 		(unsigned long long)m->p99, (unsigned long long)(st->all.packets ? st->all.max : 0),
 		(unsigned long long)st->all.packets, m->hops_avg);
-	if (s->cfg.requests != SIM_PUT)
+	if (sim_answers(s))
 		fprintf(out, "round trip avg %.2f, p50 %llu, p99 %llu, max %llu cycles (%llu requests)\n",
 			m->rtt_avg, (unsigned long long)m->rtt_p50, (unsigned long long)m->rtt_p99,
 			(unsigned long long)m->rtt_max, (unsigned long long)st->rtt.packets);
@@ -200,7 +208,13 @@ static void json(FILE *out, const struct sim *s, const struct summary *m, const 
 		s->cfg.router, org_name(p), p->vcs, p->flit_bytes, p->buf_depth,
 		router_zero_load_latency(p), s->rt_entries);
 	fprintf(out, "  \"link_latency\": %u,\n  \"pattern\": ", s->cfg.link_latency);
-	sim_json_string(out, s->cfg.pattern);
+	sim_json_string(out, s->replay ? "replay" : s->cfg.pattern);
+	if (s->replay)
+		fprintf(out, ",\n  \"replay\": {\"files\": %d, \"requests\": %llu}", s->cfg.nreplay,
+			(unsigned long long)replay_requests(s));
+	if (s->traffic.kind == PAT_WORSTCASE)
+		fprintf(out, ",\n  \"worst_channel\": {\"node\": %d, \"port\": %d, \"flows\": %d}",
+			s->traffic.worst_node, s->traffic.worst_port, s->traffic.worst_flows);
 	fprintf(out, ",\n  \"load\": %.6g,\n  \"packet_flits\": %u,\n  \"seed\": %llu,\n",
 		s->cfg.load, s->packet_flits, (unsigned long long)s->cfg.seed);
 	fprintf(out, "  \"packet_sizes\": [");

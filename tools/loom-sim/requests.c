@@ -32,6 +32,11 @@ uint8_t sim_response_type(uint8_t type)
 	return type == LOOM_PKT_AMO_REQ ? LOOM_PKT_AMO_RESP : LOOM_PKT_GET_RESP;
 }
 
+bool sim_answers(const struct sim *s)
+{
+	return s->cfg.requests != SIM_PUT || s->cfg.nreplay;
+}
+
 int sim_requests_build(struct sim *s, char *err, size_t errlen)
 {
 	const struct sim_config *c = &s->cfg;
@@ -42,7 +47,7 @@ int sim_requests_build(struct sim *s, char *err, size_t errlen)
 	s->inject_vc = LOOM_VC_REQ0;
 	s->resp_vc = LOOM_VC_REQ0;
 	s->response_flits = c->response_flits ? c->response_flits : min_flits;
-	if (c->requests == SIM_PUT)
+	if (!sim_answers(s))
 		return 0;
 	if (s->response_flits < min_flits || s->response_flits > max_flits) {
 		snprintf(err, errlen, "--response-flits %u: with %u-byte flits a packet has %u..%u "

@@ -25,6 +25,7 @@
 #include "graph.h"
 #include "routes.h"
 
+#include "replay.h"
 #include "rng.h"
 #include "traffic.h"
 
@@ -84,6 +85,12 @@ struct sim_config {
 	bool no_skip;			/* clock every router every cycle (checks the active set) */
 	FILE *trace;			/* a line per delivered packet, or NULL */
 	/*
+	 * Recorded traces to replay instead of the pattern (replay.h); with
+	 * measure 0 the measurement lasts until the last recorded request.
+	 */
+	const char *replay[SIM_MAX_REPLAY];
+	int nreplay;
+	/*
 	 * A run spread over ranks (dist.c, the MPI variant): this process
 	 * steps nodes [N * rank / ranks, N * (rank + 1) / ranks); NULL dist:
 	 * one process, every node.
@@ -102,6 +109,7 @@ struct sim_pkt {
 	uint32_t dst;
 	uint16_t flits;
 	uint8_t type;			/* enum loom_pkt_type */
+	uint8_t resp_flits;		/* a replayed request: its answer's size; 0: the default */
 };
 
 /* A ring of packets: the source queue (grows) or the response queue (fixed). */
@@ -211,6 +219,8 @@ struct sim {
 	unsigned int resp_vc;			/* responses */
 	unsigned int response_flits;
 	struct sim_traffic traffic;
+	struct sim_replay *replay;		/* [terminals] with --replay, else NULL */
+	uint64_t replay_end;			/* the cycle after the last replayed request */
 	/* the tables, per node, as loom-fm's plan writes them */
 	uint32_t *rt, *port_cfg, *start_vc1;
 	unsigned int rt_entries;
@@ -285,6 +295,8 @@ bool sim_is_request(uint8_t type);
 bool sim_is_response(uint8_t type);
 /* The response type answering request @type. */
 uint8_t sim_response_type(uint8_t type);
+/* Whether terminals answer requests: --requests get or amo, or a replay. */
+bool sim_answers(const struct sim *s);
 /* Check the request options and set the VCs and sizes; 0 or -1 with @err. */
 int sim_requests_build(struct sim *s, char *err, size_t errlen);
 

@@ -193,6 +193,31 @@ static int enqueue(struct sim *s, struct sim_term *T, uint64_t created, int dst)
 	return 0;
 }
 
+/* The cycle of terminal @i's next recorded request, or UINT64_MAX. */
+static uint64_t replay_next(const struct sim *s, int i)
+{
+	const struct sim_replay *r = &s->replay[i];
+
+	return r->next < r->n ? r->rec[r->next].cycle : UINT64_MAX;
+}
+
+/* Queue terminal @i's next recorded request, due now. */
+static int replay_enqueue(struct sim *s, int i, struct sim_term *T)
+{
+	struct sim_replay *r = &s->replay[i];
+	const struct sim_replay_rec *rec = &r->rec[r->next++];
+	struct sim_pkt p = {
+		.created = rec->cycle, .dst = rec->dst, .flits = rec->flits, .type = rec->type,
+		.resp_flits = rec->resp_flits,
+	};
+
+	if (queue_push(&T->src, &p, true))
+		return -1;
+	count_created(s, &p);
+	T->next_gen = replay_next(s, i);
+	return 0;
+}
+
 static void put16(uint8_t *b, uint16_t v)
 {
 	b[0] = (uint8_t)v;
@@ -225,6 +250,7 @@ static void make_header(const struct sim *s, int src, const struct sim_pkt *p, u
 	put16(h + 2, (uint16_t)payload_of(s, p->flits));
 	put16(h + 4, (uint16_t)p->dst);
 	put16(h + 8, (uint16_t)src);
+	h[12] = p->resp_flits;		/* the simulator's own use of dst_ctx */
 	for (int i = 0; i < 8; i++) {
 		h[32 + i] = (uint8_t)(p->created >> (8 * i));
 		h[40 + i] = (uint8_t)(p->req_created >> (8 * i));
@@ -300,7 +326,8 @@ static void answer(struct sim *s, struct sim_term *T, const uint8_t *h, uint64_t
 {
 	struct sim_pkt p = {
 		.created = t, .req_created = get64(h + 32), .dst = get16(h + 8),
-		.flits = (uint16_t)s->response_flits, .type = sim_response_type(h[0]),
+		.flits = (uint16_t)(h[12] ? h[12] : s->response_flits),
+		.type = sim_response_type(h[0]),
 	};
 
 	queue_push(&T->resp, &p, false);
@@ -438,13 +465,18 @@ static int terminal_step(struct sim *s, int i, uint64_t t)
 		T->credits[v] += in->back.credits[v];
 		in->back.credits[v] = 0;
 	}
-	if (s->cfg.requests != SIM_PUT && sink_held(s, i, T, out, t))
+	if (sim_answers(s) && sink_held(s, i, T, out, t))
 		touched = true;
 	if (out->fwd.valid) {
 		sink_or_hold(s, i, T, out, t);
 		touched = true;
 	}
 	while (T->next_gen <= t) {
+		if (s->replay) {
+			if (replay_enqueue(s, i, T))
+				return -1;
+			continue;
+		}
 		if (enqueue(s, T, T->next_gen, traffic_dest(&s->traffic, i, &T->rng)))
 			return -1;
 		T->next_gen = next_creation(s, T, T->next_gen);
@@ -705,7 +737,11 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 		uint64_t ne = router_next_event(s->r[i]);
 
 		/* switches (beyond the terminals) never create packets */
-		s->term[i].next_gen = i < s->terminals ? first_creation(s, &s->term[i]) : UINT64_MAX;
+		if (s->replay)
+			s->term[i].next_gen = i < s->terminals ? replay_next(s, i) : UINT64_MAX;
+		else
+			s->term[i].next_gen = i < s->terminals ? first_creation(s, &s->term[i]) :
+				UINT64_MAX;
 		/* registers set while building (ports down) count as events */
 		if (ne != ROUTER_NEVER) {
 			s->wake[i] = ne;

@@ -138,6 +138,8 @@ extern struct nla_policy lc_port_policy[];
 extern struct nla_policy lc_vct_policy[];
 extern struct nla_policy lc_stats_policy[];
 extern struct nla_policy lc_drops_policy[];
+extern struct nla_policy lc_perf_port_policy[];
+extern struct nla_policy lc_perf_policy[];
 extern struct nla_policy lc_key_policy[];
 
 /* route.c: shared with monitor.c */

@@ -32,6 +32,8 @@ struct nla_policy lc_policy[LOOM_ATTR_MAX + 1] = {
 	[LOOM_ATTR_STATS] = { .type = NLA_NESTED },
 	[LOOM_ATTR_DROPS] = { .type = NLA_NESTED },
 	[LOOM_ATTR_KEY] = { .type = NLA_NESTED },
+	[LOOM_ATTR_PERF_PORT] = { .type = NLA_NESTED },
+	[LOOM_ATTR_PERF] = { .type = NLA_NESTED },
 };
 
 struct nla_policy lc_route_policy[LOOM_ATTR_ROUTE_MAX + 1] = {
@@ -82,6 +84,27 @@ struct nla_policy lc_stats_policy[LOOM_ATTR_STATS_MAX + 1] = {
 	[LOOM_ATTR_STATS_DETERMINISTIC] = { .type = NLA_U64 },
 	[LOOM_ATTR_STATS_DROPS_DISABLED] = { .type = NLA_U64 },
 	[LOOM_ATTR_STATS_DROPS_DEAD] = { .type = NLA_U64 },
+	[LOOM_ATTR_STATS_HOST] = { .type = NLA_FLAG },
+	[LOOM_ATTR_STATS_OCCUPANCY] = { .type = NLA_U32 },
+	[LOOM_ATTR_STATS_OCCUPANCY_MAX] = { .type = NLA_U32 },
+	[LOOM_ATTR_STATS_STALL_CYCLES] = { .type = NLA_U64 },
+	[LOOM_ATTR_STATS_CREDIT_STARVED] = { .type = NLA_U64 },
+};
+
+struct nla_policy lc_perf_port_policy[LOOM_ATTR_PERF_PORT_MAX + 1] = {
+	[LOOM_ATTR_PERF_PORT_INDEX] = { .type = NLA_U32 },
+	[LOOM_ATTR_PERF_PORT_HOST] = { .type = NLA_FLAG },
+	[LOOM_ATTR_PERF_PORT_FLITS_IN] = { .type = NLA_U64 },
+	[LOOM_ATTR_PERF_PORT_FLITS_OUT] = { .type = NLA_U64 },
+	[LOOM_ATTR_PERF_PORT_PKTS_IN] = { .type = NLA_U64 },
+	[LOOM_ATTR_PERF_PORT_PKTS_OUT] = { .type = NLA_U64 },
+};
+
+struct nla_policy lc_perf_policy[LOOM_ATTR_PERF_MAX + 1] = {
+	[LOOM_ATTR_PERF_CYCLES] = { .type = NLA_U64 },
+	[LOOM_ATTR_PERF_CLOCK_KHZ] = { .type = NLA_U32 },
+	[LOOM_ATTR_PERF_VA_CONFLICTS] = { .type = NLA_U64 },
+	[LOOM_ATTR_PERF_SA_CONFLICTS] = { .type = NLA_U64 },
 };
 
 struct nla_policy lc_drops_policy[LOOM_ATTR_DROPS_MAX + 1] = {

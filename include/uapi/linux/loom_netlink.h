@@ -63,11 +63,33 @@
  *   LOOM_ATTR_VCT_DEST          u32     VC_SET of one destination's start VC:
  *   LOOM_ATTR_VCT_VC            u32       with VCT_VC 0 or 1
  *   LOOM_ATTR_STATS             nest    counters of one (port, VC):
- *     LOOM_ATTR_STATS_PORT        u32
+ *     LOOM_ATTR_STATS_PORT        u32     network port, or the host port
+ *                                         (DEV_N_PORTS, with STATS_HOST)
  *     LOOM_ATTR_STATS_VC          u32     LOOM_VC_* of <loom_hw/packet.h>
  *     LOOM_ATTR_STATS_TX_PKTS     u64     ... one u64 per LOOM_CNTR_* register
  *     LOOM_ATTR_STATS_TX_BYTES, _RX_PKTS, _CREDIT_STALLS, _ADAPTIVE,
- *     _DETERMINISTIC, _DROPS_DISABLED, _DROPS_DEAD
+ *     _DETERMINISTIC, _DROPS_DISABLED, _DROPS_DEAD  (network ports only)
+ *     LOOM_ATTR_STATS_HOST        flag    the record is the host port's (it
+ *                                         has only the PERF values below)
+ *     the PERF block's (port, VC) record, when the card has one and the VC
+ *     is one of its N_VCS (LOOM_BLK_PERF, one snapshot per dump):
+ *     LOOM_ATTR_STATS_OCCUPANCY   u32     flits in the input buffer
+ *     LOOM_ATTR_STATS_OCCUPANCY_MAX u32   most flits it held at once
+ *     LOOM_ATTR_STATS_STALL_CYCLES u64    cycles a ready head or flit of the
+ *                                         input VC could not move
+ *     LOOM_ATTR_STATS_CREDIT_STARVED u64  cycles a packet waited only for the
+ *                                         credits of the output VC
+ *   LOOM_ATTR_PERF_PORT         nest    PERF block: one router port:
+ *     LOOM_ATTR_PERF_PORT_INDEX   u32     network port, or the host port
+ *                                         (DEV_N_PORTS, with PERF_PORT_HOST)
+ *     LOOM_ATTR_PERF_PORT_HOST    flag
+ *     LOOM_ATTR_PERF_PORT_FLITS_IN, _FLITS_OUT, _PKTS_IN, _PKTS_OUT  u64
+ *   LOOM_ATTR_PERF              nest    PERF block: the router:
+ *     LOOM_ATTR_PERF_CYCLES       u64     clock cycles since card reset
+ *     LOOM_ATTR_PERF_CLOCK_KHZ    u32     the clock they count
+ *     LOOM_ATTR_PERF_VA_CONFLICTS u64     VC requests that lost VC allocation
+ *     LOOM_ATTR_PERF_SA_CONFLICTS u64     switch arbitrations with more than
+ *                                         one requester
  *   LOOM_ATTR_DROPS             nest    card-wide drops by cause (u64 each):
  *     LOOM_ATTR_DROPS_KEY, _BOUNDS, _NO_CTX, _NO_ROUTE, _HOP_LIMIT,
  *     _MALFORMED, _MAINT_LOST, _BSU_KEY
@@ -123,7 +145,11 @@
  *   LOOM_CMD_VC_SET      DEV_INDEX, [VCT_PORT...], [VCT_START_VC1 |
  *                        VCT_DEST + VCT_VC]; CAP_NET_ADMIN
  *   LOOM_CMD_STATS_GET   dump: DEV_INDEX -> one STATS per (port, VC), then one
- *                        DROPS
+ *                        DROPS; with a PERF block: first a counter snapshot
+ *                        (-ETIMEDOUT when the card takes none within 1 s),
+ *                        STATS of the host port's VCs after the network
+ *                        ports', then one PERF_PORT per router port and one
+ *                        PERF before DROPS
  *   LOOM_CMD_MAINT       DEV_INDEX, MAINT{OP, ROUTE, ADDR, [VALUE],
  *                        [TIMEOUT_MS], [RETRIES]} -> DEV_INDEX, MAINT{...};
  *                        retries with a new sequence id after each timeout,
@@ -221,6 +247,8 @@ enum loom_nl_attr {
 	LOOM_ATTR_MAINT,
 	LOOM_ATTR_KEY,
 	LOOM_ATTR_BSU,
+	LOOM_ATTR_PERF_PORT,
+	LOOM_ATTR_PERF,
 
 	__LOOM_ATTR_MAX,
 	LOOM_ATTR_MAX = __LOOM_ATTR_MAX - 1
@@ -291,9 +319,40 @@ enum loom_nl_stats_attr {
 	LOOM_ATTR_STATS_DETERMINISTIC,
 	LOOM_ATTR_STATS_DROPS_DISABLED,
 	LOOM_ATTR_STATS_DROPS_DEAD,
+	LOOM_ATTR_STATS_HOST,
+	LOOM_ATTR_STATS_OCCUPANCY,
+	LOOM_ATTR_STATS_OCCUPANCY_MAX,
+	LOOM_ATTR_STATS_STALL_CYCLES,
+	LOOM_ATTR_STATS_CREDIT_STARVED,
 
 	__LOOM_ATTR_STATS_MAX,
 	LOOM_ATTR_STATS_MAX = __LOOM_ATTR_STATS_MAX - 1
+};
+
+enum loom_nl_perf_port_attr {
+	LOOM_ATTR_PERF_PORT_UNSPEC,
+	LOOM_ATTR_PERF_PORT_PAD,
+	LOOM_ATTR_PERF_PORT_INDEX,
+	LOOM_ATTR_PERF_PORT_HOST,
+	LOOM_ATTR_PERF_PORT_FLITS_IN,
+	LOOM_ATTR_PERF_PORT_FLITS_OUT,
+	LOOM_ATTR_PERF_PORT_PKTS_IN,
+	LOOM_ATTR_PERF_PORT_PKTS_OUT,
+
+	__LOOM_ATTR_PERF_PORT_MAX,
+	LOOM_ATTR_PERF_PORT_MAX = __LOOM_ATTR_PERF_PORT_MAX - 1
+};
+
+enum loom_nl_perf_attr {
+	LOOM_ATTR_PERF_UNSPEC,
+	LOOM_ATTR_PERF_PAD,
+	LOOM_ATTR_PERF_CYCLES,
+	LOOM_ATTR_PERF_CLOCK_KHZ,
+	LOOM_ATTR_PERF_VA_CONFLICTS,
+	LOOM_ATTR_PERF_SA_CONFLICTS,
+
+	__LOOM_ATTR_PERF_MAX,
+	LOOM_ATTR_PERF_MAX = __LOOM_ATTR_PERF_MAX - 1
 };
 
 enum loom_nl_drops_attr {

@@ -31,7 +31,7 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ] || [ ! -x "$ops"
 	echo "1..0 # SKIP loom-lab, loom-card or distrust_ops not built (make -C kmod tests)"
 	exit 4
 fi
-tap_plan 27
+tap_plan 29
 lab_start_test "lab with 1 host starts (no module)" --hosts 1 --no-module
 if ! card_regs_open 0; then
 	tap_fail "the emulator's register memfd is found"
@@ -71,7 +71,8 @@ ports=$(card_blk 4)
 ctxb=$(card_blk 5)
 db=$(card_blk 6)
 bsu=$(card_blk 8)
-tap_diag "blocks: ROUTER $router PORTS $ports CTX $ctxb DOORBELL $db BSU $bsu"
+perf=$(card_blk 14)
+tap_diag "blocks: ROUTER $router PORTS $ports CTX $ctxb DOORBELL $db BSU $bsu PERF $perf"
 ctx0_state=$((ctxb + 0x40 + 0x2c))
 
 # ---- geometry refused at bind ------------------------------------------
@@ -99,6 +100,16 @@ card_wr32 $((bsu + 0x14)) $((0x100000 - 0x1000))
 refused "BSU pages past the end of the BAR are refused" \
 	'block BSU register PAGE_AREA .* reads 1044480 .*inside the 0x100000-byte register space'
 card_wr32 $((bsu + 0x14)) "$barea"
+
+pvcs=$(card_rd32 $((perf + 0x14))) phost=$(card_rd32 $((perf + 0x1c)))
+card_wr32 $((perf + 0x14)) 9
+refused "PERF with 9 VCs per port is refused: N_VCS, its value and the limit 1..8" \
+	"block PERF register N_VCS \\(offset $(printf '%#x' $((perf + 0x14)))\\) reads 9 \\(0x9\\), limit: 1..8"
+card_wr32 $((perf + 0x14)) "$pvcs"
+card_wr32 $((perf + 0x1c)) 0
+refused "PERF naming network port 0 the host port is refused: HOST_PORT, its value and the limit" \
+	"block PERF register HOST_PORT .* reads 0 \\(0x0\\), limit: exactly $phost \\(the last record\\)"
+card_wr32 $((perf + 0x1c)) "$phost"
 
 expect "with the window restored the card binds" 'loom0: lab back end' "$(rebind)"
 

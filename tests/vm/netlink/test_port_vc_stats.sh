@@ -6,7 +6,8 @@
 # set down/up and fault on/off with the port shown disabled, a
 # PORT_CHANGED event in monitor for each change, traffic to a disabled
 # port discarded and counted; vc show/set and bad port, dim, VC and dest;
-# stats after traffic (-a, -j, drops by cause); route load: a round trip
+# stats after traffic (-a, -j, drops by cause) with the performance
+# counters (router, ports, per VC, one port); route load: a round trip
 # equals route show, an event, bad files and a refused table change
 # nothing; key grant/revoke/show and bad keys, users, duplicates; debugfs
 # regs and contexts; a clean kernel log.
@@ -26,7 +27,7 @@ if ! command -v jq >/dev/null; then
 	exit 4
 fi
 
-tap_plan 39
+tap_plan 44
 lab_start_test "lab with 2 hosts starts and loads loom.ko" --hosts 2 \
 	${LOOM_MODULE:+--module "$LOOM_MODULE"}
 
@@ -192,8 +193,9 @@ ok_if "after 64 KiB to node 1, stats -j counts packets sent on port $port1 and h
 	'[ $recv_rc = 0 ] && [ "$(jq "[.counters[] | select(.port == $port1) | .tx_pkts] | add" "$out/o")" -ge 64 ] &&
 	[ "$(jq ".drops | keys | length" "$out/o")" = 8 ]'
 lc -j stats show all
-nrec=$(jq '.counters | length' "$out/o")
-nvc=$(jq '[.counters[] | .vc] | max + 1' "$out/o")
+nrec=$(jq '[.counters[] | select(.host | not)] | length' "$out/o")
+nvc=$(jq '[.counters[] | select(.host | not) | .vc] | max + 1' "$out/o")
+cp "$out/o" "$out/perf1"
 lc stats show
 a=$(cat "$out/o")
 lc stats show all
@@ -201,6 +203,26 @@ ok_if "stats hides all-zero rows, stats show all shows 2 ports x $nvc VCs, both 
 	'[ "$nrec" = $((2 * nvc)) ] && [ "$(grep -c "^    port [01] vc [0-9] " <<<"$a")" -lt "$nrec" ] &&
 	[ "$(grep -c "^    port [01] vc [0-9] " "$out/o")" = "$nrec" ] &&
 	tail -n 1 "$out/o" | grep -q "^    drops: key [0-9]* bounds [0-9]* no_ctx [0-9]* no_route [0-9]* hop_limit [0-9]* malformed [0-9]* maint_lost [0-9]* bsu_key [0-9]*$"'
+
+# ---- performance counters (the PERF block, one snapshot per dump) -------
+p1=$out/perf1
+ok_if "stats -j: a router object with cycles and clock_khz, 3 port rows (2 network, host last), host rows for every PERF VC" \
+	'[ "$(jq "[.router.cycles > 0, .router.clock_khz > 0, (.ports | length), ([.ports[] | select(.host)] | map(.port)), ([.counters[] | select(.host)] | length > 0)]" -c "$p1")" = "[true,true,3,[2],true]" ]'
+ok_if "the 64 KiB left card 0: host port pkts_in and port $port1 pkts_out >= 256, each the COUNTERS tx_pkts of port $port1, flits >= packets on every port" \
+	'[ "$(jq "(.ports[] | select(.port == $port1) | .pkts_out) == ([.counters[] | select(.port == $port1 and (.host | not)) | .tx_pkts] | add)" "$p1")" = true ] &&
+	[ "$(jq "[(.ports[] | select(.port == $port1) | .pkts_out >= 256), (.ports[] | select(.host) | .pkts_in >= 256)] | all" "$p1")" = true ] &&
+	[ "$(jq "[.ports[] | .flits_in >= .pkts_in and .flits_out >= .pkts_out] | all" "$p1")" = true ] ||
+	{ tap_diag "$(jq -c ".ports, .router" "$p1")"; false; }'
+ok_if "idle card: every input buffer empty, a high-water mark > 0 somewhere, stall and credit-starved cycles on every row of the PERF VCs (3 ports of them)" \
+	'[ "$(jq "[([.counters[] | .occupancy // 0] | add) == 0, ([.counters[] | .occupancy_max // 0] | max) > 0, ([.counters[] | select(has(\"occupancy\")) | has(\"stall_cycles\") and has(\"credit_starved\")] | all), ([.counters[] | select(has(\"occupancy\"))] | length) == 3 * ([.counters[] | select(.host)] | length)]" -c "$p1")" = "[true,true,true,true]" ] ||
+	{ tap_diag "$(jq -c "[.counters[] | [.port, .vc, .occupancy, .occupancy_max, .stall_cycles, .credit_starved]]" "$p1")"; false; }'
+lc -j stats show port host
+ok_if "stats show port host: only the host port rows; the cycle counter advanced since the last dump" \
+	'[ "$(jq "[([.counters[] | .host] | all), ([.ports[] | .host] | all), (.ports | length), (.router.cycles > $(jq .router.cycles "$p1"))]" -c "$out/o")" = "[true,true,1,true]" ]'
+lc stats show
+ok_if "stats show (text): per port rows with flits and packets, then the router line" \
+	'[ "$(grep -cE "^    port [0-9]( host)? flits_in [0-9]+ flits_out [0-9]+ pkts_in [0-9]+ pkts_out [0-9]+$" "$out/o")" = 3 ] &&
+	grep -qE "^    router: cycles [0-9]+ clock_khz [0-9]+ va_conflicts [0-9]+ sa_conflicts [0-9]+$" "$out/o"'
 
 # ---- route load ----------------------------------------------------------
 g 'loomctl route show > /tmp/pv-rt1; loomctl route set 7 port 1 adaptive phys_dest 9;

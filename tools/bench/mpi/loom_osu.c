@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
+
 #define WINDOW		64	/* messages in flight per iteration of bw and bibw */
 #define WINDOW_LARGE	32	/* put_bw's window above LARGE bytes, as OSU's */
 #define LARGE		8192
@@ -46,7 +48,8 @@ static void usage(FILE *f)
 		"             MPI_Win_unlock around each), fence (MPI_Win_fence)\n"
 		"  -w WIN     window creation: allocate (MPI_Win_allocate, default) or\n"
 		"             create (MPI_Win_create on malloc'd memory)\n"
-		"  -h         this text\n"
+		"  -h, --help     this text\n"
+		"  -V, --version  the version\n"
 		"One-sided benchmarks check every byte of the last transfer of each size.\n"
 		"Exit status: 0 success, 1 a transfer delivered wrong bytes, 2 usage error.\n",
 		WINDOW, WINDOW_LARGE, LARGE);
@@ -433,9 +436,9 @@ static int run_one_sided(const char *what)
 }
 
 static const char *const benchmarks[] = {
-	"latency", "bw", "bibw", "allreduce", "barrier", "put", "get", "put_bw",
+	"latency", "bw", "bibw", "allreduce", "barrier", "put", "get", "put_bw", NULL,
 };
-#define NBENCH	(sizeof(benchmarks) / sizeof(benchmarks[0]))
+#define NBENCH	(sizeof(benchmarks) / sizeof(benchmarks[0]) - 1)
 
 static int bench_index(const char *name)
 {
@@ -476,8 +479,19 @@ static const char *parse_args(int argc, char **argv, int *first, int *help)
 			*help = 1;
 			return NULL;
 		}
+		if (cli_is_version(o)) {
+			*help = 2;
+			return NULL;
+		}
 		if (strlen(o) != 2 || !strchr("mixsw", o[1])) {
-			snprintf(err, sizeof(err), "unknown option '%s'", o);
+			static const char *const opts[] = { "--help", "--version", NULL };
+			const char *near = cli_suggest(o, opts);
+
+			if (near)
+				snprintf(err, sizeof(err), "unknown option '%.60s': did you mean '%s'?",
+					 o, near);
+			else
+				snprintf(err, sizeof(err), "unknown option '%.60s'", o);
 			return err;
 		}
 		if (!arg) {
@@ -525,7 +539,13 @@ bad_value:
 		int k = bench_index(argv[i]);
 
 		if (k < 0) {
-			snprintf(err, sizeof(err), "unknown benchmark '%.60s'", argv[i]);
+			const char *near = cli_suggest(argv[i], benchmarks);
+
+			if (near)
+				snprintf(err, sizeof(err), "unknown benchmark '%.60s': did you mean '%s'?",
+					 argv[i], near);
+			else
+				snprintf(err, sizeof(err), "unknown benchmark '%.60s'", argv[i]);
 			return err;
 		}
 		if (k >= 5 && size != 2)
@@ -548,11 +568,13 @@ int main(int argc, char **argv)
 	err = parse_args(argc, argv, &first, &help);
 	if (help || err) {
 		if (rank == 0 && err)
-			fprintf(stderr, "loom_osu: %s\n", err);
-		if (rank == 0)
-			usage(err ? stderr : stdout);
+			fprintf(stderr, "loom_osu: %s\nTry 'loom_osu --help'.\n", err);
+		else if (rank == 0 && help == 2)
+			cli_version("loom_osu");
+		else if (rank == 0)
+			usage(stdout);
 		MPI_Finalize();
-		return err ? 2 : 0;
+		return err ? CLI_EXIT_USAGE : 0;
 	}
 	/* as OSU does, a window's messages share one buffer */
 	s = malloc(max_size);
