@@ -370,7 +370,7 @@
 #define LOOM_CNTR_TX_PKTS		0x00
 #define LOOM_CNTR_TX_BYTES		0x04	/* packet header + payload */
 #define LOOM_CNTR_RX_PKTS		0x08	/* arrived on this port and VC */
-#define LOOM_CNTR_CREDIT_STALLS		0x0c	/* a packet waited for a credit */
+#define LOOM_CNTR_CREDIT_STALLS		0x0c	/* cycles waited for credits: VC 0's record, per port */
 #define LOOM_CNTR_ADAPTIVE		0x10	/* adaptive choices */
 #define LOOM_CNTR_DETERMINISTIC		0x14	/* table (deterministic) choices */
 #define LOOM_CNTR_DROPS_DISABLED	0x18	/* discarded: port disabled */

@@ -76,6 +76,10 @@ v=$("$sim" -V 2>&1)
 tap_check "loom-sim -V: '$v' is 'loom-sim $(cat "$top/VERSION")'" test "$v" = "loom-sim $(cat "$top/VERSION")"
 "$sim" --help >"$tmp/h" 2>&1
 r=$?
-tap_check "loom-sim --help exits 0 and names every pattern (exit $r)" \
-	sh -c "[ $r = 0 ] && grep -q 'tornado, neighbour, hotspot' '$tmp/h' && grep -q -- '--bench' '$tmp/h'"
+missing=
+for p in uniform permutation transpose bitcomp bitrev shuffle tornado neighbour hotspot alltoall worstcase; do
+	grep -qw "$p" "$tmp/h" || missing="$missing $p"
+done
+tap_check "loom-sim --help exits 0 and names every pattern (exit $r, missing:${missing:- none})" \
+	sh -c "[ $r = 0 ] && [ -z '$missing' ] && grep -q -- '--bench' '$tmp/h' && grep -q -- '--replay' '$tmp/h'"
 tap_done

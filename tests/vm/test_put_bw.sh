@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # loom_put_bw in the VM lab: a sweep completes with the perftest columns and
 # sane figures (peak >= average > 0, message rate = average / size), --json
-# carries the documented keys, poll mode works, bad options exit 2.
+# carries the documented keys, poll mode works, bad options exit 2; the
+# lab records the traffic of a run (loom-lab record) and loom-sim replays
+# it.
 here=$(dirname "$0")
 . "$here/../lib/tap.sh"
 . "$here/../lib/lab.sh"
 out=$(mktemp -d)
 trap 'lab_cleanup; rm -rf "$out"' EXIT
 
-tap_plan 5
+tap_plan 7
 lab_start_test "lab with 2 hosts starts" --hosts 2
 
 lab_exec 1 loom_put_bw >"$out/srv" 2>&1 &
@@ -50,6 +52,32 @@ assert r["cable_floor"] == 1000 and abs(r["x_cable"] - r["bw_avg"] / 1000) < 0.0
 else
 	tap_fail "poll mode with --json and --cable-floor: one object with the documented keys, x_cable = average / floor"
 fi
+
+# record a run of 100 puts of 1 KiB (4 packets each), then replay it
+mkdir "$out/rec"
+"$LOOM_LAB" record --dir "$LAB_DIR" "$out/rec" >"$out/rec.log" 2>&1
+rec_rc=$?
+lab_exec 1 loom_put_bw -m poll >"$out/srv" 2>&1 &
+srv=$!
+lab_exec 0 loom_put_bw -m poll -s 1K -n 100 -D 4 1 >"$out/cli" 2>&1
+cli_rc=$?
+wait $srv
+"$LOOM_LAB" record --dir "$LAB_DIR" off >>"$out/rec.log" 2>&1
+off_rc=$?
+tap_diag "$(cat "$out/rec.log")"
+n0=$(grep -c . "$out/rec/card0.trace" 2>/dev/null)
+puts=$(awk '$2 == 1 && $3 == "put" && $4 == 256 && $5 == 0' "$out/rec/card0.trace" 2>/dev/null | wc -l)
+said=$(sed -n 's/^node 0: record off packets //p' "$out/rec.log")
+hint=$(grep -c '^replay: loom-sim --topology ring:2 --replay' "$out/rec.log")
+tap_check "loom-lab record: card 0 recorded its 400 packets of 256 bytes to node 1 ($puts) and 'record off' counts its lines ($said of $((n0 - 2))) and prints the replay command ($hint)" \
+	sh -c "[ $rec_rc = 0 ] && [ $off_rc = 0 ] && [ $cli_rc = 0 ] && [ $puts -ge 400 ] && [ '$said' = $((n0 - 2)) ] && [ '$hint' = 1 ]"
+"$loom_build/bin/loom-sim" --topology ring:2 --replay "$out/rec/card0.trace" \
+	--replay "$out/rec/card1.trace" -j >"$out/replay.json" 2>"$out/replay.err"
+sim_rc=$?
+got=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["result"], d["replay"]["requests"], d["packets"])' "$out/replay.json" 2>&1)
+tap_diag "loom-sim: exit $sim_rc; result, requests, packets: $got; $(head -3 "$out/replay.err")"
+tap_check "loom-sim --replay of the recording: every recorded request delivered ($got)" \
+	sh -c "[ $sim_rc = 0 ] && python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (d[\"result\"] == \"ok\" and d[\"replay\"][\"requests\"] >= 400 and d[\"packets\"] >= d[\"replay\"][\"requests\"]))' '$out/replay.json'"
 
 bad=0
 for args in "--depth 0" "--depth 257" "--size 0" "--mode x" "-D" "--cable-floor 0" "--cable-floor x"; do

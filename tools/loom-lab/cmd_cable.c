@@ -58,9 +58,8 @@ static bool plain_rate(const char *s)
 	return *s && strlen(s) < 32 && strspn(s, "0123456789.eE+-") == strlen(s);
 }
 
-/* Sends line to the socket at path and reads one answer line into ans. */
-static int ctl_ask(const char *path, const char *line, char *ans, size_t len,
-		   char *why, size_t whylen)
+int lab_ctl_ask(const char *path, const char *line, char *ans, size_t len, char *why,
+		size_t whylen)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int64_t end = now_ms() + CTL_ANSWER_TIMEOUT_MS;
@@ -186,7 +185,7 @@ int cmd_cable(int argc, char **argv)
 	}
 	snprintf(line, sizeof(line), "%s %d%s%s\n", cmd->name, port, rate ? " " : "",
 		 rate ? rate : "");
-	if (ctl_ask(path, line, ans, sizeof(ans), why, sizeof(why)) < 0) {
+	if (lab_ctl_ask(path, line, ans, sizeof(ans), why, sizeof(why)) < 0) {
 		lab_err("%s %d:%d: %s (is the lab running? `loom-lab status --dir %s`; "
 			"see %s/card%d.log)", cmd->name, node, port, why, dir_arg, dir_arg, node);
 		return LAB_EXIT_LAB_ERROR;

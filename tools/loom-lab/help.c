@@ -28,6 +28,7 @@ static const char main_help[] =
 "  ber        set a port's bit error rate\n"
 "  drop       set a port's frame drop rate\n"
 "  stats      print a port's link state and counters\n"
+"  record     record every card's requests for loom-sim --replay, or stop\n"
 "\n"
 "`loom-lab COMMAND --help` describes each command; loom-lab -V prints the\n"
 "version.  Exit status 2: a usage error (unknown command or option, a\n"
@@ -189,6 +190,20 @@ static const char check_log_help[] =
 "\n"
 "exit status: 0 clean, 1 findings (or a log is missing), 2 bad options\n";
 
+static const char record_help[] =
+"usage: loom-lab record --dir DIR OUTDIR\n"
+"       loom-lab record --dir DIR off\n"
+"\n"
+"Every card of the lab in DIR records the requests its host sends into\n"
+"its router (puts, gets, atomics: cycle, destination, bytes) into\n"
+"OUTDIR/cardN.trace (OUTDIR must exist), until `loom-lab record off`,\n"
+"which finishes the files and prints how many requests each holds and\n"
+"the loom-sim command that replays them on the lab's shape.  The format:\n"
+"loom-card(8), Documentation/emulator.rst \"Recording traffic\".\n"
+"\n"
+"exit status: 0 done, 1 a card refused (its answer is printed), 2 bad\n"
+"options, 125 no lab in DIR or a card does not answer\n";
+
 static const char cable_help[] =
 "usage: loom-lab cut     --dir DIR NODE:PORT\n"
 "       loom-lab restore --dir DIR NODE:PORT\n"
@@ -227,6 +242,8 @@ void lab_help(const char *cmd, int to_stderr)
 		text = check_log_help;
 	else if (cmd && !strcmp(cmd, "topology"))
 		text = topology_help;
+	else if (cmd && !strcmp(cmd, "record"))
+		text = record_help;
 	else if (cmd && (!strcmp(cmd, "cut") || !strcmp(cmd, "restore") ||
 			 !strcmp(cmd, "ber") || !strcmp(cmd, "drop") ||
 			 !strcmp(cmd, "stats")))

@@ -214,6 +214,15 @@ int cmd_check_log(int argc, char **argv);
 int cmd_topology(int argc, char **argv);
 /* cut, restore, ber, drop, stats: one control-socket command (cmd_cable.c) */
 int cmd_cable(int argc, char **argv);
+/*
+ * Send @line (with its newline) to the card control socket at @path and
+ * read its one answer line, without the newline, into @ans; 0, or -1 with
+ * the reason in @why (cmd_cable.c).
+ */
+int lab_ctl_ask(const char *path, const char *line, char *ans, size_t len, char *why,
+		size_t whylen);
+/* record: every card of the lab records its requests, or stops (cmd_record.c) */
+int cmd_record(int argc, char **argv);
 
 /* ---- help texts (help.c) */
 /* a usage error for the option getopt_long() just rejected in command @cmd

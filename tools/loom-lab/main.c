@@ -22,6 +22,7 @@ static const struct {
 	{ "ber", cmd_cable },
 	{ "drop", cmd_cable },
 	{ "stats", cmd_cable },
+	{ "record", cmd_record },
 };
 
 static int lab_unknown_command(const char *typed)
@@ -35,11 +36,11 @@ static int lab_unknown_command(const char *typed)
 	near = cli_suggest(typed, names);
 	if (near)
 		lab_err("unknown command '%s': did you mean '%s'? (commands: start, exec, stop, "
-			"status, check-log, topology, cut, restore, ber, drop, stats; see "
+			"status, check-log, topology, cut, restore, ber, drop, stats, record; see "
 			"loom-lab --help)", typed, near);
 	else
 		lab_err("unknown command '%s' (commands: start, exec, stop, status, "
-			"check-log, topology, cut, restore, ber, drop, stats; see "
+			"check-log, topology, cut, restore, ber, drop, stats, record; see "
 			"loom-lab --help)", typed);
 	return 2;
 }

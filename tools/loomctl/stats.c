@@ -12,8 +12,9 @@
 static const char lc_stats_usage[] =
 "DESCRIPTION\n"
 "    One row per (port, VC) of the COUNTERS register block: packets and\n"
-"    bytes sent on the output VC, packets received, credit stalls (a\n"
-"    packet waited for a credit), adaptive and deterministic routing\n"
+"    bytes sent on the output VC, packets received, credit stalls\n"
+"    (cycles a packet at the output waited for a credit: the port's\n"
+"    total, in the row of VC 0), adaptive and deterministic routing\n"
 "    choices, packets discarded because the port was disabled (fault\n"
 "    mask) or dead/down; these counters are 32 bits wide and wrap.  On a\n"
 "    card with performance counters (the PERF register block, read as one\n"
