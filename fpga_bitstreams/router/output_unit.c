@@ -92,7 +92,7 @@ void output_drive(struct router *r)
 static void output_apply_credits(struct router *r, unsigned int o)
 {
 	struct out_port *op = &r->out[o];
-	uint64_t c = op->credits_in & r->vc_bytes;
+	uint64_t c = r->credits_in[o] & r->vc_bytes;
 
 	while (c) {
 		unsigned int v = (unsigned int)__builtin_ctzll(c) / 8;
@@ -104,7 +104,7 @@ static void output_apply_credits(struct router *r, unsigned int o)
 		else if (op->stalled & (1u << v))
 			op->vc[v].stall_since = r->now + 1;	/* progress: restart */
 	}
-	op->credits_in = 0;
+	r->credits_in[o] = 0;
 }
 
 /* Forward-progress timers of output @o at the edge. */

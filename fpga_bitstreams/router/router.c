@@ -76,6 +76,7 @@ static void router_layout(struct router *r, struct arena *a)
 
 	r->in_wires = arena_take(a, P * sizeof(struct chan));
 	r->out_wires = arena_take(a, P * sizeof(struct chan));
+	r->credits_in = arena_take(a, P * sizeof(uint64_t));
 	r->in = arena_take(a, P * sizeof(struct in_port));
 	r->out = arena_take(a, P * sizeof(struct out_port));
 	r->pcnt = arena_take(a, P * sizeof(struct router_port_counters));
@@ -93,9 +94,18 @@ static void router_layout(struct router *r, struct arena *a)
 		struct in_port *ip = a->base ? &r->in[i] : NULL;
 		struct out_port *op = a->base ? &r->out[i] : NULL;
 		struct arbiter *va = arena_take(a, V * sizeof(struct arbiter));
+		struct in_vc *ivc = arena_take(a, V * sizeof(struct in_vc));
+		struct out_vc *ovc = arena_take(a, V * sizeof(struct out_vc));
+		struct credit *rowcred = NULL;
 
-		if (op)
+		if (p->org == ROUTER_ORG_TILED)
+			rowcred = arena_take(a, p->cols * V * sizeof(struct credit));
+		if (op) {
 			op->va_arb = va;
+			op->vc = ovc;
+			ip->vc = ivc;
+			ip->rowcred = rowcred;
+		}
 		for (unsigned int v = 0; v < V; v++) {
 			fifo_make(a, ip ? &ip->vc[v].buf : NULL, p->buf_depth, &slots);
 			arb_make(a, va ? &va[v] : NULL, p->arb_va_out, P, p->iwa_bits);
@@ -111,11 +121,25 @@ static void router_layout(struct router *r, struct arena *a)
 	for (unsigned int g = 0; g < tiles; g++) {
 		struct tile *t = a->base ? &r->tiles[g] : NULL;
 		struct arbiter *sa = arena_take(a, p->rows * sizeof(struct arbiter));
+		struct flit_fifo *rowbuf = arena_take(a, p->cols * V * sizeof(struct flit_fifo));
+		struct col_vc *colvc = arena_take(a, p->rows * V * sizeof(struct col_vc));
+		struct credit **row_src = arena_take(a, p->cols * V * sizeof(struct credit *));
+		struct flit_fifo *colbuf = NULL;
+		struct credit **col_src = NULL;
 
+		if (g < P) {
+			colbuf = arena_take(a, p->rows * V * sizeof(struct flit_fifo));
+			col_src = arena_take(a, p->rows * V * sizeof(struct credit *));
+		}
 		if (t) {
 			t->row = (uint8_t)(g / p->cols);
 			t->col = (uint8_t)(g % p->cols);
 			t->sub_arb = sa;
+			t->rowbuf = rowbuf;
+			t->colvc = colvc;
+			t->colbuf = colbuf;
+			t->row_src = row_src;
+			t->col_src = col_src;
 		}
 		for (unsigned int i = 0; i < p->cols * V; i++)
 			fifo_make(a, t ? &t->rowbuf[i] : NULL, p->row_depth, &slots);
@@ -322,7 +346,7 @@ static void router_sample(struct router *r)
 		uint64_t c;
 
 		memcpy(&c, ow[o].back.credits, sizeof(c));
-		r->out[o].credits_in = c;
+		r->credits_in[o] = c;
 		memset(ow[o].back.credits, 0, sizeof(c));
 		cp |= (uint64_t)(c != 0) << o;
 		valid |= (uint64_t)iw[o].fwd.valid << o;

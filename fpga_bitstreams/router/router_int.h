@@ -13,9 +13,6 @@
 #include "fifo.h"
 #include "router.h"
 
-/* Row buffers (COLS x VCS) and column buffers (ROWS x VCS) of a tile, at most. */
-#define TILE_BUFS	64
-
 /* No pool slot: the flit was drained, not passed on. */
 #define ROUTER_NO_SLOT	UINT32_MAX
 
@@ -50,8 +47,8 @@ struct in_port {
 	unsigned int row_slot;	/* TILED: its row buffers at a subswitch: row_slot + VC */
 	struct arbiter sa_arb;	/* SA input stage: VCS requesters */
 	struct arbiter va_arb;	/* VA input stage: VCS requesters */
-	struct in_vc vc[CHAN_VCS_MAX];	/* VCS of them */
-	struct credit rowcred[TILE_BUFS];	/* TILED: [COLS][VCS] row buffer credits, by input VC */
+	struct in_vc *vc;	/* [VCS] */
+	struct credit *rowcred;	/* TILED: [COLS][VCS] row buffer credits, by input VC */
 };
 
 /* ---- output unit: one per port ----------------------------------------- */
@@ -71,14 +68,13 @@ struct out_vc {
 
 struct out_port {
 	struct flit_fifo pipe;	/* output register stage(s) to the wire */
-	struct out_vc vc[CHAN_VCS_MAX];	/* VCS of them */
+	struct out_vc *vc;	/* [VCS] */
 	struct arbiter sa_arb;	/* XBAR: SA output stage over PORTS inputs */
 	struct arbiter mux_arb;	/* TILED: output mux over ROWS x VCS column buffers */
 	struct arbiter *va_arb;	/* VA output stage: [VCS], PORTS requesters each */
 	uint32_t waiting;	/* bit v: a packet waits for credit this cycle */
 	uint32_t stalled;	/* bit v: stall_since running */
 	bool up, dead, disabled;
-	uint64_t credits_in;	/* per VC a byte: sampled, applied at the edge */
 };
 
 /* ---- tile (TILED): subswitch and column buffers ------------------------- */
@@ -97,14 +93,14 @@ struct tile {
 	struct arbiter *sub_arb;	/* [ROWS]: one per subswitch output */
 	uint8_t row, col;
 	/* subswitch (row, col): row buffers of the COLS inputs of this row, by input VC */
-	struct flit_fifo rowbuf[TILE_BUFS];	/* [COLS][VCS] */
+	struct flit_fifo *rowbuf;	/* [COLS][VCS] */
 	/* the column buffers the subswitch feeds, at tile (ro, col), slot row */
-	struct col_vc colvc[TILE_BUFS];		/* [ROWS][VCS] */
+	struct col_vc *colvc;		/* [ROWS][VCS] */
 	/* column buffers of this tile's output (if it has a port), by output VC */
-	struct flit_fifo colbuf[TILE_BUFS];	/* [ROWS][VCS] */
+	struct flit_fifo *colbuf;	/* [ROWS][VCS]; none in a tile without a port */
 	/* wiring: the credit each buffer returns when a flit leaves it */
-	struct credit *row_src[TILE_BUFS];	/* the input's row buffer credit */
-	struct credit *col_src[TILE_BUFS];	/* the subswitch's column buffer credit */
+	struct credit **row_src;	/* [COLS][VCS]: the input's row buffer credit */
+	struct credit **col_src;	/* [ROWS][VCS]: the subswitch's column buffer credit */
 };
 
 /* A credit on its way back inside the router (fixed latency: in order). */
@@ -138,6 +134,9 @@ struct router {
 	struct chan *in_wires;	/* [PORTS] */
 	struct chan *out_wires;	/* [PORTS] */
 	uint64_t out_driven;	/* ports whose out.fwd is valid */
+	uint64_t *credits_in;	/* [PORTS]: out.back's credits, per VC a byte: sampled,
+				 * applied at the edge (one array: every port is written
+				 * every cycle) */
 	uint64_t credits_ports;	/* ports whose out.back brought credits this edge */
 	uint64_t in_valid;	/* ports whose in.fwd carries a flit this edge */
 	uint64_t vc_bytes;	/* the bytes of a credits word that name VCs < VCS */
