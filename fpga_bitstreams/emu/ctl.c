@@ -36,8 +36,8 @@ static const char ctl_help[] =
 	"would: --strict-registers takes it as the card's, not software's); "
 	"clock (the card's cycle, nominal clock in kHz, real-time mode, and how it waited "
 	"for its events: jumps to near ones, wall-time waits for near and far ones); "
-	"record FILE (one line per request the host sends into the router, for loom-sim "
-	"--replay) | record off (finish the file) | record (status); help";
+	"record FILE | record off | record (a trace of the host's requests, for loom-sim "
+	"--replay); help";
 
 /* Split @line into at most CTL_MAX_WORDS words in @buf; -1 if more. */
 static int ctl_split(const char *line, char *buf, size_t len, char **w)

@@ -17,7 +17,7 @@
 #include "port.h"
 
 #define CTL_LINE_MAX	256	/* longest command line, newline included */
-#define CTL_REPLY_MAX	1024
+#define CTL_REPLY_MAX	2048
 #define CTL_MAX_CLIENTS	8
 #define CTL_READ_CHUNK	256	/* input bytes taken per read */
 #define CTL_OUT_MAX	(64 * 1024)	/* answers waiting for a slow client */

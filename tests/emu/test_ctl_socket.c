@@ -162,7 +162,7 @@ int main(void)
 		return 1;
 
 	ok = fabric_ctl(&f, 0, "help", reply, sizeof(reply)) == 0 && !strncmp(reply, "ok ", 3);
-	for (const char *w = "ber\0drop\0corrupt\0cut\0restore\0stats\0kill\0reg\0clock\0help\0"; *w && ok; w += strlen(w) + 1)
+	for (const char *w = "ber\0drop\0corrupt\0cut\0restore\0stats\0kill\0reg\0clock\0record\0help\0"; *w && ok; w += strlen(w) + 1)
 		ok = strstr(reply, w) != NULL;
 	tap_ok(ok, "help lists every command: %s", reply);
 
