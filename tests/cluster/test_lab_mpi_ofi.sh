@@ -42,7 +42,7 @@ tap_plan 12
 mkdir -p "$(dirname "$mpi_prog")"
 if mpicc -O2 -Wall -Wextra -Werror -o "$mpi_prog" "$top/tests/lab/mpi_loom.c" 2>"$out/mpicc" &&
    mpicc -O2 -Wall -Wextra -Werror -o "$rma_prog" "$top/tests/lab/mpi_rma.c" 2>>"$out/mpicc" &&
-   mpicc -O2 -Wall -Wextra -Werror -o "$osu" "$top/tools/bench/mpi/loom_osu.c" 2>>"$out/mpicc"; then
+   make -s -C "$top/tools/bench" mpi BUILD="$build" >>"$out/mpicc" 2>&1 && [ -x "$osu" ]; then
 	tap_ok "mpicc builds mpi_loom, mpi_rma and loom_osu"
 else
 	tap_fail "mpicc builds mpi_loom, mpi_rma and loom_osu"

@@ -116,7 +116,12 @@ j = json.load(open(sys.argv[2]))
 pairs = {tuple(int(x) for x in l.split()[:2]) for l in open(sys.argv[1])}
 dest = dict(pairs)
 perm = len(dest) == len(pairs) == n and sorted(dest.values()) == list(range(n))
-load = max(sum(1 for s, t in dest.items() if s != t and h in route(s, t)) for h in flows)
+used = {}
+for s, t in dest.items():
+    if s != t:
+        for h in route(s, t):
+            used[h] = used.get(h, 0) + 1
+load = max(used.values())
 print("reported %d flows at node %d port %d, oracle %d, the permutation's busiest channel %d, "
       "a permutation of %d sources: %s" % (j["worst_channel"]["flows"], j["worst_channel"]["node"],
       j["worst_channel"]["port"], oracle, load, len(dest), perm))

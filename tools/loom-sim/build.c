@@ -464,7 +464,8 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		}
 		s->rt_entries = c->rt_entries;
 	}
-	if (build_params(s, s->ports, err, errlen) || build_routes(s, err, errlen) ||
+	if (traffic_precheck(c->pattern, s->g, err, errlen) ||
+	    build_params(s, s->ports, err, errlen) || build_routes(s, err, errlen) ||
 	    build_packets(s, err, errlen))
 		return -1;
 	if (traffic_init(&s->traffic, c->pattern, s->g, s->routes, c->seed, err, errlen))

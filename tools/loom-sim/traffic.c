@@ -289,6 +289,18 @@ static void wc_complete(int *best, int n, int *tmp_src, int *tmp_dst)
 		best[tmp_src[i]] = tmp_dst[(i + shift) % m];
 }
 
+int traffic_precheck(const char *spec, const struct fm_graph *g, char *err, size_t errlen)
+{
+	int n = graph_terminals(g);
+
+	if (!strcmp(spec, "worstcase") && n > SIM_WORSTCASE_MAX_NODES) {
+		snprintf(err, errlen, "pattern worstcase walks every route: at most %d "
+			 "terminals, %s has %d", SIM_WORSTCASE_MAX_NODES, g->name, n);
+		return -1;
+	}
+	return 0;
+}
+
 static int worst_case(struct sim_traffic *t, const struct fm_graph *g,
 		      const struct fm_routes *routes, char *err, size_t errlen)
 {
@@ -297,11 +309,8 @@ static int worst_case(struct sim_traffic *t, const struct fm_graph *g,
 	int n = t->nodes, best_c = -1, best = 0, rc = -1;
 	uint32_t widest = 0;
 
-	if (n > SIM_WORSTCASE_MAX_NODES) {
-		snprintf(err, errlen, "pattern worstcase walks every route: at most %d "
-			 "terminals, %s has %d", SIM_WORSTCASE_MAX_NODES, g->name, n);
+	if (traffic_precheck("worstcase", g, err, errlen))
 		return -1;
-	}
 	if (wc_walk_all(&w, g, routes, err, errlen))
 		goto out;
 	for (int c = 0; c < w.channels; c++)

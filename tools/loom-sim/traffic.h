@@ -65,6 +65,11 @@ extern const char *const sim_pattern_names[];
 int traffic_init(struct sim_traffic *t, const char *spec, const struct fm_graph *g,
 		 const struct fm_routes *routes, uint64_t seed, char *err, size_t errlen);
 void traffic_free(struct sim_traffic *t);
+/*
+ * What can be refused before the fabric's routes are computed (worstcase
+ * beyond SIM_WORSTCASE_MAX_NODES terminals): 0, or -1 with @err.
+ */
+int traffic_precheck(const char *spec, const struct fm_graph *g, char *err, size_t errlen);
 
 /* The destination of a new packet from @src (alltoall counts it). */
 int traffic_dest(struct sim_traffic *t, int src, struct sim_rng *r);
