@@ -22,31 +22,35 @@
 
 static struct fabric *live;
 
-void fabric_card_bin(char *out, size_t len, bool sanitized)
+void fabric_tool_bin(char *out, size_t len, const char *rel, const char *fallback)
 {
-	const char *env = getenv("LOOM_CARD");
 	char dir[PATH_MAX];
 	ssize_t n;
 	char *slash;
 
-	if (env && *env) {
-		snprintf(out, len, "%s", env);
-		return;
-	}
 	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
 	dir[n > 0 ? n : 0] = 0;
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = 0;
-	if (strlen(dir) + sizeof("/../../bin/loom-card") > len) {
-		snprintf(out, len, "loom-card");
+	if (strlen(dir) + 1 + strlen(rel) + 1 > len) {
+		snprintf(out, len, "%s", fallback);
+		return;
+	}
+	snprintf(out, len, "%s/%s", dir, rel);
+}
+
+void fabric_card_bin(char *out, size_t len, bool sanitized)
+{
+	const char *env = getenv("LOOM_CARD");
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
 		return;
 	}
 	/* both are built by 'make tests': loom-card-asan beside the tests */
-	if (sanitized)
-		snprintf(out, len, "%s/loom-card-asan", dir);
-	else
-		snprintf(out, len, "%s/../../bin/loom-card", dir);
+	fabric_tool_bin(out, len, sanitized ? "loom-card-asan" : "../../bin/loom-card",
+			"loom-card");
 }
 
 void fabric_path(struct fabric *f, char *out, size_t len, const char *name)

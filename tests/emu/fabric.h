@@ -92,6 +92,12 @@ void fabric_stop(void);
  * others run the plain card, which costs a third of the CPU.
  */
 void fabric_card_bin(char *out, size_t len, bool sanitized);
+/*
+ * The program @rel names relative to the test's own directory
+ * (build/tests/emu), e.g. "../../bin/loom-sim"; @fallback (a name found
+ * on PATH) when the path would not fit @len.
+ */
+void fabric_tool_bin(char *out, size_t len, const char *rel, const char *fallback);
 /* Path of a file in the fabric's directory. */
 void fabric_path(struct fabric *f, char *out, size_t len, const char *name);
 

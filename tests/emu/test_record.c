@@ -110,13 +110,10 @@ static bool replay(struct fabric *f, const char *t0, const char *t1, unsigned in
 		   unsigned int *amo_resps, char *result, size_t rlen)
 {
 	char sim[PATH_MAX], out[PATH_MAX], cmd[3 * PATH_MAX + 200], line[256];
-	ssize_t n = readlink("/proc/self/exe", sim, sizeof(sim) - 1);
 	FILE *p;
 	int rc;
 
-	sim[n > 0 ? n : 0] = 0;
-	*strrchr(sim, '/') = 0;
-	strncat(sim, "/../../bin/loom-sim", sizeof(sim) - strlen(sim) - 1);
+	fabric_tool_bin(sim, sizeof(sim), "../../bin/loom-sim", "loom-sim");
 	fabric_path(f, out, sizeof(out), "replayed");
 	snprintf(cmd, sizeof(cmd), "'%s' --topology ring:2 --replay '%s' --replay '%s' --trace '%s' 2>&1",
 		 sim, t0, t1, out);

@@ -179,6 +179,15 @@ static const uint8_t request_type[] = {
 	[SIM_PUT] = LOOM_PKT_PUT, [SIM_GET] = LOOM_PKT_GET_REQ, [SIM_AMO] = LOOM_PKT_AMO_REQ,
 };
 
+/* Packet @p joins terminal @T's source queue, counted as created; -1 out of memory. */
+static int source_push(struct sim *s, struct sim_term *T, const struct sim_pkt *p)
+{
+	if (queue_push(&T->src, p, true))
+		return -1;
+	count_created(s, p);
+	return 0;
+}
+
 /* A new packet of the source: a PUT or a request, to @dst. */
 static int enqueue(struct sim *s, struct sim_term *T, uint64_t created, int dst)
 {
@@ -187,10 +196,7 @@ static int enqueue(struct sim *s, struct sim_term *T, uint64_t created, int dst)
 		.flits = (uint16_t)packet_size(s, T), .type = request_type[s->cfg.requests],
 	};
 
-	if (queue_push(&T->src, &p, true))
-		return -1;
-	count_created(s, &p);
-	return 0;
+	return source_push(s, T, &p);
 }
 
 /* The cycle of terminal @i's next recorded request, or UINT64_MAX. */
@@ -211,11 +217,8 @@ static int replay_enqueue(struct sim *s, int i, struct sim_term *T)
 		.resp_flits = rec->resp_flits,
 	};
 
-	if (queue_push(&T->src, &p, true))
-		return -1;
-	count_created(s, &p);
 	T->next_gen = replay_next(s, i);
-	return 0;
+	return source_push(s, T, &p);
 }
 
 static void put16(uint8_t *b, uint16_t v)
