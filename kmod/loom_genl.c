@@ -517,6 +517,7 @@ static const struct genl_ops loom_genl_ops[] = {
 	{
 		.cmd = LOOM_CMD_STATS_GET,
 		.dumpit = loom_genl_stats_get_dumpit,
+		.done = loom_genl_stats_get_done,
 	},
 	{
 		.cmd = LOOM_CMD_KEY_GRANT,

@@ -77,6 +77,7 @@ int loom_genl_vc_set_doit(struct sk_buff *skb, struct genl_info *info);
 /* loom_genl_stats.c */
 int loom_genl_stats_get_dumpit(struct sk_buff *skb,
 			       struct netlink_callback *cb);
+int loom_genl_stats_get_done(struct netlink_callback *cb);
 
 /* loom_keys.c */
 int loom_genl_key_grant_doit(struct sk_buff *skb, struct genl_info *info);
