@@ -11,6 +11,11 @@
 #   synth        Yosys synth_xilinx of the card router, resource report
 #   synth-units  Yosys synth_xilinx of each unit at the card's sizes, resource
 #                report per unit (quick)
+#   rtl-board    the board top (board/) Verilated with its pin-level test
+#                (part of 'tests'; cached like the harness)
+#   bitstream    the board top for the iCE40-HX8K breakout board: Yosys
+#                synth_ice40, nextpnr-ice40, icepack, icetime; prints the
+#                utilisation and Fmax
 # Documented in Documentation/hw/rtl.rst.
 RTL_DIR     := $(SRC_DIR)/rtl
 RTL_BUILD   := $(BUILD)/rtl
@@ -37,7 +42,8 @@ RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate-arbiter $(RTL_BUILD)/equiv_units
 RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
                 -CFLAGS "-O2 -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'"
 
-.PHONY: rtl-gen rtl-harness rtl-equiv-router rtl-equiv rtl-equiv-long rtl-lint synth synth-units FORCE
+.PHONY: rtl-gen rtl-harness rtl-equiv-router rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
+	rtl-board bitstream FORCE
 
 $(RTL_GEN): $(RTL_GEN_SRCS) $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
 	@mkdir -p $(dir $@)
@@ -154,5 +160,46 @@ synth-units: $(RTL_GEN_DIR)/.stamp
 		printf '%-24s %-28s LUTs %5s  FFs %5s  RAM cells %3s\n' $$m "$$*" $$luts $$ffs $$rams \
 			| tee -a $(RTL_SYNTH)/units-xilinx.txt; done
 	@echo "no latches; per-unit report: $(RTL_SYNTH)/units-xilinx.txt"
+
+# ---- the board top: iCE40-HX8K breakout board ----
+RTL_BOARD_DIR := $(RTL_DIR)/board
+RTL_BOARD_SV  := $(sort $(wildcard $(RTL_BOARD_DIR)/*.sv))
+RTL_BOARD_TOP := loom_board_hx8k
+RTL_BOARD_PCF := $(RTL_BOARD_DIR)/hx8k-breakout.pcf
+RTL_BOARD_TEST := $(RTL_BUILD)/board_test
+RTL_BOARD_IN  := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(RTL_GEN_OUT) \
+                 $(RTL_BOARD_DIR)/board_test.cpp $(RTL_DIR)/rtl_regs.h $(wildcard $(TOP)/include/loom_hw/*.h)
+# the pin-level test: the UART at 4 clock cycles a bit
+$(RTL_BOARD_TEST): $(RTL_GEN_DIR)/.stamp FORCE
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) $(RTL_BOARD_TOP) test -- $(RTL_VFLAGS) \
+		-GCLKS_PER_BIT=4 $(RTL_ROUTER_SV) $(RTL_BOARD_SV) $(RTL_BOARD_DIR)/board_test.cpp \
+		-- $(RTL_BOARD_IN)
+rtl-board: $(RTL_BOARD_TEST)
+
+# synthesis, place and route at the board top's default parameters
+RTL_BIT := $(RTL_BUILD)/ice40
+BOARD_FREQ ?= 50
+BOARD_CLK_MHZ := 12
+bitstream: $(RTL_BIT)/$(RTL_BOARD_TOP).bin
+$(RTL_BIT)/$(RTL_BOARD_TOP).json: $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(RTL_GEN_DIR)/.stamp
+	@mkdir -p $(RTL_BIT)
+	@echo "yosys synth_ice40 $(RTL_BOARD_TOP) (log: $(RTL_BIT)/yosys.log)"
+	nice -n 10 yosys -q -l $(RTL_BIT)/yosys.log \
+		-p 'read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV) $(RTL_BOARD_SV)' \
+		-p 'synth_ice40 -top $(RTL_BOARD_TOP) -json $@.tmp' \
+		-p 'tee -q -o $(RTL_BIT)/yosys-stat.txt stat' \
+		-p 'select -assert-none t:$$dlatch t:$$_DLATCH_*'
+	@mv $@.tmp $@
+$(RTL_BIT)/$(RTL_BOARD_TOP).asc: $(RTL_BIT)/$(RTL_BOARD_TOP).json $(RTL_BOARD_PCF)
+	@echo "nextpnr-ice40 --hx8k --package ct256, aiming at $(BOARD_FREQ) MHz (log: $(RTL_BIT)/nextpnr.log)"
+	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BOARD_PCF) \
+		--json $< --asc $@.tmp --freq $(BOARD_FREQ) --timing-allow-fail \
+		--report $(RTL_BIT)/nextpnr-report.json -l $(RTL_BIT)/nextpnr.log
+	@mv $@.tmp $@
+$(RTL_BIT)/$(RTL_BOARD_TOP).bin: $(RTL_BIT)/$(RTL_BOARD_TOP).asc
+	icetime -d hx8k -P ct256 -p $(RTL_BOARD_PCF) -t -r $(RTL_BIT)/icetime.txt $< >/dev/null
+	icepack $< $@.tmp
+	@mv $@.tmp $@
+	@$(RTL_BOARD_DIR)/bitstream_report.sh $(RTL_BIT) $(BOARD_FREQ) $(BOARD_CLK_MHZ)
 
 FORCE:
