@@ -13,6 +13,9 @@
 #                report per unit (quick)
 #   rtl-board    the board top (board/) Verilated with its pin-level test
 #                (part of 'tests'; cached like the harness)
+#   rtl-postsynth  the router's iCE40 netlist (synth_ice40 at the
+#                bitstream's configuration) in the router-top harness
+#                (cached by content)
 #   bitstream    the board top for the iCE40-HX8K breakout board: Yosys
 #                synth_ice40, nextpnr-ice40, icepack, icetime; prints the
 #                utilisation and Fmax
@@ -43,7 +46,7 @@ RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) 
                 -CFLAGS "-O2 -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'"
 
 .PHONY: rtl-gen rtl-harness rtl-equiv-router rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
-	rtl-board bitstream FORCE
+	rtl-board bitstream rtl-postsynth FORCE
 
 $(RTL_GEN): $(RTL_GEN_SRCS) $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
 	@mkdir -p $(dir $@)
@@ -89,6 +92,10 @@ RTL_EQ_G_card        := $(RTL_EQ_SMALL)
 RTL_EQ_G_torus       := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GORG=1
 RTL_EQ_G_torus-tiled := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GROWS=2 -GCOLS=3 \
                         -GARB_SA_IN=3 -GARB_SA_OUT=1 -GARB_OUT=2 -GARB_VA_OUT=3
+# the bitstream's configuration (board/loom_board_hx8k.sv), for the
+# post-synthesis check below
+RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=4 -GWORMHOLE_VCS=3 \
+                        -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32
 RTL_EQ_CONFIGS := card torus torus-tiled
 RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
@@ -201,5 +208,30 @@ $(RTL_BIT)/$(RTL_BOARD_TOP).bin: $(RTL_BIT)/$(RTL_BOARD_TOP).asc
 	icepack $< $@.tmp
 	@mv $@.tmp $@
 	@$(RTL_BOARD_DIR)/bitstream_report.sh $(RTL_BIT) $(BOARD_FREQ) $(BOARD_CLK_MHZ)
+
+# ---- post-synthesis check: the router's iCE40 netlist through the harness ----
+# synth_ice40 of loom_router at the bitstream's configuration, written as
+# a netlist of iCE40 cells, Verilated with Yosys's models of those cells
+# and stepped against the C model by equiv_router.cpp; the synthesis and
+# the Verilated build are each cached by content
+YOSYS_DATDIR  := $(shell yosys-config --datdir 2>/dev/null)
+RTL_NETLIST   := $(RTL_BUILD)/loom_router-ice40.v
+RTL_NL_PARAMS := $(patsubst -G%,-set %,$(subst =, ,$(RTL_EQ_G_ice40)))
+$(RTL_NETLIST): $(RTL_GEN_DIR)/.stamp FORCE
+	@$(RTL_DIR)/harness/ysynth.sh $@ $(RTL_CACHE) router-ice40-netlist \
+		"read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV); \
+		 chparam $(RTL_NL_PARAMS) loom_router; synth_ice40 -top loom_router; \
+		 select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -q -o stat.txt stat; \
+		 write_verilog -noattr $(notdir $@)" -- $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT)
+RTL_NL_VFLAGS := --trace -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
+                 -Wno-TIMESCALEMOD -Wno-SPECIFYIGNORE -Wno-MULTIDRIVEN -Wno-UNOPTFLAT \
+                 -CFLAGS "-O1 -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'"
+RTL_NL_HARNESS := $(RTL_BUILD)/equiv_router-ice40-netlist
+$(RTL_NL_HARNESS): $(RTL_NETLIST) $(RTL_ROUTER_O) FORCE
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_router ice40-netlist -- $(RTL_NL_VFLAGS) \
+		$(RTL_NETLIST) $(YOSYS_DATDIR)/ice40/cells_sim.v $(RTL_DIR)/harness/equiv_router.cpp \
+		$(RTL_ROUTER_O) -- $(RTL_NETLIST) $(YOSYS_DATDIR)/ice40/cells_sim.v \
+		$(RTL_DIR)/harness/equiv_router.cpp $(RTL_DIR)/harness/equiv_common.h $(RTL_ROUTER_O)
+rtl-postsynth: $(RTL_NL_HARNESS)
 
 FORCE:
