@@ -107,6 +107,11 @@ module loom_vc_alloc #(
 		ok = '0;
 		q = 0;
 		k = 0;
+		// every variable set before the branches, the loop variables too:
+		// one set on some paths only makes Yosys's latch check (proc_dlatch)
+		// walk each path through the loops, exponentially many
+		i = 0;
+		c = 0;
 		for (a = 0; a < 8; a = a + 1)
 			cr[a] = '0;
 		for (p = 0; p < PORTS; p = p + 1) begin

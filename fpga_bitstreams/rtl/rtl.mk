@@ -11,6 +11,14 @@
 #   synth        Yosys synth_xilinx of the card router, resource report
 #   synth-units  Yosys synth_xilinx of each unit at the card's sizes, resource
 #                report per unit (quick)
+#   rtl-board    the board top (board/) Verilated with its pin-level test
+#                (part of 'tests'; cached like the harness)
+#   rtl-postsynth  the router's iCE40 netlist (synth_ice40 at the
+#                bitstream's configuration) in the router-top harness
+#                (cached by content)
+#   bitstream    the board top for the iCE40-HX8K breakout board: Yosys
+#                synth_ice40, nextpnr-ice40, icepack, icetime; prints the
+#                utilisation and Fmax
 # Documented in Documentation/hw/rtl.rst.
 RTL_DIR     := $(SRC_DIR)/rtl
 RTL_BUILD   := $(BUILD)/rtl
@@ -37,7 +45,8 @@ RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate-arbiter $(RTL_BUILD)/equiv_units
 RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
                 -CFLAGS "-O2 -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'"
 
-.PHONY: rtl-gen rtl-harness rtl-equiv-router rtl-equiv rtl-equiv-long rtl-lint synth synth-units FORCE
+.PHONY: rtl-gen rtl-harness rtl-equiv-router rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
+	rtl-board bitstream rtl-postsynth FORCE
 
 $(RTL_GEN): $(RTL_GEN_SRCS) $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
 	@mkdir -p $(dir $@)
@@ -83,6 +92,10 @@ RTL_EQ_G_card        := $(RTL_EQ_SMALL)
 RTL_EQ_G_torus       := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GORG=1
 RTL_EQ_G_torus-tiled := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GROWS=2 -GCOLS=3 \
                         -GARB_SA_IN=3 -GARB_SA_OUT=1 -GARB_OUT=2 -GARB_VA_OUT=3
+# the bitstream's configuration (board/loom_board_hx8k.sv), for the
+# post-synthesis check below
+RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=4 -GWORMHOLE_VCS=3 \
+                        -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32
 RTL_EQ_CONFIGS := card torus torus-tiled
 RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
@@ -154,5 +167,71 @@ synth-units: $(RTL_GEN_DIR)/.stamp
 		printf '%-24s %-28s LUTs %5s  FFs %5s  RAM cells %3s\n' $$m "$$*" $$luts $$ffs $$rams \
 			| tee -a $(RTL_SYNTH)/units-xilinx.txt; done
 	@echo "no latches; per-unit report: $(RTL_SYNTH)/units-xilinx.txt"
+
+# ---- the board top: iCE40-HX8K breakout board ----
+RTL_BOARD_DIR := $(RTL_DIR)/board
+RTL_BOARD_SV  := $(sort $(wildcard $(RTL_BOARD_DIR)/*.sv))
+RTL_BOARD_TOP := loom_board_hx8k
+RTL_BOARD_PCF := $(RTL_BOARD_DIR)/hx8k-breakout.pcf
+RTL_BOARD_TEST := $(RTL_BUILD)/board_test
+RTL_BOARD_IN  := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(RTL_GEN_OUT) \
+                 $(RTL_BOARD_DIR)/board_test.cpp $(RTL_DIR)/rtl_regs.h $(wildcard $(TOP)/include/loom_hw/*.h)
+# the pin-level test: the UART at 4 clock cycles a bit
+$(RTL_BOARD_TEST): $(RTL_GEN_DIR)/.stamp FORCE
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) $(RTL_BOARD_TOP) test -- $(RTL_VFLAGS) \
+		-GCLKS_PER_BIT=4 $(RTL_ROUTER_SV) $(RTL_BOARD_SV) $(RTL_BOARD_DIR)/board_test.cpp \
+		-- $(RTL_BOARD_IN)
+rtl-board: $(RTL_BOARD_TEST)
+
+# synthesis, place and route at the board top's default parameters
+RTL_BIT := $(RTL_BUILD)/ice40
+BOARD_FREQ ?= 50
+BOARD_CLK_MHZ := 12
+bitstream: $(RTL_BIT)/$(RTL_BOARD_TOP).bin
+$(RTL_BIT)/$(RTL_BOARD_TOP).json: $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(RTL_GEN_DIR)/.stamp
+	@mkdir -p $(RTL_BIT)
+	@echo "yosys synth_ice40 $(RTL_BOARD_TOP) (log: $(RTL_BIT)/yosys.log)"
+	nice -n 10 yosys -q -l $(RTL_BIT)/yosys.log \
+		-p 'read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV) $(RTL_BOARD_SV)' \
+		-p 'synth_ice40 -top $(RTL_BOARD_TOP) -json $@.tmp' \
+		-p 'tee -q -o $(RTL_BIT)/yosys-stat.txt stat' \
+		-p 'select -assert-none t:$$dlatch t:$$_DLATCH_*'
+	@mv $@.tmp $@
+$(RTL_BIT)/$(RTL_BOARD_TOP).asc: $(RTL_BIT)/$(RTL_BOARD_TOP).json $(RTL_BOARD_PCF)
+	@echo "nextpnr-ice40 --hx8k --package ct256, aiming at $(BOARD_FREQ) MHz (log: $(RTL_BIT)/nextpnr.log)"
+	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BOARD_PCF) \
+		--json $< --asc $@.tmp --freq $(BOARD_FREQ) --timing-allow-fail \
+		--report $(RTL_BIT)/nextpnr-report.json -l $(RTL_BIT)/nextpnr.log
+	@mv $@.tmp $@
+$(RTL_BIT)/$(RTL_BOARD_TOP).bin: $(RTL_BIT)/$(RTL_BOARD_TOP).asc
+	icetime -d hx8k -P ct256 -p $(RTL_BOARD_PCF) -t -r $(RTL_BIT)/icetime.txt $< >/dev/null
+	icepack $< $@.tmp
+	@mv $@.tmp $@
+	@$(RTL_BOARD_DIR)/bitstream_report.sh $(RTL_BIT) $(BOARD_FREQ) $(BOARD_CLK_MHZ)
+
+# ---- post-synthesis check: the router's iCE40 netlist through the harness ----
+# synth_ice40 of loom_router at the bitstream's configuration, written as
+# a netlist of iCE40 cells, Verilated with Yosys's models of those cells
+# and stepped against the C model by equiv_router.cpp; the synthesis and
+# the Verilated build are each cached by content
+YOSYS_DATDIR  := $(shell yosys-config --datdir 2>/dev/null)
+RTL_NETLIST   := $(RTL_BUILD)/loom_router-ice40.v
+RTL_NL_PARAMS := $(patsubst -G%,-set %,$(subst =, ,$(RTL_EQ_G_ice40)))
+$(RTL_NETLIST): $(RTL_GEN_DIR)/.stamp FORCE
+	@$(RTL_DIR)/harness/ysynth.sh $@ $(RTL_CACHE) router-ice40-netlist \
+		"read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV); \
+		 chparam $(RTL_NL_PARAMS) loom_router; synth_ice40 -top loom_router; \
+		 select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -q -o stat.txt stat; \
+		 write_verilog -noattr $(notdir $@)" -- $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT)
+RTL_NL_VFLAGS := --trace -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
+                 -Wno-TIMESCALEMOD -Wno-SPECIFYIGNORE -Wno-MULTIDRIVEN -Wno-UNOPTFLAT \
+                 -CFLAGS "-O1 -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'"
+RTL_NL_HARNESS := $(RTL_BUILD)/equiv_router-ice40-netlist
+$(RTL_NL_HARNESS): $(RTL_NETLIST) $(RTL_ROUTER_O) FORCE
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_router ice40-netlist -- $(RTL_NL_VFLAGS) \
+		$(RTL_NETLIST) $(YOSYS_DATDIR)/ice40/cells_sim.v $(RTL_DIR)/harness/equiv_router.cpp \
+		$(RTL_ROUTER_O) -- $(RTL_NETLIST) $(YOSYS_DATDIR)/ice40/cells_sim.v \
+		$(RTL_DIR)/harness/equiv_router.cpp $(RTL_DIR)/harness/equiv_common.h $(RTL_ROUTER_O)
+rtl-postsynth: $(RTL_NL_HARNESS)
 
 FORCE:
