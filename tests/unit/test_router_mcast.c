@@ -35,6 +35,8 @@ struct run {
 	struct router *r;
 	uint32_t rt[64 * 2];
 	uint32_t mc[GROUPS * 2];
+	uint32_t port_cfg[LOOM_MAX_PORTS];
+	uint32_t start_vc1[2];
 	struct copy out[NET + 1];
 	unsigned int order[8], n_done;
 	uint64_t credits_back;		/* credits port 1 returned upstream */
@@ -44,24 +46,41 @@ struct run {
 	unsigned int fb;
 };
 
-static bool run_init(struct run *x, const struct router_params *p)
+static bool run_init_cfg(struct run *x, const struct router_params *p, bool dims)
 {
 	char err[256];
 	struct route_view v;
 
 	memset(x, 0, sizeof(*x));
+	/* dims: port 1 -> port 0 continues dimension 0 through a dateline, port 2 is dimension 1 */
+	for (unsigned int k = 0; k < LOOM_MAX_PORTS; k++)
+		x->port_cfg[k] = LOOM_VCT_PORT_DIM_NONE;
+	x->port_cfg[0] = 0 | LOOM_VCT_PORT_DATELINE;
+	x->port_cfg[1] = 0;
+	x->port_cfg[2] = 1;
+	x->start_vc1[0] = 1u << GROUP;	/* a node's bit: not the group's */
 	x->mc[2 * GROUP] = LOOM_MCAST_W0_VALID | LOOM_MCAST_W0_HOST | 1u << 0 | 1u << 2;
 	x->mc[2 * GROUP + 1] = 7;	/* HOST_CTX */
 	x->mc[2 * 6] = 1u << 2;		/* group 6: not valid */
 	x->mc[2 * 7] = LOOM_MCAST_W0_VALID | 1u << 9;	/* group 7: a port the router lacks */
 	v = (struct route_view){ .rt = x->rt, .rt_entries = 64, .mc = x->mc,
 				 .mc_entries = GROUPS };
+	if (dims) {
+		v.port_cfg = x->port_cfg;
+		v.start_vc1 = x->start_vc1;
+		v.start_vc1_bits = 64;
+	}
 	x->r = router_new(p, &v, err, sizeof(err));
 	if (!x->r)
 		tap_diag("router_new: %s", err);
 	x->fb = p->flit_bytes;
 	x->first_credit_at = UINT64_MAX;
 	return x->r != NULL;
+}
+
+static bool run_init(struct run *x, const struct router_params *p)
+{
+	return run_init_cfg(x, p, false);
 }
 
 /* A packet's bytes: header then a pattern. */
@@ -233,6 +252,32 @@ static void down_port(const struct router_params *p)
 	router_free(x.r);
 }
 
+/*
+ * VCs: from port 1 (dimension 0), the copy on port 0 continues its
+ * dimension through a dateline: VC1 (REQ1, flag VC1); the copy on port 2
+ * enters dimension 1 and the host copy leaves the network: VC0, though
+ * START_VC1 has the bit of node 5 set (it is a node's bit, not a group's).
+ */
+static void datelines(const struct router_params *p)
+{
+	struct run x;
+	uint8_t pkt[PKT_MAX];
+	unsigned int n = make_pkt(pkt, LOOM_PKT_PUT, LOOM_CLASS_REQ, GROUP, 64);
+
+	if (!run_init_cfg(&x, p, true)) {
+		tap_ok(0, "router built");
+		return;
+	}
+	run_packet(&x, pkt, n, LOOM_VC_REQ0, p->buf_depth, 300);
+	pkt[6] |= LOOM_PKT_F_VC1;
+	tap_ok(x.out[0].vc == LOOM_VC_REQ1 && copy_is(&x.out[0], pkt, n, 4) &&
+	       x.out[2].vc == LOOM_VC_REQ0 && x.out[HOST].vc == LOOM_VC_REQ0 &&
+	       !(x.out[2].bytes[6] & LOOM_PKT_F_VC1),
+	       "datelines: the copy through the dateline on VC %d (want %d, flag VC1), into dimension 1 on VC %d, to the host on VC %d (want %d)",
+	       x.out[0].vc, LOOM_VC_REQ1, x.out[2].vc, x.out[HOST].vc, LOOM_VC_REQ0);
+	router_free(x.r);
+}
+
 /* A multicast packet dropped whole: @why, nothing out, every credit back. */
 static void dropped(const struct router_params *p, const char *what, unsigned int type,
 		    unsigned int class, unsigned int vc, unsigned int group, unsigned int len,
@@ -263,10 +308,11 @@ int main(void)
 	struct router_params p;
 	char err[256];
 
-	tap_plan(14);
+	tap_plan(15);
 	router_preset_card(&p, NET);
 	replication("tiled card router", &p);
 	down_port(&p);
+	datelines(&p);
 	dropped(&p, "group 6 (entry not valid)", LOOM_PKT_PUT, LOOM_CLASS_REQ, LOOM_VC_REQ0, 6, 64,
 		ROUTE_DROP_NO_ROUTE);
 	dropped(&p, "group 7 (names port 9 of a 3-port router)", LOOM_PKT_PUT, LOOM_CLASS_REQ,
