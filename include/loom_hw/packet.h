@@ -58,13 +58,18 @@ enum loom_pkt_type {
 						 * in dst_ctx (bits 15:0), status
 						 * (23:16) and rsvd (31:24)
 						 */
+#define LOOM_PKT_F_MCAST	(1u << 5)	/* a multicast copy: dst_node is the
+						 * group id; PUT requests only,
+						 * routed by the group table
+						 */
+/* bit 6 is reserved (Valiant phase) */
 
 /**
  * struct loom_pkt_hdr - network packet header, 48 bytes
  * @type: enum loom_pkt_type
  * @class: LOOM_CLASS_*
  * @len: payload bytes following the header
- * @dst_node: logical destination
+ * @dst_node: logical destination; LOOM_PKT_F_MCAST: the group id
  * @flags: LOOM_PKT_F_*
  * @hops: hop count, incremented by every router (loop guard)
  * @src_node: logical source (responses go back here)

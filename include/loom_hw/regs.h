@@ -54,6 +54,7 @@
 #define LOOM_BLK_LINK			0x000b	/* lanes and link-layer settings */
 #define LOOM_BLK_MR			0x000d	/* memory-region table */
 #define LOOM_BLK_PERF			0x000e	/* router performance counters */
+#define LOOM_BLK_MCAST			0x000f	/* multicast group table */
 /* reserved: 0x000c (partition keys live in the CTX records and the BSU
  * block: Documentation/hw/partitions.rst)
  */
@@ -617,6 +618,30 @@
 #define LOOM_MR_MAX_PAGES		(LOOM_MR_PGL_ENTRIES * LOOM_MR_PGL_ENTRIES)
 #define LOOM_MR_MAX_LEN			((unsigned long long)LOOM_MR_MAX_PAGES * \
 					 LOOM_MR_PAGE_SIZE - LOOM_MR_PAGE_SIZE)	/* 1 GiB - 4 KiB */
+
+/* ---- multicast block: the group table ---------------------------------- */
+/*
+ * Entry g says what this card's router does with a packet of multicast
+ * group g (LOOM_PKT_F_MCAST, dst_node = g): send a copy on every network
+ * port whose bit is set in PORTS and, with HOST, one to this card's host,
+ * delivered into context HOST_CTX.  At the group's root, MEMBERS is the
+ * number of member acknowledgements that complete each packet of a
+ * multicast put.  A card without the block has no multicast.  Documented
+ * in Documentation/hw/registers.rst and Documentation/hw/routing.rst.
+ */
+#define LOOM_MCAST_VERSION		LOOM_BLK_VER(1, 0)
+#define LOOM_MCAST_N_GROUPS		0x10	/* RO: entries in the group table */
+#define LOOM_MCAST_TABLE		0x40	/* RW: group table, 8 bytes per entry */
+#define LOOM_MCAST_ENTRY_SIZE		8
+/* word 0 */
+#define LOOM_MCAST_W0_VALID		(1u << 31)
+#define LOOM_MCAST_W0_HOST		(1u << 30)	/* a copy to this card's host */
+#define LOOM_MCAST_W0_PORTS_MASK	0x0000ffffu	/* bit n: a copy on network port n */
+/* word 1 */
+#define LOOM_MCAST_W1_HOST_CTX_MASK	0x0000ffffu	/* context that receives the host copy */
+#define LOOM_MCAST_W1_MEMBERS_SHIFT	16		/* at the root: member count, whose */
+#define LOOM_MCAST_W1_MEMBERS_MASK	0xffff0000u	/* acknowledgements complete a put  */
+#define LOOM_MCAST_SIZE(groups)		(LOOM_MCAST_TABLE + (groups) * LOOM_MCAST_ENTRY_SIZE)
 
 /* ---- lab layout chosen by the emulator (informative: drivers walk the chain) */
 #define LOOM_LAB_SHM_SIZE		(1u << 20)	/* BAR2 size, power of two */

@@ -52,6 +52,12 @@ enum loom_opcode {
  * in key (PUT, GET, PUT_COUNTED, ATOMIC); dst_ctx is ignored
  */
 #define LOOM_CMD_F_REMOTE_MR	(1u << 5)
+/* LOOM_OP_PUT to every member of multicast group dst_node: dst_ctx must be
+ * 0 (each member's context is its card's group entry HOST_CTX), remote_off
+ * is the offset in every member's segment; the completion comes when
+ * every member acknowledged every packet (first error wins)
+ */
+#define LOOM_CMD_F_MCAST	(1u << 6)
 
 /* atomic operations (LOOM_OP_ATOMIC, in aux) */
 #define LOOM_AMO_FETCH_ADD	1
