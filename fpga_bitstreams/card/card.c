@@ -6,6 +6,7 @@
  */
 #include "card.h"
 #include "admin.h"
+#include "mcast.h"
 #include "perf.h"
 #include "rma_target.h"
 #include "router/route.h"
@@ -90,8 +91,8 @@ int card_params_check(struct card_params *p, char *err, size_t errlen)
 
 /* ---- register window ------------------------------------------------------ */
 
-static void card_blk(struct card *c, uint32_t off, uint32_t type, uint32_t version,
-		     uint32_t next, uint32_t size)
+void card_blk(struct card *c, uint32_t off, uint32_t type, uint32_t version, uint32_t next,
+	      uint32_t size)
 {
 	card_wr32(c, off + LOOM_BLK_TYPE, type);
 	card_wr32(c, off + LOOM_BLK_VERSION, version);
@@ -170,7 +171,8 @@ static void card_init_regs(struct card *c)
 		 LOOM_MAINT_SIZE);
 	bsu_init(c);
 	mr_init(c, CARD_OFF_MR, CARD_OFF_PERF);
-	perf_init(c, CARD_OFF_PERF, 0);
+	perf_init(c, CARD_OFF_PERF, CARD_OFF_MCAST);
+	mcast_init(c, CARD_OFF_MCAST, 0);
 }
 
 /* The router block: one router, its tables read live from the register window. */
@@ -183,6 +185,8 @@ static bool card_init_router(struct card *c, char *err, size_t errlen)
 	c->view.start_vc1 = (const uint32_t *)(const void *)(c->regs + CARD_OFF_VCT +
 							     LOOM_VCT_START_VC1);
 	c->view.start_vc1_bits = LOOM_MAX_NODES;
+	c->view.mc = mcast_table(c);
+	c->view.mc_entries = CARD_MCAST_GROUPS;
 	c->router = router_new(&c->p.router, &c->view, err, errlen);
 	if (!c->router)
 		return false;
@@ -311,6 +315,7 @@ void card_reset(struct card *c)
 		if (p < c->n_ports)	/* the router block follows in this service round */
 			card_port_status(c, p, LOOM_PORT_ST_DEAD | LOOM_PORT_ST_DISABLED, 0);
 	}
+	mcast_reset(c);
 	c->resets++;
 	bsu_reset(c);
 }

@@ -85,6 +85,9 @@
 #define CARD_OFF_PERF		0xd000	/* performance counters (card/perf.c) */
 /* bytes of the PERF block of a card of @n_ports network ports (+ the host port) */
 #define CARD_PERF_SIZE(n_ports)	LOOM_PERF_SIZE((n_ports) + 1)
+#define CARD_OFF_MCAST		0xe400	/* multicast group table (card/mcast.c) */
+#define CARD_MCAST_GROUPS	256	/* entries of the group table */
+#define CARD_MCAST_SIZE		LOOM_MCAST_SIZE(CARD_MCAST_GROUPS)
 #define CARD_DB_AREA		0x10000	/* page aligned */
 #define CARD_BSU_AREA		(CARD_DB_AREA + CARD_N_CTX * LOOM_DB_PAGE_SIZE)	/* 0x50000 */
 #define CARD_REGS_MIN		(CARD_BSU_AREA + LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE)
@@ -317,6 +320,10 @@ static inline void card_cnt_add(struct card *c, unsigned int port, unsigned int 
 
 	card_wr32(c, off, card_rd32(c, off) + n);
 }
+
+/* Write the header of a block at @off: its type, version, next block and size. */
+void card_blk(struct card *c, uint32_t off, uint32_t type, uint32_t version, uint32_t next,
+	      uint32_t size);
 
 /* Card-wide drop counter of the COUNTERS block (LOOM_CNT_DROP_*). */
 static inline void card_drop_count(struct card *c, uint32_t cause)

@@ -10,7 +10,9 @@
 /* Checks common to the operations that move bytes from or to my segment. */
 static uint8_t desc_check_transfer(const struct loom_cmd *cmd, uint64_t seg_size)
 {
-	if (cmd->length == 0 || cmd->dst_node >= LOOM_MAX_NODES)
+	/* a multicast group is checked against the group table when the op starts */
+	if (cmd->length == 0 ||
+	    (cmd->dst_node >= LOOM_MAX_NODES && !(cmd->flags & LOOM_CMD_F_MCAST)))
 		return LOOM_CQE_ST_BAD_DESC;
 	/* a local region is checked against the MR table when the op starts */
 	if (cmd->flags & LOOM_CMD_F_LOCAL_MR)
@@ -28,6 +30,10 @@ uint8_t desc_check(const struct loom_cmd *cmd, uint64_t seg_size)
 	if (cmd->flags & (LOOM_CMD_F_LOCAL_MR | LOOM_CMD_F_REMOTE_MR) &&
 	    (cmd->opcode == LOOM_OP_NOP || cmd->opcode == LOOM_OP_COUNTER_WAIT ||
 	     (cmd->opcode == LOOM_OP_ATOMIC && cmd->flags & LOOM_CMD_F_LOCAL_MR)))
+		return LOOM_CQE_ST_BAD_DESC;
+	/* multicast: PUTs only, each member's context from its card's group entry */
+	if (cmd->flags & LOOM_CMD_F_MCAST &&
+	    (cmd->opcode != LOOM_OP_PUT || cmd->dst_ctx || cmd->flags & LOOM_CMD_F_REMOTE_MR))
 		return LOOM_CQE_ST_BAD_DESC;
 	switch (cmd->opcode) {
 	case LOOM_OP_NOP:

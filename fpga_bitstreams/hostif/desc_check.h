@@ -12,7 +12,8 @@
 
 #define DESC_FLAGS_KNOWN (LOOM_CMD_F_SIGNAL | LOOM_CMD_F_FENCE | \
 			  LOOM_CMD_F_ORDERED | LOOM_CMD_F_REMOTE_CQE | \
-			  LOOM_CMD_F_LOCAL_MR | LOOM_CMD_F_REMOTE_MR)
+			  LOOM_CMD_F_LOCAL_MR | LOOM_CMD_F_REMOTE_MR | \
+			  LOOM_CMD_F_MCAST)
 
 /* PUT_COUNTED: the packet's aux carries counter id [63:48], offset [47:0] */
 #define DESC_COUNTER_ID_MAX	0xffffu

@@ -6,6 +6,7 @@
 #include "host_if.h"
 #include "card.h"
 #include "desc_check.h"
+#include "mcast.h"
 #include "rma_target.h"
 #include "router/route.h"
 
@@ -203,6 +204,31 @@ static struct router_decision hif_route(const struct card *c, uint32_t dst_node)
 	return card_route(c, &h);
 }
 
+/*
+ * A multicast put starts at its group's root: the group's entry here must
+ * be valid, with the members whose acknowledgements complete it (in
+ * @members).  Otherwise it completes UNREACHABLE at once (false).  Copies
+ * toward a port that is down are dropped by the router; the put then
+ * fails with LINK when its timer expires or the port's loss is seen.
+ */
+static bool hif_mcast_root(struct card *c, unsigned int idx, const struct loom_cmd *cmd,
+			   uint16_t *members)
+{
+	struct mcast_entry e = { 0 };
+
+	if (mcast_entry(c, cmd->dst_node, &e) && e.valid && e.members) {
+		*members = e.members;
+		return true;
+	}
+	card_drop_count(c, LOOM_CNT_DROP_NO_ROUTE);
+	if (c->verbose)
+		card_log(c, "context %u: multicast put to group %u refused: %s", idx, cmd->dst_node,
+			 cmd->dst_node >= CARD_MCAST_GROUPS ? "beyond the group table" :
+			 !e.valid ? "entry not valid" : "entry has no members");
+	hif_post_local(c, idx, cmd, LOOM_CQE_ST_UNREACHABLE, 0);
+	return false;
+}
+
 /* Start the staged command; false if it must wait (fence, op slot busy). */
 static bool hif_start_staged(struct card *c, unsigned int idx)
 {
@@ -211,6 +237,7 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 	struct router_decision d;
 	struct hif_op *op;
 	unsigned int slot;
+	uint16_t members = 0;
 
 	if ((cmd->flags & LOOM_CMD_F_FENCE) && x->ops_busy)
 		return false;
@@ -239,22 +266,28 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 			return true;
 		}
 	}
-	/*
-	 * The DMA engine looks up the op's exit in the routing table before it
-	 * segments it: no route, or a link that is down, fails the op at once
-	 * instead of sending every packet of it into the router's drop
-	 * interface.  The packets themselves are routed by the router alone.
-	 */
-	d = hif_route(c, cmd->dst_node);
-	if (d.verdict != ROUTE_HOST && d.verdict != ROUTE_PORT) {
-		/* refused before segmenting: its first packet is the one dropped */
-		card_drop_count(c, LOOM_CNT_DROP_NO_ROUTE);
-		hif_post_local(c, idx, cmd, LOOM_CQE_ST_UNREACHABLE, 0);
-		return true;
-	}
-	if (d.verdict == ROUTE_PORT && !card_port_up(c, d.port)) {
-		hif_post_local(c, idx, cmd, LOOM_CQE_ST_LINK, 0);
-		return true;
+	if (cmd->flags & LOOM_CMD_F_MCAST) {
+		if (!hif_mcast_root(c, idx, cmd, &members))
+			return true;
+	} else {
+		/*
+		 * The DMA engine looks up the op's exit in the routing table
+		 * before it segments it: no route, or a link that is down,
+		 * fails the op at once instead of sending every packet of it
+		 * into the router's drop interface.  The packets themselves
+		 * are routed by the router alone.
+		 */
+		d = hif_route(c, cmd->dst_node);
+		if (d.verdict != ROUTE_HOST && d.verdict != ROUTE_PORT) {
+			/* refused before segmenting: its first packet is the one dropped */
+			card_drop_count(c, LOOM_CNT_DROP_NO_ROUTE);
+			hif_post_local(c, idx, cmd, LOOM_CQE_ST_UNREACHABLE, 0);
+			return true;
+		}
+		if (d.verdict == ROUTE_PORT && !card_port_up(c, d.port)) {
+			hif_post_local(c, idx, cmd, LOOM_CQE_ST_LINK, 0);
+			return true;
+		}
 	}
 	op = &x->ops[slot];
 	memset(op, 0, sizeof(*op));
@@ -274,6 +307,7 @@ static bool hif_start_staged(struct card *c, unsigned int idx)
 	op->lkey = (uint32_t)cmd->compare;
 	op->rkey = cmd->key;
 	op->progress_ms = c->now_ms;
+	op->members = members;
 	x->ops_busy++;
 	x->seg_slot = (int)slot;
 	return true;
@@ -410,9 +444,12 @@ static unsigned int hif_pump_op(struct card *c, unsigned int idx, unsigned int b
 			h.flags |= LOOM_PKT_F_MR;
 			loom_pkt_set_rkey(&h, op->rkey);
 		}
+		if (op->flags & LOOM_CMD_F_MCAST)
+			h.flags |= LOOM_PKT_F_MCAST;	/* dst_node is the group */
 		op->sent += n;
-		op->pkts_out++;
-		x->pkts_out++;
+		/* a multicast packet is answered by every member */
+		op->pkts_out += op->members ? op->members : 1;
+		x->pkts_out += op->members ? op->members : 1;
 		sent++;
 		/* into the router through the host port (room was checked) */
 		card_inject(c, &h, payload);
@@ -486,6 +523,14 @@ void hif_port_down(struct card *c, unsigned int port)
 
 			if (!x->ops[i].busy)
 				continue;
+			if (x->ops[i].members) {
+				struct mcast_entry e;
+
+				/* a multicast put with a copy through the port */
+				if (mcast_entry(c, x->ops[i].dst_node, &e) && e.ports >> port & 1)
+					hif_op_finish(c, idx, &x->ops[i], LOOM_CQE_ST_LINK);
+				continue;
+			}
 			d = hif_route(c, x->ops[i].dst_node);
 			if (d.verdict == ROUTE_PORT && d.port == port)
 				hif_op_finish(c, idx, &x->ops[i], LOOM_CQE_ST_LINK);
@@ -570,6 +615,7 @@ static void hif_source_ack(struct card *c, const struct loom_pkt_hdr *h, const v
 	struct hif_ctx *x;
 	struct hif_op *op;
 	unsigned int idx = h->dst_ctx;
+	uint64_t fan;
 	uint8_t st;
 
 	if (idx >= c->n_ctx || c->ctx[idx].state != LOOM_CTX_ST_RUNNING) {
@@ -578,8 +624,10 @@ static void hif_source_ack(struct card *c, const struct loom_pkt_hdr *h, const v
 	}
 	x = &c->ctx[idx];
 	op = &x->ops[h->op_id % HIF_MAX_OPS];
+	/* a multicast put: every member acknowledges every byte */
+	fan = op->members ? op->members : 1;
 	/* an answer carries its request's key: ours, or it is not ours */
-	if (!op->busy || op->op_id != h->op_id || h->aux > op->sent - op->acked ||
+	if (!op->busy || op->op_id != h->op_id || h->aux > op->sent * fan - op->acked ||
 	    h->type != hif_answer_type(op->opcode) || h->key != x->p.key) {
 		c->stale_acks++;
 		return;
@@ -599,7 +647,7 @@ static void hif_source_ack(struct card *c, const struct loom_pkt_hdr *h, const v
 		op->pkts_out--;
 		x->pkts_out--;
 	}
-	if (op->acked == op->len)
+	if (op->acked == op->len * fan)
 		hif_op_finish(c, idx, op, LOOM_CQE_ST_OK);
 }
 
@@ -731,8 +779,42 @@ static void hif_target_put(struct card *c, const struct loom_pkt_hdr *h, const v
 	card_respond(c, h, st);
 }
 
+/*
+ * A multicast copy for this card's host: a PUT request of a group whose
+ * entry here is valid and has HOST; it lands in the entry's HOST_CTX with
+ * the checks of a unicast put, and the root gets the acknowledgement.
+ * Anything else is counted and dropped.
+ */
+static void hif_target_mcast(struct card *c, const struct loom_pkt_hdr *h, const void *payload)
+{
+	struct loom_pkt_hdr t;
+	struct mcast_entry e;
+
+	if (h->type != LOOM_PKT_PUT || h->class != LOOM_CLASS_REQ || h->flags & LOOM_PKT_F_MR) {
+		card_drop_count(c, LOOM_CNT_DROP_MALFORMED);
+		if (c->verbose)
+			card_log(c, "multicast packet of type %u class %u flags 0x%x from %u: only PUT requests are multicast; dropped",
+				 h->type, h->class, h->flags, h->src_node);
+		return;
+	}
+	if (!mcast_entry(c, h->dst_node, &e) || !e.valid || !e.host) {
+		card_drop_count(c, LOOM_CNT_DROP_NO_ROUTE);
+		if (c->verbose)
+			card_log(c, "multicast put of group %u from %u: no valid entry with a host copy here; dropped",
+				 h->dst_node, h->src_node);
+		return;
+	}
+	t = *h;
+	t.dst_ctx = e.host_ctx;
+	hif_target_put(c, &t, payload);
+}
+
 void hif_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *payload)
 {
+	if (h->flags & LOOM_PKT_F_MCAST) {
+		hif_target_mcast(c, h, payload);
+		return;
+	}
 	switch (h->type) {
 	case LOOM_PKT_PUT:
 		hif_target_put(c, h, payload);

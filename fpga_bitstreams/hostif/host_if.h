@@ -69,7 +69,8 @@ struct hif_op {
 	uint64_t fetched;	/* ATOMIC: value returned by the target */
 	uint32_t lkey;		/* LOOM_CMD_F_LOCAL_MR: my region */
 	uint32_t rkey;		/* LOOM_CMD_F_REMOTE_MR: the target's region */
-	unsigned int pkts_out;	/* this op's packets awaiting acks */
+	unsigned int pkts_out;	/* this op's acknowledgements awaited */
+	uint16_t members;	/* LOOM_CMD_F_MCAST: acknowledgements per packet; 0 unicast */
 	uint64_t progress_ms;	/* card time of the op's start or last ack */
 };
 

@@ -137,6 +137,13 @@ static enum strict_access acc_perf(uint32_t o)
 	return STRICT_RO;
 }
 
+static enum strict_access acc_mcast(uint32_t o)
+{
+	if (o < LOOM_MCAST_TABLE)
+		return o <= LOOM_MCAST_N_GROUPS ? STRICT_RO : STRICT_RESERVED;
+	return STRICT_RW;
+}
+
 static const struct strict_block strict_blocks[] = {
 	{ CARD_OFF_FWID, LOOM_FWID_SIZE, "FWID", acc_ro, 0, 0, NULL, 0 },
 	{ CARD_OFF_ADMIN, LOOM_ADMIN_SIZE, "ADMIN", acc_admin, 0, 0, NULL, 0 },
@@ -160,6 +167,8 @@ static const struct strict_block strict_blocks[] = {
 	  CARD_N_MR },
 	{ CARD_OFF_PERF, CARD_PERF_SIZE(LOOM_MAX_PORTS), "PERF", acc_perf, LOOM_PERF_PORT_BASE,
 	  LOOM_PERF_PORT_REC_SIZE, "port", LOOM_MAX_PORTS + 1 },
+	{ CARD_OFF_MCAST, CARD_MCAST_SIZE, "MCAST", acc_mcast, LOOM_MCAST_TABLE,
+	  LOOM_MCAST_ENTRY_SIZE, "group", CARD_MCAST_GROUPS },
 	{ CARD_DB_AREA, CARD_N_CTX * LOOM_DB_PAGE_SIZE, "doorbell page", acc_db_page, 0,
 	  LOOM_DB_PAGE_SIZE, "", CARD_N_CTX },
 	{ CARD_BSU_AREA, LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE, "BSU page", acc_bsu_page, 0,

@@ -51,6 +51,8 @@ static bool maint_writable(const struct card *c, uint32_t a)
 	if (a == CARD_OFF_LINK + LOOM_LINK_LANE_THRESHOLD ||
 	    a == CARD_OFF_LINK + LOOM_LINK_LANE_WINDOW_MS)
 		return true;
+	if (in_range(a, CARD_OFF_MCAST + LOOM_MCAST_TABLE, CARD_OFF_MCAST + CARD_MCAST_SIZE))
+		return true;
 	/* the BSU block, once the card has one: everything after its header */
 	if (card_rd32(c, CARD_OFF_BSU + LOOM_BLK_TYPE) == LOOM_BLK_BSU &&
 	    in_range(a, CARD_OFF_BSU + 0x10,

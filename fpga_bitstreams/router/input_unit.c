@@ -13,6 +13,14 @@
  *
  * Route computation (stage RC) runs on the head flit as it is written;
  * its result is usable LAT_RC cycles after the head is visible.
+ *
+ * Multicast: a packet whose route is a set of copies is sent once per
+ * copy, network ports in ascending order and then the host, each copy
+ * through VA and SA as a packet of its own.  Every copy but the last
+ * reads the flits in place (a copy of each flit goes on into the switch)
+ * and returns no credit; the last pops them, so the buffer's credits go
+ * upstream as the last copy's flits leave.  A copy whose output is down,
+ * dead or disabled is skipped with a drop event.
  */
 #include "router_int.h"
 
@@ -24,6 +32,62 @@ void input_collect_drop(struct in_vc *iv, const uint8_t *data, unsigned int flit
 		n = flit_bytes;
 	memcpy(iv->drop_hdr + iv->drop_bytes, data, n);
 	iv->drop_bytes = (uint8_t)(iv->drop_bytes + n);
+}
+
+/* The route of the next multicast copy of (@port, @vc), from its mc_left. */
+static void input_mc_route(struct router *r, unsigned int port, struct in_vc *iv)
+{
+	unsigned int bit = (unsigned int)__builtin_ctz(iv->mc_left);
+	unsigned int out = bit == 16 ? (unsigned int)r->host_port : bit;
+	struct route_hdr h;
+
+	iv->mc_left &= ~(1u << bit);
+	route_hdr_read(pool_data(&r->pool, fifo_front(&iv->buf)), &h);
+	route_mcast_copy(&r->rcfg, &r->view, port, &h, out, &iv->rt);
+}
+
+/* The tail of a multicast copy left (or the copy was skipped): route the next one. */
+void input_mc_next(struct router *r, unsigned int port, unsigned int vc)
+{
+	struct in_port *ip = &r->in[port];
+	struct in_vc *iv = &ip->vc[vc];
+
+	input_mc_route(r, port, iv);
+	iv->state = IVC_ROUTING;
+	iv->sent = 0;
+	iv->drop_bytes = 0;
+	iv->va_at = r->now + 1;
+	ip->routing |= 1u << vc;
+	in_port_update(r, port);
+	r->changed = true;
+}
+
+/* Skip the current copy of (@port, @vc): its output cannot carry it (@why). */
+void input_mc_skip(struct router *r, unsigned int port, unsigned int vc, enum route_drop why)
+{
+	struct in_vc *iv = &r->in[port].vc[vc];
+	uint8_t hdr[LOOM_PKT_HDR_SIZE];
+	unsigned int n = 0, fb = r->p.flit_bytes;
+
+	for (unsigned int i = 0; i < iv->buf.count && n < LOOM_PKT_HDR_SIZE; i++) {
+		unsigned int k = LOOM_PKT_HDR_SIZE - n < fb ? LOOM_PKT_HDR_SIZE - n : fb;
+
+		memcpy(hdr + n, pool_data(&r->pool, iv->buf.slot[(iv->buf.head + i) & iv->buf.mask]),
+		       k);
+		n += k;
+	}
+	router_emit_drop(r, why, port, iv->rt.port, vc, hdr, n);
+	input_mc_next(r, port, vc);
+}
+
+/* A copy of the next flit of a multicast copy that is not the last (in_next_slot). */
+uint32_t input_mc_copy_flit(struct router *r, struct in_vc *iv)
+{
+	uint32_t src = in_next_slot(iv), s = pool_get(&r->pool);
+
+	r->pool.meta[s] = r->pool.meta[src];
+	flit_copy(pool_data(&r->pool, s), pool_data(&r->pool, src), r->p.flit_bytes);
+	return s;
 }
 
 /* The front flit of (@port, @vc) is a head: start its packet. */
@@ -38,6 +102,11 @@ static void input_front_head(struct router *r, unsigned int port, unsigned int v
 	route_unpack_ext(m->route_ext, &iv->rt);
 	route_unpack_up(m->route_up, &iv->rt);
 	iv->rt.forward = (m->flags & FM_FWD) != 0;
+	iv->mc_left = 0;
+	if (iv->rt.mcast && !iv->rt.drop) {
+		iv->mc_left = iv->rt.mc_ports | (iv->rt.mc_host ? IN_MC_HOST : 0);
+		input_mc_route(r, port, iv);
+	}
 	iv->state = IVC_ROUTING;
 	iv->sent = 0;
 	iv->drop_bytes = 0;
@@ -162,8 +231,8 @@ void input_count_stalls(struct router *r)
 			if (iv->state == IVC_ROUTING)
 				stall = iv->va_at <= now;
 			else if (iv->state == IVC_ACTIVE)
-				stall = iv->sa_at <= now && !fifo_empty(&iv->buf) &&
-					r->pool.meta[fifo_front(&iv->buf)].ready_at <= now;
+				stall = iv->sa_at <= now && in_next_slot(iv) != ROUTER_NO_SLOT &&
+					r->pool.meta[in_next_slot(iv)].ready_at <= now;
 			else
 				stall = false;
 			if (stall) {

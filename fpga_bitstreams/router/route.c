@@ -269,6 +269,71 @@ static void route_drop(struct route_result *r, enum route_drop why)
 	r->forward = false;
 }
 
+/*
+ * Multicast (LOOM_PKT_F_MCAST, with a group table): PUT requests only, the
+ * whole packet must fit the input buffer (it is re-read for every copy),
+ * the group's entry must be valid and name ports the router has.
+ */
+static void route_mcast(const struct route_cfg *cfg, const struct route_view *v,
+			const struct route_hdr *h, struct route_result *r)
+{
+	uint32_t w0, ports;
+
+	if (h->class != LOOM_CLASS_REQ || h->type != LOOM_PKT_PUT ||
+	    r->flits > cfg->mc_max_flits) {
+		route_drop(r, ROUTE_DROP_MALFORMED);
+		return;
+	}
+	if (h->hops >= LOOM_PKT_MAX_HOPS) {
+		route_drop(r, ROUTE_DROP_HOP_LIMIT);
+		return;
+	}
+	w0 = h->dst_node < v->mc_entries ? v->mc[2 * h->dst_node] : 0;
+	ports = w0 & LOOM_MCAST_W0_PORTS_MASK;
+	if (!(w0 & LOOM_MCAST_W0_VALID) ||
+	    (cfg->n_net < 32 && (ports >> cfg->n_net)) ||
+	    (!ports && (!(w0 & LOOM_MCAST_W0_HOST) || cfg->host_port < 0)) ||
+	    ((w0 & LOOM_MCAST_W0_HOST) && cfg->host_port < 0)) {
+		route_drop(r, ROUTE_DROP_NO_ROUTE);
+		return;
+	}
+	r->mcast = true;
+	r->mc_ports = (uint16_t)ports;
+	r->mc_host = (w0 & LOOM_MCAST_W0_HOST) != 0;
+}
+
+void route_mcast_copy(const struct route_cfg *cfg, const struct route_view *v,
+		      unsigned int in_port, const struct route_hdr *h, unsigned int out,
+		      struct route_result *r)
+{
+	struct route_vc_in vin;
+	uint32_t out_cfg;
+
+	if ((int)out == cfg->host_port) {
+		r->port = (uint8_t)out;
+		r->vc = cfg->card_vcs ? (uint8_t)route_vc_of(h->class, false, false) : 0;
+		r->vc1 = false;
+		r->forward = false;
+		return;
+	}
+	out_cfg = route_port_cfg(v, out);
+	vin.class = h->class;
+	vin.injected = (int)in_port == cfg->host_port;
+	vin.vc1_now = (h->flags & LOOM_PKT_F_VC1) != 0;
+	vin.in_dim = vin.injected ? LOOM_VCT_PORT_DIM_NONE :
+		     route_port_cfg(v, in_port) & LOOM_VCT_PORT_DIM_MASK;
+	vin.out_dim = out_cfg & LOOM_VCT_PORT_DIM_MASK;
+	vin.start_vc1 = false;
+	vin.dateline = (out_cfg & LOOM_VCT_PORT_DATELINE) != 0;
+	r->port = (uint8_t)out;
+	r->vc1 = route_vc1(&vin);
+	r->forward = true;
+	if (cfg->card_vcs)
+		r->vc = (uint8_t)route_vc_of(h->class, r->vc1, false);
+	else
+		r->vc = r->vc1 && cfg->vcs > 1 ? 1 : 0;
+}
+
 void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 		   unsigned int in_port, unsigned int in_vc, const struct route_hdr *h,
 		   struct route_result *r)
@@ -302,6 +367,10 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 		} else {
 			r->port = (uint8_t)h->dst_node;
 		}
+		return;
+	}
+	if (v->mc && (h->flags & LOOM_PKT_F_MCAST)) {
+		route_mcast(cfg, v, h, r);
 		return;
 	}
 	d = decide(v, cfg->n_net, h->hops, h->dst_node);

@@ -26,7 +26,10 @@
  * no datelines).  @start_vc1: the VCT START_VC1 bitmap of @start_vc1_bits
  * destinations (NULL: all zero).  @wide_ports: entries name the port in
  * W0 bits 23:16 (LOOM_RT_W0_WIDE_PORT_*), for routers with more than 15
- * network ports; otherwise in W0 bits 3:0 as on the card.
+ * network ports; otherwise in W0 bits 3:0 as on the card.  @mc: the
+ * multicast group table as in the MCAST block, two 32-bit words per entry
+ * (LOOM_MCAST_W0_*, LOOM_MCAST_W1_*), @mc_entries groups; NULL: the
+ * router has no multicast and LOOM_PKT_F_MCAST means nothing to it.
  */
 struct route_view {
 	const uint32_t *rt;
@@ -35,6 +38,8 @@ struct route_view {
 	const uint32_t *start_vc1;
 	unsigned int start_vc1_bits;
 	bool wide_ports;
+	const uint32_t *mc;
+	unsigned int mc_entries;
 };
 
 enum router_verdict {
@@ -167,6 +172,7 @@ struct route_cfg {
 	bool card_vcs;		/* VC_MODEL 1: LOOM_VC_* */
 	unsigned int flit_bytes;
 	unsigned int max_flits;	/* largest packet the router carries */
+	unsigned int mc_max_flits;	/* largest multicast packet: the input buffer depth */
 };
 
 /* The routed header fields, all in the head flit's first 8 bytes. */
@@ -221,6 +227,16 @@ struct route_result {
 	 */
 	bool uproute;
 	uint8_t up_first;
+	/*
+	 * Multicast (LOOM_PKT_F_MCAST with a group table): the group entry's
+	 * copies, network ports mc_ports (bit n: port n) and the host with
+	 * mc_host, sent one after the other from the input buffer
+	 * (Documentation/hw/router-model.rst); port, vc, vc1 and forward
+	 * then describe the copy being sent (route_mcast_copy).
+	 */
+	bool mcast;
+	bool mc_host;
+	uint16_t mc_ports;
 };
 
 /*
@@ -259,29 +275,55 @@ static inline void route_unpack(uint32_t w, struct route_result *r)
 
 /*
  * What does not fit the 32-bit word, kept in a byte of its own beside it:
- * dimwar [0], hops_left [4:1].
+ * dimwar [0], hops_left [4:1], mcast [5], mc_host [6].
  */
 static inline uint8_t route_pack_ext(const struct route_result *r)
 {
-	return (uint8_t)(r->dimwar | (r->hops_left & 0xf) << 1);
+	return (uint8_t)(r->dimwar | (r->hops_left & 0xf) << 1 | r->mcast << 5 | r->mc_host << 6);
 }
 
 static inline void route_unpack_ext(uint8_t b, struct route_result *r)
 {
 	r->dimwar = b & 1;
 	r->hops_left = (b >> 1) & 0xf;
+	r->mcast = (b >> 5) & 1;
+	r->mc_host = (b >> 6) & 1;
 }
 
-/* And the adaptive up-route in 16 bits of their own: uproute [0], up_first [8:1]. */
+/*
+ * And the adaptive up-route in 16 bits of their own: uproute [0],
+ * up_first [8:1]; a multicast route (never an up-route) keeps its
+ * mc_ports there instead.  Unpack after route_unpack_ext.
+ */
 static inline uint16_t route_pack_up(const struct route_result *r)
 {
+	if (r->mcast)
+		return r->mc_ports;
 	return (uint16_t)(r->uproute | r->up_first << 1);
 }
 
 static inline void route_unpack_up(uint16_t b, struct route_result *r)
 {
+	if (r->mcast) {
+		r->mc_ports = b;
+		r->uproute = false;
+		r->up_first = 0;
+		return;
+	}
+	r->mc_ports = 0;
 	r->uproute = b & 1;
 	r->up_first = (uint8_t)(b >> 1);
 }
+
+/*
+ * The route of one copy of multicast packet @h (route_result.mcast) to
+ * router port @out (a network port of the entry, or the host port):
+ * port, vc, vc1 and forward in @r; the rest of @r is kept.  Deterministic:
+ * VC0 of the request class from the host or when entering a dimension,
+ * VC1 past a dateline (START_VC1 does not apply).
+ */
+void route_mcast_copy(const struct route_cfg *cfg, const struct route_view *v,
+		      unsigned int in_port, const struct route_hdr *h, unsigned int out,
+		      struct route_result *r);
 
 #endif

@@ -257,6 +257,7 @@ struct router *router_new(const struct router_params *p, const struct route_view
 	r->vc_step = p->vc_model == 1 ? p->vcs : p->vcs >= 2 ? 2 : 1;
 	r->rcfg.flit_bytes = p->flit_bytes;
 	r->rcfg.max_flits = router_max_packet_flits(p->flit_bytes);
+	r->rcfg.mc_max_flits = p->buf_depth;
 	r->vc_bytes = p->vcs >= 8 ? ~0ull : (1ull << (8 * p->vcs)) - 1;
 	router_layout(r, &a);
 	r->arena_size = a.off;

@@ -24,13 +24,21 @@ struct in_vc {
 	uint8_t state;		/* enum router_vc_state (ROUTING covers VC_WAIT) */
 	uint8_t out_port;	/* ACTIVE: the output VC it owns */
 	uint8_t out_vc;
-	uint16_t sent;		/* flits of the front packet switched so far */
+	uint16_t sent;		/* flits of the front packet switched so far (of this copy) */
 	uint8_t row_tile;	/* TILED, ACTIVE: tile of the row buffer it sends to */
 	uint8_t row_k;		/* TILED, ACTIVE: its credit in the port's rowcred */
 	uint64_t fwd;		/* ACTIVE: where its flits go past the input buffer (fifo_meta word) */
 	struct route_result rt;	/* route of the front packet */
 	uint64_t va_at;		/* ROUTING: first cycle VA may act (head visible + LAT_RC) */
 	uint64_t sa_at;		/* ACTIVE/DROPPING: first cycle SA may act */
+	/*
+	 * Multicast: the copies still to send after the current one (bit n:
+	 * network port n, IN_MC_HOST: the host).  While not zero the current
+	 * copy reads its flits at position sent in the buffer and leaves
+	 * them there (no credit upstream); the last copy pops them as a
+	 * unicast packet does.
+	 */
+	uint32_t mc_left;
 	/* write side */
 	uint8_t rx_open;	/* a packet's head arrived, its tail not yet */
 	uint8_t rx_left;	/* flits the open packet may still have */
@@ -179,6 +187,21 @@ static inline void in_port_update(struct router *r, unsigned int p)
 	r->sa_ports = (r->sa_ports & ~bit) | (ip->busy & ~ip->routing ? bit : 0);
 }
 
+#define IN_MC_HOST	(1u << 16)	/* in_vc.mc_left: the host copy */
+
+/*
+ * The pool slot of the next flit input VC @iv sends, ROUTER_NO_SLOT if it
+ * has not arrived: the front flit, or for a multicast copy that is not
+ * the last one the flit at position sent.
+ */
+static inline uint32_t in_next_slot(const struct in_vc *iv)
+{
+	if (iv->mc_left)
+		return iv->sent < iv->buf.count ?
+		       iv->buf.slot[(iv->buf.head + iv->sent) & iv->buf.mask] : ROUTER_NO_SLOT;
+	return fifo_empty(&iv->buf) ? ROUTER_NO_SLOT : fifo_front(&iv->buf);
+}
+
 /* Tile of port @p. */
 static inline struct tile *router_tile(struct router *r, unsigned int p)
 {
@@ -249,6 +272,9 @@ void output_commit(struct router *r);			/* output_unit.c */
 void input_count_stalls(struct router *r);
 void input_front_next(struct router *r, unsigned int port, unsigned int vc);
 void input_collect_drop(struct in_vc *iv, const uint8_t *data, unsigned int flit_bytes);
+void input_mc_next(struct router *r, unsigned int port, unsigned int vc);
+void input_mc_skip(struct router *r, unsigned int port, unsigned int vc, enum route_drop why);
+uint32_t input_mc_copy_flit(struct router *r, struct in_vc *iv);
 /* output_unit.c */
 void output_release(struct router *r, unsigned int o, unsigned int vc);
 void output_discard(struct router *r, unsigned int o, uint32_t slot);

@@ -44,7 +44,7 @@ static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 	route_unpack_ext(m->route_ext, &rt);
 	route_unpack_up(m->route_up, &rt);
 	ov = &r->out[iv->out_port].vc[iv->out_vc];
-	if (rt.drop || rt.port != iv->out_port || rt.vc % r->vc_step != iv->out_vc % r->vc_step ||
+	if (rt.drop || rt.mcast || rt.port != iv->out_port || rt.vc % r->vc_step != iv->out_vc % r->vc_step ||
 	    rt.vc > iv->out_vc || !out_usable(r, iv->out_port))
 		return false;
 	if (r->p.org == ROUTER_ORG_XBAR &&
@@ -90,7 +90,9 @@ static void sa_packet_done(struct router *r, unsigned int port, unsigned int vc)
 	{
 		unsigned int o = iv->out_port, ovc = iv->out_vc;
 
-		if (!sa_chain(r, port, iv))
+		if (iv->mc_left)
+			input_mc_next(r, port, vc);	/* the next multicast copy */
+		else if (!sa_chain(r, port, iv))
 			input_front_next(r, port, vc);
 		if (r->p.org == ROUTER_ORG_XBAR)
 			output_release(r, o, ovc);
@@ -131,13 +133,15 @@ static inline __attribute__((always_inline)) uint32_t
 sa_take(struct router *r, unsigned int port, unsigned int vc, uint8_t *flags)
 {
 	struct in_vc *iv = &r->in[port].vc[vc];
-	uint32_t s = fifo_pop(&iv->buf);
+	uint32_t s = iv->mc_left ? input_mc_copy_flit(r, iv) : fifo_pop(&iv->buf);
 	struct fifo_meta *m = &r->pool.meta[s];
 
 	r->in[port].moved |= 1u << vc;
 	*flags = m->flags;
-	r->in_wires[port].back.credits[vc]++;
-	r->in_credited |= 1ull << port;
+	if (!iv->mc_left) {	/* a multicast copy but the last leaves its flit */
+		r->in_wires[port].back.credits[vc]++;
+		r->in_credited |= 1ull << port;
+	}
 	r->changed = true;
 	if (iv->state != IVC_ACTIVE) {
 		sa_drain(r, port, vc, s);
@@ -170,14 +174,16 @@ sa_requests(struct router *r, unsigned int p)
 		unsigned int v = (unsigned int)__builtin_ctz(vm);
 		const struct in_vc *iv = &ip->vc[v];
 		uint64_t at;
+		uint32_t s;
 
 		if (iv->sa_at > now) {
 			router_wake(r, iv->sa_at);
 			continue;
 		}
-		if (fifo_empty(&iv->buf))
+		s = in_next_slot(iv);
+		if (s == ROUTER_NO_SLOT)
 			continue;	/* the next flit has not arrived */
-		at = r->pool.meta[fifo_front(&iv->buf)].ready_at;
+		at = r->pool.meta[s].ready_at;
 		if (at > now) {
 			router_wake(r, at);
 			continue;
@@ -239,15 +245,18 @@ static void sa_tiled(struct router *r)
 		for (unsigned int s = 0; s < speedup && req; s++) {
 			int w = arb_pick(&ip->sa_arb, req);
 			struct in_vc *iv = &ip->vc[w];
-			uint32_t fs = fifo_pop(&iv->buf);
+			bool copy = iv->mc_left != 0;
+			uint32_t fs = copy ? input_mc_copy_flit(r, iv) : fifo_pop(&iv->buf);
 			struct fifo_meta *m = &meta[fs];
 			uint8_t flags = m->flags;
 
 			ip->moved |= 1u << w;
 			req &= ~(1ull << w);
 			/* its buffer slot is free: the credit goes upstream */
-			r->in_wires[p].back.credits[w]++;
-			r->in_credited |= 1ull << p;
+			if (!copy) {
+				r->in_wires[p].back.credits[w]++;
+				r->in_credited |= 1ull << p;
+			}
 			r->changed = true;
 			if (iv->state == IVC_ACTIVE) {
 				/* on the row bus into its row buffer at the subswitch */

@@ -199,7 +199,10 @@ static bool va_request(struct router *r, unsigned int port, unsigned int vc, str
 		}
 	}
 	if (!out_usable(r, o)) {
-		va_drop(r, port, iv, out_drop_reason(r, o));
+		if (iv->mc_left)	/* a multicast copy: the next one goes on */
+			input_mc_skip(r, port, vc, out_drop_reason(r, o));
+		else
+			va_drop(r, port, iv, out_drop_reason(r, o));
 		return false;
 	}
 	if (r->p.org == ROUTER_ORG_TILED) {

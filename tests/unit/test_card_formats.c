@@ -126,8 +126,8 @@ int main(void)
 					    (1u << LOOM_BLK_VCT) | (1u << LOOM_BLK_COUNTERS) |
 					    (1u << LOOM_BLK_LINK) | (1u << LOOM_BLK_MAINT) |
 					    (1u << LOOM_BLK_BSU) | (1u << LOOM_BLK_MR) |
-					    (1u << LOOM_BLK_PERF)),
-		       "block chain: FWID, ADMIN, ROUTER, PORTS, CTX, DOORBELL, VCT, COUNTERS, LINK, MAINT, BSU, MR, PERF, ordered, no overlap, inside the window");
+					    (1u << LOOM_BLK_PERF) | (1u << LOOM_BLK_MCAST)),
+		       "block chain: FWID, ADMIN, ROUTER, PORTS, CTX, DOORBELL, VCT, COUNTERS, LINK, MAINT, BSU, MR, PERF, MCAST, ordered, no overlap, inside the window");
 		{
 			uint32_t area = rd(regs, CARD_OFF_DOORBELL + LOOM_DOORBELL_AREA);
 			uint32_t count = rd(regs, CARD_OFF_DOORBELL + LOOM_DOORBELL_COUNT);

@@ -241,7 +241,7 @@ static void test_desc_check(void)
 	c.opcode = 255;
 	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
 	c.opcode = LOOM_OP_PUT;
-	c.flags = 0x40;	/* the first flag the card does not know */
+	c.flags = 0x80;	/* the first flag the card does not know */
 	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
 	c.flags = LOOM_CMD_F_SIGNAL | LOOM_CMD_F_FENCE | LOOM_CMD_F_ORDERED | LOOM_CMD_F_REMOTE_CQE;
 	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_OK;
@@ -251,6 +251,21 @@ static void test_desc_check(void)
 	c.dst_node = LOOM_MAX_NODES;
 	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
 	tap_ok(ok, "desc_check: unknown opcode/flags, empty put, node beyond the table -> BAD_DESC");
+	/* multicast: a PUT with dst_ctx 0; the group is checked when the op starts */
+	c = put(1, 0, 0, 0, 100, 0, LOOM_CMD_F_SIGNAL | LOOM_CMD_F_MCAST, 0);
+	c.dst_node = 300;
+	ok = desc_check(&c, 4096) == LOOM_CQE_ST_OK;
+	c.dst_ctx = 1;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
+	c.dst_ctx = 0;
+	c.flags |= LOOM_CMD_F_REMOTE_MR;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
+	c.flags &= ~LOOM_CMD_F_REMOTE_MR;
+	c.opcode = LOOM_OP_GET;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
+	c.opcode = LOOM_OP_PUT_COUNTED;
+	ok &= desc_check(&c, 4096) == LOOM_CQE_ST_BAD_DESC;
+	tap_ok(ok, "desc_check: MCAST on a PUT with dst_ctx 0 (group 300 checked later) ok; dst_ctx 1, REMOTE_MR, a GET or a counted PUT -> BAD_DESC");
 
 	c = put(1, 0, 0, 0, 100, 0, 0, 0);
 	c.opcode = LOOM_OP_GET;
@@ -345,7 +360,7 @@ int main(void)
 	uint64_t end;
 	int ok;
 
-	tap_plan(30);
+	tap_plan(31);
 	test_desc_check();
 	test_admin_check();
 
