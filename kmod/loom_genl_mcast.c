@@ -12,14 +12,23 @@
 #include "loom_drv.h"
 #include "loom_genl.h"
 
+/*
+ * Group ids, port masks, contexts and member counts are 16 bits; 65535
+ * does not fit the policy's own (s16) maximum, so a range structure.
+ */
+static struct netlink_range_validation loom_genl_mcast_u16 = {
+	.max = 0xffff,
+};
+
 const struct nla_policy loom_genl_mcast_policy[LOOM_ATTR_MCAST_MAX + 1] = {
 	[LOOM_ATTR_MCAST_GROUP] =
-		NLA_POLICY_MAX(NLA_U32, LOOM_HW_MCAST_MAX_GROUPS - 1),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &loom_genl_mcast_u16),
 	[LOOM_ATTR_MCAST_PORTS] =
-		NLA_POLICY_MASK(NLA_U32, LOOM_MCAST_W0_PORTS_MASK),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &loom_genl_mcast_u16),
 	[LOOM_ATTR_MCAST_HOST_CTX] =
-		NLA_POLICY_MAX(NLA_U32, LOOM_MCAST_W1_HOST_CTX_MASK),
-	[LOOM_ATTR_MCAST_MEMBERS] = NLA_POLICY_MAX(NLA_U32, 0xffff),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &loom_genl_mcast_u16),
+	[LOOM_ATTR_MCAST_MEMBERS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &loom_genl_mcast_u16),
 	[LOOM_ATTR_MCAST_VALID] = { .type = NLA_FLAG },
 };
 
