@@ -9,24 +9,6 @@
 
 #include "topo_file.h"
 
-/* A decimal number below max; 0 or -1. */
-static int parse_below(const char *s, long max, int *out)
-{
-	long v = 0;
-
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		v = v * 10 + (*s - '0');
-		if (v >= max)
-			return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
-
 /* One "group G root NODE member NODE:CTX ..." line into grp; 0 or -1 (said). */
 static int parse_group_line(char *line, const char *name, int lineno,
 			    struct fm_mcast_group *grp, struct topo_errbuf *e)
@@ -39,8 +21,8 @@ static int parse_group_line(char *line, const char *name, int lineno,
 	for (n = 0; n < 4 && (tok = strtok_r(n ? NULL : line, " \t\r", &save)); n++)
 		w[n] = tok;
 	if (n < 4 || strcmp(w[0], "group") || strcmp(w[2], "root") ||
-	    parse_below(w[1], FM_MCAST_MAX_GROUPS, &grp->id) ||
-	    parse_below(w[3], FM_MAX_NODES, &grp->root)) {
+	    topo_parse_id(w[1], FM_MCAST_MAX_GROUPS, &grp->id) ||
+	    topo_parse_id(w[3], FM_MAX_NODES, &grp->root)) {
 		topo_error(e, "%s:%d: expected 'group G root NODE member NODE:CTX ...' (G below %d, "
 			   "NODE below %d)", name, lineno, FM_MCAST_MAX_GROUPS, FM_MAX_NODES);
 		return -1;

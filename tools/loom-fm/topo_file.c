@@ -64,8 +64,7 @@ static int split_words(char *s, char *w[4])
 	}
 }
 
-/* A decimal number without sign below max; 0 or -1. */
-static int parse_id(const char *s, int max, int *out)
+int topo_parse_id(const char *s, int max, int *out)
 {
 	long v = 0;
 
@@ -98,8 +97,8 @@ static int parse_node_line(char *w[4], const char *name, int lineno, struct pars
 {
 	struct node_line l = { lineno, 0, 0 };
 
-	if (strcmp(w[2], "logical") || parse_id(w[1], FM_MAX_NODES, &l.node) ||
-	    parse_id(w[3], FM_MAX_LOGICAL, &l.logical)) {
+	if (strcmp(w[2], "logical") || topo_parse_id(w[1], FM_MAX_NODES, &l.node) ||
+	    topo_parse_id(w[3], FM_MAX_LOGICAL, &l.logical)) {
 		topo_error(e, "%s:%d: expected 'node NODE logical ID' (NODE below %d, ID below %d)",
 			  name, lineno, FM_MAX_NODES, FM_MAX_LOGICAL);
 		return 0;

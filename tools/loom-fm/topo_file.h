@@ -62,6 +62,9 @@ void __attribute__((format(printf, 2, 3))) topo_error(struct topo_errbuf *e, con
 						      ...);
 void topo_errors_end(struct topo_errbuf *e);
 
+/* A decimal number without sign below max; 0 or -1. */
+int topo_parse_id(const char *s, int max, int *out);
+
 /* The text of the file at path (what: "topology", "group"), NUL-terminated,
  * to free(); NULL with a message in err. */
 char *topo_read_text(const char *path, const char *what, char *err, size_t errlen);
