@@ -13,6 +13,7 @@
 #include "tap.h"
 #include "graph.h"
 #include "mcast.h"
+#include "program.h"
 #include "verdict.h"
 
 #include <loom_hw/regs.h>
@@ -243,6 +244,65 @@ static void torus(void)
 	graph_free(g);
 }
 
+/*
+ * The writes configure plans for a group on 4 cards (node i = card i):
+ * word 1 before word 0 for every card on the tree, the rest of the span
+ * invalidated; a card without a multicast block, or a group beyond its
+ * table, refused.
+ */
+static void plan(void)
+{
+	static struct fm_fabric fab;
+	struct fm_graph *g;
+	struct fm_verdict v = route("ring:4", &g);
+	struct fm_mcast_member m[] = { { 1, 0 }, { 2, 0 }, { 3, 0 } };
+	struct fm_mcast_groups gs = { "g", 1, (struct fm_mcast_group[]){ { 40, 0, 1, 3, m } } };
+	struct fm_mcast_trees t;
+	struct fm_plan p = { 0 };
+	char err[256] = "";
+	int w0 = 0, w1_first = 1, valid = 0, rc;
+
+	fab.ncards = 4;
+	for (int i = 0; i < 4; i++)
+		fab.card[i] = (struct fm_card){ .node = (uint32_t)i, .mcast = 0x2000, .n_groups = 256 };
+	rc = mcast_trees(g, v.routes, &gs, &t, err, sizeof(err)) ||
+	     plan_add_mcast(&fab, &t, &p, err, sizeof(err));
+	for (int k = 0; k < p.n; k++) {
+		const struct fm_write *w = &p.w[k];
+
+		if (w->kind != FM_W_MCAST_W0)
+			continue;
+		w0++;
+		if (w->dest == 40) {
+			valid += (w->value & LOOM_MCAST_W0_VALID) != 0;
+			w1_first &= k > 0 && p.w[k - 1].kind == FM_W_MCAST_W1 &&
+				    p.w[k - 1].addr == w->addr + 4 && p.w[k - 1].card == w->card;
+		} else if (w->value) {
+			valid = -100;
+		}
+	}
+	tap_ok(!rc && w0 == 4 * 64 && valid == 4 && w1_first &&
+	       p.w[0].addr == 0x2000 + LOOM_MCAST_TABLE,
+	       "plan: groups 0..63 managed on each of 4 cards, group 40 valid on all 4 (word 1 "
+	       "first), the others invalidated (%s; %d word-0 writes, %d valid)", err, w0, valid);
+	plan_free(&p);
+	fab.card[2].mcast = 0;
+	rc = plan_add_mcast(&fab, &t, &p, err, sizeof(err));
+	tap_ok(rc < 0 && strstr(err, "node 2 is on the tree of group 40 but has no multicast group "
+				    "table"), "plan: a card of the tree without a MCAST block is refused (%s)",
+	       err);
+	plan_free(&p);
+	fab.card[2].mcast = 0x2000;
+	fab.card[3].n_groups = 40;
+	rc = plan_add_mcast(&fab, &t, &p, err, sizeof(err));
+	tap_ok(rc < 0 && strstr(err, "group 40 is beyond node 3's group table (N_GROUPS 40"),
+	       "plan: a group beyond a card's N_GROUPS is refused (%s)", err);
+	plan_free(&p);
+	mcast_trees_free(&t);
+	verdict_free(&v);
+	graph_free(g);
+}
+
 static void parser(void)
 {
 	struct fm_mcast_groups gs;
@@ -275,9 +335,10 @@ static void parser(void)
 
 int main(void)
 {
-	tap_plan(22);
+	tap_plan(25);
 	ring();
 	torus();
+	plan();
 	parser();
 	return tap_exit_status();
 }
