@@ -174,6 +174,7 @@ struct loom_keys {
  * @blk_maint: maintenance block (optional)
  * @blk_mr: memory-region block (optional)
  * @blk_perf: performance counters block (optional)
+ * @blk_mcast: multicast group table block (optional)
  * @mr_busy: memory-region records in use (loom_mr.c), protected by @lock
  * @mr_gen: generation of the last key of each record, protected by @lock
  * @geo: the rest of the card's geometry, read once at probe (loom_hw.h)
@@ -235,6 +236,7 @@ struct loom_dev {
 	struct loom_blk blk_maint;
 	struct loom_blk blk_mr;
 	struct loom_blk blk_perf;
+	struct loom_blk blk_mcast;
 	DECLARE_BITMAP(mr_busy, LOOM_MR_MAX_ENTRIES);
 	u32 mr_gen[LOOM_MR_MAX_ENTRIES];
 	struct loom_geo geo;

@@ -2,9 +2,10 @@
 /*
  * The "loom" generic netlink family: its policies, operations and
  * multicast group, the lookup of a card by LOOM_ATTR_DEV_INDEX, and
- * LOOM_CMD_DEV_GET.  Routes, ports, card settings, VC tables, counters and
- * partition keys are in loom_genl_route.c, loom_genl_port.c,
- * loom_genl_dev.c, loom_genl_vc.c, loom_genl_stats.c and loom_keys.c.
+ * LOOM_CMD_DEV_GET.  Routes, ports, card settings, VC tables, counters,
+ * partition keys and multicast groups are in loom_genl_route.c,
+ * loom_genl_port.c, loom_genl_dev.c, loom_genl_vc.c, loom_genl_stats.c,
+ * loom_keys.c and loom_genl_mcast.c.
  * Registered after the PCI driver, unregistered before it; handlers reach
  * registers only under ldev->lock with the card alive.
  */
@@ -97,6 +98,7 @@ static const struct nla_policy loom_genl_policy[LOOM_ATTR_MAX + 1] = {
 	[LOOM_ATTR_VCT_VC] = NLA_POLICY_MAX(NLA_U32, 1),
 	[LOOM_ATTR_KEY] = NLA_POLICY_NESTED(loom_genl_key_policy),
 	[LOOM_ATTR_BSU] = NLA_POLICY_NESTED(loom_genl_bsu_policy),
+	[LOOM_ATTR_MCAST] = NLA_POLICY_NESTED(loom_genl_mcast_policy),
 };
 
 /*
@@ -543,6 +545,21 @@ static const struct genl_ops loom_genl_ops[] = {
 		.cmd = LOOM_CMD_BSU_SET,
 		.doit = loom_genl_bsu_set_doit,
 		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = LOOM_CMD_MCAST_SET,
+		.doit = loom_genl_mcast_set_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = LOOM_CMD_MCAST_DEL,
+		.doit = loom_genl_mcast_del_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = LOOM_CMD_MCAST_GET,
+		.doit = loom_genl_mcast_get_doit,
+		.dumpit = loom_genl_mcast_get_dumpit,
 	},
 };
 

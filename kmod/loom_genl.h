@@ -90,6 +90,14 @@ int loom_genl_bsu_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int loom_genl_bsu_set_doit(struct sk_buff *skb, struct genl_info *info);
 extern const struct nla_policy loom_genl_bsu_policy[LOOM_ATTR_BSU_MAX + 1];
 
+/* loom_genl_mcast.c */
+int loom_genl_mcast_get_doit(struct sk_buff *skb, struct genl_info *info);
+int loom_genl_mcast_get_dumpit(struct sk_buff *skb,
+			       struct netlink_callback *cb);
+int loom_genl_mcast_set_doit(struct sk_buff *skb, struct genl_info *info);
+int loom_genl_mcast_del_doit(struct sk_buff *skb, struct genl_info *info);
+extern const struct nla_policy loom_genl_mcast_policy[LOOM_ATTR_MCAST_MAX + 1];
+
 /* loom_genl.c: policies of the nests, used by the handlers' parsers */
 extern const struct nla_policy loom_genl_route_policy[];
 extern const struct nla_policy loom_genl_port_policy[];

@@ -36,6 +36,9 @@ struct loom_dev;
 /* contexts the driver accepts: a descriptor names one in 16 bits */
 #define LOOM_HW_MAX_CTX		65536
 
+/* multicast groups the driver accepts: a packet names one in 16 bits */
+#define LOOM_HW_MCAST_MAX_GROUPS	65536
+
 /* ldev->hw_flags */
 #define LOOM_HW_F_FAILED	0	/* a value out of range was read */
 
@@ -57,6 +60,8 @@ struct loom_dev;
  * @perf_n_vcs: PERF N_VCS, 1..LOOM_NUM_VCS; 0 when the card has no PERF
  *	block (its N_PORTS is ldev->n_ports + 1, the host port last)
  * @perf_stride: PERF PORT_STRIDE
+ * @n_groups: MCAST N_GROUPS, 1..LOOM_HW_MCAST_MAX_GROUPS, inside the
+ *	block; 0 when the card has no MCAST block (no multicast)
  */
 struct loom_geo {
 	u32 node_id;
@@ -70,6 +75,7 @@ struct loom_geo {
 	u32 mr_stride;
 	u32 perf_n_vcs;
 	u32 perf_stride;
+	u32 n_groups;
 };
 
 /**
@@ -351,5 +357,29 @@ int loom_hw_bsu_page_read(struct loom_dev *ldev, u32 unit,
 			  struct loom_hw_bsu_page *p);
 int loom_hw_bsu_page_field(struct loom_dev *ldev, u32 unit, u32 field,
 			   u32 *value);
+
+/* ---- loom_hw_mcast.c: multicast group table --------------------------- */
+/**
+ * struct loom_hw_mcast - one group-table entry, fields as defined
+ * @valid: LOOM_MCAST_W0_VALID
+ * @host: LOOM_MCAST_W0_HOST: a copy to this card's host
+ * @ports: network ports a copy leaves by, bit per port, 16 bits
+ * @host_ctx: context receiving the host copy, 16 bits
+ * @members: at the root: acknowledgements that complete a put, 16 bits
+ */
+struct loom_hw_mcast {
+	bool valid;
+	bool host;
+	u16 ports;
+	u16 host_ctx;
+	u16 members;
+};
+
+int loom_hw_mcast_probe(struct loom_dev *ldev);
+u32 loom_hw_mcast_groups(struct loom_dev *ldev);
+int loom_hw_mcast_get(struct loom_dev *ldev, u32 group,
+		      struct loom_hw_mcast *e);
+int loom_hw_mcast_set(struct loom_dev *ldev, u32 group,
+		      const struct loom_hw_mcast *e);
 
 #endif /* LOOM_HW_H */

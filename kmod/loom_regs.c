@@ -46,6 +46,8 @@ static const struct loom_blk_need loom_blk_needs[] = {
 	  offsetof(struct loom_dev, blk_mr) },
 	{ LOOM_BLK_PERF, "PERF", LOOM_PERF_VERSION, false,
 	  offsetof(struct loom_dev, blk_perf) },
+	{ LOOM_BLK_MCAST, "MCAST", LOOM_MCAST_VERSION, false,
+	  offsetof(struct loom_dev, blk_mcast) },
 };
 
 /*
@@ -282,6 +284,8 @@ int loom_regs_discover(struct loom_dev *ldev)
 		err = loom_hw_mr_probe(ldev);
 	if (!err)
 		err = loom_hw_perf_probe(ldev);
+	if (!err)
+		err = loom_hw_mcast_probe(ldev);
 	if (!err)
 		err = loom_regs_check_layout(ldev, spans, n_spans);
 out:

@@ -242,6 +242,38 @@ int loom_put(struct loom_ctx *ctx, const struct loom_remote *dst,
 	     uint32_t flags, uint64_t tag);
 
 /**
+ * loom_put_mcast() - write bytes of my segment into the segment of every
+ *	member of a multicast group
+ * @ctx: my context, on the group's root card
+ * @group: the group id (0..65535; the cards' group tables say which
+ *	   members it has: loomctl mcast, loom-fm --groups)
+ * @remote_off: offset in every member's segment
+ * @local_off: offset in my segment
+ * @len: bytes, at least 1
+ * @flags: 0
+ * @tag: reported by the completion
+ *
+ * One source buffer to every member: the card injects each packet once
+ * and the routers copy it where the group's tree branches, each member's
+ * card delivering it into the context its group entry names.  The
+ * LOOM_COMPLETION_LOCAL completion (with @tag) comes when every member
+ * acknowledged every byte; its status is the first error any member
+ * returned (LOOM_STATUS_REMOTE_KEY: a member's context is in another
+ * partition, nothing was written there; REMOTE_BOUNDS, NO_CTX, ...), or
+ * LOOM_STATUS_UNREACHABLE when my card has no valid entry for @group (or
+ * no multicast group table at all).  Do not change the bytes before the
+ * completion.
+ *
+ * Return: 0 once the command is queued, or a negative errno.
+ * Errors: -EINVAL @ctx NULL, @len 0, @flags not 0, @group above 65535.
+ *	   -ERANGE the local range is outside my segment.  -EAGAIN the
+ *	   command ring is full: reap completions (loom_poll()) first.
+ * Thread safety: MT-Unsafe: one thread per context.
+ */
+int loom_put_mcast(struct loom_ctx *ctx, uint32_t group, uint64_t remote_off,
+		   uint64_t local_off, uint64_t len, uint32_t flags, uint64_t tag);
+
+/**
  * loom_nop() - queue a command the card completes at once
  * @ctx: my context
  * @tag: reported by the completion

@@ -110,6 +110,28 @@ int loom_put(struct loom_ctx *ctx, const struct loom_remote *dst,
 	return 0;
 }
 
+int loom_put_mcast(struct loom_ctx *ctx, uint32_t group, uint64_t remote_off,
+		   uint64_t local_off, uint64_t len, uint32_t flags, uint64_t tag)
+{
+	/* each member's context comes from its card's group entry: dst_ctx 0 */
+	const struct loom_remote members = { .node = group, .ctx = 0 };
+	struct loom_cmd *cmd;
+
+	if (!ctx || !len || flags || group > UINT16_MAX)
+		return -EINVAL;
+	if (local_off > ctx->segment_size || len > ctx->segment_size - local_off)
+		return -ERANGE;
+	cmd = loom_claim_remote_cmd(ctx, LOOM_OP_PUT, &members, tag);
+	if (!cmd)
+		return -EAGAIN;
+	cmd->flags |= LOOM_CMD_F_MCAST;
+	cmd->local_off = local_off;
+	cmd->remote_off = remote_off;
+	cmd->length = len;
+	loom_post_cmd(ctx, cmd);
+	return 0;
+}
+
 /* Is @e the completion of one of the library's own commands? */
 static bool is_internal(const struct loom_cqe *e)
 {

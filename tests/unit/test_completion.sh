@@ -36,7 +36,7 @@ check() { # description expected got
 	fi
 }
 
-tap_plan 13
+tap_plan 14
 check "loom-fm: the commands" "routes discover configure watch" "$(comp "$fm" _loom_fm loom-fm "")"
 check "loom-fm con -> configure" "configure" "$(comp "$fm" _loom_fm loom-fm con)"
 check "loom-fm configure --engine: the engines" "dor minhop updown dimwar dragonfly" \
@@ -48,12 +48,14 @@ check "loom-fm watch --interval 100 --o -> --once" "--once" \
 check "loom-fm --logical: identity compact" "identity compact" \
 	"$(comp "$fm" _loom_fm loom-fm discover --logical "")"
 check "loomctl dev: show set help" "show set help" "$(comp "$lc" _loomctl loomctl dev "")"
-check "loomctl: the objects" "dev route port monitor vc stats key bsu maint help" \
+check "loomctl: the objects" "dev route port monitor vc stats key bsu maint mcast help" \
 	"$(comp "$lc" _loomctl loomctl "")"
 check "loomctl -j route: its commands" "show set del load help" \
 	"$(comp "$lc" _loomctl loomctl -j route "")"
 check "loomctl route set 1: dev and the keywords" "dev port adaptive phys_dest" \
 	"$(comp "$lc" _loomctl loomctl route set 1 "")"
+check "loomctl mcast set: dev and the keywords" "dev group ports host members none" \
+	"$(comp "$lc" _loomctl loomctl mcast set "")"
 check "loomctl --j -> --json" "--json" "$(comp "$lc" _loomctl loomctl --j)"
 if "$build/bin/loomctl" --bash-completion | cmp -s - "$lc"; then
 	tap_ok "the installed completion is what loomctl --bash-completion prints"

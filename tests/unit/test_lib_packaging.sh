@@ -3,6 +3,7 @@
 # libloom packaging: a program builds against the tree through pkg-config,
 # the exported symbols are exactly the documented API at versions LOOM_0.1,
 # LOOM_0.2 (the operations added by ABI 0.2), LOOM_0.3 (partitions), LOOM_0.4 (memory regions, busy polling),
+# LOOM_0.5 (multicast put),
 # and 'make install' lays out library, header and pkg-config file.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
@@ -42,20 +43,21 @@ else
 	tap_diag "library: $(echo $exported)"
 	tap_fail "exported symbols are exactly the functions of loom.h"
 fi
-# LOOM_0.1 never changes; later additions are LOOM_0.2, LOOM_0.3 and LOOM_0.4
+# LOOM_0.1 never changes; later additions are LOOM_0.2, LOOM_0.3, LOOM_0.4 and LOOM_0.5
 v01="loom_ctx_create loom_ctx_destroy loom_ctx_fd loom_ctx_index loom_ctx_node loom_ctx_segment loom_dev_close loom_dev_open loom_dev_query loom_nop loom_poll loom_put loom_strerror loom_wait"
 got01=$(sed -n 's/@@LOOM_0\.1$//p' <<<"$exported" | tr '\n' ' ' | sed 's/ $//')
 v04="loom_atomic_mr loom_ctx_busy_poll loom_ctx_set_busy_poll loom_get_mr loom_mr_addr loom_mr_dereg loom_mr_length loom_mr_lkey loom_mr_reg loom_mr_rkey loom_put_counted_mr loom_put_mr"
 got04=$(sed -n 's/@@LOOM_0\.4$//p' <<<"$exported" | sort | tr '\n' ' ' | sed 's/ $//')
-if [ -n "$exported" ] && ! grep -qv '@@LOOM_0\.[1234]$' <<<"$exported" && [ "$got01" = "$v01" ] &&
+if [ -n "$exported" ] && ! grep -qv '@@LOOM_0\.[12345]$' <<<"$exported" && [ "$got01" = "$v01" ] &&
    grep -q '^loom_get@@LOOM_0\.2$' <<<"$exported" &&
-   [ "$(sed -n 's/@@LOOM_0\.3$//p' <<<"$exported")" = loom_bsu_open_key ] && [ "$got04" = "$v04" ]; then
-	tap_ok "LOOM_0.1 holds exactly the ABI 0.1 functions, then LOOM_0.2, LOOM_0.3 = loom_bsu_open_key, LOOM_0.4 = the memory-region and busy-poll calls"
+   [ "$(sed -n 's/@@LOOM_0\.3$//p' <<<"$exported")" = loom_bsu_open_key ] && [ "$got04" = "$v04" ] &&
+   [ "$(sed -n 's/@@LOOM_0\.5$//p' <<<"$exported")" = loom_put_mcast ]; then
+	tap_ok "LOOM_0.1 holds exactly the ABI 0.1 functions, then LOOM_0.2, LOOM_0.3 = loom_bsu_open_key, LOOM_0.4 = the memory-region and busy-poll calls, LOOM_0.5 = loom_put_mcast"
 else
 	tap_diag "LOOM_0.1: $got01"
 	tap_diag "exported: $(echo $exported)"
 	tap_diag "LOOM_0.4: $got04"
-	tap_fail "LOOM_0.1 holds exactly the ABI 0.1 functions, then LOOM_0.2, LOOM_0.3 = loom_bsu_open_key, LOOM_0.4 = the memory-region and busy-poll calls"
+	tap_fail "LOOM_0.1 holds exactly the ABI 0.1 functions, then LOOM_0.2, LOOM_0.3 = loom_bsu_open_key, LOOM_0.4 = the memory-region and busy-poll calls, LOOM_0.5 = loom_put_mcast"
 fi
 
 if make -s -C "$top/lib" install DESTDIR="$tmp/root" PREFIX=/usr >/dev/null 2>"$tmp/err" &&

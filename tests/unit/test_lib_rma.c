@@ -2,8 +2,8 @@
 /*
  * Unit test of libloom's LOOM_0.2 operations against rings in ordinary
  * memory and a fake card thread: the descriptors loom_get(),
- * loom_put_counted() and loom_atomic() write and the arguments they
- * refuse; loom_fence() fences exactly the next command; the library's own
+ * loom_put_counted(), loom_atomic() and loom_put_mcast() write and the
+ * arguments they refuse; loom_fence() fences exactly the next command; the library's own
  * completions never reach the caller but return their credits; loom_quiet()
  * returns once every earlier operation completed and keeps their
  * completions, in order, for loom_poll(); the counters page and
@@ -159,6 +159,25 @@ static void test_descriptors(void)
 	      loom_atomic(&ctx, &r, 0, 4, 0, 0, 1) == -EINVAL,
 	      "loom_atomic: misaligned offset or unknown op -> EINVAL");
 
+	rc = loom_put_mcast(&ctx, 200, 0x300, 0x40, 1000, 0, 82);
+	c = last_cmd();
+	CHECK(rc == 0 && c->opcode == LOOM_OP_PUT &&
+	      c->flags == (LOOM_CMD_F_SIGNAL | LOOM_CMD_F_MCAST) && c->dst_node == 200 &&
+	      c->dst_ctx == 0 && c->key == 0 && c->tag == 82 && c->local_off == 0x40 &&
+	      c->remote_off == 0x300 && c->length == 1000 &&
+	      doorbell[LOOM_DB_CMD_PI / 4] == ctx.cmd_pi,
+	      "loom_put_mcast writes a PUT with the MCAST flag, the group in dst_node, dst_ctx 0 "
+	      "(flags %#x node %u ctx %u)", c->flags, c->dst_node, c->dst_ctx);
+	CHECK(loom_put_mcast(NULL, 1, 0, 0, 8, 0, 1) == -EINVAL &&
+	      loom_put_mcast(&ctx, 1, 0, 0, 0, 0, 1) == -EINVAL &&
+	      loom_put_mcast(&ctx, 1, 0, 0, 8, LOOM_PUT_REMOTE_EVENT, 1) == -EINVAL &&
+	      loom_put_mcast(&ctx, 65536, 0, 0, 8, 0, 1) == -EINVAL &&
+	      loom_put_mcast(&ctx, 1, 0, 65000, 1000, 0, 1) == -ERANGE &&
+	      loom_put_mcast(&ctx, 1, 0, UINT64_MAX, 2, 0, 1) == -ERANGE &&
+	      last_cmd() == c,
+	      "loom_put_mcast: NULL context, 0 bytes, flags or a group above 65535 -> EINVAL, "
+	      "local range past the segment -> ERANGE, and nothing queued");
+
 	loom_fence(&ctx);
 	loom_put(&ctx, &r, 0, 0, 8, 0, 80);
 	rc = last_cmd()->flags & LOOM_CMD_F_FENCE;
@@ -173,11 +192,11 @@ static void test_completions(void)
 	int n, got_atomic = 0;
 
 	n = card_complete();
-	CHECK(n == 5, "the fake card completed the 5 commands posted (%d)", n);
+	CHECK(n == 6, "the fake card completed the 6 commands posted (%d)", n);
 	n = loom_poll(&ctx, out, 32);
 	for (int i = 0; i < n; i++)
 		got_atomic |= out[i].opcode == LOOM_OP_ATOMIC && out[i].value == 0x1234;
-	CHECK(n == 5 && got_atomic && ctx.cmd_credits == 1u << CMDQ_LOG2,
+	CHECK(n == 6 && got_atomic && ctx.cmd_credits == 1u << CMDQ_LOG2,
 	      "loom_poll returns them, the atomic's fetched value included; credits are back");
 
 	/* a library-internal completion is consumed, its credit returned */

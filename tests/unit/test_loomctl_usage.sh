@@ -4,7 +4,8 @@
 # options and keywords and malformed values exit 2 with a message naming
 # the token and, where one is close, the right spelling; every usage error
 # of the configuration commands (dev set, port set, vc set, stats, key, bsu
-# set and show, with and without -j, route load and its file checks) is
+# set and show, mcast set and del, with and without -j, route load and its
+# file checks) is
 # found before anything is sent (nothing on standard output, not even
 # JSON's '['); every help exits 0 with its synopsis, and -V prints the
 # version.  (The kernel side is tested in tests/vm/netlink/.)
@@ -30,7 +31,7 @@ printf 'dest x port 0\n' >"$tmp/nan"
 printf 'port 0 phys 3\n' >"$tmp/nodest"
 printf 'dest 4 port sideways\n' >"$tmp/badport"
 
-tap_plan 60
+tap_plan 68
 usage 'dev set: nothing to set' dev set
 usage 'loomctl: unknown object "rute": did you mean "route"?' rute show
 usage 'loomctl: unknown object "xyzzy": objects are dev, route, port' xyzzy
@@ -87,23 +88,31 @@ usage 'bsu set: nothing to change' bsu set 3
 usage 'bsu set: nothing to change' -j bsu set 3
 usage 'bsu set: BSU "-j" is not a unit number' bsu set -j 3 parent root
 usage 'bsu show: unexpected argument "2"' -j bsu show 1 2
+usage 'mcast set: missing "group G"' mcast set
+usage 'mcast set: expected "group G", got "ports"' mcast set ports 0
+usage 'mcast set: group "65536" is not a group id 0..65535' mcast set group 65536 ports 0
+usage 'mcast set: the entry sends no copy' -j mcast set group 3 members 2
+usage 'mcast set: ports "0,16": expected port numbers 0..15' mcast set group 3 ports 0,16
+usage 'mcast set: unknown keyword "hots": did you mean "host"?' mcast set group 3 hots 1
+usage 'mcast set: host "x" is not a context number' mcast set group 3 host x
+usage 'mcast del: unexpected argument "ports"' mcast del dev loom0 group 3 ports 1
 
 ok=0
-for obj in dev route port vc stats key monitor bsu maint; do
+for obj in dev route port vc stats key monitor bsu maint mcast; do
 	"$lc" "$obj" help >"$tmp/o" 2>&1 && grep -q "^SYNOPSIS" "$tmp/o" &&
 		"$lc" help "$obj" | cmp -s - "$tmp/o" && ok=$((ok + 1))
 done
-if [ $ok = 9 ]; then
-	tap_ok "help of dev, route, port, vc, stats, key, monitor, bsu and maint (OBJECT help = help OBJECT): exit 0 with a synopsis"
+if [ $ok = 10 ]; then
+	tap_ok "help of dev, route, port, vc, stats, key, monitor, bsu, maint and mcast (OBJECT help = help OBJECT): exit 0 with a synopsis"
 else
-	tap_fail "help of dev, route, port, vc, stats, key, monitor, bsu and maint: exit 0 with a synopsis ($ok of 9)"
+	tap_fail "help of dev, route, port, vc, stats, key, monitor, bsu, maint and mcast: exit 0 with a synopsis ($ok of 10)"
 fi
 "$lc" bsu help >"$tmp/o" 2>&1
 tap_check "bsu set takes -j and dev (its help says so)" \
 	grep -qF -- 'loomctl [-j] bsu set [dev DEV] BSU' "$tmp/o"
 "$lc" help >"$tmp/o" 2>&1
 missing=
-for obj in dev route port vc stats key monitor bsu maint; do
+for obj in dev route port vc stats key monitor bsu maint mcast; do
 	grep -q "^    $obj " "$tmp/o" || missing="$missing $obj"
 done
 tap_check "loomctl help lists every object and its commands (missing:${missing:- none})" test -z "$missing"

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "logical.h"
+#include "mcast.h"
 #include "program.h"
 #include "topo_file.h"
 #include "verdict.h"
@@ -130,6 +131,62 @@ static void print_refusal(const struct fm_engine *e, const struct fm_fabric *fab
 	}
 }
 
+/*
+ * The multicast trees of the group file on the routes r of graph rg (node
+ * i = card i), their writes appended to the plan, and printed to say.
+ * 0, or -1 with a message in err.
+ */
+static int plan_groups(struct fm_maint *m, const struct live_opts *o, struct fm_fabric *fab,
+		       const struct fm_graph *rg, const struct fm_routes *r, struct fm_plan *plan,
+		       FILE *say, char *err, size_t errlen)
+{
+	struct fm_mcast_trees t = { 0 };
+	struct fm_mcast_groups gs;
+	char why[512];
+	uint32_t *ids;
+	int rc = -1;
+
+	if (mcast_load(o->groups, &gs, err, errlen))
+		return -1;
+	ids = malloc((size_t)fab->ncards * sizeof(*ids));
+	if (!ids) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < fab->ncards; i++)
+		ids[i] = fab->card[i].node;
+	/* the file names physical node ids; the trees are computed on card indices */
+	for (int k = 0; k < gs.n; k++) {
+		struct fm_mcast_group *grp = &gs.g[k];
+
+		for (int j = -1; j < grp->nmembers; j++) {
+			int *node = j < 0 ? &grp->root : &grp->m[j].node;
+			int card = fabric_find(fab, (uint32_t)*node);
+
+			if (card < 0) {
+				snprintf(err, errlen, "%s:%d: group %d: node %d is not in the fabric",
+					 o->groups, grp->line, grp->id, *node);
+				goto out;
+			}
+			*node = card;
+		}
+	}
+	if (mcast_trees(rg, r, &gs, &t, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: %s", o->groups, why);
+		goto out;
+	}
+	if (fabric_find_mcast(m, fab, err, errlen) || plan_add_mcast(fab, &t, plan, err, errlen))
+		goto out;
+	fprintf(say, "multicast groups of %s:\n", o->groups);
+	mcast_print_trees(say, &t, ids);
+	rc = 0;
+out:
+	mcast_trees_free(&t);
+	mcast_groups_free(&gs);
+	free(ids);
+	return rc;
+}
+
 static int count_failed_ports(const struct fm_fabric *fab, const struct fm_graph *g)
 {
 	int n = 0;
@@ -233,6 +290,11 @@ int live_configure(struct fm_maint *m, const struct live_opts *o, bool fallback,
 		goto out;
 	}
 	if (plan_build(fab, v.routes, &plan, err, sizeof(err))) {
+		fprintf(stderr, "loom-fm: %s; nothing written\n", err);
+		rc = 1;
+		goto out;
+	}
+	if (o->groups && plan_groups(m, o, fab, rg, v.routes, &plan, say, err, sizeof(err))) {
 		fprintf(stderr, "loom-fm: %s; nothing written\n", err);
 		rc = 1;
 		goto out;

@@ -113,6 +113,41 @@ static int walk_blocks(struct fm_maint *m, struct fm_card *c, FILE *log, const c
 	return 0;
 }
 
+int fabric_find_mcast(struct fm_maint *m, struct fm_fabric *f, char *err, size_t errlen)
+{
+	for (int i = 0; i < f->ncards; i++) {
+		struct fm_card *c = &f->card[i];
+		uint32_t off = 0, type, version, next;
+		int rc = 0;
+
+		c->mcast = c->n_groups = 0;
+		for (int k = 0; k < LOOM_BLK_MAX_CHAIN && !rc; k++) {
+			rc = maint_read(m, &c->path, off + LOOM_BLK_TYPE, &type);
+			if (!rc)
+				rc = maint_read(m, &c->path, off + LOOM_BLK_VERSION, &version);
+			if (!rc)
+				rc = maint_read(m, &c->path, off + LOOM_BLK_NEXT, &next);
+			if (rc)
+				break;
+			if (type == LOOM_BLK_MCAST && LOOM_BLK_VER_MAJOR(version) ==
+			    LOOM_BLK_VER_MAJOR(LOOM_MCAST_VERSION)) {
+				rc = maint_read(m, &c->path, off + LOOM_MCAST_N_GROUPS, &c->n_groups);
+				c->mcast = rc ? 0 : off;
+				break;
+			}
+			if (!next || next <= off || next % 4)
+				break;
+			off = next;
+		}
+		if (rc) {
+			snprintf(err, errlen, "node %u: reading its register blocks by maintenance: "
+				 "%s%s%s", c->node, strerror(-rc), m->err[0] ? ": " : "", m->err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Read one card's identity and ports; 0 or a negative errno. */
 static int read_card(struct fm_maint *m, struct fm_card *c, FILE *log)
 {

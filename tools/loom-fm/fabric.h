@@ -30,6 +30,7 @@ struct fm_card {
 	uint32_t router, ports, vct;		/* block offsets, 0 = absent */
 	uint32_t n_ports, rt_entries, port_stride, vct_ports;
 	struct fm_card_port port[LOOM_MAX_PORTS];
+	uint32_t mcast, n_groups;		/* MCAST block (fabric_find_mcast()), 0 = none */
 };
 
 /* A port is usable: link up, neither dead nor disabled (the fault mask). */
@@ -69,6 +70,13 @@ int fabric_discover(struct fm_maint *m, struct fm_fabric *f, FILE *log, char *er
  * changed.
  */
 int fabric_changed(struct fm_maint *m, const struct fm_fabric *f);
+
+/*
+ * Find every card's multicast block (MCAST) and its N_GROUPS: a walk of
+ * the block chain, done only when groups are to be programmed.  0, or -1
+ * with a message in err when a card does not answer.
+ */
+int fabric_find_mcast(struct fm_maint *m, struct fm_fabric *f, char *err, size_t errlen);
 
 /* The fewest routing entries of any card (ROUTER RT_ENTRIES); 0 without cards. */
 uint32_t fabric_min_rt_entries(const struct fm_fabric *f);

@@ -32,10 +32,11 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 {
 	enum { OPT_DEV = 256, OPT_TOPO, OPT_SHAPE, OPT_ENGINE, OPT_ROOT, OPT_NODL,
 	       OPT_INTERVAL, OPT_ONCE, OPT_TIMEOUT, OPT_MTIMEOUT, OPT_MRETRIES, OPT_LOGICAL,
-	       OPT_FORCE, OPT_NOADAPT, OPT_TIES, OPT_VCASSIGN };
+	       OPT_FORCE, OPT_NOADAPT, OPT_TIES, OPT_VCASSIGN, OPT_GROUPS };
 	static const struct option longopts[] = {
 		{ "dev", required_argument, NULL, OPT_DEV },
 		{ "topology", required_argument, NULL, OPT_TOPO },
+		{ "groups", required_argument, NULL, OPT_GROUPS },
 		{ "shape", required_argument, NULL, OPT_SHAPE },
 		{ "engine", required_argument, NULL, OPT_ENGINE },
 		{ "root", required_argument, NULL, OPT_ROOT },
@@ -78,6 +79,9 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 			break;
 		case OPT_SHAPE:
 			o->shape = optarg;
+			break;
+		case OPT_GROUPS:
+			o->groups = optarg;
 			break;
 		case OPT_ENGINE:
 			if (!engine_find(optarg))
@@ -161,7 +165,7 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 	if (optind < argc)
 		return fm_usage_error("unexpected argument '%s'", argv[optind]);
 	if (is_discover && (o->shape || o->engine || engine_opt || o->once || o->timeout_s ||
-			    o->force))
+			    o->force || o->groups))
 		return fm_usage_error("discover takes --dev, --topology, --logical, -j, -v "
 				      "and the --maint-* options only%s", "");
 	if (!is_watch && (o->once || o->timeout_s))

@@ -21,6 +21,7 @@
 struct live_opts {
 	uint32_t dev;			/* N of /dev/loomN */
 	const char *topology;		/* expected cables, or NULL */
+	const char *groups;		/* multicast group file, or NULL */
 	const char *shape;		/* expected shape (gives dor its coordinates), or NULL */
 	const char *engine;		/* NULL: dor with --shape, else updown */
 	struct fm_engine_opts eopts;

@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "graph.h"
 #include "live.h"
+#include "mcast.h"
 #include "report.h"
 #include "topo_file.h"
 #include "verdict.h"
@@ -22,7 +23,7 @@
 #define MAX_FAILS 1024
 
 struct fm_args {
-	const char *shape, *topology, *engine;
+	const char *shape, *topology, *engine, *groups;
 	const char *fail[MAX_FAILS];
 	int nfail;
 	struct fm_engine_opts opts;
@@ -32,7 +33,7 @@ struct fm_args {
 static int parse_args(int argc, char **argv, struct fm_args *a)
 {
 	enum { OPT_SHAPE = 256, OPT_TOPO, OPT_ENGINE, OPT_FAIL, OPT_ROOT, OPT_NODL, OPT_CHECK, OPT_NOADAPT,
-	       OPT_TIES, OPT_VCASSIGN };
+	       OPT_TIES, OPT_VCASSIGN, OPT_GROUPS };
 	static const struct option longopts[] = {
 		{ "shape", required_argument, NULL, OPT_SHAPE },
 		{ "topology", required_argument, NULL, OPT_TOPO },
@@ -44,6 +45,7 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 		{ "ties", required_argument, NULL, OPT_TIES },
 		{ "vc-assign", required_argument, NULL, OPT_VCASSIGN },
 		{ "check-only", no_argument, NULL, OPT_CHECK },
+		{ "groups", required_argument, NULL, OPT_GROUPS },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -90,6 +92,9 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 			break;
 		case OPT_CHECK:
 			a->check_only = 1;
+			break;
+		case OPT_GROUPS:
+			a->groups = optarg;
 			break;
 		case 'j':
 			a->json = 1;
@@ -147,6 +152,8 @@ static struct fm_graph *build_graph(const struct fm_args *a)
 int main(int argc, char **argv)
 {
 	struct fm_args a = { 0 };
+	struct fm_mcast_groups gs = { 0 };
+	struct fm_mcast_trees trees = { 0 };
 	const struct fm_engine *e;
 	struct fm_verdict v;
 	struct fm_report rep;
@@ -165,22 +172,42 @@ int main(int argc, char **argv)
 	if (a.engine && !e)
 		return fm_usage_error("unknown engine '%s'; engines: dor, minhop, updown, dimwar, "
 				      "dragonfly", a.engine);
-	g = build_graph(&a);
-	if (!g)
+	if (a.groups && mcast_load(a.groups, &gs, err, sizeof(err))) {
+		fprintf(stderr, "loom-fm: %s\n", err);
 		return FM_EXIT_USAGE;
+	}
+	g = build_graph(&a);
+	if (!g) {
+		mcast_groups_free(&gs);
+		return FM_EXIT_USAGE;
+	}
 	if (!e)
 		e = engine_find(engine_default_name(g));
 	if (verdict_run(e, g, &a.opts, &v, err, sizeof(err))) {
 		fprintf(stderr, "loom-fm: %s\n", err);
+		mcast_groups_free(&gs);
 		graph_free(g);
 		return FM_EXIT_USAGE;
 	}
-	rep = (struct fm_report){ g, e, &a.opts, v.routes, &v.routes_check, &v.cdg, !a.check_only };
+	rep = (struct fm_report){ g, e, &a.opts, v.routes, &v.routes_check, &v.cdg, !a.check_only,
+				  NULL };
+	status = FM_EXIT_OK;
+	if (a.groups) {
+		if (mcast_trees(g, v.routes, &gs, &trees, err, sizeof(err))) {
+			fprintf(stderr, "loom-fm: %s: %s\n", a.groups, err);
+			status = FM_EXIT_CHECK;
+		} else {
+			rep.mcast = &trees;
+		}
+	}
 	if (a.json)
 		report_json(stdout, &rep);
 	else
 		report_text(stdout, &rep);
-	status = report_ok(&rep) ? FM_EXIT_OK : FM_EXIT_CHECK;
+	if (!report_ok(&rep))
+		status = FM_EXIT_CHECK;
+	mcast_trees_free(&trees);
+	mcast_groups_free(&gs);
 	verdict_free(&v);
 	graph_free(g);
 	return status;

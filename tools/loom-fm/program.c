@@ -2,6 +2,8 @@
 /* loom-fm: plans of register writes, applied by maintenance (program.h). */
 #include "program.h"
 
+#include "mcast.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +173,62 @@ int plan_build(const struct fm_fabric *f, const struct fm_routes *r, struct fm_p
 	return plan_build_cards(f->card, f->ncards, r, 0, f->ncards, plan, err, errlen);
 }
 
+int plan_add_mcast(const struct fm_fabric *f, const struct fm_mcast_trees *t,
+		   struct fm_plan *plan, char *err, size_t errlen)
+{
+	int max_id = 0;
+
+	for (int k = 0; k < t->gs->n; k++)
+		max_id = t->gs->g[k].id > max_id ? t->gs->g[k].id : max_id;
+	for (int i = 0; i < f->ncards; i++) {
+		const struct fm_card *c = &f->card[i];
+		uint32_t span = ((uint32_t)max_id / FM_RT_SPAN + 1) * FM_RT_SPAN;
+
+		for (int k = 0; k < t->gs->n; k++) {
+			const struct fm_mcast_group *grp = &t->gs->g[k];
+
+			if (!t->e[(size_t)k * t->nodes + i].used)
+				continue;
+			if (!c->mcast) {
+				snprintf(err, errlen, "node %u is on the tree of group %d but has no "
+					 "multicast group table (no MCAST block)", c->node, grp->id);
+				return -1;
+			}
+			if ((uint32_t)grp->id >= c->n_groups) {
+				snprintf(err, errlen, "group %d is beyond node %u's group table "
+					 "(N_GROUPS %u: groups 0..%u)", grp->id, c->node,
+					 c->n_groups, c->n_groups - 1);
+				return -1;
+			}
+		}
+		if (!c->mcast)
+			continue;
+		span = span < c->n_groups ? span : c->n_groups;
+		for (uint32_t id = 0; id < span; id++) {
+			const struct fm_mcast_entry *e = NULL;
+			uint32_t entry = c->mcast + LOOM_MCAST_TABLE + id * LOOM_MCAST_ENTRY_SIZE;
+			uint32_t w0, w1;
+			int bad = 0;
+
+			for (int k = 0; k < t->gs->n && !e; k++)
+				if (t->gs->g[k].id == (int)id)
+					e = &t->e[(size_t)k * t->nodes + i];
+			if (e && e->used) {
+				mcast_entry_words(e, &w0, &w1);
+				bad |= plan_add(plan, i, FM_W_MCAST_W1, entry + 4, w1, (int)id);
+			} else {
+				w0 = 0;
+			}
+			bad |= plan_add(plan, i, FM_W_MCAST_W0, entry, w0, (int)id);
+			if (bad) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 static void entry_text(uint32_t w0, char *out, size_t len)
 {
 	if (!(w0 & LOOM_RT_W0_VALID))
@@ -192,6 +250,9 @@ static int failed(struct fm_maint *m, const struct fm_card *c, const char *what,
 bool plan_write_changes(const struct fm_write *w, uint32_t cur)
 {
 	if (w->kind == FM_W_RT_ENTRY && !(cur & LOOM_RT_W0_VALID) && !(w->value & LOOM_RT_W0_VALID))
+		return false;
+	if (w->kind == FM_W_MCAST_W0 && !(cur & LOOM_MCAST_W0_VALID) &&
+	    !(w->value & LOOM_MCAST_W0_VALID))
 		return false;
 	return cur != w->value;
 }

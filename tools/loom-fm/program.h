@@ -22,14 +22,16 @@
 /* Routing entries managed: the logical ids in use rounded up to this. */
 #define FM_RT_SPAN	32
 
-enum fm_write_kind { FM_W_LOGICAL, FM_W_RT_PHYS, FM_W_RT_ENTRY, FM_W_VCT_PORT, FM_W_VCT_START };
+enum fm_write_kind { FM_W_LOGICAL, FM_W_RT_PHYS, FM_W_RT_ENTRY, FM_W_VCT_PORT, FM_W_VCT_START,
+		     FM_W_MCAST_W1, FM_W_MCAST_W0 };
 
 struct fm_write {
 	int card;			/* index in the fabric */
 	enum fm_write_kind kind;
 	uint32_t addr, value;
 	int dest;			/* RT: logical destination; VCT_PORT: port;
-					 * VCT_START: the first destination of the word */
+					 * VCT_START: the first destination of the word;
+					 * MCAST: the group */
 	bool have_cur;			/* cur holds the register (plan_snapshot()) */
 	uint32_t cur;
 };
@@ -66,6 +68,20 @@ void plan_free(struct fm_plan *plan);
  */
 int plan_build_cards(const struct fm_card *card, int ncards, const struct fm_routes *r,
 		     int lo, int hi, struct fm_plan *plan, char *err, size_t errlen);
+
+/*
+ * Append the multicast group entries of every card to a plan (the trees'
+ * node numbers are card indices): groups 0 .. the highest id rounded up to
+ * FM_RT_SPAN (at most the card's N_GROUPS) are managed, each entry word 1
+ * before word 0 so that it turns valid last; entries of no group, and of
+ * groups whose tree misses the card, are invalidated.  0, or -1 with a
+ * message in err: a card of a tree without a multicast block, a group
+ * beyond a card's N_GROUPS.  Cards without the block that no tree needs are
+ * left alone.
+ */
+struct fm_mcast_trees;
+int plan_add_mcast(const struct fm_fabric *f, const struct fm_mcast_trees *t,
+		   struct fm_plan *plan, char *err, size_t errlen);
 
 /* Whether a write changes its register (an invalid entry stays invalid whatever its bits). */
 bool plan_write_changes(const struct fm_write *w, uint32_t cur);

@@ -91,6 +91,11 @@ void report_text(FILE *f, const struct fm_report *rep)
 			fprintf(f, "up-routes (PORT^FIRST): %ld entries may take any up port from FIRST "
 				"on\n", nu);
 	}
+	if (rep->mcast) {
+		fprintf(f, "multicast groups (the union of the routes from each root to its "
+			"members):\n");
+		mcast_print_trees(f, rep->mcast, NULL);
+	}
 	if (!rc->bad) {
 		fprintf(f, "complete: yes (%ld routes)\n", rc->routes);
 	} else {
@@ -209,5 +214,9 @@ void report_json(FILE *f, const struct fm_report *rep)
 		fprintf(f, ",\"vc_balance\":{\"average\":%.4f,\"max\":%.4f,\"channels\":%ld,"
 			"\"entries\":%ld,\"free_entries\":%ld,\"vc1_entries\":%ld}", vb.avg, vb.max,
 			vb.channels, vb.entries, vb.free_entries, vb.vc1_entries);
+	if (rep->mcast) {
+		fprintf(f, ",\"groups\":");
+		mcast_print_trees_json(f, rep->mcast, NULL);
+	}
 	fprintf(f, "}\n");
 }

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "engine.h"
+#include "mcast.h"
 
 struct fm_report {
 	const struct fm_graph *g;
@@ -17,6 +18,7 @@ struct fm_report {
 	const struct fm_route_check *rc;
 	const struct fm_cdg_check *cdg;
 	bool tables;			/* false: --check-only */
+	const struct fm_mcast_trees *mcast;	/* --groups: the trees, or NULL */
 };
 
 /* Whether the verdict is a pass: complete and acyclic. */

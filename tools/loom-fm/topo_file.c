@@ -27,13 +27,7 @@ struct parsed {
 	int nn, ncap;
 };
 
-struct errbuf {
-	char *buf;
-	size_t len, used;
-	int count;
-};
-
-static void __attribute__((format(printf, 2, 3))) add_error(struct errbuf *e, const char *fmt, ...)
+void topo_error(struct topo_errbuf *e, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -70,8 +64,7 @@ static int split_words(char *s, char *w[4])
 	}
 }
 
-/* A decimal number without sign below max; 0 or -1. */
-static int parse_id(const char *s, int max, int *out)
+int topo_parse_id(const char *s, int max, int *out)
 {
 	long v = 0;
 
@@ -100,24 +93,24 @@ static void *grow(void *p, int *cap, size_t size)
 
 /* 'node N logical L': check it against the node lines before it and keep it. */
 static int parse_node_line(char *w[4], const char *name, int lineno, struct parsed *ps,
-			   struct errbuf *e)
+			   struct topo_errbuf *e)
 {
 	struct node_line l = { lineno, 0, 0 };
 
-	if (strcmp(w[2], "logical") || parse_id(w[1], FM_MAX_NODES, &l.node) ||
-	    parse_id(w[3], FM_MAX_LOGICAL, &l.logical)) {
-		add_error(e, "%s:%d: expected 'node NODE logical ID' (NODE below %d, ID below %d)",
+	if (strcmp(w[2], "logical") || topo_parse_id(w[1], FM_MAX_NODES, &l.node) ||
+	    topo_parse_id(w[3], FM_MAX_LOGICAL, &l.logical)) {
+		topo_error(e, "%s:%d: expected 'node NODE logical ID' (NODE below %d, ID below %d)",
 			  name, lineno, FM_MAX_NODES, FM_MAX_LOGICAL);
 		return 0;
 	}
 	for (int i = 0; i < ps->nn; i++) {
 		if (ps->nl[i].node == l.node) {
-			add_error(e, "%s:%d: node %d already has logical id %d at line %d", name,
+			topo_error(e, "%s:%d: node %d already has logical id %d at line %d", name,
 				  lineno, l.node, ps->nl[i].logical, ps->nl[i].line);
 			return 0;
 		}
 		if (ps->nl[i].logical == l.logical) {
-			add_error(e, "%s:%d: nodes %d and %d both have logical id %d (lines %d and %d)",
+			topo_error(e, "%s:%d: nodes %d and %d both have logical id %d (lines %d and %d)",
 				  name, lineno, ps->nl[i].node, l.node, l.logical, ps->nl[i].line,
 				  lineno);
 			return 0;
@@ -127,7 +120,7 @@ static int parse_node_line(char *w[4], const char *name, int lineno, struct pars
 		struct node_line *bigger = grow(ps->nl, &ps->ncap, sizeof(*bigger));
 
 		if (!bigger) {
-			add_error(e, "%s: out of memory", name);
+			topo_error(e, "%s: out of memory", name);
 			return -1;
 		}
 		ps->nl = bigger;
@@ -137,7 +130,7 @@ static int parse_node_line(char *w[4], const char *name, int lineno, struct pars
 }
 
 static int parse_lines(char *text, const char *name, int max_ports, int *claimed,
-		       struct parsed *ps, struct errbuf *e)
+		       struct parsed *ps, struct topo_errbuf *e)
 {
 	int lineno = 0;
 	char *line = text, *next;
@@ -159,7 +152,7 @@ static int parse_lines(char *text, const char *name, int max_ports, int *claimed
 			continue;
 		if (!strcmp(w[0], "node")) {
 			if (words != 4) {
-				add_error(e, "%s:%d: expected 'node NODE logical ID', found %d field%s",
+				topo_error(e, "%s:%d: expected 'node NODE logical ID', found %d field%s",
 					  name, lineno, words > 4 ? 5 : words,
 					  words > 4 ? "s (or more)" : words == 1 ? "" : "s");
 				continue;
@@ -169,29 +162,29 @@ static int parse_lines(char *text, const char *name, int max_ports, int *claimed
 			continue;
 		}
 		if (words != 2) {
-			add_error(e, "%s:%d: expected one cable, 'NODE:PORT NODE:PORT', found %d field%s",
+			topo_error(e, "%s:%d: expected one cable, 'NODE:PORT NODE:PORT', found %d field%s",
 				  name, lineno, words > 3 ? 3 : words, words == 1 ? "" : "s (or more)");
 			continue;
 		}
 		c.line = lineno;
 		if (graph_parse_end(w[0], &c.a, &c.pa) || graph_parse_end(w[1], &c.b, &c.pb)) {
-			add_error(e, "%s:%d: '%s %s' is not 'NODE:PORT NODE:PORT' (decimal numbers)",
+			topo_error(e, "%s:%d: '%s %s' is not 'NODE:PORT NODE:PORT' (decimal numbers)",
 				  name, lineno, w[0], w[1]);
 			continue;
 		}
 		if (c.a >= FM_MAX_NODES || c.b >= FM_MAX_NODES || c.pa >= FM_MAX_PORTS ||
 		    c.pb >= FM_MAX_PORTS) {
-			add_error(e, "%s:%d: node ids must be below %d and ports below %d",
+			topo_error(e, "%s:%d: node ids must be below %d and ports below %d",
 				  name, lineno, FM_MAX_NODES, FM_MAX_PORTS);
 			continue;
 		}
 		if (c.pa >= max_ports || c.pb >= max_ports) {
-			add_error(e, "%s:%d: port %d is beyond the router's radix: it has ports 0..%d",
+			topo_error(e, "%s:%d: port %d is beyond the router's radix: it has ports 0..%d",
 				  name, lineno, c.pa >= max_ports ? c.pa : c.pb, max_ports - 1);
 			continue;
 		}
 		if (c.a == c.b) {
-			add_error(e, "%s:%d: self-cable: both ends are on node %d", name, lineno, c.a);
+			topo_error(e, "%s:%d: self-cable: both ends are on node %d", name, lineno, c.a);
 			continue;
 		}
 		{
@@ -199,7 +192,7 @@ static int parse_lines(char *text, const char *name, int max_ports, int *claimed
 			int *cb = &claimed[c.b * FM_MAX_PORTS + c.pb];
 
 			if (*ca || *cb) {
-				add_error(e, "%s:%d: duplicate port: %d:%d is already cabled at line %d",
+				topo_error(e, "%s:%d: duplicate port: %d:%d is already cabled at line %d",
 					  name, lineno, *ca ? c.a : c.b, *ca ? c.pa : c.pb,
 					  *ca ? *ca : *cb);
 				continue;
@@ -210,7 +203,7 @@ static int parse_lines(char *text, const char *name, int max_ports, int *claimed
 			struct cable_line *bigger = grow(ps->cl, &ps->cap, sizeof(*bigger));
 
 			if (!bigger) {
-				add_error(e, "%s: out of memory", name);
+				topo_error(e, "%s: out of memory", name);
 				return -1;
 			}
 			ps->cl = bigger;
@@ -228,7 +221,7 @@ struct fm_graph *topo_parse(const char *text, const char *name, char *err, size_
 struct fm_graph *topo_parse_ports(const char *text, const char *name, int max_ports, char *err,
 				  size_t errlen)
 {
-	struct errbuf e = { err, errlen, 0, 0 };
+	struct topo_errbuf e = { err, errlen, 0, 0 };
 	struct parsed ps = { 0 };
 	struct cable_line *cl;
 	struct fm_graph *g = NULL;
@@ -240,13 +233,13 @@ struct fm_graph *topo_parse_ports(const char *text, const char *name, int max_po
 		err[0] = '\0';
 	copy = strdup(text);
 	if (!copy) {
-		add_error(&e, "%s: out of memory", name);
+		topo_error(&e, "%s: out of memory", name);
 		return NULL;
 	}
 	claimed = calloc((size_t)FM_MAX_NODES * FM_MAX_PORTS, sizeof(*claimed));
 	if (!claimed) {
 		free(copy);
-		add_error(&e, "%s: out of memory", name);
+		topo_error(&e, "%s: out of memory", name);
 		return NULL;
 	}
 	/* claimed[node * FM_MAX_PORTS + port]: the line that cabled it */
@@ -267,14 +260,14 @@ struct fm_graph *topo_parse_ports(const char *text, const char *name, int max_po
 		ports = cl[i].pb + 1 > ports ? cl[i].pb + 1 : ports;
 	}
 	if (!n && !e.count)
-		add_error(&e, "%s: no cables (one 'NODE:PORT NODE:PORT' per line)", name);
+		topo_error(&e, "%s: no cables (one 'NODE:PORT NODE:PORT' per line)", name);
 	for (int i = 0; i < ps.nn; i++) {
 		bool cabled = false;
 
 		for (int p = 0; p < FM_MAX_PORTS && !cabled; p++)
 			cabled = claimed[ps.nl[i].node * FM_MAX_PORTS + p] != 0;
 		if (!cabled)
-			add_error(&e, "%s:%d: node %d has no cable in this file: a logical id is "
+			topo_error(&e, "%s:%d: node %d has no cable in this file: a logical id is "
 				  "for a node the file cables", name, ps.nl[i].line, ps.nl[i].node);
 	}
 	if (e.count)
@@ -282,7 +275,7 @@ struct fm_graph *topo_parse_ports(const char *text, const char *name, int max_po
 	g = graph_new(nodes, ports);
 	if (!g || (ps.nn && !(g->logical = malloc((size_t)nodes * sizeof(*g->logical)))) ||
 	    !(g->line = calloc((size_t)nodes, sizeof(*g->line)))) {
-		add_error(&e, "%s: out of memory", name);
+		topo_error(&e, "%s: out of memory", name);
 		goto out;
 	}
 	for (int i = 0; i < n; i++) {
@@ -300,14 +293,7 @@ struct fm_graph *topo_parse_ports(const char *text, const char *name, int max_po
 	}
 	snprintf(g->name, sizeof(g->name), "%s", name);
 out:
-	if (e.count > TOPO_FILE_MAX_ERRORS) {
-		char more[64];
-
-		snprintf(more, sizeof(more), "(%d more errors)", e.count - TOPO_FILE_MAX_ERRORS);
-		e.count = 0;
-		add_error(&e, "%s", more);
-		e.count = 1;
-	}
+	topo_errors_end(&e);
 	free(claimed);
 	free(cl);
 	free(ps.nl);
@@ -323,30 +309,41 @@ struct fm_graph *topo_load(const char *path, char *err, size_t errlen)
 	return topo_load_ports(path, FM_MAX_PORTS, err, errlen);
 }
 
-struct fm_graph *topo_load_ports(const char *path, int max_ports, char *err, size_t errlen)
+void topo_errors_end(struct topo_errbuf *e)
 {
-	struct fm_graph *g;
+	char more[64];
+
+	if (e->count <= TOPO_FILE_MAX_ERRORS)
+		return;
+	snprintf(more, sizeof(more), "(%d more errors)", e->count - TOPO_FILE_MAX_ERRORS);
+	e->count = 0;
+	topo_error(e, "%s", more);
+	e->count = 1;
+}
+
+char *topo_read_text(const char *path, const char *what, char *err, size_t errlen)
+{
 	FILE *f = fopen(path, "r");
 	char *text;
 	long size;
 
 	if (!f) {
-		snprintf(err, errlen, "%s: cannot open topology file: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: cannot open %s file: %s", path, what, strerror(errno));
 		return NULL;
 	}
 	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		snprintf(err, errlen, "%s: cannot read topology file (not a regular file?)", path);
+		snprintf(err, errlen, "%s: cannot read %s file (not a regular file?)", path, what);
 		fclose(f);
 		return NULL;
 	}
 	if (size > 16 << 20) {
-		snprintf(err, errlen, "%s: topology file larger than 16 MiB", path);
+		snprintf(err, errlen, "%s: %s file larger than 16 MiB", path, what);
 		fclose(f);
 		return NULL;
 	}
 	text = malloc((size_t)size + 1);
 	if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
-		snprintf(err, errlen, "%s: cannot read topology file: %s", path,
+		snprintf(err, errlen, "%s: cannot read %s file: %s", path, what,
 			 text ? strerror(errno) : "out of memory");
 		free(text);
 		fclose(f);
@@ -355,10 +352,20 @@ struct fm_graph *topo_load_ports(const char *path, int max_ports, char *err, siz
 	fclose(f);
 	text[size] = '\0';
 	if (memchr(text, '\0', (size_t)size)) {
-		snprintf(err, errlen, "%s: a NUL byte: not a topology text file", path);
+		snprintf(err, errlen, "%s: a NUL byte: not a %s text file", path, what);
 		free(text);
 		return NULL;
 	}
+	return text;
+}
+
+struct fm_graph *topo_load_ports(const char *path, int max_ports, char *err, size_t errlen)
+{
+	struct fm_graph *g;
+	char *text = topo_read_text(path, "topology", err, errlen);
+
+	if (!text)
+		return NULL;
 	g = topo_parse_ports(text, path, max_ports, err, errlen);
 	free(text);
 	return g;

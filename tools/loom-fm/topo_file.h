@@ -47,4 +47,26 @@ struct fm_graph *topo_load_ports(const char *path, int max_ports, char *err, siz
 int topo_fits_tables(const struct fm_graph *g, uint32_t rt_entries, bool identity, char *err,
 		     size_t errlen);
 
+/*
+ * What the parsers of loom-fm's files share: the errors of a file, one
+ * "NAME:LINE: what" line each, at most TOPO_FILE_MAX_ERRORS of them, then
+ * "(N more errors)" (topo_errors_end()).
+ */
+struct topo_errbuf {
+	char *buf;
+	size_t len, used;
+	int count;
+};
+
+void __attribute__((format(printf, 2, 3))) topo_error(struct topo_errbuf *e, const char *fmt,
+						      ...);
+void topo_errors_end(struct topo_errbuf *e);
+
+/* A decimal number without sign below max; 0 or -1. */
+int topo_parse_id(const char *s, int max, int *out);
+
+/* The text of the file at path (what: "topology", "group"), NUL-terminated,
+ * to free(); NULL with a message in err. */
+char *topo_read_text(const char *path, const char *what, char *err, size_t errlen);
+
 #endif

@@ -218,6 +218,8 @@ static void apply_plan(struct sim *s, const struct fm_plan *plan)
 				s->start_vc1[(size_t)w->card * words1 + off] = w->value;
 			break;
 		case FM_W_LOGICAL:
+		case FM_W_MCAST_W1:	/* groups are planned by loom-fm configure only */
+		case FM_W_MCAST_W0:
 			break;
 		}
 	}

@@ -100,18 +100,6 @@ static const char *lc_bsu_state_name(uint32_t s)
 	}
 }
 
-/* "0,2,host" (text) or [0,2,"host"] (JSON); "none" / [] when empty */
-static void lc_bsu_print_set(const char *key, uint32_t set)
-{
-	lc_print_open_array(LC_PRINT_ANY, key);
-	for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++)
-		if (set & (1u << p))
-			lc_print_uint(LC_PRINT_ANY, NULL, p);
-	if (set & LOOM_BSU_CHILDREN_HOST)
-		lc_print_str(LC_PRINT_ANY, NULL, "host");
-	lc_print_close_array(LC_PRINT_ANY);
-}
-
 static int lc_bsu_print(struct nlattr **tb, uint8_t cmd, void *arg)
 {
 	struct nlattr *b[LOOM_ATTR_BSU_MAX + 1];
@@ -132,8 +120,8 @@ static int lc_bsu_print(struct nlattr **tb, uint8_t cmd, void *arg)
 		lc_print_str(LC_PRINT_ANY, "parent", "root");
 	else
 		lc_print_uint(LC_PRINT_ANY, "parent", parent);
-	lc_bsu_print_set("children", lc_get_u32(b, LOOM_ATTR_BSU_CHILDREN));
-	lc_bsu_print_set("arrived", lc_get_u32(b, LOOM_ATTR_BSU_ARRIVED));
+	lc_print_port_set("children", lc_get_u32(b, LOOM_ATTR_BSU_CHILDREN), LOOM_BSU_CHILDREN_HOST);
+	lc_print_port_set("arrived", lc_get_u32(b, LOOM_ATTR_BSU_ARRIVED), LOOM_BSU_CHILDREN_HOST);
 	lc_print_str(LC_PRINT_ANY, "state", lc_bsu_state_name(lc_get_u32(b, LOOM_ATTR_BSU_STATE)));
 	lc_print_nl();
 	lc_print_uint(LC_PRINT_ANY, "completions", lc_get_u32(b, LOOM_ATTR_BSU_COMPLETIONS));
@@ -144,31 +132,6 @@ static int lc_bsu_print(struct nlattr **tb, uint8_t cmd, void *arg)
 	if (b[LOOM_ATTR_BSU_CTX])
 		lc_print_uint(LC_PRINT_ANY, "ctx", lc_get_u32(b, LOOM_ATTR_BSU_CTX));
 	lc_print_close_object();
-	return 0;
-}
-
-/* "0,2,host" or "none" into a CHILDREN mask */
-static int lc_bsu_parse_children(const char *arg, uint32_t *mask)
-{
-	char buf[128], *save = NULL, *tok;
-
-	*mask = 0;
-	if (!strcmp(arg, "none"))
-		return 0;
-	if (strlen(arg) >= sizeof(buf))
-		return -1;
-	strcpy(buf, arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint32_t port;
-
-		if (!strcmp(tok, "host")) {
-			*mask |= LOOM_BSU_CHILDREN_HOST;
-			continue;
-		}
-		if (lc_parse_u32(tok, &port) || port >= LOOM_MAX_PORTS)
-			return -1;
-		*mask |= 1u << port;
-	}
 	return 0;
 }
 
@@ -202,7 +165,8 @@ static int lc_bsu_parse_set(int argc, char **argv, struct lc_bsu_req *r)
 						      argv[i + 1], LOOM_MAX_PORTS - 1);
 			r->set_parent = true;
 		} else {
-			if (lc_bsu_parse_children(argv[i + 1], &r->children))
+			if (lc_parse_port_set(argv[i + 1], LOOM_MAX_PORTS, LOOM_BSU_CHILDREN_HOST,
+					       &r->children))
 				return lc_usage_error("bsu set: children \"%s\": expected port numbers 0..%d and host, comma-separated, or none",
 						      argv[i + 1], LOOM_MAX_PORTS - 1);
 			r->set_children = true;

@@ -67,7 +67,7 @@ struct lc_object {
 };
 
 extern const struct lc_object lc_obj_dev, lc_obj_route, lc_obj_port, lc_obj_vc,
-	lc_obj_stats, lc_obj_key, lc_obj_bsu, lc_obj_monitor, lc_obj_maint;
+	lc_obj_stats, lc_obj_key, lc_obj_bsu, lc_obj_monitor, lc_obj_maint, lc_obj_mcast;
 
 /* main.c */
 int lc_usage_error(const char *fmt, ...)
@@ -78,6 +78,9 @@ int lc_keyword(const char *what, const char *arg, const char *const *words);
 const char *lc_suggest(const char *arg, const char *const *words);
 int lc_parse_u32(const char *s, uint32_t *out);
 int lc_parse_dev(const char *s, uint32_t *dev);
+int lc_parse_port_set(const char *arg, unsigned int n_ports, uint32_t host_bit,
+		      uint32_t *mask);
+void lc_print_port_set(const char *key, uint32_t mask, uint32_t host_bit);
 
 /* pci.c: loom cards on the PCI bus (libpci) */
 enum lc_pci_sig {

@@ -22,7 +22,7 @@
 /* the objects, in the order a prefix is matched ("m" is monitor) */
 static const struct lc_object *const lc_objects[] = {
 	&lc_obj_dev, &lc_obj_route, &lc_obj_port, &lc_obj_monitor, &lc_obj_vc,
-	&lc_obj_stats, &lc_obj_key, &lc_obj_bsu, &lc_obj_maint, NULL,
+	&lc_obj_stats, &lc_obj_key, &lc_obj_bsu, &lc_obj_maint, &lc_obj_mcast, NULL,
 };
 
 struct lc_option {
@@ -167,6 +167,59 @@ int lc_parse_u32(const char *s, uint32_t *out)
 		return -1;
 	*out = (uint32_t)v;
 	return 0;
+}
+
+/**
+ * lc_parse_port_set() - "0,2,host" or "none" into a mask of ports
+ * @arg: comma-separated port numbers below @n_ports, and "host" when
+ *	@host_bit is not 0; or "none"
+ * @n_ports: ports that may be named
+ * @host_bit: the bit "host" sets, or 0 when "host" is not accepted
+ * @mask: bit n = port n, and @host_bit
+ *
+ * Return: 0, or -1 when a word is none of those.
+ */
+int lc_parse_port_set(const char *arg, unsigned int n_ports, uint32_t host_bit,
+		      uint32_t *mask)
+{
+	char buf[128], *save = NULL, *tok;
+
+	*mask = 0;
+	if (!strcmp(arg, "none"))
+		return 0;
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint32_t port;
+
+		if (host_bit && !strcmp(tok, "host")) {
+			*mask |= host_bit;
+			continue;
+		}
+		if (lc_parse_u32(tok, &port) || port >= n_ports)
+			return -1;
+		*mask |= 1u << port;
+	}
+	return 0;
+}
+
+/**
+ * lc_print_port_set() - a mask of ports as "0,2,host" (text) or
+ *	[0,2,"host"] (JSON); "none" / [] when empty
+ * @key: the field
+ * @mask: bit n = port n (ports 0..15), and @host_bit
+ * @host_bit: the bit printed "host", or 0
+ */
+void lc_print_port_set(const char *key, uint32_t mask, uint32_t host_bit)
+{
+	lc_print_open_array(LC_PRINT_ANY, key);
+	for (unsigned int p = 0; p < 16; p++)
+		if (mask & ~host_bit & (1u << p))
+			lc_print_uint(LC_PRINT_ANY, NULL, p);
+	if (mask & host_bit)
+		lc_print_str(LC_PRINT_ANY, NULL, "host");
+	lc_print_close_array(LC_PRINT_ANY);
 }
 
 /**

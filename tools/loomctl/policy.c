@@ -34,6 +34,7 @@ struct nla_policy lc_policy[LOOM_ATTR_MAX + 1] = {
 	[LOOM_ATTR_KEY] = { .type = NLA_NESTED },
 	[LOOM_ATTR_PERF_PORT] = { .type = NLA_NESTED },
 	[LOOM_ATTR_PERF] = { .type = NLA_NESTED },
+	[LOOM_ATTR_MCAST] = { .type = NLA_NESTED },
 };
 
 struct nla_policy lc_route_policy[LOOM_ATTR_ROUTE_MAX + 1] = {

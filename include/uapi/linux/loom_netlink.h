@@ -125,6 +125,18 @@
  *     LOOM_ATTR_BSU_ILLEGAL       u32     reply: ops ignored as illegal
  *     LOOM_ATTR_BSU_GRANTED       flag    reply: granted to a context
  *     LOOM_ATTR_BSU_CTX           u32     reply: that context's index
+ *   LOOM_ATTR_MCAST             nest    one entry of the multicast group table
+ *                                       (Documentation/abi/netlink.rst):
+ *     LOOM_ATTR_MCAST_GROUP       u32     group id, below the card's N_GROUPS
+ *     LOOM_ATTR_MCAST_PORTS       u32     network ports a copy leaves by:
+ *                                         bit n = port n (below DEV_N_PORTS)
+ *     LOOM_ATTR_MCAST_HOST_CTX    u32     present: this card's host gets a
+ *                                         copy, into this context (below
+ *                                         DEV_N_CONTEXTS)
+ *     LOOM_ATTR_MCAST_MEMBERS     u32     at the group's root: members whose
+ *                                         acknowledgements complete a put
+ *                                         (16 bits); 0 elsewhere
+ *     LOOM_ATTR_MCAST_VALID       flag    reply: the entry is valid
  *
  * Commands:
  *   LOOM_CMD_DEV_GET     doit: DEV_INDEX -> one device;  dump: all devices
@@ -165,6 +177,16 @@
  *                        the tree register (a port the card lacks, or the
  *                        parent among the children: -ERANGE / -EINVAL);
  *                        CAP_NET_ADMIN
+ *   LOOM_CMD_MCAST_SET   DEV_INDEX, MCAST{GROUP, [PORTS], [HOST_CTX],
+ *                        [MEMBERS]}: writes the group's entry, valid (an
+ *                        entry that sends no copy, a port or context the card
+ *                        lacks, a group beyond its table: -EINVAL / -ERANGE);
+ *                        -EOPNOTSUPP without a multicast block; CAP_NET_ADMIN
+ *   LOOM_CMD_MCAST_DEL   DEV_INDEX, MCAST{GROUP}: clears the entry;
+ *                        CAP_NET_ADMIN
+ *   LOOM_CMD_MCAST_GET   doit: DEV_INDEX, MCAST{GROUP} -> DEV_INDEX, MCAST{...}
+ *                        (valid or not); dump: DEV_INDEX -> every valid entry,
+ *                        one per message
  *
  * Multicast group LOOM_GENL_MCGRP_EVENTS carries
  *   LOOM_EVENT_ROUTE_CHANGED  DEV_INDEX, ROUTE{...} as it now is, after each
@@ -213,6 +235,9 @@ enum loom_nl_cmd {
 	LOOM_CMD_BSU_SET,
 	LOOM_EVENT_PORT_CHANGED,	/* multicast only */
 	LOOM_EVENT_MAINT_RESP,		/* multicast only */
+	LOOM_CMD_MCAST_SET,
+	LOOM_CMD_MCAST_DEL,
+	LOOM_CMD_MCAST_GET,
 
 	__LOOM_CMD_MAX,
 	LOOM_CMD_MAX = __LOOM_CMD_MAX - 1
@@ -249,6 +274,7 @@ enum loom_nl_attr {
 	LOOM_ATTR_BSU,
 	LOOM_ATTR_PERF_PORT,
 	LOOM_ATTR_PERF,
+	LOOM_ATTR_MCAST,
 
 	__LOOM_ATTR_MAX,
 	LOOM_ATTR_MAX = __LOOM_ATTR_MAX - 1
@@ -415,6 +441,19 @@ enum loom_nl_bsu_attr {
 
 	__LOOM_ATTR_BSU_MAX,
 	LOOM_ATTR_BSU_MAX = __LOOM_ATTR_BSU_MAX - 1
+};
+
+/* multicast group table entry (LOOM_BLK_MCAST) */
+enum loom_nl_mcast_attr {
+	LOOM_ATTR_MCAST_UNSPEC,
+	LOOM_ATTR_MCAST_GROUP,
+	LOOM_ATTR_MCAST_PORTS,
+	LOOM_ATTR_MCAST_HOST_CTX,
+	LOOM_ATTR_MCAST_MEMBERS,
+	LOOM_ATTR_MCAST_VALID,
+
+	__LOOM_ATTR_MCAST_MAX,
+	LOOM_ATTR_MCAST_MAX = __LOOM_ATTR_MCAST_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_LOOM_NETLINK_H */

@@ -130,6 +130,8 @@ static int nlf_privileged(uint8_t cmd)
 	case LOOM_CMD_KEY_GRANT:
 	case LOOM_CMD_KEY_REVOKE:
 	case LOOM_CMD_BSU_SET:
+	case LOOM_CMD_MCAST_SET:
+	case LOOM_CMD_MCAST_DEL:
 		return 1;
 	default:
 		return 0;
@@ -164,7 +166,8 @@ static void nlf_attrs(struct nlf_msg *m, int depth, unsigned int n)
 			static const uint16_t nests[] = { LOOM_ATTR_ROUTE, LOOM_ATTR_PORT,
 							  LOOM_ATTR_ROUTE_TABLE, LOOM_ATTR_VCT_PORT,
 							  LOOM_ATTR_STATS, LOOM_ATTR_KEY,
-							  LOOM_ATTR_BSU, LOOM_ATTR_DROPS };
+							  LOOM_ATTR_BSU, LOOM_ATTR_DROPS,
+							  LOOM_ATTR_MCAST };
 			if (nlf_below(4))
 				type = nests[nlf_below(sizeof(nests) / sizeof(nests[0]))];
 			if (nlf_below(8) == 0)
@@ -325,7 +328,7 @@ static void nlf_typed_attrs(struct nlf_msg *m, unsigned int n)
 		{ LOOM_ATTR_VCT_PORT, 'n', 3 }, { LOOM_ATTR_VCT_START_VC1, 'b', 0 },
 		{ LOOM_ATTR_VCT_DEST, 'u', 0 }, { LOOM_ATTR_VCT_VC, 'u', 0 },
 		{ LOOM_ATTR_KEY, 'n', 3 }, { LOOM_ATTR_BSU, 'n', 12 },
-		{ LOOM_ATTR_DEV_EMULATED, 'f', 0 },
+		{ LOOM_ATTR_DEV_EMULATED, 'f', 0 }, { LOOM_ATTR_MCAST, 'n', 5 },
 	};
 
 	for (unsigned int i = 0; i < n; i++) {
@@ -476,6 +479,9 @@ static const unsigned char nlf_ops[__LOOM_CMD_MAX] = {
 	[LOOM_CMD_KEY_GET] = NLF_DUMPIT,
 	[LOOM_CMD_BSU_GET] = NLF_DOIT | NLF_DUMPIT,
 	[LOOM_CMD_BSU_SET] = NLF_DOIT,
+	[LOOM_CMD_MCAST_SET] = NLF_DOIT,
+	[LOOM_CMD_MCAST_DEL] = NLF_DOIT,
+	[LOOM_CMD_MCAST_GET] = NLF_DOIT | NLF_DUMPIT,
 };
 
 /* the reasons nlf_core_bare() gives, in its order, and their counts */

@@ -5,7 +5,8 @@
 # memfd) and its admin mailbox made to refuse, lie or answer nonsense (its
 # control socket, 'hostile refuse|lie'), one defect at a time:
 #  - a card with 200 ports, a doorbell area on top of the firmware-id block,
-#    BSU pages on top of the doorbell pages or past the end of the BAR:
+#    BSU pages on top of the doorbell pages or past the end of the BAR, a
+#    multicast group table of 0 groups or more than its block holds:
 #    refused at bind with a line naming block, register, value and limit;
 #  - the BSU page area changed after probe: a granted unit still maps its
 #    own page, not the one the register now names;
@@ -31,7 +32,7 @@ if [ ! -x "$LOOM_LAB" ] || [ ! -x "$loom_build/bin/loom-card" ] || [ ! -x "$ops"
 	echo "1..0 # SKIP loom-lab, loom-card or distrust_ops not built (make -C kmod tests)"
 	exit 4
 fi
-tap_plan 29
+tap_plan 31
 lab_start_test "lab with 1 host starts (no module)" --hosts 1 --no-module
 if ! card_regs_open 0; then
 	tap_fail "the emulator's register memfd is found"
@@ -72,7 +73,8 @@ ctxb=$(card_blk 5)
 db=$(card_blk 6)
 bsu=$(card_blk 8)
 perf=$(card_blk 14)
-tap_diag "blocks: ROUTER $router PORTS $ports CTX $ctxb DOORBELL $db BSU $bsu PERF $perf"
+mcast=$(card_blk 15)
+tap_diag "blocks: ROUTER $router PORTS $ports CTX $ctxb DOORBELL $db BSU $bsu PERF $perf MCAST $mcast"
 ctx0_state=$((ctxb + 0x40 + 0x2c))
 
 # ---- geometry refused at bind ------------------------------------------
@@ -110,6 +112,16 @@ card_wr32 $((perf + 0x1c)) 0
 refused "PERF naming network port 0 the host port is refused: HOST_PORT, its value and the limit" \
 	"block PERF register HOST_PORT .* reads 0 \\(0x0\\), limit: exactly $phost \\(the last record\\)"
 card_wr32 $((perf + 0x1c)) "$phost"
+
+ngroups=$(card_rd32 $((mcast + 0x10))) msize=$(card_rd32 $((mcast + 0xc)))
+fit=$(((msize - 0x40) / 8))
+card_wr32 $((mcast + 0x10)) 0
+refused "MCAST with 0 groups is refused: N_GROUPS, its value and the limit" \
+	"block MCAST register N_GROUPS \\(offset $(printf '%#x' $((mcast + 0x10)))\\) reads 0 \\(0x0\\), limit: 1..$fit "
+card_wr32 $((mcast + 0x10)) $((fit + 1))
+refused "MCAST with more groups than its block holds is refused, naming the block's size" \
+	"block MCAST register N_GROUPS .* reads $((fit + 1)) .*the $fit entries the $(printf '%#x' "$msize")-byte block holds"
+card_wr32 $((mcast + 0x10)) "$ngroups"
 
 expect "with the window restored the card binds" 'loom0: lab back end' "$(rebind)"
 

@@ -25,7 +25,7 @@ if ! command -v jq >/dev/null; then
 	exit 4
 fi
 
-tap_plan 43
+tap_plan 44
 lab_start_test "lab with 2 hosts starts and loads loom.ko" --hosts 2
 
 out=$(mktemp -d)
@@ -265,8 +265,9 @@ fi
 # ---- one printer: text and JSON name every field alike, as the manual -----
 man=$here/../../../Documentation/man/loomctl.8.rst
 lc key grant 0x5eed user nobody
+lc mcast set group 3 ports 0 host 1 members 2
 for cmd in "dev show" "route show" "port show" "vc show" "stats show all" "key show" \
-	"bsu show 9" "maint read route 0 node_id"; do
+	"bsu show 9" "maint read route 0 node_id" "mcast show group 3"; do
 	# shellcheck disable=SC2086 # the words of the command
 	lc $cmd
 	cp "$out/o" "$out/ft"
@@ -280,6 +281,7 @@ for cmd in "dev show" "route show" "port show" "vc show" "stats show all" "key s
 	fi
 done
 lc key revoke 0x5eed user nobody
+lc mcast del group 3
 lab_exec 0 'loomctl monitor >/tmp/nl-mt 2>/tmp/nl-mt.err & m=$!
 	loomctl -j monitor >/tmp/nl-mj 2>/tmp/nl-mj.err & k=$!
 	for i in $(seq 20); do grep -q listening /tmp/nl-mt.err && grep -q listening /tmp/nl-mj.err && break; sleep 0.3; done
