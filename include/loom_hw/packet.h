@@ -58,6 +58,10 @@ enum loom_pkt_type {
 						 * in dst_ctx (bits 15:0), status
 						 * (23:16) and rsvd (31:24)
 						 */
+#define LOOM_PKT_F_VAL_PHASE	(1u << 6)	/* Valiant phase 0: heading for the
+						 * intermediate in dst_node bits
+						 * 15:8, final destination in 7:0
+						 */
 
 /**
  * struct loom_pkt_hdr - network packet header, 48 bytes
