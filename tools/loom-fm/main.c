@@ -163,7 +163,7 @@ int main(int argc, char **argv)
 		return status;
 	e = a.engine ? engine_find(a.engine) : NULL;
 	if (a.engine && !e)
-		return fm_usage_error("unknown engine '%s'; engines: dor, minhop, updown, dimwar, "
+		return fm_usage_error("unknown engine '%s'; engines: dor, minhop, updown, dimwar, valiant, ugal, "
 				      "dragonfly", a.engine);
 	g = build_graph(&a);
 	if (!g)
