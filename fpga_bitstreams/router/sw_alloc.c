@@ -44,7 +44,9 @@ static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 	route_unpack_ext(m->route_ext, &rt);
 	route_unpack_up(m->route_up, &rt);
 	ov = &r->out[iv->out_port].vc[iv->out_vc];
-	if (rt.drop || rt.ugal || rt.port != iv->out_port || rt.vc % r->vc_step != iv->out_vc % r->vc_step ||
+	/* a UGAL packet chooses at VA: no chaining past it */
+	if (rt.drop || rt.ugal || rt.port != iv->out_port ||
+	    rt.vc % r->vc_step != iv->out_vc % r->vc_step ||
 	    rt.vc > iv->out_vc || !out_usable(r, iv->out_port))
 		return false;
 	if (r->p.org == ROUTER_ORG_XBAR &&

@@ -216,7 +216,8 @@ static void fabric(bool ugal, unsigned int per_pair, uint64_t gap)
 		for (unsigned int s = 0; s < NODES; s++)
 			for (unsigned int d = 0; d < NODES; d++)
 				if (s != d)
-					fab_send(f, s, d, LOOM_VC_REQ0, LOOM_CLASS_REQ, 32, k * gap);
+					fab_send(f, s, d, LOOM_VC_REQ0, LOOM_CLASS_REQ, 32,
+						 k * gap);
 	ok = fab_run(f, 200000);
 	for (unsigned int i = 0; i < f->n_pkts; i++) {
 		const struct fab_pkt *k = &f->pkts[i];
