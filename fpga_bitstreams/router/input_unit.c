@@ -149,7 +149,10 @@ static void input_write_port(struct router *r, unsigned int port)
 	struct in_vc *iv;
 	struct fifo_meta *m;
 	uint32_t slot, route = 0;
-	uint8_t flags = 0, route_ext = 0;
+	uint8_t flags = 0, route_ext = 0, *data;
+	bool rewrite = false;
+	uint16_t new_dst = 0;
+	uint8_t new_flags = 0;
 	uint16_t route_up = 0;
 
 	f->valid = false;
@@ -176,6 +179,9 @@ static void input_write_port(struct router *r, unsigned int port)
 		route = route_pack(&rt);
 		route_ext = route_pack_ext(&rt);
 		route_up = route_pack_up(&rt);
+		rewrite = rt.rewrite;
+		new_dst = rt.dst_node;
+		new_flags = rt.flags;
 		iv->rx_left = rt.flits ? rt.flits : 1;
 		iv->rx_open = 1;
 		r->pcnt[port].pkts_in++;
@@ -197,7 +203,14 @@ static void input_write_port(struct router *r, unsigned int port)
 	m->route_ext = route_ext;
 	m->route_up = route_up;
 	m->flags = flags;
-	flit_copy(pool_data(&r->pool, slot), f->data, r->p.flit_bytes);
+	data = pool_data(&r->pool, slot);
+	flit_copy(data, f->data, r->p.flit_bytes);
+	if (rewrite) {
+		/* Valiant: the header as RC rewrote it (route_valiant) */
+		data[4] = (uint8_t)new_dst;
+		data[5] = (uint8_t)(new_dst >> 8);
+		data[6] = new_flags;
+	}
 	fifo_push(&iv->buf, slot);
 	r->pcnt[port].flits_in++;
 	if (iv->buf.count > r->vcnt[port * r->p.vcs + vc].fill_max)

@@ -33,12 +33,16 @@ static inline struct router_decision decide(const struct route_view *v, unsigned
 		port = w0 & LOOM_RT_W0_PORT_MASK;
 		host = LOOM_RT_PORT_HOST;
 	}
+	/* Valiant: host entries too (the intermediate's) */
+	d.valiant = (w0 & LOOM_RT_W0_VALIANT) != 0;
+	d.ugal = d.valiant && (w0 & LOOM_RT_W0_UGAL);
+	w1 = v->rt[2 * dst + 1];
+	d.val_last = (w1 & LOOM_RT_W1_VAL_LAST_MASK) >> LOOM_RT_W1_VAL_LAST_SHIFT;
 	if (port == host) {
 		d.verdict = ROUTE_HOST;
 	} else if (port < n_ports) {
 		d.verdict = ROUTE_PORT;
 		d.port = port;
-		w1 = v->rt[2 * dst + 1];
 		d.adaptive = (w0 & LOOM_RT_W0_ADAPTIVE) != 0;
 		d.adapt_ports = (w1 & LOOM_RT_W1_ADAPT_PORTS_MASK) >> LOOM_RT_W1_ADAPT_PORTS_SHIFT;
 		if (!d.adapt_ports && port < 32)
@@ -252,6 +256,80 @@ static void route_dimwar(const struct route_cfg *cfg, const struct route_view *v
 	r->counted = r->adapt_mask != 0;
 }
 
+/* ---- Valiant and UGAL ------------------------------------------------------ */
+
+enum val_route {
+	VAL_NONE,	/* not a Valiant route: the entry's own rules */
+	VAL_DROP,	/* the phase flag from a host */
+	VAL_PHASE0,	/* toward the intermediate, on the class's VC0 */
+	VAL_PHASE1,	/* toward the destination, on the class's VC1 */
+};
+
+/*
+ * The Valiant part of route computation (Documentation/hw/routing.rst):
+ * the decision @d for the packet and which phase it routes in.  A packet
+ * in phase 0 routes toward its intermediate (dst_node bits 15:8) until the
+ * router whose entry for it is the host, which rewrites the header to the
+ * final destination (bits 7:0) and routes phase 1 from there.  A packet
+ * injected here toward a VALIANT entry draws its intermediate from the
+ * LFSR and is rewritten into phase 0 (or, under UGAL, carries the
+ * intermediate for VA's choice and routes minimal meanwhile); one whose
+ * intermediate is this router, or an ordered one, goes minimal in phase 1.
+ * The phase flag counts only where the intermediate's entry is VALIANT
+ * (elsewhere a packet routes by dst_node as any other), and never from a
+ * host.
+ */
+static enum val_route route_valiant(const struct route_cfg *cfg, const struct route_view *v,
+				    bool from_host, const struct route_hdr *h,
+				    struct router_decision *d, unsigned int *dst,
+				    struct route_result *r)
+{
+	struct router_decision di;
+	unsigned int inter;
+
+	if (h->flags & LOOM_PKT_F_VAL_PHASE) {
+		*d = decide(v, cfg->n_net, h->hops, h->dst_node >> 8);
+		if (!d->valiant)
+			goto plain;
+		if (from_host)
+			return VAL_DROP;
+		if (d->verdict != ROUTE_HOST) {
+			*dst = h->dst_node >> 8;
+			return VAL_PHASE0;
+		}
+		/* the intermediate: the final destination from here on */
+		*dst = h->dst_node & 0xff;
+		r->rewrite = true;
+		r->dst_node = (uint16_t)*dst;
+		r->flags = h->flags & (uint8_t)~LOOM_PKT_F_VAL_PHASE;
+		*d = decide(v, cfg->n_net, h->hops, *dst);
+		return VAL_PHASE1;
+	}
+plain:
+	*d = decide(v, cfg->n_net, h->hops, h->dst_node);
+	if (d->verdict != ROUTE_PORT || !d->valiant)
+		return VAL_NONE;
+	if (!from_host || !cfg->lfsr || h->dst_node > 0xff || (h->flags & LOOM_PKT_F_ORDERED))
+		return VAL_PHASE1;
+	*cfg->lfsr = route_lfsr_next(*cfg->lfsr);
+	inter = route_val_draw(*cfg->lfsr, d->val_last);
+	di = decide(v, cfg->n_net, h->hops, inter);
+	if (di.verdict != ROUTE_PORT)
+		return VAL_PHASE1;	/* the intermediate is here (or unroutable): minimal */
+	r->rewrite = true;
+	r->dst_node = (uint16_t)(inter << 8 | h->dst_node);
+	r->flags = h->flags;
+	if (d->ugal) {
+		r->ugal = ROUTE_UGAL_PENDING;
+		r->hops_left = (uint8_t)d->hops_left;
+		return VAL_PHASE1;
+	}
+	r->flags |= LOOM_PKT_F_VAL_PHASE;
+	*d = di;
+	*dst = inter;
+	return VAL_PHASE0;
+}
+
 /* ---- route computation of the cycle-level router -------------------------- */
 
 const char *route_drop_name(enum route_drop d)
@@ -339,8 +417,10 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 		   struct route_result *r)
 {
 	bool from_host = (int)in_port == cfg->host_port;
+	unsigned int dst = h->dst_node;
 	struct router_decision d;
 	struct route_vc_in vin;
+	enum val_route val;
 	uint32_t out_cfg;
 	int vc;
 
@@ -373,7 +453,12 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 		route_mcast(cfg, v, h, r);
 		return;
 	}
-	d = decide(v, cfg->n_net, h->hops, h->dst_node);
+	val = route_valiant(cfg, v, from_host, h, &d, &dst, r);
+	if (val == VAL_DROP) {
+		/* the phase flag is the routers' own: never from a host */
+		route_drop(r, ROUTE_DROP_MALFORMED);
+		return;
+	}
 	switch (d.verdict) {
 	case ROUTE_HOST:
 		if (cfg->host_port < 0) {
@@ -394,6 +479,15 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 	}
 	r->forward = true;
 	r->port = (uint8_t)d.port;
+	if (val != VAL_NONE) {
+		/* one VC set per phase: VC0 toward the intermediate, VC1 after */
+		r->vc1 = val == VAL_PHASE1;
+		if (cfg->card_vcs)
+			r->vc = (uint8_t)route_vc_of(h->class, r->vc1, false);
+		else
+			r->vc = r->vc1 && cfg->vcs > 1 ? 1 : 0;
+		return;
+	}
 	if (d.dimwar) {
 		route_dimwar(cfg, v, from_host, in_vc, h, &d, r);
 		return;
@@ -409,7 +503,7 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 	vin.in_dim = from_host ? LOOM_VCT_PORT_DIM_NONE :
 		     route_port_cfg(v, in_port) & LOOM_VCT_PORT_DIM_MASK;
 	vin.out_dim = out_cfg & LOOM_VCT_PORT_DIM_MASK;
-	vin.start_vc1 = route_start_vc1(v, h->dst_node);
+	vin.start_vc1 = route_start_vc1(v, dst);
 	vin.dateline = (out_cfg & LOOM_VCT_PORT_DATELINE) != 0;
 	r->vc1 = route_vc1(&vin);
 	if (!cfg->card_vcs) {

@@ -58,6 +58,9 @@ struct router_decision {
 	unsigned int hops_left;	/* W0 minimal hops left (DimWAR's weight) */
 	bool uproute;		/* entry allows adaptive up-routes (W0_UPROUTE) */
 	unsigned int up_first;	/* W1 UP_FIRST: the up ports are up_first .. n_ports - 1 */
+	bool valiant;		/* injected packets route Valiant (W0_VALIANT) */
+	bool ugal;		/* ... or minimal, chosen by UGAL (W0_UGAL) */
+	unsigned int val_last;	/* W1 VAL_LAST: intermediates 0 .. val_last */
 };
 
 /*
@@ -148,6 +151,35 @@ unsigned int route_dimwar_pick(unsigned int min, uint32_t mask, uint32_t usable,
 unsigned int route_uproute_pick(unsigned int port, unsigned int first, uint64_t usable,
 				const uint32_t *occupancy, unsigned int n_ports, unsigned int rr);
 
+/* ---- Valiant and UGAL (LOOM_RT_W0_VALIANT, Documentation/hw/routing.rst) ---- */
+
+/* The router's LFSR (16-bit Galois, x^16 + x^14 + x^13 + x^11 + 1): next state. */
+static inline uint16_t route_lfsr_next(uint16_t s)
+{
+	return (uint16_t)(s >> 1 ^ (-(s & 1u) & 0xb400u));
+}
+
+/* The intermediate drawn from LFSR state @s among 0 .. @last: (s x (last + 1)) >> 16. */
+static inline unsigned int route_val_draw(uint16_t s, unsigned int last)
+{
+	return (unsigned int)(((uint32_t)s * (last + 1)) >> 16);
+}
+
+/*
+ * UGAL's choice at the source router: true (Valiant) when the Valiant
+ * port's (@occ_val + @flits) x @hops_val is below the minimal port's
+ * (@occ_min + @flits) x @hops_min; a tie stays minimal.  A port that is
+ * not usable (@min_ok, @val_ok false) loses to one that is.
+ */
+static inline bool route_ugal_pick(uint32_t occ_min, unsigned int hops_min, bool min_ok,
+				   uint32_t occ_val, unsigned int hops_val, bool val_ok,
+				   unsigned int flits)
+{
+	if (min_ok != val_ok)
+		return val_ok;
+	return (uint64_t)(occ_val + flits) * hops_val < (uint64_t)(occ_min + flits) * hops_min;
+}
+
 /* ---- the route computation of the cycle-level router ---- */
 
 /* Why a packet leaves through the drop interface (0: it does not). */
@@ -173,6 +205,7 @@ struct route_cfg {
 	unsigned int flit_bytes;
 	unsigned int max_flits;	/* largest packet the router carries */
 	unsigned int mc_max_flits;	/* largest multicast packet: the input buffer depth */
+	uint16_t *lfsr;		/* Valiant draws advance it (NULL: no Valiant) */
 };
 
 /* The routed header fields, all in the head flit's first 8 bytes. */
@@ -237,7 +270,22 @@ struct route_result {
 	bool mcast;
 	bool mc_host;
 	uint16_t mc_ports;
+	/*
+	 * Valiant: RC rewrote the head flit's header (@dst_node, @flags) as
+	 * it entered the buffer (@rewrite): the intermediate drawn at the
+	 * source, or the final destination at the intermediate.  UGAL
+	 * (@ugal): port/vc are the minimal route (VC1); the head flit carries
+	 * the intermediate in dst_node bits 15:8 without the phase flag, and
+	 * VA chooses once: ROUTE_UGAL_MIN or ROUTE_UGAL_VAL, which SA writes
+	 * into the header.
+	 */
+	bool rewrite;
+	uint16_t dst_node;
+	uint8_t flags;
+	uint8_t ugal;
 };
+
+enum { ROUTE_UGAL_NONE, ROUTE_UGAL_PENDING, ROUTE_UGAL_MIN, ROUTE_UGAL_VAL };
 
 /*
  * Route computation for a head flit arriving on router port @in_port
@@ -275,11 +323,13 @@ static inline void route_unpack(uint32_t w, struct route_result *r)
 
 /*
  * What does not fit the 32-bit word, kept in a byte of its own beside it:
- * dimwar [0], hops_left [4:1], mcast [5], mc_host [6].
+ * dimwar [0], hops_left [4:1], mcast [5], mc_host [6], UGAL choice
+ * pending [7].
  */
 static inline uint8_t route_pack_ext(const struct route_result *r)
 {
-	return (uint8_t)(r->dimwar | (r->hops_left & 0xf) << 1 | r->mcast << 5 | r->mc_host << 6);
+	return (uint8_t)(r->dimwar | (r->hops_left & 0xf) << 1 | r->mcast << 5 | r->mc_host << 6 |
+			 (r->ugal == ROUTE_UGAL_PENDING) << 7);
 }
 
 static inline void route_unpack_ext(uint8_t b, struct route_result *r)
@@ -288,6 +338,7 @@ static inline void route_unpack_ext(uint8_t b, struct route_result *r)
 	r->hops_left = (b >> 1) & 0xf;
 	r->mcast = (b >> 5) & 1;
 	r->mc_host = (b >> 6) & 1;
+	r->ugal = b >> 7 & 1 ? ROUTE_UGAL_PENDING : ROUTE_UGAL_NONE;
 }
 
 /*

@@ -258,6 +258,8 @@ struct router *router_new(const struct router_params *p, const struct route_view
 	r->rcfg.flit_bytes = p->flit_bytes;
 	r->rcfg.max_flits = router_max_packet_flits(p->flit_bytes);
 	r->rcfg.mc_max_flits = p->buf_depth;
+	r->lfsr = ROUTER_LFSR_RESET;
+	r->rcfg.lfsr = &r->lfsr;
 	r->vc_bytes = p->vcs >= 8 ? ~0ull : (1ull << (8 * p->vcs)) - 1;
 	router_layout(r, &a);
 	r->arena_size = a.off;
@@ -482,6 +484,11 @@ void router_clear_port_dead(struct router *r, unsigned int port)
 		if (op->stalled & (1u << v))
 			op->vc[v].stall_since = r->now;
 	r->next_event = r->now;
+}
+
+void router_seed_lfsr(struct router *r, uint16_t seed)
+{
+	r->lfsr = seed ? seed : ROUTER_LFSR_RESET;
 }
 
 void router_set_fp_timeout(struct router *r, uint32_t cycles)

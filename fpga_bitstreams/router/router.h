@@ -113,6 +113,14 @@ void router_clear_dead(struct router *r);
 void router_clear_port_dead(struct router *r, unsigned int port);
 /* Forward-progress timeout in cycles (0: off); FP_TIMEOUT at creation. */
 void router_set_fp_timeout(struct router *r, uint32_t cycles);
+
+/* The LFSR's value at reset; it never holds 0. */
+#define ROUTER_LFSR_RESET	0xace1u
+/*
+ * Seed the LFSR that draws Valiant intermediates (0: the reset value), so
+ * that a fabric's routers draw different, reproducible sequences.
+ */
+void router_seed_lfsr(struct router *r, uint16_t seed);
 /*
  * Ports whose status changed (dead) since the last call, one bit per
  * port; the card raises its port events from it.

@@ -163,6 +163,7 @@ struct router {
 	uint64_t usable;	/* output ports up, not dead, not disabled (out_usable) */
 	struct credit_line row_ret, col_ret;
 	unsigned int va_rr;	/* adaptive choice round robin */
+	uint16_t lfsr;		/* Valiant's intermediate draws (route_lfsr_next) */
 
 	struct router_drop drops[ROUTER_DROP_QUEUE];
 	unsigned int drop_head, drop_count;

@@ -44,7 +44,9 @@ static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 	route_unpack_ext(m->route_ext, &rt);
 	route_unpack_up(m->route_up, &rt);
 	ov = &r->out[iv->out_port].vc[iv->out_vc];
-	if (rt.drop || rt.mcast || rt.port != iv->out_port || rt.vc % r->vc_step != iv->out_vc % r->vc_step ||
+	/* no chaining past a multicast copy or a UGAL packet (it chooses at VA) */
+	if (rt.drop || rt.mcast || rt.ugal || rt.port != iv->out_port ||
+	    rt.vc % r->vc_step != iv->out_vc % r->vc_step ||
 	    rt.vc > iv->out_vc || !out_usable(r, iv->out_port))
 		return false;
 	if (r->p.org == ROUTER_ORG_XBAR &&
@@ -99,7 +101,11 @@ static void sa_packet_done(struct router *r, unsigned int port, unsigned int vc)
 	}
 }
 
-/* A head flit leaving toward a network port: hops and the VC1/ADAPTIVE flags. */
+/*
+ * A head flit leaving toward a network port: hops, the VC1/ADAPTIVE flags
+ * and UGAL's choice (Valiant: the phase flag; minimal: the intermediate
+ * cleared from dst_node).
+ */
 static void sa_head_update(struct router *r, const struct in_vc *iv, uint8_t *data)
 {
 	struct route_hdr h;
@@ -111,6 +117,10 @@ static void sa_head_update(struct router *r, const struct in_vc *iv, uint8_t *da
 		h.flags |= LOOM_PKT_F_VC1;
 	if (r->rcfg.card_vcs && route_vc_adaptive(iv->out_vc))
 		h.flags |= LOOM_PKT_F_ADAPTIVE;
+	if (iv->rt.ugal == ROUTE_UGAL_VAL)
+		h.flags |= LOOM_PKT_F_VAL_PHASE;
+	else if (iv->rt.ugal == ROUTE_UGAL_MIN)
+		data[5] = 0;
 	route_hdr_write(data, &h);
 }
 

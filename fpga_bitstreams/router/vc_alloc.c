@@ -35,6 +35,10 @@
  * has room for the packet, requested like an adaptive VC; when that is
  * the W0 port, the request is the deterministic one.
  *
+ * A UGAL route (va_ugal) first chooses, once, between its minimal route
+ * and the Valiant one by occupancy x hops, then requests the chosen VC as
+ * a deterministic route.
+ *
  * A packet whose route is a drop, or whose output is down, dead or
  * disabled with no adaptive alternative, goes to the drop interface
  * instead (state DROPPING).
@@ -155,18 +159,53 @@ static bool va_uproute(struct router *r, const struct route_result *rt, struct v
 	return va_choose(q, pick, rt->port, free_vc);
 }
 
+/*
+ * UGAL, once per packet at its first VC allocation: the minimal route
+ * (RC's port, on VC1) against the Valiant one toward the intermediate the
+ * head flit carries in dst_node bits 15:8 (on VC0), weighed by
+ * route_ugal_pick with the Valiant hops estimated as the hops to the
+ * intermediate plus the minimal hops.  The choice rewrites the route;
+ * switch allocation writes it into the header (sa_head_update).
+ */
+static void va_ugal(struct router *r, struct in_vc *iv)
+{
+	const uint8_t *data = pool_data(&r->pool, fifo_front(&iv->buf));
+	struct route_result *rt = &iv->rt;
+	struct loom_pkt_hdr h = { .hops = data[7], .dst_node = data[5] };
+	struct router_decision di = router_decide(&r->view, r->n_net, &h);
+	bool val_ok = di.verdict == ROUTE_PORT && out_usable(r, di.port);
+	uint32_t occ_min = 0, occ_val = 0;
+
+	if (out_usable(r, rt->port))
+		occ_min = va_occupancy(r, rt->port);
+	if (val_ok)
+		occ_val = va_occupancy(r, di.port);
+	if (!route_ugal_pick(occ_min, rt->hops_left, out_usable(r, rt->port), occ_val,
+			     di.hops_left + rt->hops_left, val_ok, rt->flits)) {
+		rt->ugal = ROUTE_UGAL_MIN;
+		return;
+	}
+	rt->ugal = ROUTE_UGAL_VAL;
+	rt->port = (uint8_t)di.port;
+	rt->vc1 = false;
+	rt->vc = r->rcfg.card_vcs ? (uint8_t)route_vc_of(data[1], false, false) : 0;
+}
+
 /* The request of a routed VC; false if it makes none this cycle. */
 static bool va_request(struct router *r, unsigned int port, unsigned int vc, struct va_req *q)
 {
 	struct in_vc *iv = &r->in[port].vc[vc];
 	const struct route_result *rt = &iv->rt;
-	unsigned int o = rt->port;
+	unsigned int o;
 	struct out_vc *ov;
 
 	if (rt->drop) {
 		va_drop(r, port, iv, (enum route_drop)rt->drop);
 		return false;
 	}
+	if (rt->ugal == ROUTE_UGAL_PENDING)
+		va_ugal(r, iv);
+	o = rt->port;
 	q->vc = (uint8_t)vc;
 	if (rt->dimwar) {
 		if (rt->adapt_mask && va_dimwar(r, rt, q))

@@ -62,7 +62,10 @@ enum loom_pkt_type {
 						 * group id; PUT requests only,
 						 * routed by the group table
 						 */
-/* bit 6 is reserved (Valiant phase) */
+#define LOOM_PKT_F_VAL_PHASE	(1u << 6)	/* Valiant phase 0: heading for the
+						 * intermediate in dst_node bits
+						 * 15:8, final destination in 7:0
+						 */
 
 /**
  * struct loom_pkt_hdr - network packet header, 48 bytes

@@ -191,6 +191,19 @@
  * deadlock free.
  */
 #define LOOM_RT_W0_UPROUTE		(1u << 10)
+/* Valiant (randomised two-phase routing): a packet injected by this
+ * router's host toward this destination first travels to an intermediate
+ * drawn by the router's LFSR among the logical nodes 0 .. W1 VAL_LAST
+ * (phase 0, LOOM_PKT_F_VAL_PHASE, on the class's VC0), then from there to
+ * its destination (phase 1, on VC1).  Both phases follow the W0 ports of
+ * their destinations' entries.  With LOOM_RT_W0_UGAL as well, the source
+ * router chooses per packet between the minimal route (on VC1) and the
+ * Valiant one by (occupancy + packet) x hops, the minimal hops from W0
+ * HOPS.  Logical nodes 0..255 only (the intermediate rides in dst_node
+ * bits 15:8).
+ */
+#define LOOM_RT_W0_VALIANT		(1u << 11)
+#define LOOM_RT_W0_UGAL			(1u << 24)
 #define LOOM_RT_W0_VALID		(1u << 31)
 /* word 1: physical destination [15:0]; the first up port of an UPROUTE
  * entry [23:16]; minimal output ports the adaptive VC may choose among
@@ -198,6 +211,9 @@
  */
 #define LOOM_RT_W1_UP_FIRST_SHIFT	16
 #define LOOM_RT_W1_UP_FIRST_MASK	0x00ff0000u
+/* VALIANT entries: the last intermediate, in the UP_FIRST field [23:16] */
+#define LOOM_RT_W1_VAL_LAST_SHIFT	16
+#define LOOM_RT_W1_VAL_LAST_MASK	0x00ff0000u
 #define LOOM_RT_W1_PHYS_MASK		0x0000ffffu
 #define LOOM_RT_W1_ADAPT_PORTS_SHIFT	24
 #define LOOM_RT_W1_ADAPT_PORTS_MASK	0xff000000u

@@ -34,6 +34,7 @@ struct fab_pkt {
 	uint64_t head_out;	/* cycle its head reached the destination sink */
 	uint64_t tail_out;
 	int hops;		/* as delivered */
+	int flags;		/* as delivered */
 	int delivered;
 };
 
@@ -234,6 +235,7 @@ static inline void fab_check_packet(struct fab *f, struct fab_term *t, unsigned 
 	}
 	k->delivered = 1;
 	k->hops = h.hops;
+	k->flags = h.flags;
 	k->head_out = t->rx_head_cycle[vc];
 	k->tail_out = f->now + 1;
 	f->delivered++;

@@ -34,7 +34,7 @@ diff = [k for k in a if a[k] != b.get(k)]
 print("identical" if not diff else "differ in " + ", ".join(diff))' "$1" "$2"
 }
 
-tap_plan 10
+tap_plan 11
 # same NAME NP ARGS...: NP ranks give the single-process run's trace and report
 same() {
 	local name=$1 np=$2 r got
@@ -64,6 +64,9 @@ same "5x3 mesh, on/off 20:60, links of 1 cycle" 2 --topology mesh:5x3 --load 0.2
 	--seed 9 --warmup 100 --cycles 600
 same "fat tree 4:2, sizes 3:9,19:1" 4 --topology fattree:4:2 --load 0.5 --seed 2 \
 	--packet-flits 3:9,19:1 --warmup 200 --cycles 1200 --link-latency 3
+# each router draws its Valiant intermediates from its own LFSR, seeded alike on every rank
+same "4x4 mesh, ugal, transpose 0.4" 2 --topology mesh:4x4 --engine ugal --pattern transpose \
+	--load 0.4 --seed 3 --warmup 200 --cycles 800
 same "4x4 torus, GET with 7-flit responses" 4 --topology torus:4x4 --requests get \
 	--response-flits 7 --load 0.3 --seed 4 --warmup 200 --cycles 1200 --link-latency 4
 same "merged classes, deadlock" 2 --topology torus:4x4 --requests get --response-flits 19 \

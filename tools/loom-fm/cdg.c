@@ -222,6 +222,65 @@ out:
 	return rc;
 }
 
+/*
+ * Valiant and UGAL (engine_valiant.c): every route of the tables once on
+ * VC0 (phase 0, from a source to an intermediate) and once on VC1 (phase
+ * 1, from an intermediate to a destination, and UGAL's minimal routes),
+ * and the turn from every last phase-0 hop into an intermediate to every
+ * first phase-1 hop out of it.
+ */
+static int collect_valiant(const struct fm_graph *g, const struct fm_routes *r,
+			   struct fm_cdg_edges *es, unsigned char *used)
+{
+	uint32_t nv = (uint32_t)(g->nodes * g->ports * FM_NUM_VCS);
+	struct fm_hop *hops = malloc((size_t)g->nodes * sizeof(*hops));
+	uint64_t *seen = edge_bitmap(g);
+	unsigned char *last = malloc(nv);
+	int rc = -1;
+
+	if (!hops || !seen || !last)
+		goto out;
+	for (int i = 0; i < g->nodes; i++) {
+		memset(last, 0, nv);
+		for (int s = 0; s < g->nodes; s++) {
+			int stuck, n = routes_walk(g, r, s, i, hops, &stuck);
+
+			for (int ph = 0; ph < 2; ph++)
+				for (int k = 0; k < n; k++) {
+					struct fm_hop to = k + 1 < n ? hops[k + 1] : hops[k];
+					uint32_t v;
+
+					hops[k].vc = ph;
+					to.vc = ph;
+					v = vertex_id(g, &hops[k]);
+					used[v] = 1;
+					if (k + 1 < n && add_edge_once(g, es, seen, v, &to))
+						goto out;
+				}
+			if (n > 0)
+				last[cdg_vertex_id(g, hops[n - 1].node, hops[n - 1].port, 0)] = 1;
+		}
+		for (uint32_t v = 0; v < nv; v++) {
+			if (!last[v])
+				continue;
+			for (int d = 0; d < g->nodes; d++) {
+				int p = d == i ? -1 : routes_port(r, i, d);
+				struct fm_hop to = { i, p, 1 };
+
+				if (p >= 0 && add_edge_once(g, es, seen, v, &to))
+					goto out;
+			}
+		}
+	}
+	cdg_edges_dedup(es);
+	rc = 0;
+out:
+	free(hops);
+	free(seen);
+	free(last);
+	return rc;
+}
+
 /* Collect the dependencies of all working routes, sorted and unique. */
 static int collect(const struct fm_graph *g, const struct fm_routes *r,
 		   struct fm_cdg_edges *es, unsigned char *used)
@@ -231,6 +290,10 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r,
 
 	if (!hops)
 		return -1;
+	if (r->valiant) {
+		free(hops);
+		return collect_valiant(g, r, es, used);
+	}
 	if (r->dimwar || has_uproutes(r)) {
 		free(hops);
 		return collect_adaptive(g, r, es, used);

@@ -11,6 +11,8 @@ const struct fm_engine *const fm_engines[] = {
 	&fm_engine_updown,
 	&fm_engine_dimwar,
 	&fm_engine_dragonfly,
+	&fm_engine_valiant,
+	&fm_engine_ugal,
 	NULL,
 };
 

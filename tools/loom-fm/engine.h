@@ -43,6 +43,8 @@ extern const struct fm_engine fm_engine_minhop;
 extern const struct fm_engine fm_engine_updown;
 extern const struct fm_engine fm_engine_dimwar;
 extern const struct fm_engine fm_engine_dragonfly;
+extern const struct fm_engine fm_engine_valiant;
+extern const struct fm_engine fm_engine_ugal;
 
 /* NULL-terminated list of all engines, in the order --help shows them. */
 extern const struct fm_engine *const fm_engines[];

@@ -80,6 +80,15 @@ static int plan_card(const struct fm_card *card, const struct fm_routes *r, int 
 			w0 |= LOOM_RT_W0_DIMWAR |
 			      ((uint32_t)r->hops_left[i * r->nodes + j] << LOOM_RT_W0_HOPS_SHIFT &
 			       LOOM_RT_W0_HOPS_MASK);
+		if (r->valiant) {
+			/* intermediates: every logical id up to the highest; the
+			 * host entry marks this node as an intermediate
+			 */
+			w0 |= LOOM_RT_W0_VALIANT | (r->ugal ? LOOM_RT_W0_UGAL : 0) |
+			      ((uint32_t)r->hops_left[i * r->nodes + j] << LOOM_RT_W0_HOPS_SHIFT &
+			       LOOM_RT_W0_HOPS_MASK);
+			w1 |= max_logical << LOOM_RT_W1_VAL_LAST_SHIFT & LOOM_RT_W1_VAL_LAST_MASK;
+		}
 		bad |= plan_add(p, i, FM_W_RT_PHYS, entry + 4, w1, (int)e);
 		bad |= plan_add(p, i, FM_W_RT_ENTRY, entry, w0, (int)e);
 	}
@@ -147,6 +156,14 @@ int plan_build_cards(const struct fm_card *card, int ncards, const struct fm_rou
 			return -1;
 		}
 		by_logical[l] = i;
+	}
+	if (r->valiant && max_logical > FM_VAL_MAX_LOGICAL) {
+		snprintf(err, errlen, "engine %s: logical id %u, but a Valiant packet carries its "
+			 "intermediate and destination in one byte each of dst_node: logical ids "
+			 "0..%d only (renumber the nodes, or use another engine)",
+			 r->ugal ? "ugal" : "valiant", max_logical, FM_VAL_MAX_LOGICAL);
+		free(by_logical);
+		return -1;
 	}
 	for (int i = lo; i < hi; i++) {
 		if (max_logical >= card[i].rt_entries) {

@@ -49,9 +49,20 @@ struct fm_routes {
 	 * Every cabled port of the range is a legal up-route, on the same VC.
 	 */
 	unsigned char *up_first;
+	/*
+	 * Valiant (engines valiant and ugal, on meshes and HyperX): every
+	 * forwarding entry is programmed LOOM_RT_W0_VALIANT (and with ugal
+	 * LOOM_RT_W0_UGAL, hops_left giving the minimal hops): a packet goes
+	 * from its source to a random intermediate on VC0 by port[], then on
+	 * to its destination on VC1 by port[] (ugal: or minimal, on VC1).
+	 */
+	bool valiant;
+	bool ugal;
 };
 
 #define FM_NO_UPROUTE	0xff
+/* Valiant: the highest logical id (one byte of dst_node each way) */
+#define FM_VAL_MAX_LOGICAL	255
 
 struct fm_hop {
 	int node, port, vc;		/* the channel (node, port) on VC vc */

@@ -147,6 +147,13 @@ static int build_routes(struct sim *s, char *err, size_t errlen)
 			 e->name, s->params.vcs);
 		return -1;
 	}
+	/* Valiant's phases travel on VC0 and VC1 */
+	if (s->routes->valiant && !s->params.vc_model && s->params.vcs < 2) {
+		snprintf(err, errlen, "engine %s: phase 0 travels on VC0 and phase 1 on VC1, but "
+			 "the router has VCS=%u: use --param VCS=2 or more, or the card's VC "
+			 "model", e->name, s->params.vcs);
+		return -1;
+	}
 	/* one VC per class cannot hold the dateline classes apart */
 	if (!s->params.vc_model && s->params.vcs < 2)
 		s->routes->uses_vcs = false;
@@ -394,6 +401,9 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 			s->r[i] = router_new(&s->params, &s->views[i], err, errlen);
 			if (!s->r[i])
 				return -1;
+			/* Valiant's draws: per router, reproducible from the seed */
+			router_seed_lfsr(s->r[i], (uint16_t)((s->cfg.seed + (uint64_t)i + 1) *
+							     0x9e3779b97f4a7c15ull >> 48));
 		}
 		for (int p = 0; p < P; p++) {
 			const struct fm_port_end *e = graph_peer(s->g, i, p);
