@@ -216,7 +216,7 @@ static void loom_ctx_free(struct loom_dev *ldev, struct loom_ctx *ctx)
 static void loom_ctx_orphan(struct loom_dev *ldev, struct loom_ctx *ctx,
 			    const char *why)
 {
-	dev_warn(&ldev->pdev->dev, "context %u: %s; its memory is kept until the card is unbound\n",
+	dev_warn(&ldev->pdev->dev, "context %u: %s; its memory is kept until the card is unbound, and for good if the card may still write it then\n",
 		 ctx->index, why);
 	ctx->lf = NULL;
 	list_add_tail(&ctx->orphan_node, &ldev->orphans);
