@@ -191,13 +191,21 @@ rtl-board: $(RTL_BOARD_TEST)
 RTL_BIT := $(RTL_BUILD)/ice40
 BOARD_FREQ ?= 50
 BOARD_CLK_MHZ := 12
+# synth_ice40 of top $(1) by its labels, without the coarse step's
+# resource sharing (share): with Yosys 0.23 that SAT pass grows past 13 GB
+# on the router and does not end; without it the board top synthesizes in
+# about 6 minutes and 2 GB.  $(2): options of the last part (-json FILE).
+ice40_synth = synth_ice40 -top $(1) -run begin:coarse; opt_expr; opt_clean; check; \
+	opt -nodffe -nosdff; fsm; opt; wreduce; peepopt; opt_clean; \
+	techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; memory_dff; alumacc; opt; \
+	memory -nomap; opt_clean; synth_ice40 -top $(1) -run map_ram: $(2)
 bitstream: $(RTL_BIT)/$(RTL_BOARD_TOP).bin
 $(RTL_BIT)/$(RTL_BOARD_TOP).json: $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_BIT)
 	@echo "yosys synth_ice40 $(RTL_BOARD_TOP) (log: $(RTL_BIT)/yosys.log)"
 	nice -n 10 yosys -q -l $(RTL_BIT)/yosys.log \
 		-p 'read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV) $(RTL_BOARD_SV)' \
-		-p 'synth_ice40 -top $(RTL_BOARD_TOP) -json $@.tmp' \
+		-p '$(call ice40_synth,$(RTL_BOARD_TOP),-json $@.tmp)' \
 		-p 'tee -q -o $(RTL_BIT)/yosys-stat.txt stat' \
 		-p 'select -assert-none t:$$dlatch t:$$_DLATCH_*'
 	@mv $@.tmp $@
@@ -224,7 +232,7 @@ RTL_NL_PARAMS := $(patsubst -G%,-set %,$(subst =, ,$(RTL_EQ_G_ice40)))
 $(RTL_NETLIST): $(RTL_GEN_DIR)/.stamp FORCE
 	@$(RTL_DIR)/harness/ysynth.sh $@ $(RTL_CACHE) router-ice40-netlist \
 		"read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV); \
-		 chparam $(RTL_NL_PARAMS) loom_router; synth_ice40 -top loom_router; \
+		 chparam $(RTL_NL_PARAMS) loom_router; $(call ice40_synth,loom_router,); \
 		 select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -q -o stat.txt stat; \
 		 write_verilog -noattr $(notdir $@)" -- $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT)
 RTL_NL_VFLAGS := --trace -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
