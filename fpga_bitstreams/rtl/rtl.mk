@@ -226,7 +226,9 @@ $(RTL_BIT)/$(RTL_BOARD_TOP).bin: $(RTL_BIT)/$(RTL_BOARD_TOP).asc
 # a netlist of iCE40 cells, Verilated with Yosys's models of those cells
 # and stepped against the C model by equiv_router.cpp; the synthesis and
 # the Verilated build are each cached by content
-YOSYS_DATDIR  := $(shell yosys-config --datdir 2>/dev/null)
+# yosys-config comes with yosys-dev; without it, the share/ beside the binary
+YOSYS_DATDIR  := $(or $(shell yosys-config --datdir 2>/dev/null),\
+                      $(abspath $(dir $(shell command -v yosys 2>/dev/null))/../share/yosys))
 RTL_NETLIST   := $(RTL_BUILD)/loom_router-ice40.v
 RTL_NL_PARAMS := $(patsubst -G%,-set %,$(subst =, ,$(RTL_EQ_G_ice40)))
 $(RTL_NETLIST): $(RTL_GEN_DIR)/.stamp FORCE
