@@ -42,8 +42,10 @@ RTL_UNITS_C  := router/arbiter.c router/params.c rtl/gen/rtl_consts.c
 RTL_UNITS_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_UNITS_C:.c=.o))
 RTL_HARNESS  := $(RTL_BUILD)/equiv_units
 RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate-arbiter $(RTL_BUILD)/equiv_units-mutate-credit
+# the C++ flags of every Verilated build but their optimisation level
+RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'
 RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
-                -CFLAGS "-O2 -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'"
+                -CFLAGS "-O2 $(RTL_CXXFLAGS)"
 
 .PHONY: rtl-gen rtl-harness rtl-equiv-router rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
 	rtl-board bitstream rtl-postsynth FORCE
@@ -180,7 +182,7 @@ RTL_BOARD_IN  := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(RTL_GEN_OUT) \
 # under a second, so it is built for a short compile (no trace, -O1), not for
 # speed: a cold build is part of every clean 'make check'.
 RTL_BOARD_VFLAGS := -Wall --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
-                    -CFLAGS "-O1 -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'"
+                    -CFLAGS "-O1 $(RTL_CXXFLAGS)"
 $(RTL_BOARD_TEST): $(RTL_GEN_DIR)/.stamp FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) $(RTL_BOARD_TOP) test -- $(RTL_BOARD_VFLAGS) \
 		-GCLKS_PER_BIT=4 $(RTL_ROUTER_SV) $(RTL_BOARD_SV) $(RTL_BOARD_DIR)/board_test.cpp \
@@ -239,7 +241,7 @@ $(RTL_NETLIST): $(RTL_GEN_DIR)/.stamp FORCE
 		 write_verilog -noattr $(notdir $@)" -- $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT)
 RTL_NL_VFLAGS := --trace -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
                  -Wno-TIMESCALEMOD -Wno-SPECIFYIGNORE -Wno-MULTIDRIVEN -Wno-UNOPTFLAT \
-                 -CFLAGS "-O1 -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'"
+                 -CFLAGS "-O1 $(RTL_CXXFLAGS)"
 RTL_NL_HARNESS := $(RTL_BUILD)/equiv_router-ice40-netlist
 $(RTL_NL_HARNESS): $(RTL_NETLIST) $(RTL_ROUTER_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_router ice40-netlist -- $(RTL_NL_VFLAGS) \
