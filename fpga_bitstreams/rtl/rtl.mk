@@ -211,7 +211,13 @@ $(RTL_BIT)/$(RTL_BOARD_TOP).json: $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(R
 		-p 'tee -q -o $(RTL_BIT)/yosys-stat.txt stat' \
 		-p 'select -assert-none t:$$dlatch t:$$_DLATCH_*'
 	@mv $@.tmp $@
+# packing first (seconds): a design that does not fit stops here with its
+# utilisation, not after minutes of placement
 $(RTL_BIT)/$(RTL_BOARD_TOP).asc: $(RTL_BIT)/$(RTL_BOARD_TOP).json $(RTL_BOARD_PCF)
+	@echo "nextpnr-ice40 --pack-only (log: $(RTL_BIT)/nextpnr-pack.log)"
+	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BOARD_PCF) \
+		--json $< --pack-only -l $(RTL_BIT)/nextpnr-pack.log
+	@$(RTL_BOARD_DIR)/bitstream_fit.sh $(RTL_BIT)/nextpnr-pack.log
 	@echo "nextpnr-ice40 --hx8k --package ct256, aiming at $(BOARD_FREQ) MHz (log: $(RTL_BIT)/nextpnr.log)"
 	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BOARD_PCF) \
 		--json $< --asc $@.tmp --freq $(BOARD_FREQ) --timing-allow-fail \
