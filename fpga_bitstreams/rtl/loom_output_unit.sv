@@ -168,9 +168,15 @@ module loom_output_unit #(
 		ov_wanted = wanted;
 	end
 
+	// do @n credits fit above @a under @mx?  In 17 bits, as exact as in 32:
+	// a difference below zero wraps to 2^16 or more, above every n
+	function automatic logic fits(input logic [15:0] a, input logic [15:0] mx, input logic [15:0] n);
+		fits = {1'b0, n} <= {1'b0, mx} - {1'b0, a};
+	endfunction
+
 	// give back @n credits if they fit (credit_give)
 	function automatic [15:0] give(input logic [15:0] a, input logic [15:0] mx, input logic [15:0] n);
-		give = 32'(n) > 32'(mx) - 32'(a) ? a : a + n;
+		give = fits(a, mx, n) ? a + n : a;
 	endfunction
 
 	// ---- after the switch stages (for the VC allocator), then the rest ----
@@ -239,7 +245,7 @@ module loom_output_unit #(
 			a_next[v] = a_va[v];
 			restart = 1'b0;
 			if (n != '0) begin
-				if (32'(n) > 32'(cmax[v]) - 32'(a_va[v])) begin
+				if (!fits(a_va[v], cmax[v], n)) begin
 					cred_err[v] = 1'b1;
 					c_credit_errors = c_credit_errors + 4'd1;
 				end else begin

@@ -124,7 +124,9 @@ module loom_vc_alloc #(
 				o = 32'(r[10:3]);
 				dvc = 32'(r[13:11]);
 				avc = 32'(r[16:14]);
-				amask = r[24:17];
+				// loom_route_compute sets an adaptive mask with the card's VCs
+				// only: with generic VCs none is built
+				amask = CARD ? r[24:17] : 8'd0;
 				flits = 32'(r[30:25]);
 				if (va_ready[p*VCS+v]) begin
 					if (r[2:0] != 3'(`ROUTE_DROP_NONE)) begin
@@ -136,7 +138,9 @@ module loom_vc_alloc #(
 							ok = '0;
 							for (a = 0; a < 8; a = a + 1) begin
 								cr[a] = '0;
-								if (amask[a] && a < N_NET && usable[a]) begin
+								// usable[a % PORTS]: a < N_NET here; the index keeps
+								// the unrolled select of a >= PORTS inside the vector
+								if (amask[a] && a < N_NET && usable[a % PORTS]) begin
 									ok[a] = 1'b1;
 									if (!ov_owned[a*VCS+avc] &&
 									    32'(ov_avail[(a*VCS+avc)*16 +: 16]) >= flits)

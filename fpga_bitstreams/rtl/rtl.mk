@@ -94,11 +94,11 @@ RTL_EQ_G_card        := $(RTL_EQ_SMALL)
 RTL_EQ_G_torus       := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GORG=1
 RTL_EQ_G_torus-tiled := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GROWS=2 -GCOLS=3 \
                         -GARB_SA_IN=3 -GARB_SA_OUT=1 -GARB_OUT=2 -GARB_VA_OUT=3
-# the bitstream's configuration (board/loom_board_hx8k.sv), for the
-# post-synthesis check below
+# the bitstream's configuration (board/loom_board_hx8k.sv), in the
+# campaign and for the post-synthesis check below
 RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=4 -GWORMHOLE_VCS=3 \
                         -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32
-RTL_EQ_CONFIGS := card torus torus-tiled
+RTL_EQ_CONFIGS := card torus torus-tiled ice40
 RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
 RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/%,$(RTL_SV))
@@ -211,7 +211,13 @@ $(RTL_BIT)/$(RTL_BOARD_TOP).json: $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(R
 		-p 'tee -q -o $(RTL_BIT)/yosys-stat.txt stat' \
 		-p 'select -assert-none t:$$dlatch t:$$_DLATCH_*'
 	@mv $@.tmp $@
+# packing first (seconds): a design that does not fit stops here with its
+# utilisation, not after minutes of placement
 $(RTL_BIT)/$(RTL_BOARD_TOP).asc: $(RTL_BIT)/$(RTL_BOARD_TOP).json $(RTL_BOARD_PCF)
+	@echo "nextpnr-ice40 --pack-only (log: $(RTL_BIT)/nextpnr-pack.log)"
+	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BOARD_PCF) \
+		--json $< --pack-only -l $(RTL_BIT)/nextpnr-pack.log
+	@$(RTL_BOARD_DIR)/bitstream_fit.sh $(RTL_BIT)/nextpnr-pack.log
 	@echo "nextpnr-ice40 --hx8k --package ct256, aiming at $(BOARD_FREQ) MHz (log: $(RTL_BIT)/nextpnr.log)"
 	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BOARD_PCF) \
 		--json $< --asc $@.tmp --freq $(BOARD_FREQ) --timing-allow-fail \

@@ -35,6 +35,7 @@ namespace {
 constexpr unsigned CPB = 4;		// CLKS_PER_BIT of the build
 constexpr unsigned FB = 8;		// FLIT_BYTES
 constexpr unsigned LB = 2;		// LINK_BITS
+constexpr unsigned PORTS = 5;		// PORTS of the build: 4 network ports and the host port
 constexpr unsigned VCS = 2;
 constexpr unsigned DEPTH = 4;		// BUF_DEPTH
 constexpr unsigned BEATS = (8 * FB + 5 + LB - 1) / LB;
@@ -366,8 +367,8 @@ int main(int argc, char **argv)
 		t.cycle();
 
 	// 1: the INFO block through the bridge
-	t.result(t.read(RTL_INFO_MAGIC, RTL_INFO_MAGIC_VALUE) && t.read(0, 5),
-		 "'R' reads the INFO block: the magic word and PORTS = 5");
+	t.result(t.read(RTL_INFO_MAGIC, RTL_INFO_MAGIC_VALUE) && t.read(0, PORTS),
+		 "'R' reads the INFO block: the magic word and PORTS");
 
 	// 2: register writes: routes to the host port, port 0
 	t.result(t.route(3, HOST) && t.route(4, 0),

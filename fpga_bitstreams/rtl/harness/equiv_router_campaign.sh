@@ -3,7 +3,8 @@
 # The router RTL's top (loom_router) steps cycle by cycle against the C
 # model's router (router.h) in the Verilated equivalence harness
 # (fpga_bitstreams/rtl/harness/equiv_router.cpp): for each configuration
-# (the card router, tiled; a 2-D torus router as a crossbar and tiled)
+# (the card router, tiled; a 2-D torus router as a crossbar and tiled;
+# the bitstream's router)
 # seeds of random traffic, credits, ready and configuration writes are
 # equal every cycle, the checked-in regression seeds replay equal, and the
 # builds with an off-by-one credit and a mutated arbiter are caught at
@@ -19,15 +20,15 @@ h=$build/rtl/equiv_router
 seeds=$top/fpga_bitstreams/rtl/harness/regress-router.seeds
 cycles=${LOOM_RTL_EQUIV_CYCLES:-20000}
 nseeds=${LOOM_RTL_EQUIV_SEEDS:-2}
-configs="card torus torus-tiled"
+configs="card torus torus-tiled ice40"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 . "$here/equiv_tap.sh"
 
-tap_plan $((3 * (nseeds + 1) + 2))
+tap_plan $((4 * (nseeds + 1) + 2))
 equiv_require "make -C fpga_bitstreams rtl-equiv-router" \
-	"$h-card" "$h-torus" "$h-torus-tiled" "$h-card-mutate-credit" "$h-card-mutate-arbiter"
+	"$h-card" "$h-torus" "$h-torus-tiled" "$h-ice40" "$h-card-mutate-credit" "$h-card-mutate-arbiter"
 
 for c in $configs; do
 	for seed in $(seq 1 "$nseeds"); do
