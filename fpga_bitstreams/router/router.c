@@ -271,10 +271,11 @@ struct router *router_new(const struct router_params *p, const struct route_view
 	r->rcfg.lfsr = &r->lfsr;
 	r->vc_bytes = p->vcs >= 8 ? ~0ull : (1ull << (8 * p->vcs)) - 1;
 	router_layout(r, &a);
-	r->arena_size = (a.off + ARENA_LINE - 1) & ~(size_t)(ARENA_LINE - 1);
-	r->arena = aligned_alloc(ARENA_LINE, r->arena_size);
-	if (r->arena)
-		memset(r->arena, 0, r->arena_size);
+	/* calloc, aligned by hand: a large arena stays untouched (not resident) until used */
+	r->arena_size = a.off + ARENA_LINE - 1;
+	r->arena_alloc = calloc(1, r->arena_size);
+	r->arena = r->arena_alloc ? (void *)(((uintptr_t)r->arena_alloc + ARENA_LINE - 1) &
+					     ~(uintptr_t)(ARENA_LINE - 1)) : NULL;
 	if (!r->arena) {
 		snprintf(err, errlen, "router: out of memory for %zu bytes of state", a.off);
 		free(r);
@@ -291,7 +292,7 @@ void router_free(struct router *r)
 {
 	if (!r)
 		return;
-	free(r->arena);
+	free(r->arena_alloc);
 	free(r);
 }
 

@@ -178,7 +178,8 @@ struct router {
 	struct router_port_counters *pcnt;	/* [PORTS] */
 	struct router_vc_counters *vcnt;	/* [PORTS * VCS] */
 
-	void *arena;
+	void *arena;		/* arena_alloc's first cache line */
+	void *arena_alloc;
 	size_t arena_size;
 	/* last: rarely touched, away from the registers every cycle reads */
 	struct router_drop drops[ROUTER_DROP_QUEUE];
