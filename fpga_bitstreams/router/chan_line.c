@@ -12,7 +12,10 @@ int chan_line_init(struct chan_line *l, unsigned int latency)
 	memset(l, 0, sizeof(*l));
 	if (latency > CHAN_LINE_MAX_LATENCY)
 		return -1;
-	if (latency) {
+	if (latency == 1) {
+		l->fwd = &l->fwd1;
+		l->back = l->back1;
+	} else if (latency) {
 		l->fwd = calloc(latency, sizeof(*l->fwd));
 		l->back = calloc(latency, sizeof(*l->back));
 		if (!l->fwd || !l->back) {
@@ -26,14 +29,33 @@ int chan_line_init(struct chan_line *l, unsigned int latency)
 
 void chan_line_free(struct chan_line *l)
 {
-	free(l->fwd);
-	free(l->back);
+	if (l->fwd != &l->fwd1) {
+		free(l->fwd);
+		free(l->back);
+	}
 	memset(l, 0, sizeof(*l));
 }
 
 size_t chan_line_memory(const struct chan_line *l)
 {
+	if (l->latency <= 1)
+		return sizeof(*l);
 	return sizeof(*l) + l->latency * (sizeof(*l->fwd) + sizeof(*l->back));
+}
+
+_Static_assert(CHAN_VCS_MAX == 8, "credits_add moves the credits of 8 VCs as one word");
+
+/* Per VC, @dst += @src modulo 256 (eight byte counters in one word). */
+static void credits_add(uint8_t *dst, const uint8_t *src)
+{
+	const uint64_t hi = 0x8080808080808080ull;
+	uint64_t a, b, sum;
+
+	memcpy(&a, dst, sizeof(a));
+	memcpy(&b, src, sizeof(b));
+	/* the low seven bits of each byte add without carrying into the next */
+	sum = ((a & ~hi) + (b & ~hi)) ^ ((a ^ b) & hi);
+	memcpy(dst, &sum, sizeof(sum));
 }
 
 static bool back_any(const uint8_t *c)
@@ -55,8 +77,7 @@ void chan_line_step(struct chan_line *l, struct chan *tx, struct chan *rx)
 		if (tx->fwd.valid)
 			rx->fwd = tx->fwd;
 		tx->fwd.valid = false;
-		for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
-			tx->back.credits[v] = (uint8_t)(tx->back.credits[v] + rx->back.credits[v]);
+		credits_add(tx->back.credits, rx->back.credits);
 		memset(rx->back.credits, 0, CHAN_VCS_MAX);
 		return;
 	}
@@ -66,8 +87,7 @@ void chan_line_step(struct chan_line *l, struct chan *tx, struct chan *rx)
 	/* out: what entered latency steps ago */
 	if (slot->valid)
 		rx->fwd = *slot;
-	for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
-		tx->back.credits[v] = (uint8_t)(tx->back.credits[v] + bslot[v]);
+	credits_add(tx->back.credits, bslot);
 	/* in */
 	slot->valid = tx->fwd.valid;
 	if (tx->fwd.valid)

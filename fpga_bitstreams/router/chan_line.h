@@ -14,8 +14,8 @@
  * carried (a router input is governed by credits).
  *
  * Registers: two rings of @latency slots, allocated by chan_line_init()
- * for that latency (a line of latency 1 costs one flit and one credit
- * word), released by chan_line_free().  chan_line_busy() tells whether
+ * for that latency and released by chan_line_free(); a line of latency 1
+ * holds its one flit and one credit word in struct chan_line itself.  chan_line_busy() tells whether
  * anything is in flight (for idle skipping).
  */
 #ifndef LOOM_ROUTER_CHAN_LINE_H
@@ -35,6 +35,9 @@ struct chan_line {
 	unsigned int in_flight;		/* slots holding a flit or credits */
 	struct flit *fwd;		/* @latency slots */
 	uint8_t (*back)[CHAN_VCS_MAX];	/* @latency slots */
+	/* latency 1: the one slot of each ring, beside the line's registers */
+	uint8_t back1[1][CHAN_VCS_MAX];
+	struct flit fwd1;
 };
 
 /*

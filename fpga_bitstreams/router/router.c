@@ -27,6 +27,15 @@ static void *arena_take(struct arena *a, size_t bytes)
 	return p;
 }
 
+/* The arena starts on a cache line: a block that begins on one touches fewest lines. */
+#define ARENA_LINE	64
+
+static void *arena_take_line(struct arena *a, size_t bytes)
+{
+	a->off = (a->off + ARENA_LINE - 1) & ~(size_t)(ARENA_LINE - 1);
+	return arena_take(a, bytes);
+}
+
 static void arb_make(struct arena *a, struct arbiter *arb, unsigned int kind, unsigned int n,
 		     unsigned int m_bits)
 {
@@ -51,7 +60,7 @@ static void pool_make(struct arena *a, struct flit_pool *pl, uint32_t slots,
 		      unsigned int flit_bytes)
 {
 	struct fifo_meta *m = arena_take(a, (size_t)slots * sizeof(*m));
-	uint8_t *d = arena_take(a, (size_t)slots * flit_bytes);
+	uint8_t *d = arena_take_line(a, (size_t)slots * flit_bytes);	/* a flit per line */
 	uint32_t *f = arena_take(a, (size_t)slots * sizeof(*f));
 
 	if (!a->base)
@@ -77,8 +86,8 @@ static void router_layout(struct router *r, struct arena *a)
 	r->in_wires = arena_take(a, P * sizeof(struct chan));
 	r->out_wires = arena_take(a, P * sizeof(struct chan));
 	r->credits_in = arena_take(a, P * sizeof(uint64_t));
-	r->in = arena_take(a, P * sizeof(struct in_port));
-	r->out = arena_take(a, P * sizeof(struct out_port));
+	r->in = arena_take_line(a, P * sizeof(struct in_port));
+	r->out = arena_take_line(a, P * sizeof(struct out_port));
 	r->pcnt = arena_take(a, P * sizeof(struct router_port_counters));
 	r->vcnt = arena_take(a, P * V * sizeof(struct router_vc_counters));
 	if (p->org == ROUTER_ORG_TILED) {
@@ -94,7 +103,7 @@ static void router_layout(struct router *r, struct arena *a)
 		struct in_port *ip = a->base ? &r->in[i] : NULL;
 		struct out_port *op = a->base ? &r->out[i] : NULL;
 		struct arbiter *va = arena_take(a, V * sizeof(struct arbiter));
-		struct in_vc *ivc = arena_take(a, V * sizeof(struct in_vc));
+		struct in_vc *ivc = arena_take_line(a, V * sizeof(struct in_vc));
 		struct out_vc *ovc = arena_take(a, V * sizeof(struct out_vc));
 		struct credit *rowcred = NULL;
 
@@ -262,8 +271,11 @@ struct router *router_new(const struct router_params *p, const struct route_view
 	r->rcfg.lfsr = &r->lfsr;
 	r->vc_bytes = p->vcs >= 8 ? ~0ull : (1ull << (8 * p->vcs)) - 1;
 	router_layout(r, &a);
-	r->arena_size = a.off;
-	r->arena = calloc(1, a.off);
+	/* calloc, aligned by hand: a large arena stays untouched (not resident) until used */
+	r->arena_size = a.off + ARENA_LINE - 1;
+	r->arena_alloc = calloc(1, r->arena_size);
+	r->arena = r->arena_alloc ? (void *)(((uintptr_t)r->arena_alloc + ARENA_LINE - 1) &
+					     ~(uintptr_t)(ARENA_LINE - 1)) : NULL;
 	if (!r->arena) {
 		snprintf(err, errlen, "router: out of memory for %zu bytes of state", a.off);
 		free(r);
@@ -280,7 +292,7 @@ void router_free(struct router *r)
 {
 	if (!r)
 		return;
-	free(r->arena);
+	free(r->arena_alloc);
 	free(r);
 }
 
@@ -341,18 +353,24 @@ static void router_sample(struct router *r)
 		memset(iw[__builtin_ctzll(m)].back.credits, 0, CHAN_VCS_MAX);
 	r->in_credited = 0;
 	/*
-	 * Every port, without a branch on what it carries (credits arrive at
-	 * random): the word is taken and the wire cleared either way, and
-	 * credits_in is read only for the ports in credits_ports.
+	 * Every port's wires are read without a branch on what they carry
+	 * (credits arrive at random); only the ports that brought credits
+	 * are written (their word taken into credits_in, the wire cleared),
+	 * so the others' wires and credits_in stay clean in the cache.
+	 * credits_in is zero outside the edge (output_apply_credits).
 	 */
 	for (unsigned int o = 0; o < P; o++) {
 		uint64_t c;
 
 		memcpy(&c, ow[o].back.credits, sizeof(c));
-		r->credits_in[o] = c;
-		memset(ow[o].back.credits, 0, sizeof(c));
 		cp |= (uint64_t)(c != 0) << o;
 		valid |= (uint64_t)iw[o].fwd.valid << o;
+	}
+	for (uint64_t m = cp; m; m &= m - 1) {
+		unsigned int o = (unsigned int)__builtin_ctzll(m);
+
+		memcpy(&r->credits_in[o], ow[o].back.credits, sizeof(uint64_t));
+		memset(ow[o].back.credits, 0, CHAN_VCS_MAX);
 	}
 	r->credits_ports = cp;
 	r->in_valid = valid;

@@ -47,17 +47,18 @@ struct in_vc {
 	uint8_t drop_hdr[LOOM_PKT_HDR_SIZE];
 };
 
+/* Two cache lines each (the array starts on one): a port's registers never share a line. */
 struct in_port {
 	uint32_t busy;		/* bit v: vc[v].state != IDLE */
 	uint32_t moved;		/* during a cycle, bit v: a flit of vc[v] left the buffer */
 	uint32_t stalled;	/* bit v: vc[v] stalled at the last edge (router_vc_counters) */
 	uint32_t routing;	/* bit v: vc[v].state == ROUTING */
 	unsigned int row_slot;	/* TILED: its row buffers at a subswitch: row_slot + VC */
-	struct arbiter sa_arb;	/* SA input stage: VCS requesters */
-	struct arbiter va_arb;	/* VA input stage: VCS requesters */
 	struct in_vc *vc;	/* [VCS] */
 	struct credit *rowcred;	/* TILED: [COLS][VCS] row buffer credits, by input VC */
-};
+	struct arbiter sa_arb;	/* SA input stage: VCS requesters */
+	struct arbiter va_arb;	/* VA input stage: VCS requesters */
+} __attribute__((aligned(64)));
 
 /* ---- output unit: one per port ----------------------------------------- */
 
@@ -74,16 +75,21 @@ struct out_vc {
 	uint8_t drop_hdr[LOOM_PKT_HDR_SIZE];
 };
 
+/*
+ * Two cache lines each (the array starts on one); the first holds what
+ * every cycle reads (the output stage, the VCs, the timers' masks and the
+ * crossbar arbiter's pointer).
+ */
 struct out_port {
 	struct flit_fifo pipe;	/* output register stage(s) to the wire */
 	struct out_vc *vc;	/* [VCS] */
-	struct arbiter sa_arb;	/* XBAR: SA output stage over PORTS inputs */
-	struct arbiter mux_arb;	/* TILED: output mux over ROWS x VCS column buffers */
 	struct arbiter *va_arb;	/* VA output stage: [VCS], PORTS requesters each */
 	uint32_t waiting;	/* bit v: a packet waits for credit this cycle */
 	uint32_t stalled;	/* bit v: stall_since running */
 	bool up, dead, disabled;
-};
+	struct arbiter sa_arb;	/* XBAR: SA output stage over PORTS inputs */
+	struct arbiter mux_arb;	/* TILED: output mux over ROWS x VCS column buffers */
+} __attribute__((aligned(64)));
 
 /* ---- tile (TILED): subswitch and column buffers ------------------------- */
 
@@ -165,7 +171,6 @@ struct router {
 	unsigned int va_rr;	/* adaptive choice round robin */
 	uint16_t lfsr;		/* Valiant's intermediate draws (route_lfsr_next) */
 
-	struct router_drop drops[ROUTER_DROP_QUEUE];
 	unsigned int drop_head, drop_count;
 	uint64_t port_events;
 
@@ -173,8 +178,11 @@ struct router {
 	struct router_port_counters *pcnt;	/* [PORTS] */
 	struct router_vc_counters *vcnt;	/* [PORTS * VCS] */
 
-	void *arena;
+	void *arena;		/* arena_alloc's first cache line */
+	void *arena_alloc;
 	size_t arena_size;
+	/* last: rarely touched, away from the registers every cycle reads */
+	struct router_drop drops[ROUTER_DROP_QUEUE];
 };
 
 /* Port @p's bits in the router's port masks, after its VC states changed. */

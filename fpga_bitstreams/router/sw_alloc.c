@@ -294,7 +294,7 @@ static void sa_tiled(struct router *r)
 
 static void sa_xbar(struct router *r)
 {
-	uint64_t out_req[ROUTER_PORTS_MAX] = { 0 }, outs = 0;
+	uint64_t out_req[ROUTER_PORTS_MAX], outs = 0;	/* out_req[o]: set once o is in outs */
 	uint8_t in_vc_of[ROUTER_PORTS_MAX][ROUTER_SPEEDUP_MAX];
 	uint64_t in_req[ROUTER_PORTS_MAX], in_pat[ROUTER_PORTS_MAX];
 	uint8_t n_picks[ROUTER_PORTS_MAX];
@@ -327,6 +327,8 @@ static void sa_xbar(struct router *r)
 			}
 			used |= 1ull << iv->out_port;
 			in_vc_of[p][n_picks[p]++] = (uint8_t)w;
+			if (!(outs & (1ull << iv->out_port)))
+				out_req[iv->out_port] = 0;
 			out_req[iv->out_port] |= 1ull << p;
 			outs |= 1ull << iv->out_port;
 		}

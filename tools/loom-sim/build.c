@@ -434,6 +434,19 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 		for (unsigned int v = 0; v < s->params.vcs; v++)
 			s->term[i].credits[v] = s->params.buf_depth;
 	}
+	/* the wires of the lines stepped here (both ends here): both routers exist now */
+	for (int i = s->lo; i < s->hi; i++) {
+		s->term[i].in = router_in(s->r[i], (unsigned int)P);
+		s->term[i].out = router_out(s->r[i], (unsigned int)P);
+	}
+	for (int k = s->lo * P; k < s->hi * P; k++) {
+		struct sim_line *l = &s->lines[k];
+
+		if (l->a >= 0 && !l->cut) {
+			l->tx = router_out(s->r[l->a], (unsigned int)l->pa);
+			l->rx = router_in(s->r[l->b], (unsigned int)l->pb);
+		}
+	}
 	for (int h = 0; h <= SIM_MAX_HOPS; h++)
 		s->st.by_hops[h].min = UINT64_MAX;
 	s->st.all.min = UINT64_MAX;
@@ -451,6 +464,7 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		return -1;
 	s->nodes = s->g->nodes;
 	s->ports = s->g->ports;
+	s->net_ports = s->ports >= 64 ? ~0ull : (1ull << s->ports) - 1;
 	if (c->ranks < 1 || c->rank < 0 || c->rank >= c->ranks || c->ranks > s->nodes) {
 		snprintf(err, errlen, "%d ranks for %d routers: at most one rank per router",
 			 c->ranks, s->nodes);

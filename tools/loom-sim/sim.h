@@ -126,6 +126,7 @@ struct sim_eject {
 
 struct sim_term {
 	struct sim_rng rng;
+	struct chan *in, *out;		/* its router's host port: router_in(), router_out() */
 	uint64_t next_gen;		/* the cycle of the next packet's creation */
 	uint64_t on_end;		/* on/off: first cycle after the current on period */
 	struct sim_queue src;		/* requests (or PUTs) created, not yet sent */
@@ -147,6 +148,7 @@ struct sim_line {
 	bool cut;
 	uint64_t stamp;			/* last cycle stepped + 1 */
 	struct chan_line *line;
+	struct chan *tx, *rx;		/* not cut: router_out(a, pa), router_in(b, pb) */
 };
 
 struct sim_latency {
@@ -211,6 +213,7 @@ struct sim {
 	const char *engine_name;
 	struct router_params params;
 	int nodes, ports;			/* network ports per router; host = ports */
+	uint64_t net_ports;			/* their mask (a router has at most 64 ports) */
 	int terminals;				/* nodes 0..terminals - 1 send and receive */
 	unsigned int packet_flits, payload;	/* one size: its flits and payload bytes */
 	double mean_flits;			/* of the size distribution */

@@ -459,9 +459,7 @@ static bool sink_held(struct sim *s, int i, struct sim_term *T, struct chan *out
 static int terminal_step(struct sim *s, int i, uint64_t t)
 {
 	struct sim_term *T = &s->term[i];
-	struct router *R = s->r[i];
-	struct chan *in = router_in(R, (unsigned int)s->ports);
-	struct chan *out = router_out(R, (unsigned int)s->ports);
+	struct chan *in = T->in, *out = T->out;
 	bool touched = false;
 
 	for (unsigned int v = 0; v < s->params.vcs; v++) {
@@ -538,16 +536,22 @@ static int clock_router(struct sim *s, int i, char *err, size_t errlen)
 			s->pending[s->npending++] = i;
 		}
 	}
-	for (int p = 0; p < s->ports; p++) {
-		struct sim_line *l = &s->lines[i * s->ports + p];
+	/*
+	 * The network ports whose wires the router drove (a flit out, credits
+	 * back), in port order; the router's masks name every such port.
+	 */
+	for (uint64_t m = (router_out_driven(R) | router_in_credited(R)) & s->net_ports; m;
+	     m &= m - 1) {
+		int p = __builtin_ctzll(m);
+		struct sim_line *l = &s->lines[i * s->ports + p], *back;
 
 		if (l->a < 0)
 			continue;
-		if (!l->cut && router_out(R, (unsigned int)p)->fwd.valid)
+		if (!l->cut && l->tx->fwd.valid)
 			want_line(s, l);
-		if (credits_any(router_in(R, (unsigned int)p)->back.credits) &&
-		    !s->lines[l->b * s->ports + l->pb].cut)
-			want_line(s, &s->lines[l->b * s->ports + l->pb]);
+		back = &s->lines[l->b * s->ports + l->pb];	/* its rx: this input */
+		if (!back->cut && credits_any(back->rx->back.credits))
+			want_line(s, back);
 	}
 	return 0;
 }
@@ -557,8 +561,7 @@ static void step_lines(struct sim *s)
 	s->nbusy_next = 0;
 	for (int k = 0; k < s->nbusy; k++) {
 		struct sim_line *l = &s->lines[s->busy[k]];
-		struct chan *tx = router_out(s->r[l->a], (unsigned int)l->pa);
-		struct chan *rx = router_in(s->r[l->b], (unsigned int)l->pb);
+		struct chan *tx = l->tx, *rx = l->rx;
 
 		chan_line_step(l->line, tx, rx);
 		if (rx->fwd.valid)
