@@ -328,10 +328,9 @@ static void walks(void)
 static void allocation(void)
 {
 	static const unsigned int nodes[] = { 0, 1, 2 };
-	unsigned int der = 0, other = 0, ordered = 0, late = 0;
 	const struct router_port_counters *c1;
 	struct router_params p;
-	struct loom_pkt_hdr h;
+	struct fab_tally t;
 	struct fab *f;
 	int waits, last;
 
@@ -339,38 +338,18 @@ static void allocation(void)
 	f = fab_single(&p, nodes);
 	f->rt[0][0] |= LOOM_RT_W0_OMNIWAR | 2u << LOOM_RT_W0_HOPS_SHIFT |
 		       3u << LOOM_RT_W0_CLASSES_SHIFT;
-	f->port_cfg[0][0] = 0;
-	f->port_cfg[0][1] = 0;
-	router_out(f->r[0], 0)->back.ready = false;	/* port 0 is stuck */
-	for (unsigned int i = 0; i < 8; i++) {
-		int id = fab_send(f, 2, 0, LOOM_VC_REQ0, LOOM_CLASS_REQ, 64, 40 * i);
-
-		if (i >= 4)
-			f->pkts[id].bytes[6] = LOOM_PKT_F_ORDERED;
-	}
+	fab_stuck_dimension(f);
 	waits = fab_send(f, 1, 0, LOOM_VC_REQ1, LOOM_CLASS_REQ, 64, 600);
 	last = fab_send(f, 1, 0, LOOM_VC_REQ_ADAPT, LOOM_CLASS_REQ, 64, 650);
-	for (unsigned int c = 0; c < 900; c++) {
-		struct flit *fl;
-
-		fab_step(f);
-		fl = &router_out(f->r[0], 1)->fwd;
-		if (fl->valid && fl->head) {
-			memcpy(&h, fl->data, 8);
-			der += fl->vc == LOOM_VC_REQ0;
-			other += fl->vc != LOOM_VC_REQ0;
-			ordered += (h.flags & LOOM_PKT_F_ORDERED) != 0;
-			late += fl->data[8] == 1 && fl->data[9] == 0;	/* src_node 1 */
-		}
-	}
+	t = fab_tally(f, 0, 1, 900, LOOM_VC_REQ0, 1);
 	c1 = router_port_counters(f->r[0], 1);
-	tap_ok(der >= 1 && !other && !ordered && !late && c1->adaptive == der &&
+	tap_ok(t.on_vc >= 1 && !t.other && !t.ordered && !t.from && c1->adaptive == t.on_vc &&
 	       !f->pkts[waits].delivered && !f->pkts[last].delivered &&
 	       router_counters(f->r[0])->drops[ROUTE_DROP_HOP_LIMIT] == 1,
 	       "omniwar allocation: with the minimal port stuck, %u requests deroute on port 1 / "
 	       "REQ0 (want >= 1, ADAPTIVE counts %llu), %u on another VC, %u ordered ones, %u from "
-	       "class 1 or 2 (want 0 each); hop-limit drops %llu (want 1)", der,
-	       (unsigned long long)c1->adaptive, other, ordered, late,
+	       "class 1 or 2 (want 0 each); hop-limit drops %llu (want 1)", t.on_vc,
+	       (unsigned long long)c1->adaptive, t.other, t.ordered, t.from,
 	       (unsigned long long)router_counters(f->r[0])->drops[ROUTE_DROP_HOP_LIMIT]);
 	fab_free(f);
 }
