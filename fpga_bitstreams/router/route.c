@@ -51,6 +51,8 @@ static inline struct router_decision decide(const struct route_view *v, unsigned
 			d.adapt_ports &= (1u << n_ports) - 1;
 		d.dimwar = (w0 & LOOM_RT_W0_DIMWAR) != 0;
 		d.hops_left = (w0 & LOOM_RT_W0_HOPS_MASK) >> LOOM_RT_W0_HOPS_SHIFT;
+		d.omniwar = (w0 & LOOM_RT_W0_OMNIWAR) != 0;
+		d.classes = (w0 & LOOM_RT_W0_CLASSES_MASK) >> LOOM_RT_W0_CLASSES_SHIFT;
 		d.up_first = (w1 & LOOM_RT_W1_UP_FIRST_MASK) >> LOOM_RT_W1_UP_FIRST_SHIFT;
 		/* no up port beyond the radix: the W0 port alone */
 		d.uproute = (w0 & LOOM_RT_W0_UPROUTE) && d.up_first < n_ports;
@@ -162,29 +164,66 @@ int route_adaptive_pick(uint32_t mask, uint32_t usable, const uint32_t *credits,
 	return best;
 }
 
-unsigned int route_dimwar_pick(unsigned int min, uint32_t mask, uint32_t usable,
-			       const uint32_t *occupancy, unsigned int flits, unsigned int hops,
-			       unsigned int n_ports, unsigned int rr)
+/*
+ * The weighted choice of DimWAR and OmniWAR: the W0 port @min first, then
+ * from @rr on the usable ports of @min_mask at @hops and of @der_mask at
+ * @hops + 1, a strictly lighter one replacing the best so far.
+ */
+static unsigned int war_pick(unsigned int min, uint32_t min_mask, uint32_t der_mask,
+			     uint32_t usable, const uint32_t *occupancy, unsigned int flits,
+			     unsigned int hops, unsigned int n_ports, unsigned int rr)
 {
 	uint64_t best_w = UINT64_MAX;
 	unsigned int best = min;
 
 	if (min < 32 && (usable & (1u << min)))
 		best_w = (uint64_t)(occupancy[min] + flits) * hops;
-	mask &= usable;
+	min_mask &= usable;
+	der_mask &= usable;
 	for (unsigned int i = 0; i < n_ports && i < 32; i++) {
 		unsigned int p = (rr + i) % n_ports;
 		uint64_t w;
 
-		if (p >= 32 || p == min || !(mask & (1u << p)))
+		if (p >= 32 || p == min || !((min_mask | der_mask) & (1u << p)))
 			continue;
-		w = (uint64_t)(occupancy[p] + flits) * (hops + 1);
+		w = (uint64_t)(occupancy[p] + flits) * (min_mask & (1u << p) ? hops : hops + 1);
 		if (w < best_w) {
 			best = p;
 			best_w = w;
 		}
 	}
 	return best;
+}
+
+unsigned int route_dimwar_pick(unsigned int min, uint32_t mask, uint32_t usable,
+			       const uint32_t *occupancy, unsigned int flits, unsigned int hops,
+			       unsigned int n_ports, unsigned int rr)
+{
+	return war_pick(min, 0, mask, usable, occupancy, flits, hops, n_ports, rr);
+}
+
+unsigned int route_omniwar_pick(unsigned int min, uint32_t min_mask, uint32_t der_mask,
+				uint32_t usable, const uint32_t *occupancy, unsigned int flits,
+				unsigned int hops, unsigned int n_ports, unsigned int rr)
+{
+	return war_pick(min, min_mask, der_mask & ~min_mask, usable, occupancy, flits, hops,
+			n_ports, rr);
+}
+
+int route_omni_vc(bool card_vcs, unsigned int vcs, uint8_t cls, unsigned int k)
+{
+	if (!card_vcs)
+		return k < vcs ? (int)k : -1;
+	if (k >= LOOM_RT_OMNI_CARD_CLASSES)
+		return -1;
+	return route_vc_of(cls, k == 1, k == 2);
+}
+
+unsigned int route_omni_class(bool card_vcs, unsigned int vc)
+{
+	if (!card_vcs)
+		return vc;
+	return route_vc_adaptive(vc) ? 2 : vc == LOOM_VC_REQ1 || vc == LOOM_VC_RESP1;
 }
 
 unsigned int route_uproute_pick(unsigned int port, unsigned int first, uint64_t usable,
@@ -254,6 +293,67 @@ static void route_dimwar(const struct route_cfg *cfg, const struct route_view *v
 		return;
 	r->adapt_mask = (uint8_t)dimwar_deroutes(v, cfg->n_net, d->port);
 	r->counted = r->adapt_mask != 0;
+}
+
+/*
+ * The deroute ports of an OmniWAR entry whose minimal ports are @min: the
+ * other ports of their dimensions.
+ */
+static uint32_t omniwar_deroutes(const struct route_view *v, unsigned int n_net, uint32_t min)
+{
+	uint32_t dims = 0, mask = 0;
+
+	for (unsigned int p = 0; p < n_net && p < LOOM_MAX_PORTS; p++) {
+		unsigned int dim = route_port_cfg(v, p) & LOOM_VCT_PORT_DIM_MASK;
+
+		if ((min >> p & 1) && dim != LOOM_VCT_PORT_DIM_NONE)
+			dims |= 1u << dim;
+	}
+	for (unsigned int p = 0; p < n_net && p < LOOM_MAX_PORTS; p++) {
+		unsigned int dim = route_port_cfg(v, p) & LOOM_VCT_PORT_DIM_MASK;
+
+		if (!(min >> p & 1) && dim != LOOM_VCT_PORT_DIM_NONE && (dims >> dim & 1))
+			mask |= 1u << p;
+	}
+	return mask;
+}
+
+static void route_drop(struct route_result *r, enum route_drop why);
+
+/*
+ * OmniWAR (Documentation/hw/routing.rst): the packet's first
+ * router-to-router hop takes distance class 0, every later one the class
+ * after the one it arrived on; candidates are the minimal ports of every
+ * unaligned dimension and, while the classes left after this one still
+ * cover the minimal hops left with one to spare, the deroutes in those
+ * dimensions.  A packet with no class left for the hop is dropped (hop
+ * limit); ordered packets take the W0 port alone.
+ */
+static void route_omniwar(const struct route_cfg *cfg, const struct route_view *v,
+			  bool from_host, unsigned int in_vc, const struct route_hdr *h,
+			  const struct router_decision *d, struct route_result *r)
+{
+	unsigned int k = from_host ? 0 : route_omni_class(cfg->card_vcs, in_vc) + 1;
+	int vc = k < d->classes ? route_omni_vc(cfg->card_vcs, cfg->vcs, h->class, k) : -1;
+	uint32_t w0_port = d->port < LOOM_MAX_PORTS ? 1u << d->port : 0, min = w0_port;
+
+	if (vc < 0) {
+		route_drop(r, ROUTE_DROP_HOP_LIMIT);
+		return;
+	}
+	r->omniwar = true;
+	r->hops_left = (uint8_t)d->hops_left;
+	r->vc = (uint8_t)vc;
+	r->vc1 = false;
+	if (h->flags & LOOM_PKT_F_ORDERED) {
+		r->min_mask = (uint8_t)min;
+		return;
+	}
+	min |= d->adapt_ports & ((1u << LOOM_MAX_PORTS) - 1);
+	r->min_mask = (uint8_t)min;
+	if (d->classes - k > d->hops_left)
+		r->adapt_mask = (uint8_t)omniwar_deroutes(v, cfg->n_net, min);
+	r->counted = ((r->min_mask | r->adapt_mask) & ~w0_port) != 0;
 }
 
 /* ---- Valiant and UGAL ------------------------------------------------------ */
@@ -486,6 +586,10 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 			r->vc = (uint8_t)route_vc_of(h->class, r->vc1, false);
 		else
 			r->vc = r->vc1 && cfg->vcs > 1 ? 1 : 0;
+		return;
+	}
+	if (d.omniwar) {
+		route_omniwar(cfg, v, from_host, in_vc, h, &d, r);
 		return;
 	}
 	if (d.dimwar) {

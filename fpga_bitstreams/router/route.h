@@ -56,6 +56,10 @@ struct router_decision {
 	uint32_t adapt_ports;	/* minimal ports the adaptive VC may take (W1) */
 	bool dimwar;		/* entry allows DimWAR deroutes (W0_DIMWAR) */
 	unsigned int hops_left;	/* W0 minimal hops left (DimWAR's weight) */
+	bool omniwar;		/* entry routes OmniWAR (W0_OMNIWAR): adapt_ports are
+				 * the minimal ports of the unaligned dimensions
+				 */
+	unsigned int classes;	/* W0 CLASSES: OmniWAR's distance classes N + M */
 	bool uproute;		/* entry allows adaptive up-routes (W0_UPROUTE) */
 	unsigned int up_first;	/* W1 UP_FIRST: the up ports are up_first .. n_ports - 1 */
 	bool valiant;		/* injected packets route Valiant (W0_VALIANT) */
@@ -138,6 +142,28 @@ int route_adaptive_pick(uint32_t mask, uint32_t usable, const uint32_t *credits,
 unsigned int route_dimwar_pick(unsigned int min, uint32_t mask, uint32_t usable,
 			       const uint32_t *occupancy, unsigned int flits, unsigned int hops,
 			       unsigned int n_ports, unsigned int rr);
+
+/*
+ * OmniWAR's choice, by the same weights: the W0 port @min and the other
+ * minimal ports of @min_mask weigh (@occupancy[n] + @flits) x @hops, the
+ * deroute ports of @der_mask (@occupancy[n] + @flits) x (@hops + 1); only
+ * usable ports (@usable bit set) count, and a W0 port that is not usable
+ * weighs more than any other.  The lowest weight wins, @min on a tie,
+ * else the first port from @rr on.  Returns the port.
+ */
+unsigned int route_omniwar_pick(unsigned int min, uint32_t min_mask, uint32_t der_mask,
+				uint32_t usable, const uint32_t *occupancy, unsigned int flits,
+				unsigned int hops, unsigned int n_ports, unsigned int rr);
+
+/*
+ * OmniWAR's distance classes as VCs: the VC of class @k for a packet of
+ * class @cls (-1: the router has no VC for it), and the distance class of
+ * a packet that arrived on @vc.  The card's VCs (@card_vcs) carry three
+ * classes, LOOM_RT_OMNI_CARD_CLASSES: the class's VC0, VC1 and adaptive
+ * VC; generic VCs carry class k on VC k, @vcs of them.
+ */
+int route_omni_vc(bool card_vcs, unsigned int vcs, uint8_t cls, unsigned int k);
+unsigned int route_omni_class(bool card_vcs, unsigned int vc);
 
 /*
  * The adaptive up-route choice (LOOM_RT_W0_UPROUTE): among the W0 port
@@ -252,7 +278,15 @@ struct route_result {
 	 * adapt_vc their VC (the class's VC1); vc is the class's VC0.
 	 */
 	bool dimwar;
-	uint8_t hops_left;	/* DimWAR: minimal hops left, 0..15 */
+	uint8_t hops_left;	/* DimWAR, OmniWAR: minimal hops left, 0..15 */
+	/*
+	 * OmniWAR entry: vc is the packet's next distance class for every
+	 * candidate, min_mask the minimal ports (the W0 port among them),
+	 * adapt_mask the deroute ports (empty when the classes left allow no
+	 * deroute); counted when there is more than the W0 port.
+	 */
+	bool omniwar;
+	uint8_t min_mask;
 	/*
 	 * Adaptive up-route entry: at VC allocation the packet may take,
 	 * instead of port, any of the network ports up_first .. n_net - 1
@@ -343,18 +377,25 @@ static inline void route_unpack_ext(uint8_t b, struct route_result *r)
 
 /*
  * And the adaptive up-route in 16 bits of their own: uproute [0],
- * up_first [8:1]; a multicast route (never an up-route) keeps its
- * mc_ports there instead.  Unpack after route_unpack_ext.
+ * up_first [8:1]; an OmniWAR route (never an up-route) keeps [15] set and
+ * its min_mask in [7:0], a multicast route (neither) its mc_ports.
+ * Unpack after route_unpack and route_unpack_ext.
  */
+#define ROUTE_UP_OMNIWAR	0x8000u
+
 static inline uint16_t route_pack_up(const struct route_result *r)
 {
 	if (r->mcast)
 		return r->mc_ports;
+	if (r->omniwar)
+		return (uint16_t)(ROUTE_UP_OMNIWAR | r->min_mask);
 	return (uint16_t)(r->uproute | r->up_first << 1);
 }
 
 static inline void route_unpack_up(uint16_t b, struct route_result *r)
 {
+	r->omniwar = false;
+	r->min_mask = 0;
 	if (r->mcast) {
 		r->mc_ports = b;
 		r->uproute = false;
@@ -362,6 +403,15 @@ static inline void route_unpack_up(uint16_t b, struct route_result *r)
 		return;
 	}
 	r->mc_ports = 0;
+	if (b & ROUTE_UP_OMNIWAR) {
+		r->omniwar = true;
+		r->min_mask = (uint8_t)b;
+		r->uproute = false;
+		r->up_first = 0;
+		r->counted = ((r->min_mask | r->adapt_mask) &
+			      ~(r->port < 8 ? 1u << r->port : 0u)) != 0;
+		return;
+	}
 	r->uproute = b & 1;
 	r->up_first = (uint8_t)(b >> 1);
 }

@@ -47,6 +47,7 @@ static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 	/* no chaining past a multicast copy or a UGAL packet (it chooses at VA) */
 	if (rt.drop || rt.mcast || rt.ugal || rt.port != iv->out_port ||
 	    rt.vc % r->vc_step != iv->out_vc % r->vc_step ||
+	    (rt.omniwar && rt.vc != iv->out_vc) ||
 	    rt.vc > iv->out_vc || !out_usable(r, iv->out_port))
 		return false;
 	if (r->p.org == ROUTER_ORG_XBAR &&

@@ -30,6 +30,12 @@
  * packet: a deroute that wins is requested like an adaptive VC, else the
  * minimal port's VC0 as a deterministic route.
  *
+ * An OmniWAR route (route_omniwar_pick) weighs its W0 port against the
+ * other minimal ports and the deroute ports whose VC of the packet's next
+ * distance class is free with room for the packet; another port that wins
+ * is requested like an adaptive VC, else the W0 port's VC as a
+ * deterministic route, on that VC alone.
+ *
  * An adaptive up-route (route_uproute_pick) takes the up port with the
  * fewest flits outstanding among those with a free VC of its class that
  * has room for the packet, requested like an adaptive VC; when that is
@@ -132,6 +138,41 @@ static bool va_dimwar(struct router *r, const struct route_result *rt, struct va
 }
 
 /*
+ * OmniWAR: weigh the W0 port against the other minimal ports and the
+ * deroutes whose VC of the packet's distance class is free with room for
+ * the whole packet (route_omniwar_pick); true with @q set when another
+ * port wins.
+ */
+static bool va_omniwar(struct router *r, const struct route_result *rt, struct va_req *q)
+{
+	uint32_t occ[32] = { 0 }, usable = 0, others;
+	int free_vc[32];
+	unsigned int pick;
+
+	if (rt->port < 32 && out_usable(r, rt->port)) {
+		usable |= 1u << rt->port;
+		occ[rt->port] = va_occupancy(r, rt->port);
+	}
+	others = (uint32_t)(rt->min_mask | rt->adapt_mask) & ~(rt->port < 32 ? 1u << rt->port : 0u);
+	for (uint32_t m = others; m; m &= m - 1) {
+		unsigned int a = (unsigned int)__builtin_ctz(m);
+		const struct out_vc *av;
+
+		if (a >= r->n_net || !out_usable(r, a))
+			continue;
+		av = &r->out[a].vc[rt->vc];
+		if (av->owner >= 0 || !credit_has(&av->cred, rt->flits))
+			continue;
+		free_vc[a] = rt->vc;
+		usable |= 1u << a;
+		occ[a] = va_occupancy(r, a);
+	}
+	pick = route_omniwar_pick(rt->port, rt->min_mask, rt->adapt_mask, usable, occ, rt->flits,
+				  rt->hops_left, r->n_net, r->va_rr);
+	return va_choose(q, pick, rt->port, free_vc);
+}
+
+/*
  * Adaptive up-route: the least occupied up port with a free VC of the
  * class with room for the packet (route_uproute_pick); true with @q set
  * when it is not the W0 port.
@@ -198,6 +239,7 @@ static bool va_request(struct router *r, unsigned int port, unsigned int vc, str
 	const struct route_result *rt = &iv->rt;
 	unsigned int o;
 	struct out_vc *ov;
+	unsigned int step;
 
 	if (rt->drop) {
 		va_drop(r, port, iv, (enum route_drop)rt->drop);
@@ -207,7 +249,12 @@ static bool va_request(struct router *r, unsigned int port, unsigned int vc, str
 		va_ugal(r, iv);
 	o = rt->port;
 	q->vc = (uint8_t)vc;
-	if (rt->dimwar) {
+	/* OmniWAR's distance class is one VC, never any VC of a class */
+	step = rt->omniwar ? r->p.vcs : r->vc_step;
+	if (rt->omniwar) {
+		if (rt->counted && va_omniwar(r, rt, q))
+			return true;
+	} else if (rt->dimwar) {
 		if (rt->adapt_mask && va_dimwar(r, rt, q))
 			return true;
 	} else if (rt->uproute) {
@@ -249,7 +296,7 @@ static bool va_request(struct router *r, unsigned int port, unsigned int vc, str
 		q->o = (uint8_t)o;
 		q->ovc = rt->vc;
 		q->adaptive = false;
-		for (unsigned int c = rt->vc; c < r->p.vcs; c += r->vc_step) {
+		for (unsigned int c = rt->vc; c < r->p.vcs; c += step) {
 			ov = &r->out[o].vc[c];
 			if (ov->owner < 0 && out_vct_fits(r, ov, c, rt->flits)) {
 				q->ovc = (uint8_t)c;
@@ -259,7 +306,7 @@ static bool va_request(struct router *r, unsigned int port, unsigned int vc, str
 		return true;
 	}
 	/* the deterministic VC, or with generic VCs any free VC of its class */
-	for (unsigned int c = rt->vc; c < r->p.vcs; c += r->vc_step) {
+	for (unsigned int c = rt->vc; c < r->p.vcs; c += step) {
 		ov = &r->out[o].vc[c];
 		if (ov->owner >= 0) {
 			if (ov->owner != (int)(port * r->p.vcs + vc))

@@ -164,8 +164,8 @@
 
 /*
  * Routing table entry, indexed by logical destination node (T3E style).
- * word 0: valid, adaptive-allowed, DimWAR and minimal hops left,
- *	   initial direction, output port
+ * word 0: valid, adaptive-allowed, DimWAR, OmniWAR with its distance
+ *	   classes, minimal hops left, initial direction, output port
  * word 1: physical destination node
  * The port LOOM_RT_PORT_HOST delivers to the local host interface.
  */
@@ -204,6 +204,21 @@
  */
 #define LOOM_RT_W0_VALIANT		(1u << 11)
 #define LOOM_RT_W0_UGAL			(1u << 24)
+/* OmniWAR (omni-dimensional weighted adaptive routing, HyperX): the
+ * packet may leave by any minimal port of W1 ADAPT_PORTS (one per
+ * unaligned dimension; the W0 port among them) or, while its distance
+ * classes left exceed W0 HOPS, deroute to any other port of those ports'
+ * dimensions (VCT PORT_CFG), choosing by weight as DimWAR does.  Every
+ * router-to-router hop takes the next distance class, the first one
+ * class 0: the class is the VC (the card's VC0, VC1 and adaptive VC of
+ * the packet's class, LOOM_RT_OMNI_CARD_CLASSES; VC k with generic VCs).
+ * Bits 29:26: the distance classes N + M the route has (N dimensions,
+ * M deroutes).
+ */
+#define LOOM_RT_W0_OMNIWAR		(1u << 25)
+#define LOOM_RT_W0_CLASSES_SHIFT	26
+#define LOOM_RT_W0_CLASSES_MASK		0x3c000000u
+#define LOOM_RT_OMNI_CARD_CLASSES	3
 #define LOOM_RT_W0_VALID		(1u << 31)
 /* word 1: physical destination [15:0]; the first up port of an UPROUTE
  * entry [23:16]; minimal output ports the adaptive VC may choose among

@@ -5,6 +5,8 @@
 #   sim_json FILE EXPR: a Python expression over the JSON result d
 #   delivers NAME ARGS...: a tap test that the run exits 0, result ok, every
 #     measured packet delivered (none dropped or misdelivered)
+#   hyperx_hops SIZES TRACE: per --trace line of a HyperX (sizes SxSx...),
+#     the packet's hops and its minimal hops
 build=${BUILD:-$top/build}
 sim=$build/tests/sim/loom-sim-asan
 [ -x "$sim" ] || sim=$build/bin/loom-sim
@@ -31,4 +33,18 @@ delivers() {
 		tap_diag "exit $r: $(cat "$tmp/err")"
 		tap_fail "$name: exit 0, result ok, nothing undelivered, dropped or misdelivered (got exit $r, $got)"
 	fi
+}
+
+# hyperx_hops SIZES TRACE: "HOPS MINIMAL" per trace line (node x + S1 * (y + ...))
+hyperx_hops() {
+	awk -v sizes="$1" '
+		BEGIN { nd = split(sizes, k, "x") }
+		{
+			s = $1; d = $2; min = 0
+			for (i = 1; i <= nd; i++) {
+				if (s % k[i] != d % k[i]) min++
+				s = int(s / k[i]); d = int(d / k[i])
+			}
+			print $5, min
+		}' "$2"
 }

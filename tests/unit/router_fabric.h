@@ -378,4 +378,51 @@ static inline bool fab_run(struct fab *f, uint64_t max)
 	return f->delivered == f->n_pkts && !f->errors;
 }
 
+/*
+ * A single card (fab_single) whose network ports 0 and 1 form dimension 0,
+ * port 0 stuck, and 8 requests from its host (node 2) to node 0, the last
+ * 4 ordered: the setting of the weighted deroute tests.
+ */
+static inline void fab_stuck_dimension(struct fab *f)
+{
+	f->port_cfg[0][0] = 0;
+	f->port_cfg[0][1] = 0;
+	router_out(f->r[0], 0)->back.ready = false;
+	for (unsigned int i = 0; i < 8; i++) {
+		int id = fab_send(f, 2, 0, LOOM_VC_REQ0, LOOM_CLASS_REQ, 64, 40 * i);
+
+		if (i >= 4)
+			f->pkts[id].bytes[6] = LOOM_PKT_F_ORDERED;
+	}
+}
+
+/* The packets that left a port: on one VC, on others, ordered, from one source node. */
+struct fab_tally {
+	unsigned int on_vc, other, ordered, from;
+};
+
+/*
+ * Step @f @cycles cycles and tally the head flits that leave network port
+ * @port of router @r: on VC @vc, on another VC, ordered, from node @src.
+ */
+static inline struct fab_tally fab_tally(struct fab *f, unsigned int r, unsigned int port,
+					 unsigned int cycles, unsigned int vc, unsigned int src)
+{
+	struct fab_tally t = { 0 };
+
+	for (unsigned int c = 0; c < cycles; c++) {
+		const struct flit *fl;
+
+		fab_step(f);
+		fl = &router_out(f->r[r], port)->fwd;
+		if (!fl->valid || !fl->head)
+			continue;
+		t.on_vc += fl->vc == vc;
+		t.other += fl->vc != vc;
+		t.ordered += (fl->data[6] & LOOM_PKT_F_ORDERED) != 0;
+		t.from += (unsigned int)(fl->data[8] | fl->data[9] << 8) == src;
+	}
+	return t;
+}
+
 #endif

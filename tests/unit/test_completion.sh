@@ -39,7 +39,7 @@ check() { # description expected got
 tap_plan 14
 check "loom-fm: the commands" "routes discover configure watch" "$(comp "$fm" _loom_fm loom-fm "")"
 check "loom-fm con -> configure" "configure" "$(comp "$fm" _loom_fm loom-fm con)"
-check "loom-fm configure --engine: the engines" "dor minhop updown dimwar dragonfly" \
+check "loom-fm configure --engine: the engines" "dor minhop updown dimwar omniwar dragonfly" \
 	"$(comp "$fm" _loom_fm loom-fm configure --engine "")"
 check "loom-fm routes --no-: --no-datelines --no-adaptive" "--no-datelines --no-adaptive" \
 	"$(comp "$fm" _loom_fm loom-fm routes --shape torus:4x4 --no-)"

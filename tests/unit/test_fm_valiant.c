@@ -16,6 +16,7 @@
 #include "fabric.h"
 #include "graph.h"
 #include "program.h"
+#include "test_fm_plan.h"
 #include "verdict.h"
 
 TAP_DEFINE;
@@ -89,7 +90,7 @@ static void programmed(void)
 	struct fm_routes *r;
 	struct fm_card card[4];
 	struct fm_plan plan;
-	uint32_t w0 = 0, w1 = 0;
+	uint32_t w0, w1;
 	int rc;
 
 	engine_default_opts(&o);
@@ -100,25 +101,8 @@ static void programmed(void)
 		graph_free(g);
 		return;
 	}
-	memset(card, 0, sizeof(card));
-	for (int i = 0; i < 4; i++) {
-		card[i].node = (uint32_t)i;
-		card[i].logical = (uint32_t)i;
-		card[i].router = 0x1000;
-		card[i].n_ports = 4;
-		card[i].rt_entries = 512;
-	}
-	rc = plan_build_cards(card, 4, r, 1, 2, &plan, err, sizeof(err));
-	for (int i = 0; !rc && i < plan.n; i++) {
-		if (plan.w[i].dest != 2)
-			continue;
-		if (plan.w[i].kind == FM_W_RT_ENTRY)
-			w0 = plan.w[i].value;
-		if (plan.w[i].kind == FM_W_RT_PHYS)
-			w1 = plan.w[i].value;
-	}
-	if (!rc)
-		plan_free(&plan);
+	fm_test_cards(card, 4, 4, 512);
+	rc = fm_test_entry(card, 4, r, 1, 2, &w0, &w1, err, sizeof(err));
 	/* node 1 (1,0) to 2 (0,1): two hops */
 	tap_ok(!rc && (w0 & LOOM_RT_W0_VALIANT) && (w0 & LOOM_RT_W0_UGAL) &&
 	       (w0 & LOOM_RT_W0_HOPS_MASK) >> LOOM_RT_W0_HOPS_SHIFT == 2 &&

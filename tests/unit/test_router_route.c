@@ -171,39 +171,18 @@ static void dimwar_weights(void)
 static void dimwar(void)
 {
 	struct fab *f = card3();
-	unsigned int deroutes = 0, on_vc0_1 = 0, ordered_1 = 0, second = 0;
-	struct loom_pkt_hdr h;
+	struct fab_tally t;
 	int again;
 
 	/* two hops left: one packet held at the minimal port outweighs a deroute */
 	f->rt[0][0] |= LOOM_RT_W0_DIMWAR | 2u << LOOM_RT_W0_HOPS_SHIFT;
-	f->port_cfg[0][0] = 0;
-	f->port_cfg[0][1] = 0;
-	router_out(f->r[0], 0)->back.ready = false;	/* port 0 is stuck */
-	for (unsigned int i = 0; i < 8; i++) {
-		int id = fab_send(f, 2, 0, LOOM_VC_REQ0, LOOM_CLASS_REQ, 64, 40 * i);
-
-		if (i >= 4)
-			f->pkts[id].bytes[6] = LOOM_PKT_F_ORDERED;
-	}
+	fab_stuck_dimension(f);
 	/* from port 1 on VC1: derouted already, so no second deroute */
 	again = fab_send(f, 1, 0, LOOM_VC_REQ1, LOOM_CLASS_REQ, 64, 600);
-	for (unsigned int c = 0; c < 900; c++) {
-		struct flit *fl;
-
-		fab_step(f);
-		fl = &router_out(f->r[0], 1)->fwd;
-		if (fl->valid && fl->head) {
-			memcpy(&h, fl->data, 8);
-			deroutes += fl->vc == LOOM_VC_REQ1;
-			on_vc0_1 += fl->vc != LOOM_VC_REQ1;
-			ordered_1 += (h.flags & LOOM_PKT_F_ORDERED) != 0;
-			second += fl->data[8] == 1 && fl->data[9] == 0;	/* src_node 1 */
-		}
-	}
-	tap_ok(deroutes >= 1 && !on_vc0_1 && !ordered_1 && !second && !f->pkts[again].delivered,
+	t = fab_tally(f, 0, 1, 900, LOOM_VC_REQ1, 1);
+	tap_ok(t.on_vc >= 1 && !t.other && !t.ordered && !t.from && !f->pkts[again].delivered,
 	       "dimwar: with the minimal port stuck, %u requests deroute on port 1 / VC1 (want >= 1), %u leave port 1 on another VC (want 0), %u ordered ones deroute (want 0), the packet that arrived on VC1 derouted %u times (want 0)",
-	       deroutes, on_vc0_1, ordered_1, second);
+	       t.on_vc, t.other, t.ordered, t.from);
 	fab_free(f);
 }
 

@@ -32,7 +32,7 @@ printf '0:0 1:0\n1:9 0:1\n' >"$tmp/radix.topo"
 printf '# two islands: 0-1 and 2-3\n0:0 1:0\n2:0 3:0\n' >"$tmp/islands.topo"
 printf '0:0 1:0\n1:1 3:0\n3:1 0:1\n' >"$tmp/gap.topo"
 
-tap_plan 29
+tap_plan 32
 refused 1 "$tmp/syntax.topo:2: '1:1 x' is not 'NODE:PORT NODE:PORT'" --topology "$tmp/syntax.topo"
 refused 1 "$tmp/dup.topo:3: duplicate port: 0:0 is already cabled at line 1" \
 	--topology "$tmp/dup.topo"
@@ -50,6 +50,11 @@ refused 1 "engine dimwar: hyperx:5x6 has 9 network ports, but the deroute ports 
 	--topology hyperx:5x6 --engine dimwar --router xbar
 refused 1 "engine dimwar: deroutes travel on VC1, but the router has VCS=1: use --param VCS=2 or more" \
 	--topology hyperx:4x4 --engine dimwar --router xbar --param VCS=1
+refused 1 "engine omniwar: hyperx:3x3x3 needs 4 distance classes (3 dimensions + 1 deroutes), but the card's VCs carry 3 per traffic class (VC0, VC1 and the adaptive VC): use --deroutes 0 or fewer" \
+	--topology hyperx:3x3x3 --engine omniwar
+refused 1 "engine omniwar: hyperx:4x4 needs 3 distance classes (2 dimensions + 1 deroutes), but the routers have VCS=2, one per distance class: use --param VCS=3 or more" \
+	--topology hyperx:4x4 --engine omniwar --router xbar
+refused 2 "--deroutes '8': not a number of deroutes (0..7)" --engine omniwar --deroutes 8
 refused 1 "unknown engine 'war': use dor, minhop, updown, dimwar" --engine war
 refused 1 "--burst 10:90 with --load 0.5: the on periods would have to carry 5 flits per cycle, but a host port takes at most 1" \
 	--burst 10:90 --load 0.5

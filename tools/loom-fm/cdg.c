@@ -3,7 +3,8 @@
  * loom-fm: the channel dependency graph check (check.h).  Vertices are
  * (channel, VC) = ((node, out port), VC); every route adds an edge from
  * each hop to the next.  An iterative depth-first search finds a cycle and
- * reports the vertices on it.
+ * reports the vertices on it.  The VCs are FM_NUM_VCS, or OmniWAR's
+ * distance classes.
  */
 #include "check.h"
 
@@ -33,14 +34,25 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-uint32_t cdg_vertex_id(const struct fm_graph *g, int node, int port, int vc)
+/* The VCs of the graph of @r's routes. */
+static int cdg_vcs(const struct fm_routes *r)
 {
-	return (uint32_t)((node * g->ports + port) * FM_NUM_VCS + vc);
+	return r->omniwar ? r->classes : FM_NUM_VCS;
 }
 
-static uint32_t vertex_id(const struct fm_graph *g, const struct fm_hop *h)
+static uint32_t vid(const struct fm_graph *g, int vcs, int node, int port, int vc)
 {
-	return cdg_vertex_id(g, h->node, h->port, h->vc);
+	return (uint32_t)((node * g->ports + port) * vcs + vc);
+}
+
+uint32_t cdg_vertex_id(const struct fm_graph *g, int node, int port, int vc)
+{
+	return vid(g, FM_NUM_VCS, node, port, vc);
+}
+
+static uint32_t vertex_id(const struct fm_graph *g, int vcs, const struct fm_hop *h)
+{
+	return vid(g, vcs, h->node, h->port, h->vc);
 }
 
 void cdg_edges_dedup(struct fm_cdg_edges *es)
@@ -56,11 +68,11 @@ void cdg_edges_dedup(struct fm_cdg_edges *es)
 	es->n = k;
 }
 
-static struct fm_cdg_vertex vertex_of(const struct fm_graph *g, uint32_t id)
+static struct fm_cdg_vertex vertex_of(const struct fm_graph *g, int vcs, uint32_t id)
 {
-	int ch = (int)(id / FM_NUM_VCS);
+	int ch = (int)(id / (uint32_t)vcs);
 
-	return (struct fm_cdg_vertex){ ch / g->ports, ch % g->ports, (int)(id % FM_NUM_VCS) };
+	return (struct fm_cdg_vertex){ ch / g->ports, ch % g->ports, (int)(id % (uint32_t)vcs) };
 }
 
 /*
@@ -116,6 +128,36 @@ static int uproute_next(const struct fm_graph *g, const struct fm_routes *r, int
 	return k;
 }
 
+/*
+ * The OmniWAR channels a packet for @dest may take at @n after arriving
+ * on distance class @vc_in (-1: injected), all on the next class: the
+ * minimal port of every unaligned dimension and, while the classes left
+ * exceed the minimal hops left, every other cabled port of those
+ * dimensions (the router's route_omniwar).  None when no class is left.
+ */
+static int omniwar_next(const struct fm_graph *g, const struct fm_routes *r, int n, int dest,
+			int vc_in, struct fm_hop *out)
+{
+	int p = routes_port(r, n, dest), k = 0, vc = vc_in + 1;
+	unsigned int min = r->adapt_ports[n * r->nodes + dest], dims = 0;
+	bool deroute = r->classes - vc > r->hops_left[n * r->nodes + dest];
+
+	if (p < 0 || vc >= r->classes)
+		return 0;
+	min |= 1u << p;
+	for (int q = 0; q < g->ports; q++)
+		if ((min >> q & 1) && r->port_dim[q] >= 0)
+			dims |= 1u << r->port_dim[q];
+	for (int q = 0; q < g->ports; q++) {
+		if (graph_peer(g, n, q)->node == FM_NO_PEER)
+			continue;
+		if ((min >> q & 1) ||
+		    (deroute && r->port_dim[q] >= 0 && (dims >> r->port_dim[q] & 1)))
+			out[k++] = (struct fm_hop){ n, q, vc };
+	}
+	return k;
+}
+
 static bool has_uproutes(const struct fm_routes *r)
 {
 	for (size_t i = 0; i < (size_t)r->nodes * (size_t)r->nodes; i++)
@@ -127,6 +169,8 @@ static bool has_uproutes(const struct fm_routes *r)
 static int adaptive_next(const struct fm_graph *g, const struct fm_routes *r, int n, int dest,
 			 int prev_port, int vc_in, struct fm_hop *out)
 {
+	if (r->omniwar)
+		return omniwar_next(g, r, n, dest, vc_in, out);
 	if (r->dimwar)
 		return dimwar_next(g, r, n, dest, vc_in, out);
 	return uproute_next(g, r, n, dest, prev_port, vc_in, out);
@@ -137,40 +181,41 @@ static int adaptive_next(const struct fm_graph *g, const struct fm_routes *r, in
  * the node v's channel leads to, so bit (v * ports + w's port) * VCS +
  * w's VC names the edge: each is added once and the list sorted once.
  */
-static int add_edge_once(const struct fm_graph *g, struct fm_cdg_edges *es, uint64_t *seen,
-			 uint32_t v, const struct fm_hop *to)
+static int add_edge_once(const struct fm_graph *g, int vcs, struct fm_cdg_edges *es,
+			 uint64_t *seen, uint32_t v, const struct fm_hop *to)
 {
-	size_t bit = ((size_t)v * (size_t)g->ports + (size_t)to->port) * FM_NUM_VCS +
+	size_t bit = ((size_t)v * (size_t)g->ports + (size_t)to->port) * (size_t)vcs +
 		     (size_t)to->vc;
 
 	if (seen[bit / 64] & (uint64_t)1 << bit % 64)
 		return 0;
 	seen[bit / 64] |= (uint64_t)1 << bit % 64;
-	return cdg_edges_add(es, v, vertex_id(g, to));
+	return cdg_edges_add(es, v, vertex_id(g, vcs, to));
 }
 
 /* The bitmap of add_edge_once(), or NULL. */
-static uint64_t *edge_bitmap(const struct fm_graph *g)
+static uint64_t *edge_bitmap(const struct fm_graph *g, int vcs)
 {
-	size_t bits = (size_t)g->nodes * (size_t)g->ports * FM_NUM_VCS * (size_t)g->ports *
-		      FM_NUM_VCS;
+	size_t bits = (size_t)g->nodes * (size_t)g->ports * (size_t)vcs * (size_t)g->ports *
+		      (size_t)vcs;
 
 	return calloc((bits + 63) / 64, sizeof(uint64_t));
 }
 
 /*
- * DimWAR and adaptive up-routes: the dependencies of every path a
- * deroute or an up-route choice can take, per destination a search over
+ * DimWAR, OmniWAR and adaptive up-routes: the dependencies of every path
+ * a deroute or an up-route choice can take, per destination a search over
  * the (channel, VC) reachable from any source.
  */
 static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
 			  struct fm_cdg_edges *es, unsigned char *used)
 {
-	uint32_t nv = (uint32_t)(g->nodes * g->ports * FM_NUM_VCS);
+	int vcs = cdg_vcs(r);
+	uint32_t nv = (uint32_t)(g->nodes * g->ports * vcs);
 	unsigned char *seen = malloc(nv);
 	uint32_t *queue = malloc((size_t)nv * sizeof(*queue));
 	struct fm_hop *next = malloc(((size_t)g->ports + 1) * sizeof(*next));
-	uint64_t *edge_seen = edge_bitmap(g);
+	uint64_t *edge_seen = edge_bitmap(g, vcs);
 	int rc = -1;
 
 	if (!seen || !queue || !next || !edge_seen)
@@ -183,7 +228,7 @@ static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
 			int k = s == d ? 0 : adaptive_next(g, r, s, d, -1, -1, next);
 
 			for (int i = 0; i < k; i++) {
-				uint32_t v = vertex_id(g, &next[i]);
+				uint32_t v = vertex_id(g, vcs, &next[i]);
 
 				if (!seen[v]) {
 					seen[v] = 1;
@@ -193,7 +238,7 @@ static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
 		}
 		while (head < tail) {
 			uint32_t v = queue[head++];
-			struct fm_cdg_vertex at = vertex_of(g, v);
+			struct fm_cdg_vertex at = vertex_of(g, vcs, v);
 			int n = graph_peer(g, at.node, at.port)->node, k;
 
 			used[v] = 1;
@@ -201,9 +246,9 @@ static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
 				continue;
 			k = adaptive_next(g, r, n, d, at.port, at.vc, next);
 			for (int i = 0; i < k; i++) {
-				uint32_t w = vertex_id(g, &next[i]);
+				uint32_t w = vertex_id(g, vcs, &next[i]);
 
-				if (add_edge_once(g, es, edge_seen, v, &next[i]))
+				if (add_edge_once(g, vcs, es, edge_seen, v, &next[i]))
 					goto out;
 				if (!seen[w]) {
 					seen[w] = 1;
@@ -234,7 +279,7 @@ static int collect_valiant(const struct fm_graph *g, const struct fm_routes *r,
 {
 	uint32_t nv = (uint32_t)(g->nodes * g->ports * FM_NUM_VCS);
 	struct fm_hop *hops = malloc((size_t)g->nodes * sizeof(*hops));
-	uint64_t *seen = edge_bitmap(g);
+	uint64_t *seen = edge_bitmap(g, FM_NUM_VCS);
 	unsigned char *last = malloc(nv);
 	int rc = -1;
 
@@ -252,9 +297,9 @@ static int collect_valiant(const struct fm_graph *g, const struct fm_routes *r,
 
 					hops[k].vc = ph;
 					to.vc = ph;
-					v = vertex_id(g, &hops[k]);
+					v = vertex_id(g, FM_NUM_VCS, &hops[k]);
 					used[v] = 1;
-					if (k + 1 < n && add_edge_once(g, es, seen, v, &to))
+					if (k + 1 < n && add_edge_once(g, FM_NUM_VCS, es, seen, v, &to))
 						goto out;
 				}
 			if (n > 0)
@@ -267,7 +312,7 @@ static int collect_valiant(const struct fm_graph *g, const struct fm_routes *r,
 				int p = d == i ? -1 : routes_port(r, i, d);
 				struct fm_hop to = { i, p, 1 };
 
-				if (p >= 0 && add_edge_once(g, es, seen, v, &to))
+				if (p >= 0 && add_edge_once(g, FM_NUM_VCS, es, seen, v, &to))
 					goto out;
 			}
 		}
@@ -294,11 +339,11 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r,
 		free(hops);
 		return collect_valiant(g, r, es, used);
 	}
-	if (r->dimwar || has_uproutes(r)) {
+	if (r->dimwar || r->omniwar || has_uproutes(r)) {
 		free(hops);
 		return collect_adaptive(g, r, es, used);
 	}
-	seen = edge_bitmap(g);
+	seen = edge_bitmap(g, FM_NUM_VCS);
 	if (!seen) {
 		free(hops);
 		return -1;
@@ -309,10 +354,11 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r,
 			int stuck, n = routes_walk(g, r, s, d, hops, &stuck);
 
 			for (int i = 0; i < n; i++) {
-				uint32_t v = vertex_id(g, &hops[i]);
+				uint32_t v = vertex_id(g, FM_NUM_VCS, &hops[i]);
 
 				used[v] = 1;
-				if (i + 1 < n && add_edge_once(g, es, seen, v, &hops[i + 1])) {
+				if (i + 1 < n &&
+				    add_edge_once(g, FM_NUM_VCS, es, seen, v, &hops[i + 1])) {
 					free(hops);
 					free(seen);
 					return -1;
@@ -329,7 +375,7 @@ static int collect(const struct fm_graph *g, const struct fm_routes *r,
 enum { WHITE, GREY, BLACK };
 
 /* DFS over CSR (first[v]..first[v+1] in to[]); the cycle into c, or none. */
-static int find_cycle(const struct fm_graph *g, uint32_t nv, const uint32_t *first,
+static int find_cycle(const struct fm_graph *g, int vcs, uint32_t nv, const uint32_t *first,
 		      const uint32_t *to, struct fm_cdg_check *c)
 {
 	unsigned char *color = calloc(nv, 1);
@@ -373,7 +419,7 @@ static int find_cycle(const struct fm_graph *g, uint32_t nv, const uint32_t *fir
 					goto out;
 				}
 				for (int i = 0; i < c->cycle_len; i++)
-					c->cycle[i] = vertex_of(g, stack[at - 1 + (size_t)i]);
+					c->cycle[i] = vertex_of(g, vcs, stack[at - 1 + (size_t)i]);
 				break;
 			}
 		}
@@ -386,10 +432,11 @@ out:
 	return rc;
 }
 
-int cdg_check_edges(const struct fm_graph *g, struct fm_cdg_edges *es,
-		    const unsigned char *used, struct fm_cdg_check *c)
+/* cdg_check_edges() over @vcs VCs */
+static int check_edges(const struct fm_graph *g, int vcs, struct fm_cdg_edges *es,
+		       const unsigned char *used, struct fm_cdg_check *c)
 {
-	uint32_t nv = (uint32_t)(g->nodes * g->ports * FM_NUM_VCS);
+	uint32_t nv = (uint32_t)(g->nodes * g->ports * vcs);
 	uint32_t *first = calloc((size_t)nv + 1, sizeof(*first));
 	uint32_t *to = NULL;
 	int rc = -1;
@@ -409,23 +456,30 @@ int cdg_check_edges(const struct fm_graph *g, struct fm_cdg_edges *es,
 	}
 	for (uint32_t v = 0; v < nv; v++)
 		first[v + 1] += first[v];
-	rc = find_cycle(g, nv, first, to, c);
+	rc = find_cycle(g, vcs, nv, first, to, c);
 out:
 	free(first);
 	free(to);
 	return rc;
 }
 
+int cdg_check_edges(const struct fm_graph *g, struct fm_cdg_edges *es,
+		    const unsigned char *used, struct fm_cdg_check *c)
+{
+	return check_edges(g, FM_NUM_VCS, es, used, c);
+}
+
 int cdg_check(const struct fm_graph *g, const struct fm_routes *r, struct fm_cdg_check *c)
 {
-	uint32_t nv = (uint32_t)(g->nodes * g->ports * FM_NUM_VCS);
+	int vcs = cdg_vcs(r);
+	uint32_t nv = (uint32_t)(g->nodes * g->ports * vcs);
 	struct fm_cdg_edges es = { 0 };
 	unsigned char *used = calloc(nv, 1);
 	int rc = -1;
 
 	memset(c, 0, sizeof(*c));
 	if (used && !collect(g, r, &es, used))
-		rc = cdg_check_edges(g, &es, used, c);
+		rc = check_edges(g, vcs, &es, used, c);
 	free(used);
 	free(es.e);
 	return rc;

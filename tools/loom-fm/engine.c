@@ -5,11 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <loom_hw/regs.h>
+
 const struct fm_engine *const fm_engines[] = {
 	&fm_engine_dor,
 	&fm_engine_minhop,
 	&fm_engine_updown,
 	&fm_engine_dimwar,
+	&fm_engine_omniwar,
 	&fm_engine_dragonfly,
 	&fm_engine_valiant,
 	&fm_engine_ugal,
@@ -47,6 +50,50 @@ void engine_default_opts(struct fm_engine_opts *o)
 	o->adaptive = true;
 	o->tie_split = true;
 	o->vc_balance = true;
+	o->deroutes = 1;
+	o->generic_vcs = 0;
+}
+
+int engine_hyperx_only(const char *engine, const struct fm_graph *g, char *err, size_t errlen)
+{
+	const struct fm_shape *s = &g->shape;
+
+	if (s->kind != FM_SHAPE_HYPERX) {
+		snprintf(err, errlen,
+			 "engine %s routes HyperX shapes only (hyperx:S1xS2[x...]): its "
+			 "deroutes are lateral hops within a fully connected dimension, which "
+			 "%s has not", engine, s->kind == FM_SHAPE_NONE ? "a topology file" :
+				       s->kind == FM_SHAPE_TORUS ? "a torus" :
+				       s->kind == FM_SHAPE_MESH ? "a mesh" :
+				       s->kind == FM_SHAPE_FATTREE ? "a fat tree" : "a dragonfly");
+		return -1;
+	}
+	if (g->ports > LOOM_MAX_PORTS) {
+		snprintf(err, errlen,
+			 "engine %s: %s has %d network ports, but the deroute ports come "
+			 "from the VC table's %d port entries", engine, g->name, g->ports,
+			 LOOM_MAX_PORTS);
+		return -1;
+	}
+	return 0;
+}
+
+void engine_hyperx_hops(const struct fm_graph *g, struct fm_routes *r)
+{
+	const struct fm_shape *s = &g->shape;
+	int c[FM_MAX_DIMS], t[FM_MAX_DIMS];
+
+	for (int n = 0; n < g->nodes; n++) {
+		graph_coords(s, n, c);
+		for (int dest = 0; dest < g->nodes; dest++) {
+			int h = 0;
+
+			graph_coords(s, dest, t);
+			for (int d = 0; d < s->dims; d++)
+				h += c[d] != t[d];
+			r->hops_left[n * g->nodes + dest] = (unsigned char)h;
+		}
+	}
 }
 
 int engine_parse_ties(const char *v, struct fm_engine_opts *o)

@@ -28,6 +28,13 @@ struct fm_engine_opts {
 				 * balance (default on; off: all VC0, time of
 				 * crossing)
 				 */
+	int deroutes;		/* omniwar: M, the deroutes a packet may take
+				 * (default 1): N + M distance classes
+				 */
+	int generic_vcs;	/* omniwar: the routers' generic VCs (VC k carries
+				 * distance class k); 0 (default): the card's VC
+				 * model, LOOM_RT_OMNI_CARD_CLASSES classes
+				 */
 };
 
 struct fm_engine {
@@ -42,6 +49,7 @@ extern const struct fm_engine fm_engine_dor;
 extern const struct fm_engine fm_engine_minhop;
 extern const struct fm_engine fm_engine_updown;
 extern const struct fm_engine fm_engine_dimwar;
+extern const struct fm_engine fm_engine_omniwar;
 extern const struct fm_engine fm_engine_dragonfly;
 extern const struct fm_engine fm_engine_valiant;
 extern const struct fm_engine fm_engine_ugal;
@@ -57,6 +65,14 @@ const struct fm_engine *engine_find(const char *name);
 void engine_dor_model(const struct fm_graph *g, const struct fm_engine_opts *o,
 		      struct fm_routes *r);
 void engine_default_opts(struct fm_engine_opts *o);
+/*
+ * The engines of HyperX shapes (dimwar, omniwar): 0 if @g is one with at
+ * most LOOM_MAX_PORTS network ports (the VC table's port entries name the
+ * deroutes' dimensions), else -1 with the reason in @err.
+ */
+int engine_hyperx_only(const char *engine, const struct fm_graph *g, char *err, size_t errlen);
+/* The minimal hops of every pair of a HyperX shape into r->hops_left. */
+void engine_hyperx_hops(const struct fm_graph *g, struct fm_routes *r);
 /* --ties split|plus and --vc-assign balanced|crossing: 0, or -1 for another value */
 int engine_parse_ties(const char *v, struct fm_engine_opts *o);
 int engine_parse_vc_assign(const char *v, struct fm_engine_opts *o);

@@ -20,47 +20,15 @@
  */
 #include "engine.h"
 
-#include <stdio.h>
-
-#include <loom_hw/regs.h>
 
 static int dimwar_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
 			  struct fm_routes *r, char *err, size_t errlen)
 {
-	const struct fm_shape *s = &g->shape;
-	int c[FM_MAX_DIMS], t[FM_MAX_DIMS];
-
-	if (s->kind != FM_SHAPE_HYPERX) {
-		snprintf(err, errlen,
-			 "engine dimwar routes HyperX shapes only (hyperx:S1xS2[x...]): its "
-			 "deroutes are lateral hops within a fully connected dimension, which "
-			 "%s has not", s->kind == FM_SHAPE_NONE ? "a topology file" :
-				       s->kind == FM_SHAPE_TORUS ? "a torus" :
-				       s->kind == FM_SHAPE_MESH ? "a mesh" :
-				       s->kind == FM_SHAPE_FATTREE ? "a fat tree" : "a dragonfly");
-		return -1;
-	}
-	if (g->ports > LOOM_MAX_PORTS) {
-		snprintf(err, errlen,
-			 "engine dimwar: %s has %d network ports, but the deroute ports come "
-			 "from the VC table's %d port entries", g->name, g->ports,
-			 LOOM_MAX_PORTS);
-		return -1;
-	}
-	if (fm_engine_dor.compute(g, o, r, err, errlen))
+	if (engine_hyperx_only("dimwar", g, err, errlen) ||
+	    fm_engine_dor.compute(g, o, r, err, errlen))
 		return -1;
 	r->dimwar = true;
-	for (int n = 0; n < g->nodes; n++) {
-		graph_coords(s, n, c);
-		for (int dest = 0; dest < g->nodes; dest++) {
-			int h = 0;
-
-			graph_coords(s, dest, t);
-			for (int d = 0; d < s->dims; d++)
-				h += c[d] != t[d];
-			r->hops_left[n * g->nodes + dest] = (unsigned char)h;
-		}
-	}
+	engine_hyperx_hops(g, r);
 	return 0;
 }
 

@@ -27,5 +27,7 @@ int fm_bad_command(const char *cmd);
 int fm_parse_uint(const char *s, long lo, long hi, long *out);
 /* --root NODE into o->root: -1 done, or FM_EXIT_USAGE (said). */
 int fm_parse_root(const char *s, struct fm_engine_opts *o);
+/* --deroutes M into o->deroutes: -1 done, or FM_EXIT_USAGE (said). */
+int fm_parse_deroutes(const char *s, struct fm_engine_opts *o);
 
 #endif

@@ -32,7 +32,7 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 {
 	enum { OPT_DEV = 256, OPT_TOPO, OPT_SHAPE, OPT_ENGINE, OPT_ROOT, OPT_NODL,
 	       OPT_INTERVAL, OPT_ONCE, OPT_TIMEOUT, OPT_MTIMEOUT, OPT_MRETRIES, OPT_LOGICAL,
-	       OPT_FORCE, OPT_NOADAPT, OPT_TIES, OPT_VCASSIGN, OPT_GROUPS };
+	       OPT_FORCE, OPT_NOADAPT, OPT_TIES, OPT_VCASSIGN, OPT_GROUPS, OPT_DEROUTES };
 	static const struct option longopts[] = {
 		{ "dev", required_argument, NULL, OPT_DEV },
 		{ "topology", required_argument, NULL, OPT_TOPO },
@@ -44,6 +44,7 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 		{ "no-adaptive", no_argument, NULL, OPT_NOADAPT },
 		{ "ties", required_argument, NULL, OPT_TIES },
 		{ "vc-assign", required_argument, NULL, OPT_VCASSIGN },
+		{ "deroutes", required_argument, NULL, OPT_DEROUTES },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "once", no_argument, NULL, OPT_ONCE },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -58,7 +59,7 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 		{ NULL, 0, NULL, 0 },
 	};
 	bool is_discover = !strcmp(cmd, "discover"), is_watch = !strcmp(cmd, "watch");
-	bool engine_opt = false;	/* --root, --no-*, --ties, --vc-assign */
+	bool engine_opt = false;	/* --root, --no-*, --ties, --vc-assign, --deroutes */
 	int c;
 	long v;
 
@@ -85,8 +86,9 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 			break;
 		case OPT_ENGINE:
 			if (!engine_find(optarg))
-				return fm_usage_error("unknown engine '%s'; engines: dor, minhop, dimwar, valiant, ugal, "
-						      "updown", optarg);
+				return fm_usage_error("unknown engine '%s'; engines: dor, minhop, "
+						      "dimwar, omniwar, valiant, ugal, updown",
+						      optarg);
 			o->engine = optarg;
 			break;
 		case OPT_ROOT:
@@ -101,6 +103,11 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 		case OPT_NOADAPT:
 			engine_opt = true;
 			o->eopts.adaptive = false;
+			break;
+		case OPT_DEROUTES:
+			engine_opt = true;
+			if (fm_parse_deroutes(optarg, &o->eopts) >= 0)
+				return FM_EXIT_USAGE;
 			break;
 		case OPT_TIES:
 			engine_opt = true;

@@ -33,7 +33,7 @@ struct fm_args {
 static int parse_args(int argc, char **argv, struct fm_args *a)
 {
 	enum { OPT_SHAPE = 256, OPT_TOPO, OPT_ENGINE, OPT_FAIL, OPT_ROOT, OPT_NODL, OPT_CHECK, OPT_NOADAPT,
-	       OPT_TIES, OPT_VCASSIGN, OPT_GROUPS };
+	       OPT_TIES, OPT_VCASSIGN, OPT_GROUPS, OPT_DEROUTES };
 	static const struct option longopts[] = {
 		{ "shape", required_argument, NULL, OPT_SHAPE },
 		{ "topology", required_argument, NULL, OPT_TOPO },
@@ -44,6 +44,7 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 		{ "no-adaptive", no_argument, NULL, OPT_NOADAPT },
 		{ "ties", required_argument, NULL, OPT_TIES },
 		{ "vc-assign", required_argument, NULL, OPT_VCASSIGN },
+		{ "deroutes", required_argument, NULL, OPT_DEROUTES },
 		{ "check-only", no_argument, NULL, OPT_CHECK },
 		{ "groups", required_argument, NULL, OPT_GROUPS },
 		{ "json", no_argument, NULL, 'j' },
@@ -89,6 +90,10 @@ static int parse_args(int argc, char **argv, struct fm_args *a)
 			if (engine_parse_vc_assign(optarg, &a->opts))
 				return fm_usage_error("--vc-assign '%s': expected balanced or crossing",
 						      optarg);
+			break;
+		case OPT_DEROUTES:
+			if (fm_parse_deroutes(optarg, &a->opts) >= 0)
+				return FM_EXIT_USAGE;
 			break;
 		case OPT_CHECK:
 			a->check_only = 1;
@@ -170,8 +175,8 @@ int main(int argc, char **argv)
 		return status;
 	e = a.engine ? engine_find(a.engine) : NULL;
 	if (a.engine && !e)
-		return fm_usage_error("unknown engine '%s'; engines: dor, minhop, updown, dimwar, valiant, ugal, "
-				      "dragonfly", a.engine);
+		return fm_usage_error("unknown engine '%s'; engines: dor, minhop, updown, dimwar, "
+				      "omniwar, valiant, ugal, dragonfly", a.engine);
 	if (a.groups && mcast_load(a.groups, &gs, err, sizeof(err))) {
 		fprintf(stderr, "loom-fm: %s\n", err);
 		return FM_EXIT_USAGE;

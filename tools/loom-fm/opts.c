@@ -7,6 +7,8 @@
 
 #include "graph.h"
 
+#include <loom_hw/regs.h>
+
 int fm_parse_uint(const char *s, long lo, long hi, long *out)
 {
 	char *end;
@@ -30,5 +32,15 @@ int fm_parse_root(const char *s, struct fm_engine_opts *o)
 		return fm_usage_error(what, s);
 	}
 	o->root = (int)v;
+	return -1;
+}
+
+int fm_parse_deroutes(const char *s, struct fm_engine_opts *o)
+{
+	long v;
+
+	if (fm_parse_uint(s, 0, LOOM_MAX_PORTS - 1, &v))
+		return fm_usage_error("--deroutes '%s': not a number of deroutes (0..7)", s);
+	o->deroutes = (int)v;
 	return -1;
 }

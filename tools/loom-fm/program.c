@@ -72,7 +72,15 @@ static int plan_card(const struct fm_card *card, const struct fm_routes *r, int 
 		}
 		/* several minimal ports: the adaptive VC may take any of them */
 		adapt = port >= 0 ? r->adapt_ports[i * r->nodes + j] : 0;
-		if (adapt & (adapt - 1)) {
+		if (r->omniwar && port >= 0) {
+			/* the minimal ports of the unaligned dimensions */
+			w0 |= LOOM_RT_W0_OMNIWAR |
+			      ((uint32_t)r->classes << LOOM_RT_W0_CLASSES_SHIFT &
+			       LOOM_RT_W0_CLASSES_MASK) |
+			      ((uint32_t)r->hops_left[i * r->nodes + j] << LOOM_RT_W0_HOPS_SHIFT &
+			       LOOM_RT_W0_HOPS_MASK);
+			w1 |= adapt << LOOM_RT_W1_ADAPT_PORTS_SHIFT;
+		} else if (adapt & (adapt - 1)) {
 			w0 |= LOOM_RT_W0_ADAPTIVE;
 			w1 |= adapt << LOOM_RT_W1_ADAPT_PORTS_SHIFT;
 		}

@@ -42,6 +42,17 @@ struct fm_routes {
 	bool dimwar;
 	unsigned char *hops_left;
 	/*
+	 * OmniWAR (engine omniwar, HyperX): every forwarding entry lets the
+	 * packet take the minimal port of any unaligned dimension
+	 * (adapt_ports: one bit per dimension, port[] among them) and, while
+	 * its distance classes left exceed hops_left, a deroute to any other
+	 * port of those dimensions.  Hop k of a route (k = 0, 1, ...) travels
+	 * on distance class k, the VC of the channel dependency graph:
+	 * classes (N + M) of them.
+	 */
+	bool omniwar;
+	int classes;
+	/*
 	 * Adaptive up-routes (engine updown on a fat tree): up_first
 	 * [node * nodes + dest] is the first of the up ports ports up_first ..
 	 * ports - 1 that a packet may take instead of port[] (programmed

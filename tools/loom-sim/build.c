@@ -127,6 +127,7 @@ static int build_routes(struct sim *s, char *err, size_t errlen)
 	const struct fm_engine *e = engine_find(name);
 	struct fm_route_check rc;
 	struct fm_cdg_check cc = { 0 };
+	struct fm_engine_opts eo;
 
 	if (!e) {
 		size_t n = (size_t)snprintf(err, errlen, "unknown engine '%s': use", name);
@@ -137,7 +138,10 @@ static int build_routes(struct sim *s, char *err, size_t errlen)
 		return -1;
 	}
 	s->engine_name = e->name;
-	s->routes = engine_run(e, s->g, &c->engine_opts, err, errlen);
+	eo = c->engine_opts;
+	/* omniwar: a distance class per generic VC, or the card's three */
+	eo.generic_vcs = s->params.vc_model ? 0 : (int)s->params.vcs;
+	s->routes = engine_run(e, s->g, &eo, err, errlen);
 	if (!s->routes)
 		return -1;
 	/* DimWAR's deroutes travel on VC1 */

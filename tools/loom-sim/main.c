@@ -32,7 +32,8 @@ static const char usage_text[] =
 "                [--requests put|get|amo] [--response-flits N] [--outstanding N]\n"
 "                [--response-queue N] [--classes separate|merged]\n"
 "                [--no-datelines] [--no-adaptive] [--ties split|plus]\n"
-"                [--vc-assign balanced|crossing] [--allow-deadlock]\n"
+"                [--vc-assign balanced|crossing] [--deroutes M]\n"
+"                [--allow-deadlock]\n"
 "                [--format text|csv|json] [-j]\n"
 "                [--channels] [--trace FILE] [--replay FILE]... [--no-skip]\n"
 "                [--saturation]\n"
@@ -47,8 +48,9 @@ static const char usage_text[] =
 "                     2K-port switches), dragonfly:A:P:H (A routers of P\n"
 "                     terminals and H global links per group); or a\n"
 "                     loom-fm topology file (default torus:4x4)\n"
-"  --engine E         loom-fm routing engine: dor, minhop, updown, dimwar\n"
-"                     (HyperX), dragonfly, valiant and ugal (meshes, HyperX)\n"
+"  --engine E         loom-fm routing engine: dor, minhop, updown, dimwar and\n"
+"                     omniwar (HyperX), dragonfly, valiant and ugal (meshes,\n"
+"                     HyperX)\n"
 "                     (default dor for grids and HyperX,\n"
 "                     updown for fat trees and topology files, dragonfly)\n"
 "  --no-datelines     dor without datelines (a torus then can deadlock)\n"
@@ -59,6 +61,8 @@ static const char usage_text[] =
 "                     always + (plus)\n"
 "  --vc-assign A      dor with datelines: start VCs chosen for VC balance\n"
 "                     (balanced, default) or all VC0 (crossing)\n"
+"  --deroutes M       omniwar: N + M distance classes for N dimensions (M 0..7,\n"
+"                     default 1), one VC each (3 with the card's VC model)\n"
 "  --allow-deadlock   run a routing whose channel dependency graph has a cycle\n"
 "  --router P         card (default: tiled, 7 VCs, 16-byte flits), xbar or fbx\n"
 "                     (generic VCs, 2 by default)\n"
@@ -207,7 +211,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
 		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
 		O_TIES, O_VCASSIGN, O_RT_ENTRIES, O_VALIDATE, O_QUICK, O_PLOT, O_REQUESTS, O_RESPFLITS,
-		O_OUTSTANDING, O_RESPQUEUE, O_CLASSES, O_REPLAY,
+		O_OUTSTANDING, O_RESPQUEUE, O_CLASSES, O_REPLAY, O_DEROUTES,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
@@ -216,6 +220,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "no-adaptive", no_argument, NULL, O_NOADAPT },
 		{ "ties", required_argument, NULL, O_TIES },
 		{ "vc-assign", required_argument, NULL, O_VCASSIGN },
+		{ "deroutes", required_argument, NULL, O_DEROUTES },
 		{ "allow-deadlock", no_argument, NULL, O_ALLOW },
 		{ "router", required_argument, NULL, O_ROUTER },
 		{ "param", required_argument, NULL, O_PARAM },
@@ -284,6 +289,12 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			if (engine_parse_vc_assign(optarg, &c->engine_opts))
 				return usage_error("--vc-assign '%s': expected balanced or crossing",
 						   optarg);
+			break;
+		case O_DEROUTES:
+			if (parse_u64("--deroutes", optarg, &v) || v >= LOOM_MAX_PORTS)
+				return usage_error("--deroutes '%s': not a number of deroutes (0..7)",
+						   optarg);
+			c->engine_opts.deroutes = (int)v;
 			break;
 		case O_ALLOW:
 			c->allow_deadlock = true;
