@@ -412,6 +412,11 @@ int sim_inject_set(struct sim *s, const struct sim_inject *v, size_t n, char *er
 	size_t *at = calloc((size_t)s->nodes + 1, sizeof(*at));
 	unsigned int fb = s->params.flit_bytes;
 
+	if (!s->cfg.card_links) {
+		free(at);
+		snprintf(err, errlen, "scheduled injection needs the card's links (card_links)");
+		return -1;
+	}
 	free(s->inj_order);
 	s->inj_order = calloc(n ? n : 1, sizeof(*s->inj_order));
 	if (!at || !s->inj_order) {

@@ -58,7 +58,7 @@ struct sim_config {
 	 * FLIT_BYTES, VCS and BUF_DEPTH taken from the router, wired to the
 	 * router's ports and clocked as the card clocks them (card_step).
 	 * The links train from cycle 0; a router's port is up once its link
-	 * is.  Every router and link is clocked every cycle; one rank only.
+	 * is.  Scheduled runs only (sim_inject_set), on one rank.
 	 */
 	const struct link_params *card_links;
 	/*
@@ -120,6 +120,17 @@ struct sim_config {
 	void (*packet_fn)(void *opaque, int node, const uint8_t *hdr, uint64_t cycle,
 			  bool ejected);
 	void *packet_opaque;
+	/*
+	 * Scheduled runs: another implementation of the router clocked instead
+	 * of the model (the Verilated RTL), or NULL.  The model's routers then
+	 * only hold the wires: cycle() reads router @node's inputs of this
+	 * cycle there (router_in()->fwd, router_out()->back) and drives its
+	 * outputs of the next (router_out()->fwd, router_in()->back), one
+	 * clock edge; port_up() follows a link that trained or went down.
+	 * Idle cycles are not skipped.
+	 */
+	const struct sim_router_ops *router_ops;
+	void *router_opaque;
 	/* called every SIM_PROGRESS_CYCLES cycles and at the end (done), or NULL */
 	void (*progress)(const struct sim *s, bool done);
 };
@@ -145,6 +156,11 @@ struct sim_queue {
 struct sim_eject {
 	struct flit *f;			/* [BUF_DEPTH] */
 	uint32_t head, len;
+};
+
+struct sim_router_ops {
+	void (*cycle)(void *opaque, int node, struct router *wires);
+	void (*port_up)(void *opaque, int node, unsigned int port, bool up);
 };
 
 /*
@@ -342,8 +358,10 @@ void sim_free(struct sim *s);
  * the VC is the card's for the header's class (any other router: VC 0).
  * Nothing is answered; each packet's events go to cfg.packet_fn.  The
  * run lasts until every packet is delivered (or the drain or deadlock
- * limits).  0, or -1 with @err (a node out of range, cycles out of order
- * within a node, a bad header length).
+ * limits); every router, link and terminal is clocked in every cycle in
+ * which anything can change.  Needs card_links.  0, or -1 with @err (no
+ * card links, a node out of range, cycles out of order within a node, a
+ * bad header length).
  */
 int sim_inject_set(struct sim *s, const struct sim_inject *v, size_t n, char *err,
 		   size_t errlen);

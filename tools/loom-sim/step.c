@@ -789,7 +789,7 @@ static uint64_t inject_run_next_event(const struct sim *s)
 		next = e < next ? e : next;
 		e = router_next_event(s->r[i]);
 		next = e < next ? e : next;
-		for (int p = 0; s->lu && p < s->ports && next > s->now; p++) {
+		for (int p = 0; p < s->ports && next > s->now; p++) {
 			int k = i * s->ports + p;
 
 			if (s->lines[k].a < 0)
@@ -821,7 +821,7 @@ static int inject_skip(struct sim *s, uint64_t limit, char *err, size_t errlen)
 				 i, (unsigned long long)s->now, (unsigned long long)next);
 			return -1;
 		}
-		for (int p = 0; s->lu && p < s->ports; p++)
+		for (int p = 0; p < s->ports; p++)
 			if (s->lines[i * s->ports + p].a >= 0)
 				link_unit_skip(&s->lu[i * s->ports + p], next);
 	}
@@ -830,10 +830,10 @@ static int inject_skip(struct sim *s, uint64_t limit, char *err, size_t errlen)
 }
 
 /*
- * A cycle of every router and link (the card's links or scheduled
- * injection), in the card's order (card_step): the registered outputs of
- * every unit become the wires of cycle t, every unit's edge, then the
- * wires move.
+ * A cycle of a scheduled run (the card's links, scheduled injection):
+ * every router, link and terminal, in the card's order (card_step): the
+ * registered outputs of every unit become the wires of cycle t, every
+ * unit's edge, then the wires move.
  */
 static int cycle_all(struct sim *s, char *err, size_t errlen)
 {
@@ -850,19 +850,13 @@ static int cycle_all(struct sim *s, char *err, size_t errlen)
 		struct router *R = s->r[i];
 		struct router_drop d;
 
-		if (s->inj) {
-			struct chan *hi = router_in(R, (unsigned int)P), *ho = router_out(R, (unsigned int)P);
+		struct chan *hi = router_in(R, (unsigned int)P), *ho = router_out(R, (unsigned int)P);
 
-			hin = ho->fwd;
-			memcpy(hcred, hi->back.credits, sizeof(hcred));
-			hi->fwd = s->term[i].inj.out;
-			ho->back = s->term[i].inj.back;
-		} else if (terminal_step(s, i, t)) {
-			snprintf(err, errlen, "out of memory for the source queues at cycle %llu",
-				 (unsigned long long)t);
-			return -1;
-		}
-		for (int p = 0; s->lu && p < P; p++) {
+		hin = ho->fwd;
+		memcpy(hcred, hi->back.credits, sizeof(hcred));
+		hi->fwd = s->term[i].inj.out;
+		ho->back = s->term[i].inj.back;
+		for (int p = 0; p < P; p++) {
 			struct link_unit *l = &s->lu[i * P + p];
 			struct chan *ro = router_out(R, (unsigned int)p), *ri = router_in(R, (unsigned int)p);
 
@@ -874,33 +868,33 @@ static int cycle_all(struct sim *s, char *err, size_t errlen)
 			ro->back = l->out.back;
 			link_unit_step(l, &lin);
 		}
-		if (router_now(R) < t && !router_skip_to(R, t)) {
-			snprintf(err, errlen, "internal: router %d cannot skip to cycle %llu", i,
-				 (unsigned long long)t);
-			return -1;
-		}
-		router_cycle(R);
 		s->router_cycles++;
-		while (router_drop_pop(R, &d))
-			lost(s, &d);
-		if (s->inj)
-			inject_edge(s, i, &hin, hcred, t);
+		if (s->cfg.router_ops) {
+			s->cfg.router_ops->cycle(s->cfg.router_opaque, i, R);
+		} else {
+			if (router_now(R) < t && !router_skip_to(R, t)) {
+				snprintf(err, errlen, "internal: router %d cannot skip to cycle %llu",
+					 i, (unsigned long long)t);
+				return -1;
+			}
+			router_cycle(R);
+			while (router_drop_pop(R, &d))
+				lost(s, &d);
+		}
+		inject_edge(s, i, &hin, hcred, t);
 	}
-	if (!s->lu)
-		for (int k = 0; k < s->nodes * P; k++)
-			if (s->lines[k].a >= 0)
-				chan_line_step(s->lines[k].line,
-					       router_out(s->r[s->lines[k].a], (unsigned int)s->lines[k].pa),
-					       router_in(s->r[s->lines[k].b], (unsigned int)s->lines[k].pb));
 	for (int w = 0; w < s->nwires; w++)
 		link_wire_carry(&s->wires[w]);
 	/* a link that trained or went down: its router port follows (netport_after_edge) */
-	for (int k = 0; s->lu && k < s->nodes * P; k++) {
+	for (int k = 0; k < s->nodes * P; k++) {
 		bool up = s->lines[k].a >= 0 && link_unit_up(&s->lu[k]);
 
 		if (up == s->lu_up[k])
 			continue;
 		s->lu_up[k] = up;
+		if (s->cfg.router_ops)
+			s->cfg.router_ops->port_up(s->cfg.router_opaque, k / P, (unsigned int)(k % P),
+						   up);
 		router_set_port_up(s->r[k / P], (unsigned int)(k % P), up);
 		if (up)
 			router_clear_port_dead(s->r[k / P], (unsigned int)(k % P));
@@ -914,7 +908,7 @@ static int cycle(struct sim *s, char *err, size_t errlen)
 	uint64_t t = s->now;
 	int *swap;
 
-	if (s->lu || s->inj)
+	if (s->inj)
 		return cycle_all(s, err, errlen);
 	for (int i = s->lo; i < s->hi; i++)
 		if (terminal_step(s, i, t)) {
@@ -1010,6 +1004,10 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 			s->pending[s->npending++] = i;
 		}
 	}
+	if (c->card_links && !s->inj) {
+		snprintf(err, errlen, "the card's links carry scheduled runs only (sim_inject_set)");
+		return -1;
+	}
 	for (;;) {
 		s->window = s->now < c->warmup ? 0 : (s->now < end ? s->now : end) - c->warmup;
 		if (s->now == c->warmup)
@@ -1040,7 +1038,7 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 			if (!g.in_network)
 				s->last_delivery = s->now;
 		}
-		if (s->inj) {
+		if (s->inj && !c->router_ops) {
 			/* idle cycles are skipped, up to where a check could end the run */
 			uint64_t was = s->now, lim = end + c->drain_max;
 

@@ -9,13 +9,20 @@
  * (head) to the destination router's host output (tail) in both.  What is
  * compared and how: Documentation/sim/threeway.rst.
  *
- * THREEWAY_SKEW=N (a deliberately broken run, for checking this test)
- * delays every packet's injection in loom-sim by N cycles at one router.
+ * Built with THREEWAY_RTL (make -C fpga_bitstreams rtl-threeway), it runs
+ * the same packets a third time through loom-sim whose routers are the
+ * Verilated RTL router (rtl_fabric.h) and compares that run too.
  */
 #include "lockstep.h"
 #include "tap.h"
 
 #include "sim.h"
+#ifdef THREEWAY_RTL
+#include "rtl_fabric.h"
+#define CHECKS		7
+#else
+#define CHECKS		5
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +53,7 @@ struct card_run {
 	unsigned int ops, done, bad;
 };
 
-/* The same packets through loom-sim. */
+/* The same packets through one loom-sim fabric. */
 struct sim_run {
 	const struct ls_packet *pk;	/* the cards' records */
 	unsigned int n;
@@ -196,49 +203,217 @@ static bool run_cards(struct card_run *r, const struct sim *s, const struct card
 	return true;
 }
 
-int main(void)
+/* loom-sim's fabric: torus:4x4, dor, the card's router and links; false with a diagnostic. */
+static bool build_sim(struct sim *s, const struct card_params *cp, unsigned int rt_entries,
+		      struct sim_run *sr)
 {
-	static struct card_run cr;
-	static struct sim s;
+	static char depth[32];
 	struct sim_config c;
-	struct card_params cp;
-	struct sim_run sr = { 0 };
-	struct sim_inject *inj = NULL;
-	char err[512], depth[32];
-	const char *skew_env = getenv("THREEWAY_SKEW");
-	unsigned int skew = skew_env ? (unsigned int)atoi(skew_env) : 0;
-	unsigned int undelivered = 0, diff = 0, waited = 0, n;
-	uint64_t sum = 0, lo = UINT64_MAX, hi = 0, first = UINT64_MAX, last = 0;
-	bool ok;
+	char err[512];
 
-	tap_plan(4);
-	card_params_default(&cp, 0, PORTS);
 	sim_config_default(&c);
 	c.topology = "torus:4x4";
 	c.engine = "dor";
 	c.router = "card";
 	/* the card's buffers hold CARD_VC_PACKETS of the largest packet */
-	snprintf(depth, sizeof(depth), "BUF_DEPTH=%u", cp.router.buf_depth);
+	snprintf(depth, sizeof(depth), "BUF_DEPTH=%u", cp->router.buf_depth);
 	c.params[c.nparams++] = depth;
-	c.rt_entries = LOOM_MAX_NODES;
-	c.card_links = &cp.link;
+	c.rt_entries = rt_entries;
+	c.card_links = &cp->link;
 	c.packet_fn = sim_packet;
-	c.packet_opaque = &sr;
-	ok = !sim_build(&s, &c, err, sizeof(err));
-	if (!ok)
+	c.packet_opaque = sr;
+	if (sim_build(s, &c, err, sizeof(err))) {
 		tap_diag("loom-sim: %s", err);
-	ok = ok && s.nodes == NODES && s.ports == PORTS;
-	if (ok && memcmp(&s.params, &cp.router, sizeof(cp.router))) {
-		tap_diag("loom-sim's router parameters differ from the card's");
-		ok = false;
+		return false;
 	}
-	tap_ok(ok, "loom-sim builds torus:4x4 (dor) of the card's router (BUF_DEPTH %u) and "
-	       "link units (WIRE_LATENCY %u, %u lanes of %u bytes)", cp.router.buf_depth,
-	       cp.link.wire_latency, cp.link.lanes, cp.link.lane_bytes);
-	if (!ok)
-		goto skip;
+	if (s->nodes != NODES || s->ports != PORTS) {
+		tap_diag("loom-sim: %d nodes of %d ports, not %d of %d", s->nodes, s->ports, NODES,
+			 PORTS);
+		return false;
+	}
+	if (memcmp(&s->params, &cp->router, sizeof(cp->router))) {
+		tap_diag("loom-sim's router parameters differ from the card's");
+		return false;
+	}
+	return true;
+}
 
-	ok = run_cards(&cr, &s, &cp);
+/* Inject the cards' packets into @s as they entered the cards' routers and run; one check. */
+static bool run_sim(struct sim *s, struct sim_run *sr, const struct card_run *cr,
+		    struct sim_inject *inj, const char *what)
+{
+	unsigned int n = cr->ls.n_pkts;
+	char err[512];
+	bool ok;
+
+	sr->pk = cr->ls.pkts;
+	sr->n = n;
+	sr->in = calloc(n, sizeof(*sr->in));
+	sr->out = calloc(n, sizeof(*sr->out));
+	sr->out_node = calloc(n, sizeof(*sr->out_node));
+	sr->hops = calloc(n, 1);
+	sr->next_in = calloc(NODES, sizeof(*sr->next_in));
+	ok = sr->in && sr->out && sr->out_node && sr->hops && sr->next_in;
+	if (!ok)
+		snprintf(err, sizeof(err), "out of memory for %u packets", n);
+	ok = ok && !sim_inject_set(s, inj, n, err, sizeof(err)) &&
+	     !sim_run(s, err, sizeof(err));
+	if (!ok)
+		tap_diag("%s: %s", what, err);
+	return tap_ok(ok && !s->deadlocked && !sr->unknown && s->st.measured_done == n &&
+		      !s->st.misdelivered,
+		      "%s: the %u packets delivered by cycle %llu (%llu delivered, %u events "
+		      "matching no packet, %llu misdelivered%s)", what, n,
+		      (unsigned long long)s->now, (unsigned long long)s->st.measured_done,
+		      sr->unknown, (unsigned long long)s->st.misdelivered,
+		      s->deadlocked ? ", deadlocked" : "");
+}
+
+/* Packet for packet, cycle for cycle: @sr against the cards; one check. */
+static void compare(const struct sim_run *sr, const struct card_run *cr, const char *what)
+{
+	unsigned int n = cr->ls.n_pkts, diff = 0, waited = 0;
+	uint64_t sum = 0, lo = UINT64_MAX, hi = 0;
+
+	for (unsigned int k = 0; k < n; k++) {
+		const struct ls_packet *p = &cr->ls.pkts[k];
+		uint64_t lat_card = p->tail_out - p->head_in, lat_sim = sr->out[k] - sr->in[k];
+
+		if (sr->in[k] == p->head_in && sr->out[k] == p->tail_out &&
+		    sr->out_node[k] == p->out_card) {
+			sum += lat_card;
+			lo = lat_card < lo ? lat_card : lo;
+			hi = lat_card > hi ? lat_card : hi;
+			continue;
+		}
+		if (diff++ < 6)
+			tap_diag("packet %u: %u.%u -> %u type %u op %u offset %llu: cards: in at "
+				 "node %u cycle %llu, out at node %u cycle %llu, latency %llu; "
+				 "%s: in cycle %llu, out at node %d cycle %llu, latency %lld",
+				 k, p->src_node, p->src_ctx, p->dst_node, p->type, p->op_id,
+				 (unsigned long long)p->offset, p->in_card,
+				 (unsigned long long)p->head_in, p->out_card,
+				 (unsigned long long)p->tail_out, (unsigned long long)lat_card,
+				 what, (unsigned long long)sr->in[k], sr->out_node[k],
+				 (unsigned long long)sr->out[k],
+				 sr->out[k] ? (long long)lat_sim : -1LL);
+	}
+	/* packets slower than the fastest of their hop count and size met others */
+	for (unsigned int k = 0; k < n; k++) {
+		const struct ls_packet *p = &cr->ls.pkts[k];
+		uint64_t lat = p->tail_out - p->head_in;
+
+		for (unsigned int j = 0; j < n; j++) {
+			const struct ls_packet *q = &cr->ls.pkts[j];
+
+			if (sr->hops[j] == sr->hops[k] && !memcmp(q->hdr + 2, p->hdr + 2, 2) &&
+			    q->tail_out - q->head_in < lat) {
+				waited++;
+				break;
+			}
+		}
+	}
+	tap_ok(!diff && waited,
+	       "per-packet latency, host input (head) to host output (tail), is the same in "
+	       "%s as in the cards: %u packets, %u differ; the others' min %llu, mean %.1f, "
+	       "max %llu cycles; %u packets met others (slower than the fastest of their hops "
+	       "and size)", what, n, diff, (unsigned long long)(lo == UINT64_MAX ? 0 : lo),
+	       n > diff ? (double)sum / (n - diff) : 0.0, (unsigned long long)hi, waited);
+}
+
+static void sim_run_free(struct sim_run *sr)
+{
+	free(sr->in);
+	free(sr->out);
+	free(sr->out_node);
+	free(sr->hops);
+	free(sr->next_in);
+}
+
+/* Scheduled injection and the card's links go together; each refused alone. */
+static void check_refusals(const struct card_params *cp)
+{
+	static struct sim s;
+	struct sim_run sr = { 0 };
+	struct sim_inject one = { .cycle = 20, .node = 0 };
+	char e1[512] = "", e2[512] = "";
+	bool r1 = false, r2 = false;
+
+	if (build_sim(&s, cp, LOOM_MAX_NODES, &sr)) {
+		r1 = sim_run(&s, e1, sizeof(e1)) == -1 && strstr(e1, "sim_inject_set");
+		sim_free(&s);
+	}
+	if (build_sim(&s, cp, LOOM_MAX_NODES, &sr)) {
+		s.cfg.card_links = NULL;
+		r2 = sim_inject_set(&s, &one, 1, e2, sizeof(e2)) == -1 && strstr(e2, "card_links");
+		sim_free(&s);
+	}
+	tap_ok(r1 && r2, "refused: a run on the card's links without scheduled injection (\"%s\"), "
+	       "scheduled injection without them (\"%s\")", e1, e2);
+}
+
+#ifdef THREEWAY_RTL
+/*
+ * (c) loom-sim whose routers are the Verilated RTL: built with the RTL's
+ * routing table size, the same tables written through each RTL router's
+ * configuration port; two checks.
+ */
+static void run_rtl(const struct card_params *cp, const struct card_run *cr,
+		    struct sim_inject *inj)
+{
+	static struct sim s;
+	static struct sim_router_ops ops = {
+		.cycle = rtl_fabric_cycle, .port_up = rtl_fabric_port_up,
+	};
+	struct sim_run sr = { 0 };
+	struct rtl_fabric *f;
+	char err[512];
+	bool ok = build_sim(&s, cp, LOOM_MAX_NODES, &sr);
+
+	f = ok ? rtl_fabric_new(NODES, &s.params, err, sizeof(err)) : NULL;
+	if (ok && !f)
+		tap_diag("RTL: %s", err);
+	sim_free(&s);
+	ok = f && build_sim(&s, cp, rtl_fabric_rt_entries(f), &sr);
+	if (ok) {
+		unsigned int words1 = (s.rt_entries + 31) / 32;
+
+		for (int i = 0; i < NODES; i++)
+			rtl_fabric_tables(f, i, &s.rt[(size_t)i * 2 * s.rt_entries],
+					  &s.port_cfg[i * LOOM_MAX_PORTS],
+					  &s.start_vc1[(size_t)i * words1]);
+		s.cfg.router_ops = &ops;
+		s.cfg.router_opaque = f;
+	}
+	if (ok && run_sim(&s, &sr, cr, inj, "loom-sim with RTL routers"))
+		compare(&sr, cr, "loom-sim with RTL routers");
+	while (tap.run < CHECKS)
+		tap_ok(false, "not run: an earlier step failed");
+	sim_run_free(&sr);
+	sim_free(&s);
+	rtl_fabric_free(f);
+}
+#endif
+
+int main(void)
+{
+	static struct card_run cr;
+	static struct sim s;
+	struct card_params cp;
+	struct sim_run sr = { 0 };
+	struct sim_inject *inj = NULL;
+	unsigned int undelivered = 0, n = 0;
+	uint64_t first = UINT64_MAX, last = 0;
+	bool ok;
+
+	tap_plan(CHECKS);
+	card_params_default(&cp, 0, PORTS);
+	ok = tap_ok(build_sim(&s, &cp, LOOM_MAX_NODES, &sr),
+		    "loom-sim builds torus:4x4 (dor) of the card's router (BUF_DEPTH %u) and "
+		    "link units (WIRE_LATENCY %u, %u lanes of %u bytes)", cp.router.buf_depth,
+		    cp.link.wire_latency, cp.link.lanes, cp.link.lane_bytes);
+	/* (b) the cards */
+	ok = ok && run_cards(&cr, &s, &cp);
 	n = cr.ls.n_pkts;
 	for (unsigned int k = 0; k < n; k++) {
 		const struct ls_packet *p = &cr.ls.pkts[k];
@@ -248,98 +423,33 @@ int main(void)
 		first = p->head_in < first ? p->head_in : first;
 		last = p->head_in > last ? p->head_in : last;
 	}
-	tap_ok(ok && cr.done == cr.ops && !cr.bad && n && n < MAX_PKTS && !undelivered,
-	       "cards: %u puts and gets completed (%u wrong); %u packets, %u not delivered, "
-	       "injected in cycles %llu..%llu", cr.done, cr.bad, n, undelivered,
-	       (unsigned long long)first, (unsigned long long)last);
-	if (!ok || !n)
-		goto skip_cards;
-
+	ok = tap_ok(ok && cr.done == cr.ops && !cr.bad && n && n < MAX_PKTS && !undelivered,
+		    "cards: %u puts and gets completed (%u wrong); %u packets, %u not delivered, "
+		    "injected in cycles %llu..%llu", cr.done, cr.bad, n, undelivered,
+		    (unsigned long long)first, (unsigned long long)last);
+	inj = ok ? calloc(n, sizeof(*inj)) : NULL;
 	/* (a) loom-sim: the same packets at the same cycles at the same host ports */
-	inj = calloc(n, sizeof(*inj));
-	sr.pk = cr.ls.pkts;
-	sr.n = n;
-	sr.in = calloc(n, sizeof(*sr.in));
-	sr.out = calloc(n, sizeof(*sr.out));
-	sr.out_node = calloc(n, sizeof(*sr.out_node));
-	sr.hops = calloc(n, 1);
-	sr.next_in = calloc(NODES, sizeof(*sr.next_in));
-	if (!inj || !sr.in || !sr.out || !sr.out_node || !sr.hops || !sr.next_in)
-		goto skip_cards;
-	for (unsigned int k = 0; k < n; k++) {
+	for (unsigned int k = 0; inj && k < n; k++) {
 		const struct ls_packet *p = &cr.ls.pkts[k];
 
-		inj[k].cycle = p->head_in + (p->in_card == 5 ? skew : 0);
+		inj[k].cycle = p->head_in;
 		inj[k].node = p->in_card;
 		memcpy(inj[k].hdr, p->hdr, sizeof(inj[k].hdr));
 	}
-	ok = !sim_inject_set(&s, inj, n, err, sizeof(err)) && !sim_run(&s, err, sizeof(err));
-	if (!ok)
-		tap_diag("loom-sim: %s", err);
-	tap_ok(ok && !s.deadlocked && !sr.unknown && s.st.measured_done == n &&
-	       !s.st.misdelivered,
-	       "loom-sim: the %u packets delivered by cycle %llu (%llu delivered, %u events "
-	       "matching no packet, %llu misdelivered%s)", n, (unsigned long long)s.now,
-	       (unsigned long long)s.st.measured_done, sr.unknown,
-	       (unsigned long long)s.st.misdelivered, s.deadlocked ? ", deadlocked" : "");
-
-	for (unsigned int k = 0; k < n; k++) {
-		const struct ls_packet *p = &cr.ls.pkts[k];
-		uint64_t lat_card = p->tail_out - p->head_in, lat_sim = sr.out[k] - sr.in[k];
-
-		if (sr.in[k] == p->head_in && sr.out[k] == p->tail_out &&
-		    sr.out_node[k] == p->out_card) {
-			sum += lat_card;
-			lo = lat_card < lo ? lat_card : lo;
-			hi = lat_card > hi ? lat_card : hi;
-			continue;
-		}
-		if (diff++ < 6)
-			tap_diag("packet %u: %u.%u -> %u type %u op %u offset %llu: cards: in at "
-				 "node %u cycle %llu, out at node %u cycle %llu, latency %llu; "
-				 "loom-sim: in cycle %llu, out at node %d cycle %llu, latency %lld",
-				 k, p->src_node, p->src_ctx, p->dst_node, p->type, p->op_id,
-				 (unsigned long long)p->offset, p->in_card,
-				 (unsigned long long)p->head_in, p->out_card,
-				 (unsigned long long)p->tail_out, (unsigned long long)lat_card,
-				 (unsigned long long)sr.in[k], sr.out_node[k],
-				 (unsigned long long)sr.out[k],
-				 sr.out[k] ? (long long)lat_sim : -1LL);
-	}
-	/* packets slower than the fastest of their hop count and size met others */
-	for (unsigned int k = 0; k < n; k++) {
-		const struct ls_packet *p = &cr.ls.pkts[k];
-		uint64_t lat = p->tail_out - p->head_in;
-
-		for (unsigned int j = 0; j < n; j++) {
-			const struct ls_packet *q = &cr.ls.pkts[j];
-
-			if (sr.hops[j] == sr.hops[k] && !memcmp(q->hdr + 2, p->hdr + 2, 2) &&
-			    q->tail_out - q->head_in < lat) {
-				waited++;
-				break;
-			}
-		}
-	}
-	tap_ok(ok && !diff && waited,
-	       "per-packet latency, host input (head) to host output (tail), is the same in "
-	       "loom-sim as in the cards: %u packets, %u differ; min %llu, mean %.1f, max %llu "
-	       "cycles; %u packets met others (slower than the fastest of their hops and size)",
-	       n, diff, (unsigned long long)(lo == UINT64_MAX ? 0 : lo),
-	       n > diff ? (double)sum / (n - diff) : 0.0, (unsigned long long)hi, waited);
-	goto out;
-
-skip_cards:
-skip:
+	if (inj && run_sim(&s, &sr, &cr, inj, "loom-sim"))
+		compare(&sr, &cr, "loom-sim");
 	while (tap.run < 4)
 		tap_ok(false, "not run: an earlier step failed");
-out:
+	check_refusals(&cp);
+#ifdef THREEWAY_RTL
+	/* (c) the Verilated routers */
+	if (inj)
+		run_rtl(&cp, &cr, inj);
+	while (tap.run < CHECKS)
+		tap_ok(false, "not run: an earlier step failed");
+#endif
 	free(inj);
-	free(sr.in);
-	free(sr.out);
-	free(sr.out_node);
-	free(sr.hops);
-	free(sr.next_in);
+	sim_run_free(&sr);
 	ls_free(&cr.ls);
 	sim_free(&s);
 	return tap_exit_status();
