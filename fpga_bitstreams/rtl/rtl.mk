@@ -16,6 +16,9 @@
 #   rtl-postsynth  the router's iCE40 netlist (synth_ice40 at the
 #                bitstream's configuration) in the router-top harness
 #                (cached by content)
+#   rtl-threeway  one traffic through a 4x4 torus of emulated cards, of
+#                loom-sim's model routers and of Verilated routers, latencies
+#                compared packet for packet (cached like the harness)
 #   bitstream    the board top for the iCE40-HX8K breakout board: Yosys
 #                synth_ice40, nextpnr-ice40, icepack, icetime; prints the
 #                utilisation and Fmax
@@ -48,7 +51,7 @@ RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) 
                 -CFLAGS "-O2 $(RTL_CXXFLAGS)"
 
 .PHONY: rtl-gen rtl-harness rtl-equiv-router rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
-	rtl-board bitstream rtl-postsynth FORCE
+	rtl-board bitstream rtl-postsynth rtl-threeway FORCE
 
 $(RTL_GEN): $(RTL_GEN_SRCS) $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
 	@mkdir -p $(dir $@)
@@ -126,6 +129,23 @@ rtl-equiv-long: rtl-equiv-router
 		$(RTL_DIR)/harness/equiv_router_campaign.sh
 .SECONDARY: $(RTL_ROUTER_O)
 
+
+# the same traffic through the cards, loom-sim, and loom-sim whose routers
+# are the Verilated router (Documentation/sim/threeway.rst): the card's
+# router with 4 network ports; cached by content like the harnesses
+RTL_3W     := $(RTL_BUILD)/threeway-rtl
+RTL_3W_G   := -GPORTS=5 -GBUF_DEPTH=152 -GROWS=2 -GCOLS=3 -GRT_ENTRIES=64 -GSTART_VC1_BITS=64
+RTL_3W_LIB := $(BUILD)/obj/threeway/libthreeway.a $(BUILD)/lib/libloomfm.a $(LIB)
+RTL_3W_IN  := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) $(TOP)/tests/emu/sim/rtl_fabric.cpp \
+              $(TOP)/tests/emu/sim/rtl_fabric.h $(RTL_DIR)/rtl_regs.h $(RTL_3W_LIB) \
+              $(wildcard $(SRC_DIR)/router/*.h) $(wildcard $(TOP)/include/loom_hw/*.h)
+$(RTL_3W): $(RTL_GEN_DIR)/.stamp $(LIB) FORCE
+	$(MAKE) -C $(TOP)/tools/loom-sim threeway-lib
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_router threeway -- $(RTL_VFLAGS) \
+		$(RTL_3W_G) -CFLAGS -I$(TOP)/tests/emu/sim $(RTL_ROUTER_SV) \
+		$(TOP)/tests/emu/sim/rtl_fabric.cpp $(RTL_3W_LIB) -LDFLAGS -lm -- $(RTL_3W_IN)
+rtl-threeway: $(RTL_3W)
+	$(RTL_3W)
 
 # lint: every module as its own top at its defaults
 RTL_MODULES := $(notdir $(RTL_SV:.sv=))

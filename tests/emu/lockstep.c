@@ -4,6 +4,7 @@
  * process, one clock.
  */
 #include "lockstep.h"
+#include "router/router.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,27 @@ static void ls_wait(void *opaque, unsigned int vector, int ms)
 	lc->card.vectors_pending &= ~(1u << vector);
 }
 
+/* The VC the host port's ejection buffer of @class takes (card/hostport.c). */
+static unsigned int hostport_vc_of(uint8_t class)
+{
+	return class == LOOM_CLASS_RESP ? LOOM_VC_RESP0 :
+	       class == LOOM_CLASS_BARRIER ? LOOM_VC_BARRIER : LOOM_VC_REQ0;
+}
+
+/* After card @lc's edge: a tail on its router's host output wires is there this cycle. */
+static void ls_watch_tail(struct ls_card *lc)
+{
+	const struct card *c = &lc->card;
+	const struct flit *f = &router_out(c->router, c->host_port)->fwd;
+	struct ls_tails *t;
+
+	if (!f->valid || !f->tail || f->vc >= CHAN_VCS_MAX)
+		return;
+	t = &lc->tails[f->vc];
+	if (t->count < LS_TAILS)
+		t->cycle[(t->head + t->count++) % LS_TAILS] = c->now;
+}
+
 static void ls_trace_fn(void *opaque, const struct card *c, const uint8_t *pkt, bool delivered)
 {
 	struct lockstep *ls = opaque;
@@ -73,6 +95,10 @@ static void ls_trace_fn(void *opaque, const struct card *c, const uint8_t *pkt, 
 		p->op_id = h.op_id;
 		p->offset = h.offset;
 		p->injected = c->now;
+		/* hostport_source drives the head at this edge: the router samples it at the next */
+		p->head_in = c->now + 1;
+		p->in_card = (uint16_t)c->node;
+		memcpy(p->hdr, pkt, sizeof(p->hdr));
 		return;
 	}
 	/* the oldest undelivered record of this packet */
@@ -81,7 +107,15 @@ static void ls_trace_fn(void *opaque, const struct card *c, const uint8_t *pkt, 
 		if (!p->delivered && p->src_node == h.src_node && p->dst_node == h.dst_node &&
 		    p->src_ctx == h.src_ctx && p->type == h.type && p->op_id == h.op_id &&
 		    p->offset == h.offset) {
+			struct ls_tails *t = &ls->c[c->node]->tails[hostport_vc_of(h.class)];
+
 			p->delivered = c->now;
+			p->out_card = (uint16_t)c->node;
+			if (t->count) {
+				p->tail_out = t->cycle[t->head];
+				t->head = (t->head + 1) % LS_TAILS;
+				t->count--;
+			}
 			return;
 		}
 	}
@@ -220,8 +254,11 @@ void ls_step(struct lockstep *ls)
 {
 	for (unsigned int w = 0; w < ls->n_wires; w++)
 		link_wire_deliver(&ls->wire[w], ls->cycle);
-	for (unsigned int i = 0; i < ls->n; i++)
+	for (unsigned int i = 0; i < ls->n; i++) {
 		card_step(&ls->c[i]->card);
+		if (ls->pkts)
+			ls_watch_tail(ls->c[i]);
+	}
 	for (unsigned int w = 0; w < ls->n_wires; w++)
 		link_wire_carry(&ls->wire[w]);
 	ls->cycle++;

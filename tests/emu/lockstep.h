@@ -23,7 +23,16 @@
 
 struct lockstep;
 
-/* Per-packet record: a packet entering the router at one host port, leaving at another. */
+/*
+ * Per-packet record: a packet entering the router at one host port, leaving
+ * at another.  The host port's events (injected, delivered) and the router's
+ * host wires (head_in, tail_out) are both kept: the host port drives the
+ * head at the edge of cycle injected and it is on the router's host input
+ * wires in cycle injected + 1 = head_in (the router samples it at that
+ * edge); the tail is on the router's host output wires in cycle tail_out
+ * and the host port hands the packet on at that edge or, if an earlier
+ * packet still waits to be handed on, later (delivered).
+ */
 struct ls_packet {
 	uint16_t src_node, dst_node;
 	uint16_t src_ctx;
@@ -32,6 +41,17 @@ struct ls_packet {
 	uint64_t offset;
 	uint64_t injected;	/* cycle its head left the source's host port */
 	uint64_t delivered;	/* cycle the destination's host port delivered it, 0: not yet */
+	uint64_t head_in;	/* cycle its head is on the source router's host input wires */
+	uint64_t tail_out;	/* cycle its tail is on the destination router's host output */
+	uint16_t in_card, out_card;	/* where it entered and left */
+	uint8_t hdr[LOOM_PKT_HDR_SIZE];	/* as the source's host port sent it */
+};
+
+/* Tails seen on a card's host output wires, per VC, not yet handed on. */
+#define LS_TAILS	64
+struct ls_tails {
+	uint64_t cycle[LS_TAILS];
+	unsigned int head, count;
 };
 
 struct ls_card {
@@ -43,6 +63,7 @@ struct ls_card {
 	uint64_t ram_size;
 	struct guest_mem gm;
 	struct fakehost fh;
+	struct ls_tails tails[CHAN_VCS_MAX];	/* when tracing */
 };
 
 struct lockstep {

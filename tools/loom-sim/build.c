@@ -357,6 +357,128 @@ static void *zalloc(size_t n, size_t size, bool *oom)
 	return p;
 }
 
+/*
+ * The card's links instead of channel lines: a link unit per cabled
+ * port, built with the card's link parameters and the router's flit
+ * width, VCs and buffer depth (as card_params_check() makes them), and a
+ * wire per cable, whose carriers rise now; the ports stay down until
+ * their links train, as the card's do.
+ */
+static int build_card_links(struct sim *s, char *err, size_t errlen)
+{
+	int n = s->nodes, P = s->ports;
+	struct link_params lp = *s->cfg.card_links;
+	bool oom = false;
+
+	if (s->cfg.ranks > 1) {
+		snprintf(err, errlen, "the card's links over %d ranks: they run in one process",
+			 s->cfg.ranks);
+		return -1;
+	}
+	lp.flit_bytes = s->params.flit_bytes;
+	lp.vcs = s->params.vcs;
+	lp.buf_depth = s->params.buf_depth;
+	if (!link_params_check(&lp, err, errlen))
+		return -1;
+	s->lu = zalloc((size_t)n * (size_t)P, sizeof(*s->lu), &oom);
+	s->lu_up = zalloc((size_t)n * (size_t)P, sizeof(*s->lu_up), &oom);
+	s->wires = zalloc((size_t)n * (size_t)P, sizeof(*s->wires), &oom);
+	if (oom) {
+		snprintf(err, errlen, "out of memory for the links of %d routers", n);
+		return -1;
+	}
+	for (int k = 0; k < n * P; k++) {
+		if (s->lines[k].a < 0)
+			continue;
+		if (!link_unit_init(&s->lu[k], &lp, err, errlen))
+			return -1;
+		link_unit_set_identity(&s->lu[k], (uint32_t)(k / P), (uint32_t)(k % P));
+		router_set_port_up(s->r[k / P], (unsigned int)(k % P), false);
+	}
+	for (int k = 0; k < n * P; k++) {
+		const struct sim_line *l = &s->lines[k];
+		int peer = l->b * P + l->pb;
+
+		/* one wire per cable: from its lower end */
+		if (l->a < 0 || peer < k)
+			continue;
+		if (!link_wire_init(&s->wires[s->nwires], &s->lu[k], &s->lu[peer],
+				    s->cfg.seed + (uint64_t)k, err, errlen))
+			return -1;
+		s->nwires++;
+	}
+	return 0;
+}
+
+int sim_inject_set(struct sim *s, const struct sim_inject *v, size_t n, char *err,
+		   size_t errlen)
+{
+	size_t *at = calloc((size_t)s->nodes + 1, sizeof(*at));
+	unsigned int fb = s->params.flit_bytes;
+
+	if (!s->cfg.card_links) {
+		free(at);
+		snprintf(err, errlen, "scheduled injection needs the card's links (card_links)");
+		return -1;
+	}
+	free(s->inj_order);
+	s->inj_order = calloc(n ? n : 1, sizeof(*s->inj_order));
+	if (!at || !s->inj_order) {
+		free(at);
+		snprintf(err, errlen, "out of memory for %zu scheduled packets", n);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++) {
+		unsigned int len = (unsigned int)(v[k].hdr[2] | v[k].hdr[3] << 8);
+
+		if (v[k].node < 0 || v[k].node >= s->terminals) {
+			snprintf(err, errlen, "scheduled packet %zu: node %d, but the fabric's "
+				 "terminals are 0..%d", k, v[k].node, s->terminals - 1);
+			free(at);
+			return -1;
+		}
+		if (len > LOOM_PKT_MAX_PAYLOAD ||
+		    (LOOM_PKT_HDR_SIZE + len + fb - 1) / fb > s->params.buf_depth) {
+			snprintf(err, errlen, "scheduled packet %zu: a payload of %u bytes (at most "
+				 "%d, and the packet within BUF_DEPTH = %u flits)", k, len,
+				 LOOM_PKT_MAX_PAYLOAD, s->params.buf_depth);
+			free(at);
+			return -1;
+		}
+		at[v[k].node + 1]++;
+	}
+	for (int i = 0; i < s->nodes; i++)
+		at[i + 1] += at[i];
+	for (int i = 0; i < s->nodes; i++) {
+		s->term[i].inj = (struct sim_injector){ .next = at[i], .end = at[i + 1] };
+		s->term[i].inj.back.ready = true;
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t pos = at[v[k].node]++;
+
+		if (pos > s->term[v[k].node].inj.next &&
+		    v[s->inj_order[pos - 1]].cycle > v[k].cycle) {
+			snprintf(err, errlen, "scheduled packet %zu: cycle %llu at node %d, after "
+				 "one of cycle %llu: give each node's packets in order", k,
+				 (unsigned long long)v[k].cycle, v[k].node,
+				 (unsigned long long)v[s->inj_order[pos - 1]].cycle);
+			free(at);
+			return -1;
+		}
+		s->inj_order[pos] = k;
+	}
+	free(at);
+	s->inj = v;
+	s->n_inj = n;
+	s->cfg.warmup = 0;
+	s->cfg.measure = 1;
+	for (size_t k = 0; k < n; k++)
+		if (v[k].cycle + 1 > s->cfg.measure)
+			s->cfg.measure = v[k].cycle + 1;
+	s->st.created = s->st.total_created = n;
+	return 0;
+}
+
 static int build_fabric(struct sim *s, char *err, size_t errlen)
 {
 	int n = s->nodes, P = s->ports;
@@ -451,6 +573,8 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 			l->rx = router_in(s->r[l->b], (unsigned int)l->pb);
 		}
 	}
+	if (s->cfg.card_links && build_card_links(s, err, errlen))
+		return -1;
 	for (int h = 0; h <= SIM_MAX_HOPS; h++)
 		s->st.by_hops[h].min = UINT64_MAX;
 	s->st.all.min = UINT64_MAX;
@@ -534,6 +658,15 @@ void sim_free(struct sim *s)
 		for (int v = 0; v < CHAN_VCS_MAX; v++)
 			free(s->term[i].ej[v].f);
 	}
+	for (int w = 0; w < s->nwires; w++)
+		link_wire_free(&s->wires[w]);
+	for (int k = 0; s->lu && k < s->nodes * s->ports; k++)
+		if (s->lines[k].a >= 0)
+			link_unit_free(&s->lu[k]);
+	free(s->wires);
+	free(s->lu);
+	free(s->lu_up);
+	free(s->inj_order);
 	free(s->r);
 	free(s->term);
 	for (int i = 0; s->line_store && i < s->nodes * s->ports; i++)

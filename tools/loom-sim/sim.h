@@ -18,6 +18,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "link/link_params.h"
+#include "link/link_unit.h"
+#include "link/link_wire.h"
 #include "router/chan_line.h"
 #include "router/router.h"
 
@@ -48,6 +51,16 @@ struct sim_config {
 	const char *params[32];		/* NAME=VALUE overrides, applied in order */
 	int nparams;
 	unsigned int link_latency;	/* cycles per channel line */
+	/*
+	 * The cables as the card has them (NULL: channel lines of
+	 * link_latency cycles): a link unit (link/link_unit.h) with these
+	 * parameters at each end of an in-process wire (link/link_wire.h),
+	 * FLIT_BYTES, VCS and BUF_DEPTH taken from the router, wired to the
+	 * router's ports and clocked as the card clocks them (card_step).
+	 * The links train from cycle 0; a router's port is up once its link
+	 * is.  Scheduled runs only (sim_inject_set), on one rank.
+	 */
+	const struct link_params *card_links;
 	/*
 	 * Routing entries of the simulated cards (ROUTER RT_ENTRIES), at
 	 * least the fabric's nodes (each a logical id); 0: the nodes rounded
@@ -97,6 +110,27 @@ struct sim_config {
 	 */
 	const struct sim_dist *dist;
 	int rank, ranks;
+	/*
+	 * Scheduled injection (sim_inject_set): called for every packet whose
+	 * head is on the host input wires of @node in cycle @cycle (@ejected
+	 * false), and whose tail is on the host output wires of @node in
+	 * cycle @cycle (@ejected true), with the header as it was sent and
+	 * as it arrived.
+	 */
+	void (*packet_fn)(void *opaque, int node, const uint8_t *hdr, uint64_t cycle,
+			  bool ejected);
+	void *packet_opaque;
+	/*
+	 * Scheduled runs: another implementation of the router clocked instead
+	 * of the model (the Verilated RTL), or NULL.  The model's routers then
+	 * only hold the wires: cycle() reads router @node's inputs of this
+	 * cycle there (router_in()->fwd, router_out()->back) and drives its
+	 * outputs of the next (router_out()->fwd, router_in()->back), one
+	 * clock edge; port_up() follows a link that trained or went down.
+	 * Idle cycles are not skipped.
+	 */
+	const struct sim_router_ops *router_ops;
+	void *router_opaque;
 	/* called every SIM_PROGRESS_CYCLES cycles and at the end (done), or NULL */
 	void (*progress)(const struct sim *s, bool done);
 };
@@ -124,6 +158,35 @@ struct sim_eject {
 	uint32_t head, len;
 };
 
+struct sim_router_ops {
+	void (*cycle)(void *opaque, int node, struct router *wires);
+	void (*port_up)(void *opaque, int node, unsigned int port, bool up);
+};
+
+/*
+ * A packet of a scheduled injection: its header (the payload is zeros of
+ * the length the header gives) is to be on the host input wires of router
+ * @node from cycle @cycle on.
+ */
+struct sim_inject {
+	uint64_t cycle;
+	int node;
+	uint8_t hdr[LOOM_PKT_HDR_SIZE];
+};
+
+/*
+ * A terminal of a scheduled injection, registered as the card's host
+ * port is (card/hostport.c): its outputs of cycle t + 1 are set at the
+ * edge of cycle t from the router's host wires of cycle t.
+ */
+struct sim_injector {
+	size_t next, end;		/* its packets: s->inj_order[next..end) */
+	bool sending;
+	unsigned int flit, flits;	/* of the packet on the wire */
+	struct flit out;		/* to the router's host input, next cycle */
+	struct chan_back back;		/* to the router's host output, next cycle */
+};
+
 struct sim_term {
 	struct sim_rng rng;
 	struct chan *in, *out;		/* its router's host port: router_in(), router_out() */
@@ -138,6 +201,7 @@ struct sim_term {
 	uint8_t rx_hdr[CHAN_VCS_MAX][LOOM_PKT_HDR_SIZE];
 	unsigned int rx_flits[CHAN_VCS_MAX];	/* flits of the open packet per VC */
 	struct sim_eject ej[CHAN_VCS_MAX];	/* request/response runs: held flits */
+	struct sim_injector inj;		/* scheduled injection */
 };
 
 /* A directed channel; its chan_line lives apart, so the stepper's walks
@@ -232,6 +296,14 @@ struct sim {
 	struct sim_term *term;
 	struct sim_line *lines;			/* [node * ports + port], a < 0: uncabled */
 	struct chan_line *line_store;		/* their chan_lines, same index */
+	/* card links: a unit per cabled (node, port), a wire per cable */
+	struct link_unit *lu;			/* [node * ports + port] */
+	bool *lu_up;				/* as the router was last told */
+	struct link_wire *wires;
+	int nwires;
+	/* scheduled injection: the packets (sim_inject_set) by node, in order */
+	const struct sim_inject *inj;
+	size_t *inj_order, n_inj;
 	int lo, hi;				/* the nodes this process steps */
 	int *cuts, ncuts;			/* cut lines with an end here */
 	struct sim_msgs *out;			/* [ranks]: to send at the next boundary */
@@ -281,6 +353,21 @@ static inline int sim_rank_of(const struct sim *s, int node)
  */
 int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errlen);
 void sim_free(struct sim *s);
+/*
+ * Replace the traffic of the built run @s by @n packets @v (kept by the
+ * caller until the run ends), each injected at its node from its cycle
+ * on, in order per node, as the card's host port injects (the whole
+ * packet once its VC has credits for all of it, one flit per cycle);
+ * the VC is the card's for the header's class (any other router: VC 0).
+ * Nothing is answered; each packet's events go to cfg.packet_fn.  The
+ * run lasts until every packet is delivered (or the drain or deadlock
+ * limits); every router, link and terminal is clocked in every cycle in
+ * which anything can change.  Needs card_links.  0, or -1 with @err (no
+ * card links, a node out of range, cycles out of order within a node, a
+ * bad header length).
+ */
+int sim_inject_set(struct sim *s, const struct sim_inject *v, size_t n, char *err,
+		   size_t errlen);
 
 /* Step cycles until the run is over (see sim_run in step.c); 0 or -1 with @err. */
 int sim_run(struct sim *s, char *err, size_t errlen);

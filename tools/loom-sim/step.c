@@ -658,11 +658,261 @@ static void snapshot_channels(struct sim *s, bool end)
 	}
 }
 
+/* The VC a scheduled packet enters on: the card's host port's for its class. */
+static uint8_t inject_vc_of(const struct sim *s, const uint8_t *hdr)
+{
+	if (!s->params.vc_model)
+		return 0;
+	switch (hdr[1]) {
+	case LOOM_CLASS_RESP:
+		return LOOM_VC_RESP0;
+	case LOOM_CLASS_BARRIER:
+		return LOOM_VC_BARRIER;
+	default:
+		return LOOM_VC_REQ0;
+	}
+}
+
+/* Flits of a packet with header @hdr. */
+static unsigned int hdr_flits(const struct sim *s, const uint8_t *hdr)
+{
+	unsigned int fb = s->params.flit_bytes;
+
+	return (LOOM_PKT_HDR_SIZE + get16(hdr + 2) + fb - 1) / fb;
+}
+
+/*
+ * The edge of cycle @t of a scheduled-injection terminal, as the card's
+ * host port clocks it (hostport_step): @in is the flit on the router's
+ * host output wires in cycle t and @credits the host input's credits
+ * freed in cycle t.  A packet's tail returns the credits of all its
+ * flits, as the host port does when it hands the packet on; a packet
+ * starts once it is due and its VC has credits for all of it (virtual
+ * cut-through), one flit per cycle.  The outputs are those of t + 1.
+ */
+static void inject_edge(struct sim *s, int i, const struct flit *in, const uint8_t *credits,
+			uint64_t t)
+{
+	struct sim_term *T = &s->term[i];
+	struct sim_injector *J = &T->inj;
+	unsigned int fb = s->params.flit_bytes;
+
+	memset(J->back.credits, 0, sizeof(J->back.credits));
+	for (unsigned int v = 0; v < CHAN_VCS_MAX; v++)
+		T->credits[v] += credits[v];
+	if (in->valid) {
+		unsigned int v = in->vc, off = T->rx_flits[v] * fb;
+
+		if (off < LOOM_PKT_HDR_SIZE)
+			memcpy(T->rx_hdr[v] + off, in->data,
+			       LOOM_PKT_HDR_SIZE - off < fb ? LOOM_PKT_HDR_SIZE - off : fb);
+		T->rx_flits[v]++;
+		if (in->tail) {
+			J->back.credits[v] = (uint8_t)(J->back.credits[v] + T->rx_flits[v]);
+			T->rx_flits[v] = 0;
+			if (s->cfg.packet_fn)
+				s->cfg.packet_fn(s->cfg.packet_opaque, i, T->rx_hdr[v], t, true);
+			s->st.total_delivered++;
+			s->st.measured_done++;
+			s->in_network--;
+			s->last_delivery = t;
+			if (get16(T->rx_hdr[v] + 4) != i)
+				s->st.misdelivered++;
+		}
+	}
+	J->out.valid = false;
+	if (!J->sending && J->next < J->end) {
+		const struct sim_inject *p = &s->inj[s->inj_order[J->next]];
+		unsigned int vc = inject_vc_of(s, p->hdr), n = hdr_flits(s, p->hdr);
+
+		if (p->cycle <= t + 1 && T->credits[vc] >= n) {
+			T->credits[vc] -= n;
+			J->sending = true;
+			J->flit = 0;
+			J->flits = n;
+		}
+	}
+	if (J->sending) {
+		const struct sim_inject *p = &s->inj[s->inj_order[J->next]];
+		unsigned int off = J->flit * fb;
+
+		memset(J->out.data, 0, fb);
+		if (off < LOOM_PKT_HDR_SIZE)
+			memcpy(J->out.data, p->hdr + off,
+			       LOOM_PKT_HDR_SIZE - off < fb ? LOOM_PKT_HDR_SIZE - off : fb);
+		J->out.valid = true;
+		J->out.head = J->flit == 0;
+		J->out.tail = J->flit + 1 == J->flits;
+		J->out.vc = inject_vc_of(s, p->hdr);
+		if (J->out.head) {
+			s->in_network++;
+			if (s->cfg.packet_fn)
+				s->cfg.packet_fn(s->cfg.packet_opaque, i, p->hdr, t + 1, false);
+		}
+		if (J->out.tail) {
+			J->sending = false;
+			J->next++;
+		} else {
+			J->flit++;
+		}
+	}
+}
+
+/* The next cycle whose edge a scheduled-injection terminal has work at. */
+static uint64_t inject_next_event(const struct sim *s, const struct sim_term *T)
+{
+	const struct sim_injector *J = &T->inj;
+	const struct sim_inject *p;
+
+	if (J->sending || J->out.valid || credits_any(J->back.credits))
+		return s->now;
+	if (J->next == J->end)
+		return UINT64_MAX;
+	p = &s->inj[s->inj_order[J->next]];
+	/* it starts at the edge before its cycle, or waits for credits (an event elsewhere) */
+	return p->cycle > s->now + 1 ? p->cycle - 1 : s->now;
+}
+
+/*
+ * Scheduled injection: the next cycle anything can change (as
+ * card_next_event() finds it for a card), or UINT64_MAX.
+ */
+static uint64_t inject_run_next_event(const struct sim *s)
+{
+	uint64_t next = UINT64_MAX;
+
+	for (int w = 0; w < s->nwires; w++) {
+		uint64_t e = link_wire_next_event(&s->wires[w]);
+
+		next = e < next ? e : next;
+	}
+	for (int i = s->lo; i < s->hi && next > s->now; i++) {
+		uint64_t e = inject_next_event(s, &s->term[i]);
+
+		next = e < next ? e : next;
+		e = router_next_event(s->r[i]);
+		next = e < next ? e : next;
+		for (int p = 0; p < s->ports && next > s->now; p++) {
+			int k = i * s->ports + p;
+
+			if (s->lines[k].a < 0)
+				continue;
+			if (link_unit_up(&s->lu[k]) != s->lu_up[k])
+				return s->now;
+			e = link_unit_next_event(&s->lu[k]);
+			next = e < next ? e : next;
+		}
+	}
+	return next < s->now ? s->now : next;
+}
+
+/*
+ * Scheduled injection: jump over the cycles in which nothing can change,
+ * up to @limit, as the card's clock does (card_skip_to).
+ */
+static int inject_skip(struct sim *s, uint64_t limit, char *err, size_t errlen)
+{
+	uint64_t next = inject_run_next_event(s);
+
+	if (next > limit)
+		next = limit;
+	if (next <= s->now)
+		return 0;
+	for (int i = s->lo; i < s->hi; i++) {
+		if (!router_skip_to(s->r[i], next)) {
+			snprintf(err, errlen, "internal: router %d cannot skip from cycle %llu to %llu",
+				 i, (unsigned long long)s->now, (unsigned long long)next);
+			return -1;
+		}
+		for (int p = 0; p < s->ports; p++)
+			if (s->lines[i * s->ports + p].a >= 0)
+				link_unit_skip(&s->lu[i * s->ports + p], next);
+	}
+	s->now = next;
+	return 0;
+}
+
+/*
+ * A cycle of a scheduled run (the card's links, scheduled injection):
+ * every router, link and terminal, in the card's order (card_step): the
+ * registered outputs of every unit become the wires of cycle t, every
+ * unit's edge, then the wires move.
+ */
+static int cycle_all(struct sim *s, char *err, size_t errlen)
+{
+	uint64_t t;
+	int P = s->ports;
+	struct link_in lin;
+	struct flit hin;
+	uint8_t hcred[CHAN_VCS_MAX];
+
+	t = s->now;
+	for (int w = 0; w < s->nwires; w++)
+		link_wire_deliver(&s->wires[w], t);
+	for (int i = s->lo; i < s->hi; i++) {
+		struct router *R = s->r[i];
+		struct router_drop d;
+
+		struct chan *hi = router_in(R, (unsigned int)P), *ho = router_out(R, (unsigned int)P);
+
+		hin = ho->fwd;
+		memcpy(hcred, hi->back.credits, sizeof(hcred));
+		hi->fwd = s->term[i].inj.out;
+		ho->back = s->term[i].inj.back;
+		for (int p = 0; p < P; p++) {
+			struct link_unit *l = &s->lu[i * P + p];
+			struct chan *ro = router_out(R, (unsigned int)p), *ri = router_in(R, (unsigned int)p);
+
+			if (s->lines[i * P + p].a < 0)
+				continue;
+			lin.flit = ro->fwd;
+			lin.back = ri->back;
+			ri->fwd = l->out.flit;
+			ro->back = l->out.back;
+			link_unit_step(l, &lin);
+		}
+		s->router_cycles++;
+		if (s->cfg.router_ops) {
+			s->cfg.router_ops->cycle(s->cfg.router_opaque, i, R);
+		} else {
+			if (router_now(R) < t && !router_skip_to(R, t)) {
+				snprintf(err, errlen, "internal: router %d cannot skip to cycle %llu",
+					 i, (unsigned long long)t);
+				return -1;
+			}
+			router_cycle(R);
+			while (router_drop_pop(R, &d))
+				lost(s, &d);
+		}
+		inject_edge(s, i, &hin, hcred, t);
+	}
+	for (int w = 0; w < s->nwires; w++)
+		link_wire_carry(&s->wires[w]);
+	/* a link that trained or went down: its router port follows (netport_after_edge) */
+	for (int k = 0; k < s->nodes * P; k++) {
+		bool up = s->lines[k].a >= 0 && link_unit_up(&s->lu[k]);
+
+		if (up == s->lu_up[k])
+			continue;
+		s->lu_up[k] = up;
+		if (s->cfg.router_ops)
+			s->cfg.router_ops->port_up(s->cfg.router_opaque, k / P, (unsigned int)(k % P),
+						   up);
+		router_set_port_up(s->r[k / P], (unsigned int)(k % P), up);
+		if (up)
+			router_clear_port_dead(s->r[k / P], (unsigned int)(k % P));
+	}
+	s->now++;
+	return 0;
+}
+
 static int cycle(struct sim *s, char *err, size_t errlen)
 {
 	uint64_t t = s->now;
 	int *swap;
 
+	if (s->inj)
+		return cycle_all(s, err, errlen);
 	for (int i = s->lo; i < s->hi; i++)
 		if (terminal_step(s, i, t)) {
 			snprintf(err, errlen, "out of memory for the source queues at cycle %llu",
@@ -743,7 +993,9 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 		uint64_t ne = router_next_event(s->r[i]);
 
 		/* switches (beyond the terminals) never create packets */
-		if (s->replay)
+		if (s->inj)
+			s->term[i].next_gen = UINT64_MAX;
+		else if (s->replay)
 			s->term[i].next_gen = i < s->terminals ? replay_next(s, i) : UINT64_MAX;
 		else
 			s->term[i].next_gen = i < s->terminals ? first_creation(s, &s->term[i]) :
@@ -754,6 +1006,10 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 			s->in_pending[i] = true;
 			s->pending[s->npending++] = i;
 		}
+	}
+	if (c->card_links && !s->inj) {
+		snprintf(err, errlen, "the card's links carry scheduled runs only (sim_inject_set)");
+		return -1;
 	}
 	for (;;) {
 		s->window = s->now < c->warmup ? 0 : (s->now < end ? s->now : end) - c->warmup;
@@ -784,6 +1040,17 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 			}
 			if (!g.in_network)
 				s->last_delivery = s->now;
+		}
+		if (s->inj && !c->router_ops) {
+			/* idle cycles are skipped, up to where a check could end the run */
+			uint64_t was = s->now, lim = end + c->drain_max;
+
+			if (g.in_network && s->last_delivery + c->deadlock_cycles + 1 < lim)
+				lim = s->last_delivery + c->deadlock_cycles + 1;
+			if (inject_skip(s, lim, err, errlen))
+				return -1;
+			if (s->now != was)
+				continue;
 		}
 		if (cycle(s, err, errlen))
 			return -1;
