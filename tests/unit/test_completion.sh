@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The bash completion files of loom-fm and loomctl: sourced in a clean
 # shell, they complete commands, options and option values (engines, the
-# --no-adaptive switch); loomctl's is the one the build generated from the
+# --no-adaptive switch; the engines are the ones loom-fm names); loomctl's is the one the build generated from the
 # command table (loomctl --bash-completion) and completes objects, commands
 # and keywords; loom-fm's Makefile installs its file next to loomctl's
 # (share/bash-completion/completions).
@@ -12,8 +12,8 @@ top=$(cd "$here/../.." && pwd)
 fm=$top/tools/loom-fm/loom-fm.bash-completion
 build=${BUILD:-$top/build}
 lc=$build/share/bash-completion/completions/loomctl
-if [ ! -f "$lc" ] || [ ! -x "$build/bin/loomctl" ]; then
-	echo "1..0 # SKIP loomctl or its completion not built (make -C tools/loomctl)"
+if [ ! -f "$lc" ] || [ ! -x "$build/bin/loomctl" ] || [ ! -x "$build/bin/loom-fm" ]; then
+	echo "1..0 # SKIP loomctl, its completion or loom-fm not built (make -C tools/loomctl tools/loom-fm)"
 	exit 4
 fi
 tmp=$(mktemp -d)
@@ -39,7 +39,9 @@ check() { # description expected got
 tap_plan 14
 check "loom-fm: the commands" "routes discover configure watch" "$(comp "$fm" _loom_fm loom-fm "")"
 check "loom-fm con -> configure" "configure" "$(comp "$fm" _loom_fm loom-fm con)"
-check "loom-fm configure --engine: the engines" "dor minhop updown dimwar omniwar dragonfly" \
+# the engines loom-fm itself knows, from its refusal of an unknown one
+engines=$("$build/bin/loom-fm" routes --shape ring:4 --engine none 2>&1 | sed -n 's/.*; engines: //p' | tr -d ,)
+check "loom-fm configure --engine: the engines loom-fm knows ($engines)" "$engines" \
 	"$(comp "$fm" _loom_fm loom-fm configure --engine "")"
 check "loom-fm routes --no-: --no-datelines --no-adaptive" "--no-datelines --no-adaptive" \
 	"$(comp "$fm" _loom_fm loom-fm routes --shape torus:4x4 --no-)"

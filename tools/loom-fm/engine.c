@@ -27,6 +27,17 @@ const struct fm_engine *engine_find(const char *name)
 	return NULL;
 }
 
+const char *engine_names(void)
+{
+	static char names[256];
+
+	if (!names[0])
+		for (int i = 0; fm_engines[i]; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", fm_engines[i]->name);
+	return names;
+}
+
 const char *engine_default_name(const struct fm_graph *g)
 {
 	switch (g->shape.kind) {

@@ -58,6 +58,8 @@ extern const struct fm_engine fm_engine_ugal;
 extern const struct fm_engine *const fm_engines[];
 
 const struct fm_engine *engine_find(const char *name);
+/* "dor, minhop, ...": every engine's name, in fm_engines' order. */
+const char *engine_names(void);
 /*
  * The dor engine's port dimensions and, on a torus with datelines, its
  * dateline bits and uses_vcs; minhop's escape paths use the same.

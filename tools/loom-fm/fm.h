@@ -13,8 +13,8 @@
 #define FM_EXIT_USAGE	2	/* bad options or topology */
 
 void fm_usage(FILE *f);
-/* "loom-fm: " fmt (with arg) and a pointer to --help on stderr; FM_EXIT_USAGE */
-int fm_usage_error(const char *fmt, const char *arg);
+/* "loom-fm: " and the printf-style message, a pointer to --help on stderr; FM_EXIT_USAGE */
+int fm_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* fm_usage_error() for the option getopt_long() just rejected (@c is what it
  * returned: ':' a missing argument, '?' an unknown option), naming the
  * closest of @longopts when one is close

@@ -4,6 +4,7 @@
 #include "../common/cli.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 
 #include "engine.h"
 
@@ -139,10 +140,14 @@ void fm_usage(FILE *f)
 "  -v         print every routing entry that changes\n");
 }
 
-int fm_usage_error(const char *fmt, const char *arg)
+int fm_usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fprintf(stderr, "loom-fm: ");
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\nTry 'loom-fm --help'.\n");
 	return FM_EXIT_USAGE;
 }

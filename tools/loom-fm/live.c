@@ -86,9 +86,8 @@ static int parse_live(const char *cmd, int argc, char **argv, struct live_opts *
 			break;
 		case OPT_ENGINE:
 			if (!engine_find(optarg))
-				return fm_usage_error("unknown engine '%s'; engines: dor, minhop, "
-						      "dimwar, omniwar, valiant, ugal, updown",
-						      optarg);
+				return fm_usage_error("unknown engine '%s'; engines: %s",
+						      optarg, engine_names());
 			o->engine = optarg;
 			break;
 		case OPT_ROOT:

@@ -175,8 +175,8 @@ int main(int argc, char **argv)
 		return status;
 	e = a.engine ? engine_find(a.engine) : NULL;
 	if (a.engine && !e)
-		return fm_usage_error("unknown engine '%s'; engines: dor, minhop, updown, dimwar, "
-				      "omniwar, valiant, ugal, dragonfly", a.engine);
+		return fm_usage_error("unknown engine '%s'; engines: %s", a.engine,
+				      engine_names());
 	if (a.groups && mcast_load(a.groups, &gs, err, sizeof(err))) {
 		fprintf(stderr, "loom-fm: %s\n", err);
 		return FM_EXIT_USAGE;
