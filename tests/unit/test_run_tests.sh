@@ -26,7 +26,7 @@ mk test_e_good 'echo 1..2; echo "ok 1 - x"; echo "ok 2 - y"'
 
 BUILD=$tmp/build "$tmp/tests/run-tests" unit >"$tmp/out" 2>&1
 rc=$?
-tap_plan 10
+tap_plan 11
 shown=
 expect() { # description line: ok when the runner printed the line
 	if grep -qxF -- "$2" "$tmp/out"; then
@@ -50,8 +50,13 @@ tap_check "the runner exits non-zero (exit $rc)" test "$rc" != 0
 rm -f "$tmp"/tests/unit/*
 mk test_u_meets_emu "echo 1..1; touch $tmp/unit-started
 	for i in \$(seq 100); do [ -e $tmp/emu-started ] && break; sleep 0.1; done
-	[ -e $tmp/emu-started ] && echo 'ok 1 - met' || echo 'not ok 1 - alone'"
+	[ -e $tmp/emu-started ] && echo 'ok 1 - met' || echo 'not ok 1 - alone'
+	for i in \$(seq 100); do [ -e $tmp/last-started ] && break; sleep 0.1; done; touch $tmp/unit-done"
 mk test_v_after 'echo 1..1; echo "ok 1 - after"'
+# the last unit test, taken by the emu lane once its level is done
+mk test_z_last "echo 1..1; touch $tmp/last-started
+	[ -e $tmp/unit-started ] && [ ! -e $tmp/unit-done ] && echo 'ok 1 - beside the first' ||
+	echo 'not ok 1 - after the first'"
 mk test_e_meets_unit "echo 1..1; touch $tmp/emu-started
 	for i in \$(seq 100); do [ -e $tmp/unit-started ] && break; sleep 0.1; done
 	[ -e $tmp/unit-started ] && echo 'ok 1 - met' || echo 'not ok 1 - alone'" emu
@@ -63,11 +68,14 @@ if [ "$(nproc)" -ge 2 ]; then
 	expect "on $(nproc) CPUs the unit and emu levels run at the same time (unit)" \
 		"ok 1 - unit/test_u_meets_emu: 1 - met"
 	expect "on $(nproc) CPUs the unit and emu levels run at the same time (emu, after unit)" \
-		"ok 3 - emu/test_e_meets_unit: 1 - met"
+		"ok 4 - emu/test_e_meets_unit: 1 - met"
+	expect "on $(nproc) CPUs the emu lane then runs unit tests from the last (reported in order)" \
+		"ok 3 - unit/test_z_last: 1 - beside the first"
 else
 	tap_skip "one CPU: the levels run one after the other"
 	tap_skip "one CPU: the levels run one after the other"
+	tap_skip "one CPU: the levels run one after the other"
 fi
-expect "a failure of the side level is reported in its place" "not ok 4 - emu/test_f_fails: 1 - broken"
+expect "a failure of the side level is reported in its place" "not ok 5 - emu/test_f_fails: 1 - broken"
 tap_check "the runner exits non-zero for it (exit $rc)" test "$rc" != 0
 tap_done
