@@ -658,19 +658,18 @@ static void snapshot_channels(struct sim *s, bool end)
 	}
 }
 
-/* The VC a scheduled packet enters on: the card's host port's for its class. */
+/*
+ * The VC a scheduled packet enters on: the card's host port's for its
+ * class (its first deterministic VC), the request VC for another class.
+ */
 static uint8_t inject_vc_of(const struct sim *s, const uint8_t *hdr)
 {
+	int vc;
+
 	if (!s->params.vc_model)
 		return 0;
-	switch (hdr[1]) {
-	case LOOM_CLASS_RESP:
-		return LOOM_VC_RESP0;
-	case LOOM_CLASS_BARRIER:
-		return LOOM_VC_BARRIER;
-	default:
-		return LOOM_VC_REQ0;
-	}
+	vc = route_vc_of(hdr[1], false, false);
+	return vc < 0 ? LOOM_VC_REQ0 : (uint8_t)vc;
 }
 
 /* Flits of a packet with header @hdr. */
