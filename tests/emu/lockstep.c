@@ -4,6 +4,7 @@
  * process, one clock.
  */
 #include "lockstep.h"
+#include "router/route.h"
 #include "router/router.h"
 
 #include <stdio.h>
@@ -53,11 +54,15 @@ static void ls_wait(void *opaque, unsigned int vector, int ms)
 	lc->card.vectors_pending &= ~(1u << vector);
 }
 
-/* The VC the host port's ejection buffer of @class takes (card/hostport.c). */
+/*
+ * The VC the host port's ejection buffer of @class takes (card/hostport.c):
+ * the class's first deterministic VC, the request VC for another class.
+ */
 static unsigned int hostport_vc_of(uint8_t class)
 {
-	return class == LOOM_CLASS_RESP ? LOOM_VC_RESP0 :
-	       class == LOOM_CLASS_BARRIER ? LOOM_VC_BARRIER : LOOM_VC_REQ0;
+	int vc = route_vc_of(class, false, false);
+
+	return vc < 0 ? LOOM_VC_REQ0 : (unsigned int)vc;
 }
 
 /* After card @lc's edge: a tail on its router's host output wires is there this cycle. */
