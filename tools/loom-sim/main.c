@@ -50,7 +50,7 @@ static const char usage_text[] =
 "                     loom-fm topology file (default torus:4x4)\n"
 "  --engine E         loom-fm routing engine: dor, minhop, updown, dimwar and\n"
 "                     omniwar (HyperX), dragonfly, valiant and ugal (meshes,\n"
-"                     HyperX)\n"
+"                     HyperX; tori and rings with 4 generic VCs)\n"
 "                     (default dor for grids and HyperX,\n"
 "                     updown for fat trees and topology files, dragonfly)\n"
 "  --no-datelines     dor without datelines (a torus then can deadlock)\n"
