@@ -297,9 +297,7 @@ static bool ring_valiant(uint32_t flags, unsigned int vcs, unsigned int *deliver
 			 unsigned int *sent)
 {
 	struct router_params p;
-	unsigned int last = 0;
-	uint64_t still = 0;
-	bool deadlocked = false;
+	bool deadlocked;
 	struct fab *f;
 
 	router_preset_xbar(&p, 3, vcs);
@@ -317,24 +315,7 @@ static bool ring_valiant(uint32_t flags, unsigned int vcs, unsigned int *deliver
 	for (unsigned int k = 0; k < 40; k++)
 		for (unsigned int i = 0; i < RING; i++)
 			fab_send(f, i, (i + RING / 2 - 1) % RING, 0, LOOM_CLASS_REQ, 256, 0);
-	while (f->now < 100000 && f->delivered < f->n_pkts) {
-		bool blocked = true;
-
-		fab_step(f);
-		for (unsigned int i = 0; i < RING; i++)
-			if (router_next_event(f->r[i]) != ROUTER_NEVER || router_quiescent(f->r[i]))
-				blocked = false;
-		for (unsigned int i = 0; i < f->n_lines; i++)
-			if (chan_line_busy(&f->line[i].ab) || chan_line_busy(&f->line[i].ba))
-				blocked = false;
-		if (f->delivered != last || !blocked) {
-			last = f->delivered;
-			still = 0;
-		} else if (++still == 100) {
-			deadlocked = true;
-			break;
-		}
-	}
+	deadlocked = fab_run_deadlock(f, 100000);
 	*delivered = f->delivered;
 	*sent = f->n_pkts;
 	if (f->errors)
