@@ -36,6 +36,7 @@ static inline struct router_decision decide(const struct route_view *v, unsigned
 	/* Valiant: host entries too (the intermediate's) */
 	d.valiant = (w0 & LOOM_RT_W0_VALIANT) != 0;
 	d.ugal = d.valiant && (w0 & LOOM_RT_W0_UGAL);
+	d.val_dl = d.valiant && (w0 & LOOM_RT_W0_VAL_DATELINES);
 	w1 = v->rt[2 * dst + 1];
 	d.val_last = (w1 & LOOM_RT_W1_VAL_LAST_MASK) >> LOOM_RT_W1_VAL_LAST_SHIFT;
 	if (port == host) {
@@ -430,6 +431,40 @@ plain:
 	return VAL_PHASE0;
 }
 
+/*
+ * Valiant on a torus (LOOM_RT_W0_VAL_DATELINES): within each phase the VC
+ * model's dateline rule picks VC0 or VC1 of the phase's own pair, VCs 0/1
+ * in phase 0 (toward @dst, the intermediate), 2/3 in phase 1.  A packet
+ * starts a phase as if injected: at its source, or at the intermediate
+ * that switched it here (@r->rewrite).  Generic VCs, 4 or more, only: a
+ * router without them drops the packet (no route).
+ */
+static void route_val_torus(const struct route_cfg *cfg, const struct route_view *v,
+			    unsigned int in_port, const struct route_hdr *h, unsigned int dst,
+			    const struct router_decision *d, bool phase1, struct route_result *r)
+{
+	bool from_host = (int)in_port == cfg->host_port;
+	uint32_t out_cfg = route_port_cfg(v, d->port);
+	struct route_vc_in vin = {
+		.class = h->class,
+		.injected = from_host || r->rewrite,
+		.vc1_now = (h->flags & LOOM_PKT_F_VC1) != 0,
+		.in_dim = from_host ? LOOM_VCT_PORT_DIM_NONE :
+			  route_port_cfg(v, in_port) & LOOM_VCT_PORT_DIM_MASK,
+		.out_dim = out_cfg & LOOM_VCT_PORT_DIM_MASK,
+		.start_vc1 = route_start_vc1(v, dst),
+		.dateline = (out_cfg & LOOM_VCT_PORT_DATELINE) != 0,
+	};
+
+	if (cfg->card_vcs || cfg->vcs < 4) {
+		route_drop(r, ROUTE_DROP_NO_ROUTE);
+		return;
+	}
+	r->val_dl = true;
+	r->vc1 = route_vc1(&vin);
+	r->vc = route_val_dl_vc(phase1, r->vc1);
+}
+
 /* ---- route computation of the cycle-level router -------------------------- */
 
 const char *route_drop_name(enum route_drop d)
@@ -579,6 +614,10 @@ void route_compute(const struct route_cfg *cfg, const struct route_view *v,
 	}
 	r->forward = true;
 	r->port = (uint8_t)d.port;
+	if (val != VAL_NONE && d.val_dl) {
+		route_val_torus(cfg, v, in_port, h, dst, &d, val == VAL_PHASE1, r);
+		return;
+	}
 	if (val != VAL_NONE) {
 		/* one VC set per phase: VC0 toward the intermediate, VC1 after */
 		r->vc1 = val == VAL_PHASE1;

@@ -64,6 +64,9 @@ struct router_decision {
 	unsigned int up_first;	/* W1 UP_FIRST: the up ports are up_first .. n_ports - 1 */
 	bool valiant;		/* injected packets route Valiant (W0_VALIANT) */
 	bool ugal;		/* ... or minimal, chosen by UGAL (W0_UGAL) */
+	bool val_dl;		/* ... each phase on its own dateline pair of
+				 * VCs (W0_VAL_DATELINES)
+				 */
 	unsigned int val_last;	/* W1 VAL_LAST: intermediates 0 .. val_last */
 };
 
@@ -317,6 +320,12 @@ struct route_result {
 	uint16_t dst_node;
 	uint8_t flags;
 	uint8_t ugal;
+	/*
+	 * Valiant on a torus (LOOM_RT_W0_VAL_DATELINES, generic VCs): vc is
+	 * 2 x phase + vc1, and the packet may take any free VC of its class
+	 * vc, vc + 4, ... (route_vc_step).
+	 */
+	bool val_dl;
 };
 
 enum { ROUTE_UGAL_NONE, ROUTE_UGAL_PENDING, ROUTE_UGAL_MIN, ROUTE_UGAL_VAL };
@@ -377,11 +386,13 @@ static inline void route_unpack_ext(uint8_t b, struct route_result *r)
 
 /*
  * And the adaptive up-route in 16 bits of their own: uproute [0],
- * up_first [8:1]; an OmniWAR route (never an up-route) keeps [15] set and
- * its min_mask in [7:0], a multicast route (neither) its mc_ports.
- * Unpack after route_unpack and route_unpack_ext.
+ * up_first [8:1], a Valiant route on a torus (val_dl, never an up-route)
+ * [14]; an OmniWAR route (none of these) keeps [15] set and its min_mask
+ * in [7:0], a multicast route (neither) its mc_ports.  Unpack after
+ * route_unpack and route_unpack_ext.
  */
 #define ROUTE_UP_OMNIWAR	0x8000u
+#define ROUTE_UP_VAL_DL		0x4000u
 
 static inline uint16_t route_pack_up(const struct route_result *r)
 {
@@ -389,13 +400,14 @@ static inline uint16_t route_pack_up(const struct route_result *r)
 		return r->mc_ports;
 	if (r->omniwar)
 		return (uint16_t)(ROUTE_UP_OMNIWAR | r->min_mask);
-	return (uint16_t)(r->uproute | r->up_first << 1);
+	return (uint16_t)(r->uproute | r->up_first << 1 | (r->val_dl ? ROUTE_UP_VAL_DL : 0));
 }
 
 static inline void route_unpack_up(uint16_t b, struct route_result *r)
 {
 	r->omniwar = false;
 	r->min_mask = 0;
+	r->val_dl = false;
 	if (r->mcast) {
 		r->mc_ports = b;
 		r->uproute = false;
@@ -414,6 +426,25 @@ static inline void route_unpack_up(uint16_t b, struct route_result *r)
 	}
 	r->uproute = b & 1;
 	r->up_first = (uint8_t)(b >> 1);
+	r->val_dl = (b & ROUTE_UP_VAL_DL) != 0;
+}
+
+/*
+ * The VCs a packet of route @r may take with generic VCs: r->vc, + step,
+ * ...; @vc_step is the router's (2: the dateline classes, 1 with one VC),
+ * @vcs its VCs.  An OmniWAR distance class is one VC, a Valiant route on
+ * a torus has four classes.
+ */
+static inline unsigned int route_vc_step(const struct route_result *r, unsigned int vc_step,
+					 unsigned int vcs)
+{
+	return r->omniwar ? vcs : r->val_dl ? 4 : vc_step;
+}
+
+/* The VC of Valiant phase @phase (0, 1) on a torus: its dateline pair. */
+static inline uint8_t route_val_dl_vc(unsigned int phase, bool vc1)
+{
+	return (uint8_t)(2 * phase + vc1);
 }
 
 /*

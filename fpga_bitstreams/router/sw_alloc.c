@@ -34,6 +34,7 @@ static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 	const struct fifo_meta *m;
 	struct route_result rt;
 	struct out_vc *ov;
+	unsigned int step;
 
 	if (fifo_empty(&iv->buf))
 		return false;
@@ -44,9 +45,10 @@ static bool sa_chain(struct router *r, unsigned int port, struct in_vc *iv)
 	route_unpack_ext(m->route_ext, &rt);
 	route_unpack_up(m->route_up, &rt);
 	ov = &r->out[iv->out_port].vc[iv->out_vc];
+	step = route_vc_step(&rt, r->vc_step, r->p.vcs);
 	/* no chaining past a multicast copy or a UGAL packet (it chooses at VA) */
 	if (rt.drop || rt.mcast || rt.ugal || rt.port != iv->out_port ||
-	    rt.vc % r->vc_step != iv->out_vc % r->vc_step ||
+	    rt.vc % step != iv->out_vc % step ||
 	    (rt.omniwar && rt.vc != iv->out_vc) ||
 	    rt.vc > iv->out_vc || !out_usable(r, iv->out_port))
 		return false;

@@ -10,7 +10,9 @@
  * has credits for the whole packet).  The input arbiter (ARB_VA_IN) picks
  * one request per input port.  With generic VCs (VC_MODEL 0) the VCs
  * form two classes, even (before a dateline) and odd (past one), and a
- * packet may take any free VC of its class (one VC: one class).
+ * packet may take any free VC of its class (one VC: one class); a Valiant
+ * route on a torus has four, VC mod 4 = 2 x phase + past a dateline
+ * (route_vc_step).
  *
  * Stage 2, per output VC: its arbiter (ARB_VA_OUT, over the input ports)
  * grants one of the requests that name it.  The input VC may use the
@@ -228,6 +230,12 @@ static void va_ugal(struct router *r, struct in_vc *iv)
 	}
 	rt->ugal = ROUTE_UGAL_VAL;
 	rt->port = (uint8_t)di.port;
+	if (rt->val_dl) {
+		/* phase 0 starts as injected: the intermediate's START_VC1 */
+		rt->vc1 = route_start_vc1(&r->view, data[5]);
+		rt->vc = route_val_dl_vc(0, rt->vc1);
+		return;
+	}
 	rt->vc1 = false;
 	rt->vc = r->rcfg.card_vcs ? (uint8_t)route_vc_of(data[1], false, false) : 0;
 }
@@ -250,7 +258,7 @@ static bool va_request(struct router *r, unsigned int port, unsigned int vc, str
 	o = rt->port;
 	q->vc = (uint8_t)vc;
 	/* OmniWAR's distance class is one VC, never any VC of a class */
-	step = rt->omniwar ? r->p.vcs : r->vc_step;
+	step = route_vc_step(rt, r->vc_step, r->p.vcs);
 	if (rt->omniwar) {
 		if (rt->counted && va_omniwar(r, rt, q))
 			return true;

@@ -204,6 +204,14 @@
  */
 #define LOOM_RT_W0_VALIANT		(1u << 11)
 #define LOOM_RT_W0_UGAL			(1u << 24)
+/* With LOOM_RT_W0_VALIANT, on a torus or ring: each phase takes its VC by
+ * the VC model's dateline rule (START_VC1, PORT_CFG DATELINE) on a pair of
+ * its own, phase 0 on VC0/VC1 and phase 1 on VC2/VC3, four VCs per class.
+ * Generic VCs (VC_MODEL 0) with at least 4 VCs only: the card's VC model
+ * has two deterministic VCs per class, and a router without the VCs drops
+ * packets toward such an entry (no route).
+ */
+#define LOOM_RT_W0_VAL_DATELINES	(1u << 30)
 /* OmniWAR (omni-dimensional weighted adaptive routing, HyperX): the
  * packet may leave by any minimal port of W1 ADAPT_PORTS (one per
  * unaligned dimension; the W0 port among them) or, while its distance

@@ -7,6 +7,10 @@
 #     measured packet delivered (none dropped or misdelivered)
 #   hyperx_hops SIZES TRACE: per --trace line of a HyperX (sizes SxSx...),
 #     the packet's hops and its minimal hops
+#   refused STATUS MESSAGE ARGS...: a tap test that the run exits STATUS
+#     with MESSAGE on stderr and nothing on stdout
+#   saturation KEY ARGS...: a saturation search, its figure in sat[KEY]
+#   sat_check NAME CONDITION: a tap test of an awk condition over sat[]
 build=${BUILD:-$top/build}
 sim=$build/tests/sim/loom-sim-asan
 [ -x "$sim" ] || sim=$build/bin/loom-sim
@@ -32,6 +36,51 @@ delivers() {
 	else
 		tap_diag "exit $r: $(cat "$tmp/err")"
 		tap_fail "$name: exit 0, result ok, nothing undelivered, dropped or misdelivered (got exit $r, $got)"
+	fi
+}
+
+# refused STATUS MESSAGE ARGS...: exit STATUS, MESSAGE (fixed string) on
+# stderr, stdout empty
+refused() {
+	local want=$1 msg=$2 r
+	shift 2
+	"$sim" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null
+	r=$?
+	if [ $r = "$want" ] && grep -qF -- "$msg" "$tmp/e" && [ ! -s "$tmp/o" ]; then
+		tap_ok "loom-sim ${*//"$tmp"\//}: exit $want, '$msg'"
+	else
+		tap_diag "exit $r; stdout: $(head -c 400 "$tmp/o"); stderr: $(cat "$tmp/e")"
+		tap_fail "loom-sim $*: exit $want, '$msg'"
+	fi
+}
+
+# saturation KEY ARGS...: the saturation throughput of 'loom-sim ARGS
+# --saturation' (the optimised build where there is one) in sat[KEY],
+# printed
+declare -A sat
+saturation() {
+	local key=$1 bin=$sim
+	shift
+	[ -x "$build/bin/loom-sim" ] && bin=$build/bin/loom-sim
+	"$bin" -j "$@" --saturation >"$tmp/sat.json" 2>"$tmp/err"
+	sat[$key]=$(sed -n 's/.*"saturation": *\([0-9.]*\).*/\1/p' "$tmp/sat.json")
+	[ -n "${sat[$key]}" ] || tap_diag "$key: $(cat "$tmp/err")"
+	tap_diag "$key: saturation ${sat[$key]:-none} flits/node/cycle"
+}
+
+# sat_check NAME CONDITION: a tap test that the awk CONDITION holds over
+# the figures of sat[], sat[dor-uniform] as dor_uniform (0 if missing);
+# all of them printed when it does not
+sat_check() {
+	local k args=() all=
+	for k in "${!sat[@]}"; do
+		args+=(-v "${k//-/_}=${sat[$k]:-0}")
+		all="$all ${k//-/_}=${sat[$k]:-none}"
+	done
+	if awk "${args[@]}" "BEGIN { exit !($2) }"; then
+		tap_ok "$1"
+	else
+		tap_fail "$1 (${all# })"
 	fi
 }
 

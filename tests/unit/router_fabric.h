@@ -379,6 +379,36 @@ static inline bool fab_run(struct fab *f, uint64_t max)
 }
 
 /*
+ * Step until every queued packet is delivered, @max cycles pass, or the
+ * fabric deadlocks: every router blocked (no event ahead, not quiescent)
+ * and every line idle for 100 cycles with no delivery.  True on deadlock.
+ */
+static inline bool fab_run_deadlock(struct fab *f, uint64_t max)
+{
+	unsigned int last = f->delivered;
+	uint64_t end = f->now + max, still = 0;
+
+	while (f->now < end && f->delivered < f->n_pkts) {
+		bool blocked = true;
+
+		fab_step(f);
+		for (unsigned int i = 0; i < f->n; i++)
+			if (router_next_event(f->r[i]) != ROUTER_NEVER || router_quiescent(f->r[i]))
+				blocked = false;
+		for (unsigned int i = 0; i < f->n_lines; i++)
+			if (chan_line_busy(&f->line[i].ab) || chan_line_busy(&f->line[i].ba))
+				blocked = false;
+		if (f->delivered != last || !blocked) {
+			last = f->delivered;
+			still = 0;
+		} else if (++still == 100) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * A single card (fab_single) whose network ports 0 and 1 form dimension 0,
  * port 0 stuck, and 8 requests from its host (node 2) to node 0, the last
  * 4 ordered: the setting of the weighted deroute tests.

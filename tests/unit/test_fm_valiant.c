@@ -4,9 +4,13 @@
  * and minimal tables (each phase follows them), deadlock-free with every
  * phase-0 route on VC0, every phase-1 route on VC1 and every turn at an
  * intermediate in the channel dependency graph; the programmed entries
- * carry W0_VALIANT (and W0_UGAL), the minimal hops and VAL_LAST; tori,
- * more than 256 nodes and logical ids beyond 255 are refused with the
- * reason.
+ * carry W0_VALIANT (and W0_UGAL), the minimal hops and VAL_LAST; more
+ * than 256 nodes and logical ids beyond 255 are refused with the reason.
+ * On tori and rings with four generic VCs each phase has its dateline
+ * pair (VCs 0/1, 2/3: more than two VCs of a channel in the graph, still
+ * acyclic; the entries carry W0_VAL_DATELINES); without datelines the
+ * graph has a cycle; the card's VC model and VCS=2 are refused with the
+ * limit.
  */
 #include <string.h>
 
@@ -21,7 +25,7 @@
 
 TAP_DEFINE;
 
-static void routed(const struct fm_engine *e, const char *shape)
+static void routed(const struct fm_engine *e, const char *shape, int generic_vcs)
 {
 	char err[256] = "";
 	struct fm_graph *g = graph_from_shape(shape, err, sizeof(err));
@@ -31,6 +35,7 @@ static void routed(const struct fm_engine *e, const char *shape)
 	long vc1 = 0, vc0 = 0;
 
 	engine_default_opts(&o);
+	o.generic_vcs = generic_vcs;
 	if (!g || verdict_run(e, g, &o, &v, err, sizeof(err))) {
 		tap_ok(0, "%s %s: routed (%s)", e->name, shape, err);
 		tap_ok(0, "%s %s: deadlock-free", e->name, shape);
@@ -46,11 +51,22 @@ static void routed(const struct fm_engine *e, const char *shape)
 			vc0++;
 			vc1++;
 		}
-	/* every cabled channel carries phase 0 (VC0) and phase 1 (VC1) */
-	tap_ok(verdict_acyclic(&v) && v.cdg.vertices == vc0 + vc1,
-	       "%s %s: deadlock-free with both phases (CDG %ld vertices, want %ld = cabled "
-	       "channels x 2 VCs; cycle of %d)", e->name, shape, v.cdg.vertices, vc0 + vc1,
-	       v.cdg.cycle_len);
+	/*
+	 * every cabled channel carries phase 0 (VC0) and phase 1 (VC1); on a
+	 * torus some channels each phase's dateline VC as well
+	 */
+	if (g->shape.kind == FM_SHAPE_TORUS)
+		tap_ok(verdict_acyclic(&v) && v.routes->val_datelines &&
+		       v.cdg.vertices > vc0 + vc1 && v.cdg.vertices <= 2 * (vc0 + vc1),
+		       "%s %s: deadlock-free with a dateline pair per phase (val_datelines %d, "
+		       "CDG %ld vertices, want more than %ld = cabled channels x 2 VCs and at most "
+		       "x 4; cycle of %d)", e->name, shape, v.routes->val_datelines,
+		       v.cdg.vertices, vc0 + vc1, v.cdg.cycle_len);
+	else
+		tap_ok(verdict_acyclic(&v) && v.cdg.vertices == vc0 + vc1,
+		       "%s %s: deadlock-free with both phases (CDG %ld vertices, want %ld = "
+		       "cabled channels x 2 VCs; cycle of %d)", e->name, shape, v.cdg.vertices,
+		       vc0 + vc1, v.cdg.cycle_len);
 	for (int n = 0; n < g->nodes; n++)
 		for (int d = 0; d < g->nodes; d++) {
 			struct fm_hop hops[256];
@@ -65,7 +81,8 @@ static void routed(const struct fm_engine *e, const char *shape)
 	graph_free(g);
 }
 
-static void refused(const struct fm_engine *e, const char *shape, const char *want)
+static void refused(const struct fm_engine *e, const char *shape, int generic_vcs,
+		    const char *want)
 {
 	char err[256] = "";
 	struct fm_graph *g = graph_from_shape(shape, err, sizeof(err));
@@ -73,6 +90,7 @@ static void refused(const struct fm_engine *e, const char *shape, const char *wa
 	struct fm_engine_opts o;
 
 	engine_default_opts(&o);
+	o.generic_vcs = generic_vcs;
 	if (g)
 		r = engine_run(e, g, &o, err, sizeof(err));
 	tap_ok(g && !r && strstr(err, want), "%s %s refused: \"%s\" (want \"%s\")", e->name,
@@ -118,14 +136,62 @@ static void programmed(void)
 	graph_free(g);
 }
 
+/*
+ * A torus without datelines: each phase's rings close a cycle, which the
+ * check finds; the torus entries carry VAL_DATELINES.
+ */
+static void torus_cycle_and_bits(void)
+{
+	char err[256] = "";
+	struct fm_graph *g = graph_from_shape("ring:6", err, sizeof(err));
+	struct fm_engine_opts o;
+	struct fm_verdict v;
+	struct fm_routes *r;
+	struct fm_card card[6];
+	uint32_t w0 = 0, w1 = 0;
+	int rc = -1;
+
+	engine_default_opts(&o);
+	o.generic_vcs = 4;
+	o.datelines = false;
+	if (g && !verdict_run(&fm_engine_valiant, g, &o, &v, err, sizeof(err))) {
+		tap_ok(!verdict_acyclic(&v) && v.cdg.cycle_len > 0 && !v.routes->val_datelines,
+		       "valiant ring:6 without datelines: a cycle of %d channels (want one)",
+		       v.cdg.cycle_len);
+		verdict_free(&v);
+	} else {
+		tap_ok(0, "valiant ring:6 without datelines routed (%s)", err);
+	}
+	o.datelines = true;
+	r = g ? engine_run(&fm_engine_ugal, g, &o, err, sizeof(err)) : NULL;
+	if (r) {
+		fm_test_cards(card, 6, 2, 64);
+		rc = fm_test_entry(card, 6, r, 1, 4, &w0, &w1, err, sizeof(err));
+	}
+	tap_ok(r && !rc && (w0 & LOOM_RT_W0_VALIANT) && (w0 & LOOM_RT_W0_UGAL) &&
+	       (w0 & LOOM_RT_W0_VAL_DATELINES) &&
+	       (w0 & LOOM_RT_W0_HOPS_MASK) >> LOOM_RT_W0_HOPS_SHIFT == 3,
+	       "ugal ring:6 entry 1 -> 4: W0 0x%08x (VALIANT, UGAL, VAL_DATELINES, 3 hops)%s%s",
+	       w0, r && !rc ? "" : ": ", r && !rc ? "" : err);
+	routes_free(r);
+	graph_free(g);
+}
+
 int main(void)
 {
-	tap_plan(13);
-	routed(&fm_engine_valiant, "mesh:4x4");
-	routed(&fm_engine_valiant, "hyperx:4x4");
-	routed(&fm_engine_ugal, "mesh:3x5");
-	refused(&fm_engine_valiant, "torus:4x4", "meshes and HyperX shapes only");
-	refused(&fm_engine_ugal, "mesh:16x17", "256 nodes at most");
+	tap_plan(26);
+	routed(&fm_engine_valiant, "mesh:4x4", 0);
+	routed(&fm_engine_valiant, "hyperx:4x4", 0);
+	routed(&fm_engine_ugal, "mesh:3x5", 0);
+	routed(&fm_engine_valiant, "torus:4x4", 4);
+	routed(&fm_engine_ugal, "ring:8", 4);
+	routed(&fm_engine_valiant, "torus:3x3x2", 8);
+	refused(&fm_engine_valiant, "torus:4x4", 0,
+		"needs 4 deterministic VCs per traffic class");
+	refused(&fm_engine_ugal, "ring:8", 2, "the routers have VCS=2: use --param VCS=4");
+	refused(&fm_engine_valiant, "fattree:4:2", 4, "meshes, HyperX shapes, tori and rings");
+	refused(&fm_engine_ugal, "mesh:16x17", 0, "256 nodes at most");
 	programmed();
+	torus_cycle_and_bits();
 	return tap_exit_status();
 }

@@ -24,8 +24,6 @@ static struct outcome ring(unsigned int vcs, bool dateline)
 {
 	struct router_params p;
 	struct outcome o = { 0 };
-	unsigned int last = 0;
-	uint64_t still = 0;
 	struct fab *f;
 
 	router_preset_xbar(&p, 3, vcs);
@@ -45,24 +43,7 @@ static struct outcome ring(unsigned int vcs, bool dateline)
 		for (unsigned int i = 0; i < RING; i++)
 			fab_send(f, i, (i + 3) % RING, 0, LOOM_CLASS_REQ, 256, 0);
 	o.sent = f->n_pkts;
-	while (f->now < 50000 && f->delivered < f->n_pkts) {
-		bool blocked = true;
-
-		fab_step(f);
-		for (unsigned int i = 0; i < RING; i++)
-			if (router_next_event(f->r[i]) != ROUTER_NEVER || router_quiescent(f->r[i]))
-				blocked = false;
-		for (unsigned int i = 0; i < f->n_lines; i++)
-			if (chan_line_busy(&f->line[i].ab) || chan_line_busy(&f->line[i].ba))
-				blocked = false;
-		if (f->delivered != last || !blocked) {
-			last = f->delivered;
-			still = 0;
-		} else if (++still == 100) {
-			o.deadlocked = true;
-			break;
-		}
-	}
+	o.deadlocked = fab_run_deadlock(f, 50000);
 	o.delivered = f->delivered;
 	o.cycle = f->now;
 	if (f->errors)

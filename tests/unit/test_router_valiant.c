@@ -10,6 +10,11 @@
  * a draw; a host may not set the phase flag; a UGAL entry leaves the
  * choice to VA, which weighs (occupancy + flits) x hops.  On a line of
  * four routers every packet arrives intact, some of them the long way.
+ * On a ring (LOOM_RT_W0_VAL_DATELINES, generic VCs) each phase takes its
+ * own dateline pair, phase 0 VC0/VC1 and phase 1 VC2/VC3, and a router
+ * without four generic VCs drops toward such entries; a ring of crossbar
+ * routers with wormhole VCs under tornado traffic delivers everything,
+ * where the same tables without the bit on one VC deadlock.
  */
 #include "router_fabric.h"
 #include "tap.h"
@@ -188,6 +193,152 @@ static void ugal(void)
 	       "route_ugal_pick: weights, tie minimal, an unusable port loses");
 }
 
+/*
+ * Router @i of a ring of @n: port 0 toward i + 1, port 1 toward i - 1,
+ * host 2, the shorter way (a tie +); entries Valiant with @flags.
+ */
+static void ring_table(uint32_t *rt, unsigned int i, unsigned int n, uint32_t flags)
+{
+	for (unsigned int d = 0; d < n; d++) {
+		unsigned int fwd = (d + n - i) % n, hops = fwd <= n / 2 ? fwd : n - fwd;
+
+		rt[2 * d] = router_entry_w0(d == i ? LOOM_RT_PORT_HOST : fwd <= n / 2 ? 0 : 1) |
+			    LOOM_RT_W0_VALIANT | flags | hops << LOOM_RT_W0_HOPS_SHIFT;
+		rt[2 * d + 1] = d | (n - 1) << LOOM_RT_W1_VAL_LAST_SHIFT;
+	}
+}
+
+/* Router @i's PORT_CFG on a ring of @n: dimension 0, the wrap-around channels datelines. */
+static void ring_port_cfg(uint32_t *cfg, unsigned int i, unsigned int n)
+{
+	cfg[0] = 0 | (i == n - 1 ? LOOM_VCT_PORT_DATELINE : 0);
+	cfg[1] = 0 | (i == 0 ? LOOM_VCT_PORT_DATELINE : 0);
+}
+
+/*
+ * The VCs on a ring of 4 with generic VCs: phase 0 through router 3's
+ * dateline, the switch at intermediate 1 (START_VC1 of destination 0
+ * set), phase 1 through router 0's dateline, injection; the card's VCs and
+ * two generic VCs drop; the route survives packing.
+ */
+static void torus_vcs(void)
+{
+	uint32_t rt[4][2 * NODES], cfg[4][LOOM_MAX_PORTS], start[4] = { 0, 1, 0, 0 };
+	struct route_view v[4];
+	struct route_cfg c;
+	struct route_result r0, r1, r2, ri, rc, r2v, u;
+	struct route_hdr h0 = hdr(1 << 8 | 2, LOOM_PKT_F_VAL_PHASE);
+	struct route_hdr h1 = hdr(1 << 8 | 0, LOOM_PKT_F_VAL_PHASE | LOOM_PKT_F_VC1);
+	struct route_hdr h2 = hdr(3, 0), hi = hdr(3, 0);
+	uint16_t lfsr = 0x1234, want = route_lfsr_next(0x1234);
+	unsigned int inter = route_val_draw(want, NODES - 1);
+	bool inj_ok;
+
+	for (unsigned int i = 0; i < 4; i++) {
+		ring_table(rt[i], i, 4, LOOM_RT_W0_VAL_DATELINES);
+		for (unsigned int k = 0; k < LOOM_MAX_PORTS; k++)
+			cfg[i][k] = LOOM_VCT_PORT_DIM_NONE;
+		ring_port_cfg(cfg[i], i, 4);
+		v[i] = (struct route_view){ .rt = rt[i], .rt_entries = NODES, .port_cfg = cfg[i],
+					    .start_vc1 = &start[i], .start_vc1_bits = 32 };
+	}
+	cfg_card(&c, &lfsr);
+	c.card_vcs = false;
+	c.vcs = 4;
+	/* router 3, from 2 (port 1) toward intermediate 1: + through the dateline */
+	route_compute(&c, &v[3], 1, 0, &h0, &r0);
+	/* router 1 is the intermediate: to 0 (-), as injected: START_VC1 */
+	route_compute(&c, &v[1], 1, 1, &h1, &r1);
+	/* router 0, from 1 (port 0) toward 3: - through router 0's dateline */
+	h2.flags = 0;
+	route_compute(&c, &v[0], 0, 2, &h2, &r2);
+	/* injection at router 2 toward 3 */
+	route_compute(&c, &v[2], 2, 0, &hi, &ri);
+	if (inter == 2)
+		inj_ok = !ri.rewrite && ri.port == 0 && ri.vc == 2 && ri.val_dl;
+	else
+		inj_ok = ri.rewrite && ri.dst_node == (inter << 8 | 3) && ri.vc == 0 &&
+			 ri.val_dl && ri.port == ((inter + 2) % 4 <= 2 ? 0 : 1);
+	tap_ok(!r0.drop && r0.val_dl && r0.port == 0 && r0.vc == 1 && r0.vc1 && !r1.drop &&
+	       r1.rewrite && r1.dst_node == 0 && r1.port == 1 && r1.vc == 3 && !r2.drop &&
+	       r2.port == 1 && r2.vc == 3 && r2.vc1 && inj_ok && lfsr == want,
+	       "ring, generic VCs: phase 0 past the dateline port %u vc %u (want 0, 1); switch "
+	       "at the intermediate dst %u port %u vc %u (want 0, 1, 3: START_VC1); phase 1 past "
+	       "the dateline port %u vc %u (want 1, 3); injection toward intermediate %u: "
+	       "rewrite %d dst 0x%04x port %u vc %u", r0.port, r0.vc, r1.dst_node, r1.port, r1.vc,
+	       r2.port, r2.vc, inter, ri.rewrite, ri.dst_node, ri.port, ri.vc);
+	/* the card's VC model, and two generic VCs: no VCs for it */
+	c.vcs = 2;
+	route_compute(&c, &v[3], 1, 0, &h0, &r2v);
+	cfg_card(&c, &lfsr);
+	route_compute(&c, &v[3], 1, LOOM_VC_REQ0, &h0, &rc);
+	tap_ok(r2v.drop == ROUTE_DROP_NO_ROUTE && rc.drop == ROUTE_DROP_NO_ROUTE,
+	       "ring: VCS=2 drops (%s), the card's VCs drop (%s), want no route",
+	       route_drop_name((enum route_drop)r2v.drop),
+	       route_drop_name((enum route_drop)rc.drop));
+	route_unpack(route_pack(&r0), &u);
+	route_unpack_ext(route_pack_ext(&r0), &u);
+	route_unpack_up(route_pack_up(&r0), &u);
+	tap_ok(u.val_dl && u.vc == 1 && route_vc_step(&u, 2, 8) == 4 &&
+	       route_vc_step(&r2v, 2, 8) == 2,
+	       "ring: the route packs with val_dl (%d, vc %u), its VCs step by %u (want 4)",
+	       u.val_dl, u.vc, route_vc_step(&u, 2, 8));
+}
+
+/*
+ * A ring of RING crossbar routers with a host port and @vcs wormhole VCs
+ * of 4 flits, every node sending long packets half way round (tornado):
+ * Valiant tables with @flags; delivered all, or deadlocked (every router
+ * blocked for 100 cycles with packets left).
+ */
+#define RING	6
+
+static bool ring_valiant(uint32_t flags, unsigned int vcs, unsigned int *delivered,
+			 unsigned int *sent)
+{
+	struct router_params p;
+	bool deadlocked;
+	struct fab *f;
+
+	router_preset_xbar(&p, 3, vcs);
+	p.host_ports = 1;	/* port 2: the host, whose packets draw intermediates */
+	p.wormhole_vcs = (1u << vcs) - 1;
+	p.buf_depth = 4;
+	f = fab_new(RING, &p);
+	for (unsigned int i = 0; i < RING; i++) {
+		fab_terminal(f, i, 2, i);
+		ring_table(f->rt[i], i, RING, flags);
+		ring_port_cfg(f->port_cfg[i], i, RING);
+		router_seed_lfsr(f->r[i], (uint16_t)(0x100 + i));
+		fab_link(f, i, 0, (i + 1) % RING, 1, 2);
+	}
+	for (unsigned int k = 0; k < 40; k++)
+		for (unsigned int i = 0; i < RING; i++)
+			fab_send(f, i, (i + RING / 2 - 1) % RING, 0, LOOM_CLASS_REQ, 256, 0);
+	deadlocked = fab_run_deadlock(f, 100000);
+	*delivered = f->delivered;
+	*sent = f->n_pkts;
+	if (f->errors)
+		tap_diag("fabric error: %s", f->err);
+	fab_free(f);
+	return deadlocked;
+}
+
+static void torus_fabric(void)
+{
+	unsigned int got, sent, got2, sent2;
+	bool dl = ring_valiant(LOOM_RT_W0_VAL_DATELINES, 4, &got, &sent);
+	bool dl2 = ring_valiant(0, 1, &got2, &sent2);
+
+	tap_ok(!dl && got == sent,
+	       "ring of %d, Valiant with a dateline pair per phase: %u of %u delivered, deadlock "
+	       "%s", RING, got, sent, dl ? "detected" : "none");
+	tap_ok(dl2 && got2 < sent2,
+	       "ring of %d, the same tables without VAL_DATELINES on one VC (no phase or "
+	       "dateline VCs): deadlock %s, %u of %u delivered", RING,
+	       dl2 ? "detected" : "not detected", got2, sent2);
+}
+
 /* A line of NODES routers with hosts; every host sends to every other. */
 static struct fab *line_fab(bool ugal)
 {
@@ -239,7 +390,7 @@ static void fabric(bool ugal, unsigned int per_pair, uint64_t gap)
 
 int main(void)
 {
-	tap_plan(7);
+	tap_plan(12);
 	injection();
 	phases();
 	refusals();
@@ -247,5 +398,7 @@ int main(void)
 	fabric(false, 20, 50);
 	/* UGAL detours only under load: back to back */
 	fabric(true, 60, 0);
+	torus_vcs();
+	torus_fabric();
 	return tap_exit_status();
 }

@@ -12,20 +12,6 @@ top=$(cd "$here/../.." && pwd)
 . "$here/../lib/usage_error.sh"
 . "$here/../lib/sim.sh"
 
-# refused STATUS MESSAGE ARGS...: exit STATUS, MESSAGE (fixed string) on stderr, stdout empty
-refused() {
-	local want=$1 msg=$2 r
-	shift 2
-	"$sim" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null
-	r=$?
-	if [ $r = "$want" ] && grep -qF -- "$msg" "$tmp/e" && [ ! -s "$tmp/o" ]; then
-		tap_ok "loom-sim ${*##"$tmp"/}: exit $want, '$msg'"
-	else
-		tap_diag "exit $r; stdout: $(head -c 400 "$tmp/o"); stderr: $(cat "$tmp/e")"
-		tap_fail "loom-sim $*: exit $want, '$msg'"
-	fi
-}
-
 printf '0:0 1:0\n1:1 x\n' >"$tmp/syntax.topo"
 printf '0:0 1:0\n1:1 2:0\n0:0 2:1\n' >"$tmp/dup.topo"
 printf '0:0 1:0\n1:9 0:1\n' >"$tmp/radix.topo"

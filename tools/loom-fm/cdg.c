@@ -3,8 +3,8 @@
  * loom-fm: the channel dependency graph check (check.h).  Vertices are
  * (channel, VC) = ((node, out port), VC); every route adds an edge from
  * each hop to the next.  An iterative depth-first search finds a cycle and
- * reports the vertices on it.  The VCs are FM_NUM_VCS, or OmniWAR's
- * distance classes.
+ * reports the vertices on it.  The VCs are FM_NUM_VCS, OmniWAR's
+ * distance classes, or Valiant's four on a torus.
  */
 #include "check.h"
 
@@ -37,7 +37,7 @@ static int cmp_u64(const void *a, const void *b)
 /* The VCs of the graph of @r's routes. */
 static int cdg_vcs(const struct fm_routes *r)
 {
-	return r->omniwar ? r->classes : FM_NUM_VCS;
+	return r->omniwar ? r->classes : r->val_datelines ? FM_VAL_DL_VCS : FM_NUM_VCS;
 }
 
 static uint32_t vid(const struct fm_graph *g, int vcs, int node, int port, int vc)
@@ -272,14 +272,18 @@ out:
  * VC0 (phase 0, from a source to an intermediate) and once on VC1 (phase
  * 1, from an intermediate to a destination, and UGAL's minimal routes),
  * and the turn from every last phase-0 hop into an intermediate to every
- * first phase-1 hop out of it.
+ * first phase-1 hop out of it.  On a torus (val_datelines) phase p takes
+ * VC 2p + the walk's VC (its datelines and start VCs), and the first
+ * phase-1 hop the start VC of its destination, as a packet injected at
+ * the intermediate.
  */
 static int collect_valiant(const struct fm_graph *g, const struct fm_routes *r,
 			   struct fm_cdg_edges *es, unsigned char *used)
 {
-	uint32_t nv = (uint32_t)(g->nodes * g->ports * FM_NUM_VCS);
+	int vcs = cdg_vcs(r);
+	uint32_t nv = (uint32_t)(g->nodes * g->ports * vcs);
 	struct fm_hop *hops = malloc((size_t)g->nodes * sizeof(*hops));
-	uint64_t *seen = edge_bitmap(g, FM_NUM_VCS);
+	uint64_t *seen = edge_bitmap(g, vcs);
 	unsigned char *last = malloc(nv);
 	int rc = -1;
 
@@ -292,18 +296,20 @@ static int collect_valiant(const struct fm_graph *g, const struct fm_routes *r,
 
 			for (int ph = 0; ph < 2; ph++)
 				for (int k = 0; k < n; k++) {
+					struct fm_hop at = hops[k];
 					struct fm_hop to = k + 1 < n ? hops[k + 1] : hops[k];
 					uint32_t v;
 
-					hops[k].vc = ph;
-					to.vc = ph;
-					v = vertex_id(g, FM_NUM_VCS, &hops[k]);
+					at.vc = r->val_datelines ? 2 * ph + at.vc : ph;
+					to.vc = r->val_datelines ? 2 * ph + to.vc : ph;
+					v = vertex_id(g, vcs, &at);
 					used[v] = 1;
-					if (k + 1 < n && add_edge_once(g, FM_NUM_VCS, es, seen, v, &to))
+					if (k + 1 < n && add_edge_once(g, vcs, es, seen, v, &to))
 						goto out;
 				}
 			if (n > 0)
-				last[cdg_vertex_id(g, hops[n - 1].node, hops[n - 1].port, 0)] = 1;
+				last[vid(g, vcs, hops[n - 1].node, hops[n - 1].port,
+					 r->val_datelines ? hops[n - 1].vc : 0)] = 1;
 		}
 		for (uint32_t v = 0; v < nv; v++) {
 			if (!last[v])
@@ -312,7 +318,9 @@ static int collect_valiant(const struct fm_graph *g, const struct fm_routes *r,
 				int p = d == i ? -1 : routes_port(r, i, d);
 				struct fm_hop to = { i, p, 1 };
 
-				if (p >= 0 && add_edge_once(g, FM_NUM_VCS, es, seen, v, &to))
+				if (p >= 0 && r->val_datelines)
+					to.vc = 2 + (r->uses_vcs && r->start_vc[i * r->nodes + d]);
+				if (p >= 0 && add_edge_once(g, vcs, es, seen, v, &to))
 					goto out;
 			}
 		}

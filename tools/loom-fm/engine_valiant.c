@@ -2,8 +2,8 @@
 /*
  * loom-fm engines "valiant" and "ugal": Valiant's randomised two-phase
  * routing, and UGAL (universal globally adaptive load-balanced routing,
- * source-adaptive between the minimal route and Valiant's), on meshes and
- * HyperX shapes.
+ * source-adaptive between the minimal route and Valiant's), on meshes,
+ * HyperX shapes, tori and rings.
  *
  * The tables are dimension order's; every forwarding entry is marked
  * LOOM_RT_W0_VALIANT (ugal: and LOOM_RT_W0_UGAL) with the minimal hops
@@ -15,8 +15,11 @@
  * Each phase is dimension order, which is acyclic on a mesh and a HyperX,
  * and the phases use different VCs in a fixed order: deadlock free (cdg.c
  * checks every phase-0 route, every phase-1 route and every turn from one
- * to the other).  A torus would need a dateline VC per phase, four VCs
- * per class where the card has two: refused.
+ * to the other).  On a torus each phase's rings need a dateline VC as
+ * well: the entries carry LOOM_RT_W0_VAL_DATELINES and each phase has a
+ * dateline pair of its own, four VCs per class (phase 0 VC0/VC1, phase 1
+ * VC2/VC3), which routers with generic VCs have and the card's VC model
+ * (two deterministic VCs per class) has not: refused there.
  */
 #include "engine.h"
 
@@ -29,15 +32,30 @@ static int valiant_setup(const struct fm_graph *g, const struct fm_engine_opts *
 	const struct fm_shape *s = &g->shape;
 	struct fm_hop *hops;
 
-	if (s->kind != FM_SHAPE_MESH && s->kind != FM_SHAPE_HYPERX) {
+	if (s->kind != FM_SHAPE_MESH && s->kind != FM_SHAPE_HYPERX && s->kind != FM_SHAPE_TORUS) {
 		snprintf(err, errlen,
-			 "engine %s routes meshes and HyperX shapes only (mesh:AxB, "
-			 "hyperx:S1xS2): each of its two phases takes one of the card's two VCs "
-			 "per class, so %s, whose rings need a dateline VC as well, would "
-			 "deadlock", name,
-			 s->kind == FM_SHAPE_TORUS ? "a torus" : s->kind == FM_SHAPE_NONE ?
-			 "a topology file (no coordinates for dimension order)" :
+			 "engine %s routes meshes, HyperX shapes, tori and rings only (mesh:AxB, "
+			 "hyperx:S1xS2, torus:AxB, ring:N): each of its phases is dimension order, "
+			 "which %s has not", name, s->kind == FM_SHAPE_NONE ?
+			 "a topology file (no coordinates)" :
 			 s->kind == FM_SHAPE_FATTREE ? "a fat tree" : "a dragonfly");
+		return -1;
+	}
+	if (s->kind == FM_SHAPE_TORUS && o->datelines && !o->generic_vcs) {
+		snprintf(err, errlen,
+			 "engine %s on %s needs %d deterministic VCs per traffic class (a "
+			 "dateline pair per phase: phase 0 on VC0/VC1, phase 1 on VC2/VC3), but "
+			 "the card's VC model has 2 (VC0, VC1; the adaptive VC is minimal): use "
+			 "routers with generic VCs (loom-sim --router xbar --param VCS=%d), or a "
+			 "mesh or HyperX", name, g->name, FM_VAL_DL_VCS, FM_VAL_DL_VCS);
+		return -1;
+	}
+	if (s->kind == FM_SHAPE_TORUS && o->datelines && o->generic_vcs < FM_VAL_DL_VCS) {
+		snprintf(err, errlen,
+			 "engine %s on %s needs %d VCs (a dateline pair per phase: phase 0 on "
+			 "VC0/VC1, phase 1 on VC2/VC3), but the routers have VCS=%d: use --param "
+			 "VCS=%d or more", name, g->name, FM_VAL_DL_VCS, o->generic_vcs,
+			 FM_VAL_DL_VCS);
 		return -1;
 	}
 	if (g->nodes > FM_VAL_MAX_LOGICAL + 1) {
@@ -55,6 +73,8 @@ static int valiant_setup(const struct fm_graph *g, const struct fm_engine_opts *
 		return -1;
 	}
 	r->valiant = true;
+	/* a torus with datelines: each phase on a dateline pair of its own */
+	r->val_datelines = s->kind == FM_SHAPE_TORUS && r->uses_vcs;
 	for (int n = 0; n < g->nodes; n++)
 		for (int dest = 0; dest < g->nodes; dest++) {
 			int stuck, k = routes_walk(g, r, n, dest, hops, &stuck);
@@ -84,14 +104,15 @@ static int ugal_compute(const struct fm_graph *g, const struct fm_engine_opts *o
 
 const struct fm_engine fm_engine_valiant = {
 	.name = "valiant",
-	.summary = "mesh, HyperX: Valiant, dimension order to a random intermediate\n"
-		   "           on VC0, then to the destination on VC1",
+	.summary = "mesh, HyperX, torus: Valiant, dimension order to a random\n"
+		   "           intermediate on VC0, then to the destination on VC1 (torus:\n"
+		   "           VC0/VC1, then VC2/VC3; generic VCs)",
 	.compute = valiant_compute,
 };
 
 const struct fm_engine fm_engine_ugal = {
 	.name = "ugal",
-	.summary = "mesh, HyperX: UGAL, per packet at the source minimal (VC1) or\n"
-		   "           Valiant by occupancy x hops",
+	.summary = "mesh, HyperX, torus: UGAL, per packet at the source minimal\n"
+		   "           (VC1) or Valiant by occupancy x hops",
 	.compute = ugal_compute,
 };

@@ -93,6 +93,7 @@ static int plan_card(const struct fm_card *card, const struct fm_routes *r, int 
 			 * host entry marks this node as an intermediate
 			 */
 			w0 |= LOOM_RT_W0_VALIANT | (r->ugal ? LOOM_RT_W0_UGAL : 0) |
+			      (r->val_datelines ? LOOM_RT_W0_VAL_DATELINES : 0) |
 			      ((uint32_t)r->hops_left[i * r->nodes + j] << LOOM_RT_W0_HOPS_SHIFT &
 			       LOOM_RT_W0_HOPS_MASK);
 			w1 |= max_logical << LOOM_RT_W1_VAL_LAST_SHIFT & LOOM_RT_W1_VAL_LAST_MASK;

@@ -61,19 +61,26 @@ struct fm_routes {
 	 */
 	unsigned char *up_first;
 	/*
-	 * Valiant (engines valiant and ugal, on meshes and HyperX): every
-	 * forwarding entry is programmed LOOM_RT_W0_VALIANT (and with ugal
-	 * LOOM_RT_W0_UGAL, hops_left giving the minimal hops): a packet goes
-	 * from its source to a random intermediate on VC0 by port[], then on
-	 * to its destination on VC1 by port[] (ugal: or minimal, on VC1).
+	 * Valiant (engines valiant and ugal, on meshes, HyperX and tori):
+	 * every forwarding entry is programmed LOOM_RT_W0_VALIANT (and with
+	 * ugal LOOM_RT_W0_UGAL, hops_left giving the minimal hops): a packet
+	 * goes from its source to a random intermediate on VC0 by port[],
+	 * then on to its destination on VC1 by port[] (ugal: or minimal, on
+	 * VC1).  val_datelines (a torus, LOOM_RT_W0_VAL_DATELINES): each
+	 * phase takes VC0 or VC1 of the walk (datelines, start_vc) within a
+	 * pair of its own, phase 0 VCs 0/1, phase 1 VCs 2/3 (FM_VAL_DL_VCS
+	 * in the channel dependency graph).
 	 */
 	bool valiant;
 	bool ugal;
+	bool val_datelines;
 };
 
 #define FM_NO_UPROUTE	0xff
 /* Valiant: the highest logical id (one byte of dst_node each way) */
 #define FM_VAL_MAX_LOGICAL	255
+/* Valiant on a torus: the VCs per class, a dateline pair per phase */
+#define FM_VAL_DL_VCS		4
 
 struct fm_hop {
 	int node, port, vc;		/* the channel (node, port) on VC vc */

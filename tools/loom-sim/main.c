@@ -16,6 +16,8 @@
 
 #include "../common/cli.h"
 #include "../common/parse_num.h"
+#include "card_links.h"
+#include "schedule.h"
 
 #ifdef LOOM_SIM_MPI
 #include <mpi.h>
@@ -36,6 +38,7 @@ static const char usage_text[] =
 "                [--allow-deadlock]\n"
 "                [--format text|csv|json] [-j]\n"
 "                [--channels] [--trace FILE] [--replay FILE]... [--no-skip]\n"
+"                [--links lines|card] [--inject-schedule FILE]\n"
 "                [--saturation]\n"
 "                [--progress] [--plot PREFIX]\n"
 "       loom-sim --bench\n"
@@ -50,7 +53,7 @@ static const char usage_text[] =
 "                     loom-fm topology file (default torus:4x4)\n"
 "  --engine E         loom-fm routing engine: dor, minhop, updown, dimwar and\n"
 "                     omniwar (HyperX), dragonfly, valiant and ugal (meshes,\n"
-"                     HyperX)\n"
+"                     HyperX; tori and rings with 4 generic VCs)\n"
 "                     (default dor for grids and HyperX,\n"
 "                     updown for fat trees and topology files, dragonfly)\n"
 "  --no-datelines     dor without datelines (a torus then can deadlock)\n"
@@ -69,6 +72,13 @@ static const char usage_text[] =
 "  --param NAME=V     a router parameter (router-model.rst), e.g. VCS=3,\n"
 "                     FLIT_BYTES=64, BUF_DEPTH=8; repeatable\n"
 "  --link-latency C   cycles per link (default 1)\n"
+"  --links L          lines (default: channel lines of --link-latency cycles)\n"
+"                     or card: the card's link units on every cable (frames,\n"
+"                     CRC, go-back-N, lanes, training); scheduled runs only\n"
+"  --inject-schedule FILE  inject the packets of FILE instead of a pattern, a\n"
+"                     line 'CYCLE NODE DST [FLITS [req|resp]]' each ('#'\n"
+"                     comments), through the card's host port; with --links\n"
+"                     card; measures every packet\n"
 "  --rt-entries N     routing entries of the simulated cards, at least the\n"
 "                     nodes (default: the nodes rounded up to 32; the card\n"
 "                     has 1024)\n"
@@ -134,6 +144,8 @@ struct cli {
 	bool warmup_set, cycles_set;
 	const char *traffic_opt;	/* the last option that shapes generated traffic */
 	const char *trace, *plot;
+	const char *schedule;		/* --inject-schedule FILE */
+	struct link_params card_link;	/* --links card: cfg.card_links */
 };
 
 static int usage_error(const char *fmt, const char *arg);
@@ -211,7 +223,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
 		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
 		O_TIES, O_VCASSIGN, O_RT_ENTRIES, O_VALIDATE, O_QUICK, O_PLOT, O_REQUESTS, O_RESPFLITS,
-		O_OUTSTANDING, O_RESPQUEUE, O_CLASSES, O_REPLAY, O_DEROUTES,
+		O_OUTSTANDING, O_RESPQUEUE, O_CLASSES, O_REPLAY, O_DEROUTES, O_LINKS, O_SCHEDULE,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
@@ -225,6 +237,8 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "router", required_argument, NULL, O_ROUTER },
 		{ "param", required_argument, NULL, O_PARAM },
 		{ "link-latency", required_argument, NULL, O_LINK },
+		{ "links", required_argument, NULL, O_LINKS },
+		{ "inject-schedule", required_argument, NULL, O_SCHEDULE },
 		{ "rt-entries", required_argument, NULL, O_RT_ENTRIES },
 		{ "pattern", required_argument, NULL, O_PATTERN },
 		{ "load", required_argument, NULL, O_LOAD },
@@ -313,6 +327,19 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			if (v > CHAN_LINE_MAX_LATENCY)
 				return usage_error("--link-latency %s: at most 256 cycles", optarg);
 			c->link_latency = (unsigned int)v;
+			break;
+		case O_LINKS:
+			if (!strcmp(optarg, "card")) {
+				sim_card_link_params(&a->card_link);
+				c->card_links = &a->card_link;
+			} else if (!strcmp(optarg, "lines")) {
+				c->card_links = NULL;
+			} else {
+				return usage_error("--links '%s': expected lines or card", optarg);
+			}
+			break;
+		case O_SCHEDULE:
+			a->schedule = optarg;
 			break;
 		case O_RT_ENTRIES:
 			if (parse_u64("--rt-entries", optarg, &v))
@@ -486,6 +513,19 @@ static int parse_args(int argc, char **argv, struct cli *a)
 	if (c->nreplay && a->traffic_opt)
 		return usage_error("--%s: with --replay the terminals send the recorded requests",
 				   a->traffic_opt);
+	if (a->schedule && (a->traffic_opt || c->nreplay))
+		return usage_error("--%s: with --inject-schedule the terminals send the scheduled "
+				   "packets", c->nreplay ? "replay" : a->traffic_opt);
+	if (a->schedule && (a->warmup_set || a->cycles_set))
+		return usage_error("--%s: a scheduled run measures every scheduled packet",
+				   a->warmup_set ? "warmup" : "cycles");
+	if (a->schedule && !c->card_links)
+		return usage_error("--inject-schedule %s: needs --links card (the packets enter "
+				   "through the card's host port, beside the card's links)",
+				   a->schedule);
+	if (c->card_links && !a->schedule)
+		return usage_error("%s: the card's links carry scheduled runs only; give "
+				   "--inject-schedule FILE", "--links card");
 	if (c->nreplay) {
 		/* the whole trace is the measurement, unless told otherwise */
 		if (!a->warmup_set)
@@ -790,10 +830,34 @@ static int trace_merge(char *buf, size_t len, FILE *out)
 #endif
 }
 
+/*
+ * --inject-schedule @path into the built run @s: its packets (*@inj, for
+ * the caller to free after the run), measured as generated ones, the
+ * offered load theirs.  0, or -1 with @err.
+ */
+static int schedule_set(struct sim *s, const char *path, struct sim_inject **inj, char *err,
+			size_t errlen)
+{
+	uint64_t flits = 0;
+	size_t n;
+
+	if (sim_schedule_read(path, s, inj, &n, err, errlen) ||
+	    sim_inject_set(s, *inj, n, err, errlen))
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		flits += (LOOM_PKT_HDR_SIZE + ((*inj)[k].hdr[2] | (*inj)[k].hdr[3] << 8) +
+			  s->params.flit_bytes - 1) / s->params.flit_bytes;
+	s->cfg.inject_measured = true;
+	s->cfg.pattern = "schedule";
+	s->cfg.load = (double)flits / ((double)s->cfg.measure * s->terminals);
+	return 0;
+}
+
 static int sim_main(int argc, char **argv)
 {
 	struct cli a = { .format = SIM_TEXT };
 	char err[2048], *cmd, *tbuf = NULL;
+	struct sim_inject *inj = NULL;
 	FILE *trace_out = NULL;
 	size_t tlen = 0;
 	struct sim s;
@@ -856,6 +920,12 @@ static int sim_main(int argc, char **argv)
 		sim_free(&s);
 		return 1;
 	}
+	if (a.schedule && schedule_set(&s, a.schedule, &inj, err, sizeof(err))) {
+		fprintf(stderr, "loom-sim: %s\n", err);
+		free(inj);
+		sim_free(&s);
+		return 1;
+	}
 	if (saved_stderr >= 0)
 		dup2(saved_stderr, STDERR_FILENO);
 	t0 = seconds_now();
@@ -863,6 +933,7 @@ static int sim_main(int argc, char **argv)
 		fprintf(stderr, "loom-sim: %s\n", err);
 		ranks_abort(&a.cfg);
 		sim_free(&s);
+		free(inj);
 		return 1;
 	}
 	t1 = seconds_now();
@@ -882,6 +953,7 @@ static int sim_main(int argc, char **argv)
 		}
 	}
 	sim_free(&s);
+	free(inj);
 	if (trace_out || (a.cfg.dist && a.trace)) {
 		fclose(a.cfg.trace);
 		if (trace_merge(tbuf, tlen, trace_out))

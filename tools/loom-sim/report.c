@@ -74,10 +74,16 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 		fprintf(out, " (%d terminals, %d switches)", s->terminals, s->nodes - s->terminals);
 	fprintf(out, ", %d network ports each, engine %s\n", s->ports, s->engine_name);
 	fprintf(out, "router     %s (%s, %u VCs, %u-byte flits, %u-flit buffers, %u cycles "
-		"zero-load, %u routing entries); links %u cycles\n", s->cfg.router, org_name(p),
-		p->vcs, p->flit_bytes, p->buf_depth, router_zero_load_latency(p), s->rt_entries,
-		s->cfg.link_latency);
-	if (s->replay)
+		"zero-load, %u routing entries); ", s->cfg.router, org_name(p), p->vcs,
+		p->flit_bytes, p->buf_depth, router_zero_load_latency(p), s->rt_entries);
+	if (s->cfg.card_links)
+		fprintf(out, "the card's links\n");
+	else
+		fprintf(out, "links %u cycles\n", s->cfg.link_latency);
+	if (s->inj)
+		fprintf(out, "traffic    schedule of %zu packets, %.4g flits/node/cycle offered, ",
+			s->n_inj, s->cfg.load);
+	else if (s->replay)
 		fprintf(out, "traffic    replay of %d trace files, %llu requests (open loop), ",
 			s->cfg.nreplay, (unsigned long long)replay_requests(s));
 	else if (s->cfg.burst_on > 0)
@@ -86,7 +92,9 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 	else
 		fprintf(out, "traffic    %s, Bernoulli %.4g flits/node/cycle, ", s->cfg.pattern,
 			s->cfg.load);
-	if (s->replay) {
+	if (s->inj) {
+		fprintf(out, "sizes as scheduled\n");
+	} else if (s->replay) {
 		fprintf(out, "sizes as recorded\n");
 	} else if (s->cfg.n_sizes) {
 		fprintf(out, "packets of");

@@ -121,6 +121,13 @@ struct sim_config {
 			  bool ejected);
 	void *packet_opaque;
 	/*
+	 * Scheduled packets carry their scheduled cycle in header bytes
+	 * 32..39, as generated ones their creation (--inject-schedule,
+	 * schedule.h): their latency, hops, flits and --trace lines are
+	 * measured as a generated packet's.
+	 */
+	bool inject_measured;
+	/*
 	 * Scheduled runs: another implementation of the router clocked instead
 	 * of the model (the Verilated RTL), or NULL.  The model's routers then
 	 * only hold the wires: cycle() reads router @node's inputs of this

@@ -365,16 +365,36 @@ static const char *type_name(uint8_t type)
 	}
 }
 
-static void delivered(struct sim *s, int i, const uint8_t *h, uint64_t t)
+/* The --trace line of a packet delivered at node @i in cycle @t. */
+static void trace_delivery(const struct sim *s, int i, const uint8_t *h, uint64_t t)
 {
-	uint64_t created = get64(h + 32), lat = t - created;
-	unsigned int hops = h[7], fb = s->params.flit_bytes;
+	uint64_t created = get64(h + 32);
+	unsigned int fb = s->params.flit_bytes;
 
 	if (s->cfg.trace)
 		fprintf(s->cfg.trace, "%u %d %llu %llu %u %llu %u %s\n", get16(h + 8), i,
-			(unsigned long long)created, (unsigned long long)t, hops,
-			(unsigned long long)lat, (LOOM_PKT_HDR_SIZE + get16(h + 2) + fb - 1) / fb,
-			type_name(h[0]));
+			(unsigned long long)created, (unsigned long long)t, h[7],
+			(unsigned long long)(t - created),
+			(LOOM_PKT_HDR_SIZE + get16(h + 2) + fb - 1) / fb, type_name(h[0]));
+}
+
+/* A measured packet's latency (created in bytes 32..39) and hops. */
+static void measure_delivery(struct sim *s, const uint8_t *h, uint64_t t)
+{
+	uint64_t lat = t - get64(h + 32);
+	unsigned int hops = h[7];
+
+	s->st.hops_sum += hops;
+	record(&s->st.all, lat);
+	record(&s->st.by_hops[hops <= SIM_MAX_HOPS ? hops : SIM_MAX_HOPS], lat);
+	s->st.hist[lat < SIM_HIST_BINS ? lat : SIM_HIST_BINS - 1]++;
+}
+
+static void delivered(struct sim *s, int i, const uint8_t *h, uint64_t t)
+{
+	uint64_t created = get64(h + 32);
+
+	trace_delivery(s, i, h, t);
 	if (sim_is_request(h[0]))
 		answer(s, &s->term[i], h, t);
 	else if (sim_is_response(h[0]))
@@ -387,10 +407,7 @@ static void delivered(struct sim *s, int i, const uint8_t *h, uint64_t t)
 	if (!in_window(s, created))
 		return;
 	s->st.measured_done++;
-	s->st.hops_sum += hops;
-	record(&s->st.all, lat);
-	record(&s->st.by_hops[hops <= SIM_MAX_HOPS ? hops : SIM_MAX_HOPS], lat);
-	s->st.hist[lat < SIM_HIST_BINS ? lat : SIM_HIST_BINS - 1]++;
+	measure_delivery(s, h, t);
 }
 
 static void sink_flit(struct sim *s, int i, struct sim_term *T, const struct flit *f, uint64_t t)
@@ -706,11 +723,17 @@ static void inject_edge(struct sim *s, int i, const struct flit *in, const uint8
 			memcpy(T->rx_hdr[v] + off, in->data,
 			       LOOM_PKT_HDR_SIZE - off < fb ? LOOM_PKT_HDR_SIZE - off : fb);
 		T->rx_flits[v]++;
+		if (s->cfg.inject_measured && in_window(s, t))
+			s->st.delivered_flits++;
 		if (in->tail) {
 			J->back.credits[v] = (uint8_t)(J->back.credits[v] + T->rx_flits[v]);
 			T->rx_flits[v] = 0;
 			if (s->cfg.packet_fn)
 				s->cfg.packet_fn(s->cfg.packet_opaque, i, T->rx_hdr[v], t, true);
+			if (s->cfg.inject_measured) {
+				trace_delivery(s, i, T->rx_hdr[v], t);
+				measure_delivery(s, T->rx_hdr[v], t);
+			}
 			s->st.total_delivered++;
 			s->st.measured_done++;
 			s->in_network--;
