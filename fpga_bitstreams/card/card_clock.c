@@ -147,6 +147,8 @@ static void card_port_events(struct card *c)
 
 /* ---- the clock ------------------------------------------------------------ */
 
+_Static_assert(CHAN_VCS_MAX == 8, "card_step reads a wire's credits as one word");
+
 void card_step(struct card *c)
 {
 	struct router *r = c->router;
@@ -160,10 +162,14 @@ void card_step(struct card *c)
 		struct chan *ro = router_out(r, p), *ri = router_in(r, p);
 		struct link_unit *l = &c->port[p].link;
 
-		lin[p].flit = ro->fwd;
+		/* the link reads a flit's fields only when it is valid */
+		lin[p].flit.valid = ro->fwd.valid;
+		if (ro->fwd.valid) {
+			lin[p].flit = ro->fwd;
+			if (ro->fwd.head)
+				card_count_out(c, p, &ro->fwd);
+		}
 		lin[p].back = ri->back;
-		if (ro->fwd.valid && ro->fwd.head)
-			card_count_out(c, p, &ro->fwd);
 		ri->fwd = l->out.flit;
 		if (ri->fwd.valid && ri->fwd.head)
 			card_ingress(c, p, &ri->fwd);
@@ -176,8 +182,21 @@ void card_step(struct card *c)
 
 	/* the edge */
 	router_cycle(r);
-	for (unsigned int p = 0; p < c->n_ports; p++)
-		link_unit_step(&c->port[p].link, &lin[p]);
+	for (unsigned int p = 0; p < c->n_ports; p++) {
+		struct link_unit *l = &c->port[p].link;
+		uint64_t cr;
+
+		/*
+		 * A link unit given nothing (no flit, no credits) with nothing
+		 * due at this edge skips it, exactly as card_skip_to() skips
+		 * an idle card's units.
+		 */
+		memcpy(&cr, lin[p].back.credits, sizeof(cr));
+		if (!lin[p].flit.valid && !cr && link_unit_next_event(l) > l->now)
+			link_unit_skip(l, l->now + 1);
+		else
+			link_unit_step(l, &lin[p]);
+	}
 	hostport_step(&c->hp, c, &hin, hcred);
 	c->now++;
 

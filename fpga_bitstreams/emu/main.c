@@ -881,8 +881,10 @@ static bool run_busy(uint64_t limit)
 	struct card *c = &emu.card;
 
 	for (unsigned int i = 0; i < RUN_STEPS; i++) {
-		if (card_next_event(c) > c->now || c->now >= limit)
-			return card_next_event(c) <= c->now;
+		uint64_t next = card_next_event(c);	/* it reads the blocks: once per edge */
+
+		if (next > c->now || c->now >= limit)
+			return next <= c->now;
 		step_once();
 		if (!(c->now % PUBLISH_STEPS))
 			card_publish(c);

@@ -24,6 +24,7 @@
  * Build and run: make -C fpga_bitstreams bench && build/bin/loom-card-bench
  */
 #include "fabric.h"
+#include "lockstep.h"
 #include "proc_rss.h"
 #include "tap.h"
 
@@ -31,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 TAP_DEFINE;
@@ -240,7 +242,98 @@ static int memory(void)
 	return kib > 0 ? 0 : -1;
 }
 
-int main(void)
+/* ---- zero load: one packet in flight ------------------------------------ */
+
+#define ZERO_PUTS	2000
+#define ZERO_CTX	3
+#define ZERO_SEG	(1u << 16)
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One 8-byte put from card 0 to card 1 with its completion; false if it failed. */
+__attribute__((noinline)) static bool zero_put(struct lockstep *ls, struct fh_ctx *ctx,
+					       uint32_t tag)
+{
+	struct loom_cmd put = {
+		.opcode = LOOM_OP_PUT, .flags = LOOM_CMD_F_SIGNAL,
+		.dst_ctx = ZERO_CTX, .dst_node = 1, .tag = tag,
+		.local_off = 0, .remote_off = 4096, .length = 8, .key = KEY1,
+	};
+	struct loom_cqe e;
+
+	if (!fh_submit(ctx, &put))
+		return false;
+	while (fh_poll_cqe(ctx, &e) != 1) {
+		uint64_t next = ls_next_event(ls);
+
+		if (next == UINT64_MAX)
+			return false;
+		/* over the idle cycles to the next edge, then that edge */
+		ls_run(ls, next > ls->cycle ? next - ls->cycle : 1, false);
+	}
+	return e.status == LOOM_CQE_ST_OK && e.tag == tag;
+}
+
+static int zero_load(void)
+{
+	struct lockstep *ls = calloc(1, sizeof(*ls));
+	struct fh_ctx ctx[2];
+	char err[256];
+	uint64_t c0, s0;
+	double t0, t;
+	int rc = -1;
+
+	if (!ls)
+		return -1;
+	if (ls_init(ls, 2, 2, 4u << 20, NULL, err, sizeof(err)) ||
+	    ls_cable(ls, 0, 0, 1, 1, 1, err, sizeof(err))) {
+		fprintf(stderr, "loom-card-bench: zero load: %s\n", err);
+		goto out;
+	}
+	card_set_route(&ls->c[0]->card, 1, 0);
+	card_set_route(&ls->c[1]->card, 0, 1);
+	if (!ls_train(ls, 1000000)) {
+		fprintf(stderr, "loom-card-bench: zero load: the link did not train\n");
+		goto out;
+	}
+	for (unsigned int i = 0; i < 2; i++)
+		if (fh_ctx_create(&ls->c[i]->fh, &ctx[i], ZERO_CTX, KEY1, 8, 9, ZERO_SEG) !=
+		    LOOM_ADMIN_E_OK) {
+			fprintf(stderr, "loom-card-bench: zero load: card %u: context enable failed\n", i);
+			goto out;
+		}
+	/* one to warm up, then the measured ones */
+	if (!zero_put(ls, &ctx[0], 0))
+		goto failed;
+	c0 = ls->cycle;
+	s0 = ls->steps;
+	t0 = cpu_now();
+	for (uint32_t k = 1; k <= ZERO_PUTS; k++)
+		if (!zero_put(ls, &ctx[0], k))
+			goto failed;
+	t = cpu_now() - t0;
+	printf("zero load, 2 cards in one process (lockstep), 1 cable, one 8-byte put with completion at a time:\n");
+	printf("  %u puts: %.1f cycles per put, %.1f edges stepped per put (each steps both cards; the other cycles skipped), %.2f us CPU per put, %.0f ns per edge\n",
+	       ZERO_PUTS, (double)(ls->cycle - c0) / ZERO_PUTS, (double)(ls->steps - s0) / ZERO_PUTS,
+	       t / ZERO_PUTS * 1e6, t / (double)(ls->steps - s0) * 1e9);
+	fflush(stdout);
+	rc = 0;
+	goto out;
+failed:
+	fprintf(stderr, "loom-card-bench: zero load: a put did not complete OK\n");
+out:
+	ls_free(ls);
+	free(ls);
+	return rc;
+}
+
+int main(int argc, char **argv)
 {
 	static const struct run_cfg runs[] = {
 		{ "card defaults", "8", "64", 1, 1u << 18 },
@@ -248,6 +341,13 @@ int main(void)
 	};
 	int rc = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "zero"))
+		return zero_load() ? 1 : 0;
+	if (argc > 1) {
+		fprintf(stderr, "usage: loom-card-bench [zero]\n");
+		return 2;
+	}
+	rc |= zero_load();
 	if (!getenv("LOOM_CARD")) {
 		/* the optimised loom-card beside this program ($(BUILD)/bin) */
 		char self[512], *slash;
