@@ -8,9 +8,9 @@
 #   make fuzz     the long run of the interface fuzzer (100000 calls); TAP
 #   make check-hostile  loom.ko against a hostile card for several minutes
 #   make check-cluster  the lab campaigns too long for check: 16 hosts, the 4-host cluster, MPI on loom
-#   make check-rtl  the router RTL in the VM lab: cards that run the Verilated
-#                 router (loom-card --router rtl) move data and complete
-#                 barriers (tests/rtl; its Verilator build is cached by content)
+#   make check-rtl  only the router RTL in the VM lab (part of check): cards
+#                 that run the Verilated router (loom-card --router rtl) move
+#                 data and complete barriers
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make bench    every benchmark on a 2-host lab with the floors measured in
 #                 the same run: tables, goal ratios, CSV, JSON and plots into
@@ -94,11 +94,10 @@ check-hostile: deps
 	@HOSTILE_SEEDS="$${HOSTILE_SEEDS:-11 12 13 14 15 16 17 18}" \
 	 HOSTILE_SECONDS="$${HOSTILE_SECONDS:-30}" $(TOP)/tests/vm/kmod/test_hostile.sh
 
-# the plugin's cold build takes minutes of CPU, too many for 'check'
 check-rtl: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@$(MAKE) --no-print-directory -C fpga_bitstreams rtl-card
-	@$(TOP)/tests/run-tests rtl
+	@$(TOP)/tests/vm/test_rtl_lab.sh
 
 check-cluster: deps
 	@$(MAKE) --no-print-directory all

@@ -8,7 +8,8 @@
 # card logs stay clean.  First, without VMs, loom-card's refusals: a
 # missing plugin (naming the make target), a card configuration the build
 # was not made for (naming the parameter, its value and the build's), a
-# routing entry beyond the RTL's table.  Run by 'make check-rtl'.
+# routing entry beyond the RTL's table.  Part of make check (the plugin is
+# built by make tests); alone: make check-rtl.
 here=$(dirname "$0")
 . "$here/../lib/tap.sh"
 . "$here/../lib/lab.sh"
