@@ -58,7 +58,11 @@ rc=$?
 grep -q "routing entry 100 is valid, but the Verilated router holds 64 entries" "$out/card.err" &&
 	[ $rc = 2 ] || { bad=1; tap_diag "--route 100=1: exit $rc: $(cat "$out/card.err")"; }
 [ -e "$out/ivs.sock" ] && { bad=1; tap_diag "a refused loom-card left its socket"; }
-tap_check "loom-card refuses --router rtl for 4 ports, for 4 packets a VC and for node 100, naming the parameter, both values and the build" [ $bad = 0 ]
+"$LOOM_LAB" start --dir "$out/lab" --router verilog >"$out/lab.err" 2>&1
+rc=$?
+grep -q -- "--router verilog: expected model .* or rtl" "$out/lab.err" && [ $rc = 2 ] || {
+	bad=1; tap_diag "loom-lab start --router verilog: exit $rc: $(cat "$out/lab.err")"; }
+tap_check "loom-card refuses --router rtl for 4 ports, for 4 packets a VC and for node 100, naming the parameter, both values and the build; loom-lab refuses --router verilog" [ $bad = 0 ]
 
 lab_start_test "lab with 2 hosts whose cards run the Verilated router starts" --hosts 2 --router rtl
 
