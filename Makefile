@@ -8,6 +8,9 @@
 #   make fuzz     the long run of the interface fuzzer (100000 calls); TAP
 #   make check-hostile  loom.ko against a hostile card for several minutes
 #   make check-cluster  the lab campaigns too long for check: 16 hosts, the 4-host cluster, MPI on loom
+#   make check-rtl  only the router RTL in the VM lab (part of check): cards
+#                 that run the Verilated router (loom-card --router rtl) move
+#                 data and complete barriers
 #   make demo     the main job: a multi-host VM lab moves data and verifies it
 #   make bench    every benchmark on a 2-host lab with the floors measured in
 #                 the same run: tables, goal ratios, CSV, JSON and plots into
@@ -91,6 +94,11 @@ check-hostile: deps
 	@HOSTILE_SEEDS="$${HOSTILE_SEEDS:-11 12 13 14 15 16 17 18}" \
 	 HOSTILE_SECONDS="$${HOSTILE_SECONDS:-30}" $(TOP)/tests/vm/kmod/test_hostile.sh
 
+check-rtl: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@$(MAKE) --no-print-directory -C fpga_bitstreams rtl-card
+	@$(TOP)/tests/vm/test_rtl_lab.sh
+
 check-cluster: deps
 	@$(MAKE) --no-print-directory all
 	@LOOM_TEST_TIMEOUT=$${LOOM_TEST_TIMEOUT:-2400} $(TOP)/tests/run-tests cluster
@@ -162,4 +170,4 @@ clean:
 	for d in $(USER_PARTS) kmod Documentation; do $(MAKE) -C $$d clean; done
 	rm -rf $(BUILD)
 
-.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-hostile check-cluster demo bench fuzz sim-bench validate install deb clean
+.PHONY: all deps userspace module man docs tests vm-tests check check-debug check-hostile check-cluster check-rtl demo bench fuzz sim-bench validate install deb clean

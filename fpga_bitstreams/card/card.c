@@ -5,6 +5,7 @@
  * and the packet paths between the blocks.  The clock is card_clock.c.
  */
 #include "card.h"
+#include "card_router.h"
 #include "admin.h"
 #include "mcast.h"
 #include "perf.h"
@@ -190,12 +191,14 @@ static bool card_init_router(struct card *c, char *err, size_t errlen)
 	c->router = router_new(&c->p.router, &c->view, err, errlen);
 	if (!c->router)
 		return false;
+	if (c->p.rtl_plugin && !card_router_open_rtl(c, c->p.rtl_plugin, err, errlen))
+		return false;
 	c->host_port = c->p.router.ports - 1;
 	for (unsigned int v = 0; v < c->p.router.vcs; v++)
-		router_set_out_depth(c->router, c->host_port, v, c->p.router.buf_depth);
+		card_router_set_out_depth(c, c->host_port, v, c->p.router.buf_depth);
 	/* ports are down until their links train */
 	for (unsigned int p = 0; p + 1 < c->p.router.ports; p++)
-		router_set_port_up(c->router, p, false);
+		card_router_set_port_up(c, p, false);
 	return true;
 }
 
@@ -249,6 +252,7 @@ void card_free(struct card *c)
 	for (unsigned int i = 0; i < c->n_ports; i++)
 		netport_free(&c->port[i]);
 	hostport_free(&c->hp);
+	card_router_close_rtl(c);
 	router_free(c->router);
 	c->router = NULL;
 }
@@ -333,14 +337,14 @@ static void card_apply_registers(struct card *c)
 
 	if (c->resets_seen != c->resets) {
 		c->resets_seen = c->resets;
-		router_clear_dead(c->router);
+		card_router_clear_dead(c);
 	}
 	if (fp != c->fp_timeout_ms) {
 		uint64_t cycles = card_ms_cycles(c, fp);
 
 		c->fp_timeout_ms = fp;
 		/* the timer's register holds 31 bits of cycles */
-		router_set_fp_timeout(c->router, cycles > 0x7fffffffu ? 0x7fffffffu : (uint32_t)cycles);
+		card_router_set_fp_timeout(c, cycles > 0x7fffffffu ? 0x7fffffffu : (uint32_t)cycles);
 	}
 	if (thr != c->lane_threshold || win != c->lane_window_ms) {
 		c->lane_threshold = thr;
@@ -354,10 +358,11 @@ static void card_apply_registers(struct card *c)
 		if (dis == !!(c->disabled & (1u << p)))
 			continue;
 		c->disabled ^= 1u << p;
-		router_set_port_disabled(c->router, p, dis);
+		card_router_set_port_disabled(c, p, dis);
 		card_log(c, "port %u: %s by CTRL.DISABLE", p, dis ? "disabled" : "enabled");
 		card_port_status(c, p, LOOM_PORT_ST_DISABLED, dis ? LOOM_PORT_ST_DISABLED : 0);
 	}
+	card_router_sync(c);
 }
 
 void card_service(struct card *c)

@@ -92,6 +92,7 @@
 #define CARD_BSU_AREA		(CARD_DB_AREA + CARD_N_CTX * LOOM_DB_PAGE_SIZE)	/* 0x50000 */
 #define CARD_REGS_MIN		(CARD_BSU_AREA + LOOM_BSU_COUNT * LOOM_BSU_PAGE_SIZE)
 
+struct card_rtl;
 struct hostile;
 struct router;
 
@@ -106,6 +107,8 @@ struct card_params {
 	uint32_t op_timeout_ms;		/* an operation without any answer this long fails */
 	struct router_params router;	/* PORTS = n_ports + 1 (the host port) */
 	struct link_params link;	/* FLIT_BYTES, VCS, BUF_DEPTH follow the router */
+	/* the router's RTL plugin (card_router.h), NULL: the C model */
+	const char *rtl_plugin;
 };
 
 /*
@@ -161,8 +164,9 @@ struct card {
 	struct mr_table mr;	/* registered memory regions */
 	struct strict_regs strict;	/* --strict-registers: access checking */
 	struct hostile *hostile;	/* its hostile mode (hostile.h), or NULL */
-	/* the router block */
+	/* the router block (card_router.h) */
 	struct router *router;
+	struct card_rtl *rtl;	/* --router rtl: the Verilated router on its wires */
 	struct route_view view;	/* its tables: the ROUTER and VCT registers */
 	unsigned int host_port;	/* router port of the host port (= n_ports) */
 	bool drop_held;		/* a drop event waits for response room */

@@ -5,6 +5,7 @@
  * counters that watch the router's port wires, and idle skipping.
  */
 #include "card.h"
+#include "card_router.h"
 #include "rma_target.h"
 #include "router/router.h"
 
@@ -107,7 +108,7 @@ static void card_drops(struct card *c)
 {
 	for (;;) {
 		if (!c->drop_held) {
-			if (!router_drop_pop(c->router, &c->drop))
+			if (!card_router_drop_pop(c, &c->drop))
 				return;
 			c->drop_held = true;
 		}
@@ -127,16 +128,16 @@ static void card_drops(struct card *c)
  */
 static void card_port_events(struct card *c)
 {
-	uint64_t ev = router_take_port_events(c->router);
+	uint64_t ev = card_router_take_port_events(c);
 
 	for (unsigned int p = 0; ev && p < c->n_ports; p++, ev >>= 1) {
-		if (!(ev & 1) || !router_port_dead(c->router, p))
+		if (!(ev & 1) || !card_router_port_dead(c, p))
 			continue;
 		if (c->peer_heard && !c->peer_heard(c->peer_opaque, p)) {
 			if (!c->fp_deferred++)
 				card_log(c, "port %u: no progress for %u ms, but the neighbour is silent (starved, not stuck?): verdict deferred",
 					 p, c->fp_timeout_ms);
-			router_clear_port_dead(c->router, p);
+			card_router_clear_port_dead(c, p);
 			continue;
 		}
 		card_log(c, "port %u: a VC made no progress for %u ms with packets waiting: port declared dead",
@@ -181,7 +182,7 @@ void card_step(struct card *c)
 	ho->back = c->hp.back;
 
 	/* the edge */
-	router_cycle(r);
+	card_router_cycle(c);
 	for (unsigned int p = 0; p < c->n_ports; p++) {
 		struct link_unit *l = &c->port[p].link;
 		uint64_t cr;
@@ -215,7 +216,7 @@ void card_step(struct card *c)
 
 uint64_t card_next_event(const struct card *c)
 {
-	uint64_t next = router_next_event(c->router);
+	uint64_t next = card_router_next_event(c);
 
 	if (c->hif_wake || c->more_work || hostport_busy(&c->hp) ||
 	    (c->drop_held && hostport_room(&c->hp, LOOM_CLASS_RESP)))
@@ -236,7 +237,7 @@ void card_skip_to(struct card *c, uint64_t cycle)
 {
 	if (cycle <= c->now)
 		return;
-	if (!router_skip_to(c->router, cycle))
+	if (!card_router_skip_to(c, cycle))
 		card_log(c, "clock: router refused to skip from cycle %llu to %llu",
 			 (unsigned long long)c->now, (unsigned long long)cycle);
 	for (unsigned int p = 0; p < c->n_ports; p++)
@@ -247,7 +248,7 @@ void card_skip_to(struct card *c, uint64_t cycle)
 void card_publish(struct card *c)
 {
 	for (unsigned int p = 0; p < c->n_ports; p++) {
-		const struct router_port_counters *rc = router_port_counters(c->router, p);
+		const struct router_port_counters *rc = card_router_port_counters(c, p);
 
 		netport_publish(c, p);
 		/* the router counts stalls per output port: in the record of VC 0 */

@@ -8,6 +8,7 @@
  * cycles of its stall and starvation counters the same way.
  */
 #include "card.h"
+#include "card_router.h"
 #include "perf.h"
 #include "router/router.h"
 
@@ -46,24 +47,24 @@ void perf_init(struct card *c, uint32_t off, uint32_t next)
 
 static void perf_snapshot(struct card *c)
 {
-	const struct router_counters *rc = router_counters(c->router);
+	const struct router_counters *rc = card_router_counters(c);
 	const unsigned int ports = c->p.router.ports, vcs = c->p.router.vcs;
 
 	perf_wr64(c, CARD_OFF_PERF + LOOM_PERF_CYCLES, c->now);
 	perf_wr64(c, CARD_OFF_PERF + LOOM_PERF_VA_CONFLICTS, rc->va_conflicts);
 	perf_wr64(c, CARD_OFF_PERF + LOOM_PERF_SA_CONFLICTS, rc->sa_conflicts);
 	for (unsigned int p = 0; p < ports; p++) {
-		const struct router_port_counters *pc = router_port_counters(c->router, p);
+		const struct router_port_counters *pc = card_router_port_counters(c, p);
 
 		perf_wr64(c, perf_port_reg(p, LOOM_PERFP_FLITS_IN), pc->flits_in);
 		perf_wr64(c, perf_port_reg(p, LOOM_PERFP_FLITS_OUT), pc->flits_out);
 		perf_wr64(c, perf_port_reg(p, LOOM_PERFP_PKTS_IN), pc->pkts_in);
 		perf_wr64(c, perf_port_reg(p, LOOM_PERFP_PKTS_OUT), pc->pkts_out);
 		for (unsigned int v = 0; v < vcs; v++) {
-			const struct router_vc_counters *vc = router_vc_counters(c->router, p, v);
+			const struct router_vc_counters *vc = card_router_vc_counters(c, p, v);
 
 			card_wr32(c, perf_vc_reg(p, v, LOOM_PERFV_OCCUPANCY),
-				  router_in_vc_fill(c->router, p, v));
+				  card_router_in_vc_fill(c, p, v));
 			card_wr32(c, perf_vc_reg(p, v, LOOM_PERFV_OCCUPANCY_MAX), vc->fill_max);
 			perf_wr64(c, perf_vc_reg(p, v, LOOM_PERFV_STALL_CYCLES), vc->stall_cycles);
 			perf_wr64(c, perf_vc_reg(p, v, LOOM_PERFV_CREDIT_STARVED),

@@ -7,6 +7,7 @@
 #include "admin.h"
 #include "cable_socket.h"
 #include "card.h"
+#include "card_router.h"
 #include "cli.h"
 #include "clock.h"
 #include "ctl.h"
@@ -16,6 +17,7 @@
 #include "ivshmem_server.h"
 #include "packet_record.h"
 #include "port.h"
+#include "rtl_plugin.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -37,6 +39,12 @@
 #define PARAM_SETS_MAX	32
 #define LINK_TIMEOUT_MAX_MS	60000	/* --link-timeout, before the clock's own limit */
 #define RUN_STEPS	4096	/* edges between two looks at the sockets */
+/*
+ * The same with --router rtl, whose Verilated router steps some 60 times
+ * slower than the model: the sockets get a look as often in wall time,
+ * and a peer's frames are acknowledged before its ack timeout.
+ */
+#define RUN_STEPS_RTL	64
 #define PUBLISH_STEPS	65536	/* edges between two counter publications while busy */
 #define COALESCE_CARD	64	/* cycles: a request's answer leaves within them */
 
@@ -70,6 +78,7 @@ struct options {
 	bool hostile;
 	unsigned long long hostile_seed;
 	const char *record;	/* --record FILE */
+	bool rtl;		/* --router rtl */
 };
 
 struct emulator {
@@ -105,6 +114,7 @@ static void usage(FILE *f)
 "                 [--link-timeout MS] [--op-timeout MS] [--replay-frames N]\n"
 "                 [--vc-buffers N]\n"
 "                 [--clock-mhz MHZ | --lane-mbps M]\n"
+"                 [--router model | --router rtl]\n"
 "                 [--router NAME=VALUE]... [--link NAME=VALUE]...\n"
 "                 [--strict-registers] [--hostile SEED] [--record FILE]\n"
 "                 [--verbose]\n"
@@ -178,6 +188,13 @@ static void usage(FILE *f)
 "                    the card's cycles never run ahead of wall time, so a\n"
 "                    link moves (lanes in use) x M Mbit/s and slows down\n"
 "                    when it drops lanes.  Default: not real time.\n"
+"  --router model    the card's router is the C model (the default).\n"
+"  --router rtl      the card's router is the Verilated RTL\n"
+"                    (fpga_bitstreams/rtl/loom_router.sv), loaded from\n"
+"                    $LOOM_RTL_PLUGIN or else ../rtl/%s beside this\n"
+"                    program (built by '%s').  Refused if the\n"
+"                    card's router parameters or routing entries differ\n"
+"                    from what that build was made for.\n"
 "  --router NAME=VALUE\n"
 "                    set a router parameter (Documentation/hw/router-model.rst,\n"
 "                    e.g. BUF_DEPTH=40, ARB_SA_OUT=3).  Repeatable.\n"
@@ -213,7 +230,8 @@ static void usage(FILE *f)
 		PORT_CONNECT_TIMEOUT_MS / 1000, LOOM_MAX_NODES - 1, LINK_TIMEOUT_MAX_MS,
 		GBN_TIMEOUT_DEFAULT_MS, HIF_OP_TIMEOUT_MAX_MS, HIF_OP_TIMEOUT_MS, GBN_WINDOW_MAX, GBN_WINDOW_DEFAULT,
 		LOOM_VCT_PORT_DIM_NONE - 1, CARD_VC_PACKETS, CARD_CLOCK_KHZ_MAX / 1000,
-		CARD_CLOCK_KHZ / 1000, LANE_MBPS_MAX, LOOM_REG_POISON);
+		CARD_CLOCK_KHZ / 1000, LANE_MBPS_MAX, RTL_PLUGIN_FILE, RTL_PLUGIN_TARGET,
+		LOOM_REG_POISON);
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2))) bad_option(const char *fmt, ...)
@@ -483,7 +501,10 @@ static void parse_options(struct options *o, int argc, char **argv)
 					   CARD_CLOCK_KHZ_MAX / 1000);
 			break;
 		case OPT_ROUTER:
-			parse_set(o, "--router", optarg, false);
+			if (!strcmp(optarg, "rtl") || !strcmp(optarg, "model"))
+				o->rtl = !strcmp(optarg, "rtl");
+			else
+				parse_set(o, "--router", optarg, false);
 			break;
 		case OPT_LINK:
 			parse_set(o, "--link", optarg, true);
@@ -703,6 +724,35 @@ static void build_params(const struct options *o, struct card_params *cp)
 }
 
 /*
+ * --router rtl: the plugin named by LOOM_RTL_PLUGIN, or the build tree's
+ * beside this program (bin/loom-card, rtl/RTL_PLUGIN_FILE).
+ */
+static const char *rtl_plugin_path(void)
+{
+	static char path[PATH_MAX];
+	const char *env = getenv("LOOM_RTL_PLUGIN");
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return RTL_PLUGIN_FILE;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = 0;
+	if (snprintf(path, sizeof(path), "%s/../rtl/%s", exe, RTL_PLUGIN_FILE) >= (int)sizeof(path))
+		return RTL_PLUGIN_FILE;
+	/* bin/../rtl/ as rtl/, where the file exists */
+	if (realpath(path, exe))
+		memcpy(path, exe, sizeof(path));
+	return path;
+}
+
+/*
  * The card's forward-progress verdicts against the neighbours' silence in
  * wall time: a neighbour that runs answers the link's credit polls (one
  * per ack timeout), so one heard within PEER_ANSWER_POLLS of them, and at
@@ -725,6 +775,14 @@ static bool peer_heard(void *opaque, unsigned int port)
 			       (uint64_t)emu.card.fp_timeout_ms * PEER_GIVE_UP_FP);
 }
 
+/* --router rtl refused for this card: a bad option, nothing left behind. */
+static void __attribute__((noreturn)) refuse_rtl(const char *err)
+{
+	ivs_close(&emu.ivs);
+	guest_mem_close(&emu.gm);
+	bad_option("%s", err);
+}
+
 static void setup(void)
 {
 	struct options *o = &emu.opt;
@@ -733,6 +791,8 @@ static void setup(void)
 	sigset_t mask;
 
 	build_params(o, &cp);
+	if (o->rtl)
+		cp.rtl_plugin = rtl_plugin_path();
 	emu.ctl.lfd = -1;
 	for (unsigned int i = 0; i < CTL_MAX_CLIENTS; i++)
 		emu.ctl.client[i].fd = -1;
@@ -760,8 +820,11 @@ static void setup(void)
 		bad_option("--guest-ram '%s': %s", o->guest_ram, err);
 	if (!ivs_open(&emu.ivs, o->ivshmem, LOOM_LAB_SHM_SIZE, err, sizeof(err)))
 		die(err);
-	if (!card_init(&emu.card, emu.ivs.shm, emu.ivs.shm_size, &cp, &emu.gm, err, sizeof(err)))
+	if (!card_init(&emu.card, emu.ivs.shm, emu.ivs.shm_size, &cp, &emu.gm, err, sizeof(err))) {
+		if (o->rtl && !strncmp(err, "--router rtl", 12))
+			refuse_rtl(err);
 		die(err);
+	}
 	emu.card.verbose = o->verbose;
 	emu.card.hostile = &emu.hostile;
 	emu.card.peer_heard = peer_heard;
@@ -775,6 +838,11 @@ static void setup(void)
 	for (unsigned int w = 0; w < LOOM_MAX_NODES / 32; w++)
 		card_wr32(&emu.card, CARD_OFF_VCT + LOOM_VCT_START_VC1 + 4 * w, o->start_vc1[w]);
 	card_save_boot_config(&emu.card);
+	if (!card_router_rtl_fits(&emu.card, err, sizeof(err))) {
+		card_free(&emu.card);
+		refuse_rtl(err);
+	}
+	card_router_sync(&emu.card);
 	if (o->strict_registers && !strict_regs_enable(&emu.card))
 		die("out of memory for the strict register shadow");
 	for (unsigned int p = 0; p < (unsigned int)o->ports; p++)
@@ -820,6 +888,8 @@ static void setup(void)
 		 (uint32_t)((uint64_t)cp.link.lane_bytes * 8 * cp.clock_khz / 1000),
 		 cp.link.replay_frames, o->link_timeout_ms, cp.link.ack_timeout,
 		 cp.link.coalesce_delay);
+	if (o->rtl)
+		card_log(&emu.card, "router: %s", card_router_rtl_desc(&emu.card));
 	if (o->strict_registers)
 		card_log(&emu.card, "strict registers: write-only registers read back 0x%08x, read-only ones checked at every kick",
 			 LOOM_REG_POISON);
@@ -879,8 +949,9 @@ static void follow_wall_time(uint64_t target)
 static bool run_busy(uint64_t limit)
 {
 	struct card *c = &emu.card;
+	unsigned int steps = c->rtl ? RUN_STEPS_RTL : RUN_STEPS;
 
-	for (unsigned int i = 0; i < RUN_STEPS; i++) {
+	for (unsigned int i = 0; i < steps; i++) {
 		uint64_t next = card_next_event(c);	/* it reads the blocks: once per edge */
 
 		if (next > c->now || c->now >= limit)

@@ -4,6 +4,7 @@
  */
 #include "port.h"
 #include "card.h"
+#include "card_router.h"
 #include "router/router.h"
 
 #include <errno.h>
@@ -444,7 +445,7 @@ void port_stats(struct port_set *ps, unsigned int idx, char *out, size_t len)
 					 l->credit.granted[v] - l->credit.sent[v]);
 	for (unsigned int v = 0; v < LOOM_VC_MAINT && used < len; v++)
 		used += (size_t)snprintf(out + used, len - used, "%s%u", v ? "," : " inbuf=",
-					 router_in_vc_fill(c->router, idx, v));
+					 card_router_in_vc_fill(c, idx, v));
 	if (used < len)
 		snprintf(out + used, len - used,
 			 " duplicates=%llu replay_held=%u replay_window=%u status_frames=%llu ber=%g drop=%g corrupt=%g flipped_bits=%llu corrupted_frames=%llu dropped_frames=%llu",

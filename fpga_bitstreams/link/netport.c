@@ -4,6 +4,7 @@
  */
 #include "netport.h"
 #include "card.h"
+#include "card_router.h"
 #include "maint.h"
 #include "router/router.h"
 
@@ -94,9 +95,9 @@ static void netport_link_change(struct card *c, unsigned int idx, bool up)
 	struct link_unit *l = &np->link;
 
 	np->up = up;
-	router_set_port_up(c->router, idx, up);
+	card_router_set_port_up(c, idx, up);
 	if (up) {
-		router_clear_port_dead(c->router, idx);
+		card_router_clear_port_dead(c, idx);
 		card_wr32(c, card_port_reg(idx, LOOM_PORT_PEER_NODE), l->peer_node);
 		card_wr32(c, card_port_reg(idx, LOOM_PORT_PEER_PORT), l->peer_port);
 		card_port_status(c, idx, LOOM_PORT_ST_DEAD, LOOM_PORT_ST_UP);

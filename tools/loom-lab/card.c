@@ -96,6 +96,10 @@ void lab_card_argv(const struct lab_config *cfg, int i, struct lab_argv *a)
 	 * read-only one, shows in the card's log (check-log fails on it)
 	 */
 	lab_argv_add(a, "--strict-registers");
+	if (cfg->rtl_router) {
+		lab_argv_add(a, "--router");
+		lab_argv_add(a, "rtl");
+	}
 	for (int port = 0; port < ports; port++) {
 		int peer, peer_port;
 

@@ -363,6 +363,7 @@ int cmd_start(int argc, char **argv)
 		{ "keep-logs", required_argument, NULL, 'L' },
 		{ "no-net", no_argument, NULL, 'N' },
 		{ "cables", required_argument, NULL, 'c' },
+		{ "router", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -429,6 +430,16 @@ int cmd_start(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'r':
+			if (!strcmp(optarg, "rtl") || !strcmp(optarg, "model")) {
+				cfg.rtl_router = !strcmp(optarg, "rtl");
+			} else {
+				lab_err("start: --router %s: expected model (the cards' C model "
+					"router, the default) or rtl (the Verilated router, "
+					"loom-card --router rtl)", optarg);
+				return 2;
+			}
+			break;
 		case 'h': lab_help("start", 0); return 0;
 		default: return lab_bad_option("start", argv, opts);
 		}
@@ -456,6 +467,11 @@ int cmd_start(int argc, char **argv)
 	if (cfg.no_routes && cfg.no_card) {
 		lab_err("start: --no-routes and --no-card exclude each other (no card, "
 			"no routes to leave out)");
+		return 2;
+	}
+	if (cfg.rtl_router && cfg.no_card) {
+		lab_err("start: --router rtl and --no-card exclude each other (no card, "
+			"no router)");
 		return 2;
 	}
 	if (cfg.tcp_cables && cfg.no_card) {

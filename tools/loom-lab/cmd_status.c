@@ -38,9 +38,9 @@ int cmd_status(int argc, char **argv)
 	char shape[TOPO_NAME_MAX];
 
 	topo_name(&cfg.shape, shape, sizeof(shape));
-	printf("shape: %s, %d host%s%s%s%s\n", shape, cfg.hosts, cfg.hosts > 1 ? "s" : "",
+	printf("shape: %s, %d host%s%s%s%s%s\n", shape, cfg.hosts, cfg.hosts > 1 ? "s" : "",
 	       cfg.no_card ? ", no cards" : "", cfg.tcp_cables ? ", cables over TCP" : "",
-	       cfg.no_net ? ", no management network" : "");
+	       cfg.rtl_router ? ", RTL routers" : "", cfg.no_net ? ", no management network" : "");
 	static const enum lab_role order[] = { LAB_ROLE_SUPERVISOR, LAB_ROLE_SWITCH,
 					       LAB_ROLE_QEMU, LAB_ROLE_CARD };
 	for (size_t r = 0; r < sizeof(order) / sizeof(order[0]); r++) {

@@ -60,6 +60,7 @@ struct lab_config {
 	bool no_routes;			/* cards start with only their own route */
 	bool no_net;			/* no management network (and no sshd) */
 	bool tcp_cables;		/* cards cabled over TCP on 127.0.0.1 */
+	bool rtl_router;		/* cards run the Verilated router (--router rtl) */
 	/* with tcp_cables: the port the +d port of node i listens on
 	 * (chosen by the supervisor when it starts the cards, not saved) */
 	int tcp_port[LAB_MAX_HOSTS][TOPO_MAX_DIMS];

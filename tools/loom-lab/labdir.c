@@ -74,7 +74,8 @@ int lab_config_save(const struct lab_config *cfg)
 	fprintf(f, "hosts=%d\nmem_mib=%d\ncpus=%d\nboot_timeout_s=%d\nno_card=%d\n"
 		"no_routes=%d\n", cfg->hosts, cfg->mem_mib, cfg->cpus,
 		cfg->boot_timeout_s, cfg->no_card, cfg->no_routes);
-	fprintf(f, "no_net=%d\ncables=%s\n", cfg->no_net, cfg->tcp_cables ? "tcp" : "unix");
+	fprintf(f, "no_net=%d\ncables=%s\nrouter=%s\n", cfg->no_net,
+		cfg->tcp_cables ? "tcp" : "unix", cfg->rtl_router ? "rtl" : "model");
 	fprintf(f, "tree=%s\nmodule=%s\nkver=%s\nvmlinux=%s\ninitramfs=%s\n",
 		cfg->tree, cfg->module, cfg->kver, cfg->vmlinux, cfg->initramfs);
 	fprintf(f, "agent=%s\ncard=%s\nuniq=%s\n", cfg->agent, cfg->card,
@@ -130,6 +131,8 @@ int lab_config_load(const char *dir, struct lab_config *cfg)
 			cfg->no_net = atoi(v);
 		else if (!strcmp(line, "cables"))
 			cfg->tcp_cables = !strcmp(v, "tcp");
+		else if (!strcmp(line, "router"))
+			cfg->rtl_router = !strcmp(v, "rtl");
 		else if (!strcmp(line, "tree"))
 			set_str(cfg->tree, sizeof(cfg->tree), v);
 		else if (!strcmp(line, "module"))

@@ -9,6 +9,7 @@
  */
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -87,8 +88,13 @@ struct rtl_fabric {
 		unsigned blk, addr;
 		uint32_t data;
 	};
-	std::vector<std::vector<write>> pending;
+	std::vector<std::deque<write>> pending;
 	std::vector<std::vector<bool>> up;
+	// per node: drop events not yet taken, port events since the last take,
+	// edges since a flit or credit was on a port
+	std::vector<std::deque<router_drop>> drops;
+	std::vector<uint64_t> events;
+	std::vector<unsigned> quiet;
 };
 
 namespace {
@@ -166,6 +172,9 @@ extern "C" struct rtl_fabric *rtl_fabric_new(int nodes, const struct router_para
 	f->pending.assign(nodes, {});
 	// out of reset every port is up (the model's routers start so too)
 	f->up.assign(nodes, std::vector<bool>(f->P, true));
+	f->drops.assign(nodes, {});
+	f->events.assign(nodes, 0);
+	f->quiet.assign(nodes, 0);
 	return f.release();
 }
 
@@ -194,6 +203,17 @@ extern "C" void rtl_fabric_tables(struct rtl_fabric *f, int node, const uint32_t
 		write_now(f, node, RTL_BLK_VCT, LOOM_VCT_START_VC1 + 4 * k, start_vc1[k]);
 }
 
+extern "C" uint32_t rtl_fabric_info(const struct rtl_fabric *f, uint32_t addr)
+{
+	return info(f->r[0].get(), addr);
+}
+
+extern "C" void rtl_fabric_write(struct rtl_fabric *f, int node, unsigned int blk, uint32_t addr,
+				 uint32_t data)
+{
+	f->pending[node].push_back({ blk, addr, data });
+}
+
 extern "C" void rtl_fabric_port_up(void *opaque, int node, unsigned int port, bool up)
 {
 	rtl_fabric *f = (rtl_fabric *)opaque;
@@ -201,14 +221,55 @@ extern "C" void rtl_fabric_port_up(void *opaque, int node, unsigned int port, bo
 	if (f->up[node][port] == up)
 		return;
 	f->up[node][port] = up;
-	f->pending[node].push_back({ RTL_BLK_CTL, RTL_CTL_PORT_UP + 4 * port, up });
+	rtl_fabric_write(f, node, RTL_BLK_CTL, RTL_CTL_PORT_UP + 4 * port, up);
 }
 
-extern "C" void rtl_fabric_cycle(void *opaque, int node, struct router *wires)
+namespace {
+
+// The drop events of the last edge, input side and output side, into the node's queue.
+void take_drops(rtl_fabric *f, int node, Vloom_router *t)
 {
-	rtl_fabric *f = (rtl_fabric *)opaque;
+	const unsigned HB = 8 * LOOM_PKT_HDR_SIZE;
+
+	for (unsigned p = 0; p < f->P; p++) {
+		for (int side = 0; side < 2; side++) {
+			router_drop d;
+
+			if (!bits_get(side ? t->drop_out_valid : t->drop_in_valid, p, 1))
+				continue;
+			memset(&d, 0, sizeof(d));
+			if (!side) {
+				d.reason = (uint8_t)bits_get(t->drop_in_reason, 3 * p, 3);
+				d.in_port = (uint8_t)p;
+				d.out_port = (uint8_t)bits_get(t->drop_in_out_port, 8 * p, 8);
+				d.vc = (uint8_t)bits_get(t->drop_in_vc, 3 * p, 3);
+				d.hdr_bytes = (uint8_t)bits_get(t->drop_in_bytes, 7 * p, 7);
+			} else {
+				d.reason = (uint8_t)bits_get(t->drop_out_reason, 3 * p, 3);
+				d.in_port = 0xff;
+				d.out_port = (uint8_t)p;
+				d.vc = (uint8_t)bits_get(t->drop_out_vc, 3 * p, 3);
+				d.hdr_bytes = (uint8_t)bits_get(t->drop_out_bytes, 7 * p, 7);
+			}
+			if (d.hdr_bytes > LOOM_PKT_HDR_SIZE)
+				d.hdr_bytes = LOOM_PKT_HDR_SIZE;
+			for (unsigned k = 0; k < LOOM_PKT_HDR_SIZE; k++)
+				d.hdr[k] = (uint8_t)(side ? bits_get(t->drop_out_hdr, p * HB + 8 * k, 8) :
+							    bits_get(t->drop_in_hdr, p * HB + 8 * k, 8));
+			if (f->drops[node].size() < ROUTER_DROP_QUEUE)
+				f->drops[node].push_back(d);
+		}
+	}
+}
+
+} // namespace
+
+extern "C" void rtl_fabric_step(struct rtl_fabric *f, int node, struct chan *const *inw,
+				struct chan *const *outw)
+{
 	Vloom_router *t = f->r[node].get();
 	const unsigned P = f->P, V = f->V, FB = f->FB;
+	bool moved = false;
 
 	t->cfg_we = 0;
 	if (!f->pending[node].empty()) {
@@ -218,11 +279,12 @@ extern "C" void rtl_fabric_cycle(void *opaque, int node, struct router *wires)
 		t->cfg_blk = w.blk;
 		t->cfg_addr = w.addr;
 		t->cfg_wdata = w.data;
-		f->pending[node].erase(f->pending[node].begin());
+		f->pending[node].pop_front();
 	}
 	for (unsigned i = 0; i < P; i++) {
-		const flit *in = &router_in(wires, i)->fwd;
+		const flit *in = &inw[i]->fwd;
 
+		moved = moved || in->valid;
 		bits_set(t->in_valid, i, 1, in->valid);
 		bits_set(t->in_head, i, 1, in->head);
 		bits_set(t->in_tail, i, 1, in->tail);
@@ -231,18 +293,24 @@ extern "C" void rtl_fabric_cycle(void *opaque, int node, struct router *wires)
 			bits_set(t->in_data, (i * FB + k) * 8, 8, in->data[k]);
 	}
 	for (unsigned o = 0; o < P; o++) {
-		const chan_back *b = &router_out(wires, o)->back;
+		const chan_back *b = &outw[o]->back;
 
 		bits_set(t->out_ready, o, 1, b->ready);
-		for (unsigned v = 0; v < V; v++)
+		for (unsigned v = 0; v < V; v++) {
+			moved = moved || b->credits[v];
 			bits_set(t->out_credit, (o * V + v) * 8, 8, b->credits[v]);
+		}
 	}
 	edge(t);
 	t->cfg_we = 0;
+	if (t->drop_in_valid || t->drop_out_valid)
+		take_drops(f, node, t);
+	f->events[node] |= (uint64_t)t->port_event;
 	for (unsigned o = 0; o < P; o++) {
-		flit *out = &router_out(wires, o)->fwd;
+		flit *out = &outw[o]->fwd;
 
 		out->valid = bits_get(t->out_valid, o, 1);
+		moved = moved || out->valid;
 		out->head = bits_get(t->out_head, o, 1);
 		out->tail = bits_get(t->out_tail, o, 1);
 		out->vc = (uint8_t)bits_get(t->out_vc, 3 * o, 3);
@@ -250,10 +318,115 @@ extern "C" void rtl_fabric_cycle(void *opaque, int node, struct router *wires)
 			out->data[k] = (uint8_t)bits_get(t->out_data, (o * FB + k) * 8, 8);
 	}
 	for (unsigned i = 0; i < P; i++) {
-		chan_back *b = &router_in(wires, i)->back;
+		chan_back *b = &inw[i]->back;
 
-		for (unsigned v = 0; v < V; v++)
+		for (unsigned v = 0; v < V; v++) {
 			b->credits[v] = (uint8_t)bits_get(t->in_credit, (i * V + v) * 8, 8);
+			moved = moved || b->credits[v];
+		}
 		b->ready = true;
 	}
+	f->quiet[node] = moved ? 0 : f->quiet[node] + (f->quiet[node] < RTL_FABRIC_SETTLE);
 }
+
+extern "C" bool rtl_fabric_busy(const struct rtl_fabric *f, int node)
+{
+	const Vloom_router *t = f->r[node].get();
+
+	if (!f->pending[node].empty() || f->quiet[node] < RTL_FABRIC_SETTLE)
+		return true;
+	for (unsigned k = 0; k < f->P * f->V; k++)
+		if (bits_get(t->dbg_fill, 16 * k, 16))
+			return true;
+	return false;
+}
+
+extern "C" bool rtl_fabric_drop_pop(struct rtl_fabric *f, int node, struct router_drop *d)
+{
+	if (f->drops[node].empty())
+		return false;
+	*d = f->drops[node].front();
+	f->drops[node].pop_front();
+	return true;
+}
+
+extern "C" uint64_t rtl_fabric_port_dead(const struct rtl_fabric *f, int node)
+{
+	return (uint64_t)f->r[node]->port_dead;
+}
+
+extern "C" uint64_t rtl_fabric_take_port_events(struct rtl_fabric *f, int node)
+{
+	uint64_t ev = f->events[node];
+
+	f->events[node] = 0;
+	return ev;
+}
+
+extern "C" void rtl_fabric_counters(const struct rtl_fabric *f, int node, struct router_counters *c,
+				    struct router_port_counters *pc)
+{
+	const Vloom_router *t = f->r[node].get();
+	enum { PORT_CNT = 9 };
+
+	for (unsigned o = 0; o < f->P; o++) {
+		uint64_t *const field[PORT_CNT] = {
+			&pc[o].flits_in, &pc[o].flits_out, &pc[o].pkts_in, &pc[o].pkts_out,
+			&pc[o].malformed, &pc[o].credit_errors, &pc[o].adaptive, &pc[o].deterministic,
+			&pc[o].credit_stall_cycles,
+		};
+
+		for (unsigned k = 0; k < PORT_CNT; k++)
+			*field[k] = bits_get(t->cnt_port, (o * PORT_CNT + k) * 64, 64);
+	}
+	memset(c, 0, sizeof(*c));
+	c->cycles = bits_get(t->cnt_glob, 0, 64);
+	for (unsigned k = 0; k < ROUTE_DROP_REASONS; k++)
+		c->drops[k] = bits_get(t->cnt_glob, (1 + k) * 64, 64);
+	c->va_conflicts = bits_get(t->cnt_glob, (1 + ROUTE_DROP_REASONS) * 64, 64);
+	c->sa_conflicts = bits_get(t->cnt_glob, (2 + ROUTE_DROP_REASONS) * 64, 64);
+}
+
+extern "C" unsigned int rtl_fabric_in_vc_fill(const struct rtl_fabric *f, int node,
+					      unsigned int port, unsigned int vc)
+{
+	return (unsigned)bits_get(f->r[node]->dbg_fill, (port * f->V + vc) * 16, 16);
+}
+
+#ifdef LOOM_RTL_PLUGIN
+/*
+ * The card emulator's RTL router (loom-card --router rtl): one router of
+ * this fabric behind the table of card/rtl_plugin.h, which loom-card loads
+ * with dlopen.  Built so by 'make -C fpga_bitstreams rtl-card'.
+ */
+#include "card/rtl_plugin.h"
+
+namespace {
+
+struct rtl_fabric *plugin_open(const struct router_params *p, char *err, size_t errlen)
+{
+	return rtl_fabric_new(1, p, err, errlen);
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const struct rtl_plugin loom_rtl_plugin = {
+	RTL_PLUGIN_ABI,
+	sizeof(struct router_params),
+	sizeof(struct chan),
+	sizeof(struct router_drop),
+	LOOM_RTL_BUILD,
+	LOOM_RTL_PLUGIN,
+	plugin_open,
+	rtl_fabric_free,
+	rtl_fabric_info,
+	rtl_fabric_write,
+	rtl_fabric_step,
+	rtl_fabric_busy,
+	rtl_fabric_drop_pop,
+	rtl_fabric_port_dead,
+	rtl_fabric_take_port_events,
+	rtl_fabric_counters,
+	rtl_fabric_in_vc_fill,
+};
+#endif
