@@ -209,8 +209,18 @@ $(RTL_BOARD_TEST): $(RTL_GEN_DIR)/.stamp FORCE
 		-- $(RTL_BOARD_IN)
 rtl-board: $(RTL_BOARD_TEST)
 
-# synthesis, place and route at the board top's default parameters
-RTL_BIT := $(RTL_BUILD)/ice40
+# synthesis, place and route at the board top's default parameters, or
+# with BOARD_PORTS=N at N ports (host + N - 1 network ports) into a
+# directory of its own
+BOARD_PORTS ?=
+RTL_BIT := $(RTL_BUILD)/ice40$(if $(BOARD_PORTS),-ports$(BOARD_PORTS))
+RTL_BOARD_CHPARAM := $(if $(BOARD_PORTS),chparam -set PORTS $(BOARD_PORTS) $(RTL_BOARD_TOP))
+# the pins of the flow: with one network port its one-bit vectors lose
+# their index ([0:0] vectors are plain names to nextpnr)
+RTL_BIT_PCF := $(if $(filter 2,$(BOARD_PORTS)),$(RTL_BIT)/hx8k-breakout.pcf,$(RTL_BOARD_PCF))
+$(RTL_BIT)/hx8k-breakout.pcf: $(RTL_BOARD_PCF)
+	@mkdir -p $(dir $@)
+	sed -E 's/(link_(tx|rx)_frame)\[0\]/\1/' $< >$@
 BOARD_FREQ ?= 50
 BOARD_CLK_MHZ := 12
 # synth_ice40 of top $(1) by its labels, without the coarse step's
@@ -227,24 +237,25 @@ $(RTL_BIT)/$(RTL_BOARD_TOP).json: $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(R
 	@echo "yosys synth_ice40 $(RTL_BOARD_TOP) (log: $(RTL_BIT)/yosys.log)"
 	nice -n 10 yosys -q -l $(RTL_BIT)/yosys.log \
 		-p 'read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV) $(RTL_BOARD_SV)' \
+		$(if $(RTL_BOARD_CHPARAM),-p '$(RTL_BOARD_CHPARAM)') \
 		-p '$(call ice40_synth,$(RTL_BOARD_TOP),-json $@.tmp)' \
 		-p 'tee -q -o $(RTL_BIT)/yosys-stat.txt stat' \
 		-p 'select -assert-none t:$$dlatch t:$$_DLATCH_*'
 	@mv $@.tmp $@
 # packing first (seconds): a design that does not fit stops here with its
 # utilisation, not after minutes of placement
-$(RTL_BIT)/$(RTL_BOARD_TOP).asc: $(RTL_BIT)/$(RTL_BOARD_TOP).json $(RTL_BOARD_PCF)
+$(RTL_BIT)/$(RTL_BOARD_TOP).asc: $(RTL_BIT)/$(RTL_BOARD_TOP).json $(RTL_BIT_PCF)
 	@echo "nextpnr-ice40 --pack-only (log: $(RTL_BIT)/nextpnr-pack.log)"
-	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BOARD_PCF) \
+	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BIT_PCF) \
 		--json $< --pack-only -l $(RTL_BIT)/nextpnr-pack.log
 	@$(RTL_BOARD_DIR)/bitstream_fit.sh $(RTL_BIT)/nextpnr-pack.log
 	@echo "nextpnr-ice40 --hx8k --package ct256, aiming at $(BOARD_FREQ) MHz (log: $(RTL_BIT)/nextpnr.log)"
-	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BOARD_PCF) \
+	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BIT_PCF) \
 		--json $< --asc $@.tmp --freq $(BOARD_FREQ) --timing-allow-fail \
 		--report $(RTL_BIT)/nextpnr-report.json -l $(RTL_BIT)/nextpnr.log
 	@mv $@.tmp $@
 $(RTL_BIT)/$(RTL_BOARD_TOP).bin: $(RTL_BIT)/$(RTL_BOARD_TOP).asc
-	icetime -d hx8k -P ct256 -p $(RTL_BOARD_PCF) -t -r $(RTL_BIT)/icetime.txt $< >/dev/null
+	icetime -d hx8k -P ct256 -p $(RTL_BIT_PCF) -t -r $(RTL_BIT)/icetime.txt $< >/dev/null
 	icepack $< $@.tmp
 	@mv $@.tmp $@
 	@$(RTL_BOARD_DIR)/bitstream_report.sh $(RTL_BIT) $(BOARD_FREQ) $(BOARD_CLK_MHZ)
