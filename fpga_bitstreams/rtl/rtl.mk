@@ -254,8 +254,17 @@ $(RTL_BIT)/$(RTL_BOARD_TOP).asc: $(RTL_BIT)/$(RTL_BOARD_TOP).json $(RTL_BIT_PCF)
 		--json $< --asc $@.tmp --freq $(BOARD_FREQ) --timing-allow-fail \
 		--report $(RTL_BIT)/nextpnr-report.json -l $(RTL_BIT)/nextpnr.log
 	@mv $@.tmp $@
-$(RTL_BIT)/$(RTL_BOARD_TOP).bin: $(RTL_BIT)/$(RTL_BOARD_TOP).asc
-	icetime -d hx8k -P ct256 -p $(RTL_BIT_PCF) -t -r $(RTL_BIT)/icetime.txt $< >/dev/null
+# icetime's HX8K database: Debian's fpga-icestorm-chipdb, or made once by
+# icebox_chipdb (minutes of CPU) where that package is not installed
+ICETIME_CHIPDB := $(firstword $(wildcard /usr/share/icestorm/chipdb-8k.txt \
+                    /usr/share/fpga-icestorm/chipdb/chipdb-8k.txt) $(RTL_BUILD)/chipdb-8k.txt)
+$(RTL_BUILD)/chipdb-8k.txt:
+	@mkdir -p $(dir $@)
+	nice -n 10 icebox_chipdb -8 >$@.tmp
+	@mv $@.tmp $@
+$(RTL_BIT)/$(RTL_BOARD_TOP).bin: $(RTL_BIT)/$(RTL_BOARD_TOP).asc $(ICETIME_CHIPDB)
+	icetime -d hx8k -P ct256 -C $(ICETIME_CHIPDB) -p $(RTL_BIT_PCF) -t -r $(RTL_BIT)/icetime.txt \
+		$< >/dev/null
 	icepack $< $@.tmp
 	@mv $@.tmp $@
 	@$(RTL_BOARD_DIR)/bitstream_report.sh $(RTL_BIT) $(BOARD_FREQ) $(BOARD_CLK_MHZ)
