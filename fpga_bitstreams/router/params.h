@@ -94,7 +94,10 @@
 	  "inverse-weighted arbiter: weight bits M (accumulators M+1 bits)")	\
 	X(FP_TIMEOUT, fp_timeout, 0, 0, 0x7fffffff,				\
 	  "forward-progress timer: cycles an output VC may hold waiting"	\
-	  " flits without a credit before its port is declared dead; 0 off")
+	  " flits without a credit before its port is declared dead; 0 off")	\
+	X(FP_TIMER_BITS, fp_timer_bits, 32, 8, 32,				\
+	  "forward-progress timer width in bits: FP_TIMEOUT and the timeouts"	\
+	  " set later are held at 2^FP_TIMER_BITS - 1 at most")
 
 struct router_params {
 #define ROUTER_PARAM_FIELD(NAME, field, def, min, max, desc) uint32_t field;

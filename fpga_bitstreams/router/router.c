@@ -511,6 +511,9 @@ void router_seed_lfsr(struct router *r, uint16_t seed)
 
 void router_set_fp_timeout(struct router *r, uint32_t cycles)
 {
+	/* the timer holds FP_TIMER_BITS bits: a longer timeout is held at its most */
+	if (r->p.fp_timer_bits < 32 && cycles >> r->p.fp_timer_bits)
+		cycles = (1u << r->p.fp_timer_bits) - 1;
 	r->p.fp_timeout = cycles;
 	r->next_event = r->now;
 }

@@ -111,7 +111,8 @@ bool router_port_dead(const struct router *r, unsigned int port);
 void router_clear_dead(struct router *r);
 /* The same for port @port alone (its link trained again). */
 void router_clear_port_dead(struct router *r, unsigned int port);
-/* Forward-progress timeout in cycles (0: off); FP_TIMEOUT at creation. */
+/* Forward-progress timeout in cycles (0: off), held at 2^FP_TIMER_BITS - 1
+ * at most; FP_TIMEOUT at creation. */
 void router_set_fp_timeout(struct router *r, uint32_t cycles);
 
 /* The LFSR's value at reset; it never holds 0. */

@@ -17,7 +17,10 @@
 //
 // Forward progress: an output VC for which a packet waits for credits
 // starts its timer, a credit coming back restarts it, and FP_TIMEOUT
-// cycles without one declare the port dead.
+// cycles without one declare the port dead (elapsed + 1 >= FP_TIMEOUT,
+// compared as elapsed >= fp_lim: FP_TIMEOUT - 1, computed once by the top).
+// The timer is FP_TIMER_BITS wide and holds at its most, which is exact:
+// FP_TIMEOUT is below 2^FP_TIMER_BITS (router/params.h).
 `include "loom_hw.vh"
 `include "loom_fifo.vh"
 
@@ -30,7 +33,8 @@ module loom_output_unit #(
 	parameter integer BUF_DEPTH = 24,
 	parameter integer WORMHOLE_VCS = 0,
 	parameter integer ORG = 0,
-	parameter integer PIPE_LAT = 2
+	parameter integer PIPE_LAT = 2,
+	parameter integer FP_TIMER_BITS = 32
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -70,7 +74,8 @@ module loom_output_unit #(
 	input  logic dis_we,
 	input  logic dis_val,
 	input  logic clear_dead,
-	input  logic [31:0] fp_timeout,
+	input  logic fp_on,		// FP_TIMEOUT is not 0
+	input  logic [TW-1:0] fp_lim,	// FP_TIMEOUT - 1
 	input  logic [VCS-1:0] depth_we,
 	input  logic [15:0] depth_val,
 	// state for the switch stages (registered)
@@ -104,6 +109,7 @@ module loom_output_unit #(
 	output logic [3:0] c_stall
 );
 	localparam integer FW = FLIT_BYTES * 8;
+	localparam integer TW = FP_TIMER_BITS;
 	localparam integer OW = $clog2(PORTS * VCS + 1) > 6 ? $clog2(PORTS * VCS + 1) : 6;
 	localparam integer N_NET = PORTS - HOST_PORTS;
 	localparam logic XBAR = ORG == `ROUTER_ORG_XBAR;
@@ -132,19 +138,50 @@ module loom_output_unit #(
 	logic [OW-1:0] owner [0:VCS-1];
 	logic [7:0] sent [0:VCS-1];
 	logic [VCS-1:0] wanted, stalled;
-	logic [31:0] stall_el [0:VCS-1];	// cycles since the timer (re)started
+	logic [TW-1:0] stall_el [0:VCS-1];	// cycles since the timer (re)started, held at its most
 	logic [6:0] d_bytes [0:VCS-1];
 	logic [HB-1:0] d_hdr [0:VCS-1];
 
 	// ---- the output stage ----
+	// {vc, tail, head} of each flit in loom_flit_fifo, its data in a RAM of
+	// CAP words (one SB_RAM40_4K row of blocks on the iCE40): written at the
+	// tail, read into out_data as the flit leaves.  The RAM's read port is
+	// that register, so it keeps its last value through reset: out_data is
+	// the flit's only while out_valid is high.  A push into the slot a pop
+	// reads in the same edge (a full stage) writes after the read.
 	logic p_push, p_pop;
-	logic [EW-1:0] p_front, unused_second;
+	logic [EW-FW-1:0] p_front, unused_second;
 	logic [CW-1:0] p_count;
 	logic [HIST-1:0] p_hist;
 
-	loom_flit_fifo #(.DEPTH(CAP), .WIDTH(EW), .HIST(HIST)) u_pipe (
-		.clk(clk), .rst(rst), .push(p_push), .push_data({st_vc, st_tail, st_head, st_data}),
+	loom_flit_fifo #(.DEPTH(CAP), .WIDTH(EW - FW), .HIST(HIST)) u_pipe (
+		.clk(clk), .rst(rst), .push(p_push), .push_data({st_vc, st_tail, st_head}),
 		.pop(p_pop), .front(p_front), .second(unused_second), .count(p_count), .hist(p_hist));
+
+	localparam integer AW = CAP > 1 ? $clog2(CAP) : 1;
+	(* ram_style = "block" *) logic [FW-1:0] p_data [0:CAP-1];
+	logic [AW-1:0] p_wr, p_rd;
+
+	function automatic [AW-1:0] pnext(input logic [AW-1:0] i);
+		pnext = 32'(i) == CAP - 1 ? '0 : i + 1'b1;
+	endfunction
+
+	always_ff @(posedge clk) begin
+		if (p_push)
+			p_data[p_wr] <= st_data;
+		if (p_pop)
+			out_data <= p_data[p_rd];
+	end
+	always_ff @(posedge clk)
+		if (rst) begin
+			p_wr <= '0;
+			p_rd <= '0;
+		end else begin
+			if (p_push)
+				p_wr <= pnext(p_wr);
+			if (p_pop)
+				p_rd <= pnext(p_rd);
+		end
 
 	assign p_pop = age_ge(p_count, p_hist, PIPE_LAT - 1, 0) && out_ready;
 	assign p_push = st_valid && !st_discard;
@@ -228,7 +265,7 @@ module loom_output_unit #(
 	logic [15:0] a_next [0:VCS-1];
 	logic [VCS-1:0] cred_ok, cred_err;
 	logic [VCS-1:0] stalled_next;
-	logic [31:0] el_next [0:VCS-1];
+	logic [TW-1:0] el_next [0:VCS-1];
 	logic dead_set;
 
 	always_comb begin
@@ -255,7 +292,7 @@ module loom_output_unit #(
 				end
 			end
 			stalled_next[v] = stalled[v];
-			el_next[v] = stall_el[v] == 32'hffffffff ? stall_el[v] : stall_el[v] + 32'd1;
+			el_next[v] = &stall_el[v] ? stall_el[v] : stall_el[v] + 1'b1;
 			if (restart)
 				el_next[v] = '0;
 			if (waiting[v] || stalled[v]) begin
@@ -265,11 +302,12 @@ module loom_output_unit #(
 					c_stall = c_stall + 4'd1;
 					if (!stalled[v]) begin
 						stalled_next[v] = 1'b1;
-						el_next[v] = 32'd1;
+						el_next[v] = TW'(1);
 					end
-					if (fp_timeout != '0 && !r_dead && !dead_set) begin
-						if (!stalled[v] ? 32'd1 >= fp_timeout :
-						    restart ? 1'b0 : {1'b0, stall_el[v]} + 33'd1 >= {1'b0, fp_timeout})
+					// elapsed + 1 >= FP_TIMEOUT, as elapsed >= fp_lim
+					if (fp_on && !r_dead && !dead_set) begin
+						if (!stalled[v] ? fp_lim == '0 :
+						    restart ? 1'b0 : stall_el[v] >= fp_lim)
 							dead_set = 1'b1;
 					end
 				end
@@ -305,7 +343,6 @@ module loom_output_unit #(
 			out_head <= 1'b0;
 			out_tail <= 1'b0;
 			out_vc <= '0;
-			out_data <= '0;
 			port_event <= 1'b0;
 			drop_valid <= 1'b0;
 			drop_reason_out <= '0;
@@ -316,10 +353,9 @@ module loom_output_unit #(
 			// drive
 			out_valid <= p_pop;
 			if (p_pop) begin
-				out_head <= p_front[FW];
-				out_tail <= p_front[FW + 1];
-				out_vc <= p_front[FW + 2 +: 3];
-				out_data <= p_front[FW-1:0];
+				out_head <= p_front[0];
+				out_tail <= p_front[1];
+				out_vc <= p_front[2 +: 3];
 			end
 			// discards
 			drop_valid <= 1'b0;
@@ -371,7 +407,7 @@ module loom_output_unit #(
 	end
 
 	assign c_flit_out = p_pop;
-	assign c_pkt_out = p_pop && p_front[FW + 1];
+	assign c_pkt_out = p_pop && p_front[1];
 	assign c_drop = st_valid && st_discard && st_tail;
 	assign c_drop_reason = drop_reason;
 	logic unused;

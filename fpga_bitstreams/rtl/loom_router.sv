@@ -54,6 +54,7 @@ module loom_router #(
 	parameter integer ARB_VA_OUT = `ROUTER_ARB_VA_OUT_DEFAULT,
 	parameter integer IWA_BITS = `ROUTER_IWA_BITS_DEFAULT,
 	parameter integer FP_TIMEOUT = `ROUTER_FP_TIMEOUT_DEFAULT,
+	parameter integer FP_TIMER_BITS = `ROUTER_FP_TIMER_BITS_DEFAULT,
 	parameter integer RT_ENTRIES = `LOOM_MAX_NODES,
 	parameter integer START_VC1_BITS = `LOOM_MAX_NODES,
 	parameter integer WIDE_PORTS = 0
@@ -145,6 +146,9 @@ module loom_router #(
 	if (SPEEDUP != 1) begin : g_chk_speedup
 		$error("router parameter SPEEDUP: this RTL builds SPEEDUP 1 only (one flit per input and subswitch output per cycle)");
 	end
+	if (FP_TIMER_BITS < 32 && (FP_TIMEOUT >> FP_TIMER_BITS) != 0) begin : g_chk_fp
+		$error("router parameter FP_TIMEOUT does not fit the timer of FP_TIMER_BITS bits");
+	end
 	if (RT_ENTRIES < 1 || (RT_ENTRIES & (RT_ENTRIES - 1)) != 0) begin : g_chk_rt
 		$error("router parameter RT_ENTRIES is not a power of two (the routing table is one RAM of 2 x RT_ENTRIES words)");
 	end
@@ -166,16 +170,30 @@ module loom_router #(
 `include "loom_router_info.vh"
 
 	// ---- control registers ----
+	// FP_TIMEOUT is kept as the limit the output units' timers compare
+	// with, computed once as it is written: on (not 0) and FP_TIMEOUT - 1,
+	// the timeout held at 2^FP_TIMER_BITS - 1 at most
+	localparam integer TW = FP_TIMER_BITS;
 	logic ctl;
-	logic [31:0] fp_timeout;
+	logic fp_on;
+	logic [TW-1:0] fp_lim;
 	logic [`RTL_CFG_ADDR_BITS-1:0] a;
 	assign ctl = cfg_we && cfg_blk == 2'(`RTL_BLK_CTL);
 	assign a = cfg_addr;
+	function automatic [TW-1:0] fp_limit(input logic [31:0] t);
+		if (TW < 32 && (t >> TW) != '0)
+			fp_limit = {{(TW-1){1'b1}}, 1'b0};
+		else
+			fp_limit = TW'(t - 32'd1);
+	endfunction
 	always_ff @(posedge clk)
-		if (rst)
-			fp_timeout <= 32'(FP_TIMEOUT);
-		else if (ctl && 32'(a) == `RTL_CTL_FP_TIMEOUT)
-			fp_timeout <= cfg_wdata;
+		if (rst) begin
+			fp_on <= FP_TIMEOUT != 0;
+			fp_lim <= fp_limit(32'(FP_TIMEOUT));
+		end else if (ctl && 32'(a) == `RTL_CTL_FP_TIMEOUT) begin
+			fp_on <= cfg_wdata != '0;
+			fp_lim <= fp_limit(cfg_wdata);
+		end
 
 	logic [PORTS-1:0] up_we, dis_we;
 	logic clear_dead;
@@ -319,7 +337,8 @@ module loom_router #(
 
 		loom_output_unit #(.PORT(gp), .PORTS(PORTS), .HOST_PORTS(HOST_PORTS), .VCS(VCS),
 				   .FLIT_BYTES(FLIT_BYTES), .BUF_DEPTH(BUF_DEPTH),
-				   .WORMHOLE_VCS(WORMHOLE_VCS), .ORG(ORG), .PIPE_LAT(PIPE_LAT))
+				   .WORMHOLE_VCS(WORMHOLE_VCS), .ORG(ORG), .PIPE_LAT(PIPE_LAT),
+				   .FP_TIMER_BITS(FP_TIMER_BITS))
 		u_out (.clk(clk), .rst(rst),
 		       .out_valid(out_valid[gp]), .out_head(out_head[gp]), .out_tail(out_tail[gp]),
 		       .out_vc(out_vc[gp*3 +: 3]), .out_data(out_data[gp*FW +: FW]),
@@ -335,7 +354,8 @@ module loom_router #(
 		       .wanted_set(va_wanted_set[gp*VCS +: VCS]),
 		       .waiting(waiting[gp*VCS +: VCS]),
 		       .up_we(up_we[gp]), .up_val(cfg_wdata[0]), .dis_we(dis_we[gp]),
-		       .dis_val(cfg_wdata[0]), .clear_dead(clear_dead), .fp_timeout(fp_timeout),
+		       .dis_val(cfg_wdata[0]), .clear_dead(clear_dead), .fp_on(fp_on),
+		       .fp_lim(fp_lim),
 		       .depth_we(depth_we[gp*VCS +: VCS]), .depth_val(cfg_wdata[15:0]),
 		       .usable(usable[gp]), .drop_reason(o_drop_reason[gp*3 +: 3]),
 		       .pipe_full(pipe_full[gp]),

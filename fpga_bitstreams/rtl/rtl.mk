@@ -99,8 +99,8 @@ RTL_EQ_G_torus-tiled := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GROWS=2 
                         -GARB_SA_IN=3 -GARB_SA_OUT=1 -GARB_OUT=2 -GARB_VA_OUT=3
 # the bitstream's configuration (board/loom_board_hx8k.sv), in the
 # campaign and for the post-synthesis check below
-RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=4 -GWORMHOLE_VCS=3 \
-                        -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32
+RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=2 -GWORMHOLE_VCS=3 \
+                        -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32 -GFP_TIMER_BITS=16
 RTL_EQ_CONFIGS := card torus torus-tiled ice40
 RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
@@ -240,8 +240,18 @@ $(RTL_BOARD_TEST): $(RTL_GEN_DIR)/.stamp FORCE
 		-- $(RTL_BOARD_IN)
 rtl-board: $(RTL_BOARD_TEST)
 
-# synthesis, place and route at the board top's default parameters
-RTL_BIT := $(RTL_BUILD)/ice40
+# synthesis, place and route at the board top's default parameters, or
+# with BOARD_PORTS=N at N ports (host + N - 1 network ports) into a
+# directory of its own
+BOARD_PORTS ?=
+RTL_BIT := $(RTL_BUILD)/ice40$(if $(BOARD_PORTS),-ports$(BOARD_PORTS))
+RTL_BOARD_CHPARAM := $(if $(BOARD_PORTS),chparam -set PORTS $(BOARD_PORTS) $(RTL_BOARD_TOP))
+# the pins of the flow: with one network port its one-bit vectors lose
+# their index ([0:0] vectors are plain names to nextpnr)
+RTL_BIT_PCF := $(if $(filter 2,$(BOARD_PORTS)),$(RTL_BIT)/hx8k-breakout.pcf,$(RTL_BOARD_PCF))
+$(RTL_BIT)/hx8k-breakout.pcf: $(RTL_BOARD_PCF)
+	@mkdir -p $(dir $@)
+	sed -E 's/(link_(tx|rx)_frame)\[0\]/\1/' $< >$@
 BOARD_FREQ ?= 50
 BOARD_CLK_MHZ := 12
 # synth_ice40 of top $(1) by its labels, without the coarse step's
@@ -258,24 +268,34 @@ $(RTL_BIT)/$(RTL_BOARD_TOP).json: $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(R
 	@echo "yosys synth_ice40 $(RTL_BOARD_TOP) (log: $(RTL_BIT)/yosys.log)"
 	nice -n 10 yosys -q -l $(RTL_BIT)/yosys.log \
 		-p 'read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV) $(RTL_BOARD_SV)' \
+		$(if $(RTL_BOARD_CHPARAM),-p '$(RTL_BOARD_CHPARAM)') \
 		-p '$(call ice40_synth,$(RTL_BOARD_TOP),-json $@.tmp)' \
 		-p 'tee -q -o $(RTL_BIT)/yosys-stat.txt stat' \
 		-p 'select -assert-none t:$$dlatch t:$$_DLATCH_*'
 	@mv $@.tmp $@
 # packing first (seconds): a design that does not fit stops here with its
 # utilisation, not after minutes of placement
-$(RTL_BIT)/$(RTL_BOARD_TOP).asc: $(RTL_BIT)/$(RTL_BOARD_TOP).json $(RTL_BOARD_PCF)
+$(RTL_BIT)/$(RTL_BOARD_TOP).asc: $(RTL_BIT)/$(RTL_BOARD_TOP).json $(RTL_BIT_PCF)
 	@echo "nextpnr-ice40 --pack-only (log: $(RTL_BIT)/nextpnr-pack.log)"
-	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BOARD_PCF) \
+	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BIT_PCF) \
 		--json $< --pack-only -l $(RTL_BIT)/nextpnr-pack.log
 	@$(RTL_BOARD_DIR)/bitstream_fit.sh $(RTL_BIT)/nextpnr-pack.log
 	@echo "nextpnr-ice40 --hx8k --package ct256, aiming at $(BOARD_FREQ) MHz (log: $(RTL_BIT)/nextpnr.log)"
-	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BOARD_PCF) \
+	nice -n 10 nextpnr-ice40 -q --hx8k --package ct256 --pcf $(RTL_BIT_PCF) \
 		--json $< --asc $@.tmp --freq $(BOARD_FREQ) --timing-allow-fail \
 		--report $(RTL_BIT)/nextpnr-report.json -l $(RTL_BIT)/nextpnr.log
 	@mv $@.tmp $@
-$(RTL_BIT)/$(RTL_BOARD_TOP).bin: $(RTL_BIT)/$(RTL_BOARD_TOP).asc
-	icetime -d hx8k -P ct256 -p $(RTL_BOARD_PCF) -t -r $(RTL_BIT)/icetime.txt $< >/dev/null
+# icetime's HX8K database: Debian's fpga-icestorm-chipdb, or made once by
+# icebox_chipdb (minutes of CPU) where that package is not installed
+ICETIME_CHIPDB := $(firstword $(wildcard /usr/share/icestorm/chipdb-8k.txt \
+                    /usr/share/fpga-icestorm/chipdb/chipdb-8k.txt) $(RTL_BUILD)/chipdb-8k.txt)
+$(RTL_BUILD)/chipdb-8k.txt:
+	@mkdir -p $(dir $@)
+	nice -n 10 icebox_chipdb -8 >$@.tmp
+	@mv $@.tmp $@
+$(RTL_BIT)/$(RTL_BOARD_TOP).bin: $(RTL_BIT)/$(RTL_BOARD_TOP).asc $(ICETIME_CHIPDB)
+	icetime -d hx8k -P ct256 -C $(ICETIME_CHIPDB) -p $(RTL_BIT_PCF) -t -r $(RTL_BIT)/icetime.txt \
+		$< >/dev/null
 	icepack $< $@.tmp
 	@mv $@.tmp $@
 	@$(RTL_BOARD_DIR)/bitstream_report.sh $(RTL_BIT) $(BOARD_FREQ) $(BOARD_CLK_MHZ)

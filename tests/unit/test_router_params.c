@@ -36,6 +36,7 @@ static void m_card_vcs(struct router_params *p) { p->vcs = 4; }
 static void m_worm(struct router_params *p) { p->vcs = 2; p->vc_model = 0; p->wormhole_vcs = 4; }
 static void m_ports(struct router_params *p) { p->ports = 65; }
 static void m_arb(struct router_params *p) { p->arb_sa_out = 9; }
+static void m_fp_bits(struct router_params *p) { p->fp_timer_bits = 8; p->fp_timeout = 300; }
 
 static void params(void)
 {
@@ -53,6 +54,7 @@ static void params(void)
 	refuse("wormhole bit of a missing VC", m_worm, "WORMHOLE_VCS");
 	refuse("65 ports", m_ports, "PORTS");
 	refuse("unknown arbiter policy", m_arb, "ARB_SA_OUT");
+	refuse("a timeout wider than the timer", m_fp_bits, "FP_TIMER_BITS");
 	for (unsigned int i = 0; i < 4; i++) {
 		router_preset(&p, presets[i]);
 		if (router_params_check(&p, err, sizeof(err))) {
@@ -160,15 +162,13 @@ static void drops(void)
 	fab_free(f);
 }
 
-static void forward_progress(void)
+/* Port 1's sink of @f returns no credits for 600 cycles: the cycle port 1
+ * is declared dead, 0 if never. */
+static uint64_t starve_port1(struct fab *f)
 {
-	struct fab *f = card_fabric();
 	struct router *r = f->r[0];
-	struct router_drop d;
-	unsigned int n = 0;
 	uint64_t dead_at = 0;
 
-	/* the sink of port 1 never returns credits: hold them back */
 	for (unsigned int i = 0; i < 8; i++)
 		fab_send(f, 10, 11, LOOM_VC_REQ0, LOOM_CLASS_REQ, 256, 0);
 	for (unsigned int c = 0; c < 600; c++) {
@@ -182,6 +182,40 @@ static void forward_progress(void)
 		if (!dead_at && router_port_dead(r, 1))
 			dead_at = f->now;
 	}
+	return dead_at;
+}
+
+/* A timeout above what FP_TIMER_BITS holds is held at its most: 1000
+ * cycles with an 8-bit timer are 255, with a 32-bit one 1000. */
+static void fp_timer_bits(void)
+{
+	static const unsigned int nodes[] = { 10, 11, 1 };
+	uint64_t dead_at[2];
+
+	for (unsigned int i = 0; i < 2; i++) {
+		struct router_params p;
+		struct fab *f;
+
+		router_preset_card(&p, 2);
+		p.fp_timer_bits = i ? 32 : 8;
+		f = fab_single(&p, nodes);
+		router_set_fp_timeout(f->r[0], 1000);
+		dead_at[i] = starve_port1(f);
+		fab_free(f);
+	}
+	tap_ok(dead_at[0] > 255 && dead_at[0] < 300 && !dead_at[1],
+	       "forward progress: a timeout of 1000 with FP_TIMER_BITS 8 is held at 255: dead at cycle %llu (want 256 .. 299); with 32 bits not dead in 600 cycles (%llu)",
+	       (unsigned long long)dead_at[0], (unsigned long long)dead_at[1]);
+}
+
+static void forward_progress(void)
+{
+	struct fab *f = card_fabric();
+	struct router *r = f->r[0];
+	struct router_drop d;
+	unsigned int n = 0;
+	uint64_t dead_at = starve_port1(f);
+
 	while (router_drop_pop(r, &d))
 		n += d.reason == ROUTE_DROP_DEAD;
 	tap_ok(dead_at && (router_take_port_events(r) & 2) && n >= 1,
@@ -275,11 +309,12 @@ static void next_event_exact(void)
 
 int main(void)
 {
-	tap_plan(20);
+	tap_plan(22);
 	params();
 	doc_table();
 	drops();
 	forward_progress();
+	fp_timer_bits();
 	malformed();
 	idle();
 	next_event_exact();

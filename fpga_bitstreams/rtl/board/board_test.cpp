@@ -37,7 +37,7 @@ constexpr unsigned FB = 8;		// FLIT_BYTES
 constexpr unsigned LB = 2;		// LINK_BITS
 constexpr unsigned PORTS = 5;		// PORTS of the build: 4 network ports and the host port
 constexpr unsigned VCS = 2;
-constexpr unsigned DEPTH = 4;		// BUF_DEPTH
+constexpr unsigned DEPTH = 2;		// BUF_DEPTH
 constexpr unsigned BEATS = (8 * FB + 5 + LB - 1) / LB;
 constexpr unsigned HOST = 0xf;		// LOOM_RT_PORT_HOST
 

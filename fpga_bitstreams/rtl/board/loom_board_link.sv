@@ -55,27 +55,32 @@ module loom_board_link #(
 	end
 
 	// ---- transmit ----
-	logic [SW-1:0] tx_sr;
+	// The router's output holds a flit from its out_valid until the next
+	// one leaves, and none leaves while o_ready is low: the beats are
+	// taken from that word where it stands (a multiplexer, not a shifter).
+	logic [SW-1:0] tx_word;
 	logic [BW-1:0] tx_left;	// beats after the one on the pins
+	logic [BW-1:0] tx_beat;	// the beat on the pins
+	assign tx_word = SW'({o_data, o_vc, o_tail, o_head});
 	// ready high in cycle t: a flit may come in t + 1 (chan.h); the
-	// shifter takes it at the end of its last beat
+	// word may change once its last beat is on the pins
 	assign o_ready = !o_valid && (!tx_frame || tx_left == '0);
 
 	always_ff @(posedge clk) begin
 		if (rst) begin
 			tx_frame <= 1'b0;
 			tx_d <= '0;
-			tx_sr <= '0;
 			tx_left <= '0;
+			tx_beat <= '0;
 		end else if (o_valid) begin
 			tx_frame <= 1'b1;
-			tx_sr <= SW'({o_data, o_vc, o_tail, o_head}) >> LINK_BITS;
-			tx_d <= LINK_BITS'({o_data, o_vc, o_tail, o_head});
+			tx_d <= tx_word[LINK_BITS-1:0];
 			tx_left <= BW'(BEATS - 1);
+			tx_beat <= '0;
 		end else if (tx_left != '0) begin
-			tx_d <= tx_sr[LINK_BITS-1:0];
-			tx_sr <= tx_sr >> LINK_BITS;
+			tx_d <= tx_word[(32'(tx_beat) + 1) * LINK_BITS +: LINK_BITS];
 			tx_left <= tx_left - 1'b1;
+			tx_beat <= tx_beat + 1'b1;
 		end else begin
 			tx_frame <= 1'b0;
 		end
@@ -95,12 +100,16 @@ module loom_board_link #(
 	end
 
 	// ---- receive ----
+	// the last beat completes the word: it goes to the router's input in
+	// the same cycle, from the shifter and that beat's register
 	logic rx_frame_q;
 	logic [LINK_BITS-1:0] rx_d_q;
 	logic [SW-1:0] rx_sr;
 	logic [BW-1:0] rx_n;	// beats received of the current frame
 	logic [SW-1:0] rx_word;
 	assign rx_word = {rx_d_q, rx_sr[SW-1:LINK_BITS]};
+	assign i_valid = rx_frame_q && 32'(rx_n) == BEATS - 1;
+	assign {i_data, i_vc, i_tail, i_head} = rx_word[WW-1:0];
 
 	always_ff @(posedge clk) begin
 		if (rst) begin
@@ -109,25 +118,16 @@ module loom_board_link #(
 			rx_sr <= '0;
 			rx_n <= '0;
 			rx_err <= 1'b0;
-			i_valid <= 1'b0;
-			i_head <= 1'b0;
-			i_tail <= 1'b0;
-			i_vc <= '0;
-			i_data <= '0;
 		end else begin
 			rx_frame_q <= rx_frame;
 			rx_d_q <= rx_d;
-			i_valid <= 1'b0;
 			rx_err <= 1'b0;
 			if (rx_frame_q) begin
 				rx_sr <= rx_word;
-				if (32'(rx_n) == BEATS - 1) begin
+				if (32'(rx_n) == BEATS - 1)
 					rx_n <= '0;
-					i_valid <= 1'b1;
-					{i_data, i_vc, i_tail, i_head} <= rx_word[WW-1:0];
-				end else begin
+				else
 					rx_n <= rx_n + 1'b1;
-				end
 			end else if (rx_n != '0) begin
 				rx_n <= '0;
 				rx_err <= 1'b1;

@@ -104,9 +104,11 @@ module loom_uart_bridge #(
 	// errors not tied to a command, each sent when the line is free
 	logic e_frame, e_busy;
 
-	// the flit taken from the router's host port
+	// the flit taken from the router's host port: it stays in the
+	// router's output register, which holds it while out_ready is low
 	logic ob_full;
 	logic [FW+4:0] ob;		// {data, vc, tail, head}
+	assign ob = {out_data, out_vc, out_tail, out_head};
 
 	// credits of the router's host input port, per VC
 	logic [7:0] cred [0:VCS-1];
@@ -121,6 +123,14 @@ module loom_uart_bridge #(
 			C_R: need = 4'd2;
 			default: need = 4'(CB);
 		endcase
+	end
+
+	// the injected flit's bytes: the arguments, which stay until the next
+	// command's bytes come in (in_valid is high in the cycle after S_INJECT)
+	always_comb begin
+		integer v;
+		for (v = 0; v < FLIT_BYTES; v = v + 1)
+			in_data[v*8 +: 8] = args[(FLIT_BYTES-1-v)*8 +: 8];
 	end
 
 	logic [2:0] fvc;
@@ -158,7 +168,6 @@ module loom_uart_bridge #(
 			in_head <= 1'b0;
 			in_tail <= 1'b0;
 			in_vc <= '0;
-			in_data <= '0;
 			for (v = 0; v < VCS; v = v + 1)
 				cred[v] <= 8'(BUF_DEPTH);
 		end else begin
@@ -233,8 +242,6 @@ module loom_uart_bridge #(
 					in_head <= fctl[0];
 					in_tail <= fctl[1];
 					in_vc <= fvc;
-					for (v = 0; v < FLIT_BYTES; v = v + 1)
-						in_data[v*8 +: 8] <= args[(FLIT_BYTES-1-v)*8 +: 8];
 					ans <= {A_F, 32'd0};
 					ans_len <= 3'd1;
 					ans_due <= 1'b1;
@@ -269,13 +276,11 @@ module loom_uart_bridge #(
 		integer v;
 		if (rst) begin
 			ob_full <= 1'b0;
-			ob <= '0;
 			out_credit <= '0;
 		end else begin
 			out_credit <= '0;
 			if (out_valid) begin
 				ob_full <= 1'b1;
-				ob <= {out_data, out_vc, out_tail, out_head};
 				for (v = 0; v < VCS; v = v + 1)
 					if (32'(out_vc) == v)
 						out_credit[v*8 +: 8] <= 8'd1;
