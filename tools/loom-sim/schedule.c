@@ -86,18 +86,11 @@ static int packet(const struct sched_line *l, const struct sim *s, char **tok, i
 	memset(p, 0, sizeof(*p));
 	p->cycle = cycle;
 	p->node = (int)node;
-	p->hdr[0] = resp ? LOOM_PKT_GET_RESP : LOOM_PKT_PUT;
-	p->hdr[1] = resp ? LOOM_CLASS_RESP : LOOM_CLASS_REQ;
 	/* flits >= min_flits: the header fits */
 	len = (unsigned int)flits * fb - LOOM_PKT_HDR_SIZE;
-	p->hdr[2] = (uint8_t)len;
-	p->hdr[3] = (uint8_t)(len >> 8);
-	p->hdr[4] = (uint8_t)dst;
-	p->hdr[5] = (uint8_t)(dst >> 8);
-	p->hdr[8] = (uint8_t)node;
-	p->hdr[9] = (uint8_t)(node >> 8);
-	for (int i = 0; i < 8; i++)
-		p->hdr[32 + i] = (uint8_t)(cycle >> (8 * i));
+	sim_header(p->hdr, resp ? LOOM_PKT_GET_RESP : LOOM_PKT_PUT,
+		   resp ? LOOM_CLASS_RESP : LOOM_CLASS_REQ, len, (unsigned int)dst,
+		   (unsigned int)node, cycle);
 	return 0;
 }
 

@@ -390,6 +390,14 @@ const char *sim_requests_name(enum sim_requests r);
 bool sim_is_request(uint8_t type);
 /* Is @type a response, going back to its requester? */
 bool sim_is_response(uint8_t type);
+/*
+ * Fill the LOOM_PKT_HDR_SIZE bytes of @h with a packet header of this
+ * simulator: @type, traffic class @cls, @payload bytes, from terminal
+ * @src to @dst, created at cycle @created (in 'offset', where the
+ * simulator reads it back at delivery); every other byte zero.
+ */
+void sim_header(uint8_t *h, uint8_t type, uint8_t cls, unsigned int payload, unsigned int dst,
+		unsigned int src, uint64_t created);
 /* The response type answering request @type. */
 uint8_t sim_response_type(uint8_t type);
 /* Whether terminals answer requests: --requests get or amo, or a replay. */

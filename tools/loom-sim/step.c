@@ -241,23 +241,31 @@ static uint64_t get64(const uint8_t *b)
 	return v;
 }
 
+void sim_header(uint8_t *h, uint8_t type, uint8_t cls, unsigned int payload, unsigned int dst,
+		unsigned int src, uint64_t created)
+{
+	memset(h, 0, LOOM_PKT_HDR_SIZE);
+	h[0] = type;
+	h[1] = cls;
+	put16(h + 2, (uint16_t)payload);
+	put16(h + 4, (uint16_t)dst);
+	put16(h + 8, (uint16_t)src);
+	for (int i = 0; i < 8; i++)
+		h[32 + i] = (uint8_t)(created >> (8 * i));
+}
+
 /*
- * The header of a packet of this run: its type and class, created in
- * 'offset'; a response carries its request's creation in 'aux'.
+ * The header of a packet of this run (sim_header()); a response carries
+ * its request's creation in 'aux'.
  */
 static void make_header(const struct sim *s, int src, const struct sim_pkt *p, uint8_t *h)
 {
-	memset(h, 0, LOOM_PKT_HDR_SIZE);
-	h[0] = p->type;
-	h[1] = sim_is_response(p->type) && !s->cfg.merged_classes ? LOOM_CLASS_RESP : LOOM_CLASS_REQ;
-	put16(h + 2, (uint16_t)payload_of(s, p->flits));
-	put16(h + 4, (uint16_t)p->dst);
-	put16(h + 8, (uint16_t)src);
+	sim_header(h, p->type,
+		   sim_is_response(p->type) && !s->cfg.merged_classes ? LOOM_CLASS_RESP : LOOM_CLASS_REQ,
+		   payload_of(s, p->flits), p->dst, (unsigned int)src, p->created);
 	h[12] = p->resp_flits;		/* the simulator's own use of dst_ctx */
-	for (int i = 0; i < 8; i++) {
-		h[32 + i] = (uint8_t)(p->created >> (8 * i));
+	for (int i = 0; i < 8; i++)
 		h[40 + i] = (uint8_t)(p->req_created >> (8 * i));
-	}
 }
 
 /* The VC a packet of @q enters on. */
