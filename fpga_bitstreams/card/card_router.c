@@ -14,7 +14,9 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+
+/* What the card's tables use and the RTL does not hold (rtl_beyond()). */
+enum rtl_beyond_kind { RTL_BEYOND_RT, RTL_BEYOND_SVC1, RTL_BEYOND_MC, RTL_BEYOND_KINDS };
 
 struct card_rtl {
 	void *dl;
@@ -27,7 +29,8 @@ struct card_rtl {
 	uint32_t rt[2 * CARD_RT_ENTRIES];
 	uint32_t port_cfg[LOOM_MAX_PORTS];
 	uint32_t svc1[LOOM_MAX_NODES / 32];
-	bool warned_rt, warned_svc1, warned_mc, warned_dead;
+	bool warned[RTL_BEYOND_KINDS];	/* each kind of rtl_beyond() logged once */
+	bool warned_dead;
 	struct router_counters cnt;
 	struct router_port_counters pcnt[ROUTER_PORTS_MAX];
 	struct router_vc_counters no_vc;
@@ -41,9 +44,10 @@ static const uint32_t *reg_words(const struct card *c, uint32_t off)
 /*
  * A table word the RTL does not hold but the card's tables use: a valid
  * routing entry at or beyond RT_ENTRIES, a START_VC1 bit beyond its
- * bitmap, a valid multicast group.  0, or -1 with @err naming it.
+ * bitmap, a valid multicast group.  0, or -1 with @err naming it and its
+ * kind in @kind.
  */
-static int rtl_beyond(const struct card *c, const char **what, char *err, size_t errlen)
+static int rtl_beyond(const struct card *c, enum rtl_beyond_kind *kind, char *err, size_t errlen)
 {
 	const struct card_rtl *r = c->rtl;
 	const uint32_t *rt = reg_words(c, CARD_OFF_ROUTER + LOOM_ROUTER_RT);
@@ -51,7 +55,7 @@ static int rtl_beyond(const struct card *c, const char **what, char *err, size_t
 
 	for (unsigned int e = r->rt_entries; e < CARD_RT_ENTRIES; e++)
 		if (rt[2 * e] & LOOM_RT_W0_VALID) {
-			*what = "rt";
+			*kind = RTL_BEYOND_RT;
 			snprintf(err, errlen,
 				 "routing entry %u is valid, but the Verilated router holds %u entries (RT_ENTRIES = %u, built with %s): packets to node %u would be dropped as unroutable; use node ids below %u or build the plugin with more entries (RTL_CARD_G in fpga_bitstreams/rtl/rtl.mk)",
 				 e, r->rt_entries, r->rt_entries, r->ops->config, e, r->rt_entries);
@@ -59,7 +63,7 @@ static int rtl_beyond(const struct card *c, const char **what, char *err, size_t
 		}
 	for (unsigned int w = r->svc1_words; w < LOOM_MAX_NODES / 32; w++)
 		if (svc1[w]) {
-			*what = "svc1";
+			*kind = RTL_BEYOND_SVC1;
 			snprintf(err, errlen,
 				 "START_VC1 names node %u, but the Verilated router holds %u bits of it (START_VC1_BITS, built with %s); use node ids below %u or build the plugin with more (RTL_CARD_G in fpga_bitstreams/rtl/rtl.mk)",
 				 32 * w + (unsigned int)__builtin_ctz(svc1[w]), 32 * r->svc1_words,
@@ -68,7 +72,7 @@ static int rtl_beyond(const struct card *c, const char **what, char *err, size_t
 		}
 	for (unsigned int g = 0; c->view.mc && g < c->view.mc_entries; g++)
 		if (c->view.mc[2 * g] & LOOM_MCAST_W0_VALID) {
-			*what = "mc";
+			*kind = RTL_BEYOND_MC;
 			snprintf(err, errlen,
 				 "multicast group %u is valid, but the RTL router has no multicast: its packets are routed as unicast to their dst_node",
 				 g);
@@ -92,7 +96,7 @@ static void rtl_sync_words(struct card_rtl *r, uint32_t *shadow, const uint32_t 
 static void rtl_sync(struct card *c, bool all)
 {
 	struct card_rtl *r = c->rtl;
-	const char *what = "";
+	enum rtl_beyond_kind kind;
 	char err[512];
 
 	rtl_sync_words(r, r->rt, reg_words(c, CARD_OFF_ROUTER + LOOM_ROUTER_RT),
@@ -101,23 +105,19 @@ static void rtl_sync(struct card *c, bool all)
 		       LOOM_MAX_PORTS, RTL_BLK_VCT, LOOM_VCT_PORT_CFG, all);
 	rtl_sync_words(r, r->svc1, reg_words(c, CARD_OFF_VCT + LOOM_VCT_START_VC1),
 		       r->svc1_words, RTL_BLK_VCT, LOOM_VCT_START_VC1, all);
-	if (!rtl_beyond(c, &what, err, sizeof(err)))
-		return;
 	/* once each: software may write what the RTL cannot hold at any time */
-	if ((!strcmp(what, "rt") && !r->warned_rt) || (!strcmp(what, "svc1") && !r->warned_svc1) ||
-	    (!strcmp(what, "mc") && !r->warned_mc))
-		card_log(c, "router rtl: %s", err);
-	r->warned_rt |= !strcmp(what, "rt");
-	r->warned_svc1 |= !strcmp(what, "svc1");
-	r->warned_mc |= !strcmp(what, "mc");
+	if (!rtl_beyond(c, &kind, err, sizeof(err)) || r->warned[kind])
+		return;
+	card_log(c, "router rtl: %s", err);
+	r->warned[kind] = true;
 }
 
 bool card_router_rtl_fits(const struct card *c, char *err, size_t errlen)
 {
-	const char *what;
+	enum rtl_beyond_kind kind;
 	char why[512];
 
-	if (!c->rtl || !rtl_beyond(c, &what, why, sizeof(why)))
+	if (!c->rtl || !rtl_beyond(c, &kind, why, sizeof(why)))
 		return true;
 	snprintf(err, errlen, "--router rtl: %s", why);
 	return false;
