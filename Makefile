@@ -77,9 +77,10 @@ vm-tests: userspace module
 	$(MAKE) -C tests/vm/rma
 	$(MAKE) -C tests/vm/ofi
 
-# (the packages too: tests/vm/test_deb.sh installs them into a lab)
+# (the packages too: tests/vm/test_deb.sh installs them into a lab; the
+# module is built with W=1 and sparse, which unit/test_kmod_style.sh reads)
 check: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) all tests deb
+	@$(MAKE) --no-print-directory -j$(JOBS) all tests deb LOOM_KMOD_CHECKED=1
 	@$(TOP)/tests/run-tests
 
 # The debug-kernel campaign: builds its own kernel (cached) and its own copy

@@ -9,7 +9,7 @@
 # SIGBUS instead of reaching the freed pages.  Then: rebind,
 # rmmod refused while a file is open, rmmod and insmod again, the card
 # works; the removal racing the users' mappings; no memory leaked over
-# UNBIND_LEAK_ROUNDS unbinds (default 10; make check-debug 20); and the guest
+# UNBIND_LEAK_ROUNDS unbinds (default 6; make check-debug 20); and the guest
 # kernel log stays clean.
 #
 # The race: the guest has 2 vCPUs and a fully preemptible kernel
@@ -18,7 +18,7 @@
 # munmap() and page faults.  Three map_race processes (4 threads each)
 # map, touch and unmap every region of a context without pause while the
 # card is unbound and bound again, 0.2 to 1 s apart, for MAP_RACE_SECONDS
-# (default 10; make check-debug 30) and at least MAP_RACE_CYCLES times (default 3;
+# (default 5; make check-debug 30) and at least MAP_RACE_CYCLES times (default 3;
 # make check-debug 5); every racer must see removals and
 # meet no error other than the card going (EIO, SIGBUS), and the final log
 # check catches any WARN or BUG the race provoked.
@@ -27,9 +27,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/lab.sh"
 
 g=$loom_build/tests/vm/kmod
-race_secs=${MAP_RACE_SECONDS:-10}
+race_secs=${MAP_RACE_SECONDS:-5}
 race_cycles=${MAP_RACE_CYCLES:-3}
-leak_rounds=${UNBIND_LEAK_ROUNDS:-10}
+leak_rounds=${UNBIND_LEAK_ROUNDS:-6}
 # a 4 MiB segment leaked on either path (every other round) loses
 # 2 MiB per round on average; the noise of a clean run is below 1 MiB
 leak_limit_kib=$((leak_rounds * 1024 + 2048))
