@@ -287,20 +287,27 @@ static int loom_mr_pin(struct loom_dev *ldev, struct loom_mr *mr)
 	return n;
 }
 
-/* DMA-map the pages and write their bus addresses into the page list. */
+/*
+ * DMA-map the pages and write their bus addresses into the page list.  The
+ * card reads pages, not segments, but the DMA API maps no segment longer
+ * than the device's maximum (64 KiB unless the device says otherwise), so
+ * contiguous pages are merged up to that length only.
+ */
 static int loom_mr_build(struct loom_dev *ldev, struct loom_mr *mr)
 {
+	struct device *dev = &ldev->pdev->dev;
 	struct sg_dma_page_iter it;
 	unsigned long i = 0;
 	__le64 *dir;
 	int err;
 
-	err = sg_alloc_table_from_pages(&mr->sgt, mr->pages, mr->npages, 0,
-					mr->npages << PAGE_SHIFT,
-					GFP_KERNEL_ACCOUNT);
+	err = sg_alloc_table_from_pages_segment(&mr->sgt, mr->pages, mr->npages,
+						0, mr->npages << PAGE_SHIFT,
+						dma_get_max_seg_size(dev),
+						GFP_KERNEL_ACCOUNT);
 	if (err)
 		return err;
-	err = dma_map_sgtable(&ldev->pdev->dev, &mr->sgt, DMA_BIDIRECTIONAL, 0);
+	err = dma_map_sgtable(dev, &mr->sgt, DMA_BIDIRECTIONAL, 0);
 	if (err)
 		return err;
 	mr->mapped = true;
