@@ -191,6 +191,10 @@ static bool card_init_router(struct card *c, char *err, size_t errlen)
 	c->router = router_new(&c->p.router, &c->view, err, errlen);
 	if (!c->router)
 		return false;
+	for (unsigned int p = 0; p < c->p.router.ports; p++) {
+		c->wire_in[p] = router_in(c->router, p);
+		c->wire_out[p] = router_out(c->router, p);
+	}
 	if (c->p.rtl_plugin && !card_router_open_rtl(c, c->p.rtl_plugin, err, errlen))
 		return false;
 	c->host_port = c->p.router.ports - 1;

@@ -166,6 +166,8 @@ struct card {
 	struct hostile *hostile;	/* its hostile mode (hostile.h), or NULL */
 	/* the router block (card_router.h) */
 	struct router *router;
+	/* its wires (router_in/router_out of every port), fixed from its creation on */
+	struct chan *wire_in[ROUTER_PORTS_MAX], *wire_out[ROUTER_PORTS_MAX];
 	struct card_rtl *rtl;	/* --router rtl: the Verilated router on its wires */
 	struct route_view view;	/* its tables: the ROUTER and VCT registers */
 	unsigned int host_port;	/* router port of the host port (= n_ports) */

@@ -152,15 +152,14 @@ _Static_assert(CHAN_VCS_MAX == 8, "card_step reads a wire's credits as one word"
 
 void card_step(struct card *c)
 {
-	struct router *r = c->router;
 	struct link_in lin[LOOM_MAX_PORTS];
-	struct chan *ho = router_out(r, c->host_port), *hi = router_in(r, c->host_port);
+	struct chan *ho = c->wire_out[c->host_port], *hi = c->wire_in[c->host_port];
 	uint8_t hcred[CHAN_VCS_MAX];
 	struct flit hin;
 
 	/* the wires of this cycle: every block's registered outputs */
 	for (unsigned int p = 0; p < c->n_ports; p++) {
-		struct chan *ro = router_out(r, p), *ri = router_in(r, p);
+		struct chan *ro = c->wire_out[p], *ri = c->wire_in[p];
 		struct link_unit *l = &c->port[p].link;
 
 		/* the link reads a flit's fields only when it is valid */

@@ -58,7 +58,7 @@ void input_mc_next(struct router *r, unsigned int port, unsigned int vc)
 	iv->drop_bytes = 0;
 	iv->va_at = r->now + 1;
 	ip->routing |= 1u << vc;
-	in_port_update(r, port);
+	in_port_routing(r, port);
 	r->changed = true;
 }
 
@@ -114,7 +114,7 @@ static void input_front_head(struct router *r, unsigned int port, unsigned int v
 	iv->va_at = at > r->now + 1 ? at : r->now + 1;
 	ip->busy |= 1u << vc;
 	ip->routing |= 1u << vc;
-	in_port_update(r, port);
+	in_port_routing(r, port);
 }
 
 void input_front_next(struct router *r, unsigned int port, unsigned int vc)

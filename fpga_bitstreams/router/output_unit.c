@@ -151,10 +151,15 @@ static void credit_line_apply(struct router *r, struct credit_line *l)
 	const uint64_t edge = r->now + 1;
 
 	if (l->latency == 1) {
-		/* every credit on the line left this edge: all usable next cycle */
-		for (unsigned int i = 0; i < l->count; i++)
-			l->v[(l->head + i) & l->mask].c->avail++;	/* never beyond the depth */
-		l->head = (l->head + l->count) & l->mask;
+		/*
+		 * Every credit on the line left this edge: all usable next
+		 * cycle.  The line empties at every edge, so its entries
+		 * start at v[0] (head stays 0) and never wrap.
+		 */
+		const struct credit_ret *e = l->v, *end = l->v + l->count;
+
+		for (; e < end; e++)
+			e->c->avail++;	/* never beyond the depth */
 		l->count = 0;
 		r->changed = true;
 		return;

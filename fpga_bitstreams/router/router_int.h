@@ -196,6 +196,27 @@ static inline void in_port_update(struct router *r, unsigned int p)
 	r->sa_ports = (r->sa_ports & ~bit) | (ip->busy & ~ip->routing ? bit : 0);
 }
 
+/* Port @p's bits after one of its VCs entered ROUTING (busy and routing bits set). */
+static inline void in_port_routing(struct router *r, unsigned int p)
+{
+	const struct in_port *ip = &r->in[p];
+	uint64_t bit = 1ull << p;
+
+	r->in_active |= bit;
+	r->va_ports |= bit;
+	r->sa_ports = (r->sa_ports & ~bit) | (ip->busy & ~ip->routing ? bit : 0);
+}
+
+/* Port @p's bits after one of its VCs left ROUTING for ACTIVE or DROPPING (still busy). */
+static inline void in_port_routed(struct router *r, unsigned int p)
+{
+	const struct in_port *ip = &r->in[p];
+	uint64_t bit = 1ull << p;
+
+	r->va_ports = (r->va_ports & ~bit) | (ip->routing ? bit : 0);
+	r->sa_ports |= bit;
+}
+
 #define IN_MC_HOST	(1u << 16)	/* in_vc.mc_left: the host copy */
 
 /*

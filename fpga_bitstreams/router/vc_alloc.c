@@ -67,7 +67,7 @@ static void va_drop(struct router *r, unsigned int port, struct in_vc *iv, enum 
 	iv->rt.drop = (uint8_t)why;
 	iv->state = IVC_DROPPING;
 	ip->routing &= ~(1u << (iv - ip->vc));
-	in_port_update(r, port);
+	in_port_routed(r, port);
 	iv->sa_at = r->now + 1;
 	r->changed = true;
 }
@@ -347,7 +347,7 @@ static void va_grant(struct router *r, unsigned int port, const struct va_req *q
 	}
 	iv->state = IVC_ACTIVE;
 	r->in[port].routing &= ~(1u << q->vc);
-	in_port_update(r, port);
+	in_port_routed(r, port);
 	iv->out_port = q->o;
 	iv->out_vc = q->ovc;
 	/*
