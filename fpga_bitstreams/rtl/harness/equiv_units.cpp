@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit-level equivalence harness: the Verilated units of loom_equiv_units
- * (flit FIFOs, credit counters, arbiters of every policy) and the C
- * model's units (router/fifo.h, credit.h, arbiter.[ch]) get the same
+ * (flit FIFOs, credit counters, arbiters of every policy, the link's
+ * CRC-32C at 1, 6 and 16 bytes a cycle) and the C model's units
+ * (router/fifo.h, credit.h, arbiter.[ch], link/crc32c.c) get the same
  * random stimuli every cycle; every output is compared in every cycle.
  * At the first difference the run stops and prints the cycle, the unit,
  * the signal and both values, then replays the seed with tracing on and
@@ -33,6 +34,7 @@
 #include "equiv_common.h"
 
 extern "C" {
+#include "link/crc32c.h"
 #include "router/arbiter.h"
 #include "router/credit.h"
 #include "router/fifo.h"
@@ -53,10 +55,14 @@ namespace {
 constexpr unsigned FA_DEPTH = 4, FA_HIST = 3, FB_DEPTH = 5, FB_HIST = 1;
 constexpr unsigned CA_DEPTH = 5, CA_RET_LAT = 1, CB_DEPTH = 10, CB_RET_LAT = 3;
 constexpr unsigned RR_N = 5, RRW_N = 64, MX_N = 7, T3_N = 6, IW_N = 9, IW_M = 5;
+// the CRC units' LANES and LANE_BYTES
+constexpr unsigned CRC_N = 3;
+constexpr unsigned CRC_LANES[CRC_N] = { 1, 2, 4 }, CRC_LANE_BYTES[CRC_N] = { 1, 3, 4 };
 
 const char *const CONFIG =
 	"fifo A depth 4 hist 3, fifo B depth 5 hist 1, credit A depth 5 ret 1, "
-	"credit B depth 10 ret 3, arb RR 5, RR 64, MATRIX 7, T3E 6, IWA 9 M 5";
+	"credit B depth 10 ret 3, arb RR 5, RR 64, MATRIX 7, T3E 6, IWA 9 M 5, "
+	"crc32c lanes x lane bytes 1x1, 2x3, 4x4";
 
 using equiv::mismatch;
 using equiv::rng;
@@ -173,17 +179,50 @@ struct arb_model {
 	uint64_t all() const { return n >= 64 ? ~0ull : (1ull << n) - 1; }
 };
 
+// The C model's CRC-32C continued over a byte stream: crc32c(0, bytes since the last start).
+struct crc_model {
+	std::string name;
+	unsigned lanes, lane_bytes, bytes;
+	uint32_t crc = 0;	// of the bytes up to the previous cycle
+	crc_model(unsigned l, unsigned lb) : lanes(l), lane_bytes(lb), bytes(l * lb)
+	{
+		name = "crc32c (LANES " + std::to_string(l) + ", LANE_BYTES " + std::to_string(lb) + ")";
+	}
+};
+
+// this cycle's bytes into a Verilated port of any width, byte 0 lowest
+inline void put_bytes(CData &port, const uint8_t *b, unsigned) { port = b[0]; }
+inline void put_bytes(QData &port, const uint8_t *b, unsigned n)
+{
+	port = 0;
+	for (unsigned k = n; k--;)
+		port = (port << 8) | b[k];
+}
+template <std::size_t W> void put_bytes(VlWide<W> &port, const uint8_t *b, unsigned n)
+{
+	for (unsigned w = 0; w < W; w++) {
+		EData v = 0;
+
+		for (unsigned k = 4; k--;)
+			v = (v << 8) | (4 * w + k < n ? b[4 * w + k] : 0);
+		port[w] = v;
+	}
+}
+
 // ---- one run ----
 
 class run {
 public:
 	run(uint64_t seed, const char *vcd, uint64_t trace_from)
-		: r(seed), ctx(new VerilatedContext), top(new Vloom_equiv_units(ctx.get())),
+		: r(seed), rl(seed ^ 0x6c696e6b00000000ull), ctx(new VerilatedContext), top(new Vloom_equiv_units(ctx.get())),
 		  fa(FA_DEPTH, 2, FA_HIST), fb(FB_DEPTH, 1, FB_HIST),
 		  ca(CA_DEPTH, CA_RET_LAT), cb(CB_DEPTH, CB_RET_LAT),
 		  rr("rr", ARB_RR, RR_N, 0), rrw("rrw", ARB_RR, RRW_N, 0),
 		  mx("mx", ARB_MATRIX, MX_N, 0), t3("t3", ARB_T3E, T3_N, 0),
-		  iw("iw", ARB_IWA, IW_N, IW_M), trace_from(trace_from)
+		  iw("iw", ARB_IWA, IW_N, IW_M),
+		  crcs{ { CRC_LANES[0], CRC_LANE_BYTES[0] }, { CRC_LANES[1], CRC_LANE_BYTES[1] },
+			{ CRC_LANES[2], CRC_LANE_BYTES[2] } },
+		  trace_from(trace_from)
 	{
 		if (vcd) {
 			ctx->traceEverOn(true);
@@ -269,15 +308,17 @@ public:
 
 private:
 	rng r;
+	rng rl;	// the link units' stimuli: a stream of their own, so the router units' stay as they were
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vloom_equiv_units> top;
 	std::unique_ptr<VerilatedVcdC> tfp;
 	fifo_model fa, fb;
 	credit_model ca, cb;
 	arb_model rr, rrw, mx, t3, iw;
+	crc_model crcs[CRC_N];
 	uint64_t trace_from, now = 0;
 	// the load of this phase (percent): full and empty buffers, sparse and dense requests
-	unsigned p_push = 50, p_pop = 50, p_take = 50, p_ret = 50, p_req = 50;
+	unsigned p_push = 50, p_pop = 50, p_take = 50, p_ret = 50, p_req = 50, p_start = 5;
 	// this cycle's stimuli
 	bool fa_push, fa_pop, fb_push, fb_pop, ca_take, ca_ret, cb_take, cb_ret;
 	uint64_t fa_v, fb_v;
@@ -288,6 +329,12 @@ private:
 	} ai[5];
 	bool wr_en, wr_pat;
 	unsigned wr_idx, wr_w;
+	struct crc_in {
+		bool start;
+		unsigned n;
+		uint8_t data[16];
+		uint32_t next;	// the model's CRC with this cycle's bytes
+	} ci[CRC_N];
 
 	void phase()
 	{
@@ -298,6 +345,9 @@ private:
 		p_take = levels[r.below(5)];
 		p_ret = levels[r.below(5)];
 		p_req = levels[r.below(5)];
+		// frames of a few bytes to a few hundred
+		static const unsigned starts[] = { 1, 3, 10, 30, 60 };
+		p_start = starts[rl.below(5)];
 	}
 
 	uint64_t reqs(unsigned n)
@@ -327,6 +377,24 @@ private:
 		*ret = (out > fl && r.percent(p_ret)) || r.percent(2);
 	}
 
+	// the bytes a cycle carries: the lanes full at 4, 2 or 1 lanes (degraded), a
+	// frame's last bytes (any count), or idle
+	void crc_stim(crc_model &c, crc_in &x)
+	{
+		unsigned k = rl.below(10), lanes = c.lanes >> rl.below(3);
+
+		x.start = rl.percent(p_start);
+		if (k < 5)
+			x.n = (lanes ? lanes : 1) * c.lane_bytes;
+		else if (k < 8)
+			x.n = rl.below(c.bytes + 1);
+		else
+			x.n = 0;
+		for (unsigned i = 0; i < c.bytes; i++)
+			x.data[i] = (uint8_t)rl.next();
+		x.next = crc32c(x.start ? 0 : c.crc, x.data, x.n);
+	}
+
 	void stimulate()
 	{
 		fifo_stim(fa, &fa_push, &fa_pop, &fa_v, 16);
@@ -347,6 +415,8 @@ private:
 		wr_idx = r.below(IW_N + 3);
 		wr_pat = r.percent(50);
 		wr_w = r.below(256);
+		for (unsigned k = 0; k < CRC_N; k++)
+			crc_stim(crcs[k], ci[k]);
 
 		top->fa_push = fa_push;
 		top->fa_pop = fa_pop;
@@ -379,6 +449,15 @@ private:
 		top->iw_wr_idx = wr_idx;
 		top->iw_wr_pat = wr_pat;
 		top->iw_wr_weight = wr_w;
+		top->crca_start = ci[0].start;
+		top->crca_n = ci[0].n;
+		put_bytes(top->crca_data, ci[0].data, crcs[0].bytes);
+		top->crcb_start = ci[1].start;
+		top->crcb_n = ci[1].n;
+		put_bytes(top->crcb_data, ci[1].data, crcs[1].bytes);
+		top->crcc_start = ci[2].start;
+		top->crcc_n = ci[2].n;
+		put_bytes(top->crcc_data, ci[2].data, crcs[2].bytes);
 	}
 
 	static bool same(mismatch *m, const char *unit, const char *sig, uint64_t rtl, uint64_t model)
@@ -412,9 +491,22 @@ private:
 		return x.win < 0 || same(m, unit, "gnt_idx", idx, (uint64_t)x.win);
 	}
 
+	bool cmp_crc(mismatch *m, unsigned k, uint32_t crc, uint32_t crc_next)
+	{
+		return same(m, crcs[k].name.c_str(), "crc (the bytes before this cycle)", crc,
+			    crcs[k].crc) &&
+		       same(m, crcs[k].name.c_str(),
+			    ci[k].start ? "crc_next (a new CRC with this cycle's bytes)"
+					: "crc_next (with this cycle's bytes)",
+			    crc_next, ci[k].next);
+	}
+
 	bool compare(mismatch *m)
 	{
-		return cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
+		return cmp_crc(m, 0, top->crca_crc, top->crca_crc_next) &&
+		       cmp_crc(m, 1, top->crcb_crc, top->crcb_crc_next) &&
+		       cmp_crc(m, 2, top->crcc_crc, top->crcc_crc_next) &&
+		       cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
 				top->fa_second, top->fa_age0, top->fa_age1) &&
 		       cmp_fifo(m, "flit fifo B (DEPTH 5, HIST 1)", fb, top->fb_count, top->fb_front,
 				top->fb_second, top->fb_age0, top->fb_age1) &&
@@ -443,6 +535,8 @@ private:
 					   (uint64_t)ai[k].pat << ai[k].win, ai[k].hold);
 		if (wr_en)
 			arb_set_weight(&iw.a, wr_idx, wr_pat, wr_w);
+		for (unsigned k = 0; k < CRC_N; k++)
+			crcs[k].crc = ci[k].next;
 	}
 };
 

@@ -2,8 +2,9 @@
 //
 // The units the equivalence harness (equiv_units.cpp) steps against the
 // C model, side by side in one Verilated model: flit FIFOs, credit
-// counters and arbiters of every policy, each at its own parameters, and
-// the drift check's view of the generated constants.  Every input is a
+// counters, arbiters of every policy and the link's CRC-32C at several
+// lane widths, each at its own parameters, and the drift check's view of
+// the generated constants.  Every input is a
 // port the harness drives; every output is compared every cycle.
 `include "loom_hw.vh"
 `include "loom_fifo.vh"
@@ -28,7 +29,14 @@ module loom_equiv_units #(
 	parameter integer MX_N = 7,
 	parameter integer T3_N = 6,
 	parameter integer IW_N = 9,
-	parameter integer IW_M = 5
+	parameter integer IW_M = 5,
+	// CRC-32C: 1, 6 and 16 (the card's link) bytes a cycle
+	parameter integer CRCA_LANES = 1,
+	parameter integer CRCA_LANE_BYTES = 1,
+	parameter integer CRCB_LANES = 2,
+	parameter integer CRCB_LANE_BYTES = 3,
+	parameter integer CRCC_LANES = 4,
+	parameter integer CRCC_LANE_BYTES = 4
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -90,6 +98,22 @@ module loom_equiv_units #(
 	input  logic [6:0] iw_wr_idx,
 	input  logic iw_wr_pat,
 	input  logic [7:0] iw_wr_weight,
+	// CRC-32C units: crcX_n of the crcX_data bytes enter, byte 0 first
+	input  logic crca_start,
+	input  logic [6:0] crca_n,
+	input  logic [8*CRCA_LANES*CRCA_LANE_BYTES-1:0] crca_data,
+	output logic [31:0] crca_crc,
+	output logic [31:0] crca_crc_next,
+	input  logic crcb_start,
+	input  logic [6:0] crcb_n,
+	input  logic [8*CRCB_LANES*CRCB_LANE_BYTES-1:0] crcb_data,
+	output logic [31:0] crcb_crc,
+	output logic [31:0] crcb_crc_next,
+	input  logic crcc_start,
+	input  logic [6:0] crcc_n,
+	input  logic [8*CRCC_LANES*CRCC_LANE_BYTES-1:0] crcc_data,
+	output logic [31:0] crcc_crc,
+	output logic [31:0] crcc_crc_next,
 	// drift check: row k_idx of the constants, word k_word of parameter row k_idx
 	input  logic [9:0] k_idx,
 	input  logic [1:0] k_word,
@@ -172,11 +196,26 @@ module loom_equiv_units #(
 	assign t3_gnt_idx = 7'(t3_g);
 	assign iw_gnt_idx = 7'(iw_g);
 
+	// ---- CRC-32C ----
+	localparam integer CRCA_NW = $clog2(CRCA_LANES * CRCA_LANE_BYTES + 1);
+	loom_crc32c #(.LANES(CRCA_LANES), .LANE_BYTES(CRCA_LANE_BYTES)) u_crca (
+		.clk(clk), .rst(rst), .start(crca_start), .n(crca_n[CRCA_NW-1:0]),
+		.data(crca_data), .crc(crca_crc), .crc_next(crca_crc_next));
+	localparam integer CRCB_NW = $clog2(CRCB_LANES * CRCB_LANE_BYTES + 1);
+	loom_crc32c #(.LANES(CRCB_LANES), .LANE_BYTES(CRCB_LANE_BYTES)) u_crcb (
+		.clk(clk), .rst(rst), .start(crcb_start), .n(crcb_n[CRCB_NW-1:0]),
+		.data(crcb_data), .crc(crcb_crc), .crc_next(crcb_crc_next));
+	localparam integer CRCC_NW = $clog2(CRCC_LANES * CRCC_LANE_BYTES + 1);
+	loom_crc32c #(.LANES(CRCC_LANES), .LANE_BYTES(CRCC_LANE_BYTES)) u_crcc (
+		.clk(clk), .rst(rst), .start(crcc_start), .n(crcc_n[CRCC_NW-1:0]),
+		.data(crcc_data), .crc(crcc_crc), .crc_next(crcc_crc_next));
+
 	// ---- drift check ----
 	assign k_const = loom_hw_const(32'(k_idx));
 	assign k_param = loom_hw_param(32'(k_idx), 32'(k_word));
 
 	// the index bits above each arbiter's width
 	logic unused;
-	assign unused = ^{rr_upd_idx, rrw_upd_idx, mx_upd_idx, t3_upd_idx, iw_upd_idx};
+	assign unused = ^{rr_upd_idx, rrw_upd_idx, mx_upd_idx, t3_upd_idx, iw_upd_idx,
+			  crca_n[6:CRCA_NW], crcb_n[6:CRCB_NW], crcc_n[6:CRCC_NW]};
 endmodule
