@@ -2,8 +2,9 @@
 /*
  * Unit-level equivalence harness: the Verilated units of loom_equiv_units
  * (flit FIFOs, credit counters, arbiters of every policy, the link's
- * CRC-32C at 1, 6 and 16 bytes a cycle) and the C model's units
- * (router/fifo.h, credit.h, arbiter.[ch], link/crc32c.c) get the same
+ * CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender and
+ * receiver) and the C model's units (router/fifo.h, credit.h,
+ * arbiter.[ch], link/crc32c.c, link/gbn.c) get the same
  * random stimuli every cycle; every output is compared in every cycle.
  * At the first difference the run stops and prints the cycle, the unit,
  * the signal and both values, then replays the seed with tracing on and
@@ -35,6 +36,7 @@
 
 extern "C" {
 #include "link/crc32c.h"
+#include "link/gbn.h"
 #include "router/arbiter.h"
 #include "router/credit.h"
 #include "router/fifo.h"
@@ -62,7 +64,11 @@ constexpr unsigned CRC_LANES[CRC_N] = { 1, 2, 4 }, CRC_LANE_BYTES[CRC_N] = { 1, 
 const char *const CONFIG =
 	"fifo A depth 4 hist 3, fifo B depth 5 hist 1, credit A depth 5 ret 1, "
 	"credit B depth 10 ret 3, arb RR 5, RR 64, MATRIX 7, T3E 6, IWA 9 M 5, "
-	"crc32c lanes x lane bytes 1x1, 2x3, 4x4";
+	"crc32c lanes x lane bytes 1x1, 2x3, 4x4, gbn_tx window 5 timeout 7 first 0, "
+	"gbn_tx window 64 timeout 40 first 0xfffffff0, gbn_rx first 0, gbn_rx first 0xfffffff8";
+// the go-back-N units' parameters
+constexpr unsigned GA_WINDOW = 5, GA_TIMEOUT = 7, GB_WINDOW = 64, GB_TIMEOUT = 40;
+constexpr uint32_t GA_FIRST = 0, GB_FIRST = 0xfffffff0u, RA_FIRST = 0, RB_FIRST = 0xfffffff8u;
 
 using equiv::mismatch;
 using equiv::rng;
@@ -190,6 +196,43 @@ struct crc_model {
 	}
 };
 
+// The C model's go-back-N sender and receiver.
+struct gtx_model {
+	std::string name;
+	gbn_tx tx;
+	gtx_model(unsigned window, unsigned timeout, uint32_t first)
+	{
+		char b[96];
+
+		snprintf(b, sizeof(b), "gbn_tx (REPLAY_FRAMES %u, ACK_TIMEOUT %u, FIRST 0x%x)", window,
+			 timeout, first);
+		name = b;
+		gbn_tx_init(&tx, first, window, timeout);
+	}
+};
+
+struct grx_model {
+	std::string name;
+	gbn_rx rx;
+	explicit grx_model(uint32_t first)
+	{
+		char b[64];
+
+		snprintf(b, sizeof(b), "gbn_rx (FIRST 0x%x)", first);
+		name = b;
+		gbn_rx_init(&rx, first);
+	}
+};
+
+// what a Verilated go-back-N unit shows in a cycle
+struct gview {
+	uint64_t base, next, resend, base_slot, timer_run, timer_left, held, room, resend_due;
+	uint64_t ack_freed, nak_rewound, timer_fired, take_ok, take_resend, take_seq, take_slot;
+};
+struct rview {
+	uint64_t expected, in_recovery, seen_valid, last_seen, nak_due, ack_due, ack_value, verdict;
+};
+
 // this cycle's bytes into a Verilated port of any width, byte 0 lowest
 inline void put_bytes(CData &port, const uint8_t *b, unsigned) { port = b[0]; }
 inline void put_bytes(QData &port, const uint8_t *b, unsigned n)
@@ -222,7 +265,8 @@ public:
 		  iw("iw", ARB_IWA, IW_N, IW_M),
 		  crcs{ { CRC_LANES[0], CRC_LANE_BYTES[0] }, { CRC_LANES[1], CRC_LANE_BYTES[1] },
 			{ CRC_LANES[2], CRC_LANE_BYTES[2] } },
-		  trace_from(trace_from)
+		  ga(GA_WINDOW, GA_TIMEOUT, GA_FIRST), gb(GB_WINDOW, GB_TIMEOUT, GB_FIRST),
+		  ra(RA_FIRST), rb(RB_FIRST), trace_from(trace_from)
 	{
 		if (vcd) {
 			ctx->traceEverOn(true);
@@ -316,9 +360,12 @@ private:
 	credit_model ca, cb;
 	arb_model rr, rrw, mx, t3, iw;
 	crc_model crcs[CRC_N];
+	gtx_model ga, gb;
+	grx_model ra, rb;
 	uint64_t trace_from, now = 0;
 	// the load of this phase (percent): full and empty buffers, sparse and dense requests
 	unsigned p_push = 50, p_pop = 50, p_take = 50, p_ret = 50, p_req = 50, p_start = 5;
+	unsigned p_ack = 20, p_timer = 20, p_send = 50, p_rx = 50;
 	// this cycle's stimuli
 	bool fa_push, fa_pop, fb_push, fb_pop, ca_take, ca_ret, cb_take, cb_ret;
 	uint64_t fa_v, fb_v;
@@ -335,6 +382,22 @@ private:
 		uint8_t data[16];
 		uint32_t next;	// the model's CRC with this cycle's bytes
 	} ci[CRC_N];
+	// a go-back-N sender's operations this cycle and the C model's results
+	struct gtx_in {
+		bool ack, nak, timer, take;
+		uint32_t value;
+		unsigned freed;
+		bool rewound, fired, ok, resend;
+		uint32_t seq;
+		unsigned slot;
+		gbn_tx after;
+	} gi[2];
+	struct grx_in {
+		bool data, error, clr_ack, clr_nak;
+		uint32_t seq;
+		unsigned verdict;
+		gbn_rx after;
+	} ri[2];
 
 	void phase()
 	{
@@ -348,6 +411,11 @@ private:
 		// frames of a few bytes to a few hundred
 		static const unsigned starts[] = { 1, 3, 10, 30, 60 };
 		p_start = starts[rl.below(5)];
+		// acknowledgements sparse to every cycle, timers, frames taken
+		p_ack = levels[rl.below(5)];
+		p_timer = levels[rl.below(5)];
+		p_send = levels[rl.below(5)];
+		p_rx = levels[rl.below(5)];
 	}
 
 	uint64_t reqs(unsigned n)
@@ -395,6 +463,92 @@ private:
 		x.next = crc32c(x.start ? 0 : c.crc, x.data, x.n);
 	}
 
+	// an acknowledgement (or NAK) of any kind, the timer, a take; the C
+	// model's results on a copy of its state, committed at the edge
+	void gtx_stim(const gtx_model &g, gtx_in &x)
+	{
+		gbn_tx t = g.tx;
+		uint32_t held = gbn_tx_held(&t);
+		unsigned k = rl.below(10);
+
+		x.ack = rl.percent(p_ack);
+		x.nak = rl.percent(15);
+		if (k < 5)
+			x.value = t.base - 1 + (uint32_t)rl.below(held + 1);	/* base - 1 .. next - 1 */
+		else if (k == 5)
+			x.value = t.next;	/* one past the last frame sent */
+		else if (k == 6)
+			x.value = t.base - 2 - (uint32_t)rl.below(4);	/* stale */
+		else if (k == 7)
+			x.value = (uint32_t)rl.next();
+		else
+			x.value = t.next - 1;
+		x.freed = 0;
+		x.rewound = false;
+		if (x.ack && x.nak)
+			x.rewound = gbn_tx_nak(&t, x.value, now);
+		else if (x.ack)
+			x.freed = gbn_tx_ack(&t, x.value, now);
+		x.timer = rl.percent(p_timer);
+		x.fired = x.timer && gbn_tx_timer(&t, now);
+		x.ok = gbn_tx_resend_due(&t) || gbn_tx_room(&t);
+		x.resend = gbn_tx_resend_due(&t);
+		x.seq = t.resend;
+		x.slot = x.ok ? gbn_tx_slot(&t, t.resend) : 0;
+		x.take = x.ok && rl.percent(p_send);
+		if (x.take) {
+			uint32_t seq;
+
+			gbn_tx_take(&t, &seq, now + 1);	/* the frame starts next cycle */
+		}
+		x.after = t;
+	}
+
+	void grx_stim(const grx_model &g, grx_in &x)
+	{
+		gbn_rx t = g.rx;
+		unsigned k = rl.below(10);
+
+		x.data = x.error = false;
+		x.verdict = GBN_RX_ACCEPT;
+		if (rl.percent(p_rx)) {
+			x.data = k < 8;
+			x.error = k == 8;
+			if (k < 4)
+				x.seq = t.expected;
+			else if (k < 6)
+				x.seq = t.expected - 1 - (uint32_t)rl.below(4);
+			else
+				x.seq = t.expected + 1 + (uint32_t)rl.below(4);
+		}
+		if (x.data)
+			x.verdict = gbn_rx_data(&t, x.seq);
+		else if (x.error)
+			gbn_rx_error(&t);
+		x.clr_ack = rl.percent(30);
+		x.clr_nak = rl.percent(30);
+		if (x.clr_ack)
+			t.ack_due = false;
+		if (x.clr_nak)
+			t.nak_due = false;
+		x.after = t;
+	}
+
+// this cycle's operations of go-back-N sender @g and receiver @r, stimuli @i
+#define DRIVE_GBN(g, r, i) \
+	do { \
+		top->g##_ack_valid = gi[i].ack; \
+		top->g##_ack_nak = gi[i].nak; \
+		top->g##_ack_value = gi[i].value; \
+		top->g##_timer = gi[i].timer; \
+		top->g##_take = gi[i].take; \
+		top->r##_data_valid = ri[i].data; \
+		top->r##_data_seq = ri[i].data ? ri[i].seq : 0; \
+		top->r##_error = ri[i].error; \
+		top->r##_clr_ack = ri[i].clr_ack; \
+		top->r##_clr_nak = ri[i].clr_nak; \
+	} while (0)
+
 	void stimulate()
 	{
 		fifo_stim(fa, &fa_push, &fa_pop, &fa_v, 16);
@@ -417,6 +571,10 @@ private:
 		wr_w = r.below(256);
 		for (unsigned k = 0; k < CRC_N; k++)
 			crc_stim(crcs[k], ci[k]);
+		gtx_stim(ga, gi[0]);
+		gtx_stim(gb, gi[1]);
+		grx_stim(ra, ri[0]);
+		grx_stim(rb, ri[1]);
 
 		top->fa_push = fa_push;
 		top->fa_pop = fa_pop;
@@ -458,6 +616,8 @@ private:
 		top->crcc_start = ci[2].start;
 		top->crcc_n = ci[2].n;
 		put_bytes(top->crcc_data, ci[2].data, crcs[2].bytes);
+		DRIVE_GBN(ga, ra, 0);
+		DRIVE_GBN(gb, rb, 1);
 	}
 
 	static bool same(mismatch *m, const char *unit, const char *sig, uint64_t rtl, uint64_t model)
@@ -501,11 +661,64 @@ private:
 			    crc_next, ci[k].next);
 	}
 
+	// the registers before this cycle's operations, then their results
+	bool cmp_gtx(mismatch *m, const gtx_model &g, const gtx_in &x, const gview &o)
+	{
+		const gbn_tx &t = g.tx;
+		const char *u = g.name.c_str();
+		uint64_t left = t.deadline > now ? t.deadline - now : 0;
+
+		if (!(same(m, u, "base", o.base, t.base) && same(m, u, "next", o.next, t.next) &&
+		      same(m, u, "resend", o.resend, t.resend) &&
+		      same(m, u, "base_slot", o.base_slot, t.base_slot) &&
+		      same(m, u, "timer_run (deadline set)", o.timer_run, t.deadline != 0) &&
+		      (!t.deadline || same(m, u, "timer_left (deadline - cycle)", o.timer_left, left)) &&
+		      same(m, u, "held", o.held, gbn_tx_held(&t)) &&
+		      same(m, u, "room", o.room, gbn_tx_room(&t)) &&
+		      same(m, u, "resend_due", o.resend_due, gbn_tx_resend_due(&t))))
+			return false;
+		if (!(same(m, u, "ack_freed", o.ack_freed, x.freed) &&
+		      same(m, u, "nak_rewound", o.nak_rewound, x.rewound) &&
+		      same(m, u, "timer_fired", o.timer_fired, x.fired) &&
+		      same(m, u, "take_ok", o.take_ok, x.ok)))
+			return false;
+		return !x.ok || (same(m, u, "take_resend", o.take_resend, x.resend) &&
+				 same(m, u, "take_seq", o.take_seq, x.seq) &&
+				 same(m, u, "take_slot", o.take_slot, x.slot));
+	}
+
+	bool cmp_grx(mismatch *m, const grx_model &g, const grx_in &x, const rview &o)
+	{
+		const gbn_rx &t = g.rx;
+		const char *u = g.name.c_str();
+
+		return same(m, u, "expected", o.expected, t.expected) &&
+		       same(m, u, "in_recovery", o.in_recovery, t.in_recovery) &&
+		       same(m, u, "seen_valid", o.seen_valid, t.seen_valid) &&
+		       same(m, u, "last_seen", o.last_seen, t.last_seen) &&
+		       same(m, u, "nak_due", o.nak_due, t.nak_due) &&
+		       same(m, u, "ack_due", o.ack_due, t.ack_due) &&
+		       same(m, u, "ack_value", o.ack_value, gbn_rx_ack_value(&t)) &&
+		       (!x.data || same(m, u, "verdict", o.verdict, x.verdict));
+	}
+
+// the outputs of the Verilated go-back-N sender or receiver of prefix @p
+#define GVIEW(p) \
+	gview{ top->p##_base, top->p##_next, top->p##_resend, top->p##_base_slot, \
+	       top->p##_timer_run, top->p##_timer_left, top->p##_held, top->p##_room, \
+	       top->p##_resend_due, top->p##_ack_freed, top->p##_nak_rewound, top->p##_timer_fired, \
+	       top->p##_take_ok, top->p##_take_resend, top->p##_take_seq, top->p##_take_slot }
+#define RVIEW(p) \
+	rview{ top->p##_expected, top->p##_in_recovery, top->p##_seen_valid, top->p##_last_seen, \
+	       top->p##_nak_due, top->p##_ack_due, top->p##_ack_value, top->p##_verdict }
+
 	bool compare(mismatch *m)
 	{
 		return cmp_crc(m, 0, top->crca_crc, top->crca_crc_next) &&
 		       cmp_crc(m, 1, top->crcb_crc, top->crcb_crc_next) &&
 		       cmp_crc(m, 2, top->crcc_crc, top->crcc_crc_next) &&
+		       cmp_gtx(m, ga, gi[0], GVIEW(ga)) && cmp_gtx(m, gb, gi[1], GVIEW(gb)) &&
+		       cmp_grx(m, ra, ri[0], RVIEW(ra)) && cmp_grx(m, rb, ri[1], RVIEW(rb)) &&
 		       cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
 				top->fa_second, top->fa_age0, top->fa_age1) &&
 		       cmp_fifo(m, "flit fifo B (DEPTH 5, HIST 1)", fb, top->fb_count, top->fb_front,
@@ -537,6 +750,10 @@ private:
 			arb_set_weight(&iw.a, wr_idx, wr_pat, wr_w);
 		for (unsigned k = 0; k < CRC_N; k++)
 			crcs[k].crc = ci[k].next;
+		ga.tx = gi[0].after;
+		gb.tx = gi[1].after;
+		ra.rx = ri[0].after;
+		rb.rx = ri[1].after;
 	}
 };
 

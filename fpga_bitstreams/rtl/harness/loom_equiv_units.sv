@@ -2,8 +2,8 @@
 //
 // The units the equivalence harness (equiv_units.cpp) steps against the
 // C model, side by side in one Verilated model: flit FIFOs, credit
-// counters, arbiters of every policy and the link's CRC-32C at several
-// lane widths, each at its own parameters, and the drift check's view of
+// counters, arbiters of every policy, the link's CRC-32C at several lane
+// widths and its go-back-N sender and receiver, each at its own parameters, and the drift check's view of
 // the generated constants.  Every input is a
 // port the harness drives; every output is compared every cycle.
 `include "loom_hw.vh"
@@ -36,7 +36,17 @@ module loom_equiv_units #(
 	parameter integer CRCB_LANES = 2,
 	parameter integer CRCB_LANE_BYTES = 3,
 	parameter integer CRCC_LANES = 4,
-	parameter integer CRCC_LANE_BYTES = 4
+	parameter integer CRCC_LANE_BYTES = 4,
+	// go-back-N senders: a small window and a short timer, the card's
+	// window with sequence numbers that wrap soon; receivers likewise
+	parameter integer GA_REPLAY_FRAMES = 5,
+	parameter integer GA_ACK_TIMEOUT = 7,
+	parameter logic [31:0] GA_FIRST = 32'd0,
+	parameter integer GB_REPLAY_FRAMES = 64,
+	parameter integer GB_ACK_TIMEOUT = 40,
+	parameter logic [31:0] GB_FIRST = 32'hffff_fff0,
+	parameter logic [31:0] RA_FIRST = 32'd0,
+	parameter logic [31:0] RB_FIRST = 32'hffff_fff8
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -114,6 +124,75 @@ module loom_equiv_units #(
 	input  logic [8*CRCC_LANES*CRCC_LANE_BYTES-1:0] crcc_data,
 	output logic [31:0] crcc_crc,
 	output logic [31:0] crcc_crc_next,
+	// go-back-N senders (gX_) and receivers (rX_)
+	input  logic ga_ack_valid,
+	input  logic ga_ack_nak,
+	input  logic [31:0] ga_ack_value,
+	output logic [31:0] ga_ack_freed,
+	output logic ga_nak_rewound,
+	input  logic ga_timer,
+	output logic ga_timer_fired,
+	output logic ga_take_ok,
+	input  logic ga_take,
+	output logic ga_take_resend,
+	output logic [31:0] ga_take_seq,
+	output logic [15:0] ga_take_slot,
+	output logic [31:0] ga_base,
+	output logic [31:0] ga_next,
+	output logic [31:0] ga_resend,
+	output logic [15:0] ga_base_slot,
+	output logic ga_timer_run,
+	output logic [31:0] ga_timer_left,
+	output logic [31:0] ga_held,
+	output logic ga_room,
+	output logic ga_resend_due,
+	input  logic gb_ack_valid,
+	input  logic gb_ack_nak,
+	input  logic [31:0] gb_ack_value,
+	output logic [31:0] gb_ack_freed,
+	output logic gb_nak_rewound,
+	input  logic gb_timer,
+	output logic gb_timer_fired,
+	output logic gb_take_ok,
+	input  logic gb_take,
+	output logic gb_take_resend,
+	output logic [31:0] gb_take_seq,
+	output logic [15:0] gb_take_slot,
+	output logic [31:0] gb_base,
+	output logic [31:0] gb_next,
+	output logic [31:0] gb_resend,
+	output logic [15:0] gb_base_slot,
+	output logic gb_timer_run,
+	output logic [31:0] gb_timer_left,
+	output logic [31:0] gb_held,
+	output logic gb_room,
+	output logic gb_resend_due,
+	input  logic ra_data_valid,
+	input  logic [31:0] ra_data_seq,
+	output logic [1:0] ra_verdict,
+	input  logic ra_error,
+	input  logic ra_clr_ack,
+	input  logic ra_clr_nak,
+	output logic [31:0] ra_expected,
+	output logic ra_in_recovery,
+	output logic ra_seen_valid,
+	output logic [31:0] ra_last_seen,
+	output logic ra_nak_due,
+	output logic ra_ack_due,
+	output logic [31:0] ra_ack_value,
+	input  logic rb_data_valid,
+	input  logic [31:0] rb_data_seq,
+	output logic [1:0] rb_verdict,
+	input  logic rb_error,
+	input  logic rb_clr_ack,
+	input  logic rb_clr_nak,
+	output logic [31:0] rb_expected,
+	output logic rb_in_recovery,
+	output logic rb_seen_valid,
+	output logic [31:0] rb_last_seen,
+	output logic rb_nak_due,
+	output logic rb_ack_due,
+	output logic [31:0] rb_ack_value,
 	// drift check: row k_idx of the constants, word k_word of parameter row k_idx
 	input  logic [9:0] k_idx,
 	input  logic [1:0] k_word,
@@ -209,6 +288,46 @@ module loom_equiv_units #(
 	loom_crc32c #(.LANES(CRCC_LANES), .LANE_BYTES(CRCC_LANE_BYTES)) u_crcc (
 		.clk(clk), .rst(rst), .start(crcc_start), .n(crcc_n[CRCC_NW-1:0]),
 		.data(crcc_data), .crc(crcc_crc), .crc_next(crcc_crc_next));
+
+	// ---- go-back-N ----
+	localparam integer GA_SW = $clog2(GA_REPLAY_FRAMES > 1 ? GA_REPLAY_FRAMES : 2);
+	logic [GA_SW-1:0] ga_ts, ga_bs;
+	loom_gbn_tx #(.REPLAY_FRAMES(GA_REPLAY_FRAMES), .ACK_TIMEOUT(GA_ACK_TIMEOUT),
+		.FIRST(GA_FIRST)) u_ga (
+		.clk(clk), .rst(rst), .ack_valid(ga_ack_valid), .ack_nak(ga_ack_nak),
+		.ack_value(ga_ack_value), .ack_freed(ga_ack_freed), .nak_rewound(ga_nak_rewound),
+		.timer(ga_timer), .timer_fired(ga_timer_fired), .take_ok(ga_take_ok),
+		.take(ga_take), .take_resend(ga_take_resend), .take_seq(ga_take_seq),
+		.take_slot(ga_ts), .base(ga_base), .next(ga_next), .resend(ga_resend),
+		.base_slot(ga_bs), .timer_run(ga_timer_run), .timer_left(ga_timer_left),
+		.held(ga_held), .room(ga_room), .resend_due(ga_resend_due));
+	assign ga_take_slot = 16'(ga_ts);
+	assign ga_base_slot = 16'(ga_bs);
+	localparam integer GB_SW = $clog2(GB_REPLAY_FRAMES > 1 ? GB_REPLAY_FRAMES : 2);
+	logic [GB_SW-1:0] gb_ts, gb_bs;
+	loom_gbn_tx #(.REPLAY_FRAMES(GB_REPLAY_FRAMES), .ACK_TIMEOUT(GB_ACK_TIMEOUT),
+		.FIRST(GB_FIRST)) u_gb (
+		.clk(clk), .rst(rst), .ack_valid(gb_ack_valid), .ack_nak(gb_ack_nak),
+		.ack_value(gb_ack_value), .ack_freed(gb_ack_freed), .nak_rewound(gb_nak_rewound),
+		.timer(gb_timer), .timer_fired(gb_timer_fired), .take_ok(gb_take_ok),
+		.take(gb_take), .take_resend(gb_take_resend), .take_seq(gb_take_seq),
+		.take_slot(gb_ts), .base(gb_base), .next(gb_next), .resend(gb_resend),
+		.base_slot(gb_bs), .timer_run(gb_timer_run), .timer_left(gb_timer_left),
+		.held(gb_held), .room(gb_room), .resend_due(gb_resend_due));
+	assign gb_take_slot = 16'(gb_ts);
+	assign gb_base_slot = 16'(gb_bs);
+	loom_gbn_rx #(.FIRST(RA_FIRST)) u_ra (
+		.clk(clk), .rst(rst), .data_valid(ra_data_valid), .data_seq(ra_data_seq),
+		.verdict(ra_verdict), .error(ra_error), .clr_ack(ra_clr_ack),
+		.clr_nak(ra_clr_nak), .expected(ra_expected), .in_recovery(ra_in_recovery),
+		.seen_valid(ra_seen_valid), .last_seen(ra_last_seen), .nak_due(ra_nak_due),
+		.ack_due(ra_ack_due), .ack_value(ra_ack_value));
+	loom_gbn_rx #(.FIRST(RB_FIRST)) u_rb (
+		.clk(clk), .rst(rst), .data_valid(rb_data_valid), .data_seq(rb_data_seq),
+		.verdict(rb_verdict), .error(rb_error), .clr_ack(rb_clr_ack),
+		.clr_nak(rb_clr_nak), .expected(rb_expected), .in_recovery(rb_in_recovery),
+		.seen_valid(rb_seen_valid), .last_seen(rb_last_seen), .nak_due(rb_nak_due),
+		.ack_due(rb_ack_due), .ack_value(rb_ack_value));
 
 	// ---- drift check ----
 	assign k_const = loom_hw_const(32'(k_idx));
