@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The RTL's units (flit FIFOs, credit counters, arbiters of every policy,
 # the link's CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender
-# and receiver) step cycle by cycle
+# and receiver, its credit return) step cycle by cycle
 # against the C model's units in the Verilated equivalence harness
 # (fpga_bitstreams/rtl/harness): three seeds of 10^5 cycles each and the
 # checked-in regression seeds are equal, the generated constants agree

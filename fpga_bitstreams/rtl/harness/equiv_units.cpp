@@ -3,8 +3,9 @@
  * Unit-level equivalence harness: the Verilated units of loom_equiv_units
  * (flit FIFOs, credit counters, arbiters of every policy, the link's
  * CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender and
- * receiver) and the C model's units (router/fifo.h, credit.h,
- * arbiter.[ch], link/crc32c.c, link/gbn.c) get the same
+ * receiver, its credit return) and the C model's units (router/fifo.h,
+ * credit.h, arbiter.[ch], link/crc32c.c, link/gbn.c, link/link_credit.c)
+ * get the same
  * random stimuli every cycle; every output is compared in every cycle.
  * At the first difference the run stops and prints the cycle, the unit,
  * the signal and both values, then replays the seed with tracing on and
@@ -37,6 +38,7 @@
 extern "C" {
 #include "link/crc32c.h"
 #include "link/gbn.h"
+#include "link/link_credit.h"
 #include "router/arbiter.h"
 #include "router/credit.h"
 #include "router/fifo.h"
@@ -65,10 +67,13 @@ const char *const CONFIG =
 	"fifo A depth 4 hist 3, fifo B depth 5 hist 1, credit A depth 5 ret 1, "
 	"credit B depth 10 ret 3, arb RR 5, RR 64, MATRIX 7, T3E 6, IWA 9 M 5, "
 	"crc32c lanes x lane bytes 1x1, 2x3, 4x4, gbn_tx window 5 timeout 7 first 0, "
-	"gbn_tx window 64 timeout 40 first 0xfffffff0, gbn_rx first 0, gbn_rx first 0xfffffff8";
+	"gbn_tx window 64 timeout 40 first 0xfffffff0, gbn_rx first 0, gbn_rx first 0xfffffff8, "
+	"link_credit vcs 3 depth 30 flit 64, link_credit vcs 8 depth 152 flit 16";
 // the go-back-N units' parameters
 constexpr unsigned GA_WINDOW = 5, GA_TIMEOUT = 7, GB_WINDOW = 64, GB_TIMEOUT = 40;
 constexpr uint32_t GA_FIRST = 0, GB_FIRST = 0xfffffff0u, RA_FIRST = 0, RB_FIRST = 0xfffffff8u;
+// the credit units' VCS, BUF_DEPTH, FLIT_BYTES
+constexpr unsigned LC_VCS = 3, LC_DEPTH = 30, LC_FLIT = 64, LD_VCS = 8, LD_DEPTH = 152, LD_FLIT = 16;
 
 using equiv::mismatch;
 using equiv::rng;
@@ -224,6 +229,49 @@ struct grx_model {
 	}
 };
 
+// A constant of rtl_consts.c by name (the C headers of packet.h are not C++).
+uint64_t rtl_const(const char *name)
+{
+	for (unsigned i = 0; i < rtl_const_count; i++)
+		if (!strcmp(rtl_consts[i].name, name))
+			return rtl_consts[i].value;
+	fprintf(stderr, "equiv_units: no constant %s in rtl_consts.c\n", name);
+	exit(2);
+}
+
+// The C model's credit return of one end.
+struct lcr_model {
+	std::string name;
+	unsigned vcs;
+	uint32_t pkt;
+	link_credit c;
+	lcr_model(unsigned v, uint32_t depth, unsigned flit_bytes)
+		: vcs(v), pkt((uint32_t)((rtl_const("LOOM_PKT_HDR_SIZE") +
+					    rtl_const("LOOM_PKT_MAX_PAYLOAD") + flit_bytes - 1) / flit_bytes))
+	{
+		char b[96];
+
+		snprintf(b, sizeof(b), "link_credit (VCS %u, BUF_DEPTH %u, FLIT_BYTES %u)", v, depth,
+			 flit_bytes);
+		name = b;
+		link_credit_init(&c, v, depth, pkt);
+	}
+};
+
+// word @v (32 bits) or byte @v of a Verilated port of any width
+template <typename T> uint32_t word32(const T &p, unsigned v)
+{
+	return (uint32_t)((uint64_t)p >> (32 * v));
+}
+template <std::size_t W> uint32_t word32(const VlWide<W> &p, unsigned v)
+{
+	return p[v];
+}
+template <typename T> unsigned byte8(const T &p, unsigned v)
+{
+	return (unsigned)(((uint64_t)p >> (8 * v)) & 0xff);
+}
+
 // what a Verilated go-back-N unit shows in a cycle
 struct gview {
 	uint64_t base, next, resend, base_slot, timer_run, timer_left, held, room, resend_due;
@@ -266,7 +314,8 @@ public:
 		  crcs{ { CRC_LANES[0], CRC_LANE_BYTES[0] }, { CRC_LANES[1], CRC_LANE_BYTES[1] },
 			{ CRC_LANES[2], CRC_LANE_BYTES[2] } },
 		  ga(GA_WINDOW, GA_TIMEOUT, GA_FIRST), gb(GB_WINDOW, GB_TIMEOUT, GB_FIRST),
-		  ra(RA_FIRST), rb(RB_FIRST), trace_from(trace_from)
+		  ra(RA_FIRST), rb(RB_FIRST), lc(LC_VCS, LC_DEPTH, LC_FLIT), ld(LD_VCS, LD_DEPTH, LD_FLIT),
+		  trace_from(trace_from)
 	{
 		if (vcd) {
 			ctx->traceEverOn(true);
@@ -362,6 +411,7 @@ private:
 	crc_model crcs[CRC_N];
 	gtx_model ga, gb;
 	grx_model ra, rb;
+	lcr_model lc, ld;
 	uint64_t trace_from, now = 0;
 	// the load of this phase (percent): full and empty buffers, sparse and dense requests
 	unsigned p_push = 50, p_pop = 50, p_take = 50, p_ret = 50, p_req = 50, p_start = 5;
@@ -398,6 +448,15 @@ private:
 		unsigned verdict;
 		gbn_rx after;
 	} ri[2];
+	// a credit unit's operations this cycle and the C model's results
+	struct lcr_in {
+		bool train, down, upd_valid, upd_ok, upd_gain, acc_valid, acc_may, rep, to_router;
+		bool router_any, ref_valid, sent_valid, sent_has, pick, pick_was, adv, adv_any;
+		unsigned upd_vc, acc_vc, ref_vc, sent_vc, pick_vc;
+		uint32_t upd_value, acc_flits, ref_flits, sent_flits, pick_value, freed_ok;
+		uint8_t freed[CHAN_VCS_MAX], credits[CHAN_VCS_MAX];
+		link_credit after;
+	} li[2];
 
 	void phase()
 	{
@@ -549,6 +608,106 @@ private:
 		top->r##_clr_nak = ri[i].clr_nak; \
 	} while (0)
 
+	// every operation of the link unit on its credits, the C results on a copy
+	void lcr_stim(const lcr_model &g, lcr_in &x)
+	{
+		link_credit t = g.c;
+		unsigned k = rl.below(200);
+
+		x = lcr_in{};
+		x.train = k == 0;
+		x.down = k == 1;
+		x.freed_ok = (1u << g.vcs) - 1;
+		if (x.train) {
+			link_credit_train(&t);
+		} else if (x.down) {
+			link_credit_down(&t);
+		} else {
+			unsigned v = rl.below(g.vcs + (g.vcs < 8));	/* now and then no such VC */
+			uint32_t gtd = t.granted[v], room = t.sent[v] + t.depth - gtd;
+
+			x.upd_vc = v;
+			k = rl.below(10);
+			x.upd_value = k < 6 ? gtd + (uint32_t)rl.below(room + 1) :
+				      k == 6 ? gtd + room + 1 : k == 7 ? gtd - 1 :
+				      k == 8 ? (uint32_t)rl.next() : gtd;
+			x.upd_ok = link_credit_valid(&t, v, x.upd_value);
+			x.upd_valid = rl.percent(p_ack);
+			if (x.upd_valid && x.upd_ok)
+				x.upd_gain = link_credit_update(&t, v, x.upd_value);
+			x.acc_vc = rl.below(g.vcs);
+			x.acc_flits = 1 + rl.below(g.pkt);
+			x.acc_may = link_credit_may_accept(&t, x.acc_vc, x.acc_flits);
+			x.acc_valid = x.acc_may && rl.percent(p_rx);
+			if (x.acc_valid)
+				link_credit_accepted(&t, x.acc_vc, x.acc_flits);
+			x.rep = rl.percent(2);
+			if (x.rep)
+				link_credit_repeat(&t);
+			for (unsigned w = 0; w < g.vcs; w++) {
+				uint32_t occ = t.occupied[w];
+
+				x.freed[w] = rl.percent(p_timer) ?
+					(uint8_t)rl.below(occ + 3 < 256 ? occ + 3 : 256) : 0;
+				if (x.freed[w] && !link_credit_freed(&t, w, x.freed[w]))
+					x.freed_ok &= ~(1u << w);
+			}
+			x.to_router = rl.percent(70);
+			if (x.to_router)
+				x.router_any = link_credit_to_router(&t, x.credits);
+			x.ref_valid = rl.percent(3);
+			x.ref_vc = rl.below(g.vcs);
+			x.ref_flits = rl.below(5);
+			if (x.ref_valid)
+				link_credit_refund(&t, x.ref_vc, x.ref_flits);
+			x.sent_vc = rl.below(g.vcs);
+			x.sent_flits = 1 + rl.below(g.pkt);
+			x.sent_has = link_credit_peer_has(&t, x.sent_vc, x.sent_flits);
+			x.sent_valid = x.sent_has && rl.percent(p_send);
+			if (x.sent_valid)
+				link_credit_sent(&t, x.sent_vc, x.sent_flits);
+			link_credit picked = t;
+
+			x.pick_vc = link_credit_pick(&picked, &x.pick_value, &x.pick_was);
+			x.pick = rl.percent(30);
+			if (x.pick)
+				t = picked;
+			x.adv_any = t.pending != 0;
+			x.adv = rl.percent(5);
+			if (x.adv)
+				link_credit_advertise_all(&t);
+		}
+		x.after = t;
+	}
+
+// this cycle's operations of credit unit @p, stimuli @i
+#define DRIVE_LCR(p, i) \
+	do { \
+		const lcr_in &x_ = li[i]; \
+		uint64_t f_ = 0; \
+		top->p##_train = x_.train; \
+		top->p##_down = x_.down; \
+		top->p##_upd_valid = x_.upd_valid; \
+		top->p##_upd_vc = x_.upd_vc; \
+		top->p##_upd_value = x_.upd_value; \
+		top->p##_acc_valid = x_.acc_valid; \
+		top->p##_acc_vc = x_.acc_vc; \
+		top->p##_acc_flits = x_.acc_flits; \
+		top->p##_rep = x_.rep; \
+		for (unsigned w_ = 0; w_ < CHAN_VCS_MAX; w_++) \
+			f_ |= (uint64_t)x_.freed[w_] << (8 * w_); \
+		top->p##_freed = f_; \
+		top->p##_to_router = x_.to_router; \
+		top->p##_ref_valid = x_.ref_valid; \
+		top->p##_ref_vc = x_.ref_vc; \
+		top->p##_ref_flits = x_.ref_flits; \
+		top->p##_sent_valid = x_.sent_valid; \
+		top->p##_sent_vc = x_.sent_vc; \
+		top->p##_sent_flits = x_.sent_flits; \
+		top->p##_pick = x_.pick; \
+		top->p##_adv = x_.adv; \
+	} while (0)
+
 	void stimulate()
 	{
 		fifo_stim(fa, &fa_push, &fa_pop, &fa_v, 16);
@@ -575,6 +734,8 @@ private:
 		gtx_stim(gb, gi[1]);
 		grx_stim(ra, ri[0]);
 		grx_stim(rb, ri[1]);
+		lcr_stim(lc, li[0]);
+		lcr_stim(ld, li[1]);
 
 		top->fa_push = fa_push;
 		top->fa_pop = fa_pop;
@@ -618,6 +779,8 @@ private:
 		put_bytes(top->crcc_data, ci[2].data, crcs[2].bytes);
 		DRIVE_GBN(ga, ra, 0);
 		DRIVE_GBN(gb, rb, 1);
+		DRIVE_LCR(lc, 0);
+		DRIVE_LCR(ld, 1);
 	}
 
 	static bool same(mismatch *m, const char *unit, const char *sig, uint64_t rtl, uint64_t model)
@@ -702,6 +865,72 @@ private:
 		       (!x.data || same(m, u, "verdict", o.verdict, x.verdict));
 	}
 
+	// every VC's registers and the masks before this cycle's operations, then the results
+#define CMP_LCR(p, g, i) cmp_lcr(m, g, li[i], [&](unsigned f, unsigned v) -> uint64_t { \
+		switch (f) { \
+		case 0: return word32(top->p##_q_grant, v); \
+		case 1: return word32(top->p##_q_advertised, v); \
+		case 2: return word32(top->p##_q_received, v); \
+		case 3: return word32(top->p##_q_occupied, v); \
+		case 4: return word32(top->p##_q_granted, v); \
+		case 5: return word32(top->p##_q_sent, v); \
+		case 6: return word32(top->p##_q_withheld, v); \
+		case 7: return word32(top->p##_q_owed, v); \
+		case 8: return top->p##_pending; \
+		case 9: return top->p##_owed_mask; \
+		case 10: return top->p##_deficit_mask; \
+		case 11: return top->p##_low_mask; \
+		case 12: return top->p##_rr; \
+		case 13: return top->p##_upd_ok; \
+		case 14: return top->p##_upd_gain; \
+		case 15: return top->p##_acc_may; \
+		case 16: return top->p##_freed_ok; \
+		case 17: return byte8(top->p##_router_credits, v); \
+		case 18: return top->p##_router_any; \
+		case 19: return top->p##_sent_has; \
+		case 20: return top->p##_pick_vc; \
+		case 21: return top->p##_pick_value; \
+		case 22: return top->p##_pick_was_pending; \
+		default: return top->p##_adv_any; \
+		} })
+
+	template <typename F> bool cmp_lcr(mismatch *m, const lcr_model &g, const lcr_in &x, F rtl)
+	{
+		static const char *const per_vc[8] = { "grant", "advertised", "received", "occupied",
+						       "granted", "sent", "withheld", "owed" };
+		const link_credit &t = g.c;
+		const uint32_t *model[8] = { t.grant, t.advertised, t.received, t.occupied,
+					     t.granted, t.sent, t.withheld, t.owed };
+		const char *u = g.name.c_str();
+
+		for (unsigned f = 0; f < 8; f++)
+			for (unsigned v = 0; v < g.vcs; v++)
+				if (!same(m, u, (std::string(per_vc[f]) + " of VC " + std::to_string(v)).c_str(),
+					  rtl(f, v), model[f][v]))
+					return false;
+		if (!(same(m, u, "pending", rtl(8, 0), t.pending) &&
+		      same(m, u, "owed_mask", rtl(9, 0), t.owed_mask) &&
+		      same(m, u, "deficit_mask", rtl(10, 0), t.deficit_mask) &&
+		      same(m, u, "low_mask", rtl(11, 0), t.low_mask) && same(m, u, "rr", rtl(12, 0), t.rr)))
+			return false;
+		if (x.train || x.down)
+			return true;
+		for (unsigned v = 0; v < g.vcs; v++)
+			if (!same(m, u, ("router_credits of VC " + std::to_string(v)).c_str(), rtl(17, v),
+				  x.credits[v]))
+				return false;
+		return same(m, u, "upd_ok (link_credit_valid)", rtl(13, 0), x.upd_ok) &&
+		       same(m, u, "upd_gain (link_credit_update)", rtl(14, 0), x.upd_gain) &&
+		       same(m, u, "acc_may (link_credit_may_accept)", rtl(15, 0), x.acc_may) &&
+		       same(m, u, "freed_ok (link_credit_freed)", rtl(16, 0), x.freed_ok) &&
+		       same(m, u, "router_any", rtl(18, 0), x.router_any) &&
+		       same(m, u, "sent_has (link_credit_peer_has)", rtl(19, 0), x.sent_has) &&
+		       same(m, u, "pick_vc", rtl(20, 0), x.pick_vc) &&
+		       same(m, u, "pick_value", rtl(21, 0), x.pick_value) &&
+		       same(m, u, "pick_was_pending", rtl(22, 0), x.pick_was) &&
+		       same(m, u, "adv_any", rtl(23, 0), x.adv_any);
+	}
+
 // the outputs of the Verilated go-back-N sender or receiver of prefix @p
 #define GVIEW(p) \
 	gview{ top->p##_base, top->p##_next, top->p##_resend, top->p##_base_slot, \
@@ -719,6 +948,7 @@ private:
 		       cmp_crc(m, 2, top->crcc_crc, top->crcc_crc_next) &&
 		       cmp_gtx(m, ga, gi[0], GVIEW(ga)) && cmp_gtx(m, gb, gi[1], GVIEW(gb)) &&
 		       cmp_grx(m, ra, ri[0], RVIEW(ra)) && cmp_grx(m, rb, ri[1], RVIEW(rb)) &&
+		       CMP_LCR(lc, lc, 0) && CMP_LCR(ld, ld, 1) &&
 		       cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
 				top->fa_second, top->fa_age0, top->fa_age1) &&
 		       cmp_fifo(m, "flit fifo B (DEPTH 5, HIST 1)", fb, top->fb_count, top->fb_front,
@@ -754,6 +984,8 @@ private:
 		gb.tx = gi[1].after;
 		ra.rx = ri[0].after;
 		rb.rx = ri[1].after;
+		lc.c = li[0].after;
+		ld.c = li[1].after;
 	}
 };
 
