@@ -90,10 +90,16 @@ $(RTL_BUILD)/equiv_units%: $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 		$(if $(findstring credit,$*),-DLOOM_MUTATE_CREDIT) \
 		$(if $(findstring crc,$*),-DLOOM_MUTATE_CRC) \
 		$(if $(findstring gbn,$*),-DLOOM_MUTATE_GBN) \
+		$(if $*,-CFLAGS -O0 -MAKEFLAGS "$(RTL_MUTANT_OPT)") \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 $(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units rtl -- $(RTL_VFLAGS) \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
+
+# A mutant runs only until the harness finds its first difference (a few
+# hundred cycles), so its C++ is compiled without optimisation: a third of
+# the build's CPU time.
+RTL_MUTANT_OPT := OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0
 
 rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)
 
