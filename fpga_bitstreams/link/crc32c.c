@@ -8,8 +8,6 @@
 
 #include <string.h>
 
-#define CRC32C_POLY_REFLECTED 0x82f63b78u
-
 static uint32_t crc32c_table[8][256];
 static bool crc32c_table_ready;
 

@@ -14,6 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The generator polynomial 0x1edc6f41, bit-reversed (LSB-first shift register). */
+#define CRC32C_POLY_REFLECTED	0x82f63b78u
+
 /*
  * Continue a CRC-32C over @len bytes.  Start with crc = 0; the pre- and
  * post-inversion are done inside, so crc32c(crc32c(0, a), b) == crc32c(0, ab).

@@ -40,11 +40,15 @@ RTL_GEN_OUT := $(addprefix $(RTL_GEN_DIR)/,$(RTL_GEN_FILES))
 
 # the units the unit harness steps, and the C model it links
 RTL_UNITS_SV := $(RTL_DIR)/harness/loom_equiv_units.sv $(RTL_DIR)/loom_flit_fifo.sv \
-                $(RTL_DIR)/loom_credit_counter.sv $(RTL_DIR)/loom_arbiter.sv
-RTL_UNITS_C  := router/arbiter.c router/params.c rtl/gen/rtl_consts.c
+                $(RTL_DIR)/loom_credit_counter.sv $(RTL_DIR)/loom_arbiter.sv \
+                $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/loom_gbn_rx.sv \
+                $(RTL_DIR)/loom_link_credit.sv
+RTL_UNITS_C  := router/arbiter.c router/params.c link/crc32c.c link/gbn.c link/link_credit.c \
+                rtl/gen/rtl_consts.c
 RTL_UNITS_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_UNITS_C:.c=.o))
 RTL_HARNESS  := $(RTL_BUILD)/equiv_units
-RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate-arbiter $(RTL_BUILD)/equiv_units-mutate-credit
+RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate-arbiter $(RTL_BUILD)/equiv_units-mutate-credit \
+                $(RTL_BUILD)/equiv_units-mutate-crc $(RTL_BUILD)/equiv_units-mutate-gbn
 # the C++ flags of every Verilated build but their optimisation level
 RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'
 RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
@@ -75,17 +79,27 @@ $(RTL_BUILD)/obj/%.o: $(SRC_DIR)/%.c $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/ge
 RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
                   $(RTL_DIR)/harness/equiv_units.cpp $(RTL_DIR)/harness/equiv_common.h \
                   $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
-                  $(wildcard $(SRC_DIR)/router/*.h) $(wildcard $(TOP)/include/loom_hw/*.h)
+                  $(wildcard $(SRC_DIR)/router/*.h) $(SRC_DIR)/link/crc32c.h $(SRC_DIR)/link/gbn.h \
+                  $(SRC_DIR)/link/link_credit.h $(SRC_DIR)/link/link_params.h \
+                  $(wildcard $(TOP)/include/loom_hw/*.h)
 # vbuild.sh decides by content whether to verilate; make only calls it
 $(RTL_BUILD)/equiv_units%: $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units \
 		$(if $*,$(patsubst -%,%,$*),rtl) -- $(RTL_VFLAGS) \
 		$(if $(findstring arbiter,$*),-DLOOM_MUTATE_ARBITER) \
 		$(if $(findstring credit,$*),-DLOOM_MUTATE_CREDIT) \
+		$(if $(findstring crc,$*),-DLOOM_MUTATE_CRC) \
+		$(if $(findstring gbn,$*),-DLOOM_MUTATE_GBN) \
+		$(if $*,-CFLAGS -O0 -MAKEFLAGS "$(RTL_MUTANT_OPT)") \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 $(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units rtl -- $(RTL_VFLAGS) \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
+
+# A mutant runs only until the harness finds its first difference (a few
+# hundred cycles), so its C++ is compiled without optimisation: a third of
+# the build's CPU time.
+RTL_MUTANT_OPT := OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0
 
 rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)
 
@@ -104,7 +118,10 @@ RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPT
 RTL_EQ_CONFIGS := card torus torus-tiled ice40
 RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
-RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/%,$(RTL_SV))
+# the link layer's units (the unit harness steps them), not part of the router
+RTL_LINK_SV   := $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/loom_gbn_rx.sv \
+                 $(RTL_DIR)/loom_link_credit.sv
+RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/% $(RTL_LINK_SV),$(RTL_SV))
 RTL_ROUTER_C  := $(ROUTER_SRCS) rtl/gen/rtl_consts.c
 RTL_ROUTER_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_ROUTER_C:.c=.o))
 RTL_EQ_IN := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) $(RTL_DIR)/harness/equiv_router.cpp \
@@ -199,12 +216,16 @@ synth: $(RTL_GEN_DIR)/.stamp
 
 # the units at the card router's sizes: a 24-flit input buffer of
 # 16-byte flits and its sideband, a row-buffer credit counter, and the
-# arbiters of every policy over 7 VCs and over 9 ports
+# arbiters of every policy over 7 VCs and over 9 ports, and the link's
+# CRC-32C at the card's 4 lanes of 4 bytes, go-back-N sender and
+# receiver and credit return at the link's defaults
 RTL_UNIT_SYNTH := \
 	"loom_flit_fifo DEPTH=24 WIDTH=164 HIST=1" \
 	"loom_credit_counter DEPTH=16 RET_LAT=1" \
 	"loom_arbiter KIND=0 N=7" "loom_arbiter KIND=1 N=7" "loom_arbiter KIND=2 N=7" \
-	"loom_arbiter KIND=3 N=7" "loom_arbiter KIND=0 N=9" "loom_arbiter KIND=1 N=9"
+	"loom_arbiter KIND=3 N=7" "loom_arbiter KIND=0 N=9" "loom_arbiter KIND=1 N=9" \
+	"loom_crc32c LANES=4 LANE_BYTES=4" "loom_gbn_tx REPLAY_FRAMES=64 ACK_TIMEOUT=1024" \
+	"loom_gbn_rx" "loom_link_credit VCS=8 BUF_DEPTH=152 FLIT_BYTES=16"
 synth-units: $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_SYNTH)
 	@rm -f $(RTL_SYNTH)/units-xilinx.txt

@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The router RTL's units (flit FIFOs, credit counters, arbiters of every
-# policy) step cycle by cycle against the C model's units in the Verilated
-# equivalence harness (fpga_bitstreams/rtl/harness): three seeds of 10^5
-# cycles each and the checked-in regression seeds are equal, the generated
-# constants agree with the C tables (drift check), a bad command line is
-# refused with exit 2, and the builds with a
-# mutated arbiter and an off-by-one credit counter are caught at the first
+# The RTL's units (flit FIFOs, credit counters, arbiters of every policy,
+# the link's CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender
+# and receiver, its credit return) step cycle by cycle
+# against the C model's units in the Verilated equivalence harness
+# (fpga_bitstreams/rtl/harness): three seeds of 10^5 cycles each and the
+# checked-in regression seeds are equal, the generated constants agree
+# with the C tables (drift check), a bad command line is refused with exit
+# 2, and the builds with a mutated arbiter, an off-by-one credit counter,
+# a CRC-32C with one polynomial bit flipped and a go-back-N sender whose
+# window takes an acknowledgement one past its last frame are caught at the first
 # differing cycle with the unit, signal, both values and a VCD.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
@@ -19,8 +22,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$top/fpga_bitstreams/rtl/harness/equiv_tap.sh"
 
-tap_plan 7
-equiv_require "make -C fpga_bitstreams rtl-harness" "$h" "$h-mutate-arbiter" "$h-mutate-credit"
+tap_plan 9
+equiv_require "make -C fpga_bitstreams rtl-harness" "$h" "$h-mutate-arbiter" "$h-mutate-credit" \
+	"$h-mutate-crc" "$h-mutate-gbn"
 for seed in 1 2 3; do
 	equiv_seed "$h" units "$seed" 100000
 done
@@ -43,4 +47,8 @@ equiv_mutant "$h-mutate-arbiter" units "cycle [0-9]+: unit arbiter.*signal .*: R
 	"a round-robin arbiter that keeps the winner's priority"
 equiv_mutant "$h-mutate-credit" units "cycle [0-9]+: unit credit counter.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
 	"a credit counter that accepts one return beyond its depth"
+equiv_mutant "$h-mutate-crc" units "cycle [0-9]+: unit crc32c \(LANES .*signal .*: RTL [0-9]+ .*C model [0-9]+" \
+	"a CRC-32C with one polynomial bit flipped"
+equiv_mutant "$h-mutate-gbn" units "cycle [0-9]+: unit gbn_tx \(.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
+	"a go-back-N sender that takes an acknowledgement one past its last frame"
 tap_done

@@ -3,7 +3,8 @@
 # The router RTL (fpga_bitstreams/rtl) is clean under
 # 'verilator --lint-only -Wall': every module as its own top at its
 # defaults, the router top as the card router (host + 8 ports, 7 VCs) and
-# as a 2-D torus router (4 network ports + host, 4 generic VCs, crossbar); the generated
+# as a 2-D torus router (4 network ports + host, 4 generic VCs, crossbar),
+# the link's CRC-32C at its widest (4 lanes of 16 bytes); the generated
 # headers in the build are what rtl_gen prints from the C sources now; a
 # parameter set the RTL cannot build fails at elaboration with a message
 # naming the parameter.  Each result is kept by the content hash of what
@@ -39,26 +40,29 @@ lint() {
 		>"$tmp/lint" 2>&1 || return 1
 	touch "$stamp"
 }
-# refuse WHAT-PARAM FLAGS...: elaboration fails, naming the parameter
+# refuse [-top TOP KIND] WHAT-PARAM FLAGS...: elaboration of TOP (loom_router)
+# fails, naming the KIND (router) parameter
 refuse() {
-	local name=$1 k stamp
+	local rtop=loom_router kind=router name k stamp
+	if [ "$1" = -top ]; then rtop=$2 kind=$3; shift 3; fi
+	name=$1
 	shift
-	k=$(key refuse "$@")
-	stamp=$cache/refuse-$name-$k.ok
+	k=$(key refuse "$rtop" "$@")
+	stamp=$cache/refuse-$rtop-$name-$k.ok
 	if [ -f "$stamp" ]; then
 		cp "$stamp" "$tmp/lint"
 		return 0
 	fi
-	if verilator --lint-only -Wall -I"$rtl" -I"$gen" --top-module loom_router "$@" "${sv[@]}" \
+	if verilator --lint-only -Wall -I"$rtl" -I"$gen" --top-module "$rtop" "$@" "${sv[@]}" \
 		>"$tmp/lint" 2>&1; then
 		return 1
 	fi
-	grep -q "router parameter $name" "$tmp/lint" || return 1
-	grep -m1 "router parameter $name" "$tmp/lint" >"$stamp"
+	grep -q "$kind parameter $name" "$tmp/lint" || return 1
+	grep -m1 "$kind parameter $name" "$tmp/lint" >"$stamp"
 	cp "$stamp" "$tmp/lint"
 }
 
-tap_plan 7
+tap_plan 9
 "$build/rtl/rtl_gen" "$tmp" >/dev/null 2>&1
 stale=
 for f in "$tmp"/*.vh; do cmp -s "$f" "$gen/$(basename "$f")" || stale="$stale $(basename "$f")"; done
@@ -83,4 +87,10 @@ if refuse RT_ENTRIES -GRT_ENTRIES=100; then tap_ok "RT_ENTRIES 100 is refused: $
 else tap_fail "RT_ENTRIES 100 is not refused naming RT_ENTRIES"; tap_diag "$(head -20 "$tmp/lint")"; fi
 if refuse VCS -GVCS=9; then tap_ok "VCS 9 is refused: $(head -1 "$tmp/lint")"
 else tap_fail "VCS 9 is not refused naming VCS"; tap_diag "$(head -20 "$tmp/lint")"; fi
+if lint loom_crc32c -GLANES=4 -GLANE_BYTES=16; then
+	tap_ok "link CRC-32C at 4 lanes of 16 bytes (64 bytes a cycle): lint-clean"
+else tap_fail "link CRC-32C at 4 lanes of 16 bytes: lint"; tap_diag "$(head -30 "$tmp/lint")"; fi
+if refuse -top loom_crc32c link LANES -GLANES=3; then
+	tap_ok "a link CRC-32C of 3 lanes is refused: $(head -1 "$tmp/lint")"
+else tap_fail "a link CRC-32C of 3 lanes is not refused naming LANES"; tap_diag "$(head -20 "$tmp/lint")"; fi
 tap_done

@@ -8,6 +8,7 @@
 #include <loom_hw/packet.h>
 #include <loom_hw/regs.h>
 
+#include "link/crc32c.h"
 #include "router/arbiter.h"
 #include "router/params.h"
 #include "router/route.h"
@@ -68,6 +69,7 @@ const struct rtl_const rtl_consts[] = {
 	OFF(loom_frame_hdr, seq, "LOOM_FRAME_OFF_SEQ", NULL),
 	OFF(loom_frame_hdr, ack, "LOOM_FRAME_OFF_ACK", NULL),
 	OFF(loom_frame_hdr, credit, "LOOM_FRAME_OFF_CREDIT", NULL),
+	KH(CRC32C_POLY_REFLECTED, "the frame check sequence (fpga_bitstreams/link/crc32c.h)"),
 	K(LOOM_MAX_PORTS, "registers (include/loom_hw/regs.h)"),
 	K(LOOM_MAX_NODES, NULL),
 	K(LOOM_ROUTER_RT, NULL),

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit-level equivalence harness: the Verilated units of loom_equiv_units
- * (flit FIFOs, credit counters, arbiters of every policy) and the C
- * model's units (router/fifo.h, credit.h, arbiter.[ch]) get the same
+ * (flit FIFOs, credit counters, arbiters of every policy, the link's
+ * CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender and
+ * receiver, its credit return) and the C model's units (router/fifo.h,
+ * credit.h, arbiter.[ch], link/crc32c.c, link/gbn.c, link/link_credit.c)
+ * get the same
  * random stimuli every cycle; every output is compared in every cycle.
  * At the first difference the run stops and prints the cycle, the unit,
  * the signal and both values, then replays the seed with tracing on and
@@ -33,6 +36,9 @@
 #include "equiv_common.h"
 
 extern "C" {
+#include "link/crc32c.h"
+#include "link/gbn.h"
+#include "link/link_credit.h"
 #include "router/arbiter.h"
 #include "router/credit.h"
 #include "router/fifo.h"
@@ -53,10 +59,21 @@ namespace {
 constexpr unsigned FA_DEPTH = 4, FA_HIST = 3, FB_DEPTH = 5, FB_HIST = 1;
 constexpr unsigned CA_DEPTH = 5, CA_RET_LAT = 1, CB_DEPTH = 10, CB_RET_LAT = 3;
 constexpr unsigned RR_N = 5, RRW_N = 64, MX_N = 7, T3_N = 6, IW_N = 9, IW_M = 5;
+// the CRC units' LANES and LANE_BYTES
+constexpr unsigned CRC_N = 3;
+constexpr unsigned CRC_LANES[CRC_N] = { 1, 2, 4 }, CRC_LANE_BYTES[CRC_N] = { 1, 3, 4 };
 
 const char *const CONFIG =
 	"fifo A depth 4 hist 3, fifo B depth 5 hist 1, credit A depth 5 ret 1, "
-	"credit B depth 10 ret 3, arb RR 5, RR 64, MATRIX 7, T3E 6, IWA 9 M 5";
+	"credit B depth 10 ret 3, arb RR 5, RR 64, MATRIX 7, T3E 6, IWA 9 M 5, "
+	"crc32c lanes x lane bytes 1x1, 2x3, 4x4, gbn_tx window 5 timeout 7 first 0, "
+	"gbn_tx window 64 timeout 40 first 0xfffffff0, gbn_rx first 0, gbn_rx first 0xfffffff8, "
+	"link_credit vcs 3 depth 30 flit 64, link_credit vcs 8 depth 152 flit 16";
+// the go-back-N units' parameters
+constexpr unsigned GA_WINDOW = 5, GA_TIMEOUT = 7, GB_WINDOW = 64, GB_TIMEOUT = 40;
+constexpr uint32_t GA_FIRST = 0, GB_FIRST = 0xfffffff0u, RA_FIRST = 0, RB_FIRST = 0xfffffff8u;
+// the credit units' VCS, BUF_DEPTH, FLIT_BYTES
+constexpr unsigned LC_VCS = 3, LC_DEPTH = 30, LC_FLIT = 64, LD_VCS = 8, LD_DEPTH = 152, LD_FLIT = 16;
 
 using equiv::mismatch;
 using equiv::rng;
@@ -173,17 +190,132 @@ struct arb_model {
 	uint64_t all() const { return n >= 64 ? ~0ull : (1ull << n) - 1; }
 };
 
+// The C model's CRC-32C continued over a byte stream: crc32c(0, bytes since the last start).
+struct crc_model {
+	std::string name;
+	unsigned lanes, lane_bytes, bytes;
+	uint32_t crc = 0;	// of the bytes up to the previous cycle
+	crc_model(unsigned l, unsigned lb) : lanes(l), lane_bytes(lb), bytes(l * lb)
+	{
+		name = "crc32c (LANES " + std::to_string(l) + ", LANE_BYTES " + std::to_string(lb) + ")";
+	}
+};
+
+// The C model's go-back-N sender and receiver.
+struct gtx_model {
+	std::string name;
+	gbn_tx tx;
+	gtx_model(unsigned window, unsigned timeout, uint32_t first)
+	{
+		char b[96];
+
+		snprintf(b, sizeof(b), "gbn_tx (REPLAY_FRAMES %u, ACK_TIMEOUT %u, FIRST 0x%x)", window,
+			 timeout, first);
+		name = b;
+		gbn_tx_init(&tx, first, window, timeout);
+	}
+};
+
+struct grx_model {
+	std::string name;
+	gbn_rx rx;
+	explicit grx_model(uint32_t first)
+	{
+		char b[64];
+
+		snprintf(b, sizeof(b), "gbn_rx (FIRST 0x%x)", first);
+		name = b;
+		gbn_rx_init(&rx, first);
+	}
+};
+
+// A constant of rtl_consts.c by name (the C headers of packet.h are not C++).
+uint64_t rtl_const(const char *name)
+{
+	for (unsigned i = 0; i < rtl_const_count; i++)
+		if (!strcmp(rtl_consts[i].name, name))
+			return rtl_consts[i].value;
+	fprintf(stderr, "equiv_units: no constant %s in rtl_consts.c\n", name);
+	exit(2);
+}
+
+// The C model's credit return of one end.
+struct lcr_model {
+	std::string name;
+	unsigned vcs;
+	uint32_t pkt;
+	link_credit c;
+	lcr_model(unsigned v, uint32_t depth, unsigned flit_bytes)
+		: vcs(v), pkt((uint32_t)((rtl_const("LOOM_PKT_HDR_SIZE") +
+					    rtl_const("LOOM_PKT_MAX_PAYLOAD") + flit_bytes - 1) / flit_bytes))
+	{
+		char b[96];
+
+		snprintf(b, sizeof(b), "link_credit (VCS %u, BUF_DEPTH %u, FLIT_BYTES %u)", v, depth,
+			 flit_bytes);
+		name = b;
+		link_credit_init(&c, v, depth, pkt);
+	}
+};
+
+// word @v (32 bits) or byte @v of a Verilated port of any width
+template <typename T> uint32_t word32(const T &p, unsigned v)
+{
+	return (uint32_t)((uint64_t)p >> (32 * v));
+}
+template <std::size_t W> uint32_t word32(const VlWide<W> &p, unsigned v)
+{
+	return p[v];
+}
+template <typename T> unsigned byte8(const T &p, unsigned v)
+{
+	return (unsigned)(((uint64_t)p >> (8 * v)) & 0xff);
+}
+
+// what a Verilated go-back-N unit shows in a cycle
+struct gview {
+	uint64_t base, next, resend, base_slot, timer_run, timer_left, held, room, resend_due;
+	uint64_t ack_freed, nak_rewound, timer_fired, take_ok, take_resend, take_seq, take_slot;
+};
+struct rview {
+	uint64_t expected, in_recovery, seen_valid, last_seen, nak_due, ack_due, ack_value, verdict;
+};
+
+// this cycle's bytes into a Verilated port of any width, byte 0 lowest
+inline void put_bytes(CData &port, const uint8_t *b, unsigned) { port = b[0]; }
+inline void put_bytes(QData &port, const uint8_t *b, unsigned n)
+{
+	port = 0;
+	for (unsigned k = n; k--;)
+		port = (port << 8) | b[k];
+}
+template <std::size_t W> void put_bytes(VlWide<W> &port, const uint8_t *b, unsigned n)
+{
+	for (unsigned w = 0; w < W; w++) {
+		EData v = 0;
+
+		for (unsigned k = 4; k--;)
+			v = (v << 8) | (4 * w + k < n ? b[4 * w + k] : 0);
+		port[w] = v;
+	}
+}
+
 // ---- one run ----
 
 class run {
 public:
 	run(uint64_t seed, const char *vcd, uint64_t trace_from)
-		: r(seed), ctx(new VerilatedContext), top(new Vloom_equiv_units(ctx.get())),
+		: r(seed), rl(seed ^ 0x6c696e6b00000000ull), ctx(new VerilatedContext), top(new Vloom_equiv_units(ctx.get())),
 		  fa(FA_DEPTH, 2, FA_HIST), fb(FB_DEPTH, 1, FB_HIST),
 		  ca(CA_DEPTH, CA_RET_LAT), cb(CB_DEPTH, CB_RET_LAT),
 		  rr("rr", ARB_RR, RR_N, 0), rrw("rrw", ARB_RR, RRW_N, 0),
 		  mx("mx", ARB_MATRIX, MX_N, 0), t3("t3", ARB_T3E, T3_N, 0),
-		  iw("iw", ARB_IWA, IW_N, IW_M), trace_from(trace_from)
+		  iw("iw", ARB_IWA, IW_N, IW_M),
+		  crcs{ { CRC_LANES[0], CRC_LANE_BYTES[0] }, { CRC_LANES[1], CRC_LANE_BYTES[1] },
+			{ CRC_LANES[2], CRC_LANE_BYTES[2] } },
+		  ga(GA_WINDOW, GA_TIMEOUT, GA_FIRST), gb(GB_WINDOW, GB_TIMEOUT, GB_FIRST),
+		  ra(RA_FIRST), rb(RB_FIRST), lc(LC_VCS, LC_DEPTH, LC_FLIT), ld(LD_VCS, LD_DEPTH, LD_FLIT),
+		  trace_from(trace_from)
 	{
 		if (vcd) {
 			ctx->traceEverOn(true);
@@ -269,15 +401,21 @@ public:
 
 private:
 	rng r;
+	rng rl;	// the link units' stimuli: a stream of their own, so the router units' stay as they were
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vloom_equiv_units> top;
 	std::unique_ptr<VerilatedVcdC> tfp;
 	fifo_model fa, fb;
 	credit_model ca, cb;
 	arb_model rr, rrw, mx, t3, iw;
+	crc_model crcs[CRC_N];
+	gtx_model ga, gb;
+	grx_model ra, rb;
+	lcr_model lc, ld;
 	uint64_t trace_from, now = 0;
 	// the load of this phase (percent): full and empty buffers, sparse and dense requests
-	unsigned p_push = 50, p_pop = 50, p_take = 50, p_ret = 50, p_req = 50;
+	unsigned p_push = 50, p_pop = 50, p_take = 50, p_ret = 50, p_req = 50, p_start = 5;
+	unsigned p_ack = 20, p_timer = 20, p_send = 50, p_rx = 50;
 	// this cycle's stimuli
 	bool fa_push, fa_pop, fb_push, fb_pop, ca_take, ca_ret, cb_take, cb_ret;
 	uint64_t fa_v, fb_v;
@@ -288,6 +426,37 @@ private:
 	} ai[5];
 	bool wr_en, wr_pat;
 	unsigned wr_idx, wr_w;
+	struct crc_in {
+		bool start;
+		unsigned n;
+		uint8_t data[16];
+		uint32_t next;	// the model's CRC with this cycle's bytes
+	} ci[CRC_N];
+	// a go-back-N sender's operations this cycle and the C model's results
+	struct gtx_in {
+		bool ack, nak, timer, take;
+		uint32_t value;
+		unsigned freed;
+		bool rewound, fired, ok, resend;
+		uint32_t seq;
+		unsigned slot;
+		gbn_tx after;
+	} gi[2];
+	struct grx_in {
+		bool data, error, clr_ack, clr_nak;
+		uint32_t seq;
+		unsigned verdict;
+		gbn_rx after;
+	} ri[2];
+	// a credit unit's operations this cycle and the C model's results
+	struct lcr_in {
+		bool train, down, upd_valid, upd_ok, upd_gain, acc_valid, acc_may, rep, to_router;
+		bool router_any, ref_valid, sent_valid, sent_has, pick, pick_was, adv, adv_any;
+		unsigned upd_vc, acc_vc, ref_vc, sent_vc, pick_vc;
+		uint32_t upd_value, acc_flits, ref_flits, sent_flits, pick_value, freed_ok;
+		uint8_t freed[CHAN_VCS_MAX], credits[CHAN_VCS_MAX];
+		link_credit after;
+	} li[2];
 
 	void phase()
 	{
@@ -298,6 +467,14 @@ private:
 		p_take = levels[r.below(5)];
 		p_ret = levels[r.below(5)];
 		p_req = levels[r.below(5)];
+		// frames of a few bytes to a few hundred
+		static const unsigned starts[] = { 1, 3, 10, 30, 60 };
+		p_start = starts[rl.below(5)];
+		// acknowledgements sparse to every cycle, timers, frames taken
+		p_ack = levels[rl.below(5)];
+		p_timer = levels[rl.below(5)];
+		p_send = levels[rl.below(5)];
+		p_rx = levels[rl.below(5)];
 	}
 
 	uint64_t reqs(unsigned n)
@@ -327,6 +504,210 @@ private:
 		*ret = (out > fl && r.percent(p_ret)) || r.percent(2);
 	}
 
+	// the bytes a cycle carries: the lanes full at 4, 2 or 1 lanes (degraded), a
+	// frame's last bytes (any count), or idle
+	void crc_stim(crc_model &c, crc_in &x)
+	{
+		unsigned k = rl.below(10), lanes = c.lanes >> rl.below(3);
+
+		x.start = rl.percent(p_start);
+		if (k < 5)
+			x.n = (lanes ? lanes : 1) * c.lane_bytes;
+		else if (k < 8)
+			x.n = rl.below(c.bytes + 1);
+		else
+			x.n = 0;
+		for (unsigned i = 0; i < c.bytes; i++)
+			x.data[i] = (uint8_t)rl.next();
+		x.next = crc32c(x.start ? 0 : c.crc, x.data, x.n);
+	}
+
+	// an acknowledgement (or NAK) of any kind, the timer, a take; the C
+	// model's results on a copy of its state, committed at the edge
+	void gtx_stim(const gtx_model &g, gtx_in &x)
+	{
+		gbn_tx t = g.tx;
+		uint32_t held = gbn_tx_held(&t);
+		unsigned k = rl.below(10);
+
+		x.ack = rl.percent(p_ack);
+		x.nak = rl.percent(15);
+		if (k < 5)
+			x.value = t.base - 1 + (uint32_t)rl.below(held + 1);	/* base - 1 .. next - 1 */
+		else if (k == 5)
+			x.value = t.next;	/* one past the last frame sent */
+		else if (k == 6)
+			x.value = t.base - 2 - (uint32_t)rl.below(4);	/* stale */
+		else if (k == 7)
+			x.value = (uint32_t)rl.next();
+		else
+			x.value = t.next - 1;
+		x.freed = 0;
+		x.rewound = false;
+		if (x.ack && x.nak)
+			x.rewound = gbn_tx_nak(&t, x.value, now);
+		else if (x.ack)
+			x.freed = gbn_tx_ack(&t, x.value, now);
+		x.timer = rl.percent(p_timer);
+		x.fired = x.timer && gbn_tx_timer(&t, now);
+		x.ok = gbn_tx_resend_due(&t) || gbn_tx_room(&t);
+		x.resend = gbn_tx_resend_due(&t);
+		x.seq = t.resend;
+		x.slot = x.ok ? gbn_tx_slot(&t, t.resend) : 0;
+		x.take = x.ok && rl.percent(p_send);
+		if (x.take) {
+			uint32_t seq;
+
+			gbn_tx_take(&t, &seq, now + 1);	/* the frame starts next cycle */
+		}
+		x.after = t;
+	}
+
+	void grx_stim(const grx_model &g, grx_in &x)
+	{
+		gbn_rx t = g.rx;
+		unsigned k = rl.below(10);
+
+		x.data = x.error = false;
+		x.verdict = GBN_RX_ACCEPT;
+		if (rl.percent(p_rx)) {
+			x.data = k < 8;
+			x.error = k == 8;
+			if (k < 4)
+				x.seq = t.expected;
+			else if (k < 6)
+				x.seq = t.expected - 1 - (uint32_t)rl.below(4);
+			else
+				x.seq = t.expected + 1 + (uint32_t)rl.below(4);
+		}
+		if (x.data)
+			x.verdict = gbn_rx_data(&t, x.seq);
+		else if (x.error)
+			gbn_rx_error(&t);
+		x.clr_ack = rl.percent(30);
+		x.clr_nak = rl.percent(30);
+		if (x.clr_ack)
+			t.ack_due = false;
+		if (x.clr_nak)
+			t.nak_due = false;
+		x.after = t;
+	}
+
+// this cycle's operations of go-back-N sender @g and receiver @r, stimuli @i
+#define DRIVE_GBN(g, r, i) \
+	do { \
+		top->g##_ack_valid = gi[i].ack; \
+		top->g##_ack_nak = gi[i].nak; \
+		top->g##_ack_value = gi[i].value; \
+		top->g##_timer = gi[i].timer; \
+		top->g##_take = gi[i].take; \
+		top->r##_data_valid = ri[i].data; \
+		top->r##_data_seq = ri[i].data ? ri[i].seq : 0; \
+		top->r##_error = ri[i].error; \
+		top->r##_clr_ack = ri[i].clr_ack; \
+		top->r##_clr_nak = ri[i].clr_nak; \
+	} while (0)
+
+	// every operation of the link unit on its credits, the C results on a copy
+	void lcr_stim(const lcr_model &g, lcr_in &x)
+	{
+		link_credit t = g.c;
+		unsigned k = rl.below(200);
+
+		x = lcr_in{};
+		x.train = k == 0;
+		x.down = k == 1;
+		x.freed_ok = (1u << g.vcs) - 1;
+		if (x.train) {
+			link_credit_train(&t);
+		} else if (x.down) {
+			link_credit_down(&t);
+		} else {
+			unsigned v = rl.below(g.vcs + (g.vcs < 8));	/* now and then no such VC */
+			uint32_t gtd = t.granted[v], room = t.sent[v] + t.depth - gtd;
+
+			x.upd_vc = v;
+			k = rl.below(10);
+			x.upd_value = k < 6 ? gtd + (uint32_t)rl.below(room + 1) :
+				      k == 6 ? gtd + room + 1 : k == 7 ? gtd - 1 :
+				      k == 8 ? (uint32_t)rl.next() : gtd;
+			x.upd_ok = link_credit_valid(&t, v, x.upd_value);
+			x.upd_valid = rl.percent(p_ack);
+			if (x.upd_valid && x.upd_ok)
+				x.upd_gain = link_credit_update(&t, v, x.upd_value);
+			x.acc_vc = rl.below(g.vcs);
+			x.acc_flits = 1 + rl.below(g.pkt);
+			x.acc_may = link_credit_may_accept(&t, x.acc_vc, x.acc_flits);
+			x.acc_valid = x.acc_may && rl.percent(p_rx);
+			if (x.acc_valid)
+				link_credit_accepted(&t, x.acc_vc, x.acc_flits);
+			x.rep = rl.percent(2);
+			if (x.rep)
+				link_credit_repeat(&t);
+			for (unsigned w = 0; w < g.vcs; w++) {
+				uint32_t occ = t.occupied[w];
+
+				x.freed[w] = rl.percent(p_timer) ?
+					(uint8_t)rl.below(occ + 3 < 256 ? occ + 3 : 256) : 0;
+				if (x.freed[w] && !link_credit_freed(&t, w, x.freed[w]))
+					x.freed_ok &= ~(1u << w);
+			}
+			x.to_router = rl.percent(70);
+			if (x.to_router)
+				x.router_any = link_credit_to_router(&t, x.credits);
+			x.ref_valid = rl.percent(3);
+			x.ref_vc = rl.below(g.vcs);
+			x.ref_flits = rl.below(5);
+			if (x.ref_valid)
+				link_credit_refund(&t, x.ref_vc, x.ref_flits);
+			x.sent_vc = rl.below(g.vcs);
+			x.sent_flits = 1 + rl.below(g.pkt);
+			x.sent_has = link_credit_peer_has(&t, x.sent_vc, x.sent_flits);
+			x.sent_valid = x.sent_has && rl.percent(p_send);
+			if (x.sent_valid)
+				link_credit_sent(&t, x.sent_vc, x.sent_flits);
+			link_credit picked = t;
+
+			x.pick_vc = link_credit_pick(&picked, &x.pick_value, &x.pick_was);
+			x.pick = rl.percent(30);
+			if (x.pick)
+				t = picked;
+			x.adv_any = t.pending != 0;
+			x.adv = rl.percent(5);
+			if (x.adv)
+				link_credit_advertise_all(&t);
+		}
+		x.after = t;
+	}
+
+// this cycle's operations of credit unit @p, stimuli @i
+#define DRIVE_LCR(p, i) \
+	do { \
+		const lcr_in &x_ = li[i]; \
+		uint64_t f_ = 0; \
+		top->p##_train = x_.train; \
+		top->p##_down = x_.down; \
+		top->p##_upd_valid = x_.upd_valid; \
+		top->p##_upd_vc = x_.upd_vc; \
+		top->p##_upd_value = x_.upd_value; \
+		top->p##_acc_valid = x_.acc_valid; \
+		top->p##_acc_vc = x_.acc_vc; \
+		top->p##_acc_flits = x_.acc_flits; \
+		top->p##_rep = x_.rep; \
+		for (unsigned w_ = 0; w_ < CHAN_VCS_MAX; w_++) \
+			f_ |= (uint64_t)x_.freed[w_] << (8 * w_); \
+		top->p##_freed = f_; \
+		top->p##_to_router = x_.to_router; \
+		top->p##_ref_valid = x_.ref_valid; \
+		top->p##_ref_vc = x_.ref_vc; \
+		top->p##_ref_flits = x_.ref_flits; \
+		top->p##_sent_valid = x_.sent_valid; \
+		top->p##_sent_vc = x_.sent_vc; \
+		top->p##_sent_flits = x_.sent_flits; \
+		top->p##_pick = x_.pick; \
+		top->p##_adv = x_.adv; \
+	} while (0)
+
 	void stimulate()
 	{
 		fifo_stim(fa, &fa_push, &fa_pop, &fa_v, 16);
@@ -347,6 +728,14 @@ private:
 		wr_idx = r.below(IW_N + 3);
 		wr_pat = r.percent(50);
 		wr_w = r.below(256);
+		for (unsigned k = 0; k < CRC_N; k++)
+			crc_stim(crcs[k], ci[k]);
+		gtx_stim(ga, gi[0]);
+		gtx_stim(gb, gi[1]);
+		grx_stim(ra, ri[0]);
+		grx_stim(rb, ri[1]);
+		lcr_stim(lc, li[0]);
+		lcr_stim(ld, li[1]);
 
 		top->fa_push = fa_push;
 		top->fa_pop = fa_pop;
@@ -379,6 +768,19 @@ private:
 		top->iw_wr_idx = wr_idx;
 		top->iw_wr_pat = wr_pat;
 		top->iw_wr_weight = wr_w;
+		top->crca_start = ci[0].start;
+		top->crca_n = ci[0].n;
+		put_bytes(top->crca_data, ci[0].data, crcs[0].bytes);
+		top->crcb_start = ci[1].start;
+		top->crcb_n = ci[1].n;
+		put_bytes(top->crcb_data, ci[1].data, crcs[1].bytes);
+		top->crcc_start = ci[2].start;
+		top->crcc_n = ci[2].n;
+		put_bytes(top->crcc_data, ci[2].data, crcs[2].bytes);
+		DRIVE_GBN(ga, ra, 0);
+		DRIVE_GBN(gb, rb, 1);
+		DRIVE_LCR(lc, 0);
+		DRIVE_LCR(ld, 1);
 	}
 
 	static bool same(mismatch *m, const char *unit, const char *sig, uint64_t rtl, uint64_t model)
@@ -412,9 +814,142 @@ private:
 		return x.win < 0 || same(m, unit, "gnt_idx", idx, (uint64_t)x.win);
 	}
 
+	bool cmp_crc(mismatch *m, unsigned k, uint32_t crc, uint32_t crc_next)
+	{
+		return same(m, crcs[k].name.c_str(), "crc (the bytes before this cycle)", crc,
+			    crcs[k].crc) &&
+		       same(m, crcs[k].name.c_str(),
+			    ci[k].start ? "crc_next (a new CRC with this cycle's bytes)"
+					: "crc_next (with this cycle's bytes)",
+			    crc_next, ci[k].next);
+	}
+
+	// the registers before this cycle's operations, then their results
+	bool cmp_gtx(mismatch *m, const gtx_model &g, const gtx_in &x, const gview &o)
+	{
+		const gbn_tx &t = g.tx;
+		const char *u = g.name.c_str();
+		uint64_t left = t.deadline > now ? t.deadline - now : 0;
+
+		if (!(same(m, u, "base", o.base, t.base) && same(m, u, "next", o.next, t.next) &&
+		      same(m, u, "resend", o.resend, t.resend) &&
+		      same(m, u, "base_slot", o.base_slot, t.base_slot) &&
+		      same(m, u, "timer_run (deadline set)", o.timer_run, t.deadline != 0) &&
+		      (!t.deadline || same(m, u, "timer_left (deadline - cycle)", o.timer_left, left)) &&
+		      same(m, u, "held", o.held, gbn_tx_held(&t)) &&
+		      same(m, u, "room", o.room, gbn_tx_room(&t)) &&
+		      same(m, u, "resend_due", o.resend_due, gbn_tx_resend_due(&t))))
+			return false;
+		if (!(same(m, u, "ack_freed", o.ack_freed, x.freed) &&
+		      same(m, u, "nak_rewound", o.nak_rewound, x.rewound) &&
+		      same(m, u, "timer_fired", o.timer_fired, x.fired) &&
+		      same(m, u, "take_ok", o.take_ok, x.ok)))
+			return false;
+		return !x.ok || (same(m, u, "take_resend", o.take_resend, x.resend) &&
+				 same(m, u, "take_seq", o.take_seq, x.seq) &&
+				 same(m, u, "take_slot", o.take_slot, x.slot));
+	}
+
+	bool cmp_grx(mismatch *m, const grx_model &g, const grx_in &x, const rview &o)
+	{
+		const gbn_rx &t = g.rx;
+		const char *u = g.name.c_str();
+
+		return same(m, u, "expected", o.expected, t.expected) &&
+		       same(m, u, "in_recovery", o.in_recovery, t.in_recovery) &&
+		       same(m, u, "seen_valid", o.seen_valid, t.seen_valid) &&
+		       same(m, u, "last_seen", o.last_seen, t.last_seen) &&
+		       same(m, u, "nak_due", o.nak_due, t.nak_due) &&
+		       same(m, u, "ack_due", o.ack_due, t.ack_due) &&
+		       same(m, u, "ack_value", o.ack_value, gbn_rx_ack_value(&t)) &&
+		       (!x.data || same(m, u, "verdict", o.verdict, x.verdict));
+	}
+
+	// every VC's registers and the masks before this cycle's operations, then the results
+#define CMP_LCR(p, g, i) cmp_lcr(m, g, li[i], [&](unsigned f, unsigned v) -> uint64_t { \
+		switch (f) { \
+		case 0: return word32(top->p##_q_grant, v); \
+		case 1: return word32(top->p##_q_advertised, v); \
+		case 2: return word32(top->p##_q_received, v); \
+		case 3: return word32(top->p##_q_occupied, v); \
+		case 4: return word32(top->p##_q_granted, v); \
+		case 5: return word32(top->p##_q_sent, v); \
+		case 6: return word32(top->p##_q_withheld, v); \
+		case 7: return word32(top->p##_q_owed, v); \
+		case 8: return top->p##_pending; \
+		case 9: return top->p##_owed_mask; \
+		case 10: return top->p##_deficit_mask; \
+		case 11: return top->p##_low_mask; \
+		case 12: return top->p##_rr; \
+		case 13: return top->p##_upd_ok; \
+		case 14: return top->p##_upd_gain; \
+		case 15: return top->p##_acc_may; \
+		case 16: return top->p##_freed_ok; \
+		case 17: return byte8(top->p##_router_credits, v); \
+		case 18: return top->p##_router_any; \
+		case 19: return top->p##_sent_has; \
+		case 20: return top->p##_pick_vc; \
+		case 21: return top->p##_pick_value; \
+		case 22: return top->p##_pick_was_pending; \
+		default: return top->p##_adv_any; \
+		} })
+
+	template <typename F> bool cmp_lcr(mismatch *m, const lcr_model &g, const lcr_in &x, F rtl)
+	{
+		static const char *const per_vc[8] = { "grant", "advertised", "received", "occupied",
+						       "granted", "sent", "withheld", "owed" };
+		const link_credit &t = g.c;
+		const uint32_t *model[8] = { t.grant, t.advertised, t.received, t.occupied,
+					     t.granted, t.sent, t.withheld, t.owed };
+		const char *u = g.name.c_str();
+
+		for (unsigned f = 0; f < 8; f++)
+			for (unsigned v = 0; v < g.vcs; v++)
+				if (!same(m, u, (std::string(per_vc[f]) + " of VC " + std::to_string(v)).c_str(),
+					  rtl(f, v), model[f][v]))
+					return false;
+		if (!(same(m, u, "pending", rtl(8, 0), t.pending) &&
+		      same(m, u, "owed_mask", rtl(9, 0), t.owed_mask) &&
+		      same(m, u, "deficit_mask", rtl(10, 0), t.deficit_mask) &&
+		      same(m, u, "low_mask", rtl(11, 0), t.low_mask) && same(m, u, "rr", rtl(12, 0), t.rr)))
+			return false;
+		if (x.train || x.down)
+			return true;
+		for (unsigned v = 0; v < g.vcs; v++)
+			if (!same(m, u, ("router_credits of VC " + std::to_string(v)).c_str(), rtl(17, v),
+				  x.credits[v]))
+				return false;
+		return same(m, u, "upd_ok (link_credit_valid)", rtl(13, 0), x.upd_ok) &&
+		       same(m, u, "upd_gain (link_credit_update)", rtl(14, 0), x.upd_gain) &&
+		       same(m, u, "acc_may (link_credit_may_accept)", rtl(15, 0), x.acc_may) &&
+		       same(m, u, "freed_ok (link_credit_freed)", rtl(16, 0), x.freed_ok) &&
+		       same(m, u, "router_any", rtl(18, 0), x.router_any) &&
+		       same(m, u, "sent_has (link_credit_peer_has)", rtl(19, 0), x.sent_has) &&
+		       same(m, u, "pick_vc", rtl(20, 0), x.pick_vc) &&
+		       same(m, u, "pick_value", rtl(21, 0), x.pick_value) &&
+		       same(m, u, "pick_was_pending", rtl(22, 0), x.pick_was) &&
+		       same(m, u, "adv_any", rtl(23, 0), x.adv_any);
+	}
+
+// the outputs of the Verilated go-back-N sender or receiver of prefix @p
+#define GVIEW(p) \
+	gview{ top->p##_base, top->p##_next, top->p##_resend, top->p##_base_slot, \
+	       top->p##_timer_run, top->p##_timer_left, top->p##_held, top->p##_room, \
+	       top->p##_resend_due, top->p##_ack_freed, top->p##_nak_rewound, top->p##_timer_fired, \
+	       top->p##_take_ok, top->p##_take_resend, top->p##_take_seq, top->p##_take_slot }
+#define RVIEW(p) \
+	rview{ top->p##_expected, top->p##_in_recovery, top->p##_seen_valid, top->p##_last_seen, \
+	       top->p##_nak_due, top->p##_ack_due, top->p##_ack_value, top->p##_verdict }
+
 	bool compare(mismatch *m)
 	{
-		return cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
+		return cmp_crc(m, 0, top->crca_crc, top->crca_crc_next) &&
+		       cmp_crc(m, 1, top->crcb_crc, top->crcb_crc_next) &&
+		       cmp_crc(m, 2, top->crcc_crc, top->crcc_crc_next) &&
+		       cmp_gtx(m, ga, gi[0], GVIEW(ga)) && cmp_gtx(m, gb, gi[1], GVIEW(gb)) &&
+		       cmp_grx(m, ra, ri[0], RVIEW(ra)) && cmp_grx(m, rb, ri[1], RVIEW(rb)) &&
+		       CMP_LCR(lc, lc, 0) && CMP_LCR(ld, ld, 1) &&
+		       cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
 				top->fa_second, top->fa_age0, top->fa_age1) &&
 		       cmp_fifo(m, "flit fifo B (DEPTH 5, HIST 1)", fb, top->fb_count, top->fb_front,
 				top->fb_second, top->fb_age0, top->fb_age1) &&
@@ -443,6 +978,14 @@ private:
 					   (uint64_t)ai[k].pat << ai[k].win, ai[k].hold);
 		if (wr_en)
 			arb_set_weight(&iw.a, wr_idx, wr_pat, wr_w);
+		for (unsigned k = 0; k < CRC_N; k++)
+			crcs[k].crc = ci[k].next;
+		ga.tx = gi[0].after;
+		gb.tx = gi[1].after;
+		ra.rx = ri[0].after;
+		rb.rx = ri[1].after;
+		lc.c = li[0].after;
+		ld.c = li[1].after;
 	}
 };
 
