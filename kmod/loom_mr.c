@@ -90,6 +90,17 @@ static bool loom_mr_writable(const struct loom_mr *mr)
 	return mr->access & LOOM_MR_WRITE_RIGHTS;
 }
 
+/*
+ * A region the card may only read is mapped for the device to read: an
+ * IOMMU then refuses the card's writes to it, and the DMA API allows
+ * several such mappings of one page (a read-only region of untouched
+ * anonymous memory is the zero page, once for every page).
+ */
+static enum dma_data_direction loom_mr_dma_dir(const struct loom_mr *mr)
+{
+	return loom_mr_writable(mr) ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE;
+}
+
 /* Give back what @mr holds of its user's caps and limits; lock held. */
 static void loom_mr_uncharge(struct loom_dev *ldev, struct loom_mr *mr)
 {
@@ -110,7 +121,7 @@ static void loom_mr_free(struct loom_dev *ldev, struct loom_mr *mr)
 	loom_dma_free(ldev, &mr->dir);
 	if (mr->mapped)
 		dma_unmap_sgtable(&ldev->pdev->dev, &mr->sgt,
-				  DMA_BIDIRECTIONAL, 0);
+				  loom_mr_dma_dir(mr), 0);
 	sg_free_table(&mr->sgt);
 	if (mr->pages) {
 		unpin_user_pages_dirty_lock(mr->pages, mr->npages,
@@ -178,7 +189,7 @@ size_t loom_mr_keep_all(struct loom_dev *ldev, struct loom_ctx *ctx)
 	list_for_each_entry(mr, &ctx->mrs, node) {
 		if (mr->mapped)
 			dma_unmap_sgtable(&ldev->pdev->dev, &mr->sgt,
-					  DMA_BIDIRECTIONAL, 0);
+					  loom_mr_dma_dir(mr), 0);
 		mr->mapped = false;
 		for (i = 0; i < mr->n_lists; i++)
 			bytes += loom_dma_keep(ldev, &mr->lists[i]);
@@ -307,7 +318,7 @@ static int loom_mr_build(struct loom_dev *ldev, struct loom_mr *mr)
 						GFP_KERNEL_ACCOUNT);
 	if (err)
 		return err;
-	err = dma_map_sgtable(dev, &mr->sgt, DMA_BIDIRECTIONAL, 0);
+	err = dma_map_sgtable(dev, &mr->sgt, loom_mr_dma_dir(mr), 0);
 	if (err)
 		return err;
 	mr->mapped = true;
