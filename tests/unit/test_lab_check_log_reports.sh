@@ -6,7 +6,8 @@
 # the lines around it; the same logs without the reports pass.  Both ways
 # the logs reach it: a lab directory (--dir, as a test runs it before
 # stopping its lab) and saved logs named as files (hN.console.log,
-# cardN.log, as tests/debug/check-debug scans the logs of every lab).
+# cardN.log, as tests/debug/check-debug scans the logs of every lab), and
+# the DMA API's error count that check-debug writes at a lab's stop.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
@@ -106,7 +107,12 @@ result() {
 run() { "$lab" check-log "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 clean() { [ $rc = 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; }
 
-tap_plan 6
+# what make check-debug's stop hook writes when the DMA API's checker
+# counted errors (it prints only the first of a boot)
+{ boot; ordinary; ts 95 "loom-check-debug: DMA-API error_count 3 (the checker printed only the first)"; } \
+	>"$tmp/dma.console.log"
+
+tap_plan 7
 run "$tmp/bad/h0.console.log" "$tmp/bad/card0.log"
 result "saved console log: fails, the KASAN report and the WARNING shown with the lines around them" \
 	eval '[ $rc = 1 ] && bad_console "" "$tmp/bad"'
@@ -122,4 +128,7 @@ result "a lab's card log (--dir): fails, the strict-register violation shown wit
 	eval '[ $rc = 1 ] && bad_card "host 0: " "$tmp/badlab"'
 run --dir "$tmp/cleanlab"
 result "a lab with clean logs (--dir): exit 0, nothing printed" clean
+run "$tmp/dma.console.log"
+result "the DMA API's error count written at a lab's stop is a report" \
+	eval '[ $rc = 1 ] && grep -qxF "$tmp/dma.console.log:47: [DMA-API] $(ts 95 "loom-check-debug: DMA-API error_count 3 (the checker printed only the first)")" "$tmp/out"'
 tap_done

@@ -45,6 +45,11 @@ static const struct log_rule rules[] = {
 	{ "unreferenced object 0x", "kmemleak" },
 	{ "new suspected memory leaks", "kmemleak" },
 	{ "Kernel memory leak detector disabled", "kmemleak" },
+	/*
+	 * the DMA API's checker prints only its first error of a boot; make
+	 * check-debug's stop hook writes the count of all of them
+	 */
+	{ "DMA-API error_count ", "DMA-API" },
 	/* corrupted or misused objects */
 	{ "refcount_t: ", "refcount" },
 	{ "list_add corruption", "list corruption" },
