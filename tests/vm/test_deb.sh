@@ -31,6 +31,13 @@ if ! have_debs; then
 	fi
 fi
 kver=$("$loom_top/tools/deps/guest-kver") || { echo "1..0 # SKIP no guest kernel"; exit 4; }
+# a lab that boots another kernel (LOOM_LAB_MODULES, make check-debug's):
+# DKMS builds for that one, against its build tree
+ksrc=()
+if [ -n "${LOOM_LAB_MODULES:-}" ]; then
+	kver=$(basename "$LOOM_LAB_MODULES")
+	ksrc=(--kernelsourcedir "$LOOM_LAB_MODULES/build")
+fi
 
 # the scratch root lives in the tree, which the guests see at the same path
 scratch=$loom_build/tests/vm-deb
@@ -54,7 +61,7 @@ tap_check "the packages unpack: the module source with dkms.conf, libloom.so.1, 
 # DKMS with the package's dkms.conf, into a scratch tree; its signing key too
 ver=${src##*/loom-}
 mok_signing_key=$scratch/mok.key mok_certificate=$scratch/mok.pub \
-	dkms build -m loom -v "$ver" -k "$kver" --sourcetree "$root/usr/src" \
+	dkms build -m loom -v "$ver" -k "$kver" "${ksrc[@]}" --sourcetree "$root/usr/src" \
 	--dkmstree "$scratch/dkms" >"$scratch/dkms.log" 2>&1
 rc=$?
 ko=$(find "$scratch/dkms/loom/$ver/$kver" -name 'loom.ko*' 2>/dev/null | head -n 1)
