@@ -38,11 +38,12 @@ RTL_GEN_FILES := loom_hw.vh loom_router_checks.vh loom_link_checks.vh loom_route
                  loom_hw_drift.vh
 RTL_GEN_OUT := $(addprefix $(RTL_GEN_DIR)/,$(RTL_GEN_FILES))
 
+# the link layer's units (the unit harness steps them), not part of the router
+RTL_LINK_SV  := $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/loom_gbn_rx.sv \
+                $(RTL_DIR)/loom_link_credit.sv
 # the units the unit harness steps, and the C model it links
 RTL_UNITS_SV := $(RTL_DIR)/harness/loom_equiv_units.sv $(RTL_DIR)/loom_flit_fifo.sv \
-                $(RTL_DIR)/loom_credit_counter.sv $(RTL_DIR)/loom_arbiter.sv \
-                $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/loom_gbn_rx.sv \
-                $(RTL_DIR)/loom_link_credit.sv
+                $(RTL_DIR)/loom_credit_counter.sv $(RTL_DIR)/loom_arbiter.sv $(RTL_LINK_SV)
 RTL_UNITS_C  := router/arbiter.c router/params.c link/crc32c.c link/gbn.c link/link_credit.c \
                 rtl/gen/rtl_consts.c
 RTL_UNITS_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_UNITS_C:.c=.o))
@@ -96,9 +97,9 @@ $(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units rtl -- $(RTL_VFLAGS) \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 
-# A mutant runs only until the harness finds its first difference (a few
-# hundred cycles), so its C++ is compiled without optimisation: a third of
-# the build's CPU time.
+# A mutant runs only until the harness finds its first difference (within
+# about a thousand cycles for the mutants here), so its C++ is compiled
+# without optimisation: a fifth of the build's CPU time.
 RTL_MUTANT_OPT := OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0
 
 rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)
@@ -118,9 +119,6 @@ RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPT
 RTL_EQ_CONFIGS := card torus torus-tiled ice40
 RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
-# the link layer's units (the unit harness steps them), not part of the router
-RTL_LINK_SV   := $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/loom_gbn_rx.sv \
-                 $(RTL_DIR)/loom_link_credit.sv
 RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/% $(RTL_LINK_SV),$(RTL_SV))
 RTL_ROUTER_C  := $(ROUTER_SRCS) rtl/gen/rtl_consts.c
 RTL_ROUTER_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_ROUTER_C:.c=.o))
