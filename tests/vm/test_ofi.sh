@@ -47,6 +47,9 @@ else
 	tap_diag "$(cat "$out/mpicc")"
 fi
 lab_start_test "lab with 2 hosts starts" --hosts 2
+# the bounds on the programs grow with the lab's timeout scale (a debug kernel)
+t_prog=$(lab_scaled 120)
+t_mpi=$(lab_scaled 300)
 
 lab_exec 0 "$env fi_info -p loom -v" >"$out/info" 2>&1
 if grep -q '^ *prov_name: loom$' "$out/info" && grep -q 'type: *FI_EP_RDM' "$out/info" &&
@@ -61,28 +64,28 @@ lab_exec 0 "fi_info -p loom" >"$out/noinfo" 2>&1
 tap_check "without FI_PROVIDER_PATH the system's libfabric has no loom provider (fi_info fails)" \
 	test $? != 0
 
-lab_exec 0 "$env timeout 120 $check" >"$out/check" 2>&1
+lab_exec 0 "$env timeout $t_prog $check" >"$out/check" 2>&1
 rc=$?
 tap_relay "$out/check"
 [ $rc = 0 ] || tap_diag "ofi_check exit status $rc"
 
-lab_exec 0 "$env timeout 120 $rma" >"$out/rma" 2>&1
+lab_exec 0 "$env timeout $t_prog $rma" >"$out/rma" 2>&1
 rc=$?
 tap_relay "$out/rma"
 [ $rc = 0 ] || tap_diag "ofi_rma exit status $rc"
 
-lab_exec 0 "$env timeout 120 $rdv" >"$out/rdv" 2>&1
+lab_exec 0 "$env timeout $t_prog $rdv" >"$out/rdv" 2>&1
 rc=$?
 tap_relay "$out/rdv"
 [ $rc = 0 ] || tap_diag "ofi_rdv exit status $rc"
 
 pingpong() { # MODE: server on host 1, client on host 0 (management network)
-	lab_exec 1 "$env timeout 120 fi_pingpong -p loom -e rdm -m $1 -c -I 20" >"$out/srv" 2>&1 &
+	lab_exec 1 "$env timeout $t_prog fi_pingpong -p loom -e rdm -m $1 -c -I 20" >"$out/srv" 2>&1 &
 	local srv=$! rc try
 	# a loaded guest may take seconds to start the server listening
 	for ((try = 0; try < 20; try++)); do
 		sleep 1
-		lab_exec 0 "$env timeout 120 fi_pingpong -p loom -e rdm -m $1 -c -I 20 10.77.0.2" \
+		lab_exec 0 "$env timeout $t_prog fi_pingpong -p loom -e rdm -m $1 -c -I 20 10.77.0.2" \
 			>"$out/cli" 2>&1
 		rc=$?
 		grep -q 'failed to connect: Connection refused' "$out/cli" || break
@@ -104,7 +107,7 @@ for mode in tagged msg; do
 done
 
 # 4 ranks, 2 per host: ranks on one card talk through it too
-lab_exec 0 "timeout 300 mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 \
+lab_exec 0 "timeout $t_mpi mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 \
 	--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include loom -x $env \
 	--mca mtl_base_verbose 100 $mpi_prog" >"$out/mpi" 2>&1
 rc=$?
@@ -118,7 +121,7 @@ tap_diag "$(grep -E '^(ok|FAIL|PASSED|FAILED)' "$out/mpi")"
 [ $rc = 0 ] || tap_diag "$(grep -v '^\[' "$out/mpi" | tail -n 30)"
 
 # one-sided: osc rdma over the ofi BTL, which may only use loom (and self)
-lab_exec 0 "timeout 300 mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 \
+lab_exec 0 "timeout $t_mpi mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 \
 	--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include loom \
 	--mca osc rdma --mca btl ofi,self --mca btl_ofi_provider_include loom -x $env \
 	--mca btl_base_verbose 100 $rma_prog" >"$out/mpirma" 2>&1
@@ -133,7 +136,7 @@ fi
 tap_diag "$(grep -E '^(ok|FAIL|PASSED|FAILED)' "$out/mpirma")"
 
 # loom_osu's one-sided benchmarks, one rank per host, 1 B to 4 KiB
-lab_exec 0 "timeout 300 mpirun --allow-run-as-root -np 2 --host loom-h0,loom-h1 \
+lab_exec 0 "timeout $t_mpi mpirun --allow-run-as-root -np 2 --host loom-h0,loom-h1 \
 	--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include loom \
 	--mca osc rdma --mca btl ofi,self --mca btl_ofi_provider_include loom -x $env \
 	--mca btl_base_verbose 100 $osu -m 4096 -i 5 -x 1 put get put_bw" >"$out/osu" 2>&1
