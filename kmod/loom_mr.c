@@ -101,6 +101,39 @@ static enum dma_data_direction loom_mr_dma_dir(const struct loom_mr *mr)
 	return loom_mr_writable(mr) ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE;
 }
 
+/*
+ * The card reads and writes a region at any time while it is registered,
+ * as an RDMA adapter does, so what the CPU sees of it rests on cache-coherent
+ * DMA, not on the cache maintenance of mapping and unmapping.  Regions may
+ * overlap (MPI and libfabric register one buffer several times), and the DMA
+ * API refuses overlapping mappings the device writes unless their owner
+ * does the cache maintenance: so a region is mapped and unmapped with
+ * DMA_ATTR_SKIP_CPU_SYNC and synced here, once each way, as a plain map and
+ * unmap would.
+ */
+static int loom_mr_map(struct device *dev, struct loom_mr *mr)
+{
+	int err;
+
+	err = dma_map_sgtable(dev, &mr->sgt, loom_mr_dma_dir(mr),
+			      DMA_ATTR_SKIP_CPU_SYNC);
+	if (err)
+		return err;
+	dma_sync_sgtable_for_device(dev, &mr->sgt, loom_mr_dma_dir(mr));
+	mr->mapped = true;
+	return 0;
+}
+
+static void loom_mr_unmap(struct device *dev, struct loom_mr *mr)
+{
+	if (!mr->mapped)
+		return;
+	dma_sync_sgtable_for_cpu(dev, &mr->sgt, loom_mr_dma_dir(mr));
+	dma_unmap_sgtable(dev, &mr->sgt, loom_mr_dma_dir(mr),
+			  DMA_ATTR_SKIP_CPU_SYNC);
+	mr->mapped = false;
+}
+
 /* Give back what @mr holds of its user's caps and limits; lock held. */
 static void loom_mr_uncharge(struct loom_dev *ldev, struct loom_mr *mr)
 {
@@ -119,9 +152,7 @@ static void loom_mr_free(struct loom_dev *ldev, struct loom_mr *mr)
 		loom_dma_free(ldev, &mr->lists[i]);
 	kfree(mr->lists);
 	loom_dma_free(ldev, &mr->dir);
-	if (mr->mapped)
-		dma_unmap_sgtable(&ldev->pdev->dev, &mr->sgt,
-				  loom_mr_dma_dir(mr), 0);
+	loom_mr_unmap(&ldev->pdev->dev, mr);
 	sg_free_table(&mr->sgt);
 	if (mr->pages) {
 		unpin_user_pages_dirty_lock(mr->pages, mr->npages,
@@ -187,10 +218,7 @@ size_t loom_mr_keep_all(struct loom_dev *ldev, struct loom_ctx *ctx)
 
 	lockdep_assert_held(&ldev->lock);
 	list_for_each_entry(mr, &ctx->mrs, node) {
-		if (mr->mapped)
-			dma_unmap_sgtable(&ldev->pdev->dev, &mr->sgt,
-					  loom_mr_dma_dir(mr), 0);
-		mr->mapped = false;
+		loom_mr_unmap(&ldev->pdev->dev, mr);
 		for (i = 0; i < mr->n_lists; i++)
 			bytes += loom_dma_keep(ldev, &mr->lists[i]);
 		bytes += loom_dma_keep(ldev, &mr->dir);
@@ -318,10 +346,9 @@ static int loom_mr_build(struct loom_dev *ldev, struct loom_mr *mr)
 						GFP_KERNEL_ACCOUNT);
 	if (err)
 		return err;
-	err = dma_map_sgtable(dev, &mr->sgt, loom_mr_dma_dir(mr), 0);
+	err = loom_mr_map(dev, mr);
 	if (err)
 		return err;
-	mr->mapped = true;
 	mr->n_lists = DIV_ROUND_UP(mr->npages, LOOM_MR_PGL_ENTRIES);
 	mr->lists = kcalloc(mr->n_lists, sizeof(*mr->lists),
 			    GFP_KERNEL_ACCOUNT);

@@ -4,8 +4,9 @@
 # --strict-registers): host 1 registers anonymous memory at an odd address,
 # a MAP_SHARED file, a hugetlbfs page, a remote-read-only region, a region
 # it deregisters again, and one in another partition; host 0 registers an
-# odd-address buffer and puts, gets, counted-puts and atomics between them
-# with no copy (every byte checked on both sides), then names an unknown
+# odd-address buffer (and the same buffer a second time) and puts, gets,
+# counted-puts and atomics between them with no copy (every byte checked on
+# both sides), then names an unknown
 # key, the revoked key, the other partition, bytes out of bounds and a
 # missing right: each answers its protection status and host 1 finds every
 # region byte-identical but for the good puts.  Registration errors:
@@ -24,7 +25,7 @@ trap 'lab_cleanup; rm -rf "$out"' EXIT
 prog=$loom_build/tests/vm/rma/mr_test
 BIG_MIB=256
 
-tap_plan 13
+tap_plan 14
 if ! make -s -C "$here/rma" >"$out/make" 2>&1 || [ ! -x "$prog" ]; then
 	tap_diag "$(cat "$out/make")"
 	tap_fail "guest program $prog builds (make -C tests/vm/rma)"
@@ -61,6 +62,8 @@ tap_check "puts into anonymous, file-backed and huge-page regions, a counted put
 n=$(grep -c '^ok: get [0-9]* bytes' "$out/source")
 tap_check "gets from anonymous, file-backed, huge-page and remote-read-only regions bring every byte ($n of 4)" \
 	test "$n" = 4
+tap_check "the source buffer registered twice for the card to write: a get lands through each" \
+	grep -q '^ok: the source buffer registered twice' "$out/source"
 n=$(grep -c '^ok: \(put and atomic naming\|get from another\|get past\)' "$out/source")
 tap_check "unknown key, revoked key, other partition, out of bounds, missing right: each its protection status ($n of 7)" \
 	test "$n" = 7

@@ -329,6 +329,28 @@ static int source(uint32_t node, const uint32_t *key)
 			       gets[g].len, gets[g].what, st, b);
 		}
 	}
+	/*
+	 * the same buffer registered a second time for the card to write
+	 * (MPI and libfabric do): a get lands through each registration
+	 */
+	{
+		struct loom_mr *lm2 = reg(s, l, llen, LOOM_MR_LOCAL_WRITE, "the source buffer again");
+		size_t b1, b2;
+
+		memset(l + 333, 0, 2 * GET_LEN);
+		err = loom_get_mr(s, node, key[R_ANON], GET_OFF, lm2, 333, GET_LEN, 0, 14);
+		st = err ? err : wait_local(s, 14, NULL);
+		err = loom_get_mr(s, node, key[R_ANON], GET_OFF, lm, 333 + GET_LEN, GET_LEN, 0, 15);
+		if (!st)
+			st = err ? err : wait_local(s, 15, NULL);
+		for (b1 = 0; b1 < GET_LEN && l[333 + b1] == pattern(10, GET_OFF + b1); b1++)
+			;
+		for (b2 = 0; b2 < GET_LEN && l[333 + GET_LEN + b2] == pattern(10, GET_OFF + b2); b2++)
+			;
+		result(st == 0 && b1 == GET_LEN && b2 == GET_LEN && loom_mr_dereg(lm2) == 0,
+		       "the source buffer registered twice for writing: a get through each brings every byte (status %d, %zu and %zu of %u bytes right)",
+		       st, b1, b2, GET_LEN);
+	}
 	fill(l, llen, 1);
 
 	/* every bad key: a protection status, nothing written (the target checks) */
