@@ -48,8 +48,13 @@ RTL_UNITS_C  := router/arbiter.c router/params.c link/crc32c.c link/gbn.c link/l
                 rtl/gen/rtl_consts.c
 RTL_UNITS_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_UNITS_C:.c=.o))
 RTL_HARNESS  := $(RTL_BUILD)/equiv_units
-RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate-arbiter $(RTL_BUILD)/equiv_units-mutate-credit \
-                $(RTL_BUILD)/equiv_units-mutate-crc $(RTL_BUILD)/equiv_units-mutate-gbn
+# the mutants: equiv_units-mutate-KIND is built with LOOM_MUTATE_<KIND's define>
+RTL_MUTATE_DEF_arbiter    := LOOM_MUTATE_ARBITER
+RTL_MUTATE_DEF_credit     := LOOM_MUTATE_CREDIT
+RTL_MUTATE_DEF_crc        := LOOM_MUTATE_CRC
+RTL_MUTATE_DEF_gbn        := LOOM_MUTATE_GBN
+RTL_MUTATE_DEF_linkcredit := LOOM_MUTATE_LINK_CREDIT
+RTL_MUTANTS  := $(addprefix $(RTL_BUILD)/equiv_units-mutate-,arbiter credit crc gbn linkcredit)
 # the C++ flags of every Verilated build but their optimisation level
 RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'
 RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
@@ -87,10 +92,7 @@ RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
 $(RTL_BUILD)/equiv_units%: $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units \
 		$(if $*,$(patsubst -%,%,$*),rtl) -- $(RTL_VFLAGS) \
-		$(if $(findstring arbiter,$*),-DLOOM_MUTATE_ARBITER) \
-		$(if $(findstring credit,$*),-DLOOM_MUTATE_CREDIT) \
-		$(if $(findstring crc,$*),-DLOOM_MUTATE_CRC) \
-		$(if $(findstring gbn,$*),-DLOOM_MUTATE_GBN) \
+		$(if $*,-D$(RTL_MUTATE_DEF_$(patsubst -mutate-%,%,$*))) \
 		$(if $*,-CFLAGS -O0 -MAKEFLAGS "$(RTL_MUTANT_OPT)") \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 $(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE

@@ -8,9 +8,11 @@
 # checked-in regression seeds are equal, the generated constants agree
 # with the C tables (drift check), a bad command line is refused with exit
 # 2, and the builds with a mutated arbiter, an off-by-one credit counter,
-# a CRC-32C with one polynomial bit flipped and a go-back-N sender whose
-# window takes an acknowledgement one past its last frame are caught at the first
-# differing cycle with the unit, signal, both values and a VCD.
+# a CRC-32C with one polynomial bit flipped, a go-back-N sender whose
+# window takes an acknowledgement one past its last frame and a link
+# credit return that takes a grant one flit beyond the peer's buffer are
+# caught at the first differing cycle with the unit, signal, both values
+# and a VCD.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
@@ -22,9 +24,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$top/fpga_bitstreams/rtl/harness/equiv_tap.sh"
 
-tap_plan 9
+tap_plan 10
 equiv_require "make -C fpga_bitstreams rtl-harness" "$h" "$h-mutate-arbiter" "$h-mutate-credit" \
-	"$h-mutate-crc" "$h-mutate-gbn"
+	"$h-mutate-crc" "$h-mutate-gbn" "$h-mutate-linkcredit"
 for seed in 1 2 3; do
 	equiv_seed "$h" units "$seed" 100000
 done
@@ -51,4 +53,7 @@ equiv_mutant "$h-mutate-crc" units "cycle [0-9]+: unit crc32c \(LANES .*signal .
 	"a CRC-32C with one polynomial bit flipped"
 equiv_mutant "$h-mutate-gbn" units "cycle [0-9]+: unit gbn_tx \(.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
 	"a go-back-N sender that takes an acknowledgement one past its last frame"
+equiv_mutant "$h-mutate-linkcredit" units \
+	"cycle [0-9]+: unit link_credit \(.*signal upd_ok \(link_credit_valid\): RTL 1 .*C model 0" \
+	"a link credit return that takes a grant one flit beyond the peer's buffer"
 tap_done
