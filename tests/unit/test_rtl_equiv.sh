@@ -2,17 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # The RTL's units (flit FIFOs, credit counters, arbiters of every policy,
 # the link's CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender
-# and receiver, its credit return) step cycle by cycle
+# and receiver, its credit return, its lanes under bit errors and failing
+# lanes) step cycle by cycle
 # against the C model's units in the Verilated equivalence harness
 # (fpga_bitstreams/rtl/harness): three seeds of 10^5 cycles each and the
 # checked-in regression seeds are equal, the generated constants agree
 # with the C tables (drift check), a bad command line is refused with exit
 # 2, and the builds with a mutated arbiter, an off-by-one credit counter,
 # a CRC-32C with one polynomial bit flipped, a go-back-N sender whose
-# window takes an acknowledgement one past its last frame and a link
-# credit return that takes a grant one flit beyond the peer's buffer are
-# caught at the first differing cycle with the unit, signal, both values
-# and a VCD.
+# window takes an acknowledgement one past its last frame, a link
+# credit return that takes a grant one flit beyond the peer's buffer and
+# a lane unit whose error window closes a cycle early are caught at the first
+# differing cycle with the unit, signal, both values and a VCD.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
@@ -24,9 +25,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$top/fpga_bitstreams/rtl/harness/equiv_tap.sh"
 
-tap_plan 10
+tap_plan 11
 equiv_require "make -C fpga_bitstreams rtl-harness" "$h" "$h-mutate-arbiter" "$h-mutate-credit" \
-	"$h-mutate-crc" "$h-mutate-gbn" "$h-mutate-linkcredit"
+	"$h-mutate-crc" "$h-mutate-gbn" "$h-mutate-linkcredit" "$h-mutate-lanes"
 for seed in 1 2 3; do
 	equiv_seed "$h" units "$seed" 100000
 done
@@ -56,4 +57,7 @@ equiv_mutant "$h-mutate-gbn" units "cycle [0-9]+: unit gbn_tx \(.*signal .*: RTL
 equiv_mutant "$h-mutate-linkcredit" units \
 	"cycle [0-9]+: unit link_credit \(.*signal upd_ok \(link_credit_valid\): RTL 1 .*C model 0" \
 	"a link credit return that takes a grant one flit beyond the peer's buffer"
+equiv_mutant "$h-mutate-lanes" units \
+	"cycle [0-9]+: unit lanes \(.*signal win_(age|count) of lane [0-3].*: RTL [0-9]+ .*C model [0-9]+" \
+	"a lane unit whose error window closes a cycle early"
 tap_done

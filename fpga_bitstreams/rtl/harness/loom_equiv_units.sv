@@ -3,8 +3,8 @@
 // The units the equivalence harness (equiv_units.cpp) steps against the
 // C model, side by side in one Verilated model: flit FIFOs, credit
 // counters, arbiters of every policy, the link's CRC-32C at several lane
-// widths, its go-back-N sender and receiver and its credit return, each at
-// its own parameters, and the drift check's view of the
+// widths, its go-back-N sender and receiver, its credit return and its
+// lanes, each at its own parameters, and the drift check's view of the
 // generated constants.  Every input is a port the harness drives; every
 // output is compared every cycle.
 `include "loom_hw.vh"
@@ -173,6 +173,30 @@
 		.q_granted(P``_q_granted), .q_sent(P``_q_sent), .q_withheld(P``_q_withheld), \
 		.q_owed(P``_q_owed), .pending(P``_pending), .owed_mask(P``_owed_mask), \
 		.deficit_mask(P``_deficit_mask), .low_mask(P``_low_mask), .rr(P``_rr));
+`define EQ_LANES_PORTS(P) \
+	input  logic P``_train, \
+	input  logic P``_down, \
+	input  logic [3:0] P``_flags, \
+	input  logic P``_crc_err, \
+	input  logic [31:0] P``_crc_seq, \
+	output logic [1:0] P``_crc_lane, \
+	input  logic P``_narrow, \
+	input  logic [2:0] P``_narrow_n, \
+	output logic P``_dropped, \
+	output logic [2:0] P``_n, \
+	output logic [31:0] P``_drops, \
+	output logic [32*4-1:0] P``_errors, \
+	output logic [32*4-1:0] P``_win_count, \
+	output logic [31*4-1:0] P``_win_age
+`define EQ_LANES(P, LANES_, LANE_THRESHOLD_, LANE_WINDOW_) \
+	loom_lanes #(.LANES(LANES_), .LANE_THRESHOLD(LANE_THRESHOLD_), \
+		.LANE_WINDOW(LANE_WINDOW_)) u_``P ( \
+		.clk(clk), .rst(rst), .train(P``_train), .down(P``_down), .flags(P``_flags), \
+		.crc_err(P``_crc_err), .crc_seq(P``_crc_seq), .crc_lane(P``_crc_lane), \
+		.narrow(P``_narrow), .narrow_n(P``_narrow_n), .dropped(P``_dropped), .n(P``_n), \
+		.drops(P``_drops), .errors(P``_errors), .win_count(P``_win_count), \
+		.win_age(P``_win_age));
+
 module loom_equiv_units #(
 	// flit FIFO A: deep history (stage latencies up to FA_HIST + 1)
 	parameter integer FA_DEPTH = 4,
@@ -217,7 +241,18 @@ module loom_equiv_units #(
 	parameter integer LC_FLIT_BYTES = 64,
 	parameter integer LD_VCS = 8,
 	parameter integer LD_BUF_DEPTH = 152,
-	parameter integer LD_FLIT_BYTES = 16
+	parameter integer LD_FLIT_BYTES = 16,
+	// lanes: degrading fast with short windows, the card's threshold, never
+	// degrading with windows of one cycle
+	parameter integer LNA_LANES = 4,
+	parameter integer LNA_LANE_THRESHOLD = 3,
+	parameter integer LNA_LANE_WINDOW = 50,
+	parameter integer LNB_LANES = 4,
+	parameter integer LNB_LANE_THRESHOLD = 16,
+	parameter integer LNB_LANE_WINDOW = 4096,
+	parameter integer LNC_LANES = 2,
+	parameter integer LNC_LANE_THRESHOLD = 0,
+	parameter integer LNC_LANE_WINDOW = 1
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -275,6 +310,10 @@ module loom_equiv_units #(
 	// credit return (lX_)
 	`EQ_LINK_CREDIT_PORTS(lc, LC_VCS),
 	`EQ_LINK_CREDIT_PORTS(ld, LD_VCS),
+	// lanes (lnX_)
+	`EQ_LANES_PORTS(lna),
+	`EQ_LANES_PORTS(lnb),
+	`EQ_LANES_PORTS(lnc),
 	// drift check: row k_idx of the constants, word k_word of parameter row k_idx
 	input  logic [9:0] k_idx,
 	input  logic [1:0] k_word,
@@ -346,6 +385,11 @@ module loom_equiv_units #(
 	`EQ_LINK_CREDIT(lc, LC_VCS, LC_BUF_DEPTH, LC_FLIT_BYTES)
 	`EQ_LINK_CREDIT(ld, LD_VCS, LD_BUF_DEPTH, LD_FLIT_BYTES)
 
+	// ---- lanes ----
+	`EQ_LANES(lna, LNA_LANES, LNA_LANE_THRESHOLD, LNA_LANE_WINDOW)
+	`EQ_LANES(lnb, LNB_LANES, LNB_LANE_THRESHOLD, LNB_LANE_WINDOW)
+	`EQ_LANES(lnc, LNC_LANES, LNC_LANE_THRESHOLD, LNC_LANE_WINDOW)
+
 	// ---- drift check ----
 	assign k_const = loom_hw_const(32'(k_idx));
 	assign k_param = loom_hw_param(32'(k_idx), 32'(k_word));
@@ -365,3 +409,5 @@ endmodule
 `undef EQ_GBN_RX
 `undef EQ_LINK_CREDIT_PORTS
 `undef EQ_LINK_CREDIT
+`undef EQ_LANES_PORTS
+`undef EQ_LANES
