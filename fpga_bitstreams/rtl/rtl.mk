@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The router RTL (included by fpga_bitstreams/Makefile):
 #   rtl-gen      the Verilog headers generated from the C sources
-#   rtl-harness  the Verilated equivalence harness and its mutated builds
+#   rtl-harness  the Verilated equivalence harness and its mutant build
 #                (part of 'tests'; cached by content under ~/.cache/loom/rtl)
 #   rtl-equiv-router  the router-top harness, one build per configuration
 #                and its mutants (cached the same way; not part of 'tests')
@@ -48,14 +48,11 @@ RTL_UNITS_C  := router/arbiter.c router/params.c link/crc32c.c link/gbn.c link/l
                 link/lanes.c link/fault.c rtl/gen/rtl_consts.c
 RTL_UNITS_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_UNITS_C:.c=.o))
 RTL_HARNESS  := $(RTL_BUILD)/equiv_units
-# the mutants: equiv_units-mutate-KIND is built with LOOM_MUTATE_<KIND's define>
-RTL_MUTATE_DEF_arbiter    := LOOM_MUTATE_ARBITER
-RTL_MUTATE_DEF_credit     := LOOM_MUTATE_CREDIT
-RTL_MUTATE_DEF_crc        := LOOM_MUTATE_CRC
-RTL_MUTATE_DEF_gbn        := LOOM_MUTATE_GBN
-RTL_MUTATE_DEF_linkcredit := LOOM_MUTATE_LINK_CREDIT
-RTL_MUTATE_DEF_lanes      := LOOM_MUTATE_LANES
-RTL_MUTANTS  := $(addprefix $(RTL_BUILD)/equiv_units-mutate-,arbiter credit crc gbn linkcredit lanes)
+# the mutant: one build with every unit's mutation (each is local to its
+# unit), checked one unit at a time (equiv_units --units NAME)
+RTL_MUTATE_DEFS := LOOM_MUTATE_ARBITER LOOM_MUTATE_CREDIT LOOM_MUTATE_CRC LOOM_MUTATE_GBN \
+                   LOOM_MUTATE_LINK_CREDIT LOOM_MUTATE_LANES
+RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate
 # the C++ flags of every Verilated build but their optimisation level
 RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'
 RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
@@ -94,16 +91,16 @@ RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
 $(RTL_BUILD)/equiv_units%: $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units \
 		$(if $*,$(patsubst -%,%,$*),rtl) -- $(RTL_VFLAGS) \
-		$(if $*,-D$(RTL_MUTATE_DEF_$(patsubst -mutate-%,%,$*))) \
+		$(if $*,$(addprefix -D,$(RTL_MUTATE_DEFS))) \
 		$(if $*,-CFLAGS -O0 -MAKEFLAGS "$(RTL_MUTANT_OPT)") \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 $(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units rtl -- $(RTL_VFLAGS) \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 
-# A mutant runs only until the harness finds its first difference (within
-# about a thousand cycles for the mutants here), so its C++ is compiled
-# without optimisation: a fifth of the build's CPU time.
+# The mutant runs only until the harness finds the first difference in the
+# unit it checks (within a few thousand cycles for each unit here), so its
+# C++ is compiled without optimisation: a fifth of the build's CPU time.
 RTL_MUTANT_OPT := OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0
 
 rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)
