@@ -165,7 +165,12 @@ module loom_link_credit #(
 			if (32'(upd_vc) < VCS) begin
 				gain = upd_value - gtd[uv];
 				room = snt[uv] + DEPTH - gtd[uv];
+`ifdef LOOM_MUTATE_LINK_CREDIT
+				// deliberately wrong (mutation check): takes a grant one flit beyond the peer's buffer
+				upd_ok = gain <= room + 32'd1;
+`else
 				upd_ok = gain <= room;
+`endif
 			end
 			if (upd_valid && upd_ok && gain != 32'd0) begin
 				upd_gain = 1'b1;

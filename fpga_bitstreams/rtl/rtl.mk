@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The router RTL (included by fpga_bitstreams/Makefile):
 #   rtl-gen      the Verilog headers generated from the C sources
-#   rtl-harness  the Verilated equivalence harness and its mutated builds
+#   rtl-harness  the Verilated equivalence harness and its mutant build
 #                (part of 'tests'; cached by content under ~/.cache/loom/rtl)
 #   rtl-equiv-router  the router-top harness, one build per configuration
 #                and its mutants (cached the same way; not part of 'tests')
@@ -40,16 +40,19 @@ RTL_GEN_OUT := $(addprefix $(RTL_GEN_DIR)/,$(RTL_GEN_FILES))
 
 # the link layer's units (the unit harness steps them), not part of the router
 RTL_LINK_SV  := $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/loom_gbn_rx.sv \
-                $(RTL_DIR)/loom_link_credit.sv
+                $(RTL_DIR)/loom_link_credit.sv $(RTL_DIR)/loom_lanes.sv
 # the units the unit harness steps, and the C model it links
 RTL_UNITS_SV := $(RTL_DIR)/harness/loom_equiv_units.sv $(RTL_DIR)/loom_flit_fifo.sv \
                 $(RTL_DIR)/loom_credit_counter.sv $(RTL_DIR)/loom_arbiter.sv $(RTL_LINK_SV)
 RTL_UNITS_C  := router/arbiter.c router/params.c link/crc32c.c link/gbn.c link/link_credit.c \
-                rtl/gen/rtl_consts.c
+                link/lanes.c link/fault.c rtl/gen/rtl_consts.c
 RTL_UNITS_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_UNITS_C:.c=.o))
 RTL_HARNESS  := $(RTL_BUILD)/equiv_units
-RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate-arbiter $(RTL_BUILD)/equiv_units-mutate-credit \
-                $(RTL_BUILD)/equiv_units-mutate-crc $(RTL_BUILD)/equiv_units-mutate-gbn
+# the mutant: one build with every unit's mutation (each is local to its
+# unit), checked one unit at a time (equiv_units --units NAME)
+RTL_MUTATE_DEFS := LOOM_MUTATE_ARBITER LOOM_MUTATE_CREDIT LOOM_MUTATE_CRC LOOM_MUTATE_GBN \
+                   LOOM_MUTATE_LINK_CREDIT LOOM_MUTATE_LANES
+RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate
 # the C++ flags of every Verilated build but their optimisation level
 RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'
 RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
@@ -82,24 +85,22 @@ RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
                   $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
                   $(wildcard $(SRC_DIR)/router/*.h) $(SRC_DIR)/link/crc32c.h $(SRC_DIR)/link/gbn.h \
                   $(SRC_DIR)/link/link_credit.h $(SRC_DIR)/link/link_params.h \
+                  $(SRC_DIR)/link/lanes.h $(SRC_DIR)/link/fault.h \
                   $(wildcard $(TOP)/include/loom_hw/*.h)
 # vbuild.sh decides by content whether to verilate; make only calls it
 $(RTL_BUILD)/equiv_units%: $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units \
 		$(if $*,$(patsubst -%,%,$*),rtl) -- $(RTL_VFLAGS) \
-		$(if $(findstring arbiter,$*),-DLOOM_MUTATE_ARBITER) \
-		$(if $(findstring credit,$*),-DLOOM_MUTATE_CREDIT) \
-		$(if $(findstring crc,$*),-DLOOM_MUTATE_CRC) \
-		$(if $(findstring gbn,$*),-DLOOM_MUTATE_GBN) \
+		$(if $*,$(addprefix -D,$(RTL_MUTATE_DEFS))) \
 		$(if $*,-CFLAGS -O0 -MAKEFLAGS "$(RTL_MUTANT_OPT)") \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 $(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units rtl -- $(RTL_VFLAGS) \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 
-# A mutant runs only until the harness finds its first difference (within
-# about a thousand cycles for the mutants here), so its C++ is compiled
-# without optimisation: a fifth of the build's CPU time.
+# The mutant runs only until the harness finds the first difference in the
+# unit it checks (within a few thousand cycles for each unit here), so its
+# C++ is compiled without optimisation: a fifth of the build's CPU time.
 RTL_MUTANT_OPT := OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0
 
 rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)
@@ -216,14 +217,15 @@ synth: $(RTL_GEN_DIR)/.stamp
 # 16-byte flits and its sideband, a row-buffer credit counter, and the
 # arbiters of every policy over 7 VCs and over 9 ports, and the link's
 # CRC-32C at the card's 4 lanes of 4 bytes, go-back-N sender and
-# receiver and credit return at the link's defaults
+# receiver, credit return and lanes at the link's defaults
 RTL_UNIT_SYNTH := \
 	"loom_flit_fifo DEPTH=24 WIDTH=164 HIST=1" \
 	"loom_credit_counter DEPTH=16 RET_LAT=1" \
 	"loom_arbiter KIND=0 N=7" "loom_arbiter KIND=1 N=7" "loom_arbiter KIND=2 N=7" \
 	"loom_arbiter KIND=3 N=7" "loom_arbiter KIND=0 N=9" "loom_arbiter KIND=1 N=9" \
 	"loom_crc32c LANES=4 LANE_BYTES=4" "loom_gbn_tx REPLAY_FRAMES=64 ACK_TIMEOUT=1024" \
-	"loom_gbn_rx" "loom_link_credit VCS=8 BUF_DEPTH=152 FLIT_BYTES=16"
+	"loom_gbn_rx" "loom_link_credit VCS=8 BUF_DEPTH=152 FLIT_BYTES=16" \
+	"loom_lanes LANES=4 LANE_THRESHOLD=16 LANE_WINDOW=1048576"
 synth-units: $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_SYNTH)
 	@rm -f $(RTL_SYNTH)/units-xilinx.txt

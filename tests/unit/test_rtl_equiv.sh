@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # The RTL's units (flit FIFOs, credit counters, arbiters of every policy,
 # the link's CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender
-# and receiver, its credit return) step cycle by cycle
+# and receiver, its credit return, its lanes under bit errors and failing
+# lanes) step cycle by cycle
 # against the C model's units in the Verilated equivalence harness
 # (fpga_bitstreams/rtl/harness): three seeds of 10^5 cycles each and the
 # checked-in regression seeds are equal, the generated constants agree
 # with the C tables (drift check), a bad command line is refused with exit
-# 2, and the builds with a mutated arbiter, an off-by-one credit counter,
-# a CRC-32C with one polynomial bit flipped and a go-back-N sender whose
-# window takes an acknowledgement one past its last frame are caught at the first
-# differing cycle with the unit, signal, both values and a VCD.
+# 2, and the mutant build, checked one unit at a time (--units), is
+# caught with a mutated arbiter, an off-by-one credit counter, a CRC-32C
+# with one polynomial bit flipped, a go-back-N sender whose window takes
+# an acknowledgement one past its last frame, a link credit return that
+# takes a grant one flit beyond the peer's buffer and a lane unit whose
+# error window closes a cycle early, each at the first differing cycle
+# with the unit, signal, both values and a VCD.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
@@ -22,9 +26,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$top/fpga_bitstreams/rtl/harness/equiv_tap.sh"
 
-tap_plan 9
-equiv_require "make -C fpga_bitstreams rtl-harness" "$h" "$h-mutate-arbiter" "$h-mutate-credit" \
-	"$h-mutate-crc" "$h-mutate-gbn"
+tap_plan 11
+equiv_require "make -C fpga_bitstreams rtl-harness" "$h" "$h-mutate"
 for seed in 1 2 3; do
 	equiv_seed "$h" units "$seed" 100000
 done
@@ -34,21 +37,29 @@ equiv_regress "$h" units "$seeds" units
 "$h" --seed 12x >"$tmp/out" 2>&1; rc1=$?
 "$h" --frobnicate 1 >>"$tmp/out" 2>&1; rc2=$?
 "$h" --cycles >>"$tmp/out" 2>&1; rc3=$?
-if [ "$rc1 $rc2 $rc3" = "2 2 2" ] && grep -q "'12x' is not a non-negative number" "$tmp/out" &&
-	grep -q "unknown option '--frobnicate'" "$tmp/out" && grep -q -- "--cycles needs a value" "$tmp/out"; then
-	tap_ok "a bad number, an unknown option and a missing value: exit 2, each named"
+"$h" --seed 1 --units >>"$tmp/out" 2>&1; rc4=$?
+if [ "$rc1 $rc2 $rc3 $rc4" = "2 2 2 2" ] && grep -q "'12x' is not a non-negative number" "$tmp/out" &&
+	grep -q "unknown option '--frobnicate'" "$tmp/out" && grep -q -- "--cycles needs a value" "$tmp/out" &&
+	grep -q -- "--units needs a value" "$tmp/out"; then
+	tap_ok "a bad number, an unknown option and two missing values: exit 2, each named"
 else
-	tap_fail "a bad number, an unknown option and a missing value: exit $rc1 $rc2 $rc3 (want 2 2 2)"
+	tap_fail "a bad number, an unknown option and two missing values: exit $rc1 $rc2 $rc3 $rc4 (want 2 2 2 2)"
 	tap_diag "$(cat "$tmp/out")"
 fi
 
 # the mutants: caught, with unit, signal, both values, a replay line and a VCD
-equiv_mutant "$h-mutate-arbiter" units "cycle [0-9]+: unit arbiter.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
-	"a round-robin arbiter that keeps the winner's priority"
-equiv_mutant "$h-mutate-credit" units "cycle [0-9]+: unit credit counter.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
-	"a credit counter that accepts one return beyond its depth"
-equiv_mutant "$h-mutate-crc" units "cycle [0-9]+: unit crc32c \(LANES .*signal .*: RTL [0-9]+ .*C model [0-9]+" \
-	"a CRC-32C with one polynomial bit flipped"
-equiv_mutant "$h-mutate-gbn" units "cycle [0-9]+: unit gbn_tx \(.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
-	"a go-back-N sender that takes an acknowledgement one past its last frame"
+equiv_mutant "$h-mutate" units "cycle [0-9]+: unit arbiter.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
+	"a round-robin arbiter that keeps the winner's priority" --units arbiter
+equiv_mutant "$h-mutate" units "cycle [0-9]+: unit credit counter.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
+	"a credit counter that accepts one return beyond its depth" --units "credit counter"
+equiv_mutant "$h-mutate" units "cycle [0-9]+: unit crc32c \(LANES .*signal .*: RTL [0-9]+ .*C model [0-9]+" \
+	"a CRC-32C with one polynomial bit flipped" --units crc32c
+equiv_mutant "$h-mutate" units "cycle [0-9]+: unit gbn_tx \(.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
+	"a go-back-N sender that takes an acknowledgement one past its last frame" --units gbn_tx
+equiv_mutant "$h-mutate" units \
+	"cycle [0-9]+: unit link_credit \(.*signal upd_ok \(link_credit_valid\): RTL 1 .*C model 0" \
+	"a link credit return that takes a grant one flit beyond the peer's buffer" --units link_credit
+equiv_mutant "$h-mutate" units \
+	"cycle [0-9]+: unit lanes \(.*signal win_(age|count) of lane [0-3].*: RTL [0-9]+ .*C model [0-9]+" \
+	"a lane unit whose error window closes a cycle early" --units "lanes ("
 tap_done

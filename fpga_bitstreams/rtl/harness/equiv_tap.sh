@@ -10,10 +10,11 @@
 #   equiv_regress BIN LABEL SEEDS WORD
 #                                 the WORD lines of the regression file
 #                                 SEEDS replay equal
-#   equiv_mutant BIN WORD DIFF-RE DESCRIPTION
-#                                 a deliberately wrong build is caught: a
-#                                 DIFFERENCE whose cycle line matches
-#                                 DIFF-RE, a "keep it" line for WORD, a VCD
+#   equiv_mutant BIN WORD DIFF-RE DESCRIPTION [ARG...]
+#                                 a deliberately wrong build (run with the
+#                                 ARGs) is caught: a DIFFERENCE whose cycle
+#                                 line matches DIFF-RE, a "keep it" line for
+#                                 WORD, a VCD
 
 equiv_require() {
 	local hint=$1 b
@@ -55,8 +56,9 @@ equiv_regress() {
 
 equiv_mutant() {
 	local bin=$1 word=$2 re=$3 desc=$4 rc
+	shift 4
 	rm -f "$tmp/m.vcd"
-	"$bin" --seed 1 --cycles 100000 --vcd "$tmp/m.vcd" >"$tmp/out" 2>&1
+	"$bin" --seed 1 --cycles 100000 --vcd "$tmp/m.vcd" "$@" >"$tmp/out" 2>&1
 	rc=$?
 	if [ $rc = 1 ] && grep -q "DIFFERENCE" "$tmp/out" && grep -Eq "$re" "$tmp/out" &&
 		grep -q "keep it: add '$word 1 " "$tmp/out" && [ -s "$tmp/m.vcd" ] &&

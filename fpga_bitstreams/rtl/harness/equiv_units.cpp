@@ -3,19 +3,23 @@
  * Unit-level equivalence harness: the Verilated units of loom_equiv_units
  * (flit FIFOs, credit counters, arbiters of every policy, the link's
  * CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender and
- * receiver, its credit return) and the C model's units (router/fifo.h,
- * credit.h, arbiter.[ch], link/crc32c.c, link/gbn.c, link/link_credit.c)
- * get the same
- * random stimuli every cycle; every output is compared in every cycle.
+ * receiver, its credit return, its lane training and degradation) and the
+ * C model's units (router/fifo.h, credit.h, arbiter.[ch], link/crc32c.c,
+ * link/gbn.c, link/link_credit.c, link/lanes.c) get the same random
+ * stimuli every cycle (the lanes' errors from bit errors that link/fault.c
+ * injects into frames striped over the lanes, and from failing lanes);
+ * every output is compared in every cycle.
  * At the first difference the run stops and prints the cycle, the unit,
  * the signal and both values, then replays the seed with tracing on and
  * writes a VCD of the cycles before the difference.  Before the run, the
  * drift check compares every generated constant the RTL sees with the C
  * tables this harness is compiled with.
  *
- *   equiv_units [--seed N] [--cycles N] [--vcd PATH] [--regress FILE]
+ *   equiv_units [--seed N] [--cycles N] [--vcd PATH] [--regress FILE] [--units NAME]
  *
  * --regress FILE replays every "units SEED CYCLES" line of FILE first.
+ * --units NAME compares only the units whose name holds NAME (the mutant
+ * build, whose units are all mutated, is checked one unit at a time).
  * Exit status: 0 equal, 1 a difference (or drift), 2 usage.
  * Documented in Documentation/hw/rtl.rst.
  */
@@ -37,7 +41,9 @@
 
 extern "C" {
 #include "link/crc32c.h"
+#include "link/fault.h"
 #include "link/gbn.h"
+#include "link/lanes.h"
 #include "link/link_credit.h"
 #include "router/arbiter.h"
 #include "router/credit.h"
@@ -68,15 +74,24 @@ const char *const CONFIG =
 	"credit B depth 10 ret 3, arb RR 5, RR 64, MATRIX 7, T3E 6, IWA 9 M 5, "
 	"crc32c lanes x lane bytes 1x1, 2x3, 4x4, gbn_tx window 5 timeout 7 first 0, "
 	"gbn_tx window 64 timeout 40 first 0xfffffff0, gbn_rx first 0, gbn_rx first 0xfffffff8, "
-	"link_credit vcs 3 depth 30 flit 64, link_credit vcs 8 depth 152 flit 16";
+	"link_credit vcs 3 depth 30 flit 64, link_credit vcs 8 depth 152 flit 16, "
+	"lanes 4 threshold 3 window 50, lanes 4 threshold 16 window 4096, "
+	"lanes 2 threshold 0 window 1";
 // the go-back-N units' parameters
 constexpr unsigned GA_WINDOW = 5, GA_TIMEOUT = 7, GB_WINDOW = 64, GB_TIMEOUT = 40;
 constexpr uint32_t GA_FIRST = 0, GB_FIRST = 0xfffffff0u, RA_FIRST = 0, RB_FIRST = 0xfffffff8u;
 // the credit units' VCS, BUF_DEPTH, FLIT_BYTES
 constexpr unsigned LC_VCS = 3, LC_DEPTH = 30, LC_FLIT = 64, LD_VCS = 8, LD_DEPTH = 152, LD_FLIT = 16;
+// the lane units' LANES, LANE_THRESHOLD, LANE_WINDOW; the lane width the stimuli stripe frames with
+constexpr unsigned LN_N = 3;
+constexpr unsigned LN_LANES[LN_N] = { 4, 4, 2 }, LN_THRESHOLD[LN_N] = { 3, 16, 0 };
+constexpr unsigned LN_WINDOW[LN_N] = { 50, 4096, 1 }, LN_LANE_BYTES = 4;
 
 using equiv::mismatch;
 using equiv::rng;
+
+// --units: the units compared (their names hold it), or all
+const char *only_units;
 
 // ---- the C side of each unit ----
 
@@ -258,6 +273,37 @@ struct lcr_model {
 	}
 };
 
+// The C model's lanes of one link end, and the bit errors of the frames it receives.
+struct lanes_model {
+	std::string name;
+	unsigned train_n, threshold, window;
+	lanes l;
+	fault f;
+	lanes_model(unsigned n, unsigned thr, unsigned win, uint64_t seed)
+		: train_n(n), threshold(thr), window(win)
+	{
+		char b[96];
+
+		snprintf(b, sizeof(b), "lanes (LANES %u, LANE_THRESHOLD %u, LANE_WINDOW %u)", n, thr,
+			 win);
+		name = b;
+		lanes_reset(&l, 0);	/* link_unit_init */
+		fault_init(&f, seed);
+	}
+};
+
+// A flipped bit of a frame striped over the lanes: the lane its byte travelled on.
+struct lane_hit {
+	unsigned phase, rate;
+	unsigned mask = 0;
+};
+void lane_hit_fn(void *ctx, uint64_t bit)
+{
+	lane_hit *h = static_cast<lane_hit *>(ctx);
+
+	h->mask |= 1u << ((h->phase + bit / 8) % h->rate / LN_LANE_BYTES);
+}
+
 // word @v (32 bits) or byte @v of a Verilated port of any width
 template <typename T> uint32_t word32(const T &p, unsigned v)
 {
@@ -315,6 +361,10 @@ public:
 			{ CRC_LANES[2], CRC_LANE_BYTES[2] } },
 		  ga(GA_WINDOW, GA_TIMEOUT, GA_FIRST), gb(GB_WINDOW, GB_TIMEOUT, GB_FIRST),
 		  ra(RA_FIRST), rb(RB_FIRST), lc(LC_VCS, LC_DEPTH, LC_FLIT), ld(LD_VCS, LD_DEPTH, LD_FLIT),
+		  rn(seed ^ 0x6c616e6500000000ull),
+		  lns{ { LN_LANES[0], LN_THRESHOLD[0], LN_WINDOW[0], seed * 3 + 0 },
+		       { LN_LANES[1], LN_THRESHOLD[1], LN_WINDOW[1], seed * 3 + 1 },
+		       { LN_LANES[2], LN_THRESHOLD[2], LN_WINDOW[2], seed * 3 + 2 } },
 		  trace_from(trace_from)
 	{
 		if (vcd) {
@@ -399,6 +449,9 @@ public:
 		return true;
 	}
 
+	// lanes dropped by the lane units' errors in the run so far (the stimuli reach it)
+	uint64_t lane_drops() const { return drops_seen; }
+
 private:
 	rng r;
 	rng rl;	// the link units' stimuli: a stream of their own, so the router units' stay as they were
@@ -412,10 +465,15 @@ private:
 	gtx_model ga, gb;
 	grx_model ra, rb;
 	lcr_model lc, ld;
-	uint64_t trace_from, now = 0;
+	rng rn;	// the lane units' stimuli, a stream of their own likewise
+	lanes_model lns[LN_N];
+	uint64_t trace_from, now = 0, drops_seen = 0;
 	// the load of this phase (percent): full and empty buffers, sparse and dense requests
 	unsigned p_push = 50, p_pop = 50, p_take = 50, p_ret = 50, p_req = 50, p_start = 5;
 	unsigned p_ack = 20, p_timer = 20, p_send = 50, p_rx = 50;
+	// the lanes: frames arriving (percent), a lane that fails (-1: none)
+	unsigned p_frame = 50;
+	int dead_lane = -1;
 	// this cycle's stimuli
 	bool fa_push, fa_pop, fb_push, fb_pop, ca_take, ca_ret, cb_take, cb_ret;
 	uint64_t fa_v, fb_v;
@@ -457,6 +515,13 @@ private:
 		uint8_t freed[CHAN_VCS_MAX], credits[CHAN_VCS_MAX];
 		link_credit after;
 	} li[2];
+	// a lane unit's inputs this cycle and the C model's results
+	struct lanes_in {
+		bool train, down, crc_err, narrow, dropped, charged;
+		unsigned flags, narrow_n, crc_lane;
+		uint32_t seq;
+		lanes after;
+	} ni[LN_N];
 
 	void phase()
 	{
@@ -475,6 +540,14 @@ private:
 		p_timer = levels[rl.below(5)];
 		p_send = levels[rl.below(5)];
 		p_rx = levels[rl.below(5)];
+		// bit error rates from none to one in a hundred bits; now and then a failing lane
+		static const double bers[] = { 0, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2 };
+		double ber = bers[rn.below(6)];
+
+		for (lanes_model &m : lns)
+			fault_set_ber(&m.f, ber);
+		p_frame = levels[rn.below(5)];
+		dead_lane = rn.percent(30) ? (int)rn.below(4) : -1;
 	}
 
 	uint64_t reqs(unsigned n)
@@ -680,6 +753,74 @@ private:
 		x.after = t;
 	}
 
+	// A frame of a few dozen to a few hundred bytes arrives, striped over
+	// the lanes in use from a random phase, with the bit errors link/fault.c
+	// injects: the lanes it hit are flagged; a failing lane is flagged on
+	// most frames; a corrupt frame is sometimes flagged on no lane (charged
+	// by sequence number).  Now and then the link trains, goes down, or the
+	// peer's lane notice narrows it.
+	void lanes_stim(lanes_model &g, lanes_in &x)
+	{
+		lanes t = g.l;
+		unsigned k = rn.below(4000);
+
+		x = lanes_in{};
+		x.train = (t.n == 0 && rn.percent(2)) || k == 0;
+		x.down = !x.train && k == 1;
+		x.seq = (uint32_t)rn.next();
+		x.narrow_n = 1u << rn.below(3);
+		if (x.train) {
+			lanes_reset(&t, g.train_n);
+		} else if (x.down) {
+			lanes_reset(&t, 0);
+		} else {
+			if (t.n && rn.percent(p_frame)) {
+				uint8_t frame[400] = { 0 };
+				size_t len = 24 + rn.below(sizeof(frame) - 24);
+				lane_hit h{ (unsigned)rn.below(t.n * LN_LANE_BYTES), t.n * LN_LANE_BYTES };
+				bool bad = fault_apply_hits(&g.f, frame, len, lane_hit_fn, &h) ==
+					   FAULT_CORRUPTED;
+
+				x.flags = h.mask;
+				if (dead_lane >= 0 && rn.percent(90)) {
+					x.flags |= 1u << dead_lane;
+					bad = true;
+				}
+				if (bad && rn.percent(30)) {
+					x.flags = 0;
+					x.crc_err = true;
+				}
+			}
+			if (rn.percent(1))
+				x.flags |= 1u << rn.below(4);	/* any lane, in use or not */
+			x.crc_err |= rn.percent(1);
+			x.narrow = rn.percent(1);
+			for (unsigned i = 0; i < LANES_MAX; i++)
+				if ((x.flags & (1u << i)) && i < t.n)
+					x.dropped |= lanes_error_on(&t, i, now, g.threshold, g.window);
+			if (x.crc_err && t.n) {
+				x.charged = true;
+				x.dropped |= lanes_error(&t, x.seq, now, g.threshold, g.window, &x.crc_lane);
+			}
+			if (x.narrow && x.narrow_n < t.n)
+				t.n = x.narrow_n;
+		}
+		x.after = t;
+	}
+
+// this cycle's inputs of lane unit @p, stimuli @i
+#define DRIVE_LANES(p, i) \
+	do { \
+		const lanes_in &x_ = ni[i]; \
+		top->p##_train = x_.train; \
+		top->p##_down = x_.down; \
+		top->p##_flags = x_.flags; \
+		top->p##_crc_err = x_.crc_err; \
+		top->p##_crc_seq = x_.seq; \
+		top->p##_narrow = x_.narrow; \
+		top->p##_narrow_n = x_.narrow_n; \
+	} while (0)
+
 // this cycle's operations of credit unit @p, stimuli @i
 #define DRIVE_LCR(p, i) \
 	do { \
@@ -736,6 +877,8 @@ private:
 		grx_stim(rb, ri[1]);
 		lcr_stim(lc, li[0]);
 		lcr_stim(ld, li[1]);
+		for (unsigned k = 0; k < LN_N; k++)
+			lanes_stim(lns[k], ni[k]);
 
 		top->fa_push = fa_push;
 		top->fa_pop = fa_pop;
@@ -781,11 +924,14 @@ private:
 		DRIVE_GBN(gb, rb, 1);
 		DRIVE_LCR(lc, 0);
 		DRIVE_LCR(ld, 1);
+		DRIVE_LANES(lna, 0);
+		DRIVE_LANES(lnb, 1);
+		DRIVE_LANES(lnc, 2);
 	}
 
 	static bool same(mismatch *m, const char *unit, const char *sig, uint64_t rtl, uint64_t model)
 	{
-		if (rtl == model)
+		if (rtl == model || (only_units && !strstr(unit, only_units)))
 			return true;
 		m->unit = unit;
 		m->signal = sig;
@@ -931,6 +1077,46 @@ private:
 		       same(m, u, "adv_any", rtl(23, 0), x.adv_any);
 	}
 
+	// the registers before this cycle's inputs (a window's age while it is
+	// open), then the results
+#define CMP_LANES(p, i) cmp_lanes(m, lns[i], ni[i], top->p##_n, top->p##_drops, \
+				  [&](unsigned f, unsigned v) -> uint64_t { \
+		switch (f) { \
+		case 0: return top->p##_errors[v]; \
+		case 1: return top->p##_win_count[v]; \
+		default: return (uint32_t)(((uint64_t)top->p##_win_age[(31 * v) / 32 + 1] << 32 | \
+					    top->p##_win_age[(31 * v) / 32]) >> (31 * v % 32)) & \
+				0x7fffffffu; \
+		} }, top->p##_dropped, top->p##_crc_lane)
+
+	template <typename F> bool cmp_lanes(mismatch *m, const lanes_model &g, const lanes_in &x,
+					     uint64_t n, uint64_t drops, F rtl, uint64_t dropped,
+					     uint64_t crc_lane)
+	{
+		const lanes &t = g.l;
+		const char *u = g.name.c_str();
+
+		if (!(same(m, u, "n (lanes in use)", n, t.n) && same(m, u, "drops", drops, t.drops)))
+			return false;
+		for (unsigned v = 0; v < LANES_MAX; v++) {
+			uint64_t age = now - t.win_start[v] < g.window ? now - t.win_start[v] : g.window;
+
+			if (!same(m, u, ("errors of lane " + std::to_string(v)).c_str(), rtl(0, v),
+				  t.errors[v]) ||
+			    !same(m, u, ("win_count of lane " + std::to_string(v)).c_str(), rtl(1, v),
+				  t.win_count[v]) ||
+			    (t.win_count[v] &&
+			     !same(m, u, ("win_age of lane " + std::to_string(v) +
+					  " (cycles since its window opened, at most LANE_WINDOW)").c_str(),
+				   rtl(2, v), age)))
+				return false;
+		}
+		if (x.train || x.down)
+			return true;
+		return same(m, u, "dropped (lanes_error_on)", dropped, x.dropped) &&
+		       (!x.charged || same(m, u, "crc_lane (lanes_error)", crc_lane, x.crc_lane));
+	}
+
 // the outputs of the Verilated go-back-N sender or receiver of prefix @p
 #define GVIEW(p) \
 	gview{ top->p##_base, top->p##_next, top->p##_resend, top->p##_base_slot, \
@@ -948,7 +1134,8 @@ private:
 		       cmp_crc(m, 2, top->crcc_crc, top->crcc_crc_next) &&
 		       cmp_gtx(m, ga, gi[0], GVIEW(ga)) && cmp_gtx(m, gb, gi[1], GVIEW(gb)) &&
 		       cmp_grx(m, ra, ri[0], RVIEW(ra)) && cmp_grx(m, rb, ri[1], RVIEW(rb)) &&
-		       CMP_LCR(lc, lc, 0) && CMP_LCR(ld, ld, 1) &&
+		       CMP_LCR(lc, lc, 0) && CMP_LCR(ld, ld, 1) && CMP_LANES(lna, 0) &&
+		       CMP_LANES(lnb, 1) && CMP_LANES(lnc, 2) &&
 		       cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
 				top->fa_second, top->fa_age0, top->fa_age1) &&
 		       cmp_fifo(m, "flit fifo B (DEPTH 5, HIST 1)", fb, top->fb_count, top->fb_front,
@@ -986,6 +1173,10 @@ private:
 		rb.rx = ri[1].after;
 		lc.c = li[0].after;
 		ld.c = li[1].after;
+		for (unsigned k = 0; k < LN_N; k++) {
+			lns[k].l = ni[k].after;
+			drops_seen += ni[k].dropped;
+		}
 	}
 };
 
@@ -996,6 +1187,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 {
 	mismatch m;
 	bool ok;
+	uint64_t drops = 0;
 	auto t0 = std::chrono::steady_clock::now();
 	{
 		run rn(seed, nullptr, 0);
@@ -1009,15 +1201,21 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 			return 1;
 		}
 		ok = rn.go(cycles, &m);
+		drops = rn.lane_drops();
 	}
 	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	printf("units seed %" PRIu64 " cycles %" PRIu64 " build %s variant %s model %s: ", seed,
 	       ok ? cycles : m.cycle, LOOM_RTL_BUILD, LOOM_RTL_VARIANT, LOOM_VERSION);
 	if (ok) {
-		printf("equal, %.0f cycles/s\n", s > 0 ? (double)cycles / s : 0.0);
+		printf("equal, %.0f cycles/s, lanes dropped %" PRIu64 " times\n",
+		       s > 0 ? (double)cycles / s : 0.0, drops);
 		return 0;
 	}
-	equiv::print_difference(m, false, CONFIG, prog, seed, "units", "regress.seeds");
+	std::string replay = prog;
+
+	if (only_units)
+		replay = replay + " --units '" + only_units + "'";
+	equiv::print_difference(m, false, CONFIG, replay.c_str(), seed, "units", "regress.seeds");
 	if (vcd) {
 		mismatch again;
 		uint64_t from = equiv::vcd_from(m.cycle);
@@ -1037,7 +1235,23 @@ int main(int argc, char **argv)
 	int rc;
 
 	prog = equiv::prog_name(argv[0]);
-	rc = equiv::parse_options(argc, argv, prog, "equiv_units.vcd", &o);
+	// --units NAME is this harness's own; the rest is the common command line
+	std::vector<char *> args{ argv[0] };
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--units")) {
+			args.push_back(argv[i]);
+			continue;
+		}
+		if (i + 1 >= argc) {
+			fprintf(stderr, "%s: --units needs a value\n", prog);
+			fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--vcd PATH] [--regress FILE] "
+				"[--units NAME]\n", prog);
+			return 2;
+		}
+		only_units = argv[++i];
+	}
+	rc = equiv::parse_options((int)args.size(), args.data(), prog, "equiv_units.vcd", &o);
 	if (rc)
 		return rc;
 	if (o.regress) {

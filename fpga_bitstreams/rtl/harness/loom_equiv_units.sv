@@ -3,12 +3,199 @@
 // The units the equivalence harness (equiv_units.cpp) steps against the
 // C model, side by side in one Verilated model: flit FIFOs, credit
 // counters, arbiters of every policy, the link's CRC-32C at several lane
-// widths, its go-back-N sender and receiver and its credit return, each at
-// its own parameters, and the drift check's view of
-// the generated constants.  Every input is a
-// port the harness drives; every output is compared every cycle.
+// widths, its go-back-N sender and receiver, its credit return and its
+// lanes, each at its own parameters, and the drift check's view of the
+// generated constants.  Every input is a port the harness drives; every
+// output is compared every cycle.
 `include "loom_hw.vh"
 `include "loom_fifo.vh"
+
+// Each unit's ports and instance, stated once: P is the prefix of its
+// ports (fa_push, ...) and of its instance (u_fa); the other arguments are
+// its parameters.
+`define EQ_FIFO_PORTS(P, WIDTH_, HIST_) \
+	input  logic P``_push, \
+	input  logic [WIDTH_-1:0] P``_push_data, \
+	input  logic P``_pop, \
+	output logic [WIDTH_-1:0] P``_front, \
+	output logic [WIDTH_-1:0] P``_second, \
+	output logic [7:0] P``_count, \
+	output logic [HIST_:0] P``_age0, \
+	output logic [HIST_:0] P``_age1
+// bit a-1 of age0: the front flit visible at stage latency a; age1: the second flit
+`define EQ_FIFO(P, DEPTH_, WIDTH_, HIST_) \
+	localparam integer P``_CW = $clog2(DEPTH_ + 1); \
+	`LOOM_AGE_GE_FN(P``_age_ge, P``_CW, HIST_) \
+	logic [P``_CW-1:0] P``_cnt; \
+	logic [HIST_-1:0] P``_hist; \
+	loom_flit_fifo #(.DEPTH(DEPTH_), .WIDTH(WIDTH_), .HIST(HIST_)) u_``P ( \
+		.clk(clk), .rst(rst), .push(P``_push), .push_data(P``_push_data), .pop(P``_pop), \
+		.front(P``_front), .second(P``_second), .count(P``_cnt), .hist(P``_hist)); \
+	assign P``_count = 8'(P``_cnt); \
+	always_comb \
+		for (int a = 1; a <= HIST_ + 1; a++) begin \
+			P``_age0[a-1] = P``_age_ge(P``_cnt, P``_hist, a, 0); \
+			P``_age1[a-1] = P``_age_ge(P``_cnt, P``_hist, a, 1); \
+		end
+
+`define EQ_CRC_PORTS(P, LANES_, LANE_BYTES_) \
+	input  logic P``_start, \
+	input  logic [6:0] P``_n, \
+	input  logic [8*LANES_*LANE_BYTES_-1:0] P``_data, \
+	output logic [31:0] P``_crc, \
+	output logic [31:0] P``_crc_next
+`define EQ_CRC(P, LANES_, LANE_BYTES_) \
+	localparam integer P``_NW = $clog2(LANES_ * LANE_BYTES_ + 1); \
+	loom_crc32c #(.LANES(LANES_), .LANE_BYTES(LANE_BYTES_)) u_``P ( \
+		.clk(clk), .rst(rst), .start(P``_start), .n(P``_n[P``_NW-1:0]), \
+		.data(P``_data), .crc(P``_crc), .crc_next(P``_crc_next)); \
+	logic P``_unused; \
+	assign P``_unused = ^P``_n[6:P``_NW];
+
+`define EQ_GBN_TX_PORTS(P) \
+	input  logic P``_ack_valid, \
+	input  logic P``_ack_nak, \
+	input  logic [31:0] P``_ack_value, \
+	output logic [31:0] P``_ack_freed, \
+	output logic P``_nak_rewound, \
+	input  logic P``_timer, \
+	output logic P``_timer_fired, \
+	output logic P``_take_ok, \
+	input  logic P``_take, \
+	output logic P``_take_resend, \
+	output logic [31:0] P``_take_seq, \
+	output logic [15:0] P``_take_slot, \
+	output logic [31:0] P``_base, \
+	output logic [31:0] P``_next, \
+	output logic [31:0] P``_resend, \
+	output logic [15:0] P``_base_slot, \
+	output logic P``_timer_run, \
+	output logic [31:0] P``_timer_left, \
+	output logic [31:0] P``_held, \
+	output logic P``_room, \
+	output logic P``_resend_due
+`define EQ_GBN_TX(P, REPLAY_FRAMES_, ACK_TIMEOUT_, FIRST_) \
+	localparam integer P``_SW = $clog2(REPLAY_FRAMES_ > 1 ? REPLAY_FRAMES_ : 2); \
+	logic [P``_SW-1:0] P``_ts, P``_bs; \
+	loom_gbn_tx #(.REPLAY_FRAMES(REPLAY_FRAMES_), .ACK_TIMEOUT(ACK_TIMEOUT_), \
+		.FIRST(FIRST_)) u_``P ( \
+		.clk(clk), .rst(rst), .ack_valid(P``_ack_valid), .ack_nak(P``_ack_nak), \
+		.ack_value(P``_ack_value), .ack_freed(P``_ack_freed), .nak_rewound(P``_nak_rewound), \
+		.timer(P``_timer), .timer_fired(P``_timer_fired), .take_ok(P``_take_ok), \
+		.take(P``_take), .take_resend(P``_take_resend), .take_seq(P``_take_seq), \
+		.take_slot(P``_ts), .base(P``_base), .next(P``_next), .resend(P``_resend), \
+		.base_slot(P``_bs), .timer_run(P``_timer_run), .timer_left(P``_timer_left), \
+		.held(P``_held), .room(P``_room), .resend_due(P``_resend_due)); \
+	assign P``_take_slot = 16'(P``_ts); \
+	assign P``_base_slot = 16'(P``_bs);
+
+`define EQ_GBN_RX_PORTS(P) \
+	input  logic P``_data_valid, \
+	input  logic [31:0] P``_data_seq, \
+	output logic [1:0] P``_verdict, \
+	input  logic P``_error, \
+	input  logic P``_clr_ack, \
+	input  logic P``_clr_nak, \
+	output logic [31:0] P``_expected, \
+	output logic P``_in_recovery, \
+	output logic P``_seen_valid, \
+	output logic [31:0] P``_last_seen, \
+	output logic P``_nak_due, \
+	output logic P``_ack_due, \
+	output logic [31:0] P``_ack_value
+`define EQ_GBN_RX(P, FIRST_) \
+	loom_gbn_rx #(.FIRST(FIRST_)) u_``P ( \
+		.clk(clk), .rst(rst), .data_valid(P``_data_valid), .data_seq(P``_data_seq), \
+		.verdict(P``_verdict), .error(P``_error), .clr_ack(P``_clr_ack), \
+		.clr_nak(P``_clr_nak), .expected(P``_expected), .in_recovery(P``_in_recovery), \
+		.seen_valid(P``_seen_valid), .last_seen(P``_last_seen), .nak_due(P``_nak_due), \
+		.ack_due(P``_ack_due), .ack_value(P``_ack_value));
+
+`define EQ_LINK_CREDIT_PORTS(P, VCS_) \
+	input  logic P``_train, \
+	input  logic P``_down, \
+	input  logic P``_upd_valid, \
+	input  logic [2:0] P``_upd_vc, \
+	input  logic [31:0] P``_upd_value, \
+	input  logic P``_acc_valid, \
+	input  logic [2:0] P``_acc_vc, \
+	input  logic [31:0] P``_acc_flits, \
+	input  logic P``_rep, \
+	input  logic [8*VCS_-1:0] P``_freed, \
+	input  logic P``_to_router, \
+	input  logic P``_ref_valid, \
+	input  logic [2:0] P``_ref_vc, \
+	input  logic [31:0] P``_ref_flits, \
+	input  logic P``_sent_valid, \
+	input  logic [2:0] P``_sent_vc, \
+	input  logic [31:0] P``_sent_flits, \
+	input  logic P``_pick, \
+	input  logic P``_adv, \
+	output logic P``_upd_ok, \
+	output logic P``_upd_gain, \
+	output logic P``_acc_may, \
+	output logic [VCS_-1:0] P``_freed_ok, \
+	output logic [8*VCS_-1:0] P``_router_credits, \
+	output logic P``_router_any, \
+	output logic P``_sent_has, \
+	output logic [2:0] P``_pick_vc, \
+	output logic [31:0] P``_pick_value, \
+	output logic P``_pick_was_pending, \
+	output logic P``_adv_any, \
+	output logic [32*VCS_-1:0] P``_q_grant, \
+	output logic [32*VCS_-1:0] P``_q_advertised, \
+	output logic [32*VCS_-1:0] P``_q_received, \
+	output logic [32*VCS_-1:0] P``_q_occupied, \
+	output logic [32*VCS_-1:0] P``_q_granted, \
+	output logic [32*VCS_-1:0] P``_q_sent, \
+	output logic [32*VCS_-1:0] P``_q_withheld, \
+	output logic [32*VCS_-1:0] P``_q_owed, \
+	output logic [VCS_-1:0] P``_pending, \
+	output logic [VCS_-1:0] P``_owed_mask, \
+	output logic [VCS_-1:0] P``_deficit_mask, \
+	output logic [VCS_-1:0] P``_low_mask, \
+	output logic [2:0] P``_rr
+`define EQ_LINK_CREDIT(P, VCS_, BUF_DEPTH_, FLIT_BYTES_) \
+	loom_link_credit #(.VCS(VCS_), .BUF_DEPTH(BUF_DEPTH_), .FLIT_BYTES(FLIT_BYTES_)) u_``P ( \
+		.clk(clk), .rst(rst), .train(P``_train), .down(P``_down), \
+		.upd_valid(P``_upd_valid), .upd_vc(P``_upd_vc), .upd_value(P``_upd_value), \
+		.acc_valid(P``_acc_valid), .acc_vc(P``_acc_vc), .acc_flits(P``_acc_flits), \
+		.rep(P``_rep), .freed(P``_freed), .to_router(P``_to_router), \
+		.ref_valid(P``_ref_valid), .ref_vc(P``_ref_vc), .ref_flits(P``_ref_flits), \
+		.sent_valid(P``_sent_valid), .sent_vc(P``_sent_vc), .sent_flits(P``_sent_flits), \
+		.pick(P``_pick), .adv(P``_adv), .upd_ok(P``_upd_ok), .upd_gain(P``_upd_gain), \
+		.acc_may(P``_acc_may), .freed_ok(P``_freed_ok), \
+		.router_credits(P``_router_credits), .router_any(P``_router_any), \
+		.sent_has(P``_sent_has), .pick_vc(P``_pick_vc), .pick_value(P``_pick_value), \
+		.pick_was_pending(P``_pick_was_pending), .adv_any(P``_adv_any), \
+		.q_grant(P``_q_grant), .q_advertised(P``_q_advertised), \
+		.q_received(P``_q_received), .q_occupied(P``_q_occupied), \
+		.q_granted(P``_q_granted), .q_sent(P``_q_sent), .q_withheld(P``_q_withheld), \
+		.q_owed(P``_q_owed), .pending(P``_pending), .owed_mask(P``_owed_mask), \
+		.deficit_mask(P``_deficit_mask), .low_mask(P``_low_mask), .rr(P``_rr));
+`define EQ_LANES_PORTS(P) \
+	input  logic P``_train, \
+	input  logic P``_down, \
+	input  logic [3:0] P``_flags, \
+	input  logic P``_crc_err, \
+	input  logic [31:0] P``_crc_seq, \
+	output logic [1:0] P``_crc_lane, \
+	input  logic P``_narrow, \
+	input  logic [2:0] P``_narrow_n, \
+	output logic P``_dropped, \
+	output logic [2:0] P``_n, \
+	output logic [31:0] P``_drops, \
+	output logic [32*4-1:0] P``_errors, \
+	output logic [32*4-1:0] P``_win_count, \
+	output logic [31*4-1:0] P``_win_age
+`define EQ_LANES(P, LANES_, LANE_THRESHOLD_, LANE_WINDOW_) \
+	loom_lanes #(.LANES(LANES_), .LANE_THRESHOLD(LANE_THRESHOLD_), \
+		.LANE_WINDOW(LANE_WINDOW_)) u_``P ( \
+		.clk(clk), .rst(rst), .train(P``_train), .down(P``_down), .flags(P``_flags), \
+		.crc_err(P``_crc_err), .crc_seq(P``_crc_seq), .crc_lane(P``_crc_lane), \
+		.narrow(P``_narrow), .narrow_n(P``_narrow_n), .dropped(P``_dropped), .n(P``_n), \
+		.drops(P``_drops), .errors(P``_errors), .win_count(P``_win_count), \
+		.win_age(P``_win_age));
 
 module loom_equiv_units #(
 	// flit FIFO A: deep history (stage latencies up to FA_HIST + 1)
@@ -54,28 +241,23 @@ module loom_equiv_units #(
 	parameter integer LC_FLIT_BYTES = 64,
 	parameter integer LD_VCS = 8,
 	parameter integer LD_BUF_DEPTH = 152,
-	parameter integer LD_FLIT_BYTES = 16
+	parameter integer LD_FLIT_BYTES = 16,
+	// lanes: degrading fast with short windows, the card's threshold, never
+	// degrading with windows of one cycle
+	parameter integer LNA_LANES = 4,
+	parameter integer LNA_LANE_THRESHOLD = 3,
+	parameter integer LNA_LANE_WINDOW = 50,
+	parameter integer LNB_LANES = 4,
+	parameter integer LNB_LANE_THRESHOLD = 16,
+	parameter integer LNB_LANE_WINDOW = 4096,
+	parameter integer LNC_LANES = 2,
+	parameter integer LNC_LANE_THRESHOLD = 0,
+	parameter integer LNC_LANE_WINDOW = 1
 ) (
 	input  logic clk,
 	input  logic rst,
-	// FIFO A
-	input  logic fa_push,
-	input  logic [FA_WIDTH-1:0] fa_push_data,
-	input  logic fa_pop,
-	output logic [FA_WIDTH-1:0] fa_front,
-	output logic [FA_WIDTH-1:0] fa_second,
-	output logic [7:0] fa_count,
-	output logic [FA_HIST:0] fa_age0,	// bit a-1: front visible at stage latency a
-	output logic [FA_HIST:0] fa_age1,	// bit a-1: second flit visible at latency a
-	// FIFO B
-	input  logic fb_push,
-	input  logic [FB_WIDTH-1:0] fb_push_data,
-	input  logic fb_pop,
-	output logic [FB_WIDTH-1:0] fb_front,
-	output logic [FB_WIDTH-1:0] fb_second,
-	output logic [7:0] fb_count,
-	output logic [FB_HIST:0] fb_age0,
-	output logic [FB_HIST:0] fb_age1,
+	`EQ_FIFO_PORTS(fa, FA_WIDTH, FA_HIST),
+	`EQ_FIFO_PORTS(fb, FB_WIDTH, FB_HIST),
 	// credit counters
 	input  logic ca_take,
 	input  logic ca_ret,
@@ -116,178 +298,22 @@ module loom_equiv_units #(
 	input  logic [6:0] iw_wr_idx,
 	input  logic iw_wr_pat,
 	input  logic [7:0] iw_wr_weight,
-	// CRC-32C units: crcX_n of the crcX_data bytes enter, byte 0 first
-	input  logic crca_start,
-	input  logic [6:0] crca_n,
-	input  logic [8*CRCA_LANES*CRCA_LANE_BYTES-1:0] crca_data,
-	output logic [31:0] crca_crc,
-	output logic [31:0] crca_crc_next,
-	input  logic crcb_start,
-	input  logic [6:0] crcb_n,
-	input  logic [8*CRCB_LANES*CRCB_LANE_BYTES-1:0] crcb_data,
-	output logic [31:0] crcb_crc,
-	output logic [31:0] crcb_crc_next,
-	input  logic crcc_start,
-	input  logic [6:0] crcc_n,
-	input  logic [8*CRCC_LANES*CRCC_LANE_BYTES-1:0] crcc_data,
-	output logic [31:0] crcc_crc,
-	output logic [31:0] crcc_crc_next,
+	// CRC-32C units: P_n of the P_data bytes enter, byte 0 first
+	`EQ_CRC_PORTS(crca, CRCA_LANES, CRCA_LANE_BYTES),
+	`EQ_CRC_PORTS(crcb, CRCB_LANES, CRCB_LANE_BYTES),
+	`EQ_CRC_PORTS(crcc, CRCC_LANES, CRCC_LANE_BYTES),
 	// go-back-N senders (gX_) and receivers (rX_)
-	input  logic ga_ack_valid,
-	input  logic ga_ack_nak,
-	input  logic [31:0] ga_ack_value,
-	output logic [31:0] ga_ack_freed,
-	output logic ga_nak_rewound,
-	input  logic ga_timer,
-	output logic ga_timer_fired,
-	output logic ga_take_ok,
-	input  logic ga_take,
-	output logic ga_take_resend,
-	output logic [31:0] ga_take_seq,
-	output logic [15:0] ga_take_slot,
-	output logic [31:0] ga_base,
-	output logic [31:0] ga_next,
-	output logic [31:0] ga_resend,
-	output logic [15:0] ga_base_slot,
-	output logic ga_timer_run,
-	output logic [31:0] ga_timer_left,
-	output logic [31:0] ga_held,
-	output logic ga_room,
-	output logic ga_resend_due,
-	input  logic gb_ack_valid,
-	input  logic gb_ack_nak,
-	input  logic [31:0] gb_ack_value,
-	output logic [31:0] gb_ack_freed,
-	output logic gb_nak_rewound,
-	input  logic gb_timer,
-	output logic gb_timer_fired,
-	output logic gb_take_ok,
-	input  logic gb_take,
-	output logic gb_take_resend,
-	output logic [31:0] gb_take_seq,
-	output logic [15:0] gb_take_slot,
-	output logic [31:0] gb_base,
-	output logic [31:0] gb_next,
-	output logic [31:0] gb_resend,
-	output logic [15:0] gb_base_slot,
-	output logic gb_timer_run,
-	output logic [31:0] gb_timer_left,
-	output logic [31:0] gb_held,
-	output logic gb_room,
-	output logic gb_resend_due,
-	input  logic ra_data_valid,
-	input  logic [31:0] ra_data_seq,
-	output logic [1:0] ra_verdict,
-	input  logic ra_error,
-	input  logic ra_clr_ack,
-	input  logic ra_clr_nak,
-	output logic [31:0] ra_expected,
-	output logic ra_in_recovery,
-	output logic ra_seen_valid,
-	output logic [31:0] ra_last_seen,
-	output logic ra_nak_due,
-	output logic ra_ack_due,
-	output logic [31:0] ra_ack_value,
-	input  logic rb_data_valid,
-	input  logic [31:0] rb_data_seq,
-	output logic [1:0] rb_verdict,
-	input  logic rb_error,
-	input  logic rb_clr_ack,
-	input  logic rb_clr_nak,
-	output logic [31:0] rb_expected,
-	output logic rb_in_recovery,
-	output logic rb_seen_valid,
-	output logic [31:0] rb_last_seen,
-	output logic rb_nak_due,
-	output logic rb_ack_due,
-	output logic [31:0] rb_ack_value,
+	`EQ_GBN_TX_PORTS(ga),
+	`EQ_GBN_TX_PORTS(gb),
+	`EQ_GBN_RX_PORTS(ra),
+	`EQ_GBN_RX_PORTS(rb),
 	// credit return (lX_)
-	input  logic lc_train,
-	input  logic lc_down,
-	input  logic lc_upd_valid,
-	input  logic [2:0] lc_upd_vc,
-	input  logic [31:0] lc_upd_value,
-	input  logic lc_acc_valid,
-	input  logic [2:0] lc_acc_vc,
-	input  logic [31:0] lc_acc_flits,
-	input  logic lc_rep,
-	input  logic [8*LC_VCS-1:0] lc_freed,
-	input  logic lc_to_router,
-	input  logic lc_ref_valid,
-	input  logic [2:0] lc_ref_vc,
-	input  logic [31:0] lc_ref_flits,
-	input  logic lc_sent_valid,
-	input  logic [2:0] lc_sent_vc,
-	input  logic [31:0] lc_sent_flits,
-	input  logic lc_pick,
-	input  logic lc_adv,
-	output logic lc_upd_ok,
-	output logic lc_upd_gain,
-	output logic lc_acc_may,
-	output logic [LC_VCS-1:0] lc_freed_ok,
-	output logic [8*LC_VCS-1:0] lc_router_credits,
-	output logic lc_router_any,
-	output logic lc_sent_has,
-	output logic [2:0] lc_pick_vc,
-	output logic [31:0] lc_pick_value,
-	output logic lc_pick_was_pending,
-	output logic lc_adv_any,
-	output logic [32*LC_VCS-1:0] lc_q_grant,
-	output logic [32*LC_VCS-1:0] lc_q_advertised,
-	output logic [32*LC_VCS-1:0] lc_q_received,
-	output logic [32*LC_VCS-1:0] lc_q_occupied,
-	output logic [32*LC_VCS-1:0] lc_q_granted,
-	output logic [32*LC_VCS-1:0] lc_q_sent,
-	output logic [32*LC_VCS-1:0] lc_q_withheld,
-	output logic [32*LC_VCS-1:0] lc_q_owed,
-	output logic [LC_VCS-1:0] lc_pending,
-	output logic [LC_VCS-1:0] lc_owed_mask,
-	output logic [LC_VCS-1:0] lc_deficit_mask,
-	output logic [LC_VCS-1:0] lc_low_mask,
-	output logic [2:0] lc_rr,
-	input  logic ld_train,
-	input  logic ld_down,
-	input  logic ld_upd_valid,
-	input  logic [2:0] ld_upd_vc,
-	input  logic [31:0] ld_upd_value,
-	input  logic ld_acc_valid,
-	input  logic [2:0] ld_acc_vc,
-	input  logic [31:0] ld_acc_flits,
-	input  logic ld_rep,
-	input  logic [8*LD_VCS-1:0] ld_freed,
-	input  logic ld_to_router,
-	input  logic ld_ref_valid,
-	input  logic [2:0] ld_ref_vc,
-	input  logic [31:0] ld_ref_flits,
-	input  logic ld_sent_valid,
-	input  logic [2:0] ld_sent_vc,
-	input  logic [31:0] ld_sent_flits,
-	input  logic ld_pick,
-	input  logic ld_adv,
-	output logic ld_upd_ok,
-	output logic ld_upd_gain,
-	output logic ld_acc_may,
-	output logic [LD_VCS-1:0] ld_freed_ok,
-	output logic [8*LD_VCS-1:0] ld_router_credits,
-	output logic ld_router_any,
-	output logic ld_sent_has,
-	output logic [2:0] ld_pick_vc,
-	output logic [31:0] ld_pick_value,
-	output logic ld_pick_was_pending,
-	output logic ld_adv_any,
-	output logic [32*LD_VCS-1:0] ld_q_grant,
-	output logic [32*LD_VCS-1:0] ld_q_advertised,
-	output logic [32*LD_VCS-1:0] ld_q_received,
-	output logic [32*LD_VCS-1:0] ld_q_occupied,
-	output logic [32*LD_VCS-1:0] ld_q_granted,
-	output logic [32*LD_VCS-1:0] ld_q_sent,
-	output logic [32*LD_VCS-1:0] ld_q_withheld,
-	output logic [32*LD_VCS-1:0] ld_q_owed,
-	output logic [LD_VCS-1:0] ld_pending,
-	output logic [LD_VCS-1:0] ld_owed_mask,
-	output logic [LD_VCS-1:0] ld_deficit_mask,
-	output logic [LD_VCS-1:0] ld_low_mask,
-	output logic [2:0] ld_rr,
+	`EQ_LINK_CREDIT_PORTS(lc, LC_VCS),
+	`EQ_LINK_CREDIT_PORTS(ld, LD_VCS),
+	// lanes (lnX_)
+	`EQ_LANES_PORTS(lna),
+	`EQ_LANES_PORTS(lnb),
+	`EQ_LANES_PORTS(lnc),
 	// drift check: row k_idx of the constants, word k_word of parameter row k_idx
 	input  logic [9:0] k_idx,
 	input  logic [1:0] k_word,
@@ -296,35 +322,9 @@ module loom_equiv_units #(
 );
 	`include "loom_hw_drift.vh"
 
-	localparam integer FA_CW = $clog2(FA_DEPTH + 1);
-	localparam integer FB_CW = $clog2(FB_DEPTH + 1);
-	`LOOM_AGE_GE_FN(fa_age_ge, FA_CW, FA_HIST)
-	`LOOM_AGE_GE_FN(fb_age_ge, FB_CW, FB_HIST)
-
 	// ---- flit FIFOs ----
-	logic [FA_CW-1:0] fa_cnt;
-	logic [FA_HIST-1:0] fa_hist;
-	loom_flit_fifo #(.DEPTH(FA_DEPTH), .WIDTH(FA_WIDTH), .HIST(FA_HIST)) u_fa (
-		.clk(clk), .rst(rst), .push(fa_push), .push_data(fa_push_data), .pop(fa_pop),
-		.front(fa_front), .second(fa_second), .count(fa_cnt), .hist(fa_hist));
-	assign fa_count = 8'(fa_cnt);
-	always_comb
-		for (int a = 1; a <= FA_HIST + 1; a++) begin
-			fa_age0[a-1] = fa_age_ge(fa_cnt, fa_hist, a, 0);
-			fa_age1[a-1] = fa_age_ge(fa_cnt, fa_hist, a, 1);
-		end
-
-	logic [FB_CW-1:0] fb_cnt;
-	logic [FB_HIST-1:0] fb_hist;
-	loom_flit_fifo #(.DEPTH(FB_DEPTH), .WIDTH(FB_WIDTH), .HIST(FB_HIST)) u_fb (
-		.clk(clk), .rst(rst), .push(fb_push), .push_data(fb_push_data), .pop(fb_pop),
-		.front(fb_front), .second(fb_second), .count(fb_cnt), .hist(fb_hist));
-	assign fb_count = 8'(fb_cnt);
-	always_comb
-		for (int a = 1; a <= FB_HIST + 1; a++) begin
-			fb_age0[a-1] = fb_age_ge(fb_cnt, fb_hist, a, 0);
-			fb_age1[a-1] = fb_age_ge(fb_cnt, fb_hist, a, 1);
-		end
+	`EQ_FIFO(fa, FA_DEPTH, FA_WIDTH, FA_HIST)
+	`EQ_FIFO(fb, FB_DEPTH, FB_WIDTH, FB_HIST)
 
 	// ---- credit counters ----
 	loom_credit_counter #(.DEPTH(CA_DEPTH), .RET_LAT(CA_RET_LAT)) u_ca (
@@ -371,94 +371,24 @@ module loom_equiv_units #(
 	assign iw_gnt_idx = 7'(iw_g);
 
 	// ---- CRC-32C ----
-	localparam integer CRCA_NW = $clog2(CRCA_LANES * CRCA_LANE_BYTES + 1);
-	loom_crc32c #(.LANES(CRCA_LANES), .LANE_BYTES(CRCA_LANE_BYTES)) u_crca (
-		.clk(clk), .rst(rst), .start(crca_start), .n(crca_n[CRCA_NW-1:0]),
-		.data(crca_data), .crc(crca_crc), .crc_next(crca_crc_next));
-	localparam integer CRCB_NW = $clog2(CRCB_LANES * CRCB_LANE_BYTES + 1);
-	loom_crc32c #(.LANES(CRCB_LANES), .LANE_BYTES(CRCB_LANE_BYTES)) u_crcb (
-		.clk(clk), .rst(rst), .start(crcb_start), .n(crcb_n[CRCB_NW-1:0]),
-		.data(crcb_data), .crc(crcb_crc), .crc_next(crcb_crc_next));
-	localparam integer CRCC_NW = $clog2(CRCC_LANES * CRCC_LANE_BYTES + 1);
-	loom_crc32c #(.LANES(CRCC_LANES), .LANE_BYTES(CRCC_LANE_BYTES)) u_crcc (
-		.clk(clk), .rst(rst), .start(crcc_start), .n(crcc_n[CRCC_NW-1:0]),
-		.data(crcc_data), .crc(crcc_crc), .crc_next(crcc_crc_next));
+	`EQ_CRC(crca, CRCA_LANES, CRCA_LANE_BYTES)
+	`EQ_CRC(crcb, CRCB_LANES, CRCB_LANE_BYTES)
+	`EQ_CRC(crcc, CRCC_LANES, CRCC_LANE_BYTES)
 
 	// ---- go-back-N ----
-	localparam integer GA_SW = $clog2(GA_REPLAY_FRAMES > 1 ? GA_REPLAY_FRAMES : 2);
-	logic [GA_SW-1:0] ga_ts, ga_bs;
-	loom_gbn_tx #(.REPLAY_FRAMES(GA_REPLAY_FRAMES), .ACK_TIMEOUT(GA_ACK_TIMEOUT),
-		.FIRST(GA_FIRST)) u_ga (
-		.clk(clk), .rst(rst), .ack_valid(ga_ack_valid), .ack_nak(ga_ack_nak),
-		.ack_value(ga_ack_value), .ack_freed(ga_ack_freed), .nak_rewound(ga_nak_rewound),
-		.timer(ga_timer), .timer_fired(ga_timer_fired), .take_ok(ga_take_ok),
-		.take(ga_take), .take_resend(ga_take_resend), .take_seq(ga_take_seq),
-		.take_slot(ga_ts), .base(ga_base), .next(ga_next), .resend(ga_resend),
-		.base_slot(ga_bs), .timer_run(ga_timer_run), .timer_left(ga_timer_left),
-		.held(ga_held), .room(ga_room), .resend_due(ga_resend_due));
-	assign ga_take_slot = 16'(ga_ts);
-	assign ga_base_slot = 16'(ga_bs);
-	localparam integer GB_SW = $clog2(GB_REPLAY_FRAMES > 1 ? GB_REPLAY_FRAMES : 2);
-	logic [GB_SW-1:0] gb_ts, gb_bs;
-	loom_gbn_tx #(.REPLAY_FRAMES(GB_REPLAY_FRAMES), .ACK_TIMEOUT(GB_ACK_TIMEOUT),
-		.FIRST(GB_FIRST)) u_gb (
-		.clk(clk), .rst(rst), .ack_valid(gb_ack_valid), .ack_nak(gb_ack_nak),
-		.ack_value(gb_ack_value), .ack_freed(gb_ack_freed), .nak_rewound(gb_nak_rewound),
-		.timer(gb_timer), .timer_fired(gb_timer_fired), .take_ok(gb_take_ok),
-		.take(gb_take), .take_resend(gb_take_resend), .take_seq(gb_take_seq),
-		.take_slot(gb_ts), .base(gb_base), .next(gb_next), .resend(gb_resend),
-		.base_slot(gb_bs), .timer_run(gb_timer_run), .timer_left(gb_timer_left),
-		.held(gb_held), .room(gb_room), .resend_due(gb_resend_due));
-	assign gb_take_slot = 16'(gb_ts);
-	assign gb_base_slot = 16'(gb_bs);
-	loom_gbn_rx #(.FIRST(RA_FIRST)) u_ra (
-		.clk(clk), .rst(rst), .data_valid(ra_data_valid), .data_seq(ra_data_seq),
-		.verdict(ra_verdict), .error(ra_error), .clr_ack(ra_clr_ack),
-		.clr_nak(ra_clr_nak), .expected(ra_expected), .in_recovery(ra_in_recovery),
-		.seen_valid(ra_seen_valid), .last_seen(ra_last_seen), .nak_due(ra_nak_due),
-		.ack_due(ra_ack_due), .ack_value(ra_ack_value));
-	loom_gbn_rx #(.FIRST(RB_FIRST)) u_rb (
-		.clk(clk), .rst(rst), .data_valid(rb_data_valid), .data_seq(rb_data_seq),
-		.verdict(rb_verdict), .error(rb_error), .clr_ack(rb_clr_ack),
-		.clr_nak(rb_clr_nak), .expected(rb_expected), .in_recovery(rb_in_recovery),
-		.seen_valid(rb_seen_valid), .last_seen(rb_last_seen), .nak_due(rb_nak_due),
-		.ack_due(rb_ack_due), .ack_value(rb_ack_value));
+	`EQ_GBN_TX(ga, GA_REPLAY_FRAMES, GA_ACK_TIMEOUT, GA_FIRST)
+	`EQ_GBN_TX(gb, GB_REPLAY_FRAMES, GB_ACK_TIMEOUT, GB_FIRST)
+	`EQ_GBN_RX(ra, RA_FIRST)
+	`EQ_GBN_RX(rb, RB_FIRST)
 
 	// ---- credit return ----
-	loom_link_credit #(.VCS(LC_VCS), .BUF_DEPTH(LC_BUF_DEPTH), .FLIT_BYTES(LC_FLIT_BYTES)) u_lc (
-		.clk(clk), .rst(rst), .train(lc_train), .down(lc_down),
-		.upd_valid(lc_upd_valid), .upd_vc(lc_upd_vc), .upd_value(lc_upd_value),
-		.acc_valid(lc_acc_valid), .acc_vc(lc_acc_vc), .acc_flits(lc_acc_flits),
-		.rep(lc_rep), .freed(lc_freed), .to_router(lc_to_router),
-		.ref_valid(lc_ref_valid), .ref_vc(lc_ref_vc), .ref_flits(lc_ref_flits),
-		.sent_valid(lc_sent_valid), .sent_vc(lc_sent_vc), .sent_flits(lc_sent_flits),
-		.pick(lc_pick), .adv(lc_adv), .upd_ok(lc_upd_ok), .upd_gain(lc_upd_gain),
-		.acc_may(lc_acc_may), .freed_ok(lc_freed_ok),
-		.router_credits(lc_router_credits), .router_any(lc_router_any),
-		.sent_has(lc_sent_has), .pick_vc(lc_pick_vc), .pick_value(lc_pick_value),
-		.pick_was_pending(lc_pick_was_pending), .adv_any(lc_adv_any),
-		.q_grant(lc_q_grant), .q_advertised(lc_q_advertised),
-		.q_received(lc_q_received), .q_occupied(lc_q_occupied),
-		.q_granted(lc_q_granted), .q_sent(lc_q_sent), .q_withheld(lc_q_withheld),
-		.q_owed(lc_q_owed), .pending(lc_pending), .owed_mask(lc_owed_mask),
-		.deficit_mask(lc_deficit_mask), .low_mask(lc_low_mask), .rr(lc_rr));
-	loom_link_credit #(.VCS(LD_VCS), .BUF_DEPTH(LD_BUF_DEPTH), .FLIT_BYTES(LD_FLIT_BYTES)) u_ld (
-		.clk(clk), .rst(rst), .train(ld_train), .down(ld_down),
-		.upd_valid(ld_upd_valid), .upd_vc(ld_upd_vc), .upd_value(ld_upd_value),
-		.acc_valid(ld_acc_valid), .acc_vc(ld_acc_vc), .acc_flits(ld_acc_flits),
-		.rep(ld_rep), .freed(ld_freed), .to_router(ld_to_router),
-		.ref_valid(ld_ref_valid), .ref_vc(ld_ref_vc), .ref_flits(ld_ref_flits),
-		.sent_valid(ld_sent_valid), .sent_vc(ld_sent_vc), .sent_flits(ld_sent_flits),
-		.pick(ld_pick), .adv(ld_adv), .upd_ok(ld_upd_ok), .upd_gain(ld_upd_gain),
-		.acc_may(ld_acc_may), .freed_ok(ld_freed_ok),
-		.router_credits(ld_router_credits), .router_any(ld_router_any),
-		.sent_has(ld_sent_has), .pick_vc(ld_pick_vc), .pick_value(ld_pick_value),
-		.pick_was_pending(ld_pick_was_pending), .adv_any(ld_adv_any),
-		.q_grant(ld_q_grant), .q_advertised(ld_q_advertised),
-		.q_received(ld_q_received), .q_occupied(ld_q_occupied),
-		.q_granted(ld_q_granted), .q_sent(ld_q_sent), .q_withheld(ld_q_withheld),
-		.q_owed(ld_q_owed), .pending(ld_pending), .owed_mask(ld_owed_mask),
-		.deficit_mask(ld_deficit_mask), .low_mask(ld_low_mask), .rr(ld_rr));
+	`EQ_LINK_CREDIT(lc, LC_VCS, LC_BUF_DEPTH, LC_FLIT_BYTES)
+	`EQ_LINK_CREDIT(ld, LD_VCS, LD_BUF_DEPTH, LD_FLIT_BYTES)
+
+	// ---- lanes ----
+	`EQ_LANES(lna, LNA_LANES, LNA_LANE_THRESHOLD, LNA_LANE_WINDOW)
+	`EQ_LANES(lnb, LNB_LANES, LNB_LANE_THRESHOLD, LNB_LANE_WINDOW)
+	`EQ_LANES(lnc, LNC_LANES, LNC_LANE_THRESHOLD, LNC_LANE_WINDOW)
 
 	// ---- drift check ----
 	assign k_const = loom_hw_const(32'(k_idx));
@@ -466,6 +396,18 @@ module loom_equiv_units #(
 
 	// the index bits above each arbiter's width
 	logic unused;
-	assign unused = ^{rr_upd_idx, rrw_upd_idx, mx_upd_idx, t3_upd_idx, iw_upd_idx,
-			  crca_n[6:CRCA_NW], crcb_n[6:CRCB_NW], crcc_n[6:CRCC_NW]};
+	assign unused = ^{rr_upd_idx, rrw_upd_idx, mx_upd_idx, t3_upd_idx, iw_upd_idx};
 endmodule
+
+`undef EQ_FIFO_PORTS
+`undef EQ_FIFO
+`undef EQ_CRC_PORTS
+`undef EQ_CRC
+`undef EQ_GBN_TX_PORTS
+`undef EQ_GBN_TX
+`undef EQ_GBN_RX_PORTS
+`undef EQ_GBN_RX
+`undef EQ_LINK_CREDIT_PORTS
+`undef EQ_LINK_CREDIT
+`undef EQ_LANES_PORTS
+`undef EQ_LANES
