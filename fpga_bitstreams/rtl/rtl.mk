@@ -337,8 +337,8 @@ $(RTL_NETLIST): $(RTL_GEN_DIR)/.stamp FORCE
 		 chparam $(RTL_NL_PARAMS) loom_router; $(call ice40_synth,loom_router,); \
 		 select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -q -o stat.txt stat; \
 		 write_verilog -noattr $(notdir $@)" -- $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT)
-RTL_NL_VFLAGS := --trace -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
-                 -Wno-TIMESCALEMOD -Wno-SPECIFYIGNORE -Wno-MULTIDRIVEN -Wno-UNOPTFLAT \
+RTL_NL_VFLAGS := +define+NO_ICE40_DEFAULT_ASSIGNMENTS --trace -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
+                 -Wno-TIMESCALEMOD -Wno-MULTIDRIVEN -Wno-UNOPTFLAT \
                  -CFLAGS "-O1 $(RTL_CXXFLAGS)"
 RTL_NL_HARNESS := $(RTL_BUILD)/equiv_router-ice40-netlist
 $(RTL_NL_HARNESS): $(RTL_NETLIST) $(RTL_ROUTER_O) FORCE
