@@ -24,13 +24,14 @@
  */
 #include "router_int.h"
 
-void input_collect_drop(struct in_vc *iv, const uint8_t *data, unsigned int flit_bytes)
+void input_collect_drop(struct router *r, unsigned int port, unsigned int vc, const uint8_t *data)
 {
+	struct in_vc *iv = &r->in[port].vc[vc];
 	unsigned int n = LOOM_PKT_HDR_SIZE - iv->drop_bytes;
 
-	if (n > flit_bytes)
-		n = flit_bytes;
-	memcpy(iv->drop_hdr + iv->drop_bytes, data, n);
+	if (n > r->p.flit_bytes)
+		n = r->p.flit_bytes;
+	memcpy(input_drop_hdr(r, port, vc) + iv->drop_bytes, data, n);
 	iv->drop_bytes = (uint8_t)(iv->drop_bytes + n);
 }
 
@@ -137,14 +138,14 @@ static void input_refuse(struct router *r, unsigned int port, const struct flit 
 {
 	r->pcnt[port].malformed++;
 	if (credit) {
-		r->in_wires[port].back.credits[f->vc]++;
+		r->wires[port].in.back.credits[f->vc]++;
 		r->in_credited |= 1ull << port;
 	}
 }
 
 static void input_write_port(struct router *r, unsigned int port)
 {
-	struct flit *f = &r->in_wires[port].fwd;
+	struct flit *f = &r->wires[port].in.fwd;
 	const unsigned int vc = f->vc;
 	struct in_vc *iv;
 	struct fifo_meta *m;

@@ -37,19 +37,18 @@ void output_discard(struct router *r, unsigned int o, uint32_t slot)
 {
 	const struct fifo_meta *m = &r->pool.meta[slot];
 	const uint8_t *data = pool_data(&r->pool, slot);
-	struct out_vc *ov = &r->out[o].vc[m->vc];
+	struct out_drop *od = &r->out_drop[o * r->p.vcs + m->vc];
 	unsigned int n;
 
 	if (m->flags & FM_HEAD)
-		ov->drop_bytes = 0;
-	n = LOOM_PKT_HDR_SIZE - ov->drop_bytes;
+		od->bytes = 0;
+	n = LOOM_PKT_HDR_SIZE - od->bytes;
 	if (n > r->p.flit_bytes)
 		n = r->p.flit_bytes;
-	memcpy(ov->drop_hdr + ov->drop_bytes, data, n);
-	ov->drop_bytes = (uint8_t)(ov->drop_bytes + n);
+	memcpy(od->hdr + od->bytes, data, n);
+	od->bytes = (uint8_t)(od->bytes + n);
 	if (m->flags & FM_TAIL)
-		router_emit_drop(r, out_drop_reason(r, o), 0xff, o, m->vc, ov->drop_hdr,
-				 ov->drop_bytes);
+		router_emit_drop(r, out_drop_reason(r, o), 0xff, o, m->vc, od->hdr, od->bytes);
 	pool_put(&r->pool, slot);
 }
 
@@ -62,7 +61,7 @@ void output_drive(struct router *r)
 	for (uint64_t pm = r->pipes_nonempty; pm; pm &= pm - 1) {
 		unsigned int o = (unsigned int)__builtin_ctzll(pm);
 		struct out_port *op = &r->out[o];
-		struct chan *w = &r->out_wires[o];
+		struct chan *w = &r->wires[o].out;
 		uint32_t s = fifo_front(&op->pipe);
 		const struct fifo_meta *m = &pl->meta[s];
 

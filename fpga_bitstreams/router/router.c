@@ -80,48 +80,50 @@ static void router_layout(struct router *r, struct arena *a)
 {
 	const struct router_params *p = &r->p;
 	unsigned int P = p->ports, V = p->vcs, fb = p->flit_bytes, tiles = 0;
-	unsigned int pipe_cap;
-	uint32_t slots = 0;
+	unsigned int pipe_cap, pipe_ring;
+	uint32_t slots = 0, *pipe_rings;
 
-	r->in_wires = arena_take(a, P * sizeof(struct chan));
-	r->out_wires = arena_take(a, P * sizeof(struct chan));
+	r->wires = arena_take_line(a, P * sizeof(struct port_wires));
 	r->credits_in = arena_take(a, P * sizeof(uint64_t));
 	r->in = arena_take_line(a, P * sizeof(struct in_port));
 	r->out = arena_take_line(a, P * sizeof(struct out_port));
+	if (p->org == ROUTER_ORG_TILED)
+		pipe_cap = p->lat_out + p->lat_lt + 1;
+	else
+		pipe_cap = p->lat_sa + p->lat_st + p->lat_lt + 1 +
+			   (p->speedup > 1 ? p->col_depth : 0);
+	/* the output stages' rings side by side: the output stage walks them every cycle */
+	pipe_ring = fifo_ring_size(pipe_cap);
+	pipe_rings = arena_take(a, P * pipe_ring * sizeof(uint32_t));
 	r->pcnt = arena_take(a, P * sizeof(struct router_port_counters));
 	r->vcnt = arena_take(a, P * V * sizeof(struct router_vc_counters));
 	if (p->org == ROUTER_ORG_TILED) {
 		tiles = p->rows * p->cols;
 		r->tiles = arena_take(a, tiles * sizeof(struct tile));
 	}
-	if (p->org == ROUTER_ORG_TILED)
-		pipe_cap = p->lat_out + p->lat_lt + 1;
-	else
-		pipe_cap = p->lat_sa + p->lat_st + p->lat_lt + 1 +
-			   (p->speedup > 1 ? p->col_depth : 0);
 	for (unsigned int i = 0; i < P; i++) {
 		struct in_port *ip = a->base ? &r->in[i] : NULL;
 		struct out_port *op = a->base ? &r->out[i] : NULL;
-		struct arbiter *va = arena_take(a, V * sizeof(struct arbiter));
 		struct in_vc *ivc = arena_take_line(a, V * sizeof(struct in_vc));
-		struct out_vc *ovc = arena_take(a, V * sizeof(struct out_vc));
+		struct out_vc *ovc = arena_take_line(a, V * sizeof(struct out_vc));
 		struct credit *rowcred = NULL;
 
 		if (p->org == ROUTER_ORG_TILED)
 			rowcred = arena_take(a, p->cols * V * sizeof(struct credit));
 		if (op) {
-			op->va_arb = va;
 			op->vc = ovc;
 			ip->vc = ivc;
 			ip->rowcred = rowcred;
 		}
 		for (unsigned int v = 0; v < V; v++) {
 			fifo_make(a, ip ? &ip->vc[v].buf : NULL, p->buf_depth, &slots);
-			arb_make(a, va ? &va[v] : NULL, p->arb_va_out, P, p->iwa_bits);
+			arb_make(a, op ? &ovc[v].va_arb : NULL, p->arb_va_out, P, p->iwa_bits);
 		}
 		arb_make(a, ip ? &ip->sa_arb : NULL, p->arb_sa_in, V, p->iwa_bits);
 		arb_make(a, ip ? &ip->va_arb : NULL, p->arb_va_in, V, p->iwa_bits);
-		fifo_make(a, op ? &op->pipe : NULL, pipe_cap, &slots);
+		if (op)
+			fifo_attach(&op->pipe, pipe_rings + i * pipe_ring, pipe_cap);
+		slots += pipe_cap;
 		if (p->org == ROUTER_ORG_XBAR)
 			arb_make(a, op ? &op->sa_arb : NULL, p->arb_sa_out, P, p->iwa_bits);
 		else
@@ -171,6 +173,8 @@ static void router_layout(struct router *r, struct arena *a)
 		r->col_ret.v = arena_take(a, col_n * sizeof(struct credit_ret));
 	}
 	pool_make(a, &r->pool, slots, fb);
+	r->in_drop_hdr = arena_take(a, (size_t)P * V * LOOM_PKT_HDR_SIZE);
+	r->out_drop = arena_take(a, (size_t)P * V * sizeof(struct out_drop));
 }
 
 /* The power-on state of every register. */
@@ -182,8 +186,8 @@ static void router_reset_state(struct router *r)
 	for (unsigned int i = 0; i < p->ports; i++) {
 		struct out_port *op = &r->out[i];
 
-		r->out_wires[i].back.ready = true;
-		r->in_wires[i].back.ready = true;
+		r->wires[i].out.back.ready = true;
+		r->wires[i].in.back.ready = true;
 		op->up = true;
 		out_usable_update(r, i);
 		for (unsigned int v = 0; v < V; v++) {
@@ -241,20 +245,24 @@ struct router *router_new(const struct router_params *p, const struct route_view
 			  char *err, size_t errlen)
 {
 	struct router *r;
+	void *raw;
 	struct arena a = { NULL, 0 };
 
 	if (router_params_check(p, err, errlen))
 		return NULL;
-	r = calloc(1, sizeof(*r));
+	/* calloc, aligned by hand: the drop queue stays untouched (not resident) until used */
+	raw = calloc(1, sizeof(*r) + ARENA_LINE - 1);
+	r = raw ? (void *)(((uintptr_t)raw + ARENA_LINE - 1) & ~(uintptr_t)(ARENA_LINE - 1)) : NULL;
 	if (!r) {
 		snprintf(err, errlen, "router: out of memory");
 		return NULL;
 	}
+	r->alloc = raw;
 	r->p = *p;
 	r->n_net = p->ports - p->host_ports;
 	r->host_port = p->host_ports ? (int)p->ports - 1 : -1;
 	if (router_check_view(r, view, err, errlen)) {
-		free(r);
+		free(raw);
 		return NULL;
 	}
 	r->view = *view;
@@ -278,7 +286,7 @@ struct router *router_new(const struct router_params *p, const struct route_view
 					     ~(uintptr_t)(ARENA_LINE - 1)) : NULL;
 	if (!r->arena) {
 		snprintf(err, errlen, "router: out of memory for %zu bytes of state", a.off);
-		free(r);
+		free(raw);
 		return NULL;
 	}
 	a.base = r->arena;
@@ -293,7 +301,7 @@ void router_free(struct router *r)
 	if (!r)
 		return;
 	free(r->arena_alloc);
-	free(r);
+	free(r->alloc);
 }
 
 const struct router_params *router_params(const struct router *r)
@@ -311,12 +319,12 @@ int router_set_view(struct router *r, const struct route_view *view, char *err, 
 
 struct chan *router_in(struct router *r, unsigned int port)
 {
-	return port < r->p.ports ? &r->in_wires[port] : NULL;
+	return port < r->p.ports ? &r->wires[port].in : NULL;
 }
 
 struct chan *router_out(struct router *r, unsigned int port)
 {
-	return port < r->p.ports ? &r->out_wires[port] : NULL;
+	return port < r->p.ports ? &r->wires[port].out : NULL;
 }
 
 uint64_t router_now(const struct router *r)
@@ -342,15 +350,15 @@ uint64_t router_in_credited(const struct router *r)
  */
 static void router_sample(struct router *r)
 {
-	struct chan *ow = r->out_wires, *iw = r->in_wires;
+	struct port_wires *w = r->wires;
 	const unsigned int P = r->p.ports;
 	uint64_t cp = 0, valid = 0;
 
 	for (uint64_t m = r->out_driven; m; m &= m - 1)
-		ow[__builtin_ctzll(m)].fwd.valid = false;
+		w[__builtin_ctzll(m)].out.fwd.valid = false;
 	r->out_driven = 0;
 	for (uint64_t m = r->in_credited; m; m &= m - 1)
-		memset(iw[__builtin_ctzll(m)].back.credits, 0, CHAN_VCS_MAX);
+		memset(w[__builtin_ctzll(m)].in.back.credits, 0, CHAN_VCS_MAX);
 	r->in_credited = 0;
 	/*
 	 * Every port's wires are read without a branch on what they carry
@@ -362,15 +370,15 @@ static void router_sample(struct router *r)
 	for (unsigned int o = 0; o < P; o++) {
 		uint64_t c;
 
-		memcpy(&c, ow[o].back.credits, sizeof(c));
+		memcpy(&c, w[o].out.back.credits, sizeof(c));
 		cp |= (uint64_t)(c != 0) << o;
-		valid |= (uint64_t)iw[o].fwd.valid << o;
+		valid |= (uint64_t)w[o].in.fwd.valid << o;
 	}
 	for (uint64_t m = cp; m; m &= m - 1) {
 		unsigned int o = (unsigned int)__builtin_ctzll(m);
 
-		memcpy(&r->credits_in[o], ow[o].back.credits, sizeof(uint64_t));
-		memset(ow[o].back.credits, 0, CHAN_VCS_MAX);
+		memcpy(&r->credits_in[o], w[o].out.back.credits, sizeof(uint64_t));
+		memset(w[o].out.back.credits, 0, CHAN_VCS_MAX);
 	}
 	r->credits_ports = cp;
 	r->in_valid = valid;
@@ -404,6 +412,17 @@ void router_cycle(struct router *r)
 		r->next_event = r->now;
 	else
 		r->next_event = r->wake < r->now ? r->now : r->wake;
+}
+
+void router_prefetch(const struct router *r)
+{
+	const char *p = (const char *)r;
+
+	/* the registers and parameters nearly every edge reads; each port's sampled line */
+	for (size_t off = 0; off < offsetof(struct router, view); off += 64)
+		__builtin_prefetch(p + off);
+	for (unsigned int o = 0; o < r->p.ports; o++)
+		__builtin_prefetch(&r->wires[o].out.back);
 }
 
 bool router_quiescent(const struct router *r)
@@ -551,7 +570,7 @@ int router_set_arb_weight(struct router *r, enum router_arb_unit unit, unsigned 
 		break;
 	case ROUTER_ARB_VA_OUT:
 		if (index < p->ports * p->vcs)
-			a = &r->out[index / p->vcs].va_arb[index % p->vcs];
+			a = &r->out[index / p->vcs].vc[index % p->vcs].va_arb;
 		break;
 	case ROUTER_ARB_SA_OUT:
 		if (p->org == ROUTER_ORG_XBAR && index < p->ports)

@@ -67,6 +67,13 @@ struct chan *router_out(struct router *r, unsigned int port);
 /* One clock edge: the end of cycle router_now(), which then advances by one. */
 void router_cycle(struct router *r);
 /*
+ * A hint that changes nothing: start loading into the cache the state the
+ * next router_cycle() reads first (the router's registers and the wires
+ * it samples).  Whoever clocks many routers calls it for the next one
+ * while clocking this one.
+ */
+void router_prefetch(const struct router *r);
+/*
  * After an edge, the ports whose output wires carry a flit (bit p:
  * router_out(r, p)->fwd.valid) and the ports whose input back wires carry
  * credits (router_in(r, p)->back.credits): whoever moves the wires need

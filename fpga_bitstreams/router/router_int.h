@@ -8,6 +8,8 @@
 #ifndef LOOM_ROUTER_INT_H
 #define LOOM_ROUTER_INT_H
 
+#include <stddef.h>
+
 #include "arbiter.h"
 #include "credit.h"
 #include "fifo.h"
@@ -42,9 +44,8 @@ struct in_vc {
 	/* write side */
 	uint8_t rx_open;	/* a packet's head arrived, its tail not yet */
 	uint8_t rx_left;	/* flits the open packet may still have */
-	/* drop collector */
+	/* drop collector: bytes of the header collected (in router.in_drop_hdr) */
 	uint8_t drop_bytes;
-	uint8_t drop_hdr[LOOM_PKT_HDR_SIZE];
 };
 
 /* Two cache lines each (the array starts on one): a port's registers never share a line. */
@@ -62,6 +63,11 @@ struct in_port {
 
 /* ---- output unit: one per port ----------------------------------------- */
 
+/*
+ * One cache line each (the array starts on one): what VC allocation reads
+ * and writes of an output VC, its arbiter included; the discard collector
+ * is apart (router.out_drop).
+ */
 struct out_vc {
 	struct credit cred;	/* downstream buffer of this VC */
 	int16_t owner;		/* crossbar: input port * VCS + input VC owning it;
@@ -71,8 +77,15 @@ struct out_vc {
 	uint8_t sent;		/* tiles: flits of the owning packet past the mux */
 	bool wanted;		/* a VA request found it owned: no chaining */
 	uint64_t stall_since;	/* forward progress: waiting for credit since, 0 none */
-	uint8_t drop_bytes;	/* output-side discard collector */
-	uint8_t drop_hdr[LOOM_PKT_HDR_SIZE];
+	struct arbiter va_arb;	/* VA output stage: PORTS requesters */
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct out_vc) == 64, "an output VC is one cache line");
+
+/* The output side's discard collector of one output VC. */
+struct out_drop {
+	uint8_t bytes;
+	uint8_t hdr[LOOM_PKT_HDR_SIZE];
 };
 
 /*
@@ -83,7 +96,6 @@ struct out_vc {
 struct out_port {
 	struct flit_fifo pipe;	/* output register stage(s) to the wire */
 	struct out_vc *vc;	/* [VCS] */
-	struct arbiter *va_arb;	/* VA output stage: [VCS], PORTS requesters each */
 	uint32_t waiting;	/* bit v: a packet waits for credit this cycle */
 	uint32_t stalled;	/* bit v: stall_since running */
 	bool up, dead, disabled;
@@ -117,6 +129,17 @@ struct tile {
 	struct credit **col_src;	/* [ROWS][VCS]: the subswitch's column buffer credit */
 };
 
+/*
+ * The wires of one port, output channel first, the ports' pairs packed
+ * (the array starts on a cache line): the edge samples every port's
+ * out.back.credits and in.fwd.valid, which lie side by side, and a flit
+ * or credits moving touch in.back of one port beside out.fwd of the next.
+ */
+struct port_wires {
+	struct chan out;
+	struct chan in;
+};
+
 /* A credit on its way back inside the router (fixed latency: in order). */
 struct credit_ret {
 	uint64_t at;		/* usable from this cycle */
@@ -130,23 +153,19 @@ struct credit_line {
 	unsigned int latency;	/* cycles from a flit leaving to its credit being usable */
 };
 
+/*
+ * The registers in the order an edge reads them: the clock, the masks, the
+ * pointers and counters nearly every edge uses first (a few cache lines,
+ * router_prefetch), then the parameters and the tables' view, then what
+ * few edges touch.  It starts on a cache line.
+ */
 struct router {
-	struct router_params p;
-	struct flit_pool pool;	/* every flit inside, by slot (fifo.h) */
-	uint8_t port_row[ROUTER_PORTS_MAX];	/* tile row and column of each port */
-	uint8_t port_col[ROUTER_PORTS_MAX];
-	struct route_view view;
-	struct route_cfg rcfg;
-	unsigned int n_net;
-	int host_port;
-	unsigned int vc_step;	/* VCs a packet may take: route VC, + vc_step, ... */
 	uint64_t now;
 	uint64_t next_event;	/* see router_next_event */
 	uint64_t wake;		/* during a cycle: earliest future timestamp seen */
 	bool changed;		/* during a cycle: some state changed */
 
-	struct chan *in_wires;	/* [PORTS] */
-	struct chan *out_wires;	/* [PORTS] */
+	struct port_wires *wires;	/* [PORTS] */
 	uint64_t out_driven;	/* ports whose out.fwd is valid */
 	uint64_t *credits_in;	/* [PORTS]: out.back's credits, per VC a byte: sampled,
 				 * applied at the edge (one array: every port is written
@@ -158,7 +177,6 @@ struct router {
 
 	struct in_port *in;	/* [PORTS] */
 	struct out_port *out;	/* [PORTS] */
-	struct tile *tiles;	/* [ROWS * COLS] (TILED) */
 	uint64_t in_active;	/* input ports with a VC not IDLE */
 	uint64_t va_ports;	/* input ports with a VC routing (VC allocation) */
 	uint64_t sa_ports;	/* input ports with a VC active or dropping (switch allocation) */
@@ -167,23 +185,38 @@ struct router {
 	uint64_t pipes_nonempty;/* output ports with a flit in the output stage */
 	uint64_t fp_ports;	/* output ports with a VC waiting or stalled */
 	uint64_t usable;	/* output ports up, not dead, not disabled (out_usable) */
+	struct flit_pool pool;	/* every flit inside, by slot (fifo.h) */
+	struct router_port_counters *pcnt;	/* [PORTS] */
+	struct router_vc_counters *vcnt;	/* [PORTS * VCS] */
 	struct credit_line row_ret, col_ret;
+	struct router_counters cnt;
+
+	struct router_params p;
+	unsigned int n_net;
+	int host_port;
+	unsigned int vc_step;	/* VCs a packet may take: route VC, + vc_step, ... */
 	unsigned int va_rr;	/* adaptive choice round robin */
 	uint16_t lfsr;		/* Valiant's intermediate draws (route_lfsr_next) */
+	struct route_view view;
+	struct route_cfg rcfg;
+	struct tile *tiles;	/* [ROWS * COLS] (TILED) */
+	uint8_t port_row[ROUTER_PORTS_MAX];	/* tile row and column of each port */
+	uint8_t port_col[ROUTER_PORTS_MAX];
 
 	unsigned int drop_head, drop_count;
 	uint64_t port_events;
 
-	struct router_counters cnt;
-	struct router_port_counters *pcnt;	/* [PORTS] */
-	struct router_vc_counters *vcnt;	/* [PORTS * VCS] */
+	/* the drop collectors' headers, rarely touched: [PORTS * VCS] */
+	uint8_t *in_drop_hdr;	/* LOOM_PKT_HDR_SIZE bytes per input VC */
+	struct out_drop *out_drop;
 
+	void *alloc;		/* this struct's allocation (it starts on the line after) */
 	void *arena;		/* arena_alloc's first cache line */
 	void *arena_alloc;
 	size_t arena_size;
 	/* last: rarely touched, away from the registers every cycle reads */
 	struct router_drop drops[ROUTER_DROP_QUEUE];
-};
+} __attribute__((aligned(64)));
 
 /* Port @p's bits in the router's port masks, after its VC states changed. */
 static inline void in_port_update(struct router *r, unsigned int p)
@@ -301,7 +334,12 @@ void output_commit(struct router *r);			/* output_unit.c */
 /* input_unit.c */
 void input_count_stalls(struct router *r);
 void input_front_next(struct router *r, unsigned int port, unsigned int vc);
-void input_collect_drop(struct in_vc *iv, const uint8_t *data, unsigned int flit_bytes);
+void input_collect_drop(struct router *r, unsigned int port, unsigned int vc, const uint8_t *data);
+/* The header collected of dropping input VC (@port, @vc). */
+static inline uint8_t *input_drop_hdr(struct router *r, unsigned int port, unsigned int vc)
+{
+	return r->in_drop_hdr + (size_t)(port * r->p.vcs + vc) * LOOM_PKT_HDR_SIZE;
+}
 void input_mc_next(struct router *r, unsigned int port, unsigned int vc);
 void input_mc_skip(struct router *r, unsigned int port, unsigned int vc, enum route_drop why);
 uint32_t input_mc_copy_flit(struct router *r, struct in_vc *iv);

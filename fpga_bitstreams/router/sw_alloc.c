@@ -85,7 +85,7 @@ static void sa_packet_done(struct router *r, unsigned int port, unsigned int vc)
 	if (iv->state == IVC_DROPPING) {
 		router_emit_drop(r, (enum route_drop)iv->rt.drop, port,
 				 iv->rt.drop <= ROUTE_DROP_MALFORMED ? 0xff : iv->rt.port, vc,
-				 iv->drop_hdr, iv->drop_bytes);
+				 input_drop_hdr(r, port, vc), iv->drop_bytes);
 		input_front_next(r, port, vc);
 		return;
 	}
@@ -130,9 +130,7 @@ static void sa_head_update(struct router *r, const struct in_vc *iv, uint8_t *da
 /* The front flit of dropping (@port, @vc) drained into the drop collector. */
 static void sa_drain(struct router *r, unsigned int port, unsigned int vc, uint32_t s)
 {
-	struct in_vc *iv = &r->in[port].vc[vc];
-
-	input_collect_drop(iv, pool_data(&r->pool, s), r->p.flit_bytes);
+	input_collect_drop(r, port, vc, pool_data(&r->pool, s));
 	pool_put(&r->pool, s);
 }
 
@@ -152,7 +150,7 @@ sa_take(struct router *r, unsigned int port, unsigned int vc, uint8_t *flags)
 	r->in[port].moved |= 1u << vc;
 	*flags = m->flags;
 	if (!iv->mc_left) {	/* a multicast copy but the last leaves its flit */
-		r->in_wires[port].back.credits[vc]++;
+		r->wires[port].in.back.credits[vc]++;
 		r->in_credited |= 1ull << port;
 	}
 	r->changed = true;
@@ -267,7 +265,7 @@ static void sa_tiled(struct router *r)
 			req &= ~(1ull << w);
 			/* its buffer slot is free: the credit goes upstream */
 			if (!copy) {
-				r->in_wires[p].back.credits[w]++;
+				r->wires[p].in.back.credits[w]++;
 				r->in_credited |= 1ull << p;
 			}
 			r->changed = true;

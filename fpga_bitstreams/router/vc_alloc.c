@@ -421,7 +421,7 @@ void vc_alloc(struct router *r)
 	left = n_win >= 64 ? ~0ull : (1ull << n_win) - 1;
 	while (left) {
 		unsigned int i = (unsigned int)__builtin_ctzll(left), key = win_key[i];
-		struct arbiter *oa = &r->out[win[i].o].va_arb[win[i].ovc];
+		struct arbiter *oa = &r->out[win[i].o].vc[win[i].ovc].va_arb;
 		uint64_t group = 0, req = 0;
 		unsigned int members = 0;
 		int g;

@@ -966,9 +966,13 @@ static int cycle(struct sim *s, char *err, size_t errlen)
 	if (s->cfg.no_skip)
 		for (int i = s->lo; i < s->hi; i++)
 			list_now(s, i);
-	for (int k = 0; k < s->nact; k++)
+	for (int k = 0; k < s->nact; k++) {
+		/* the next router's state comes into the cache while this one is clocked */
+		if (k + 1 < s->nact)
+			router_prefetch(s->r[s->act[k + 1]]);
 		if (clock_router(s, s->act[k], err, errlen))
 			return -1;
+	}
 	step_lines(s);
 	if (s->ncuts && step_cut_lines(s)) {
 		snprintf(err, errlen, "out of memory for the flits crossing ranks at cycle %llu",
