@@ -199,7 +199,7 @@ module loom_link_xmit_serialise #(
 	// ---- the next cycle's bytes ----
 	localparam integer OW = $clog2(RATE > 1 ? RATE : 2);	// a byte's place in a cycle
 	logic [8*RATE-1:0] bytes_next;
-	logic [31:0] tail_crc;
+	logic [31:0] tail_crc, cont_crc;
 	logic [6:0] phase [SLOTS];		// where slot j's frame begins
 	logic [LW-1:0] off;			// a byte's offset in slot j's frame
 	logic [1:0] ci;				// a CRC byte
@@ -207,6 +207,7 @@ module loom_link_xmit_serialise #(
 	always_comb begin
 		integer i, j;
 		tail_crc = tsel ? tcrc[1] : tcrc[0];
+		cont_crc = tsel ? tcrc[0] : tcrc[1];
 		bytes_next = '0;
 		off = '0;
 		ci = '0;
@@ -226,8 +227,10 @@ module loom_link_xmit_serialise #(
 					ci = 2'(off - dlen[j]);
 					if (off < dlen[j])
 						bytes_next[8*i +: 8] = dat[j][8*OW'(off) +: 8];
-					else
+					else if (ends[j])
 						bytes_next[8*i +: 8] = ncrc[j][8*ci +: 8];
+					else	// its data ended here, its CRC goes on
+						bytes_next[8*i +: 8] = cont_crc[8*ci +: 8];
 				end
 			end
 		end

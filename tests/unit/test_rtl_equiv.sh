@@ -4,7 +4,8 @@
 # the link's CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender
 # and receiver, its credit return, its lanes under bit errors and failing
 # lanes, its frame encoder and serialiser at 64 and 16 bytes a cycle fed
-# the frames of a C link unit's transmitter under traffic) step cycle by cycle
+# the frames of C link units' transmitters under traffic, bit errors and
+# narrowing lanes) step cycle by cycle
 # against the C model's units in the Verilated equivalence harness
 # (fpga_bitstreams/rtl/harness): three seeds of 10^5 cycles each and the
 # checked-in regression seeds are equal, the generated constants agree

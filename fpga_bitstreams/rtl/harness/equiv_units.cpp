@@ -81,7 +81,8 @@ const char *const CONFIG =
 	"link_credit vcs 3 depth 30 flit 64, link_credit vcs 8 depth 152 flit 16, "
 	"lanes 4 threshold 3 window 50, lanes 4 threshold 16 window 4096, "
 	"lanes 2 threshold 0 window 1, "
-	"link_xmit_serialise lanes x lane bytes 4x16 flit 64, 4x4 flit 16 (the card's)";
+	"link_xmit_serialise lanes x lane bytes 4x16 flit 64, 4x4 flit 16 lane threshold 4, "
+	"4x16 flit 64 lane threshold 0 under a high bit error rate";
 // the go-back-N units' parameters
 constexpr unsigned GA_WINDOW = 5, GA_TIMEOUT = 7, GB_WINDOW = 64, GB_TIMEOUT = 40;
 constexpr uint32_t GA_FIRST = 0, GB_FIRST = 0xfffffff0u, RA_FIRST = 0, RB_FIRST = 0xfffffff8u;
@@ -91,10 +92,14 @@ constexpr unsigned LC_VCS = 3, LC_DEPTH = 30, LC_FLIT = 64, LD_VCS = 8, LD_DEPTH
 constexpr unsigned LN_N = 3;
 constexpr unsigned LN_LANES[LN_N] = { 4, 4, 2 }, LN_THRESHOLD[LN_N] = { 3, 16, 0 };
 constexpr unsigned LN_WINDOW[LN_N] = { 50, 4096, 1 }, LN_LANE_BYTES = 4;
-// the serialisers' LANES, LANE_BYTES, the frames they may start a cycle, and their links' FLIT_BYTES
-constexpr unsigned XS_N = 2;
-constexpr unsigned XS_LANES[XS_N] = { 4, 4 }, XS_LANE_BYTES[XS_N] = { 16, 4 };
-constexpr unsigned XS_SLOTS[XS_N] = { 3, 1 }, XS_FLIT_BYTES[XS_N] = { 64, 16 };
+// the serialisers' LANES, LANE_BYTES, the frames they may start a cycle, and their links'
+// FLIT_BYTES and LANE_THRESHOLD (the card's link narrows at 4 errors of a lane, so its
+// lanes change in a run; the third never narrows and sees many NAKs at the full rate, so
+// often several frames a cycle)
+constexpr unsigned XS_N = 3;
+constexpr unsigned XS_LANES[XS_N] = { 4, 4, 4 }, XS_LANE_BYTES[XS_N] = { 16, 4, 16 };
+constexpr unsigned XS_SLOTS[XS_N] = { 3, 1, 3 }, XS_FLIT_BYTES[XS_N] = { 64, 16, 64 };
+constexpr unsigned XS_THRESHOLD[XS_N] = { 16, 4, 0 };
 // cycles ahead the expected lane bytes reach: a longest frame at one lane of one byte
 constexpr unsigned XS_AHEAD = 512, XS_STARTED = 16;
 
@@ -314,21 +319,23 @@ struct xser_model {
 	std::vector<uint8_t> lane;		// [cycle % XS_AHEAD][byte]: the bytes expected
 	std::vector<uint8_t> used;		// [cycle % XS_AHEAD]: how many
 	uint64_t frames = 0, multi = 0;		// frames started; cycles that started several
-	xser_model(unsigned lanes, unsigned lane_bytes_, unsigned flit_bytes, uint64_t seed)
+	uint64_t narrow = 0;			// frames started on fewer lanes
+	xser_model(unsigned lanes, unsigned lane_bytes_, unsigned flit_bytes, unsigned threshold,
+		   uint64_t seed)
 		: rate_max(lanes * lane_bytes_), lane_bytes(lane_bytes_),
 		  lane(XS_AHEAD * lanes * lane_bytes_), used(XS_AHEAD)
 	{
 		char b[256];
 
-		snprintf(b, sizeof(b), "link_xmit_serialise (LANES %u, LANE_BYTES %u)", lanes,
-			 lane_bytes_);
+		snprintf(b, sizeof(b), "link_xmit_serialise (LANES %u, LANE_BYTES %u, link "
+			 "LANE_THRESHOLD %u)", lanes, lane_bytes_, threshold);
 		name = b;
 		if (xser_frame_max + 2 >= XS_AHEAD) {
 			fprintf(stderr, "equiv_units: frames of %u bytes outrun the expectation "
 				"ring (XS_AHEAD %u)\n", xser_frame_max, XS_AHEAD);
 			exit(1);
 		}
-		x = xser_pair_new(lanes, lane_bytes_, flit_bytes, seed, b, sizeof(b));
+		x = xser_pair_new(lanes, lane_bytes_, flit_bytes, threshold, seed, b, sizeof(b));
 		if (!x) {
 			fprintf(stderr, "equiv_units: %s: %s\n", name.c_str(), b);
 			exit(1);
@@ -444,8 +451,11 @@ public:
 		       { LN_LANES[1], LN_THRESHOLD[1], LN_WINDOW[1], seed * 3 + 1 },
 		       { LN_LANES[2], LN_THRESHOLD[2], LN_WINDOW[2], seed * 3 + 2 } },
 		  rx(seed ^ 0x7873657200000000ull),
-		  xs{ { XS_LANES[0], XS_LANE_BYTES[0], XS_FLIT_BYTES[0], seed * 2 + 0 },
-		      { XS_LANES[1], XS_LANE_BYTES[1], XS_FLIT_BYTES[1], seed * 2 + 1 } },
+		  rxc(seed ^ 0x7873657243000000ull),
+		  xs{ { XS_LANES[0], XS_LANE_BYTES[0], XS_FLIT_BYTES[0], XS_THRESHOLD[0], seed * 2 + 0 },
+		      { XS_LANES[1], XS_LANE_BYTES[1], XS_FLIT_BYTES[1], XS_THRESHOLD[1], seed * 2 + 1 },
+		      { XS_LANES[2], XS_LANE_BYTES[2], XS_FLIT_BYTES[2], XS_THRESHOLD[2],
+			seed * 2 + 0x100000000ull } },
 		  trace_from(trace_from)
 	{
 		if (vcd) {
@@ -533,8 +543,9 @@ public:
 	// lanes dropped by the lane units' errors in the run so far (the stimuli reach it)
 	uint64_t lane_drops() const { return drops_seen; }
 	// frames the serialisers started, and cycles in which one started several
-	uint64_t xs_frames() const { return xs[0].frames + xs[1].frames; }
-	uint64_t xs_multi() const { return xs[0].multi + xs[1].multi; }
+	uint64_t xs_frames() const { return xs[0].frames + xs[1].frames + xs[2].frames; }
+	uint64_t xs_multi() const { return xs[0].multi + xs[1].multi + xs[2].multi; }
+	uint64_t xs_narrow() const { return xs[0].narrow + xs[1].narrow + xs[2].narrow; }
 
 private:
 	rng r;
@@ -552,6 +563,7 @@ private:
 	rng rn;	// the lane units' stimuli, a stream of their own likewise
 	lanes_model lns[LN_N];
 	rng rx;	// the serialisers' traffic, a stream of their own likewise
+	rng rxc;	// the third serialiser's, one more
 	xser_model xs[XS_N];
 	std::vector<uint8_t> xbody;	// the bodies of the frames offered to a serialiser
 	uint64_t trace_from, now = 0, drops_seen = 0;
@@ -635,25 +647,27 @@ private:
 			fault_set_ber(&m.f, ber);
 		p_frame = levels[rn.below(5)];
 		dead_lane = rn.percent(30) ? (int)rn.below(4) : -1;
-		for (xser_model &m : xs)
-			xser_phase(m);
+		xser_phase(xs[0], rx, bers_low);
+		xser_phase(xs[1], rx, bers_low);
+		xser_phase(xs[2], rxc, bers_high);
 	}
 
 	// the serialisers' traffic: packets of one size both ways (none, a few, a
 	// stream), bit errors that bring NAKs, replays and narrower lanes
-	void xser_phase(xser_model &m)
+	static constexpr double bers_low[5] = { 0, 0, 1e-7, 1e-6, 1e-5 };
+	static constexpr double bers_high[5] = { 0, 1e-5, 1e-4, 1e-4, 1e-3 };
+	void xser_phase(xser_model &m, rng &g, const double (&bers)[5])
 	{
 		static const unsigned counts[] = { 0, 1, 4, 30, 1000 };
-		static const double bers[] = { 0, 0, 1e-7, 1e-6, 1e-5 };
 		uint32_t all = (1u << xser_pair_vcs(m.x)) - 1;
 
 		for (unsigned i = 0; i < 2; i++) {
-			unsigned payload = rx.percent(30) ? rx.below(xser_payload_max + 1) :
-				rx.percent(50) ? 0 : xser_payload_max;
-			uint32_t vcs = (uint32_t)rx.next() & all;
+			unsigned payload = g.percent(30) ? g.below(xser_payload_max + 1) :
+				g.percent(50) ? 0 : xser_payload_max;
+			uint32_t vcs = (uint32_t)g.next() & all;
 
-			xser_pair_traffic(m.x, i, counts[rx.below(5)], (uint16_t)payload,
-					  vcs ? vcs : 1, bers[rx.below(5)]);
+			xser_pair_traffic(m.x, i, counts[g.below(5)], (uint16_t)payload,
+					  vcs ? vcs : 1, bers[g.below(5)]);
 		}
 	}
 
@@ -668,6 +682,8 @@ private:
 			m.expect(m.started[j]);
 		m.frames += m.n;
 		m.multi += m.n > 1;
+		for (unsigned j = 0; j < m.n && j < XS_STARTED; j++)
+			m.narrow += m.started[j].rate < m.rate_max;
 	}
 
 // this cycle's frames of serialiser @p, model @i, into its ports (the body: @buf)
@@ -1091,6 +1107,7 @@ private:
 		DRIVE_LANES(lnc, 2);
 		DRIVE_XSER(xa, 0, xbody);
 		DRIVE_XSER(xb, 1, xbody);
+		DRIVE_XSER(xc, 2, xbody);
 	}
 
 	static bool same(mismatch *m, const char *unit, const char *sig, uint64_t rtl, uint64_t model)
@@ -1320,6 +1337,7 @@ private:
 		       CMP_LANES(lnb, 1) && CMP_LANES(lnc, 2) &&
 		       cmp_xser(m, xs[0], top->xa_frame_taken, top->xa_lane_data, top->xa_lane_used) &&
 		       cmp_xser(m, xs[1], top->xb_frame_taken, top->xb_lane_data, top->xb_lane_used) &&
+		       cmp_xser(m, xs[2], top->xc_frame_taken, top->xc_lane_data, top->xc_lane_used) &&
 		       cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
 				top->fa_second, top->fa_age0, top->fa_age1) &&
 		       cmp_fifo(m, "flit fifo B (DEPTH 5, HIST 1)", fb, top->fb_count, top->fb_front,
@@ -1373,7 +1391,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 {
 	mismatch m;
 	bool ok;
-	uint64_t drops = 0, xsf = 0, xsm = 0;
+	uint64_t drops = 0, xsf = 0, xsm = 0, xsn = 0;
 	auto t0 = std::chrono::steady_clock::now();
 	{
 		run rn(seed, nullptr, 0);
@@ -1390,14 +1408,16 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		drops = rn.lane_drops();
 		xsf = rn.xs_frames();
 		xsm = rn.xs_multi();
+		xsn = rn.xs_narrow();
 	}
 	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	printf("units seed %" PRIu64 " cycles %" PRIu64 " build %s variant %s model %s: ", seed,
 	       ok ? cycles : m.cycle, LOOM_RTL_BUILD, LOOM_RTL_VARIANT, LOOM_VERSION);
 	if (ok) {
 		printf("equal, %.0f cycles/s, lanes dropped %" PRIu64 " times, %" PRIu64
-		       " frames serialised (%" PRIu64 " cycles starting several)\n",
-		       s > 0 ? (double)cycles / s : 0.0, drops, xsf, xsm);
+		       " frames serialised (%" PRIu64 " cycles starting several, %" PRIu64
+		       " frames on fewer lanes)\n",
+		       s > 0 ? (double)cycles / s : 0.0, drops, xsf, xsm, xsn);
 		return 0;
 	}
 	std::string replay = prog;

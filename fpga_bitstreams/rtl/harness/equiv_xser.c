@@ -40,7 +40,8 @@ static bool xser_grab(void *ctx, unsigned int dir, struct link_txframe *tf)
 }
 
 struct xser_pair *xser_pair_new(unsigned int lanes, unsigned int lane_bytes,
-				unsigned int flit_bytes, uint64_t seed, char *err, size_t len)
+				unsigned int flit_bytes, unsigned int lane_threshold,
+				uint64_t seed, char *err, size_t len)
 {
 	struct xser_pair *p = calloc(1, sizeof(*p));
 	struct link_params lp;
@@ -53,6 +54,7 @@ struct xser_pair *xser_pair_new(unsigned int lanes, unsigned int lane_bytes,
 	lp.lanes = lanes;
 	lp.lane_bytes = lane_bytes;
 	lp.flit_bytes = flit_bytes;
+	lp.lane_threshold = lane_threshold;
 	if (!link_params_check(&lp, err, len)) {
 		free(p);
 		return NULL;

@@ -35,9 +35,13 @@ struct xser_frame {
 
 struct xser_pair;
 
-/* Units a and b with LANES @lanes, LANE_BYTES @lane_bytes, FLIT_BYTES @flit_bytes. */
+/*
+ * Units a and b with LANES @lanes, LANE_BYTES @lane_bytes, FLIT_BYTES
+ * @flit_bytes and LANE_THRESHOLD @lane_threshold (0: the lanes never narrow).
+ */
 struct xser_pair *xser_pair_new(unsigned int lanes, unsigned int lane_bytes,
-				unsigned int flit_bytes, uint64_t seed, char *err, size_t len);
+				unsigned int flit_bytes, unsigned int lane_threshold,
+				uint64_t seed, char *err, size_t len);
 void xser_pair_free(struct xser_pair *x);
 /* VCs the link carries. */
 unsigned int xser_pair_vcs(const struct xser_pair *x);
