@@ -12,11 +12,16 @@
 // compares it with the trailer it received.  Both are final values (the
 // pre- and post-inversion done), as crc32c(0, bytes, len) returns them.
 // The polynomial is the C model's CRC32C_POLY_REFLECTED (generated).
+// MUTATE marks the instances the equivalence harness checks as this unit:
+// only they take the harness's deliberately wrong polynomial
+// (LOOM_MUTATE_CRC), so a unit built on this one is checked for its own
+// mutation alone in the same mutant build.
 `include "loom_hw.vh"
 
 module loom_crc32c #(
 	parameter integer LANES = `LINK_LANES_DEFAULT,
-	parameter integer LANE_BYTES = `LINK_LANE_BYTES_DEFAULT
+	parameter integer LANE_BYTES = `LINK_LANE_BYTES_DEFAULT,
+	parameter bit MUTATE = 1'b0
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -42,10 +47,11 @@ module loom_crc32c #(
 
 `ifdef LOOM_MUTATE_CRC
 	// deliberately wrong (the harness's mutation check): one polynomial bit flipped
-	localparam logic [31:0] POLY = `CRC32C_POLY_REFLECTED ^ 32'h0000_0100;
+	localparam logic [31:0] WRONG = 32'h0000_0100;
 `else
-	localparam logic [31:0] POLY = `CRC32C_POLY_REFLECTED;
+	localparam logic [31:0] WRONG = 32'h0;
 `endif
+	localparam logic [31:0] POLY = `CRC32C_POLY_REFLECTED ^ (MUTATE ? WRONG : 32'h0);
 
 	// one byte into the shift register (LSB first, reflected)
 	function automatic [31:0] crc_byte(input logic [31:0] s, input logic [7:0] b);

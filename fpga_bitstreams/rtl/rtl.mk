@@ -10,7 +10,7 @@
 #   rtl-lint     verilator --lint-only -Wall of every unit and the router top
 #   synth        Yosys synth_xilinx of the card router, resource report
 #   synth-units  Yosys synth_xilinx of each unit at the card's sizes, resource
-#                report per unit (quick)
+#                report per unit (a few minutes: the frame serialiser is most)
 #   rtl-board    the board top (board/) Verilated with its pin-level test
 #                (part of 'tests'; cached like the harness)
 #   rtl-postsynth  the router's iCE40 netlist (synth_ice40 at the
@@ -40,18 +40,21 @@ RTL_GEN_OUT := $(addprefix $(RTL_GEN_DIR)/,$(RTL_GEN_FILES))
 
 # the link layer's units (the unit harness steps them), not part of the router
 RTL_LINK_SV  := $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/loom_gbn_rx.sv \
-                $(RTL_DIR)/loom_link_credit.sv $(RTL_DIR)/loom_lanes.sv
+                $(RTL_DIR)/loom_link_credit.sv $(RTL_DIR)/loom_lanes.sv \
+                $(RTL_DIR)/loom_link_xmit_serialise.sv
 # the units the unit harness steps, and the C model it links
 RTL_UNITS_SV := $(RTL_DIR)/harness/loom_equiv_units.sv $(RTL_DIR)/loom_flit_fifo.sv \
                 $(RTL_DIR)/loom_credit_counter.sv $(RTL_DIR)/loom_arbiter.sv $(RTL_LINK_SV)
-RTL_UNITS_C  := router/arbiter.c router/params.c link/crc32c.c link/gbn.c link/link_credit.c \
-                link/lanes.c link/fault.c rtl/gen/rtl_consts.c
-RTL_UNITS_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_UNITS_C:.c=.o))
+RTL_UNITS_C  := router/arbiter.c router/params.c $(LINK_SRCS) rtl/gen/rtl_consts.c
+# the serialisers' traffic: two link units on a wire with their routers'
+# sources and sinks (the link unit tests' harness)
+RTL_XSER_O   := $(RTL_BUILD)/obj/tests/link_harness.o $(RTL_BUILD)/obj/harness/equiv_xser.o
+RTL_UNITS_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_UNITS_C:.c=.o)) $(RTL_XSER_O)
 RTL_HARNESS  := $(RTL_BUILD)/equiv_units
 # the mutant: one build with every unit's mutation (each is local to its
 # unit), checked one unit at a time (equiv_units --units NAME)
 RTL_MUTATE_DEFS := LOOM_MUTATE_ARBITER LOOM_MUTATE_CREDIT LOOM_MUTATE_CRC LOOM_MUTATE_GBN \
-                   LOOM_MUTATE_LINK_CREDIT LOOM_MUTATE_LANES
+                   LOOM_MUTATE_LINK_CREDIT LOOM_MUTATE_LANES LOOM_MUTATE_LINK_TX
 RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate
 # the C++ flags of every Verilated build but their optimisation level
 RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'
@@ -78,14 +81,21 @@ rtl-gen: $(RTL_GEN_DIR)/.stamp
 $(RTL_BUILD)/obj/%.o: $(SRC_DIR)/%.c $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CARD_CFLAGS) -c $< -o $@
+$(RTL_BUILD)/obj/tests/%.o: $(TOP)/tests/unit/%.c $(TOP)/tests/unit/link_harness.h \
+                            $(TOP)/tests/unit/tap.h $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CARD_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
+$(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h \
+                              $(TOP)/tests/unit/link_harness.h $(TOP)/tests/unit/tap.h $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CARD_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
 
 # what the harness reads: its key, so other parts of the card do not rebuild it
 RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
                   $(RTL_DIR)/harness/equiv_units.cpp $(RTL_DIR)/harness/equiv_common.h \
-                  $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
-                  $(wildcard $(SRC_DIR)/router/*.h) $(SRC_DIR)/link/crc32c.h $(SRC_DIR)/link/gbn.h \
-                  $(SRC_DIR)/link/link_credit.h $(SRC_DIR)/link/link_params.h \
-                  $(SRC_DIR)/link/lanes.h $(SRC_DIR)/link/fault.h \
+                  $(RTL_DIR)/harness/equiv_xser.h $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
+                  $(wildcard $(SRC_DIR)/router/*.h) $(wildcard $(SRC_DIR)/link/*.h) \
+                  $(TOP)/tests/unit/link_harness.h $(TOP)/tests/unit/tap.h \
                   $(wildcard $(TOP)/include/loom_hw/*.h)
 # vbuild.sh decides by content whether to verilate; make only calls it
 $(RTL_BUILD)/equiv_units%: $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
@@ -217,7 +227,7 @@ synth: $(RTL_GEN_DIR)/.stamp
 # 16-byte flits and its sideband, a row-buffer credit counter, and the
 # arbiters of every policy over 7 VCs and over 9 ports, and the link's
 # CRC-32C at the card's 4 lanes of 4 bytes, go-back-N sender and
-# receiver, credit return and lanes at the link's defaults
+# receiver, credit return, lanes and frame serialiser at the link's defaults
 RTL_UNIT_SYNTH := \
 	"loom_flit_fifo DEPTH=24 WIDTH=164 HIST=1" \
 	"loom_credit_counter DEPTH=16 RET_LAT=1" \
@@ -225,14 +235,17 @@ RTL_UNIT_SYNTH := \
 	"loom_arbiter KIND=3 N=7" "loom_arbiter KIND=0 N=9" "loom_arbiter KIND=1 N=9" \
 	"loom_crc32c LANES=4 LANE_BYTES=4" "loom_gbn_tx REPLAY_FRAMES=64 ACK_TIMEOUT=1024" \
 	"loom_gbn_rx" "loom_link_credit VCS=8 BUF_DEPTH=152 FLIT_BYTES=16" \
-	"loom_lanes LANES=4 LANE_THRESHOLD=16 LANE_WINDOW=1048576"
+	"loom_lanes LANES=4 LANE_THRESHOLD=16 LANE_WINDOW=1048576" \
+	"loom_link_xmit_serialise LANES=4 LANE_BYTES=4"
 synth-units: $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_SYNTH)
 	@rm -f $(RTL_SYNTH)/units-xilinx.txt
 	@for u in $(RTL_UNIT_SYNTH); do set -- $$u; m=$$1; shift; \
 		cp=""; for kv in "$$@"; do cp="$$cp chparam -set $${kv%%=*} $${kv#*=} $$m;"; done; \
+		src=$(RTL_DIR)/$$m.sv; case $$m in loom_link_xmit_serialise) \
+			src="$$src $(RTL_DIR)/loom_crc32c.sv";; esac; \
 		nice -n 10 yosys -q -l $(RTL_SYNTH)/unit.log \
-			-p "read_verilog -sv -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_DIR)/$$m.sv; $$cp" \
+			-p "read_verilog -sv -I$(RTL_DIR) -I$(RTL_GEN_DIR) $$src; $$cp" \
 			-p "synth_xilinx -top $$m -flatten" -p 'tee -q -o $(RTL_SYNTH)/unit.txt stat' \
 			-p 'select -assert-none t:$$dlatch t:$$_DLATCH_*' || exit 1; \
 		luts=$$(awk '/LUT[1-6] /{s+=$$2} END{print s+0}' $(RTL_SYNTH)/unit.txt); \

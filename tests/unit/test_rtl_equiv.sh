@@ -3,7 +3,9 @@
 # The RTL's units (flit FIFOs, credit counters, arbiters of every policy,
 # the link's CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender
 # and receiver, its credit return, its lanes under bit errors and failing
-# lanes) step cycle by cycle
+# lanes, its frame encoder and serialiser at 64 and 16 bytes a cycle fed
+# the frames of C link units' transmitters under traffic, bit errors and
+# narrowing lanes) step cycle by cycle
 # against the C model's units in the Verilated equivalence harness
 # (fpga_bitstreams/rtl/harness): three seeds of 10^5 cycles each and the
 # checked-in regression seeds are equal, the generated constants agree
@@ -12,9 +14,10 @@
 # caught with a mutated arbiter, an off-by-one credit counter, a CRC-32C
 # with one polynomial bit flipped, a go-back-N sender whose window takes
 # an acknowledgement one past its last frame, a link credit return that
-# takes a grant one flit beyond the peer's buffer and a lane unit whose
-# error window closes a cycle early, each at the first differing cycle
-# with the unit, signal, both values and a VCD.
+# takes a grant one flit beyond the peer's buffer, a lane unit whose
+# error window closes a cycle early and a frame encoder that numbers DATA
+# frames one ahead, each at the first differing cycle with the unit,
+# signal, both values and a VCD.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
@@ -26,7 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$top/fpga_bitstreams/rtl/harness/equiv_tap.sh"
 
-tap_plan 11
+tap_plan 12
 equiv_require "make -C fpga_bitstreams rtl-harness" "$h" "$h-mutate"
 for seed in 1 2 3; do
 	equiv_seed "$h" units "$seed" 100000
@@ -62,4 +65,7 @@ equiv_mutant "$h-mutate" units \
 equiv_mutant "$h-mutate" units \
 	"cycle [0-9]+: unit lanes \(.*signal win_(age|count) of lane [0-3].*: RTL [0-9]+ .*C model [0-9]+" \
 	"a lane unit whose error window closes a cycle early" --units "lanes ("
+equiv_mutant "$h-mutate" units \
+	"cycle [0-9]+: unit link_xmit_serialise \(.*signal lane_data byte [0-9]+ \(lane [0-3]\): RTL [0-9]+ .*C model [0-9]+" \
+	"a frame encoder that numbers DATA frames one ahead" --units link_xmit_serialise
 tap_done

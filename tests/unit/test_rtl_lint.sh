@@ -4,8 +4,8 @@
 # 'verilator --lint-only -Wall': every module as its own top at its
 # defaults, the router top as the card router (host + 8 ports, 7 VCs) and
 # as a 2-D torus router (4 network ports + host, 4 generic VCs, crossbar),
-# the link's CRC-32C at its widest (4 lanes of 16 bytes), the link's lanes
-# never dropping with windows of one cycle; the generated
+# the link's CRC-32C and frame serialiser at their widest (4 lanes of 16
+# bytes), the link's lanes never dropping with windows of one cycle; the generated
 # headers in the build are what rtl_gen prints from the C sources now; a
 # parameter set the RTL cannot build fails at elaboration with a message
 # naming the parameter.  Each result is kept by the content hash of what
@@ -63,7 +63,7 @@ refuse() {
 	cp "$stamp" "$tmp/lint"
 }
 
-tap_plan 11
+tap_plan 13
 "$build/rtl/rtl_gen" "$tmp" >/dev/null 2>&1
 stale=
 for f in "$tmp"/*.vh; do cmp -s "$f" "$gen/$(basename "$f")" || stale="$stale $(basename "$f")"; done
@@ -100,4 +100,10 @@ else tap_fail "link lanes at 2 lanes, threshold 0, window 1: lint"; tap_diag "$(
 if refuse -top loom_lanes link LANE_WINDOW -GLANE_WINDOW=0; then
 	tap_ok "link lanes with a window of 0 cycles are refused: $(head -1 "$tmp/lint")"
 else tap_fail "link lanes with a window of 0 cycles are not refused naming LANE_WINDOW"; tap_diag "$(head -20 "$tmp/lint")"; fi
+if lint loom_link_xmit_serialise -GLANES=4 -GLANE_BYTES=16; then
+	tap_ok "link frame serialiser at 4 lanes of 16 bytes (3 frames a cycle): lint-clean"
+else tap_fail "link frame serialiser at 4 lanes of 16 bytes: lint"; tap_diag "$(head -30 "$tmp/lint")"; fi
+if refuse -top loom_link_xmit_serialise link LANES -GLANES=3; then
+	tap_ok "a link frame serialiser of 3 lanes is refused: $(head -1 "$tmp/lint")"
+else tap_fail "a link frame serialiser of 3 lanes is not refused naming LANES"; tap_diag "$(head -20 "$tmp/lint")"; fi
 tap_done

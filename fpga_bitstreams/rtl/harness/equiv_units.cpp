@@ -3,12 +3,15 @@
  * Unit-level equivalence harness: the Verilated units of loom_equiv_units
  * (flit FIFOs, credit counters, arbiters of every policy, the link's
  * CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender and
- * receiver, its credit return, its lane training and degradation) and the
- * C model's units (router/fifo.h, credit.h, arbiter.[ch], link/crc32c.c,
- * link/gbn.c, link/link_credit.c, link/lanes.c) get the same random
- * stimuli every cycle (the lanes' errors from bit errors that link/fault.c
- * injects into frames striped over the lanes, and from failing lanes);
- * every output is compared in every cycle.
+ * receiver, its credit return, its lane training and degradation, its
+ * frame encoder and serialiser) and the C model's units (router/fifo.h,
+ * credit.h, arbiter.[ch], link/crc32c.c, link/gbn.c, link/link_credit.c,
+ * link/lanes.c, and for the serialisers whole link units, link/link_xmit.c,
+ * under traffic: equiv_xser.h) get the same random stimuli every cycle (the
+ * lanes' errors from bit errors that link/fault.c injects into frames
+ * striped over the lanes, and from failing lanes); every output is
+ * compared in every cycle, the serialisers' lanes byte for byte with the
+ * bytes the C transmitter's frames put there.
  * At the first difference the run stops and prints the cycle, the unit,
  * the signal and both values, then replays the seed with tracing on and
  * writes a VCD of the cycles before the difference.  Before the run, the
@@ -51,6 +54,7 @@ extern "C" {
 #include "router/params.h"
 #include "rtl/gen/rtl_consts.h"
 }
+#include "equiv_xser.h"
 
 #ifndef LOOM_RTL_BUILD
 #define LOOM_RTL_BUILD "unknown"
@@ -76,7 +80,9 @@ const char *const CONFIG =
 	"gbn_tx window 64 timeout 40 first 0xfffffff0, gbn_rx first 0, gbn_rx first 0xfffffff8, "
 	"link_credit vcs 3 depth 30 flit 64, link_credit vcs 8 depth 152 flit 16, "
 	"lanes 4 threshold 3 window 50, lanes 4 threshold 16 window 4096, "
-	"lanes 2 threshold 0 window 1";
+	"lanes 2 threshold 0 window 1, "
+	"link_xmit_serialise lanes x lane bytes 4x16 flit 64, 4x4 flit 16 lane threshold 4, "
+	"4x16 flit 64 lane threshold 0 under a high bit error rate";
 // the go-back-N units' parameters
 constexpr unsigned GA_WINDOW = 5, GA_TIMEOUT = 7, GB_WINDOW = 64, GB_TIMEOUT = 40;
 constexpr uint32_t GA_FIRST = 0, GB_FIRST = 0xfffffff0u, RA_FIRST = 0, RB_FIRST = 0xfffffff8u;
@@ -86,6 +92,16 @@ constexpr unsigned LC_VCS = 3, LC_DEPTH = 30, LC_FLIT = 64, LD_VCS = 8, LD_DEPTH
 constexpr unsigned LN_N = 3;
 constexpr unsigned LN_LANES[LN_N] = { 4, 4, 2 }, LN_THRESHOLD[LN_N] = { 3, 16, 0 };
 constexpr unsigned LN_WINDOW[LN_N] = { 50, 4096, 1 }, LN_LANE_BYTES = 4;
+// the serialisers' LANES, LANE_BYTES, the frames they may start a cycle, and their links'
+// FLIT_BYTES and LANE_THRESHOLD (the card's link narrows at 4 errors of a lane, so its
+// lanes change in a run; the third never narrows and sees many NAKs at the full rate, so
+// often several frames a cycle)
+constexpr unsigned XS_N = 3;
+constexpr unsigned XS_LANES[XS_N] = { 4, 4, 4 }, XS_LANE_BYTES[XS_N] = { 16, 4, 16 };
+constexpr unsigned XS_SLOTS[XS_N] = { 3, 1, 3 }, XS_FLIT_BYTES[XS_N] = { 64, 16, 64 };
+constexpr unsigned XS_THRESHOLD[XS_N] = { 16, 4, 0 };
+// cycles ahead the expected lane bytes reach: a longest frame at one lane of one byte
+constexpr unsigned XS_AHEAD = 512, XS_STARTED = 16;
 
 using equiv::mismatch;
 using equiv::rng;
@@ -292,6 +308,56 @@ struct lanes_model {
 	}
 };
 
+// The C model's transmitter of link unit a (link/link_xmit.c) with its peer b on a wire
+// (equiv_xser.h): the frames a starts, and the bytes they put on a's lanes in each coming cycle.
+struct xser_model {
+	std::string name;
+	unsigned rate_max, lane_bytes;
+	xser_pair *x;
+	unsigned n = 0;				// frames a started at this cycle's edge
+	xser_frame started[XS_STARTED];		// the first of them
+	std::vector<uint8_t> lane;		// [cycle % XS_AHEAD][byte]: the bytes expected
+	std::vector<uint8_t> used;		// [cycle % XS_AHEAD]: how many
+	uint64_t frames = 0, multi = 0;		// frames started; cycles that started several
+	uint64_t narrow = 0;			// frames started on fewer lanes
+	xser_model(unsigned lanes, unsigned lane_bytes_, unsigned flit_bytes, unsigned threshold,
+		   uint64_t seed)
+		: rate_max(lanes * lane_bytes_), lane_bytes(lane_bytes_),
+		  lane(XS_AHEAD * lanes * lane_bytes_), used(XS_AHEAD)
+	{
+		char b[256];
+
+		snprintf(b, sizeof(b), "link_xmit_serialise (LANES %u, LANE_BYTES %u, link "
+			 "LANE_THRESHOLD %u)", lanes, lane_bytes_, threshold);
+		name = b;
+		if (xser_frame_max + 2 >= XS_AHEAD) {
+			fprintf(stderr, "equiv_units: frames of %u bytes outrun the expectation "
+				"ring (XS_AHEAD %u)\n", xser_frame_max, XS_AHEAD);
+			exit(1);
+		}
+		x = xser_pair_new(lanes, lane_bytes_, flit_bytes, threshold, seed, b, sizeof(b));
+		if (!x) {
+			fprintf(stderr, "equiv_units: %s: %s\n", name.c_str(), b);
+			exit(1);
+		}
+	}
+	~xser_model() { xser_pair_free(x); }
+	xser_model(const xser_model &) = delete;
+	xser_model &operator=(const xser_model &) = delete;
+	// the bytes frame @f puts on the lanes, cycle by cycle from its first
+	void expect(const xser_frame &f)
+	{
+		for (unsigned k = 0; k < f.len; k++) {
+			uint64_t c = f.first_cycle + (f.phase + k) / f.rate;
+			unsigned i = (f.phase + k) % f.rate, at = (unsigned)(c % XS_AHEAD);
+
+			lane[at * rate_max + i] = f.bytes[k];
+			if (used[at] < i + 1)
+				used[at] = (uint8_t)(i + 1);
+		}
+	}
+};
+
 // A flipped bit of a frame striped over the lanes: the lane its byte travelled on.
 struct lane_hit {
 	unsigned phase, rate;
@@ -317,6 +383,15 @@ template <typename T> unsigned byte8(const T &p, unsigned v)
 {
 	return (unsigned)(((uint64_t)p >> (8 * v)) & 0xff);
 }
+// byte @v of a Verilated port of any width, wide ones too
+template <typename T> unsigned byte8w(const T &p, unsigned v)
+{
+	return byte8(p, v);
+}
+template <std::size_t W> unsigned byte8w(const VlWide<W> &p, unsigned v)
+{
+	return (p[v / 4] >> (8 * (v % 4))) & 0xff;
+}
 
 // what a Verilated go-back-N unit shows in a cycle
 struct gview {
@@ -329,6 +404,16 @@ struct rview {
 
 // this cycle's bytes into a Verilated port of any width, byte 0 lowest
 inline void put_bytes(CData &port, const uint8_t *b, unsigned) { port = b[0]; }
+inline void put_bytes(SData &port, const uint8_t *b, unsigned n)
+{
+	port = (SData)(b[0] | (n > 1 ? b[1] << 8 : 0));
+}
+inline void put_bytes(IData &port, const uint8_t *b, unsigned n)
+{
+	port = 0;
+	for (unsigned k = n < 4 ? n : 4; k--;)
+		port = (port << 8) | b[k];
+}
 inline void put_bytes(QData &port, const uint8_t *b, unsigned n)
 {
 	port = 0;
@@ -365,6 +450,12 @@ public:
 		  lns{ { LN_LANES[0], LN_THRESHOLD[0], LN_WINDOW[0], seed * 3 + 0 },
 		       { LN_LANES[1], LN_THRESHOLD[1], LN_WINDOW[1], seed * 3 + 1 },
 		       { LN_LANES[2], LN_THRESHOLD[2], LN_WINDOW[2], seed * 3 + 2 } },
+		  rx(seed ^ 0x7873657200000000ull),
+		  rxc(seed ^ 0x7873657243000000ull),
+		  xs{ { XS_LANES[0], XS_LANE_BYTES[0], XS_FLIT_BYTES[0], XS_THRESHOLD[0], seed * 2 + 0 },
+		      { XS_LANES[1], XS_LANE_BYTES[1], XS_FLIT_BYTES[1], XS_THRESHOLD[1], seed * 2 + 1 },
+		      { XS_LANES[2], XS_LANE_BYTES[2], XS_FLIT_BYTES[2], XS_THRESHOLD[2],
+			seed * 2 + 0x100000000ull } },
 		  trace_from(trace_from)
 	{
 		if (vcd) {
@@ -451,6 +542,10 @@ public:
 
 	// lanes dropped by the lane units' errors in the run so far (the stimuli reach it)
 	uint64_t lane_drops() const { return drops_seen; }
+	// frames the serialisers started, and cycles in which one started several
+	uint64_t xs_frames() const { return xs[0].frames + xs[1].frames + xs[2].frames; }
+	uint64_t xs_multi() const { return xs[0].multi + xs[1].multi + xs[2].multi; }
+	uint64_t xs_narrow() const { return xs[0].narrow + xs[1].narrow + xs[2].narrow; }
 
 private:
 	rng r;
@@ -467,6 +562,10 @@ private:
 	lcr_model lc, ld;
 	rng rn;	// the lane units' stimuli, a stream of their own likewise
 	lanes_model lns[LN_N];
+	rng rx;	// the serialisers' traffic, a stream of their own likewise
+	rng rxc;	// the third serialiser's, one more
+	xser_model xs[XS_N];
+	std::vector<uint8_t> xbody;	// the bodies of the frames offered to a serialiser
 	uint64_t trace_from, now = 0, drops_seen = 0;
 	// the load of this phase (percent): full and empty buffers, sparse and dense requests
 	unsigned p_push = 50, p_pop = 50, p_take = 50, p_ret = 50, p_req = 50, p_start = 5;
@@ -548,7 +647,86 @@ private:
 			fault_set_ber(&m.f, ber);
 		p_frame = levels[rn.below(5)];
 		dead_lane = rn.percent(30) ? (int)rn.below(4) : -1;
+		xser_phase(xs[0], rx, bers_low);
+		xser_phase(xs[1], rx, bers_low);
+		xser_phase(xs[2], rxc, bers_high);
 	}
+
+	// the serialisers' traffic: packets of one size both ways (none, a few, a
+	// stream), bit errors that bring NAKs, replays and narrower lanes
+	static constexpr double bers_low[5] = { 0, 0, 1e-7, 1e-6, 1e-5 };
+	static constexpr double bers_high[5] = { 0, 1e-5, 1e-4, 1e-4, 1e-3 };
+	void xser_phase(xser_model &m, rng &g, const double (&bers)[5])
+	{
+		static const unsigned counts[] = { 0, 1, 4, 30, 1000 };
+		uint32_t all = (1u << xser_pair_vcs(m.x)) - 1;
+
+		for (unsigned i = 0; i < 2; i++) {
+			unsigned payload = g.percent(30) ? g.below(xser_payload_max + 1) :
+				g.percent(50) ? 0 : xser_payload_max;
+			uint32_t vcs = (uint32_t)g.next() & all;
+
+			xser_pair_traffic(m.x, i, counts[g.below(5)], (uint16_t)payload,
+					  vcs ? vcs : 1, bers[g.below(5)]);
+		}
+	}
+
+	// the C model's edge of cycle now for both link units: the frames a starts
+	void xser_stim(xser_model &m, bool *flush, unsigned *lanes)
+	{
+		m.n = xser_pair_cycle(m.x, flush, lanes, m.started, XS_STARTED);
+		if (*flush)	/* the frame on the lanes was abandoned */
+			for (unsigned c = 1; c < XS_AHEAD; c++)
+				m.used[(now + c) % XS_AHEAD] = 0;
+		for (unsigned j = 0; j < m.n && j < XS_STARTED; j++)
+			m.expect(m.started[j]);
+		m.frames += m.n;
+		m.multi += m.n > 1;
+		for (unsigned j = 0; j < m.n && j < XS_STARTED; j++)
+			m.narrow += m.started[j].rate < m.rate_max;
+	}
+
+// this cycle's frames of serialiser @p, model @i, into its ports (the body: @buf)
+#define DRIVE_XSER(p, i, buf) \
+	do { \
+		xser_model &m_ = xs[i]; \
+		constexpr unsigned S_ = XS_SLOTS[i]; \
+		const unsigned B_ = xser_body_max; \
+		uint8_t ty_[S_] = {}, vc_[S_] = {}, cv_[S_] = {}, fl_[S_] = {}; \
+		uint8_t sq_[4 * S_] = {}, ak_[4 * S_] = {}, cr_[4 * S_] = {}, ln_[2 * S_] = {}; \
+		unsigned valid_ = 0, lanes_; \
+		bool flush_; \
+		xser_stim(m_, &flush_, &lanes_); \
+		buf.assign(B_ * S_, 0); \
+		for (unsigned j_ = 0; j_ < m_.n && j_ < S_; j_++) { \
+			const xser_frame &f_ = m_.started[j_]; \
+			valid_ |= 1u << j_; \
+			ty_[j_] = f_.type; \
+			vc_[j_] = f_.vc; \
+			cv_[j_] = f_.credit_vc; \
+			fl_[j_] = f_.flags; \
+			for (unsigned b_ = 0; b_ < 4; b_++) { \
+				sq_[4 * j_ + b_] = (uint8_t)(f_.seq >> (8 * b_)); \
+				ak_[4 * j_ + b_] = (uint8_t)(f_.ack >> (8 * b_)); \
+				cr_[4 * j_ + b_] = (uint8_t)(f_.credit >> (8 * b_)); \
+			} \
+			ln_[2 * j_] = (uint8_t)f_.body_len; \
+			ln_[2 * j_ + 1] = (uint8_t)(f_.body_len >> 8); \
+			memcpy(buf.data() + B_ * j_, f_.bytes + xser_hdr_size, f_.body_len); \
+		} \
+		top->p##_flush = flush_; \
+		top->p##_lanes = lanes_; \
+		top->p##_frame_valid = valid_; \
+		put_bytes(top->p##_frame_type, ty_, S_); \
+		put_bytes(top->p##_frame_vc, vc_, S_); \
+		put_bytes(top->p##_frame_credit_vc, cv_, S_); \
+		put_bytes(top->p##_frame_flags, fl_, S_); \
+		put_bytes(top->p##_frame_seq, sq_, 4 * S_); \
+		put_bytes(top->p##_frame_ack, ak_, 4 * S_); \
+		put_bytes(top->p##_frame_credit, cr_, 4 * S_); \
+		put_bytes(top->p##_frame_len, ln_, 2 * S_); \
+		put_bytes(top->p##_frame_body, buf.data(), B_ * S_); \
+	} while (0)
 
 	uint64_t reqs(unsigned n)
 	{
@@ -927,6 +1105,9 @@ private:
 		DRIVE_LANES(lna, 0);
 		DRIVE_LANES(lnb, 1);
 		DRIVE_LANES(lnc, 2);
+		DRIVE_XSER(xa, 0, xbody);
+		DRIVE_XSER(xb, 1, xbody);
+		DRIVE_XSER(xc, 2, xbody);
 	}
 
 	static bool same(mismatch *m, const char *unit, const char *sig, uint64_t rtl, uint64_t model)
@@ -1089,6 +1270,24 @@ private:
 				0x7fffffffu; \
 		} }, top->p##_dropped, top->p##_crc_lane)
 
+	// the frames started, then the lanes' bytes of this cycle, byte for byte
+	template <typename T> bool cmp_xser(mismatch *m, const xser_model &g, uint64_t taken,
+					    const T &data, uint64_t used)
+	{
+		const char *u = g.name.c_str();
+		unsigned at = (unsigned)(now % XS_AHEAD);
+
+		if (!same(m, u, "frame_taken (frames that start next cycle)", taken, g.n) ||
+		    !same(m, u, "lane_used (bytes on the lanes)", used, g.used[at]))
+			return false;
+		for (unsigned i = 0; i < g.used[at]; i++)
+			if (!same(m, u, ("lane_data byte " + std::to_string(i) + " (lane " +
+					 std::to_string(i / g.lane_bytes) + ")").c_str(),
+				  byte8w(data, i), g.lane[at * g.rate_max + i]))
+				return false;
+		return true;
+	}
+
 	template <typename F> bool cmp_lanes(mismatch *m, const lanes_model &g, const lanes_in &x,
 					     uint64_t n, uint64_t drops, F rtl, uint64_t dropped,
 					     uint64_t crc_lane)
@@ -1136,6 +1335,9 @@ private:
 		       cmp_grx(m, ra, ri[0], RVIEW(ra)) && cmp_grx(m, rb, ri[1], RVIEW(rb)) &&
 		       CMP_LCR(lc, lc, 0) && CMP_LCR(ld, ld, 1) && CMP_LANES(lna, 0) &&
 		       CMP_LANES(lnb, 1) && CMP_LANES(lnc, 2) &&
+		       cmp_xser(m, xs[0], top->xa_frame_taken, top->xa_lane_data, top->xa_lane_used) &&
+		       cmp_xser(m, xs[1], top->xb_frame_taken, top->xb_lane_data, top->xb_lane_used) &&
+		       cmp_xser(m, xs[2], top->xc_frame_taken, top->xc_lane_data, top->xc_lane_used) &&
 		       cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
 				top->fa_second, top->fa_age0, top->fa_age1) &&
 		       cmp_fifo(m, "flit fifo B (DEPTH 5, HIST 1)", fb, top->fb_count, top->fb_front,
@@ -1177,6 +1379,8 @@ private:
 			lns[k].l = ni[k].after;
 			drops_seen += ni[k].dropped;
 		}
+		for (xser_model &x : xs)	/* this cycle's bytes are on the wire */
+			x.used[now % XS_AHEAD] = 0;
 	}
 };
 
@@ -1187,7 +1391,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 {
 	mismatch m;
 	bool ok;
-	uint64_t drops = 0;
+	uint64_t drops = 0, xsf = 0, xsm = 0, xsn = 0;
 	auto t0 = std::chrono::steady_clock::now();
 	{
 		run rn(seed, nullptr, 0);
@@ -1202,13 +1406,18 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		}
 		ok = rn.go(cycles, &m);
 		drops = rn.lane_drops();
+		xsf = rn.xs_frames();
+		xsm = rn.xs_multi();
+		xsn = rn.xs_narrow();
 	}
 	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	printf("units seed %" PRIu64 " cycles %" PRIu64 " build %s variant %s model %s: ", seed,
 	       ok ? cycles : m.cycle, LOOM_RTL_BUILD, LOOM_RTL_VARIANT, LOOM_VERSION);
 	if (ok) {
-		printf("equal, %.0f cycles/s, lanes dropped %" PRIu64 " times\n",
-		       s > 0 ? (double)cycles / s : 0.0, drops);
+		printf("equal, %.0f cycles/s, lanes dropped %" PRIu64 " times, %" PRIu64
+		       " frames serialised (%" PRIu64 " cycles starting several, %" PRIu64
+		       " frames on fewer lanes)\n",
+		       s > 0 ? (double)cycles / s : 0.0, drops, xsf, xsm, xsn);
 		return 0;
 	}
 	std::string replay = prog;

@@ -3,9 +3,9 @@
 // The units the equivalence harness (equiv_units.cpp) steps against the
 // C model, side by side in one Verilated model: flit FIFOs, credit
 // counters, arbiters of every policy, the link's CRC-32C at several lane
-// widths, its go-back-N sender and receiver, its credit return and its
-// lanes, each at its own parameters, and the drift check's view of the
-// generated constants.  Every input is a port the harness drives; every
+// widths, its go-back-N sender and receiver, its credit return, its lanes
+// and its frame encoder and serialiser, each at its own parameters, and
+// the drift check's view of the generated constants.  Every input is a port the harness drives; every
 // output is compared every cycle.
 `include "loom_hw.vh"
 `include "loom_fifo.vh"
@@ -46,7 +46,7 @@
 	output logic [31:0] P``_crc_next
 `define EQ_CRC(P, LANES_, LANE_BYTES_) \
 	localparam integer P``_NW = $clog2(LANES_ * LANE_BYTES_ + 1); \
-	loom_crc32c #(.LANES(LANES_), .LANE_BYTES(LANE_BYTES_)) u_``P ( \
+	loom_crc32c #(.LANES(LANES_), .LANE_BYTES(LANE_BYTES_), .MUTATE(1'b1)) u_``P ( \
 		.clk(clk), .rst(rst), .start(P``_start), .n(P``_n[P``_NW-1:0]), \
 		.data(P``_data), .crc(P``_crc), .crc_next(P``_crc_next)); \
 	logic P``_unused; \
@@ -197,6 +197,35 @@
 		.drops(P``_drops), .errors(P``_errors), .win_count(P``_win_count), \
 		.win_age(P``_win_age));
 
+// the link transmitter's frame encoder and serialiser: SLOTS frames offered a cycle
+`define EQ_XSER_SLOTS(LANES_, LANE_BYTES_) \
+	((LANES_ * LANE_BYTES_ + `LOOM_FRAME_HDR_SIZE + `LOOM_FRAME_CRC_SIZE - 1) / \
+	 (`LOOM_FRAME_HDR_SIZE + `LOOM_FRAME_CRC_SIZE))
+`define EQ_XSER_PORTS(P, LANES_, LANE_BYTES_) \
+	input  logic P``_flush, \
+	input  logic [2:0] P``_lanes, \
+	input  logic [`EQ_XSER_SLOTS(LANES_, LANE_BYTES_)-1:0] P``_frame_valid, \
+	input  logic [8*`EQ_XSER_SLOTS(LANES_, LANE_BYTES_)-1:0] P``_frame_type, \
+	input  logic [8*`EQ_XSER_SLOTS(LANES_, LANE_BYTES_)-1:0] P``_frame_vc, \
+	input  logic [8*`EQ_XSER_SLOTS(LANES_, LANE_BYTES_)-1:0] P``_frame_credit_vc, \
+	input  logic [8*`EQ_XSER_SLOTS(LANES_, LANE_BYTES_)-1:0] P``_frame_flags, \
+	input  logic [32*`EQ_XSER_SLOTS(LANES_, LANE_BYTES_)-1:0] P``_frame_seq, \
+	input  logic [32*`EQ_XSER_SLOTS(LANES_, LANE_BYTES_)-1:0] P``_frame_ack, \
+	input  logic [32*`EQ_XSER_SLOTS(LANES_, LANE_BYTES_)-1:0] P``_frame_credit, \
+	input  logic [16*`EQ_XSER_SLOTS(LANES_, LANE_BYTES_)-1:0] P``_frame_len, \
+	input  logic [8*(`LOOM_PKT_HDR_SIZE + `LOOM_PKT_MAX_PAYLOAD)*`EQ_XSER_SLOTS(LANES_, LANE_BYTES_)-1:0] P``_frame_body, \
+	output logic [2:0] P``_frame_taken, \
+	output logic [8*LANES_*LANE_BYTES_-1:0] P``_lane_data, \
+	output logic [6:0] P``_lane_used
+`define EQ_XSER(P, LANES_, LANE_BYTES_) \
+	loom_link_xmit_serialise #(.LANES(LANES_), .LANE_BYTES(LANE_BYTES_)) u_``P ( \
+		.clk(clk), .rst(rst), .flush(P``_flush), .lanes(P``_lanes), \
+		.frame_valid(P``_frame_valid), .frame_type(P``_frame_type), .frame_vc(P``_frame_vc), \
+		.frame_credit_vc(P``_frame_credit_vc), .frame_flags(P``_frame_flags), \
+		.frame_seq(P``_frame_seq), .frame_ack(P``_frame_ack), .frame_credit(P``_frame_credit), \
+		.frame_len(P``_frame_len), .frame_body(P``_frame_body), .frame_taken(P``_frame_taken), \
+		.lane_data(P``_lane_data), .lane_used(P``_lane_used));
+
 module loom_equiv_units #(
 	// flit FIFO A: deep history (stage latencies up to FA_HIST + 1)
 	parameter integer FA_DEPTH = 4,
@@ -252,7 +281,16 @@ module loom_equiv_units #(
 	parameter integer LNB_LANE_WINDOW = 4096,
 	parameter integer LNC_LANES = 2,
 	parameter integer LNC_LANE_THRESHOLD = 0,
-	parameter integer LNC_LANE_WINDOW = 1
+	parameter integer LNC_LANE_WINDOW = 1,
+	// frame encoder and serialiser: 4 lanes of 16 bytes (up to 3 frames a
+	// cycle), the card's 4 lanes of 4 bytes, 4 lanes of 16 bytes again (the
+	// harness's link never narrows them)
+	parameter integer XA_LANES = 4,
+	parameter integer XA_LANE_BYTES = 16,
+	parameter integer XB_LANES = 4,
+	parameter integer XB_LANE_BYTES = 4,
+	parameter integer XC_LANES = 4,
+	parameter integer XC_LANE_BYTES = 16
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -314,6 +352,10 @@ module loom_equiv_units #(
 	`EQ_LANES_PORTS(lna),
 	`EQ_LANES_PORTS(lnb),
 	`EQ_LANES_PORTS(lnc),
+	// frame encoders and serialisers (xX_)
+	`EQ_XSER_PORTS(xa, XA_LANES, XA_LANE_BYTES),
+	`EQ_XSER_PORTS(xb, XB_LANES, XB_LANE_BYTES),
+	`EQ_XSER_PORTS(xc, XC_LANES, XC_LANE_BYTES),
 	// drift check: row k_idx of the constants, word k_word of parameter row k_idx
 	input  logic [9:0] k_idx,
 	input  logic [1:0] k_word,
@@ -390,6 +432,11 @@ module loom_equiv_units #(
 	`EQ_LANES(lnb, LNB_LANES, LNB_LANE_THRESHOLD, LNB_LANE_WINDOW)
 	`EQ_LANES(lnc, LNC_LANES, LNC_LANE_THRESHOLD, LNC_LANE_WINDOW)
 
+	// ---- frame encoder and serialiser ----
+	`EQ_XSER(xa, XA_LANES, XA_LANE_BYTES)
+	`EQ_XSER(xb, XB_LANES, XB_LANE_BYTES)
+	`EQ_XSER(xc, XC_LANES, XC_LANE_BYTES)
+
 	// ---- drift check ----
 	assign k_const = loom_hw_const(32'(k_idx));
 	assign k_param = loom_hw_param(32'(k_idx), 32'(k_word));
@@ -411,3 +458,6 @@ endmodule
 `undef EQ_LINK_CREDIT
 `undef EQ_LANES_PORTS
 `undef EQ_LANES
+`undef EQ_XSER_SLOTS
+`undef EQ_XSER_PORTS
+`undef EQ_XSER
