@@ -26,13 +26,8 @@
 
 void input_collect_drop(struct router *r, unsigned int port, unsigned int vc, const uint8_t *data)
 {
-	struct in_vc *iv = &r->in[port].vc[vc];
-	unsigned int n = LOOM_PKT_HDR_SIZE - iv->drop_bytes;
-
-	if (n > r->p.flit_bytes)
-		n = r->p.flit_bytes;
-	memcpy(input_drop_hdr(r, port, vc) + iv->drop_bytes, data, n);
-	iv->drop_bytes = (uint8_t)(iv->drop_bytes + n);
+	drop_collect(input_drop_hdr(r, port, vc), &r->in[port].vc[vc].drop_bytes, data,
+		     r->p.flit_bytes);
 }
 
 /* The route of the next multicast copy of (@port, @vc), from its mc_left. */

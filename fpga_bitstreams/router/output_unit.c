@@ -38,15 +38,10 @@ void output_discard(struct router *r, unsigned int o, uint32_t slot)
 	const struct fifo_meta *m = &r->pool.meta[slot];
 	const uint8_t *data = pool_data(&r->pool, slot);
 	struct out_drop *od = &r->out_drop[o * r->p.vcs + m->vc];
-	unsigned int n;
 
 	if (m->flags & FM_HEAD)
 		od->bytes = 0;
-	n = LOOM_PKT_HDR_SIZE - od->bytes;
-	if (n > r->p.flit_bytes)
-		n = r->p.flit_bytes;
-	memcpy(od->hdr + od->bytes, data, n);
-	od->bytes = (uint8_t)(od->bytes + n);
+	drop_collect(od->hdr, &od->bytes, data, r->p.flit_bytes);
 	if (m->flags & FM_TAIL)
 		router_emit_drop(r, out_drop_reason(r, o), 0xff, o, m->vc, od->hdr, od->bytes);
 	pool_put(&r->pool, slot);

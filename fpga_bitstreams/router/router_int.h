@@ -9,6 +9,7 @@
 #define LOOM_ROUTER_INT_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "arbiter.h"
 #include "credit.h"
@@ -87,6 +88,22 @@ struct out_drop {
 	uint8_t bytes;
 	uint8_t hdr[LOOM_PKT_HDR_SIZE];
 };
+
+/*
+ * A discard collector takes the bytes of a dropped packet's header from its
+ * flits as they drain: @data, a flit of @flit_bytes, appended to @hdr after
+ * the *@bytes collected so far, up to LOOM_PKT_HDR_SIZE.
+ */
+static inline void drop_collect(uint8_t *hdr, uint8_t *bytes, const uint8_t *data,
+				unsigned int flit_bytes)
+{
+	unsigned int n = LOOM_PKT_HDR_SIZE - *bytes;
+
+	if (n > flit_bytes)
+		n = flit_bytes;
+	memcpy(hdr + *bytes, data, n);
+	*bytes = (uint8_t)(*bytes + n);
+}
 
 /*
  * Two cache lines each (the array starts on one); the first holds what
