@@ -125,40 +125,32 @@ static void one(const char *what, unsigned char *sbuf, size_t slen, size_t rlen,
 	free(rbuf);
 }
 
-/* whether the log holds TEXT */
-static int log_has(const char *log, const char *text)
+/*
+ * The first line of the log that holds TEXT, into LINE (of LEN bytes);
+ * where TEXT starts in it, or NULL
+ */
+static const char *log_find(const char *log, const char *text, char *line, size_t len)
 {
 	FILE *f = fopen(log, "r");
-	char line[512];
-	int found = 0;
+	const char *p = NULL;
 
 	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, text) != NULL;
+		return NULL;
+	while (!p && fgets(line, (int)len, f))
+		p = strstr(line, text);
 	fclose(f);
-	return found;
+	return p;
 }
 
 /* the counts of the first "registration cache of" line of the log */
 static int cache_counts(const char *log, unsigned long long *regs,
 			unsigned long long *hits, unsigned long long *inval)
 {
-	FILE *f = fopen(log, "r");
 	char line[512];
-	int found = 0;
+	const char *p = log_find(log, "registration cache of ", line, sizeof(line));
 
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		const char *p = strstr(line, "registration cache of ");
-
-		if (p && sscanf(strchr(p, ':') + 1, " %llu registrations, %llu hits, %llu invalidated",
-				regs, hits, inval) == 3)
-			found = 1;
-	}
-	fclose(f);
-	return found;
+	return p && sscanf(strchr(p, ':') + 1, " %llu registrations, %llu hits, %llu invalidated",
+			   regs, hits, inval) == 3;
 }
 
 int main(void)
@@ -166,6 +158,7 @@ int main(void)
 	struct fi_info *hints, *info = NULL;
 	char log[] = "/tmp/ofi_rdv.XXXXXX";
 	unsigned long long regs = 0, hits = 0, inval = 0;
+	char line[512];
 	unsigned char *big = malloc(4 * MIB + 5), *a, *b;
 	int fd, ret, i;
 
@@ -223,7 +216,7 @@ int main(void)
 	tap_ok(ret == 0, "everything closes (ret %d)", ret);
 	fflush(stderr);
 	ret = cache_counts(log, &regs, &hits, &inval);
-	if (log_has(log, "no userfaultfd")) {
+	if (log_find(log, "no userfaultfd", line, sizeof(line))) {
 		/* a kernel without userfaultfd: the cache is off, as the provider said */
 		ret = tap_ok(ret && hits == 0 && inval == 0 && regs >= 14,
 			     "the sender's registration cache is off (the kernel has no userfaultfd, the provider logged it): every rendezvous registers its buffer: %llu registrations, %llu hits, %llu invalidated",
