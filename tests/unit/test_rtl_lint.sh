@@ -63,6 +63,21 @@ refuse() {
 	cp "$stamp" "$tmp/lint"
 }
 
+# lint_check DESC TOP [FLAGS...]: one result, TOP lint-clean with FLAGS
+lint_check() {
+	local desc=$1
+	shift
+	if lint "$@"; then tap_ok "$desc: lint-clean"
+	else tap_fail "$desc: not lint-clean"; tap_diag "$(head -30 "$tmp/lint")"; fi
+}
+# refuse_check DESC REFUSE-ARGS...: one result, refuse REFUSE-ARGS holds
+refuse_check() {
+	local desc=$1
+	shift
+	if refuse "$@"; then tap_ok "$desc is refused: $(head -1 "$tmp/lint")"
+	else tap_fail "$desc is not refused naming the parameter"; tap_diag "$(head -20 "$tmp/lint")"; fi
+}
+
 tap_plan 13
 "$build/rtl/rtl_gen" "$tmp" >/dev/null 2>&1
 stale=
@@ -77,33 +92,18 @@ for f in "${sv[@]}"; do
 done
 tap_check "every module lint-clean at its defaults (failing:${bad:- none})" test -z "$bad"
 
-if lint loom_router; then tap_ok "router top, card router (host + 8 ports, 7 VCs): lint-clean"
-else tap_fail "router top, card router: lint"; tap_diag "$(head -30 "$tmp/lint")"; fi
-if lint loom_router -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GORG=1 -GROWS=1 -GCOLS=5; then
-	tap_ok "router top, 2-D torus router (4 network + host port, 4 generic VCs, crossbar): lint-clean"
-else tap_fail "router top, 2-D torus router: lint"; tap_diag "$(head -30 "$tmp/lint")"; fi
-if refuse PORTS -GROWS=2 -GCOLS=2; then tap_ok "a 2x2 grid for 9 ports is refused: $(head -1 "$tmp/lint")"
-else tap_fail "a 2x2 grid for 9 ports is not refused naming PORTS"; tap_diag "$(head -20 "$tmp/lint")"; fi
-if refuse RT_ENTRIES -GRT_ENTRIES=100; then tap_ok "RT_ENTRIES 100 is refused: $(head -1 "$tmp/lint")"
-else tap_fail "RT_ENTRIES 100 is not refused naming RT_ENTRIES"; tap_diag "$(head -20 "$tmp/lint")"; fi
-if refuse VCS -GVCS=9; then tap_ok "VCS 9 is refused: $(head -1 "$tmp/lint")"
-else tap_fail "VCS 9 is not refused naming VCS"; tap_diag "$(head -20 "$tmp/lint")"; fi
-if lint loom_crc32c -GLANES=4 -GLANE_BYTES=16; then
-	tap_ok "link CRC-32C at 4 lanes of 16 bytes (64 bytes a cycle): lint-clean"
-else tap_fail "link CRC-32C at 4 lanes of 16 bytes: lint"; tap_diag "$(head -30 "$tmp/lint")"; fi
-if refuse -top loom_crc32c link LANES -GLANES=3; then
-	tap_ok "a link CRC-32C of 3 lanes is refused: $(head -1 "$tmp/lint")"
-else tap_fail "a link CRC-32C of 3 lanes is not refused naming LANES"; tap_diag "$(head -20 "$tmp/lint")"; fi
-if lint loom_lanes -GLANES=2 -GLANE_THRESHOLD=0 -GLANE_WINDOW=1; then
-	tap_ok "link lanes at 2 lanes, never dropping, windows of one cycle: lint-clean"
-else tap_fail "link lanes at 2 lanes, threshold 0, window 1: lint"; tap_diag "$(head -30 "$tmp/lint")"; fi
-if refuse -top loom_lanes link LANE_WINDOW -GLANE_WINDOW=0; then
-	tap_ok "link lanes with a window of 0 cycles are refused: $(head -1 "$tmp/lint")"
-else tap_fail "link lanes with a window of 0 cycles are not refused naming LANE_WINDOW"; tap_diag "$(head -20 "$tmp/lint")"; fi
-if lint loom_link_xmit_serialise -GLANES=4 -GLANE_BYTES=16; then
-	tap_ok "link frame serialiser at 4 lanes of 16 bytes (3 frames a cycle): lint-clean"
-else tap_fail "link frame serialiser at 4 lanes of 16 bytes: lint"; tap_diag "$(head -30 "$tmp/lint")"; fi
-if refuse -top loom_link_xmit_serialise link LANES -GLANES=3; then
-	tap_ok "a link frame serialiser of 3 lanes is refused: $(head -1 "$tmp/lint")"
-else tap_fail "a link frame serialiser of 3 lanes is not refused naming LANES"; tap_diag "$(head -20 "$tmp/lint")"; fi
+lint_check "router top, card router (host + 8 ports, 7 VCs)" loom_router
+lint_check "router top, 2-D torus router (4 network + host port, 4 generic VCs, crossbar)" \
+	loom_router -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GORG=1 -GROWS=1 -GCOLS=5
+refuse_check "a 2x2 grid for 9 ports" PORTS -GROWS=2 -GCOLS=2
+refuse_check "RT_ENTRIES 100" RT_ENTRIES -GRT_ENTRIES=100
+refuse_check "VCS 9" VCS -GVCS=9
+lint_check "link CRC-32C at 4 lanes of 16 bytes (64 bytes a cycle)" loom_crc32c -GLANES=4 -GLANE_BYTES=16
+refuse_check "a link CRC-32C of 3 lanes" -top loom_crc32c link LANES -GLANES=3
+lint_check "link lanes at 2 lanes, never dropping, windows of one cycle" \
+	loom_lanes -GLANES=2 -GLANE_THRESHOLD=0 -GLANE_WINDOW=1
+refuse_check "a link lane unit with a window of 0 cycles" -top loom_lanes link LANE_WINDOW -GLANE_WINDOW=0
+lint_check "link frame serialiser at 4 lanes of 16 bytes (3 frames a cycle)" \
+	loom_link_xmit_serialise -GLANES=4 -GLANE_BYTES=16
+refuse_check "a link frame serialiser of 3 lanes" -top loom_link_xmit_serialise link LANES -GLANES=3
 tap_done
