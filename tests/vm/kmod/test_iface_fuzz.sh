@@ -13,7 +13,10 @@
 # Then: no violation (privilege, or a completion seen twice), no lost
 # completion, no unkillable process, every kind of call made, no context
 # in use, nothing pinned and nothing charged to any user afterwards, no
-# fuzz process left, rmmod succeeds (no reference leaked) and insmod
+# fuzz process left, no io_uring ring whose teardown waits
+# IFACE_FUZZ_RING_LIMIT seconds (default 20, times the lab's timeout
+# scale) for its requests (ring_watch.sh, which then prints where every
+# fuzz thread sleeps), rmmod succeeds (no reference leaked) and insmod
 # brings the card back, and the guest kernel log has no oops, BUG, warning
 # or leak report.
 #
@@ -41,8 +44,9 @@ threads=${IFACE_FUZZ_THREADS:-3}
 unbind_ms=${IFACE_FUZZ_UNBIND_MS:-5000}
 rings=${IFACE_FUZZ_RINGS:-psd}
 seconds=${IFACE_FUZZ_SECONDS:-1200}
+ring_limit=${IFACE_FUZZ_RING_LIMIT:-20}
 
-tap_plan 8
+tap_plan 9
 if [ ! -x "$g/iface_fuzz" ] || [ ! -x "$g/nl_fuzz" ]; then
 	tap_fail "guest programs $g/iface_fuzz and nl_fuzz exist (run: make -C kmod tests)"
 	tap_done
@@ -63,6 +67,10 @@ else
 fi
 
 tap_diag "iface_fuzz -n $calls -s $seed -p $procs -t $threads -U $unbind_ms -r $rings (replay with IFACE_FUZZ_CALLS=$calls IFACE_FUZZ_SEED=$seed IFACE_FUZZ_RINGS=$rings)"
+# a ring whose teardown outlasts the limit holds requests nobody ends
+ring_limit=$(lab_scaled "$ring_limit")
+lab_exec 0 "rm -f /tmp/ring_watch.stop; setsid $here/ring_watch.sh $ring_limit /tmp/ring_watch.stop \
+	</dev/null >/tmp/ring_watch.out 2>&1 &" >"$out/watch-start" 2>&1
 "$LOOM_LAB" exec --dir "$LAB_DIR" --timeout $((seconds + 300)) 0 -- "$g/iface_fuzz" -n "$calls" \
 	-s "$seed" -p "$procs" -t "$threads" -u 65534 -g "$loomgid" -U "$unbind_ms" -r "$rings" -T "$seconds" \
 	>"$out/fuzz" 2>&1
@@ -75,6 +83,15 @@ if [ $rc = 0 ] && [ $# = 6 ] && [ "$1" -ge "$calls" ] && [ "$3" = 0 ] && [ "$4" 
 	tap_ok "$1 calls in $2 s (seed $seed): no privilege violation, no completion twice or lost, no unkillable process ($6 workers killed on the way)"
 else
 	tap_fail "$calls calls (seed $seed): no privilege violation, no completion twice or lost, no unkillable process (exit $rc: ${summary:-no summary line})"
+fi
+lab_exec 0 'touch /tmp/ring_watch.stop
+	for i in $(seq 100); do grep -q "^ring-watch: done" /tmp/ring_watch.out && break; sleep 0.2; done
+	cat /tmp/ring_watch.out' >"$out/watch" 2>&1
+if grep -q '^ring-watch: done, 0 lingering' "$out/watch"; then
+	tap_ok "no io_uring ring's teardown waited $ring_limit s or more for its requests"
+else
+	tap_diag "$(cat "$out/watch-start" "$out/watch")"
+	tap_fail "no io_uring ring's teardown waited $ring_limit s or more for its requests"
 fi
 missing=
 for op in "ioctl" "ctx create" "ctx destroy" "mmap" "io_uring sqe" "fork" "close+reopen" \
