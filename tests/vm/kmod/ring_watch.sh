@@ -8,51 +8,60 @@
 # request of the ring has ended; Linux warns only after five minutes
 # (io_uring.c, "WARN_ON_ONCE(time_after(jiffies, timeout))").  A kworker
 # seen in io_ring_exit_work() at every look for LIMIT_S seconds holds such
-# a ring.  At the first one the script prints, for every task of the
-# processes named by PATTERN (default the fuzz's, io_uring's SQPOLL
-# threads and io-wq workers) and for every task in D state: its tid,
+# a ring.  At each such kworker the script prints, for every task whose
+# name matches RING_WATCH_PATTERN (an extended regular expression; default
+# the fuzz's tasks, io_uring's SQPOLL threads and io-wq workers) and for
+# every task in D state: its tid,
 # name, state, wait channel and kernel stack; and asks the kernel to log
-# the blocked tasks (sysrq w).  Output: "ring-watch: ..." lines on stdout.
+# the blocked tasks (sysrq w) unless RING_WATCH_SYSRQ is 0.  Output: "ring-watch: ..." lines on stdout.
 # Ends when STOPFILE exists.
 limit=${1:?usage: ring_watch.sh LIMIT_S STOPFILE}
 stop=${2:?usage: ring_watch.sh LIMIT_S STOPFILE}
 pattern=${RING_WATCH_PATTERN:-iface_fuzz|nl_fuzz|iou-sqp|iou-wrk}
-seen=/tmp/ring_watch.$$
 reported=
-: >"$seen"
+# "PID:SINCE" of each kworker in io_ring_exit_work() at the last look
+seen=
 
+# every task in D state or named by the pattern: builtins per task, then
+# one grep, so that a dump takes seconds, not minutes, in a TCG guest
 dump_tasks() {
 	for t in /proc/[0-9]*/task/[0-9]*; do
-		comm=$(cat "$t/comm" 2>/dev/null) || continue
-		state=$(sed -n 's/^State:[[:space:]]*//p' "$t/status" 2>/dev/null)
-		case $state in
-		D*) ;;
-		*) echo "$comm" | grep -Eq "^($pattern)" || continue ;;
-		esac
-		echo "ring-watch: task ${t##*/} ($comm) pid $(echo "$t" | cut -d/ -f3) state $state wchan $(cat "$t/wchan" 2>/dev/null)"
+		read -r comm 2>/dev/null <"$t/comm" || continue
+		state=
+		while read -r key value; do
+			[ "$key" = State: ] && state=$value && break
+		done 2>/dev/null <"$t/status"
+		echo "$t|$state|$comm"
+	done | grep -E "^[^|]*\|D|\|($pattern)" | while IFS='|' read -r t state comm; do
+		pid=${t#/proc/}
+		read -r wchan 2>/dev/null <"$t/wchan"
+		echo "ring-watch: task ${t##*/} ($comm) pid ${pid%%/*} state $state wchan $wchan"
 		sed 's/^/ring-watch:     /' "$t/stack" 2>/dev/null
 	done
-	echo w >/proc/sysrq-trigger 2>/dev/null
+	[ "${RING_WATCH_SYSRQ:-1}" = 0 ] || echo w >/proc/sysrq-trigger 2>/dev/null
 }
 
 echo "ring-watch: watching ring teardowns (limit ${limit} s)"
 while [ ! -e "$stop" ]; do
-	now=$(cut -d. -f1 /proc/uptime)
-	: >"$seen.new"
-	for p in /proc/[0-9]*; do
-		case $(cat "$p/comm" 2>/dev/null) in kworker*) ;; *) continue ;; esac
-		grep -q io_ring_exit_work "$p/stack" 2>/dev/null || continue
-		pid=${p#/proc/}
-		since=$(sed -n "s/^$pid //p" "$seen")
-		echo "$pid ${since:-$now}" >>"$seen.new"
-		[ -n "$since" ] && [ $((now - since)) -ge "$limit" ] || continue
+	read -r up _ </proc/uptime
+	now=${up%.*}
+	next=
+	# one process reads every stack: the loop must stay cheap in a TCG guest
+	for f in $(grep -l io_ring_exit_work /proc/[0-9]*/stack 2>/dev/null); do
+		pid=${f#/proc/}
+		pid=${pid%/stack}
+		since=$now
+		for e in $seen; do
+			[ "${e%%:*}" = "$pid" ] && since=${e#*:}
+		done
+		next="$next $pid:$since"
+		[ $((now - since)) -ge "$limit" ] || continue
 		case " $reported " in *" $pid:$since "*) continue ;; esac
 		reported="$reported $pid:$since"
 		echo "ring-watch: LINGERING: kworker $pid in io_ring_exit_work for $((now - since)) s (since uptime $since s)"
 		dump_tasks
 	done
-	mv "$seen.new" "$seen"
+	seen=$next
 	sleep 1
 done
-rm -f "$seen"
 echo "ring-watch: done, $(echo "$reported" | wc -w) lingering teardown(s)"

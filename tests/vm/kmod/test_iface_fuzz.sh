@@ -46,7 +46,7 @@ rings=${IFACE_FUZZ_RINGS:-psd}
 seconds=${IFACE_FUZZ_SECONDS:-1200}
 ring_limit=${IFACE_FUZZ_RING_LIMIT:-20}
 
-tap_plan 9
+tap_plan 10
 if [ ! -x "$g/iface_fuzz" ] || [ ! -x "$g/nl_fuzz" ]; then
 	tap_fail "guest programs $g/iface_fuzz and nl_fuzz exist (run: make -C kmod tests)"
 	tap_done
@@ -67,10 +67,34 @@ else
 fi
 
 tap_diag "iface_fuzz -n $calls -s $seed -p $procs -t $threads -U $unbind_ms -r $rings (replay with IFACE_FUZZ_CALLS=$calls IFACE_FUZZ_SEED=$seed IFACE_FUZZ_RINGS=$rings)"
+# ring_watch.sh in the guest: watch_start LIMIT [PATTERN] (with a pattern,
+# no sysrq dump in the kernel log); watch_stop prints its report
+watch_start() {
+	lab_exec 0 "rm -f /tmp/ring_watch.stop; RING_WATCH_PATTERN='${2:-}' RING_WATCH_SYSRQ=${2:+0} \
+		setsid $here/ring_watch.sh $1 /tmp/ring_watch.stop </dev/null >/tmp/ring_watch.out 2>&1 &"
+}
+watch_stop() {
+	lab_exec 0 "touch /tmp/ring_watch.stop
+		for i in \$(seq $(lab_scaled 100)); do grep -q '^ring-watch: done' /tmp/ring_watch.out && break; sleep 0.2; done
+		cat /tmp/ring_watch.out"
+}
+
+# the watcher sees a teardown that a stopped task holds (ring_hold.c)
+watch_start 2 ring_hold >"$out/watch-self" 2>&1
+lab_exec 0 "$g/ring_hold $(lab_scaled 6); echo \"ring_hold: exit \$?\"" >>"$out/watch-self" 2>&1
+watch_stop >>"$out/watch-self" 2>&1
+if grep -q '^ring_hold: exit 0' "$out/watch-self" &&
+	grep -q '^ring-watch: LINGERING: kworker' "$out/watch-self" &&
+	grep -Eq '^ring-watch: task [0-9]+ \(ring_hold\) pid [0-9]+ state T' "$out/watch-self"; then
+	tap_ok "ring_watch.sh reports a ring teardown held by a stopped task, and the task"
+else
+	tap_diag "$(cat "$out/watch-self")"
+	tap_fail "ring_watch.sh reports a ring teardown held by a stopped task, and the task"
+fi
+
 # a ring whose teardown outlasts the limit holds requests nobody ends
 ring_limit=$(lab_scaled "$ring_limit")
-lab_exec 0 "rm -f /tmp/ring_watch.stop; setsid $here/ring_watch.sh $ring_limit /tmp/ring_watch.stop \
-	</dev/null >/tmp/ring_watch.out 2>&1 &" >"$out/watch-start" 2>&1
+watch_start "$ring_limit" >"$out/watch-start" 2>&1
 "$LOOM_LAB" exec --dir "$LAB_DIR" --timeout $((seconds + 300)) 0 -- "$g/iface_fuzz" -n "$calls" \
 	-s "$seed" -p "$procs" -t "$threads" -u 65534 -g "$loomgid" -U "$unbind_ms" -r "$rings" -T "$seconds" \
 	>"$out/fuzz" 2>&1
@@ -84,9 +108,7 @@ if [ $rc = 0 ] && [ $# = 6 ] && [ "$1" -ge "$calls" ] && [ "$3" = 0 ] && [ "$4" 
 else
 	tap_fail "$calls calls (seed $seed): no privilege violation, no completion twice or lost, no unkillable process (exit $rc: ${summary:-no summary line})"
 fi
-lab_exec 0 'touch /tmp/ring_watch.stop
-	for i in $(seq 100); do grep -q "^ring-watch: done" /tmp/ring_watch.out && break; sleep 0.2; done
-	cat /tmp/ring_watch.out' >"$out/watch" 2>&1
+watch_stop >"$out/watch" 2>&1
 if grep -q '^ring-watch: done, 0 lingering' "$out/watch"; then
 	tap_ok "no io_uring ring's teardown waited $ring_limit s or more for its requests"
 else
