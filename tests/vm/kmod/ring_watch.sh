@@ -13,7 +13,10 @@
 # the fuzz's tasks, io_uring's SQPOLL threads and io-wq workers) and for
 # every task in D state: its tid,
 # name, state, wait channel and kernel stack; and asks the kernel to log
-# the blocked tasks (sysrq w) unless RING_WATCH_SYSRQ is 0.  Output: "ring-watch: ..." lines on stdout.
+# the blocked tasks (sysrq w) unless RING_WATCH_SYSRQ is 0.  With
+# RING_WATCH_INSPECT=MODULE.ko it first loads that module
+# (tests/debug/iou_inspect: io_uring's state of every thread, logged by
+# the kernel).  Output: "ring-watch: ..." lines on stdout.
 # Ends when STOPFILE exists.
 limit=${1:?usage: ring_watch.sh LIMIT_S STOPFILE}
 stop=${2:?usage: ring_watch.sh LIMIT_S STOPFILE}
@@ -59,6 +62,8 @@ while [ ! -e "$stop" ]; do
 		case " $reported " in *" $pid:$since "*) continue ;; esac
 		reported="$reported $pid:$since"
 		echo "ring-watch: LINGERING: kworker $pid in io_ring_exit_work for $((now - since)) s (since uptime $since s)"
+		[ -z "${RING_WATCH_INSPECT:-}" ] ||
+			echo "ring-watch: $(insmod "$RING_WATCH_INSPECT" 2>&1 | tail -1) (io_uring state in the kernel log)"
 		dump_tasks
 	done
 	seen=$next

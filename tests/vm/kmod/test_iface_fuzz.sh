@@ -16,7 +16,8 @@
 # fuzz process left, no io_uring ring whose teardown waits
 # IFACE_FUZZ_RING_LIMIT seconds (default 20, times the lab's timeout
 # scale) for its requests (ring_watch.sh, which then prints where every
-# fuzz thread sleeps), rmmod succeeds (no reference leaked) and insmod
+# fuzz thread sleeps; IFACE_FUZZ_RING_INSPECT=MODULE.ko has it load
+# tests/debug/iou_inspect built for the guest's kernel), rmmod succeeds (no reference leaked) and insmod
 # brings the card back, and the guest kernel log has no oops, BUG, warning
 # or leak report.
 #
@@ -71,6 +72,7 @@ tap_diag "iface_fuzz -n $calls -s $seed -p $procs -t $threads -U $unbind_ms -r $
 # no sysrq dump in the kernel log); watch_stop prints its report
 watch_start() {
 	lab_exec 0 "rm -f /tmp/ring_watch.stop; RING_WATCH_PATTERN='${2:-}' RING_WATCH_SYSRQ=${2:+0} \
+		RING_WATCH_INSPECT='${IFACE_FUZZ_RING_INSPECT:-}' \
 		setsid $here/ring_watch.sh $1 /tmp/ring_watch.stop </dev/null >/tmp/ring_watch.out 2>&1 &"
 }
 watch_stop() {
