@@ -12,6 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef ROUTER_VISITS
+uint64_t router_visits[ROUTER_VISITS_N];
+#define ROUTER_VISIT_NAME(name, what) #name,
+#define ROUTER_VISIT_WHAT(name, what) what,
+const char *const router_visit_names[ROUTER_VISITS_N] = { ROUTER_VISIT_LIST(ROUTER_VISIT_NAME) };
+const char *const router_visit_what[ROUTER_VISITS_N] = { ROUTER_VISIT_LIST(ROUTER_VISIT_WHAT) };
+#endif
+
 /* ---- allocation ---------------------------------------------------------- */
 
 struct arena {
