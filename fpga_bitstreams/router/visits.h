@@ -8,15 +8,16 @@
  * looked at for no grant are visits an event-driven stage would not make.
  *
  * Compiled in only with -DROUTER_VISITS (make -C fpga_bitstreams
- * router-visits: loom-router-visits, the router bench printing them);
- * otherwise VISIT() is nothing.  The counters are one global array, for
- * one thread.
+ * router-visits: loom-router-visits, the router bench printing them;
+ * make -C tools/loom-sim visits: loom-sim-visits); otherwise VISIT() is
+ * nothing.  The counters are one global array, for one thread.
  */
 #ifndef LOOM_ROUTER_VISITS_H
 #define LOOM_ROUTER_VISITS_H
 
 #ifdef ROUTER_VISITS
 #include <stdint.h>
+#include <stdio.h>
 
 /* name, what it counts */
 #define ROUTER_VISIT_LIST(X)							\
@@ -61,8 +62,9 @@ enum { ROUTER_VISIT_LIST(ROUTER_VISIT_ENUM) ROUTER_VISITS_N };
 #undef ROUTER_VISIT_ENUM
 
 extern uint64_t router_visits[ROUTER_VISITS_N];
-extern const char *const router_visit_names[ROUTER_VISITS_N];
-extern const char *const router_visit_what[ROUTER_VISITS_N];
+
+/* Every counter divided by @per (the flits, the node-cycles), a line each, to @out. */
+void router_visits_print(FILE *out, double per);
 
 #define VISIT(name)		(router_visits[ROUTER_VISIT_##name]++)
 #define VISITS(name, n)		(router_visits[ROUTER_VISIT_##name] += (n))

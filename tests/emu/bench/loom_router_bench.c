@@ -437,9 +437,7 @@ static void print_visits(uint64_t cycles)
 
 	printf("  visits per flit leaving the router (%" PRIu64 " flits in 5 x %" PRIu64 " cycles):\n",
 	       flits, cycles);
-	for (unsigned int i = 0; i < ROUTER_VISITS_N; i++)
-		printf("    %-17s %7.3f  %s\n", router_visit_names[i],
-		       flits ? (double)router_visits[i] / (double)flits : 0.0, router_visit_what[i]);
+	router_visits_print(stdout, (double)flits);
 }
 #endif
 
