@@ -232,11 +232,13 @@ void input_count_stalls(struct router *r)
 		struct in_port *ip = &r->in[p];
 		uint32_t stalled = 0;
 
+		VISIT(st_ports);
 		for (uint32_t b = ip->busy & ~ip->moved; b; b &= b - 1) {
 			unsigned int v = (unsigned int)__builtin_ctz(b);
 			const struct in_vc *iv = &ip->vc[v];
 			bool stall;
 
+			VISIT(st_vcs);
 			if (iv->state == IVC_ROUTING)
 				stall = iv->va_at <= now;
 			else if (iv->state == IVC_ACTIVE)

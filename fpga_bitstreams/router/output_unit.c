@@ -60,12 +60,17 @@ void output_drive(struct router *r)
 		uint32_t s = fifo_front(&op->pipe);
 		const struct fifo_meta *m = &pl->meta[s];
 
+		VISIT(out_heads);
 		if (m->ready_at > now + 1) {
+			VISIT(out_unseen);
 			router_wake(r, m->ready_at - 1);
 			continue;
 		}
-		if (!w->back.ready)
+		if (!w->back.ready) {
+			VISIT(out_blocked);
 			continue;	/* blocked until the receiver is ready */
+		}
+		VISIT(out_moved);
 		w->fwd.valid = true;
 		w->fwd.head = (m->flags & FM_HEAD) != 0;
 		w->fwd.tail = (m->flags & FM_TAIL) != 0;

@@ -12,6 +12,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef ROUTER_VISITS
+uint64_t router_visits[ROUTER_VISITS_N];
+
+void router_visits_print(FILE *out, double per)
+{
+#define ROUTER_VISIT_NAME(name, what) #name,
+#define ROUTER_VISIT_WHAT(name, what) what,
+	static const char *const names[] = { ROUTER_VISIT_LIST(ROUTER_VISIT_NAME) };
+	static const char *const whats[] = { ROUTER_VISIT_LIST(ROUTER_VISIT_WHAT) };
+
+	for (unsigned int i = 0; i < ROUTER_VISITS_N; i++)
+		fprintf(out, "    %-17s %7.3f  %s\n", names[i],
+			per > 0 ? (double)router_visits[i] / per : 0.0, whats[i]);
+}
+#endif
+
 /* ---- allocation ---------------------------------------------------------- */
 
 struct arena {

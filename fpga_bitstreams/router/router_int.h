@@ -15,6 +15,7 @@
 #include "credit.h"
 #include "fifo.h"
 #include "router.h"
+#include "visits.h"
 
 /* No pool slot: the flit was drained, not passed on. */
 #define ROUTER_NO_SLOT	UINT32_MAX

@@ -147,6 +147,7 @@ sa_take(struct router *r, unsigned int port, unsigned int vc, uint8_t *flags)
 	uint32_t s = iv->mc_left ? input_mc_copy_flit(r, iv) : fifo_pop(&iv->buf);
 	struct fifo_meta *m = &r->pool.meta[s];
 
+	VISIT(sa_moved);
 	r->in[port].moved |= 1u << vc;
 	*flags = m->flags;
 	if (!iv->mc_left) {	/* a multicast copy but the last leaves its flit */
@@ -187,15 +188,20 @@ sa_requests(struct router *r, unsigned int p)
 		uint64_t at;
 		uint32_t s;
 
+		VISIT(sa_heads);
 		if (iv->sa_at > now) {
+			VISIT(sa_unseen);
 			router_wake(r, iv->sa_at);
 			continue;
 		}
 		s = in_next_slot(iv);
-		if (s == ROUTER_NO_SLOT)
+		if (s == ROUTER_NO_SLOT) {
+			VISIT(sa_unseen);
 			continue;	/* the next flit has not arrived */
+		}
 		at = r->pool.meta[s].ready_at;
 		if (at > now) {
+			VISIT(sa_unseen);
 			router_wake(r, at);
 			continue;
 		}
@@ -203,20 +209,26 @@ sa_requests(struct router *r, unsigned int p)
 			unsigned int o = iv->out_port;
 
 			if (tiled) {
-				if (!ip->rowcred[iv->row_k].avail)
+				if (!ip->rowcred[iv->row_k].avail) {
+					VISIT(sa_blocked);
 					continue;
+				}
 			} else if (out_usable(r, o)) {
 				struct out_port *op = &r->out[o];
 
-				if (fifo_full(&op->pipe))
+				if (fifo_full(&op->pipe)) {
+					VISIT(sa_blocked);
 					continue;
+				}
 				if (vc_wormhole(r, iv->out_vc) &&
 				    !credit_has(&op->vc[iv->out_vc].cred, 1)) {
+					VISIT(sa_blocked);
 					output_wait(r, o, iv->out_vc);
 					continue;
 				}
 			}
 		}
+		VISIT(sa_req);
 		req |= 1ull << v;
 	}
 	return req;
@@ -249,8 +261,11 @@ static void sa_tiled(struct router *r)
 		struct in_port *ip = &r->in[p];
 		uint64_t req = sa_requests(r, p), pat;
 
-		if (!req)
+		VISIT(sa_ports);
+		if (!req) {
+			VISIT(sa_ports_idle);
 			continue;
+		}
 		pat = sa_pattern(ip, req);
 		r->cnt.sa_conflicts += (req & (req - 1)) != 0;
 		for (unsigned int s = 0; s < speedup && req; s++) {
@@ -261,6 +276,7 @@ static void sa_tiled(struct router *r)
 			struct fifo_meta *m = &meta[fs];
 			uint8_t flags = m->flags;
 
+			VISIT(sa_moved);
 			ip->moved |= 1u << w;
 			req &= ~(1ull << w);
 			/* its buffer slot is free: the credit goes upstream */
@@ -307,6 +323,9 @@ static void sa_xbar(struct router *r)
 		struct in_port *ip = &r->in[p];
 		uint64_t req = sa_requests(r, p), left = req, used = 0;
 
+		VISIT(sa_ports);
+		if (!req)
+			VISIT(sa_ports_idle);
 		in_req[p] = req;
 		in_pat[p] = sa_pattern(ip, req);
 		n_picks[p] = 0;
@@ -341,6 +360,8 @@ static void sa_xbar(struct router *r)
 		uint64_t req = out_req[o];
 		struct fifo_meta *m;
 
+		VISIT(sao_outputs);
+		VISITS(sao_req, (uint64_t)__builtin_popcountll(req));
 		room[o] = op->pipe.cap - op->pipe.count;
 		if (room[o] > r->p.speedup)
 			room[o] = r->p.speedup;

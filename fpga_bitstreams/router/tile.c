@@ -76,6 +76,7 @@ void tile_subswitch(struct router *r)
 		bool iwa = t->sub_arb[0].kind == ARB_IWA;
 		uint32_t outs = 0;
 
+		VISIT(sub_tiles);
 		/* requests: visible heads whose column buffer VC has room and is theirs */
 		for (uint64_t bm = t->row_nonempty; bm; bm &= bm - 1) {
 			unsigned int b = (unsigned int)__builtin_ctzll(bm);
@@ -83,12 +84,17 @@ void tile_subswitch(struct router *r)
 			const struct fifo_meta *m = &r->pool.meta[q->slot[q->head]];
 			unsigned int ro;
 
+			VISIT(sub_heads);
 			if (m->ready_at > now) {
+				VISIT(sub_unseen);
 				router_wake(r, m->ready_at);
 				continue;
 			}
-			if (!sub_can(t, b, m))
+			if (!sub_can(t, b, m)) {
+				VISIT(sub_blocked);
 				continue;
+			}
+			VISIT(sub_req);
 			ro = m->sub_out;
 			if (!(outs & (1u << ro))) {
 				outs |= 1u << ro;
@@ -98,8 +104,10 @@ void tile_subswitch(struct router *r)
 			if (iwa && (m->flags & FM_PAT))
 				pat |= 1ull << b;
 		}
-		if (!outs)
+		if (!outs) {
+			VISIT(sub_tiles_idle);
 			continue;
+		}
 		r->changed = true;
 		/* each subswitch output: up to SPEEDUP grants down its column channel */
 		do {
@@ -113,6 +121,7 @@ void tile_subswitch(struct router *r)
 			for (;;) {
 				bool tail = sub_grant(r, t, (unsigned int)w, col_at, ret_at);
 
+				VISIT(sub_moved);
 				arb_update(a, w, all, pat, !tail);
 				left &= ~(1ull << w);
 				if (++s == speedup)
@@ -151,44 +160,58 @@ void tile_output_mux(struct router *r)
 		uint64_t req = 0, pat = 0;
 		int w;
 
+		VISIT(mux_outputs);
 		/* requests: visible heads that may pass the mux now */
 		for (uint64_t bm = t->col_nonempty; bm; bm &= bm - 1) {
 			unsigned int b = (unsigned int)__builtin_ctzll(bm);
 			const struct flit_fifo *q = &t->colbuf[b];
 			const struct fifo_meta *m = &meta[q->slot[q->head]];
 
+			VISIT(mux_heads);
 			if (m->ready_at > now) {
+				VISIT(mux_unseen);
 				router_wake(r, m->ready_at);
 				continue;
 			}
-			if (full)
+			if (full) {
+				VISIT(mux_blocked);
 				continue;
+			}
 			if (usable) {	/* an unusable output discards: always */
 				const struct out_vc *ov = &op->vc[m->vc];
 				bool worm = (worm_vcs >> m->vc) & 1;
 
 				if (m->flags & FM_HEAD) {
 					/* a head needs its output VC free and, VCT, the whole packet's credits */
-					if (ov->owner >= 0)
+					if (ov->owner >= 0) {
+						VISIT(mux_blocked);
 						continue;
+					}
 					if (!worm && !credit_has(&ov->cred, m->len ? m->len : 1)) {
+						VISIT(mux_blocked);
 						output_wait(r, o, m->vc);
 						continue;
 					}
 				} else if (ov->owner != (int)b) {
+					VISIT(mux_blocked);
 					continue;
 				}
 				if (worm && !ov->cred.avail) {
+					VISIT(mux_blocked);
 					output_wait(r, o, m->vc);
 					continue;
 				}
 			}
+			VISIT(mux_req);
 			req |= 1ull << b;
 			if (iwa && (m->flags & FM_PAT))
 				pat |= 1ull << b;
 		}
 		w = arb_pick(&op->mux_arb, req);
+		if (w < 0)
+			VISIT(mux_outputs_idle);
 		if (w >= 0) {
+			VISIT(mux_moved);
 			struct flit_fifo *q = &t->colbuf[w];
 			uint32_t fs = fifo_pop(q);
 			struct fifo_meta *m = &meta[fs];

@@ -338,6 +338,7 @@ static void va_grant(struct router *r, unsigned int port, const struct va_req *q
 	struct in_vc *iv = &r->in[port].vc[q->vc];
 	struct out_vc *ov = &r->out[q->o].vc[q->ovc];
 
+	VISIT(va_granted);
 	if (r->p.org == ROUTER_ORG_XBAR) {
 		ov->owner = (int16_t)(port * r->p.vcs + q->vc);
 		ov->pkts = 1;
@@ -397,20 +398,27 @@ void vc_alloc(struct router *r)
 		uint64_t req = 0;
 		int w;
 
+		VISIT(va_ports);
 		for (uint32_t vm = ip->routing; vm; vm &= vm - 1) {
 			unsigned int v = (unsigned int)__builtin_ctz(vm);
 			uint64_t at = ip->vc[v].va_at;
 
+			VISIT(va_vcs);
 			if (at > now) {
+				VISIT(va_unseen);
 				router_wake(r, at);
 				continue;
 			}
-			if (va_request(r, p, v, &reqs[v]))
+			if (va_request(r, p, v, &reqs[v])) {
+				VISIT(va_req);
 				req |= 1ull << v;
+			}
 		}
 		w = arb_pick(&ip->va_arb, req);
-		if (w < 0)
+		if (w < 0) {
+			VISIT(va_ports_idle);
 			continue;
+		}
 		win[n_win] = reqs[w];
 		win_port[n_win] = (uint8_t)p;
 		win_key[n_win] = (uint16_t)(reqs[w].o * CHAN_VCS_MAX + reqs[w].ovc);

@@ -18,6 +18,7 @@
 #include "../common/parse_num.h"
 #include "card_links.h"
 #include "schedule.h"
+#include "router/visits.h"
 
 #ifdef LOOM_SIM_MPI
 #include <mpi.h>
@@ -937,6 +938,12 @@ static int sim_main(int argc, char **argv)
 		return 1;
 	}
 	t1 = seconds_now();
+#ifdef ROUTER_VISITS
+	/* loom-sim-visits: what the routers' stages looked at during the run */
+	fprintf(stderr, "router visits per node-cycle (%llu cycles x %d nodes):\n",
+		(unsigned long long)s.now, s.nodes);
+	router_visits_print(stderr, (double)s.now * s.nodes);
+#endif
 	cmd = command_line(argc, argv, &a);
 	sim_report(stdout, &s, a.format, cmd ? cmd : "loom-sim", t1 - t0, a.channels);
 	free(cmd);

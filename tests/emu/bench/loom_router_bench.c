@@ -12,6 +12,10 @@
  *       1-flit packets, each port loaded as the torus loads its channels
  *       (default 0.4 flits/cycle: half of the 8x8x8 torus's saturation):
  *       router cycles per second of CPU, and the CPU time per router cycle.
+ *   loom-router-visits speed|torus ...
+ *       the same, built with the router's visit counters (router/visits.h,
+ *       make -C fpga_bitstreams router-visits): after the router-alone
+ *       figure, what each stage looked at per flit leaving the router.
  *   loom-router-bench memory
  *       model memory of the 8-port card router and the 64-port YARC
  *       router, and this process's resident set with the YARC router.
@@ -32,6 +36,7 @@
  * its counters compared with the recorded router's.
  */
 #include "router/router.h"
+#include "router/visits.h"
 #include "proc_rss.h"
 
 #include <inttypes.h>
@@ -424,6 +429,18 @@ static int apply_sets(struct router_params *p)
 	return 0;
 }
 
+#ifdef ROUTER_VISITS
+/* The visit counters of the replays, per flit leaving the router. */
+static void print_visits(uint64_t cycles)
+{
+	uint64_t flits = router_visits[ROUTER_VISIT_out_moved];
+
+	printf("  visits per flit leaving the router (%" PRIu64 " flits in 5 x %" PRIu64 " cycles):\n",
+	       flits, cycles);
+	router_visits_print(stdout, (double)flits);
+}
+#endif
+
 /* The router alone: record @cycles (at most 200000) cycles, replay them five times. */
 static int run_alone(const struct router_params *p, double load, unsigned int pkt_len,
 		     uint64_t cycles)
@@ -446,6 +463,9 @@ static int run_alone(const struct router_params *p, double load, unsigned int pk
 	}
 	for (uint64_t c = 0; c < cycles; c++)
 		bench_cycle(&b, &rc);
+#ifdef ROUTER_VISITS
+	memset(router_visits, 0, sizeof(router_visits));
+#endif
 	for (unsigned int run = 0; run < 5; run++) {
 		struct route_view v = { .rt = b.rt, .rt_entries = p->ports,
 					.wide_ports = p->ports - p->host_ports > LOOM_RT_PORT_HOST };
@@ -471,6 +491,9 @@ static int run_alone(const struct router_params *p, double load, unsigned int pk
 	printf("  router alone (its recorded inputs replayed, 5 x %" PRIu64 " cycles): %.2f M router cycles/s, %.0f ns per cycle%s\n",
 	       cycles, 5 * cycles / t / 1e6, t / (5 * cycles) * 1e9,
 	       ok ? "" : " -- REPLAY DIFFERS FROM THE RECORDING");
+#ifdef ROUTER_VISITS
+	print_visits(cycles);
+#endif
 	rec_free(&rc);
 	bench_free(&b);
 	return ok ? 0 : 1;
