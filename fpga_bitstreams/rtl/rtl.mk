@@ -106,7 +106,13 @@ $(RTL_BUILD)/equiv_units%: $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 $(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units rtl -- $(RTL_VFLAGS) \
-		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
+		-MAKEFLAGS "$(RTL_HARNESS_OPT)" $(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
+
+# Verilator compiles the code it marks slow (construction, initial values,
+# the trace's declarations: run once, and more than half of the C++) with
+# OPT_SLOW, the code run every cycle and the harness with OPT_FAST: the
+# slow code without optimisation, the rest at Verilator's -Os.
+RTL_HARNESS_OPT := OPT_FAST=-Os OPT_SLOW=-O0
 
 # The mutant runs only until the harness finds the first difference in the
 # unit it checks (within a few thousand cycles for each unit here), so its
@@ -140,7 +146,7 @@ RTL_EQ_IN := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) $(RTL_DIR)/harness/equiv_
 # equiv_router-CONFIG[-mutate-KIND]
 $(RTL_BUILD)/equiv_router-%: $(RTL_GEN_DIR)/.stamp $(RTL_ROUTER_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_router $* -- $(RTL_VFLAGS) \
-		$(RTL_EQ_G_$(firstword $(subst -mutate-, ,$*))) \
+		$(RTL_EQ_G_$(firstword $(subst -mutate-, ,$*))) -MAKEFLAGS "$(RTL_HARNESS_OPT)" \
 		$(if $(findstring mutate-arbiter,$*),-DLOOM_MUTATE_ARBITER) \
 		$(if $(findstring mutate-credit,$*),-DLOOM_MUTATE_CREDIT) \
 		$(RTL_ROUTER_SV) $(RTL_DIR)/harness/equiv_router.cpp $(RTL_ROUTER_O) -- $(RTL_EQ_IN)

@@ -282,15 +282,13 @@ module loom_equiv_units #(
 	parameter integer LNC_LANES = 2,
 	parameter integer LNC_LANE_THRESHOLD = 0,
 	parameter integer LNC_LANE_WINDOW = 1,
-	// frame encoder and serialiser: 4 lanes of 16 bytes (up to 3 frames a
-	// cycle), the card's 4 lanes of 4 bytes, 4 lanes of 16 bytes again (the
-	// harness's link never narrows them)
+	// frame encoder and serialiser: the card's 4 lanes of 4 bytes (the
+	// harness's link narrows them), 4 lanes of 16 bytes (up to 3 frames a
+	// cycle; the harness's link never narrows them)
 	parameter integer XA_LANES = 4,
-	parameter integer XA_LANE_BYTES = 16,
+	parameter integer XA_LANE_BYTES = 4,
 	parameter integer XB_LANES = 4,
-	parameter integer XB_LANE_BYTES = 4,
-	parameter integer XC_LANES = 4,
-	parameter integer XC_LANE_BYTES = 16
+	parameter integer XB_LANE_BYTES = 16
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -355,7 +353,6 @@ module loom_equiv_units #(
 	// frame encoders and serialisers (xX_)
 	`EQ_XSER_PORTS(xa, XA_LANES, XA_LANE_BYTES),
 	`EQ_XSER_PORTS(xb, XB_LANES, XB_LANE_BYTES),
-	`EQ_XSER_PORTS(xc, XC_LANES, XC_LANE_BYTES),
 	// drift check: row k_idx of the constants, word k_word of parameter row k_idx
 	input  logic [9:0] k_idx,
 	input  logic [1:0] k_word,
@@ -435,7 +432,6 @@ module loom_equiv_units #(
 	// ---- frame encoder and serialiser ----
 	`EQ_XSER(xa, XA_LANES, XA_LANE_BYTES)
 	`EQ_XSER(xb, XB_LANES, XB_LANE_BYTES)
-	`EQ_XSER(xc, XC_LANES, XC_LANE_BYTES)
 
 	// ---- drift check ----
 	assign k_const = loom_hw_const(32'(k_idx));
