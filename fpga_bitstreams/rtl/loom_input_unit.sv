@@ -200,7 +200,9 @@ module loom_input_unit #(
 	always_comb begin
 		logic [7:0] nf;
 		tk_data = tk_e[FW-1:0];
-		nf = flags & ~8'(`LOOM_PKT_F_VC1 | `LOOM_PKT_F_ADAPTIVE);
+		// the cast in parentheses: Yosys 0.23 reads a unary operator
+		// right before a size cast as part of the size (~8'(x) as (~8)'(x))
+		nf = flags & ~(8'(`LOOM_PKT_F_VC1 | `LOOM_PKT_F_ADAPTIVE));
 		if (tk_rt[31])
 			nf = nf | 8'(`LOOM_PKT_F_VC1);
 		if (CARD && (32'(r_ovc[sa_vi]) == `LOOM_VC_REQ_ADAPT ||

@@ -14,8 +14,8 @@
 #   rtl-board    the board top (board/) Verilated with its pin-level test
 #                (part of 'tests'; cached like the harness)
 #   rtl-postsynth  the router's iCE40 netlist (synth_ice40 at the
-#                bitstream's configuration) in the router-top harness
-#                (cached by content)
+#                bitstream's configuration, PORTS 2) in the router-top
+#                harness, 2 seeds of 10^4 cycles (cached by content)
 #   rtl-threeway  one traffic through a 4x4 torus of emulated cards, of
 #                loom-sim's model routers and of Verilated routers, latencies
 #                compared packet for packet (cached like the harness)
@@ -42,9 +42,18 @@ RTL_GEN_OUT := $(addprefix $(RTL_GEN_DIR)/,$(RTL_GEN_FILES))
 RTL_LINK_SV  := $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/loom_gbn_rx.sv \
                 $(RTL_DIR)/loom_link_credit.sv $(RTL_DIR)/loom_lanes.sv \
                 $(RTL_DIR)/loom_link_xmit_serialise.sv
+# yosys-config comes with yosys-dev; without it, the share/ beside the binary
+YOSYS_DATDIR  := $(or $(shell yosys-config --datdir 2>/dev/null),\
+                      $(abspath $(dir $(shell command -v yosys 2>/dev/null))/../share/yosys))
+# credit counter B of the unit harness as Yosys's iCE40 netlist: the
+# post-synthesis check's flow on one small unit (rules below)
+RTL_UNIT_NL    := $(RTL_BUILD)/loom_credit_counter-ice40.v
+RTL_UNIT_NL_SV := $(RTL_UNIT_NL:.v=-wrap.v) $(RTL_UNIT_NL:.v=-cells.v) \
+                  $(YOSYS_DATDIR)/ice40/cells_sim.v
 # the units the unit harness steps, and the C model it links
 RTL_UNITS_SV := $(RTL_DIR)/harness/loom_equiv_units.sv $(RTL_DIR)/loom_flit_fifo.sv \
-                $(RTL_DIR)/loom_credit_counter.sv $(RTL_DIR)/loom_arbiter.sv $(RTL_LINK_SV)
+                $(RTL_DIR)/loom_credit_counter.sv $(RTL_DIR)/loom_arbiter.sv $(RTL_LINK_SV) \
+                $(RTL_UNIT_NL_SV)
 RTL_UNITS_C  := router/arbiter.c router/params.c $(LINK_SRCS) rtl/gen/rtl_consts.c
 # the serialisers' traffic: two link units on a wire with their routers'
 # sources and sinks (the link unit tests' harness)
@@ -91,21 +100,25 @@ $(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h \
 	$(CC) $(CARD_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
 
 # what the harness reads: its key, so other parts of the card do not rebuild it
-RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
+RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/harness/netlist.vlt $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
                   $(RTL_DIR)/harness/equiv_units.cpp $(RTL_DIR)/harness/equiv_common.h \
                   $(RTL_DIR)/harness/equiv_xser.h $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
                   $(wildcard $(SRC_DIR)/router/*.h) $(wildcard $(SRC_DIR)/link/*.h) \
                   $(TOP)/tests/unit/link_harness.h $(TOP)/tests/unit/tap.h \
                   $(wildcard $(TOP)/include/loom_hw/*.h)
+# the netlist's cell models: their warnings off (netlist.vlt), their
+# default pin values not (Verilator does not take them)
+RTL_UNITS_VFLAGS := $(RTL_VFLAGS) -Wno-TIMESCALEMOD +define+NO_ICE40_DEFAULT_ASSIGNMENTS \
+                    $(RTL_DIR)/harness/netlist.vlt
 # vbuild.sh decides by content whether to verilate; make only calls it
-$(RTL_BUILD)/equiv_units%: $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
+$(RTL_BUILD)/equiv_units%: $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) $(RTL_UNIT_NL_SV) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units \
-		$(if $*,$(patsubst -%,%,$*),rtl) -- $(RTL_VFLAGS) \
+		$(if $*,$(patsubst -%,%,$*),rtl) -- $(RTL_UNITS_VFLAGS) \
 		$(if $*,$(addprefix -D,$(RTL_MUTATE_DEFS))) \
 		$(if $*,-CFLAGS -O0 -MAKEFLAGS "$(RTL_MUTANT_OPT)") \
 		$(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
-$(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) FORCE
-	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units rtl -- $(RTL_VFLAGS) \
+$(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) $(RTL_UNIT_NL_SV) FORCE
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_equiv_units rtl -- $(RTL_UNITS_VFLAGS) \
 		-MAKEFLAGS "$(RTL_HARNESS_OPT)" $(RTL_UNITS_SV) $(RTL_DIR)/harness/equiv_units.cpp $(RTL_UNITS_O) -- $(RTL_HARNESS_IN)
 
 # Verilator compiles the code it marks slow (construction, initial values,
@@ -342,29 +355,81 @@ $(RTL_BIT)/$(RTL_BOARD_TOP).bin: $(RTL_BIT)/$(RTL_BOARD_TOP).asc $(ICETIME_CHIPD
 
 # ---- post-synthesis check: the router's iCE40 netlist through the harness ----
 # synth_ice40 of loom_router at the bitstream's configuration, written as
-# a netlist of iCE40 cells, Verilated with Yosys's models of those cells
-# and stepped against the C model by equiv_router.cpp; the synthesis and
-# the Verilated build are each cached by content
-# yosys-config comes with yosys-dev; without it, the share/ beside the binary
-YOSYS_DATDIR  := $(or $(shell yosys-config --datdir 2>/dev/null),\
-                      $(abspath $(dir $(shell command -v yosys 2>/dev/null))/../share/yosys))
+# a netlist of iCE40 cells, rewritten for Verilator (below), Verilated
+# with Yosys's models of those cells and stepped against the C model by
+# equiv_router.cpp; the synthesis, the rewrite and the Verilated build are
+# each cached by content
+# The bitstream's parameters but PORTS: RTL_NL_PORTS (host + 1 network port
+# by default; at 5 the synthesis had not ended after an hour)
+RTL_NL_PORTS  ?= 2
+RTL_NL_G      := $(patsubst -GPORTS=%,-GPORTS=$(RTL_NL_PORTS),$(RTL_EQ_G_ice40))
 RTL_NETLIST   := $(RTL_BUILD)/loom_router-ice40.v
-RTL_NL_PARAMS := $(patsubst -G%,-set %,$(subst =, ,$(RTL_EQ_G_ice40)))
+RTL_NL_PARAMS := $(patsubst -G%,-set %,$(subst =, ,$(RTL_NL_G)))
 $(RTL_NETLIST): $(RTL_GEN_DIR)/.stamp FORCE
 	@$(RTL_DIR)/harness/ysynth.sh $@ $(RTL_CACHE) router-ice40-netlist \
 		"read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV); \
 		 chparam $(RTL_NL_PARAMS) loom_router; $(call ice40_synth,loom_router,); \
 		 select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -q -o stat.txt stat; \
 		 write_verilog -noattr $(notdir $@)" -- $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT)
-RTL_NL_VFLAGS := +define+NO_ICE40_DEFAULT_ASSIGNMENTS --trace -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
-                 -Wno-TIMESCALEMOD -Wno-MULTIDRIVEN -Wno-UNOPTFLAT \
-                 -CFLAGS "-O1 $(RTL_CXXFLAGS)"
+# The netlist in the files below, by the generic rules of "iCE40 netlists
+# for Verilator" after the unit harness's
+NL_TOP_loom_router-ice40 := loom_router
+RTL_NL_CELLS  := $(RTL_BUILD)/loom_router-ice40-cells.v
+RTL_NL_WRAP   := $(RTL_BUILD)/loom_router-ice40-wrap.v
+# Built for a short compile: no trace (the harness then writes no VCD; the
+# RTL's build of the same configuration does), the C++ at -O1 and the code
+# run once at -O0.  Verilator's ordering warnings stay on: a net it cannot
+# order shows in the build log.
+RTL_NL_VFLAGS := +define+NO_ICE40_DEFAULT_ASSIGNMENTS -O3 --x-assign fast --x-initial fast \
+                 -Wno-fatal -Wno-lint -Wno-style -Wno-TIMESCALEMOD \
+                 -CFLAGS "$(RTL_CXXFLAGS)" -MAKEFLAGS "$(RTL_CARD_OPT)"
 RTL_NL_HARNESS := $(RTL_BUILD)/equiv_router-ice40-netlist
-$(RTL_NL_HARNESS): $(RTL_NETLIST) $(RTL_ROUTER_O) FORCE
+RTL_NL_SRC     := $(RTL_NL_WRAP) $(RTL_NL_CELLS) $(YOSYS_DATDIR)/ice40/cells_sim.v
+$(RTL_NL_HARNESS): $(RTL_NL_CELLS) $(RTL_NL_WRAP) $(RTL_ROUTER_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_router ice40-netlist -- $(RTL_NL_VFLAGS) \
-		$(RTL_NETLIST) $(YOSYS_DATDIR)/ice40/cells_sim.v $(RTL_DIR)/harness/equiv_router.cpp \
-		$(RTL_ROUTER_O) -- $(RTL_NETLIST) $(YOSYS_DATDIR)/ice40/cells_sim.v \
+		$(RTL_NL_SRC) $(RTL_DIR)/harness/equiv_router.cpp $(RTL_ROUTER_O) -- $(RTL_NL_SRC) \
 		$(RTL_DIR)/harness/equiv_router.cpp $(RTL_DIR)/harness/equiv_common.h $(RTL_ROUTER_O)
+# the check: RTL_NL_SEEDS seeds of RTL_NL_CYCLES cycles each, equal or
+# stopped at the first difference
+RTL_NL_SEEDS  ?= 1 2
+RTL_NL_CYCLES ?= 10000
 rtl-postsynth: $(RTL_NL_HARNESS)
+	@for s in $(RTL_NL_SEEDS); do \
+		$(RTL_NL_HARNESS) --seed $$s --cycles $(RTL_NL_CYCLES) || exit 1; done
+
+# ---- iCE40 netlists for Verilator ----
+# $(RTL_BUILD)/NAME.v is a netlist Yosys wrote of module NL_TOP_NAME.
+# Verilator orders logic by variable, not by bit, and Yosys writes a net,
+# a port too, as one vector whose bits LUTs drive one by one: an
+# assignment between bits of the same vector (the router's info_rdata[29:6]
+# from info_rdata[30]) is evaluated before the LUT that drives its source
+# bit.  So NAME-cells.v has every net and port split into single bits
+# (splitnets -ports), undriven bits and undefined parameter bits tied to 0
+# as the bitstream's flow ties them (setundef), the module renamed
+# NL_TOP_NAME_cells; NAME-wrap.v (nl_wrap.sh) is NL_TOP_NAME with the
+# original ports as vectors around it.  Cached by content like the
+# synthesis.
+$(RTL_BUILD)/%-cells.v: $(RTL_BUILD)/%.v FORCE
+	@$(RTL_DIR)/harness/ysynth.sh $@ $(RTL_CACHE) $*-cells \
+		"read_verilog $<; read_verilog -lib +/ice40/cells_sim.v; \
+		 hierarchy -top $(NL_TOP_$*); splitnets -ports; setundef -undriven -zero -params; \
+		 opt_clean; rename $(NL_TOP_$*) $(NL_TOP_$*)_cells; \
+		 write_verilog -noattr $(notdir $@)" -- $<
+$(RTL_BUILD)/%-wrap.v: $(RTL_BUILD)/%.v $(RTL_DIR)/harness/nl_wrap.sh
+	$(RTL_DIR)/harness/nl_wrap.sh $< $(NL_TOP_$*) $(NL_TOP_$*)_cells >$@.tmp
+	@mv $@.tmp $@
+
+# the unit harness's credit counter B (harness/loom_equiv_units.sv:
+# CB_DEPTH 10, CB_RET_LAT 3), synthesized as the router is, renamed to sit
+# beside the RTL's: about a second of Yosys
+NL_TOP_loom_credit_counter-ice40 := loom_credit_counter_ice40
+$(RTL_UNIT_NL): FORCE
+	@$(RTL_DIR)/harness/ysynth.sh $@ $(RTL_CACHE) credit-counter-ice40-netlist \
+		"read_verilog -sv -DSYNTHESIS $(RTL_DIR)/loom_credit_counter.sv; \
+		 chparam -set DEPTH 10 -set RET_LAT 3 loom_credit_counter; \
+		 $(call ice40_synth,loom_credit_counter,); \
+		 rename loom_credit_counter loom_credit_counter_ice40; \
+		 write_verilog -noattr $(notdir $@)" -- $(RTL_DIR)/loom_credit_counter.sv
+.SECONDARY: $(RTL_UNIT_NL) $(RTL_NETLIST)
 
 FORCE:

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The RTL's units (flit FIFOs, credit counters, arbiters of every policy,
+# The RTL's units (flit FIFOs, credit counters, one of them also as its
+# Yosys iCE40 netlist, arbiters of every policy,
 # the link's CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender
 # and receiver, its credit return, its lanes under bit errors and failing
 # lanes, its frame encoder and serialiser at 64 and 16 bytes a cycle fed

@@ -75,7 +75,7 @@ constexpr unsigned CRC_LANES[CRC_N] = { 1, 2, 4 }, CRC_LANE_BYTES[CRC_N] = { 1, 
 
 const char *const CONFIG =
 	"fifo A depth 4 hist 3, fifo B depth 5 hist 1, credit A depth 5 ret 1, "
-	"credit B depth 10 ret 3, arb RR 5, RR 64, MATRIX 7, T3E 6, IWA 9 M 5, "
+	"credit B depth 10 ret 3 (RTL and iCE40 netlist), arb RR 5, RR 64, MATRIX 7, T3E 6, IWA 9 M 5, "
 	"crc32c lanes x lane bytes 1x1, 2x3, 4x4, gbn_tx window 5 timeout 7 first 0, "
 	"gbn_tx window 64 timeout 40 first 0xfffffff0, gbn_rx first 0, gbn_rx first 0xfffffff8, "
 	"link_credit vcs 3 depth 30 flit 64, link_credit vcs 8 depth 152 flit 16, "
@@ -1342,6 +1342,8 @@ private:
 			    credit_has(&ca.c, 1)) &&
 		       same(m, "credit counter B (DEPTH 10, RET_LAT 3)", "has", top->cb_has,
 			    credit_has(&cb.c, 1)) &&
+		       same(m, "credit counter B, iCE40 netlist (DEPTH 10, RET_LAT 3)", "has",
+			    top->cbn_has, credit_has(&cb.c, 1)) &&
 		       cmp_arb(m, "arbiter RR (N 5)", ai[0], top->rr_gnt_valid, top->rr_gnt_idx) &&
 		       cmp_arb(m, "arbiter RR (N 64)", ai[1], top->rrw_gnt_valid, top->rrw_gnt_idx) &&
 		       cmp_arb(m, "arbiter MATRIX (N 7)", ai[2], top->mx_gnt_valid, top->mx_gnt_idx) &&

@@ -301,6 +301,9 @@ module loom_equiv_units #(
 	input  logic cb_take,
 	input  logic cb_ret,
 	output logic cb_has,
+	// credit counter B as Yosys's iCE40 netlist (the flow of the
+	// post-synthesis check), on B's inputs
+	output logic cbn_has,
 	// arbiters: x in rr (round robin), rrw (round robin, 64 wide), mx
 	// (matrix), t3 (T3E), iw (IWA)
 	input  logic [RR_N-1:0] rr_req,
@@ -370,6 +373,9 @@ module loom_equiv_units #(
 		.clk(clk), .rst(rst), .take(ca_take), .ret(ca_ret), .has(ca_has));
 	loom_credit_counter #(.DEPTH(CB_DEPTH), .RET_LAT(CB_RET_LAT)) u_cb (
 		.clk(clk), .rst(rst), .take(cb_take), .ret(cb_ret), .has(cb_has));
+	// synthesized at CB_DEPTH and CB_RET_LAT's defaults (rtl.mk)
+	loom_credit_counter_ice40 u_cbn (
+		.clk(clk), .rst(rst), .take(cb_take), .ret(cb_ret), .has(cbn_has));
 
 	// ---- arbiters ----
 	localparam integer RR_IW = $clog2(RR_N);
