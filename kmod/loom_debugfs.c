@@ -264,15 +264,26 @@ static int loom_dbg_memory_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(loom_dbg_memory);
 
+static int loom_dbg_uring_show(struct seq_file *s, void *unused)
+{
+	loom_uring_held_show(s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(loom_dbg_uring);
+
 /**
- * loom_debugfs_init() - create /sys/kernel/debug/loom and its "memory"
+ * loom_debugfs_init() - create /sys/kernel/debug/loom, its "memory" and
+ *	its "uring"
  */
 void loom_debugfs_init(void)
 {
 	loom_debugfs_root = debugfs_create_dir(LOOM_DRV_NAME, NULL);
-	if (!IS_ERR_OR_NULL(loom_debugfs_root))
-		debugfs_create_file("memory", 0400, loom_debugfs_root, NULL,
-				    &loom_dbg_memory_fops);
+	if (IS_ERR_OR_NULL(loom_debugfs_root))
+		return;
+	debugfs_create_file("memory", 0400, loom_debugfs_root, NULL,
+			    &loom_dbg_memory_fops);
+	debugfs_create_file("uring", 0400, loom_debugfs_root, NULL,
+			    &loom_dbg_uring_fops);
 }
 
 /**

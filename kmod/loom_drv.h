@@ -462,6 +462,8 @@ void loom_files_kill(struct loom_dev *ldev);
 
 /* loom_uring.c */
 struct io_uring_cmd;
+struct seq_file;
+void loom_uring_held_show(struct seq_file *s);
 int loom_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags);
 void loom_uring_file_init(struct loom_file *lf);
 void loom_uring_file_release(struct loom_file *lf);

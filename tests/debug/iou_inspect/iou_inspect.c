@@ -5,11 +5,15 @@
  * what io_uring holds for it -- its pending task work, its in-flight
  * count, and every ring it has used with that ring's state (torn down or
  * not, references left, deferred and fallback work) -- and then refuses to
- * stay loaded (-ECANCELED).  It reads io_uring's private structures
+ * stay loaded (-ECANCELED).  It logs as well every ring whose teardown a
+ * kworker is running (io_ring_exit_work()): its references left, its
+ * deferred and fallback work, and every thread that has used it.  It reads io_uring's private structures
  * (struct io_tctx_node is io_uring/tctx.h's), so it is built for the
  * kernel it inspects and for nothing else.
  */
 #include <linux/io_uring_types.h>
+#include <linux/kallsyms.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/percpu-refcount.h>
 #include <linux/sched/signal.h>
@@ -22,6 +26,16 @@ struct io_tctx_node {
 	struct list_head ctx_node;
 	struct task_struct *task;
 	struct io_ring_ctx *ctx;
+};
+
+/* the head of kernel/workqueue_internal.h's struct worker (6.1) */
+struct iou_worker_head {
+	union {
+		struct list_head entry;
+		struct hlist_node hentry;
+	};
+	struct work_struct *current_work;
+	work_func_t current_func;
 };
 
 static long iou_ref_count(struct percpu_ref *ref)
@@ -61,6 +75,36 @@ static void iou_inspect_task(struct task_struct *t)
 	}
 }
 
+/* a kworker running io_ring_exit_work(): the ring it tears down */
+static void iou_inspect_exit_work(struct task_struct *t)
+{
+	struct iou_worker_head *w = kthread_data(t);
+	struct io_tctx_node *node;
+	struct io_ring_ctx *ctx;
+	char func[KSYM_SYMBOL_LEN];
+
+	if (!w || !READ_ONCE(w->current_work))
+		return;
+	snprintf(func, sizeof(func), "%ps", READ_ONCE(w->current_func));
+	if (strcmp(func, "io_ring_exit_work"))
+		return;
+	ctx = container_of(READ_ONCE(w->current_work), struct io_ring_ctx, exit_work);
+	pr_info("iou_inspect: kworker %d tears down ring %px flags %#x refs %ld work_llist %s fallback %s iopoll %s submitter %d sq %s\n",
+		task_pid_nr(t), ctx, ctx->flags, iou_ref_count(&ctx->refs),
+		llist_empty(&ctx->work_llist) ? "empty" : "PENDING",
+		llist_empty(&ctx->fallback_llist) ? "empty" : "PENDING",
+		READ_ONCE(ctx->iopoll_list.first) ? "PENDING" : "empty",
+		ctx->submitter_task ? task_pid_nr(ctx->submitter_task) : 0,
+		ctx->sq_data ? "yes" : "no");
+	list_for_each_entry(node, &ctx->tctx_list, ctx_node)
+		pr_info("iou_inspect:   used by %d/%d (%s) state %c%s task_list %s\n",
+			task_tgid_nr(node->task), task_pid_nr(node->task), node->task->comm,
+			task_state_to_char(node->task),
+			node->task->flags & PF_EXITING ? " exiting" : "",
+			node->task->io_uring && !llist_empty(&node->task->io_uring->task_list) ?
+			"PENDING" : "empty");
+}
+
 static int __init iou_inspect_init(void)
 {
 	struct task_struct *p, *t;
@@ -68,6 +112,8 @@ static int __init iou_inspect_init(void)
 
 	rcu_read_lock();
 	for_each_process_thread(p, t) {
+		if (t->flags & PF_WQ_WORKER)
+			iou_inspect_exit_work(t);
 		if (!t->io_uring)
 			continue;
 		iou_inspect_task(t);

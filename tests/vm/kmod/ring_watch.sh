@@ -2,7 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ring_watch.sh LIMIT_S STOPFILE: runs in a guest beside a fuzz and reports
-# every io_uring ring whose teardown takes longer than LIMIT_S seconds.
+# every io_uring ring whose teardown takes longer than LIMIT_S seconds, and
+# every command of loom.ko that waits on a torn-down ring for longer than
+# RING_WATCH_HELD_MS (default 1000) milliseconds.
+#
+# loom.ko ends its waits on a torn-down ring within 100 ms (loom_uring.c),
+# so a command of the module waiting longer on one is the module's defect.
+# A teardown can take long without the module: on Linux 6.1 a
+# DEFER_TASKRUN ring torn down by a thread that goes on running does so
+# with io_uring's own requests (tests/debug/defer_linger.c shows it
+# without any driver).  debugfs loom/uring lists what the module holds.
 #
 # A ring's last close queues io_ring_exit_work(), which waits until every
 # request of the ring has ended; Linux warns only after five minutes
@@ -15,8 +24,8 @@
 # name, state, wait channel and kernel stack; and asks the kernel to log
 # the blocked tasks (sysrq w) unless RING_WATCH_SYSRQ is 0.  With
 # RING_WATCH_INSPECT=MODULE.ko it first loads that module
-# (tests/debug/iou_inspect: io_uring's state of every thread, logged by
-# the kernel).  Output: "ring-watch: ..." lines on stdout.
+# (tests/debug/iou_inspect: io_uring's state of every thread, which the
+# kernel logs) and prints what it logged.  Output: "ring-watch: ..." lines on stdout.
 # Ends when STOPFILE exists.
 limit=${1:?usage: ring_watch.sh LIMIT_S STOPFILE}
 stop=${2:?usage: ring_watch.sh LIMIT_S STOPFILE}
@@ -37,17 +46,27 @@ dump_tasks() {
 		echo "$t|$state|$comm"
 	done | grep -E "^[^|]*\|D|\|($pattern)" | while IFS='|' read -r t state comm; do
 		pid=${t#/proc/}
-		read -r wchan 2>/dev/null <"$t/wchan"
-		echo "ring-watch: task ${t##*/} ($comm) pid ${pid%%/*} state $state wchan $wchan"
-		sed 's/^/ring-watch:     /' "$t/stack" 2>/dev/null
+		echo "ring-watch: task ${t##*/} ($comm) pid ${pid%%/*} state $state wchan $(cat "$t/wchan" 2>/dev/null)"
+		cat "$t/stack" 2>/dev/null | sed 's/^/ring-watch:     /'
 	done
 	[ "${RING_WATCH_SYSRQ:-1}" = 0 ] || echo w >/proc/sysrq-trigger 2>/dev/null
 }
 
-echo "ring-watch: watching ring teardowns (limit ${limit} s)"
+held_ms=${RING_WATCH_HELD_MS:-1000}
+module=0
+
+echo "ring-watch: watching ring teardowns (limit ${limit} s) and loom.ko's waits on torn-down rings (limit ${held_ms} ms)"
 while [ ! -e "$stop" ]; do
 	read -r up _ </proc/uptime
 	now=${up%.*}
+	# "cmd OP waiting MS ms ring torn_down": the module should have ended it
+	while read -r _ op _ ms _ _ ring; do
+		[ "$ring" = torn_down ] && [ "$ms" -ge "$held_ms" ] || continue
+		module=$((module + 1))
+		echo "ring-watch: MODULE: command $op waits $ms ms on a torn-down ring"
+	done 2>/dev/null <<EOF
+$(grep ' waiting .* torn_down$' /sys/kernel/debug/loom/uring 2>/dev/null)
+EOF
 	next=
 	# one process reads every stack: the loop must stay cheap in a TCG guest
 	for f in $(grep -l io_ring_exit_work /proc/[0-9]*/stack 2>/dev/null); do
@@ -62,11 +81,17 @@ while [ ! -e "$stop" ]; do
 		case " $reported " in *" $pid:$since "*) continue ;; esac
 		reported="$reported $pid:$since"
 		echo "ring-watch: LINGERING: kworker $pid in io_ring_exit_work for $((now - since)) s (since uptime $since s)"
-		[ -z "${RING_WATCH_INSPECT:-}" ] ||
-			echo "ring-watch: $(insmod "$RING_WATCH_INSPECT" 2>&1 | tail -1) (io_uring state in the kernel log)"
+		# the commands loom.ko holds on torn-down rings, and its totals
+		grep -E 'torn_down$|^held ' /sys/kernel/debug/loom/uring 2>/dev/null |
+			sed 's/^/ring-watch: loom: /'
+		if [ -n "${RING_WATCH_INSPECT:-}" ]; then
+			dmesg -c >/dev/null 2>&1
+			insmod "$RING_WATCH_INSPECT" >/dev/null 2>&1
+			dmesg | sed -n 's/^.*iou_inspect: /ring-watch: io_uring: /p'
+		fi
 		dump_tasks
 	done
 	seen=$next
 	sleep 1
 done
-echo "ring-watch: done, $(echo "$reported" | wc -w) lingering teardown(s)"
+echo "ring-watch: done, $(echo "$reported" | wc -w) lingering teardown(s), $module wait(s) of loom.ko on torn-down rings"
