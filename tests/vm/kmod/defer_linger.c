@@ -4,12 +4,14 @@
  * with no driver involved.  Three threads each use a DEFER_TASKRUN ring
  * for NOPs (some IOSQE_ASYNC, some linked, some IOSQE_ASYNC linked to a
  * read that fails at once) and tear it down every 50 batches or so with
- * requests in flight, going on with a new ring.  Run beside ring_watch.sh,
- * the teardowns of some of those rings take ten seconds and more
- * (io_ring_exit_work() waits for their requests), and with
- * test_iface_fuzz.sh's command mix on the debug kernel they last past the
- * five minutes after which Linux warns.  Documentation/testing.rst (the
- * debug-kernel campaign's findings) has the command and the figures.
+ * requests in flight, going on with a new ring.  With
+ * tests/debug/iou_inspect loaded twice a few seconds apart while it runs,
+ * many of the rings being torn down at the first look are still being
+ * torn down at the second (io_ring_exit_work() waits for their requests);
+ * with test_iface_fuzz.sh's command mix on the debug kernel such
+ * teardowns last past the five minutes after which Linux warns.
+ * Documentation/testing.rst (the debug-kernel campaign's findings) has
+ * the commands and the figures.
  * Prints the teardowns of each thread; runs SECONDS (default 30).
  */
 #include <liburing.h>

@@ -16,8 +16,9 @@
 # A ring's last close queues io_ring_exit_work(), which waits until every
 # request of the ring has ended; Linux warns only after five minutes
 # (io_uring.c, "WARN_ON_ONCE(time_after(jiffies, timeout))").  A kworker
-# seen in io_ring_exit_work() at every look for LIMIT_S seconds holds such
-# a ring.  At each such kworker the script prints, for every task whose
+# seen in io_ring_exit_work() at every look for LIMIT_S seconds is
+# reported; it may have run one teardown after another between two looks
+# (iou_inspect tells the rings apart).  At each such kworker the script prints, for every task whose
 # name matches RING_WATCH_PATTERN (an extended regular expression; default
 # the fuzz's tasks, io_uring's SQPOLL threads and io-wq workers) and for
 # every task in D state: its tid,
