@@ -18,16 +18,17 @@
 # (io_uring.c, "WARN_ON_ONCE(time_after(jiffies, timeout))").  A kworker
 # seen in io_ring_exit_work() at every look for LIMIT_S seconds is
 # reported; it may have run one teardown after another between two looks
-# (iou_inspect tells the rings apart).  At each such kworker the script prints, for every task whose
-# name matches RING_WATCH_PATTERN (an extended regular expression; default
-# the fuzz's tasks, io_uring's SQPOLL threads and io-wq workers) and for
-# every task in D state: its tid,
-# name, state, wait channel and kernel stack; and asks the kernel to log
-# the blocked tasks (sysrq w) unless RING_WATCH_SYSRQ is 0.  With
-# RING_WATCH_INSPECT=MODULE.ko it first loads that module
-# (tests/debug/iou_inspect: io_uring's state of every thread, which the
-# kernel logs) and prints what it logged.  Output: "ring-watch: ..." lines on stdout.
-# Ends when STOPFILE exists.
+# (iou_inspect tells the rings apart).  For each one the script prints
+# what loom.ko holds on torn-down rings, and the tid, name, state, wait
+# channel and kernel stack of every task in D state and of every task
+# whose name matches RING_WATCH_PATTERN (an extended regular expression;
+# default the fuzz's tasks, io_uring's SQPOLL threads and io-wq workers);
+# then it asks the kernel to log the blocked tasks (sysrq w) unless
+# RING_WATCH_SYSRQ is 0.  With RING_WATCH_INSPECT=MODULE.ko it also loads
+# that module (tests/debug/iou_inspect: io_uring's state of every thread,
+# which the kernel logs) and prints what it logged.
+#
+# Output: "ring-watch: ..." lines on stdout.  Ends when STOPFILE exists.
 limit=${1:?usage: ring_watch.sh LIMIT_S STOPFILE}
 stop=${2:?usage: ring_watch.sh LIMIT_S STOPFILE}
 pattern=${RING_WATCH_PATTERN:-iface_fuzz|nl_fuzz|iou-sqp|iou-wrk}
@@ -60,13 +61,15 @@ echo "ring-watch: watching ring teardowns (limit ${limit} s) and loom.ko's waits
 while [ ! -e "$stop" ]; do
 	read -r up _ </proc/uptime
 	now=${up%.*}
+	# what the module holds, read once a look
+	held=$(cat /sys/kernel/debug/loom/uring 2>/dev/null)
 	# "cmd OP waiting MS ms ring torn_down": the module should have ended it
-	while read -r _ op _ ms _ _ ring; do
-		[ "$ring" = torn_down ] && [ "$ms" -ge "$held_ms" ] || continue
+	while read -r _ op state ms _ _ ring; do
+		[ "$state" = waiting ] && [ "$ring" = torn_down ] && [ "$ms" -ge "$held_ms" ] || continue
 		module=$((module + 1))
 		echo "ring-watch: MODULE: command $op waits $ms ms on a torn-down ring"
 	done 2>/dev/null <<EOF
-$(grep ' waiting .* torn_down$' /sys/kernel/debug/loom/uring 2>/dev/null)
+$held
 EOF
 	next=
 	# one process reads every stack: the loop must stay cheap in a TCG guest
@@ -83,8 +86,7 @@ EOF
 		reported="$reported $pid:$since"
 		echo "ring-watch: LINGERING: kworker $pid in io_ring_exit_work for $((now - since)) s (since uptime $since s)"
 		# the commands loom.ko holds on torn-down rings, and its totals
-		grep -E 'torn_down$|^held ' /sys/kernel/debug/loom/uring 2>/dev/null |
-			sed 's/^/ring-watch: loom: /'
+		printf '%s\n' "$held" | grep -E 'torn_down$|^held ' | sed 's/^/ring-watch: loom: /'
 		if [ -n "${RING_WATCH_INSPECT:-}" ]; then
 			dmesg -c >/dev/null 2>&1
 			insmod "$RING_WATCH_INSPECT" >/dev/null 2>&1
