@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/poll.h>
+#include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -58,7 +59,7 @@ static int loom_open(struct inode *inode, struct file *file)
 		loom_dev_put(ldev);
 		return -ENODEV;
 	}
-	list_add_tail(&lf->node, &ldev->files);
+	list_add_tail_rcu(&lf->node, &ldev->files);
 	mutex_unlock(&ldev->lock);
 
 	file->private_data = lf;
@@ -73,10 +74,10 @@ static int loom_release(struct inode *inode, struct file *file)
 	loom_uring_file_release(lf);
 	loom_ctx_release_all(lf);
 	mutex_lock(&ldev->lock);
-	list_del(&lf->node);
+	list_del_rcu(&lf->node);
 	mutex_unlock(&ldev->lock);
 	xa_destroy(&lf->ctxs);
-	kfree(lf);
+	kfree_rcu(lf, rcu);
 	loom_dev_put(ldev);
 	return 0;
 }

@@ -2,7 +2,8 @@
 /*
  * debugfs: /sys/kernel/debug/loom/loomN/regs (the register blocks the
  * driver knows, each register by name), .../contexts (every context in
- * use: index, owner, rings, producer/consumer indices, state) and
+ * use: index, owner, rings, producer/consumer indices, state), .../uring
+ * (the io_uring wait commands of its open files) and
  * /sys/kernel/debug/loom/memory (what the contexts of every card hold, kept
  * across unbinds: a leak shows there).  For people and tests, not
  * programs: the format may change.  A kernel without debugfs,
@@ -224,6 +225,13 @@ out:
 }
 DEFINE_SHOW_ATTRIBUTE(loom_dbg_contexts);
 
+static int loom_dbg_uring_show(struct seq_file *s, void *unused)
+{
+	loom_uring_waits_show(s, s->private);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(loom_dbg_uring);
+
 /**
  * loom_debugfs_add() - create /sys/kernel/debug/loom/loomN
  * @ldev: the card, registered
@@ -240,6 +248,8 @@ void loom_debugfs_add(struct loom_dev *ldev)
 			    &loom_dbg_regs_fops);
 	debugfs_create_file("contexts", 0400, ldev->debugfs, ldev,
 			    &loom_dbg_contexts_fops);
+	debugfs_create_file("uring", 0400, ldev->debugfs, ldev,
+			    &loom_dbg_uring_fops);
 }
 
 /**
@@ -264,16 +274,8 @@ static int loom_dbg_memory_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(loom_dbg_memory);
 
-static int loom_dbg_uring_show(struct seq_file *s, void *unused)
-{
-	loom_uring_held_show(s);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(loom_dbg_uring);
-
 /**
- * loom_debugfs_init() - create /sys/kernel/debug/loom, its "memory" and
- *	its "uring"
+ * loom_debugfs_init() - create /sys/kernel/debug/loom and its "memory"
  */
 void loom_debugfs_init(void)
 {
@@ -282,8 +284,6 @@ void loom_debugfs_init(void)
 		return;
 	debugfs_create_file("memory", 0400, loom_debugfs_root, NULL,
 			    &loom_dbg_memory_fops);
-	debugfs_create_file("uring", 0400, loom_debugfs_root, NULL,
-			    &loom_dbg_uring_fops);
 }
 
 /**

@@ -247,7 +247,7 @@ struct loom_dev {
 /**
  * struct loom_file - state of one open /dev/loomN
  * @ldev: the card (holds a kref)
- * @node: entry in ldev->files
+ * @node: entry in ldev->files (an RCU list)
  * @mapping: the file's address space, zapped when the device goes away
  * @cookie: per-open identity encoded in every mmap token of this file
  * @ctxs: contexts of this file indexed by slot (protected by ldev->lock)
@@ -256,6 +256,8 @@ struct loom_dev {
  *	timer interrupt: irqsave; inside ldev->lock when both are held)
  * @uring_waits: outstanding io_uring waits (struct loom_uwait, loom_uring.c)
  * @n_uring_waits: entries of @uring_waits, at most LOOM_URING_MAX_WAITS
+ * @rcu: frees the file after a grace period: debugfs walks ldev->files
+ *	under rcu_read_lock() (its writers hold ldev->lock)
  */
 struct loom_file {
 	struct loom_dev *ldev;
@@ -267,6 +269,7 @@ struct loom_file {
 	spinlock_t uring_lock;		/* see @uring_lock above */
 	struct list_head uring_waits;
 	unsigned int n_uring_waits;
+	struct rcu_head rcu;
 };
 
 /* mmap regions of a context, encoded in tokens */
@@ -463,7 +466,7 @@ void loom_files_kill(struct loom_dev *ldev);
 /* loom_uring.c */
 struct io_uring_cmd;
 struct seq_file;
-void loom_uring_held_show(struct seq_file *s);
+void loom_uring_waits_show(struct seq_file *s, struct loom_dev *ldev);
 int loom_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags);
 void loom_uring_file_init(struct loom_file *lf);
 void loom_uring_file_release(struct loom_file *lf);

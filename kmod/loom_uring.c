@@ -46,6 +46,7 @@
 #include <linux/io_uring.h>
 #include <linux/io_uring_types.h>
 #include <linux/percpu-refcount.h>
+#include <linux/rculist.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
@@ -110,7 +111,6 @@ struct loom_uwait {
 };
 
 struct loom_uring_pdu {
-	struct list_head held;		/* on loom_uring_held */
 	struct loom_uwait *wait;	/* wait commands */
 	u32 ctx_index;			/* LOOM_URING_SUBMIT */
 	int count;			/* LOOM_URING_CANCEL */
@@ -120,79 +120,6 @@ static struct loom_uring_pdu *loom_uring_pdu(struct io_uring_cmd *cmd)
 {
 	BUILD_BUG_ON(sizeof(struct loom_uring_pdu) > sizeof(cmd->pdu));
 	return (struct loom_uring_pdu *)cmd->pdu;
-}
-
-/*
- * Every command of every card the module holds: accepted with
- * -EIOCBQUEUED and not yet handed back with io_uring_cmd_done() -- a wait
- * on its file's list, or a completion io_uring has yet to run in the
- * submitter's task.  debugfs "uring" lists them with the state of their
- * ring, so that a ring whose teardown waits shows whether the module
- * holds any of its requests.
- */
-static LIST_HEAD(loom_uring_held);
-static DEFINE_SPINLOCK(loom_uring_held_lock);
-
-static void loom_uring_hold(struct io_uring_cmd *cmd)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&loom_uring_held_lock, flags);
-	list_add_tail(&loom_uring_pdu(cmd)->held, &loom_uring_held);
-	spin_unlock_irqrestore(&loom_uring_held_lock, flags);
-}
-
-/* In the submitter's task: the module lets go of @cmd (its wait freed next). */
-static void loom_uring_release(struct io_uring_cmd *cmd)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&loom_uring_held_lock, flags);
-	list_del(&loom_uring_pdu(cmd)->held);
-	spin_unlock_irqrestore(&loom_uring_held_lock, flags);
-}
-
-/* In the submitter's task: post @res for @cmd. */
-static void loom_uring_done(struct io_uring_cmd *cmd, int res,
-			    unsigned int issue_flags)
-{
-	loom_uring_release(cmd);
-	io_uring_cmd_done(cmd, res, 0, issue_flags);
-}
-
-/**
- * loom_uring_held_show() - debugfs "uring": the commands the module holds
- * @s: the file
- *
- * One line per command: its operation; whether it waits on its file's list
- * (and for how long) or its completion waits for io_uring's task work;
- * and whether its ring is torn down.  Then the totals.
- */
-void loom_uring_held_show(struct seq_file *s)
-{
-	unsigned long n = 0, torn = 0, flags;
-	struct loom_uring_pdu *pdu;
-
-	spin_lock_irqsave(&loom_uring_held_lock, flags);
-	list_for_each_entry(pdu, &loom_uring_held, held) {
-		struct io_uring_cmd *cmd = container_of((void *)pdu,
-							struct io_uring_cmd, pdu);
-		bool dying = percpu_ref_is_dying(&cmd_to_io_kiocb(cmd)->ctx->refs);
-		struct loom_uwait *w = pdu->wait;
-
-		if (w && !READ_ONCE(w->claimed))
-			seq_printf(s, "cmd %#x waiting %lld ms ring %s\n",
-				   cmd->cmd_op,
-				   ktime_ms_delta(ktime_get(), w->since),
-				   dying ? "torn_down" : "live");
-		else
-			seq_printf(s, "cmd %#x in_task ring %s\n", cmd->cmd_op,
-				   dying ? "torn_down" : "live");
-		n++;
-		torn += dying;
-	}
-	spin_unlock_irqrestore(&loom_uring_held_lock, flags);
-	seq_printf(s, "held %lu torn_down %lu\n", n, torn);
 }
 
 /* Take @w off its file's list with result @res; lf->uring_lock held. */
@@ -221,7 +148,6 @@ static void loom_uwait_task(struct io_uring_cmd *cmd, unsigned int issue_flags)
 
 	hrtimer_cancel(&w->timer);
 	res = w->res;
-	loom_uring_release(cmd);
 	loom_uwait_free(w);
 	io_uring_cmd_done(cmd, res, 0, issue_flags);
 }
@@ -273,6 +199,42 @@ static bool loom_uwait_owner_gone(const struct loom_uwait *w)
 static bool loom_uwait_ring_dying(const struct loom_uwait *w)
 {
 	return percpu_ref_is_dying(&cmd_to_io_kiocb(w->cmd)->ctx->refs);
+}
+
+/**
+ * loom_uring_waits_show() - debugfs loomN/uring: the card's waits
+ * @s: the file
+ * @ldev: the card
+ *
+ * One line per wait command on an open file's list: its operation, how
+ * long it has waited, and whether its ring is torn down; then the totals.
+ * A wait on a torn-down ring ends within LOOM_UWAIT_EXIT_CHECK_NS.  Walks
+ * the files under RCU and each file's waits under its uring_lock.
+ */
+void loom_uring_waits_show(struct seq_file *s, struct loom_dev *ldev)
+{
+	unsigned long n = 0, torn = 0, flags;
+	ktime_t now = ktime_get();
+	struct loom_file *lf;
+	struct loom_uwait *w;
+
+	/* not ldev->lock: a busy card's commands would keep a reader out */
+	rcu_read_lock();
+	list_for_each_entry_rcu(lf, &ldev->files, node) {
+		spin_lock_irqsave(&lf->uring_lock, flags);
+		list_for_each_entry(w, &lf->uring_waits, node) {
+			bool dying = loom_uwait_ring_dying(w);
+
+			seq_printf(s, "cmd %#x waiting %lld ms ring %s\n",
+				   w->cmd->cmd_op, ktime_ms_delta(now, w->since),
+				   dying ? "torn_down" : "live");
+			n++;
+			torn += dying;
+		}
+		spin_unlock_irqrestore(&lf->uring_lock, flags);
+	}
+	rcu_read_unlock();
+	seq_printf(s, "waiting %lu torn_down %lu\n", n, torn);
 }
 
 /* When the timer fires next: the deadline, or the next check before it. */
@@ -549,7 +511,6 @@ static int loom_uring_wait(struct loom_file *lf, struct io_uring_cmd *cmd,
 
 		w->deadline = ktime_add_ns(now, timeout_ns);
 		w->since = now;
-		loom_uring_hold(cmd);
 		hrtimer_start(&w->timer, loom_uwait_next_tick(w, now),
 			      HRTIMER_MODE_ABS);
 	}
@@ -571,7 +532,7 @@ err_unlock:
 static void loom_ucancel_task(struct io_uring_cmd *cmd,
 			      unsigned int issue_flags)
 {
-	loom_uring_done(cmd, loom_uring_pdu(cmd)->count, issue_flags);
+	io_uring_cmd_done(cmd, loom_uring_pdu(cmd)->count, 0, issue_flags);
 }
 
 static int loom_uring_cancel(struct loom_file *lf, struct io_uring_cmd *cmd)
@@ -593,7 +554,6 @@ static int loom_uring_cancel(struct loom_file *lf, struct io_uring_cmd *cmd)
 	/* a positive result is never returned from here: see the top */
 	loom_uring_pdu(cmd)->count = n;
 	loom_uring_pdu(cmd)->wait = NULL;
-	loom_uring_hold(cmd);
 	io_uring_cmd_complete_in_task(cmd, loom_ucancel_task);
 	return -EIOCBQUEUED;
 }
@@ -687,9 +647,9 @@ static void loom_usubmit_task(struct io_uring_cmd *cmd,
 {
 	struct loom_file *lf = cmd->file->private_data;
 
-	loom_uring_done(cmd,
-			loom_usubmit_publish(lf, loom_uring_pdu(cmd)->ctx_index),
-			issue_flags);
+	io_uring_cmd_done(cmd,
+			  loom_usubmit_publish(lf, loom_uring_pdu(cmd)->ctx_index),
+			  0, issue_flags);
 }
 
 static int loom_uring_submit(struct loom_file *lf, struct io_uring_cmd *cmd,
@@ -748,7 +708,6 @@ static int loom_uring_submit(struct loom_file *lf, struct io_uring_cmd *cmd,
 	ctx->uring_pi_pending = true;
 	loom_uring_pdu(cmd)->ctx_index = ctx->index;
 	loom_uring_pdu(cmd)->wait = NULL;
-	loom_uring_hold(cmd);
 	io_uring_cmd_complete_in_task(cmd, loom_usubmit_task);
 	err = -EIOCBQUEUED;
 out:

@@ -30,7 +30,9 @@
  *   IORING_SETUP_DEFER_TASKRUN; batches of WAIT_CQ, WAIT_BSU,
  *   WAIT_COUNTER, CANCEL, SUBMIT and garbage commands, issued inline,
  *   with IOSQE_ASYNC, and linked; the ring is sometimes torn down with
- *   commands outstanding; every completion is matched to its submission:
+ *   commands outstanding, two waits with a 10 s timeout among them
+ *   (the module ends those within 100 ms); every completion is matched
+ *   to its submission:
  *   one seen twice, or for nothing submitted, is a violation;
  * - fork (the child works on the inherited files and exits), close() and
  *   reopen of a file other threads are using;
@@ -733,6 +735,58 @@ static void op_uring(struct rng *r, struct uring *u)
 }
 
 /*
+ * Before a ring is torn down: two waits that nothing will meet soon (a
+ * counter reaching 2^64 - 1, a CQ entry) with a long timeout, untracked
+ * (user_data 0), with a user_id no LOOM_URING_CANCEL of the fuzz selects.
+ * The module must end them within 100 ms of the teardown; one that
+ * lingers shows in its debugfs uring file for up to TEARDOWN_WAIT_NS (or
+ * until its process exits or the card is unbound), which ring_watch.sh
+ * reports.
+ */
+#define TEARDOWN_WAIT_NS	10000000000ull
+#define TEARDOWN_WAIT_USER_ID	0x7eadull
+
+static void uring_hold_for_teardown(struct rng *r, struct uring *u)
+{
+	uint64_t timeout = TEARDOWN_WAIT_NS;
+	struct io_uring_sqe *sqe;
+	uint32_t index;
+	int s, fd = slot_fd(r, &s);
+
+	if (io_uring_sq_space_left(&u->ring) < 2)
+		return;
+	pthread_mutex_lock(&slots[s].lock);
+	index = slots[s].ctx[below(r, SLOT_CTXS)].index;
+	pthread_mutex_unlock(&slots[s].lock);
+	for (int i = 0; i < 2; i++) {
+		sqe = io_uring_get_sqe(&u->ring);
+		if (!sqe)
+			break;
+		memset(sqe, 0, 128);
+		sqe->opcode = IORING_OP_URING_CMD;
+		sqe->fd = fd;
+		sqe->user_data = 0;
+		if (i == 0) {
+			struct loom_uring_wait_counter *w = (void *)sqe->cmd;
+
+			sqe->cmd_op = LOOM_URING_WAIT_COUNTER;
+			w->ctx_index = index;
+			w->timeout_ns = timeout;
+			w->user_id = TEARDOWN_WAIT_USER_ID;
+			w->value = UINT64_MAX;
+		} else {
+			struct loom_uring_wait *w = (void *)sqe->cmd;
+
+			sqe->cmd_op = LOOM_URING_WAIT_CQ;
+			w->ctx_index = index;
+			w->timeout_ns = timeout;
+			w->user_id = TEARDOWN_WAIT_USER_ID;
+		}
+	}
+	io_uring_submit(&u->ring);
+}
+
+/*
  * Cancel everything outstanding and reap it: what never comes is lost.
  * Waits on a file closed meanwhile cannot be cancelled: they end at their
  * timeout (at most 2 s).
@@ -1058,6 +1112,7 @@ static void *worker_thread(void *arg)
 			if (op_on('t')) {
 				if (u->up) {
 					count(OP_TEARDOWN, 1);
+					uring_hold_for_teardown(&r, u);
 					io_uring_queue_exit(&u->ring);
 				}
 				uring_open(u, ring_pick(below(&r, 3)));

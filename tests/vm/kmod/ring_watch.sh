@@ -11,7 +11,7 @@
 # A teardown can take long without the module: on Linux 6.1 a
 # DEFER_TASKRUN ring torn down by a thread that goes on running does so
 # with io_uring's own requests (tests/debug/defer_linger.c shows it
-# without any driver).  debugfs loom/uring lists what the module holds.
+# without any driver).  debugfs loom/loomN/uring lists each card's waits.
 #
 # A ring's last close queues io_ring_exit_work(), which waits until every
 # request of the ring has ended; Linux warns only after five minutes
@@ -19,16 +19,19 @@
 # seen in io_ring_exit_work() at every look for LIMIT_S seconds is
 # reported; it may have run one teardown after another between two looks
 # (iou_inspect tells the rings apart).  For each one the script prints
-# what loom.ko holds on torn-down rings, and the tid, name, state, wait
-# channel and kernel stack of every task in D state and of every task
-# whose name matches RING_WATCH_PATTERN (an extended regular expression;
-# default the fuzz's tasks, io_uring's SQPOLL threads and io-wq workers);
+# loom.ko's waits on torn-down rings and its totals, and the tid, name,
+# state, wait channel and kernel stack of every task in D state and of
+# every task whose name matches RING_WATCH_PATTERN (an extended regular
+# expression; default the fuzz's tasks, io_uring's SQPOLL threads and
+# io-wq workers);
 # then it asks the kernel to log the blocked tasks (sysrq w) unless
 # RING_WATCH_SYSRQ is 0.  With RING_WATCH_INSPECT=MODULE.ko it also loads
 # that module (tests/debug/iou_inspect: io_uring's state of every thread,
 # which the kernel logs) and prints what it logged.
 #
-# Output: "ring-watch: ..." lines on stdout.  Ends when STOPFILE exists.
+# Output: "ring-watch: ..." lines on stdout, the last one "ring-watch:
+# done, ..." with the counts and the number of looks.  Ends when STOPFILE
+# exists.
 limit=${1:?usage: ring_watch.sh LIMIT_S STOPFILE}
 stop=${2:?usage: ring_watch.sh LIMIT_S STOPFILE}
 pattern=${RING_WATCH_PATTERN:-iface_fuzz|nl_fuzz|iou-sqp|iou-wrk}
@@ -58,11 +61,13 @@ held_ms=${RING_WATCH_HELD_MS:-1000}
 module=0
 
 echo "ring-watch: watching ring teardowns (limit ${limit} s) and loom.ko's waits on torn-down rings (limit ${held_ms} ms)"
+looks=0
 while [ ! -e "$stop" ]; do
+	looks=$((looks + 1))
 	read -r up _ </proc/uptime
 	now=${up%.*}
-	# what the module holds, read once a look
-	held=$(cat /sys/kernel/debug/loom/uring 2>/dev/null)
+	# the waits of every card's files, read once a look
+	held=$(cat /sys/kernel/debug/loom/loom*/uring 2>/dev/null)
 	# "cmd OP waiting MS ms ring torn_down": the module should have ended it
 	while read -r _ op state ms _ _ ring; do
 		[ "$state" = waiting ] && [ "$ring" = torn_down ] && [ "$ms" -ge "$held_ms" ] || continue
@@ -85,8 +90,8 @@ EOF
 		case " $reported " in *" $pid:$since "*) continue ;; esac
 		reported="$reported $pid:$since"
 		echo "ring-watch: LINGERING: kworker $pid in io_ring_exit_work for $((now - since)) s (since uptime $since s)"
-		# the commands loom.ko holds on torn-down rings, and its totals
-		printf '%s\n' "$held" | grep -E 'torn_down$|^held ' | sed 's/^/ring-watch: loom: /'
+		# loom.ko's waits on torn-down rings, and each card's totals
+		printf '%s\n' "$held" | grep -E 'torn_down$|^waiting ' | sed 's/^/ring-watch: loom: /'
 		if [ -n "${RING_WATCH_INSPECT:-}" ]; then
 			dmesg -c >/dev/null 2>&1
 			insmod "$RING_WATCH_INSPECT" >/dev/null 2>&1
@@ -97,4 +102,4 @@ EOF
 	seen=$next
 	sleep 1
 done
-echo "ring-watch: done, $(echo "$reported" | wc -w) lingering teardown(s), $module wait(s) of loom.ko on torn-down rings"
+echo "ring-watch: done, $(echo "$reported" | wc -w) lingering teardown(s), $module wait(s) of loom.ko on torn-down rings, $looks looks"

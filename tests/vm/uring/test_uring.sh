@@ -67,7 +67,7 @@ run_guest() {
 	fi
 }
 
-run_guest uring_test 40 18
+run_guest uring_test 40 19
 # the BSU and counter waits (io_uring and LOOM_IOC_BSU_WAIT) on host 0 alone
 run_guest uring_wait_test 120 21
 # command descriptors through io_uring (LOOM_URING_SUBMIT) on host 0
