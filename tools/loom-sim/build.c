@@ -709,7 +709,9 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 						.line = &s->line_store[i * P + p] };
 			if (l->cut)
 				s->cuts[s->ncuts++] = i * P + p;
-			if (chan_line_init(l->line, s->cfg.link_latency)) {
+			/* only the lines stepped here (both ends here) carry anything */
+			if (here && there ? chan_line_init(l->line, s->cfg.link_latency) :
+					    s->cfg.link_latency > CHAN_LINE_MAX_LATENCY) {
 				snprintf(err, errlen, s->cfg.link_latency > CHAN_LINE_MAX_LATENCY ?
 					 "--link-latency %u: at most %d cycles" :
 					 "--link-latency %u: out of memory for the channel lines (%d slots each at most)",
