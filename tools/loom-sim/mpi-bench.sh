@@ -3,11 +3,12 @@
 # Run time of loom-sim-mpi against the fabric's size and the number of
 # ranks (make -C tools/loom-sim mpi-bench): tori of 64 to 4096 crossbar
 # routers (3 VCs, one-flit packets, uniform traffic at 0.1, links of 4
-# cycles), each with loom-sim and with 1, 2 and 4 ranks: wall-clock
-# seconds, CPU seconds of all ranks together, node-cycles per wall-clock
-# second, the speed-up over one rank and the largest resident memory of a
-# rank (each rank holds the tables of its own routers).  A figure, not a
-# test: the machine's cores and load decide it.
+# cycles, start VCs by time of crossing, so that the ranks compute their
+# own rows of the tables), each with loom-sim and with 1, 2 and 4 ranks:
+# wall-clock seconds, CPU seconds of all ranks together, node-cycles per
+# wall-clock second, the speed-up over one rank and the largest resident
+# memory of a rank (each rank holds the tables of its own routers).  A
+# figure, not a test: the machine's cores and load decide it.
 #   mpi-bench.sh [BINDIR] [RANKS...]
 #   MPI_BENCH_TOPOLOGIES="torus:8x8x8 fattree:16:3" mpi-bench.sh   other fabrics
 #   MPI_BENCH_CYCLES=N                                              cycles measured
@@ -28,7 +29,7 @@ read -r -a topologies <<<"${MPI_BENCH_TOPOLOGIES:-torus:4x4x4 torus:8x8x4 torus:
 torus:16x8x8 torus:16x16x8 torus:16x16x16}"
 args=(--router xbar --param VCS=3 --param FLIT_BYTES=64 --packet-flits 1 --load 0.1
       --pattern uniform --seed 1 --warmup 200 --cycles "${MPI_BENCH_CYCLES:-1000}"
-      --link-latency 4 --format csv)
+      --link-latency 4 --vc-assign crossing --format csv)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "cores $(nproc), load average $(cut -d' ' -f1-3 /proc/loadavg); ${args[*]}"
