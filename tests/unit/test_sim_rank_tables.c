@@ -57,28 +57,41 @@ static int build(struct sim *s, const struct tcase *t, int rank, int ranks)
 	return 0;
 }
 
-/* The first word where rank @p's rows differ from the whole tables', or -1. */
-static long rows_differ(const struct sim *one, const struct sim *p, const char **what)
+/*
+ * The first word where rank @p's rows differ from the whole tables', or
+ * -1: what, and both values in @got and @want.
+ */
+static long rows_differ(const struct sim *one, const struct sim *p, const char **what,
+			uint64_t *got, uint64_t *want)
 {
 	size_t rows = (size_t)(p->hi - p->lo), words1 = (one->rt_entries + 31) / 32;
 	size_t rt = 2 * (size_t)one->rt_entries;
+	const struct {
+		const char *what;
+		const uint32_t *mine, *whole;
+		size_t per_row;
+	} arr[] = {
+		{ "routing table", p->rt, one->rt, rt },
+		{ "VC table port", p->port_cfg, one->port_cfg, LOOM_MAX_PORTS },
+		{ "start VC", p->start_vc1, one->start_vc1, words1 },
+	};
 
-	*what = "routing table";
-	for (size_t k = 0; k < rows * rt; k++)
-		if (p->rt[k] != one->rt[(size_t)p->lo * rt + k])
-			return (long)k;
-	*what = "VC table port";
-	for (size_t k = 0; k < rows * LOOM_MAX_PORTS; k++)
-		if (p->port_cfg[k] != one->port_cfg[(size_t)p->lo * LOOM_MAX_PORTS + k])
-			return (long)k;
-	*what = "start VC word";
-	for (size_t k = 0; k < rows * words1; k++)
-		if (p->start_vc1[k] != one->start_vc1[(size_t)p->lo * words1 + k])
-			return (long)k;
+	for (size_t a = 0; a < sizeof(arr) / sizeof(arr[0]); a++) {
+		*what = arr[a].what;
+		for (size_t k = 0; k < rows * arr[a].per_row; k++) {
+			*got = arr[a].mine[k];
+			*want = arr[a].whole[(size_t)p->lo * arr[a].per_row + k];
+			if (*got != *want)
+				return (long)k;
+		}
+	}
 	*what = "route view";
-	for (size_t k = 0; k < rows; k++)
-		if (p->views[k].rt != &p->rt[k * rt])
+	for (size_t k = 0; k < rows; k++) {
+		*got = (uintptr_t)p->views[k].rt;
+		*want = (uintptr_t)&p->rt[k * rt];
+		if (*got != *want)
 			return (long)k;
+	}
 	return -1;
 }
 
@@ -98,6 +111,7 @@ static void rank_rows(const struct tcase *t)
 		for (int rank = 0; rank < ranks; rank++) {
 			size_t rows, have, whole;
 			const char *what;
+			uint64_t got = 0, want = 0;
 			long at;
 
 			if (build(&p, t, rank, ranks)) {
@@ -107,12 +121,13 @@ static void rank_rows(const struct tcase *t)
 			rows = (size_t)(p.hi - p.lo);
 			have = malloc_usable_size(p.rt) / (2 * sizeof(uint32_t) * p.rt_entries);
 			whole = (size_t)p.nodes;
-			at = rows_differ(&one, &p, &what);
+			at = rows_differ(&one, &p, &what, &got, &want);
 			tap_ok(at < 0 && have == rows && have < whole,
 			       "%s, rank %d of %d (routers %d..%d): holds %zu rows of tables "
 			       "(want %zu of %zu); %s word %ld differs from the whole fabric's "
-			       "(%ld valid entries in all)", t->topology, rank, ranks, p.lo,
-			       p.hi - 1, have, rows, whole, at < 0 ? "no" : what, at, valid);
+			       "(0x%llx, want 0x%llx; %ld valid entries in all)", t->topology, rank,
+			       ranks, p.lo, p.hi - 1, have, rows, whole, at < 0 ? "no" : what, at,
+			       (unsigned long long)got, (unsigned long long)want, valid);
 			sim_free(&p);
 		}
 	}
