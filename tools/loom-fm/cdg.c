@@ -109,7 +109,7 @@ static int dimwar_next(const struct fm_graph *g, const struct fm_routes *r, int 
 static int uproute_next(const struct fm_graph *g, const struct fm_routes *r, int n, int dest,
 			int prev_port, int vc_in, struct fm_hop *out)
 {
-	int p = routes_port(r, n, dest), first = r->up_first[n * r->nodes + dest], k = 0;
+	int p = routes_port(r, n, dest), first = r->up_first[routes_at(r, n, dest)], k = 0;
 
 	if (p < 0)
 		return 0;
@@ -120,7 +120,7 @@ static int uproute_next(const struct fm_graph *g, const struct fm_routes *r, int
 			       graph_peer(g, n, q)->node == FM_NO_PEER))
 			continue;
 		if (vc_in < 0 || r->port_dim[q] < 0 || r->port_dim[q] != r->port_dim[prev_port])
-			vc = r->start_vc[n * r->nodes + dest];
+			vc = r->start_vc[routes_at(r, n, dest)];
 		if (r->dateline[n * g->ports + q])
 			vc = 1;
 		out[k++] = (struct fm_hop){ n, q, r->uses_vcs ? vc : 0 };
@@ -139,8 +139,8 @@ static int omniwar_next(const struct fm_graph *g, const struct fm_routes *r, int
 			int vc_in, struct fm_hop *out)
 {
 	int p = routes_port(r, n, dest), k = 0, vc = vc_in + 1;
-	unsigned int min = r->adapt_ports[n * r->nodes + dest], dims = 0;
-	bool deroute = r->classes - vc > r->hops_left[n * r->nodes + dest];
+	unsigned int min = r->adapt_ports[routes_at(r, n, dest)], dims = 0;
+	bool deroute = r->classes - vc > r->hops_left[routes_at(r, n, dest)];
 
 	if (p < 0 || vc >= r->classes)
 		return 0;
@@ -160,7 +160,11 @@ static int omniwar_next(const struct fm_graph *g, const struct fm_routes *r, int
 
 static bool has_uproutes(const struct fm_routes *r)
 {
-	for (size_t i = 0; i < (size_t)r->nodes * (size_t)r->nodes; i++)
+	size_t pairs = (size_t)(r->row_hi - r->row_lo) * (size_t)(r->dest_hi - r->dest_lo);
+
+	if (r->uproutes)
+		return true;
+	for (size_t i = 0; i < pairs; i++)
 		if (r->up_first[i] != FM_NO_UPROUTE)
 			return true;
 	return false;
@@ -177,29 +181,17 @@ static int adaptive_next(const struct fm_graph *g, const struct fm_routes *r, in
 }
 
 /*
- * Add the edge v -> w unless @seen says it is there.  w is a channel of
- * the node v's channel leads to, so bit (v * ports + w's port) * VCS +
- * w's VC names the edge: each is added once and the list sorted once.
+ * The edge v -> w into the accumulator's bitmap: w is a channel of the
+ * node v's channel leads to, so bit (v * ports + w's port) * VCS + w's VC
+ * names the edge.
  */
-static int add_edge_once(const struct fm_graph *g, int vcs, struct fm_cdg_edges *es,
-			 uint64_t *seen, uint32_t v, const struct fm_hop *to)
+static void add_edge(const struct fm_graph *g, struct fm_cdg_acc *a, uint32_t v,
+		     const struct fm_hop *to)
 {
-	size_t bit = ((size_t)v * (size_t)g->ports + (size_t)to->port) * (size_t)vcs +
+	size_t bit = ((size_t)v * (size_t)g->ports + (size_t)to->port) * (size_t)a->vcs +
 		     (size_t)to->vc;
 
-	if (seen[bit / 64] & (uint64_t)1 << bit % 64)
-		return 0;
-	seen[bit / 64] |= (uint64_t)1 << bit % 64;
-	return cdg_edges_add(es, v, vertex_id(g, vcs, to));
-}
-
-/* The bitmap of add_edge_once(), or NULL. */
-static uint64_t *edge_bitmap(const struct fm_graph *g, int vcs)
-{
-	size_t bits = (size_t)g->nodes * (size_t)g->ports * (size_t)vcs * (size_t)g->ports *
-		      (size_t)vcs;
-
-	return calloc((bits + 63) / 64, sizeof(uint64_t));
+	a->edges[bit / 64] |= (uint64_t)1 << bit % 64;
 }
 
 /*
@@ -207,20 +199,19 @@ static uint64_t *edge_bitmap(const struct fm_graph *g, int vcs)
  * a deroute or an up-route choice can take, per destination a search over
  * the (channel, VC) reachable from any source.
  */
-static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
-			  struct fm_cdg_edges *es, unsigned char *used)
+static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r, int d0,
+			    int d1, struct fm_cdg_acc *a)
 {
-	int vcs = cdg_vcs(r);
+	int vcs = a->vcs;
 	uint32_t nv = (uint32_t)(g->nodes * g->ports * vcs);
 	unsigned char *seen = malloc(nv);
 	uint32_t *queue = malloc((size_t)nv * sizeof(*queue));
 	struct fm_hop *next = malloc(((size_t)g->ports + 1) * sizeof(*next));
-	uint64_t *edge_seen = edge_bitmap(g, vcs);
 	int rc = -1;
 
-	if (!seen || !queue || !next || !edge_seen)
+	if (!seen || !queue || !next)
 		goto out;
-	for (int d = 0; d < g->nodes; d++) {
+	for (int d = d0; d < d1; d++) {
 		size_t head = 0, tail = 0;
 
 		memset(seen, 0, nv);
@@ -241,15 +232,14 @@ static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
 			struct fm_cdg_vertex at = vertex_of(g, vcs, v);
 			int n = graph_peer(g, at.node, at.port)->node, k;
 
-			used[v] = 1;
+			a->used[v] = 1;
 			if (n == FM_NO_PEER || n == d)
 				continue;
 			k = adaptive_next(g, r, n, d, at.port, at.vc, next);
 			for (int i = 0; i < k; i++) {
 				uint32_t w = vertex_id(g, vcs, &next[i]);
 
-				if (add_edge_once(g, vcs, es, edge_seen, v, &next[i]))
-					goto out;
+				add_edge(g, a, v, &next[i]);
 				if (!seen[w]) {
 					seen[w] = 1;
 					queue[tail++] = w;
@@ -257,13 +247,11 @@ static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
 			}
 		}
 	}
-	cdg_edges_dedup(es);
 	rc = 0;
 out:
 	free(seen);
 	free(queue);
 	free(next);
-	free(edge_seen);
 	return rc;
 }
 
@@ -275,21 +263,21 @@ out:
  * first phase-1 hop out of it.  On a torus (val_datelines) phase p takes
  * VC 2p + the walk's VC (its datelines and start VCs), and the first
  * phase-1 hop the start VC of its destination, as a packet injected at
- * the intermediate.
+ * the intermediate.  Intermediates @i0 .. @i1 - 1 (the routes toward them
+ * and the turns at them).
  */
-static int collect_valiant(const struct fm_graph *g, const struct fm_routes *r,
-			   struct fm_cdg_edges *es, unsigned char *used)
+static int collect_valiant(const struct fm_graph *g, const struct fm_routes *r, int i0,
+			   int i1, struct fm_cdg_acc *a)
 {
-	int vcs = cdg_vcs(r);
+	int vcs = a->vcs;
 	uint32_t nv = (uint32_t)(g->nodes * g->ports * vcs);
 	struct fm_hop *hops = malloc((size_t)g->nodes * sizeof(*hops));
-	uint64_t *seen = edge_bitmap(g, vcs);
 	unsigned char *last = malloc(nv);
 	int rc = -1;
 
-	if (!hops || !seen || !last)
+	if (!hops || !last)
 		goto out;
-	for (int i = 0; i < g->nodes; i++) {
+	for (int i = i0; i < i1; i++) {
 		memset(last, 0, nv);
 		for (int s = 0; s < g->nodes; s++) {
 			int stuck, n = routes_walk(g, r, s, i, hops, &stuck);
@@ -303,9 +291,9 @@ static int collect_valiant(const struct fm_graph *g, const struct fm_routes *r,
 					at.vc = r->val_datelines ? 2 * ph + at.vc : ph;
 					to.vc = r->val_datelines ? 2 * ph + to.vc : ph;
 					v = vertex_id(g, vcs, &at);
-					used[v] = 1;
-					if (k + 1 < n && add_edge_once(g, vcs, es, seen, v, &to))
-						goto out;
+					a->used[v] = 1;
+					if (k + 1 < n)
+						add_edge(g, a, v, &to);
 				}
 			if (n > 0)
 				last[vid(g, vcs, hops[n - 1].node, hops[n - 1].port,
@@ -319,64 +307,74 @@ static int collect_valiant(const struct fm_graph *g, const struct fm_routes *r,
 				struct fm_hop to = { i, p, 1 };
 
 				if (p >= 0 && r->val_datelines)
-					to.vc = 2 + (r->uses_vcs && r->start_vc[i * r->nodes + d]);
-				if (p >= 0 && add_edge_once(g, vcs, es, seen, v, &to))
-					goto out;
+					to.vc = 2 + (r->uses_vcs && r->start_vc[routes_at(r, i, d)]);
+				if (p >= 0)
+					add_edge(g, a, v, &to);
 			}
 		}
 	}
-	cdg_edges_dedup(es);
 	rc = 0;
 out:
 	free(hops);
-	free(seen);
 	free(last);
 	return rc;
 }
 
-/* Collect the dependencies of all working routes, sorted and unique. */
-static int collect(const struct fm_graph *g, const struct fm_routes *r,
-		   struct fm_cdg_edges *es, unsigned char *used)
+int cdg_acc_init(struct fm_cdg_acc *a, const struct fm_graph *g, const struct fm_routes *r)
 {
-	struct fm_hop *hops = malloc((size_t)g->nodes * sizeof(*hops));
-	uint64_t *seen;
+	size_t nv;
 
+	memset(a, 0, sizeof(*a));
+	a->vcs = cdg_vcs(r);
+	nv = (size_t)g->nodes * (size_t)g->ports * (size_t)a->vcs;
+	a->nused = nv;
+	a->nwords = (nv * (size_t)g->ports * (size_t)a->vcs + 63) / 64;
+	a->edges = calloc(a->nwords ? a->nwords : 1, sizeof(*a->edges));
+	a->used = calloc(nv ? nv : 1, 1);
+	if (!a->edges || !a->used) {
+		cdg_acc_free(a);
+		return -1;
+	}
+	return 0;
+}
+
+void cdg_acc_free(struct fm_cdg_acc *a)
+{
+	free(a->edges);
+	free(a->used);
+	memset(a, 0, sizeof(*a));
+}
+
+int cdg_acc_add(struct fm_cdg_acc *a, const struct fm_graph *g, const struct fm_routes *r,
+		int d0, int d1)
+{
+	struct fm_hop *hops;
+
+	if (d0 < r->dest_lo || d1 > r->dest_hi || r->row_lo || r->row_hi != g->nodes ||
+	    a->vcs != cdg_vcs(r) || (r->valiant && (r->dest_lo || r->dest_hi != g->nodes)))
+		return -1;
+	if (r->valiant)
+		return collect_valiant(g, r, d0, d1, a);
+	if (r->dimwar || r->omniwar || has_uproutes(r))
+		return collect_adaptive(g, r, d0, d1, a);
+	hops = malloc((size_t)g->nodes * sizeof(*hops));
 	if (!hops)
 		return -1;
-	if (r->valiant) {
-		free(hops);
-		return collect_valiant(g, r, es, used);
-	}
-	if (r->dimwar || r->omniwar || has_uproutes(r)) {
-		free(hops);
-		return collect_adaptive(g, r, es, used);
-	}
-	seen = edge_bitmap(g, FM_NUM_VCS);
-	if (!seen) {
-		free(hops);
-		return -1;
-	}
 	/* destination outermost: its walks read one column of the tables */
-	for (int d = 0; d < g->nodes; d++) {
+	for (int d = d0; d < d1; d++) {
 		for (int s = 0; s < g->nodes; s++) {
 			int stuck, n = routes_walk(g, r, s, d, hops, &stuck);
 
 			for (int i = 0; i < n; i++) {
 				uint32_t v = vertex_id(g, FM_NUM_VCS, &hops[i]);
 
-				used[v] = 1;
-				if (i + 1 < n &&
-				    add_edge_once(g, FM_NUM_VCS, es, seen, v, &hops[i + 1])) {
-					free(hops);
-					free(seen);
-					return -1;
-				}
+				a->used[v] = 1;
+				if (i + 1 < n)
+					add_edge(g, a, v, &hops[i + 1]);
 			}
 		}
 	}
-	cdg_edges_dedup(es);
 	free(hops);
-	free(seen);
 	return 0;
 }
 
@@ -477,19 +475,45 @@ int cdg_check_edges(const struct fm_graph *g, struct fm_cdg_edges *es,
 	return check_edges(g, FM_NUM_VCS, es, used, c);
 }
 
-int cdg_check(const struct fm_graph *g, const struct fm_routes *r, struct fm_cdg_check *c)
+int cdg_acc_check(const struct fm_cdg_acc *a, const struct fm_graph *g,
+		  struct fm_cdg_check *c)
 {
-	int vcs = cdg_vcs(r);
-	uint32_t nv = (uint32_t)(g->nodes * g->ports * vcs);
 	struct fm_cdg_edges es = { 0 };
-	unsigned char *used = calloc(nv, 1);
 	int rc = -1;
 
 	memset(c, 0, sizeof(*c));
-	if (used && !collect(g, r, &es, used))
-		rc = check_edges(g, vcs, &es, used, c);
-	free(used);
+	/* the bitmap's order is (from, to): the list comes out sorted */
+	for (size_t w = 0; w < a->nwords; w++) {
+		for (uint64_t bits = a->edges[w]; bits; bits &= bits - 1) {
+			size_t bit = w * 64 + (size_t)__builtin_ctzll(bits);
+			size_t v = bit / ((size_t)g->ports * (size_t)a->vcs);
+			size_t rest = bit % ((size_t)g->ports * (size_t)a->vcs);
+			struct fm_cdg_vertex at = vertex_of(g, a->vcs, (uint32_t)v);
+			int n = graph_peer(g, at.node, at.port)->node;
+
+			if (cdg_edges_add(&es, (uint32_t)v,
+					  vid(g, a->vcs, n, (int)(rest / (size_t)a->vcs),
+					      (int)(rest % (size_t)a->vcs))))
+				goto out;
+		}
+	}
+	rc = check_edges(g, a->vcs, &es, a->used, c);
+out:
 	free(es.e);
+	return rc;
+}
+
+int cdg_check(const struct fm_graph *g, const struct fm_routes *r, struct fm_cdg_check *c)
+{
+	struct fm_cdg_acc a;
+	int rc = -1;
+
+	memset(c, 0, sizeof(*c));
+	if (cdg_acc_init(&a, g, r))
+		return -1;
+	if (!cdg_acc_add(&a, g, r, 0, g->nodes))
+		rc = cdg_acc_check(&a, g, c);
+	cdg_acc_free(&a);
 	return rc;
 }
 

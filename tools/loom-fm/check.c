@@ -96,3 +96,42 @@ int check_routes(const struct fm_graph *g, const struct fm_routes *r, struct fm_
 	free(stuck);
 	return 0;
 }
+
+void check_reach_init(struct fm_reach_check *c)
+{
+	*c = (struct fm_reach_check){ .first = { .src = -1, .dest = -1 } };
+}
+
+int check_reach(const struct fm_graph *g, const struct fm_routes *r, int d0, int d1,
+		struct fm_reach_check *c)
+{
+	int terms = graph_terminals(g);
+	struct fm_hop *hops;
+
+	if (d1 > terms)
+		d1 = terms;
+	if (d0 >= d1)
+		return 0;
+	if (d0 < r->dest_lo || d1 > r->dest_hi || r->row_lo || r->row_hi != g->nodes)
+		return -1;
+	hops = malloc((size_t)g->nodes * sizeof(*hops));
+	if (!hops)
+		return -1;
+	for (int d = d0; d < d1; d++)
+		for (int s = 0; s < g->nodes; s++) {
+			int stuck, n;
+
+			if (s == d)
+				continue;
+			c->routes++;
+			n = routes_walk(g, r, s, d, hops, &stuck);
+			if (n >= 0)
+				continue;
+			c->bad++;
+			if (c->first.src < 0 || s < c->first.src ||
+			    (s == c->first.src && d < c->first.dest))
+				c->first = (struct fm_bad_pair){ s, d, n, stuck };
+		}
+	free(hops);
+	return 0;
+}

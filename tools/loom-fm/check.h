@@ -46,6 +46,25 @@ int check_routes(const struct fm_graph *g, const struct fm_routes *r, struct fm_
 
 const char *check_walk_reason(int why);
 
+/*
+ * Completeness alone, a few destinations at a time: the walks from every
+ * node toward the terminals among [@d0, @d1), added to @c (zeroed by
+ * check_reach_init()); @r holds the whole rows of those columns.  Checks
+ * of other destinations (by other processes) combine by adding routes
+ * and bad and keeping the lowest first.  0, or -1 (ENOMEM, or @r does not
+ * hold them).
+ */
+struct fm_reach_check {
+	long routes;			/* ordered pairs of distinct nodes walked */
+	long bad;			/* pairs without a working route */
+	/* the bad pair of the lowest (src, dest) (check_routes()' first), when bad */
+	struct fm_bad_pair first;
+};
+
+void check_reach_init(struct fm_reach_check *c);
+int check_reach(const struct fm_graph *g, const struct fm_routes *r, int d0, int d1,
+		struct fm_reach_check *c);
+
 /* A (channel, VC) vertex of the channel dependency graph. */
 struct fm_cdg_vertex {
 	int node, port, vc;
@@ -79,6 +98,38 @@ int cdg_check_edges(const struct fm_graph *g, struct fm_cdg_edges *es,
 
 /* Build the CDG of the routes that work and look for a cycle; 0 or -1 (ENOMEM). */
 int cdg_check(const struct fm_graph *g, const struct fm_routes *r, struct fm_cdg_check *c);
+
+/*
+ * The CDG gathered a few destinations at a time (cdg_check() is one
+ * gathering of them all): edges[] holds one bit per possible dependency,
+ * (from vertex * ports + to port) * vcs + to VC (the to vertex is on the
+ * node the from channel leads to), used[] a byte per vertex that some
+ * route takes.  Gatherings of other destinations (by other processes)
+ * combine by OR of both arrays; the graph they give is the one of all
+ * their destinations together, whatever the order.
+ */
+struct fm_cdg_acc {
+	int vcs;
+	uint64_t *edges;
+	size_t nwords;			/* of edges[] */
+	unsigned char *used;
+	size_t nused;			/* vertices */
+};
+
+/* Empty, for the VCs of @r's routing class; 0 or -1 (ENOMEM). */
+int cdg_acc_init(struct fm_cdg_acc *a, const struct fm_graph *g, const struct fm_routes *r);
+/*
+ * Add the dependencies of the routes toward destinations [@d0, @d1)
+ * (Valiant: through intermediates [@d0, @d1)): @r holds the whole rows
+ * of those columns (Valiant: the whole tables).  0, or -1 (ENOMEM, or
+ * @r does not hold them).
+ */
+int cdg_acc_add(struct fm_cdg_acc *a, const struct fm_graph *g, const struct fm_routes *r,
+		int d0, int d1);
+/* Look for a cycle in what @a holds, as cdg_check() does; 0 or -1 (ENOMEM). */
+int cdg_acc_check(const struct fm_cdg_acc *a, const struct fm_graph *g,
+		  struct fm_cdg_check *c);
+void cdg_acc_free(struct fm_cdg_acc *a);
 void cdg_check_free(struct fm_cdg_check *c);
 
 #endif

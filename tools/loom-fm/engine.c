@@ -138,3 +138,33 @@ struct fm_routes *engine_run(const struct fm_engine *e, const struct fm_graph *g
 	}
 	return r;
 }
+
+bool engine_can_block(const struct fm_engine *e, const struct fm_graph *g,
+		      const struct fm_engine_opts *o)
+{
+	return e->blocks && e->blocks(g, o);
+}
+
+struct fm_routes *engine_run_block(const struct fm_engine *e, const struct fm_graph *g,
+				   const struct fm_engine_opts *o, int row_lo, int row_hi,
+				   int dest_lo, int dest_hi, char *err, size_t errlen)
+{
+	struct fm_routes *r;
+
+	if (!engine_can_block(e, g, o)) {
+		snprintf(err, errlen, "engine %s computes the whole tables of %s only", e->name,
+			 g->name);
+		return NULL;
+	}
+	r = routes_new_block(g, row_lo, row_hi, dest_lo, dest_hi);
+	if (!r) {
+		snprintf(err, errlen, "out of memory for the tables of nodes %d..%d toward %d..%d",
+			 row_lo, row_hi - 1, dest_lo, dest_hi - 1);
+		return NULL;
+	}
+	if (e->compute(g, o, r, err, errlen)) {
+		routes_free(r);
+		return NULL;
+	}
+	return r;
+}

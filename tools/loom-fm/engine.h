@@ -43,6 +43,13 @@ struct fm_engine {
 	/* 0, or -1 with a message in err when the engine cannot route g at all */
 	int (*compute)(const struct fm_graph *g, const struct fm_engine_opts *o,
 		       struct fm_routes *r, char *err, size_t errlen);
+	/*
+	 * Whether compute() fills any block of the tables (routes_new_block())
+	 * with exactly the entries it gives that block in the whole tables
+	 * (each entry depends only on the graph, the options and its node
+	 * and destination); NULL: the whole tables only.
+	 */
+	bool (*blocks)(const struct fm_graph *g, const struct fm_engine_opts *o);
 };
 
 extern const struct fm_engine fm_engine_dor;
@@ -84,5 +91,16 @@ const char *engine_default_name(const struct fm_graph *g);
 /* Allocate tables and run the engine; NULL with a message in err. */
 struct fm_routes *engine_run(const struct fm_engine *e, const struct fm_graph *g,
 			     const struct fm_engine_opts *o, char *err, size_t errlen);
+/* Whether engine_run_block() can run @e on @g with @o. */
+bool engine_can_block(const struct fm_engine *e, const struct fm_graph *g,
+		      const struct fm_engine_opts *o);
+/*
+ * The block of the tables of nodes [row_lo, row_hi) toward destinations
+ * [dest_lo, dest_hi), as engine_run() gives those entries; NULL with a
+ * message in err (an engine that computes only whole tables, ENOMEM).
+ */
+struct fm_routes *engine_run_block(const struct fm_engine *e, const struct fm_graph *g,
+				   const struct fm_engine_opts *o, int row_lo, int row_hi,
+				   int dest_lo, int dest_hi, char *err, size_t errlen);
 
 #endif

@@ -83,9 +83,9 @@ static int dor_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
 		return -1;
 	}
 	engine_dor_model(g, o, r);
-	for (int n = 0; n < g->nodes; n++) {
+	for (int n = r->row_lo; n < r->row_hi; n++) {
 		graph_coords(s, n, c);
-		for (int dest = 0; dest < g->nodes; dest++) {
+		for (int dest = r->dest_lo; dest < r->dest_hi; dest++) {
 			int port;
 
 			if (dest == n)
@@ -94,7 +94,7 @@ static int dor_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
 			port = dor_port(s, o, c, t);
 			if (graph_peer(g, n, port)->node == FM_NO_PEER)
 				port = FM_PORT_NONE;
-			r->port[n * g->nodes + dest] = port;
+			r->port[routes_at(r, n, dest)] = port;
 		}
 	}
 	if (r->uses_vcs && o->vc_balance && vc_balance_optimise(g, r)) {
@@ -104,9 +104,21 @@ static int dor_compute(const struct fm_graph *g, const struct fm_engine_opts *o,
 	return 0;
 }
 
+/*
+ * Any block: an entry is the dimension order from its node to its
+ * destination; but the VC balance chooses start VCs over every route of
+ * the fabric, so a torus with datelines and balanced VCs is computed whole.
+ */
+static bool dor_blocks(const struct fm_graph *g, const struct fm_engine_opts *o)
+{
+	return graph_has_coords(g) && !(g->shape.kind == FM_SHAPE_TORUS && o->datelines &&
+					 o->vc_balance);
+}
+
 const struct fm_engine fm_engine_dor = {
 	.name = "dor",
 	.summary = "dimension order X, Y, Z on shapes; a dateline per torus ring\n"
 		   "           (VC1 after the wrap-around channels), start VCs balanced",
 	.compute = dor_compute,
+	.blocks = dor_blocks,
 };

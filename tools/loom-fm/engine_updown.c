@@ -112,11 +112,11 @@ static void updown_spread(const struct updown *u, struct fm_routes *r, int n, in
 		return;
 	for (int l = 0; l < level; l++)
 		digit /= g->shape.k;
-	r->port[n * g->nodes + dest] = cand[digit % nc];
+	r->port[routes_at(r, n, dest)] = cand[digit % nc];
 	for (int p = cand[0]; p < g->ports; p++)
 		cabled += graph_peer(g, n, p)->node != FM_NO_PEER;
 	if (cabled == nc && u->adaptive)
-		r->up_first[n * g->nodes + dest] = (unsigned char)cand[0];
+		r->up_first[routes_at(r, n, dest)] = (unsigned char)cand[0];
 }
 
 static void updown_dest(struct updown *u, struct fm_routes *r, int dest)
@@ -169,7 +169,9 @@ static void updown_dest(struct updown *u, struct fm_routes *r, int dest)
 		}
 		if (choice != FM_PORT_NONE)
 			u->best[n] = best;
-		r->port[n * g->nodes + dest] = choice;
+		if (!routes_holds(r, n, dest))
+			continue;
+		r->port[routes_at(r, n, dest)] = choice;
 		if (u->fattree && u->down[n] < 0 && choice != FM_PORT_NONE)
 			updown_spread(u, r, n, dest);
 	}
@@ -199,7 +201,8 @@ static int updown_compute(const struct fm_graph *g, const struct fm_engine_opts 
 		goto out;
 	}
 	updown_levels(&u, o->root);
-	for (int dest = 0; dest < g->nodes; dest++)
+	r->uproutes = u.fattree && u.adaptive;
+	for (int dest = r->dest_lo; dest < r->dest_hi; dest++)
 		updown_dest(&u, r, dest);
 	rc = 0;
 out:
@@ -211,10 +214,19 @@ out:
 	return rc;
 }
 
+/* Any block: each destination's entries are computed on their own. */
+static bool updown_blocks(const struct fm_graph *g, const struct fm_engine_opts *o)
+{
+	(void)g;
+	(void)o;
+	return true;
+}
+
 const struct fm_engine fm_engine_updown = {
 	.name = "updown",
 	.summary = "up*/down* from a BFS spanning tree (--root); any connected\n"
 		   "           graph, damaged ones too; one VC; on a fat tree the tree's\n"
 		   "           levels, with adaptive up-routes",
 	.compute = updown_compute,
+	.blocks = updown_blocks,
 };

@@ -43,16 +43,27 @@ static int plan_card(const struct fm_card *card, const struct fm_routes *r, int 
 {
 	const struct fm_card *c = &card[i];
 	uint32_t span = rt_span(c, max_logical);
+	/* a block of the tables: the card's own registers with its first column,
+	 * the entries of no card with its last */
+	bool first = !r->dest_lo, last = r->dest_hi == r->nodes;
 	int bad = 0;
 
-	bad |= plan_add(p, i, FM_W_LOGICAL, c->router + LOOM_ROUTER_LOGICAL_ID, c->logical, -1);
+	if (first)
+		bad |= plan_add(p, i, FM_W_LOGICAL, c->router + LOOM_ROUTER_LOGICAL_ID,
+				c->logical, -1);
 	for (uint32_t e = 0; e < span; e++) {
 		uint32_t entry = c->router + LOOM_ROUTER_RT + e * LOOM_ROUTER_RT_ENTRY_SIZE;
 		int j = by_logical[e];
-		int port = j < 0 ? FM_PORT_NONE : routes_port(r, i, j);
+		int port = FM_PORT_NONE;
 		uint32_t w0, w1;
 		unsigned int adapt;
+		size_t at;
 
+		if (j < 0 ? !last : !routes_holds(r, i, j))
+			continue;
+		at = j < 0 ? 0 : routes_at(r, i, j);
+		if (j >= 0)
+			port = r->port[at];
 		if (port == FM_PORT_NONE) {
 			bad |= plan_add(p, i, FM_W_RT_ENTRY, entry, 0, (int)e);
 			continue;
@@ -66,18 +77,18 @@ static int plan_card(const struct fm_card *card, const struct fm_routes *r, int 
 			w0 = LOOM_RT_W0_VALID |
 			     (port == FM_PORT_HOST ? LOOM_RT_PORT_HOST : (uint32_t)port);
 		w1 = card[j].node & LOOM_RT_W1_PHYS_MASK;
-		if (port >= 0 && r->up_first[i * r->nodes + j] != FM_NO_UPROUTE) {
+		if (port >= 0 && r->up_first[at] != FM_NO_UPROUTE) {
 			w0 |= LOOM_RT_W0_UPROUTE;
-			w1 |= (uint32_t)r->up_first[i * r->nodes + j] << LOOM_RT_W1_UP_FIRST_SHIFT;
+			w1 |= (uint32_t)r->up_first[at] << LOOM_RT_W1_UP_FIRST_SHIFT;
 		}
 		/* several minimal ports: the adaptive VC may take any of them */
-		adapt = port >= 0 ? r->adapt_ports[i * r->nodes + j] : 0;
+		adapt = port >= 0 ? r->adapt_ports[at] : 0;
 		if (r->omniwar && port >= 0) {
 			/* the minimal ports of the unaligned dimensions */
 			w0 |= LOOM_RT_W0_OMNIWAR |
 			      ((uint32_t)r->classes << LOOM_RT_W0_CLASSES_SHIFT &
 			       LOOM_RT_W0_CLASSES_MASK) |
-			      ((uint32_t)r->hops_left[i * r->nodes + j] << LOOM_RT_W0_HOPS_SHIFT &
+			      ((uint32_t)r->hops_left[at] << LOOM_RT_W0_HOPS_SHIFT &
 			       LOOM_RT_W0_HOPS_MASK);
 			w1 |= adapt << LOOM_RT_W1_ADAPT_PORTS_SHIFT;
 		} else if (adapt & (adapt - 1)) {
@@ -86,7 +97,7 @@ static int plan_card(const struct fm_card *card, const struct fm_routes *r, int 
 		}
 		if (r->dimwar && port >= 0)
 			w0 |= LOOM_RT_W0_DIMWAR |
-			      ((uint32_t)r->hops_left[i * r->nodes + j] << LOOM_RT_W0_HOPS_SHIFT &
+			      ((uint32_t)r->hops_left[at] << LOOM_RT_W0_HOPS_SHIFT &
 			       LOOM_RT_W0_HOPS_MASK);
 		if (r->valiant) {
 			/* intermediates: every logical id up to the highest; the
@@ -94,7 +105,7 @@ static int plan_card(const struct fm_card *card, const struct fm_routes *r, int 
 			 */
 			w0 |= LOOM_RT_W0_VALIANT | (r->ugal ? LOOM_RT_W0_UGAL : 0) |
 			      (r->val_datelines ? LOOM_RT_W0_VAL_DATELINES : 0) |
-			      ((uint32_t)r->hops_left[i * r->nodes + j] << LOOM_RT_W0_HOPS_SHIFT &
+			      ((uint32_t)r->hops_left[at] << LOOM_RT_W0_HOPS_SHIFT &
 			       LOOM_RT_W0_HOPS_MASK);
 			w1 |= max_logical << LOOM_RT_W1_VAL_LAST_SHIFT & LOOM_RT_W1_VAL_LAST_MASK;
 		}
@@ -103,7 +114,7 @@ static int plan_card(const struct fm_card *card, const struct fm_routes *r, int 
 	}
 	if (!c->vct)
 		return bad;
-	for (uint32_t port = 0; port < c->vct_ports; port++) {
+	for (uint32_t port = 0; first && port < c->vct_ports; port++) {
 		uint32_t cfg = LOOM_VCT_PORT_DIM_NONE;
 
 		if ((int)port < r->ports && r->port_dim[port] >= 0)
@@ -115,13 +126,26 @@ static int plan_card(const struct fm_card *card, const struct fm_routes *r, int 
 	}
 	for (uint32_t w = 0; w < (span + 31) / 32; w++) {
 		uint32_t bits = 0;
+		int held = 0, other = 0;
 
 		for (uint32_t b = 0; b < 32 && w * 32 + b < span; b++) {
 			int j = by_logical[w * 32 + b];
 
-			if (j >= 0 && r->uses_vcs && r->start_vc[i * r->nodes + j])
+			if (j < 0)
+				continue;
+			if (!routes_holds(r, i, j)) {
+				other++;
+				continue;
+			}
+			held++;
+			if (r->uses_vcs && r->start_vc[routes_at(r, i, j)])
 				bits |= 1u << b;
 		}
+		/* a word of start VCs is written whole, from one block */
+		if (held && other)
+			return -2;
+		if (!held && (other || !last))
+			continue;
 		bad |= plan_add(p, i, FM_W_VCT_START, c->vct + LOOM_VCT_START_VC1 + w * 4, bits,
 				(int)(w * 32));
 	}
@@ -174,6 +198,12 @@ int plan_build_cards(const struct fm_card *card, int ncards, const struct fm_rou
 		free(by_logical);
 		return -1;
 	}
+	if (lo < r->row_lo || hi > r->row_hi) {
+		snprintf(err, errlen, "internal: planning cards %d..%d, but the tables hold the "
+			 "rows of %d..%d", lo, hi - 1, r->row_lo, r->row_hi - 1);
+		free(by_logical);
+		return -1;
+	}
 	for (int i = lo; i < hi; i++) {
 		if (max_logical >= card[i].rt_entries) {
 			snprintf(err, errlen, "node %u has %u routing entries: too few for logical "
@@ -182,10 +212,18 @@ int plan_build_cards(const struct fm_card *card, int ncards, const struct fm_rou
 			free(by_logical);
 			return -1;
 		}
-		if (plan_card(card, r, i, by_logical, max_logical, plan)) {
+		int bad = plan_card(card, r, i, by_logical, max_logical, plan);
+
+		if (bad) {
 			plan_free(plan);
 			free(by_logical);
-			snprintf(err, errlen, "out of memory");
+			if (bad == -2)
+				snprintf(err, errlen, "node %u: the tables' block of destinations "
+					 "%d..%d splits a word of its start VCs (32 entries): plan "
+					 "blocks of whole words", card[i].node, r->dest_lo,
+					 r->dest_hi - 1);
+			else
+				snprintf(err, errlen, "out of memory");
 			return -1;
 		}
 	}

@@ -6,13 +6,28 @@
 
 struct fm_routes *routes_new(const struct fm_graph *g)
 {
-	struct fm_routes *r = calloc(1, sizeof(*r));
-	size_t pairs = (size_t)g->nodes * (size_t)g->nodes;
+	return routes_new_block(g, 0, g->nodes, 0, g->nodes);
+}
 
+struct fm_routes *routes_new_block(const struct fm_graph *g, int row_lo, int row_hi,
+				   int dest_lo, int dest_hi)
+{
+	struct fm_routes *r;
+	size_t pairs;
+
+	if (row_lo < 0 || row_lo >= row_hi || row_hi > g->nodes || dest_lo < 0 ||
+	    dest_lo >= dest_hi || dest_hi > g->nodes)
+		return NULL;
+	r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
+	pairs = (size_t)(row_hi - row_lo) * (size_t)(dest_hi - dest_lo);
 	r->nodes = g->nodes;
 	r->ports = g->ports;
+	r->row_lo = row_lo;
+	r->row_hi = row_hi;
+	r->dest_lo = dest_lo;
+	r->dest_hi = dest_hi;
 	r->port = malloc(pairs * sizeof(*r->port));
 	r->start_vc = calloc(pairs, 1);
 	r->dateline = calloc((size_t)g->nodes * (size_t)g->ports, 1);
@@ -29,8 +44,9 @@ struct fm_routes *routes_new(const struct fm_graph *g)
 		r->port[i] = FM_PORT_NONE;
 		r->up_first[i] = FM_NO_UPROUTE;
 	}
-	for (int n = 0; n < g->nodes; n++)
-		r->port[n * g->nodes + n] = FM_PORT_HOST;
+	for (int n = row_lo; n < row_hi; n++)
+		if (routes_holds(r, n, n))
+			r->port[routes_at(r, n, n)] = FM_PORT_HOST;
 	for (int p = 0; p < g->ports; p++)
 		r->port_dim[p] = -1;
 	return r;
@@ -68,7 +84,7 @@ int routes_walk(const struct fm_graph *g, const struct fm_routes *r, int src, in
 		if (n == g->nodes)
 			return FM_WALK_LOOP;
 		if (routes_enters_dim(r, prev_port, port))
-			vc = r->start_vc[node * r->nodes + dest];
+			vc = r->start_vc[routes_at(r, node, dest)];
 		else if (r->dateline[node * g->ports + port])
 			vc = 1;
 		if (!r->uses_vcs)

@@ -21,6 +21,14 @@
 
 struct fm_routes {
 	int nodes, ports;
+	/*
+	 * The block of entries held (routes_new_block()): the rows of nodes
+	 * row_lo .. row_hi - 1, each with the entries of destinations
+	 * dest_lo .. dest_hi - 1; routes_new(): every node and destination.
+	 * The per-pair arrays below are indexed by routes_at(), written
+	 * [node * nodes + dest] for the whole block.
+	 */
+	int row_lo, row_hi, dest_lo, dest_hi;
 	signed char *port;		/* [node * nodes + dest]: a port, FM_PORT_HOST or _NONE */
 	unsigned char *start_vc;	/* [node * nodes + dest] VC on entering a dimension */
 	unsigned char *dateline;	/* [node * ports + port]: switch to VC1 on this channel */
@@ -74,6 +82,13 @@ struct fm_routes {
 	bool valiant;
 	bool ugal;
 	bool val_datelines;
+	/*
+	 * The engine may program adaptive up-routes (updown on a fat tree):
+	 * the channel dependency check follows every up-route choice.  Set
+	 * whether or not the block held has such an entry, so that every
+	 * block of one fabric is checked alike.
+	 */
+	bool uproutes;
 };
 
 #define FM_NO_UPROUTE	0xff
@@ -94,11 +109,33 @@ enum fm_walk_result {
 };
 
 struct fm_routes *routes_new(const struct fm_graph *g);
+/*
+ * Tables that hold only the entries of nodes [row_lo, row_hi) toward
+ * destinations [dest_lo, dest_hi) (the dateline and port models stay
+ * whole: they are per channel): a rank's routers, or the columns of a
+ * few destinations for the checks.  NULL on ENOMEM or an empty or
+ * out-of-range block.
+ */
+struct fm_routes *routes_new_block(const struct fm_graph *g, int row_lo, int row_hi,
+				   int dest_lo, int dest_hi);
 void routes_free(struct fm_routes *r);
+
+/* Whether @r holds the entry of @node toward @dest. */
+static inline bool routes_holds(const struct fm_routes *r, int node, int dest)
+{
+	return node >= r->row_lo && node < r->row_hi && dest >= r->dest_lo && dest < r->dest_hi;
+}
+
+/* The index of the entry of @node toward @dest in the per-pair arrays (held). */
+static inline size_t routes_at(const struct fm_routes *r, int node, int dest)
+{
+	return (size_t)(node - r->row_lo) * (size_t)(r->dest_hi - r->dest_lo) +
+	       (size_t)(dest - r->dest_lo);
+}
 
 static inline int routes_port(const struct fm_routes *r, int node, int dest)
 {
-	return r->port[node * r->nodes + dest];
+	return r->port[routes_at(r, node, dest)];
 }
 
 /*
@@ -113,7 +150,7 @@ static inline bool routes_enters_dim(const struct fm_routes *r, int prev_port, i
 }
 
 /*
- * Follow the tables from src to dest.  Fills hops[0..n-1] (hops has room
+ * Follow the tables from src to dest (@r holds dest's column).  Fills hops[0..n-1] (hops has room
  * for g->nodes entries) and returns n >= 0, or a negative fm_walk_result;
  * *stuck is the node where the walk failed.
  */

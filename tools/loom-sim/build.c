@@ -120,13 +120,247 @@ static int build_graph(struct sim *s, char *err, size_t errlen)
 	return s->g ? 0 : -1;
 }
 
-static int build_routes(struct sim *s, char *err, size_t errlen)
+/*
+ * The routing class's demands on the router, and what the router makes of
+ * the tables (one VC per class cannot hold the dateline classes apart),
+ * for every block of the tables alike.
+ */
+static int routes_fit(struct sim *s, const struct fm_engine *e, struct fm_routes *r, char *err,
+		      size_t errlen)
+{
+	/* DimWAR's deroutes travel on VC1 */
+	if (r->dimwar && !s->params.vc_model && s->params.vcs < 2) {
+		snprintf(err, errlen, "engine %s: deroutes travel on VC1, but the router has "
+			 "VCS=%u: use --param VCS=2 or more, or the card's VC model",
+			 e->name, s->params.vcs);
+		return -1;
+	}
+	/* Valiant's phases travel on VC0 and VC1 */
+	if (r->valiant && !s->params.vc_model && s->params.vcs < 2) {
+		snprintf(err, errlen, "engine %s: phase 0 travels on VC0 and phase 1 on VC1, but "
+			 "the router has VCS=%u: use --param VCS=2 or more, or the card's VC "
+			 "model", e->name, s->params.vcs);
+		return -1;
+	}
+	if (!s->params.vc_model && s->params.vcs < 2)
+		r->uses_vcs = false;
+	if (r->uses_vcs && s->g->ports > LOOM_MAX_PORTS) {
+		snprintf(err, errlen, "%s: datelines on %d ports, but the VC table holds %d port "
+			 "entries (a torus of at most %d dimensions)", s->g->name, s->g->ports,
+			 LOOM_MAX_PORTS, LOOM_MAX_PORTS / 2);
+		return -1;
+	}
+	return 0;
+}
+
+/* Destinations per block of the tables: whole words of start VCs, about 16 M entries. */
+static int block_dests(int rows, int nodes)
+{
+	long d = (16L << 20) / (rows ? rows : 1) / 32 * 32;
+
+	return d < 32 ? 32 : d > nodes ? nodes : (int)d;
+}
+
+/* The routes of rows [@row_lo, @row_hi) toward [@d0, @d1): a block, or the whole tables. */
+static struct fm_routes *routes_block(struct sim *s, const struct fm_engine *e, int row_lo,
+				      int row_hi, int d0, int d1, char *err, size_t errlen)
+{
+	struct fm_engine_opts eo = s->cfg.engine_opts;
+	struct fm_routes *r;
+
+	if (s->routes)
+		return s->routes;
+	eo.generic_vcs = s->params.vc_model ? 0 : (int)s->params.vcs;
+	r = engine_run_block(e, s->g, &eo, row_lo, row_hi, d0, d1, err, errlen);
+	if (r && routes_fit(s, e, r, err, errlen)) {
+		routes_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static void routes_done(struct sim *s, struct fm_routes *r)
+{
+	if (r != s->routes)
+		routes_free(r);
+}
+
+/* Apply one part of loom-fm's plan to the register arrays (this process's rows). */
+static void apply_plan(struct sim *s, const struct fm_plan *plan)
+{
+	unsigned int words1 = (s->rt_entries + 31) / 32;
+
+	for (int i = 0; i < plan->n; i++) {
+		const struct fm_write *w = &plan->w[i];
+		size_t row = (size_t)(w->card - s->lo);
+		uint32_t off;
+
+		switch (w->kind) {
+		case FM_W_RT_PHYS:
+		case FM_W_RT_ENTRY:
+			off = (w->addr - SIM_ROUTER_BASE - LOOM_ROUTER_RT) / 4;
+			if (off < 2 * s->rt_entries)
+				s->rt[row * 2 * s->rt_entries + off] = w->value;
+			break;
+		case FM_W_VCT_PORT:
+			off = (w->addr - SIM_VCT_BASE - LOOM_VCT_PORT_CFG) / 4;
+			if (off < LOOM_MAX_PORTS)
+				s->port_cfg[row * LOOM_MAX_PORTS + off] = w->value;
+			break;
+		case FM_W_VCT_START:
+			off = (w->addr - SIM_VCT_BASE - LOOM_VCT_START_VC1) / 4;
+			if (off < words1)
+				s->start_vc1[row * words1 + off] = w->value;
+			break;
+		case FM_W_LOGICAL:
+		case FM_W_MCAST_W1:	/* groups are planned by loom-fm configure only */
+		case FM_W_MCAST_W0:
+			break;
+		}
+	}
+}
+
+/* Cards planned at once: the plan holds two writes per entry of each. */
+#define SIM_PLAN_CARDS	16
+
+/*
+ * Write loom-fm's plan for this process's cards, for the entries @r
+ * holds, into the register arrays, a few cards at a time (a whole plan
+ * of a large fabric would be larger than the tables it writes).
+ */
+static int plan_tables(struct sim *s, const struct fm_routes *r, char *err, size_t errlen)
+{
+	struct fm_plan plan;
+
+	for (int lo = s->lo; lo < s->hi; lo += SIM_PLAN_CARDS) {
+		int hi = lo + SIM_PLAN_CARDS < s->hi ? lo + SIM_PLAN_CARDS : s->hi;
+
+		if (plan_build_cards(s->cards, s->nodes, r, lo, hi, &plan, err, errlen))
+			return -1;
+		apply_plan(s, &plan);
+		plan_free(&plan);
+	}
+	return 0;
+}
+
+/*
+ * The checks of what is refused: every destination reachable from every
+ * node, no channel dependency cycle.  Over ranks (cfg.dist) each rank
+ * walks toward its share of the destinations, a block of their columns
+ * at a time, and the ranks combine the counts, the lowest unreachable
+ * pair and the dependency graph (an OR of edge bitmaps: the graph of all
+ * destinations together), so that every rank refuses alike and with the
+ * message one process gives.  A process whose routers are every node
+ * programs its tables from the same blocks (*@planned).
+ */
+static int check_routes_ranks(struct sim *s, const struct fm_engine *e, bool *planned,
+			      char *err, size_t errlen)
+{
+	const struct sim_config *c = &s->cfg;
+	int n = s->nodes, d0 = 0, d1 = n, step = block_dests(n, n);
+	struct fm_reach_check rc;
+	struct fm_cdg_check cc = { 0 };
+	struct fm_cdg_acc acc = { 0 };
+	struct fm_routes *r;
+	int rv = -1;
+
+	*planned = s->lo == 0 && s->hi == n;
+	if (c->dist) {
+		d0 = sim_rank_lo(n, c->ranks, c->rank);
+		d1 = sim_rank_lo(n, c->ranks, c->rank + 1);
+	}
+	check_reach_init(&rc);
+	r = routes_block(s, e, 0, n, 0, 1, err, errlen);
+	if (!r)
+		return -1;
+	if (cdg_acc_init(&acc, s->g, r)) {
+		routes_done(s, r);
+		snprintf(err, errlen, "out of memory checking the channel dependencies");
+		return -1;
+	}
+	routes_done(s, r);
+	for (int b0 = d0; b0 < d1; b0 += step) {
+		int b1 = b0 + step < d1 ? b0 + step : d1;
+
+		r = routes_block(s, e, 0, n, b0, b1, err, errlen);
+		if (!r)
+			goto out;
+		if (check_reach(s->g, r, b0, b1, &rc) || cdg_acc_add(&acc, s->g, r, b0, b1)) {
+			routes_done(s, r);
+			snprintf(err, errlen, "out of memory checking the routes");
+			goto out;
+		}
+		if (*planned && (!s->routes || b0 == d0) && plan_tables(s, r, err, errlen)) {
+			routes_done(s, r);
+			goto out;
+		}
+		routes_done(s, r);
+	}
+	if (c->dist) {
+		int64_t sum[2] = { rc.routes, rc.bad };
+		/* the lowest (src, dest) as the highest complement; ids < 2^16 */
+		uint64_t first = rc.bad ? UINT64_MAX - ((uint64_t)rc.first.src << 34 |
+							(uint64_t)rc.first.dest << 18 |
+							(uint64_t)rc.first.at << 2 |
+							(uint64_t)-rc.first.why) : 0;
+
+		c->dist->allreduce(sum, 2, &first);
+		c->dist->or_bits(acc.edges, acc.nwords, acc.used, acc.nused);
+		rc.routes = sum[0];
+		rc.bad = sum[1];
+		if (rc.bad) {
+			first = UINT64_MAX - first;
+			rc.first = (struct fm_bad_pair){ (int)(first >> 34),
+							 (int)(first >> 18 & 0xffff),
+							 -(int)(first & 3),
+							 (int)(first >> 2 & 0xffff) };
+		}
+	}
+	if (rc.bad) {
+		const struct fm_bad_pair *b = &rc.first;
+
+		snprintf(err, errlen, "%s: engine %s leaves %ld of %ld routes unusable, e.g. node "
+			 "%d cannot reach %d (%s at node %d): refusing to simulate unreachable "
+			 "destinations", s->g->name, e->name, rc.bad, rc.routes, b->src, b->dest,
+			 check_walk_reason(b->why), b->at);
+		goto out;
+	}
+	if (cdg_acc_check(&acc, s->g, &cc)) {
+		snprintf(err, errlen, "out of memory checking the channel dependencies");
+		goto out;
+	}
+	if (cc.cycle_len && !c->allow_deadlock) {
+		size_t k = (size_t)snprintf(err, errlen, "%s: engine %s gives a channel dependency "
+					    "cycle of %d channels, so the fabric can deadlock:",
+					    s->g->name, e->name, cc.cycle_len);
+
+		for (int i = 0; i < cc.cycle_len && k < errlen; i++)
+			k += (size_t)snprintf(err + k, errlen - k, " %d:%d/vc%d ->",
+					      cc.cycle[i].node, cc.cycle[i].port, cc.cycle[i].vc);
+		if (k < errlen)
+			snprintf(err + k, errlen - k, " (back to the first); --allow-deadlock runs "
+				 "it anyway");
+		goto out;
+	}
+	rv = 0;
+out:
+	cdg_check_free(&cc);
+	cdg_acc_free(&acc);
+	return rv;
+}
+
+/*
+ * The routes: an engine that computes any block of the tables gives this
+ * process the rows of its routers only (and the columns its checks walk),
+ * a block at a time, so that no process holds the tables of the whole
+ * fabric; other engines, and the worstcase pattern (it walks every
+ * route), the whole tables.
+ */
+static int build_routes(struct sim *s, bool *planned, char *err, size_t errlen)
 {
 	const struct sim_config *c = &s->cfg;
 	const char *name = c->engine ? c->engine : engine_default_name(s->g);
 	const struct fm_engine *e = engine_find(name);
-	struct fm_route_check rc;
-	struct fm_cdg_check cc = { 0 };
 	struct fm_engine_opts eo;
 
 	if (!e) {
@@ -141,121 +375,70 @@ static int build_routes(struct sim *s, char *err, size_t errlen)
 	eo = c->engine_opts;
 	/* omniwar: a distance class per generic VC, or the card's three */
 	eo.generic_vcs = s->params.vc_model ? 0 : (int)s->params.vcs;
-	s->routes = engine_run(e, s->g, &eo, err, errlen);
-	if (!s->routes)
-		return -1;
-	/* DimWAR's deroutes travel on VC1 */
-	if (s->routes->dimwar && !s->params.vc_model && s->params.vcs < 2) {
-		snprintf(err, errlen, "engine %s: deroutes travel on VC1, but the router has "
-			 "VCS=%u: use --param VCS=2 or more, or the card's VC model",
-			 e->name, s->params.vcs);
-		return -1;
+	if (!engine_can_block(e, s->g, &eo) || !strcmp(c->pattern, "worstcase")) {
+		s->routes = engine_run(e, s->g, &eo, err, errlen);
+		if (!s->routes)
+			return -1;
+		if (routes_fit(s, e, s->routes, err, errlen))
+			return -1;
 	}
-	/* Valiant's phases travel on VC0 and VC1 */
-	if (s->routes->valiant && !s->params.vc_model && s->params.vcs < 2) {
-		snprintf(err, errlen, "engine %s: phase 0 travels on VC0 and phase 1 on VC1, but "
-			 "the router has VCS=%u: use --param VCS=2 or more, or the card's VC "
-			 "model", e->name, s->params.vcs);
-		return -1;
-	}
-	/* one VC per class cannot hold the dateline classes apart */
-	if (!s->params.vc_model && s->params.vcs < 2)
-		s->routes->uses_vcs = false;
-	if (s->routes->uses_vcs && s->g->ports > LOOM_MAX_PORTS) {
-		snprintf(err, errlen, "%s: datelines on %d ports, but the VC table holds %d port "
-			 "entries (a torus of at most %d dimensions)", s->g->name, s->g->ports,
-			 LOOM_MAX_PORTS, LOOM_MAX_PORTS / 2);
-		return -1;
-	}
-	if (check_routes(s->g, s->routes, &rc)) {
-		snprintf(err, errlen, "out of memory checking the routes");
-		return -1;
-	}
-	if (rc.bad) {
-		const struct fm_bad_pair *b = &rc.reported[0];
+	return check_routes_ranks(s, e, planned, err, errlen);
+}
 
-		snprintf(err, errlen, "%s: engine %s leaves %ld of %ld routes unusable, e.g. node "
-			 "%d cannot reach %d (%s at node %d): refusing to simulate unreachable "
-			 "destinations", s->g->name, e->name, rc.bad, rc.routes, b->src, b->dest,
-			 check_walk_reason(b->why), b->at);
-		return -1;
-	}
-	if (cdg_check(s->g, s->routes, &cc)) {
-		snprintf(err, errlen, "out of memory checking the channel dependencies");
-		return -1;
-	}
-	if (cc.cycle_len && !c->allow_deadlock) {
-		size_t n = (size_t)snprintf(err, errlen, "%s: engine %s gives a channel dependency "
-					    "cycle of %d channels, so the fabric can deadlock:",
-					    s->g->name, e->name, cc.cycle_len);
+/*
+ * The register arrays of this process's routers (nodes lo .. hi - 1):
+ * the plan of their rows of the tables, a block of destinations at a
+ * time, unless the checks planned them already (@planned).
+ */
+static int build_tables(struct sim *s, bool planned, char *err, size_t errlen)
+{
+	int rows = s->hi - s->lo, step = block_dests(rows, s->nodes);
+	unsigned int words1 = (s->rt_entries + 31) / 32;
+	const struct fm_engine *e = engine_find(s->engine_name);
 
-		for (int i = 0; i < cc.cycle_len && n < errlen; i++)
-			n += (size_t)snprintf(err + n, errlen - n, " %d:%d/vc%d ->",
-					      cc.cycle[i].node, cc.cycle[i].port, cc.cycle[i].vc);
-		if (n < errlen)
-			snprintf(err + n, errlen - n, " (back to the first); --allow-deadlock runs "
-				 "it anyway");
-		cdg_check_free(&cc);
-		return -1;
+	for (int d0 = 0; !planned && d0 < s->nodes; d0 += step) {
+		int d1 = d0 + step < s->nodes ? d0 + step : s->nodes;
+		struct fm_routes *r = routes_block(s, e, s->lo, s->hi, d0, d1, err, errlen);
+
+		if (!r)
+			return -1;
+		if (plan_tables(s, r, err, errlen)) {
+			routes_done(s, r);
+			return -1;
+		}
+		routes_done(s, r);
+		/* the whole tables: planned at once */
+		if (s->routes)
+			break;
 	}
-	cdg_check_free(&cc);
+	for (int i = s->lo; i < s->hi; i++) {
+		size_t row = (size_t)(i - s->lo);
+
+		s->views[row] = (struct route_view){
+			.rt = &s->rt[row * 2 * s->rt_entries],
+			.rt_entries = s->rt_entries,
+			.port_cfg = &s->port_cfg[row * LOOM_MAX_PORTS],
+			.start_vc1 = &s->start_vc1[row * words1],
+			.start_vc1_bits = s->rt_entries,
+			/* above 15 network ports the plan writes wide entries */
+			.wide_ports = s->ports > LOOM_RT_PORT_HOST,
+		};
+	}
 	return 0;
 }
 
-/* Apply one part of loom-fm's plan to the register arrays. */
-static void apply_plan(struct sim *s, const struct fm_plan *plan)
+/* The cards loom-fm's plan describes: node i is card i, logical id i. */
+static int build_cards(struct sim *s, char *err, size_t errlen)
 {
-	unsigned int words1 = (s->rt_entries + 31) / 32;
+	int rows = s->hi - s->lo;
 
-	for (int i = 0; i < plan->n; i++) {
-		const struct fm_write *w = &plan->w[i];
-		uint32_t off;
-
-		switch (w->kind) {
-		case FM_W_RT_PHYS:
-		case FM_W_RT_ENTRY:
-			off = (w->addr - SIM_ROUTER_BASE - LOOM_ROUTER_RT) / 4;
-			if (off < 2 * s->rt_entries)
-				s->rt[(size_t)w->card * 2 * s->rt_entries + off] = w->value;
-			break;
-		case FM_W_VCT_PORT:
-			off = (w->addr - SIM_VCT_BASE - LOOM_VCT_PORT_CFG) / 4;
-			if (off < LOOM_MAX_PORTS)
-				s->port_cfg[w->card * LOOM_MAX_PORTS + (int)off] = w->value;
-			break;
-		case FM_W_VCT_START:
-			off = (w->addr - SIM_VCT_BASE - LOOM_VCT_START_VC1) / 4;
-			if (off < words1)
-				s->start_vc1[(size_t)w->card * words1 + off] = w->value;
-			break;
-		case FM_W_LOGICAL:
-		case FM_W_MCAST_W1:	/* groups are planned by loom-fm configure only */
-		case FM_W_MCAST_W0:
-			break;
-		}
-	}
-}
-
-/* Cards planned at once: the plan holds two writes per entry of each. */
-#define SIM_PLAN_CARDS	16
-
-/*
- * Write loom-fm's plan for every card into the register arrays, a few
- * cards at a time (a whole plan of a large fabric would be larger than
- * the tables it writes).
- */
-static int build_tables(struct sim *s, char *err, size_t errlen)
-{
-	struct fm_card *card = calloc((size_t)s->nodes, sizeof(*card));
-	unsigned int words1 = (s->rt_entries + 31) / 32;
-	struct fm_plan plan;
-
-	if (!card) {
+	s->cards = calloc((size_t)s->nodes, sizeof(*s->cards));
+	if (!s->cards) {
 		snprintf(err, errlen, "out of memory for the programming plan");
 		return -1;
 	}
 	for (int i = 0; i < s->nodes; i++) {
-		struct fm_card *c = &card[i];
+		struct fm_card *c = &s->cards[i];
 
 		c->node = (uint32_t)i;
 		c->logical = (uint32_t)i;
@@ -265,30 +448,8 @@ static int build_tables(struct sim *s, char *err, size_t errlen)
 		c->rt_entries = s->rt_entries;
 		c->vct_ports = (uint32_t)(s->ports < LOOM_MAX_PORTS ? s->ports : LOOM_MAX_PORTS);
 	}
-	for (int i = 0; i < s->nodes * LOOM_MAX_PORTS; i++)
+	for (int i = 0; i < rows * LOOM_MAX_PORTS; i++)
 		s->port_cfg[i] = LOOM_VCT_PORT_DIM_NONE;
-	for (int lo = 0; lo < s->nodes; lo += SIM_PLAN_CARDS) {
-		int hi = lo + SIM_PLAN_CARDS < s->nodes ? lo + SIM_PLAN_CARDS : s->nodes;
-
-		if (plan_build_cards(card, s->nodes, s->routes, lo, hi, &plan, err, errlen)) {
-			free(card);
-			return -1;
-		}
-		apply_plan(s, &plan);
-		plan_free(&plan);
-	}
-	free(card);
-	for (int i = 0; i < s->nodes; i++) {
-		s->views[i] = (struct route_view){
-			.rt = &s->rt[(size_t)i * 2 * s->rt_entries],
-			.rt_entries = s->rt_entries,
-			.port_cfg = &s->port_cfg[i * LOOM_MAX_PORTS],
-			.start_vc1 = &s->start_vc1[(size_t)i * words1],
-			.start_vc1_bits = s->rt_entries,
-			/* above 15 network ports the plan writes wide entries */
-			.wide_ports = s->ports > LOOM_RT_PORT_HOST,
-		};
-	}
 	return 0;
 }
 
@@ -524,7 +685,7 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 
 		/* other ranks' routers are not built here */
 		if (here) {
-			s->r[i] = router_new(&s->params, &s->views[i], err, errlen);
+			s->r[i] = router_new(&s->params, &s->views[i - s->lo], err, errlen);
 			if (!s->r[i])
 				return -1;
 			/* Valiant's draws: per router, reproducible from the seed */
@@ -548,7 +709,9 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 						.line = &s->line_store[i * P + p] };
 			if (l->cut)
 				s->cuts[s->ncuts++] = i * P + p;
-			if (chan_line_init(l->line, s->cfg.link_latency)) {
+			/* only the lines stepped here (both ends here) carry anything */
+			if (here && there ? chan_line_init(l->line, s->cfg.link_latency) :
+					    s->cfg.link_latency > CHAN_LINE_MAX_LATENCY) {
 				snprintf(err, errlen, s->cfg.link_latency > CHAN_LINE_MAX_LATENCY ?
 					 "--link-latency %u: at most %d cycles" :
 					 "--link-latency %u: out of memory for the channel lines (%d slots each at most)",
@@ -584,7 +747,8 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 
 int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errlen)
 {
-	bool oom = false;
+	bool oom = false, planned = false;
+	int rows;
 
 	memset(s, 0, sizeof(*s));
 	s->cfg = *c;
@@ -618,9 +782,19 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		}
 		s->rt_entries = c->rt_entries;
 	}
+	/* this process's rows of the tables */
+	rows = s->hi - s->lo;
+	s->rt = zalloc((size_t)rows * 2 * s->rt_entries, sizeof(uint32_t), &oom);
+	s->port_cfg = zalloc((size_t)rows * LOOM_MAX_PORTS, sizeof(uint32_t), &oom);
+	s->start_vc1 = zalloc((size_t)rows * ((s->rt_entries + 31) / 32), sizeof(uint32_t), &oom);
+	s->views = zalloc((size_t)rows, sizeof(*s->views), &oom);
+	if (oom) {
+		snprintf(err, errlen, "out of memory for the tables of %d routers", rows);
+		return -1;
+	}
 	if (traffic_precheck(c->pattern, s->g, err, errlen) ||
-	    build_params(s, s->ports, err, errlen) || build_routes(s, err, errlen) ||
-	    build_packets(s, err, errlen))
+	    build_params(s, s->ports, err, errlen) || build_cards(s, err, errlen) ||
+	    build_routes(s, &planned, err, errlen) || build_packets(s, err, errlen))
 		return -1;
 	if (traffic_init(&s->traffic, c->pattern, s->g, s->routes, c->seed, err, errlen))
 		return -1;
@@ -630,20 +804,13 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		if (!s->cfg.measure)
 			s->cfg.measure = s->replay_end ? s->replay_end : 1;
 	}
-	s->rt = zalloc((size_t)s->nodes * 2 * s->rt_entries, sizeof(uint32_t), &oom);
-	s->port_cfg = zalloc((size_t)s->nodes * LOOM_MAX_PORTS, sizeof(uint32_t), &oom);
-	s->start_vc1 = zalloc((size_t)s->nodes * ((s->rt_entries + 31) / 32), sizeof(uint32_t),
-			      &oom);
-	s->views = zalloc((size_t)s->nodes, sizeof(*s->views), &oom);
-	if (oom) {
-		snprintf(err, errlen, "out of memory for the tables of %d routers", s->nodes);
+	if (build_tables(s, planned, err, errlen) || build_fabric(s, err, errlen))
 		return -1;
-	}
-	if (build_tables(s, err, errlen) || build_fabric(s, err, errlen))
-		return -1;
-	/* the routers read the tables now: loom-fm's copy (N^2 entries) can go */
+	/* the routers read the tables now: loom-fm's copy can go */
 	routes_free(s->routes);
 	s->routes = NULL;
+	free(s->cards);
+	s->cards = NULL;
 	return 0;
 }
 
@@ -693,6 +860,7 @@ void sim_free(struct sim *s)
 	free(s->port_cfg);
 	free(s->start_vc1);
 	free(s->views);
+	free(s->cards);
 	traffic_free(&s->traffic);
 	routes_free(s->routes);
 	graph_free(s->g);

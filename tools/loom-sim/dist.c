@@ -97,6 +97,20 @@ static void allreduce(int64_t *sum, int nsum, uint64_t *max)
 	MPI_Allreduce(MPI_IN_PLACE, max, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
 }
 
+/* in pieces: MPI counts are ints */
+static void or_bits(uint64_t *bits, size_t nbits, unsigned char *bytes, size_t nbytes)
+{
+	const size_t piece = 1 << 24;
+
+	for (size_t i = 0; i < nbits; i += piece)
+		MPI_Allreduce(MPI_IN_PLACE, bits + i, (int)(nbits - i < piece ? nbits - i : piece),
+			      MPI_UINT64_T, MPI_BOR, MPI_COMM_WORLD);
+	for (size_t i = 0; i < nbytes; i += piece)
+		MPI_Allreduce(MPI_IN_PLACE, bytes + i,
+			      (int)(nbytes - i < piece ? nbytes - i : piece), MPI_UNSIGNED_CHAR,
+			      MPI_BOR, MPI_COMM_WORLD);
+}
+
 static void sum_u64(uint64_t *v, size_t n)
 {
 	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
@@ -165,7 +179,7 @@ static int gather(struct sim *s, char *err, size_t errlen)
 	return 0;
 }
 
-const struct sim_dist sim_mpi_dist = { exchange, allreduce, gather };
+const struct sim_dist sim_mpi_dist = { exchange, allreduce, or_bits, gather };
 
 struct trace_line {
 	uint64_t at;

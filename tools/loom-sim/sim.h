@@ -25,6 +25,7 @@
 #include "router/router.h"
 
 #include "engine.h"
+#include "fabric.h"
 #include "graph.h"
 #include "routes.h"
 
@@ -260,6 +261,8 @@ struct sim_dist {
 	int (*exchange)(struct sim *s, char *err, size_t errlen);
 	/* Sum @sum[0..nsum) and take the maximum of @max over the ranks, in place. */
 	void (*allreduce)(int64_t *sum, int nsum, uint64_t *max);
+	/* OR @bits[0..nbits) and @bytes[0..nbytes) over the ranks, in place. */
+	void (*or_bits)(uint64_t *bits, size_t nbits, unsigned char *bytes, size_t nbytes);
 	/* After the run: every rank's statistics and trace lines into rank 0's. */
 	int (*gather)(struct sim *s, char *err, size_t errlen);
 };
@@ -295,10 +298,15 @@ struct sim {
 	struct sim_traffic traffic;
 	struct sim_replay *replay;		/* [terminals] with --replay, else NULL */
 	uint64_t replay_end;			/* the cycle after the last replayed request */
-	/* the tables, per node, as loom-fm's plan writes them */
+	/*
+	 * The tables of this process's routers (nodes lo .. hi - 1, row
+	 * node - lo), as loom-fm's plan writes them; the cards the plan
+	 * describes, while building.
+	 */
 	uint32_t *rt, *port_cfg, *start_vc1;
 	unsigned int rt_entries;
 	struct route_view *views;
+	struct fm_card *cards;
 	struct router **r;
 	struct sim_term *term;
 	struct sim_line *lines;			/* [node * ports + port], a < 0: uncabled */
