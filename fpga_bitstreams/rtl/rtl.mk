@@ -8,7 +8,8 @@
 #   rtl-equiv    the router-top campaign, short; rtl-equiv-long: 10^6
 #                cycles a seed
 #   rtl-lint     verilator --lint-only -Wall of every unit and the router top
-#   synth        Yosys synth_xilinx of the card router, resource report
+#   synth        Yosys synth_xilinx of the card router (or the router at
+#                SYNTH_PARAMS), hierarchical, resource report per unit
 #   synth-units  Yosys synth_xilinx of each unit at the card's sizes, resource
 #                report per unit (a few minutes: the frame serialiser is most)
 #   rtl-board    the board top (board/) Verilated with its pin-level test
@@ -230,17 +231,39 @@ rtl-lint: $(RTL_GEN_DIR)/.stamp
 		verilator --lint-only -Wall -I$(RTL_DIR) -I$(RTL_GEN_DIR) --top-module $$m $(RTL_SV) \
 		|| exit 1; done
 
-# synthesis of the card router (host + 8 ports, 7 VCs): the resource report
+# synthesis of the card router for Xilinx 7-series, its resource report:
+# loom_router at its defaults (the card's router: the host port and 8
+# network ports on a 3 x 3 tile grid, the card's 7 VCs, 16-byte flits,
+# 24-flit input buffers, 1024 routing entries), or at SYNTH_PARAMS
+# ("NAME=VALUE ...", the router's parameters, set by chparam) into a
+# directory of its own.  Synthesized hierarchically (no -flatten): each
+# unit once per parameter set, the statistics summed over the hierarchy
+# by stat -top.  synth_xilinx runs by its labels without the coarse
+# step's resource sharing (share), for the reason ice40_synth below gives;
+# no I/O buffers (-noiopad: the router is a block of the card, not the
+# chip's top).  Yosys runs under a limit of SYNTH_MEM_KB of virtual memory
+# and fails with "out of memory" past it.
+SYNTH_PARAMS ?=
+SYNTH_MEM_KB ?= 6000000
 RTL_SYNTH := $(RTL_BUILD)/synth
+RTL_XSYN  := $(RTL_SYNTH)/router-xilinx$(if $(strip $(SYNTH_PARAMS)),-$(subst =,,$(subst $(rtl_space),-,$(strip $(SYNTH_PARAMS)))))
+xilinx_synth = synth_xilinx -top $(1) -noiopad -run begin:coarse; \
+	techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6; alumacc; opt; memory -nomap; \
+	opt_clean; synth_xilinx -top $(1) -noiopad -run map_memory:
 synth: $(RTL_GEN_DIR)/.stamp
-	@mkdir -p $(RTL_SYNTH)
-	nice -n 10 yosys -q -l $(RTL_SYNTH)/router-xilinx.log \
-		-p 'read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_SV)' \
-		-p 'synth_xilinx -top loom_router -flatten' \
-		-p 'tee -o $(RTL_SYNTH)/router-xilinx-resources.txt stat' \
-		-p 'select -assert-none t:$$dlatch t:$$_DLATCH_*'
-	@echo "resource report: $(RTL_SYNTH)/router-xilinx-resources.txt"
-	@grep -E 'Number of cells|LUT|FD|RAM' $(RTL_SYNTH)/router-xilinx-resources.txt
+	@mkdir -p $(RTL_XSYN)
+	@echo "yosys synth_xilinx loom_router $(or $(strip $(SYNTH_PARAMS)),at its defaults) (log: $(RTL_XSYN)/yosys.log)"
+	ulimit -v $(SYNTH_MEM_KB); nice -n 10 yosys -q -l $(RTL_XSYN)/yosys.log \
+		-p 'read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV)' \
+		$(if $(strip $(SYNTH_PARAMS)),-p 'chparam $(foreach kv,$(SYNTH_PARAMS),-set $(subst =, ,$(kv))) loom_router') \
+		-p '$(call xilinx_synth,loom_router)' \
+		-p 'tee -q -o $(RTL_XSYN)/stat.txt stat -top loom_router' \
+		-p 'tee -q -o $(RTL_XSYN)/stat.json stat -json -top loom_router' \
+		-p 'select -assert-none t:$$dlatch t:$$_DLATCH_* t:LDCE t:LDPE'
+	@$(RTL_DIR)/xilinx_report.sh $(RTL_XSYN)/stat.json loom_router >$(RTL_XSYN)/resources.txt
+	@sed -n 's/.*End of script.*\(CPU: .*\)/yosys \1/p' $(RTL_XSYN)/yosys.log >>$(RTL_XSYN)/resources.txt
+	@cat $(RTL_XSYN)/resources.txt
+	@echo "resource report: $(RTL_XSYN)/resources.txt"
 
 # the units at the card router's sizes: a 24-flit input buffer of
 # 16-byte flits and its sideband, a row-buffer credit counter, and the
@@ -266,7 +289,7 @@ synth-units: $(RTL_GEN_DIR)/.stamp
 		nice -n 10 yosys -q -l $(RTL_SYNTH)/unit.log \
 			-p "read_verilog -sv -I$(RTL_DIR) -I$(RTL_GEN_DIR) $$src; $$cp" \
 			-p "synth_xilinx -top $$m -flatten" -p 'tee -q -o $(RTL_SYNTH)/unit.txt stat' \
-			-p 'select -assert-none t:$$dlatch t:$$_DLATCH_*' || exit 1; \
+			-p 'select -assert-none t:$$dlatch t:$$_DLATCH_* t:LDCE t:LDPE' || exit 1; \
 		luts=$$(awk '/LUT[1-6] /{s+=$$2} END{print s+0}' $(RTL_SYNTH)/unit.txt); \
 		ffs=$$(awk '/FD[RSCP]E? /{s+=$$2} END{print s+0}' $(RTL_SYNTH)/unit.txt); \
 		rams=$$(awk '/RAM/{s+=$$2} END{print s+0}' $(RTL_SYNTH)/unit.txt); \
