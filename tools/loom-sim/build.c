@@ -323,6 +323,7 @@ static int check_routes_ranks(struct sim *s, const struct fm_engine *e, bool *pl
 			 "%d cannot reach %d (%s at node %d): refusing to simulate unreachable "
 			 "destinations", s->g->name, e->name, rc.bad, rc.routes, b->src, b->dest,
 			 check_walk_reason(b->why), b->at);
+		s->refused_alike = true;
 		goto out;
 	}
 	if (cdg_acc_check(&acc, s->g, &cc)) {
@@ -340,6 +341,7 @@ static int check_routes_ranks(struct sim *s, const struct fm_engine *e, bool *pl
 		if (k < errlen)
 			snprintf(err + k, errlen - k, " (back to the first); --allow-deadlock runs "
 				 "it anyway");
+		s->refused_alike = true;
 		goto out;
 	}
 	rv = 0;
@@ -745,6 +747,13 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* A failure of sim_build() that every rank meets alike. */
+static int refused_alike(struct sim *s)
+{
+	s->refused_alike = true;
+	return -1;
+}
+
 int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errlen)
 {
 	bool oom = false, planned = false;
@@ -753,19 +762,19 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 	memset(s, 0, sizeof(*s));
 	s->cfg = *c;
 	if (build_graph(s, err, errlen))
-		return -1;
+		return refused_alike(s);
 	s->nodes = s->g->nodes;
 	s->ports = s->g->ports;
 	s->net_ports = s->ports >= 64 ? ~0ull : (1ull << s->ports) - 1;
 	if (c->ranks < 1 || c->rank < 0 || c->rank >= c->ranks || c->ranks > s->nodes) {
 		snprintf(err, errlen, "%d ranks for %d routers: at most one rank per router",
 			 c->ranks, s->nodes);
-		return -1;
+		return refused_alike(s);
 	}
 	if (c->ranks > 1 && c->link_latency < 1) {
 		snprintf(err, errlen, "--link-latency 0 over %d ranks: the ranks need a link "
 			 "latency of at least 1 cycle (their lookahead)", c->ranks);
-		return -1;
+		return refused_alike(s);
 	}
 	s->lo = sim_rank_lo(s->nodes, c->ranks, c->rank);
 	s->hi = sim_rank_lo(s->nodes, c->ranks, c->rank + 1);
@@ -778,7 +787,7 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 				 "but a card with %u routing entries addresses only %u (the card "
 				 "has %d): give at least %d", c->rt_entries, s->g->name, s->nodes,
 				 c->rt_entries, c->rt_entries, LOOM_MAX_NODES, s->nodes);
-			return -1;
+			return refused_alike(s);
 		}
 		s->rt_entries = c->rt_entries;
 	}
@@ -793,8 +802,10 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		return -1;
 	}
 	if (traffic_precheck(c->pattern, s->g, err, errlen) ||
-	    build_params(s, s->ports, err, errlen) || build_cards(s, err, errlen) ||
-	    build_routes(s, &planned, err, errlen) || build_packets(s, err, errlen))
+	    build_params(s, s->ports, err, errlen))
+		return refused_alike(s);
+	if (build_cards(s, err, errlen) || build_routes(s, &planned, err, errlen) ||
+	    build_packets(s, err, errlen))
 		return -1;
 	if (traffic_init(&s->traffic, c->pattern, s->g, s->routes, c->seed, err, errlen))
 		return -1;

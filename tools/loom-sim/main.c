@@ -807,14 +807,31 @@ static int ranks_setup(struct sim_config *c, int *saved_stderr)
 	return 0;
 }
 
-/* A rank that fails mid-run stops them all: the others would wait for it. */
-static void ranks_abort(const struct sim_config *c)
+/*
+ * A rank that fails on its own stops them all: the others would wait for
+ * it.  Its message goes out first with one write() from the stack (a
+ * stdio buffer would be lost in the abort, or not be had when memory is
+ * what ran out).
+ */
+static void ranks_abort(const struct sim_config *c, const char *err)
 {
 #ifdef LOOM_SIM_MPI
-	if (c->dist)
-		MPI_Abort(MPI_COMM_WORLD, 1);
+	char line[2200];
+	ssize_t written;
+	int n;
+
+	if (!c->dist)
+		return;
+	n = snprintf(line, sizeof(line), "loom-sim: rank %d of %d: %s\n", c->rank, c->ranks, err);
+	if (n > 0) {
+		written = write(STDERR_FILENO, line,
+				(size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+		(void)written;	/* nothing else to tell it with */
+	}
+	MPI_Abort(MPI_COMM_WORLD, 1);
 #else
 	(void)c;
+	(void)err;
 #endif
 }
 
@@ -917,6 +934,12 @@ static int sim_main(int argc, char **argv)
 	if (isatty(STDERR_FILENO) && !a.cfg.dist)
 		a.cfg.progress = progress;
 	if (sim_build(&s, &a.cfg, err, sizeof(err))) {
+		/* a rank's own failure: say so, and stop the ranks waiting for it */
+		if (a.cfg.dist && a.cfg.ranks > 1 && !s.refused_alike) {
+			if (saved_stderr >= 0)
+				dup2(saved_stderr, STDERR_FILENO);
+			ranks_abort(&a.cfg, err);
+		}
 		fprintf(stderr, "loom-sim: %s\n", err);
 		sim_free(&s);
 		return 1;
@@ -931,8 +954,8 @@ static int sim_main(int argc, char **argv)
 		dup2(saved_stderr, STDERR_FILENO);
 	t0 = seconds_now();
 	if (sim_run(&s, err, sizeof(err))) {
+		ranks_abort(&a.cfg, err);
 		fprintf(stderr, "loom-sim: %s\n", err);
-		ranks_abort(&a.cfg);
 		sim_free(&s);
 		free(inj);
 		return 1;

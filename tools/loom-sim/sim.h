@@ -285,6 +285,12 @@ struct sim {
 	struct fm_graph *g;
 	struct fm_routes *routes;
 	const char *engine_name;
+	/*
+	 * sim_build() failed the same way on every rank (a bad configuration,
+	 * a refusal the ranks reached together); otherwise a failure may be
+	 * this rank's alone (memory, a table block) and the others wait
+	 */
+	bool refused_alike;
 	struct router_params params;
 	int nodes, ports;			/* network ports per router; host = ports */
 	uint64_t net_ports;			/* their mask (a router has at most 64 ports) */
