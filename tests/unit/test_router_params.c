@@ -37,6 +37,7 @@ static void m_worm(struct router_params *p) { p->vcs = 2; p->vc_model = 0; p->wo
 static void m_ports(struct router_params *p) { p->ports = 65; }
 static void m_arb(struct router_params *p) { p->arb_sa_out = 9; }
 static void m_fp_bits(struct router_params *p) { p->fp_timer_bits = 8; p->fp_timeout = 300; }
+static void m_credit_bits(struct router_params *p) { p->credit_bits = 4; }
 
 static void params(void)
 {
@@ -55,6 +56,7 @@ static void params(void)
 	refuse("65 ports", m_ports, "PORTS");
 	refuse("unknown arbiter policy", m_arb, "ARB_SA_OUT");
 	refuse("a timeout wider than the timer", m_fp_bits, "FP_TIMER_BITS");
+	refuse("a buffer deeper than the credit counts", m_credit_bits, "CREDIT_BITS");
 	for (unsigned int i = 0; i < 4; i++) {
 		router_preset(&p, presets[i]);
 		if (router_params_check(&p, err, sizeof(err))) {
@@ -208,6 +210,43 @@ static void fp_timer_bits(void)
 	       (unsigned long long)dead_at[0], (unsigned long long)dead_at[1]);
 }
 
+/* A downstream depth above what CREDIT_BITS holds is held at its most:
+ * port 1's depth set to 100 flits, its sink returning no credits, packets
+ * of 19 flits (virtual cut-through, each admitted with credits for all of
+ * its flits): with 5-bit counts the depth is 31, one packet leaves; with
+ * 16 bits five. */
+static void credit_bits(void)
+{
+	static const unsigned int nodes[] = { 10, 11, 1 };
+	unsigned int flits[2] = { 0, 0 };
+
+	for (unsigned int i = 0; i < 2; i++) {
+		struct router_params p;
+		struct fab *f;
+
+		router_preset_card(&p, 2);
+		p.credit_bits = i ? 16 : 5;
+		f = fab_single(&p, nodes);
+		router_set_out_depth(f->r[0], 1, LOOM_VC_REQ0, 100);
+		for (unsigned int k = 0; k < 8; k++)
+			fab_send(f, 10, 11, LOOM_VC_REQ0, LOOM_CLASS_REQ, 256, 0);
+		for (unsigned int c = 0; c < 600; c++) {
+			memset(f->term[1].credit_back, 0, CHAN_VCS_MAX);
+			fab_term_drive(f, &f->term[0]);
+			router_cycle(f->r[0]);
+			f->now++;
+			flits[i] += router_out(f->r[0], 1)->fwd.valid;
+			fab_term_read(f, &f->term[0]);
+			fab_term_read(f, &f->term[1]);
+			f->term[1].credit_back[LOOM_VC_REQ0] = 0;
+		}
+		fab_free(f);
+	}
+	tap_ok(flits[0] == 19 && flits[1] == 95,
+	       "credit counts: a depth of 100 with CREDIT_BITS 5 is held at 31: %u flits out with no credit back (want 19, one packet); with 16 bits %u (want 95)",
+	       flits[0], flits[1]);
+}
+
 static void forward_progress(void)
 {
 	struct fab *f = card_fabric();
@@ -309,12 +348,13 @@ static void next_event_exact(void)
 
 int main(void)
 {
-	tap_plan(22);
+	tap_plan(24);
 	params();
 	doc_table();
 	drops();
 	forward_progress();
 	fp_timer_bits();
+	credit_bits();
 	malformed();
 	idle();
 	next_event_exact();
