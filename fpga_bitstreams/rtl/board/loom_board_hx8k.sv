@@ -7,7 +7,9 @@
 // channel).  One clock: the board's 12 MHz oscillator.  Reset: the first
 // 256 cycles after configuration.  The router's parameters are this
 // module's, under the C model's names; the defaults are the bitstream's
-// configuration (Documentation/hw/rtl.rst).  The counters, drop and debug
+// configuration (Documentation/hw/rtl.rst): PORTS 3, the host port and 2
+// network ports, the most that fit the HX8K (up to 4 network ports have
+// pins and LEDs).  The counters, drop and debug
 // outputs of the router are left unread, so synthesis removes them.
 //
 // LEDs: 0 heartbeat, 1 the bridge answered an error, 2 a link frame was
@@ -15,7 +17,7 @@
 `include "loom_hw.vh"
 
 module loom_board_hx8k #(
-	parameter integer PORTS = 5,
+	parameter integer PORTS = 3,
 	parameter integer VCS = 2,
 	parameter integer VC_MODEL = 0,
 	parameter integer FLIT_BYTES = 8,
