@@ -67,6 +67,9 @@ int router_params_check(const struct router_params *p, char *err, size_t errlen)
 	if (p->fp_timer_bits < 32 && p->fp_timeout >> p->fp_timer_bits)
 		FAIL("FP_TIMEOUT = %u does not fit the timer of FP_TIMER_BITS = %u bits (at most %u)",
 		     p->fp_timeout, p->fp_timer_bits, (1u << p->fp_timer_bits) - 1);
+	if (p->credit_bits < 16 && p->buf_depth >> p->credit_bits)
+		FAIL("BUF_DEPTH = %u does not fit the credit counts of CREDIT_BITS = %u bits (at most %u)",
+		     p->buf_depth, p->credit_bits, (1u << p->credit_bits) - 1);
 	if (p->flit_bytes % 8)
 		FAIL("FLIT_BYTES = %u is not a multiple of 8 (the routed header fields are its first 8 bytes)",
 		     p->flit_bytes);

@@ -97,7 +97,10 @@
 	  " flits without a credit before its port is declared dead; 0 off")	\
 	X(FP_TIMER_BITS, fp_timer_bits, 32, 8, 32,				\
 	  "forward-progress timer width in bits: FP_TIMEOUT and the timeouts"	\
-	  " set later are held at 2^FP_TIMER_BITS - 1 at most")
+	  " set later are held at 2^FP_TIMER_BITS - 1 at most")		\
+	X(CREDIT_BITS, credit_bits, 16, 1, 16,					\
+	  "output credit count width in bits: BUF_DEPTH and the downstream"	\
+	  " depths set later are held at 2^CREDIT_BITS - 1 at most")
 
 struct router_params {
 #define ROUTER_PARAM_FIELD(NAME, field, def, min, max, desc) uint32_t field;

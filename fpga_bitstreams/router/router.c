@@ -566,6 +566,11 @@ void router_set_out_depth(struct router *r, unsigned int port, unsigned int vc,
 {
 	if (port >= r->p.ports || vc >= r->p.vcs)
 		return;
+	/* a count of 16 bits at most (struct credit); of CREDIT_BITS bits, a
+	 * larger depth held at its most */
+	depth &= 0xffff;
+	if (r->p.credit_bits < 16 && depth >> r->p.credit_bits)
+		depth = (1u << r->p.credit_bits) - 1;
 	credit_init(&r->out[port].vc[vc].cred, depth);
 }
 

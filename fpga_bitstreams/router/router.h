@@ -138,7 +138,9 @@ uint64_t router_take_port_events(struct router *r);
 /*
  * The depth of the downstream buffer of (output @port, @vc) in flits: the
  * credits the router starts with.  Default BUF_DEPTH for network ports
- * (the next router's input buffers) and for the host port.
+ * (the next router's input buffers) and for the host port.  The low 16
+ * bits of @depth count; with CREDIT_BITS below 16 a depth of
+ * 2^CREDIT_BITS or more is held at 2^CREDIT_BITS - 1.
  */
 void router_set_out_depth(struct router *r, unsigned int port, unsigned int vc,
 			  unsigned int depth);

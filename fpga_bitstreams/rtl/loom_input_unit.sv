@@ -316,6 +316,9 @@ module loom_input_unit #(
 		assign idle_after = 32'(state[gv]) == `IVC_IDLE ||
 				    (take && tail && !(active && sa_chain) && 32'(f_count[gv]) == 1);
 		assign wr = wr_ok && 32'(wv) == gv;
+		// the credits returned: 0, 1 or 2, summed in 2 bits
+		logic [1:0] cred_n;
+		assign cred_n = 2'(take) + 2'(wr_credit && 32'(wv) == gv);
 
 		always_ff @(posedge clk) begin
 			if (rst) begin
@@ -393,7 +396,7 @@ module loom_input_unit #(
 						d_bytes[gv] <= '0;
 					end
 				end
-				r_cred[gv] <= 8'(take) + 8'(wr_credit && 32'(wv) == gv);
+				r_cred[gv] <= 8'(cred_n);
 			end
 		end
 	end

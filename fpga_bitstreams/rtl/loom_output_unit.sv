@@ -21,6 +21,11 @@
 // compared as elapsed >= fp_lim: FP_TIMEOUT - 1, computed once by the top).
 // The timer is FP_TIMER_BITS wide and holds at its most, which is exact:
 // FP_TIMEOUT is below 2^FP_TIMER_BITS (router/params.h).
+//
+// The credit counts are CREDIT_BITS wide: a depth written to OUT_DEPTH of
+// 2^CREDIT_BITS or more is held at its most, as router_set_out_depth()
+// holds it, so a count never exceeds what its register holds; the views
+// for the allocators are 16 bits, the count zero-extended.
 `include "loom_hw.vh"
 `include "loom_fifo.vh"
 
@@ -34,7 +39,8 @@ module loom_output_unit #(
 	parameter integer WORMHOLE_VCS = 0,
 	parameter integer ORG = 0,
 	parameter integer PIPE_LAT = 2,
-	parameter integer FP_TIMER_BITS = 32
+	parameter integer FP_TIMER_BITS = 32,
+	parameter integer CREDIT_BITS = 16
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -110,6 +116,7 @@ module loom_output_unit #(
 );
 	localparam integer FW = FLIT_BYTES * 8;
 	localparam integer TW = FP_TIMER_BITS;
+	localparam integer CRW = CREDIT_BITS;
 	localparam integer OW = $clog2(PORTS * VCS + 1) > 6 ? $clog2(PORTS * VCS + 1) : 6;
 	localparam integer N_NET = PORTS - HOST_PORTS;
 	localparam logic XBAR = ORG == `ROUTER_ORG_XBAR;
@@ -132,8 +139,8 @@ module loom_output_unit #(
 
 	// ---- registers ----
 	logic r_up, r_dead, r_dis;
-	logic [15:0] avail [0:VCS-1];
-	logic [15:0] cmax [0:VCS-1];
+	logic [CRW-1:0] avail [0:VCS-1];
+	logic [CRW-1:0] cmax [0:VCS-1];
 	logic [VCS-1:0] owned;
 	logic [OW-1:0] owner [0:VCS-1];
 	logic [7:0] sent [0:VCS-1];
@@ -144,11 +151,12 @@ module loom_output_unit #(
 
 	// ---- the output stage ----
 	// {vc, tail, head} of each flit in loom_flit_fifo, its data in a RAM of
-	// CAP words (one SB_RAM40_4K row of blocks on the iCE40): written at the
-	// tail, read into out_data as the flit leaves.  The RAM's read port is
-	// that register, so it keeps its last value through reset: out_data is
-	// the flit's only while out_valid is high.  A push into the slot a pop
-	// reads in the same edge (a full stage) writes after the read.
+	// CAP + 1 words (one SB_RAM40_4K row of blocks on the iCE40): written at
+	// the tail, read into out_data as the flit leaves.  The RAM's read port
+	// is that register, so it keeps its last value through reset: out_data
+	// is the flit's only while out_valid is high.  The stage holds CAP
+	// flits at most, so the word written is never the word read in the same
+	// edge, and synthesis is told so (no_rw_check: no bypass around the RAM).
 	logic p_push, p_pop;
 	logic [EW-FW-1:0] p_front, unused_second;
 	logic [CW-1:0] p_count;
@@ -158,12 +166,12 @@ module loom_output_unit #(
 		.clk(clk), .rst(rst), .push(p_push), .push_data({st_vc, st_tail, st_head}),
 		.pop(p_pop), .front(p_front), .second(unused_second), .count(p_count), .hist(p_hist));
 
-	localparam integer AW = CAP > 1 ? $clog2(CAP) : 1;
-	(* ram_style = "block" *) logic [FW-1:0] p_data [0:CAP-1];
+	localparam integer AW = $clog2(CAP + 1);
+	(* ram_style = "block", no_rw_check *) logic [FW-1:0] p_data [0:CAP];
 	logic [AW-1:0] p_wr, p_rd;
 
 	function automatic [AW-1:0] pnext(input logic [AW-1:0] i);
-		pnext = 32'(i) == CAP - 1 ? '0 : i + 1'b1;
+		pnext = 32'(i) == CAP ? '0 : i + 1'b1;
 	endfunction
 
 	always_ff @(posedge clk) begin
@@ -197,31 +205,41 @@ module loom_output_unit #(
 		integer v;
 		for (v = 0; v < VCS; v = v + 1) begin
 			ov_owner[v*OW +: OW] = owner[v];
-			ov_avail[v*16 +: 16] = avail[v];
-			ov_max[v*16 +: 16] = cmax[v];
+			ov_avail[v*16 +: 16] = 16'(avail[v]);
+			ov_max[v*16 +: 16] = 16'(cmax[v]);
 			ov_sent[v*8 +: 8] = sent[v];
 		end
 		ov_owned = owned;
 		ov_wanted = wanted;
 	end
 
-	// do @n credits fit above @a under @mx?  In 17 bits, as exact as in 32:
-	// a difference below zero wraps to 2^16 or more, above every n
-	function automatic logic fits(input logic [15:0] a, input logic [15:0] mx, input logic [15:0] n);
-		fits = {1'b0, n} <= {1'b0, mx} - {1'b0, a};
+	// do @n credits fit above @a under @mx (credit_give: n <= max - avail,
+	// as unsigned)?  In CRW + 1 bits, as exact as in 32: a difference below
+	// zero wraps to 2^CRW or more, above every n (as the unsigned
+	// difference of the model is); else an n of 2^CRW or more is above it
+	function automatic logic fits(input logic [CRW-1:0] a, input logic [CRW-1:0] mx,
+				      input logic [15:0] n);
+		logic [CRW:0] d;
+		d = {1'b0, mx} - {1'b0, a};
+		fits = d[CRW] || ((32'(n) >> CRW) == 0 && CRW'(n) <= d[CRW-1:0]);
 	endfunction
 
 	// give back @n credits if they fit (credit_give)
-	function automatic [15:0] give(input logic [15:0] a, input logic [15:0] mx, input logic [15:0] n);
-		give = fits(a, mx, n) ? a + n : a;
+	function automatic [CRW-1:0] give(input logic [CRW-1:0] a, input logic [CRW-1:0] mx,
+					  input logic [15:0] n);
+		give = fits(a, mx, n) ? a + CRW'(n) : a;
 	endfunction
 
 	// ---- after the switch stages (for the VC allocator), then the rest ----
-	logic [15:0] a_sw [0:VCS-1];
+	// the counts in CRW bits: they never leave 0 .. the depth (the
+	// allocators take only credits there are, and credits coming back
+	// beyond the depth are refused), so the arithmetic of 16 bits is the
+	// same in CRW
+	logic [CRW-1:0] a_sw [0:VCS-1];
 	logic [VCS-1:0] own_sw;
 	logic [OW-1:0] owner_sw [0:VCS-1];
 	logic [7:0] sent_sw [0:VCS-1];
-	logic [15:0] a_va [0:VCS-1];
+	logic [CRW-1:0] a_va [0:VCS-1];
 
 	always_comb begin
 		integer v;
@@ -232,7 +250,7 @@ module loom_output_unit #(
 			sent_sw[v] = sent[v];
 			if (st_valid && 32'(st_vc) == v) begin
 				if (XBAR) begin
-					a_sw[v] = give(a_sw[v], cmax[v], x_giveback) - x_take;
+					a_sw[v] = give(a_sw[v], cmax[v], x_giveback) - CRW'(x_take);
 					if (x_release)
 						own_sw[v] = 1'b0;
 				end else begin
@@ -241,14 +259,14 @@ module loom_output_unit #(
 						owner_sw[v] = m_src;
 					end
 					sent_sw[v] = (st_head ? 8'd0 : sent[v]) + 8'd1;
-					a_sw[v] = give(a_sw[v] - m_take, cmax[v], m_give);
+					a_sw[v] = give(a_sw[v] - CRW'(m_take), cmax[v], m_give);
 					if (st_tail)
 						own_sw[v] = 1'b0;
 				end
 			end
 			va_owned[v] = own_sw[v];
 			va_owner_view[v*OW +: OW] = owner_sw[v];
-			va_avail[v*16 +: 16] = a_sw[v];
+			va_avail[v*16 +: 16] = 16'(a_sw[v]);
 		end
 	end
 
@@ -256,13 +274,20 @@ module loom_output_unit #(
 	// depends on va_avail)
 	always_comb
 		for (int v = 0; v < VCS; v++)
-			a_va[v] = a_sw[v] - va_take[v*16 +: 16];
+			a_va[v] = a_sw[v] - CRW'(va_take[v*16 +: 16]);
 
 	// ---- the discard collector ----
 	`include "loom_hdr_collect.vh"
 
 	// ---- commit: credits from downstream, timers, registers ----
-	logic [15:0] a_next [0:VCS-1];
+	// a depth written, held at the most a count of CRW bits holds
+	logic [CRW-1:0] depth_held;
+	if (CRW < 16) begin : g_depth_held
+		assign depth_held = depth_val >> CRW != '0 ? '1 : CRW'(depth_val);
+	end else begin : g_depth
+		assign depth_held = depth_val;
+	end
+	logic [CRW-1:0] a_next [0:VCS-1];
 	logic [VCS-1:0] cred_ok, cred_err;
 	logic [VCS-1:0] stalled_next;
 	logic [TW-1:0] el_next [0:VCS-1];
@@ -287,7 +312,7 @@ module loom_output_unit #(
 					c_credit_errors = c_credit_errors + 4'd1;
 				end else begin
 					cred_ok[v] = 1'b1;
-					a_next[v] = a_va[v] + n;
+					a_next[v] = a_va[v] + CRW'(n);
 					restart = stalled[v];
 				end
 			end
@@ -328,11 +353,11 @@ module loom_output_unit #(
 			for (v = 0; v < VCS; v = v + 1) begin
 `ifdef LOOM_MUTATE_CREDIT
 				// deliberately wrong: one credit more than the buffer holds (mutation check)
-				avail[v] <= 16'(BUF_DEPTH + 1);
+				avail[v] <= CRW'(BUF_DEPTH + 1);
 `else
-				avail[v] <= 16'(BUF_DEPTH);
+				avail[v] <= CRW'(BUF_DEPTH);
 `endif
-				cmax[v] <= 16'(BUF_DEPTH);
+				cmax[v] <= CRW'(BUF_DEPTH);
 				owner[v] <= '0;
 				sent[v] <= '0;
 				stall_el[v] <= '0;
@@ -388,8 +413,8 @@ module loom_output_unit #(
 				if (clear_dead && stalled_next[v])
 					stall_el[v] <= '0;
 				if (depth_we[v]) begin
-					avail[v] <= depth_val;
-					cmax[v] <= depth_val;
+					avail[v] <= depth_held;
+					cmax[v] <= depth_held;
 				end
 				if (up_we && up_val && !r_up && !depth_we[v])
 					avail[v] <= cmax[v];
@@ -412,4 +437,9 @@ module loom_output_unit #(
 	assign c_drop_reason = drop_reason;
 	logic unused;
 	assign unused = ^{cred_ok, cred_err};
+	if (CRW < 16) begin : g_takes_hi
+		// takes are of credits there are: below 2^CRW
+		logic unused_hi;
+		assign unused_hi = ^{x_take[15:CRW], m_take[15:CRW]};
+	end
 endmodule

@@ -55,6 +55,7 @@ module loom_router #(
 	parameter integer IWA_BITS = `ROUTER_IWA_BITS_DEFAULT,
 	parameter integer FP_TIMEOUT = `ROUTER_FP_TIMEOUT_DEFAULT,
 	parameter integer FP_TIMER_BITS = `ROUTER_FP_TIMER_BITS_DEFAULT,
+	parameter integer CREDIT_BITS = `ROUTER_CREDIT_BITS_DEFAULT,
 	parameter integer RT_ENTRIES = `LOOM_MAX_NODES,
 	parameter integer START_VC1_BITS = `LOOM_MAX_NODES,
 	parameter integer WIDE_PORTS = 0
@@ -148,6 +149,9 @@ module loom_router #(
 	end
 	if (FP_TIMER_BITS < 32 && (FP_TIMEOUT >> FP_TIMER_BITS) != 0) begin : g_chk_fp
 		$error("router parameter FP_TIMEOUT does not fit the timer of FP_TIMER_BITS bits");
+	end
+	if (CREDIT_BITS < 16 && (BUF_DEPTH >> CREDIT_BITS) != 0) begin : g_chk_credit
+		$error("router parameter BUF_DEPTH does not fit the credit counts of CREDIT_BITS bits");
 	end
 	if (RT_ENTRIES < 1 || (RT_ENTRIES & (RT_ENTRIES - 1)) != 0) begin : g_chk_rt
 		$error("router parameter RT_ENTRIES is not a power of two (the routing table is one RAM of 2 x RT_ENTRIES words)");
@@ -338,7 +342,7 @@ module loom_router #(
 		loom_output_unit #(.PORT(gp), .PORTS(PORTS), .HOST_PORTS(HOST_PORTS), .VCS(VCS),
 				   .FLIT_BYTES(FLIT_BYTES), .BUF_DEPTH(BUF_DEPTH),
 				   .WORMHOLE_VCS(WORMHOLE_VCS), .ORG(ORG), .PIPE_LAT(PIPE_LAT),
-				   .FP_TIMER_BITS(FP_TIMER_BITS))
+				   .FP_TIMER_BITS(FP_TIMER_BITS), .CREDIT_BITS(CREDIT_BITS))
 		u_out (.clk(clk), .rst(rst),
 		       .out_valid(out_valid[gp]), .out_head(out_head[gp]), .out_tail(out_tail[gp]),
 		       .out_vc(out_vc[gp*3 +: 3]), .out_data(out_data[gp*FW +: FW]),

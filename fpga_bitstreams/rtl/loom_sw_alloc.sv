@@ -84,6 +84,12 @@ module loom_sw_alloc #(
 		worm = ((WORMHOLE_VCS >> v) & 1) != 0;
 	endfunction
 
+	// is VC b of the class of VC a at or past it (b >= a, b - a a multiple
+	// of VC_STEP)?  On the 3-bit VC numbers
+	function automatic logic same_class(input logic [2:0] a, input logic [2:0] b);
+		same_class = a <= b && 4'(b - a) % 4'(VC_STEP) == 4'd0;
+	endfunction
+
 	// ---- input stage ----
 	logic [VCS-1:0] in_req [0:PORTS-1];
 	logic [VCS-1:0] in_pat [0:PORTS-1];
@@ -180,7 +186,7 @@ module loom_sw_alloc #(
 	end
 
 	always_comb begin
-		integer p, o, v, ov, k, nvc, nport, nflits, gb, avail, maxc;
+		integer p, o, v, ov, k, nport, nflits, gb, avail, maxc;
 		logic tl, ch, granted;
 		/* verilator lint_off UNUSEDSIGNAL */
 		logic [31:0] nrt;	// the next packet's route: drop, port, vc, adapt_mask, flits
@@ -195,7 +201,6 @@ module loom_sw_alloc #(
 		ch = 1'b0;
 		granted = 1'b0;
 		nrt = '0;
-		nvc = 0;
 		nport = 0;
 		nflits = 0;
 		gb = 0;
@@ -230,8 +235,9 @@ module loom_sw_alloc #(
 			o = 32'(out_port[(p*VCS+v)*PB +: PB]);
 			ov = 32'(out_vc[(p*VCS+v)*3 +: 3]);
 			nrt = tk_nx_route[p*32 +: 32];
-			nvc = 32'(nrt[13:11]);
-			nport = 32'(nrt[10:3]);
+			// the port in PB bits: below PORTS in a route that is not a drop
+			// (loom_route_compute), the only next routes that chain
+			nport = 32'(nrt[3 +: PB]);
 			nflits = 32'(nrt[30:25]);
 			gb = 0;
 			avail = 32'(ov_avail[(o*VCS+ov)*16 +: 16]);
@@ -246,7 +252,7 @@ module loom_sw_alloc #(
 						gb = 0;	// refused, as credit_give() refuses it
 				end
 				ch = tk_nx_ok[p] && nrt[2:0] == 3'(`ROUTE_DROP_NONE) && nport == o &&
-				     (nvc % VC_STEP) == (ov % VC_STEP) && nvc <= ov && usable[o];
+				     same_class(nrt[13:11], out_vc[(p*VCS+v)*3 +: 3]) && usable[o];
 				if (XBAR && (ov_wanted[o*VCS+ov] || (!worm(3'(ov)) && avail < nflits)))
 					ch = 1'b0;
 				chain[p] = ch;

@@ -80,6 +80,17 @@ module loom_vc_alloc #(
 		worm = ((WORMHOLE_VCS >> v) & 1) != 0;
 	endfunction
 
+	// the deterministic VCs d of which output VC c is one (c >= d, c - d a
+	// multiple of VC_STEP) as a mask over the 3-bit VC numbers, a constant
+	// for each c: the class test is one bit of it at the route's VC
+	function automatic logic [7:0] class_of(input integer c);
+		integer d;
+		class_of = '0;
+		for (d = 0; d < 8; d = d + 1)
+			if (d <= c && (c - d) % VC_STEP == 0)
+				class_of[d] = 1'b1;
+	endfunction
+
 	logic [PB-1:0] rr;	// adaptive choice round robin (va_rr modulo the network ports)
 
 	// ---- stage 1 ----
@@ -89,11 +100,12 @@ module loom_vc_alloc #(
 	logic req_adapt [0:PORTS-1][0:VCS-1];
 
 	always_comb begin
-		integer p, v, o, c, a, i, q, best, flits, dvc, avc, k;
+		integer p, v, o, c, a, i, q, best, flits, avc, k;
 		/* verilator lint_off UNUSEDSIGNAL */
 		logic [31:0] r;		// the route, all but vc1
 		/* verilator lint_on UNUSEDSIGNAL */
-		logic [7:0] amask, ok;
+		logic [7:0] amask, ok, cls;
+		logic [2:0] dvc3;
 		logic [15:0] cr [0:7];
 		logic [15:0] best_cr;
 		logic done;
@@ -105,6 +117,8 @@ module loom_vc_alloc #(
 		best_cr = '0;
 		done = 1'b0;
 		ok = '0;
+		cls = '0;
+		dvc3 = '0;
 		q = 0;
 		k = 0;
 		// every variable set before the branches, the loop variables too:
@@ -121,8 +135,10 @@ module loom_vc_alloc #(
 				req_ovc[p][v] = '0;
 				req_adapt[p][v] = 1'b0;
 				r = rt[(p*VCS+v)*32 +: 32];
-				o = 32'(r[10:3]);
-				dvc = 32'(r[13:11]);
+				// the output port in PB bits: below PORTS in every route that is
+				// not a drop (loom_route_compute), the only routes used here
+				o = 32'(r[3 +: PB]);
+				dvc3 = r[13:11];
 				avc = 32'(r[16:14]);
 				// loom_route_compute sets an adaptive mask with the card's VCs
 				// only: with generic VCs none is built
@@ -173,19 +189,22 @@ module loom_vc_alloc #(
 						end else if (!XBAR) begin
 							req[p][v] = 1'b1;
 							req_o[p][v] = PB'(o);
-							req_ovc[p][v] = 3'(dvc);
+							req_ovc[p][v] = dvc3;
 							done = 1'b0;
-							for (c = 0; c < VCS; c = c + 1)
-								if (!done && c >= dvc && (c - dvc) % VC_STEP == 0 &&
+							for (c = 0; c < VCS; c = c + 1) begin
+								cls = class_of(c);
+								if (!done && cls[dvc3] &&
 								    !ov_owned[o*VCS+c] &&
 								    (worm(c) || 32'(ov_avail[(o*VCS+c)*16 +: 16]) >= flits)) begin
 									req_ovc[p][v] = 3'(c);
 									done = 1'b1;
 								end
+							end
 						end else begin
 							done = 1'b0;
 							for (c = 0; c < VCS; c = c + 1) begin
-								if (!done && c >= dvc && (c - dvc) % VC_STEP == 0) begin
+								cls = class_of(c);
+								if (!done && cls[dvc3]) begin
 									k = o*VCS + c;
 									if (ov_owned[k]) begin
 										if (32'(ov_owner[k*OW +: OW]) != p*VCS + v)

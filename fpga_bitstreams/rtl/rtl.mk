@@ -143,10 +143,11 @@ RTL_EQ_G_card        := $(RTL_EQ_SMALL)
 RTL_EQ_G_torus       := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GORG=1
 RTL_EQ_G_torus-tiled := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GROWS=2 -GCOLS=3 \
                         -GARB_SA_IN=3 -GARB_SA_OUT=1 -GARB_OUT=2 -GARB_VA_OUT=3
-# the bitstream's configuration (board/loom_board_hx8k.sv), in the
-# campaign and for the post-synthesis check below
+# the bitstream's configuration (board/loom_board_hx8k.sv) at PORTS 5,
+# host + 4 network ports (the default bitstream has PORTS 3, the most that
+# fit the HX8K), in the campaign and for the post-synthesis check below
 RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=2 -GWORMHOLE_VCS=3 \
-                        -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32 -GFP_TIMER_BITS=16
+                        -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32 -GFP_TIMER_BITS=12 -GCREDIT_BITS=4
 RTL_EQ_CONFIGS := card torus torus-tiled ice40
 RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
@@ -312,7 +313,7 @@ RTL_BOARD_VFLAGS := -Wall --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_
                     -CFLAGS "-O1 $(RTL_CXXFLAGS)"
 $(RTL_BOARD_TEST): $(RTL_GEN_DIR)/.stamp FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) $(RTL_BOARD_TOP) test -- $(RTL_BOARD_VFLAGS) \
-		-GCLKS_PER_BIT=4 $(RTL_ROUTER_SV) $(RTL_BOARD_SV) $(RTL_BOARD_DIR)/board_test.cpp \
+		-GCLKS_PER_BIT=4 -GPORTS=5 $(RTL_ROUTER_SV) $(RTL_BOARD_SV) $(RTL_BOARD_DIR)/board_test.cpp \
 		-- $(RTL_BOARD_IN)
 rtl-board: $(RTL_BOARD_TEST)
 

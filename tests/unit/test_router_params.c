@@ -5,6 +5,7 @@
  * parameter table equals the one table; presets are valid; the drop
  * interface (no route, hop limit, malformed, disabled, dead by the
  * forward-progress timer) with the header of each dropped packet;
+ * a deeper downstream buffer held at what CREDIT_BITS counts;
  * malformed flits counted and never stored; idle skipping (quiescent,
  * next event, blocked).
  */
@@ -37,6 +38,7 @@ static void m_worm(struct router_params *p) { p->vcs = 2; p->vc_model = 0; p->wo
 static void m_ports(struct router_params *p) { p->ports = 65; }
 static void m_arb(struct router_params *p) { p->arb_sa_out = 9; }
 static void m_fp_bits(struct router_params *p) { p->fp_timer_bits = 8; p->fp_timeout = 300; }
+static void m_credit_bits(struct router_params *p) { p->credit_bits = 4; }
 
 static void params(void)
 {
@@ -55,6 +57,7 @@ static void params(void)
 	refuse("65 ports", m_ports, "PORTS");
 	refuse("unknown arbiter policy", m_arb, "ARB_SA_OUT");
 	refuse("a timeout wider than the timer", m_fp_bits, "FP_TIMER_BITS");
+	refuse("a buffer deeper than the credit counts", m_credit_bits, "CREDIT_BITS");
 	for (unsigned int i = 0; i < 4; i++) {
 		router_preset(&p, presets[i]);
 		if (router_params_check(&p, err, sizeof(err))) {
@@ -163,8 +166,8 @@ static void drops(void)
 }
 
 /* Port 1's sink of @f returns no credits for 600 cycles: the cycle port 1
- * is declared dead, 0 if never. */
-static uint64_t starve_port1(struct fab *f)
+ * is declared dead, 0 if never; the flits that left on port 1 in @flits. */
+static uint64_t starve_port1(struct fab *f, unsigned int *flits)
 {
 	struct router *r = f->r[0];
 	uint64_t dead_at = 0;
@@ -176,6 +179,7 @@ static uint64_t starve_port1(struct fab *f)
 		fab_term_drive(f, &f->term[0]);
 		router_cycle(r);
 		f->now++;
+		*flits += router_out(r, 1)->fwd.valid;
 		fab_term_read(f, &f->term[0]);
 		fab_term_read(f, &f->term[1]);
 		f->term[1].credit_back[LOOM_VC_REQ0] = 0;
@@ -185,22 +189,31 @@ static uint64_t starve_port1(struct fab *f)
 	return dead_at;
 }
 
+/* The card router of 2 network ports with timers of @fp_bits and credit
+ * counts of @credit_bits, nodes 10 (port 0) and 11 (port 1). */
+static struct fab *card2(unsigned int fp_bits, unsigned int credit_bits)
+{
+	static const unsigned int nodes[] = { 10, 11, 1 };
+	struct router_params p;
+
+	router_preset_card(&p, 2);
+	p.fp_timer_bits = fp_bits;
+	p.credit_bits = credit_bits;
+	return fab_single(&p, nodes);
+}
+
 /* A timeout above what FP_TIMER_BITS holds is held at its most: 1000
  * cycles with an 8-bit timer are 255, with a 32-bit one 1000. */
 static void fp_timer_bits(void)
 {
-	static const unsigned int nodes[] = { 10, 11, 1 };
 	uint64_t dead_at[2];
+	unsigned int flits = 0;
 
 	for (unsigned int i = 0; i < 2; i++) {
-		struct router_params p;
-		struct fab *f;
+		struct fab *f = card2(i ? 32 : 8, 16);
 
-		router_preset_card(&p, 2);
-		p.fp_timer_bits = i ? 32 : 8;
-		f = fab_single(&p, nodes);
 		router_set_fp_timeout(f->r[0], 1000);
-		dead_at[i] = starve_port1(f);
+		dead_at[i] = starve_port1(f, &flits);
 		fab_free(f);
 	}
 	tap_ok(dead_at[0] > 255 && dead_at[0] < 300 && !dead_at[1],
@@ -208,13 +221,34 @@ static void fp_timer_bits(void)
 	       (unsigned long long)dead_at[0], (unsigned long long)dead_at[1]);
 }
 
+/* A downstream depth above what CREDIT_BITS holds is held at its most:
+ * port 1's depth set to 100 flits, its sink returning no credits, packets
+ * of 19 flits (virtual cut-through, each admitted with credits for all of
+ * its flits): with 5-bit counts the depth is 31, one packet leaves; with
+ * 16 bits five. */
+static void credit_bits(void)
+{
+	unsigned int flits[2] = { 0, 0 };
+
+	for (unsigned int i = 0; i < 2; i++) {
+		struct fab *f = card2(32, i ? 16 : 5);
+
+		router_set_out_depth(f->r[0], 1, LOOM_VC_REQ0, 100);
+		starve_port1(f, &flits[i]);
+		fab_free(f);
+	}
+	tap_ok(flits[0] == 19 && flits[1] == 95,
+	       "credit counts: a depth of 100 with CREDIT_BITS 5 is held at 31: %u flits out with no credit back (want 19, one packet); with 16 bits %u (want 95)",
+	       flits[0], flits[1]);
+}
+
 static void forward_progress(void)
 {
 	struct fab *f = card_fabric();
 	struct router *r = f->r[0];
 	struct router_drop d;
-	unsigned int n = 0;
-	uint64_t dead_at = starve_port1(f);
+	unsigned int n = 0, flits = 0;
+	uint64_t dead_at = starve_port1(f, &flits);
 
 	while (router_drop_pop(r, &d))
 		n += d.reason == ROUTE_DROP_DEAD;
@@ -309,12 +343,13 @@ static void next_event_exact(void)
 
 int main(void)
 {
-	tap_plan(22);
+	tap_plan(24);
 	params();
 	doc_table();
 	drops();
 	forward_progress();
 	fp_timer_bits();
+	credit_bits();
 	malformed();
 	idle();
 	next_event_exact();

@@ -81,7 +81,7 @@ refuse_check() {
 	else tap_fail "$desc is not refused naming the parameter"; tap_diag "$(head -20 "$tmp/lint")"; fi
 }
 
-tap_plan 14
+tap_plan 15
 "$build/rtl/rtl_gen" "$tmp" >/dev/null 2>&1
 stale=
 for f in "$tmp"/*.vh; do cmp -s "$f" "$gen/$(basename "$f")" || stale="$stale $(basename "$f")"; done
@@ -111,6 +111,7 @@ lint_check "router top, 2-D torus router (4 network + host port, 4 generic VCs, 
 refuse_check "a 2x2 grid for 9 ports" PORTS -GROWS=2 -GCOLS=2
 refuse_check "RT_ENTRIES 100" RT_ENTRIES -GRT_ENTRIES=100
 refuse_check "VCS 9" VCS -GVCS=9
+refuse_check "BUF_DEPTH 24 with credit counts of 4 bits" BUF_DEPTH -GCREDIT_BITS=4
 lint_check "link CRC-32C at 4 lanes of 16 bytes (64 bytes a cycle)" loom_crc32c -GLANES=4 -GLANE_BYTES=16
 refuse_check "a link CRC-32C of 3 lanes" -top loom_crc32c link LANES -GLANES=3
 lint_check "link lanes at 2 lanes, never dropping, windows of one cycle" \

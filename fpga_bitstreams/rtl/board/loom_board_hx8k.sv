@@ -7,7 +7,9 @@
 // channel).  One clock: the board's 12 MHz oscillator.  Reset: the first
 // 256 cycles after configuration.  The router's parameters are this
 // module's, under the C model's names; the defaults are the bitstream's
-// configuration (Documentation/hw/rtl.rst).  The counters, drop and debug
+// configuration (Documentation/hw/rtl.rst): PORTS 3, the host port and 2
+// network ports, the most that fit the HX8K (up to 4 network ports have
+// pins and LEDs).  The counters, drop and debug
 // outputs of the router are left unread, so synthesis removes them.
 //
 // LEDs: 0 heartbeat, 1 the bridge answered an error, 2 a link frame was
@@ -15,7 +17,7 @@
 `include "loom_hw.vh"
 
 module loom_board_hx8k #(
-	parameter integer PORTS = 5,
+	parameter integer PORTS = 3,
 	parameter integer VCS = 2,
 	parameter integer VC_MODEL = 0,
 	parameter integer FLIT_BYTES = 8,
@@ -24,7 +26,8 @@ module loom_board_hx8k #(
 	parameter integer ORG = `ROUTER_ORG_XBAR,
 	parameter integer RT_ENTRIES = 16,
 	parameter integer START_VC1_BITS = 32,
-	parameter integer FP_TIMER_BITS = 16,
+	parameter integer FP_TIMER_BITS = 12,
+	parameter integer CREDIT_BITS = 4,
 	parameter integer LINK_BITS = 2,
 	parameter integer CLKS_PER_BIT = 104,
 	parameter integer HEARTBEAT_BIT = 23
@@ -80,7 +83,7 @@ module loom_board_hx8k #(
 		.PORTS(PORTS), .HOST_PORTS(1), .VCS(VCS), .VC_MODEL(VC_MODEL),
 		.FLIT_BYTES(FLIT_BYTES), .BUF_DEPTH(BUF_DEPTH), .WORMHOLE_VCS(WORMHOLE_VCS),
 		.ORG(ORG), .RT_ENTRIES(RT_ENTRIES), .START_VC1_BITS(START_VC1_BITS),
-		.FP_TIMER_BITS(FP_TIMER_BITS)
+		.FP_TIMER_BITS(FP_TIMER_BITS), .CREDIT_BITS(CREDIT_BITS)
 	) router (
 		.clk, .rst,
 		.in_valid, .in_head, .in_tail, .in_vc, .in_data, .in_credit,

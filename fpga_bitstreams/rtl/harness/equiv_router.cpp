@@ -6,7 +6,9 @@
  * packets, now and then a malformed one), credits and ready from a
  * downstream model on every output, and configuration writes (routing
  * table, PORT_CFG, START_VC1, port up/down, fault masks, forward-progress
- * timeout, clear-dead, arbiter weights) - and after every edge every output
+ * timeout, clear-dead, arbiter weights, and with CREDIT_BITS below 16
+ * downstream depths up to twice what the credit counts hold) - and after
+ * every edge every output
  * flit, returned credit, drop event, dead flag, port event, counter and
  * input VC state is compared.  At the first difference the run stops,
  * prints the cycle, unit, port, VC, signal and both values, and replays the
@@ -410,6 +412,10 @@ private:
 			queue_write(RTL_BLK_CTL, RTL_CTL_FP_TIMEOUT, t[r.below(5)]);
 		} else if (k < 82) {
 			queue_write(RTL_BLK_CTL, RTL_CTL_CLEAR_DEAD, 1);
+		} else if (k < 87 && p.credit_bits < 16) {
+			// a downstream depth, up to twice what the credit counts hold
+			queue_write(RTL_BLK_CTL, RTL_CTL_OUT_DEPTH + 4 * (r.below(P) * 8 + r.below(V)),
+				    1 + r.below(2u << p.credit_bits));
 		} else if (weights) {
 			unsigned unit = r.below(5), idx = r.below(P * V + 2);
 
@@ -443,6 +449,10 @@ private:
 			router_clear_dead(model);
 		} else if (w.addr == RTL_CTL_FP_TIMEOUT) {
 			router_set_fp_timeout(model, w.data);
+		} else if (w.addr >= RTL_CTL_OUT_DEPTH && w.addr < RTL_CTL_ARB_WEIGHT) {
+			unsigned i = (w.addr - RTL_CTL_OUT_DEPTH) / 4;
+
+			router_set_out_depth(model, i / 8, i % 8, w.data);
 		} else if (w.addr >= RTL_CTL_ARB_WEIGHT) {
 			router_set_arb_weight(model, (enum router_arb_unit)(w.data >> RTL_ARBW_UNIT_SHIFT),
 					      (w.addr - RTL_CTL_ARB_WEIGHT) / 4,
