@@ -6,10 +6,13 @@
  * count, and every ring it has used with that ring's state (torn down or
  * not, references left, deferred and fallback work) -- and then refuses to
  * stay loaded (-ECANCELED).  It logs as well every ring whose teardown a
- * kworker is running (io_ring_exit_work()): its references left, its
- * deferred and fallback work, and every thread that has used it.  It reads io_uring's private structures
- * (struct io_tctx_node is io_uring/tctx.h's), so it is built for the
- * kernel it inspects and for nothing else.
+ * kworker is running (io_ring_exit_work()): its references left (or
+ * "switch_pending" while the kill's switch to atomic mode, an RCU
+ * callback, has not run), its deferred and fallback work, and every
+ * thread that has used it.  It reads io_uring's private structures
+ * (struct io_tctx_node is io_uring/tctx.h's) without io_uring's locks,
+ * so it is built for the kernel it inspects and for nothing else, and a
+ * ring freed while it looks is read after its free (KASAN says so).
  */
 #include <linux/io_uring_types.h>
 #include <linux/kallsyms.h>
@@ -38,12 +41,27 @@ struct iou_worker_head {
 	work_func_t current_func;
 };
 
-static long iou_ref_count(struct percpu_ref *ref)
+/* lib/percpu-refcount.c's: a ref in per-CPU mode keeps it in its atomic count */
+#define IOU_PERCPU_COUNT_BIAS	(1LU << (BITS_PER_LONG - 1))
+
+/*
+ * A ring's references: "live" before its kill; once killed, the count,
+ * exact only after the switch to atomic mode, which an RCU callback makes
+ * ("switch pending": the count still holds PERCPU_COUNT_BIAS, and what was
+ * taken or dropped since the kill is shown apart).
+ */
+static const char *iou_ref_show(struct percpu_ref *ref, char *buf, size_t len)
 {
-	/* a killed ref is in atomic mode: its count is exact */
+	long count;
+
 	if (!percpu_ref_is_dying(ref) || !ref->data)
-		return -1;
-	return atomic_long_read(&ref->data->count);
+		return "live";
+	count = atomic_long_read(&ref->data->count);
+	if (READ_ONCE(ref->data->confirm_switch))
+		snprintf(buf, len, "switch_pending(%+ld)", (long)(count - IOU_PERCPU_COUNT_BIAS));
+	else
+		snprintf(buf, len, "%ld", count);
+	return buf;
 }
 
 static void iou_inspect_task(struct task_struct *t)
@@ -63,11 +81,12 @@ static void iou_inspect_task(struct task_struct *t)
 		tctx->io_wq ? "yes" : "no");
 	xa_for_each(&tctx->xa, index, node) {
 		struct io_ring_ctx *ctx = node->ctx;
+		char refs[48];
 
-		pr_info("iou_inspect:   ring %px flags %#x %s refs %ld work_llist %s fallback %s submitter %d sq %s\n",
+		pr_info("iou_inspect:   ring %px flags %#x %s refs %s work_llist %s fallback %s submitter %d sq %s\n",
 			ctx, ctx->flags,
 			percpu_ref_is_dying(&ctx->refs) ? "TORN DOWN" : "live",
-			iou_ref_count(&ctx->refs),
+			iou_ref_show(&ctx->refs, refs, sizeof(refs)),
 			llist_empty(&ctx->work_llist) ? "empty" : "PENDING",
 			llist_empty(&ctx->fallback_llist) ? "empty" : "PENDING",
 			ctx->submitter_task ? task_pid_nr(ctx->submitter_task) : 0,
@@ -81,7 +100,7 @@ static void iou_inspect_exit_work(struct task_struct *t)
 	struct iou_worker_head *w = kthread_data(t);
 	struct io_tctx_node *node;
 	struct io_ring_ctx *ctx;
-	char func[KSYM_SYMBOL_LEN];
+	char func[KSYM_SYMBOL_LEN], refs[48];
 
 	if (!w || !READ_ONCE(w->current_work))
 		return;
@@ -89,8 +108,8 @@ static void iou_inspect_exit_work(struct task_struct *t)
 	if (strcmp(func, "io_ring_exit_work"))
 		return;
 	ctx = container_of(READ_ONCE(w->current_work), struct io_ring_ctx, exit_work);
-	pr_info("iou_inspect: kworker %d tears down ring %px flags %#x refs %ld work_llist %s fallback %s iopoll %s submitter %d sq %s\n",
-		task_pid_nr(t), ctx, ctx->flags, iou_ref_count(&ctx->refs),
+	pr_info("iou_inspect: kworker %d tears down ring %px flags %#x refs %s work_llist %s fallback %s iopoll %s submitter %d sq %s\n",
+		task_pid_nr(t), ctx, ctx->flags, iou_ref_show(&ctx->refs, refs, sizeof(refs)),
 		llist_empty(&ctx->work_llist) ? "empty" : "PENDING",
 		llist_empty(&ctx->fallback_llist) ? "empty" : "PENDING",
 		READ_ONCE(ctx->iopoll_list.first) ? "PENDING" : "empty",
