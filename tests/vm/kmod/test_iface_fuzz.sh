@@ -71,14 +71,15 @@ fi
 tap_diag "iface_fuzz -n $calls -s $seed -p $procs -t $threads -U $unbind_ms -r $rings (replay with IFACE_FUZZ_CALLS=$calls IFACE_FUZZ_SEED=$seed IFACE_FUZZ_RINGS=$rings)"
 # ring_watch.sh in the guest: watch_start LIMIT [PATTERN]; watch_stop prints
 # its report (no sysrq dump: a slow teardown alone is not a failure, and
-# the kernel log is checked).  At nice -10: beside the fuzz's twelve
-# threads a watcher at nice 0 gets a look every few seconds at best.
+# the kernel log is checked).  At nice 0: at nice -10 on the debug kernel,
+# where a look takes tens of seconds of CPU, it kept ksoftirqd from
+# running RCU callbacks and the rings' teardowns waited for them.
 held_ms=$(lab_scaled 1000)
 watch_start() {
 	lab_exec 0 "rm -f /tmp/ring_watch.stop; RING_WATCH_PATTERN='${2:-}' RING_WATCH_SYSRQ=0 \
 		RING_WATCH_HELD_MS=$held_ms \
 		RING_WATCH_INSPECT='${IFACE_FUZZ_RING_INSPECT:-}' \
-		nice -n -10 setsid $here/ring_watch.sh $1 /tmp/ring_watch.stop </dev/null >/tmp/ring_watch.out 2>&1 &"
+		setsid $here/ring_watch.sh $1 /tmp/ring_watch.stop </dev/null >/tmp/ring_watch.out 2>&1 &"
 }
 watch_stop() {
 	lab_exec 0 "touch /tmp/ring_watch.stop
