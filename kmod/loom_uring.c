@@ -553,7 +553,6 @@ static int loom_uring_cancel(struct loom_file *lf, struct io_uring_cmd *cmd)
 		return 0;
 	/* a positive result is never returned from here: see the top */
 	loom_uring_pdu(cmd)->count = n;
-	loom_uring_pdu(cmd)->wait = NULL;
 	io_uring_cmd_complete_in_task(cmd, loom_ucancel_task);
 	return -EIOCBQUEUED;
 }
@@ -707,7 +706,6 @@ static int loom_uring_submit(struct loom_file *lf, struct io_uring_cmd *cmd,
 	ctx->uring_pi = pi + 1;
 	ctx->uring_pi_pending = true;
 	loom_uring_pdu(cmd)->ctx_index = ctx->index;
-	loom_uring_pdu(cmd)->wait = NULL;
 	io_uring_cmd_complete_in_task(cmd, loom_usubmit_task);
 	err = -EIOCBQUEUED;
 out:
