@@ -161,9 +161,9 @@ RTL_EQ_G_radix16     := $(RTL_EQ_SMALL) -GPORTS=16 -GVCS=2 -GVC_MODEL=0 -GFLIT_B
 RTL_EQ_CONFIGS := card torus torus-tiled ice40 radix16
 RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
-# what tests/unit/test_rtl_equiv_router.sh steps in make check: the card
-# router's cold build is about ten times the torus's, so the mutants are
-# the torus's (its arbiters are round robin, its output units the same)
+# what tests/unit/test_rtl_equiv_router.sh steps in make check; the card
+# router's cold build is about five times the torus's, so the mutants are
+# the torus router's (the same round-robin arbiters and output units)
 RTL_EQ_CHECK := torus torus-tiled radix16 torus-mutate-credit torus-mutate-arbiter
 RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/% $(RTL_LINK_SV),$(RTL_SV))
 RTL_ROUTER_C  := $(ROUTER_SRCS) rtl/gen/rtl_consts.c
