@@ -19,7 +19,6 @@ top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 h=$build/rtl/equiv_router
 seeds=$top/fpga_bitstreams/rtl/harness/regress-router.seeds
-configs="torus torus-tiled radix16"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -29,17 +28,6 @@ tap_plan 11
 equiv_require "make -C fpga_bitstreams rtl-equiv-check" "$h-torus" "$h-torus-tiled" "$h-radix16" \
 	"$h-torus-mutate-credit" "$h-torus-mutate-arbiter"
 
-for c in $configs; do
-	for seed in 1 2; do
-		equiv_seed "$h-$c" "$c" "$seed" 100000
-	done
-	equiv_regress "$h-$c" "$c" "$seeds" "$c"
-done
-
-# the mutants: caught, with unit, port, VC, signal, both values, a replay line and a VCD
-diff_re="cycle [0-9]+: unit .*, port -?[0-9]+, VC -?[0-9]+, signal .*: RTL [0-9]+ .*C model [0-9]+"
-equiv_mutant "$h-torus-mutate-credit" torus-mutate-credit "$diff_re" \
-	"the torus router with an output unit that holds one credit more than the downstream buffer"
-equiv_mutant "$h-torus-mutate-arbiter" torus-mutate-arbiter "$diff_re" \
-	"the torus router with round-robin arbiters that keep the winner's priority"
+equiv_router_configs "$h" "$seeds" 2 100000 torus torus-tiled radix16
+equiv_router_mutants "$h" torus "the torus router"
 tap_done

@@ -30,17 +30,7 @@ tap_plan $((5 * (nseeds + 1) + 2))
 equiv_require "make -C fpga_bitstreams rtl-equiv-router" \
 	"$h-card" "$h-torus" "$h-torus-tiled" "$h-ice40" "$h-radix16" "$h-card-mutate-credit" "$h-card-mutate-arbiter"
 
-for c in $configs; do
-	for seed in $(seq 1 "$nseeds"); do
-		equiv_seed "$h-$c" "$c" "$seed" "$cycles"
-	done
-	equiv_regress "$h-$c" "$c" "$seeds" "$c"
-done
-
-# the mutants: caught, with unit, port, VC, signal, both values, a replay line and a VCD
-diff_re="cycle [0-9]+: unit .*, port -?[0-9]+, VC -?[0-9]+, signal .*: RTL [0-9]+ .*C model [0-9]+"
-equiv_mutant "$h-card-mutate-credit" card-mutate-credit "$diff_re" \
-	"the card router with an output unit that holds one credit more than the downstream buffer"
-equiv_mutant "$h-card-mutate-arbiter" card-mutate-arbiter "$diff_re" \
-	"the card router with round-robin arbiters that keep the winner's priority"
+# shellcheck disable=SC2086 # the configurations are words
+equiv_router_configs "$h" "$seeds" "$nseeds" "$cycles" $configs
+equiv_router_mutants "$h" card "the card router"
 tap_done
