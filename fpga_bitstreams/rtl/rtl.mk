@@ -5,6 +5,9 @@
 #                (part of 'tests'; cached by content under ~/.cache/loom/rtl)
 #   rtl-equiv-router  the router-top harness, one build per configuration
 #                and its mutants (cached the same way; not part of 'tests')
+#   rtl-equiv-check  the router-top builds make check steps: the 2-D
+#                torus, tiled and high-radix configurations and the torus
+#                mutants (part of 'tests'; cached the same way)
 #   rtl-equiv    the router-top campaign, short; rtl-equiv-long: 10^6
 #                cycles a seed
 #   rtl-lint     verilator --lint-only -Wall of every unit and the router top
@@ -71,7 +74,7 @@ RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOO
 RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
                 -CFLAGS "-O2 $(RTL_CXXFLAGS)"
 
-.PHONY: rtl-gen rtl-harness rtl-equiv-router rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
+.PHONY: rtl-gen rtl-harness rtl-equiv-router rtl-equiv-check rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
 	rtl-board bitstream rtl-postsynth rtl-threeway rtl-card FORCE
 
 $(RTL_GEN): $(RTL_GEN_SRCS) $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
@@ -148,9 +151,20 @@ RTL_EQ_G_torus-tiled := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GROWS=2 
 # fit the HX8K), in the campaign and for the post-synthesis check below
 RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=2 -GWORMHOLE_VCS=3 \
                         -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32 -GFP_TIMER_BITS=12 -GCREDIT_BITS=4
-RTL_EQ_CONFIGS := card torus torus-tiled ice40
+# a high-radix tile grid: host + 15 network ports on 4 x 4 tiles (the most
+# ports narrow routing entries name), 2 wormhole VCs of 4 flits, 8-byte
+# flits, row and column buffers of 4 flits, matrix subswitch arbiters and
+# T3E output muxes: the tiles' row and column traffic at a small model
+RTL_EQ_G_radix16     := $(RTL_EQ_SMALL) -GPORTS=16 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=4 \
+                        -GWORMHOLE_VCS=3 -GROWS=4 -GCOLS=4 -GROW_DEPTH=4 -GCOL_DEPTH=4 \
+                        -GARB_SA_OUT=1 -GARB_OUT=2
+RTL_EQ_CONFIGS := card torus torus-tiled ice40 radix16
 RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
+# what tests/unit/test_rtl_equiv_router.sh steps in make check; the card
+# router's cold build is about five times the torus's, so the mutants are
+# the torus router's (the same round-robin arbiters and output units)
+RTL_EQ_CHECK := torus torus-tiled radix16 torus-mutate-credit torus-mutate-arbiter
 RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/% $(RTL_LINK_SV),$(RTL_SV))
 RTL_ROUTER_C  := $(ROUTER_SRCS) rtl/gen/rtl_consts.c
 RTL_ROUTER_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_ROUTER_C:.c=.o))
@@ -158,14 +172,17 @@ RTL_EQ_IN := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) $(RTL_DIR)/harness/equiv_
              $(RTL_DIR)/harness/equiv_common.h \
              $(RTL_ROUTER_O) $(RTL_DIR)/rtl_regs.h $(wildcard $(SRC_DIR)/router/*.h) \
              $(wildcard $(TOP)/include/loom_hw/*.h)
-# equiv_router-CONFIG[-mutate-KIND]
+# equiv_router-CONFIG[-mutate-KIND]; a mutant's C++ without optimisation,
+# as the unit harness's (it runs until its first difference)
 $(RTL_BUILD)/equiv_router-%: $(RTL_GEN_DIR)/.stamp $(RTL_ROUTER_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_router $* -- $(RTL_VFLAGS) \
-		$(RTL_EQ_G_$(firstword $(subst -mutate-, ,$*))) -MAKEFLAGS "$(RTL_HARNESS_OPT)" \
+		$(RTL_EQ_G_$(firstword $(subst -mutate-, ,$*))) \
+		-MAKEFLAGS "$(if $(findstring -mutate-,$*),$(RTL_MUTANT_OPT),$(RTL_HARNESS_OPT))" \
 		$(if $(findstring mutate-arbiter,$*),-DLOOM_MUTATE_ARBITER) \
 		$(if $(findstring mutate-credit,$*),-DLOOM_MUTATE_CREDIT) \
 		$(RTL_ROUTER_SV) $(RTL_DIR)/harness/equiv_router.cpp $(RTL_ROUTER_O) -- $(RTL_EQ_IN)
 rtl-equiv-router: $(RTL_EQ_BINS)
+rtl-equiv-check: $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CHECK))
 
 # the router-top campaigns: short (2 seeds of 2 * 10^4 cycles a
 # configuration, the regression seeds, the mutants) and long

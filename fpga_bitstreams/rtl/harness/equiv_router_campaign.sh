@@ -4,7 +4,7 @@
 # model's router (router.h) in the Verilated equivalence harness
 # (fpga_bitstreams/rtl/harness/equiv_router.cpp): for each configuration
 # (the card router, tiled; a 2-D torus router as a crossbar and tiled;
-# the bitstream's router)
+# the bitstream's router; a high-radix tile grid)
 # seeds of random traffic, credits, ready and configuration writes are
 # equal every cycle, the checked-in regression seeds replay equal, and the
 # builds with an off-by-one credit and a mutated arbiter are caught at
@@ -20,27 +20,17 @@ h=$build/rtl/equiv_router
 seeds=$top/fpga_bitstreams/rtl/harness/regress-router.seeds
 cycles=${LOOM_RTL_EQUIV_CYCLES:-20000}
 nseeds=${LOOM_RTL_EQUIV_SEEDS:-2}
-configs="card torus torus-tiled ice40"
+configs="card torus torus-tiled ice40 radix16"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 . "$here/equiv_tap.sh"
 
-tap_plan $((4 * (nseeds + 1) + 2))
+tap_plan $((5 * (nseeds + 1) + 2))
 equiv_require "make -C fpga_bitstreams rtl-equiv-router" \
-	"$h-card" "$h-torus" "$h-torus-tiled" "$h-ice40" "$h-card-mutate-credit" "$h-card-mutate-arbiter"
+	"$h-card" "$h-torus" "$h-torus-tiled" "$h-ice40" "$h-radix16" "$h-card-mutate-credit" "$h-card-mutate-arbiter"
 
-for c in $configs; do
-	for seed in $(seq 1 "$nseeds"); do
-		equiv_seed "$h-$c" "$c" "$seed" "$cycles"
-	done
-	equiv_regress "$h-$c" "$c" "$seeds" "$c"
-done
-
-# the mutants: caught, with unit, port, VC, signal, both values, a replay line and a VCD
-diff_re="cycle [0-9]+: unit .*, port -?[0-9]+, VC -?[0-9]+, signal .*: RTL [0-9]+ .*C model [0-9]+"
-equiv_mutant "$h-card-mutate-credit" card-mutate-credit "$diff_re" \
-	"the card router with an output unit that holds one credit more than the downstream buffer"
-equiv_mutant "$h-card-mutate-arbiter" card-mutate-arbiter "$diff_re" \
-	"the card router with round-robin arbiters that keep the winner's priority"
+# shellcheck disable=SC2086 # the configurations are words
+equiv_router_configs "$h" "$seeds" "$nseeds" "$cycles" $configs
+equiv_router_mutants "$h" card "the card router"
 tap_done

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # TAP steps shared by the equivalence tests of the Verilated harnesses
-# (tests/unit/test_rtl_equiv.sh for the units, equiv_router_campaign.sh for
-# the router top).  Source after tests/lib/tap.sh, with $tmp a scratch
-# directory of the caller's.
+# (tests/unit/test_rtl_equiv.sh for the units, test_rtl_equiv_router.sh and
+# equiv_router_campaign.sh for the router top).  Source after
+# tests/lib/tap.sh, with $tmp a scratch directory of the caller's.
 #   equiv_require HINT BIN...     fails and ends the test unless every BIN
 #                                 is built (HINT: how to build them)
 #   equiv_seed BIN LABEL SEED CYCLES
@@ -15,6 +15,16 @@
 #                                 ARGs) is caught: a DIFFERENCE whose cycle
 #                                 line matches DIFF-RE, a "keep it" line for
 #                                 WORD, a VCD
+#   equiv_router_configs PREFIX SEEDS N CYCLES CONFIG...
+#                                 router top: for each CONFIG, build
+#                                 PREFIX-CONFIG, seeds 1..N of CYCLES
+#                                 equal and its lines of SEEDS replayed
+#   equiv_router_mutants PREFIX CONFIG NAME
+#                                 router top: PREFIX-CONFIG-mutate-credit
+#                                 and -mutate-arbiter (NAME: the router
+#                                 they are) caught with the cycle, unit,
+#                                 port, VC, signal, both values, a "keep
+#                                 it" line and a VCD
 
 equiv_require() {
 	local hint=$1 b
@@ -68,4 +78,24 @@ equiv_mutant() {
 		tap_fail "$desc is not caught as it should be (exit $rc)"
 		tap_diag "$(cat "$tmp/out")"
 	fi
+}
+
+equiv_router_configs() {
+	local prefix=$1 seeds=$2 n=$3 cycles=$4 c seed
+	shift 4
+	for c in "$@"; do
+		for seed in $(seq 1 "$n"); do
+			equiv_seed "$prefix-$c" "$c" "$seed" "$cycles"
+		done
+		equiv_regress "$prefix-$c" "$c" "$seeds" "$c"
+	done
+}
+
+equiv_router_mutants() {
+	local prefix=$1 c=$2 name=$3
+	local re="cycle [0-9]+: unit .*, port -?[0-9]+, VC -?[0-9]+, signal .*: RTL [0-9]+ .*C model [0-9]+"
+	equiv_mutant "$prefix-$c-mutate-credit" "$c-mutate-credit" "$re" \
+		"$name with an output unit that holds one credit more than the downstream buffer"
+	equiv_mutant "$prefix-$c-mutate-arbiter" "$c-mutate-arbiter" "$re" \
+		"$name with round-robin arbiters that keep the winner's priority"
 }
