@@ -91,17 +91,22 @@ $(RTL_GEN_DIR)/.stamp: $(RTL_GEN)
 $(RTL_GEN_OUT): $(RTL_GEN_DIR)/.stamp
 rtl-gen: $(RTL_GEN_DIR)/.stamp
 
+# The C objects the Verilated builds link are inputs of their cache keys:
+# compiled with the tree's path mapped away (debug information, __FILE__),
+# they are the same bytes in every clone, so a clone at another path finds
+# the builds another one made.
+RTL_OBJ_CFLAGS = $(CARD_CFLAGS) -ffile-prefix-map=$(TOP)/=
 $(RTL_BUILD)/obj/%.o: $(SRC_DIR)/%.c $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CARD_CFLAGS) -c $< -o $@
+	$(CC) $(RTL_OBJ_CFLAGS) -c $< -o $@
 $(RTL_BUILD)/obj/tests/%.o: $(TOP)/tests/unit/%.c $(TOP)/tests/unit/link_harness.h \
                             $(TOP)/tests/unit/tap.h $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CARD_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
+	$(CC) $(RTL_OBJ_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
 $(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h \
                               $(TOP)/tests/unit/link_harness.h $(TOP)/tests/unit/tap.h $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CARD_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
+	$(CC) $(RTL_OBJ_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
 
 # what the harness reads: its key, so other parts of the card do not rebuild it
 RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/harness/netlist.vlt $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
@@ -232,7 +237,7 @@ RTL_CARD_IN   := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) $(RTL_CARD_CPP) \
                  $(wildcard $(TOP)/include/loom_hw/*.h)
 $(RTL_BUILD)/pic/%.o: $(SRC_DIR)/%.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CARD_CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(RTL_OBJ_CFLAGS) -fPIC -c $< -o $@
 $(RTL_CARD): $(RTL_GEN_DIR)/.stamp $(RTL_CARD_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_router card-plugin -- -Wall -O3 \
 		--x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \

@@ -10,7 +10,9 @@
 # TOP: the top module; VARIANT: a name for the build (rtl, mutate-arbiter,
 # ...), printed by the harness; VERILATOR-ARGS: sources and flags, the same
 # words every time for the same build; INPUT-FILES: every file the build
-# reads (hashed).
+# reads (hashed).  Arguments under the tree are keyed relative to it, and
+# the C objects are compiled with the tree's path mapped away (rtl.mk), so
+# a clone at another path reuses the builds.
 set -euo pipefail
 [ $# -ge 6 ] || { echo "usage: vbuild.sh OUT CACHE TOP VARIANT -- VERILATOR-ARGS -- FILES" >&2; exit 2; }
 out=$1 cache=$2 top=$3 variant=$4
@@ -23,8 +25,11 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do vargs+=("$1"); shift; done
 shift
 files=("$@")
 
+# the arguments name files by absolute path: the key holds them relative
+# to the tree, so that a clone at another path finds the same builds
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 key=$( {
-	printf '%s\n' "$top" "$variant" "${vargs[@]}"
+	printf '%s\n' "$top" "$variant" "${vargs[@]//"$root"\//@TOP@/}"
 	verilator --version
 	${CXX:-c++} --version | head -1
 	sha256sum "${files[@]}" | sed 's/ .*//'
