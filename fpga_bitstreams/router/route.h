@@ -182,10 +182,12 @@ unsigned int route_uproute_pick(unsigned int port, unsigned int first, uint64_t 
 
 /* ---- Valiant and UGAL (LOOM_RT_W0_VALIANT, Documentation/hw/routing.rst) ---- */
 
-/* The router's LFSR (16-bit Galois, x^16 + x^14 + x^13 + x^11 + 1): next state. */
+/* The router's LFSR (16-bit Galois, x^16 + x^14 + x^13 + x^11 + 1): its taps, next state. */
+#define ROUTE_LFSR_TAPS	0xb400u
+
 static inline uint16_t route_lfsr_next(uint16_t s)
 {
-	return (uint16_t)(s >> 1 ^ (-(s & 1u) & 0xb400u));
+	return (uint16_t)(s >> 1 ^ (-(s & 1u) & ROUTE_LFSR_TAPS));
 }
 
 /* The intermediate drawn from LFSR state @s among 0 .. @last: (s x (last + 1)) >> 16. */

@@ -233,11 +233,37 @@ module loom_router #(
 	logic [PORTS*32-1:0] rd_w0, rd_w1;
 	logic [PORTS-1:0] rd_svc1;
 	logic [`LOOM_MAX_PORTS*32-1:0] port_cfg;
+	logic [PORTS*16-1:0] rd_dst_a, rd_dst_c;
+	logic [PORTS*32-1:0] rd_w0_a, rd_w0_c;
+	logic [PORTS-1:0] rd_svc1_a, rd_svc1_c;
 
 	loom_route_table #(.PORTS(PORTS), .RT_ENTRIES(RT_ENTRIES), .START_VC1_BITS(START_VC1_BITS))
 	u_tables (.clk(clk), .rst(rst), .cfg_we(cfg_we), .cfg_blk(cfg_blk), .cfg_addr(cfg_addr),
 		  .cfg_wdata(cfg_wdata), .rd_dst(rd_dst), .rd_w0(rd_w0), .rd_w1(rd_w1),
-		  .rd_start_vc1(rd_svc1), .port_cfg(port_cfg));
+		  .rd_start_vc1(rd_svc1), .rd_dst_a(rd_dst_a), .rd_w0_a(rd_w0_a),
+		  .rd_start_vc1_a(rd_svc1_a), .rd_dst_c(rd_dst_c), .rd_w0_c(rd_w0_c),
+		  .rd_start_vc1_c(rd_svc1_c), .port_cfg(port_cfg));
+
+	// The LFSR that draws Valiant intermediates (router.c: r->lfsr): only
+	// the host port draws, at most one head a cycle; it advances when the
+	// host's head that drew is written into its buffer (g_lfsr below).
+	logic [15:0] lfsr, lfsr_next;
+	logic [PORTS-1:0] rc_draw, rc_rewrite;
+	logic [PORTS*16-1:0] rc_rw_dst;
+	logic [PORTS*8-1:0] rc_rw_flags;
+	logic [PORTS*FW-1:0] iu_data;
+	assign lfsr_next = (lfsr >> 1) ^ (lfsr[0] ? 16'(`ROUTE_LFSR_TAPS) : 16'd0);
+
+	// Valiant: the header as RC rewrote it goes into the buffer
+	always_comb begin
+		integer p;
+		iu_data = in_data;
+		for (p = 0; p < PORTS; p = p + 1)
+			if (in_head[p] && rc_rewrite[p]) begin
+				iu_data[p*FW + 8*`LOOM_PKT_OFF_DST_NODE +: 16] = rc_rw_dst[p*16 +: 16];
+				iu_data[p*FW + 8*`LOOM_PKT_OFF_FLAGS +: 8] = rc_rw_flags[p*8 +: 8];
+			end
+	end
 
 	// ---- per port signals ----
 	logic [PORTS*32-1:0] rc_route;
@@ -304,7 +330,13 @@ module loom_router #(
 				     .RT_ENTRIES(RT_ENTRIES), .WIDE_PORTS(WIDE_PORTS))
 		u_rc (.hdr(in_data[gp*FW +: 64]), .in_vc(in_vc[gp*3 +: 3]),
 		      .dst(rd_dst[gp*16 +: 16]), .w0(rd_w0[gp*32 +: 32]), .w1(rd_w1[gp*32 +: 32]),
-		      .start_vc1(rd_svc1[gp]), .port_cfg(port_cfg),
+		      .start_vc1(rd_svc1[gp]),
+		      .dst_a(rd_dst_a[gp*16 +: 16]), .w0_a(rd_w0_a[gp*32 +: 32]),
+		      .start_vc1_a(rd_svc1_a[gp]),
+		      .dst_c(rd_dst_c[gp*16 +: 16]), .w0_c(rd_w0_c[gp*32 +: 32]),
+		      .start_vc1_c(rd_svc1_c[gp]), .lfsr_next(lfsr_next), .draw(rc_draw[gp]),
+		      .rewrite(rc_rewrite[gp]), .rw_dst(rc_rw_dst[gp*16 +: 16]),
+		      .rw_flags(rc_rw_flags[gp*8 +: 8]), .port_cfg(port_cfg),
 		      .route(rc_route[gp*32 +: 32]), .fwd(rc_fwd[gp]), .pat(rc_pat[gp]),
 		      .flits8(rc_flits8[gp*8 +: 8]));
 
@@ -314,7 +346,7 @@ module loom_router #(
 				  .ROW_DEPTH(ROW_DEPTH), .LAT_ROW(LAT_ROW))
 		u_in (.clk(clk), .rst(rst),
 		      .in_valid(in_valid[gp]), .in_head(in_head[gp]), .in_tail(in_tail[gp]),
-		      .in_vc(in_vc[gp*3 +: 3]), .in_data(in_data[gp*FW +: FW]),
+		      .in_vc(in_vc[gp*3 +: 3]), .in_data(iu_data[gp*FW +: FW]),
 		      .rc_route(rc_route[gp*32 +: 32]), .rc_fwd(rc_fwd[gp]), .rc_pat(rc_pat[gp]),
 		      .rc_flits8(rc_flits8[gp*8 +: 8]),
 		      .sa_take(sa_take[gp]), .sa_vc(sa_vc[gp*3 +: 3]), .sa_chain(sa_chain[gp]),
@@ -377,6 +409,19 @@ module loom_router #(
 		       .c_drop(c_drop_out[gp]), .c_drop_reason(c_drop_out_reason[gp*3 +: 3]),
 		       .c_credit_errors(c_credit_errors[gp*4 +: 4]), .c_stall(c_stall[gp*4 +: 4]));
 	end
+
+	// the Valiant draw of the host's head written at this edge
+	if (HOST_PORTS != 0) begin : g_lfsr
+		always_ff @(posedge clk)
+			if (rst)
+				lfsr <= 16'(`ROUTER_LFSR_RESET);
+			else if (c_pkt_in[PORTS-1] && rc_draw[PORTS-1])
+				lfsr <= lfsr_next;
+	end else begin : g_no_lfsr
+		assign lfsr = 16'(`ROUTER_LFSR_RESET);
+	end
+	logic unused_draw;
+	assign unused_draw = ^rc_draw;
 
 	// ---- switch allocation ----
 	loom_sw_alloc #(.PORTS(PORTS), .VCS(VCS), .VC_MODEL(VC_MODEL), .ORG(ORG),

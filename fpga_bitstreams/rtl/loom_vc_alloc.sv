@@ -7,7 +7,8 @@
 // for the whole packet (T3E whole-packet admission), else its
 // deterministic output VC (XBAR: if free and, virtual cut-through, with
 // credits for the whole packet; with generic VCs any VC of its dateline
-// class); the input arbiter (ARB_VA_IN) picks one.  A packet whose route
+// class, of its phase and dateline class for a Valiant route on a torus);
+// the input arbiter (ARB_VA_IN) picks one.  A packet whose route
 // is a drop, or whose output is down, dead or disabled with no adaptive
 // alternative, starts draining instead.
 //
@@ -89,6 +90,15 @@ module loom_vc_alloc #(
 		for (d = 0; d < 8; d = d + 1)
 			if (d <= c && (c - d) % VC_STEP == 0)
 				class_of[d] = 1'b1;
+	endfunction
+	// the same for a Valiant route on a torus (generic VCs, route bit 14):
+	// four classes, 2 x phase + past a dateline (route_vc_step)
+	function automatic logic [7:0] class4_of(input integer c);
+		integer d;
+		class4_of = '0;
+		for (d = 0; d < 8; d = d + 1)
+			if (d <= c && (c - d) % 4 == 0)
+				class4_of[d] = 1'b1;
 	endfunction
 
 	logic [PB-1:0] rr;	// adaptive choice round robin (va_rr modulo the network ports)
@@ -192,7 +202,7 @@ module loom_vc_alloc #(
 							req_ovc[p][v] = dvc3;
 							done = 1'b0;
 							for (c = 0; c < VCS; c = c + 1) begin
-								cls = class_of(c);
+								cls = (!CARD && r[14]) ? class4_of(c) : class_of(c);
 								if (!done && cls[dvc3] &&
 								    !ov_owned[o*VCS+c] &&
 								    (worm(c) || 32'(ov_avail[(o*VCS+c)*16 +: 16]) >= flits)) begin
@@ -203,7 +213,7 @@ module loom_vc_alloc #(
 						end else begin
 							done = 1'b0;
 							for (c = 0; c < VCS; c = c + 1) begin
-								cls = class_of(c);
+								cls = (!CARD && r[14]) ? class4_of(c) : class_of(c);
 								if (!done && cls[dvc3]) begin
 									k = o*VCS + c;
 									if (ov_owned[k]) begin

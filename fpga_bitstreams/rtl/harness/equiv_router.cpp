@@ -149,7 +149,7 @@ struct cfg_write {
 class run {
 public:
 	run(uint64_t seed, const char *vcd, uint64_t trace_from)
-		: r(seed), ctx(new VerilatedContext), top(new Vloom_router(ctx.get())),
+		: r(seed), rv(seed ^ 0x56414c49414e54ull), ctx(new VerilatedContext), top(new Vloom_router(ctx.get())),
 		  trace_from(trace_from)
 	{
 #if VM_TRACE
@@ -284,6 +284,7 @@ public:
 
 private:
 	rng r;
+	rng rv;	// the Valiant stimuli: a stream of their own, r's is that of the seeds before them
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vloom_router> top;
 	std::unique_ptr<VerilatedVcdC> tfp;
@@ -312,6 +313,7 @@ private:
 	// the load of this phase (per mille)
 	unsigned p_inj = 500, p_drain = 500, p_ready = 1000, p_cfg = 5, p_bad = 5;
 	unsigned dst_span = 0;
+	unsigned p_val = 0;	// Valiant entries and phase 0 heads (per mille)
 
 	void phase()
 	{
@@ -326,6 +328,11 @@ private:
 		p_bad = r.permille(200) ? 20 : 0;
 		// destinations: mostly ones the table holds, some beyond it
 		dst_span = rt_entries + (r.permille(500) ? 8 : 0);
+		{
+			static const unsigned val[] = { 0, 100, 300, 600 };
+
+			p_val = val[rv.below(4)];
+		}
 		if (now == 0)
 			init_tables();
 	}
@@ -354,8 +361,11 @@ private:
 
 		if (i % 2) {	// W1: the adaptive ports (minimal ports of the destination)
 			uint32_t mask = (uint32_t)r.next() & ((1u << std::min(n_net, 8u)) - 1);
+			// Valiant's last intermediate: mostly entries of the table
+			uint32_t last = rv.permille(700) ? rv.below(rt_entries) : rv.below(256);
 
-			return (uint32_t)r.below(1 << 16) | (r.permille(600) ? mask << 24 : 0);
+			return (uint32_t)r.below(1 << 16) | (r.permille(600) ? mask << 24 : 0) |
+			       (p_val ? last << LOOM_RT_W1_VAL_LAST_SHIFT : 0);
 		}
 		if (r.permille(100))
 			return (uint32_t)r.next() & ~LOOM_RT_W0_VALID & ~LOOM_RT_W0_DIMWAR;
@@ -367,6 +377,9 @@ private:
 
 		if (r.permille(400))
 			w |= LOOM_RT_W0_ADAPTIVE;
+		// Valiant entries, some of them each phase on its dateline pair
+		if (rv.permille(p_val))
+			w |= LOOM_RT_W0_VALIANT | (rv.permille(300) ? LOOM_RT_W0_VAL_DATELINES : 0);
 		return w | (r.below(7) << LOOM_RT_W0_INIT_DIR_SHIFT);
 	}
 
@@ -530,6 +543,11 @@ private:
 		f->data[5] = (uint8_t)(dst >> 8);
 		f->data[6] = (uint8_t)(r.next() & (LOOM_PKT_F_ORDERED | LOOM_PKT_F_VC1 |
 						   LOOM_PKT_F_ADAPTIVE));
+		if (rv.permille(p_val / 2)) {
+			// Valiant phase 0: the intermediate in dst_node bits 15:8
+			f->data[5] = (uint8_t)rv.below(dst_span ? dst_span : 1);
+			f->data[6] |= LOOM_PKT_F_VAL_PHASE;
+		}
 		f->data[7] = (uint8_t)hops;
 	}
 
