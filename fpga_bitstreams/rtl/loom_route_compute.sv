@@ -15,9 +15,11 @@
 // draw is set and the head is written), on a network port the final
 // destination dst_node bits 7:0 of a packet reaching its intermediate.
 // rewrite, rw_dst and rw_flags are the header fields the buffer write
-// stores in place of the arriving ones.  A UGAL entry is computed as the
-// model's RC computes it (the minimal route on VC1, the intermediate in
-// dst_node bits 15:8); its choice at VC allocation is not in the RTL.
+// stores in place of the arriving ones.  A UGAL entry routes minimal on
+// VC1 with the intermediate in dst_node bits 15:8, and ugal carries what
+// VA weighs (route_result's ugal fields): [0] the choice is pending,
+// [4:1] the minimal hops left (W0 HOPS), [8:5] the intermediate entry's
+// hops, [9] its START_VC1 bit, [15:10] its port.
 //
 // Combinational; the result is packed as route_pack() packs it:
 // drop [2:0], port [10:3], vc [13:11], adapt_vc [16:14], adapt_mask
@@ -34,7 +36,8 @@ module loom_route_compute #(
 	parameter integer VC_MODEL = 0,
 	parameter integer FLIT_BYTES = 16,
 	parameter integer RT_ENTRIES = 16,
-	parameter integer WIDE_PORTS = 0
+	parameter integer WIDE_PORTS = 0,
+	parameter integer VALIANT = 1		// 0: VALIANT entries route as plain ones
 ) (
 	input  logic [63:0] hdr,		// the head flit's first 8 bytes
 	input  logic [2:0] in_vc,
@@ -53,6 +56,7 @@ module loom_route_compute #(
 	output logic rewrite,			// the buffer stores rw_dst, rw_flags
 	output logic [15:0] rw_dst,
 	output logic [7:0] rw_flags,
+	output logic [15:0] ugal,		// UGAL: what VA weighs
 	input  logic [`LOOM_MAX_PORTS*32-1:0] port_cfg,
 	output logic [31:0] route,
 	output logic fwd,			// leaves on a network port
@@ -129,7 +133,7 @@ module loom_route_compute #(
 			decide = {D_NONE, 8'd0};
 	endfunction
 	function automatic logic valiant_of(input logic [31:0] w, input logic [15:0] d);
-		valiant_of = 32'(hops) < `LOOM_PKT_MAX_HOPS && 32'(d) < RT_ENTRIES &&
+		valiant_of = VALIANT != 0 && 32'(hops) < `LOOM_PKT_MAX_HOPS && 32'(d) < RT_ENTRIES &&
 			     |(w & `LOOM_RT_W0_VALID) && |(w & `LOOM_RT_W0_VALIANT);
 	endfunction
 
@@ -176,6 +180,7 @@ module loom_route_compute #(
 		injected = 1'b0;
 		draw = 1'b0;
 		rewrite = 1'b0;
+		ugal = '0;
 		rw_dst = dst;
 		rw_flags = flags;
 		val = VAL_NONE;
@@ -233,7 +238,13 @@ module loom_route_compute #(
 					if (dc[9:8] == D_PORT) begin
 						rewrite = 1'b1;
 						rw_dst = {inter, dst[7:0]};
-						if (!(|(w0 & `LOOM_RT_W0_UGAL))) begin
+						if (|(w0 & `LOOM_RT_W0_UGAL)) begin
+							// VA chooses; the Valiant route read here
+							ugal = {6'(dc[7:0]), start_vc1_c,
+								4'((w0_c & `LOOM_RT_W0_HOPS_MASK) >> `LOOM_RT_W0_HOPS_SHIFT),
+								4'((w0 & `LOOM_RT_W0_HOPS_MASK) >> `LOOM_RT_W0_HOPS_SHIFT),
+								1'b1};
+						end else begin
 `ifdef LOOM_MUTATE_VALIANT
 							// the mutant: phase 0 without its flag
 							rw_flags = flags;

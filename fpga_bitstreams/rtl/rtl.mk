@@ -147,9 +147,10 @@ RTL_EQ_G_torus-tiled := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GROWS=2 
 # host + 4 network ports (the default bitstream has PORTS 3, the most that
 # fit the HX8K), in the campaign and for the post-synthesis check below
 RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=2 -GWORMHOLE_VCS=3 \
-                        -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32 -GFP_TIMER_BITS=12 -GCREDIT_BITS=4
+                        -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32 -GFP_TIMER_BITS=12 -GCREDIT_BITS=4 \
+                        -GVALIANT=0
 RTL_EQ_CONFIGS := card torus torus-tiled ice40
-RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter torus-mutate-valiant
+RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter torus-mutate-valiant torus-mutate-ugal
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
 RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/% $(RTL_LINK_SV),$(RTL_SV))
 RTL_ROUTER_C  := $(ROUTER_SRCS) rtl/gen/rtl_consts.c
@@ -165,6 +166,7 @@ $(RTL_BUILD)/equiv_router-%: $(RTL_GEN_DIR)/.stamp $(RTL_ROUTER_O) FORCE
 		$(if $(findstring mutate-arbiter,$*),-DLOOM_MUTATE_ARBITER) \
 		$(if $(findstring mutate-credit,$*),-DLOOM_MUTATE_CREDIT) \
 		$(if $(findstring mutate-valiant,$*),-DLOOM_MUTATE_VALIANT) \
+		$(if $(findstring mutate-ugal,$*),-DLOOM_MUTATE_UGAL) \
 		$(RTL_ROUTER_SV) $(RTL_DIR)/harness/equiv_router.cpp $(RTL_ROUTER_O) -- $(RTL_EQ_IN)
 rtl-equiv-router: $(RTL_EQ_BINS)
 

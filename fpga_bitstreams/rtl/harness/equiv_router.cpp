@@ -193,6 +193,7 @@ public:
 		rt_entries = info(INFO_EXTRA);
 		svc1_bits = info(INFO_EXTRA + 1);
 		wide = info(INFO_EXTRA + 2);
+		valiant = info(RTL_INFO_VALIANT / 4);
 		if (info(INFO_EXTRA + 3) != RTL_INFO_MAGIC_VALUE) {
 			*err = "the RTL's INFO block does not read back its magic word";
 			return false;
@@ -242,8 +243,8 @@ public:
 				 *(const uint32_t *)((const char *)&p + router_param_table[i].offset));
 			s += b;
 		}
-		snprintf(b, sizeof(b), " RT_ENTRIES=%u START_VC1_BITS=%u WIDE_PORTS=%u", rt_entries,
-			 svc1_bits, wide);
+		snprintf(b, sizeof(b), " RT_ENTRIES=%u START_VC1_BITS=%u WIDE_PORTS=%u VALIANT=%u",
+			 rt_entries, svc1_bits, wide, valiant);
 		return s + b;
 	}
 
@@ -314,6 +315,7 @@ private:
 	unsigned p_inj = 500, p_drain = 500, p_ready = 1000, p_cfg = 5, p_bad = 5;
 	unsigned dst_span = 0;
 	unsigned p_val = 0;	// Valiant entries and phase 0 heads (per mille)
+	bool valiant = true;	// the RTL's VALIANT parameter
 
 	void phase()
 	{
@@ -331,7 +333,8 @@ private:
 		{
 			static const unsigned val[] = { 0, 100, 300, 600 };
 
-			p_val = val[rv.below(4)];
+			// (none where the RTL has no Valiant routing: it routes them plain)
+			p_val = valiant ? val[rv.below(4)] : 0;
 		}
 		if (now == 0)
 			init_tables();
@@ -377,9 +380,13 @@ private:
 
 		if (r.permille(400))
 			w |= LOOM_RT_W0_ADAPTIVE;
-		// Valiant entries, some of them each phase on its dateline pair
+		// Valiant entries, some of them each phase on its dateline pair,
+		// some UGAL (weighing the minimal hops left, W0 HOPS)
 		if (rv.permille(p_val))
-			w |= LOOM_RT_W0_VALIANT | (rv.permille(300) ? LOOM_RT_W0_VAL_DATELINES : 0);
+			w |= LOOM_RT_W0_VALIANT | (rv.permille(300) ? LOOM_RT_W0_VAL_DATELINES : 0) |
+			     (rv.permille(400) ? LOOM_RT_W0_UGAL : 0);
+		if (p_val)
+			w |= rv.below(16) << LOOM_RT_W0_HOPS_SHIFT;
 		return w | (r.below(7) << LOOM_RT_W0_INIT_DIR_SHIFT);
 	}
 
