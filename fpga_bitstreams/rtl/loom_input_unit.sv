@@ -187,7 +187,7 @@ module loom_input_unit #(
 			out_port[v*PB +: PB] = r_port[v];
 			out_vc[v*3 +: 3] = r_ovc[v];
 			rt[v*32 +: 32] = r_rt[v];
-			ug[v*16 +: 16] = r_ug[v];
+			ug[v*16 +: 16] = VALIANT != 0 ? r_ug[v] : '0;
 			sent[v*8 +: 8] = r_sent[v];
 			front_tail[v] = f_front[v][FW + 1];
 			dbg_state[v*3 +: 3] = va_ready[v] ? 3'(`IVC_VC_WAIT) : state[v];

@@ -142,12 +142,12 @@ module loom_route_compute #(
 	logic [8:0] val_n;	// VAL_LAST + 1 intermediates
 	logic [24:0] draw_prod;
 	assign val_n = 9'((w1 & `LOOM_RT_W1_VAL_LAST_MASK) >> `LOOM_RT_W1_VAL_LAST_SHIFT) + 9'd1;
-	assign draw_prod = 25'(lfsr_next) * 25'(val_n);
+	assign draw_prod = VALIANT != 0 ? 25'(lfsr_next) * 25'(val_n) : '0;
 	assign inter = draw_prod[23:16];
 	logic unused_prod;
 	assign unused_prod = ^{draw_prod[24], draw_prod[15:0]};
-	assign dst_a = {8'd0, dst[15:8]};
-	assign dst_c = {8'd0, FROM_HOST ? inter : dst[7:0]};
+	assign dst_a = VALIANT != 0 ? {8'd0, dst[15:8]} : '0;
+	assign dst_c = VALIANT != 0 ? {8'd0, FROM_HOST ? inter : dst[7:0]} : '0;
 
 	// route_valiant's phases
 	localparam logic [2:0] VAL_NONE = 3'd0, VAL_DROP = 3'd1, VAL_PHASE0 = 3'd2, VAL_PHASE1 = 3'd3;

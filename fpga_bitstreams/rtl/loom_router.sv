@@ -454,7 +454,7 @@ module loom_router #(
 	// ---- VC allocation ----
 	loom_vc_alloc #(.PORTS(PORTS), .HOST_PORTS(HOST_PORTS), .VCS(VCS), .VC_MODEL(VC_MODEL),
 			.ORG(ORG), .WORMHOLE_VCS(WORMHOLE_VCS), .ARB_VA_IN(ARB_VA_IN),
-			.ARB_VA_OUT(ARB_VA_OUT), .IWA_BITS(IWA_BITS))
+			.ARB_VA_OUT(ARB_VA_OUT), .IWA_BITS(IWA_BITS), .VALIANT(VALIANT))
 	u_va (.clk(clk), .rst(rst), .va_ready(va_ready), .rt(rt), .ug(ug),
 	      .ov_owned(va_owned), .ov_owner(va_owner_view), .ov_avail(va_avail), .ov_max(ov_max),
 	      .usable(usable), .drop_reason(o_drop_reason),

@@ -35,7 +35,8 @@ module loom_vc_alloc #(
 	parameter integer WORMHOLE_VCS = 0,
 	parameter integer ARB_VA_IN = 0,
 	parameter integer ARB_VA_OUT = 0,
-	parameter integer IWA_BITS = 5
+	parameter integer IWA_BITS = 5,
+	parameter integer VALIANT = 1		// 0: no UGAL choice (loom_router)
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -132,7 +133,8 @@ module loom_vc_alloc #(
 			occ[o] = '0;
 			for (c = 0; c < VCS; c = c + 1) begin
 				d = ov_max[(o*VCS+c)*16 +: 16] - ov_avail[(o*VCS+c)*16 +: 16];
-				occ[o] = occ[o] + 20'(d);
+				if (VALIANT != 0)
+					occ[o] = occ[o] + 20'(d);
 			end
 		end
 	end
@@ -209,7 +211,7 @@ module loom_vc_alloc #(
 						reason[(p*VCS+v)*3 +: 3] = r[2:0];
 					end else begin
 						u = ug[(p*VCS+v)*16 +: 16];
-						if (u[0]) begin
+						if (VALIANT != 0 && u[0]) begin
 							// UGAL, once: minimal (RC's port, VC1) or Valiant
 							uo = 32'(u[15:10]) % PORTS;
 							min_ok = usable[o];
