@@ -421,8 +421,12 @@ plain:
 	r->dst_node = (uint16_t)(inter << 8 | h->dst_node);
 	r->flags = h->flags;
 	if (d->ugal) {
+		/* VA's choice weighs the Valiant route read here */
 		r->ugal = ROUTE_UGAL_PENDING;
 		r->hops_left = (uint8_t)d->hops_left;
+		r->ugal_port = (uint8_t)di.port;
+		r->ugal_hops = (uint8_t)di.hops_left;
+		r->ugal_vc1 = route_start_vc1(v, inter);
 		return VAL_PHASE1;
 	}
 	r->flags |= LOOM_PKT_F_VAL_PHASE;

@@ -182,10 +182,12 @@ unsigned int route_uproute_pick(unsigned int port, unsigned int first, uint64_t 
 
 /* ---- Valiant and UGAL (LOOM_RT_W0_VALIANT, Documentation/hw/routing.rst) ---- */
 
-/* The router's LFSR (16-bit Galois, x^16 + x^14 + x^13 + x^11 + 1): next state. */
+/* The router's LFSR (16-bit Galois, x^16 + x^14 + x^13 + x^11 + 1): its taps, next state. */
+#define ROUTE_LFSR_TAPS	0xb400u
+
 static inline uint16_t route_lfsr_next(uint16_t s)
 {
-	return (uint16_t)(s >> 1 ^ (-(s & 1u) & 0xb400u));
+	return (uint16_t)(s >> 1 ^ (-(s & 1u) & ROUTE_LFSR_TAPS));
 }
 
 /* The intermediate drawn from LFSR state @s among 0 .. @last: (s x (last + 1)) >> 16. */
@@ -314,12 +316,18 @@ struct route_result {
 	 * (@ugal): port/vc are the minimal route (VC1); the head flit carries
 	 * the intermediate in dst_node bits 15:8 without the phase flag, and
 	 * VA chooses once: ROUTE_UGAL_MIN or ROUTE_UGAL_VAL, which SA writes
-	 * into the header.
+	 * into the header.  The Valiant route VA weighs is read at RC from
+	 * the intermediate's entry (@ugal_port, its W0 minimal hops
+	 * @ugal_hops, the intermediate's START_VC1 bit @ugal_vc1), so that VA
+	 * reads no table.
 	 */
 	bool rewrite;
 	uint16_t dst_node;
 	uint8_t flags;
 	uint8_t ugal;
+	uint8_t ugal_port;
+	uint8_t ugal_hops;
+	bool ugal_vc1;
 	/*
 	 * Valiant on a torus (LOOM_RT_W0_VAL_DATELINES, generic VCs): vc is
 	 * 2 x phase + vc1, and the packet may take any free VC of its class
@@ -387,9 +395,11 @@ static inline void route_unpack_ext(uint8_t b, struct route_result *r)
 /*
  * And the adaptive up-route in 16 bits of their own: uproute [0],
  * up_first [8:1], a Valiant route on a torus (val_dl, never an up-route)
- * [14]; an OmniWAR route (none of these) keeps [15] set and its min_mask
- * in [7:0], a multicast route (neither) its mc_ports.  Unpack after
- * route_unpack and route_unpack_ext.
+ * [14]; a UGAL route whose choice is pending (no up-route) keeps
+ * ugal_port in [7:1], ugal_hops in [11:8] and ugal_vc1 in [12]; an
+ * OmniWAR route (none of these) keeps [15] set and its min_mask in [7:0],
+ * a multicast route (neither) its mc_ports.  Unpack after route_unpack
+ * and route_unpack_ext.
  */
 #define ROUTE_UP_OMNIWAR	0x8000u
 #define ROUTE_UP_VAL_DL		0x4000u
@@ -400,6 +410,9 @@ static inline uint16_t route_pack_up(const struct route_result *r)
 		return r->mc_ports;
 	if (r->omniwar)
 		return (uint16_t)(ROUTE_UP_OMNIWAR | r->min_mask);
+	if (r->ugal == ROUTE_UGAL_PENDING)
+		return (uint16_t)((r->ugal_port & 0x7f) << 1 | (r->ugal_hops & 0xf) << 8 |
+				  r->ugal_vc1 << 12 | (r->val_dl ? ROUTE_UP_VAL_DL : 0));
 	return (uint16_t)(r->uproute | r->up_first << 1 | (r->val_dl ? ROUTE_UP_VAL_DL : 0));
 }
 
@@ -424,9 +437,17 @@ static inline void route_unpack_up(uint16_t b, struct route_result *r)
 			      ~(r->port < 8 ? 1u << r->port : 0u)) != 0;
 		return;
 	}
+	r->val_dl = (b & ROUTE_UP_VAL_DL) != 0;
+	if (r->ugal == ROUTE_UGAL_PENDING) {
+		r->ugal_port = (uint8_t)(b >> 1 & 0x7f);
+		r->ugal_hops = (uint8_t)(b >> 8 & 0xf);
+		r->ugal_vc1 = (b >> 12) & 1;
+		r->uproute = false;
+		r->up_first = 0;
+		return;
+	}
 	r->uproute = b & 1;
 	r->up_first = (uint8_t)(b >> 1);
-	r->val_dl = (b & ROUTE_UP_VAL_DL) != 0;
 }
 
 /*

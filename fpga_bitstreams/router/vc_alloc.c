@@ -205,39 +205,38 @@ static bool va_uproute(struct router *r, const struct route_result *rt, struct v
 /*
  * UGAL, once per packet at its first VC allocation: the minimal route
  * (RC's port, on VC1) against the Valiant one toward the intermediate the
- * head flit carries in dst_node bits 15:8 (on VC0), weighed by
- * route_ugal_pick with the Valiant hops estimated as the hops to the
- * intermediate plus the minimal hops.  The choice rewrites the route;
- * switch allocation writes it into the header (sa_head_update).
+ * head flit carries in dst_node bits 15:8 (on VC0), whose port and hops RC
+ * read from the intermediate's entry, weighed by route_ugal_pick with the
+ * Valiant hops estimated as the hops to the intermediate plus the minimal
+ * hops.  The choice rewrites the route; switch allocation writes it into
+ * the header (sa_head_update).
  */
 static void va_ugal(struct router *r, struct in_vc *iv)
 {
-	const uint8_t *data = pool_data(&r->pool, fifo_front(&iv->buf));
 	struct route_result *rt = &iv->rt;
-	struct loom_pkt_hdr h = { .hops = data[7], .dst_node = data[5] };
-	struct router_decision di = router_decide(&r->view, r->n_net, &h);
-	bool val_ok = di.verdict == ROUTE_PORT && out_usable(r, di.port);
+	bool val_ok = out_usable(r, rt->ugal_port);
 	uint32_t occ_min = 0, occ_val = 0;
 
 	if (out_usable(r, rt->port))
 		occ_min = va_occupancy(r, rt->port);
 	if (val_ok)
-		occ_val = va_occupancy(r, di.port);
+		occ_val = va_occupancy(r, rt->ugal_port);
 	if (!route_ugal_pick(occ_min, rt->hops_left, out_usable(r, rt->port), occ_val,
-			     di.hops_left + rt->hops_left, val_ok, rt->flits)) {
+			     rt->ugal_hops + rt->hops_left, val_ok, rt->flits)) {
 		rt->ugal = ROUTE_UGAL_MIN;
 		return;
 	}
 	rt->ugal = ROUTE_UGAL_VAL;
-	rt->port = (uint8_t)di.port;
+	rt->port = rt->ugal_port;
 	if (rt->val_dl) {
 		/* phase 0 starts as injected: the intermediate's START_VC1 */
-		rt->vc1 = route_start_vc1(&r->view, data[5]);
+		rt->vc1 = rt->ugal_vc1;
 		rt->vc = route_val_dl_vc(0, rt->vc1);
 		return;
 	}
 	rt->vc1 = false;
-	rt->vc = r->rcfg.card_vcs ? (uint8_t)route_vc_of(data[1], false, false) : 0;
+	rt->vc = r->rcfg.card_vcs ?
+		 (uint8_t)route_vc_of((uint8_t)route_class_of_vc(rt->vc), false, false) : 0;
 }
 
 /* The request of a routed VC; false if it makes none this cycle. */

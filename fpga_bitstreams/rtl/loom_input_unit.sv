@@ -16,6 +16,12 @@
 // At each edge the switch allocator's take (sa_*) acts first, then the VC
 // allocator's grant or drop (va_*), then the write, as router_cycle()
 // orders them: a buffer the switch emptied takes a new head at once.
+//
+// UGAL (rc_ugal, loom_route_compute): each head keeps RC's UGAL fields
+// beside its route; VA's choice (va_ug_set, va_ug_val: va_ugal) rewrites
+// the route of a Valiant choice (the intermediate's port, phase 0's VC)
+// and is written into the head as it leaves (sa_head_update: the phase
+// flag, or for the minimal route the intermediate cleared from dst_node).
 `include "loom_hw.vh"
 `include "loom_fifo.vh"
 
@@ -31,7 +37,8 @@ module loom_input_unit #(
 	parameter integer ORG = 0,
 	parameter integer COLS = 1,
 	parameter integer ROW_DEPTH = 16,
-	parameter integer LAT_ROW = 1
+	parameter integer LAT_ROW = 1,
+	parameter integer VALIANT = 1		// 0: no UGAL fields (their pending bit only)
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -45,6 +52,7 @@ module loom_input_unit #(
 	input  logic rc_fwd,
 	input  logic rc_pat,
 	input  logic [7:0] rc_flits8,
+	input  logic [15:0] rc_ugal,
 	// switch allocation: the VC whose front flit leaves, and whether the
 	// next packet keeps its output VC when that flit is a tail
 	input  logic sa_take,
@@ -57,6 +65,9 @@ module loom_input_unit #(
 	input  logic [2:0] va_ovc,
 	input  logic [VCS-1:0] va_drop,
 	input  logic [VCS*3-1:0] va_reason,
+	input  logic [VCS-1:0] va_ug_set,	// UGAL chose at this edge ...
+	input  logic [VCS-1:0] va_ug_val,	// ... the Valiant route, on this VC
+	input  logic [VCS*4-1:0] va_ug_vc,	// {vc1, vc}
 	// row buffer credits coming back (subswitch (row, co) read VC v: bit co * VCS + v)
 	input  logic [COLS*VCS-1:0] row_ret,
 	// per VC status for the allocators
@@ -67,6 +78,7 @@ module loom_input_unit #(
 	output logic [VCS*PB-1:0] out_port,
 	output logic [VCS*3-1:0] out_vc,
 	output logic [VCS*32-1:0] rt,
+	output logic [VCS*16-1:0] ug,		// the UGAL fields, [0]: the choice pending
 	output logic [VCS*8-1:0] sent,
 	output logic [VCS-1:0] front_tail,
 	// the flit taken (sa_vc) as it leaves, and the next packet of its VC
@@ -97,7 +109,8 @@ module loom_input_unit #(
 );
 	localparam integer FW = FLIT_BYTES * 8;
 	localparam integer PB = PORTS > 1 ? $clog2(PORTS) : 1;
-	localparam integer EW = FW + 36;	// {route, fwd, pat, tail, head, data}
+	localparam integer UW = VALIANT != 0 ? 16 : 1;
+	localparam integer EW = FW + 36 + UW;	// {ugal, route, fwd, pat, tail, head, data}
 	localparam integer CW = $clog2(BUF_DEPTH + 1);
 	localparam integer LBR = LAT_BW + LAT_RC;
 	localparam integer HIST = LBR > 2 ? LBR - 1 : 1;
@@ -117,6 +130,8 @@ module loom_input_unit #(
 	logic [2:0] r_ovc [0:VCS-1];
 	logic [7:0] r_sent [0:VCS-1];
 	logic [31:0] r_rt [0:VCS-1];	// packed route of the front packet
+	logic [15:0] r_ug [0:VCS-1];	// its UGAL fields ([0] cleared once VA chose)
+	logic [1:0] r_uch [0:VCS-1];	// UGAL's choice: 0 none, 2 minimal, 3 Valiant (ROUTE_UGAL_*)
 	logic r_fwd [0:VCS-1];
 	logic [3:0] sa_wait [0:VCS-1];
 	logic rx_open [0:VCS-1];
@@ -172,6 +187,7 @@ module loom_input_unit #(
 			out_port[v*PB +: PB] = r_port[v];
 			out_vc[v*3 +: 3] = r_ovc[v];
 			rt[v*32 +: 32] = r_rt[v];
+			ug[v*16 +: 16] = VALIANT != 0 ? r_ug[v] : '0;
 			sent[v*8 +: 8] = r_sent[v];
 			front_tail[v] = f_front[v][FW + 1];
 			dbg_state[v*3 +: 3] = va_ready[v] ? 3'(`IVC_VC_WAIT) : state[v];
@@ -192,8 +208,10 @@ module loom_input_unit #(
 	assign tk_head = tk_e[FW];
 	assign tk_tail = tk_e[FW + 1];
 	assign tk_pat = tk_e[FW + 2];
+	// (a UGAL packet never chains: it chooses at VA)
 	assign tk_nx_ok = 32'(f_count[sa_vi]) >= 2 &&
-			  age_ge(f_count[sa_vi], f_hist[sa_vi], LBR - 1, 1);
+			  age_ge(f_count[sa_vi], f_hist[sa_vi], LBR - 1, 1) &&
+			  !f_second[sa_vi][FW + 36];
 	assign tk_nx_route = f_second[sa_vi][FW + 35 -: 32];
 	assign hops = tk_e[8*`LOOM_PKT_OFF_HOPS +: 8];
 	assign flags = tk_e[8*`LOOM_PKT_OFF_FLAGS +: 8];
@@ -208,9 +226,14 @@ module loom_input_unit #(
 		if (CARD && (32'(r_ovc[sa_vi]) == `LOOM_VC_REQ_ADAPT ||
 			     32'(r_ovc[sa_vi]) == `LOOM_VC_RESP_ADAPT))
 			nf = nf | 8'(`LOOM_PKT_F_ADAPTIVE);
+		// UGAL's choice: the phase flag, or the intermediate cleared
+		if (r_uch[sa_vi] == 2'd3)
+			nf = nf | 8'(`LOOM_PKT_F_VAL_PHASE);
 		if (32'(tk_st) == `IVC_ACTIVE && tk_head && r_fwd[sa_vi]) begin
 			tk_data[8*`LOOM_PKT_OFF_HOPS +: 8] = hops + 8'd1;
 			tk_data[8*`LOOM_PKT_OFF_FLAGS +: 8] = nf;
+			if (r_uch[sa_vi] == 2'd2)
+				tk_data[8*`LOOM_PKT_OFF_DST_NODE + 8 +: 8] = 8'd0;
 		end
 	end
 
@@ -247,8 +270,8 @@ module loom_input_unit #(
 			end
 		end
 	end
-	assign f_in = {in_head ? rc_route : 32'd0, in_head && rc_fwd, in_head && rc_pat, wr_tail,
-		       in_head, in_data};
+	assign f_in = {in_head ? UW'(rc_ugal) : UW'(0), in_head ? rc_route : 32'd0, in_head && rc_fwd,
+		       in_head && rc_pat, wr_tail, in_head, in_data};
 
 	always_comb begin
 		integer v;
@@ -327,6 +350,8 @@ module loom_input_unit #(
 				r_ovc[gv] <= '0;
 				r_sent[gv] <= '0;
 				r_rt[gv] <= '0;
+				r_ug[gv] <= '0;
+				r_uch[gv] <= '0;
 				r_fwd[gv] <= 1'b0;
 				sa_wait[gv] <= '0;
 				rx_open[gv] <= 1'b0;
@@ -349,6 +374,8 @@ module loom_input_unit #(
 						if (active && sa_chain) begin
 							// the next packet keeps the output VC
 							r_rt[gv] <= f_second[gv][FW + 35 -: 32];
+							r_ug[gv] <= 16'(f_second[gv][EW-1 -: UW]);
+							r_uch[gv] <= '0;
 							r_fwd[gv] <= f_second[gv][FW + 3];
 							r_sent[gv] <= '0;
 							d_bytes[gv] <= '0;
@@ -358,6 +385,8 @@ module loom_input_unit #(
 						end else begin
 							state[gv] <= 3'(`IVC_ROUTING);
 							r_rt[gv] <= f_second[gv][FW + 35 -: 32];
+							r_ug[gv] <= 16'(f_second[gv][EW-1 -: UW]);
+							r_uch[gv] <= '0;
 							r_fwd[gv] <= f_second[gv][FW + 3];
 							r_sent[gv] <= '0;
 							d_bytes[gv] <= '0;
@@ -370,6 +399,17 @@ module loom_input_unit #(
 					r_port[gv] <= va_port;
 					r_ovc[gv] <= va_ovc;
 					sa_wait[gv] <= 4'(LAT_VA - 1);
+				end
+				// UGAL's choice: the Valiant route takes the intermediate's port
+				// and phase 0's VC
+				if (va_ug_set[gv]) begin
+					r_ug[gv][0] <= 1'b0;
+					r_uch[gv] <= {1'b1, va_ug_val[gv]};
+					if (va_ug_val[gv]) begin
+						r_rt[gv][10:3] <= 8'(r_ug[gv][15:10]);
+						r_rt[gv][13:11] <= va_ug_vc[gv*4 +: 3];
+						r_rt[gv][31] <= va_ug_vc[gv*4 + 3];
+					end
 				end
 				if (va_drop[gv]) begin
 					state[gv] <= 3'(`IVC_DROPPING);
@@ -391,6 +431,8 @@ module loom_input_unit #(
 					if (idle_after) begin
 						state[gv] <= 3'(`IVC_ROUTING);
 						r_rt[gv] <= rc_route;
+						r_ug[gv] <= rc_ugal;
+						r_uch[gv] <= '0;
 						r_fwd[gv] <= rc_fwd;
 						r_sent[gv] <= '0;
 						d_bytes[gv] <= '0;

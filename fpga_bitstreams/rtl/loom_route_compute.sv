@@ -3,11 +3,29 @@
 // Route computation (stage RC) of the head flit arriving on input port
 // IN_PORT, as router/route.c computes it: the table lookup by logical
 // destination, the hop limit, the card's VC model with datelines and
-// START_VC1, the adaptive VC of the class, barrier packets hop by hop, and
-// the checks that make a packet a drop (length, class against its VC).
+// START_VC1, the adaptive VC of the class, barrier packets hop by hop,
+// Valiant routing (route_valiant, route_val_torus) and the checks that make
+// a packet a drop (length, class against its VC).
+//
+// Valiant reads three table entries at once, each on a read port of its
+// own (loom_route_table): the destination dst_node (read port B), the
+// intermediate dst_node bits 15:8 of a packet in phase 0 (A), and C: on
+// the host port the intermediate drawn from the LFSR (lfsr_next, the
+// state after the draw: the router keeps the LFSR and advances it when
+// draw is set and the head is written), on a network port the final
+// destination dst_node bits 7:0 of a packet reaching its intermediate.
+// rewrite, rw_dst and rw_flags are the header fields the buffer write
+// stores in place of the arriving ones.  A UGAL entry routes minimal on
+// VC1 with the intermediate in dst_node bits 15:8, and ugal carries what
+// VA weighs (route_result's ugal fields): [0] the choice is pending,
+// [4:1] the minimal hops left (W0 HOPS), [8:5] the intermediate entry's
+// hops, [9] its START_VC1 bit, [15:10] its port.
+//
 // Combinational; the result is packed as route_pack() packs it:
 // drop [2:0], port [10:3], vc [13:11], adapt_vc [16:14], adapt_mask
-// [24:17], flits [30:25], vc1 [31].
+// [24:17], flits [30:25], vc1 [31]; with generic VCs (adapt_vc unused
+// there) bit 14 marks a Valiant route on a torus (route_result.val_dl:
+// its VC class steps by 4, route_vc_step).
 `include "loom_hw.vh"
 
 module loom_route_compute #(
@@ -18,14 +36,27 @@ module loom_route_compute #(
 	parameter integer VC_MODEL = 0,
 	parameter integer FLIT_BYTES = 16,
 	parameter integer RT_ENTRIES = 16,
-	parameter integer WIDE_PORTS = 0
+	parameter integer WIDE_PORTS = 0,
+	parameter integer VALIANT = 1		// 0: VALIANT entries route as plain ones
 ) (
 	input  logic [63:0] hdr,		// the head flit's first 8 bytes
 	input  logic [2:0] in_vc,
-	output logic [15:0] dst,		// table read address
+	output logic [15:0] dst,		// table read address B: dst_node
 	input  logic [31:0] w0,
 	input  logic [31:0] w1,
 	input  logic start_vc1,
+	output logic [15:0] dst_a,		// read address A: the intermediate
+	input  logic [31:0] w0_a,
+	input  logic start_vc1_a,
+	output logic [15:0] dst_c,		// read address C: drawn or final destination
+	input  logic [31:0] w0_c,
+	input  logic start_vc1_c,
+	input  logic [15:0] lfsr_next,		// the LFSR after a draw (route_lfsr_next)
+	output logic draw,			// a Valiant draw: the LFSR advances
+	output logic rewrite,			// the buffer stores rw_dst, rw_flags
+	output logic [15:0] rw_dst,
+	output logic [7:0] rw_flags,
+	output logic [15:0] ugal,		// UGAL: what VA weighs
 	input  logic [`LOOM_MAX_PORTS*32-1:0] port_cfg,
 	output logic [31:0] route,
 	output logic fwd,			// leaves on a network port
@@ -78,15 +109,62 @@ module loom_route_compute #(
 			 32'(`LOOM_VCT_PORT_DIM_NONE);
 	endfunction
 
+	// router_decide(): the verdict of an entry for destination d, and
+	// whether it is a Valiant entry (its W0 VALIANT bit, valid entries only)
+	localparam logic [1:0] D_HOST = 2'd0, D_PORT = 2'd1, D_NONE = 2'd2, D_HOP = 2'd3;
+	function automatic [9:0] decide(input logic [31:0] w, input logic [15:0] d);
+		logic [7:0] tp, hp;
+		if (WIDE_PORTS != 0) begin
+			tp = 8'((w & `LOOM_RT_W0_WIDE_PORT_MASK) >> `LOOM_RT_W0_WIDE_PORT_SHIFT);
+			hp = 8'(`LOOM_RT_WIDE_PORT_HOST);
+		end else begin
+			tp = 8'(w & `LOOM_RT_W0_PORT_MASK);
+			hp = 8'(`LOOM_RT_PORT_HOST);
+		end
+		if (32'(hops) >= `LOOM_PKT_MAX_HOPS)
+			decide = {D_HOP, 8'd0};
+		else if (32'(d) >= RT_ENTRIES || !(|(w & `LOOM_RT_W0_VALID)))
+			decide = {D_NONE, 8'd0};
+		else if (tp == hp)
+			decide = {D_HOST, 8'd0};
+		else if (32'(tp) < N_NET)
+			decide = {D_PORT, tp};
+		else
+			decide = {D_NONE, 8'd0};
+	endfunction
+	function automatic logic valiant_of(input logic [31:0] w, input logic [15:0] d);
+		valiant_of = VALIANT != 0 && 32'(hops) < `LOOM_PKT_MAX_HOPS && 32'(d) < RT_ENTRIES &&
+			     |(w & `LOOM_RT_W0_VALID) && |(w & `LOOM_RT_W0_VALIANT);
+	endfunction
+
+	// the intermediate drawn among 0 .. VAL_LAST (route_val_draw)
+	logic [7:0] inter;
+	logic [8:0] val_n;	// VAL_LAST + 1 intermediates
+	logic [24:0] draw_prod;
+	assign val_n = 9'((w1 & `LOOM_RT_W1_VAL_LAST_MASK) >> `LOOM_RT_W1_VAL_LAST_SHIFT) + 9'd1;
+	assign draw_prod = VALIANT != 0 ? 25'(lfsr_next) * 25'(val_n) : '0;
+	assign inter = draw_prod[23:16];
+	logic unused_prod;
+	assign unused_prod = ^{draw_prod[24], draw_prod[15:0]};
+	assign dst_a = VALIANT != 0 ? {8'd0, dst[15:8]} : '0;
+	assign dst_c = VALIANT != 0 ? {8'd0, FROM_HOST ? inter : dst[7:0]} : '0;
+
+	// route_valiant's phases
+	localparam logic [2:0] VAL_NONE = 3'd0, VAL_DROP = 3'd1, VAL_PHASE0 = 3'd2, VAL_PHASE1 = 3'd3;
+
 	logic [2:0] drop, vc, adapt_vc;
 	logic [7:0] port, adapt_mask;
 	logic vc1;
 
 	always_comb begin
 		logic [16:0] bytes;
-		logic [7:0] tport, host, in_dim, out_dim;
+		logic [7:0] in_dim, out_dim;
 		logic [31:0] aports, out_cfg;
 		logic injected;
+		logic [9:0] da, db, dc, d;
+		logic [31:0] dw;
+		logic dsvc1, phase, val_dl;
+		logic [2:0] val;
 
 		drop = 3'(`ROUTE_DROP_NONE);
 		port = '0;
@@ -95,13 +173,25 @@ module loom_route_compute #(
 		adapt_mask = '0;
 		vc1 = 1'b0;
 		fwd = 1'b0;
-		tport = '0;
-		host = '0;
 		in_dim = '0;
 		out_dim = '0;
 		aports = '0;
 		out_cfg = '0;
 		injected = 1'b0;
+		draw = 1'b0;
+		rewrite = 1'b0;
+		ugal = '0;
+		rw_dst = dst;
+		rw_flags = flags;
+		val = VAL_NONE;
+		val_dl = 1'b0;
+		phase = |(32'(flags) & `LOOM_PKT_F_VAL_PHASE);
+		da = decide(w0_a, dst_a);
+		db = decide(w0, dst);
+		dc = decide(w0_c, dst_c);
+		d = db;
+		dw = w0;
+		dsvc1 = start_vc1;
 		bytes = 17'(`LOOM_PKT_HDR_SIZE) + 17'(len) + 17'(FLIT_BYTES - 1);
 		flits8 = 8'(32'(bytes) / FLIT_BYTES);
 		if (32'(len) > `LOOM_PKT_MAX_PAYLOAD || 32'(flits8) > MAX_FLITS) begin
@@ -119,19 +209,63 @@ module loom_route_compute #(
 			end else begin
 				port = dst[7:0];
 			end
-		end else if (32'(hops) >= `LOOM_PKT_MAX_HOPS) begin
-			drop = 3'(`ROUTE_DROP_HOP_LIMIT);
-		end else if (32'(dst) >= RT_ENTRIES || !(|(w0 & `LOOM_RT_W0_VALID))) begin
-			drop = 3'(`ROUTE_DROP_NO_ROUTE);
 		end else begin
-			if (WIDE_PORTS != 0) begin
-				tport = 8'((w0 & `LOOM_RT_W0_WIDE_PORT_MASK) >> `LOOM_RT_W0_WIDE_PORT_SHIFT);
-				host = 8'(`LOOM_RT_WIDE_PORT_HOST);
-			end else begin
-				tport = 8'(w0 & `LOOM_RT_W0_PORT_MASK);
-				host = 8'(`LOOM_RT_PORT_HOST);
+			// route_valiant: which entry routes the packet (d, its W0 dw and
+			// START_VC1 bit dsvc1), in which phase, and the header rewrite
+			if (phase && valiant_of(w0_a, dst_a)) begin
+				if (FROM_HOST) begin
+					val = VAL_DROP;	// the phase flag is the routers' own
+				end else if (da[9:8] != D_HOST) begin
+					val = VAL_PHASE0;
+					d = da;
+					dw = w0_a;
+					dsvc1 = start_vc1_a;
+				end else begin
+					// the intermediate: the final destination from here on
+					rewrite = 1'b1;
+					rw_dst = {8'd0, dst[7:0]};
+					rw_flags = flags & ~(8'(`LOOM_PKT_F_VAL_PHASE));
+					val = VAL_PHASE1;
+					d = dc;
+					dw = w0_c;
+					dsvc1 = start_vc1_c;
+				end
+			end else if (db[9:8] == D_PORT && valiant_of(w0, dst)) begin
+				val = VAL_PHASE1;
+				if (FROM_HOST && dst[15:8] == 8'd0 &&
+				    !(|(32'(flags) & `LOOM_PKT_F_ORDERED))) begin
+					draw = 1'b1;
+					if (dc[9:8] == D_PORT) begin
+						rewrite = 1'b1;
+						rw_dst = {inter, dst[7:0]};
+						if (|(w0 & `LOOM_RT_W0_UGAL)) begin
+							// VA chooses; the Valiant route read here
+							ugal = {6'(dc[7:0]), start_vc1_c,
+								4'((w0_c & `LOOM_RT_W0_HOPS_MASK) >> `LOOM_RT_W0_HOPS_SHIFT),
+								4'((w0 & `LOOM_RT_W0_HOPS_MASK) >> `LOOM_RT_W0_HOPS_SHIFT),
+								1'b1};
+						end else begin
+`ifdef LOOM_MUTATE_VALIANT
+							// the mutant: phase 0 without its flag
+							rw_flags = flags;
+`else
+							rw_flags = flags | 8'(`LOOM_PKT_F_VAL_PHASE);
+`endif
+							val = VAL_PHASE0;
+							d = dc;
+							dw = w0_c;
+							dsvc1 = start_vc1_c;
+						end
+					end
+				end
 			end
-			if (tport == host) begin
+			if (val == VAL_DROP) begin
+				drop = 3'(`ROUTE_DROP_MALFORMED);
+			end else if (d[9:8] == D_HOP) begin
+				drop = 3'(`ROUTE_DROP_HOP_LIMIT);
+			end else if (d[9:8] == D_NONE) begin
+				drop = 3'(`ROUTE_DROP_NO_ROUTE);
+			end else if (d[9:8] == D_HOST) begin
 				// ROUTE_HOST
 				if (HOST_PORT < 0) begin
 					drop = 3'(`ROUTE_DROP_NO_ROUTE);
@@ -139,32 +273,47 @@ module loom_route_compute #(
 					port = 8'(HOST_PORT);
 					vc = CARD ? vc_of(cls, 1'b0, 1'b0) : 3'd0;
 				end
-			end else if (32'(tport) >= N_NET) begin
-				drop = 3'(`ROUTE_DROP_NO_ROUTE);
 			end else begin
 				// ROUTE_PORT
 				fwd = 1'b1;
-				port = tport;
+				port = d[7:0];
 				aports = (w1 & `LOOM_RT_W1_ADAPT_PORTS_MASK) >> `LOOM_RT_W1_ADAPT_PORTS_SHIFT;
-				if (aports == '0 && 32'(tport) < 32)
-					aports = 32'd1 << tport[4:0];
+				if (aports == '0 && 32'(port) < 32)
+					aports = 32'd1 << port[4:0];
 				if (N_NET < 32)
 					aports = aports & 32'((64'd1 << N_NET) - 64'd1);
-				injected = FROM_HOST || (CARD && (32'(in_vc) == `LOOM_VC_REQ_ADAPT ||
-								 32'(in_vc) == `LOOM_VC_RESP_ADAPT));
+				// a phase starts as if injected: at the source, or at the
+				// intermediate that switched the packet here (route_val_torus)
+				injected = FROM_HOST || (val != VAL_NONE && rewrite) ||
+					   (val == VAL_NONE && CARD && (32'(in_vc) == `LOOM_VC_REQ_ADAPT ||
+									32'(in_vc) == `LOOM_VC_RESP_ADAPT));
 				in_dim = FROM_HOST ? 8'(`LOOM_VCT_PORT_DIM_NONE) :
 					 8'(cfg_of(8'(IN_PORT)) & `LOOM_VCT_PORT_DIM_MASK);
-				out_cfg = cfg_of(tport);
+				out_cfg = cfg_of(port);
 				out_dim = 8'(out_cfg & `LOOM_VCT_PORT_DIM_MASK);
 				// entering a dimension: the VC table; continuing through a
 				// dateline: VC1
 				if (injected || 32'(in_dim) == `LOOM_VCT_PORT_DIM_NONE ||
 				    32'(out_dim) == `LOOM_VCT_PORT_DIM_NONE || in_dim != out_dim)
-					vc1 = start_vc1;
+					vc1 = dsvc1;
 				else
 					vc1 = |(32'(flags) & `LOOM_PKT_F_VC1) ||
 					      |(out_cfg & `LOOM_VCT_PORT_DATELINE);
-				if (!CARD) begin
+				if (val != VAL_NONE && |(dw & `LOOM_RT_W0_VAL_DATELINES)) begin
+					// Valiant on a torus: each phase on its dateline pair
+					// (generic VCs, 4 or more; elsewhere no route)
+					if (CARD || VCS < 4) begin
+						drop = 3'(`ROUTE_DROP_NO_ROUTE);
+						vc1 = 1'b0;
+					end else begin
+						val_dl = 1'b1;
+						vc = {1'b0, val == VAL_PHASE1, vc1};
+					end
+				end else if (val != VAL_NONE) begin
+					// one VC set per phase: VC0 toward the intermediate, VC1 after
+					vc1 = val == VAL_PHASE1;
+					vc = CARD ? vc_of(cls, vc1, 1'b0) : 3'(vc1 && VCS > 1);
+				end else if (!CARD) begin
 					vc = (vc1 && VCS > 1) ? 3'd1 : 3'd0;
 				end else begin
 					vc = vc_of(cls, vc1, 1'b0);
@@ -177,6 +326,8 @@ module loom_route_compute #(
 		end
 		if (drop != 3'(`ROUTE_DROP_NONE))
 			fwd = 1'b0;
+		if (!CARD)
+			adapt_vc = {2'b00, val_dl};
 		route = {vc1, flits8[5:0], adapt_mask, adapt_vc, vc, port, drop};
 	end
 endmodule

@@ -6,7 +6,11 @@
 // PORT_CFG words (one per port of LOOM_MAX_PORTS, reset: no dimension)
 // and its START_VC1 bitmap.  Each input port has its own read port (the
 // YARC way: a table per tile), read combinationally by the route
-// computation of the head flit arriving on it.  A write in cycle t is in
+// computation of the head flit arriving on it: read port B (rd_*) the
+// whole entry at the packet's destination, read ports A and C (rd_*_a,
+// rd_*_c) word 0 and the START_VC1 bit at the Valiant intermediate and at
+// the drawn or final destination (loom_route_compute), each in a block of
+// its own (C's address depends on what B reads).  A write in cycle t is in
 // place from cycle t + 1 on: the model reads its tables at the edge, and
 // the harness writes them between edges.
 `include "loom_hw.vh"
@@ -26,6 +30,12 @@ module loom_route_table #(
 	output logic [PORTS*32-1:0] rd_w0,
 	output logic [PORTS*32-1:0] rd_w1,
 	output logic [PORTS-1:0] rd_start_vc1,
+	input  logic [PORTS*16-1:0] rd_dst_a,
+	output logic [PORTS*32-1:0] rd_w0_a,
+	output logic [PORTS-1:0] rd_start_vc1_a,
+	input  logic [PORTS*16-1:0] rd_dst_c,
+	output logic [PORTS*32-1:0] rd_w0_c,
+	output logic [PORTS-1:0] rd_start_vc1_c,
 	output logic [`LOOM_MAX_PORTS*32-1:0] port_cfg
 );
 	localparam integer SW = (START_VC1_BITS + 31) / 32;
@@ -78,5 +88,23 @@ module loom_route_table #(
 		end
 		for (i = 0; i < `LOOM_MAX_PORTS; i = i + 1)
 			port_cfg[i*32 +: 32] = pcfg[i];
+	end
+
+	// word 0 and the START_VC1 bit of entry d
+	function automatic [32:0] rd_w0_svc1(input logic [15:0] d);
+		rd_w0_svc1[32:1] = 32'(d) < RT_ENTRIES ? rt[2 * 32'(d)] : '0;
+		rd_w0_svc1[0] = 32'(d) < START_VC1_BITS ? svc1[32'(d) / 32][d[4:0]] : 1'b0;
+	endfunction
+
+	always_comb begin
+		integer p;
+		for (p = 0; p < PORTS; p = p + 1)
+			{rd_w0_a[p*32 +: 32], rd_start_vc1_a[p]} = rd_w0_svc1(rd_dst_a[p*16 +: 16]);
+	end
+
+	always_comb begin
+		integer p;
+		for (p = 0; p < PORTS; p = p + 1)
+			{rd_w0_c[p*32 +: 32], rd_start_vc1_c[p]} = rd_w0_svc1(rd_dst_c[p*16 +: 16]);
 	end
 endmodule

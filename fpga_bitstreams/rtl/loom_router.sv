@@ -3,7 +3,10 @@
 // Router top (router/router.[ch]): the units, one clock.  The parameters
 // are the C model's (router/params.h, ROUTER_PARAMS) with the same names
 // and defaults (the card's router); RT_ENTRIES, START_VC1_BITS and
-// WIDE_PORTS size the tables, as struct route_view does for the model.
+// WIDE_PORTS size the tables, as struct route_view does for the model;
+// VALIANT 0 builds the router without Valiant and UGAL routing (the LFSR,
+// the table's read ports A and C, the UGAL fields: the iCE40 board), which
+// then routes a VALIANT entry as a plain one.
 //
 // Each port is a chan.h channel: in_* (a flit arriving) and in_credit (the
 // credits returned upstream, registered), out_* (the flit leaving,
@@ -58,7 +61,8 @@ module loom_router #(
 	parameter integer CREDIT_BITS = `ROUTER_CREDIT_BITS_DEFAULT,
 	parameter integer RT_ENTRIES = `LOOM_MAX_NODES,
 	parameter integer START_VC1_BITS = `LOOM_MAX_NODES,
-	parameter integer WIDE_PORTS = 0
+	parameter integer WIDE_PORTS = 0,
+	parameter integer VALIANT = 1
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -233,11 +237,41 @@ module loom_router #(
 	logic [PORTS*32-1:0] rd_w0, rd_w1;
 	logic [PORTS-1:0] rd_svc1;
 	logic [`LOOM_MAX_PORTS*32-1:0] port_cfg;
+	logic [PORTS*16-1:0] rd_dst_a, rd_dst_c;
+	logic [PORTS*32-1:0] rd_w0_a, rd_w0_c;
+	logic [PORTS-1:0] rd_svc1_a, rd_svc1_c;
 
 	loom_route_table #(.PORTS(PORTS), .RT_ENTRIES(RT_ENTRIES), .START_VC1_BITS(START_VC1_BITS))
 	u_tables (.clk(clk), .rst(rst), .cfg_we(cfg_we), .cfg_blk(cfg_blk), .cfg_addr(cfg_addr),
 		  .cfg_wdata(cfg_wdata), .rd_dst(rd_dst), .rd_w0(rd_w0), .rd_w1(rd_w1),
-		  .rd_start_vc1(rd_svc1), .port_cfg(port_cfg));
+		  .rd_start_vc1(rd_svc1), .rd_dst_a(rd_dst_a), .rd_w0_a(rd_w0_a),
+		  .rd_start_vc1_a(rd_svc1_a), .rd_dst_c(rd_dst_c), .rd_w0_c(rd_w0_c),
+		  .rd_start_vc1_c(rd_svc1_c), .port_cfg(port_cfg));
+
+	// The LFSR that draws Valiant intermediates (router.c: r->lfsr): only
+	// the host port draws, at most one head a cycle; it advances when the
+	// host's head that drew is written into its buffer (g_lfsr below).
+	logic [15:0] lfsr, lfsr_next;
+	logic [PORTS-1:0] rc_draw, rc_rewrite;
+	logic [PORTS*16-1:0] rc_rw_dst;
+	logic [PORTS*8-1:0] rc_rw_flags;
+	logic [PORTS*16-1:0] rc_ugal;
+	logic [PORTS*VCS*16-1:0] ug;
+	logic [PORTS*VCS-1:0] va_ug_set, va_ug_val;
+	logic [PORTS*VCS*4-1:0] va_ug_vc;
+	logic [PORTS*FW-1:0] iu_data;
+	assign lfsr_next = (lfsr >> 1) ^ (lfsr[0] ? 16'(`ROUTE_LFSR_TAPS) : 16'd0);
+
+	// Valiant: the header as RC rewrote it goes into the buffer
+	always_comb begin
+		integer p;
+		iu_data = in_data;
+		for (p = 0; p < PORTS; p = p + 1)
+			if (in_head[p] && rc_rewrite[p]) begin
+				iu_data[p*FW + 8*`LOOM_PKT_OFF_DST_NODE +: 16] = rc_rw_dst[p*16 +: 16];
+				iu_data[p*FW + 8*`LOOM_PKT_OFF_FLAGS +: 8] = rc_rw_flags[p*8 +: 8];
+			end
+	end
 
 	// ---- per port signals ----
 	logic [PORTS*32-1:0] rc_route;
@@ -301,26 +335,35 @@ module loom_router #(
 	for (gp = 0; gp < PORTS; gp = gp + 1) begin : g_port
 		loom_route_compute #(.IN_PORT(gp), .PORTS(PORTS), .HOST_PORTS(HOST_PORTS),
 				     .VCS(VCS), .VC_MODEL(VC_MODEL), .FLIT_BYTES(FLIT_BYTES),
-				     .RT_ENTRIES(RT_ENTRIES), .WIDE_PORTS(WIDE_PORTS))
+				     .RT_ENTRIES(RT_ENTRIES), .WIDE_PORTS(WIDE_PORTS), .VALIANT(VALIANT))
 		u_rc (.hdr(in_data[gp*FW +: 64]), .in_vc(in_vc[gp*3 +: 3]),
 		      .dst(rd_dst[gp*16 +: 16]), .w0(rd_w0[gp*32 +: 32]), .w1(rd_w1[gp*32 +: 32]),
-		      .start_vc1(rd_svc1[gp]), .port_cfg(port_cfg),
+		      .start_vc1(rd_svc1[gp]),
+		      .dst_a(rd_dst_a[gp*16 +: 16]), .w0_a(rd_w0_a[gp*32 +: 32]),
+		      .start_vc1_a(rd_svc1_a[gp]),
+		      .dst_c(rd_dst_c[gp*16 +: 16]), .w0_c(rd_w0_c[gp*32 +: 32]),
+		      .start_vc1_c(rd_svc1_c[gp]), .lfsr_next(lfsr_next), .draw(rc_draw[gp]),
+		      .rewrite(rc_rewrite[gp]), .rw_dst(rc_rw_dst[gp*16 +: 16]),
+		      .rw_flags(rc_rw_flags[gp*8 +: 8]), .ugal(rc_ugal[gp*16 +: 16]),
+		      .port_cfg(port_cfg),
 		      .route(rc_route[gp*32 +: 32]), .fwd(rc_fwd[gp]), .pat(rc_pat[gp]),
 		      .flits8(rc_flits8[gp*8 +: 8]));
 
 		loom_input_unit #(.PORTS(PORTS), .VCS(VCS), .VC_MODEL(VC_MODEL),
 				  .FLIT_BYTES(FLIT_BYTES), .BUF_DEPTH(BUF_DEPTH), .LAT_BW(LAT_BW),
 				  .LAT_RC(LAT_RC), .LAT_VA(LAT_VA), .ORG(ORG), .COLS(COLS),
-				  .ROW_DEPTH(ROW_DEPTH), .LAT_ROW(LAT_ROW))
+				  .ROW_DEPTH(ROW_DEPTH), .LAT_ROW(LAT_ROW), .VALIANT(VALIANT))
 		u_in (.clk(clk), .rst(rst),
 		      .in_valid(in_valid[gp]), .in_head(in_head[gp]), .in_tail(in_tail[gp]),
-		      .in_vc(in_vc[gp*3 +: 3]), .in_data(in_data[gp*FW +: FW]),
+		      .in_vc(in_vc[gp*3 +: 3]), .in_data(iu_data[gp*FW +: FW]),
 		      .rc_route(rc_route[gp*32 +: 32]), .rc_fwd(rc_fwd[gp]), .rc_pat(rc_pat[gp]),
-		      .rc_flits8(rc_flits8[gp*8 +: 8]),
+		      .rc_flits8(rc_flits8[gp*8 +: 8]), .rc_ugal(rc_ugal[gp*16 +: 16]),
 		      .sa_take(sa_take[gp]), .sa_vc(sa_vc[gp*3 +: 3]), .sa_chain(sa_chain[gp]),
 		      .va_grant(va_grant[gp]), .va_vc(va_vc[gp*3 +: 3]), .va_port(va_port[gp*PB +: PB]),
 		      .va_ovc(va_ovc[gp*3 +: 3]), .va_drop(va_drop[gp*VCS +: VCS]),
 		      .va_reason(va_reason[gp*VCS*3 +: VCS*3]),
+		      .va_ug_set(va_ug_set[gp*VCS +: VCS]), .va_ug_val(va_ug_val[gp*VCS +: VCS]),
+		      .va_ug_vc(va_ug_vc[gp*VCS*4 +: VCS*4]), .ug(ug[gp*VCS*16 +: VCS*16]),
 		      .row_ret(row_ret[gp*COLS*VCS +: COLS*VCS]),
 		      .st(st[gp*VCS*3 +: VCS*3]), .va_ready(va_ready[gp*VCS +: VCS]),
 		      .sa_ready(sa_ready[gp*VCS +: VCS]), .row_ok(row_ok[gp*VCS +: VCS]),
@@ -378,6 +421,19 @@ module loom_router #(
 		       .c_credit_errors(c_credit_errors[gp*4 +: 4]), .c_stall(c_stall[gp*4 +: 4]));
 	end
 
+	// the Valiant draw of the host's head written at this edge
+	if (HOST_PORTS != 0 && VALIANT != 0) begin : g_lfsr
+		always_ff @(posedge clk)
+			if (rst)
+				lfsr <= 16'(`ROUTER_LFSR_RESET);
+			else if (c_pkt_in[PORTS-1] && rc_draw[PORTS-1])
+				lfsr <= lfsr_next;
+	end else begin : g_no_lfsr
+		assign lfsr = 16'(`ROUTER_LFSR_RESET);
+	end
+	logic unused_draw;
+	assign unused_draw = ^rc_draw;
+
 	// ---- switch allocation ----
 	loom_sw_alloc #(.PORTS(PORTS), .VCS(VCS), .VC_MODEL(VC_MODEL), .ORG(ORG),
 			.WORMHOLE_VCS(WORMHOLE_VCS), .ARB_SA_IN(ARB_SA_IN), .ARB_SA_OUT(ARB_SA_OUT),
@@ -398,12 +454,13 @@ module loom_router #(
 	// ---- VC allocation ----
 	loom_vc_alloc #(.PORTS(PORTS), .HOST_PORTS(HOST_PORTS), .VCS(VCS), .VC_MODEL(VC_MODEL),
 			.ORG(ORG), .WORMHOLE_VCS(WORMHOLE_VCS), .ARB_VA_IN(ARB_VA_IN),
-			.ARB_VA_OUT(ARB_VA_OUT), .IWA_BITS(IWA_BITS))
-	u_va (.clk(clk), .rst(rst), .va_ready(va_ready), .rt(rt),
-	      .ov_owned(va_owned), .ov_owner(va_owner_view), .ov_avail(va_avail),
+			.ARB_VA_OUT(ARB_VA_OUT), .IWA_BITS(IWA_BITS), .VALIANT(VALIANT))
+	u_va (.clk(clk), .rst(rst), .va_ready(va_ready), .rt(rt), .ug(ug),
+	      .ov_owned(va_owned), .ov_owner(va_owner_view), .ov_avail(va_avail), .ov_max(ov_max),
 	      .usable(usable), .drop_reason(o_drop_reason),
 	      .grant(va_grant), .grant_vc(va_vc), .grant_port(va_port), .grant_ovc(va_ovc),
 	      .drop(va_drop), .reason(va_reason),
+	      .ug_set(va_ug_set), .ug_val(va_ug_val), .ug_vc(va_ug_vc),
 	      .x_own(va_x_own), .x_owner(va_x_owner), .x_take(va_x_take),
 	      .wanted_set(va_wanted_set), .waiting(va_waiting),
 	      .c_conflicts(c_va_conflicts), .c_adaptive(c_adaptive), .c_deterministic(c_va_det),

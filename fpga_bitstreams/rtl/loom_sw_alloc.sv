@@ -85,9 +85,11 @@ module loom_sw_alloc #(
 	endfunction
 
 	// is VC b of the class of VC a at or past it (b >= a, b - a a multiple
-	// of VC_STEP)?  On the 3-bit VC numbers
-	function automatic logic same_class(input logic [2:0] a, input logic [2:0] b);
-		same_class = a <= b && 4'(b - a) % 4'(VC_STEP) == 4'd0;
+	// of VC_STEP, of 4 for a Valiant route on a torus: step4)?  On the
+	// 3-bit VC numbers
+	function automatic logic same_class(input logic [2:0] a, input logic [2:0] b,
+					    input logic step4);
+		same_class = a <= b && 4'(b - a) % (step4 ? 4'd4 : 4'(VC_STEP)) == 4'd0;
 	endfunction
 
 	// ---- input stage ----
@@ -252,7 +254,8 @@ module loom_sw_alloc #(
 						gb = 0;	// refused, as credit_give() refuses it
 				end
 				ch = tk_nx_ok[p] && nrt[2:0] == 3'(`ROUTE_DROP_NONE) && nport == o &&
-				     same_class(nrt[13:11], out_vc[(p*VCS+v)*3 +: 3]) && usable[o];
+				     same_class(nrt[13:11], out_vc[(p*VCS+v)*3 +: 3], !CARD && nrt[14]) &&
+				     usable[o];
 				if (XBAR && (ov_wanted[o*VCS+ov] || (!worm(3'(ov)) && avail < nflits)))
 					ch = 1'b0;
 				chain[p] = ch;

@@ -7,8 +7,13 @@
 // for the whole packet (T3E whole-packet admission), else its
 // deterministic output VC (XBAR: if free and, virtual cut-through, with
 // credits for the whole packet; with generic VCs any VC of its dateline
-// class); the input arbiter (ARB_VA_IN) picks one.  A packet whose route
-// is a drop, or whose output is down, dead or disabled with no adaptive
+// class, of its phase and dateline class for a Valiant route on a torus);
+// the input arbiter (ARB_VA_IN) picks one.  A UGAL route first chooses,
+// once, between its minimal route and the Valiant one RC read (the input
+// unit's ug fields) by occupancy x hops (va_ugal, route_ugal_pick: the
+// flits each output has sent and not had credited back, all its VCs),
+// and requests the chosen one; the input unit keeps the choice (ug_*).
+// A packet whose route is a drop, or whose output is down, dead or disabled with no adaptive
 // alternative, starts draining instead.
 //
 // Stage 2, per output VC: its arbiter (ARB_VA_OUT, over the input ports)
@@ -30,16 +35,19 @@ module loom_vc_alloc #(
 	parameter integer WORMHOLE_VCS = 0,
 	parameter integer ARB_VA_IN = 0,
 	parameter integer ARB_VA_OUT = 0,
-	parameter integer IWA_BITS = 5
+	parameter integer IWA_BITS = 5,
+	parameter integer VALIANT = 1		// 0: no UGAL choice (loom_router)
 ) (
 	input  logic clk,
 	input  logic rst,
 	input  logic [PORTS*VCS-1:0] va_ready,
 	input  logic [PORTS*VCS*32-1:0] rt,
+	input  logic [PORTS*VCS*16-1:0] ug,	// UGAL fields (loom_route_compute)
 	// output VCs after this cycle's switch stages
 	input  logic [PORTS*VCS-1:0] ov_owned,
 	input  logic [PORTS*VCS*OW-1:0] ov_owner,
 	input  logic [PORTS*VCS*16-1:0] ov_avail,
+	input  logic [PORTS*VCS*16-1:0] ov_max,
 	input  logic [PORTS-1:0] usable,
 	input  logic [PORTS*3-1:0] drop_reason,
 	// decisions
@@ -49,6 +57,10 @@ module loom_vc_alloc #(
 	output logic [PORTS*3-1:0] grant_ovc,
 	output logic [PORTS*VCS-1:0] drop,
 	output logic [PORTS*VCS*3-1:0] reason,
+	// UGAL's choice at this edge: made, Valiant, the Valiant route's {vc1, vc}
+	output logic [PORTS*VCS-1:0] ug_set,
+	output logic [PORTS*VCS-1:0] ug_val,
+	output logic [PORTS*VCS*4-1:0] ug_vc,
 	// XBAR: output VCs granted this cycle: owner and reservation
 	output logic [PORTS*VCS-1:0] x_own,
 	output logic [PORTS*VCS*OW-1:0] x_owner,
@@ -90,8 +102,42 @@ module loom_vc_alloc #(
 			if (d <= c && (c - d) % VC_STEP == 0)
 				class_of[d] = 1'b1;
 	endfunction
+	// the same for a Valiant route on a torus (generic VCs, route bit 14):
+	// four classes, 2 x phase + past a dateline (route_vc_step)
+	function automatic logic [7:0] class4_of(input integer c);
+		integer d;
+		class4_of = '0;
+		for (d = 0; d < 8; d = d + 1)
+			if (d <= c && (c - d) % 4 == 0)
+				class4_of[d] = 1'b1;
+	endfunction
 
 	logic [PB-1:0] rr;	// adaptive choice round robin (va_rr modulo the network ports)
+
+	// the VC0 of the class of card VC v (route_vc_of(route_class_of_vc(v), 0, 0))
+	function automatic [2:0] vc_of0(input logic [2:0] v);
+		case (32'(v))
+		`LOOM_VC_REQ0, `LOOM_VC_REQ1, `LOOM_VC_REQ_ADAPT: vc_of0 = 3'(`LOOM_VC_REQ0);
+		`LOOM_VC_RESP0, `LOOM_VC_RESP1, `LOOM_VC_RESP_ADAPT: vc_of0 = 3'(`LOOM_VC_RESP0);
+		default: vc_of0 = v;
+		endcase
+	endfunction
+
+	// va_occupancy: the flits output o has sent and not had credited back
+	logic [19:0] occ [0:PORTS-1];
+	always_comb begin
+		integer o, c;
+		logic [15:0] d;
+		d = '0;
+		for (o = 0; o < PORTS; o = o + 1) begin
+			occ[o] = '0;
+			for (c = 0; c < VCS; c = c + 1) begin
+				d = ov_max[(o*VCS+c)*16 +: 16] - ov_avail[(o*VCS+c)*16 +: 16];
+				if (VALIANT != 0)
+					occ[o] = occ[o] + 20'(d);
+			end
+		end
+	end
 
 	// ---- stage 1 ----
 	logic [VCS-1:0] req [0:PORTS-1];
@@ -109,8 +155,23 @@ module loom_vc_alloc #(
 		logic [15:0] cr [0:7];
 		logic [15:0] best_cr;
 		logic done;
+		logic [15:0] u;
+		logic min_ok, val_ok;
+		logic [19:0] occ_min, occ_val;	// then + the packet's flits
+		logic [4:0] hv;
+		integer uo;
 		drop = '0;
 		reason = '0;
+		ug_set = '0;
+		ug_val = '0;
+		ug_vc = '0;
+		u = '0;
+		min_ok = 1'b0;
+		val_ok = 1'b0;
+		occ_min = '0;
+		occ_val = '0;
+		hv = '0;
+		uo = 0;
 		wanted_set = '0;
 		waiting = '0;
 		best = -1;
@@ -149,6 +210,35 @@ module loom_vc_alloc #(
 						drop[p*VCS+v] = 1'b1;
 						reason[(p*VCS+v)*3 +: 3] = r[2:0];
 					end else begin
+						u = ug[(p*VCS+v)*16 +: 16];
+						if (VALIANT != 0 && u[0]) begin
+							// UGAL, once: minimal (RC's port, VC1) or Valiant
+							uo = 32'(u[15:10]) % PORTS;
+							min_ok = usable[o];
+							val_ok = usable[uo];
+							occ_min = (min_ok ? occ[o] : '0) + 20'(flits);
+							occ_val = (val_ok ? occ[uo] : '0) + 20'(flits);
+							hv = 5'(u[8:5]) + 5'(u[4:1]);
+							ug_set[p*VCS+v] = 1'b1;
+							if (min_ok != val_ok)
+								ug_val[p*VCS+v] = val_ok;
+							else
+`ifdef LOOM_MUTATE_UGAL
+								// the mutant: a tie goes Valiant
+								ug_val[p*VCS+v] = 25'(occ_val) * 25'(hv) <=
+										  25'(occ_min) * 25'(u[4:1]);
+`else
+								ug_val[p*VCS+v] = 25'(occ_val) * 25'(hv) <
+										  25'(occ_min) * 25'(u[4:1]);
+`endif
+							if (ug_val[p*VCS+v]) begin
+								// phase 0: VC0 of the class, or of its dateline pair
+								// (the intermediate's START_VC1) on a torus
+								o = uo;
+								dvc3 = CARD ? vc_of0(dvc3) : 3'(r[14] && u[9]);
+								ug_vc[(p*VCS+v)*4 +: 4] = {!CARD && r[14] && u[9], dvc3};
+							end
+						end
 						best = -1;
 						if (amask != 8'd0) begin
 							ok = '0;
@@ -192,7 +282,7 @@ module loom_vc_alloc #(
 							req_ovc[p][v] = dvc3;
 							done = 1'b0;
 							for (c = 0; c < VCS; c = c + 1) begin
-								cls = class_of(c);
+								cls = (!CARD && r[14]) ? class4_of(c) : class_of(c);
 								if (!done && cls[dvc3] &&
 								    !ov_owned[o*VCS+c] &&
 								    (worm(c) || 32'(ov_avail[(o*VCS+c)*16 +: 16]) >= flits)) begin
@@ -203,7 +293,7 @@ module loom_vc_alloc #(
 						end else begin
 							done = 1'b0;
 							for (c = 0; c < VCS; c = c + 1) begin
-								cls = class_of(c);
+								cls = (!CARD && r[14]) ? class4_of(c) : class_of(c);
 								if (!done && cls[dvc3]) begin
 									k = o*VCS + c;
 									if (ov_owned[k]) begin

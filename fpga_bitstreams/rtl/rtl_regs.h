@@ -46,6 +46,7 @@
 #define RTL_INFO_WIDE_PORTS	0x0108	/* 1: wide routing entries (W0 bits 23:16) */
 #define RTL_INFO_MAGIC		0x010c	/* RTL_INFO_MAGIC_VALUE */
 #define RTL_INFO_MAGIC_VALUE	0x4c525452u	/* "RTRL" */
+#define RTL_INFO_VALIANT	0x0110	/* 1: Valiant and UGAL entries route as route.c */
 
 /* Widths of the configuration port */
 #define RTL_CFG_ADDR_BITS	16

@@ -184,6 +184,23 @@ static void ugal(void)
 	       "ugal: pending %d, dst 0x%04x (want 0x%04x), flags 0x%02x, minimal port %u vc %u "
 	       "(want 0, %u), hops %u", r.ugal, r.dst_node, inter << 8 | 3, r.flags, r.port, r.vc,
 	       LOOM_VC_REQ1, r.hops_left);
+	{
+		/* the Valiant route VA weighs, read at RC, through the buffer's packing */
+		struct route_result u;
+		unsigned int want_port = inter > 0 ? 0 : 1;
+
+		route_unpack(route_pack(&r), &u);
+		route_unpack_ext(route_pack_ext(&r), &u);
+		route_unpack_up(route_pack_up(&r), &u);
+		tap_ok(r.ugal_port == want_port && r.ugal_hops == inter && !r.ugal_vc1 &&
+		       u.ugal == ROUTE_UGAL_PENDING && u.ugal_port == r.ugal_port &&
+		       u.ugal_hops == r.ugal_hops && u.ugal_vc1 == r.ugal_vc1 && !u.uproute &&
+		       !u.omniwar,
+		       "ugal: RC reads the intermediate's entry: port %u hops %u vc1 %d (want %u, %u, "
+		       "0); packed and unpacked: pending %d port %u hops %u vc1 %d up-route %d",
+		       r.ugal_port, r.ugal_hops, r.ugal_vc1, want_port, inter, u.ugal == ROUTE_UGAL_PENDING,
+		       u.ugal_port, u.ugal_hops, u.ugal_vc1, u.uproute);
+	}
 	/* (occ + flits) x hops: 10x2=20 vs 4x4=16 Valiant; a tie minimal; unusable loses */
 	tap_ok(route_ugal_pick(8, 2, true, 0, 4, true, 2) &&
 	       !route_ugal_pick(6, 2, true, 2, 4, true, 2) &&
@@ -390,7 +407,7 @@ static void fabric(bool ugal, unsigned int per_pair, uint64_t gap)
 
 int main(void)
 {
-	tap_plan(12);
+	tap_plan(13);
 	injection();
 	phases();
 	refusals();

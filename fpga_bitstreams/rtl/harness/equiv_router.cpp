@@ -149,7 +149,7 @@ struct cfg_write {
 class run {
 public:
 	run(uint64_t seed, const char *vcd, uint64_t trace_from)
-		: r(seed), ctx(new VerilatedContext), top(new Vloom_router(ctx.get())),
+		: r(seed), rv(seed ^ 0x56414c49414e54ull), ctx(new VerilatedContext), top(new Vloom_router(ctx.get())),
 		  trace_from(trace_from)
 	{
 #if VM_TRACE
@@ -193,6 +193,7 @@ public:
 		rt_entries = info(INFO_EXTRA);
 		svc1_bits = info(INFO_EXTRA + 1);
 		wide = info(INFO_EXTRA + 2);
+		valiant = info(RTL_INFO_VALIANT / 4);
 		if (info(INFO_EXTRA + 3) != RTL_INFO_MAGIC_VALUE) {
 			*err = "the RTL's INFO block does not read back its magic word";
 			return false;
@@ -242,8 +243,8 @@ public:
 				 *(const uint32_t *)((const char *)&p + router_param_table[i].offset));
 			s += b;
 		}
-		snprintf(b, sizeof(b), " RT_ENTRIES=%u START_VC1_BITS=%u WIDE_PORTS=%u", rt_entries,
-			 svc1_bits, wide);
+		snprintf(b, sizeof(b), " RT_ENTRIES=%u START_VC1_BITS=%u WIDE_PORTS=%u VALIANT=%u",
+			 rt_entries, svc1_bits, wide, valiant);
 		return s + b;
 	}
 
@@ -284,6 +285,7 @@ public:
 
 private:
 	rng r;
+	rng rv;	// the Valiant stimuli: a stream of their own, r's is that of the seeds before them
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vloom_router> top;
 	std::unique_ptr<VerilatedVcdC> tfp;
@@ -312,6 +314,8 @@ private:
 	// the load of this phase (per mille)
 	unsigned p_inj = 500, p_drain = 500, p_ready = 1000, p_cfg = 5, p_bad = 5;
 	unsigned dst_span = 0;
+	unsigned p_val = 0;	// Valiant entries and phase 0 heads (per mille)
+	bool valiant = true;	// the RTL's VALIANT parameter
 
 	void phase()
 	{
@@ -326,6 +330,12 @@ private:
 		p_bad = r.permille(200) ? 20 : 0;
 		// destinations: mostly ones the table holds, some beyond it
 		dst_span = rt_entries + (r.permille(500) ? 8 : 0);
+		{
+			static const unsigned val[] = { 0, 100, 300, 600 };
+
+			// (none where the RTL has no Valiant routing: it routes them plain)
+			p_val = valiant ? val[rv.below(4)] : 0;
+		}
 		if (now == 0)
 			init_tables();
 	}
@@ -354,8 +364,11 @@ private:
 
 		if (i % 2) {	// W1: the adaptive ports (minimal ports of the destination)
 			uint32_t mask = (uint32_t)r.next() & ((1u << std::min(n_net, 8u)) - 1);
+			// Valiant's last intermediate: mostly entries of the table
+			uint32_t last = rv.permille(700) ? rv.below(rt_entries) : rv.below(256);
 
-			return (uint32_t)r.below(1 << 16) | (r.permille(600) ? mask << 24 : 0);
+			return (uint32_t)r.below(1 << 16) | (r.permille(600) ? mask << 24 : 0) |
+			       (p_val ? last << LOOM_RT_W1_VAL_LAST_SHIFT : 0);
 		}
 		if (r.permille(100))
 			return (uint32_t)r.next() & ~LOOM_RT_W0_VALID & ~LOOM_RT_W0_DIMWAR;
@@ -367,6 +380,13 @@ private:
 
 		if (r.permille(400))
 			w |= LOOM_RT_W0_ADAPTIVE;
+		// Valiant entries, some of them each phase on its dateline pair,
+		// some UGAL (weighing the minimal hops left, W0 HOPS)
+		if (rv.permille(p_val))
+			w |= LOOM_RT_W0_VALIANT | (rv.permille(300) ? LOOM_RT_W0_VAL_DATELINES : 0) |
+			     (rv.permille(400) ? LOOM_RT_W0_UGAL : 0);
+		if (p_val)
+			w |= rv.below(16) << LOOM_RT_W0_HOPS_SHIFT;
 		return w | (r.below(7) << LOOM_RT_W0_INIT_DIR_SHIFT);
 	}
 
@@ -530,6 +550,11 @@ private:
 		f->data[5] = (uint8_t)(dst >> 8);
 		f->data[6] = (uint8_t)(r.next() & (LOOM_PKT_F_ORDERED | LOOM_PKT_F_VC1 |
 						   LOOM_PKT_F_ADAPTIVE));
+		if (rv.permille(p_val / 2)) {
+			// Valiant phase 0: the intermediate in dst_node bits 15:8
+			f->data[5] = (uint8_t)rv.below(dst_span ? dst_span : 1);
+			f->data[6] |= LOOM_PKT_F_VAL_PHASE;
+		}
 		f->data[7] = (uint8_t)hops;
 	}
 

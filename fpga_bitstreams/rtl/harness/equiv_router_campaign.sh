@@ -7,7 +7,8 @@
 # the bitstream's router; a high-radix tile grid)
 # seeds of random traffic, credits, ready and configuration writes are
 # equal every cycle, the checked-in regression seeds replay equal, and the
-# builds with an off-by-one credit and a mutated arbiter are caught at
+# builds with an off-by-one credit, a mutated arbiter, a Valiant packet
+# without its phase flag and a UGAL choice off by one are caught at
 # their first differing cycle with the unit, port, VC, signal, both values
 # and a VCD.  TAP output.  LOOM_RTL_EQUIV_CYCLES and LOOM_RTL_EQUIV_SEEDS
 # set the cycles a seed and the seeds a configuration (make -C
@@ -26,11 +27,16 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$here/equiv_tap.sh"
 
-tap_plan $((5 * (nseeds + 1) + 2))
+tap_plan $((5 * (nseeds + 1) + 4))
 equiv_require "make -C fpga_bitstreams rtl-equiv-router" \
-	"$h-card" "$h-torus" "$h-torus-tiled" "$h-ice40" "$h-radix16" "$h-card-mutate-credit" "$h-card-mutate-arbiter"
+	"$h-card" "$h-torus" "$h-torus-tiled" "$h-ice40" "$h-radix16" "$h-card-mutate-credit" "$h-card-mutate-arbiter" \
+	"$h-torus-mutate-valiant" "$h-torus-mutate-ugal"
 
 # shellcheck disable=SC2086 # the configurations are words
 equiv_router_configs "$h" "$seeds" "$nseeds" "$cycles" $configs
 equiv_router_mutants "$h" card "the card router"
+equiv_mutant "$h-torus-mutate-valiant" torus-mutate-valiant "$equiv_diff_re" \
+	"the torus router sending a packet toward its drawn Valiant intermediate without the phase flag"
+equiv_mutant "$h-torus-mutate-ugal" torus-mutate-ugal "$equiv_diff_re" \
+	"the torus router whose UGAL choice goes Valiant on a tie"
 tap_done

@@ -91,11 +91,12 @@ equiv_router_configs() {
 	done
 }
 
+# what a router-top mutant's report must hold: cycle, unit, port, VC, signal, both values
+equiv_diff_re="cycle [0-9]+: unit .*, port -?[0-9]+, VC -?[0-9]+, signal .*: RTL [0-9]+ .*C model [0-9]+"
 equiv_router_mutants() {
 	local prefix=$1 c=$2 name=$3
-	local re="cycle [0-9]+: unit .*, port -?[0-9]+, VC -?[0-9]+, signal .*: RTL [0-9]+ .*C model [0-9]+"
-	equiv_mutant "$prefix-$c-mutate-credit" "$c-mutate-credit" "$re" \
+	equiv_mutant "$prefix-$c-mutate-credit" "$c-mutate-credit" "$equiv_diff_re" \
 		"$name with an output unit that holds one credit more than the downstream buffer"
-	equiv_mutant "$prefix-$c-mutate-arbiter" "$c-mutate-arbiter" "$re" \
+	equiv_mutant "$prefix-$c-mutate-arbiter" "$c-mutate-arbiter" "$equiv_diff_re" \
 		"$name with round-robin arbiters that keep the winner's priority"
 }
