@@ -46,9 +46,9 @@
 	  "packets taken from the router and waiting for the serialiser") \
 	X(RX_QUEUE, rx_queue, 4, 1, 64, \
 	  "received packets waiting for delivery to the router") \
-	X(RX_WINDOW, rx_window, 1024, LOOM_FRAME_MAX, 32768, \
-	  "bytes the framer examines per cycle from where it stands (at least one maximal frame)") \
-	X(RX_FRAMES, rx_frames, 4, 1, 64, \
+	X(RX_WINDOW, rx_window, 32768, LOOM_FRAME_MAX, 32768, \
+	  "bytes the framer examines per cycle from where it stands (at least one maximal frame; 32768: its whole buffer)") \
+	X(RX_FRAMES, rx_frames, 64, 1, 64, \
 	  "frames and framing errors the framer completes per cycle")
 
 struct link_params {

@@ -32,8 +32,9 @@
 `include "loom_hw.vh"
 
 module loom_link_rx_framer #(
-	parameter integer RX_WINDOW = `LINK_RX_WINDOW_DEFAULT,
-	parameter integer RX_FRAMES = `LINK_RX_FRAMES_DEFAULT,
+	// a hardware bound (the C model's defaults bound nothing: its whole buffer)
+	parameter integer RX_WINDOW = 1024,
+	parameter integer RX_FRAMES = 4,
 	parameter integer LANES = `LINK_LANES_DEFAULT,
 	parameter integer LANE_BYTES = `LINK_LANE_BYTES_DEFAULT,
 	parameter integer RX_BUF = 2048,

@@ -9,7 +9,8 @@
  * same order bounded as unbounded, only spread over more cycles, never
  * more than RX_WINDOW bytes nor RX_FRAMES results in one; a link unit
  * checks RX_FRAMES frames an edge and keeps stepping while bytes wait
- * beyond its window; and a window below one maximal frame is refused.
+ * beyond its window; a window below one maximal frame is refused; and
+ * the defaults are the whole buffer and 64 results.
  */
 #include "link/link_internal.h"
 #include "link/fault.h"
@@ -298,9 +299,9 @@ static void params(void)
 	tap_ok(refused && strstr(err, "RX_WINDOW = 327") && strstr(err, "minimum 328"),
 	       "RX_WINDOW below one maximal frame is refused: %s", refused ? err : "(accepted)");
 	link_params_default(&p);
-	tap_ok(p.rx_window >= 2 * LOOM_FRAME_MAX && p.rx_frames >= 1,
-	       "the defaults: RX_WINDOW %u (at least two maximal frames), RX_FRAMES %u", p.rx_window,
-	       p.rx_frames);
+	tap_ok(p.rx_window == LINK_RX_BUF && p.rx_frames == 64,
+	       "the defaults: RX_WINDOW %u (the framer's whole buffer of %d bytes), RX_FRAMES %u (want 64)",
+	       p.rx_window, LINK_RX_BUF, p.rx_frames);
 }
 
 int main(void)

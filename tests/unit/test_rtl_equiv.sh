@@ -7,7 +7,7 @@
 # lanes, its frame encoder and serialiser at 64 and 16 bytes a cycle fed
 # the frames of C link units' transmitters under traffic, bit errors and
 # narrowing lanes, its receiver's framer at its smallest window and one
-# result a cycle and at the card's window and results, fed frames of every
+# result a cycle and at a window of 1024 bytes and 4 results, fed frames of every
 # size with bit errors, cut frames, garbage and false frame starts, idle
 # cycles and narrowing lanes) step cycle by cycle
 # against the C model's units in the Verilated equivalence harness

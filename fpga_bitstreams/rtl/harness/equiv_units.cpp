@@ -85,7 +85,7 @@ const char *const CONFIG =
 	"link_xmit_serialise lanes x lane bytes 4x4 flit 16 lane threshold 4 (the card's), "
 	"4x16 flit 64 lane threshold 0 under a high bit error rate, "
 	"link_rx_framer RX_WINDOW 328 RX_FRAMES 1 at 4x16 buffer 1024, "
-	"RX_WINDOW 1024 RX_FRAMES 4 (the card's) at 4x4 buffer 2048";
+	"RX_WINDOW 1024 RX_FRAMES 4 at 4x4 buffer 2048";
 // the go-back-N units' parameters
 constexpr unsigned GA_WINDOW = 5, GA_TIMEOUT = 7, GB_WINDOW = 64, GB_TIMEOUT = 40;
 constexpr uint32_t GA_FIRST = 0, GB_FIRST = 0xfffffff0u, RA_FIRST = 0, RB_FIRST = 0xfffffff8u;

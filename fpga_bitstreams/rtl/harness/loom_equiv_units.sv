@@ -316,15 +316,15 @@ module loom_equiv_units #(
 	parameter integer XB_LANES = 4,
 	parameter integer XB_LANE_BYTES = 16,
 	// the link receiver's framer: its smallest window, one result a cycle
-	// and 64 bytes a cycle (its buffer fills); the card's window and
-	// results at the card's 16 bytes a cycle
+	// and 64 bytes a cycle (its buffer fills); a window of 1024 bytes and
+	// 4 results at the card's 16 bytes a cycle
 	parameter integer RFA_RX_WINDOW = `LOOM_FRAME_MAX,
 	parameter integer RFA_RX_FRAMES = 1,
 	parameter integer RFA_LANES = 4,
 	parameter integer RFA_LANE_BYTES = 16,
 	parameter integer RFA_RX_BUF = 1024,
-	parameter integer RFB_RX_WINDOW = `LINK_RX_WINDOW_DEFAULT,
-	parameter integer RFB_RX_FRAMES = `LINK_RX_FRAMES_DEFAULT,
+	parameter integer RFB_RX_WINDOW = 1024,
+	parameter integer RFB_RX_FRAMES = 4,
 	parameter integer RFB_LANES = 4,
 	parameter integer RFB_LANE_BYTES = 4,
 	parameter integer RFB_RX_BUF = 2048
