@@ -174,6 +174,7 @@ unsigned int rxf_cycle(struct rxf_model *m, uint8_t *in, unsigned int *in_n, uns
 		}
 	}
 	*in_n = n;
+	memset(in + n, 0, m->lanes * m->lane_bytes - n);	/* the lanes' idle bytes */
 	switch (m->take_mode) {
 	case 0:
 		*take = m->frames;

@@ -46,8 +46,9 @@ void rxf_free(struct rxf_model *m);
 /* A new phase of the stimuli: error rates, garbage, cut frames, take, lanes. */
 void rxf_phase(struct rxf_model *m);
 /*
- * This cycle: the bytes that arrive (*in_n of @in), the results the
- * consumer takes (*take), and the C model's edge; the registers before
+ * This cycle: the bytes that arrive (*in_n of @in, the rest of the
+ * lanes' bytes zero), the results the consumer takes (*take), and the
+ * C model's edge; the registers before
  * it in *held and *garbage.  Returns the number of results (at most
  * @frames), each in rxf_result(); false in *fed_ok if the model's buffer
  * refused bytes.
