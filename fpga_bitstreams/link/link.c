@@ -48,13 +48,27 @@ void link_rx_init(struct link_rx *rx)
 {
 	rx->start = 0;
 	rx->end = 0;
+	rx->lim = SIZE_MAX;
 	rx->in_garbage = 0;
+}
+
+void link_rx_window(struct link_rx *rx, size_t bytes)
+{
+	rx->lim = bytes > SIZE_MAX - rx->start ? SIZE_MAX : rx->start + bytes;
+}
+
+/* One past the last byte the parser may look at. */
+static size_t link_rx_end(const struct link_rx *rx)
+{
+	return rx->end < rx->lim ? rx->end : rx->lim;
 }
 
 static void link_rx_compact(struct link_rx *rx)
 {
 	if (rx->start == 0)
 		return;
+	if (rx->lim != SIZE_MAX)
+		rx->lim -= rx->start;	/* the window moves with the bytes */
 	if (rx->start == rx->end) {
 		rx->start = rx->end = 0;
 		return;
@@ -102,14 +116,14 @@ static int link_magic_at(const uint8_t *p)
 /*
  * Skip to the next byte position that could start a frame (the first
  * magic byte followed by the second, or a lone first byte at the very end
- * of the buffer).  Returns 1 if something was skipped.
+ * of the buffer or window).  Returns 1 if something was skipped.
  */
 static int link_rx_skip_to_magic(struct link_rx *rx)
 {
-	size_t from = rx->start;
+	size_t from = rx->start, end = link_rx_end(rx);
 
-	while (rx->start < rx->end) {
-		if (rx->end - rx->start >= 2) {
+	while (rx->start < end) {
+		if (end - rx->start >= 2) {
 			if (link_magic_at(rx->buf + rx->start))
 				break;
 		} else if (rx->buf[rx->start] == (LOOM_FRAME_MAGIC & 0xff)) {
@@ -127,7 +141,7 @@ enum link_rx_status link_rx_next(struct link_rx *rx, struct link_frame *out)
 	uint32_t crc_wire, crc_calc;
 
 	for (;;) {
-		avail = rx->end - rx->start;
+		avail = link_rx_end(rx) - rx->start;
 		if (avail < 2)
 			return LINK_RX_MORE;
 		if (!link_magic_at(rx->buf + rx->start)) {

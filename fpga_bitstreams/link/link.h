@@ -58,6 +58,7 @@ struct link_rx {
 	uint8_t buf[LINK_RX_BUF];
 	size_t start;		/* first unparsed byte */
 	size_t end;		/* one past the last buffered byte */
+	size_t lim;		/* the parser looks at no byte from here on (its window) */
 	int in_garbage;		/* inside an error episode already reported */
 };
 
@@ -73,6 +74,18 @@ size_t link_rx_feed(struct link_rx *rx, const void *data, size_t len);
  */
 uint8_t *link_rx_tail(struct link_rx *rx, size_t *room);
 void link_rx_commit(struct link_rx *rx, size_t len);
+/*
+ * Bound what the parser examines until the next call of this function to
+ * the @bytes bytes from where it stands: link_rx_next() treats the end of
+ * that window as the end of the buffer (a hardware framer's window of a
+ * cycle).  SIZE_MAX, as link_rx_init() sets, bounds nothing.
+ */
+void link_rx_window(struct link_rx *rx, size_t bytes);
+/* Bytes lie beyond the window: the parser stopped at its window, not for want of bytes. */
+static inline int link_rx_past_window(const struct link_rx *rx)
+{
+	return rx->end > rx->lim;
+}
 /* Pull the next frame or error; call until it returns LINK_RX_MORE. */
 enum link_rx_status link_rx_next(struct link_rx *rx, struct link_frame *out);
 

@@ -45,7 +45,11 @@
 	X(TX_QUEUE, tx_queue, 3, 1, 16, \
 	  "packets taken from the router and waiting for the serialiser") \
 	X(RX_QUEUE, rx_queue, 4, 1, 64, \
-	  "received packets waiting for delivery to the router")
+	  "received packets waiting for delivery to the router") \
+	X(RX_WINDOW, rx_window, 32768, LOOM_FRAME_MAX, 32768, \
+	  "bytes the framer examines per cycle from where it stands (at least one maximal frame; 32768: its whole buffer)") \
+	X(RX_FRAMES, rx_frames, 64, 1, 64, \
+	  "frames and framing errors the framer completes per cycle")
 
 struct link_params {
 #define LINK_PARAM_FIELD(NAME, field, def, min, max, desc) uint32_t field;

@@ -12,6 +12,7 @@
 
 #define LINK_FLAGS_KNOWN	(LOOM_FRAME_F_POLL | LOOM_FRAME_F_TRAINED)
 
+_Static_assert(LINK_RX_BUF == 32768, "RX_WINDOW's maximum (link_params.h) is the framer's buffer");
 _Static_assert(sizeof(((struct chan_back *)0)->credits) == sizeof(uint64_t),
 	       "the credit wires of all VCs are tested as one word");
 
@@ -288,19 +289,27 @@ static bool link_recv_frame(struct link_unit *l, const struct link_frame *f)
 	}
 }
 
-/* Check every complete frame the framer holds, while a DATA frame has room. */
+/*
+ * Check the complete frames the framer holds, while a DATA frame has room:
+ * as hardware would, at most RX_FRAMES frames and framing errors in a
+ * cycle, looking at no more than the RX_WINDOW bytes from where the framer
+ * stands.  What lies beyond waits for the next edge (fed stays set).
+ */
 static void link_recv_frames(struct link_unit *l)
 {
 	struct link_recv *r = &l->rx;
+	unsigned int done = 0;
 
-	while (r->q_count < l->p.rx_queue) {
+	link_rx_window(&r->framer, l->p.rx_window);
+	while (r->q_count < l->p.rx_queue && done < l->p.rx_frames) {
 		struct link_frame *f = &r->queue[r->q_tail];
 		enum link_rx_status st = link_rx_next(&r->framer, f);
 
 		if (st == LINK_RX_MORE) {
-			r->fed = false;
+			r->fed = link_rx_past_window(&r->framer);
 			return;
 		}
+		done++;
 		if (st != LINK_RX_FRAME) {
 			link_recv_framing_error(l);
 			continue;

@@ -6,7 +6,10 @@
 # and receiver, its credit return, its lanes under bit errors and failing
 # lanes, its frame encoder and serialiser at 64 and 16 bytes a cycle fed
 # the frames of C link units' transmitters under traffic, bit errors and
-# narrowing lanes) step cycle by cycle
+# narrowing lanes, its receiver's framer at its smallest window and one
+# result a cycle and at a window of 1024 bytes and 4 results, fed frames of every
+# size with bit errors, cut frames, garbage and false frame starts, idle
+# cycles and narrowing lanes) step cycle by cycle
 # against the C model's units in the Verilated equivalence harness
 # (fpga_bitstreams/rtl/harness): three seeds of 10^5 cycles each and the
 # checked-in regression seeds are equal, the generated constants agree
@@ -16,8 +19,9 @@
 # with one polynomial bit flipped, a go-back-N sender whose window takes
 # an acknowledgement one past its last frame, a link credit return that
 # takes a grant one flit beyond the peer's buffer, a lane unit whose
-# error window closes a cycle early and a frame encoder that numbers DATA
-# frames one ahead, each at the first differing cycle with the unit,
+# error window closes a cycle early, a frame encoder that numbers DATA
+# frames one ahead and a framer whose header length check refuses a
+# maximal frame, each at the first differing cycle with the unit,
 # signal, both values and a VCD.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
@@ -30,7 +34,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$top/fpga_bitstreams/rtl/harness/equiv_tap.sh"
 
-tap_plan 12
+tap_plan 13
 equiv_require "make -C fpga_bitstreams rtl-harness" "$h" "$h-mutate"
 for seed in 1 2 3; do
 	equiv_seed "$h" units "$seed" 100000
@@ -69,4 +73,7 @@ equiv_mutant "$h-mutate" units \
 equiv_mutant "$h-mutate" units \
 	"cycle [0-9]+: unit link_xmit_serialise \(.*signal lane_data byte [0-9]+ \(lane [0-3]\): RTL [0-9]+ .*C model [0-9]+" \
 	"a frame encoder that numbers DATA frames one ahead" --units link_xmit_serialise
+equiv_mutant "$h-mutate" units \
+	"cycle [0-9]+: unit link_rx_framer \(RX_WINDOW .*signal (res_n|res_status|held|garbage).*: RTL [0-9]+ .*C model [0-9]+" \
+	"a framer whose header length check refuses a maximal frame" --units link_rx_framer
 tap_done

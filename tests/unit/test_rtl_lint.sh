@@ -5,7 +5,9 @@
 # defaults, the router top as the card router (host + 8 ports, 7 VCs) and
 # as a 2-D torus router (4 network ports + host, 4 generic VCs, crossbar),
 # the link's CRC-32C and frame serialiser at their widest (4 lanes of 16
-# bytes), the link's lanes never dropping with windows of one cycle; the generated
+# bytes), the link's lanes never dropping with windows of one cycle, the
+# link receiver's framer at its smallest window and one result a cycle;
+# the generated
 # headers in the build are what rtl_gen prints from the C sources now; a
 # parameter set the RTL cannot build fails at elaboration with a message
 # naming the parameter; no unary operator stands right before a size
@@ -81,7 +83,7 @@ refuse_check() {
 	else tap_fail "$desc is not refused naming the parameter"; tap_diag "$(head -20 "$tmp/lint")"; fi
 }
 
-tap_plan 15
+tap_plan 17
 "$build/rtl/rtl_gen" "$tmp" >/dev/null 2>&1
 stale=
 for f in "$tmp"/*.vh; do cmp -s "$f" "$gen/$(basename "$f")" || stale="$stale $(basename "$f")"; done
@@ -120,4 +122,8 @@ refuse_check "a link lane unit with a window of 0 cycles" -top loom_lanes link L
 lint_check "link frame serialiser at 4 lanes of 16 bytes (3 frames a cycle)" \
 	loom_link_xmit_serialise -GLANES=4 -GLANE_BYTES=16
 refuse_check "a link frame serialiser of 3 lanes" -top loom_link_xmit_serialise link LANES -GLANES=3
+lint_check "link receiver's framer at its smallest window, one result a cycle, 64 bytes a cycle" \
+	loom_link_rx_framer -GRX_WINDOW=328 -GRX_FRAMES=1 -GLANES=4 -GLANE_BYTES=16 -GRX_BUF=1024
+refuse_check "a link receiver's framer whose window is below a maximal frame" \
+	-top loom_link_rx_framer link RX_WINDOW -GRX_WINDOW=327
 tap_done

@@ -54,6 +54,7 @@ extern "C" {
 #include "router/params.h"
 #include "rtl/gen/rtl_consts.h"
 }
+#include "equiv_rxf.h"
 #include "equiv_xser.h"
 
 #ifndef LOOM_RTL_BUILD
@@ -82,7 +83,9 @@ const char *const CONFIG =
 	"lanes 4 threshold 3 window 50, lanes 4 threshold 16 window 4096, "
 	"lanes 2 threshold 0 window 1, "
 	"link_xmit_serialise lanes x lane bytes 4x4 flit 16 lane threshold 4 (the card's), "
-	"4x16 flit 64 lane threshold 0 under a high bit error rate";
+	"4x16 flit 64 lane threshold 0 under a high bit error rate, "
+	"link_rx_framer RX_WINDOW 328 RX_FRAMES 1 at 4x16 buffer 1024, "
+	"RX_WINDOW 1024 RX_FRAMES 4 at 4x4 buffer 2048";
 // the go-back-N units' parameters
 constexpr unsigned GA_WINDOW = 5, GA_TIMEOUT = 7, GB_WINDOW = 64, GB_TIMEOUT = 40;
 constexpr uint32_t GA_FIRST = 0, GB_FIRST = 0xfffffff0u, RA_FIRST = 0, RB_FIRST = 0xfffffff8u;
@@ -100,6 +103,12 @@ constexpr unsigned XS_N = 2;
 constexpr unsigned XS_LANES[XS_N] = { 4, 4 }, XS_LANE_BYTES[XS_N] = { 4, 16 };
 constexpr unsigned XS_SLOTS[XS_N] = { 1, 3 }, XS_FLIT_BYTES[XS_N] = { 16, 64 };
 constexpr unsigned XS_THRESHOLD[XS_N] = { 4, 0 };
+// the receivers' framers: RX_WINDOW, RX_FRAMES, LANES, LANE_BYTES and buffer bytes
+// (loom_equiv_units's RFA_ and RFB_ parameters)
+constexpr unsigned RF_N = 2;
+constexpr unsigned RF_WINDOW[RF_N] = { 328, 1024 }, RF_FRAMES[RF_N] = { 1, 4 };
+constexpr unsigned RF_LANES[RF_N] = { 4, 4 }, RF_LANE_BYTES[RF_N] = { 16, 4 };
+constexpr unsigned RF_BUF[RF_N] = { 1024, 2048 };
 // cycles ahead the expected lane bytes reach: a longest frame at one lane of one byte
 constexpr unsigned XS_AHEAD = 512, XS_STARTED = 16;
 
@@ -457,6 +466,16 @@ public:
 			seed * 2 + 0x100000000ull } },
 		  trace_from(trace_from)
 	{
+		for (unsigned k = 0; k < RF_N; k++) {
+			rf[k].m = rxf_new(RF_WINDOW[k], RF_FRAMES[k], RF_LANES[k], RF_LANE_BYTES[k],
+					  RF_BUF[k], seed * 5 + k + 0x7266000000000000ull);
+			if (!rf[k].m)
+				throw std::bad_alloc();
+			rf[k].name = "link_rx_framer (RX_WINDOW " + std::to_string(RF_WINDOW[k]) +
+				     ", RX_FRAMES " + std::to_string(RF_FRAMES[k]) + ", LANES " +
+				     std::to_string(RF_LANES[k]) + ", LANE_BYTES " +
+				     std::to_string(RF_LANE_BYTES[k]) + ")";
+		}
 		if (vcd) {
 			ctx->traceEverOn(true);
 			tfp.reset(new VerilatedVcdC);
@@ -477,6 +496,8 @@ public:
 		if (tfp)
 			tfp->close();
 		top->final();
+		for (rf_model &f : rf)
+			rxf_free(f.m);
 	}
 
 	bool drift(mismatch *m)
@@ -545,6 +566,19 @@ public:
 	uint64_t xs_frames() const { return xs[0].frames + xs[1].frames; }
 	uint64_t xs_multi() const { return xs[0].multi + xs[1].multi; }
 	uint64_t xs_narrow() const { return xs[0].narrow + xs[1].narrow; }
+	// the framers' results: frames, bad magic, bad length, bad CRC
+	void rf_counts(uint64_t c[4]) const
+	{
+		for (unsigned i = 0; i < 4; i++)
+			c[i] = 0;
+		for (const rf_model &f : rf) {
+			uint64_t one[4];
+
+			rxf_counts(f.m, one);
+			for (unsigned i = 0; i < 4; i++)
+				c[i] += one[i];
+		}
+	}
 
 private:
 	rng r;
@@ -564,6 +598,14 @@ private:
 	rng rx;	// the card's serialiser's traffic, a stream of its own likewise
 	rng rxc;	// the 64-byte serialiser's, one more
 	xser_model xs[XS_N];
+	// the receivers' framers: the C model (stimuli of their own) and this cycle's
+	struct rf_model {
+		std::string name;
+		rxf_model *m = nullptr;
+		uint8_t in[RXF_IN_MAX];
+		unsigned in_n, take, held, garbage, n;
+		bool fed_ok;
+	} rf[RF_N];
 	std::vector<uint8_t> xbody;	// the bodies of the frames offered to a serialiser
 	uint64_t trace_from, now = 0, drops_seen = 0;
 	// the load of this phase (percent): full and empty buffers, sparse and dense requests
@@ -648,6 +690,8 @@ private:
 		dead_lane = rn.percent(30) ? (int)rn.below(4) : -1;
 		xser_phase(xs[0], rx, bers_low);
 		xser_phase(xs[1], rxc, bers_high);
+		for (rf_model &f : rf)
+			rxf_phase(f.m);
 	}
 
 	// the serialisers' traffic: packets of one size both ways (none, a few, a
@@ -1105,6 +1149,59 @@ private:
 		DRIVE_LANES(lnc, 2);
 		DRIVE_XSER(xa, 0, xbody);
 		DRIVE_XSER(xb, 1, xbody);
+		for (rf_model &f : rf)
+			f.n = rxf_cycle(f.m, f.in, &f.in_n, &f.take, &f.held, &f.garbage, &f.fed_ok);
+		top->rfa_in_n = rf[0].in_n;
+		put_bytes(top->rfa_in_data, rf[0].in, RF_LANES[0] * RF_LANE_BYTES[0]);
+		top->rfa_take = rf[0].take;
+		top->rfb_in_n = rf[1].in_n;
+		put_bytes(top->rfb_in_data, rf[1].in, RF_LANES[1] * RF_LANE_BYTES[1]);
+		top->rfb_take = rf[1].take;
+	}
+
+	// a framer's results and registers (the model's held and episode: before its edge)
+	template <typename S, typename F>
+	bool cmp_rxf(mismatch *m, const rf_model &f, uint64_t res_n, const S &status, const F &frame,
+		     uint64_t held, uint64_t garbage)
+	{
+		const char *u = f.name.c_str();
+		static const char *const names[5] = { "", "frame", "bad magic", "bad length", "bad CRC" };
+		// the signal's name only for a difference: mismatch keeps a copy
+		std::string sig;
+
+		if (!f.fed_ok) {
+			m->unit = u;
+			m->signal = "the C model's buffer refused bytes (a harness error)";
+			m->rtl = 0;
+			m->model = 1;
+			return false;
+		}
+		if (!same(m, u, "held (bytes buffered)", held, f.held) ||
+		    !same(m, u, "garbage (in an error episode)", garbage, f.garbage) ||
+		    !same(m, u, "res_n (results this cycle)", res_n, f.n))
+			return false;
+		for (unsigned k = 0; k < f.n; k++) {
+			const struct rxf_result *res = rxf_result(f.m, k);
+			unsigned st = (unsigned)((word32(status, 0) >> (3 * k)) & 7);
+
+			if (st != res->status) {
+				sig = "res_status of result " + std::to_string(k) + " (1 frame, " +
+				      "2 bad magic, 3 bad length, 4 bad CRC; the model's: " +
+				      names[res->status < 5 ? res->status : 0] + ")";
+				return same(m, u, sig.c_str(), st, res->status);
+			}
+			for (unsigned j = 0; j < res->len; j++) {
+				unsigned b = byte8w(frame, k * rxf_frame_bytes + j);
+
+				if (b != res->bytes[j]) {
+					sig = "res_frame byte " + std::to_string(j) + " of result " +
+					      std::to_string(k) + " (frame of " +
+					      std::to_string(res->len) + " header and body bytes)";
+					return same(m, u, sig.c_str(), b, res->bytes[j]);
+				}
+			}
+		}
+		return true;
 	}
 
 	static bool same(mismatch *m, const char *unit, const char *sig, uint64_t rtl, uint64_t model)
@@ -1334,6 +1431,10 @@ private:
 		       CMP_LANES(lnb, 1) && CMP_LANES(lnc, 2) &&
 		       cmp_xser(m, xs[0], top->xa_frame_taken, top->xa_lane_data, top->xa_lane_used) &&
 		       cmp_xser(m, xs[1], top->xb_frame_taken, top->xb_lane_data, top->xb_lane_used) &&
+		       cmp_rxf(m, rf[0], top->rfa_res_n, top->rfa_res_status, top->rfa_res_frame,
+			       top->rfa_held, top->rfa_garbage) &&
+		       cmp_rxf(m, rf[1], top->rfb_res_n, top->rfb_res_status, top->rfb_res_frame,
+			       top->rfb_held, top->rfb_garbage) &&
 		       cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
 				top->fa_second, top->fa_age0, top->fa_age1) &&
 		       cmp_fifo(m, "flit fifo B (DEPTH 5, HIST 1)", fb, top->fb_count, top->fb_front,
@@ -1389,7 +1490,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 {
 	mismatch m;
 	bool ok;
-	uint64_t drops = 0, xsf = 0, xsm = 0, xsn = 0;
+	uint64_t drops = 0, xsf = 0, xsm = 0, xsn = 0, rfc[4] = { 0, 0, 0, 0 };
 	auto t0 = std::chrono::steady_clock::now();
 	{
 		run rn(seed, nullptr, 0);
@@ -1407,6 +1508,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		xsf = rn.xs_frames();
 		xsm = rn.xs_multi();
 		xsn = rn.xs_narrow();
+		rn.rf_counts(rfc);
 	}
 	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	printf("units seed %" PRIu64 " cycles %" PRIu64 " build %s variant %s model %s: ", seed,
@@ -1414,8 +1516,10 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 	if (ok) {
 		printf("equal, %.0f cycles/s, lanes dropped %" PRIu64 " times, %" PRIu64
 		       " frames serialised (%" PRIu64 " cycles starting several, %" PRIu64
-		       " frames on fewer lanes)\n",
-		       s > 0 ? (double)cycles / s : 0.0, drops, xsf, xsm, xsn);
+		       " frames on fewer lanes), %" PRIu64 " frames received (%" PRIu64
+		       " bad magic, %" PRIu64 " bad length, %" PRIu64 " bad CRC)\n",
+		       s > 0 ? (double)cycles / s : 0.0, drops, xsf, xsm, xsn, rfc[0], rfc[1], rfc[2],
+		       rfc[3]);
 		return 0;
 	}
 	std::string replay = prog;

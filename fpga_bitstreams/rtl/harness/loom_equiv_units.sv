@@ -3,9 +3,9 @@
 // The units the equivalence harness (equiv_units.cpp) steps against the
 // C model, side by side in one Verilated model: flit FIFOs, credit
 // counters, arbiters of every policy, the link's CRC-32C at several lane
-// widths, its go-back-N sender and receiver, its credit return, its lanes
-// and its frame encoder and serialiser, each at its own parameters, and
-// the drift check's view of the generated constants.  Every input is a port the harness drives; every
+// widths, its go-back-N sender and receiver, its credit return, its lanes,
+// its frame encoder and serialiser and its receiver's framer, each at its
+// own parameters, and the drift check's view of the generated constants.  Every input is a port the harness drives; every
 // output is compared every cycle.
 `include "loom_hw.vh"
 `include "loom_fifo.vh"
@@ -226,6 +226,32 @@
 		.frame_len(P``_frame_len), .frame_body(P``_frame_body), .frame_taken(P``_frame_taken), \
 		.lane_data(P``_lane_data), .lane_used(P``_lane_used));
 
+// the link receiver's framer: RX_FRAMES results a cycle of the bytes of LANES x LANE_BYTES
+`define EQ_RXF_PORTS(P, LANES_, LANE_BYTES_, RX_FRAMES_) \
+	input  logic [7:0] P``_in_n, \
+	input  logic [8*LANES_*LANE_BYTES_-1:0] P``_in_data, \
+	input  logic [3:0] P``_take, \
+	output logic [3:0] P``_res_n, \
+	output logic [3*RX_FRAMES_-1:0] P``_res_status, \
+	output logic [8*(`LOOM_FRAME_MAX-`LOOM_FRAME_CRC_SIZE)*RX_FRAMES_-1:0] P``_res_frame, \
+	output logic [15:0] P``_held, \
+	output logic P``_garbage
+`define EQ_RXF(P, RX_WINDOW_, RX_FRAMES_, LANES_, LANE_BYTES_, RX_BUF_) \
+	localparam integer P``_NW = $clog2(LANES_ * LANE_BYTES_ + 1); \
+	localparam integer P``_KW = $clog2(RX_FRAMES_ + 1); \
+	localparam integer P``_HW = $clog2(RX_BUF_ + 1); \
+	logic [P``_KW-1:0] P``_rn; \
+	logic [P``_HW-1:0] P``_h; \
+	loom_link_rx_framer #(.RX_WINDOW(RX_WINDOW_), .RX_FRAMES(RX_FRAMES_), .LANES(LANES_), \
+		.LANE_BYTES(LANE_BYTES_), .RX_BUF(RX_BUF_), .MUTATE(1'b1)) u_``P ( \
+		.clk(clk), .rst(rst), .in_n(P``_in_n[P``_NW-1:0]), .in_data(P``_in_data), \
+		.take(P``_take[P``_KW-1:0]), .res_n(P``_rn), .res_status(P``_res_status), \
+		.res_frame(P``_res_frame), .held(P``_h), .garbage(P``_garbage)); \
+	assign P``_res_n = 4'(P``_rn); \
+	assign P``_held = 16'(P``_h); \
+	logic P``_unused; \
+	assign P``_unused = ^{P``_in_n[7:P``_NW], P``_take[3:P``_KW]};
+
 module loom_equiv_units #(
 	// flit FIFO A: deep history (stage latencies up to FA_HIST + 1)
 	parameter integer FA_DEPTH = 4,
@@ -288,7 +314,20 @@ module loom_equiv_units #(
 	parameter integer XA_LANES = 4,
 	parameter integer XA_LANE_BYTES = 4,
 	parameter integer XB_LANES = 4,
-	parameter integer XB_LANE_BYTES = 16
+	parameter integer XB_LANE_BYTES = 16,
+	// the link receiver's framer: its smallest window, one result a cycle
+	// and 64 bytes a cycle (its buffer fills); a window of 1024 bytes and
+	// 4 results at the card's 16 bytes a cycle
+	parameter integer RFA_RX_WINDOW = `LOOM_FRAME_MAX,
+	parameter integer RFA_RX_FRAMES = 1,
+	parameter integer RFA_LANES = 4,
+	parameter integer RFA_LANE_BYTES = 16,
+	parameter integer RFA_RX_BUF = 1024,
+	parameter integer RFB_RX_WINDOW = 1024,
+	parameter integer RFB_RX_FRAMES = 4,
+	parameter integer RFB_LANES = 4,
+	parameter integer RFB_LANE_BYTES = 4,
+	parameter integer RFB_RX_BUF = 2048
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -356,6 +395,9 @@ module loom_equiv_units #(
 	// frame encoders and serialisers (xX_)
 	`EQ_XSER_PORTS(xa, XA_LANES, XA_LANE_BYTES),
 	`EQ_XSER_PORTS(xb, XB_LANES, XB_LANE_BYTES),
+	// the link receiver's framers (rfX_)
+	`EQ_RXF_PORTS(rfa, RFA_LANES, RFA_LANE_BYTES, RFA_RX_FRAMES),
+	`EQ_RXF_PORTS(rfb, RFB_LANES, RFB_LANE_BYTES, RFB_RX_FRAMES),
 	// drift check: row k_idx of the constants, word k_word of parameter row k_idx
 	input  logic [9:0] k_idx,
 	input  logic [1:0] k_word,
@@ -439,6 +481,10 @@ module loom_equiv_units #(
 	`EQ_XSER(xa, XA_LANES, XA_LANE_BYTES)
 	`EQ_XSER(xb, XB_LANES, XB_LANE_BYTES)
 
+	// ---- the link receiver's framer ----
+	`EQ_RXF(rfa, RFA_RX_WINDOW, RFA_RX_FRAMES, RFA_LANES, RFA_LANE_BYTES, RFA_RX_BUF)
+	`EQ_RXF(rfb, RFB_RX_WINDOW, RFB_RX_FRAMES, RFB_LANES, RFB_LANE_BYTES, RFB_RX_BUF)
+
 	// ---- drift check ----
 	assign k_const = loom_hw_const(32'(k_idx));
 	assign k_param = loom_hw_param(32'(k_idx), 32'(k_word));
@@ -463,3 +509,5 @@ endmodule
 `undef EQ_XSER_SLOTS
 `undef EQ_XSER_PORTS
 `undef EQ_XSER
+`undef EQ_RXF_PORTS
+`undef EQ_RXF
