@@ -13,8 +13,11 @@ out=$1 cache=$2 name=$3 script=$4
 shift 4
 [ "$1" = -- ] || { echo "ysynth.sh: expected -- after SCRIPT" >&2; exit 2; }
 shift
+# the script names files by absolute path: the key holds them relative to
+# the tree, so that a clone at another path finds the same netlists
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 key=$( {
-	printf '%s\n' "$name" "$script"
+	printf '%s\n' "$name" "${script//"$root"\//@TOP@/}"
 	yosys -V
 	sha256sum "$@" | sed 's/ .*//'
 } | sha256sum | cut -c1-16)
