@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <loom_hw/ring.h>
+#include <loom_util/prng.h>
 
 #define HOSTILE_GAP_MIN_MS	10	/* between two misbehaviours */
 #define HOSTILE_GAP_SPAN_MS	190
@@ -35,13 +36,7 @@ const char *hostile_kind_name(unsigned int kind)
 
 static uint64_t hostile_next(struct hostile *h)
 {
-	uint64_t x = h->rng;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	h->rng = x;
-	return x * 0x2545f4914f6cdd1dull;
+	return loom_xorshift64s(&h->rng);
 }
 
 /* uniform in [0, n), n > 0 */
@@ -57,11 +52,8 @@ static uint32_t hostile_rnd32(struct hostile *h)
 
 static void hostile_seed(struct hostile *h, uint64_t seed)
 {
-	uint64_t z = seed + 0x9e3779b97f4a7c15ull;
+	uint64_t z = loom_splitmix64(&seed);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
 	h->rng = z ? z : 1;
 }
 

@@ -8,21 +8,11 @@
 #include <math.h>
 #include <stdbool.h>
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+#include <loom_util/prng.h>
 
 static uint64_t fault_rand(struct fault *f)
 {
-	f->rng ^= f->rng >> 12;
-	f->rng ^= f->rng << 25;
-	f->rng ^= f->rng >> 27;
-	return f->rng * 0x2545f4914f6cdd1dull;
+	return loom_xorshift64s(&f->rng);
 }
 
 /* Uniform in (0, 1]. */
@@ -49,7 +39,7 @@ void fault_init(struct fault *f, uint64_t seed)
 	f->ber = 0;
 	f->drop = 0;
 	f->corrupt = 0;
-	f->rng = splitmix64(&s) | 1;
+	f->rng = loom_splitmix64(&s) | 1;
 	f->gap = UINT64_MAX;
 	f->flipped_bits = 0;
 	f->corrupted_frames = 0;

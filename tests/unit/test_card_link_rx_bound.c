@@ -16,6 +16,8 @@
 #include "link/fault.h"
 #include "tap.h"
 
+#include <loom_util/prng.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -28,11 +30,7 @@ static uint64_t rng_state = 0x6c696e6b7278ull;
 
 static uint32_t rnd(uint32_t n)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) % n);
+	return (uint32_t)(loom_splitmix64(&rng_state) % n);
 }
 
 static size_t make_frame(uint8_t *out, size_t cap, uint8_t type, uint32_t seq, size_t body)

@@ -9,25 +9,18 @@
 
 #include <stdint.h>
 
+#include <loom_util/prng.h>
+
 struct sim_rng {
 	uint64_t s[4];
 };
-
-static inline uint64_t sim_splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 static inline void sim_rng_seed(struct sim_rng *r, uint64_t seed, uint64_t stream)
 {
 	uint64_t x = seed ^ (stream * 0xd1342543de82ef95ull);
 
 	for (int i = 0; i < 4; i++)
-		r->s[i] = sim_splitmix64(&x);
+		r->s[i] = loom_splitmix64(&x);
 }
 
 static inline uint64_t sim_rng_next(struct sim_rng *r)

@@ -6,13 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <loom_util/prng.h>
+
 static inline uint64_t pattern_word(uint64_t seed, uint64_t index)
 {
-	uint64_t z = seed + 0x9e3779b97f4a7c15ull * (index + 1);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return loom_mix64(seed + LOOM_PRNG_GOLDEN_GAMMA * (index + 1));
 }
 
 static inline uint8_t pattern_byte(uint64_t seed, uint64_t off)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <loom_hw/packet.h>
+#include <loom_util/prng.h>
 
 #include "link/fault.h"
 #include "link/link.h"
@@ -37,11 +38,7 @@ struct rxf_model {
 
 static uint64_t rxf_next(struct rxf_model *m)
 {
-	uint64_t z = (m->rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return loom_splitmix64(&m->rng);
 }
 
 static unsigned int rxf_below(struct rxf_model *m, unsigned int n)
