@@ -35,11 +35,15 @@ key=$( {
 	sha256sum "${files[@]}" | sed 's/ .*//'
 } | sha256sum | cut -c1-16)
 dir=$cache/$top-$variant-$key
+mkdir -p "$cache"
+# one builder per key: another make (a second tree, make -j) that wants the
+# same build waits for it here and then finds it cached
+exec 9>"$dir.lock"
+flock -n 9 || { echo "vbuild: waiting for another build of $top ($variant) in $dir"; flock 9; }
 if [ -x "$dir/V$top" ]; then
 	echo "vbuild: $top ($variant) cached in $dir"
 else
 	echo "vbuild: verilating $top ($variant) into $dir"
-	mkdir -p "$cache"
 	tmp=$(mktemp -d "$cache/.build.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
 	nice -n 10 verilator --cc --exe --build -j 2 --top-module "$top" --Mdir "$tmp" \

@@ -23,11 +23,14 @@ key=$( {
 } | sha256sum | cut -c1-16)
 dir=$cache/$name-$key
 base=$(basename "$out")
+mkdir -p "$cache"
+# one synthesis per key: another make that wants it waits here, then finds it
+exec 9>"$dir.lock"
+flock -n 9 || { echo "ysynth: waiting for another synthesis of $name in $dir"; flock 9; }
 if [ -f "$dir/$base" ]; then
 	echo "ysynth: $name cached in $dir"
 else
 	echo "ysynth: synthesizing $name into $dir (log: $dir/yosys.log)"
-	mkdir -p "$cache"
 	tmp=$(mktemp -d "$cache/.synth.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
 	(cd "$tmp" && nice -n 10 yosys -q -l yosys.log -p "$script") >"$tmp/out.log" 2>&1 || {
