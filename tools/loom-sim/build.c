@@ -244,28 +244,23 @@ static bool next_run(const struct sim *s, int *k, int *lo, int *hi)
 }
 
 /*
- * Write loom-fm's plan for this process's cards among [@c0, @c1), for
- * the entries @r holds, into the register arrays, a few cards at a time
- * (a whole plan of a large fabric would be larger than the tables it
+ * Write loom-fm's plan for cards [@c0, @c1), all this process's, for the
+ * entries @r holds, into the register arrays, a few cards at a time (a
+ * whole plan of a large fabric would be larger than the tables it
  * writes).
  */
 static int plan_tables(struct sim *s, const struct fm_routes *r, int c0, int c1, char *err,
 		       size_t errlen)
 {
 	struct fm_plan plan;
-	int k = 0, run_lo, run_hi;
 
-	while (next_run(s, &k, &run_lo, &run_hi)) {
-		run_lo = run_lo > c0 ? run_lo : c0;
-		run_hi = run_hi < c1 ? run_hi : c1;
-		for (int lo = run_lo; lo < run_hi; lo += SIM_PLAN_CARDS) {
-			int hi = lo + SIM_PLAN_CARDS < run_hi ? lo + SIM_PLAN_CARDS : run_hi;
+	for (int lo = c0; lo < c1; lo += SIM_PLAN_CARDS) {
+		int hi = lo + SIM_PLAN_CARDS < c1 ? lo + SIM_PLAN_CARDS : c1;
 
-			if (plan_build_cards(s->cards, s->nodes, r, lo, hi, &plan, err, errlen))
-				return -1;
-			apply_plan(s, &plan);
-			plan_free(&plan);
-		}
+		if (plan_build_cards(s->cards, s->nodes, r, lo, hi, &plan, err, errlen))
+			return -1;
+		apply_plan(s, &plan);
+		plan_free(&plan);
 	}
 	return 0;
 }
@@ -429,7 +424,8 @@ static int build_tables(struct sim *s, bool planned, char *err, size_t errlen)
 	while (!planned && next_run(s, &k, &lo, &hi)) {
 		int step = block_dests(hi - lo, s->nodes);
 
-		for (int d0 = 0; d0 < s->nodes; d0 += step) {
+		/* the whole tables (s->routes): a run's rows in one pass */
+		for (int d0 = 0; d0 < s->nodes && (!s->routes || !d0); d0 += step) {
 			int d1 = d0 + step < s->nodes ? d0 + step : s->nodes;
 			struct fm_routes *r = routes_block(s, e, lo, hi, d0, d1, err, errlen);
 
@@ -440,9 +436,6 @@ static int build_tables(struct sim *s, bool planned, char *err, size_t errlen)
 				return -1;
 			}
 			routes_done(s, r);
-			/* the whole tables: this run's cards planned at once */
-			if (s->routes)
-				break;
 		}
 	}
 	for (int m = 0; m < s->nmine; m++) {

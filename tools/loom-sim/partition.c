@@ -254,20 +254,29 @@ static void fattree_units(const struct fm_graph *g, int ranks, int *unit, int *u
 	}
 }
 
-/* A dragonfly by groups (by routers, each with its terminals, when there are fewer groups). */
-static bool dragonfly_units(const struct fm_graph *g, int ranks, int *unit, int *units)
+/*
+ * A dragonfly: each router with its terminals, in group order, so that a
+ * rank's run of them is whole groups where its share is.
+ */
+static void dragonfly_units(const struct fm_graph *g, int *unit, int *units)
 {
 	const struct fm_shape *s = &g->shape;
 	int T = graph_terminals(g);
-	bool groups = s->groups >= ranks;
 
-	*units = groups ? s->groups : s->groups * s->a;
-	for (int n = 0; n < g->nodes; n++) {
-		int router = n < T ? n / s->p : n - T;
+	*units = s->groups * s->a;
+	for (int n = 0; n < g->nodes; n++)
+		unit[n] = n < T ? n / s->p : n - T;
+}
 
-		unit[n] = groups ? router / s->a : router;
-	}
-	return groups;
+/* Is every dragonfly group on one rank? */
+static bool groups_whole(const struct fm_graph *g, const int *owner)
+{
+	int T = graph_terminals(g), a = g->shape.a;
+
+	for (int n = T; n < g->nodes; n++)
+		if (owner[n] != owner[T + (n - T) / a * a])
+			return false;
+	return true;
 }
 
 static int by_structure(const struct fm_graph *g, int ranks, int *owner, char *how,
@@ -281,11 +290,13 @@ static int by_structure(const struct fm_graph *g, int ranks, int *owner, char *h
 		fattree_units(g, ranks, unit, &units);
 		snprintf(how, howlen, "fat tree pods of %d leaves",
 			 (g->nodes - graph_terminals(g)) / g->shape.levels / units);
+		rc = by_units(g, ranks, unit, units, owner);
 	} else {
-		snprintf(how, howlen, "dragonfly %s", dragonfly_units(g, ranks, unit, &units) ?
-			 "groups" : "routers with their terminals");
+		dragonfly_units(g, unit, &units);
+		rc = by_units(g, ranks, unit, units, owner);
+		snprintf(how, howlen, "dragonfly %s", !rc && groups_whole(g, owner) ?
+			 "groups" : "groups, split at the ranks' edges");
 	}
-	rc = by_units(g, ranks, unit, units, owner);
 	free(unit);
 	return rc;
 }
