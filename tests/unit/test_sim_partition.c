@@ -44,6 +44,12 @@ static const struct pcase cases[] = {
 	{ "fattree:4:2", 4, "fat tree pods of 1 leaves", 24, 20, 20 },
 	{ "fattree:4:3", 4, "fat tree pods of 4 leaves", -1, 0, 0 },
 	{ "fattree:2:3", 2, "fat tree pods of 2 leaves", -1, 0, 0 },
+	/*
+	 * 4 pods (8 leaves, their 64 terminals, 8 level-1 switches: 1024 ports)
+	 * and 32 of the 64 top switches (8 ports) per rank: a pod's 64 up
+	 * cables from level 1, half of them to the other rank's spines
+	 */
+	{ "fattree:8:3", 2, "fat tree pods of 8 leaves", 512, 1792, 1792 },
 	/* a group each: the 3 global cables cut */
 	{ "dragonfly:2:1:1", 3, "dragonfly groups", 6, 0, 0 },
 	/* 9 groups of 4 routers over 4 ranks: 9 routers (and 18 terminals) each */

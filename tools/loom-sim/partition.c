@@ -326,9 +326,12 @@ void sim_partition_build(const struct fm_graph *g, int ranks, enum sim_partition
 		char *used = calloc((size_t)ranks, 1);
 		int n = 0;
 
-		for (int i = 0; used && i < g->nodes; i++)
-			if (owner[i] >= 0 && owner[i] < ranks)
-				n += !used[owner[i]]++;
+		for (int i = 0; used && i < g->nodes; i++) {
+			if (owner[i] < 0 || owner[i] >= ranks || used[owner[i]])
+				continue;
+			used[owner[i]] = 1;
+			n++;
+		}
 		rc = n == ranks ? 0 : -1;
 		free(used);
 	}
