@@ -4,8 +4,10 @@
 # the single-process run packet for packet (the trace, every line in
 # order) and result for result (the JSON report but its timing), for
 # Bernoulli and bursty PUT traffic and for request/response traffic on a
-# torus, a mesh and a fat tree; a deadlock is found on the same cycle;
-# impossible partitions are named.  Skips without Open MPI.
+# torus, a mesh and a fat tree, with the topology partitions (a torus in
+# boxes that are not blocks of ids, a fat tree by pods) and with blocks of
+# ids; each run over ranks prints its partition; a deadlock is found on the
+# same cycle; impossible partitions are named.  Skips without Open MPI.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
@@ -28,13 +30,13 @@ same_json() {
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 for d in (a, b):
-    for k in ("seconds", "command", "wait_cycle"):
+    for k in ("seconds", "command", "wait_cycle", "partition"):
         d.pop(k, None)
 diff = [k for k in a if a[k] != b.get(k)]
 print("identical" if not diff else "differ in " + ", ".join(diff))' "$1" "$2"
 }
 
-tap_plan 11
+tap_plan 19
 # same NAME NP ARGS...: NP ranks give the single-process run's trace and report
 same() {
 	local name=$1 np=$2 r got
@@ -60,10 +62,35 @@ put=(--topology torus:4x4 --load 0.3 --seed 7 --warmup 200 --cycles 1200 --link-
 for np in 1 2 4; do
 	same "4x4 torus, uniform 0.3, links of 4 cycles" $np "${put[@]}"
 done
+# boxes of the torus, a cut along x (not blocks of ids): runs of ids on every rank
+box=(--topology torus:8x4 --load 0.3 --seed 5 --warmup 200 --cycles 1000 --link-latency 2)
+for np in 2 4; do
+	same "8x4 torus in boxes, uniform 0.3, links of 2 cycles" $np "${box[@]}"
+done
+got=$(head -1 "$tmp/mpi.err")
+tap_check "the partition printed: $got" grep -q \
+	'^loom-sim: 4 ranks, partition topology (torus boxes 4x1): routers per rank 8..8, work per rank 40..40 ports, 32 of 128 channels cut$' \
+	<<<"$got"
+got=$(sim_json "$tmp/mpi.json" '"%s %s %d %s %s" % (d["partition"]["kind"], d["partition"]["how"],
+	d["partition"]["channels_cut"], d["partition"]["routers_per_rank"],
+	d["partition"]["router_cycles_per_rank"][0] > 0)')
+tap_check "the report's partition: $got" grep -q '^topology torus boxes 4x1 32 \[8, 8\] True$' \
+	<<<"$got"
+same "8x4 torus in blocks of ids" 4 "${box[@]}" --partition ids
+got=$(head -1 "$tmp/mpi.err")
+tap_check "blocks of ids printed: $got" grep -q \
+	'^loom-sim: 4 ranks, partition ids (blocks of ids): routers per rank 8..8, .* 64 of 128 channels cut$' \
+	<<<"$got"
 same "5x3 mesh, on/off 20:60, links of 1 cycle" 2 --topology mesh:5x3 --load 0.2 --burst 20:60 \
 	--seed 9 --warmup 100 --cycles 600
-same "fat tree 4:2, sizes 3:9,19:1" 4 --topology fattree:4:2 --load 0.5 --seed 2 \
-	--packet-flits 3:9,19:1 --warmup 200 --cycles 1200 --link-latency 3
+for np in 2 4; do
+	same "fat tree 4:2 by pods, sizes 3:9,19:1" $np --topology fattree:4:2 --load 0.5 \
+		--seed 2 --packet-flits 3:9,19:1 --warmup 200 --cycles 1200 --link-latency 3
+done
+got=$(head -1 "$tmp/mpi.err")
+tap_check "the fat tree's pods printed: $got" grep -q \
+	'^loom-sim: 4 ranks, partition topology (fat tree pods of 1 leaves): routers per rank 6..6, work per rank 20..20 ports, 24 of 64 channels cut$' \
+	<<<"$got"
 # each router draws its Valiant intermediates from its own LFSR, seeded alike on every rank
 same "4x4 mesh, ugal, transpose 0.4" 2 --topology mesh:4x4 --engine ugal --pattern transpose \
 	--load 0.4 --seed 3 --warmup 200 --cycles 800

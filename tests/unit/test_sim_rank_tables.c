@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loom-sim's tables per rank: a process that steps routers lo .. hi - 1
- * of P holds their rows of the routing and VC tables only, and they are
+ * loom-sim's tables per rank: a process that steps its share of P (the
+ * topology partition: boxes, pods; runs of ids that need not be one
+ * block) holds their rows of the routing and VC tables only, and they are
  * the rows of the whole fabric's tables (the single process's), word for
  * word; loom-fm's engines give any block of the tables as the whole
  * tables have it; the completeness and channel-dependency checks split
@@ -29,6 +30,7 @@ struct tcase {
 
 static const struct tcase cases[] = {
 	{ "torus:4x4x2", NULL, true },
+	{ "torus:8x4", NULL, true },	/* boxes of runs of 2 to 4 ids */
 	{ "torus:4x4", NULL, false },	/* balanced VCs: whole tables, rows kept */
 	{ "fattree:4:3", NULL, false },
 	{ "mesh:5x3", NULL, false },
@@ -64,7 +66,7 @@ static int build(struct sim *s, const struct tcase *t, int rank, int ranks)
 static long rows_differ(const struct sim *one, const struct sim *p, const char **what,
 			uint64_t *got, uint64_t *want)
 {
-	size_t rows = (size_t)(p->hi - p->lo), words1 = (one->rt_entries + 31) / 32;
+	size_t rows = (size_t)p->nmine, words1 = (one->rt_entries + 31) / 32;
 	size_t rt = 2 * (size_t)one->rt_entries;
 	const struct {
 		const char *what;
@@ -79,8 +81,11 @@ static long rows_differ(const struct sim *one, const struct sim *p, const char *
 	for (size_t a = 0; a < sizeof(arr) / sizeof(arr[0]); a++) {
 		*what = arr[a].what;
 		for (size_t k = 0; k < rows * arr[a].per_row; k++) {
+			size_t row = k / arr[a].per_row;
+
 			*got = arr[a].mine[k];
-			*want = arr[a].whole[(size_t)p->lo * arr[a].per_row + k];
+			*want = arr[a].whole[(size_t)p->mine[row] * arr[a].per_row +
+					     k % arr[a].per_row];
 			if (*got != *want)
 				return (long)k;
 		}
@@ -118,15 +123,16 @@ static void rank_rows(const struct tcase *t)
 				tap_ok(0, "%s: rank %d of %d builds", t->topology, rank, ranks);
 				continue;
 			}
-			rows = (size_t)(p.hi - p.lo);
+			rows = (size_t)p.nmine;
 			have = malloc_usable_size(p.rt) / (2 * sizeof(uint32_t) * p.rt_entries);
 			whole = (size_t)p.nodes;
 			at = rows_differ(&one, &p, &what, &got, &want);
 			tap_ok(at < 0 && have == rows && have < whole,
-			       "%s, rank %d of %d (routers %d..%d): holds %zu rows of tables "
+			       "%s, rank %d of %d (%s, routers %d..%d): holds %zu rows of tables "
 			       "(want %zu of %zu); %s word %ld differs from the whole fabric's "
 			       "(0x%llx, want 0x%llx; %ld valid entries in all)", t->topology, rank,
-			       ranks, p.lo, p.hi - 1, have, rows, whole, at < 0 ? "no" : what, at,
+			       ranks, p.partition_how, p.mine[0], p.mine[p.nmine - 1], have, rows,
+			       whole, at < 0 ? "no" : what, at,
 			       (unsigned long long)got, (unsigned long long)want, valid);
 			sim_free(&p);
 		}

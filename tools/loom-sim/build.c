@@ -192,9 +192,12 @@ static void apply_plan(struct sim *s, const struct fm_plan *plan)
 
 	for (int i = 0; i < plan->n; i++) {
 		const struct fm_write *w = &plan->w[i];
-		size_t row = (size_t)(w->card - s->lo);
+		size_t row;
 		uint32_t off;
 
+		if (w->card < 0 || w->card >= s->nodes || !sim_here(s, w->card))
+			continue;
+		row = (size_t)s->row[w->card];
 		switch (w->kind) {
 		case FM_W_RT_PHYS:
 		case FM_W_RT_ENTRY:
@@ -224,16 +227,35 @@ static void apply_plan(struct sim *s, const struct fm_plan *plan)
 #define SIM_PLAN_CARDS	16
 
 /*
- * Write loom-fm's plan for this process's cards, for the entries @r
- * holds, into the register arrays, a few cards at a time (a whole plan
- * of a large fabric would be larger than the tables it writes).
+ * The next run of consecutive nodes this process steps, from mine[*@k]
+ * on: [@lo, @hi); false after the last.
  */
-static int plan_tables(struct sim *s, const struct fm_routes *r, char *err, size_t errlen)
+static bool next_run(const struct sim *s, int *k, int *lo, int *hi)
+{
+	if (*k >= s->nmine)
+		return false;
+	*lo = s->mine[(*k)++];
+	*hi = *lo + 1;
+	while (*k < s->nmine && s->mine[*k] == *hi) {
+		(*k)++;
+		(*hi)++;
+	}
+	return true;
+}
+
+/*
+ * Write loom-fm's plan for cards [@c0, @c1), all this process's, for the
+ * entries @r holds, into the register arrays, a few cards at a time (a
+ * whole plan of a large fabric would be larger than the tables it
+ * writes).
+ */
+static int plan_tables(struct sim *s, const struct fm_routes *r, int c0, int c1, char *err,
+		       size_t errlen)
 {
 	struct fm_plan plan;
 
-	for (int lo = s->lo; lo < s->hi; lo += SIM_PLAN_CARDS) {
-		int hi = lo + SIM_PLAN_CARDS < s->hi ? lo + SIM_PLAN_CARDS : s->hi;
+	for (int lo = c0; lo < c1; lo += SIM_PLAN_CARDS) {
+		int hi = lo + SIM_PLAN_CARDS < c1 ? lo + SIM_PLAN_CARDS : c1;
 
 		if (plan_build_cards(s->cards, s->nodes, r, lo, hi, &plan, err, errlen))
 			return -1;
@@ -264,7 +286,7 @@ static int check_routes_ranks(struct sim *s, const struct fm_engine *e, bool *pl
 	struct fm_routes *r;
 	int rv = -1;
 
-	*planned = s->lo == 0 && s->hi == n;
+	*planned = s->nmine == n;
 	if (c->dist) {
 		d0 = sim_rank_lo(n, c->ranks, c->rank);
 		d1 = sim_rank_lo(n, c->ranks, c->rank + 1);
@@ -290,7 +312,7 @@ static int check_routes_ranks(struct sim *s, const struct fm_engine *e, bool *pl
 			snprintf(err, errlen, "out of memory checking the routes");
 			goto out;
 		}
-		if (*planned && (!s->routes || b0 == d0) && plan_tables(s, r, err, errlen)) {
+		if (*planned && (!s->routes || b0 == d0) && plan_tables(s, r, 0, n, err, errlen)) {
 			routes_done(s, r);
 			goto out;
 		}
@@ -388,33 +410,36 @@ static int build_routes(struct sim *s, bool *planned, char *err, size_t errlen)
 }
 
 /*
- * The register arrays of this process's routers (nodes lo .. hi - 1):
- * the plan of their rows of the tables, a block of destinations at a
- * time, unless the checks planned them already (@planned).
+ * The register arrays of this process's routers: the plan of their rows
+ * of the tables, a run of consecutive routers and a block of
+ * destinations at a time, unless the checks planned them already
+ * (@planned).
  */
 static int build_tables(struct sim *s, bool planned, char *err, size_t errlen)
 {
-	int rows = s->hi - s->lo, step = block_dests(rows, s->nodes);
 	unsigned int words1 = (s->rt_entries + 31) / 32;
 	const struct fm_engine *e = engine_find(s->engine_name);
+	int k = 0, lo, hi;
 
-	for (int d0 = 0; !planned && d0 < s->nodes; d0 += step) {
-		int d1 = d0 + step < s->nodes ? d0 + step : s->nodes;
-		struct fm_routes *r = routes_block(s, e, s->lo, s->hi, d0, d1, err, errlen);
+	while (!planned && next_run(s, &k, &lo, &hi)) {
+		int step = block_dests(hi - lo, s->nodes);
 
-		if (!r)
-			return -1;
-		if (plan_tables(s, r, err, errlen)) {
+		/* the whole tables (s->routes): a run's rows in one pass */
+		for (int d0 = 0; d0 < s->nodes && (!s->routes || !d0); d0 += step) {
+			int d1 = d0 + step < s->nodes ? d0 + step : s->nodes;
+			struct fm_routes *r = routes_block(s, e, lo, hi, d0, d1, err, errlen);
+
+			if (!r)
+				return -1;
+			if (plan_tables(s, r, lo, hi, err, errlen)) {
+				routes_done(s, r);
+				return -1;
+			}
 			routes_done(s, r);
-			return -1;
 		}
-		routes_done(s, r);
-		/* the whole tables: planned at once */
-		if (s->routes)
-			break;
 	}
-	for (int i = s->lo; i < s->hi; i++) {
-		size_t row = (size_t)(i - s->lo);
+	for (int m = 0; m < s->nmine; m++) {
+		size_t row = (size_t)m;
 
 		s->views[row] = (struct route_view){
 			.rt = &s->rt[row * 2 * s->rt_entries],
@@ -432,7 +457,7 @@ static int build_tables(struct sim *s, bool planned, char *err, size_t errlen)
 /* The cards loom-fm's plan describes: node i is card i, logical id i. */
 static int build_cards(struct sim *s, char *err, size_t errlen)
 {
-	int rows = s->hi - s->lo;
+	int rows = s->nmine;
 
 	s->cards = calloc((size_t)s->nodes, sizeof(*s->cards));
 	if (!s->cards) {
@@ -683,11 +708,11 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		bool here = i >= s->lo && i < s->hi;
+		bool here = sim_here(s, i);
 
 		/* other ranks' routers are not built here */
 		if (here) {
-			s->r[i] = router_new(&s->params, &s->views[i - s->lo], err, errlen);
+			s->r[i] = router_new(&s->params, &s->views[s->row[i]], err, errlen);
 			if (!s->r[i])
 				return -1;
 			/* Valiant's draws: per router, reproducible from the seed */
@@ -705,7 +730,7 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 				l->a = -1;
 				continue;
 			}
-			there = e->node >= s->lo && e->node < s->hi;
+			there = sim_here(s, e->node);
 			*l = (struct sim_line){ .a = i, .pa = p, .b = e->node, .pb = e->port,
 						.cut = here != there,
 						.line = &s->line_store[i * P + p] };
@@ -726,16 +751,18 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 			s->term[i].credits[v] = s->params.buf_depth;
 	}
 	/* the wires of the lines stepped here (both ends here): both routers exist now */
-	for (int i = s->lo; i < s->hi; i++) {
+	for (int m = 0; m < s->nmine; m++) {
+		int i = s->mine[m];
+
 		s->term[i].in = router_in(s->r[i], (unsigned int)P);
 		s->term[i].out = router_out(s->r[i], (unsigned int)P);
-	}
-	for (int k = s->lo * P; k < s->hi * P; k++) {
-		struct sim_line *l = &s->lines[k];
+		for (int k = i * P; k < (i + 1) * P; k++) {
+			struct sim_line *l = &s->lines[k];
 
-		if (l->a >= 0 && !l->cut) {
-			l->tx = router_out(s->r[l->a], (unsigned int)l->pa);
-			l->rx = router_in(s->r[l->b], (unsigned int)l->pb);
+			if (l->a >= 0 && !l->cut) {
+				l->tx = router_out(s->r[l->a], (unsigned int)l->pa);
+				l->rx = router_in(s->r[l->b], (unsigned int)l->pb);
+			}
 		}
 	}
 	if (s->cfg.card_links && build_card_links(s, err, errlen))
@@ -745,6 +772,52 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 	s->st.all.min = UINT64_MAX;
 	s->st.rtt.min = UINT64_MAX;
 	return 0;
+}
+
+/*
+ * The partition (partition.h): every node's rank, this process's nodes
+ * and their rows, checked over the ranks (each router stepped by exactly
+ * one rank, every rank with the same map).  0, or -1 with @err.
+ */
+static int build_partition(struct sim *s, char *err, size_t errlen)
+{
+	const struct sim_config *c = &s->cfg;
+	int n = s->nodes;
+	bool oom = false;
+	int64_t *sums;
+	uint64_t none = 0;
+	int rc;
+
+	s->owner = zalloc((size_t)n, sizeof(int), &oom);
+	s->mine = zalloc((size_t)n, sizeof(int), &oom);
+	s->row = zalloc((size_t)n, sizeof(int), &oom);
+	sums = zalloc(2 * (size_t)n, sizeof(*sums), &oom);
+	if (oom) {
+		free(sums);
+		snprintf(err, errlen, "out of memory for the partition of %d routers", n);
+		return -1;
+	}
+	sim_partition_build(s->g, c->ranks, c->partition, s->owner, s->partition_how,
+			    sizeof(s->partition_how));
+	for (int i = 0; i < n; i++) {
+		bool here = s->owner[i] == c->rank;
+
+		s->row[i] = here ? s->nmine : -1;
+		if (here)
+			s->mine[s->nmine++] = i;
+		/* one process (the unit tests' ranks): the others as the map says */
+		sums[i] = c->dist ? here : 1;
+		sums[n + i] = c->dist ? s->owner[i] : (int64_t)c->ranks * s->owner[i];
+	}
+	if (c->dist)
+		c->dist->allreduce(sums, 2 * n, &none);
+	rc = sim_partition_check(s->owner, n, c->ranks, sums, sums + n, err, errlen);
+	if (!rc && sim_partition_quality(s->g, s->owner, c->ranks, &s->part)) {
+		snprintf(err, errlen, "out of memory for the partition of %d routers", n);
+		rc = -1;
+	}
+	free(sums);
+	return rc;
 }
 
 /* A failure of sim_build() that every rank meets alike. */
@@ -776,8 +849,8 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 			 "latency of at least 1 cycle (their lookahead)", c->ranks);
 		return refused_alike(s);
 	}
-	s->lo = sim_rank_lo(s->nodes, c->ranks, c->rank);
-	s->hi = sim_rank_lo(s->nodes, c->ranks, c->rank + 1);
+	if (build_partition(s, err, errlen))
+		return -1;
 	s->terminals = graph_terminals(s->g);
 	/* the entries loom-fm manages: the node count rounded up to FM_RT_SPAN */
 	s->rt_entries = (unsigned int)((s->nodes + FM_RT_SPAN - 1) / FM_RT_SPAN * FM_RT_SPAN);
@@ -792,7 +865,7 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		s->rt_entries = c->rt_entries;
 	}
 	/* this process's rows of the tables */
-	rows = s->hi - s->lo;
+	rows = s->nmine;
 	s->rt = zalloc((size_t)rows * 2 * s->rt_entries, sizeof(uint32_t), &oom);
 	s->port_cfg = zalloc((size_t)rows * LOOM_MAX_PORTS, sizeof(uint32_t), &oom);
 	s->start_vc1 = zalloc((size_t)rows * ((s->rt_entries + 31) / 32), sizeof(uint32_t), &oom);
@@ -871,6 +944,9 @@ void sim_free(struct sim *s)
 	free(s->port_cfg);
 	free(s->start_vc1);
 	free(s->views);
+	free(s->owner);
+	free(s->mine);
+	free(s->row);
 	free(s->cards);
 	traffic_free(&s->traffic);
 	routes_free(s->routes);

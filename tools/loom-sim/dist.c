@@ -142,6 +142,7 @@ static int latencies(struct sim_latency *l, int n)
 static int gather(struct sim *s, char *err, size_t errlen)
 {
 	struct sim_stats *st = &s->st;
+	struct sim_rank_spread *sp = &s->spread;
 	uint64_t counts[] = {
 		st->created, st->created_flits, st->delivered_flits, st->measured_done,
 		st->hops_sum, st->total_created, st->total_delivered, st->misdelivered,
@@ -150,6 +151,11 @@ static int gather(struct sim *s, char *err, size_t errlen)
 	int64_t in_network = s->in_network;
 	int deadlocked = s->deadlocked;
 
+	MPI_Allreduce(MPI_IN_PLACE, &sp->cycles_min, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, &sp->cycles_max, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, &sp->cpu_min, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, &sp->cpu_max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, &sp->cpu_sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 	sum_u64(counts, sizeof(counts) / sizeof(counts[0]));
 	st->created = counts[0];
 	st->created_flits = counts[1];

@@ -40,7 +40,7 @@ static const char usage_text[] =
 "                [--format text|csv|json] [-j]\n"
 "                [--channels] [--trace FILE] [--replay FILE]... [--no-skip]\n"
 "                [--links lines|card] [--inject-schedule FILE]\n"
-"                [--saturation]\n"
+"                [--saturation] [--partition topology|ids]\n"
 "                [--progress] [--plot PREFIX]\n"
 "       loom-sim --bench\n"
 "       loom-sim --validate [--quick]\n"
@@ -127,6 +127,10 @@ static const char usage_text[] =
 "                     every channel's utilisation, routers by ports) or\n"
 "                     PREFIX-latency (--saturation: latency and accepted load\n"
 "                     against offered load, a point per run)\n"
+"  --partition P      loom-sim-mpi: the routers each rank steps: topology\n"
+"                     (default: boxes of a grid, a fat tree's pods, a\n"
+"                     dragonfly's groups; blocks of ids for a topology file)\n"
+"                     or ids (blocks of node ids)\n"
 "  --bench            speed and memory figures (8x8x8 and 16x16 tori)\n"
 "  --validate         rerun the seeds' published figures: per table row the\n"
 "                     paper's value, loom-sim's, the difference and the verdict\n"
@@ -225,6 +229,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
 		O_TIES, O_VCASSIGN, O_RT_ENTRIES, O_VALIDATE, O_QUICK, O_PLOT, O_REQUESTS, O_RESPFLITS,
 		O_OUTSTANDING, O_RESPQUEUE, O_CLASSES, O_REPLAY, O_DEROUTES, O_LINKS, O_SCHEDULE,
+		O_PARTITION,
 	};
 	static const struct option longopts[] = {
 		{ "topology", required_argument, NULL, O_TOPO },
@@ -266,6 +271,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "replay", required_argument, NULL, O_REPLAY },
 		{ "saturation", no_argument, NULL, O_SAT },
 		{ "progress", no_argument, NULL, O_PROGRESS },
+		{ "partition", required_argument, NULL, O_PARTITION },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -303,6 +309,11 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		case O_VCASSIGN:
 			if (engine_parse_vc_assign(optarg, &c->engine_opts))
 				return usage_error("--vc-assign '%s': expected balanced or crossing",
+						   optarg);
+			break;
+		case O_PARTITION:
+			if (sim_partition_parse(optarg, &c->partition))
+				return usage_error("--partition '%s': expected topology or ids",
 						   optarg);
 			break;
 		case O_DEROUTES:
@@ -581,14 +592,6 @@ static double seconds_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* A field of /proc/self/status in KiB ("VmRSS: %ld kB"), -1 if absent. */
 static long status_kib(const char *format)
 {
@@ -693,20 +696,20 @@ static int bench_growth(void)
 
 		bench_config(&c, &cases[i], clos ? "VCS=2" : "VCS=3", 100, 500);
 		c.engine_opts.vc_balance = false;
-		c0 = cpu_seconds();
+		c0 = sim_cpu_seconds();
 		if (sim_build(&s, &c, err, sizeof(err))) {
 			fprintf(stderr, "loom-sim: bench %s: %s\n", cases[i].what, err);
 			sim_free(&s);
 			return 1;
 		}
-		c1 = cpu_seconds();
+		c1 = sim_cpu_seconds();
 		rss = status_kib("VmRSS: %ld kB");
 		if (sim_run(&s, err, sizeof(err))) {
 			fprintf(stderr, "loom-sim: bench %s: %s\n", cases[i].what, err);
 			sim_free(&s);
 			return 1;
 		}
-		c2 = cpu_seconds();
+		c2 = sim_cpu_seconds();
 		printf("%-30s %7d %8.2f %8.2f %11.0f %9.1f %9.1f %9zu %8zu\n", cases[i].what,
 		       s.nodes, c1 - c0, c2 - c1, (double)s.now * s.nodes / (c2 - c1),
 		       rss / 1024.0, status_kib("VmHWM: %ld kB") / 1024.0, router_memory(s.r[0]),
@@ -750,13 +753,13 @@ static int bench(void)
 			return 1;
 		}
 		t0 = seconds_now();
-		c0 = cpu_seconds();
+		c0 = sim_cpu_seconds();
 		if (sim_run(&s, err, sizeof(err))) {
 			fprintf(stderr, "loom-sim: bench %s: %s\n", cases[i].what, err);
 			sim_free(&s);
 			return 1;
 		}
-		c1 = cpu_seconds();
+		c1 = sim_cpu_seconds();
 		t1 = seconds_now();
 		printf("%-32s %7d %7llu %6.1f%% %8.2f %11.0f %11.0f %8.4f %8.2f\n", cases[i].what,
 		       s.nodes, (unsigned long long)s.now,
@@ -952,6 +955,12 @@ static int sim_main(int argc, char **argv)
 	}
 	if (saved_stderr >= 0)
 		dup2(saved_stderr, STDERR_FILENO);
+	if (a.cfg.ranks > 1 && a.cfg.rank == 0)
+		fprintf(stderr, "loom-sim: %d ranks, partition %s (%s): routers per rank %d..%d, "
+			"work per rank %ld..%ld ports, %ld of %ld channels cut\n", a.cfg.ranks,
+			a.cfg.partition == SIM_PARTITION_IDS ? "ids" : "topology",
+			s.partition_how, s.part.routers_min, s.part.routers_max, s.part.work_min,
+			s.part.work_max, s.part.cut, s.part.channels);
 	t0 = seconds_now();
 	if (sim_run(&s, err, sizeof(err))) {
 		ranks_abort(&a.cfg, err);

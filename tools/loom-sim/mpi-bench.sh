@@ -6,12 +6,14 @@
 # cycles, start VCs by time of crossing, so that the ranks compute their
 # own rows of the tables), each with loom-sim and with 1, 2 and 4 ranks:
 # wall-clock seconds, CPU seconds of all ranks together, node-cycles per
-# wall-clock second, the speed-up over one rank and the largest resident
-# memory of a rank (each rank holds the tables of its own routers).  A
+# wall-clock second, the speed-up over one rank, the largest resident
+# memory of a rank (each rank holds the tables of its own routers), and
+# the partition's channels cut and work per rank (ports, least..most).  A
 # figure, not a test: the machine's cores and load decide it.
 #   mpi-bench.sh [BINDIR] [RANKS...]
 #   MPI_BENCH_TOPOLOGIES="torus:8x8x8 fattree:16:3" mpi-bench.sh   other fabrics
 #   MPI_BENCH_CYCLES=N                                              cycles measured
+#   MPI_BENCH_PARTITIONS="topology ids"                  each partition in turn
 set -u
 bin=${1:-$(dirname "$0")/../../build/bin}
 shift || true
@@ -33,8 +35,9 @@ args=(--router xbar --param VCS=3 --param FLIT_BYTES=64 --packet-flits 1 --load 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "cores $(nproc), load average $(cut -d' ' -f1-3 /proc/loadavg); ${args[*]}"
-printf "%-16s %7s %6s %9s %9s %12s %8s %12s\n" topology routers ranks wall-s cpu-s \
-	node-cyc/s speedup rank-MiB
+read -r -a partitions <<<"${MPI_BENCH_PARTITIONS:-topology}"
+printf "%-16s %7s %6s %-8s %9s %9s %12s %8s %9s %6s %11s\n" topology routers ranks partition \
+	wall-s cpu-s node-cyc/s speedup rank-MiB cut work/rank
 # run NP CMD...: every process's wall, user and system seconds and peak
 # resident KiB, a line each in $tmp/time
 run() {
@@ -51,12 +54,14 @@ run() {
 for topo in "${topologies[@]}"; do
 	one=
 	for np in - "${ranks[@]}"; do
+	for part in "${partitions[@]}"; do
+		[ "$np" != - ] || [ "$part" = "${partitions[0]}" ] || continue
 		t0=$(date +%s.%N)
 		if [ "$np" = - ]; then
 			row=$(run - "$bin/loom-sim" --topology "$topo" "${args[@]}" | tail -1)
 		else
 			run "$np" "$bin/loom-sim-mpi" --topology "$topo" "${args[@]}" \
-				>/dev/null 2>"$tmp/err"
+				--partition "$part" >/dev/null 2>"$tmp/err"
 		fi || { echo "mpi-bench: $topo on $np ranks failed: $(tail -2 "$tmp/err")" >&2
 			 exit 1; }
 		s=$(echo "$(date +%s.%N) - $t0" | bc -l)
@@ -64,16 +69,25 @@ for topo in "${topologies[@]}"; do
 		cycles=$(( $(cut -d, -f12 <<<"$row") + $(cut -d, -f13 <<<"$row") ))
 		read -r cpu mib < <(awk '{ c += $2 + $3; if ($4 > m) m = $4 }
 					END { printf "%.2f %.1f\n", c, m / 1024 }' "$tmp/time")
+		cut=- work=-
 		if [ "$np" = - ]; then
 			speedup="(loom-sim)"
 		else
 			[ -n "$one" ] || one=$s
 			speedup=$(printf "%.2f" "$(echo "$one / $s" | bc -l)")
+			# rank 0's line: "... work per rank A..B ports, C of D channels cut"
+			if [[ $(cat "$tmp/err") =~ work\ per\ rank\ ([0-9.]+)\ ports,\ ([0-9]+)\ of ]]; then
+				work=${BASH_REMATCH[1]}
+				cut=${BASH_REMATCH[2]}
+			fi
 		fi
-		printf "%-16s %7d %6s %9.2f %9s %12.0f %8s %12s\n" "$topo" "$nodes" "$np" "$s" \
-			"$cpu" "$(echo "$nodes * $cycles / $s" | bc -l)" "$speedup" "$mib"
+		printf "%-16s %7d %6s %-8s %9.2f %9s %12.0f %8s %9s %6s %11s\n" "$topo" "$nodes" \
+			"$np" "$( [ "$np" = - ] && echo - || echo "$part")" "$s" "$cpu" \
+			"$(echo "$nodes * $cycles / $s" | bc -l)" "$speedup" "$mib" "$cut" "$work"
+	done
 	done
 done
 echo "node-cycles: routers x (warmup + measured cycles); wall seconds include mpirun's start;"
 echo "cpu-s: all ranks; rank-MiB: the largest peak resident memory of one rank;"
+echo "cut: directed channels between ranks; work/rank: ports in use per rank, least..most;"
 echo "load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"

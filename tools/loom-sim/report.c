@@ -131,6 +131,13 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 		fprintf(out, "channels   utilisation avg %.4f, max %.4f (%d:%d -> %d:%d)\n",
 			m->util_avg, m->util_max, s->lines[m->busiest].a, s->lines[m->busiest].pa,
 			s->lines[m->busiest].b, s->lines[m->busiest].pb);
+	if (s->cfg.ranks > 1)
+		fprintf(out, "ranks      %d, partition %s: routers %d..%d, %ld of %ld channels cut; "
+			"router edges %llu..%llu, CPU %.2f..%.2f s per rank (%.2f s in all)\n",
+			s->cfg.ranks, s->partition_how, s->part.routers_min, s->part.routers_max,
+			s->part.cut, s->part.channels, (unsigned long long)s->spread.cycles_min,
+			(unsigned long long)s->spread.cycles_max, s->spread.cpu_min,
+			s->spread.cpu_max, s->spread.cpu_sum);
 	fprintf(out, "drops      %llu\n", (unsigned long long)m->drops);
 	fprintf(out, "result     %s", m->result);
 	if (s->deadlocked)
@@ -238,6 +245,18 @@ static void json(FILE *out, const struct sim *s, const struct summary *m, const 
 		(unsigned long long)s->now);
 	fprintf(out, "  \"router_cycles\": %llu,\n  \"seconds\": %.3f,\n",
 		(unsigned long long)s->router_cycles, seconds);
+	if (s->cfg.ranks > 1)
+		fprintf(out, "  \"partition\": {\"ranks\": %d, \"kind\": \"%s\", \"how\": \"%s\", "
+			"\"routers_per_rank\": [%d, %d], \"work_per_rank\": [%ld, %ld], "
+			"\"channels_cut\": %ld, \"channels\": %ld, \"router_cycles_per_rank\": "
+			"[%llu, %llu], \"cpu_seconds_per_rank\": [%.3f, %.3f], \"cpu_seconds\": "
+			"%.3f},\n", s->cfg.ranks,
+			s->cfg.partition == SIM_PARTITION_IDS ? "ids" : "topology",
+			s->partition_how, s->part.routers_min, s->part.routers_max, s->part.work_min,
+			s->part.work_max, s->part.cut, s->part.channels,
+			(unsigned long long)s->spread.cycles_min,
+			(unsigned long long)s->spread.cycles_max, s->spread.cpu_min,
+			s->spread.cpu_max, s->spread.cpu_sum);
 	fprintf(out, "  \"offered\": %.6f,\n  \"accepted\": %.6f,\n  \"packets\": %llu,\n",
 		m->offered, m->accepted, (unsigned long long)st->all.packets);
 	fprintf(out, "  \"latency\": {\"avg\": %.4f, \"p50\": %llu, \"p99\": %llu, \"min\": %llu, "

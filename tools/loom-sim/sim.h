@@ -29,6 +29,7 @@
 #include "graph.h"
 #include "routes.h"
 
+#include "partition.h"
 #include "replay.h"
 #include "rng.h"
 #include "traffic.h"
@@ -106,11 +107,13 @@ struct sim_config {
 	int nreplay;
 	/*
 	 * A run spread over ranks (dist.c, the MPI variant): this process
-	 * steps nodes [N * rank / ranks, N * (rank + 1) / ranks); NULL dist:
-	 * one process, every node.
+	 * steps the nodes the partition (partition.h) gives rank @rank of
+	 * @ranks; NULL dist: one process, every node (a process of ranks > 1
+	 * without dist builds one rank's share, as the unit tests do).
 	 */
 	const struct sim_dist *dist;
 	int rank, ranks;
+	enum sim_partition_kind partition;
 	/*
 	 * Scheduled injection (sim_inject_set): called for every packet whose
 	 * head is on the host input wires of @node in cycle @cycle (@ejected
@@ -305,8 +308,8 @@ struct sim {
 	struct sim_replay *replay;		/* [terminals] with --replay, else NULL */
 	uint64_t replay_end;			/* the cycle after the last replayed request */
 	/*
-	 * The tables of this process's routers (nodes lo .. hi - 1, row
-	 * node - lo), as loom-fm's plan writes them; the cards the plan
+	 * The tables of this process's routers (row row[node], in the order
+	 * of mine[]), as loom-fm's plan writes them; the cards the plan
 	 * describes, while building.
 	 */
 	uint32_t *rt, *port_cfg, *start_vc1;
@@ -325,7 +328,12 @@ struct sim {
 	/* scheduled injection: the packets (sim_inject_set) by node, in order */
 	const struct sim_inject *inj;
 	size_t *inj_order, n_inj;
-	int lo, hi;				/* the nodes this process steps */
+	/* the partition: every node's rank, this process's nodes (ascending) and their rows */
+	int *owner;				/* [node] */
+	int *mine, nmine;
+	int *row;				/* [node]: its row here, or -1 */
+	char partition_how[64];			/* "torus boxes 1x2x2", "blocks of ids" */
+	struct sim_partition_quality part;
 	int *cuts, ncuts;			/* cut lines with an end here */
 	struct sim_msgs *out;			/* [ranks]: to send at the next boundary */
 	struct sim_msgs in;			/* received, by step */
@@ -339,6 +347,15 @@ struct sim {
 	uint64_t *wake;
 	int *busy, nbusy, *busy_next, nbusy_next;
 	uint64_t router_cycles;			/* router edges clocked */
+	/*
+	 * Per rank, after the run: the least and most router edges a rank
+	 * clocked and CPU seconds it spent in sim_run(), and the CPU
+	 * seconds of all (one process: its own)
+	 */
+	struct sim_rank_spread {
+		uint64_t cycles_min, cycles_max;
+		double cpu_min, cpu_max, cpu_sum;
+	} spread;
 	/* progress */
 	int64_t in_network;			/* injected (head sent), not yet delivered;
 						 * per rank, may be negative */
@@ -349,7 +366,7 @@ struct sim {
 	struct sim_stats st;
 };
 
-/* The first node of rank @rank: ranks step contiguous blocks of nodes. */
+/* The first node of rank @rank's block of ids (the checks' share of destinations). */
 static inline int sim_rank_lo(int nodes, int ranks, int rank)
 {
 	return (int)((int64_t)nodes * rank / ranks);
@@ -358,13 +375,13 @@ static inline int sim_rank_lo(int nodes, int ranks, int rank)
 /* The rank that steps @node. */
 static inline int sim_rank_of(const struct sim *s, int node)
 {
-	int r = (int)((int64_t)node * s->cfg.ranks / s->nodes);
+	return s->owner[node];
+}
 
-	while (r + 1 < s->cfg.ranks && sim_rank_lo(s->nodes, s->cfg.ranks, r + 1) <= node)
-		r++;
-	while (r > 0 && sim_rank_lo(s->nodes, s->cfg.ranks, r) > node)
-		r--;
-	return r;
+/* Does this process step @node? */
+static inline bool sim_here(const struct sim *s, int node)
+{
+	return s->row[node] >= 0;
 }
 
 /*
@@ -392,6 +409,9 @@ int sim_inject_set(struct sim *s, const struct sim_inject *v, size_t n, char *er
 
 /* Step cycles until the run is over (see sim_run in step.c); 0 or -1 with @err. */
 int sim_run(struct sim *s, char *err, size_t errlen);
+
+/* CPU seconds this process has spent. */
+double sim_cpu_seconds(void);
 
 /* Latency percentile @q (0..1) of the measured packets, from the histogram. */
 uint64_t sim_percentile(const struct sim *s, double q);

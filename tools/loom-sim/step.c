@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void list_now(struct sim *s, int r)
 {
@@ -629,7 +630,7 @@ static int step_cut_lines(struct sim *s)
 		const struct sim_line *l = &s->lines[s->cuts[k]];
 		struct sim_msg *m;
 
-		if (l->a >= s->lo && l->a < s->hi) {
+		if (sim_here(s, l->a)) {
 			struct chan *tx = router_out(s->r[l->a], (unsigned int)l->pa);
 
 			tx->back.ready = true;
@@ -673,7 +674,9 @@ static int step_cut_lines(struct sim *s)
 
 static void snapshot_channels(struct sim *s, bool end)
 {
-	for (int i = s->lo; i < s->hi; i++) {
+	for (int m = 0; m < s->nmine; m++) {
+		int i = s->mine[m];
+
 		for (int p = 0; p < s->ports; p++) {
 			uint64_t n = router_port_counters(s->r[i], (unsigned int)p)->flits_out;
 			uint64_t *c = &s->st.chan_flits[i * s->ports + p];
@@ -816,7 +819,8 @@ static uint64_t inject_run_next_event(const struct sim *s)
 
 		next = e < next ? e : next;
 	}
-	for (int i = s->lo; i < s->hi && next > s->now; i++) {
+	for (int m = 0; m < s->nmine && next > s->now; m++) {
+		int i = s->mine[m];
 		uint64_t e = inject_next_event(s, &s->term[i]);
 
 		next = e < next ? e : next;
@@ -848,7 +852,9 @@ static int inject_skip(struct sim *s, uint64_t limit, char *err, size_t errlen)
 		next = limit;
 	if (next <= s->now)
 		return 0;
-	for (int i = s->lo; i < s->hi; i++) {
+	for (int m = 0; m < s->nmine; m++) {
+		int i = s->mine[m];
+
 		if (!router_skip_to(s->r[i], next)) {
 			snprintf(err, errlen, "internal: router %d cannot skip from cycle %llu to %llu",
 				 i, (unsigned long long)s->now, (unsigned long long)next);
@@ -879,7 +885,8 @@ static int cycle_all(struct sim *s, char *err, size_t errlen)
 	t = s->now;
 	for (int w = 0; w < s->nwires; w++)
 		link_wire_deliver(&s->wires[w], t);
-	for (int i = s->lo; i < s->hi; i++) {
+	for (int m = 0; m < s->nmine; m++) {
+		int i = s->mine[m];
 		struct router *R = s->r[i];
 		struct router_drop d;
 
@@ -943,8 +950,8 @@ static int cycle(struct sim *s, char *err, size_t errlen)
 
 	if (s->inj)
 		return cycle_all(s, err, errlen);
-	for (int i = s->lo; i < s->hi; i++)
-		if (terminal_step(s, i, t)) {
+	for (int m = 0; m < s->nmine; m++)
+		if (terminal_step(s, s->mine[m], t)) {
 			snprintf(err, errlen, "out of memory for the source queues at cycle %llu",
 				 (unsigned long long)t);
 			return -1;
@@ -964,8 +971,8 @@ static int cycle(struct sim *s, char *err, size_t errlen)
 	}
 	s->nact_next = 0;
 	if (s->cfg.no_skip)
-		for (int i = s->lo; i < s->hi; i++)
-			list_now(s, i);
+		for (int m = 0; m < s->nmine; m++)
+			list_now(s, s->mine[m]);
 	for (int k = 0; k < s->nact; k++) {
 		/* the next router's state comes into the cache while this one is clocked */
 		if (k + 1 < s->nact)
@@ -1010,6 +1017,14 @@ static void progress_now(const struct sim *s, struct sim_progress *g)
 		s->cfg.dist->allreduce(&g->created, 5, &g->last_delivery);
 }
 
+double sim_cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /*
  * Step until the run is over.  The end and deadlock checks are made at
  * boundaries, every link latency cycles (every cycle with latency 0): a run
@@ -1022,8 +1037,10 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 	uint64_t end = c->warmup + c->measure;
 	uint64_t sync = c->link_latency ? c->link_latency : 1;
 	struct sim_progress g;
+	double cpu = sim_cpu_seconds();
 
-	for (int i = s->lo; i < s->hi; i++) {
+	for (int m = 0; m < s->nmine; m++) {
+		int i = s->mine[m];
 		uint64_t ne = router_next_event(s->r[i]);
 
 		/* switches (beyond the terminals) never create packets */
@@ -1093,6 +1110,8 @@ int sim_run(struct sim *s, char *err, size_t errlen)
 	}
 	if (c->progress)
 		c->progress(s, true);
+	cpu = sim_cpu_seconds() - cpu;
+	s->spread = (struct sim_rank_spread){ s->router_cycles, s->router_cycles, cpu, cpu, cpu };
 	if (c->dist && c->dist->gather(s, err, errlen))
 		return -1;
 	return 0;
