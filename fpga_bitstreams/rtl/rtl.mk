@@ -2,12 +2,12 @@
 # The router RTL (included by fpga_bitstreams/Makefile):
 #   rtl-gen      the Verilog headers generated from the C sources
 #   rtl-harness  the Verilated equivalence harness and its mutant build
-#                (part of 'tests'; cached by content under ~/.cache/loom/rtl)
+#                (part of rtl-tests; cached by content under ~/.cache/loom/rtl)
 #   rtl-equiv-router  the router-top harness, one build per configuration
 #                and its mutants (cached the same way; not part of 'tests')
 #   rtl-equiv-check  the router-top builds make check steps: the 2-D
 #                torus, tiled and high-radix configurations and the torus
-#                mutants (part of 'tests'; cached the same way)
+#                mutants (part of rtl-tests; cached the same way)
 #   rtl-equiv    the router-top campaign, short; rtl-equiv-long: 10^6
 #                cycles a seed
 #   rtl-lint     verilator --lint-only -Wall of every unit and the router top
@@ -16,7 +16,10 @@
 #   synth-units  Yosys synth_xilinx of each unit at the card's sizes, resource
 #                report per unit (a few minutes: the frame serialiser is most)
 #   rtl-board    the board top (board/) Verilated with its pin-level test
-#                (part of 'tests'; cached like the harness)
+#                (part of rtl-tests; cached like the harness)
+#   rtl-tests    what the tests of tests/rtl step: rtl-harness, rtl-board
+#                and rtl-equiv-check (tests/rtl/prepare builds it while the
+#                other levels of tests/run-tests run)
 #   rtl-postsynth  the router's iCE40 netlist (synth_ice40 at the
 #                bitstream's configuration, PORTS 2) in the router-top
 #                harness, 2 seeds of 10^4 cycles (cached by content)
@@ -78,7 +81,7 @@ RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOO
 RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
                 -CFLAGS "-O2 $(RTL_CXXFLAGS)"
 
-.PHONY: rtl-gen rtl-harness rtl-equiv-router rtl-equiv-check rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
+.PHONY: rtl-gen rtl-harness rtl-tests rtl-equiv-router rtl-equiv-check rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
 	rtl-board bitstream rtl-postsynth rtl-threeway rtl-card FORCE
 
 $(RTL_GEN): $(RTL_GEN_SRCS) $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
@@ -147,6 +150,9 @@ RTL_MUTANT_OPT := OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0
 
 rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)
 
+# what the tests of tests/rtl step (tests/rtl/prepare builds it)
+rtl-tests: rtl-harness rtl-board rtl-equiv-check
+
 # the router-top harness: one Verilated build per configuration, set by
 # the -G flags alone (the harness reads them back from the INFO block);
 # the routing table is held at 64 entries to keep the model small
@@ -171,7 +177,7 @@ RTL_EQ_G_radix16     := $(RTL_EQ_SMALL) -GPORTS=16 -GVCS=2 -GVC_MODEL=0 -GFLIT_B
 RTL_EQ_CONFIGS := card torus torus-tiled ice40 radix16
 RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter torus-mutate-valiant torus-mutate-ugal
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
-# what tests/unit/test_rtl_equiv_router.sh steps in make check; the card
+# what tests/rtl/test_rtl_equiv_router.sh steps in make check; the card
 # router's cold build is about five times the torus's, so the mutants are
 # the torus router's (the same round-robin arbiters and output units)
 RTL_EQ_CHECK := torus torus-tiled radix16 torus-mutate-credit torus-mutate-arbiter

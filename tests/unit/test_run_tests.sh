@@ -5,7 +5,10 @@
 # disagrees with its TAP, one that prints no result, and a skip are each
 # reported as such; the summary counts them and the runner exits non-zero.
 # On two CPUs or more the emu level runs while the unit level does, and is
-# still reported after it, numbered in order.
+# still reported after it, numbered in order.  A level's preparation
+# (tests/LEVEL/prepare) runs from the start, beside the levels before it,
+# at the lowest priority; its level waits for it, and one that fails fails
+# its level with the end of its log, the level's tests not run.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
@@ -26,7 +29,7 @@ mk test_e_good 'echo 1..2; echo "ok 1 - x"; echo "ok 2 - y"'
 
 BUILD=$tmp/build "$tmp/tests/run-tests" unit >"$tmp/out" 2>&1
 rc=$?
-tap_plan 11
+tap_plan 17
 shown=
 expect() { # description line: ok when the runner printed the line
 	if grep -qxF -- "$2" "$tmp/out"; then
@@ -78,4 +81,53 @@ else
 fi
 expect "a failure of the side level is reported in its place" "not ok 5 - emu/test_f_fails: 1 - broken"
 tap_check "the runner exits non-zero for it (exit $rc)" test "$rc" != 0
+
+# preparations: the lab level's test and the rtl level's preparation each
+# wait (up to 10 s) for the other to have started; the rtl test needs what
+# the preparation made
+rm -f "$tmp"/tests/unit/* "$tmp"/tests/emu/*
+mkdir -p "$tmp/tests/lab" "$tmp/tests/rtl"
+cat >"$tmp/tests/rtl/prepare" <<PREP
+#!/bin/bash
+{ chrt -p \$\$; ps -o ni= -p \$\$; } | tr -s ' \n' ' ' >$tmp/prep-nice
+touch $tmp/prep-started
+for i in \$(seq 100); do [ -e $tmp/lab-started ] && break; sleep 0.1; done
+[ -e $tmp/lab-started ] && touch $tmp/prep-met
+echo made >$tmp/prep-made
+PREP
+chmod +x "$tmp/tests/rtl/prepare"
+mk test_l_meets_prep "echo 1..1; touch $tmp/lab-started
+	for i in \$(seq 100); do [ -e $tmp/prep-met ] && break; sleep 0.1; done
+	[ -e $tmp/prep-met ] && echo 'ok 1 - beside the preparation' || echo 'not ok 1 - alone'" lab
+mk test_r_needs_prep "echo 1..1; [ -e $tmp/prep-made ] && echo 'ok 1 - prepared' ||
+	echo 'not ok 1 - unprepared'" rtl
+BUILD=$tmp/build "$tmp/tests/run-tests" lab rtl >"$tmp/out" 2>&1
+rc=$?
+shown=
+expect "a later level's preparation runs beside the levels before it" \
+	"ok 1 - lab/test_l_meets_prep: 1 - beside the preparation"
+expect "a level's tests run after its preparation" "ok 2 - rtl/test_r_needs_prep: 1 - prepared"
+# the idle class where the kernel grants it (ps shows no nice value then)
+prio=$(cat "$tmp/prep-nice" 2>/dev/null)
+if [[ $prio == *SCHED_IDLE* || $prio == *" 19 "* ]] && [ "$rc" = 0 ]; then
+	tap_ok "the preparation runs at the lowest priority ($prio) and the run passes"
+else
+	tap_fail "the preparation runs at the lowest priority (saw: ${prio:-nothing}; exit $rc)"
+fi
+
+# a preparation that fails
+printf '#!/bin/bash\necho "cannot build the models"\nexit 3\n' >"$tmp/tests/rtl/prepare"
+rm -f "$tmp/prep-made"
+BUILD=$tmp/build "$tmp/tests/run-tests" lab rtl >"$tmp/out" 2>&1
+rc=$?
+shown=
+expect "a failed preparation fails its level" \
+	"not ok 2 - rtl/prepare: exit status 3; the end of its log:"
+expect "with the end of its log" "#   cannot build the models"
+if ! grep -q "test_r_needs_prep" "$tmp/out" && [ "$rc" != 0 ]; then
+	tap_ok "the level's tests do not run, the runner exits non-zero (exit $rc)"
+else
+	tap_fail "the level's tests do not run, the runner exits non-zero (exit $rc)"
+	tap_diag "$(cat "$tmp/out")"
+fi
 tap_done

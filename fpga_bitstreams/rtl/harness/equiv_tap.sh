@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # TAP steps shared by the equivalence tests of the Verilated harnesses
-# (tests/unit/test_rtl_equiv.sh for the units, test_rtl_equiv_router.sh and
+# (tests/rtl/test_rtl_equiv.sh for the units, test_rtl_equiv_router.sh and
 # equiv_router_campaign.sh for the router top).  Source after
 # tests/lib/tap.sh, with $tmp a scratch directory of the caller's.
 #   equiv_require HINT BIN...     fails and ends the test unless every BIN
