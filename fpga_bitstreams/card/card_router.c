@@ -33,7 +33,8 @@ struct card_rtl {
 	bool warned_dead;
 	struct router_counters cnt;
 	struct router_port_counters pcnt[ROUTER_PORTS_MAX];
-	struct router_vc_counters no_vc;
+	struct router_vc_counters vcc[ROUTER_PORTS_MAX * CHAN_VCS_MAX];	/* as last read */
+	struct router_vc_counters no_vc;	/* a build without per-VC counters: zeros */
 };
 
 static const uint32_t *reg_words(const struct card *c, uint32_t off)
@@ -308,9 +309,14 @@ uint64_t card_router_next_event(const struct card *c)
 	return router_next_event(c->router);
 }
 
+/* The RTL counts the skipped cycles of its per-VC counters as the model does. */
 bool card_router_skip_to(struct card *c, uint64_t cycle)
 {
-	return c->rtl || router_skip_to(c->router, cycle);
+	if (!c->rtl)
+		return router_skip_to(c->router, cycle);
+	if (cycle > c->now)
+		c->rtl->ops->skip(c->rtl->f, 0, cycle - c->now);
+	return true;
 }
 
 const struct router_counters *card_router_counters(struct card *c)
@@ -336,9 +342,15 @@ const struct router_port_counters *card_router_port_counters(struct card *c, uns
 const struct router_vc_counters *card_router_vc_counters(struct card *c, unsigned int port,
 							 unsigned int vc)
 {
-	if (!c->rtl)
+	struct card_rtl *r = c->rtl;
+	struct router_vc_counters *vcc;
+
+	if (!r)
 		return router_vc_counters(c->router, port, vc);
-	return &c->rtl->no_vc;
+	if (port >= c->p.router.ports || vc >= c->p.router.vcs)
+		return NULL;
+	vcc = &r->vcc[port * CHAN_VCS_MAX + vc];
+	return r->ops->vc_counters(r->f, 0, port, vc, vcc) ? vcc : &r->no_vc;
 }
 
 unsigned int card_router_in_vc_fill(struct card *c, unsigned int port, unsigned int vc)

@@ -60,11 +60,15 @@ bool card_router_port_dead(struct card *c, unsigned int port);
 uint64_t card_router_take_port_events(struct card *c);
 bool card_router_drop_pop(struct card *c, struct router_drop *d);
 uint64_t card_router_next_event(const struct card *c);
-/* Jump the router's clock to @cycle (router_skip_to); the RTL's has none. */
+/*
+ * Jump the router's clock to @cycle (router_skip_to).  The RTL is not
+ * clocked over the skip; its per-VC counters count the skipped cycles as
+ * the model's do.
+ */
 bool card_router_skip_to(struct card *c, uint64_t cycle);
 const struct router_counters *card_router_counters(struct card *c);
 const struct router_port_counters *card_router_port_counters(struct card *c, unsigned int port);
-/* The RTL keeps no per-VC counters: zeros when it runs. */
+/* NULL for a port or VC beyond the router's; zeros for an RTL built without them (VC_COUNTERS 0). */
 const struct router_vc_counters *card_router_vc_counters(struct card *c, unsigned int port,
 							 unsigned int vc);
 unsigned int card_router_in_vc_fill(struct card *c, unsigned int port, unsigned int vc);

@@ -25,10 +25,11 @@ struct router_counters;
 struct router_drop;
 struct router_params;
 struct router_port_counters;
+struct router_vc_counters;
 struct rtl_fabric;
 
 /* Raised whenever a function or a structure below changes. */
-#define RTL_PLUGIN_ABI		1
+#define RTL_PLUGIN_ABI		2
 /* The symbol the plugin exports: a const struct rtl_plugin. */
 #define RTL_PLUGIN_SYMBOL	"loom_rtl_plugin"
 /* The plugin's file, in the build tree beside loom-card (bin/../rtl/). */
@@ -67,6 +68,11 @@ struct rtl_plugin {
 			 struct router_port_counters *pc);
 	unsigned int (*in_vc_fill)(const struct rtl_fabric *f, int node, unsigned int port,
 				   unsigned int vc);
+	/* false if the build has no per-VC counters (VC_COUNTERS 0) */
+	bool (*vc_counters)(const struct rtl_fabric *f, int node, unsigned int port,
+			    unsigned int vc, struct router_vc_counters *vcc);
+	/* the card skipped @cycles cycles without clocking the router */
+	void (*skip)(struct rtl_fabric *f, int node, uint64_t cycles);
 };
 
 #ifdef __cplusplus

@@ -103,6 +103,9 @@ module loom_input_unit #(
 	output logic c_malformed,
 	output logic c_drop,
 	output logic [2:0] c_drop_reason,
+	// per VC (router_vc_counters): stalled at this edge, the buffer's fill after it
+	output logic [VCS-1:0] c_stall,
+	output logic [VCS*16-1:0] c_fill,
 	// introspection: router_in_vc_state(), router_in_vc_fill()
 	output logic [VCS*3-1:0] dbg_state,
 	output logic [VCS*16-1:0] dbg_fill
@@ -294,6 +297,21 @@ module loom_input_unit #(
 	assign c_malformed = wr_refuse;
 	assign c_drop = sa_take && 32'(tk_st) == `IVC_DROPPING && tk_tail;
 	assign c_drop_reason = tk_rt[2:0];
+
+	// A VC stalls at this edge (input_count_stalls) when none of its flits
+	// leaves and it stays where it waits: routed past its stages (VA had
+	// its chance, granted nothing, dropped nothing), or active with a flit
+	// ready for the switch.
+	always_comb begin
+		integer v;
+		logic [CW-1:0] fill_after;
+		for (v = 0; v < VCS; v = v + 1) begin
+			c_stall[v] = !f_pop[v] && !(va_grant && 32'(va_vc) == v) && !va_drop[v] &&
+				     (va_ready[v] || (32'(state[v]) == `IVC_ACTIVE && sa_ready[v]));
+			fill_after = f_count[v] - CW'(f_pop[v]) + CW'(f_push[v]);
+			c_fill[v*16 +: 16] = 16'(fill_after);
+		end
+	end
 
 	`include "loom_hdr_collect.vh"
 

@@ -6,7 +6,9 @@
 // WIDE_PORTS size the tables, as struct route_view does for the model;
 // VALIANT 0 builds the router without Valiant and UGAL routing (the LFSR,
 // the table's read ports A and C, the UGAL fields: the iCE40 board), which
-// then routes a VALIANT entry as a plain one.
+// then routes a VALIANT entry as a plain one; VC_COUNTERS 0 builds it
+// without the per-VC counters (router_vc_counters: cnt_vc and vc_last read
+// 0; the iCE40 board).
 //
 // Each port is a chan.h channel: in_* (a flit arriving) and in_credit (the
 // credits returned upstream, registered), out_* (the flit leaving,
@@ -62,7 +64,8 @@ module loom_router #(
 	parameter integer RT_ENTRIES = `LOOM_MAX_NODES,
 	parameter integer START_VC1_BITS = `LOOM_MAX_NODES,
 	parameter integer WIDE_PORTS = 0,
-	parameter integer VALIANT = 1
+	parameter integer VALIANT = 1,
+	parameter integer VC_COUNTERS = 1
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -106,6 +109,8 @@ module loom_router #(
 	// counters (loom_router_counters)
 	output logic [PORTS*9*64-1:0] cnt_port,
 	output logic [(3+`ROUTE_DROP_REASONS)*64-1:0] cnt_glob,
+	output logic [PORTS*VCS*3*64-1:0] cnt_vc,
+	output logic [PORTS*VCS*2-1:0] vc_last,
 	// introspection: router_in_vc_state(), router_in_vc_fill()
 	output logic [PORTS*VCS*3-1:0] dbg_state,
 	output logic [PORTS*VCS*16-1:0] dbg_fill
@@ -288,6 +293,8 @@ module loom_router #(
 	logic [PORTS*32-1:0] tk_nx_route;
 	logic [PORTS-1:0] c_flit_in, c_pkt_in, c_malformed, c_drop_in;
 	logic [PORTS*3-1:0] c_drop_in_reason;
+	logic [PORTS*VCS-1:0] c_vc_stall;
+	logic [PORTS*VCS*16-1:0] c_vc_fill;
 
 	logic [PORTS-1:0] sa_take, sa_chain;
 	logic [PORTS*3-1:0] sa_vc;
@@ -380,6 +387,7 @@ module loom_router #(
 		      .c_flit_in(c_flit_in[gp]), .c_pkt_in(c_pkt_in[gp]),
 		      .c_malformed(c_malformed[gp]), .c_drop(c_drop_in[gp]),
 		      .c_drop_reason(c_drop_in_reason[gp*3 +: 3]),
+		      .c_stall(c_vc_stall[gp*VCS +: VCS]), .c_fill(c_vc_fill[gp*VCS*16 +: VCS*16]),
 		      .dbg_state(dbg_state[gp*VCS*3 +: VCS*3]), .dbg_fill(dbg_fill[gp*VCS*16 +: VCS*16]));
 
 		loom_output_unit #(.PORT(gp), .PORTS(PORTS), .HOST_PORTS(HOST_PORTS), .VCS(VCS),
@@ -624,7 +632,8 @@ module loom_router #(
 	assign waiting = m_waiting | sa_waiting | va_waiting;
 
 	// ---- counters ----
-	loom_router_counters #(.PORTS(PORTS)) u_cnt (
+	loom_router_counters #(.PORTS(PORTS), .VCS(VCS), .BUF_DEPTH(BUF_DEPTH),
+			       .VC_COUNTERS(VC_COUNTERS)) u_cnt (
 		.clk(clk), .rst(rst),
 		.flit_in(c_flit_in), .flit_out(c_flit_out), .pkt_in(c_pkt_in), .pkt_out(c_pkt_out),
 		.malformed(c_malformed), .credit_errors(c_credit_errors), .adaptive(c_adaptive),
@@ -632,5 +641,6 @@ module loom_router #(
 		.drop_in(c_drop_in), .drop_in_reason(c_drop_in_reason),
 		.drop_out(c_drop_out), .drop_out_reason(c_drop_out_reason),
 		.va_conflicts(c_va_conflicts), .sa_conflicts(16'(c_sa_conflicts) + 16'(c_tile_conflicts)),
-		.cnt_port(cnt_port), .cnt_glob(cnt_glob));
+		.vc_stall(c_vc_stall), .vc_starved(waiting), .vc_fill(c_vc_fill),
+		.cnt_port(cnt_port), .cnt_glob(cnt_glob), .cnt_vc(cnt_vc), .vc_last(vc_last));
 endmodule

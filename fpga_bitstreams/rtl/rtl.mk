@@ -166,7 +166,7 @@ RTL_EQ_G_torus-tiled := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GROWS=2 
 # fit the HX8K), in the campaign and for the post-synthesis check below
 RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=2 -GWORMHOLE_VCS=3 \
                         -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32 -GFP_TIMER_BITS=12 -GCREDIT_BITS=4 \
-                        -GVALIANT=0
+                        -GVALIANT=0 -GVC_COUNTERS=0
 # a high-radix tile grid: host + 15 network ports on 4 x 4 tiles (the most
 # ports narrow routing entries name), 2 wormhole VCs of 4 flits, 8-byte
 # flits, row and column buffers of 4 flits, matrix subswitch arbiters and

@@ -4,7 +4,9 @@
 # Verilated loom_router (loom-card --router rtl, the plugin of 'make -C
 # fpga_bitstreams rtl-card'), so that loom.ko and libloom drive the RTL.
 # Host 0 puts 1 MiB of a known pattern into host 1, which verifies every
-# byte; both hosts complete barriers on a BSU tree; the guest kernel and
+# byte, and loomctl stats shows the RTL's per-VC counters of it (the
+# buffers' high-water marks, through the PERF block); both hosts complete
+# barriers on a BSU tree; the guest kernel and
 # card logs stay clean.  First, without VMs, loom-card's refusals: a
 # missing plugin (naming the make target), a card configuration the build
 # was not made for (naming the parameter, its value and the build's), a
@@ -18,7 +20,7 @@ card=$loom_build/bin/loom-card
 out=$(mktemp -d)
 trap 'lab_cleanup; rm -rf "$out"' EXIT
 ITERS=${LOOM_RTL_BARRIER_ITERS:-50}
-PLAN=7
+PLAN=8
 
 tap_plan $PLAN
 if [ ! -e "$plugin" ]; then
@@ -87,6 +89,25 @@ if [ $send_rc = 0 ] && grep -q '^send: 1048576 bytes to node 1' "$out/send" &&
 	tap_ok "host 0 put 1 MiB to host 1 through the RTL routers; every put completed, every byte verified"
 else
 	tap_fail "host 0 put 1 MiB to host 1 through the RTL routers; every put completed, every byte verified (exit $send_rc, $recv_rc)"
+fi
+
+# the largest occupancy_max (the RTL's fill_max) of host H's rows of port P (or host), from loomctl -j stats
+occupancy_max() {
+	lab_exec "$1" loomctl -j stats 2>/dev/null | python3 -c '
+import json, sys
+p = sys.argv[1]
+rows = [r for r in json.load(sys.stdin)["counters"]
+        if (r["host"] if p == "host" else not r["host"] and str(r["port"]) == p)]
+print(max([r.get("occupancy_max", 0) for r in rows] or [0]))' "$2"
+}
+m0=$(occupancy_max 0 host)
+m1=$(occupancy_max 1 1)
+if [ "${m0:-0}" -gt 0 ] 2>/dev/null && [ "${m1:-0}" -gt 0 ] 2>/dev/null; then
+	tap_ok "loomctl stats shows the RTL's per-VC counters: buffer high-water marks $m0 (host 0's host input), $m1 (host 1's port 1 input)"
+else
+	tap_diag "host 0: $(lab_exec 0 loomctl stats 2>&1)"
+	tap_diag "host 1: $(lab_exec 1 loomctl stats 2>&1)"
+	tap_fail "loomctl stats shows the RTL's per-VC counters: buffer high-water marks '$m0' (host 0's host input), '$m1' (host 1's port 1 input), both above 0"
 fi
 
 # ring of 2: node 0's port 0 is cabled to node 1's port 1; unit 3's tree rooted at node 0

@@ -9,7 +9,7 @@
 // module's, under the C model's names; the defaults are the bitstream's
 // configuration (Documentation/hw/rtl.rst): PORTS 3, the host port and 2
 // network ports, the most that fit the HX8K (up to 4 network ports have
-// pins and LEDs).  The counters, drop and debug
+// pins and LEDs), without the per-VC counters.  The counters, drop and debug
 // outputs of the router are left unread, so synthesis removes them.
 //
 // LEDs: 0 heartbeat, 1 the bridge answered an error, 2 a link frame was
@@ -29,6 +29,7 @@ module loom_board_hx8k #(
 	parameter integer FP_TIMER_BITS = 12,
 	parameter integer CREDIT_BITS = 4,
 	parameter integer VALIANT = 0,		// no Valiant routing: it would not fit the HX8K
+	parameter integer VC_COUNTERS = 0,	// no per-VC counters: unread, and the HX8K is full
 	parameter integer LINK_BITS = 2,
 	parameter integer CLKS_PER_BIT = 104,
 	parameter integer HEARTBEAT_BIT = 23
@@ -77,6 +78,8 @@ module loom_board_hx8k #(
 	logic [PORTS*HB-1:0] drop_in_hdr, drop_out_hdr;
 	logic [PORTS*9*64-1:0] cnt_port;
 	logic [(3+`ROUTE_DROP_REASONS)*64-1:0] cnt_glob;
+	logic [PORTS*VCS*3*64-1:0] cnt_vc;
+	logic [PORTS*VCS*2-1:0] vc_last;
 	logic [PORTS*VCS*3-1:0] dbg_state;
 	logic [PORTS*VCS*16-1:0] dbg_fill;
 
@@ -84,7 +87,8 @@ module loom_board_hx8k #(
 		.PORTS(PORTS), .HOST_PORTS(1), .VCS(VCS), .VC_MODEL(VC_MODEL),
 		.FLIT_BYTES(FLIT_BYTES), .BUF_DEPTH(BUF_DEPTH), .WORMHOLE_VCS(WORMHOLE_VCS),
 		.ORG(ORG), .RT_ENTRIES(RT_ENTRIES), .START_VC1_BITS(START_VC1_BITS),
-		.FP_TIMER_BITS(FP_TIMER_BITS), .CREDIT_BITS(CREDIT_BITS), .VALIANT(VALIANT)
+		.FP_TIMER_BITS(FP_TIMER_BITS), .CREDIT_BITS(CREDIT_BITS), .VALIANT(VALIANT),
+		.VC_COUNTERS(VC_COUNTERS)
 	) router (
 		.clk, .rst,
 		.in_valid, .in_head, .in_tail, .in_vc, .in_data, .in_credit,
@@ -93,7 +97,8 @@ module loom_board_hx8k #(
 		.port_dead, .port_event,
 		.drop_in_valid, .drop_in_reason, .drop_in_out_port, .drop_in_vc, .drop_in_bytes,
 		.drop_in_hdr, .drop_out_valid, .drop_out_reason, .drop_out_vc, .drop_out_bytes,
-		.drop_out_hdr, .cnt_port, .cnt_glob, .dbg_state, .dbg_fill
+		.drop_out_hdr, .cnt_port, .cnt_glob, .cnt_vc, .vc_last, .dbg_state,
+		.dbg_fill
 	);
 
 	// ---- the network ports ----
@@ -160,6 +165,6 @@ module loom_board_hx8k #(
 	logic unused;
 	assign unused = ^{port_dead[HOST], port_event, drop_in_valid, drop_in_reason, drop_in_out_port,
 			  drop_in_vc, drop_in_bytes, drop_in_hdr, drop_out_valid, drop_out_reason,
-			  drop_out_vc, drop_out_bytes, drop_out_hdr, cnt_port, cnt_glob, dbg_state,
-			  dbg_fill, beat[HEARTBEAT_BIT-1:0]};
+			  drop_out_vc, drop_out_bytes, drop_out_hdr, cnt_port, cnt_glob, cnt_vc, vc_last,
+			  dbg_state, dbg_fill, beat[HEARTBEAT_BIT-1:0]};
 endmodule

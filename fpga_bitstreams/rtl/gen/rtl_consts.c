@@ -170,6 +170,7 @@ const struct rtl_const rtl_consts[] = {
 	K(RTL_INFO_MAGIC, NULL),
 	KH(RTL_INFO_MAGIC_VALUE, NULL),
 	K(RTL_INFO_VALIANT, NULL),
+	K(RTL_INFO_VC_COUNTERS, NULL),
 	K(RTL_CFG_ADDR_BITS, NULL),
 };
 

@@ -74,6 +74,7 @@ extern "C" {
 namespace {
 
 constexpr unsigned PORT_CNT = 9;	// loom_router_counters: counters per port
+constexpr unsigned VC_CNT = 3;		// loom_router_counters: counters per (port, VC)
 constexpr unsigned INFO_EXTRA = RTL_INFO_RT_ENTRIES / 4;
 
 // ---- bit fields of Verilated ports (integers up to 64 bits, VlWide beyond) ----
@@ -137,6 +138,8 @@ const char *const PORT_COUNTER[PORT_CNT] = {
 	"adaptive", "deterministic", "credit_stall_cycles",
 };
 
+const char *const VC_COUNTER[VC_CNT] = { "stall_cycles", "credit_starved_cycles", "fill_max" };
+
 // A configuration write of this cycle (the RTL's cfg port; the C call after the edge).
 struct cfg_write {
 	bool en = false;
@@ -194,6 +197,7 @@ public:
 		svc1_bits = info(INFO_EXTRA + 1);
 		wide = info(INFO_EXTRA + 2);
 		valiant = info(RTL_INFO_VALIANT / 4);
+		vc_counters = info(RTL_INFO_VC_COUNTERS / 4);
 		if (info(INFO_EXTRA + 3) != RTL_INFO_MAGIC_VALUE) {
 			*err = "the RTL's INFO block does not read back its magic word";
 			return false;
@@ -236,15 +240,15 @@ public:
 	std::string describe() const
 	{
 		std::string s;
-		char b[64];
+		char b[128];
 
 		for (unsigned i = 0; i < router_param_count; i++) {
 			snprintf(b, sizeof(b), "%s%s=%u", s.empty() ? "" : " ", router_param_table[i].name,
 				 *(const uint32_t *)((const char *)&p + router_param_table[i].offset));
 			s += b;
 		}
-		snprintf(b, sizeof(b), " RT_ENTRIES=%u START_VC1_BITS=%u WIDE_PORTS=%u VALIANT=%u",
-			 rt_entries, svc1_bits, wide, valiant);
+		snprintf(b, sizeof(b), " RT_ENTRIES=%u START_VC1_BITS=%u WIDE_PORTS=%u VALIANT=%u VC_COUNTERS=%u",
+			 rt_entries, svc1_bits, wide, valiant, vc_counters);
 		return s + b;
 	}
 
@@ -316,6 +320,7 @@ private:
 	unsigned dst_span = 0;
 	unsigned p_val = 0;	// Valiant entries and phase 0 heads (per mille)
 	bool valiant = true;	// the RTL's VALIANT parameter
+	unsigned vc_counters = 0;	// the RTL's VC_COUNTERS parameter
 
 	void phase()
 	{
@@ -809,6 +814,19 @@ private:
 					  getb(top->cnt_port, (o * PORT_CNT + k) * 64, 64), want[k]))
 					return false;
 		}
+		for (unsigned o = 0; o < P && vc_counters; o++)
+			for (unsigned v = 0; v < V; v++) {
+				const struct router_vc_counters *vc = router_vc_counters(model, o, v);
+				const uint64_t want[VC_CNT] = {
+					vc->stall_cycles, vc->credit_starved_cycles, vc->fill_max,
+				};
+
+				for (unsigned k = 0; k < VC_CNT; k++)
+					if (!same(m, u, VC_COUNTER[k], (int)o, (int)v,
+						  getb(top->cnt_vc, ((o * V + v) * VC_CNT + k) * 64, 64),
+						  want[k]))
+						return false;
+			}
 		if (!same(m, u, "cycles", -1, -1, getb(top->cnt_glob, 0, 64), c->cycles))
 			return false;
 		for (unsigned k = 0; k < ROUTE_DROP_REASONS; k++)

@@ -21,6 +21,7 @@
 #include "card_router.h"
 #include "router/router.h"
 #include "rtl_plugin.h"
+#include "../put_source.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -31,11 +32,6 @@
 
 #define PKT_PAYLOAD	256
 
-struct src {
-	unsigned int port, dst, flit, flits;
-	unsigned int credits;	/* VC 0 buffer room at the router's input */
-};
-
 static double cpu_s(void)
 {
 	struct timespec ts;
@@ -44,53 +40,20 @@ static double cpu_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void drive(struct card *c, struct src *s)
-{
-	struct chan *in = router_in(c->router, s->port);
-	struct loom_pkt_hdr h;
-	uint8_t pkt[LOOM_PKT_HDR_SIZE];
-	unsigned int fb = c->p.router.flit_bytes;
-
-	memset(&in->fwd, 0, sizeof(in->fwd));
-	s->credits += in->back.credits[0];
-	if (!s->credits)
-		return;
-	in->fwd.valid = true;
-	in->fwd.vc = LOOM_VC_REQ0;
-	in->fwd.head = s->flit == 0;
-	in->fwd.tail = s->flit + 1 == s->flits;
-	if (s->flit * fb < LOOM_PKT_HDR_SIZE) {
-		memset(&h, 0, sizeof(h));
-		h.type = LOOM_PKT_PUT;
-		h.class = LOOM_CLASS_REQ;
-		h.len = PKT_PAYLOAD;
-		h.dst_node = (uint16_t)s->dst;
-		memcpy(pkt, &h, sizeof(h));
-		memcpy(in->fwd.data, pkt + s->flit * fb, fb);
-	}
-	s->credits--;
-	s->flit = (s->flit + 1) % s->flits;
-}
-
 /* Clock @c's router @cycles times under the load; the flits delivered. */
 static uint64_t run(struct card *c, uint64_t cycles, double *secs)
 {
-	unsigned int fb = c->p.router.flit_bytes, ports = c->p.router.ports;
-	struct src src[2] = {
-		{ .port = c->host_port, .dst = 1 },
-		{ .port = 1, .dst = 0 },
-	};
+	unsigned int ports = c->p.router.ports;
+	struct put_source src[2];
 	uint64_t flits = 0;
 	double t0;
 
-	for (unsigned int i = 0; i < 2; i++) {
-		src[i].flits = (LOOM_PKT_HDR_SIZE + PKT_PAYLOAD + fb - 1) / fb;
-		src[i].credits = c->p.router.buf_depth;
-	}
+	put_source_init(&src[0], c, c->host_port, 1, PKT_PAYLOAD);
+	put_source_init(&src[1], c, 1, 0, PKT_PAYLOAD);
 	t0 = cpu_s();
 	for (uint64_t t = 0; t < cycles; t++) {
 		for (unsigned int i = 0; i < 2; i++)
-			drive(c, &src[i]);
+			put_source_drive(c, &src[i]);
 		for (unsigned int p = 0; p < ports; p++) {
 			struct chan *out = router_out(c->router, p);
 

@@ -95,6 +95,9 @@ struct rtl_fabric {
 	std::vector<std::deque<router_drop>> drops;
 	std::vector<uint64_t> events;
 	std::vector<unsigned> quiet;
+	// per node and (port, VC): skipped cycles it stalled, starved through (rtl_fabric_skip)
+	bool vc_counters = false;
+	std::vector<std::vector<uint64_t>> skip_stall, skip_starved;
 };
 
 namespace {
@@ -175,6 +178,9 @@ extern "C" struct rtl_fabric *rtl_fabric_new(int nodes, const struct router_para
 	f->drops.assign(nodes, {});
 	f->events.assign(nodes, 0);
 	f->quiet.assign(nodes, 0);
+	f->vc_counters = info(t, RTL_INFO_VC_COUNTERS) != 0;
+	f->skip_stall.assign(nodes, std::vector<uint64_t>(f->P * f->V, 0));
+	f->skip_starved.assign(nodes, std::vector<uint64_t>(f->P * f->V, 0));
 	return f.release();
 }
 
@@ -387,6 +393,37 @@ extern "C" void rtl_fabric_counters(const struct rtl_fabric *f, int node, struct
 	c->sa_conflicts = bits_get(t->cnt_glob, (2 + ROUTE_DROP_REASONS) * 64, 64);
 }
 
+extern "C" bool rtl_fabric_vc_counters(const struct rtl_fabric *f, int node, unsigned int port,
+				       unsigned int vc, struct router_vc_counters *vcc)
+{
+	const Vloom_router *t = f->r[node].get();
+	const unsigned k = port * f->V + vc;
+	enum { VC_CNT = 3 };
+
+	memset(vcc, 0, sizeof(*vcc));
+	if (!f->vc_counters)
+		return false;
+	vcc->stall_cycles = bits_get(t->cnt_vc, (k * VC_CNT + 0) * 64, 64) + f->skip_stall[node][k];
+	vcc->credit_starved_cycles = bits_get(t->cnt_vc, (k * VC_CNT + 1) * 64, 64) +
+				     f->skip_starved[node][k];
+	vcc->fill_max = (uint32_t)bits_get(t->cnt_vc, (k * VC_CNT + 2) * 64, 32);
+	return true;
+}
+
+extern "C" void rtl_fabric_skip(struct rtl_fabric *f, int node, uint64_t cycles)
+{
+	const Vloom_router *t = f->r[node].get();
+
+	if (!f->vc_counters)
+		return;
+	for (unsigned k = 0; k < f->P * f->V; k++) {
+		uint64_t last = bits_get(t->vc_last, 2 * k, 2);
+
+		f->skip_stall[node][k] += (last & 1) * cycles;
+		f->skip_starved[node][k] += (last >> 1) * cycles;
+	}
+}
+
 extern "C" unsigned int rtl_fabric_in_vc_fill(const struct rtl_fabric *f, int node,
 					      unsigned int port, unsigned int vc)
 {
@@ -428,5 +465,7 @@ extern "C" __attribute__((visibility("default"))) const struct rtl_plugin loom_r
 	rtl_fabric_take_port_events,
 	rtl_fabric_counters,
 	rtl_fabric_in_vc_fill,
+	rtl_fabric_vc_counters,
+	rtl_fabric_skip,
 };
 #endif

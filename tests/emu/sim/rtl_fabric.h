@@ -25,6 +25,7 @@ struct router_counters;
 struct router_drop;
 struct router_params;
 struct router_port_counters;
+struct router_vc_counters;
 struct rtl_fabric;
 
 /*
@@ -75,6 +76,20 @@ uint64_t rtl_fabric_take_port_events(struct rtl_fabric *f, int node);
 /* The RTL's counters (cnt_glob, cnt_port): @pc has PORTS entries. */
 void rtl_fabric_counters(const struct rtl_fabric *f, int node, struct router_counters *c,
 			 struct router_port_counters *pc);
+/*
+ * The per-VC counters of (@port, @vc) (cnt_vc), with the cycles skipped
+ * (rtl_fabric_skip) that the VC stalled or starved through; false if the
+ * build has none (VC_COUNTERS 0).
+ */
+bool rtl_fabric_vc_counters(const struct rtl_fabric *f, int node, unsigned int port,
+			    unsigned int vc, struct router_vc_counters *vcc);
+/*
+ * @node's clock skipped @cycles cycles (the card's idle skipping, between
+ * two edges): nothing changes over them, so each counts as the last edge
+ * did (router.h: struct router_vc_counters) for the VCs the RTL reports
+ * stalled or starved at it (vc_last).
+ */
+void rtl_fabric_skip(struct rtl_fabric *f, int node, uint64_t cycles);
 /* Flits held in the input buffer of (@port, @vc) (dbg_fill). */
 unsigned int rtl_fabric_in_vc_fill(const struct rtl_fabric *f, int node, unsigned int port,
 				   unsigned int vc);
