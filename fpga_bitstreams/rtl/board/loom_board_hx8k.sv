@@ -29,6 +29,7 @@ module loom_board_hx8k #(
 	parameter integer FP_TIMER_BITS = 12,
 	parameter integer CREDIT_BITS = 4,
 	parameter integer VALIANT = 0,		// no Valiant routing: it would not fit the HX8K
+	parameter integer WAR = 0,		// no DimWAR or OmniWAR either
 	parameter integer LINK_BITS = 2,
 	parameter integer CLKS_PER_BIT = 104,
 	parameter integer HEARTBEAT_BIT = 23
@@ -84,7 +85,8 @@ module loom_board_hx8k #(
 		.PORTS(PORTS), .HOST_PORTS(1), .VCS(VCS), .VC_MODEL(VC_MODEL),
 		.FLIT_BYTES(FLIT_BYTES), .BUF_DEPTH(BUF_DEPTH), .WORMHOLE_VCS(WORMHOLE_VCS),
 		.ORG(ORG), .RT_ENTRIES(RT_ENTRIES), .START_VC1_BITS(START_VC1_BITS),
-		.FP_TIMER_BITS(FP_TIMER_BITS), .CREDIT_BITS(CREDIT_BITS), .VALIANT(VALIANT)
+		.FP_TIMER_BITS(FP_TIMER_BITS), .CREDIT_BITS(CREDIT_BITS), .VALIANT(VALIANT),
+		.WAR(WAR)
 	) router (
 		.clk, .rst,
 		.in_valid, .in_head, .in_tail, .in_vc, .in_data, .in_credit,
