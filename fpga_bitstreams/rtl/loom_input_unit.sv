@@ -17,9 +17,10 @@
 // allocator's grant or drop (va_*), then the write, as router_cycle()
 // orders them: a buffer the switch emptied takes a new head at once.
 //
-// UGAL (rc_ugal, loom_route_compute): each head keeps RC's UGAL fields
-// beside its route; VA's choice (va_ug_set, va_ug_val: va_ugal) rewrites
-// the route of a Valiant choice (the intermediate's port, phase 0's VC)
+// Each head keeps RC's route extension (rc_ext, loom_route_compute: the
+// UGAL fields, or DimWAR's and OmniWAR's) beside its route.  UGAL: VA's
+// choice (va_ug_set, va_ug_val: va_ugal) rewrites the route of a Valiant
+// choice (the intermediate's port, phase 0's VC), clears the extension,
 // and is written into the head as it leaves (sa_head_update: the phase
 // flag, or for the minimal route the intermediate cleared from dst_node).
 `include "loom_hw.vh"
@@ -38,7 +39,8 @@ module loom_input_unit #(
 	parameter integer COLS = 1,
 	parameter integer ROW_DEPTH = 16,
 	parameter integer LAT_ROW = 1,
-	parameter integer VALIANT = 1		// 0: no UGAL fields (their pending bit only)
+	parameter integer VALIANT = 1,		// 0 with WAR 0: no route extension (its
+	parameter integer WAR = 1		// UGAL pending bit only)
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -52,7 +54,7 @@ module loom_input_unit #(
 	input  logic rc_fwd,
 	input  logic rc_pat,
 	input  logic [7:0] rc_flits8,
-	input  logic [15:0] rc_ugal,
+	input  logic [15:0] rc_ext,
 	// switch allocation: the VC whose front flit leaves, and whether the
 	// next packet keeps its output VC when that flit is a tail
 	input  logic sa_take,
@@ -78,7 +80,7 @@ module loom_input_unit #(
 	output logic [VCS*PB-1:0] out_port,
 	output logic [VCS*3-1:0] out_vc,
 	output logic [VCS*32-1:0] rt,
-	output logic [VCS*16-1:0] ug,		// the UGAL fields, [0]: the choice pending
+	output logic [VCS*16-1:0] ext,		// the route extension, [0]: UGAL's choice pending
 	output logic [VCS*8-1:0] sent,
 	output logic [VCS-1:0] front_tail,
 	// the flit taken (sa_vc) as it leaves, and the next packet of its VC
@@ -88,6 +90,7 @@ module loom_input_unit #(
 	output logic tk_pat,
 	output logic tk_nx_ok,
 	output logic [31:0] tk_nx_route,
+	output logic [1:0] tk_nx_omni,		// its extension: OmniWAR [0], counted [1]
 	// upstream credits (registered: the back wires of the next cycle)
 	output logic [VCS*8-1:0] in_credit,
 	// a packet drained to the drop interface (registered)
@@ -112,8 +115,8 @@ module loom_input_unit #(
 );
 	localparam integer FW = FLIT_BYTES * 8;
 	localparam integer PB = PORTS > 1 ? $clog2(PORTS) : 1;
-	localparam integer UW = VALIANT != 0 ? 16 : 1;
-	localparam integer EW = FW + 36 + UW;	// {ugal, route, fwd, pat, tail, head, data}
+	localparam integer UW = VALIANT != 0 || WAR != 0 ? 16 : 1;
+	localparam integer EW = FW + 36 + UW;	// {ext, route, fwd, pat, tail, head, data}
 	localparam integer CW = $clog2(BUF_DEPTH + 1);
 	localparam integer LBR = LAT_BW + LAT_RC;
 	localparam integer HIST = LBR > 2 ? LBR - 1 : 1;
@@ -133,7 +136,7 @@ module loom_input_unit #(
 	logic [2:0] r_ovc [0:VCS-1];
 	logic [7:0] r_sent [0:VCS-1];
 	logic [31:0] r_rt [0:VCS-1];	// packed route of the front packet
-	logic [15:0] r_ug [0:VCS-1];	// its UGAL fields ([0] cleared once VA chose)
+	logic [15:0] r_ext [0:VCS-1];	// its extension (cleared once UGAL chose)
 	logic [1:0] r_uch [0:VCS-1];	// UGAL's choice: 0 none, 2 minimal, 3 Valiant (ROUTE_UGAL_*)
 	logic r_fwd [0:VCS-1];
 	logic [3:0] sa_wait [0:VCS-1];
@@ -190,7 +193,7 @@ module loom_input_unit #(
 			out_port[v*PB +: PB] = r_port[v];
 			out_vc[v*3 +: 3] = r_ovc[v];
 			rt[v*32 +: 32] = r_rt[v];
-			ug[v*16 +: 16] = VALIANT != 0 ? r_ug[v] : '0;
+			ext[v*16 +: 16] = UW > 1 ? r_ext[v] : '0;
 			sent[v*8 +: 8] = r_sent[v];
 			front_tail[v] = f_front[v][FW + 1];
 			dbg_state[v*3 +: 3] = va_ready[v] ? 3'(`IVC_VC_WAIT) : state[v];
@@ -216,6 +219,7 @@ module loom_input_unit #(
 			  age_ge(f_count[sa_vi], f_hist[sa_vi], LBR - 1, 1) &&
 			  !f_second[sa_vi][FW + 36];
 	assign tk_nx_route = f_second[sa_vi][FW + 35 -: 32];
+	assign tk_nx_omni = UW > 1 ? 2'(16'(f_second[sa_vi][EW-1 -: UW]) >> 6) : 2'b00;
 	assign hops = tk_e[8*`LOOM_PKT_OFF_HOPS +: 8];
 	assign flags = tk_e[8*`LOOM_PKT_OFF_FLAGS +: 8];
 	always_comb begin
@@ -273,7 +277,7 @@ module loom_input_unit #(
 			end
 		end
 	end
-	assign f_in = {in_head ? UW'(rc_ugal) : UW'(0), in_head ? rc_route : 32'd0, in_head && rc_fwd,
+	assign f_in = {in_head ? UW'(rc_ext) : UW'(0), in_head ? rc_route : 32'd0, in_head && rc_fwd,
 		       in_head && rc_pat, wr_tail, in_head, in_data};
 
 	always_comb begin
@@ -368,7 +372,7 @@ module loom_input_unit #(
 				r_ovc[gv] <= '0;
 				r_sent[gv] <= '0;
 				r_rt[gv] <= '0;
-				r_ug[gv] <= '0;
+				r_ext[gv] <= '0;
 				r_uch[gv] <= '0;
 				r_fwd[gv] <= 1'b0;
 				sa_wait[gv] <= '0;
@@ -392,7 +396,7 @@ module loom_input_unit #(
 						if (active && sa_chain) begin
 							// the next packet keeps the output VC
 							r_rt[gv] <= f_second[gv][FW + 35 -: 32];
-							r_ug[gv] <= 16'(f_second[gv][EW-1 -: UW]);
+							r_ext[gv] <= 16'(f_second[gv][EW-1 -: UW]);
 							r_uch[gv] <= '0;
 							r_fwd[gv] <= f_second[gv][FW + 3];
 							r_sent[gv] <= '0;
@@ -403,7 +407,7 @@ module loom_input_unit #(
 						end else begin
 							state[gv] <= 3'(`IVC_ROUTING);
 							r_rt[gv] <= f_second[gv][FW + 35 -: 32];
-							r_ug[gv] <= 16'(f_second[gv][EW-1 -: UW]);
+							r_ext[gv] <= 16'(f_second[gv][EW-1 -: UW]);
 							r_uch[gv] <= '0;
 							r_fwd[gv] <= f_second[gv][FW + 3];
 							r_sent[gv] <= '0;
@@ -421,10 +425,10 @@ module loom_input_unit #(
 				// UGAL's choice: the Valiant route takes the intermediate's port
 				// and phase 0's VC
 				if (va_ug_set[gv]) begin
-					r_ug[gv][0] <= 1'b0;
+					r_ext[gv] <= '0;
 					r_uch[gv] <= {1'b1, va_ug_val[gv]};
 					if (va_ug_val[gv]) begin
-						r_rt[gv][10:3] <= 8'(r_ug[gv][15:10]);
+						r_rt[gv][10:3] <= 8'(r_ext[gv][15:10]);
 						r_rt[gv][13:11] <= va_ug_vc[gv*4 +: 3];
 						r_rt[gv][31] <= va_ug_vc[gv*4 + 3];
 					end
@@ -449,7 +453,7 @@ module loom_input_unit #(
 					if (idle_after) begin
 						state[gv] <= 3'(`IVC_ROUTING);
 						r_rt[gv] <= rc_route;
-						r_ug[gv] <= rc_ugal;
+						r_ext[gv] <= rc_ext;
 						r_uch[gv] <= '0;
 						r_fwd[gv] <= rc_fwd;
 						r_sent[gv] <= '0;

@@ -4,7 +4,8 @@
 // IN_PORT, as router/route.c computes it: the table lookup by logical
 // destination, the hop limit, the card's VC model with datelines and
 // START_VC1, the adaptive VC of the class, barrier packets hop by hop,
-// Valiant routing (route_valiant, route_val_torus) and the checks that make
+// Valiant routing (route_valiant, route_val_torus), the HyperX algorithms
+// DimWAR and OmniWAR (route_dimwar, route_omniwar) and the checks that make
 // a packet a drop (length, class against its VC).
 //
 // Valiant reads three table entries at once, each on a read port of its
@@ -15,11 +16,21 @@
 // draw is set and the head is written), on a network port the final
 // destination dst_node bits 7:0 of a packet reaching its intermediate.
 // rewrite, rw_dst and rw_flags are the header fields the buffer write
-// stores in place of the arriving ones.  A UGAL entry routes minimal on
-// VC1 with the intermediate in dst_node bits 15:8, and ugal carries what
-// VA weighs (route_result's ugal fields): [0] the choice is pending,
-// [4:1] the minimal hops left (W0 HOPS), [8:5] the intermediate entry's
-// hops, [9] its START_VC1 bit, [15:10] its port.
+// stores in place of the arriving ones.
+//
+// ext carries what does not fit the packed route (route_pack_ext,
+// route_pack_up), [4:1] the minimal hops left (W0 HOPS) in both uses:
+// - a UGAL entry routes minimal on VC1 with the intermediate in dst_node
+//   bits 15:8, and ext holds what VA weighs (route_result's ugal fields):
+//   [0] the choice is pending, [8:5] the intermediate entry's hops, [9]
+//   its START_VC1 bit, [15:10] its port;
+// - a DimWAR or OmniWAR entry ([0] clear): [5] DimWAR, [6] OmniWAR, [7]
+//   OmniWAR's counted (a choice beyond the W0 port), [15:8] OmniWAR's
+//   minimal ports (min_mask, the W0 port among them).  DimWAR keeps its
+//   deroute ports in adapt_mask (their VC: the class's VC1, with the
+//   card's VCs in adapt_vc, with generic VCs the odd VCs), OmniWAR its
+//   deroute ports; vc is the class's VC0 (DimWAR) or the packet's next
+//   distance class (OmniWAR).
 //
 // Combinational; the result is packed as route_pack() packs it:
 // drop [2:0], port [10:3], vc [13:11], adapt_vc [16:14], adapt_mask
@@ -37,7 +48,8 @@ module loom_route_compute #(
 	parameter integer FLIT_BYTES = 16,
 	parameter integer RT_ENTRIES = 16,
 	parameter integer WIDE_PORTS = 0,
-	parameter integer VALIANT = 1		// 0: VALIANT entries route as plain ones
+	parameter integer VALIANT = 1,		// 0: VALIANT entries route as plain ones
+	parameter integer WAR = 1		// 0: DIMWAR and OMNIWAR entries route as plain ones
 ) (
 	input  logic [63:0] hdr,		// the head flit's first 8 bytes
 	input  logic [2:0] in_vc,
@@ -56,7 +68,7 @@ module loom_route_compute #(
 	output logic rewrite,			// the buffer stores rw_dst, rw_flags
 	output logic [15:0] rw_dst,
 	output logic [7:0] rw_flags,
-	output logic [15:0] ugal,		// UGAL: what VA weighs
+	output logic [15:0] ext,		// UGAL: what VA weighs; DimWAR, OmniWAR
 	input  logic [`LOOM_MAX_PORTS*32-1:0] port_cfg,
 	output logic [31:0] route,
 	output logic fwd,			// leaves on a network port
@@ -107,6 +119,59 @@ module loom_route_compute #(
 	function automatic [31:0] cfg_of(input logic [7:0] p);
 		cfg_of = 32'(p) < `LOOM_MAX_PORTS ? port_cfg[32'(p[2:0])*32 +: 32] :
 			 32'(`LOOM_VCT_PORT_DIM_NONE);
+	endfunction
+
+	// the dimension of each port in PORT_CFG (route_port_cfg), 4 bits a port
+	logic [4*`LOOM_MAX_PORTS-1:0] pdims;
+	always_comb begin
+		integer q;
+		for (q = 0; q < `LOOM_MAX_PORTS; q = q + 1)
+			pdims[q*4 +: 4] = 4'(port_cfg[q*32 +: 32] & `LOOM_VCT_PORT_DIM_MASK);
+	end
+
+	// DimWAR's deroute ports (dimwar_deroutes): the other ports of port p's dimension
+	function automatic [7:0] dimwar_deroutes(input logic [7:0] p);
+		integer q;
+		logic [3:0] dim;
+		dim = 32'(p) < `LOOM_MAX_PORTS ? pdims[32'(p[2:0])*4 +: 4] : 4'(`LOOM_VCT_PORT_DIM_NONE);
+		dimwar_deroutes = '0;
+		for (q = 0; q < `LOOM_MAX_PORTS; q = q + 1)
+			if (q < N_NET && 32'(dim) != `LOOM_VCT_PORT_DIM_NONE && q != 32'(p) &&
+			    pdims[q*4 +: 4] == dim)
+				dimwar_deroutes[q] = 1'b1;
+	endfunction
+
+	// OmniWAR's deroute ports (omniwar_deroutes): the other ports of the
+	// dimensions of the minimal ports m
+	function automatic [7:0] omniwar_deroutes(input logic [7:0] m);
+		integer q;
+		logic [15:0] dims;
+		dims = '0;
+		for (q = 0; q < `LOOM_MAX_PORTS; q = q + 1)
+			if (q < N_NET && m[q] && 32'(pdims[q*4 +: 4]) != `LOOM_VCT_PORT_DIM_NONE)
+				dims[pdims[q*4 +: 4]] = 1'b1;
+		omniwar_deroutes = '0;
+		for (q = 0; q < `LOOM_MAX_PORTS; q = q + 1)
+			if (q < N_NET && !m[q] && 32'(pdims[q*4 +: 4]) != `LOOM_VCT_PORT_DIM_NONE &&
+			    dims[pdims[q*4 +: 4]])
+				omniwar_deroutes[q] = 1'b1;
+	endfunction
+
+	// OmniWAR's distance classes as VCs (route_omni_class, route_omni_vc):
+	// the class a packet arrived on, and the VC of class k (3'd7: none)
+	function automatic [3:0] omni_class(input logic [2:0] v);
+		if (!CARD)
+			omni_class = 4'(v);
+		else if (32'(v) == `LOOM_VC_REQ_ADAPT || 32'(v) == `LOOM_VC_RESP_ADAPT)
+			omni_class = 4'd2;
+		else
+			omni_class = 4'(32'(v) == `LOOM_VC_REQ1 || 32'(v) == `LOOM_VC_RESP1);
+	endfunction
+	function automatic logic omni_has_vc(input logic [4:0] k);
+		omni_has_vc = CARD ? 32'(k) < `LOOM_RT_OMNI_CARD_CLASSES : 32'(k) < VCS;
+	endfunction
+	function automatic [2:0] omni_vc(input logic [7:0] c, input logic [4:0] k);
+		omni_vc = CARD ? vc_of(c, k == 5'd1, k == 5'd2) : 3'(k);
 	endfunction
 
 	// router_decide(): the verdict of an entry for destination d, and
@@ -165,6 +230,10 @@ module loom_route_compute #(
 		logic [31:0] dw;
 		logic dsvc1, phase, val_dl;
 		logic [2:0] val;
+		logic [4:0] k, classes;
+		logic [3:0] hops_left;
+		logic [7:0] w0_port, min_mask;
+		logic ordered, derouted;
 
 		drop = 3'(`ROUTE_DROP_NONE);
 		port = '0;
@@ -180,7 +249,14 @@ module loom_route_compute #(
 		injected = 1'b0;
 		draw = 1'b0;
 		rewrite = 1'b0;
-		ugal = '0;
+		ext = '0;
+		k = '0;
+		classes = '0;
+		hops_left = 4'((w0 & `LOOM_RT_W0_HOPS_MASK) >> `LOOM_RT_W0_HOPS_SHIFT);
+		w0_port = '0;
+		min_mask = '0;
+		ordered = |(32'(flags) & `LOOM_PKT_F_ORDERED);
+		derouted = 1'b0;
 		rw_dst = dst;
 		rw_flags = flags;
 		val = VAL_NONE;
@@ -232,17 +308,16 @@ module loom_route_compute #(
 				end
 			end else if (db[9:8] == D_PORT && valiant_of(w0, dst)) begin
 				val = VAL_PHASE1;
-				if (FROM_HOST && dst[15:8] == 8'd0 &&
-				    !(|(32'(flags) & `LOOM_PKT_F_ORDERED))) begin
+				if (FROM_HOST && dst[15:8] == 8'd0 && !ordered) begin
 					draw = 1'b1;
 					if (dc[9:8] == D_PORT) begin
 						rewrite = 1'b1;
 						rw_dst = {inter, dst[7:0]};
 						if (|(w0 & `LOOM_RT_W0_UGAL)) begin
 							// VA chooses; the Valiant route read here
-							ugal = {6'(dc[7:0]), start_vc1_c,
+							ext = {6'(dc[7:0]), start_vc1_c,
 								4'((w0_c & `LOOM_RT_W0_HOPS_MASK) >> `LOOM_RT_W0_HOPS_SHIFT),
-								4'((w0 & `LOOM_RT_W0_HOPS_MASK) >> `LOOM_RT_W0_HOPS_SHIFT),
+								hops_left,
 								1'b1};
 						end else begin
 `ifdef LOOM_MUTATE_VALIANT
@@ -313,11 +388,50 @@ module loom_route_compute #(
 					// one VC set per phase: VC0 toward the intermediate, VC1 after
 					vc1 = val == VAL_PHASE1;
 					vc = CARD ? vc_of(cls, vc1, 1'b0) : 3'(vc1 && VCS > 1);
+				end else if (WAR != 0 && |(w0 & `LOOM_RT_W0_OMNIWAR)) begin
+					// OmniWAR (route_omniwar): the next distance class for every
+					// candidate; the minimal ports of word 1 and, while the
+					// classes left after this one exceed the minimal hops left,
+					// the deroutes in their dimensions; ordered packets take
+					// the W0 port alone; no class left: the hop limit
+					vc1 = 1'b0;
+					k = FROM_HOST ? 5'd0 : 5'(omni_class(in_vc)) + 5'd1;
+					classes = 5'((w0 & `LOOM_RT_W0_CLASSES_MASK) >> `LOOM_RT_W0_CLASSES_SHIFT);
+					if (k >= classes || !omni_has_vc(k)) begin
+						drop = 3'(`ROUTE_DROP_HOP_LIMIT);
+					end else begin
+						vc = omni_vc(cls, k);
+						w0_port = 32'(port) < `LOOM_MAX_PORTS ? 8'd1 << port[2:0] : 8'd0;
+						min_mask = w0_port;
+						if (!ordered) begin
+							min_mask = min_mask | aports[7:0];
+							if (classes - k > 5'(hops_left))
+								adapt_mask = omniwar_deroutes(min_mask);
+						end
+						ext = {min_mask, ((min_mask | adapt_mask) & ~w0_port) != 8'd0,
+						       2'b10, hops_left, 1'b0};
+					end
+				end else if (WAR != 0 && |(w0 & `LOOM_RT_W0_DIMWAR)) begin
+					// DimWAR (route_dimwar): minimal on the class's VC0, the
+					// deroutes of the port's dimension on its VC1, none for a
+					// packet that arrived on VC1 (it derouted) or an ordered one
+					vc1 = 1'b0;
+					ext = {8'd0, 3'b001, hops_left, 1'b0};
+					if (CARD) begin
+						vc = vc_of(cls, 1'b0, 1'b0);
+						adapt_vc = vc_of(cls, 1'b1, 1'b0);
+						derouted = in_vc == adapt_vc;
+					end else begin
+						vc = 3'd0;
+						derouted = in_vc[0];
+					end
+					if ((CARD || VCS >= 2) && !(!FROM_HOST && derouted) && !ordered)
+						adapt_mask = dimwar_deroutes(port);
 				end else if (!CARD) begin
 					vc = (vc1 && VCS > 1) ? 3'd1 : 3'd0;
 				end else begin
 					vc = vc_of(cls, vc1, 1'b0);
-					if (|(w0 & `LOOM_RT_W0_ADAPTIVE) && !(|(32'(flags) & `LOOM_PKT_F_ORDERED))) begin
+					if (|(w0 & `LOOM_RT_W0_ADAPTIVE) && !ordered) begin
 						adapt_vc = vc_of(cls, 1'b0, 1'b1);
 						adapt_mask = aports[7:0];
 					end

@@ -8,7 +8,11 @@
 // the table's read ports A and C, the UGAL fields: the iCE40 board), which
 // then routes a VALIANT entry as a plain one; VC_COUNTERS 0 builds it
 // without the per-VC counters (router_vc_counters: cnt_vc and vc_last read
-// 0; the iCE40 board).
+// 0; the iCE40 board); WAR 0 builds it without the HyperX algorithms
+// DimWAR and OmniWAR (their deroute masks, distance classes and weighted
+// choice at VA: the iCE40 board), which then routes a DIMWAR or OMNIWAR
+// entry as a plain one.  With neither VALIANT nor WAR, the input buffers
+// keep no route extension beside each head.
 //
 // Each port is a chan.h channel: in_* (a flit arriving) and in_credit (the
 // credits returned upstream, registered), out_* (the flit leaving,
@@ -65,7 +69,8 @@ module loom_router #(
 	parameter integer START_VC1_BITS = `LOOM_MAX_NODES,
 	parameter integer WIDE_PORTS = 0,
 	parameter integer VALIANT = 1,
-	parameter integer VC_COUNTERS = 1
+	parameter integer VC_COUNTERS = 1,
+	parameter integer WAR = 1
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -260,8 +265,8 @@ module loom_router #(
 	logic [PORTS-1:0] rc_draw, rc_rewrite;
 	logic [PORTS*16-1:0] rc_rw_dst;
 	logic [PORTS*8-1:0] rc_rw_flags;
-	logic [PORTS*16-1:0] rc_ugal;
-	logic [PORTS*VCS*16-1:0] ug;
+	logic [PORTS*16-1:0] rc_ext;
+	logic [PORTS*VCS*16-1:0] ext;
 	logic [PORTS*VCS-1:0] va_ug_set, va_ug_val;
 	logic [PORTS*VCS*4-1:0] va_ug_vc;
 	logic [PORTS*FW-1:0] iu_data;
@@ -291,6 +296,7 @@ module loom_router #(
 	logic [PORTS*FW-1:0] tk_data;
 	logic [PORTS-1:0] tk_head, tk_tail, tk_pat, tk_nx_ok;
 	logic [PORTS*32-1:0] tk_nx_route;
+	logic [PORTS*2-1:0] tk_nx_omni;
 	logic [PORTS-1:0] c_flit_in, c_pkt_in, c_malformed, c_drop_in;
 	logic [PORTS*3-1:0] c_drop_in_reason;
 	logic [PORTS*VCS-1:0] c_vc_stall;
@@ -342,7 +348,8 @@ module loom_router #(
 	for (gp = 0; gp < PORTS; gp = gp + 1) begin : g_port
 		loom_route_compute #(.IN_PORT(gp), .PORTS(PORTS), .HOST_PORTS(HOST_PORTS),
 				     .VCS(VCS), .VC_MODEL(VC_MODEL), .FLIT_BYTES(FLIT_BYTES),
-				     .RT_ENTRIES(RT_ENTRIES), .WIDE_PORTS(WIDE_PORTS), .VALIANT(VALIANT))
+				     .RT_ENTRIES(RT_ENTRIES), .WIDE_PORTS(WIDE_PORTS), .VALIANT(VALIANT),
+				     .WAR(WAR))
 		u_rc (.hdr(in_data[gp*FW +: 64]), .in_vc(in_vc[gp*3 +: 3]),
 		      .dst(rd_dst[gp*16 +: 16]), .w0(rd_w0[gp*32 +: 32]), .w1(rd_w1[gp*32 +: 32]),
 		      .start_vc1(rd_svc1[gp]),
@@ -351,7 +358,7 @@ module loom_router #(
 		      .dst_c(rd_dst_c[gp*16 +: 16]), .w0_c(rd_w0_c[gp*32 +: 32]),
 		      .start_vc1_c(rd_svc1_c[gp]), .lfsr_next(lfsr_next), .draw(rc_draw[gp]),
 		      .rewrite(rc_rewrite[gp]), .rw_dst(rc_rw_dst[gp*16 +: 16]),
-		      .rw_flags(rc_rw_flags[gp*8 +: 8]), .ugal(rc_ugal[gp*16 +: 16]),
+		      .rw_flags(rc_rw_flags[gp*8 +: 8]), .ext(rc_ext[gp*16 +: 16]),
 		      .port_cfg(port_cfg),
 		      .route(rc_route[gp*32 +: 32]), .fwd(rc_fwd[gp]), .pat(rc_pat[gp]),
 		      .flits8(rc_flits8[gp*8 +: 8]));
@@ -359,18 +366,19 @@ module loom_router #(
 		loom_input_unit #(.PORTS(PORTS), .VCS(VCS), .VC_MODEL(VC_MODEL),
 				  .FLIT_BYTES(FLIT_BYTES), .BUF_DEPTH(BUF_DEPTH), .LAT_BW(LAT_BW),
 				  .LAT_RC(LAT_RC), .LAT_VA(LAT_VA), .ORG(ORG), .COLS(COLS),
-				  .ROW_DEPTH(ROW_DEPTH), .LAT_ROW(LAT_ROW), .VALIANT(VALIANT))
+				  .ROW_DEPTH(ROW_DEPTH), .LAT_ROW(LAT_ROW), .VALIANT(VALIANT),
+				  .WAR(WAR))
 		u_in (.clk(clk), .rst(rst),
 		      .in_valid(in_valid[gp]), .in_head(in_head[gp]), .in_tail(in_tail[gp]),
 		      .in_vc(in_vc[gp*3 +: 3]), .in_data(iu_data[gp*FW +: FW]),
 		      .rc_route(rc_route[gp*32 +: 32]), .rc_fwd(rc_fwd[gp]), .rc_pat(rc_pat[gp]),
-		      .rc_flits8(rc_flits8[gp*8 +: 8]), .rc_ugal(rc_ugal[gp*16 +: 16]),
+		      .rc_flits8(rc_flits8[gp*8 +: 8]), .rc_ext(rc_ext[gp*16 +: 16]),
 		      .sa_take(sa_take[gp]), .sa_vc(sa_vc[gp*3 +: 3]), .sa_chain(sa_chain[gp]),
 		      .va_grant(va_grant[gp]), .va_vc(va_vc[gp*3 +: 3]), .va_port(va_port[gp*PB +: PB]),
 		      .va_ovc(va_ovc[gp*3 +: 3]), .va_drop(va_drop[gp*VCS +: VCS]),
 		      .va_reason(va_reason[gp*VCS*3 +: VCS*3]),
 		      .va_ug_set(va_ug_set[gp*VCS +: VCS]), .va_ug_val(va_ug_val[gp*VCS +: VCS]),
-		      .va_ug_vc(va_ug_vc[gp*VCS*4 +: VCS*4]), .ug(ug[gp*VCS*16 +: VCS*16]),
+		      .va_ug_vc(va_ug_vc[gp*VCS*4 +: VCS*4]), .ext(ext[gp*VCS*16 +: VCS*16]),
 		      .row_ret(row_ret[gp*COLS*VCS +: COLS*VCS]),
 		      .st(st[gp*VCS*3 +: VCS*3]), .va_ready(va_ready[gp*VCS +: VCS]),
 		      .sa_ready(sa_ready[gp*VCS +: VCS]), .row_ok(row_ok[gp*VCS +: VCS]),
@@ -379,7 +387,7 @@ module loom_router #(
 		      .front_tail(front_tail[gp*VCS +: VCS]),
 		      .tk_data(tk_data[gp*FW +: FW]), .tk_head(tk_head[gp]), .tk_tail(tk_tail[gp]),
 		      .tk_pat(tk_pat[gp]), .tk_nx_ok(tk_nx_ok[gp]),
-		      .tk_nx_route(tk_nx_route[gp*32 +: 32]),
+		      .tk_nx_route(tk_nx_route[gp*32 +: 32]), .tk_nx_omni(tk_nx_omni[gp*2 +: 2]),
 		      .in_credit(in_credit[gp*VCS*8 +: VCS*8]),
 		      .drop_valid(drop_in_valid[gp]), .drop_reason(drop_in_reason[gp*3 +: 3]),
 		      .drop_out_port(drop_in_out_port[gp*8 +: 8]), .drop_vc(drop_in_vc[gp*3 +: 3]),
@@ -449,6 +457,7 @@ module loom_router #(
 	u_sa (.clk(clk), .rst(rst), .st(st), .sa_ready(sa_ready), .row_ok(row_ok),
 	      .out_port(iu_out_port), .out_vc(iu_out_vc), .rt(rt), .sent(sent),
 	      .front_tail(front_tail), .tk_nx_ok(tk_nx_ok), .tk_nx_route(tk_nx_route),
+	      .tk_nx_omni(tk_nx_omni),
 	      .usable(usable), .pipe_full(pipe_full), .ov_avail(ov_avail), .ov_max(ov_max),
 	      .ov_wanted(ov_wanted),
 	      .take(sa_take), .take_vc(sa_vc), .chain(sa_chain),
@@ -462,8 +471,9 @@ module loom_router #(
 	// ---- VC allocation ----
 	loom_vc_alloc #(.PORTS(PORTS), .HOST_PORTS(HOST_PORTS), .VCS(VCS), .VC_MODEL(VC_MODEL),
 			.ORG(ORG), .WORMHOLE_VCS(WORMHOLE_VCS), .ARB_VA_IN(ARB_VA_IN),
-			.ARB_VA_OUT(ARB_VA_OUT), .IWA_BITS(IWA_BITS), .VALIANT(VALIANT))
-	u_va (.clk(clk), .rst(rst), .va_ready(va_ready), .rt(rt), .ug(ug),
+			.ARB_VA_OUT(ARB_VA_OUT), .IWA_BITS(IWA_BITS), .VALIANT(VALIANT),
+			.WAR(WAR))
+	u_va (.clk(clk), .rst(rst), .va_ready(va_ready), .rt(rt), .ext(ext),
 	      .ov_owned(va_owned), .ov_owner(va_owner_view), .ov_avail(va_avail), .ov_max(ov_max),
 	      .usable(usable), .drop_reason(o_drop_reason),
 	      .grant(va_grant), .grant_vc(va_vc), .grant_port(va_port), .grant_ovc(va_ovc),

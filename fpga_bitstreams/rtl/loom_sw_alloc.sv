@@ -18,7 +18,8 @@
 // When a tail leaves, the unused part of a virtual cut-through reservation
 // goes back to the output VC (XBAR), and the next packet of the same input
 // VC keeps the output VC if it was routed to the same one, nobody else
-// asked for it and it has the credits (chain); otherwise the output VC is
+// asked for it and it has the credits (chain; an OmniWAR packet on the
+// same output VC only, its distance class); otherwise the output VC is
 // released.
 `include "loom_hw.vh"
 
@@ -45,6 +46,7 @@ module loom_sw_alloc #(
 	input  logic [PORTS*VCS-1:0] front_tail,
 	input  logic [PORTS-1:0] tk_nx_ok,
 	input  logic [PORTS*32-1:0] tk_nx_route,
+	input  logic [PORTS*2-1:0] tk_nx_omni,	// the next route is OmniWAR [0], counted [1]
 	// output ports
 	input  logic [PORTS-1:0] usable,
 	input  logic [PORTS-1:0] pipe_full,
@@ -255,11 +257,12 @@ module loom_sw_alloc #(
 				end
 				ch = tk_nx_ok[p] && nrt[2:0] == 3'(`ROUTE_DROP_NONE) && nport == o &&
 				     same_class(nrt[13:11], out_vc[(p*VCS+v)*3 +: 3], !CARD && nrt[14]) &&
-				     usable[o];
+				     usable[o] &&
+				     !(tk_nx_omni[2*p] && nrt[13:11] != out_vc[(p*VCS+v)*3 +: 3]);
 				if (XBAR && (ov_wanted[o*VCS+ov] || (!worm(3'(ov)) && avail < nflits)))
 					ch = 1'b0;
 				chain[p] = ch;
-				if (ch && nrt[24:17] != 8'd0)
+				if (ch && (tk_nx_omni[2*p] ? tk_nx_omni[2*p+1] : nrt[24:17] != 8'd0))
 					c_chain_det[o*8 +: 8] = c_chain_det[o*8 +: 8] + 8'd1;
 				if (XBAR) begin
 					x_giveback[o*16 +: 16] = 16'(gb);

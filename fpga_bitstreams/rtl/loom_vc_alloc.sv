@@ -10,9 +10,19 @@
 // class, of its phase and dateline class for a Valiant route on a torus);
 // the input arbiter (ARB_VA_IN) picks one.  A UGAL route first chooses,
 // once, between its minimal route and the Valiant one RC read (the input
-// unit's ug fields) by occupancy x hops (va_ugal, route_ugal_pick: the
+// unit's route extension) by occupancy x hops (va_ugal, route_ugal_pick: the
 // flits each output has sent and not had credited back, all its VCs),
 // and requests the chosen one; the input unit keeps the choice (ug_*).
+// A DimWAR or OmniWAR route (va_dimwar, va_omniwar; the route extension's
+// fields, loom_route_compute) weighs its W0 port against the other
+// candidates whose VC is free with room for the whole packet -- DimWAR's
+// deroutes on the class's VC1 (generic VCs: the first free odd VC),
+// OmniWAR's other minimal ports and deroutes on the packet's distance
+// class -- by (occupancy + flits) x hops, a deroute at hops + 1
+// (route_dimwar_pick, route_omniwar_pick: the lightest, the W0 port on a
+// tie, else the first from the round robin); another port that wins is
+// requested as an adaptive VC, else the W0 port's VC as a deterministic
+// route (OmniWAR: that VC alone).
 // A packet whose route is a drop, or whose output is down, dead or disabled with no adaptive
 // alternative, starts draining instead.
 //
@@ -36,13 +46,14 @@ module loom_vc_alloc #(
 	parameter integer ARB_VA_IN = 0,
 	parameter integer ARB_VA_OUT = 0,
 	parameter integer IWA_BITS = 5,
-	parameter integer VALIANT = 1		// 0: no UGAL choice (loom_router)
+	parameter integer VALIANT = 1,		// 0: no UGAL choice (loom_router)
+	parameter integer WAR = 1		// 0: no DimWAR or OmniWAR choice
 ) (
 	input  logic clk,
 	input  logic rst,
 	input  logic [PORTS*VCS-1:0] va_ready,
 	input  logic [PORTS*VCS*32-1:0] rt,
-	input  logic [PORTS*VCS*16-1:0] ug,	// UGAL fields (loom_route_compute)
+	input  logic [PORTS*VCS*16-1:0] ext,	// route extensions (loom_route_compute)
 	// output VCs after this cycle's switch stages
 	input  logic [PORTS*VCS-1:0] ov_owned,
 	input  logic [PORTS*VCS*OW-1:0] ov_owner,
@@ -133,11 +144,23 @@ module loom_vc_alloc #(
 			occ[o] = '0;
 			for (c = 0; c < VCS; c = c + 1) begin
 				d = ov_max[(o*VCS+c)*16 +: 16] - ov_avail[(o*VCS+c)*16 +: 16];
-				if (VALIANT != 0)
+				if (VALIANT != 0 || WAR != 0)
 					occ[o] = occ[o] + 20'(d);
 			end
 		end
 	end
+
+	/* verilator lint_off UNUSEDSIGNAL */
+	// an OmniWAR route (its extension's [6], [0] clear: no UGAL choice pending)
+	function automatic logic omni_of(input logic [15:0] e);
+		omni_of = WAR != 0 && !e[0] && e[6];
+	endfunction
+	// does a grant of route r with extension e count in ADAPTIVE or
+	// DETERMINISTIC (route_result.counted)?
+	function automatic logic counted_of(input logic [31:0] r, input logic [15:0] e);
+		counted_of = omni_of(e) ? e[7] : r[24:17] != 8'd0;
+	endfunction
+	/* verilator lint_on UNUSEDSIGNAL */
 
 	// ---- stage 1 ----
 	logic [VCS-1:0] req [0:PORTS-1];
@@ -160,6 +183,13 @@ module loom_vc_alloc #(
 		logic [19:0] occ_min, occ_val;	// then + the packet's flits
 		logic [4:0] hv;
 		integer uo;
+		// DimWAR and OmniWAR: the route's kind, candidates, their free VCs
+		logic war, omni, wok_cand, wbok;
+		logic [7:0] wmin, wder, wok;
+		logic [2:0] wvc [0:7];
+		logic [2:0] wv1, bvc;
+		logic [25:0] ww, wbw;
+		integer wbest;
 		drop = '0;
 		reason = '0;
 		ug_set = '0;
@@ -172,6 +202,20 @@ module loom_vc_alloc #(
 		occ_val = '0;
 		hv = '0;
 		uo = 0;
+		war = 1'b0;
+		omni = 1'b0;
+		wok_cand = 1'b0;
+		wbok = 1'b0;
+		wmin = '0;
+		wder = '0;
+		wok = '0;
+		wv1 = '0;
+		bvc = '0;
+		ww = '0;
+		wbw = '0;
+		wbest = 0;
+		for (a = 0; a < 8; a = a + 1)
+			wvc[a] = '0;
 		wanted_set = '0;
 		waiting = '0;
 		best = -1;
@@ -201,16 +245,19 @@ module loom_vc_alloc #(
 				o = 32'(r[3 +: PB]);
 				dvc3 = r[13:11];
 				avc = 32'(r[16:14]);
+				u = ext[(p*VCS+v)*16 +: 16];
+				omni = omni_of(u);
+				war = WAR != 0 && !u[0] && (u[5] || u[6]);
 				// loom_route_compute sets an adaptive mask with the card's VCs
-				// only: with generic VCs none is built
-				amask = CARD ? r[24:17] : 8'd0;
+				// only: with generic VCs none is built; DimWAR's and
+				// OmniWAR's deroute ports are theirs
+				amask = CARD && !war ? r[24:17] : 8'd0;
 				flits = 32'(r[30:25]);
 				if (va_ready[p*VCS+v]) begin
 					if (r[2:0] != 3'(`ROUTE_DROP_NONE)) begin
 						drop[p*VCS+v] = 1'b1;
 						reason[(p*VCS+v)*3 +: 3] = r[2:0];
 					end else begin
-						u = ug[(p*VCS+v)*16 +: 16];
 						if (VALIANT != 0 && u[0]) begin
 							// UGAL, once: minimal (RC's port, VC1) or Valiant
 							uo = 32'(u[15:10]) % PORTS;
@@ -240,6 +287,63 @@ module loom_vc_alloc #(
 							end
 						end
 						best = -1;
+						bvc = 3'(avc);
+						if (war && (omni ? u[7] : r[24:17] != 8'd0)) begin
+							// DimWAR, OmniWAR: the candidates beside the W0 port
+							// with a free VC that has room for the packet
+							wmin = omni ? u[15:8] : 8'd0;
+							wder = r[24:17] & ~wmin;
+							wv1 = CARD ? 3'(avc) : 3'd1;
+							wok = '0;
+							for (a = 0; a < 8; a = a + 1) begin
+								wvc[a] = '0;
+								done = 1'b0;
+								if ((wmin[a] || wder[a]) && a != o && a < N_NET &&
+								    usable[a % PORTS]) begin
+									for (c = 0; c < VCS; c = c + 1) begin
+										// OmniWAR: the distance class's VC alone;
+										// DimWAR: VC1 of the class, by VC_STEP
+										wok_cand = omni ? 32'(dvc3) == c :
+											   32'(wv1) <= c && (c - 32'(wv1)) % VC_STEP == 0;
+										if (!done && wok_cand &&
+										    !ov_owned[(a % PORTS)*VCS+c] &&
+										    32'(ov_avail[((a % PORTS)*VCS+c)*16 +: 16]) >= flits) begin
+											wok[a] = 1'b1;
+											wvc[a] = 3'(c);
+											done = 1'b1;
+										end
+									end
+								end
+							end
+							// war_pick: the W0 port first, then from the round robin
+							// the lightest; a deroute weighs one hop more
+							wmin = wmin & wok;
+							wder = wder & wok;
+							wbest = o;
+							wbok = usable[o];
+							wbw = (26'(occ[o]) + 26'(flits)) * 26'(u[4:1]);
+							for (i = 0; i < RR_N; i = i + 1) begin
+								q = (32'(rr) + i) % N_NET;
+								if (q < 8 && q != o && (wmin[q % 8] || wder[q % 8])) begin
+`ifdef LOOM_MUTATE_WAR
+									// the mutant: a deroute weighs as a minimal hop
+									ww = (26'(occ[q % PORTS]) + 26'(flits)) * 26'(u[4:1]);
+`else
+									ww = (26'(occ[q % PORTS]) + 26'(flits)) *
+									     (wmin[q % 8] ? 26'(u[4:1]) : 26'(u[4:1]) + 26'd1);
+`endif
+									if (!wbok || ww < wbw) begin
+										wbest = q;
+										wbw = ww;
+										wbok = 1'b1;
+									end
+								end
+							end
+							if (wbest != o) begin
+								best = wbest;
+								bvc = wvc[wbest % 8];
+							end
+						end
 						if (amask != 8'd0) begin
 							ok = '0;
 							for (a = 0; a < 8; a = a + 1) begin
@@ -271,7 +375,7 @@ module loom_vc_alloc #(
 						if (best >= 0) begin
 							req[p][v] = 1'b1;
 							req_o[p][v] = PB'(best);
-							req_ovc[p][v] = 3'(avc);
+							req_ovc[p][v] = bvc;
 							req_adapt[p][v] = 1'b1;
 						end else if (!usable[o]) begin
 							drop[p*VCS+v] = 1'b1;
@@ -283,7 +387,8 @@ module loom_vc_alloc #(
 							done = 1'b0;
 							for (c = 0; c < VCS; c = c + 1) begin
 								cls = (!CARD && r[14]) ? class4_of(c) : class_of(c);
-								if (!done && cls[dvc3] &&
+								// OmniWAR's distance class is one VC
+								if (!done && (omni ? 32'(dvc3) == c : cls[dvc3]) &&
 								    !ov_owned[o*VCS+c] &&
 								    (worm(c) || 32'(ov_avail[(o*VCS+c)*16 +: 16]) >= flits)) begin
 									req_ovc[p][v] = 3'(c);
@@ -294,7 +399,7 @@ module loom_vc_alloc #(
 							done = 1'b0;
 							for (c = 0; c < VCS; c = c + 1) begin
 								cls = (!CARD && r[14]) ? class4_of(c) : class_of(c);
-								if (!done && cls[dvc3]) begin
+								if (!done && (omni ? 32'(dvc3) == c : cls[dvc3])) begin
 									k = o*VCS + c;
 									if (ov_owned[k]) begin
 										if (32'(ov_owner[k*OW +: OW]) != p*VCS + v)
@@ -379,7 +484,7 @@ module loom_vc_alloc #(
 					grant_vc[p*3 +: 3] = 3'(v);
 					grant_port[p*PB +: PB] = req_o[p][v];
 					grant_ovc[p*3 +: 3] = req_ovc[p][v];
-					if (rt[(p*VCS+v)*32 + 17 +: 8] != 8'd0) begin
+					if (counted_of(rt[(p*VCS+v)*32 +: 32], ext[(p*VCS+v)*16 +: 16])) begin
 						if (req_adapt[p][v])
 							c_adaptive[o*8 +: 8] = c_adaptive[o*8 +: 8] + 8'd1;
 						else

@@ -48,6 +48,7 @@
 #define RTL_INFO_MAGIC_VALUE	0x4c525452u	/* "RTRL" */
 #define RTL_INFO_VALIANT	0x0110	/* 1: Valiant and UGAL entries route as route.c */
 #define RTL_INFO_VC_COUNTERS	0x0114	/* 1: the per-VC counters (cnt_vc, vc_last) count */
+#define RTL_INFO_WAR		0x0118	/* 1: DimWAR and OmniWAR entries route as route.c */
 
 /* Widths of the configuration port */
 #define RTL_CFG_ADDR_BITS	16

@@ -5,7 +5,8 @@
  * the same stimuli every cycle - flits on every input port and VC (whole
  * packets, now and then a malformed one), credits and ready from a
  * downstream model on every output, and configuration writes (routing
- * table, PORT_CFG, START_VC1, port up/down, fault masks, forward-progress
+ * table, with Valiant, UGAL, DimWAR and OmniWAR entries where the build
+ * has them, PORT_CFG, START_VC1, port up/down, fault masks, forward-progress
  * timeout, clear-dead, arbiter weights, and with CREDIT_BITS below 16
  * downstream depths up to twice what the credit counts hold) - and after
  * every edge every output
@@ -152,7 +153,7 @@ struct cfg_write {
 class run {
 public:
 	run(uint64_t seed, const char *vcd, uint64_t trace_from)
-		: r(seed), rv(seed ^ 0x56414c49414e54ull), ctx(new VerilatedContext), top(new Vloom_router(ctx.get())),
+		: r(seed), rv(seed ^ 0x56414c49414e54ull), rw(seed ^ 0x48595045525857ull), ctx(new VerilatedContext), top(new Vloom_router(ctx.get())),
 		  trace_from(trace_from)
 	{
 #if VM_TRACE
@@ -198,6 +199,7 @@ public:
 		wide = info(INFO_EXTRA + 2);
 		valiant = info(RTL_INFO_VALIANT / 4);
 		vc_counters = info(RTL_INFO_VC_COUNTERS / 4);
+		war = info(RTL_INFO_WAR / 4);
 		if (info(INFO_EXTRA + 3) != RTL_INFO_MAGIC_VALUE) {
 			*err = "the RTL's INFO block does not read back its magic word";
 			return false;
@@ -247,8 +249,8 @@ public:
 				 *(const uint32_t *)((const char *)&p + router_param_table[i].offset));
 			s += b;
 		}
-		snprintf(b, sizeof(b), " RT_ENTRIES=%u START_VC1_BITS=%u WIDE_PORTS=%u VALIANT=%u VC_COUNTERS=%u",
-			 rt_entries, svc1_bits, wide, valiant, vc_counters);
+		snprintf(b, sizeof(b), " RT_ENTRIES=%u START_VC1_BITS=%u WIDE_PORTS=%u VALIANT=%u VC_COUNTERS=%u WAR=%u",
+			 rt_entries, svc1_bits, wide, valiant, vc_counters, war);
 		return s + b;
 	}
 
@@ -290,6 +292,7 @@ public:
 private:
 	rng r;
 	rng rv;	// the Valiant stimuli: a stream of their own, r's is that of the seeds before them
+	rng rw;	// the DimWAR and OmniWAR stimuli: another
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vloom_router> top;
 	std::unique_ptr<VerilatedVcdC> tfp;
@@ -321,6 +324,8 @@ private:
 	unsigned p_val = 0;	// Valiant entries and phase 0 heads (per mille)
 	bool valiant = true;	// the RTL's VALIANT parameter
 	unsigned vc_counters = 0;	// the RTL's VC_COUNTERS parameter
+	unsigned p_war = 0;	// DimWAR and OmniWAR entries (per mille)
+	bool war = true;	// the RTL's WAR parameter
 
 	void phase()
 	{
@@ -340,6 +345,12 @@ private:
 
 			// (none where the RTL has no Valiant routing: it routes them plain)
 			p_val = valiant ? val[rv.below(4)] : 0;
+		}
+		{
+			static const unsigned wars[] = { 0, 100, 300, 600 };
+
+			// (none where the RTL has no DimWAR and OmniWAR: it routes them plain)
+			p_war = war ? wars[rw.below(4)] : 0;
 		}
 		if (now == 0)
 			init_tables();
@@ -392,7 +403,25 @@ private:
 			     (rv.permille(400) ? LOOM_RT_W0_UGAL : 0);
 		if (p_val)
 			w |= rv.below(16) << LOOM_RT_W0_HOPS_SHIFT;
+		if (p_war && rw.permille(p_war))
+			w = war_entry(w);
 		return w | (r.below(7) << LOOM_RT_W0_INIT_DIR_SHIFT);
+	}
+
+	/*
+	 * A DimWAR or OmniWAR entry from word 0 @w (sometimes both bits: OmniWAR
+	 * routes it): minimal hops left mostly few, so that deroutes are
+	 * allowed, and OmniWAR's distance classes mostly up to one more than
+	 * the VCs carry, so that some packets run out of them.
+	 */
+	uint32_t war_entry(uint32_t w)
+	{
+		w &= ~LOOM_RT_W0_HOPS_MASK;
+		w |= (rw.permille(700) ? rw.below(4) : rw.below(16)) << LOOM_RT_W0_HOPS_SHIFT;
+		if (rw.permille(450))
+			return w | LOOM_RT_W0_DIMWAR;
+		w |= LOOM_RT_W0_OMNIWAR | (rw.permille(100) ? LOOM_RT_W0_DIMWAR : 0);
+		return w | (rw.permille(850) ? rw.below(6) : rw.below(16)) << LOOM_RT_W0_CLASSES_SHIFT;
 	}
 
 	uint32_t pcfg_word()

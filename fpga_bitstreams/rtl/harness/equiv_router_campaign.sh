@@ -8,7 +8,8 @@
 # seeds of random traffic, credits, ready and configuration writes are
 # equal every cycle, the checked-in regression seeds replay equal, and the
 # builds with an off-by-one credit, a mutated arbiter, a Valiant packet
-# without its phase flag and a UGAL choice off by one are caught at
+# without its phase flag, a UGAL choice off by one and a DimWAR/OmniWAR
+# deroute weighed as a minimal hop are caught at
 # their first differing cycle with the unit, port, VC, signal, both values
 # and a VCD.  TAP output.  LOOM_RTL_EQUIV_CYCLES and LOOM_RTL_EQUIV_SEEDS
 # set the cycles a seed and the seeds a configuration (make -C
@@ -27,10 +28,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$here/equiv_tap.sh"
 
-tap_plan $((5 * (nseeds + 1) + 4))
+tap_plan $((5 * (nseeds + 1) + 5))
 equiv_require "make -C fpga_bitstreams rtl-equiv-router" \
 	"$h-card" "$h-torus" "$h-torus-tiled" "$h-ice40" "$h-radix16" "$h-card-mutate-credit" "$h-card-mutate-arbiter" \
-	"$h-torus-mutate-valiant" "$h-torus-mutate-ugal"
+	"$h-torus-mutate-valiant" "$h-torus-mutate-ugal" "$h-torus-mutate-war"
 
 # shellcheck disable=SC2086 # the configurations are words
 equiv_router_configs "$h" "$seeds" "$nseeds" "$cycles" $configs
@@ -39,4 +40,6 @@ equiv_mutant "$h-torus-mutate-valiant" torus-mutate-valiant "$equiv_diff_re" \
 	"the torus router sending a packet toward its drawn Valiant intermediate without the phase flag"
 equiv_mutant "$h-torus-mutate-ugal" torus-mutate-ugal "$equiv_diff_re" \
 	"the torus router whose UGAL choice goes Valiant on a tie"
+equiv_mutant "$h-torus-mutate-war" torus-mutate-war "$equiv_diff_re" \
+	"the torus router weighing a DimWAR or OmniWAR deroute as a minimal hop"
 tap_done
