@@ -33,8 +33,7 @@ int sim_partition_work(const struct fm_graph *g, int node)
 static void by_ids(int nodes, int ranks, int *owner)
 {
 	for (int r = 0; r < ranks; r++)
-		for (int i = (int)((int64_t)nodes * r / ranks);
-		     i < (int)((int64_t)nodes * (r + 1) / ranks); i++)
+		for (int i = sim_rank_lo(nodes, ranks, r); i < sim_rank_lo(nodes, ranks, r + 1); i++)
 			owner[i] = r;
 }
 

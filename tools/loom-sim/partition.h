@@ -19,6 +19,15 @@
 
 #include "graph.h"
 
+/*
+ * The first node of rank @rank's block of ids: the partition by ids, and
+ * the checks' share of destinations whatever the partition.
+ */
+static inline int sim_rank_lo(int nodes, int ranks, int rank)
+{
+	return (int)((int64_t)nodes * rank / ranks);
+}
+
 enum sim_partition_kind { SIM_PARTITION_TOPOLOGY, SIM_PARTITION_IDS };
 
 /* "topology" or "ids" into @k; 0, or -1 for another value. */

@@ -366,12 +366,6 @@ struct sim {
 	struct sim_stats st;
 };
 
-/* The first node of rank @rank's block of ids (the checks' share of destinations). */
-static inline int sim_rank_lo(int nodes, int ranks, int rank)
-{
-	return (int)((int64_t)nodes * rank / ranks);
-}
-
 /* The rank that steps @node. */
 static inline int sim_rank_of(const struct sim *s, int node)
 {
