@@ -112,7 +112,7 @@ $(RTL_BUILD)/obj/tests/%.o: $(TOP)/tests/unit/%.c $(TOP)/tests/unit/link_harness
                             $(TOP)/tests/unit/tap.h $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(RTL_OBJ_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
-$(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h \
+$(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h $(RTL_DIR)/harness/equiv_draw.h \
                               $(TOP)/tests/unit/link_harness.h $(TOP)/tests/unit/tap.h $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(RTL_OBJ_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
@@ -310,7 +310,8 @@ synth: $(RTL_GEN_DIR)/.stamp
 # 16-byte flits and its sideband, a row-buffer credit counter, and the
 # arbiters of every policy over 7 VCs and over 9 ports, and the link's
 # CRC-32C at the card's 4 lanes of 4 bytes, go-back-N sender and
-# receiver, credit return, lanes and frame serialiser at the link's defaults
+# receiver, credit return, lanes, frame serialiser and packet assembly at
+# the link's defaults
 RTL_UNIT_SYNTH := \
 	"loom_flit_fifo DEPTH=24 WIDTH=164 HIST=1" \
 	"loom_credit_counter DEPTH=16 RET_LAT=1" \
@@ -319,7 +320,8 @@ RTL_UNIT_SYNTH := \
 	"loom_crc32c LANES=4 LANE_BYTES=4" "loom_gbn_tx REPLAY_FRAMES=64 ACK_TIMEOUT=1024" \
 	"loom_gbn_rx" "loom_link_credit VCS=8 BUF_DEPTH=152 FLIT_BYTES=16" \
 	"loom_lanes LANES=4 LANE_THRESHOLD=16 LANE_WINDOW=1048576" \
-	"loom_link_xmit_serialise LANES=4 LANE_BYTES=4"
+	"loom_link_xmit_serialise LANES=4 LANE_BYTES=4" \
+	"loom_link_xmit_assemble VCS=8 FLIT_BYTES=16 TX_QUEUE=3"
 synth-units: $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_SYNTH)
 	@rm -f $(RTL_SYNTH)/units-xilinx.txt

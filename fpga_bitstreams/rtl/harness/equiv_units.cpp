@@ -454,6 +454,20 @@ template <std::size_t W> void put_bytes(VlWide<W> &port, const uint8_t *b, unsig
 	}
 }
 
+// the sum of four counts over models @ms, each's from @counts(model, its four)
+template <typename M, std::size_t N, typename F> void sum4(uint64_t c[4], const M (&ms)[N], F counts)
+{
+	for (unsigned i = 0; i < 4; i++)
+		c[i] = 0;
+	for (const M &m : ms) {
+		uint64_t one[4];
+
+		counts(m, one);
+		for (unsigned i = 0; i < 4; i++)
+			c[i] += one[i];
+	}
+}
+
 // ---- one run ----
 
 class run {
@@ -598,28 +612,12 @@ public:
 	// the packet assemblers' run: packets queued, malformed flits, flits refunded, cable cuts
 	void xm_counts(uint64_t c[4]) const
 	{
-		for (unsigned i = 0; i < 4; i++)
-			c[i] = 0;
-		for (const xasm_link &x : xm) {
-			uint64_t one[4];
-
-			xasm_counts(x.m, one);
-			for (unsigned i = 0; i < 4; i++)
-				c[i] += one[i];
-		}
+		sum4(c, xm, [](const xasm_link &x, uint64_t one[4]) { xasm_counts(x.m, one); });
 	}
 	// the framers' results: frames, bad magic, bad length, bad CRC
 	void rf_counts(uint64_t c[4]) const
 	{
-		for (unsigned i = 0; i < 4; i++)
-			c[i] = 0;
-		for (const rf_model &f : rf) {
-			uint64_t one[4];
-
-			rxf_counts(f.m, one);
-			for (unsigned i = 0; i < 4; i++)
-				c[i] += one[i];
-		}
+		sum4(c, rf, [](const rf_model &f, uint64_t one[4]) { rxf_counts(f.m, one); });
 	}
 
 private:

@@ -3,12 +3,12 @@
  * The C side of the unit harness's packet assemblers (equiv_xasm.h).
  */
 #include "equiv_xasm.h"
+#include "equiv_draw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <loom_util/prng.h>
 
 #include "link/link_internal.h"
 #include "link/link_wire.h"
@@ -27,28 +27,13 @@ struct xasm_model {
 	uint64_t counts[4];
 };
 
-static uint64_t xasm_next(struct xasm_model *m)
-{
-	return loom_splitmix64(&m->rng);
-}
-
-static unsigned int xasm_below(struct xasm_model *m, unsigned int n)
-{
-	return (unsigned int)(xasm_next(m) % n);
-}
-
-static bool xasm_percent(struct xasm_model *m, unsigned int p)
-{
-	return xasm_below(m, 100) < p;
-}
-
 /* A header's payload length in a flit: any, a valid one, or one past the largest. */
 static void xasm_set_len(struct xasm_model *m, struct flit *f)
 {
-	unsigned int k = xasm_below(m, 4);
-	uint16_t len = k == 0 ? (uint16_t)xasm_next(m) :
+	unsigned int k = eq_below(&m->rng, 4);
+	uint16_t len = k == 0 ? (uint16_t)eq_next(&m->rng) :
 		       k == 1 ? (uint16_t)(LOOM_PKT_MAX_PAYLOAD + 1) :
-				(uint16_t)xasm_below(m, LOOM_PKT_MAX_PAYLOAD + 1);
+				(uint16_t)eq_below(&m->rng, LOOM_PKT_MAX_PAYLOAD + 1);
 
 	memcpy(f->data + offsetof(struct loom_pkt_hdr, len), &len, sizeof(len));
 }
@@ -61,22 +46,22 @@ static void xasm_tamper(void *ctx, unsigned int end, struct flit *f)
 
 	if (end != 0)
 		return;
-	if (m->p_bad && xasm_percent(m, m->p_bad)) {
+	if (m->p_bad && eq_percent(&m->rng, m->p_bad)) {
 		if (!f->valid) {
 			/* a flit out of nowhere, maybe while ready was low */
 			f->valid = true;
-			f->head = xasm_percent(m, 50);
-			f->tail = xasm_percent(m, 50);
-			f->vc = (uint8_t)(xasm_percent(m, 80) ? xasm_below(m, vcs) :
-					  xasm_below(m, CHAN_VCS_MAX));
+			f->head = eq_percent(&m->rng, 50);
+			f->tail = eq_percent(&m->rng, 50);
+			f->vc = (uint8_t)(eq_percent(&m->rng, 80) ? eq_below(&m->rng, vcs) :
+					  eq_below(&m->rng, CHAN_VCS_MAX));
 			for (unsigned int i = 0; i < fb; i++)
-				f->data[i] = (uint8_t)xasm_next(m);
+				f->data[i] = (uint8_t)eq_next(&m->rng);
 			xasm_set_len(m, f);
 		} else {
-			switch (xasm_below(m, 6)) {
+			switch (eq_below(&m->rng, 6)) {
 			case 0: f->head = !f->head; break;
 			case 1: f->tail = !f->tail; break;
-			case 2: f->vc = (uint8_t)xasm_below(m, CHAN_VCS_MAX); break;
+			case 2: f->vc = (uint8_t)eq_below(&m->rng, CHAN_VCS_MAX); break;
 			case 3: xasm_set_len(m, f); break;
 			case 4: f->valid = false; break;	/* lost */
 			default: f->head = f->tail = true; xasm_set_len(m, f); break;
@@ -137,15 +122,16 @@ void xasm_phase(struct xasm_model *m)
 	uint32_t all = (1u << m->x.p.vcs) - 1;
 
 	for (unsigned int i = 0; i < 2; i++) {
-		unsigned int payload = xasm_percent(m, 30) ? xasm_below(m, LOOM_PKT_MAX_PAYLOAD + 1) :
-				       xasm_percent(m, 50) ? 0 : LOOM_PKT_MAX_PAYLOAD;
-		uint32_t vcs = (uint32_t)xasm_next(m) & all;
+		unsigned int payload = eq_percent(&m->rng, 30) ?
+					       eq_below(&m->rng, LOOM_PKT_MAX_PAYLOAD + 1) :
+				       eq_percent(&m->rng, 50) ? 0 : LOOM_PKT_MAX_PAYLOAD;
+		uint32_t vcs = (uint32_t)eq_next(&m->rng) & all;
 
-		lh_send(&m->x, i, counts[xasm_below(m, 5)], (uint16_t)payload, vcs ? vcs : 1);
-		fault_set_ber(link_wire_fault(&m->x.w, i), bers[xasm_below(m, 5)]);
+		lh_send(&m->x, i, counts[eq_below(&m->rng, 5)], (uint16_t)payload, vcs ? vcs : 1);
+		fault_set_ber(link_wire_fault(&m->x.w, i), bers[eq_below(&m->rng, 5)]);
 	}
-	m->p_bad = bad[xasm_below(m, 5)];
-	m->p_cut = cut[xasm_below(m, 5)];
+	m->p_bad = bad[eq_below(&m->rng, 5)];
+	m->p_cut = cut[eq_below(&m->rng, 5)];
 }
 
 /*
@@ -188,8 +174,8 @@ void xasm_step(struct xasm_model *m, struct xasm_cycle *c)
 	/* the cable: cut now and then, restored after a while */
 	if (m->cut_left && !--m->cut_left)
 		link_wire_restore(&m->x.w);
-	else if (!m->cut_left && m->p_cut && xasm_below(m, 10000) < m->p_cut) {
-		m->cut_left = 1 + xasm_below(m, 60);
+	else if (!m->cut_left && m->p_cut && eq_below(&m->rng, 10000) < m->p_cut) {
+		m->cut_left = 1 + eq_below(&m->rng, 60);
 		m->counts[3]++;
 		link_wire_cut(&m->x.w);
 	}
