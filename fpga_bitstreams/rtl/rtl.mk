@@ -48,7 +48,7 @@ RTL_GEN_OUT := $(addprefix $(RTL_GEN_DIR)/,$(RTL_GEN_FILES))
 # the link layer's units (the unit harness steps them), not part of the router
 RTL_LINK_SV  := $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/loom_gbn_rx.sv \
                 $(RTL_DIR)/loom_link_credit.sv $(RTL_DIR)/loom_lanes.sv \
-                $(RTL_DIR)/loom_link_xmit_serialise.sv \
+                $(RTL_DIR)/loom_link_xmit_serialise.sv $(RTL_DIR)/loom_link_xmit_assemble.sv \
                 $(RTL_DIR)/loom_link_rx_framer.sv
 # yosys-config comes with yosys-dev; without it, the share/ beside the binary
 YOSYS_DATDIR  := $(or $(shell yosys-config --datdir 2>/dev/null),\
@@ -68,13 +68,15 @@ RTL_UNITS_C  := router/arbiter.c router/params.c $(LINK_SRCS) rtl/gen/rtl_consts
 RTL_XSER_O   := $(RTL_BUILD)/obj/tests/link_harness.o $(RTL_BUILD)/obj/harness/equiv_xser.o
 # the receivers' framers: the C model's parser and its byte stream
 RTL_XSER_O   += $(RTL_BUILD)/obj/harness/equiv_rxf.o
+# the packet assemblers' flits: a link pair again, its flits made malformed
+RTL_XSER_O   += $(RTL_BUILD)/obj/harness/equiv_xasm.o
 RTL_UNITS_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_UNITS_C:.c=.o)) $(RTL_XSER_O)
 RTL_HARNESS  := $(RTL_BUILD)/equiv_units
 # the mutant: one build with every unit's mutation (each is local to its
 # unit), checked one unit at a time (equiv_units --units NAME)
 RTL_MUTATE_DEFS := LOOM_MUTATE_ARBITER LOOM_MUTATE_CREDIT LOOM_MUTATE_CRC LOOM_MUTATE_GBN \
                    LOOM_MUTATE_LINK_CREDIT LOOM_MUTATE_LANES LOOM_MUTATE_LINK_TX
-RTL_MUTATE_DEFS += LOOM_MUTATE_LINK_RX
+RTL_MUTATE_DEFS += LOOM_MUTATE_LINK_RX LOOM_MUTATE_LINK_XMIT
 RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate
 # the C++ flags of every Verilated build but their optimisation level
 RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'
@@ -110,7 +112,7 @@ $(RTL_BUILD)/obj/tests/%.o: $(TOP)/tests/unit/%.c $(TOP)/tests/unit/link_harness
                             $(TOP)/tests/unit/tap.h $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(RTL_OBJ_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
-$(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h \
+$(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h $(RTL_DIR)/harness/equiv_draw.h \
                               $(TOP)/tests/unit/link_harness.h $(TOP)/tests/unit/tap.h $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(RTL_OBJ_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
@@ -118,7 +120,8 @@ $(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h \
 # what the harness reads: its key, so other parts of the card do not rebuild it
 RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/harness/netlist.vlt $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
                   $(RTL_DIR)/harness/equiv_units.cpp $(RTL_DIR)/harness/equiv_common.h \
-                  $(RTL_DIR)/harness/equiv_xser.h $(RTL_DIR)/harness/equiv_rxf.h $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
+                  $(RTL_DIR)/harness/equiv_xser.h $(RTL_DIR)/harness/equiv_rxf.h \
+                  $(RTL_DIR)/harness/equiv_xasm.h $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
                   $(wildcard $(SRC_DIR)/router/*.h) $(wildcard $(SRC_DIR)/link/*.h) \
                   $(TOP)/tests/unit/link_harness.h $(TOP)/tests/unit/tap.h \
                   $(wildcard $(TOP)/include/loom_hw/*.h)
@@ -307,7 +310,8 @@ synth: $(RTL_GEN_DIR)/.stamp
 # 16-byte flits and its sideband, a row-buffer credit counter, and the
 # arbiters of every policy over 7 VCs and over 9 ports, and the link's
 # CRC-32C at the card's 4 lanes of 4 bytes, go-back-N sender and
-# receiver, credit return, lanes and frame serialiser at the link's defaults
+# receiver, credit return, lanes, frame serialiser and packet assembly at
+# the link's defaults
 RTL_UNIT_SYNTH := \
 	"loom_flit_fifo DEPTH=24 WIDTH=164 HIST=1" \
 	"loom_credit_counter DEPTH=16 RET_LAT=1" \
@@ -316,7 +320,8 @@ RTL_UNIT_SYNTH := \
 	"loom_crc32c LANES=4 LANE_BYTES=4" "loom_gbn_tx REPLAY_FRAMES=64 ACK_TIMEOUT=1024" \
 	"loom_gbn_rx" "loom_link_credit VCS=8 BUF_DEPTH=152 FLIT_BYTES=16" \
 	"loom_lanes LANES=4 LANE_THRESHOLD=16 LANE_WINDOW=1048576" \
-	"loom_link_xmit_serialise LANES=4 LANE_BYTES=4"
+	"loom_link_xmit_serialise LANES=4 LANE_BYTES=4" \
+	"loom_link_xmit_assemble VCS=8 FLIT_BYTES=16 TX_QUEUE=3"
 synth-units: $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_SYNTH)
 	@rm -f $(RTL_SYNTH)/units-xilinx.txt

@@ -9,7 +9,9 @@
 # narrowing lanes, its receiver's framer at its smallest window and one
 # result a cycle and at a window of 1024 bytes and 4 results, fed frames of every
 # size with bit errors, cut frames, garbage and false frame starts, idle
-# cycles and narrowing lanes) step cycle by cycle
+# cycles and narrowing lanes, its transmitter's packet assembly fed the
+# flits of C link units' routers, made malformed now and then, under
+# traffic, bit errors and cut cables) step cycle by cycle
 # against the C model's units in the Verilated equivalence harness
 # (fpga_bitstreams/rtl/harness): three seeds of 10^5 cycles each and the
 # checked-in regression seeds are equal, the generated constants agree
@@ -20,8 +22,9 @@
 # an acknowledgement one past its last frame, a link credit return that
 # takes a grant one flit beyond the peer's buffer, a lane unit whose
 # error window closes a cycle early, a frame encoder that numbers DATA
-# frames one ahead and a framer whose header length check refuses a
-# maximal frame, each at the first differing cycle with the unit,
+# frames one ahead, a framer whose header length check refuses a
+# maximal frame and a packet assembly that takes one flit more than a
+# header announces, each at the first differing cycle with the unit,
 # signal, both values and a VCD.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
@@ -34,7 +37,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$top/fpga_bitstreams/rtl/harness/equiv_tap.sh"
 
-tap_plan 13
+tap_plan 14
 equiv_require "make -C fpga_bitstreams rtl-harness" "$h" "$h-mutate"
 for seed in 1 2 3; do
 	equiv_seed "$h" units "$seed" 100000
@@ -76,4 +79,7 @@ equiv_mutant "$h-mutate" units \
 equiv_mutant "$h-mutate" units \
 	"cycle [0-9]+: unit link_rx_framer \(RX_WINDOW .*signal (res_n|res_status|held|garbage).*: RTL [0-9]+ .*C model [0-9]+" \
 	"a framer whose header length check refuses a maximal frame" --units link_rx_framer
+equiv_mutant "$h-mutate" units \
+	"cycle [0-9]+: unit link_xmit_assemble \(.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
+	"a packet assembly that takes one flit more than its header announces" --units link_xmit_assemble
 tap_done

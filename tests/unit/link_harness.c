@@ -96,7 +96,7 @@ void lh_sink_init(struct lh_sink *k, const struct link_params *p)
 
 static void lh_sink_error(struct lh_sink *k, const char *what, uint32_t id)
 {
-	if (k->errors++ < 5)
+	if (k->errors++ < 5 && !k->quiet)
 		tap_diag("sink: packet %u (expected %u): %s", id, k->next_id, what);
 }
 
@@ -196,6 +196,10 @@ void lh_pair_cycle(struct lh_pair *x)
 	struct link_in ia = { .flit = x->src[0].out, .back = x->sink[1].back };
 	struct link_in ib = { .flit = x->src[1].out, .back = x->sink[0].back };
 
+	if (x->flit_tamper) {
+		x->flit_tamper(x->flit_tamper_ctx, 0, &ia.flit);
+		x->flit_tamper(x->flit_tamper_ctx, 1, &ib.flit);
+	}
 	link_wire_cycle(&x->w, &ia, &ib);
 	lh_source_edge(&x->src[0], &oa, t);
 	lh_source_edge(&x->src[1], &ob, t);

@@ -40,6 +40,7 @@ struct lh_source {
 struct lh_sink {
 	const struct link_params *p;
 	bool drain;			/* free buffered flits */
+	bool quiet;			/* count errors without diagnostics (broken on purpose) */
 	unsigned int hold;		/* cycles a flit stays at least */
 	struct { uint8_t vc; uint64_t at; } fifo[LH_FIFO];
 	unsigned int f_head, f_count;
@@ -64,6 +65,9 @@ struct lh_pair {
 	struct lh_sink sink[2];		/* [0] behind b (a -> b), [1] behind a */
 	uint64_t trains[2];		/* the ends' trains counters, last seen */
 	uint64_t now;
+	/* if set: may alter the flit source @end drives into its unit (malformed flits) */
+	void (*flit_tamper)(void *ctx, unsigned int end, struct flit *f);
+	void *flit_tamper_ctx;
 };
 
 /* A source and a sink on their own, for other transports. */

@@ -3,12 +3,12 @@
  * The C side of the unit harness's frame receivers (equiv_rxf.h).
  */
 #include "equiv_rxf.h"
+#include "equiv_draw.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <loom_hw/packet.h>
-#include <loom_util/prng.h>
 
 #include "link/fault.h"
 #include "link/link.h"
@@ -35,21 +35,6 @@ struct rxf_model {
 	uint64_t counts[4];
 	struct link_rx rx;	/* last: its 32 KiB buffer */
 };
-
-static uint64_t rxf_next(struct rxf_model *m)
-{
-	return loom_splitmix64(&m->rng);
-}
-
-static unsigned int rxf_below(struct rxf_model *m, unsigned int n)
-{
-	return (unsigned int)(rxf_next(m) % n);
-}
-
-static bool rxf_percent(struct rxf_model *m, unsigned int p)
-{
-	return rxf_below(m, 100) < p;
-}
 
 struct rxf_model *rxf_new(unsigned int window, unsigned int frames, unsigned int lanes,
 			  unsigned int lane_bytes, unsigned int rx_buf, uint64_t seed)
@@ -81,18 +66,18 @@ void rxf_phase(struct rxf_model *m)
 	static const double bers[] = { 0, 0, 1e-6, 1e-5, 1e-4, 1e-3 };
 	static const unsigned int levels[] = { 0, 2, 10, 30, 60 };
 
-	fault_set_ber(&m->fault, bers[rxf_below(m, 6)]);
-	m->p_garbage = levels[rxf_below(m, 5)];
-	m->p_false = levels[rxf_below(m, 5)];
-	m->p_cut = levels[rxf_below(m, 5)];
-	m->p_idle = levels[rxf_below(m, 5)];
-	m->p_max = levels[rxf_below(m, 5)];
+	fault_set_ber(&m->fault, bers[eq_below(&m->rng, 6)]);
+	m->p_garbage = levels[eq_below(&m->rng, 5)];
+	m->p_false = levels[eq_below(&m->rng, 5)];
+	m->p_cut = levels[eq_below(&m->rng, 5)];
+	m->p_idle = levels[eq_below(&m->rng, 5)];
+	m->p_max = levels[eq_below(&m->rng, 5)];
 	/* the consumer: always room, now and then none, or any number */
-	m->take_mode = rxf_below(m, 3);
+	m->take_mode = eq_below(&m->rng, 3);
 	/* lanes drop one by one, as a noisy link's do; back to all now and then */
-	if (m->lanes_now > 1 && rxf_percent(m, 30))
+	if (m->lanes_now > 1 && eq_percent(&m->rng, 30))
 		m->lanes_now /= 2;
-	else if (rxf_percent(m, 20))
+	else if (eq_percent(&m->rng, 20))
 		m->lanes_now = m->lanes;
 }
 
@@ -100,7 +85,8 @@ void rxf_phase(struct rxf_model *m)
 static void rxf_false_start(struct rxf_model *m, uint8_t *p)
 {
 	static const uint16_t lens[] = { 0, 1, 32, 303, 304, 305, 0xffff };
-	uint16_t len = rxf_percent(m, 50) ? lens[rxf_below(m, 7)] : (uint16_t)rxf_below(m, 400);
+	uint16_t len = eq_percent(&m->rng, 50) ? lens[eq_below(&m->rng, 7)] :
+						 (uint16_t)eq_below(&m->rng, 400);
 
 	p[0] = LOOM_FRAME_MAGIC & 0xff;
 	p[1] = LOOM_FRAME_MAGIC >> 8;
@@ -111,12 +97,12 @@ static void rxf_false_start(struct rxf_model *m, uint8_t *p)
 /* Garbage: random bytes, some with frame starts that lead nowhere. */
 static void rxf_garbage(struct rxf_model *m)
 {
-	unsigned int n = 1 + rxf_below(m, 120);
+	unsigned int n = 1 + eq_below(&m->rng, 120);
 
 	for (unsigned int i = 0; i < n; i++)
-		m->chunk[i] = (uint8_t)rxf_next(m);
-	if (n >= LOOM_FRAME_HDR_SIZE && rxf_percent(m, m->p_false))
-		rxf_false_start(m, m->chunk + rxf_below(m, n - LOOM_FRAME_HDR_SIZE + 1));
+		m->chunk[i] = (uint8_t)eq_next(&m->rng);
+	if (n >= LOOM_FRAME_HDR_SIZE && eq_percent(&m->rng, m->p_false))
+		rxf_false_start(m, m->chunk + eq_below(&m->rng, n - LOOM_FRAME_HDR_SIZE + 1));
 	m->chunk_len = n;
 }
 
@@ -126,19 +112,20 @@ static void rxf_frame(struct rxf_model *m)
 	unsigned int blen;
 	size_t n;
 
-	blen = rxf_percent(m, m->p_max) ? LINK_BODY_MAX :
-	       rxf_percent(m, 30) ? 0 : rxf_below(m, LINK_BODY_MAX + 1);
+	blen = eq_percent(&m->rng, m->p_max) ? LINK_BODY_MAX :
+	       eq_percent(&m->rng, 30) ? 0 : eq_below(&m->rng, LINK_BODY_MAX + 1);
 	for (unsigned int i = 0; i < blen; i++)
-		body[i] = (uint8_t)rxf_next(m);
+		body[i] = (uint8_t)eq_next(&m->rng);
 	/* now and then a frame inside a frame: found after the outer one's CRC fails */
-	if (blen >= LOOM_FRAME_HDR_SIZE + 8 && rxf_percent(m, m->p_false))
-		rxf_false_start(m, body + rxf_below(m, blen - LOOM_FRAME_HDR_SIZE + 1));
-	n = link_encode(m->chunk, sizeof(m->chunk), (uint8_t)(1 + rxf_below(m, 7)),
-			(uint8_t)rxf_below(m, 8), m->seq++, (uint32_t)rxf_next(m), body, blen, NULL, 0);
+	if (blen >= LOOM_FRAME_HDR_SIZE + 8 && eq_percent(&m->rng, m->p_false))
+		rxf_false_start(m, body + eq_below(&m->rng, blen - LOOM_FRAME_HDR_SIZE + 1));
+	n = link_encode(m->chunk, sizeof(m->chunk), (uint8_t)(1 + eq_below(&m->rng, 7)),
+			(uint8_t)eq_below(&m->rng, 8), m->seq++, (uint32_t)eq_next(&m->rng), body, blen,
+			NULL, 0);
 	fault_apply(&m->fault, m->chunk, n);
 	/* cut short: the next chunk follows at once */
-	if (rxf_percent(m, m->p_cut))
-		n = 1 + rxf_below(m, (unsigned int)n);
+	if (eq_percent(&m->rng, m->p_cut))
+		n = 1 + eq_below(&m->rng, (unsigned int)n);
 	m->chunk_len = (unsigned int)n;
 }
 
@@ -149,13 +136,13 @@ unsigned int rxf_cycle(struct rxf_model *m, uint8_t *in, unsigned int *in_n, uns
 
 	*held = (unsigned int)(m->rx.end - m->rx.start);
 	*garbage = (unsigned int)m->rx.in_garbage;
-	if (!rxf_percent(m, m->p_idle)) {
+	if (!eq_percent(&m->rng, m->p_idle)) {
 		while (n < rate && *held + n < m->rx_buf) {
 			unsigned int c;
 
 			if (m->chunk_off == m->chunk_len) {
 				m->chunk_off = 0;
-				if (rxf_percent(m, m->p_garbage))
+				if (eq_percent(&m->rng, m->p_garbage))
 					rxf_garbage(m);
 				else
 					rxf_frame(m);
@@ -177,10 +164,10 @@ unsigned int rxf_cycle(struct rxf_model *m, uint8_t *in, unsigned int *in_n, uns
 		*take = m->frames;
 		break;
 	case 1:
-		*take = rxf_percent(m, 70) ? m->frames : 0;
+		*take = eq_percent(&m->rng, 70) ? m->frames : 0;
 		break;
 	default:
-		*take = rxf_below(m, m->frames + 1);
+		*take = eq_below(&m->rng, m->frames + 1);
 		break;
 	}
 	*fed_ok = link_rx_feed(&m->rx, in, n) == n;

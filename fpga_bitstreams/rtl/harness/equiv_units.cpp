@@ -4,10 +4,11 @@
  * (flit FIFOs, credit counters, arbiters of every policy, the link's
  * CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender and
  * receiver, its credit return, its lane training and degradation, its
- * frame encoder and serialiser) and the C model's units (router/fifo.h,
- * credit.h, arbiter.[ch], link/crc32c.c, link/gbn.c, link/link_credit.c,
- * link/lanes.c, and for the serialisers whole link units, link/link_xmit.c,
- * under traffic: equiv_xser.h) get the same random stimuli every cycle (the
+ * frame encoder and serialiser, its transmitter's packet assembly) and the
+ * C model's units (router/fifo.h, credit.h, arbiter.[ch], link/crc32c.c,
+ * link/gbn.c, link/link_credit.c, link/lanes.c, and for the serialisers and
+ * the packet assemblers whole link units, link/link_xmit.c, under traffic:
+ * equiv_xser.h, equiv_xasm.h) get the same random stimuli every cycle (the
  * lanes' errors from bit errors that link/fault.c injects into frames
  * striped over the lanes, and from failing lanes); every output is
  * compared in every cycle, the serialisers' lanes byte for byte with the
@@ -55,6 +56,7 @@ extern "C" {
 #include "rtl/gen/rtl_consts.h"
 }
 #include "equiv_rxf.h"
+#include "equiv_xasm.h"
 #include "equiv_xser.h"
 
 #ifndef LOOM_RTL_BUILD
@@ -85,7 +87,8 @@ const char *const CONFIG =
 	"link_xmit_serialise lanes x lane bytes 4x4 flit 16 lane threshold 4 (the card's), "
 	"4x16 flit 64 lane threshold 0 under a high bit error rate, "
 	"link_rx_framer RX_WINDOW 328 RX_FRAMES 1 at 4x16 buffer 1024, "
-	"RX_WINDOW 1024 RX_FRAMES 4 at 4x4 buffer 2048";
+	"RX_WINDOW 1024 RX_FRAMES 4 at 4x4 buffer 2048, "
+	"link_xmit_assemble VCS 3 FLIT_BYTES 16 TX_QUEUE 3, VCS 8 FLIT_BYTES 64 TX_QUEUE 1";
 // the go-back-N units' parameters
 constexpr unsigned GA_WINDOW = 5, GA_TIMEOUT = 7, GB_WINDOW = 64, GB_TIMEOUT = 40;
 constexpr uint32_t GA_FIRST = 0, GB_FIRST = 0xfffffff0u, RA_FIRST = 0, RB_FIRST = 0xfffffff8u;
@@ -109,6 +112,10 @@ constexpr unsigned RF_N = 2;
 constexpr unsigned RF_WINDOW[RF_N] = { 328, 1024 }, RF_FRAMES[RF_N] = { 1, 4 };
 constexpr unsigned RF_LANES[RF_N] = { 4, 4 }, RF_LANE_BYTES[RF_N] = { 16, 4 };
 constexpr unsigned RF_BUF[RF_N] = { 1024, 2048 };
+// the packet assemblers' VCS, FLIT_BYTES, TX_QUEUE (loom_equiv_units's XMA_ and XMB_)
+constexpr unsigned XM_N = 2;
+constexpr unsigned XM_VCS[XM_N] = { 3, 8 }, XM_FLIT_BYTES[XM_N] = { 16, 64 };
+constexpr unsigned XM_TX_QUEUE[XM_N] = { 3, 1 };
 // cycles ahead the expected lane bytes reach: a longest frame at one lane of one byte
 constexpr unsigned XS_AHEAD = 512, XS_STARTED = 16;
 
@@ -367,6 +374,13 @@ struct xser_model {
 	}
 };
 
+// The C model's packet assembly of link unit a (equiv_xasm.h) and its cycle.
+struct xasm_link {
+	std::string name;
+	xasm_model *m = nullptr;
+	xasm_cycle c{};
+};
+
 // A flipped bit of a frame striped over the lanes: the lane its byte travelled on.
 struct lane_hit {
 	unsigned phase, rate;
@@ -440,6 +454,20 @@ template <std::size_t W> void put_bytes(VlWide<W> &port, const uint8_t *b, unsig
 	}
 }
 
+// the sum of four counts over models @ms, each's from @counts(model, its four)
+template <typename M, std::size_t N, typename F> void sum4(uint64_t c[4], const M (&ms)[N], F counts)
+{
+	for (unsigned i = 0; i < 4; i++)
+		c[i] = 0;
+	for (const M &m : ms) {
+		uint64_t one[4];
+
+		counts(m, one);
+		for (unsigned i = 0; i < 4; i++)
+			c[i] += one[i];
+	}
+}
+
 // ---- one run ----
 
 class run {
@@ -476,6 +504,19 @@ public:
 				     std::to_string(RF_LANES[k]) + ", LANE_BYTES " +
 				     std::to_string(RF_LANE_BYTES[k]) + ")";
 		}
+		for (unsigned k = 0; k < XM_N; k++) {
+			char b[256];
+
+			xm[k].name = "link_xmit_assemble (VCS " + std::to_string(XM_VCS[k]) +
+				     ", FLIT_BYTES " + std::to_string(XM_FLIT_BYTES[k]) + ", TX_QUEUE " +
+				     std::to_string(XM_TX_QUEUE[k]) + ")";
+			xm[k].m = xasm_new(XM_VCS[k], XM_FLIT_BYTES[k], XM_TX_QUEUE[k],
+					   seed * 7 + k + 0x786d000000000000ull, b, sizeof(b));
+			if (!xm[k].m) {
+				fprintf(stderr, "equiv_units: %s: %s\n", xm[k].name.c_str(), b);
+				exit(1);
+			}
+		}
 		if (vcd) {
 			ctx->traceEverOn(true);
 			tfp.reset(new VerilatedVcdC);
@@ -498,6 +539,8 @@ public:
 		top->final();
 		for (rf_model &f : rf)
 			rxf_free(f.m);
+		for (xasm_link &x : xm)
+			xasm_free(x.m);
 	}
 
 	bool drift(mismatch *m)
@@ -566,18 +609,15 @@ public:
 	uint64_t xs_frames() const { return xs[0].frames + xs[1].frames; }
 	uint64_t xs_multi() const { return xs[0].multi + xs[1].multi; }
 	uint64_t xs_narrow() const { return xs[0].narrow + xs[1].narrow; }
+	// the packet assemblers' run: packets queued, malformed flits, flits refunded, cable cuts
+	void xm_counts(uint64_t c[4]) const
+	{
+		sum4(c, xm, [](const xasm_link &x, uint64_t one[4]) { xasm_counts(x.m, one); });
+	}
 	// the framers' results: frames, bad magic, bad length, bad CRC
 	void rf_counts(uint64_t c[4]) const
 	{
-		for (unsigned i = 0; i < 4; i++)
-			c[i] = 0;
-		for (const rf_model &f : rf) {
-			uint64_t one[4];
-
-			rxf_counts(f.m, one);
-			for (unsigned i = 0; i < 4; i++)
-				c[i] += one[i];
-		}
+		sum4(c, rf, [](const rf_model &f, uint64_t one[4]) { rxf_counts(f.m, one); });
 	}
 
 private:
@@ -606,6 +646,7 @@ private:
 		unsigned in_n, take, held, garbage, n;
 		bool fed_ok;
 	} rf[RF_N];
+	xasm_link xm[XM_N];
 	std::vector<uint8_t> xbody;	// the bodies of the frames offered to a serialiser
 	uint64_t trace_from, now = 0, drops_seen = 0;
 	// the load of this phase (percent): full and empty buffers, sparse and dense requests
@@ -692,6 +733,8 @@ private:
 		xser_phase(xs[1], rxc, bers_high);
 		for (rf_model &f : rf)
 			rxf_phase(f.m);
+		for (xasm_link &x : xm)
+			xasm_phase(x.m);
 	}
 
 	// the serialisers' traffic: packets of one size both ways (none, a few, a
@@ -768,6 +811,23 @@ private:
 		put_bytes(top->p##_frame_credit, cr_, 4 * S_); \
 		put_bytes(top->p##_frame_len, ln_, 2 * S_); \
 		put_bytes(top->p##_frame_body, buf.data(), B_ * S_); \
+	} while (0)
+
+// this cycle's flit and operations of packet assembler @p, model @i
+#define DRIVE_XASM(p, i) \
+	do { \
+		xasm_cycle &c_ = xm[i].c; \
+		xasm_step(xm[i].m, &c_); \
+		top->p##_flush = c_.flush; \
+		top->p##_up = c_.up; \
+		top->p##_flit_valid = c_.flit_valid; \
+		top->p##_flit_head = c_.flit_head; \
+		top->p##_flit_tail = c_.flit_tail; \
+		top->p##_flit_vc = c_.flit_vc; \
+		put_bytes(top->p##_flit_data, c_.flit_data, XM_FLIT_BYTES[i]); \
+		top->p##_pop = c_.pop; \
+		top->p##_q_peer_has = c_.q_peer_has; \
+		top->p##_low_any = c_.low_any; \
 	} while (0)
 
 	uint64_t reqs(unsigned n)
@@ -1157,6 +1217,8 @@ private:
 		top->rfb_in_n = rf[1].in_n;
 		put_bytes(top->rfb_in_data, rf[1].in, RF_LANES[1] * RF_LANE_BYTES[1]);
 		top->rfb_take = rf[1].take;
+		DRIVE_XASM(xma, 0);
+		DRIVE_XASM(xmb, 1);
 	}
 
 	// a framer's results and registers (the model's held and episode: before its edge)
@@ -1203,6 +1265,53 @@ private:
 		}
 		return true;
 	}
+
+	// the registers before this cycle's flit, then what its edge did
+	template <typename T> bool cmp_xasm(mismatch *m, const xasm_link &x, const uint64_t (&o)[17],
+					    const T &head_data)
+	{
+		const xasm_cycle &c = x.c;
+		const char *u = x.name.c_str();
+
+		if (c.error && !same(m, u, (std::string("the C model's run: ") + c.error).c_str(), 0, 1))
+			return false;
+		if (!(same(m, u, "ready (registered)", o[0], c.ready) &&
+		      same(m, u, "ready_before", o[1], c.ready_before) &&
+		      same(m, u, "assembling (VC mask)", o[2], c.assembling) &&
+		      same(m, u, "discarding (VC mask)", o[3], c.discarding) &&
+		      same(m, u, "q_count", o[4], c.q_count) &&
+		      (!c.q_count || (same(m, u, "q_vc (the queue's head)", o[5], c.q_vc) &&
+				      same(m, u, "q_flits (the queue's head)", o[6], c.q_flits))) &&
+		      same(m, u, "starved (link_xmit_credit_starved)", o[7], c.starved)))
+			return false;
+		if (!(same(m, u, "malformed (tx_malformed counted)", o[8], c.malformed) &&
+		      same(m, u, "flit_counted (tx_flits counted)", o[9], c.flit_counted) &&
+		      same(m, u, "queued (tx_packets counted)", o[10], c.queued) &&
+		      same(m, u, "ref_valid (flits refunded to the router)", o[11], c.ref_flits != 0) &&
+		      (!c.ref_flits || (same(m, u, "ref_vc", o[12], c.ref_vc) &&
+					same(m, u, "ref_flits", o[13], c.ref_flits))) &&
+		      same(m, u, "head_valid (the queue's head after the flit)", o[14], c.head_valid)))
+			return false;
+		if (!c.head_valid)
+			return true;
+		if (!(same(m, u, "head_vc", o[15] & 0xff, c.head_vc) &&
+		      same(m, u, "head_flits", o[15] >> 8 & 0xff, c.head_flits) &&
+		      same(m, u, "head_len (header and payload bytes)", o[16], c.head_len)))
+			return false;
+		for (unsigned i = 0; i < c.head_len; i++)
+			if (!same(m, u, ("head_data byte " + std::to_string(i)).c_str(),
+				  byte8w(head_data, i), c.head_bytes[i]))
+				return false;
+		return true;
+	}
+#define CMP_XASM(p, i) \
+	cmp_xasm(m, xm[i], \
+		 { top->p##_ready, top->p##_ready_before, top->p##_assembling, top->p##_discarding, \
+		   top->p##_q_count, top->p##_q_vc, top->p##_q_flits, top->p##_starved, \
+		   top->p##_malformed, top->p##_flit_counted, top->p##_queued, top->p##_ref_valid, \
+		   top->p##_ref_vc, top->p##_ref_flits, top->p##_head_valid, \
+		   (uint64_t)top->p##_head_vc | (uint64_t)top->p##_head_flits << 8, \
+		   top->p##_head_len }, top->p##_head_data)
 
 	static bool same(mismatch *m, const char *unit, const char *sig, uint64_t rtl, uint64_t model)
 	{
@@ -1435,6 +1544,7 @@ private:
 			       top->rfa_held, top->rfa_garbage) &&
 		       cmp_rxf(m, rf[1], top->rfb_res_n, top->rfb_res_status, top->rfb_res_frame,
 			       top->rfb_held, top->rfb_garbage) &&
+		       CMP_XASM(xma, 0) && CMP_XASM(xmb, 1) &&
 		       cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
 				top->fa_second, top->fa_age0, top->fa_age1) &&
 		       cmp_fifo(m, "flit fifo B (DEPTH 5, HIST 1)", fb, top->fb_count, top->fb_front,
@@ -1490,7 +1600,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 {
 	mismatch m;
 	bool ok;
-	uint64_t drops = 0, xsf = 0, xsm = 0, xsn = 0, rfc[4] = { 0, 0, 0, 0 };
+	uint64_t drops = 0, xsf = 0, xsm = 0, xsn = 0, rfc[4] = { 0, 0, 0, 0 }, xmc[4] = { 0, 0, 0, 0 };
 	auto t0 = std::chrono::steady_clock::now();
 	{
 		run rn(seed, nullptr, 0);
@@ -1509,6 +1619,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		xsm = rn.xs_multi();
 		xsn = rn.xs_narrow();
 		rn.rf_counts(rfc);
+		rn.xm_counts(xmc);
 	}
 	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	printf("units seed %" PRIu64 " cycles %" PRIu64 " build %s variant %s model %s: ", seed,
@@ -1517,9 +1628,11 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		printf("equal, %.0f cycles/s, lanes dropped %" PRIu64 " times, %" PRIu64
 		       " frames serialised (%" PRIu64 " cycles starting several, %" PRIu64
 		       " frames on fewer lanes), %" PRIu64 " frames received (%" PRIu64
-		       " bad magic, %" PRIu64 " bad length, %" PRIu64 " bad CRC)\n",
+		       " bad magic, %" PRIu64 " bad length, %" PRIu64 " bad CRC), %" PRIu64
+		       " packets assembled (%" PRIu64 " malformed flits, %" PRIu64
+		       " flits refunded, %" PRIu64 " cables cut)\n",
 		       s > 0 ? (double)cycles / s : 0.0, drops, xsf, xsm, xsn, rfc[0], rfc[1], rfc[2],
-		       rfc[3]);
+		       rfc[3], xmc[0], xmc[1], xmc[2], xmc[3]);
 		return 0;
 	}
 	std::string replay = prog;

@@ -4,7 +4,8 @@
 // C model, side by side in one Verilated model: flit FIFOs, credit
 // counters, arbiters of every policy, the link's CRC-32C at several lane
 // widths, its go-back-N sender and receiver, its credit return, its lanes,
-// its frame encoder and serialiser and its receiver's framer, each at its
+// its frame encoder and serialiser, its transmitter's packet assembly and
+// its receiver's framer, each at its
 // own parameters, and the drift check's view of the generated constants.  Every input is a port the harness drives; every
 // output is compared every cycle.
 `include "loom_hw.vh"
@@ -252,6 +253,64 @@
 	logic P``_unused; \
 	assign P``_unused = ^{P``_in_n[7:P``_NW], P``_take[3:P``_KW]};
 
+// the link transmitter's packet assembly: VCS_ VCs of FB_-byte flits into TX_QUEUE_ packets
+`define EQ_XASM_BYTES(FB_) \
+	(FB_ * ((`LOOM_PKT_HDR_SIZE + `LOOM_PKT_MAX_PAYLOAD + FB_ - 1) / FB_))
+`define EQ_XASM_PORTS(P, FB_) \
+	input  logic P``_flush, \
+	input  logic P``_up, \
+	input  logic P``_flit_valid, \
+	input  logic P``_flit_head, \
+	input  logic P``_flit_tail, \
+	input  logic [2:0] P``_flit_vc, \
+	input  logic [8*FB_-1:0] P``_flit_data, \
+	input  logic P``_pop, \
+	input  logic P``_q_peer_has, \
+	input  logic P``_low_any, \
+	output logic P``_ready, \
+	output logic P``_ready_before, \
+	output logic [7:0] P``_assembling, \
+	output logic [7:0] P``_discarding, \
+	output logic [7:0] P``_q_count, \
+	output logic [2:0] P``_q_vc, \
+	output logic [7:0] P``_q_flits, \
+	output logic [1:0] P``_malformed, \
+	output logic P``_flit_counted, \
+	output logic P``_queued, \
+	output logic P``_ref_valid, \
+	output logic [2:0] P``_ref_vc, \
+	output logic [7:0] P``_ref_flits, \
+	output logic P``_head_valid, \
+	output logic [2:0] P``_head_vc, \
+	output logic [7:0] P``_head_flits, \
+	output logic [15:0] P``_head_len, \
+	output logic [8*`EQ_XASM_BYTES(FB_)-1:0] P``_head_data, \
+	output logic P``_starved
+`define EQ_XASM(P, VCS_, FB_, TX_QUEUE_) \
+	localparam integer P``_FW = $clog2((`LOOM_PKT_HDR_SIZE + `LOOM_PKT_MAX_PAYLOAD + FB_ - 1) / FB_ + 1); \
+	localparam integer P``_QW = $clog2(TX_QUEUE_ + 1); \
+	logic [VCS_-1:0] P``_asm, P``_disc; \
+	logic [P``_QW-1:0] P``_qc; \
+	logic [P``_FW-1:0] P``_qf, P``_hf; \
+	logic [P``_FW:0] P``_rf; \
+	loom_link_xmit_assemble #(.VCS(VCS_), .FLIT_BYTES(FB_), .TX_QUEUE(TX_QUEUE_)) u_``P ( \
+		.clk(clk), .rst(rst), .flush(P``_flush), .up(P``_up), .flit_valid(P``_flit_valid), \
+		.flit_head(P``_flit_head), .flit_tail(P``_flit_tail), .flit_vc(P``_flit_vc), \
+		.flit_data(P``_flit_data), .pop(P``_pop), .q_peer_has(P``_q_peer_has), \
+		.low_any(P``_low_any), .ready(P``_ready), .ready_before(P``_ready_before), \
+		.assembling(P``_asm), .discarding(P``_disc), .q_count(P``_qc), .q_vc(P``_q_vc), \
+		.q_flits(P``_qf), .malformed(P``_malformed), .flit_counted(P``_flit_counted), \
+		.queued(P``_queued), .ref_valid(P``_ref_valid), .ref_vc(P``_ref_vc), \
+		.ref_flits(P``_rf), .head_valid(P``_head_valid), .head_vc(P``_head_vc), \
+		.head_flits(P``_hf), .head_len(P``_head_len), .head_data(P``_head_data), \
+		.starved(P``_starved)); \
+	assign P``_assembling = 8'(P``_asm); \
+	assign P``_discarding = 8'(P``_disc); \
+	assign P``_q_count = 8'(P``_qc); \
+	assign P``_q_flits = 8'(P``_qf); \
+	assign P``_ref_flits = 8'(P``_rf); \
+	assign P``_head_flits = 8'(P``_hf);
+
 module loom_equiv_units #(
 	// flit FIFO A: deep history (stage latencies up to FA_HIST + 1)
 	parameter integer FA_DEPTH = 4,
@@ -327,7 +386,15 @@ module loom_equiv_units #(
 	parameter integer RFB_RX_FRAMES = 4,
 	parameter integer RFB_LANES = 4,
 	parameter integer RFB_LANE_BYTES = 4,
-	parameter integer RFB_RX_BUF = 2048
+	parameter integer RFB_RX_BUF = 2048,
+	// packet assembly A: the card's flit width, VCS 3 (so flits on VCs the link
+	// does not carry); B: 64-byte flits (a header in one flit), every VC, one packet queued
+	parameter integer XMA_VCS = 3,
+	parameter integer XMA_FLIT_BYTES = 16,
+	parameter integer XMA_TX_QUEUE = 3,
+	parameter integer XMB_VCS = 8,
+	parameter integer XMB_FLIT_BYTES = 64,
+	parameter integer XMB_TX_QUEUE = 1
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -398,6 +465,9 @@ module loom_equiv_units #(
 	// the link receiver's framers (rfX_)
 	`EQ_RXF_PORTS(rfa, RFA_LANES, RFA_LANE_BYTES, RFA_RX_FRAMES),
 	`EQ_RXF_PORTS(rfb, RFB_LANES, RFB_LANE_BYTES, RFB_RX_FRAMES),
+	// the link transmitter's packet assembly (xmX_)
+	`EQ_XASM_PORTS(xma, XMA_FLIT_BYTES),
+	`EQ_XASM_PORTS(xmb, XMB_FLIT_BYTES),
 	// drift check: row k_idx of the constants, word k_word of parameter row k_idx
 	input  logic [9:0] k_idx,
 	input  logic [1:0] k_word,
@@ -485,6 +555,10 @@ module loom_equiv_units #(
 	`EQ_RXF(rfa, RFA_RX_WINDOW, RFA_RX_FRAMES, RFA_LANES, RFA_LANE_BYTES, RFA_RX_BUF)
 	`EQ_RXF(rfb, RFB_RX_WINDOW, RFB_RX_FRAMES, RFB_LANES, RFB_LANE_BYTES, RFB_RX_BUF)
 
+	// ---- the link transmitter's packet assembly ----
+	`EQ_XASM(xma, XMA_VCS, XMA_FLIT_BYTES, XMA_TX_QUEUE)
+	`EQ_XASM(xmb, XMB_VCS, XMB_FLIT_BYTES, XMB_TX_QUEUE)
+
 	// ---- drift check ----
 	assign k_const = loom_hw_const(32'(k_idx));
 	assign k_param = loom_hw_param(32'(k_idx), 32'(k_word));
@@ -511,3 +585,6 @@ endmodule
 `undef EQ_XSER
 `undef EQ_RXF_PORTS
 `undef EQ_RXF
+`undef EQ_XASM_BYTES
+`undef EQ_XASM_PORTS
+`undef EQ_XASM
