@@ -132,12 +132,13 @@ static void link_xmit_take(struct link_unit *l, const struct flit *f)
 	if (!f->tail)
 		return;
 	p = &x->asmb[f->vc];
+	/* the tail is in the packet already: dropping the packet refunds it */
 	if (p->flits != x->asm_expect[f->vc]) {
-		link_xmit_malformed(l, f);	/* shorter than its header says */
+		link_xmit_abort(l, f->vc);	/* shorter than its header says */
 		return;
 	}
 	if (x->q_count >= l->p.tx_queue) {
-		link_xmit_malformed(l, f);	/* sent while not ready: no room */
+		link_xmit_abort(l, f->vc);	/* sent while not ready: no room */
 		return;
 	}
 	x->assembling &= ~bit;

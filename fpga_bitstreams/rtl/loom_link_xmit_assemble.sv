@@ -127,6 +127,7 @@ module loom_link_xmit_assemble #(
 	logic [8*PB-1:0] pkt;			// the VC's buffer with the flit written
 	logic cont;				// the flit joined the VC's packet
 	logic bad;				// the flit is malformed (link_xmit_malformed)
+	logic bad_tail;				// a tail that ends its packet malformed (link_xmit_abort)
 
 	always_comb begin
 		qc0 = flush ? '0 : q_count;
@@ -151,6 +152,7 @@ module loom_link_xmit_assemble #(
 		wr_at = '0;
 		cont = 1'b0;
 		bad = 1'b0;
+		bad_tail = 1'b0;
 		if (flit_valid) begin
 			if (!rb) begin
 				bad = 1'b1;			// ready was low: no room promised
@@ -198,10 +200,11 @@ module loom_link_xmit_assemble #(
 			if (cont) begin
 				flit_counted = 1'b1;
 				if (flit_tail) begin
+					// the tail is in the packet: dropping it refunds the tail
 					if (fl_n != exp_n)
-						bad = 1'b1;	// shorter than its header says
+						bad_tail = 1'b1;	// shorter than its header says
 					else if (32'(qc0) >= TX_QUEUE)
-						bad = 1'b1;	// sent while not ready: no room
+						bad_tail = 1'b1;	// sent while not ready: no room
 					else begin
 						asm_n = asm_n & ~vbit;
 						queued = 1'b1;
@@ -211,8 +214,8 @@ module loom_link_xmit_assemble #(
 		end
 		// a malformed flit: its VC's packet dropped (link_xmit_abort), its
 		// credit refunded, the VC's flits discarded up to a tail
-		malformed = malformed + 2'(bad);
-		if (bad && (asm_n & vbit) != 0) begin
+		malformed = malformed + 2'(bad || bad_tail);
+		if ((bad || bad_tail) && (asm_n & vbit) != 0) begin
 			ref_flits = ref_flits + (FW + 1)'(fl_n);
 			asm_n = asm_n & ~vbit;
 		end

@@ -18,6 +18,7 @@
 #include "link_harness.h"
 #include "tap.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -201,7 +202,7 @@ int main(void)
 	size_t n;
 	bool ok;
 
-	tap_plan(25);
+	tap_plan(26);
 	link_params_default(&p);
 	p.vcs = VCS;
 	if (!lh_pair_init(&x, &p, 21) || !lh_pair_train(&x, 1000))
@@ -375,6 +376,22 @@ int main(void)
 		tap_ok(x.a.cnt.tx_malformed == 1 && x.a.cnt.tx_frames == sent &&
 		       x.src[0].credits[0] == credits + 1,
 		       "a body flit without a head from the router: tx_malformed, nothing sent, its credit handed back");
+	}
+	/* the router side: a tail that ends its packet short of its header's length */
+	{
+		uint32_t credits = x.src[0].credits[0];
+		uint64_t sent = x.a.cnt.tx_frames, bad = x.a.cnt.tx_malformed;
+		uint16_t plen = 64;
+
+		x.src[0].out = (struct flit){ .valid = true, .vc = 0, .head = true, .tail = true };
+		memcpy(x.src[0].out.data + offsetof(struct loom_pkt_hdr, len), &plen, sizeof(plen));
+		lh_pair_cycle(&x);
+		lh_pair_run(&x, 50);
+		tap_ok(x.a.cnt.tx_malformed == bad + 1 && x.a.cnt.tx_frames == sent &&
+		       x.src[0].credits[0] == credits + 1,
+		       "a one-flit packet whose header says %u bytes of payload: tx_malformed %llu (was %llu), nothing sent, its one credit handed back once (credits %u, were %u)",
+		       plen, (unsigned long long)x.a.cnt.tx_malformed, (unsigned long long)bad,
+		       x.src[0].credits[0], credits);
 	}
 	lh_source_reset_credits(&x.src[0]);
 	x.sink[0].next_id = x.src[0].next_id;
