@@ -44,12 +44,17 @@ RTL_GEN_SRCS := $(RTL_DIR)/gen/rtl_gen.c $(RTL_DIR)/gen/rtl_consts.c $(SRC_DIR)/
 RTL_GEN_FILES := loom_hw.vh loom_router_checks.vh loom_link_checks.vh loom_router_info.vh \
                  loom_hw_drift.vh
 RTL_GEN_OUT := $(addprefix $(RTL_GEN_DIR)/,$(RTL_GEN_FILES))
+# the host port's queue sizes: read by loom_host_port alone, kept out of
+# RTL_GEN_OUT so that the router's builds are not keyed by them
+RTL_GEN_HP  := $(RTL_GEN_DIR)/loom_hostport.vh
 
 # the link layer's units (the unit harness steps them), not part of the router
 RTL_LINK_SV  := $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/loom_gbn_rx.sv \
                 $(RTL_DIR)/loom_link_credit.sv $(RTL_DIR)/loom_lanes.sv \
                 $(RTL_DIR)/loom_link_xmit_serialise.sv \
                 $(RTL_DIR)/loom_link_rx_framer.sv
+# the host port (card/hostport.c), not part of the router
+RTL_HP_SV    := $(RTL_DIR)/loom_host_port.sv
 # yosys-config comes with yosys-dev; without it, the share/ beside the binary
 YOSYS_DATDIR  := $(or $(shell yosys-config --datdir 2>/dev/null),\
                       $(abspath $(dir $(shell command -v yosys 2>/dev/null))/../share/yosys))
@@ -81,7 +86,7 @@ RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOO
 RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
                 -CFLAGS "-O2 $(RTL_CXXFLAGS)"
 
-.PHONY: rtl-gen rtl-harness rtl-tests rtl-equiv-router rtl-equiv-check rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
+.PHONY: rtl-gen rtl-harness rtl-hostport rtl-tests rtl-equiv-router rtl-equiv-check rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
 	rtl-board bitstream rtl-postsynth rtl-threeway rtl-card FORCE
 
 $(RTL_GEN): $(RTL_GEN_SRCS) $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
@@ -92,10 +97,10 @@ $(RTL_GEN): $(RTL_GEN_SRCS) $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_con
 $(RTL_GEN_DIR)/.stamp: $(RTL_GEN)
 	@mkdir -p $(RTL_GEN_DIR)/.new
 	$(RTL_GEN) $(RTL_GEN_DIR)/.new
-	@for f in $(RTL_GEN_FILES); do cmp -s $(RTL_GEN_DIR)/.new/$$f $(RTL_GEN_DIR)/$$f || \
+	@for f in $(RTL_GEN_FILES) $(notdir $(RTL_GEN_HP)); do cmp -s $(RTL_GEN_DIR)/.new/$$f $(RTL_GEN_DIR)/$$f || \
 		cp $(RTL_GEN_DIR)/.new/$$f $(RTL_GEN_DIR)/$$f; done
 	@touch $@
-$(RTL_GEN_OUT): $(RTL_GEN_DIR)/.stamp
+$(RTL_GEN_OUT) $(RTL_GEN_HP): $(RTL_GEN_DIR)/.stamp
 rtl-gen: $(RTL_GEN_DIR)/.stamp
 
 # The C objects the Verilated builds link are inputs of their cache keys:
@@ -151,7 +156,31 @@ RTL_MUTANT_OPT := OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0
 rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)
 
 # what the tests of tests/rtl step (tests/rtl/prepare builds it)
-rtl-tests: rtl-harness rtl-board rtl-equiv-check
+rtl-tests: rtl-harness rtl-board rtl-equiv-check rtl-hostport
+
+# the host-port harness (harness/equiv_hostport.cpp) at the card's host
+# port (16-byte flits, the router's buffers of 24 flits), and its mutant,
+# whose packets start with one credit too few; one Verilated build each,
+# cached by content, the C++ for a short compile as the unit harness's
+RTL_HP_PARAMS := FLIT_BYTES=16 BUF_DEPTH=24 DEPTH=24
+RTL_HP_O  := $(RTL_BUILD)/obj/card/hostport.o $(RTL_BUILD)/obj/harness/equiv_hostport_model.o
+RTL_HP_IN := $(RTL_HP_SV) $(RTL_GEN_OUT) $(RTL_GEN_HP) $(RTL_DIR)/harness/equiv_hostport.cpp \
+             $(RTL_DIR)/harness/equiv_common.h $(RTL_DIR)/harness/equiv_hostport_model.h $(RTL_HP_O)
+RTL_HP    := $(RTL_BUILD)/equiv_hostport
+$(RTL_BUILD)/equiv_hostport%: $(RTL_GEN_DIR)/.stamp $(RTL_HP_O) FORCE
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_host_port \
+		$(if $*,$(patsubst -%,%,$*),rtl) -- $(RTL_VFLAGS) \
+		$(addprefix -G,$(RTL_HP_PARAMS)) -CFLAGS "$(addprefix -DHP_,$(RTL_HP_PARAMS))" \
+		$(if $*,-DLOOM_MUTATE_HOSTPORT) \
+		-MAKEFLAGS "$(if $*,$(RTL_MUTANT_OPT),$(RTL_HARNESS_OPT))" \
+		$(RTL_HP_SV) $(RTL_DIR)/harness/equiv_hostport.cpp $(RTL_HP_O) -- $(RTL_HP_IN)
+$(RTL_HP): $(RTL_GEN_DIR)/.stamp $(RTL_HP_O) FORCE
+	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_host_port rtl -- $(RTL_VFLAGS) \
+		$(addprefix -G,$(RTL_HP_PARAMS)) -CFLAGS "$(addprefix -DHP_,$(RTL_HP_PARAMS))" \
+		-MAKEFLAGS "$(RTL_HARNESS_OPT)" \
+		$(RTL_HP_SV) $(RTL_DIR)/harness/equiv_hostport.cpp $(RTL_HP_O) -- $(RTL_HP_IN)
+rtl-hostport: $(RTL_HP) $(RTL_HP)-mutate
+.SECONDARY: $(RTL_HP_O)
 
 # the router-top harness: one Verilated build per configuration, set by
 # the -G flags alone (the harness reads them back from the INFO block);
@@ -182,7 +211,7 @@ RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_E
 # router's cold build is about five times the torus's, so the mutants are
 # the torus router's (the same round-robin arbiters and output units)
 RTL_EQ_CHECK := torus torus-tiled radix16 torus-mutate-credit torus-mutate-arbiter
-RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/% $(RTL_LINK_SV),$(RTL_SV))
+RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/% $(RTL_LINK_SV) $(RTL_HP_SV),$(RTL_SV))
 RTL_ROUTER_C  := $(ROUTER_SRCS) rtl/gen/rtl_consts.c
 RTL_ROUTER_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_ROUTER_C:.c=.o))
 RTL_EQ_IN := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) $(RTL_DIR)/harness/equiv_router.cpp \
