@@ -6,8 +6,9 @@
 # as a 2-D torus router (4 network ports + host, 4 generic VCs, crossbar),
 # the link's CRC-32C and frame serialiser at their widest (4 lanes of 16
 # bytes), the link's lanes never dropping with windows of one cycle, the
-# link receiver's framer at its smallest window and one result a cycle;
-# the generated
+# link receiver's framer at its smallest window and one result a cycle,
+# the host port at 8-byte flits with queues of one packet and at 64-byte
+# flits; the generated
 # headers in the build are what rtl_gen prints from the C sources now; a
 # parameter set the RTL cannot build fails at elaboration with a message
 # naming the parameter; no unary operator stands right before a size
@@ -83,7 +84,7 @@ refuse_check() {
 	else tap_fail "$desc is not refused naming the parameter"; tap_diag "$(head -20 "$tmp/lint")"; fi
 }
 
-tap_plan 17
+tap_plan 20
 "$build/rtl/rtl_gen" "$tmp" >/dev/null 2>&1
 stale=
 for f in "$tmp"/*.vh; do cmp -s "$f" "$gen/$(basename "$f")" || stale="$stale $(basename "$f")"; done
@@ -126,4 +127,8 @@ lint_check "link receiver's framer at its smallest window, one result a cycle, 6
 	loom_link_rx_framer -GRX_WINDOW=328 -GRX_FRAMES=1 -GLANES=4 -GLANE_BYTES=16 -GRX_BUF=1024
 refuse_check "a link receiver's framer whose window is below a maximal frame" \
 	-top loom_link_rx_framer link RX_WINDOW -GRX_WINDOW=327
+lint_check "host port at 8-byte flits, queues of one packet, buffers of one flit" \
+	loom_host_port -GFLIT_BYTES=8 -GREQ_Q=1 -GRESP_Q=1 -GBAR_Q=1 -GBUF_DEPTH=1 -GDEPTH=1
+lint_check "host port at 64-byte flits (a packet in one word)" loom_host_port -GFLIT_BYTES=64
+refuse_check "a host port of 4-byte flits" -top loom_host_port "host port" FLIT_BYTES -GFLIT_BYTES=4
 tap_done
