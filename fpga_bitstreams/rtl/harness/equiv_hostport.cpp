@@ -5,10 +5,12 @@
  * through equiv_hostport_model.c) get the same stimuli every cycle:
  *   - packets of every class the host port carries and of every size (0 to
  *     LOOM_PKT_MAX_PAYLOAD payload bytes), written a word a cycle or with
- *     gaps, mostly while their class has room, now and then without it,
- *     of the maintenance class or another, or with a payload too long
- *     (which both must refuse); the C model's hostport_send() is called
- *     at the edge of the last word;
+ *     gaps, mostly while their class has room, now and then without it
+ *     (the last word then held, in half of the phases, for the edge at
+ *     which the full queue sends a packet's last flit), of the
+ *     maintenance class or another, or with a payload too long (which
+ *     both must refuse); the C model's hostport_send() is called at the
+ *     edge of the last word;
  *   - the credits of the router's host input, each flit's returned after
  *     a random delay (a few cycles, tens, or long enough that every queue
  *     fills), now and then on a VC the host port does not send on;
@@ -109,6 +111,7 @@ struct phase {
 	unsigned send_pct;	// a packet starts in an idle cycle
 	unsigned gap_pct;	// a word of it waits a cycle
 	unsigned no_room_pct;	// a packet starts although its class has no room
+	bool aim;		// such a packet's last word waits for its queue's pop
 	unsigned bad_pct;	// a packet of another class or too long
 	unsigned len_kind;	// 0 any, 1 short, 2 long, 3 the extremes
 	unsigned cred_min, cred_span;	// the router's input returns a credit after this
@@ -182,6 +185,7 @@ public:
 	}
 
 	uint64_t n_sent = 0, n_refused = 0, n_delivered = 0, n_malformed = 0, n_full = 0;
+	uint64_t n_full_commit = 0;	// queued at the edge that freed a slot of a full queue
 
 private:
 	rng r;
@@ -196,8 +200,8 @@ private:
 
 	// the producer: the packet being written and its next word
 	std::vector<uint8_t> pkt;
-	unsigned words = 0, word = 0;
-	bool writing = false, commit = false, sent_ok = false;
+	unsigned words = 0, word = 0, level = 0, held = 0;
+	bool writing = false, commit = false, sent_ok = false, full_commit = false;
 
 	// the router's host input: credits coming back (cycle due, VC)
 	std::deque<std::pair<uint64_t, unsigned>> returns;
@@ -218,6 +222,7 @@ private:
 		ph.send_pct = send[r.below(4)];
 		ph.gap_pct = r.percent(50) ? 0 : r.below(60);
 		ph.no_room_pct = r.percent(70) ? 0 : r.below(30);
+		ph.aim = r.percent(50);
 		ph.bad_pct = r.percent(70) ? 0 : 1 + r.below(10);
 		ph.len_kind = r.below(4);
 		ph.cred_min = cred_min[c];
@@ -248,6 +253,8 @@ private:
 
 		if (!r.percent(ph.no_room_pct) && !((top->room >> cls) & 1))
 			return;
+		level = l;
+		held = 0;
 		if (r.percent(ph.bad_pct)) {
 			switch (r.below(3)) {
 			case 0:
@@ -281,10 +288,16 @@ private:
 			new_packet();
 		if (!writing || r.percent(ph.gap_pct))
 			return;
+		// a packet written without room: its commit aimed at the edge
+		// that frees a slot (for a while; then it is refused)
+		if (ph.aim && word + 1 == words && !((top->room >> hpm_level_class[level]) & 1) &&
+		    !st.pop_next[level] && ++held < 2000)
+			return;
 		top->pkt_valid = 1;
 		top->pkt_last = word + 1 == words;
 		put_bytes(top->pkt_data, &pkt[(size_t)word * FB], FB);
 		commit = top->pkt_last;
+		full_commit = commit && !((top->room >> hpm_level_class[level]) & 1);
 	}
 
 	void drive_credits()
@@ -384,6 +397,7 @@ drive:
 				writing = false;
 				n_sent += sent_ok;
 				n_refused += !sent_ok;
+				n_full_commit += full_commit && sent_ok;
 			} else {
 				word++;
 			}
@@ -495,7 +509,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 {
 	mismatch m;
 	bool ok;
-	uint64_t sent, refused, delivered, malformed, full;
+	uint64_t sent, refused, delivered, malformed, full, full_commit;
 	auto t0 = std::chrono::steady_clock::now();
 	{
 		run rn(seed, nullptr, 0);
@@ -510,15 +524,18 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		delivered = rn.n_delivered;
 		malformed = rn.n_malformed;
 		full = rn.n_full;
+		full_commit = rn.n_full_commit;
 	}
 	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	printf("hostport %s seed %" PRIu64 " cycles %" PRIu64 " build %s model %s: ",
 	       LOOM_RTL_VARIANT, seed, ok ? cycles : m.cycle, LOOM_RTL_BUILD, LOOM_VERSION);
 	if (ok) {
-		printf("equal, %.0f cycles/s, %" PRIu64 " packets queued, %" PRIu64
-		       " refused, %" PRIu64 " delivered, %" PRIu64 " malformed flits offered, %"
-		       PRIu64 " level-cycles full\n",
-		       s > 0 ? (double)cycles / s : 0.0, sent, refused, delivered, malformed, full);
+		printf("equal, %.0f cycles/s, %" PRIu64 " packets queued (%" PRIu64
+		       " as their full queue sent one), %" PRIu64 " refused, %" PRIu64
+		       " delivered, %" PRIu64 " malformed flits offered, %" PRIu64
+		       " level-cycles full\n",
+		       s > 0 ? (double)cycles / s : 0.0, sent, full_commit, refused, delivered,
+		       malformed, full);
 		return 0;
 	}
 	m.unit = "loom_host_port " + m.unit;

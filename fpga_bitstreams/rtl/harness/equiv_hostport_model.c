@@ -95,6 +95,8 @@ void hpm_state(const struct hpm *m, struct hpm_state *s)
 		s->credits[l] = hp->credits[hpm_level_vc[l]];
 		s->queued[l] = hp->q[l].count;
 		s->done[l] = hp->sink[l].done.count;
+		s->pop_next[l] = hp->cur == (int)l &&
+				 hp->cur_flit + 1 == hp->q[l].v[hp->q[l].head].flits;
 	}
 	for (unsigned int c = 0; c < 4; c++)
 		s->room[c] = hostport_room(hp, (uint8_t)c);

@@ -39,6 +39,7 @@ struct hpm_state {
 	bool ready;
 	uint32_t credits[HPM_LEVELS];		/* of each level's VC */
 	unsigned int queued[HPM_LEVELS], done[HPM_LEVELS];
+	bool pop_next[HPM_LEVELS];		/* the next edge sends the last flit of its head */
 	bool room[4];				/* hostport_room() of classes 0 .. 3 */
 	bool busy;
 	uint64_t malformed, injected, delivered;
