@@ -17,9 +17,11 @@
 #                report per unit (a few minutes: the frame serialiser is most)
 #   rtl-board    the board top (board/) Verilated with its pin-level test
 #                (part of rtl-tests; cached like the harness)
-#   rtl-tests    what the tests of tests/rtl step: rtl-harness, rtl-board
-#                and rtl-equiv-check (tests/rtl/prepare builds it while the
-#                other levels of tests/run-tests run)
+#   rtl-hostport the host port's harness and its mutant (part of
+#                rtl-tests; cached like the harness)
+#   rtl-tests    what the tests of tests/rtl step: rtl-harness, rtl-board,
+#                rtl-equiv-check and rtl-hostport (tests/rtl/prepare builds
+#                it while the other levels of tests/run-tests run)
 #   rtl-postsynth  the router's iCE40 netlist (synth_ice40 at the
 #                bitstream's configuration, PORTS 2) in the router-top
 #                harness, 2 seeds of 10^4 cycles (cached by content)
@@ -336,7 +338,8 @@ synth: $(RTL_GEN_DIR)/.stamp
 # 16-byte flits and its sideband, a row-buffer credit counter, and the
 # arbiters of every policy over 7 VCs and over 9 ports, and the link's
 # CRC-32C at the card's 4 lanes of 4 bytes, go-back-N sender and
-# receiver, credit return, lanes and frame serialiser at the link's defaults
+# receiver, credit return, lanes and frame serialiser at the link's
+# defaults, and the card's host port
 RTL_UNIT_SYNTH := \
 	"loom_flit_fifo DEPTH=24 WIDTH=164 HIST=1" \
 	"loom_credit_counter DEPTH=16 RET_LAT=1" \
@@ -345,7 +348,8 @@ RTL_UNIT_SYNTH := \
 	"loom_crc32c LANES=4 LANE_BYTES=4" "loom_gbn_tx REPLAY_FRAMES=64 ACK_TIMEOUT=1024" \
 	"loom_gbn_rx" "loom_link_credit VCS=8 BUF_DEPTH=152 FLIT_BYTES=16" \
 	"loom_lanes LANES=4 LANE_THRESHOLD=16 LANE_WINDOW=1048576" \
-	"loom_link_xmit_serialise LANES=4 LANE_BYTES=4"
+	"loom_link_xmit_serialise LANES=4 LANE_BYTES=4" \
+	"loom_host_port FLIT_BYTES=16 BUF_DEPTH=24 DEPTH=24"
 synth-units: $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_SYNTH)
 	@rm -f $(RTL_SYNTH)/units-xilinx.txt
