@@ -355,7 +355,11 @@ private:
 				unsigned most = (hpm_hdr_size + hpm_payload_max + FB - 1) / FB;
 
 				most = most < DEPTH ? most : DEPTH;
-				unsigned n = r.percent(70) ? 3 + r.below(17) : 1 + r.below(most);
+				// mostly at least a header's flits
+				unsigned lo = (hpm_hdr_size + FB - 1) / FB;
+
+				lo = lo < most ? lo : most;
+				unsigned n = r.percent(70) ? lo + r.below(most - lo + 1) : 1 + r.below(most);
 
 				// late in a run now and then a packet longer than the
 				// ejection buffer takes: its VC's sink refuses every
