@@ -62,8 +62,9 @@ module loom_host_port #(
 	parameter integer RESP_Q = `HOSTPORT_RESP_Q,
 	parameter integer BAR_Q = `HOSTPORT_BAR_Q,
 	localparam integer FW = 8 * FLIT_BYTES,
-	// flits of a reassembled packet: more are refused (hostport_take)
-	localparam integer MAXF = (`HOSTPORT_PKT_BYTES + FLIT_BYTES - 1) / FLIT_BYTES,
+	// flits of a reassembled packet: the whole flits its buffer holds;
+	// more are refused (hostport_take)
+	localparam integer MAXF = `HOSTPORT_PKT_BYTES / FLIT_BYTES,
 	localparam integer FLW = $clog2(MAXF + 1)
 ) (
 	input  logic clk,

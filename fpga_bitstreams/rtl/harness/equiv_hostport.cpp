@@ -133,7 +133,7 @@ public:
 			tfp->open(vcd);
 		}
 		model = hpm_new(FB, BUF_DEPTH, DEPTH);
-		maxf = (hpm_pkt_bytes + FB - 1) / FB;
+		maxf = hpm_pkt_bytes / FB;
 		for (unsigned l = 0; l < HPM_LEVELS; l++)
 			ej_cred[l] = DEPTH;
 		top->rst = 1;
