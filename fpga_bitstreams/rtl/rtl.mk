@@ -161,27 +161,28 @@ rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)
 rtl-tests: rtl-harness rtl-board rtl-equiv-check rtl-hostport
 
 # the host-port harness (harness/equiv_hostport.cpp) at the card's host
-# port (16-byte flits, the router's buffers of 24 flits), and its mutant,
-# whose packets start with one credit too few; one Verilated build each,
-# cached by content, the C++ for a short compile as the unit harness's
-RTL_HP_PARAMS := FLIT_BYTES=16 BUF_DEPTH=24 DEPTH=24
+# port (16-byte flits, the router's buffers of 24 flits), at 64-byte flits
+# (a packet of a header alone is one flit; the flits do not divide the
+# reassembly buffer) with buffers of 8, and the card's mutant, whose
+# packets start with one credit too few; one Verilated build each, cached
+# by content, the C++ for a short compile as the unit harness's
+RTL_HP_G_card := FLIT_BYTES=16 BUF_DEPTH=24 DEPTH=24
+RTL_HP_G_wide := FLIT_BYTES=64 BUF_DEPTH=8 DEPTH=8
 RTL_HP_O  := $(RTL_BUILD)/obj/card/hostport.o $(RTL_BUILD)/obj/harness/equiv_hostport_model.o
 RTL_HP_IN := $(RTL_HP_SV) $(RTL_GEN_OUT) $(RTL_GEN_HP) $(RTL_DIR)/harness/equiv_hostport.cpp \
              $(RTL_DIR)/harness/equiv_common.h $(RTL_DIR)/harness/equiv_hostport_model.h $(RTL_HP_O)
 RTL_HP    := $(RTL_BUILD)/equiv_hostport
-$(RTL_BUILD)/equiv_hostport%: $(RTL_GEN_DIR)/.stamp $(RTL_HP_O) FORCE
-	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_host_port \
-		$(if $*,$(patsubst -%,%,$*),rtl) -- $(RTL_VFLAGS) \
-		$(addprefix -G,$(RTL_HP_PARAMS)) -CFLAGS "$(addprefix -DHP_,$(RTL_HP_PARAMS))" \
-		$(if $*,-DLOOM_MUTATE_HOSTPORT) \
-		-MAKEFLAGS "$(if $*,$(RTL_MUTANT_OPT),$(RTL_HARNESS_OPT))" \
-		$(RTL_HP_SV) $(RTL_DIR)/harness/equiv_hostport.cpp $(RTL_HP_O) -- $(RTL_HP_IN)
+# $(call hp_build,OUT,VARIANT,PARAMS,DEFINES,MAKEFLAGS): one build of the host-port harness
+hp_build = $(RTL_DIR)/harness/vbuild.sh $(1) $(RTL_CACHE) loom_host_port $(2) -- $(RTL_VFLAGS) \
+	$(addprefix -G,$(3)) -CFLAGS "$(addprefix -DHP_,$(3))" $(4) -MAKEFLAGS "$(5)" \
+	$(RTL_HP_SV) $(RTL_DIR)/harness/equiv_hostport.cpp $(RTL_HP_O) -- $(RTL_HP_IN)
 $(RTL_HP): $(RTL_GEN_DIR)/.stamp $(RTL_HP_O) FORCE
-	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_host_port rtl -- $(RTL_VFLAGS) \
-		$(addprefix -G,$(RTL_HP_PARAMS)) -CFLAGS "$(addprefix -DHP_,$(RTL_HP_PARAMS))" \
-		-MAKEFLAGS "$(RTL_HARNESS_OPT)" \
-		$(RTL_HP_SV) $(RTL_DIR)/harness/equiv_hostport.cpp $(RTL_HP_O) -- $(RTL_HP_IN)
-rtl-hostport: $(RTL_HP) $(RTL_HP)-mutate
+	@$(call hp_build,$@,rtl,$(RTL_HP_G_card),,$(RTL_HARNESS_OPT))
+$(RTL_HP)-wide: $(RTL_GEN_DIR)/.stamp $(RTL_HP_O) FORCE
+	@$(call hp_build,$@,wide,$(RTL_HP_G_wide),,$(RTL_HARNESS_OPT))
+$(RTL_HP)-mutate: $(RTL_GEN_DIR)/.stamp $(RTL_HP_O) FORCE
+	@$(call hp_build,$@,mutate,$(RTL_HP_G_card),-DLOOM_MUTATE_HOSTPORT,$(RTL_MUTANT_OPT))
+rtl-hostport: $(RTL_HP) $(RTL_HP)-wide $(RTL_HP)-mutate
 .SECONDARY: $(RTL_HP_O)
 
 # the router-top harness: one Verilated build per configuration, set by
