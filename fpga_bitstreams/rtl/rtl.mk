@@ -17,8 +17,8 @@
 #                report per unit (a few minutes: the frame serialiser is most)
 #   rtl-board    the board top (board/) Verilated with its pin-level test
 #                (part of rtl-tests; cached like the harness)
-#   rtl-hostport the host port's harness and its mutant (part of
-#                rtl-tests; cached like the harness)
+#   rtl-hostport the host port's harness at two configurations and its
+#                mutant (part of rtl-tests; cached like the harness)
 #   rtl-tests    what the tests of tests/rtl step: rtl-harness, rtl-board,
 #                rtl-equiv-check and rtl-hostport (tests/rtl/prepare builds
 #                it while the other levels of tests/run-tests run)
