@@ -176,7 +176,8 @@ static void hostport_take(struct hostport *hp, const struct flit *in)
 		return;
 	}
 	s = &hp->sink[l];
-	if (in->head != !s->open || s->cur_flits * hp->flit_bytes >= sizeof(s->cur.bytes) ||
+	/* a flit is taken only while all of it fits the reassembly buffer */
+	if (in->head != !s->open || (s->cur_flits + 1) * hp->flit_bytes > sizeof(s->cur.bytes) ||
 	    s->done.count == s->done.cap) {
 		/* the router never does this; count it and give the buffer back */
 		hp->malformed++;

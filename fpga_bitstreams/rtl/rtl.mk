@@ -17,9 +17,11 @@
 #                report per unit (a few minutes: the frame serialiser is most)
 #   rtl-board    the board top (board/) Verilated with its pin-level test
 #                (part of rtl-tests; cached like the harness)
-#   rtl-tests    what the tests of tests/rtl step: rtl-harness, rtl-board
-#                and rtl-equiv-check (tests/rtl/prepare builds it while the
-#                other levels of tests/run-tests run)
+#   rtl-hostport the host port's harness at two configurations and its
+#                mutant (part of rtl-tests; cached like the harness)
+#   rtl-tests    what the tests of tests/rtl step: rtl-harness, rtl-board,
+#                rtl-equiv-check and rtl-hostport (tests/rtl/prepare builds
+#                it while the other levels of tests/run-tests run)
 #   rtl-postsynth  the router's iCE40 netlist (synth_ice40 at the
 #                bitstream's configuration, PORTS 2) in the router-top
 #                harness, 2 seeds of 10^4 cycles (cached by content)
@@ -44,12 +46,17 @@ RTL_GEN_SRCS := $(RTL_DIR)/gen/rtl_gen.c $(RTL_DIR)/gen/rtl_consts.c $(SRC_DIR)/
 RTL_GEN_FILES := loom_hw.vh loom_router_checks.vh loom_link_checks.vh loom_router_info.vh \
                  loom_hw_drift.vh
 RTL_GEN_OUT := $(addprefix $(RTL_GEN_DIR)/,$(RTL_GEN_FILES))
+# the host port's queue sizes: read by loom_host_port alone, kept out of
+# RTL_GEN_OUT so that the router's builds are not keyed by them
+RTL_GEN_HP  := $(RTL_GEN_DIR)/loom_hostport.vh
 
 # the link layer's units (the unit harness steps them), not part of the router
 RTL_LINK_SV  := $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/loom_gbn_rx.sv \
                 $(RTL_DIR)/loom_link_credit.sv $(RTL_DIR)/loom_lanes.sv \
                 $(RTL_DIR)/loom_link_xmit_serialise.sv $(RTL_DIR)/loom_link_xmit_assemble.sv \
                 $(RTL_DIR)/loom_link_rx_framer.sv
+# the host port (card/hostport.c), not part of the router
+RTL_HP_SV    := $(RTL_DIR)/loom_host_port.sv
 # yosys-config comes with yosys-dev; without it, the share/ beside the binary
 YOSYS_DATDIR  := $(or $(shell yosys-config --datdir 2>/dev/null),\
                       $(abspath $(dir $(shell command -v yosys 2>/dev/null))/../share/yosys))
@@ -83,7 +90,7 @@ RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOO
 RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
                 -CFLAGS "-O2 $(RTL_CXXFLAGS)"
 
-.PHONY: rtl-gen rtl-harness rtl-tests rtl-equiv-router rtl-equiv-check rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
+.PHONY: rtl-gen rtl-harness rtl-hostport rtl-tests rtl-equiv-router rtl-equiv-check rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
 	rtl-board bitstream rtl-postsynth rtl-threeway rtl-card FORCE
 
 $(RTL_GEN): $(RTL_GEN_SRCS) $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_consts.h
@@ -94,10 +101,10 @@ $(RTL_GEN): $(RTL_GEN_SRCS) $(HDRS) $(RTL_DIR)/rtl_regs.h $(RTL_DIR)/gen/rtl_con
 $(RTL_GEN_DIR)/.stamp: $(RTL_GEN)
 	@mkdir -p $(RTL_GEN_DIR)/.new
 	$(RTL_GEN) $(RTL_GEN_DIR)/.new
-	@for f in $(RTL_GEN_FILES); do cmp -s $(RTL_GEN_DIR)/.new/$$f $(RTL_GEN_DIR)/$$f || \
+	@for f in $(RTL_GEN_FILES) $(notdir $(RTL_GEN_HP)); do cmp -s $(RTL_GEN_DIR)/.new/$$f $(RTL_GEN_DIR)/$$f || \
 		cp $(RTL_GEN_DIR)/.new/$$f $(RTL_GEN_DIR)/$$f; done
 	@touch $@
-$(RTL_GEN_OUT): $(RTL_GEN_DIR)/.stamp
+$(RTL_GEN_OUT) $(RTL_GEN_HP): $(RTL_GEN_DIR)/.stamp
 rtl-gen: $(RTL_GEN_DIR)/.stamp
 
 # The C objects the Verilated builds link are inputs of their cache keys:
@@ -154,7 +161,32 @@ RTL_MUTANT_OPT := OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0
 rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)
 
 # what the tests of tests/rtl step (tests/rtl/prepare builds it)
-rtl-tests: rtl-harness rtl-board rtl-equiv-check
+rtl-tests: rtl-harness rtl-board rtl-equiv-check rtl-hostport
+
+# the host-port harness (harness/equiv_hostport.cpp) at the card's host
+# port (16-byte flits, the router's buffers of 24 flits), at 64-byte flits
+# (a packet of a header alone is one flit; the flits do not divide the
+# reassembly buffer) with buffers of 8, and the card's mutant, whose
+# packets start with one credit too few; one Verilated build each, cached
+# by content, the C++ for a short compile as the unit harness's
+RTL_HP_G_card := FLIT_BYTES=16 BUF_DEPTH=24 DEPTH=24
+RTL_HP_G_wide := FLIT_BYTES=64 BUF_DEPTH=8 DEPTH=8
+RTL_HP_O  := $(RTL_BUILD)/obj/card/hostport.o $(RTL_BUILD)/obj/harness/equiv_hostport_model.o
+RTL_HP_IN := $(RTL_HP_SV) $(RTL_GEN_OUT) $(RTL_GEN_HP) $(RTL_DIR)/harness/equiv_hostport.cpp \
+             $(RTL_DIR)/harness/equiv_common.h $(RTL_DIR)/harness/equiv_hostport_model.h $(RTL_HP_O)
+RTL_HP    := $(RTL_BUILD)/equiv_hostport
+# $(call hp_build,OUT,VARIANT,PARAMS,DEFINES,MAKEFLAGS): one build of the host-port harness
+hp_build = $(RTL_DIR)/harness/vbuild.sh $(1) $(RTL_CACHE) loom_host_port $(2) -- $(RTL_VFLAGS) \
+	$(addprefix -G,$(3)) -CFLAGS "$(addprefix -DHP_,$(3))" $(4) -MAKEFLAGS "$(5)" \
+	$(RTL_HP_SV) $(RTL_DIR)/harness/equiv_hostport.cpp $(RTL_HP_O) -- $(RTL_HP_IN)
+$(RTL_HP): $(RTL_GEN_DIR)/.stamp $(RTL_HP_O) FORCE
+	@$(call hp_build,$@,rtl,$(RTL_HP_G_card),,$(RTL_HARNESS_OPT))
+$(RTL_HP)-wide: $(RTL_GEN_DIR)/.stamp $(RTL_HP_O) FORCE
+	@$(call hp_build,$@,wide,$(RTL_HP_G_wide),,$(RTL_HARNESS_OPT))
+$(RTL_HP)-mutate: $(RTL_GEN_DIR)/.stamp $(RTL_HP_O) FORCE
+	@$(call hp_build,$@,mutate,$(RTL_HP_G_card),-DLOOM_MUTATE_HOSTPORT,$(RTL_MUTANT_OPT))
+rtl-hostport: $(RTL_HP) $(RTL_HP)-wide $(RTL_HP)-mutate
+.SECONDARY: $(RTL_HP_O)
 
 # the router-top harness: one Verilated build per configuration, set by
 # the -G flags alone (the harness reads them back from the INFO block);
@@ -185,7 +217,7 @@ RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_E
 # router's cold build is about five times the torus's, so the mutants are
 # the torus router's (the same round-robin arbiters and output units)
 RTL_EQ_CHECK := torus torus-tiled radix16 torus-mutate-credit torus-mutate-arbiter
-RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/% $(RTL_LINK_SV),$(RTL_SV))
+RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/% $(RTL_LINK_SV) $(RTL_HP_SV),$(RTL_SV))
 RTL_ROUTER_C  := $(ROUTER_SRCS) rtl/gen/rtl_consts.c
 RTL_ROUTER_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_ROUTER_C:.c=.o))
 RTL_EQ_IN := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) $(RTL_DIR)/harness/equiv_router.cpp \
@@ -311,7 +343,7 @@ synth: $(RTL_GEN_DIR)/.stamp
 # arbiters of every policy over 7 VCs and over 9 ports, and the link's
 # CRC-32C at the card's 4 lanes of 4 bytes, go-back-N sender and
 # receiver, credit return, lanes, frame serialiser and packet assembly at
-# the link's defaults
+# the link's defaults, and the card's host port
 RTL_UNIT_SYNTH := \
 	"loom_flit_fifo DEPTH=24 WIDTH=164 HIST=1" \
 	"loom_credit_counter DEPTH=16 RET_LAT=1" \
@@ -321,7 +353,8 @@ RTL_UNIT_SYNTH := \
 	"loom_gbn_rx" "loom_link_credit VCS=8 BUF_DEPTH=152 FLIT_BYTES=16" \
 	"loom_lanes LANES=4 LANE_THRESHOLD=16 LANE_WINDOW=1048576" \
 	"loom_link_xmit_serialise LANES=4 LANE_BYTES=4" \
-	"loom_link_xmit_assemble VCS=8 FLIT_BYTES=16 TX_QUEUE=3"
+	"loom_link_xmit_assemble VCS=8 FLIT_BYTES=16 TX_QUEUE=3" \
+	"loom_host_port FLIT_BYTES=16 BUF_DEPTH=24 DEPTH=24"
 synth-units: $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_SYNTH)
 	@rm -f $(RTL_SYNTH)/units-xilinx.txt

@@ -8,7 +8,8 @@
 # bytes), the link's lanes never dropping with windows of one cycle, the
 # link receiver's framer at its smallest window and one result a cycle,
 # the link transmitter's packet assembly at one VC of 64-byte flits;
-# the generated
+# the host port at 8-byte flits with queues of one packet and at 64-byte
+# flits; the generated
 # headers in the build are what rtl_gen prints from the C sources now; a
 # parameter set the RTL cannot build fails at elaboration with a message
 # naming the parameter; no unary operator stands right before a size
@@ -84,7 +85,7 @@ refuse_check() {
 	else tap_fail "$desc is not refused naming the parameter"; tap_diag "$(head -20 "$tmp/lint")"; fi
 }
 
-tap_plan 19
+tap_plan 22
 "$build/rtl/rtl_gen" "$tmp" >/dev/null 2>&1
 stale=
 for f in "$tmp"/*.vh; do cmp -s "$f" "$gen/$(basename "$f")" || stale="$stale $(basename "$f")"; done
@@ -131,4 +132,8 @@ lint_check "link packet assembly at 1 VC of 64-byte flits, a queue of one packet
 	loom_link_xmit_assemble -GVCS=1 -GFLIT_BYTES=64 -GTX_QUEUE=1
 refuse_check "a link packet assembly of 12-byte flits" \
 	-top loom_link_xmit_assemble link FLIT_BYTES -GFLIT_BYTES=12
+lint_check "host port at 8-byte flits, queues of one packet, buffers of one flit" \
+	loom_host_port -GFLIT_BYTES=8 -GREQ_Q=1 -GRESP_Q=1 -GBAR_Q=1 -GBUF_DEPTH=1 -GDEPTH=1
+lint_check "host port at 64-byte flits (a packet in one word)" loom_host_port -GFLIT_BYTES=64
+refuse_check "a host port of 4-byte flits" -top loom_host_port "host port" FLIT_BYTES -GFLIT_BYTES=4
 tap_done

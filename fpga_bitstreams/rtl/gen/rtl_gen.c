@@ -15,6 +15,9 @@
  *   loom_router_info.vh    the INFO block: word i is row i's parameter
  *   loom_link_checks.vh    the elaboration checks of the link's rows
  *   loom_hw_drift.vh       loom_hw.vh by row, for the harness's drift check
+ *   loom_hostport.vh       the host port's queue sizes (card/hostport.h),
+ *                          read by loom_host_port alone, so that the
+ *                          router's builds do not depend on them
  *
  *   rtl_gen OUTDIR
  *
@@ -29,6 +32,7 @@
 #include <loom_hw/packet.h>
 #include <loom_hw/regs.h>
 
+#include "card/hostport.h"
 #include "link/link_params.h"
 #include "router/arbiter.h"
 #include "router/params.h"
@@ -242,6 +246,24 @@ static void write_router_info(const char *dir)
 	close_out(f, "loom_router_info.vh");
 }
 
+static void write_hostport(const char *dir)
+{
+	FILE *f = open_out(dir, "loom_hostport.vh");
+	const struct hostport_pkt *p = NULL;
+
+	banner(f, "The host port's queues (fpga_bitstreams/card/hostport.h).");
+	fprintf(f, "`ifndef LOOM_HOSTPORT_VH\n`define LOOM_HOSTPORT_VH\n");
+	fprintf(f, "`define %-36s %u\n", "HOSTPORT_REQ_Q", HOSTPORT_REQ_Q);
+	fprintf(f, "`define %-36s %u\n", "HOSTPORT_RESP_Q", HOSTPORT_RESP_Q);
+	fprintf(f, "`define %-36s %u\n", "HOSTPORT_BAR_Q", HOSTPORT_BAR_Q);
+	fprintf(f, "`define %-36s %u\n", "HOSTPORT_LEVELS", HOSTPORT_LEVELS);
+	fprintf(f, "`define %-36s %u\n", "HOSTPORT_PKT_MAX", HOSTPORT_PKT_MAX);
+	/* the reassembly buffer of one ejected packet: its flits are refused past it */
+	fprintf(f, "`define %-36s %zu\n", "HOSTPORT_PKT_BYTES", sizeof(p->bytes));
+	fprintf(f, "`endif\n");
+	close_out(f, "loom_hostport.vh");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -253,5 +275,6 @@ int main(int argc, char **argv)
 	write_link_checks(argv[1]);
 	write_router_info(argv[1]);
 	write_drift(argv[1]);
+	write_hostport(argv[1]);
 	return 0;
 }

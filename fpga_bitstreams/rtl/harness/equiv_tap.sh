@@ -10,6 +10,10 @@
 #   equiv_regress BIN LABEL SEEDS WORD
 #                                 the WORD lines of the regression file
 #                                 SEEDS replay equal
+#   equiv_usage BIN [OPTION]      a bad command line (a number that is not
+#                                 one, an unknown option, --cycles and
+#                                 OPTION without a value) ends with exit 2,
+#                                 each token named
 #   equiv_mutant BIN WORD DIFF-RE DESCRIPTION [ARG...]
 #                                 a deliberately wrong build (run with the
 #                                 ARGs) is caught: a DIFFERENCE whose cycle
@@ -60,6 +64,27 @@ equiv_regress() {
 		tap_ok "$label: the $want regression seeds of $(basename "$seeds") replay equal"
 	else
 		tap_fail "$label: regression seeds of $(basename "$seeds"): exit $rc, $got of $((want + 1)) runs equal"
+		tap_diag "$(cat "$tmp/out")"
+	fi
+}
+
+equiv_usage() {
+	local bin=$1 opt=$2 rcs want="2 2 2" what="a bad number, an unknown option and a missing value"
+	"$bin" --seed 12x >"$tmp/out" 2>&1; rcs=$?
+	"$bin" --frobnicate 1 >>"$tmp/out" 2>&1; rcs="$rcs $?"
+	"$bin" --cycles >>"$tmp/out" 2>&1; rcs="$rcs $?"
+	if [ -n "$opt" ]; then
+		"$bin" --seed 1 "$opt" >>"$tmp/out" 2>&1; rcs="$rcs $?"
+		want="$want 2"
+		what="a bad number, an unknown option and two missing values"
+	fi
+	if [ "$rcs" = "$want" ] && grep -q "'12x' is not a non-negative number" "$tmp/out" &&
+		grep -q "unknown option '--frobnicate'" "$tmp/out" &&
+		grep -q -- "--cycles needs a value" "$tmp/out" &&
+		{ [ -z "$opt" ] || grep -q -- "$opt needs a value" "$tmp/out"; }; then
+		tap_ok "$what: exit 2, each named"
+	else
+		tap_fail "$what: exit $rcs (want $want)"
 		tap_diag "$(cat "$tmp/out")"
 	fi
 }
