@@ -20,7 +20,7 @@ printf '0:0 1:0\n0:63 1:1\n' >"$tmp/wide.topo"
 printf '# two islands: 0-1 and 2-3\n0:0 1:0\n2:0 3:0\n' >"$tmp/islands.topo"
 printf '0:0 1:0\n1:1 3:0\n3:1 0:1\n' >"$tmp/gap.topo"
 
-tap_plan 34
+tap_plan 35
 refused 1 "$tmp/syntax.topo:2: '1:1 x' is not 'NODE:PORT NODE:PORT'" --topology "$tmp/syntax.topo"
 refused 1 "$tmp/dup.topo:3: duplicate port: 0:0 is already cabled at line 1" \
 	--topology "$tmp/dup.topo"
@@ -32,6 +32,8 @@ refused 1 "$tmp/wide.topo: node 0 has a terminal and 64 network ports, but a rou
 	--topology "$tmp/wide.topo" --router xbar
 refused 1 "hyperx:33x33: node 0 has a terminal and 64 network ports, but a router has at most 64 ports" \
 	--topology hyperx:33x33 --router xbar
+refused 1 "fattree:32:2: the switches' routers (64 network ports, no host port): COLS x VCS = 64 x 2 exceeds 64" \
+	--topology fattree:32:2 --router fbx
 # node 2 is named by no cable: unknown to the fabric, so unreachable
 refused 1 "cannot reach 2" --topology "$tmp/gap.topo" --engine minhop
 refused 1 "/nonexistent.topo: cannot open topology file" --topology /nonexistent.topo

@@ -140,6 +140,8 @@ static int terminal_ports(const struct fm_graph *g)
  */
 static int build_params(struct sim *s, char *err, size_t errlen)
 {
+	char why[512];
+
 	s->term_ports = terminal_ports(s->g);
 	if (s->term_ports + 1 > ROUTER_PORTS_MAX) {
 		int node = 0;
@@ -158,8 +160,11 @@ static int build_params(struct sim *s, char *err, size_t errlen)
 		return -1;
 	s->switch_params = s->params;
 	if (s->terminals < s->nodes &&
-	    router_params_for(s, &s->switch_params, s->ports, false, err, errlen))
+	    router_params_for(s, &s->switch_params, s->ports, false, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: the switches' routers (%d network ports, no host "
+			 "port): %s", s->g->name, s->ports, why);
 		return -1;
+	}
 	return 0;
 }
 
@@ -523,7 +528,6 @@ static int build_cards(struct sim *s, char *err, size_t errlen)
 	}
 	for (int i = 0; i < s->nodes; i++) {
 		struct fm_card *c = &s->cards[i];
-
 		int ports = sim_router_ports(s, i);
 
 		c->node = (uint32_t)i;
