@@ -3,7 +3,8 @@
  * loom-fm on fat trees and dragonflies: the shapes are cabled as
  * documented (graph_shape.c); engine updown routes a fat tree minimally,
  * deadlock free, with adaptive up-routes of which every choice reaches
- * the destination minimally and never goes down then up, and spreads its
+ * the destination minimally and never goes down then up (also with
+ * switches of 64 ports, fattree:32:2), and spreads its
  * deterministic up-routes evenly; engine dragonfly routes every pair with
  * at most one global and two local hops, VC0 before the global hop and
  * VC1 from it on, deadlock free; bad shapes are refused with the reason.
@@ -316,11 +317,13 @@ static void bad_shapes(void)
 
 int main(void)
 {
-	tap_plan(18);
+	tap_plan(21);
 	fattree_shape();
 	fattree_routes("fattree:4:2", 4L * 12);
 	fattree_routes("fattree:2:3", 1);
 	fattree_routes("fattree:4:3", 1);
+	/* switches of 64 ports, the most a router has: up ports 32..63 */
+	fattree_routes("fattree:32:2", 32L * 992);
 	fattree_spread();
 	dragonfly_shape();
 	dragonfly_routes("dragonfly:4:2:2");

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # loom-sim refuses bad input before it simulates anything, naming what is
 # wrong: topology files (file, line and reason: bad lines, duplicate
-# ports, ports beyond the router's radix; unreachable destinations), a
+# ports, ports beyond the router's radix; unreachable destinations),
+# nodes with a terminal and 64 network ports (65 router ports), a
 # routing with a channel dependency cycle (the cycle printed), and
 # impossible parameters; usage errors exit 2, the others 1, and nothing
 # goes to standard output.
@@ -15,16 +16,24 @@ top=$(cd "$here/../.." && pwd)
 printf '0:0 1:0\n1:1 x\n' >"$tmp/syntax.topo"
 printf '0:0 1:0\n1:1 2:0\n0:0 2:1\n' >"$tmp/dup.topo"
 printf '0:0 1:0\n1:9 0:1\n' >"$tmp/radix.topo"
+printf '0:0 1:0\n0:63 1:1\n' >"$tmp/wide.topo"
 printf '# two islands: 0-1 and 2-3\n0:0 1:0\n2:0 3:0\n' >"$tmp/islands.topo"
 printf '0:0 1:0\n1:1 3:0\n3:1 0:1\n' >"$tmp/gap.topo"
 
-tap_plan 32
+tap_plan 35
 refused 1 "$tmp/syntax.topo:2: '1:1 x' is not 'NODE:PORT NODE:PORT'" --topology "$tmp/syntax.topo"
 refused 1 "$tmp/dup.topo:3: duplicate port: 0:0 is already cabled at line 1" \
 	--topology "$tmp/dup.topo"
 refused 1 "$tmp/radix.topo:2: port 9 is beyond the router's radix: it has ports 0..7" \
 	--topology "$tmp/radix.topo"
 refused 1 "node 0 cannot reach 2" --topology "$tmp/islands.topo"
+# a router has 64 ports: a node with a terminal has 63 network ports beside its host port
+refused 1 "$tmp/wide.topo: node 0 has a terminal and 64 network ports, but a router has at most 64 ports: a node with a terminal has at most 63 network ports beside its host port (a switch, a node without a terminal such as a fat tree's, has up to 64)" \
+	--topology "$tmp/wide.topo" --router xbar
+refused 1 "hyperx:33x33: node 0 has a terminal and 64 network ports, but a router has at most 64 ports" \
+	--topology hyperx:33x33 --router xbar
+refused 1 "fattree:32:2: the switches' routers (64 network ports, no host port): COLS x VCS = 64 x 2 exceeds 64" \
+	--topology fattree:32:2 --router fbx
 # node 2 is named by no cable: unknown to the fabric, so unreachable
 refused 1 "cannot reach 2" --topology "$tmp/gap.topo" --engine minhop
 refused 1 "/nonexistent.topo: cannot open topology file" --topology /nonexistent.topo

@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # loom-sim at the design's scale: a 16x16x16 torus (4096 routers) and a
 # folded Clos of 4864 routers (fattree:16:3: 4096 terminal cards under
-# 768 32-port switches) build, with tables of one entry per node, and run
-# a few hundred cycles with every measured packet delivered; fabrics
+# 768 32-port switches) and one of 64-port switches (fattree:32:2: 1024
+# terminal cards under 64 switches without a host port) build, with
+# tables of one entry per node, and run a few hundred cycles with every
+# measured packet delivered, as do two nodes with terminals and 63
+# network ports each (with the host port, the router's 64); fabrics
 # beyond the graph's limit, and routing tables too small for the fabric,
 # are refused naming the parameter.  The optimised build runs these (the
 # sanitized one takes minutes for 4096 routers; the other sim tests run
@@ -14,7 +17,7 @@ top=$(cd "$here/../.." && pwd)
 . "$here/../lib/sim.sh"
 [ -x "$build/bin/loom-sim" ] && sim=$build/bin/loom-sim
 
-tap_plan 7
+tap_plan 11
 short=(--router xbar --param FLIT_BYTES=64 --packet-flits 1 --load 0.05 --seed 7
        --warmup 50 --cycles 150)
 
@@ -35,6 +38,16 @@ large "torus:16x16x16, 4096 routers, dor with datelines" 4096 \
 	--topology torus:16x16x16 --param VCS=3 --vc-assign crossing
 large "fattree:16:3, 4864 routers (4096 terminals), updown with adaptive up-routes" 4864 \
 	--topology fattree:16:3 --param VCS=2
+# the 32K-endpoint Clos's switches: 64 network ports, no host port
+large "fattree:32:2, 1088 routers (1024 terminals, 64 switches of 64 ports)" 1088 \
+	--topology fattree:32:2 --param VCS=2
+got=$(sim_json "$tmp/d.json" '"%d terminals of %d network ports and the host port, switches of %d" % (d["terminals"], d["terminal_network_ports"], d["network_ports"])' 2>&1)
+tap_check "fattree:32:2: the report says $got" \
+	test "$got" = "1024 terminals of 1 network ports and the host port, switches of 64"
+# a node with a terminal: 63 network ports and the host port, the router's 64
+printf '0:62 1:0\n1:62 0:0\n' >"$tmp/wide.topo"
+delivers "a topology file of 2 nodes with terminals and 63 network ports" \
+	--topology "$tmp/wide.topo" "${short[@]}" --load 0.3
 
 # refused_with NAME EXPECTED ARGS...: exit 1 and the message names the parameter
 refused_with() {

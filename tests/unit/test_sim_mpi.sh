@@ -4,7 +4,8 @@
 # the single-process run packet for packet (the trace, every line in
 # order) and result for result (the JSON report but its timing), for
 # Bernoulli and bursty PUT traffic and for request/response traffic on a
-# torus, a mesh and a fat tree, with the topology partitions (a torus in
+# torus, a mesh and fat trees (one of 64-port switches without a host
+# port, fattree:32:2), with the topology partitions (a torus in
 # boxes that are not blocks of ids, a fat tree by pods) and with blocks of
 # ids; each run over ranks prints its partition; a deadlock is found on the
 # same cycle; impossible partitions are named.  Skips without Open MPI.
@@ -36,7 +37,7 @@ diff = [k for k in a if a[k] != b.get(k)]
 print("identical" if not diff else "differ in " + ", ".join(diff))' "$1" "$2"
 }
 
-tap_plan 19
+tap_plan 20
 # same NAME NP ARGS...: NP ranks give the single-process run's trace and report
 same() {
 	local name=$1 np=$2 r got
@@ -91,6 +92,10 @@ got=$(head -1 "$tmp/mpi.err")
 tap_check "the fat tree's pods printed: $got" grep -q \
 	'^loom-sim: 4 ranks, partition topology (fat tree pods of 1 leaves): routers per rank 6..6, work per rank 20..20 ports, 24 of 64 channels cut$' \
 	<<<"$got"
+# switches of 64 network ports and no host port beside terminals of one network port
+same "fat tree 32:2 of 64-port switches, uniform 0.05" 2 --topology fattree:32:2 --router xbar \
+	--param VCS=2 --param FLIT_BYTES=64 --packet-flits 1 --load 0.05 --seed 3 --warmup 50 \
+	--cycles 150 --link-latency 4
 # each router draws its Valiant intermediates from its own LFSR, seeded alike on every rank
 same "4x4 mesh, ugal, transpose 0.4" 2 --topology mesh:4x4 --engine ugal --pattern transpose \
 	--load 0.4 --seed 3 --warmup 200 --cycles 800

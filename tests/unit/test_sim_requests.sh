@@ -6,7 +6,8 @@
 # one-way latency (text, JSON, CSV alike).  Protocol deadlock: with
 # responses in the request class and a one-slot response queue the fabric
 # deadlocks and the report prints the cycle of waits through the
-# terminals; the card's separate classes run the same load to completion.
+# terminals (on a torus and on a fat tree, whose switches have no host
+# port); the card's separate classes run the same load to completion.
 # The ring without datelines prints its channel cycle.  Bad options are
 # named.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,7 +15,7 @@ top=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/sim.sh"
 
-tap_plan 11
+tap_plan 12
 args=(--topology torus:4x4 --requests get --response-flits 7 --load 0.2 --seed 4
       --warmup 300 --cycles 3000 --outstanding 2)
 delivers "4x4 torus, GET with 7-flit responses at load 0.2" "${args[@]}" --trace "$tmp/get.trace"
@@ -99,6 +100,29 @@ if [ $r = 3 ] && grep -q '^result     deadlock: no packet delivered for 1000 cyc
 else
 	tap_diag "$(cat "$tmp/merged")"
 	tap_fail "merged classes, one response slot: want exit 3, deadlock and a closed cycle through 'term N (holds a request...) -> N:host/vc0' (exit $r, waits '$waits')"
+fi
+# the same on a fat tree: terminals' routers have 1 network port and the host port, switches none
+"$sim" --topology fattree:4:2 --requests get --response-flits 19 --load 0.8 --seed 2 \
+	--warmup 300 --cycles 1500 --outstanding 16 --response-queue 1 --deadlock-cycles 500 \
+	--classes merged -j >"$tmp/ftdl.json"
+r=$?
+got=$(sim_json "$tmp/ftdl.json" 'd["wait_cycle"]')
+if [ $r = 3 ] && python3 -c "
+import re, sys
+w = sys.argv[1].split(' -> ')
+ok = len(w) > 2 and w[0] == w[-1] and any(e.startswith('term ') for e in w)
+for a, b in zip(w, w[1:]):
+    if a.startswith('term '):
+        # a terminal waits for its own host input
+        ok = ok and b.startswith(a.split()[1] + ':host/')
+    else:
+        n, port = re.match(r'(\d+):(\w+)/vc\d+$', a).groups()
+        # terminal cards 0..15: port 0 and the host; switches 16..23: ports 0..7, no host
+        ok = ok and (port in ('0', 'host') if int(n) < 16 else port != 'host')
+sys.exit(0 if ok else 1)" "$got"; then
+	tap_ok "fattree:4:2, merged classes: deadlock, a closed cycle through terminals' host inputs: $got"
+else
+	tap_fail "fattree:4:2, merged classes: want exit 3 and a closed cycle naming terminals' port 0 and host inputs, switches' network ports (exit $r, waits '$got')"
 fi
 delivers "separate classes (the card's), the same load and queues: completes" "${dl[@]}"
 got=$(sim_json "$tmp/d.json" '"%s %s" % (d["wait_cycle"] == "", d["requests"]["classes"])')

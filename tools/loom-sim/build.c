@@ -51,11 +51,16 @@ static bool is_shape(const char *t)
 	return false;
 }
 
-/* The router's parameters: the preset sized for @ports network ports, then the overrides. */
-static int build_params(struct sim *s, int ports, char *err, size_t errlen)
+/*
+ * A router's parameters: the preset sized for @ports network ports and
+ * @host host ports, then the overrides.  The card preset lays out its
+ * tile grid for the host port too; a switch's router is that router
+ * without the host port (the grid holds it).
+ */
+static int router_params_for(struct sim *s, struct router_params *p, int ports, bool host,
+			     char *err, size_t errlen)
 {
 	const struct sim_config *c = &s->cfg;
-	struct router_params *p = &s->params;
 
 	if (!strcmp(c->router, "card")) {
 		if (ports > LOOM_MAX_PORTS) {
@@ -65,12 +70,16 @@ static int build_params(struct sim *s, int ports, char *err, size_t errlen)
 			return -1;
 		}
 		router_preset_card(p, (unsigned int)ports);
+		if (!host) {
+			p->ports = (unsigned int)ports;
+			p->host_ports = 0;
+		}
 	} else if (!strcmp(c->router, "xbar") || !strcmp(c->router, "fbx")) {
 		if (c->router[0] == 'x')
-			router_preset_xbar(p, (unsigned int)ports + 1, 2);
+			router_preset_xbar(p, (unsigned int)ports + host, 2);
 		else
-			router_preset_fbx(p, (unsigned int)ports + 1, 2);
-		p->host_ports = 1;
+			router_preset_fbx(p, (unsigned int)ports + host, 2);
+		p->host_ports = host;
 	} else {
 		snprintf(err, errlen, "unknown router '%s': use card, xbar or fbx", c->router);
 		return -1;
@@ -92,7 +101,8 @@ static int build_params(struct sim *s, int ports, char *err, size_t errlen)
 		}
 		if (!strcasecmp(name, "PORTS") || !strcasecmp(name, "HOST_PORTS")) {
 			snprintf(err, errlen, "--param %s: the topology sets the ports (%d network "
-				 "ports and the host port)", name, ports);
+				 "ports, and the host port where a node has a terminal)", name,
+				 s->ports);
 			return -1;
 		}
 		if (router_params_set(p, name, (uint32_t)v)) {
@@ -103,6 +113,58 @@ static int build_params(struct sim *s, int ports, char *err, size_t errlen)
 	}
 	if (router_params_check(p, err, errlen))
 		return -1;
+	return 0;
+}
+
+/*
+ * The network ports of a terminal's router: the graph's where every node
+ * is a terminal; beside switches, the ports the terminals' cables use.
+ */
+static int terminal_ports(const struct fm_graph *g)
+{
+	int used = 0;
+
+	if (!g->terminals)
+		return g->ports;
+	for (int t = 0; t < g->terminals; t++)
+		for (int p = used; p < g->ports; p++)
+			if (graph_peer(g, t, p)->node != FM_NO_PEER)
+				used = p + 1;
+	return used ? used : 1;
+}
+
+/*
+ * The routers' parameters: a terminal's router has the host port beside
+ * its network ports, a switch's none, so that a router's ROUTER_PORTS_MAX
+ * ports are 63 network ports of a node with a terminal and 64 of a switch.
+ */
+static int build_params(struct sim *s, char *err, size_t errlen)
+{
+	char why[512];
+
+	s->term_ports = terminal_ports(s->g);
+	if (s->term_ports + 1 > ROUTER_PORTS_MAX) {
+		int node = 0;
+
+		while (node + 1 < graph_terminals(s->g) &&
+		       graph_peer(s->g, node, s->term_ports - 1)->node == FM_NO_PEER)
+			node++;
+		snprintf(err, errlen, "%s: node %d has a terminal and %d network ports, but a "
+			 "router has at most %d ports: a node with a terminal has at most %d "
+			 "network ports beside its host port (a switch, a node without a "
+			 "terminal such as a fat tree's, has up to %d)", s->g->name, node,
+			 s->term_ports, ROUTER_PORTS_MAX, ROUTER_PORTS_MAX - 1, ROUTER_PORTS_MAX);
+		return -1;
+	}
+	if (router_params_for(s, &s->params, s->term_ports, true, err, errlen))
+		return -1;
+	s->switch_params = s->params;
+	if (s->terminals < s->nodes &&
+	    router_params_for(s, &s->switch_params, s->ports, false, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: the switches' routers (%d network ports, no host "
+			 "port): %s", s->g->name, s->ports, why);
+		return -1;
+	}
 	return 0;
 }
 
@@ -448,7 +510,7 @@ static int build_tables(struct sim *s, bool planned, char *err, size_t errlen)
 			.start_vc1 = &s->start_vc1[row * words1],
 			.start_vc1_bits = s->rt_entries,
 			/* above 15 network ports the plan writes wide entries */
-			.wide_ports = s->ports > LOOM_RT_PORT_HOST,
+			.wide_ports = sim_router_ports(s, s->mine[m]) > LOOM_RT_PORT_HOST,
 		};
 	}
 	return 0;
@@ -466,14 +528,15 @@ static int build_cards(struct sim *s, char *err, size_t errlen)
 	}
 	for (int i = 0; i < s->nodes; i++) {
 		struct fm_card *c = &s->cards[i];
+		int ports = sim_router_ports(s, i);
 
 		c->node = (uint32_t)i;
 		c->logical = (uint32_t)i;
 		c->router = SIM_ROUTER_BASE;
 		c->vct = SIM_VCT_BASE;
-		c->n_ports = (uint32_t)s->ports;
+		c->n_ports = (uint32_t)ports;
 		c->rt_entries = s->rt_entries;
-		c->vct_ports = (uint32_t)(s->ports < LOOM_MAX_PORTS ? s->ports : LOOM_MAX_PORTS);
+		c->vct_ports = (uint32_t)(ports < LOOM_MAX_PORTS ? ports : LOOM_MAX_PORTS);
 	}
 	for (int i = 0; i < rows * LOOM_MAX_PORTS; i++)
 		s->port_cfg[i] = LOOM_VCT_PORT_DIM_NONE;
@@ -712,7 +775,8 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 
 		/* other ranks' routers are not built here */
 		if (here) {
-			s->r[i] = router_new(&s->params, &s->views[s->row[i]], err, errlen);
+			s->r[i] = router_new(sim_has_terminal(s, i) ? &s->params : &s->switch_params,
+					     &s->views[s->row[i]], err, errlen);
 			if (!s->r[i])
 				return -1;
 			/* Valiant's draws: per router, reproducible from the seed */
@@ -725,7 +789,7 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 			bool there;
 
 			if (e->node == FM_NO_PEER) {
-				if (here)
+				if (here && p < sim_router_ports(s, i))
 					router_set_port_up(s->r[i], (unsigned int)p, false);
 				l->a = -1;
 				continue;
@@ -752,10 +816,13 @@ static int build_fabric(struct sim *s, char *err, size_t errlen)
 	}
 	/* the wires of the lines stepped here (both ends here): both routers exist now */
 	for (int m = 0; m < s->nmine; m++) {
-		int i = s->mine[m];
+		int i = s->mine[m], host = sim_host_port(s, i);
 
-		s->term[i].in = router_in(s->r[i], (unsigned int)P);
-		s->term[i].out = router_out(s->r[i], (unsigned int)P);
+		/* a switch has no terminal: nothing is on its host wires */
+		if (host >= 0) {
+			s->term[i].in = router_in(s->r[i], (unsigned int)host);
+			s->term[i].out = router_out(s->r[i], (unsigned int)host);
+		}
 		for (int k = i * P; k < (i + 1) * P; k++) {
 			struct sim_line *l = &s->lines[k];
 
@@ -838,7 +905,6 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		return refused_alike(s);
 	s->nodes = s->g->nodes;
 	s->ports = s->g->ports;
-	s->net_ports = s->ports >= 64 ? ~0ull : (1ull << s->ports) - 1;
 	if (c->ranks < 1 || c->rank < 0 || c->rank >= c->ranks || c->ranks > s->nodes) {
 		snprintf(err, errlen, "%d ranks for %d routers: at most one rank per router",
 			 c->ranks, s->nodes);
@@ -874,8 +940,7 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		snprintf(err, errlen, "out of memory for the tables of %d routers", rows);
 		return -1;
 	}
-	if (traffic_precheck(c->pattern, s->g, err, errlen) ||
-	    build_params(s, s->ports, err, errlen))
+	if (traffic_precheck(c->pattern, s->g, err, errlen) || build_params(s, err, errlen))
 		return refused_alike(s);
 	if (build_cards(s, err, errlen) || build_routes(s, &planned, err, errlen) ||
 	    build_packets(s, err, errlen))

@@ -22,17 +22,35 @@
 
 #define NO_WAIT	(-1L)
 
-/* Elements: input buffers [(node * (ports + 1) + port) * vcs + vc], then terminals. */
+/*
+ * Elements: input buffers [(node * (ports + 1) + port) * vcs + vc], then
+ * terminals; port is the graph's network port, or @ports for the host
+ * input (its router's own host port: sim_host_port()).
+ */
 struct waits {
 	const struct sim *s;
 	long bufs;
 	unsigned int vcs;
-	int ports;		/* network ports; the host input is port @ports */
+	int ports;		/* the graph's network ports; the host input is port @ports */
 };
 
+/* Input buffer (@port of @node's router, @vc). */
 static long buf_id(const struct waits *w, int node, int port, unsigned int vc)
 {
+	if (port == sim_host_port(w->s, node))
+		port = w->ports;
 	return ((long)node * (w->ports + 1) + port) * w->vcs + vc;
+}
+
+/* The router port of buffer @id's port, or -1: no such port on its router. */
+static int buf_router_port(const struct waits *w, long id)
+{
+	int port = (int)(id / w->vcs % (w->ports + 1));
+	int node = (int)(id / w->vcs / (w->ports + 1));
+
+	if (port == w->ports)
+		return sim_host_port(w->s, node);
+	return port < sim_router_ports(w->s, node) ? port : -1;
 }
 
 /* The terminal @node's own wait: its next response's host input VC, or none. */
@@ -48,9 +66,10 @@ static long terminal_waits(const struct waits *w, int node)
 	if (!blocked)
 		return NO_WAIT;
 	if (T->sending)
-		return buf_id(w, node, w->ports, T->sending == &T->resp ? s->resp_vc : s->inject_vc);
+		return buf_id(w, node, sim_host_port(s, node),
+			      T->sending == &T->resp ? s->resp_vc : s->inject_vc);
 	if (T->resp.len)
-		return buf_id(w, node, w->ports, s->resp_vc);
+		return buf_id(w, node, sim_host_port(s, node), s->resp_vc);
 	return NO_WAIT;
 }
 
@@ -59,9 +78,9 @@ static long downstream(const struct waits *w, int node, unsigned int port, unsig
 {
 	const struct fm_port_end *e;
 
-	if ((int)port == w->ports)
+	if ((int)port == sim_host_port(w->s, node))
 		return w->bufs + node;
-	if ((int)port > w->ports || vc >= w->vcs)
+	if ((int)port >= sim_router_ports(w->s, node) || vc >= w->vcs)
 		return NO_WAIT;
 	e = graph_peer(w->s->g, node, (int)port);
 	if (e->node == FM_NO_PEER)
@@ -177,8 +196,10 @@ static long successor(const struct waits *w, long id)
 	if (id >= w->bufs)
 		return terminal_waits(w, (int)(id - w->bufs));
 	vc = (unsigned int)(id % w->vcs);
-	port = (int)(id / w->vcs % (w->ports + 1));
+	port = buf_router_port(w, id);
 	node = (int)(id / w->vcs / (w->ports + 1));
+	if (port < 0)
+		return NO_WAIT;
 	R = s->r[node];
 	iv = &R->in[port].vc[vc];
 	if (!iv->buf.count)

@@ -683,10 +683,10 @@ static int bench_growth(void)
 	printf("\ngrowth with size: the same routers and traffic at 0.1 flits/node/cycle, 100 + "
 	       "500 cycles;\nstart VCs by time of crossing (--vc-assign crossing); the fat tree "
 	       "with 2 VCs and\nupdown's adaptive up-routes.  build: routes, checks and tables "
-	       "(CPU s); rss: resident\nafter the build; router: one router's state; tables: "
-	       "one router's routing table.\n");
-	printf("%-30s %7s %8s %8s %11s %9s %9s %9s %8s\n", "case", "routers", "build-s",
-	       "run-s", "node-cyc/s", "rss-MiB", "peak-MiB", "router-B", "tables-B");
+	       "(CPU s); rss: resident\nafter the build; router: one router's state (a "
+	       "terminal's; switch: a switch's); tables:\none router's routing table.\n");
+	printf("%-30s %7s %8s %8s %11s %9s %9s %9s %9s %8s\n", "case", "routers", "build-s",
+	       "run-s", "node-cyc/s", "rss-MiB", "peak-MiB", "router-B", "switch-B", "tables-B");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		bool clos = !strncmp(cases[i].topology, "fattree", 7);
 		struct sim_config c;
@@ -710,10 +710,15 @@ static int bench_growth(void)
 			return 1;
 		}
 		c2 = sim_cpu_seconds();
-		printf("%-30s %7d %8.2f %8.2f %11.0f %9.1f %9.1f %9zu %8zu\n", cases[i].what,
+		printf("%-30s %7d %8.2f %8.2f %11.0f %9.1f %9.1f %9zu ", cases[i].what,
 		       s.nodes, c1 - c0, c2 - c1, (double)s.now * s.nodes / (c2 - c1),
-		       rss / 1024.0, status_kib("VmHWM: %ld kB") / 1024.0, router_memory(s.r[0]),
-		       (size_t)s.rt_entries * 8);
+		       rss / 1024.0, status_kib("VmHWM: %ld kB") / 1024.0, router_memory(s.r[0]));
+		/* the switches come after the terminals */
+		if (s.terminals < s.nodes)
+			printf("%9zu", router_memory(s.r[s.nodes - 1]));
+		else
+			printf("%9s", "-");
+		printf(" %8zu\n", (size_t)s.rt_entries * 8);
 		fflush(stdout);
 		sim_free(&s);
 	}

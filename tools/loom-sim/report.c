@@ -71,8 +71,12 @@ static void text(FILE *out, const struct sim *s, const struct summary *m, bool c
 
 	fprintf(out, "topology   %s: %d nodes", s->g->name, s->nodes);
 	if (s->terminals != s->nodes)
-		fprintf(out, " (%d terminals, %d switches)", s->terminals, s->nodes - s->terminals);
-	fprintf(out, ", %d network ports each, engine %s\n", s->ports, s->engine_name);
+		fprintf(out, " (%d terminals, %d switches), network ports %d and the host port "
+			"per terminal, %d per switch", s->terminals, s->nodes - s->terminals,
+			s->term_ports, s->ports);
+	else
+		fprintf(out, ", %d network ports each", s->ports);
+	fprintf(out, ", engine %s\n", s->engine_name);
 	fprintf(out, "router     %s (%s, %u VCs, %u-byte flits, %u-flit buffers, %u cycles "
 		"zero-load, %u routing entries); ", s->cfg.router, org_name(p), p->vcs,
 		p->flit_bytes, p->buf_depth, router_zero_load_latency(p), s->rt_entries);
@@ -216,7 +220,8 @@ static void json(FILE *out, const struct sim *s, const struct summary *m, const 
 	fprintf(out, ",\n  \"topology\": ");
 	sim_json_string(out, s->g->name);
 	fprintf(out, ",\n  \"nodes\": %d,\n  \"terminals\": %d,\n  \"network_ports\": %d,\n"
-		"  \"engine\": \"%s\",\n", s->nodes, s->terminals, s->ports, s->engine_name);
+		"  \"terminal_network_ports\": %d,\n  \"engine\": \"%s\",\n", s->nodes,
+		s->terminals, s->ports, s->term_ports, s->engine_name);
 	fprintf(out, "  \"router\": {\"preset\": \"%s\", \"org\": \"%s\", \"vcs\": %u, "
 		"\"flit_bytes\": %u, \"buf_depth\": %u, \"zero_load_latency\": %u, "
 		"\"rt_entries\": %u},\n",

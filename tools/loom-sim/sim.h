@@ -6,9 +6,10 @@
  * written to the cards.  Documented in Documentation/sim/loom-sim.rst.
  *
  * One struct sim holds a run: the routers (one per graph node, network
- * ports as in the graph, the host port last), a channel line per directed
- * cable, a terminal per node (a Bernoulli source and a sink on the host
- * port), the traffic pattern and the statistics of the measurement window.
+ * ports as in the graph, the host port last where the node has a
+ * terminal), a channel line per directed cable, a terminal per node that
+ * has one (a Bernoulli source and a sink on the host port), the traffic
+ * pattern and the statistics of the measurement window.
  */
 #ifndef LOOM_SIM_SIM_H
 #define LOOM_SIM_SIM_H
@@ -294,9 +295,20 @@ struct sim {
 	 * this rank's alone (memory, a table block) and the others wait
 	 */
 	bool refused_alike;
-	struct router_params params;
-	int nodes, ports;			/* network ports per router; host = ports */
-	uint64_t net_ports;			/* their mask (a router has at most 64 ports) */
+	/*
+	 * The routers: a terminal's (params) has its network ports and the
+	 * host port, the last; a switch's (switch_params: a node without a
+	 * terminal, e.g. a fat tree's) the graph's network ports and no host
+	 * port, so that a switch may have all 64 ports a router takes.  The
+	 * common parameters (VCs, flits, buffers, stages) are the same.
+	 */
+	struct router_params params, switch_params;
+	int nodes, ports;			/* the graph's network ports per node */
+	/*
+	 * The network ports of a terminal's router: the graph's, or, beside
+	 * switches, the ports the terminals' cables use (a fat tree's card: 1)
+	 */
+	int term_ports;
 	int terminals;				/* nodes 0..terminals - 1 send and receive */
 	unsigned int packet_flits, payload;	/* one size: its flits and payload bytes */
 	double mean_flits;			/* of the size distribution */
@@ -370,6 +382,32 @@ struct sim {
 static inline int sim_rank_of(const struct sim *s, int node)
 {
 	return s->owner[node];
+}
+
+/* Has @node a terminal (a source and a sink on its router's host port)? */
+static inline bool sim_has_terminal(const struct sim *s, int node)
+{
+	return node < s->terminals;
+}
+
+/* The network ports of @node's router (ports 0..n-1 of the graph's). */
+static inline int sim_router_ports(const struct sim *s, int node)
+{
+	return sim_has_terminal(s, node) ? s->term_ports : s->ports;
+}
+
+/* The router port of @node's host, or -1: a switch has none. */
+static inline int sim_host_port(const struct sim *s, int node)
+{
+	return sim_has_terminal(s, node) ? s->term_ports : -1;
+}
+
+/* The mask of @node's network ports (a router has at most 64 ports). */
+static inline uint64_t sim_net_mask(const struct sim *s, int node)
+{
+	int n = sim_router_ports(s, node);
+
+	return n >= 64 ? ~0ull : (1ull << n) - 1;
 }
 
 /* Does this process step @node? */

@@ -566,7 +566,7 @@ static int clock_router(struct sim *s, int i, char *err, size_t errlen)
 	 * The network ports whose wires the router drove (a flit out, credits
 	 * back), in port order; the router's masks name every such port.
 	 */
-	for (uint64_t m = (router_out_driven(R) | router_in_credited(R)) & s->net_ports; m;
+	for (uint64_t m = (router_out_driven(R) | router_in_credited(R)) & sim_net_mask(s, i); m;
 	     m &= m - 1) {
 		int p = __builtin_ctzll(m);
 		struct sim_line *l = &s->lines[i * s->ports + p], *back;
@@ -677,7 +677,7 @@ static void snapshot_channels(struct sim *s, bool end)
 	for (int m = 0; m < s->nmine; m++) {
 		int i = s->mine[m];
 
-		for (int p = 0; p < s->ports; p++) {
+		for (int p = 0; p < sim_router_ports(s, i); p++) {
 			uint64_t n = router_port_counters(s->r[i], (unsigned int)p)->flits_out;
 			uint64_t *c = &s->st.chan_flits[i * s->ports + p];
 
@@ -886,22 +886,27 @@ static int cycle_all(struct sim *s, char *err, size_t errlen)
 	for (int w = 0; w < s->nwires; w++)
 		link_wire_deliver(&s->wires[w], t);
 	for (int m = 0; m < s->nmine; m++) {
-		int i = s->mine[m];
+		int i = s->mine[m], host = sim_host_port(s, i);
 		struct router *R = s->r[i];
 		struct router_drop d;
 
-		struct chan *hi = router_in(R, (unsigned int)P), *ho = router_out(R, (unsigned int)P);
+		if (host >= 0) {
+			struct chan *hi = router_in(R, (unsigned int)host);
+			struct chan *ho = router_out(R, (unsigned int)host);
 
-		hin = ho->fwd;
-		memcpy(hcred, hi->back.credits, sizeof(hcred));
-		hi->fwd = s->term[i].inj.out;
-		ho->back = s->term[i].inj.back;
+			hin = ho->fwd;
+			memcpy(hcred, hi->back.credits, sizeof(hcred));
+			hi->fwd = s->term[i].inj.out;
+			ho->back = s->term[i].inj.back;
+		}
 		for (int p = 0; p < P; p++) {
 			struct link_unit *l = &s->lu[i * P + p];
-			struct chan *ro = router_out(R, (unsigned int)p), *ri = router_in(R, (unsigned int)p);
+			struct chan *ro, *ri;
 
 			if (s->lines[i * P + p].a < 0)
 				continue;
+			ro = router_out(R, (unsigned int)p);
+			ri = router_in(R, (unsigned int)p);
 			lin.flit = ro->fwd;
 			lin.back = ri->back;
 			ri->fwd = l->out.flit;
@@ -921,7 +926,8 @@ static int cycle_all(struct sim *s, char *err, size_t errlen)
 			while (router_drop_pop(R, &d))
 				lost(s, &d);
 		}
-		inject_edge(s, i, &hin, hcred, t);
+		if (host >= 0)
+			inject_edge(s, i, &hin, hcred, t);
 	}
 	for (int w = 0; w < s->nwires; w++)
 		link_wire_carry(&s->wires[w]);
@@ -950,7 +956,8 @@ static int cycle(struct sim *s, char *err, size_t errlen)
 
 	if (s->inj)
 		return cycle_all(s, err, errlen);
-	for (int m = 0; m < s->nmine; m++)
+	/* the terminals: the first nodes, so the first of mine[] */
+	for (int m = 0; m < s->nmine && sim_has_terminal(s, s->mine[m]); m++)
 		if (terminal_step(s, s->mine[m], t)) {
 			snprintf(err, errlen, "out of memory for the source queues at cycle %llu",
 				 (unsigned long long)t);
