@@ -473,30 +473,37 @@ static int build_routes(struct sim *s, bool *planned, char *err, size_t errlen)
 
 /*
  * The register arrays of this process's routers: the plan of their rows
- * of the tables, a run of consecutive routers and a block of
- * destinations at a time, unless the checks planned them already
- * (@planned).
+ * of the tables, unless the checks planned them already (@planned).  A
+ * block of the tables spans this process's routers, from the first to the
+ * last, and a block of destinations at a time; each run of consecutive
+ * routers in it is planned from it.  An engine such as updown computes a
+ * destination's routes over the whole graph whichever rows it keeps, so a
+ * block per run (a partition by pods or boxes has many) would compute
+ * every destination once per run; the rows between the runs cost only
+ * their entries.
  */
 static int build_tables(struct sim *s, bool planned, char *err, size_t errlen)
 {
 	unsigned int words1 = (s->rt_entries + 31) / 32;
 	const struct fm_engine *e = engine_find(s->engine_name);
-	int k = 0, lo, hi;
 
-	while (!planned && next_run(s, &k, &lo, &hi)) {
+	if (!planned && s->nmine) {
+		int lo = s->mine[0], hi = s->mine[s->nmine - 1] + 1;
 		int step = block_dests(hi - lo, s->nodes);
 
-		/* the whole tables (s->routes): a run's rows in one pass */
+		/* the whole tables (s->routes): every row in one pass */
 		for (int d0 = 0; d0 < s->nodes && (!s->routes || !d0); d0 += step) {
 			int d1 = d0 + step < s->nodes ? d0 + step : s->nodes;
 			struct fm_routes *r = routes_block(s, e, lo, hi, d0, d1, err, errlen);
+			int k = 0, run_lo, run_hi;
 
 			if (!r)
 				return -1;
-			if (plan_tables(s, r, lo, hi, err, errlen)) {
-				routes_done(s, r);
-				return -1;
-			}
+			while (next_run(s, &k, &run_lo, &run_hi))
+				if (plan_tables(s, r, run_lo, run_hi, err, errlen)) {
+					routes_done(s, r);
+					return -1;
+				}
 			routes_done(s, r);
 		}
 	}
