@@ -358,7 +358,7 @@ private:
 			p_war = war ? wars[rw.below(4)] : 0;
 		}
 		{
-			static const unsigned ups[] = { 0, 100, 300, 600 };
+			static const unsigned ups[] = { 0, 200, 500, 900 };
 
 			// (none where the RTL has no adaptive up-routes: it routes them plain)
 			p_up = uproute ? ups[ru.below(4)] : 0;
@@ -397,7 +397,7 @@ private:
 			uint32_t w1 = (uint32_t)r.below(1 << 16) | (r.permille(600) ? mask << 24 : 0) |
 				      (p_val ? last << LOOM_RT_W1_VAL_LAST_SHIFT : 0);
 
-			return p_up && ru.permille(p_up) ? up_first(w1) : w1;
+			return p_up && ru.permille(800) ? up_first(w1) : w1;
 		}
 		if (r.permille(100))
 			return (uint32_t)r.next() & ~LOOM_RT_W0_VALID & ~LOOM_RT_W0_DIMWAR;
@@ -425,13 +425,16 @@ private:
 
 	/*
 	 * Word 1 @w1 with an up-route's first up port: mostly one of the
-	 * network ports (the up ports from there to the last, one to all of
-	 * them), now and then none beyond them (the entry routes by its W0
+	 * network ports past port 0 (fewer up ports than network ports: the
+	 * counts whose round robin is not the network ports'), now and then
+	 * port 0 (all of them) or none beyond them (the entry routes by its W0
 	 * port alone).
 	 */
 	uint32_t up_first(uint32_t w1)
 	{
-		uint32_t first = ru.permille(900) ? ru.below(n_net) : n_net + ru.below(3);
+		unsigned k = ru.below(10);
+		uint32_t first = k < 8 && n_net > 1 ? 1 + ru.below(n_net - 1) :
+				 k < 9 ? 0 : n_net + ru.below(3);
 
 		return (w1 & ~LOOM_RT_W1_UP_FIRST_MASK) | first << LOOM_RT_W1_UP_FIRST_SHIFT;
 	}
