@@ -18,7 +18,7 @@
 // orders them: a buffer the switch emptied takes a new head at once.
 //
 // Each head keeps RC's route extension (rc_ext, loom_route_compute: the
-// UGAL fields, or DimWAR's and OmniWAR's) beside its route.  UGAL: VA's
+// UGAL fields, DimWAR's and OmniWAR's, or an up-route's) beside its route.  UGAL: VA's
 // choice (va_ug_set, va_ug_val: va_ugal) rewrites the route of a Valiant
 // choice (the intermediate's port, phase 0's VC), clears the extension,
 // and is written into the head as it leaves (sa_head_update: the phase
@@ -39,8 +39,9 @@ module loom_input_unit #(
 	parameter integer COLS = 1,
 	parameter integer ROW_DEPTH = 16,
 	parameter integer LAT_ROW = 1,
-	parameter integer VALIANT = 1,		// 0 with WAR 0: no route extension (its
-	parameter integer WAR = 1		// UGAL pending bit only)
+	parameter integer VALIANT = 1,		// 0 with WAR and UPROUTE 0: no route
+	parameter integer WAR = 1,		// extension (its UGAL pending bit only)
+	parameter integer UPROUTE = 1
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -115,7 +116,7 @@ module loom_input_unit #(
 );
 	localparam integer FW = FLIT_BYTES * 8;
 	localparam integer PB = PORTS > 1 ? $clog2(PORTS) : 1;
-	localparam integer UW = VALIANT != 0 || WAR != 0 ? 16 : 1;
+	localparam integer UW = VALIANT != 0 || WAR != 0 || UPROUTE != 0 ? 16 : 1;
 	localparam integer EW = FW + 36 + UW;	// {ext, route, fwd, pat, tail, head, data}
 	localparam integer CW = $clog2(BUF_DEPTH + 1);
 	localparam integer LBR = LAT_BW + LAT_RC;

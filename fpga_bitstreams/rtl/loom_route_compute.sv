@@ -5,8 +5,9 @@
 // destination, the hop limit, the card's VC model with datelines and
 // START_VC1, the adaptive VC of the class, barrier packets hop by hop,
 // Valiant routing (route_valiant, route_val_torus), the HyperX algorithms
-// DimWAR and OmniWAR (route_dimwar, route_omniwar) and the checks that make
-// a packet a drop (length, class against its VC).
+// DimWAR and OmniWAR (route_dimwar, route_omniwar), adaptive up-routes
+// (W0 UPROUTE) and the checks that make a packet a drop (length, class
+// against its VC).
 //
 // Valiant reads three table entries at once, each on a read port of its
 // own (loom_route_table): the destination dst_node (read port B), the
@@ -30,7 +31,11 @@
 //   deroute ports in adapt_mask (their VC: the class's VC1, with the
 //   card's VCs in adapt_vc, with generic VCs the odd VCs), OmniWAR its
 //   deroute ports; vc is the class's VC0 (DimWAR) or the packet's next
-//   distance class (OmniWAR).
+//   distance class (OmniWAR);
+// - an adaptive up-route (none of these, not ordered, W1 UP_FIRST below the
+//   network ports): [7] set with [6:5] and [0] clear, [15:8] UP_FIRST
+//   (route_result.uproute, up_first); VA may take any up port UP_FIRST ..
+//   N_NET - 1 instead of the W0 port (loom_vc_alloc).
 //
 // Combinational; the result is packed as route_pack() packs it:
 // drop [2:0], port [10:3], vc [13:11], adapt_vc [16:14], adapt_mask
@@ -49,7 +54,8 @@ module loom_route_compute #(
 	parameter integer RT_ENTRIES = 16,
 	parameter integer WIDE_PORTS = 0,
 	parameter integer VALIANT = 1,		// 0: VALIANT entries route as plain ones
-	parameter integer WAR = 1		// 0: DIMWAR and OMNIWAR entries route as plain ones
+	parameter integer WAR = 1,		// 0: DIMWAR and OMNIWAR entries route as plain ones
+	parameter integer UPROUTE = 1		// 0: UPROUTE entries route as plain ones
 ) (
 	input  logic [63:0] hdr,		// the head flit's first 8 bytes
 	input  logic [2:0] in_vc,
@@ -68,7 +74,7 @@ module loom_route_compute #(
 	output logic rewrite,			// the buffer stores rw_dst, rw_flags
 	output logic [15:0] rw_dst,
 	output logic [7:0] rw_flags,
-	output logic [15:0] ext,		// UGAL: what VA weighs; DimWAR, OmniWAR
+	output logic [15:0] ext,		// UGAL: what VA weighs; DimWAR, OmniWAR; up-route
 	input  logic [`LOOM_MAX_PORTS*32-1:0] port_cfg,
 	output logic [31:0] route,
 	output logic fwd,			// leaves on a network port
@@ -234,6 +240,8 @@ module loom_route_compute #(
 		logic [3:0] hops_left;
 		logic [7:0] w0_port, min_mask;
 		logic ordered, derouted;
+		logic [7:0] up_first;
+		logic [15:0] up_ext;
 
 		drop = 3'(`ROUTE_DROP_NONE);
 		port = '0;
@@ -257,6 +265,10 @@ module loom_route_compute #(
 		min_mask = '0;
 		ordered = |(32'(flags) & `LOOM_PKT_F_ORDERED);
 		derouted = 1'b0;
+		// an adaptive up-route of a plain entry (route_compute: d.uproute)
+		up_first = 8'((w1 & `LOOM_RT_W1_UP_FIRST_MASK) >> `LOOM_RT_W1_UP_FIRST_SHIFT);
+		up_ext = UPROUTE != 0 && |(w0 & `LOOM_RT_W0_UPROUTE) && 32'(up_first) < N_NET &&
+			 !ordered ? {up_first, 8'h80} : 16'd0;
 		rw_dst = dst;
 		rw_flags = flags;
 		val = VAL_NONE;
@@ -429,8 +441,10 @@ module loom_route_compute #(
 						adapt_mask = dimwar_deroutes(port);
 				end else if (!CARD) begin
 					vc = (vc1 && VCS > 1) ? 3'd1 : 3'd0;
+					ext = up_ext;
 				end else begin
 					vc = vc_of(cls, vc1, 1'b0);
+					ext = up_ext;
 					if (|(w0 & `LOOM_RT_W0_ADAPTIVE) && !ordered) begin
 						adapt_vc = vc_of(cls, 1'b0, 1'b1);
 						adapt_mask = aports[7:0];

@@ -11,8 +11,11 @@
 // 0; the iCE40 board); WAR 0 builds it without the HyperX algorithms
 // DimWAR and OmniWAR (their deroute masks, distance classes and weighted
 // choice at VA: the iCE40 board), which then routes a DIMWAR or OMNIWAR
-// entry as a plain one.  With neither VALIANT nor WAR, the input buffers
-// keep no route extension beside each head.
+// entry as a plain one; UPROUTE 0 builds it without adaptive up-routes
+// (the up-route round-robin pointers and choice at VA: the iCE40 board),
+// which then routes an UPROUTE entry as a plain one.  With none of
+// VALIANT, WAR and UPROUTE, the input buffers keep no route extension
+// beside each head.
 //
 // Each port is a chan.h channel: in_* (a flit arriving) and in_credit (the
 // credits returned upstream, registered), out_* (the flit leaving,
@@ -70,7 +73,8 @@ module loom_router #(
 	parameter integer WIDE_PORTS = 0,
 	parameter integer VALIANT = 1,
 	parameter integer VC_COUNTERS = 1,
-	parameter integer WAR = 1
+	parameter integer WAR = 1,
+	parameter integer UPROUTE = 1
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -349,7 +353,7 @@ module loom_router #(
 		loom_route_compute #(.IN_PORT(gp), .PORTS(PORTS), .HOST_PORTS(HOST_PORTS),
 				     .VCS(VCS), .VC_MODEL(VC_MODEL), .FLIT_BYTES(FLIT_BYTES),
 				     .RT_ENTRIES(RT_ENTRIES), .WIDE_PORTS(WIDE_PORTS), .VALIANT(VALIANT),
-				     .WAR(WAR))
+				     .WAR(WAR), .UPROUTE(UPROUTE))
 		u_rc (.hdr(in_data[gp*FW +: 64]), .in_vc(in_vc[gp*3 +: 3]),
 		      .dst(rd_dst[gp*16 +: 16]), .w0(rd_w0[gp*32 +: 32]), .w1(rd_w1[gp*32 +: 32]),
 		      .start_vc1(rd_svc1[gp]),
@@ -367,7 +371,7 @@ module loom_router #(
 				  .FLIT_BYTES(FLIT_BYTES), .BUF_DEPTH(BUF_DEPTH), .LAT_BW(LAT_BW),
 				  .LAT_RC(LAT_RC), .LAT_VA(LAT_VA), .ORG(ORG), .COLS(COLS),
 				  .ROW_DEPTH(ROW_DEPTH), .LAT_ROW(LAT_ROW), .VALIANT(VALIANT),
-				  .WAR(WAR))
+				  .WAR(WAR), .UPROUTE(UPROUTE))
 		u_in (.clk(clk), .rst(rst),
 		      .in_valid(in_valid[gp]), .in_head(in_head[gp]), .in_tail(in_tail[gp]),
 		      .in_vc(in_vc[gp*3 +: 3]), .in_data(iu_data[gp*FW +: FW]),
@@ -472,7 +476,7 @@ module loom_router #(
 	loom_vc_alloc #(.PORTS(PORTS), .HOST_PORTS(HOST_PORTS), .VCS(VCS), .VC_MODEL(VC_MODEL),
 			.ORG(ORG), .WORMHOLE_VCS(WORMHOLE_VCS), .ARB_VA_IN(ARB_VA_IN),
 			.ARB_VA_OUT(ARB_VA_OUT), .IWA_BITS(IWA_BITS), .VALIANT(VALIANT),
-			.WAR(WAR))
+			.WAR(WAR), .UPROUTE(UPROUTE))
 	u_va (.clk(clk), .rst(rst), .va_ready(va_ready), .rt(rt), .ext(ext),
 	      .ov_owned(va_owned), .ov_owner(va_owner_view), .ov_avail(va_avail), .ov_max(ov_max),
 	      .usable(usable), .drop_reason(o_drop_reason),

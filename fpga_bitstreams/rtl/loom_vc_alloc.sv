@@ -23,6 +23,14 @@
 // tie, else the first from the round robin); another port that wins is
 // requested as an adaptive VC, else the W0 port's VC as a deterministic
 // route (OmniWAR: that VC alone).
+// An adaptive up-route (va_uproute; the route extension's UP_FIRST) takes
+// the up port UP_FIRST .. N_NET - 1 with the fewest flits outstanding
+// among those whose VC of the route's class is free with room for the
+// whole packet, the W0 port on a tie, else the first from the round robin
+// (route_uproute_pick); another port than the W0 port is requested as an
+// adaptive VC, else the deterministic route.  The round robin is va_rr
+// modulo the up ports, N_NET - UP_FIRST: one pointer for each UP_FIRST
+// (up_rr), each stepped modulo its own count by every adaptive grant.
 // A packet whose route is a drop, or whose output is down, dead or disabled with no adaptive
 // alternative, starts draining instead.
 //
@@ -47,7 +55,8 @@ module loom_vc_alloc #(
 	parameter integer ARB_VA_OUT = 0,
 	parameter integer IWA_BITS = 5,
 	parameter integer VALIANT = 1,		// 0: no UGAL choice (loom_router)
-	parameter integer WAR = 1		// 0: no DimWAR or OmniWAR choice
+	parameter integer WAR = 1,		// 0: no DimWAR or OmniWAR choice
+	parameter integer UPROUTE = 1		// 0: no adaptive up-route choice
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -124,6 +133,8 @@ module loom_vc_alloc #(
 	endfunction
 
 	logic [PB-1:0] rr;	// adaptive choice round robin (va_rr modulo the network ports)
+	// va_rr modulo N_NET - f for an up-route whose first up port is f
+	logic [PB-1:0] up_rr [0:N_NET > 0 ? N_NET-1 : 0];
 
 	// the VC0 of the class of card VC v (route_vc_of(route_class_of_vc(v), 0, 0))
 	function automatic [2:0] vc_of0(input logic [2:0] v);
@@ -144,7 +155,7 @@ module loom_vc_alloc #(
 			occ[o] = '0;
 			for (c = 0; c < VCS; c = c + 1) begin
 				d = ov_max[(o*VCS+c)*16 +: 16] - ov_avail[(o*VCS+c)*16 +: 16];
-				if (VALIANT != 0 || WAR != 0)
+				if (VALIANT != 0 || WAR != 0 || UPROUTE != 0)
 					occ[o] = occ[o] + 20'(d);
 			end
 		end
@@ -157,6 +168,10 @@ module loom_vc_alloc #(
 	endfunction
 	// does a grant of route r with extension e count in ADAPTIVE or
 	// DETERMINISTIC (route_result.counted)?
+	// an adaptive up-route (its extension's [7] alone of [7:5], [0] clear)
+	function automatic logic up_of(input logic [15:0] e);
+		up_of = UPROUTE != 0 && !e[0] && e[7:5] == 3'b100;
+	endfunction
 	function automatic logic counted_of(input logic [31:0] r, input logic [15:0] e);
 		counted_of = omni_of(e) ? e[7] : r[24:17] != 8'd0;
 	endfunction
@@ -190,6 +205,13 @@ module loom_vc_alloc #(
 		logic [2:0] wv1, bvc;
 		logic [25:0] ww, wbw;
 		integer wbest;
+		// adaptive up-route: its first up port and span, the pointer, the
+		// ports with a free VC of the class, their VCs, the best so far
+		logic up, ubok;
+		integer ufirst, uspan, urr, uidx, ubest;
+		logic [PORTS-1:0] uok;
+		logic [2:0] uvc [0:PORTS-1];
+		logic [19:0] ubocc;
 		drop = '0;
 		reason = '0;
 		ug_set = '0;
@@ -216,6 +238,17 @@ module loom_vc_alloc #(
 		wbest = 0;
 		for (a = 0; a < 8; a = a + 1)
 			wvc[a] = '0;
+		up = 1'b0;
+		ubok = 1'b0;
+		ufirst = 0;
+		uspan = 0;
+		urr = 0;
+		uidx = 0;
+		ubest = 0;
+		uok = '0;
+		ubocc = '0;
+		for (a = 0; a < PORTS; a = a + 1)
+			uvc[a] = '0;
 		wanted_set = '0;
 		waiting = '0;
 		best = -1;
@@ -248,10 +281,12 @@ module loom_vc_alloc #(
 				u = ext[(p*VCS+v)*16 +: 16];
 				omni = omni_of(u);
 				war = WAR != 0 && !u[0] && (u[5] || u[6]);
+				up = up_of(u);
 				// loom_route_compute sets an adaptive mask with the card's VCs
 				// only: with generic VCs none is built; DimWAR's and
-				// OmniWAR's deroute ports are theirs
-				amask = CARD && !war ? r[24:17] : 8'd0;
+				// OmniWAR's deroute ports are theirs; an up-route chooses
+				// among its up ports instead
+				amask = CARD && !war && !up ? r[24:17] : 8'd0;
 				flits = 32'(r[30:25]);
 				if (va_ready[p*VCS+v]) begin
 					if (r[2:0] != 3'(`ROUTE_DROP_NONE)) begin
@@ -342,6 +377,65 @@ module loom_vc_alloc #(
 							if (wbest != o) begin
 								best = wbest;
 								bvc = wvc[wbest % 8];
+							end
+						end
+						if (up) begin
+							// va_uproute: the up ports and the W0 port that are
+							// usable with a free VC of the class with room for
+							// the packet
+							ufirst = 32'(u[15:8]);
+							uspan = N_NET - ufirst;
+							uok = '0;
+							for (a = 0; a < PORTS; a = a + 1) begin
+								uvc[a] = '0;
+								done = 1'b0;
+								if (a < N_NET && (a >= ufirst || a == o) && usable[a]) begin
+									for (c = 0; c < VCS; c = c + 1) begin
+										if (!done && 32'(dvc3) <= c &&
+										    (c - 32'(dvc3)) % VC_STEP == 0 &&
+										    !ov_owned[a*VCS+c] &&
+										    32'(ov_avail[(a*VCS+c)*16 +: 16]) >= flits) begin
+											uok[a] = 1'b1;
+											uvc[a] = 3'(c);
+											done = 1'b1;
+										end
+									end
+								end
+							end
+							// route_uproute_pick: the W0 port first, then from the
+							// round robin modulo the up ports the least occupied
+							urr = 0;
+							for (a = 0; a < N_NET; a = a + 1)
+								if (a == ufirst)
+									urr = 32'(up_rr[a]);
+`ifdef LOOM_MUTATE_UPROUTE
+							// the mutant: the pointer modulo the network ports
+							urr = 32'(rr);
+`endif
+							ubest = o;
+							ubok = uok[o];
+							ubocc = occ[o];
+							for (i = 0; i < N_NET; i = i + 1) begin
+								if (i < uspan) begin
+`ifdef LOOM_MUTATE_UPROUTE
+									uidx = (urr + i) % uspan;
+`else
+									uidx = urr + i;
+									if (uidx >= uspan)
+										uidx = uidx - uspan;
+`endif
+									q = ufirst + uidx;
+									if (q != o && uok[q % PORTS] &&
+									    (!ubok || occ[q % PORTS] < ubocc)) begin
+										ubest = q;
+										ubocc = occ[q % PORTS];
+										ubok = 1'b1;
+									end
+								end
+							end
+							if (ubest != o) begin
+								best = ubest;
+								bvc = uvc[ubest % PORTS];
 							end
 						end
 						if (amask != 8'd0) begin
@@ -504,12 +598,32 @@ module loom_vc_alloc #(
 			end
 		end
 		rr_next = PB'((32'(rr) + n_adapt) % (N_NET > 0 ? N_NET : 1));
+		n_adapt_w = 7'(n_adapt);
 	end
 
 	logic [PB-1:0] rr_next;
+	logic [6:0] n_adapt_w;	// adaptive grants at this edge (at most one per input port)
 	always_ff @(posedge clk)
 		if (rst)
 			rr <= '0;
 		else
 			rr <= rr_next;
+
+	genvar gf;
+	for (gf = 0; gf < (N_NET > 0 ? N_NET : 1); gf = gf + 1) begin : g_up_rr
+		if (UPROUTE != 0 && N_NET > 0) begin : g_on
+			// (up_rr < N_NET - gf, n_adapt_w <= PORTS: the sum fits 8 bits)
+			always_ff @(posedge clk)
+				if (rst)
+					up_rr[gf] <= '0;
+				else
+					up_rr[gf] <= PB'((8'(up_rr[gf]) + 8'(n_adapt_w)) % 8'(N_NET - gf));
+		end else begin : g_off
+			assign up_rr[gf] = '0;
+		end
+	end
+	if (UPROUTE == 0) begin : g_no_up
+		logic unused_n_adapt;
+		assign unused_n_adapt = ^n_adapt_w;
+	end
 endmodule

@@ -49,6 +49,7 @@
 #define RTL_INFO_VALIANT	0x0110	/* 1: Valiant and UGAL entries route as route.c */
 #define RTL_INFO_VC_COUNTERS	0x0114	/* 1: the per-VC counters (cnt_vc, vc_last) count */
 #define RTL_INFO_WAR		0x0118	/* 1: DimWAR and OmniWAR entries route as route.c */
+#define RTL_INFO_UPROUTE	0x011c	/* 1: adaptive up-route entries route as route.c */
 
 /* Widths of the configuration port */
 #define RTL_CFG_ADDR_BITS	16

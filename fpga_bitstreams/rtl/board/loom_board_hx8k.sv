@@ -31,6 +31,7 @@ module loom_board_hx8k #(
 	parameter integer VALIANT = 0,		// no Valiant routing: it would not fit the HX8K
 	parameter integer VC_COUNTERS = 0,	// no per-VC counters: unread, and the HX8K is full
 	parameter integer WAR = 0,		// no DimWAR or OmniWAR either
+	parameter integer UPROUTE = 0,		// nor adaptive up-routes
 	parameter integer LINK_BITS = 2,
 	parameter integer CLKS_PER_BIT = 104,
 	parameter integer HEARTBEAT_BIT = 23
@@ -90,7 +91,7 @@ module loom_board_hx8k #(
 		.ORG(ORG), .RT_ENTRIES(RT_ENTRIES), .START_VC1_BITS(START_VC1_BITS),
 		.FP_TIMER_BITS(FP_TIMER_BITS), .CREDIT_BITS(CREDIT_BITS), .VALIANT(VALIANT),
 		.VC_COUNTERS(VC_COUNTERS),
-		.WAR(WAR)
+		.WAR(WAR), .UPROUTE(UPROUTE)
 	) router (
 		.clk, .rst,
 		.in_valid, .in_head, .in_tail, .in_vc, .in_data, .in_credit,

@@ -153,7 +153,8 @@ struct cfg_write {
 class run {
 public:
 	run(uint64_t seed, const char *vcd, uint64_t trace_from)
-		: r(seed), rv(seed ^ 0x56414c49414e54ull), rw(seed ^ 0x48595045525857ull), ctx(new VerilatedContext), top(new Vloom_router(ctx.get())),
+		: r(seed), rv(seed ^ 0x56414c49414e54ull), rw(seed ^ 0x48595045525857ull),
+		  ru(seed ^ 0x5550524f555445ull), ctx(new VerilatedContext), top(new Vloom_router(ctx.get())),
 		  trace_from(trace_from)
 	{
 #if VM_TRACE
@@ -200,6 +201,7 @@ public:
 		valiant = info(RTL_INFO_VALIANT / 4);
 		vc_counters = info(RTL_INFO_VC_COUNTERS / 4);
 		war = info(RTL_INFO_WAR / 4);
+		uproute = info(RTL_INFO_UPROUTE / 4);
 		if (info(INFO_EXTRA + 3) != RTL_INFO_MAGIC_VALUE) {
 			*err = "the RTL's INFO block does not read back its magic word";
 			return false;
@@ -249,8 +251,8 @@ public:
 				 *(const uint32_t *)((const char *)&p + router_param_table[i].offset));
 			s += b;
 		}
-		snprintf(b, sizeof(b), " RT_ENTRIES=%u START_VC1_BITS=%u WIDE_PORTS=%u VALIANT=%u VC_COUNTERS=%u WAR=%u",
-			 rt_entries, svc1_bits, wide, valiant, vc_counters, war);
+		snprintf(b, sizeof(b), " RT_ENTRIES=%u START_VC1_BITS=%u WIDE_PORTS=%u VALIANT=%u VC_COUNTERS=%u WAR=%u"
+			 " UPROUTE=%u", rt_entries, svc1_bits, wide, valiant, vc_counters, war, uproute);
 		return s + b;
 	}
 
@@ -293,6 +295,7 @@ private:
 	rng r;
 	rng rv;	// the Valiant stimuli: a stream of their own, r's is that of the seeds before them
 	rng rw;	// the DimWAR and OmniWAR stimuli: another
+	rng ru;	// the adaptive up-route stimuli: another
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vloom_router> top;
 	std::unique_ptr<VerilatedVcdC> tfp;
@@ -326,6 +329,8 @@ private:
 	unsigned vc_counters = 0;	// the RTL's VC_COUNTERS parameter
 	unsigned p_war = 0;	// DimWAR and OmniWAR entries (per mille)
 	bool war = true;	// the RTL's WAR parameter
+	unsigned p_up = 0;	// adaptive up-route entries (per mille)
+	bool uproute = true;	// the RTL's UPROUTE parameter
 
 	void phase()
 	{
@@ -351,6 +356,12 @@ private:
 
 			// (none where the RTL has no DimWAR and OmniWAR: it routes them plain)
 			p_war = war ? wars[rw.below(4)] : 0;
+		}
+		{
+			static const unsigned ups[] = { 0, 200, 500, 900 };
+
+			// (none where the RTL has no adaptive up-routes: it routes them plain)
+			p_up = uproute ? ups[ru.below(4)] : 0;
 		}
 		if (now == 0)
 			init_tables();
@@ -383,8 +394,10 @@ private:
 			// Valiant's last intermediate: mostly entries of the table
 			uint32_t last = rv.permille(700) ? rv.below(rt_entries) : rv.below(256);
 
-			return (uint32_t)r.below(1 << 16) | (r.permille(600) ? mask << 24 : 0) |
-			       (p_val ? last << LOOM_RT_W1_VAL_LAST_SHIFT : 0);
+			uint32_t w1 = (uint32_t)r.below(1 << 16) | (r.permille(600) ? mask << 24 : 0) |
+				      (p_val ? last << LOOM_RT_W1_VAL_LAST_SHIFT : 0);
+
+			return p_up && ru.permille(800) ? up_first(w1) : w1;
 		}
 		if (r.permille(100))
 			return (uint32_t)r.next() & ~LOOM_RT_W0_VALID & ~LOOM_RT_W0_DIMWAR;
@@ -405,7 +418,25 @@ private:
 			w |= rv.below(16) << LOOM_RT_W0_HOPS_SHIFT;
 		if (p_war && rw.permille(p_war))
 			w = war_entry(w);
+		if (p_up && ru.permille(p_up))
+			w |= LOOM_RT_W0_UPROUTE;
 		return w | (r.below(7) << LOOM_RT_W0_INIT_DIR_SHIFT);
+	}
+
+	/*
+	 * Word 1 @w1 with an up-route's first up port: mostly one of the
+	 * network ports past port 0 (fewer up ports than network ports: the
+	 * counts whose round robin is not the network ports'), now and then
+	 * port 0 (all of them) or none beyond them (the entry routes by its W0
+	 * port alone).
+	 */
+	uint32_t up_first(uint32_t w1)
+	{
+		unsigned k = ru.below(10);
+		uint32_t first = k < 8 && n_net > 1 ? 1 + ru.below(n_net - 1) :
+				 k < 9 ? 0 : n_net + ru.below(3);
+
+		return (w1 & ~LOOM_RT_W1_UP_FIRST_MASK) | first << LOOM_RT_W1_UP_FIRST_SHIFT;
 	}
 
 	/*

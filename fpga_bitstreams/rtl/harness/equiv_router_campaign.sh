@@ -8,8 +8,9 @@
 # seeds of random traffic, credits, ready and configuration writes are
 # equal every cycle, the checked-in regression seeds replay equal, and the
 # builds with an off-by-one credit, a mutated arbiter, a Valiant packet
-# without its phase flag, a UGAL choice off by one and a DimWAR/OmniWAR
-# deroute weighed as a minimal hop are caught at
+# without its phase flag, a UGAL choice off by one, a DimWAR/OmniWAR
+# deroute weighed as a minimal hop and an up-route's round robin modulo
+# the network ports instead of its up ports are caught at
 # their first differing cycle with the unit, port, VC, signal, both values
 # and a VCD.  TAP output.  LOOM_RTL_EQUIV_CYCLES and LOOM_RTL_EQUIV_SEEDS
 # set the cycles a seed and the seeds a configuration (make -C
@@ -28,10 +29,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$here/equiv_tap.sh"
 
-tap_plan $((5 * (nseeds + 1) + 5))
+tap_plan $((5 * (nseeds + 1) + 6))
 equiv_require "make -C fpga_bitstreams rtl-equiv-router" \
 	"$h-card" "$h-torus" "$h-torus-tiled" "$h-ice40" "$h-radix16" "$h-card-mutate-credit" "$h-card-mutate-arbiter" \
-	"$h-torus-mutate-valiant" "$h-torus-mutate-ugal" "$h-torus-mutate-war"
+	"$h-torus-mutate-valiant" "$h-torus-mutate-ugal" "$h-torus-mutate-war" "$h-torus-mutate-uproute"
 
 # shellcheck disable=SC2086 # the configurations are words
 equiv_router_configs "$h" "$seeds" "$nseeds" "$cycles" $configs
@@ -42,4 +43,6 @@ equiv_mutant "$h-torus-mutate-ugal" torus-mutate-ugal "$equiv_diff_re" \
 	"the torus router whose UGAL choice goes Valiant on a tie"
 equiv_mutant "$h-torus-mutate-war" torus-mutate-war "$equiv_diff_re" \
 	"the torus router weighing a DimWAR or OmniWAR deroute as a minimal hop"
+equiv_mutant "$h-torus-mutate-uproute" torus-mutate-uproute "$equiv_diff_re" \
+	"the torus router stepping an up-route's round robin modulo the network ports"
 tap_done
