@@ -10,9 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const uint8_t hostport_vc[HOSTPORT_LEVELS] = {
-	LOOM_VC_BARRIER, LOOM_VC_RESP0, LOOM_VC_REQ0,
-};
+static const uint8_t hostport_vc[HOSTPORT_LEVELS] = HOSTPORT_LEVEL_VCS;
+static const uint8_t hostport_class[HOSTPORT_LEVELS] = HOSTPORT_LEVEL_CLASSES;
 
 static bool q_init(struct hostport_q *q, unsigned int cap)
 {
@@ -39,14 +38,9 @@ static void q_pop(struct hostport_q *q)
 /* Level of the queue a packet of @class waits in, -1 for none. */
 static int hostport_level(uint8_t class)
 {
-	switch (class) {
-	case LOOM_CLASS_BARRIER:
-		return 0;
-	case LOOM_CLASS_RESP:
-		return 1;
-	case LOOM_CLASS_REQ:
-		return 2;
-	}
+	for (int l = 0; l < HOSTPORT_LEVELS; l++)
+		if (hostport_class[l] == class)
+			return l;
 	return -1;
 }
 

@@ -27,6 +27,9 @@
 #define HOSTPORT_RESP_Q		256	/* responses (and drop answers) waiting */
 #define HOSTPORT_BAR_Q		64	/* barrier packets waiting */
 #define HOSTPORT_LEVELS		3	/* 0 barrier, 1 responses, 2 requests */
+/* each level's VC and class, in level order (the RTL's come from these too) */
+#define HOSTPORT_LEVEL_VCS	{ LOOM_VC_BARRIER, LOOM_VC_RESP0, LOOM_VC_REQ0 }
+#define HOSTPORT_LEVEL_CLASSES	{ LOOM_CLASS_BARRIER, LOOM_CLASS_RESP, LOOM_CLASS_REQ }
 #define HOSTPORT_PKT_MAX	(LOOM_PKT_HDR_SIZE + LOOM_PKT_MAX_PAYLOAD)
 
 struct card;

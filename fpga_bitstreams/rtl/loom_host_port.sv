@@ -145,29 +145,30 @@ module loom_host_port #(
 		$error("host port parameter BAR_Q is outside 1 .. 32767 (packets a source queue holds)");
 	end
 
-	// the VC of each level (hostport_vc) and the level of a class or a VC
+	// the VC of each level (HOSTPORT_LEVEL_VCS) and the level of a class
+	// (HOSTPORT_LEVEL_CLASSES) or a VC
 	function automatic logic [2:0] lvl_vc(input logic [1:0] l);
 		case (l)
-		2'd0: lvl_vc = 3'(`LOOM_VC_BARRIER);
-		2'd1: lvl_vc = 3'(`LOOM_VC_RESP0);
-		default: lvl_vc = 3'(`LOOM_VC_REQ0);
+		2'd0: lvl_vc = 3'(`HOSTPORT_LEVEL0_VC);
+		2'd1: lvl_vc = 3'(`HOSTPORT_LEVEL1_VC);
+		default: lvl_vc = 3'(`HOSTPORT_LEVEL2_VC);
 		endcase
 	endfunction
 	// 3: none
 	function automatic logic [1:0] class_lvl(input logic [7:0] c);
 		case (c)
-		8'(`LOOM_CLASS_BARRIER): class_lvl = 2'd0;
-		8'(`LOOM_CLASS_RESP): class_lvl = 2'd1;
-		8'(`LOOM_CLASS_REQ): class_lvl = 2'd2;
+		8'(`HOSTPORT_LEVEL0_CLASS): class_lvl = 2'd0;
+		8'(`HOSTPORT_LEVEL1_CLASS): class_lvl = 2'd1;
+		8'(`HOSTPORT_LEVEL2_CLASS): class_lvl = 2'd2;
 		default: class_lvl = 2'd3;
 		endcase
 	endfunction
 	function automatic logic [1:0] vc_lvl(input logic [2:0] v);
-		if (v == 3'(`LOOM_VC_BARRIER))
+		if (v == 3'(`HOSTPORT_LEVEL0_VC))
 			vc_lvl = 2'd0;
-		else if (v == 3'(`LOOM_VC_RESP0))
+		else if (v == 3'(`HOSTPORT_LEVEL1_VC))
 			vc_lvl = 2'd1;
-		else if (v == 3'(`LOOM_VC_REQ0))
+		else if (v == 3'(`HOSTPORT_LEVEL2_VC))
 			vc_lvl = 2'd2;
 		else
 			vc_lvl = 2'd3;

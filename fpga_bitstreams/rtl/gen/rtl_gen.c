@@ -15,7 +15,8 @@
  *   loom_router_info.vh    the INFO block: word i is row i's parameter
  *   loom_link_checks.vh    the elaboration checks of the link's rows
  *   loom_hw_drift.vh       loom_hw.vh by row, for the harness's drift check
- *   loom_hostport.vh       the host port's queue sizes (card/hostport.h),
+ *   loom_hostport.vh       the host port's queue sizes and each level's VC
+ *                          and class (card/hostport.h),
  *                          read by loom_host_port alone, so that the
  *                          router's builds do not depend on them
  *
@@ -251,6 +252,9 @@ static void write_hostport(const char *dir)
 {
 	FILE *f = open_out(dir, "loom_hostport.vh");
 	const struct hostport_pkt *p = NULL;
+	static const uint8_t vcs[HOSTPORT_LEVELS] = HOSTPORT_LEVEL_VCS;
+	static const uint8_t classes[HOSTPORT_LEVELS] = HOSTPORT_LEVEL_CLASSES;
+	char name[40];
 
 	banner(f, "The host port's queues (fpga_bitstreams/card/hostport.h).");
 	fprintf(f, "`ifndef LOOM_HOSTPORT_VH\n`define LOOM_HOSTPORT_VH\n");
@@ -261,6 +265,13 @@ static void write_hostport(const char *dir)
 	fprintf(f, "`define %-36s %u\n", "HOSTPORT_PKT_MAX", HOSTPORT_PKT_MAX);
 	/* the reassembly buffer of one ejected packet: its flits are refused past it */
 	fprintf(f, "`define %-36s %zu\n", "HOSTPORT_PKT_BYTES", sizeof(p->bytes));
+	/* each level's VC and class */
+	for (unsigned int l = 0; l < HOSTPORT_LEVELS; l++) {
+		snprintf(name, sizeof(name), "HOSTPORT_LEVEL%u_VC", l);
+		fprintf(f, "`define %-36s %u\n", name, vcs[l]);
+		snprintf(name, sizeof(name), "HOSTPORT_LEVEL%u_CLASS", l);
+		fprintf(f, "`define %-36s %u\n", name, classes[l]);
+	}
 	fprintf(f, "`endif\n");
 	close_out(f, "loom_hostport.vh");
 }

@@ -19,8 +19,8 @@ _Static_assert(HPM_FLIT_MAX == FLIT_BYTES_MAX, "flit bytes");
 const unsigned int hpm_hdr_size = LOOM_PKT_HDR_SIZE;
 const unsigned int hpm_payload_max = LOOM_PKT_MAX_PAYLOAD;
 const unsigned int hpm_pkt_bytes = sizeof(((struct hostport_pkt *)NULL)->bytes);
-const uint8_t hpm_level_vc[HPM_LEVELS] = { LOOM_VC_BARRIER, LOOM_VC_RESP0, LOOM_VC_REQ0 };
-const uint8_t hpm_level_class[HPM_LEVELS] = { LOOM_CLASS_BARRIER, LOOM_CLASS_RESP, LOOM_CLASS_REQ };
+const uint8_t hpm_level_vc[HPM_LEVELS] = HOSTPORT_LEVEL_VCS;
+const uint8_t hpm_level_class[HPM_LEVELS] = HOSTPORT_LEVEL_CLASSES;
 const uint8_t hpm_class_maint = LOOM_CLASS_MAINT;
 
 struct hpm {
