@@ -25,6 +25,7 @@
 // flag, or for the minimal route the intermediate cleared from dst_node).
 `include "loom_hw.vh"
 `include "loom_fifo.vh"
+`include "loom_grid.vh"
 
 module loom_input_unit #(
 	parameter integer PORTS = 1,
@@ -116,6 +117,7 @@ module loom_input_unit #(
 );
 	localparam integer FW = FLIT_BYTES * 8;
 	localparam integer PB = PORTS > 1 ? $clog2(PORTS) : 1;
+	`LOOM_GRID_FNS
 	localparam integer UW = VALIANT != 0 || WAR != 0 || UPROUTE != 0 ? 16 : 1;
 	localparam integer EW = FW + 36 + UW;	// {ext, route, fwd, pat, tail, head, data}
 	localparam integer CW = $clog2(BUF_DEPTH + 1);
@@ -178,9 +180,6 @@ module loom_input_unit #(
 		assign unused_ret = ^{row_ret, row_take};
 	end
 
-	function automatic integer col_of(input logic [PB-1:0] p);
-		col_of = 32'(p) % COLS;
-	endfunction
 
 	// ---- status ----
 	always_comb begin
@@ -190,7 +189,7 @@ module loom_input_unit #(
 			va_ready[v] = 32'(state[v]) == `IVC_ROUTING && age_ge(f_count[v], f_hist[v], LBR, 0);
 			sa_ready[v] = (32'(state[v]) == `IVC_ACTIVE || 32'(state[v]) == `IVC_DROPPING) &&
 				      sa_wait[v] == '0 && age_ge(f_count[v], f_hist[v], LAT_BW, 0);
-			row_ok[v] = row_has[col_of(r_port[v]) * VCS + v];
+			row_ok[v] = row_has[grid_col(r_port[v]) * VCS + v];
 			out_port[v*PB +: PB] = r_port[v];
 			out_vc[v*3 +: 3] = r_ovc[v];
 			rt[v*32 +: 32] = r_rt[v];
@@ -294,7 +293,7 @@ module loom_input_unit #(
 		for (k = 0; k < COLS * VCS; k = k + 1)
 			row_take[k] = ORG == `ROUTER_ORG_TILED && sa_take &&
 				      32'(tk_st) == `IVC_ACTIVE &&
-				      k == col_of(r_port[sa_vi]) * VCS + 32'(sa_vc);
+				      k == grid_col(r_port[sa_vi]) * VCS + 32'(sa_vc);
 	end
 
 	assign c_flit_in = wr_ok;

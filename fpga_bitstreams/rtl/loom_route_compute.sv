@@ -281,7 +281,7 @@ module loom_route_compute #(
 		dw = w0;
 		dsvc1 = start_vc1;
 		bytes = 17'(`LOOM_PKT_HDR_SIZE) + 17'(len) + 17'(FLIT_BYTES - 1);
-		flits8 = 8'(32'(bytes) / FLIT_BYTES);
+		flits8 = 8'(bytes / 17'(FLIT_BYTES));
 		if (32'(len) > `LOOM_PKT_MAX_PAYLOAD || 32'(flits8) > MAX_FLITS) begin
 			drop = 3'(`ROUTE_DROP_MALFORMED);
 		end else if (CARD && class_of_vc(in_vc) != cls) begin

@@ -34,6 +34,7 @@
 // RTL_BLK_VCT, at the card's offsets) and the control registers
 // (RTL_BLK_CTL); info_* reads back the parameters of the build.
 `include "loom_hw.vh"
+`include "loom_grid.vh"
 
 module loom_router #(
 	parameter integer PORTS = `ROUTER_PORTS_DEFAULT,
@@ -127,6 +128,7 @@ module loom_router #(
 	localparam integer FW = FLIT_BYTES * 8;
 	localparam integer HB = 8 * `LOOM_PKT_HDR_SIZE;
 	localparam integer PB = PORTS > 1 ? $clog2(PORTS) : 1;
+	`LOOM_GRID_FNS
 	localparam integer OW = $clog2(PORTS * VCS + 1) > 6 ? $clog2(PORTS * VCS + 1) : 6;
 	localparam integer N_NET = PORTS - HOST_PORTS;
 	localparam logic XBAR = ORG == `ROUTER_ORG_XBAR;
@@ -240,7 +242,7 @@ module loom_router #(
 	logic [7:0] w_weight;
 	assign w_arb = ctl && 32'(a) >= `RTL_CTL_ARB_WEIGHT && 32'(a) < `RTL_CTL_END &&
 		       cfg_wdata[15:8] < 8'(`ARB_PATTERNS);
-	assign w_index = 16'((32'(a) - `RTL_CTL_ARB_WEIGHT) / 4);
+	assign w_index = 16'((32'(a) - `RTL_CTL_ARB_WEIGHT) >> 2);
 	assign w_unit = cfg_wdata[`RTL_ARBW_UNIT_SHIFT +: 3];
 	assign w_req = {1'b0, cfg_wdata[`RTL_ARBW_REQ_SHIFT +: 6]};
 	assign w_pat = cfg_wdata[`RTL_ARBW_PATTERN_SHIFT];
@@ -568,7 +570,7 @@ module loom_router #(
 					p = ri * COLS + ci;
 					if (p < PORTS) begin
 						t_rb_valid[g][ci] = rb_go[p] &&
-							32'(iu_out_port[(p*VCS + 32'(sa_vc[p*3 +: 3]))*PB +: PB]) % COLS == co;
+							grid_col(iu_out_port[(p*VCS + 32'(sa_vc[p*3 +: 3]))*PB +: PB]) == co;
 						t_rb_entry[g][ci*EW +: EW] = rb_e[p*EW +: EW];
 					end
 				end
@@ -614,8 +616,9 @@ module loom_router #(
 				.m_waiting(t_m_waiting[gt]),
 				.c_conflicts(t_conf[gt]),
 				.wr_sub_en(w_arb && 32'(w_unit) == `ROUTER_ARB_SA_OUT &&
-					   32'(w_index) / ROWS == gt && 32'(w_index) < TILES * ROWS),
-				.wr_sub_ro(4'(32'(w_index) % ROWS)),
+					   32'(w_index) - gt * ROWS < ROWS),
+				// the subswitch's row within the tile (w_index % ROWS where enabled)
+				.wr_sub_ro(4'(32'(w_index) - gt * ROWS)),
 				.wr_mux_en(w_arb && 32'(w_unit) == `ROUTER_ARB_OUT && 32'(w_index) == gt &&
 					   gt < PORTS),
 				.wr_req(w_req), .wr_pat(w_pat), .wr_weight(w_weight));

@@ -22,6 +22,7 @@
 //    stage, or is discarded if the output cannot carry packets.
 `include "loom_hw.vh"
 `include "loom_fifo.vh"
+`include "loom_grid.vh"
 
 module loom_tile #(
 	parameter integer ROW = 0,
@@ -85,6 +86,7 @@ module loom_tile #(
 );
 	localparam integer FW = FLIT_BYTES * 8;
 	localparam integer PB = PORTS > 1 ? $clog2(PORTS) : 1;
+	`LOOM_GRID_FNS
 	localparam integer OW = $clog2(PORTS * VCS + 1) > 6 ? $clog2(PORTS * VCS + 1) : 6;
 	// entry: {flits[5:0], in_vc[2:0], port[PB], vc[2:0], pat, tail, head, data}
 	localparam integer EW = FW + 15 + PB;
@@ -167,7 +169,7 @@ module loom_tile #(
 		spat = '0;
 		for (b = 0; b < NRB; b = b + 1) begin
 			m = rb_front[b];
-			ro = 32'(m[E_PORT +: PB]) / COLS;
+			ro = grid_row(m[E_PORT +: PB]);
 			k = ro * VCS + 32'(m[E_VC +: 3]);
 			if (rb_age_ge(rb_count[b], rb_hist[b], LAT_SA + LAT_ROW, 0) && ro < ROWS &&
 			    cc_has[k] && (m[E_HEAD] ? !own_valid[k] : (own_valid[k] && 32'(own[k]) == b))) begin

@@ -209,6 +209,7 @@ module loom_vc_alloc #(
 		// ports with a free VC of the class, their VCs, the best so far
 		logic up, ubok;
 		integer ufirst, uspan, urr, uidx, ubest;
+		logic [6:0] uo7;
 		logic [PORTS-1:0] uok;
 		logic [2:0] uvc [0:PORTS-1];
 		logic [19:0] ubocc;
@@ -245,6 +246,7 @@ module loom_vc_alloc #(
 		urr = 0;
 		uidx = 0;
 		ubest = 0;
+		uo7 = '0;
 		uok = '0;
 		ubocc = '0;
 		for (a = 0; a < PORTS; a = a + 1)
@@ -295,7 +297,9 @@ module loom_vc_alloc #(
 					end else begin
 						if (VALIANT != 0 && u[0]) begin
 							// UGAL, once: minimal (RC's port, VC1) or Valiant
-							uo = 32'(u[15:10]) % PORTS;
+							// u[15:10] % PORTS in 7 bits, not 32
+							uo7 = 7'(u[15:10]) % 7'(PORTS);
+							uo = 32'(uo7);
 							min_ok = usable[o];
 							val_ok = usable[uo];
 							occ_min = (min_ok ? occ[o] : '0) + 20'(flits);
@@ -339,7 +343,7 @@ module loom_vc_alloc #(
 										// OmniWAR: the distance class's VC alone;
 										// DimWAR: VC1 of the class, by VC_STEP
 										wok_cand = omni ? 32'(dvc3) == c :
-											   32'(wv1) <= c && (c - 32'(wv1)) % VC_STEP == 0;
+											   32'(wv1) <= c && 4'(c - 32'(wv1)) % 4'(VC_STEP) == 4'd0;
 										if (!done && wok_cand &&
 										    !ov_owned[(a % PORTS)*VCS+c] &&
 										    32'(ov_avail[((a % PORTS)*VCS+c)*16 +: 16]) >= flits) begin
@@ -358,13 +362,16 @@ module loom_vc_alloc #(
 							wbok = usable[o];
 							wbw = (26'(occ[o]) + 26'(flits)) * 26'(u[4:1]);
 							for (i = 0; i < RR_N; i = i + 1) begin
-								q = (32'(rr) + i) % N_NET;
+								// (rr + i) % N_NET: rr < N_NET, i < N_NET
+								q = 32'(rr) + i;
+								if (q >= N_NET)
+									q = q - N_NET;
 								if (q < 8 && q != o && (wmin[q % 8] || wder[q % 8])) begin
 `ifdef LOOM_MUTATE_WAR
 									// the mutant: a deroute weighs as a minimal hop
-									ww = (26'(occ[q % PORTS]) + 26'(flits)) * 26'(u[4:1]);
+									ww = (26'(occ[PB'(q)]) + 26'(flits)) * 26'(u[4:1]);
 `else
-									ww = (26'(occ[q % PORTS]) + 26'(flits)) *
+									ww = (26'(occ[PB'(q)]) + 26'(flits)) *
 									     (wmin[q % 8] ? 26'(u[4:1]) : 26'(u[4:1]) + 26'd1);
 `endif
 									if (!wbok || ww < wbw) begin
@@ -392,7 +399,7 @@ module loom_vc_alloc #(
 								if (a < N_NET && (a >= ufirst || a == o) && usable[a]) begin
 									for (c = 0; c < VCS; c = c + 1) begin
 										if (!done && 32'(dvc3) <= c &&
-										    (c - 32'(dvc3)) % VC_STEP == 0 &&
+										    4'(c - 32'(dvc3)) % 4'(VC_STEP) == 4'd0 &&
 										    !ov_owned[a*VCS+c] &&
 										    32'(ov_avail[(a*VCS+c)*16 +: 16]) >= flits) begin
 											uok[a] = 1'b1;
@@ -425,17 +432,17 @@ module loom_vc_alloc #(
 										uidx = uidx - uspan;
 `endif
 									q = ufirst + uidx;
-									if (q != o && uok[q % PORTS] &&
-									    (!ubok || occ[q % PORTS] < ubocc)) begin
+									if (q != o && uok[PB'(q)] &&
+									    (!ubok || occ[PB'(q)] < ubocc)) begin
 										ubest = q;
-										ubocc = occ[q % PORTS];
+										ubocc = occ[PB'(q)];
 										ubok = 1'b1;
 									end
 								end
 							end
 							if (ubest != o) begin
 								best = ubest;
-								bvc = uvc[ubest % PORTS];
+								bvc = uvc[PB'(ubest)];
 							end
 						end
 						if (amask != 8'd0) begin
@@ -459,7 +466,10 @@ module loom_vc_alloc #(
 								best_cr = cr[o];
 							end
 							for (i = 0; i < RR_N; i = i + 1) begin
-								q = (32'(rr) + i) % N_NET;
+								// (rr + i) % N_NET: rr < N_NET, i < N_NET
+								q = 32'(rr) + i;
+								if (q >= N_NET)
+									q = q - N_NET;
 								if (q < 8 && amask[q] && cr[q] > best_cr) begin
 									best = q;
 									best_cr = cr[q];
@@ -597,7 +607,7 @@ module loom_vc_alloc #(
 				end
 			end
 		end
-		rr_next = PB'((32'(rr) + n_adapt) % (N_NET > 0 ? N_NET : 1));
+		rr_next = PB'((16'(rr) + 16'(n_adapt)) % 16'(N_NET > 0 ? N_NET : 1));
 		n_adapt_w = 7'(n_adapt);
 	end
 
