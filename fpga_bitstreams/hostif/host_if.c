@@ -891,6 +891,8 @@ void hif_service(struct card *c)
 		i += (unsigned int)__builtin_ctzll(later);
 		if (i >= c->n_ctx)
 			break;
+		if (c->ctx[i].state != LOOM_CTX_ST_RUNNING)
+			continue;
 		/* CQ_CI comes without a kick: keep CQ_CI_SEEN current */
 		hif_take_cq_ci(c, i);
 		hif_flush_cqes(c, i);
