@@ -256,6 +256,36 @@ static double cpu_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/*
+ * Two cards of the lockstep harness with @ram bytes of host memory each,
+ * port 0 of card 0 cabled to port 1 of card 1, routed to each other and
+ * trained; NULL (with a message naming @what) if that fails.
+ */
+static struct lockstep *two_cards(uint64_t ram, const char *what)
+{
+	struct lockstep *ls = calloc(1, sizeof(*ls));
+	char err[256];
+
+	if (!ls)
+		return NULL;
+	if (ls_init(ls, 2, 2, ram, NULL, err, sizeof(err)) ||
+	    ls_cable(ls, 0, 0, 1, 1, 1, err, sizeof(err))) {
+		fprintf(stderr, "loom-card-bench: %s: %s\n", what, err);
+		goto fail;
+	}
+	card_set_route(&ls->c[0]->card, 1, 0);
+	card_set_route(&ls->c[1]->card, 0, 1);
+	if (!ls_train(ls, 1000000)) {
+		fprintf(stderr, "loom-card-bench: %s: the link did not train\n", what);
+		goto fail;
+	}
+	return ls;
+fail:
+	ls_free(ls);
+	free(ls);
+	return NULL;
+}
+
 /* One 8-byte put from card 0 to card 1 with its completion; false if it failed. */
 __attribute__((noinline)) static bool zero_put(struct lockstep *ls, struct fh_ctx *ctx,
 					       uint32_t tag)
@@ -282,26 +312,14 @@ __attribute__((noinline)) static bool zero_put(struct lockstep *ls, struct fh_ct
 
 static int zero_load(void)
 {
-	struct lockstep *ls = calloc(1, sizeof(*ls));
+	struct lockstep *ls = two_cards(4u << 20, "zero load");
 	struct fh_ctx ctx[2];
-	char err[256];
 	uint64_t c0, s0;
 	double t0, t;
 	int rc = -1;
 
 	if (!ls)
 		return -1;
-	if (ls_init(ls, 2, 2, 4u << 20, NULL, err, sizeof(err)) ||
-	    ls_cable(ls, 0, 0, 1, 1, 1, err, sizeof(err))) {
-		fprintf(stderr, "loom-card-bench: zero load: %s\n", err);
-		goto out;
-	}
-	card_set_route(&ls->c[0]->card, 1, 0);
-	card_set_route(&ls->c[1]->card, 0, 1);
-	if (!ls_train(ls, 1000000)) {
-		fprintf(stderr, "loom-card-bench: zero load: the link did not train\n");
-		goto out;
-	}
 	for (unsigned int i = 0; i < 2; i++)
 		if (fh_ctx_create(&ls->c[i]->fh, &ctx[i], ZERO_CTX, KEY1, 8, 9, ZERO_SEG) !=
 		    LOOM_ADMIN_E_OK) {
@@ -348,10 +366,9 @@ out:
  */
 static int model_load(void)
 {
-	struct lockstep *ls = calloc(1, sizeof(*ls));
+	struct lockstep *ls = two_cards(16u << 20, "model");
 	struct bench_ctx src;
 	struct fh_ctx dst;
-	char err[256];
 	uint64_t c0, s0;
 	double t0, t;
 	int rc = -1;
@@ -359,17 +376,6 @@ static int model_load(void)
 	if (!ls)
 		return -1;
 	memset(&src, 0, sizeof(src));
-	if (ls_init(ls, 2, 2, 16u << 20, NULL, err, sizeof(err)) ||
-	    ls_cable(ls, 0, 0, 1, 1, 1, err, sizeof(err))) {
-		fprintf(stderr, "loom-card-bench: model: %s\n", err);
-		goto out;
-	}
-	card_set_route(&ls->c[0]->card, 1, 0);
-	card_set_route(&ls->c[1]->card, 0, 1);
-	if (!ls_train(ls, 1000000)) {
-		fprintf(stderr, "loom-card-bench: model: the link did not train\n");
-		goto out;
-	}
 	if (fh_ctx_create(&ls->c[1]->fh, &dst, CTX0, KEY1, 6, 6, 1u << 16) != LOOM_ADMIN_E_OK ||
 	    fh_ctx_create(&ls->c[0]->fh, &src.c, CTX0, KEY1, RING_LOG2, RING_LOG2, 1u << 14) !=
 	    LOOM_ADMIN_E_OK) {
