@@ -124,6 +124,7 @@ $(RTL_BUILD)/obj/tests/%.o: $(TOP)/tests/unit/%.c $(TOP)/tests/unit/link_harness
 	@mkdir -p $(dir $@)
 	$(CC) $(RTL_OBJ_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
 $(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h $(RTL_DIR)/harness/equiv_draw.h \
+                              $(RTL_DIR)/harness/equiv_traffic.h \
                               $(TOP)/tests/unit/link_harness.h $(TOP)/tests/unit/tap.h $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(RTL_OBJ_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@

@@ -3,7 +3,7 @@
  * The C side of the unit harness's packet assemblers (equiv_xasm.h).
  */
 #include "equiv_xasm.h"
-#include "equiv_draw.h"
+#include "equiv_traffic.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,20 +116,10 @@ void xasm_free(struct xasm_model *m)
 
 void xasm_phase(struct xasm_model *m)
 {
-	static const unsigned int counts[] = { 0, 1, 4, 30, 1000 };
 	static const double bers[] = { 0, 0, 1e-6, 1e-5, 1e-4 };
 	static const unsigned int bad[] = { 0, 0, 1, 5, 20 }, cut[] = { 0, 0, 0, 5, 30 };
-	uint32_t all = (1u << m->x.p.vcs) - 1;
 
-	for (unsigned int i = 0; i < 2; i++) {
-		unsigned int payload = eq_percent(&m->rng, 30) ?
-					       eq_below(&m->rng, LOOM_PKT_MAX_PAYLOAD + 1) :
-				       eq_percent(&m->rng, 50) ? 0 : LOOM_PKT_MAX_PAYLOAD;
-		uint32_t vcs = (uint32_t)eq_next(&m->rng) & all;
-
-		lh_send(&m->x, i, counts[eq_below(&m->rng, 5)], (uint16_t)payload, vcs ? vcs : 1);
-		fault_set_ber(link_wire_fault(&m->x.w, i), bers[eq_below(&m->rng, 5)]);
-	}
+	eq_traffic_phase(&m->rng, &m->x, bers);
 	m->p_bad = bad[eq_below(&m->rng, 5)];
 	m->p_cut = cut[eq_below(&m->rng, 5)];
 }
