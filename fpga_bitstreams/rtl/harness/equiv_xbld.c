@@ -44,7 +44,7 @@ struct xbld_model {
 	struct link_txframe frame;	/* the first */
 	uint8_t maint_body[LINK_BODY_MAX];
 	uint8_t head_body[LINK_BODY_MAX];
-	uint64_t counts[4];
+	uint64_t counts[XBLD_COUNTS];
 };
 
 static void xbld_read(struct xbld_state *s, const struct link_unit *l)
@@ -286,8 +286,11 @@ void xbld_step(struct xbld_model *m, struct xbld_cycle *c)
 		c->body = m->frame.bytes + LOOM_FRAME_HDR_SIZE;
 		m->counts[0]++;
 		m->counts[1] += h.type == LOOM_FRAME_DATA && a->cnt.replayed != before.replayed;
-		m->counts[2] += h.type == LOOM_FRAME_ACK_CREDIT;
-		m->counts[3] += h.type == LOOM_FRAME_MAINT;
+		m->counts[2] += h.type == LOOM_FRAME_NAK;
+		m->counts[3] += h.type == LOOM_FRAME_TRAIN;
+		m->counts[4] += h.type == LOOM_FRAME_ACK_CREDIT;
+		m->counts[5] += h.type == LOOM_FRAME_ACK_CREDIT && (h.flags & LOOM_FRAME_F_POLL);
+		m->counts[6] += h.type == LOOM_FRAME_MAINT;
 	}
 #define XBLD_COUNT(i, f) c->counts[i] = (unsigned int)(a->cnt.f - before.f)
 	XBLD_COUNT(0, replayed);
@@ -363,7 +366,7 @@ const char *xbld_check_ops(const struct xbld_model *m, const struct xbld_ops *o,
 	return NULL;
 }
 
-void xbld_counts(const struct xbld_model *m, uint64_t counts[4])
+void xbld_counts(const struct xbld_model *m, uint64_t counts[XBLD_COUNTS])
 {
 	memcpy(counts, m->counts, sizeof(m->counts));
 }

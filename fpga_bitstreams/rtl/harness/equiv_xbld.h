@@ -100,8 +100,12 @@ void xbld_step(struct xbld_model *m, struct xbld_cycle *c);
  */
 const char *xbld_check_ops(const struct xbld_model *m, const struct xbld_ops *o, uint64_t *rtl,
 			   uint64_t *model);
-/* The run so far: frames built, DATA replays, ACK_CREDIT frames, maintenance frames. */
-void xbld_counts(const struct xbld_model *m, uint64_t counts[4]);
+/*
+ * The run so far: frames built; of them DATA replays, NAK, TRAIN (lane
+ * notices included), ACK_CREDIT, polls among them, maintenance frames.
+ */
+#define XBLD_COUNTS	7
+void xbld_counts(const struct xbld_model *m, uint64_t counts[XBLD_COUNTS]);
 
 #ifdef __cplusplus
 }

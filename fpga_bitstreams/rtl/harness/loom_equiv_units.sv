@@ -5,7 +5,8 @@
 // counters, arbiters of every policy, the link's CRC-32C at several lane
 // widths, its go-back-N sender and receiver, its credit return, its lanes,
 // its frame encoder and serialiser, its transmitter's packet assembly,
-// frame builder and replay buffer, and its receiver's framer, each at its
+// frame builder and replay buffer, and its receiver's framer and delivery
+// queue, each at its
 // own parameters, and the drift check's view of the generated constants.
 // Every input is a port the harness drives; every output is compared
 // every cycle.
@@ -422,6 +423,38 @@
 	assign P``_progress_age = 32'(P``_age); \
 	assign P``_unused = ^{P``_take_slot, P``_pending, P``_grant};
 
+`define EQ_RDLV_PORTS(P, FB_, ACC_) \
+	input  logic [7:0] P``_acc_n, \
+	input  logic [3*ACC_-1:0] P``_acc_vc, \
+	input  logic [16*ACC_-1:0] P``_acc_len, \
+	input  logic [8*`EQ_XBLD_BODY*ACC_-1:0] P``_acc_body, \
+	input  logic P``_in_ready, \
+	output logic [7:0] P``_q_count, \
+	output logic [7:0] P``_flit_idx, \
+	output logic P``_flit_valid, \
+	output logic P``_flit_head, \
+	output logic P``_flit_tail, \
+	output logic [2:0] P``_flit_vc, \
+	output logic [8*FB_-1:0] P``_flit_data, \
+	output logic [7:0] P``_room, \
+	output logic P``_rx_flit
+`define EQ_RDLV(P, FB_, RX_QUEUE_, RX_FRAMES_) \
+	localparam integer P``_QW = $clog2(RX_QUEUE_ + 1); \
+	localparam integer P``_XW = $clog2((`EQ_XBLD_BODY + FB_ - 1) / FB_ + 1); \
+	logic [P``_QW-1:0] P``_qc, P``_rm; \
+	logic [P``_XW-1:0] P``_xi; \
+	logic P``_unused; \
+	loom_link_recv_deliver #(.FLIT_BYTES(FB_), .RX_QUEUE(RX_QUEUE_), .RX_FRAMES(RX_FRAMES_)) u_``P ( \
+		.clk(clk), .rst(rst), .acc_n(P``_acc_n[P``_QW-1:0]), .acc_vc(P``_acc_vc), \
+		.acc_len(P``_acc_len), .acc_body(P``_acc_body), .in_ready(P``_in_ready), \
+		.q_count(P``_qc), .flit_idx(P``_xi), .flit_valid(P``_flit_valid), \
+		.flit_head(P``_flit_head), .flit_tail(P``_flit_tail), .flit_vc(P``_flit_vc), \
+		.flit_data(P``_flit_data), .room(P``_rm), .rx_flit(P``_rx_flit)); \
+	assign P``_q_count = 8'(P``_qc); \
+	assign P``_flit_idx = 8'(P``_xi); \
+	assign P``_room = 8'(P``_rm); \
+	assign P``_unused = ^P``_acc_n;
+
 module loom_equiv_units #(
 	// flit FIFO A: deep history (stage latencies up to FA_HIST + 1)
 	parameter integer FA_DEPTH = 4,
@@ -516,7 +549,15 @@ module loom_equiv_units #(
 	parameter integer XBB_VCS = 3,
 	parameter integer XBB_ACK_TIMEOUT = 80,
 	parameter integer XBB_COALESCE_DELAY = 0,
-	parameter integer XBB_REPLAY_FRAMES = 4
+	parameter integer XBB_REPLAY_FRAMES = 4,
+	// delivery queue A: the card's link (16-byte flits, 4 packets, 4 accepted
+	// a cycle); B: 64-byte flits, 3 packets, 2 accepted a cycle
+	parameter integer RDA_FLIT_BYTES = 16,
+	parameter integer RDA_RX_QUEUE = 4,
+	parameter integer RDA_RX_FRAMES = 64,
+	parameter integer RDB_FLIT_BYTES = 64,
+	parameter integer RDB_RX_QUEUE = 3,
+	parameter integer RDB_RX_FRAMES = 2
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -593,6 +634,9 @@ module loom_equiv_units #(
 	// the link transmitter's frame builder and replay buffer (xbX_)
 	`EQ_XBLD_PORTS(xba),
 	`EQ_XBLD_PORTS(xbb),
+	// the link receiver's delivery queue (rdX_)
+	`EQ_RDLV_PORTS(rda, RDA_FLIT_BYTES, 4),
+	`EQ_RDLV_PORTS(rdb, RDB_FLIT_BYTES, 2),
 	// drift check: row k_idx of the constants, word k_word of parameter row k_idx
 	input  logic [9:0] k_idx,
 	input  logic [1:0] k_word,
@@ -688,6 +732,10 @@ module loom_equiv_units #(
 	`EQ_XBLD(xba, XBA_VCS, XBA_ACK_TIMEOUT, XBA_COALESCE_DELAY, XBA_REPLAY_FRAMES)
 	`EQ_XBLD(xbb, XBB_VCS, XBB_ACK_TIMEOUT, XBB_COALESCE_DELAY, XBB_REPLAY_FRAMES)
 
+	// ---- the link receiver's delivery queue ----
+	`EQ_RDLV(rda, RDA_FLIT_BYTES, RDA_RX_QUEUE, RDA_RX_FRAMES)
+	`EQ_RDLV(rdb, RDB_FLIT_BYTES, RDB_RX_QUEUE, RDB_RX_FRAMES)
+
 	// ---- drift check ----
 	assign k_const = loom_hw_const(32'(k_idx));
 	assign k_param = loom_hw_param(32'(k_idx), 32'(k_word));
@@ -720,3 +768,5 @@ endmodule
 `undef EQ_XBLD_BODY
 `undef EQ_XBLD_PORTS
 `undef EQ_XBLD
+`undef EQ_RDLV_PORTS
+`undef EQ_RDLV
