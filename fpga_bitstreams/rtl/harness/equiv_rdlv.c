@@ -42,10 +42,6 @@ struct rdlv_model *rdlv_new(unsigned int lanes, unsigned int lane_bytes, unsigne
 	lp.rx_queue = rx_queue;
 	lp.rx_frames = rx_frames;
 	lp.lane_threshold = 0;
-	if (!link_params_check(&lp, err, len)) {
-		free(m);
-		return NULL;
-	}
 	if (flit_bytes > RDLV_FLIT_MAX || (rx_frames < rx_queue ? rx_frames : rx_queue) > RDLV_ACC_MAX) {
 		snprintf(err, len, "FLIT_BYTES %u or min(RX_FRAMES, RX_QUEUE) %u is beyond the "
 			 "harness's %u or %u", flit_bytes, rx_frames < rx_queue ? rx_frames : rx_queue,
@@ -53,8 +49,7 @@ struct rdlv_model *rdlv_new(unsigned int lanes, unsigned int lane_bytes, unsigne
 		free(m);
 		return NULL;
 	}
-	if (!lh_pair_init(&m->x, &lp, seed)) {
-		snprintf(err, len, "the link pair did not build");
+	if (!eq_pair_init(&m->x, &lp, seed, err, len)) {
 		free(m);
 		return NULL;
 	}
@@ -99,12 +94,7 @@ void rdlv_step(struct rdlv_model *m, struct rdlv_cycle *c)
 	memcpy(c->flit_data, a->out.flit.data, a->p.flit_bytes);
 	c->in_ready = m->x.sink[1].back.ready;
 
-	if (m->cut_left && !--m->cut_left)
-		link_wire_restore(&m->x.w);
-	else if (!m->cut_left && m->p_cut && eq_below(&m->rng, 10000) < m->p_cut) {
-		m->cut_left = 1 + eq_below(&m->rng, 300);
-		link_wire_cut(&m->x.w);
-	}
+	eq_cable_cycle(&m->rng, &m->x, &m->cut_left, m->p_cut, 300);
 	lh_pair_cycle(&m->x);
 
 	c->acc_n = (unsigned int)(a->cnt.rx_packets - packets);

@@ -86,15 +86,13 @@ struct xasm_model *xasm_new(unsigned int vcs, unsigned int flit_bytes, unsigned 
 	lp.flit_bytes = flit_bytes;
 	lp.tx_queue = tx_queue;
 	lp.lane_threshold = 0;
-	if (flit_bytes > XASM_FLIT_MAX || !link_params_check(&lp, err, len)) {
-		if (flit_bytes > XASM_FLIT_MAX)
-			snprintf(err, len, "FLIT_BYTES %u is beyond the harness's %u", flit_bytes,
-				 XASM_FLIT_MAX);
+	if (flit_bytes > XASM_FLIT_MAX) {
+		snprintf(err, len, "FLIT_BYTES %u is beyond the harness's %u", flit_bytes,
+			 XASM_FLIT_MAX);
 		free(m);
 		return NULL;
 	}
-	if (!lh_pair_init(&m->x, &lp, seed)) {
-		snprintf(err, len, "the link pair did not build");
+	if (!eq_pair_init(&m->x, &lp, seed, err, len)) {
 		free(m);
 		return NULL;
 	}
@@ -162,13 +160,7 @@ void xasm_step(struct xasm_model *m, struct xasm_cycle *c)
 
 	memset(c, 0, sizeof(*c));
 	/* the cable: cut now and then, restored after a while */
-	if (m->cut_left && !--m->cut_left)
-		link_wire_restore(&m->x.w);
-	else if (!m->cut_left && m->p_cut && eq_below(&m->rng, 10000) < m->p_cut) {
-		m->cut_left = 1 + eq_below(&m->rng, 60);
-		m->counts[3]++;
-		link_wire_cut(&m->x.w);
-	}
+	m->counts[3] += eq_cable_cycle(&m->rng, &m->x, &m->cut_left, m->p_cut, 60);
 	/* the registers in this cycle */
 	c->ready = a->out.back.ready;
 	c->ready_before = x->ready_before;

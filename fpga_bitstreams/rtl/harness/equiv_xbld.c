@@ -114,10 +114,6 @@ struct xbld_model *xbld_new(unsigned int lanes, unsigned int lane_bytes, unsigne
 	lp.ack_timeout = timeout;
 	lp.coalesce_delay = delay;
 	lp.lane_threshold = threshold;
-	if (!link_params_check(&lp, err, len)) {
-		free(m);
-		return NULL;
-	}
 	if (lanes * lane_bytes > LINK_FRAME_MIN) {
 		snprintf(err, len, "LANES x LANE_BYTES = %u: more than the smallest frame (%u bytes) "
 			 "may start two frames a cycle; the frame builder builds one",
@@ -125,8 +121,7 @@ struct xbld_model *xbld_new(unsigned int lanes, unsigned int lane_bytes, unsigne
 		free(m);
 		return NULL;
 	}
-	if (!lh_pair_init(&m->x, &lp, seed)) {
-		snprintf(err, len, "the link pair did not build");
+	if (!eq_pair_init(&m->x, &lp, seed, err, len)) {
 		free(m);
 		return NULL;
 	}
@@ -188,12 +183,7 @@ void xbld_step(struct xbld_model *m, struct xbld_cycle *c)
 				  now - pre.credit_progress : a->p.ack_timeout;
 
 	/* the cable: cut now and then, restored after a while */
-	if (m->cut_left && !--m->cut_left)
-		link_wire_restore(&m->x.w);
-	else if (!m->cut_left && m->p_cut && eq_below(&m->rng, 10000) < m->p_cut) {
-		m->cut_left = 1 + eq_below(&m->rng, 300);
-		link_wire_cut(&m->x.w);
-	}
+	eq_cable_cycle(&m->rng, &m->x, &m->cut_left, m->p_cut, 300);
 	/* a maintenance frame for the slot, now and then */
 	if (m->p_maint && eq_percent(&m->rng, m->p_maint)) {
 		unsigned int len = eq_percent(&m->rng, 20) ? LINK_BODY_MAX :
