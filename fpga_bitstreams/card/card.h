@@ -43,7 +43,7 @@
 #include "router/route.h"
 #include "strict_regs.h"
 
-#define CARD_N_CTX		64
+#define CARD_N_CTX		64	/* at most 64: a bit each in ctx_running */
 #define CARD_RT_ENTRIES		LOOM_MAX_NODES
 #define CARD_DESIGN_VERSION	((0u << 16) | (4u << 8) | 0u)	/* 0.4.0: memory regions, cycle-level blocks */
 #define CARD_DESC		"loom-card-emu"
@@ -152,6 +152,7 @@ struct card {
 	uint8_t boot_vct[LOOM_VCT_SIZE - LOOM_VCT_PORT_CFG];
 	uint32_t resets;	/* admin RESETs: the router core clears its dead flags */
 	struct hif_ctx ctx[CARD_N_CTX];
+	uint64_t ctx_running;	/* bit per context whose state is RUNNING */
 	struct maint maint;	/* maintenance network: port slots */
 	uint32_t vectors_pending;	/* MSI-X vectors to raise, bit per vector */
 	bool more_work;		/* a service round stopped on its budget */

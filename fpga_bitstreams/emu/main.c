@@ -99,6 +99,7 @@ struct emulator {
 	struct ev_handler ivs_listen_ev;
 	struct ev_handler ivs_client_ev;
 	struct ev_handler kick_ev[LOOM_NUM_VECTORS];
+	unsigned int unsent_edges;	/* edges since the first frame not yet written */
 };
 
 static struct emulator emu;
@@ -906,11 +907,28 @@ static void raise_vectors(void)
 	emu.card.vectors_pending = 0;
 }
 
-/* One edge, and what it produced leaves at once: frames to the cables, interrupts. */
+/* Write the frames the cables took. */
+static void flush_cables(void)
+{
+	port_set_flush(&emu.ports);
+	emu.unsent_edges = 0;
+}
+
+/*
+ * One edge.  The frames it started are taken off the link units at once,
+ * as the cable would take them; they are written to the sockets with the
+ * frames of the following edges, one send() per burst (PORT_FLUSH_EDGES),
+ * and at once when the card stops being busy.  Interrupts are raised at
+ * once.
+ */
 static void step_once(void)
 {
+	size_t held;
+
 	card_step(&emu.card);
-	port_set_flush(&emu.ports);
+	held = port_set_take(&emu.ports);
+	if (held && (++emu.unsent_edges >= PORT_FLUSH_EDGES || held >= PORT_TX_BUF / 2))
+		flush_cables();
 	if (emu.card.vectors_pending)
 		raise_vectors();
 }
@@ -1061,7 +1079,7 @@ static void run(void)
 		}
 		busy = run_busy(emu.clk.realtime ? emu_clock_cycle_at(&emu.clk, emu_now_ns()) :
 				UINT64_MAX);
-		port_set_flush(&emu.ports);
+		flush_cables();
 		raise_vectors();
 		if (!busy) {
 			card_publish(c);

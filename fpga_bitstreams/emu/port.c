@@ -176,6 +176,21 @@ static bool port_write(struct port *p)
 	return false;
 }
 
+size_t port_set_take(struct port_set *ps)
+{
+	size_t most = 0;
+
+	for (unsigned int i = 0; i < ps->n; i++) {
+		struct port *p = &ps->port[i];
+
+		if (link_unit_tx_peek(card_port_link(p->card, i)))
+			port_take_frames(p);
+		if (p->tx_len - p->tx_off > most)
+			most = p->tx_len - p->tx_off;
+	}
+	return most;
+}
+
 bool port_set_flush(struct port_set *ps)
 {
 	bool held = false;
@@ -186,7 +201,8 @@ bool port_set_flush(struct port_set *ps)
 		if (!link_unit_tx_peek(card_port_link(p->card, i)) && p->tx_off == p->tx_len)
 			continue;
 		port_take_frames(p);
-		held = port_write(p) || held;
+		/* a full socket is written again when it says it has room (EPOLLOUT) */
+		held = (p->out_armed || port_write(p)) || held;
 	}
 	return held;
 }

@@ -35,6 +35,12 @@
 #define PORT_CONNECT_RETRY_MS	100
 #define PORT_CONNECT_PENDING_MS	3000	/* a TCP connect in progress, at most */
 #define PORT_RX_PASSES		4	/* reads per readiness event at most */
+/*
+ * A busy card writes the frames it started at most this many edges after
+ * the first of them, or as soon as a transmit buffer is half full; an
+ * idle one at once (port_set_take, port_set_flush).
+ */
+#define PORT_FLUSH_EDGES	512
 
 struct card;
 
@@ -90,9 +96,15 @@ bool port_cable(struct port_set *ps, unsigned int idx, const struct cable_addr *
 /* Connect retries; returns ms until the next one, or -1. */
 int port_set_timers(struct port_set *ps, uint64_t now);
 /*
- * Move the frames the link units started into the sockets (faults
- * injected on the way) and write until the sockets would block.  True if
- * a port still holds frames the socket did not take.
+ * Move the frames the link units started into the transmit buffers
+ * (faults injected on the way), as the cable takes them at the edge that
+ * starts them, without writing them.  Returns the most bytes a port's
+ * buffer holds unwritten.
+ */
+size_t port_set_take(struct port_set *ps);
+/*
+ * The same, then write until the sockets would block.  True if a port
+ * still holds frames the socket did not take.
  */
 bool port_set_flush(struct port_set *ps);
 /*

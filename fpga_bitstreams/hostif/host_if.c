@@ -114,21 +114,29 @@ static void hif_post_local(struct card *c, unsigned int idx, const struct loom_c
 
 /* ---- context life cycle ---------------------------------------------- */
 
+_Static_assert(CARD_N_CTX <= 64, "ctx_running holds a bit per context");
+
 static void hif_set_state(struct card *c, unsigned int idx, uint32_t state)
 {
 	c->ctx[idx].state = state;
+	if (state == LOOM_CTX_ST_RUNNING)
+		c->ctx_running |= 1ull << idx;
+	else
+		c->ctx_running &= ~(1ull << idx);
 	card_wr32(c, card_ctx_reg(idx, LOOM_CTXR_STATE), state);
 }
 
-/* Forget everything the context had, except the op_id sequence. */
-static void hif_ctx_clear(struct hif_ctx *x)
+/* Forget everything context @idx had, except the op_id sequence. */
+static void hif_ctx_clear(struct card *c, unsigned int idx)
 {
+	struct hif_ctx *x = &c->ctx[idx];
 	uint32_t next_op_id = x->next_op_id;
 
 	free(x->pend);
 	free(x->arr);
 	free(x->cnt);
 	memset(x, 0, sizeof(*x));
+	c->ctx_running &= ~(1ull << idx);	/* the state is DISABLED (0) */
 	x->next_op_id = next_op_id;
 	x->seg_slot = -1;
 }
@@ -137,7 +145,7 @@ bool hif_ctx_start(struct card *c, unsigned int idx, const struct hif_ctx_params
 {
 	struct hif_ctx *x = &c->ctx[idx];
 
-	hif_ctx_clear(x);
+	hif_ctx_clear(c, idx);
 	x->pend = calloc(HIF_PEND_CAP, sizeof(*x->pend));
 	x->arr = calloc(HIF_ARR_CAP, sizeof(*x->arr));
 	if (p->counters)
@@ -171,7 +179,7 @@ bool hif_ctx_start(struct card *c, unsigned int idx, const struct hif_ctx_params
 static void hif_ctx_release(struct card *c, unsigned int idx, uint32_t state)
 {
 	mr_ctx_gone(c, idx);
-	hif_ctx_clear(&c->ctx[idx]);
+	hif_ctx_clear(c, idx);
 	hif_set_state(c, idx, state);
 }
 
@@ -538,21 +546,37 @@ void hif_port_down(struct card *c, unsigned int port)
 	}
 }
 
-/* Forward-progress timer: ops without an answer for op_timeout_ms fail. */
+/*
+ * Forward-progress timer: ops without an answer for op_timeout_ms fail.
+ * An op starts with progress_ms at the card's time and acks only move it
+ * on, so no op can fail before progress_floor_ms + op_timeout_ms, the
+ * oldest progress_ms the last look saw: until then the ops are not
+ * looked at.
+ */
 static void hif_expire_ops(struct card *c, unsigned int idx)
 {
 	struct hif_ctx *x = &c->ctx[idx];
+	uint64_t floor = c->now_ms;
 
+	if (c->now_ms - x->progress_floor_ms < c->p.op_timeout_ms)
+		return;
 	for (unsigned int i = 0; i < HIF_MAX_OPS && x->state == LOOM_CTX_ST_RUNNING; i++) {
 		struct hif_op *op = &x->ops[i];
 
-		if (!op->busy || !op->pkts_out || c->now_ms - op->progress_ms < c->p.op_timeout_ms)
+		if (!op->busy)
 			continue;
+		if (!op->pkts_out || c->now_ms - op->progress_ms < c->p.op_timeout_ms) {
+			if (op->progress_ms < floor)
+				floor = op->progress_ms;
+			continue;
+		}
 		card_log(c, "context %u: op %u (tag 0x%llx) to %u.%u: no acknowledgement for %u ms, failing it with LINK",
 			 idx, op->op_id, (unsigned long long)op->tag, op->dst_node, op->dst_ctx,
 			 c->p.op_timeout_ms);
 		hif_op_finish(c, idx, op, LOOM_CQE_ST_LINK);
 	}
+	if (x->state == LOOM_CTX_ST_RUNNING)
+		x->progress_floor_ms = floor;
 }
 
 /* The answer type each opcode's requests get. */
@@ -843,9 +867,12 @@ void hif_deliver(struct card *c, const struct loom_pkt_hdr *h, const void *paylo
 
 bool hif_cq_unreturned(const struct card *c)
 {
-	for (unsigned int i = 0; i < c->n_ctx; i++)
-		if (c->ctx[i].state == LOOM_CTX_ST_RUNNING && c->ctx[i].cq_pi != c->ctx[i].cq_ci)
+	for (uint64_t m = c->ctx_running; m; m &= m - 1) {
+		unsigned int i = (unsigned int)__builtin_ctzll(m);
+
+		if (c->ctx[i].cq_pi != c->ctx[i].cq_ci)
 			return true;
+	}
 	return false;
 }
 
@@ -855,7 +882,15 @@ void hif_service(struct card *c)
 {
 	c->more_work = false;
 	c->stalled = false;
+	/* the running contexts in order, as they are when the round reaches them */
 	for (unsigned int i = 0; i < c->n_ctx; i++) {
+		uint64_t later = c->ctx_running >> i;
+
+		if (!later)
+			break;
+		i += (unsigned int)__builtin_ctzll(later);
+		if (i >= c->n_ctx)
+			break;
 		if (c->ctx[i].state != LOOM_CTX_ST_RUNNING)
 			continue;
 		/* CQ_CI comes without a kick: keep CQ_CI_SEEN current */

@@ -103,6 +103,8 @@ struct hif_ctx {
 	unsigned int ops_busy;
 	int seg_slot;		/* op being packetised, -1 if none */
 	unsigned int pkts_out;	/* request packets awaiting acks */
+	/* no busy op's progress_ms is below this: none can time out before it + op_timeout_ms */
+	uint64_t progress_floor_ms;
 	bool has_staged;	/* fetched command waiting for a slot/fence */
 	struct loom_cmd staged;
 	struct loom_cqe *pend;	/* HIF_PEND_CAP, allocated at enable */

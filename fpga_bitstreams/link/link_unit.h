@@ -90,6 +90,8 @@ struct link_txframe {
 	uint8_t bytes[LOOM_FRAME_MAX];
 };
 
+struct link_unit;
+
 /* Transmit half; the buffers last, the state a clock edge touches first. */
 struct link_xmit {
 	unsigned int q_head, q_count;	/* complete packets */
@@ -115,6 +117,14 @@ struct link_xmit {
 	struct link_pkt *replay;	/* replay_frames slots */
 	uint16_t maint_len;
 	uint8_t maint[LINK_BODY_MAX];	/* maintenance frame slot */
+	/*
+	 * If set: called in every clock edge that serialises, after the rest
+	 * of the frame on the lanes and before new frames are built; @free
+	 * tells that one may start.  What the RTL's equivalence harness reads
+	 * the transmitter's state through, between its parts (a test seam).
+	 */
+	void (*probe)(void *ctx, const struct link_unit *l, bool free);
+	void *probe_ctx;
 	struct link_txframe outbox[LINK_OUTBOX];
 };
 

@@ -401,10 +401,10 @@ static unsigned int link_xmit_serialise(struct link_unit *l)
 
 		x->cur_rem -= take;
 		used = take;
-		if (x->cur_rem)
-			return used;
-		budget = x->cur_rate == rate ? rate - take : 0;
+		budget = x->cur_rem || x->cur_rate != rate ? 0 : rate - take;
 	}
+	if (x->probe)
+		x->probe(x->probe_ctx, l, budget && x->ob_count < LINK_OUTBOX);
 	while (budget && x->ob_count < LINK_OUTBOX) {
 		struct link_txframe *tf = &x->outbox[(x->ob_head + x->ob_count) % LINK_OUTBOX];
 		size_t len = link_xmit_build(l, tf, start);

@@ -115,12 +115,38 @@ static void netport_link_change(struct card *c, unsigned int idx, bool up)
 	netport_publish(c, idx);
 }
 
+/* The maintenance network's frame for port @idx into its link unit's slot. */
+static __attribute__((noinline)) void netport_maint_send(struct card *c, unsigned int idx)
+{
+	uint8_t buf[LINK_BODY_MAX];
+	size_t len = maint_tx_body(c, idx, buf, sizeof(buf));
+
+	if (len)
+		link_unit_maint_send(&c->port[idx].link, buf, len);
+}
+
+/* The maintenance frame port @idx's link unit received, to the maintenance network. */
+static __attribute__((noinline)) void netport_maint_receive(struct card *c, unsigned int idx)
+{
+	struct link_unit *l = &c->port[idx].link;
+	size_t len;
+	const uint8_t *body = link_unit_maint_peek(l, &len);
+
+	if (body) {
+		maint_receive(c, idx, body, len);
+		link_unit_maint_pop(l);
+	}
+}
+
+/*
+ * Every edge: the few tests here are all a port without news costs (the
+ * maintenance frames' buffers are on the stack of the functions above
+ * only when there is one).
+ */
 void netport_after_edge(struct card *c, unsigned int idx)
 {
 	struct netport *np = &c->port[idx];
 	struct link_unit *l = &np->link;
-	const uint8_t *body;
-	size_t len;
 
 	if (link_unit_up(l) != np->up)
 		netport_link_change(c, idx, !np->up);
@@ -141,18 +167,10 @@ void netport_after_edge(struct card *c, unsigned int idx)
 		netport_lanes_publish(c, idx);
 	}
 	/* maintenance frames bypass the router: one slot each way */
-	if (c->maint.out[idx].busy && np->up && !l->tx.maint_full) {
-		uint8_t buf[LINK_BODY_MAX];
-
-		len = maint_tx_body(c, idx, buf, sizeof(buf));
-		if (len)
-			link_unit_maint_send(l, buf, len);
-	}
-	body = link_unit_maint_peek(l, &len);
-	if (body) {
-		maint_receive(c, idx, body, len);
-		link_unit_maint_pop(l);
-	}
+	if (c->maint.out[idx].busy && np->up && !l->tx.maint_full)
+		netport_maint_send(c, idx);
+	if (l->rx.maint_full)
+		netport_maint_receive(c, idx);
 }
 
 bool netport_busy(const struct card *c, unsigned int idx)

@@ -54,7 +54,8 @@ RTL_GEN_HP  := $(RTL_GEN_DIR)/loom_hostport.vh
 RTL_LINK_SV  := $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/loom_gbn_rx.sv \
                 $(RTL_DIR)/loom_link_credit.sv $(RTL_DIR)/loom_lanes.sv \
                 $(RTL_DIR)/loom_link_xmit_serialise.sv $(RTL_DIR)/loom_link_xmit_assemble.sv \
-                $(RTL_DIR)/loom_link_rx_framer.sv
+                $(RTL_DIR)/loom_link_rx_framer.sv $(RTL_DIR)/loom_link_xmit_build.sv \
+                $(RTL_DIR)/loom_link_xmit_replay.sv $(RTL_DIR)/loom_link_recv_deliver.sv
 # the host port (card/hostport.c), not part of the router
 RTL_HP_SV    := $(RTL_DIR)/loom_host_port.sv
 # yosys-config comes with yosys-dev; without it, the share/ beside the binary
@@ -77,13 +78,18 @@ RTL_XSER_O   := $(RTL_BUILD)/obj/tests/link_harness.o $(RTL_BUILD)/obj/harness/e
 RTL_XSER_O   += $(RTL_BUILD)/obj/harness/equiv_rxf.o
 # the packet assemblers' flits: a link pair again, its flits made malformed
 RTL_XSER_O   += $(RTL_BUILD)/obj/harness/equiv_xasm.o
+# the frame builders' link pairs, read between the transmitter's parts
+RTL_XSER_O   += $(RTL_BUILD)/obj/harness/equiv_xbld.o
+# the delivery queues' link pairs, their routers' inputs not ready now and then
+RTL_XSER_O   += $(RTL_BUILD)/obj/harness/equiv_rdlv.o
 RTL_UNITS_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_UNITS_C:.c=.o)) $(RTL_XSER_O)
 RTL_HARNESS  := $(RTL_BUILD)/equiv_units
 # the mutant: one build with every unit's mutation (each is local to its
 # unit), checked one unit at a time (equiv_units --units NAME)
 RTL_MUTATE_DEFS := LOOM_MUTATE_ARBITER LOOM_MUTATE_CREDIT LOOM_MUTATE_CRC LOOM_MUTATE_GBN \
                    LOOM_MUTATE_LINK_CREDIT LOOM_MUTATE_LANES LOOM_MUTATE_LINK_TX
-RTL_MUTATE_DEFS += LOOM_MUTATE_LINK_RX LOOM_MUTATE_LINK_XMIT
+RTL_MUTATE_DEFS += LOOM_MUTATE_LINK_RX LOOM_MUTATE_LINK_XMIT LOOM_MUTATE_LINK_BUILD \
+                   LOOM_MUTATE_LINK_REPLAY LOOM_MUTATE_LINK_DELIVER
 RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate
 # the C++ flags of every Verilated build but their optimisation level
 RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'
@@ -120,6 +126,7 @@ $(RTL_BUILD)/obj/tests/%.o: $(TOP)/tests/unit/%.c $(TOP)/tests/unit/link_harness
 	@mkdir -p $(dir $@)
 	$(CC) $(RTL_OBJ_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
 $(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h $(RTL_DIR)/harness/equiv_draw.h \
+                              $(RTL_DIR)/harness/equiv_traffic.h \
                               $(TOP)/tests/unit/link_harness.h $(TOP)/tests/unit/tap.h $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(RTL_OBJ_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
@@ -128,7 +135,8 @@ $(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h $(RT
 RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/harness/netlist.vlt $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
                   $(RTL_DIR)/harness/equiv_units.cpp $(RTL_DIR)/harness/equiv_common.h \
                   $(RTL_DIR)/harness/equiv_xser.h $(RTL_DIR)/harness/equiv_rxf.h \
-                  $(RTL_DIR)/harness/equiv_xasm.h $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
+                  $(RTL_DIR)/harness/equiv_xasm.h $(RTL_DIR)/harness/equiv_xbld.h \
+                  $(RTL_DIR)/harness/equiv_rdlv.h $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
                   $(wildcard $(SRC_DIR)/router/*.h) $(wildcard $(SRC_DIR)/link/*.h) \
                   $(TOP)/tests/unit/link_harness.h $(TOP)/tests/unit/tap.h \
                   $(wildcard $(TOP)/include/loom_hw/*.h)
@@ -343,8 +351,10 @@ synth: $(RTL_GEN_DIR)/.stamp
 # 16-byte flits and its sideband, a row-buffer credit counter, and the
 # arbiters of every policy over 7 VCs and over 9 ports, and the link's
 # CRC-32C at the card's 4 lanes of 4 bytes, go-back-N sender and
-# receiver, credit return, lanes, frame serialiser and packet assembly at
-# the link's defaults, and the card's host port
+# receiver, credit return, lanes, frame serialiser, packet assembly,
+# frame builder, replay buffer and delivery queue at the link's defaults,
+# and the card's
+# host port
 RTL_UNIT_SYNTH := \
 	"loom_flit_fifo DEPTH=24 WIDTH=164 HIST=1" \
 	"loom_credit_counter DEPTH=16 RET_LAT=1" \
@@ -355,6 +365,9 @@ RTL_UNIT_SYNTH := \
 	"loom_lanes LANES=4 LANE_THRESHOLD=16 LANE_WINDOW=1048576" \
 	"loom_link_xmit_serialise LANES=4 LANE_BYTES=4" \
 	"loom_link_xmit_assemble VCS=8 FLIT_BYTES=16 TX_QUEUE=3" \
+	"loom_link_xmit_build VCS=8 ACK_TIMEOUT=1024 COALESCE_DELAY=32" \
+	"loom_link_xmit_replay REPLAY_FRAMES=64" \
+	"loom_link_recv_deliver FLIT_BYTES=16 RX_QUEUE=4 RX_FRAMES=64" \
 	"loom_host_port FLIT_BYTES=16 BUF_DEPTH=24 DEPTH=24"
 synth-units: $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_SYNTH)

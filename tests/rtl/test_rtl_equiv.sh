@@ -11,7 +11,11 @@
 # size with bit errors, cut frames, garbage and false frame starts, idle
 # cycles and narrowing lanes, its transmitter's packet assembly fed the
 # flits of C link units' routers, made malformed now and then, under
-# traffic, bit errors and cut cables) step cycle by cycle
+# traffic, bit errors and cut cables, its transmitter's frame builder and
+# replay buffer fed the state of C link units' transmitters between their
+# parts under traffic, bit errors, maintenance frames and cut cables, its
+# receiver's delivery queue fed the frames C link units accept, their
+# routers' inputs not ready now and then) step cycle by cycle
 # against the C model's units in the Verilated equivalence harness
 # (fpga_bitstreams/rtl/harness): three seeds of 10^5 cycles each and the
 # checked-in regression seeds are equal, the generated constants agree
@@ -23,9 +27,11 @@
 # takes a grant one flit beyond the peer's buffer, a lane unit whose
 # error window closes a cycle early, a frame encoder that numbers DATA
 # frames one ahead, a framer whose header length check refuses a
-# maximal frame and a packet assembly that takes one flit more than a
-# header announces, each at the first differing cycle with the unit,
-# signal, both values and a VCD.
+# maximal frame, a packet assembly that takes one flit more than a
+# header announces, a frame builder whose coalescing deadline is a cycle
+# late, a replay buffer that keeps a packet one slot off and a delivery
+# queue that drives a packet's tail a flit late, each at the first
+# differing cycle with the unit, signal, both values and a VCD.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
@@ -37,7 +43,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$top/fpga_bitstreams/rtl/harness/equiv_tap.sh"
 
-tap_plan 14
+tap_plan 17
 equiv_require "make -C fpga_bitstreams rtl-harness" "$h" "$h-mutate"
 for seed in 1 2 3; do
 	equiv_seed "$h" units "$seed" 100000
@@ -71,4 +77,13 @@ equiv_mutant "$h-mutate" units \
 equiv_mutant "$h-mutate" units \
 	"cycle [0-9]+: unit link_xmit_assemble \(.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
 	"a packet assembly that takes one flit more than its header announces" --units link_xmit_assemble
+equiv_mutant "$h-mutate" units \
+	"cycle [0-9]+: unit link_xmit_build \(.*signal status_left \(status_deadline - start\): RTL [0-9]+ .*C model [0-9]+" \
+	"a frame builder whose coalescing deadline is a cycle late" --units link_xmit_build
+equiv_mutant "$h-mutate" units \
+	"cycle [0-9]+: unit link_xmit_replay \(.*signal frame_(vc|len|body).*: RTL [0-9]+ .*C model [0-9]+" \
+	"a replay buffer that keeps a packet one slot off" --units link_xmit_replay
+equiv_mutant "$h-mutate" units \
+	"cycle [0-9]+: unit link_recv_deliver \(.*signal (flit_|q_count|room|rx_flit).*: RTL [0-9]+ .*C model [0-9]+" \
+	"a delivery queue that drives a packet's tail a flit late" --units link_recv_deliver
 tap_done

@@ -7,7 +7,10 @@
 # the link's CRC-32C and frame serialiser at their widest (4 lanes of 16
 # bytes), the link's lanes never dropping with windows of one cycle, the
 # link receiver's framer at its smallest window and one result a cycle,
-# the link transmitter's packet assembly at one VC of 64-byte flits;
+# the link transmitter's packet assembly at one VC of 64-byte flits, its
+# frame builder at one VC with no coalescing delay and a timeout of one
+# cycle, its replay buffer of one frame, the receiver's delivery queue of
+# one packet of 64-byte flits;
 # the host port at 8-byte flits with queues of one packet and at 64-byte
 # flits; the generated
 # headers in the build are what rtl_gen prints from the C sources now; a
@@ -85,7 +88,7 @@ refuse_check() {
 	else tap_fail "$desc is not refused naming the parameter"; tap_diag "$(head -20 "$tmp/lint")"; fi
 }
 
-tap_plan 22
+tap_plan 26
 "$build/rtl/rtl_gen" "$tmp" >/dev/null 2>&1
 stale=
 for f in "$tmp"/*.vh; do cmp -s "$f" "$gen/$(basename "$f")" || stale="$stale $(basename "$f")"; done
@@ -132,6 +135,13 @@ lint_check "link packet assembly at 1 VC of 64-byte flits, a queue of one packet
 	loom_link_xmit_assemble -GVCS=1 -GFLIT_BYTES=64 -GTX_QUEUE=1
 refuse_check "a link packet assembly of 12-byte flits" \
 	-top loom_link_xmit_assemble link FLIT_BYTES -GFLIT_BYTES=12
+lint_check "link frame builder at 1 VC, no coalescing delay, a timeout of one cycle" \
+	loom_link_xmit_build -GVCS=1 -GCOALESCE_DELAY=0 -GACK_TIMEOUT=1
+refuse_check "a link frame builder with a coalescing delay beyond its maximum" \
+	-top loom_link_xmit_build link COALESCE_DELAY -GCOALESCE_DELAY=65537
+lint_check "link replay buffer of one frame" loom_link_xmit_replay -GREPLAY_FRAMES=1
+lint_check "link delivery queue of one packet of 64-byte flits, one frame a cycle" \
+	loom_link_recv_deliver -GFLIT_BYTES=64 -GRX_QUEUE=1 -GRX_FRAMES=1
 lint_check "host port at 8-byte flits, queues of one packet, buffers of one flit" \
 	loom_host_port -GFLIT_BYTES=8 -GREQ_Q=1 -GRESP_Q=1 -GBAR_Q=1 -GBUF_DEPTH=1 -GDEPTH=1
 lint_check "host port at 64-byte flits (a packet in one word)" loom_host_port -GFLIT_BYTES=64

@@ -92,6 +92,7 @@ void lh_sink_init(struct lh_sink *k, const struct link_params *p)
 	k->drain = true;
 	k->hold = 1;
 	k->back.ready = true;
+	k->ready_before = true;
 }
 
 static void lh_sink_error(struct lh_sink *k, const char *what, uint32_t id)
@@ -122,9 +123,11 @@ void lh_sink_edge(struct lh_sink *k, const struct link_out *lo, uint64_t t)
 {
 	const struct flit *f = &lo->flit;
 	unsigned int fb = k->p->flit_bytes;
+	bool allowed = k->ready_before;	/* a flit comes after a cycle the port was ready */
 
+	k->ready_before = k->back.ready;
 	memset(k->back.credits, 0, sizeof(k->back.credits));
-	if (f->valid && k->back.ready) {
+	if (f->valid && allowed) {
 		if (f->head) {
 			k->flits = 0;
 			k->vc = f->vc;

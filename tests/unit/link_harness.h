@@ -47,7 +47,8 @@ struct lh_sink {
 	uint32_t occupied[CHAN_VCS_MAX];
 	uint32_t max_occupied;
 	uint32_t overflows;		/* flits beyond buf_depth: a credit bug */
-	struct chan_back back;		/* registered output */
+	struct chan_back back;		/* registered output; a test may lower back.ready */
+	bool ready_before;		/* back.ready in the cycle before: a flit may come */
 	/* the packet arriving */
 	uint8_t bytes[LINK_PKT_MAX + FLIT_BYTES_MAX];
 	unsigned int flits;

@@ -4,11 +4,14 @@
  * (flit FIFOs, credit counters, arbiters of every policy, the link's
  * CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender and
  * receiver, its credit return, its lane training and degradation, its
- * frame encoder and serialiser, its transmitter's packet assembly) and the
- * C model's units (router/fifo.h, credit.h, arbiter.[ch], link/crc32c.c,
- * link/gbn.c, link/link_credit.c, link/lanes.c, and for the serialisers and
- * the packet assemblers whole link units, link/link_xmit.c, under traffic:
- * equiv_xser.h, equiv_xasm.h) get the same random stimuli every cycle (the
+ * frame encoder and serialiser, its transmitter's packet assembly, frame
+ * builder and replay buffer, its receiver's delivery queue) and the C
+ * model's units (router/fifo.h,
+ * credit.h, arbiter.[ch], link/crc32c.c, link/gbn.c, link/link_credit.c,
+ * link/lanes.c, and for the serialisers, the packet assemblers and the
+ * frame builders whole link units, link/link_xmit.c, and for the delivery
+ * queues link/link_recv.c, under traffic: equiv_xser.h, equiv_xasm.h,
+ * equiv_xbld.h, equiv_rdlv.h) get the same random stimuli every cycle (the
  * lanes' errors from bit errors that link/fault.c injects into frames
  * striped over the lanes, and from failing lanes); every output is
  * compared in every cycle, the serialisers' lanes byte for byte with the
@@ -55,8 +58,10 @@ extern "C" {
 #include "router/params.h"
 #include "rtl/gen/rtl_consts.h"
 }
+#include "equiv_rdlv.h"
 #include "equiv_rxf.h"
 #include "equiv_xasm.h"
+#include "equiv_xbld.h"
 #include "equiv_xser.h"
 
 #ifndef LOOM_RTL_BUILD
@@ -88,7 +93,11 @@ const char *const CONFIG =
 	"4x16 flit 64 lane threshold 0 under a high bit error rate, "
 	"link_rx_framer RX_WINDOW 328 RX_FRAMES 1 at 4x16 buffer 1024, "
 	"RX_WINDOW 1024 RX_FRAMES 4 at 4x4 buffer 2048, "
-	"link_xmit_assemble VCS 3 FLIT_BYTES 16 TX_QUEUE 3, VCS 8 FLIT_BYTES 64 TX_QUEUE 1";
+	"link_xmit_assemble VCS 3 FLIT_BYTES 16 TX_QUEUE 3, VCS 8 FLIT_BYTES 64 TX_QUEUE 1, "
+	"link_xmit_build and link_xmit_replay at 4x4 VCS 8 REPLAY_FRAMES 64 ACK_TIMEOUT 240 "
+	"COALESCE_DELAY 32 (the card's link), 2x12 VCS 3 REPLAY_FRAMES 4 ACK_TIMEOUT 80 "
+	"COALESCE_DELAY 0, link_recv_deliver at 4x4 FLIT_BYTES 16 RX_QUEUE 4 RX_FRAMES 64 (the "
+	"card's link), 4x16 FLIT_BYTES 64 RX_QUEUE 3 RX_FRAMES 2";
 // the go-back-N units' parameters
 constexpr unsigned GA_WINDOW = 5, GA_TIMEOUT = 7, GB_WINDOW = 64, GB_TIMEOUT = 40;
 constexpr uint32_t GA_FIRST = 0, GB_FIRST = 0xfffffff0u, RA_FIRST = 0, RB_FIRST = 0xfffffff8u;
@@ -116,6 +125,19 @@ constexpr unsigned RF_BUF[RF_N] = { 1024, 2048 };
 constexpr unsigned XM_N = 2;
 constexpr unsigned XM_VCS[XM_N] = { 3, 8 }, XM_FLIT_BYTES[XM_N] = { 16, 64 };
 constexpr unsigned XM_TX_QUEUE[XM_N] = { 3, 1 };
+// the frame builders' links (loom_equiv_units's XBA_ and XBB_): LANES, LANE_BYTES, VCS,
+// FLIT_BYTES, REPLAY_FRAMES, ACK_TIMEOUT, COALESCE_DELAY, LANE_THRESHOLD
+constexpr unsigned XB_N = 2;
+constexpr unsigned XB_LANES[XB_N] = { 4, 2 }, XB_LANE_BYTES[XB_N] = { 4, 12 };
+constexpr unsigned XB_VCS[XB_N] = { 8, 3 }, XB_FLIT_BYTES[XB_N] = { 16, 8 };
+constexpr unsigned XB_REPLAY[XB_N] = { 64, 4 }, XB_TIMEOUT[XB_N] = { 240, 80 };
+constexpr unsigned XB_DELAY[XB_N] = { 32, 0 }, XB_THRESHOLD[XB_N] = { 4, 2 };
+// the delivery queues' links (loom_equiv_units's RDA_ and RDB_): LANES, LANE_BYTES,
+// FLIT_BYTES, RX_QUEUE, RX_FRAMES, and the frames they accept a cycle at most
+constexpr unsigned RD_N = 2;
+constexpr unsigned RD_LANES[RD_N] = { 4, 4 }, RD_LANE_BYTES[RD_N] = { 4, 16 };
+constexpr unsigned RD_FLIT_BYTES[RD_N] = { 16, 64 }, RD_QUEUE[RD_N] = { 4, 3 };
+constexpr unsigned RD_FRAMES[RD_N] = { 64, 2 }, RD_ACC[RD_N] = { 4, 2 };
 // cycles ahead the expected lane bytes reach: a longest frame at one lane of one byte
 constexpr unsigned XS_AHEAD = 512, XS_STARTED = 16;
 
@@ -381,6 +403,20 @@ struct xasm_link {
 	xasm_cycle c{};
 };
 
+// The C model's frame builder of link unit a (equiv_xbld.h) and its cycle.
+struct xbld_link {
+	std::string name, rname;	// the builder's, the replay buffer's behind it
+	xbld_model *m = nullptr;
+	xbld_cycle c{};
+};
+
+// The C model's delivery queue of link unit a (equiv_rdlv.h) and its cycle.
+struct rdlv_link {
+	std::string name;
+	rdlv_model *m = nullptr;
+	rdlv_cycle c{};
+};
+
 // A flipped bit of a frame striped over the lanes: the lane its byte travelled on.
 struct lane_hit {
 	unsigned phase, rate;
@@ -517,6 +553,39 @@ public:
 				exit(1);
 			}
 		}
+		for (unsigned k = 0; k < XB_N; k++) {
+			char b[256];
+
+			xb[k].name = "link_xmit_build (LANES " + std::to_string(XB_LANES[k]) +
+				     ", LANE_BYTES " + std::to_string(XB_LANE_BYTES[k]) + ", VCS " +
+				     std::to_string(XB_VCS[k]) + ", REPLAY_FRAMES " +
+				     std::to_string(XB_REPLAY[k]) + ", ACK_TIMEOUT " +
+				     std::to_string(XB_TIMEOUT[k]) + ", COALESCE_DELAY " +
+				     std::to_string(XB_DELAY[k]) + ")";
+			xb[k].rname = "link_xmit_replay (REPLAY_FRAMES " + std::to_string(XB_REPLAY[k]) +
+				      ", FLIT_BYTES " + std::to_string(XB_FLIT_BYTES[k]) + ", VCS " +
+				      std::to_string(XB_VCS[k]) + ")";
+			xb[k].m = xbld_new(XB_LANES[k], XB_LANE_BYTES[k], XB_VCS[k], XB_FLIT_BYTES[k],
+					   XB_REPLAY[k], XB_TIMEOUT[k], XB_DELAY[k], XB_THRESHOLD[k],
+					   seed * 11 + k + 0x7862000000000000ull, b, sizeof(b));
+			if (!xb[k].m) {
+				fprintf(stderr, "equiv_units: %s: %s\n", xb[k].name.c_str(), b);
+				exit(1);
+			}
+		}
+		for (unsigned k = 0; k < RD_N; k++) {
+			char b[256];
+
+			rd[k].name = "link_recv_deliver (FLIT_BYTES " + std::to_string(RD_FLIT_BYTES[k]) +
+				     ", RX_QUEUE " + std::to_string(RD_QUEUE[k]) + ", RX_FRAMES " +
+				     std::to_string(RD_FRAMES[k]) + ")";
+			rd[k].m = rdlv_new(RD_LANES[k], RD_LANE_BYTES[k], RD_FLIT_BYTES[k], RD_QUEUE[k],
+					   RD_FRAMES[k], seed * 13 + k + 0x7264000000000000ull, b, sizeof(b));
+			if (!rd[k].m) {
+				fprintf(stderr, "equiv_units: %s: %s\n", rd[k].name.c_str(), b);
+				exit(1);
+			}
+		}
 		if (vcd) {
 			ctx->traceEverOn(true);
 			tfp.reset(new VerilatedVcdC);
@@ -541,6 +610,10 @@ public:
 			rxf_free(f.m);
 		for (xasm_link &x : xm)
 			xasm_free(x.m);
+		for (xbld_link &x : xb)
+			xbld_free(x.m);
+		for (rdlv_link &x : rd)
+			rdlv_free(x.m);
 	}
 
 	bool drift(mismatch *m)
@@ -614,6 +687,31 @@ public:
 	{
 		sum4(c, xm, [](const xasm_link &x, uint64_t one[4]) { xasm_counts(x.m, one); });
 	}
+	// the frame builders' run (xbld_counts)
+	void xb_counts(uint64_t c[XBLD_COUNTS]) const
+	{
+		for (unsigned i = 0; i < XBLD_COUNTS; i++)
+			c[i] = 0;
+		for (const xbld_link &x : xb) {
+			uint64_t one[XBLD_COUNTS];
+
+			xbld_counts(x.m, one);
+			for (unsigned i = 0; i < XBLD_COUNTS; i++)
+				c[i] += one[i];
+		}
+	}
+	// the delivery queues' run: packets accepted, flits delivered, cycles not ready
+	void rd_counts(uint64_t c[3]) const
+	{
+		c[0] = c[1] = c[2] = 0;
+		for (const rdlv_link &x : rd) {
+			uint64_t one[3];
+
+			rdlv_counts(x.m, one);
+			for (unsigned i = 0; i < 3; i++)
+				c[i] += one[i];
+		}
+	}
 	// the framers' results: frames, bad magic, bad length, bad CRC
 	void rf_counts(uint64_t c[4]) const
 	{
@@ -647,7 +745,10 @@ private:
 		bool fed_ok;
 	} rf[RF_N];
 	xasm_link xm[XM_N];
+	xbld_link xb[XB_N];
+	rdlv_link rd[RD_N];
 	std::vector<uint8_t> xbody;	// the bodies of the frames offered to a serialiser
+	std::vector<uint8_t> rdbody;	// the bodies of the frames a delivery queue accepted
 	uint64_t trace_from, now = 0, drops_seen = 0;
 	// the load of this phase (percent): full and empty buffers, sparse and dense requests
 	unsigned p_push = 50, p_pop = 50, p_take = 50, p_ret = 50, p_req = 50, p_start = 5;
@@ -735,6 +836,10 @@ private:
 			rxf_phase(f.m);
 		for (xasm_link &x : xm)
 			xasm_phase(x.m);
+		for (xbld_link &x : xb)
+			xbld_phase(x.m);
+		for (rdlv_link &x : rd)
+			rdlv_phase(x.m);
 	}
 
 	// the serialisers' traffic: packets of one size both ways (none, a few, a
@@ -828,6 +933,79 @@ private:
 		top->p##_pop = c_.pop; \
 		top->p##_q_peer_has = c_.q_peer_has; \
 		top->p##_low_any = c_.low_any; \
+	} while (0)
+
+// this cycle's inputs of frame builder @p, model @i
+#define DRIVE_XBLD(p, i) \
+	do { \
+		xbld_cycle &c_ = xb[i].c; \
+		uint8_t g_[32]; \
+		xbld_step(xb[i].m, &c_); \
+		for (unsigned v_ = 0; v_ < 8; v_++) \
+			for (unsigned b_ = 0; b_ < 4; b_++) \
+				g_[4 * v_ + b_] = (uint8_t)(c_.grant[v_] >> (8 * b_)); \
+		top->p##_flush = c_.flush; \
+		top->p##_carrier = c_.carrier; \
+		top->p##_set_train_due = c_.set_train_due; \
+		top->p##_set_train_answer = c_.set_train_answer; \
+		top->p##_set_poll_answer = c_.set_poll_answer; \
+		top->p##_set_lane_notice = c_.set_lane_notice; \
+		top->p##_progress = c_.progress; \
+		top->p##_maint_wr = c_.maint_wr; \
+		top->p##_maint_wr_len = c_.maint_wr_len; \
+		if (c_.maint_wr)	/* read only then */ \
+			put_bytes(top->p##_maint_wr_body, c_.maint_wr_body, xbld_body_max); \
+		top->p##_training = c_.training; \
+		top->p##_up = c_.up; \
+		top->p##_lanes_n = c_.lanes_n; \
+		top->p##_node = c_.node; \
+		top->p##_port = c_.port; \
+		top->p##_resend_due = c_.resend_due; \
+		top->p##_room = c_.room; \
+		top->p##_held_any = c_.held_any; \
+		top->p##_take_seq = c_.take_seq; \
+		top->p##_gbn_next = c_.gbn_next; \
+		top->p##_take_slot = c_.take_slot; \
+		top->p##_ack_due = c_.ack_due; \
+		top->p##_nak_due = c_.nak_due; \
+		top->p##_ack_value = c_.ack_value; \
+		top->p##_head_valid = c_.head_valid; \
+		top->p##_head_has = c_.head_has; \
+		top->p##_head_vc = c_.head_vc; \
+		top->p##_head_len = c_.head_len; \
+		if (c_.head_valid)	/* read only then */ \
+			put_bytes(top->p##_head_data, c_.head_bytes, xbld_body_max); \
+		top->p##_pending = c_.pending; \
+		top->p##_deficit_any = c_.deficit_any; \
+		top->p##_pick_vc = c_.pick_vc; \
+		top->p##_pick_value = c_.pick_value; \
+		top->p##_pick_was_pending = c_.pick_was_pending; \
+		put_bytes(top->p##_grant, g_, 32); \
+		top->p##_lanes_free = c_.lanes_free; \
+	} while (0)
+
+// this cycle's accepted frames and ready of delivery queue @p, model @i
+#define DRIVE_RDLV(p, i) \
+	do { \
+		rdlv_cycle &c_ = rd[i].c; \
+		constexpr unsigned A_ = RD_ACC[i]; \
+		uint8_t v_[A_] = {}, l_[2 * A_] = {}; \
+		rdlv_step(rd[i].m, &c_); \
+		uint32_t vv_ = 0; \
+		for (unsigned j_ = 0; j_ < c_.acc_n && j_ < A_; j_++) { \
+			vv_ |= (uint32_t)c_.acc_vc[j_] << (3 * j_); \
+			l_[2 * j_] = (uint8_t)c_.acc_len[j_]; \
+			l_[2 * j_ + 1] = (uint8_t)(c_.acc_len[j_] >> 8); \
+			memcpy(rdbody.data() + rdlv_body_max * j_, c_.acc_body[j_], rdlv_body_max); \
+		} \
+		for (unsigned j_ = 0; j_ < A_; j_++) \
+			v_[j_] = (uint8_t)(vv_ >> (8 * j_)); \
+		top->p##_acc_n = c_.acc_n; \
+		put_bytes(top->p##_acc_vc, v_, (3 * A_ + 7) / 8); \
+		put_bytes(top->p##_acc_len, l_, 2 * A_); \
+		if (c_.acc_n) \
+			put_bytes(top->p##_acc_body, rdbody.data(), rdlv_body_max * A_); \
+		top->p##_in_ready = c_.in_ready; \
 	} while (0)
 
 	uint64_t reqs(unsigned n)
@@ -1219,6 +1397,11 @@ private:
 		top->rfb_take = rf[1].take;
 		DRIVE_XASM(xma, 0);
 		DRIVE_XASM(xmb, 1);
+		DRIVE_XBLD(xba, 0);
+		DRIVE_XBLD(xbb, 1);
+		rdbody.assign(rdlv_body_max * RDLV_ACC_MAX, 0);
+		DRIVE_RDLV(rda, 0);
+		DRIVE_RDLV(rdb, 1);
 	}
 
 	// a framer's results and registers (the model's held and episode: before its edge)
@@ -1312,6 +1495,120 @@ private:
 		   top->p##_ref_vc, top->p##_ref_flits, top->p##_head_valid, \
 		   (uint64_t)top->p##_head_vc | (uint64_t)top->p##_head_flits << 8, \
 		   top->p##_head_len }, top->p##_head_data)
+
+	// the registers before this cycle's inputs, what the edge asked and counted, and the
+	// frame offered when the lanes were free for one
+	template <typename T> bool cmp_xbld(mismatch *m, const xbld_link &x, const uint64_t (&o)[17],
+					    const T &body)
+	{
+		static const char *const flag[5] = { "train_due", "train_answer", "lane_notice_due",
+						     "poll_answer_due", "maint_full" };
+		static const char *const count[10] = {
+			"c_replayed (replayed)", "c_data (tx_data_frames)",
+			"c_acks_piggybacked", "c_credits_piggybacked", "c_acks_standalone",
+			"c_credits_standalone", "c_status (status_frames)", "c_poll (polls_sent)",
+			"c_nak (naks_sent)", "c_lane_notice (lane_notices)" };
+		const xbld_cycle &c = x.c;
+		const char *u = x.name.c_str();
+		const bool cf[5] = { c.train_due, c.train_answer, c.lane_notice_due,
+				     c.poll_answer_due, c.maint_full };
+		xbld_ops ops{ (o[9] & 1) != 0, (o[9] & 2) != 0, (o[9] & 4) != 0,
+			      (o[9] & 8) != 0, (o[9] & 16) != 0, (o[9] & 32) != 0 };
+		uint64_t rv = 0, mv = 0;
+		const char *bad;
+
+		if (c.error && !same(m, u, (std::string("the C model's run: ") + c.error).c_str(), 0, 1))
+			return false;
+		for (unsigned f = 0; f < 5; f++)
+			if (!same(m, u, flag[f], o[11] >> f & 1, cf[f]))
+				return false;
+		if (!((!c.maint_full || same(m, u, "maint_len", o[12], c.maint_len)) &&
+		      same(m, u, "train_left (train_retry - start)", o[13], c.train_left) &&
+		      same(m, u, "status_run (status_deadline set)", o[14], c.status_run) &&
+		      (!c.status_run ||
+		       same(m, u, "status_left (status_deadline - start)", o[15], c.status_left)) &&
+		      same(m, u, "progress_age (cycles since credit_progress, at most ACK_TIMEOUT)",
+			   o[16], c.progress_age)))
+			return false;
+		for (unsigned i = 0; i < 10; i++)
+			if (!same(m, u, count[i], o[10] >> i & 1, c.counts[i]))
+				return false;
+		bad = xbld_check_ops(x.m, &ops, &rv, &mv);
+		if (bad && !same(m, u, (std::string("ops ") + std::to_string(o[9]) +
+					" (take, pop, pick, adv, clr_ack, clr_nak from bit 0): " + bad).c_str(),
+				 rv, mv))
+			return false;
+		if (!c.lanes_free)
+			return true;
+		if (!same(m, u, "frame_valid (a frame starts)", o[0], c.built))
+			return false;
+		if (!c.built)
+			return true;
+		// a DATA frame's VC, length and body are the replay buffer's packet
+		static const uint64_t data_type = rtl_const("LOOM_FRAME_DATA");
+
+		if (c.type == data_type)
+			u = x.rname.c_str();
+		if (!(same(m, x.name.c_str(), "frame_type", o[1], c.type) &&
+		      same(m, u, "frame_vc", o[2], c.vc) &&
+		      same(m, x.name.c_str(), "frame_credit_vc", o[3], c.credit_vc) &&
+		      same(m, x.name.c_str(), "frame_flags", o[4], c.flags) &&
+		      same(m, x.name.c_str(), "frame_seq", o[5], c.seq) &&
+		      same(m, x.name.c_str(), "frame_ack", o[6], c.ack) &&
+		      same(m, x.name.c_str(), "frame_credit", o[7], c.credit) &&
+		      same(m, u, "frame_len (body bytes)", o[8], c.body_len)))
+			return false;
+		if (o[1] != c.type)	/* another unit's difference, not compared now */
+			return true;
+		for (unsigned i = 0; i < c.body_len; i++)	/* the signal's name only for a difference */
+			if (byte8w(body, i) != c.body[i] &&
+			    !same(m, u, ("frame_body byte " + std::to_string(i) + " (frame type " +
+					 std::to_string(c.type) + ")").c_str(),
+				  byte8w(body, i), c.body[i]))
+				return false;
+		return true;
+	}
+#define CMP_XBLD(p, i) \
+	cmp_xbld(m, xb[i], \
+		 { top->p##_frame_valid, top->p##_frame_type, top->p##_frame_vc, \
+		   top->p##_frame_credit_vc, top->p##_frame_flags, top->p##_frame_seq, \
+		   top->p##_frame_ack, top->p##_frame_credit, top->p##_frame_len, top->p##_ops, \
+		   top->p##_counts, top->p##_flags, top->p##_maint_len, top->p##_train_left, \
+		   top->p##_status_run, top->p##_status_left, top->p##_progress_age }, \
+		 top->p##_frame_body)
+
+	// the registers before this cycle's edge, then what it counted
+	template <typename T> bool cmp_rdlv(mismatch *m, const rdlv_link &x, unsigned queue,
+					    unsigned fb, const uint64_t (&o)[9], const T &data)
+	{
+		const rdlv_cycle &c = x.c;
+		const char *u = x.name.c_str();
+
+		if (c.error && !same(m, u, (std::string("the C model's run: ") + c.error).c_str(), 0, 1))
+			return false;
+		if (!(same(m, u, "q_count (packets queued)", o[0], c.q_count) &&
+		      same(m, u, "room (RX_QUEUE - q_count)", o[7], queue - c.q_count) &&
+		      same(m, u, "flit_idx (the head packet's next flit)", o[1], c.flit_idx) &&
+		      same(m, u, "flit_valid", o[2], c.flit_valid) &&
+		      same(m, u, "rx_flit (rx_flits counted)", o[8], c.rx_flit)))
+			return false;
+		if (!c.flit_valid)
+			return true;
+		if (!(same(m, u, "flit_head", o[3], c.flit_head) &&
+		      same(m, u, "flit_tail", o[4], c.flit_tail) && same(m, u, "flit_vc", o[5], c.flit_vc)))
+			return false;
+		for (unsigned i = 0; i < fb; i++)	/* the signal's name only for a difference */
+			if (byte8w(data, i) != c.flit_data[i] &&
+			    !same(m, u, ("flit_data byte " + std::to_string(i)).c_str(), byte8w(data, i),
+				  c.flit_data[i]))
+				return false;
+		return true;
+	}
+#define CMP_RDLV(p, i) \
+	cmp_rdlv(m, rd[i], RD_QUEUE[i], RD_FLIT_BYTES[i], \
+		 { top->p##_q_count, top->p##_flit_idx, top->p##_flit_valid, top->p##_flit_head, \
+		   top->p##_flit_tail, top->p##_flit_vc, 0, top->p##_room, top->p##_rx_flit }, \
+		 top->p##_flit_data)
 
 	static bool same(mismatch *m, const char *unit, const char *sig, uint64_t rtl, uint64_t model)
 	{
@@ -1544,7 +1841,8 @@ private:
 			       top->rfa_held, top->rfa_garbage) &&
 		       cmp_rxf(m, rf[1], top->rfb_res_n, top->rfb_res_status, top->rfb_res_frame,
 			       top->rfb_held, top->rfb_garbage) &&
-		       CMP_XASM(xma, 0) && CMP_XASM(xmb, 1) &&
+		       CMP_XASM(xma, 0) && CMP_XASM(xmb, 1) && CMP_XBLD(xba, 0) && CMP_XBLD(xbb, 1) &&
+		       CMP_RDLV(rda, 0) && CMP_RDLV(rdb, 1) &&
 		       cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
 				top->fa_second, top->fa_age0, top->fa_age1) &&
 		       cmp_fifo(m, "flit fifo B (DEPTH 5, HIST 1)", fb, top->fb_count, top->fb_front,
@@ -1601,6 +1899,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 	mismatch m;
 	bool ok;
 	uint64_t drops = 0, xsf = 0, xsm = 0, xsn = 0, rfc[4] = { 0, 0, 0, 0 }, xmc[4] = { 0, 0, 0, 0 };
+	uint64_t xbc[XBLD_COUNTS] = {}, rdc[3] = { 0, 0, 0 };
 	auto t0 = std::chrono::steady_clock::now();
 	{
 		run rn(seed, nullptr, 0);
@@ -1620,6 +1919,8 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		xsn = rn.xs_narrow();
 		rn.rf_counts(rfc);
 		rn.xm_counts(xmc);
+		rn.xb_counts(xbc);
+		rn.rd_counts(rdc);
 	}
 	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	printf("units seed %" PRIu64 " cycles %" PRIu64 " build %s variant %s model %s: ", seed,
@@ -1630,9 +1931,13 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		       " frames on fewer lanes), %" PRIu64 " frames received (%" PRIu64
 		       " bad magic, %" PRIu64 " bad length, %" PRIu64 " bad CRC), %" PRIu64
 		       " packets assembled (%" PRIu64 " malformed flits, %" PRIu64
-		       " flits refunded, %" PRIu64 " cables cut)\n",
+		       " flits refunded, %" PRIu64 " cables cut), %" PRIu64 " frames built (%" PRIu64
+		       " DATA replays, %" PRIu64 " NAK, %" PRIu64 " TRAIN, %" PRIu64 " ACK_CREDIT, %" PRIu64
+		       " polls, %" PRIu64 " maintenance), %" PRIu64 " packets accepted (%" PRIu64
+		       " flits delivered, %" PRIu64 " cycles not ready)\n",
 		       s > 0 ? (double)cycles / s : 0.0, drops, xsf, xsm, xsn, rfc[0], rfc[1], rfc[2],
-		       rfc[3], xmc[0], xmc[1], xmc[2], xmc[3]);
+		       rfc[3], xmc[0], xmc[1], xmc[2], xmc[3], xbc[0], xbc[1], xbc[2], xbc[3], xbc[4],
+		       xbc[5], xbc[6], rdc[0], rdc[1], rdc[2]);
 		return 0;
 	}
 	std::string replay = prog;

@@ -3,7 +3,7 @@
  * The C side of the unit harness's packet assemblers (equiv_xasm.h).
  */
 #include "equiv_xasm.h"
-#include "equiv_draw.h"
+#include "equiv_traffic.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,15 +86,13 @@ struct xasm_model *xasm_new(unsigned int vcs, unsigned int flit_bytes, unsigned 
 	lp.flit_bytes = flit_bytes;
 	lp.tx_queue = tx_queue;
 	lp.lane_threshold = 0;
-	if (flit_bytes > XASM_FLIT_MAX || !link_params_check(&lp, err, len)) {
-		if (flit_bytes > XASM_FLIT_MAX)
-			snprintf(err, len, "FLIT_BYTES %u is beyond the harness's %u", flit_bytes,
-				 XASM_FLIT_MAX);
+	if (flit_bytes > XASM_FLIT_MAX) {
+		snprintf(err, len, "FLIT_BYTES %u is beyond the harness's %u", flit_bytes,
+			 XASM_FLIT_MAX);
 		free(m);
 		return NULL;
 	}
-	if (!lh_pair_init(&m->x, &lp, seed)) {
-		snprintf(err, len, "the link pair did not build");
+	if (!eq_pair_init(&m->x, &lp, seed, err, len)) {
 		free(m);
 		return NULL;
 	}
@@ -116,20 +114,10 @@ void xasm_free(struct xasm_model *m)
 
 void xasm_phase(struct xasm_model *m)
 {
-	static const unsigned int counts[] = { 0, 1, 4, 30, 1000 };
 	static const double bers[] = { 0, 0, 1e-6, 1e-5, 1e-4 };
 	static const unsigned int bad[] = { 0, 0, 1, 5, 20 }, cut[] = { 0, 0, 0, 5, 30 };
-	uint32_t all = (1u << m->x.p.vcs) - 1;
 
-	for (unsigned int i = 0; i < 2; i++) {
-		unsigned int payload = eq_percent(&m->rng, 30) ?
-					       eq_below(&m->rng, LOOM_PKT_MAX_PAYLOAD + 1) :
-				       eq_percent(&m->rng, 50) ? 0 : LOOM_PKT_MAX_PAYLOAD;
-		uint32_t vcs = (uint32_t)eq_next(&m->rng) & all;
-
-		lh_send(&m->x, i, counts[eq_below(&m->rng, 5)], (uint16_t)payload, vcs ? vcs : 1);
-		fault_set_ber(link_wire_fault(&m->x.w, i), bers[eq_below(&m->rng, 5)]);
-	}
+	eq_traffic_phase(&m->rng, &m->x, bers);
 	m->p_bad = bad[eq_below(&m->rng, 5)];
 	m->p_cut = cut[eq_below(&m->rng, 5)];
 }
@@ -172,13 +160,7 @@ void xasm_step(struct xasm_model *m, struct xasm_cycle *c)
 
 	memset(c, 0, sizeof(*c));
 	/* the cable: cut now and then, restored after a while */
-	if (m->cut_left && !--m->cut_left)
-		link_wire_restore(&m->x.w);
-	else if (!m->cut_left && m->p_cut && eq_below(&m->rng, 10000) < m->p_cut) {
-		m->cut_left = 1 + eq_below(&m->rng, 60);
-		m->counts[3]++;
-		link_wire_cut(&m->x.w);
-	}
+	m->counts[3] += eq_cable_cycle(&m->rng, &m->x, &m->cut_left, m->p_cut, 60);
 	/* the registers in this cycle */
 	c->ready = a->out.back.ready;
 	c->ready_before = x->ready_before;

@@ -4,10 +4,12 @@
 // C model, side by side in one Verilated model: flit FIFOs, credit
 // counters, arbiters of every policy, the link's CRC-32C at several lane
 // widths, its go-back-N sender and receiver, its credit return, its lanes,
-// its frame encoder and serialiser, its transmitter's packet assembly and
-// its receiver's framer, each at its
-// own parameters, and the drift check's view of the generated constants.  Every input is a port the harness drives; every
-// output is compared every cycle.
+// its frame encoder and serialiser, its transmitter's packet assembly,
+// frame builder and replay buffer, and its receiver's framer and delivery
+// queue, each at its
+// own parameters, and the drift check's view of the generated constants.
+// Every input is a port the harness drives; every output is compared
+// every cycle.
 `include "loom_hw.vh"
 `include "loom_fifo.vh"
 
@@ -311,6 +313,148 @@
 	assign P``_ref_flits = 8'(P``_rf); \
 	assign P``_head_flits = 8'(P``_hf);
 
+`define EQ_XBLD_BODY (`LOOM_PKT_HDR_SIZE + `LOOM_PKT_MAX_PAYLOAD)
+`define EQ_XBLD_PORTS(P) \
+	input  logic P``_flush, \
+	input  logic P``_carrier, \
+	input  logic P``_set_train_due, \
+	input  logic P``_set_train_answer, \
+	input  logic P``_set_poll_answer, \
+	input  logic P``_set_lane_notice, \
+	input  logic P``_progress, \
+	input  logic P``_maint_wr, \
+	input  logic [15:0] P``_maint_wr_len, \
+	input  logic [8*`EQ_XBLD_BODY-1:0] P``_maint_wr_body, \
+	input  logic P``_training, \
+	input  logic P``_up, \
+	input  logic [2:0] P``_lanes_n, \
+	input  logic [31:0] P``_node, \
+	input  logic [31:0] P``_port, \
+	input  logic P``_resend_due, \
+	input  logic P``_room, \
+	input  logic P``_held_any, \
+	input  logic [31:0] P``_take_seq, \
+	input  logic [31:0] P``_gbn_next, \
+	input  logic [15:0] P``_take_slot, \
+	input  logic P``_ack_due, \
+	input  logic P``_nak_due, \
+	input  logic [31:0] P``_ack_value, \
+	input  logic P``_head_valid, \
+	input  logic P``_head_has, \
+	input  logic [2:0] P``_head_vc, \
+	input  logic [15:0] P``_head_len, \
+	input  logic [8*`EQ_XBLD_BODY-1:0] P``_head_data, \
+	input  logic [7:0] P``_pending, \
+	input  logic P``_deficit_any, \
+	input  logic [2:0] P``_pick_vc, \
+	input  logic [31:0] P``_pick_value, \
+	input  logic P``_pick_was_pending, \
+	input  logic [255:0] P``_grant, \
+	input  logic P``_lanes_free, \
+	output logic P``_frame_valid, \
+	output logic [7:0] P``_frame_type, \
+	output logic [7:0] P``_frame_vc, \
+	output logic [7:0] P``_frame_credit_vc, \
+	output logic [7:0] P``_frame_flags, \
+	output logic [31:0] P``_frame_seq, \
+	output logic [31:0] P``_frame_ack, \
+	output logic [31:0] P``_frame_credit, \
+	output logic [15:0] P``_frame_len, \
+	output logic [8*`EQ_XBLD_BODY-1:0] P``_frame_body, \
+	output logic [5:0] P``_ops, \
+	output logic [9:0] P``_counts, \
+	output logic [4:0] P``_flags, \
+	output logic [15:0] P``_maint_len, \
+	output logic [31:0] P``_train_left, \
+	output logic P``_status_run, \
+	output logic [31:0] P``_status_left, \
+	output logic [31:0] P``_progress_age
+// ops: take, pop, pick, adv, clr_ack, clr_nak (bit 0 first); counts: the c_* outputs in
+// the order of the ports; flags: train_due, train_answer, lane_notice_due,
+// poll_answer_due, maint_full (bit 0 first)
+`define EQ_XBLD(P, VCS_, ACK_TIMEOUT_, COALESCE_DELAY_, REPLAY_FRAMES_) \
+	localparam integer P``_SW = $clog2(REPLAY_FRAMES_ > 1 ? REPLAY_FRAMES_ : 2); \
+	localparam integer P``_TW = $clog2(ACK_TIMEOUT_ + 1); \
+	localparam integer P``_DW = $clog2(COALESCE_DELAY_ + 2); \
+	logic [2:0] P``_pkt_vc; \
+	logic [15:0] P``_pkt_len; \
+	logic [8*`EQ_XBLD_BODY-1:0] P``_pkt_data; \
+	logic [P``_TW-1:0] P``_tl, P``_age; \
+	logic [P``_DW-1:0] P``_sl; \
+	logic P``_unused; \
+	loom_link_xmit_replay #(.REPLAY_FRAMES(REPLAY_FRAMES_)) u_``P``_replay ( \
+		.clk(clk), .resend(P``_resend_due), .slot(P``_take_slot[P``_SW-1:0]), \
+		.wr(P``_ops[1]), .head_vc(P``_head_vc), .head_len(P``_head_len), \
+		.head_data(P``_head_data), .pkt_vc(P``_pkt_vc), .pkt_len(P``_pkt_len), \
+		.pkt_data(P``_pkt_data)); \
+	loom_link_xmit_build #(.VCS(VCS_), .ACK_TIMEOUT(ACK_TIMEOUT_), \
+			       .COALESCE_DELAY(COALESCE_DELAY_)) u_``P ( \
+		.clk(clk), .rst(rst), .flush(P``_flush), .carrier(P``_carrier), \
+		.set_train_due(P``_set_train_due), .set_train_answer(P``_set_train_answer), \
+		.set_poll_answer(P``_set_poll_answer), .set_lane_notice(P``_set_lane_notice), \
+		.progress(P``_progress), .maint_wr(P``_maint_wr), .maint_wr_len(P``_maint_wr_len), \
+		.maint_wr_body(P``_maint_wr_body), .training(P``_training), .up(P``_up), \
+		.lanes_n(P``_lanes_n), .node(P``_node), .port(P``_port), \
+		.resend_due(P``_resend_due), .room(P``_room), .held_any(P``_held_any), \
+		.take_seq(P``_take_seq), .gbn_next(P``_gbn_next), .ack_due(P``_ack_due), \
+		.nak_due(P``_nak_due), .ack_value(P``_ack_value), .head_valid(P``_head_valid), \
+		.head_has(P``_head_has), .pending(P``_pending[VCS_-1:0]), \
+		.deficit_any(P``_deficit_any), .pick_vc(P``_pick_vc), .pick_value(P``_pick_value), \
+		.pick_was_pending(P``_pick_was_pending), .grant(P``_grant[32*VCS_-1:0]), \
+		.pkt_vc(P``_pkt_vc), .pkt_len(P``_pkt_len), .pkt_data(P``_pkt_data), \
+		.lanes_free(P``_lanes_free), .frame_valid(P``_frame_valid), \
+		.frame_type(P``_frame_type), .frame_vc(P``_frame_vc), \
+		.frame_credit_vc(P``_frame_credit_vc), .frame_flags(P``_frame_flags), \
+		.frame_seq(P``_frame_seq), .frame_ack(P``_frame_ack), \
+		.frame_credit(P``_frame_credit), .frame_len(P``_frame_len), \
+		.frame_body(P``_frame_body), .take(P``_ops[0]), .pop(P``_ops[1]), \
+		.pick(P``_ops[2]), .adv(P``_ops[3]), .clr_ack(P``_ops[4]), .clr_nak(P``_ops[5]), \
+		.c_replayed(P``_counts[0]), .c_data(P``_counts[1]), \
+		.c_acks_piggybacked(P``_counts[2]), .c_credits_piggybacked(P``_counts[3]), \
+		.c_acks_standalone(P``_counts[4]), .c_credits_standalone(P``_counts[5]), \
+		.c_status(P``_counts[6]), .c_poll(P``_counts[7]), .c_nak(P``_counts[8]), \
+		.c_lane_notice(P``_counts[9]), .train_due(P``_flags[0]), \
+		.train_answer(P``_flags[1]), .lane_notice_due(P``_flags[2]), \
+		.poll_answer_due(P``_flags[3]), .maint_full(P``_flags[4]), \
+		.maint_len(P``_maint_len), .train_left(P``_tl), .status_run(P``_status_run), \
+		.status_left(P``_sl), .progress_age(P``_age)); \
+	assign P``_train_left = 32'(P``_tl); \
+	assign P``_status_left = 32'(P``_sl); \
+	assign P``_progress_age = 32'(P``_age); \
+	assign P``_unused = ^{P``_take_slot, P``_pending, P``_grant};
+
+`define EQ_RDLV_PORTS(P, FB_, ACC_) \
+	input  logic [7:0] P``_acc_n, \
+	input  logic [3*ACC_-1:0] P``_acc_vc, \
+	input  logic [16*ACC_-1:0] P``_acc_len, \
+	input  logic [8*`EQ_XBLD_BODY*ACC_-1:0] P``_acc_body, \
+	input  logic P``_in_ready, \
+	output logic [7:0] P``_q_count, \
+	output logic [7:0] P``_flit_idx, \
+	output logic P``_flit_valid, \
+	output logic P``_flit_head, \
+	output logic P``_flit_tail, \
+	output logic [2:0] P``_flit_vc, \
+	output logic [8*FB_-1:0] P``_flit_data, \
+	output logic [7:0] P``_room, \
+	output logic P``_rx_flit
+`define EQ_RDLV(P, FB_, RX_QUEUE_, RX_FRAMES_) \
+	localparam integer P``_QW = $clog2(RX_QUEUE_ + 1); \
+	localparam integer P``_XW = $clog2((`EQ_XBLD_BODY + FB_ - 1) / FB_ + 1); \
+	logic [P``_QW-1:0] P``_qc, P``_rm; \
+	logic [P``_XW-1:0] P``_xi; \
+	logic P``_unused; \
+	loom_link_recv_deliver #(.FLIT_BYTES(FB_), .RX_QUEUE(RX_QUEUE_), .RX_FRAMES(RX_FRAMES_)) u_``P ( \
+		.clk(clk), .rst(rst), .acc_n(P``_acc_n[P``_QW-1:0]), .acc_vc(P``_acc_vc), \
+		.acc_len(P``_acc_len), .acc_body(P``_acc_body), .in_ready(P``_in_ready), \
+		.q_count(P``_qc), .flit_idx(P``_xi), .flit_valid(P``_flit_valid), \
+		.flit_head(P``_flit_head), .flit_tail(P``_flit_tail), .flit_vc(P``_flit_vc), \
+		.flit_data(P``_flit_data), .room(P``_rm), .rx_flit(P``_rx_flit)); \
+	assign P``_q_count = 8'(P``_qc); \
+	assign P``_flit_idx = 8'(P``_xi); \
+	assign P``_room = 8'(P``_rm); \
+	assign P``_unused = ^P``_acc_n;
+
 module loom_equiv_units #(
 	// flit FIFO A: deep history (stage latencies up to FA_HIST + 1)
 	parameter integer FA_DEPTH = 4,
@@ -394,7 +538,26 @@ module loom_equiv_units #(
 	parameter integer XMA_TX_QUEUE = 3,
 	parameter integer XMB_VCS = 8,
 	parameter integer XMB_FLIT_BYTES = 64,
-	parameter integer XMB_TX_QUEUE = 1
+	parameter integer XMB_TX_QUEUE = 1,
+	// frame builder and replay buffer A: the card's link (VCS 8, a 64-frame
+	// window, a coalescing delay of 32); B: VCS 3, a window of 4 frames, no
+	// coalescing delay, the shortest acknowledgement timeout its lanes allow
+	parameter integer XBA_VCS = 8,
+	parameter integer XBA_ACK_TIMEOUT = 240,
+	parameter integer XBA_COALESCE_DELAY = 32,
+	parameter integer XBA_REPLAY_FRAMES = 64,
+	parameter integer XBB_VCS = 3,
+	parameter integer XBB_ACK_TIMEOUT = 80,
+	parameter integer XBB_COALESCE_DELAY = 0,
+	parameter integer XBB_REPLAY_FRAMES = 4,
+	// delivery queue A: the card's link (16-byte flits, 4 packets, 4 accepted
+	// a cycle); B: 64-byte flits, 3 packets, 2 accepted a cycle
+	parameter integer RDA_FLIT_BYTES = 16,
+	parameter integer RDA_RX_QUEUE = 4,
+	parameter integer RDA_RX_FRAMES = 64,
+	parameter integer RDB_FLIT_BYTES = 64,
+	parameter integer RDB_RX_QUEUE = 3,
+	parameter integer RDB_RX_FRAMES = 2
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -468,6 +631,12 @@ module loom_equiv_units #(
 	// the link transmitter's packet assembly (xmX_)
 	`EQ_XASM_PORTS(xma, XMA_FLIT_BYTES),
 	`EQ_XASM_PORTS(xmb, XMB_FLIT_BYTES),
+	// the link transmitter's frame builder and replay buffer (xbX_)
+	`EQ_XBLD_PORTS(xba),
+	`EQ_XBLD_PORTS(xbb),
+	// the link receiver's delivery queue (rdX_)
+	`EQ_RDLV_PORTS(rda, RDA_FLIT_BYTES, 4),
+	`EQ_RDLV_PORTS(rdb, RDB_FLIT_BYTES, 2),
 	// drift check: row k_idx of the constants, word k_word of parameter row k_idx
 	input  logic [9:0] k_idx,
 	input  logic [1:0] k_word,
@@ -559,6 +728,14 @@ module loom_equiv_units #(
 	`EQ_XASM(xma, XMA_VCS, XMA_FLIT_BYTES, XMA_TX_QUEUE)
 	`EQ_XASM(xmb, XMB_VCS, XMB_FLIT_BYTES, XMB_TX_QUEUE)
 
+	// ---- the link transmitter's frame builder and replay buffer ----
+	`EQ_XBLD(xba, XBA_VCS, XBA_ACK_TIMEOUT, XBA_COALESCE_DELAY, XBA_REPLAY_FRAMES)
+	`EQ_XBLD(xbb, XBB_VCS, XBB_ACK_TIMEOUT, XBB_COALESCE_DELAY, XBB_REPLAY_FRAMES)
+
+	// ---- the link receiver's delivery queue ----
+	`EQ_RDLV(rda, RDA_FLIT_BYTES, RDA_RX_QUEUE, RDA_RX_FRAMES)
+	`EQ_RDLV(rdb, RDB_FLIT_BYTES, RDB_RX_QUEUE, RDB_RX_FRAMES)
+
 	// ---- drift check ----
 	assign k_const = loom_hw_const(32'(k_idx));
 	assign k_param = loom_hw_param(32'(k_idx), 32'(k_word));
@@ -588,3 +765,8 @@ endmodule
 `undef EQ_XASM_BYTES
 `undef EQ_XASM_PORTS
 `undef EQ_XASM
+`undef EQ_XBLD_BODY
+`undef EQ_XBLD_PORTS
+`undef EQ_XBLD
+`undef EQ_RDLV_PORTS
+`undef EQ_RDLV

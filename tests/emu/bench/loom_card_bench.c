@@ -256,6 +256,36 @@ static double cpu_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/*
+ * Two cards of the lockstep harness with @ram bytes of host memory each,
+ * port 0 of card 0 cabled to port 1 of card 1, routed to each other and
+ * trained; NULL (with a message naming @what) if that fails.
+ */
+static struct lockstep *two_cards(uint64_t ram, const char *what)
+{
+	struct lockstep *ls = calloc(1, sizeof(*ls));
+	char err[256];
+
+	if (!ls)
+		return NULL;
+	if (ls_init(ls, 2, 2, ram, NULL, err, sizeof(err)) ||
+	    ls_cable(ls, 0, 0, 1, 1, 1, err, sizeof(err))) {
+		fprintf(stderr, "loom-card-bench: %s: %s\n", what, err);
+		goto fail;
+	}
+	card_set_route(&ls->c[0]->card, 1, 0);
+	card_set_route(&ls->c[1]->card, 0, 1);
+	if (!ls_train(ls, 1000000)) {
+		fprintf(stderr, "loom-card-bench: %s: the link did not train\n", what);
+		goto fail;
+	}
+	return ls;
+fail:
+	ls_free(ls);
+	free(ls);
+	return NULL;
+}
+
 /* One 8-byte put from card 0 to card 1 with its completion; false if it failed. */
 __attribute__((noinline)) static bool zero_put(struct lockstep *ls, struct fh_ctx *ctx,
 					       uint32_t tag)
@@ -282,26 +312,14 @@ __attribute__((noinline)) static bool zero_put(struct lockstep *ls, struct fh_ct
 
 static int zero_load(void)
 {
-	struct lockstep *ls = calloc(1, sizeof(*ls));
+	struct lockstep *ls = two_cards(4u << 20, "zero load");
 	struct fh_ctx ctx[2];
-	char err[256];
 	uint64_t c0, s0;
 	double t0, t;
 	int rc = -1;
 
 	if (!ls)
 		return -1;
-	if (ls_init(ls, 2, 2, 4u << 20, NULL, err, sizeof(err)) ||
-	    ls_cable(ls, 0, 0, 1, 1, 1, err, sizeof(err))) {
-		fprintf(stderr, "loom-card-bench: zero load: %s\n", err);
-		goto out;
-	}
-	card_set_route(&ls->c[0]->card, 1, 0);
-	card_set_route(&ls->c[1]->card, 0, 1);
-	if (!ls_train(ls, 1000000)) {
-		fprintf(stderr, "loom-card-bench: zero load: the link did not train\n");
-		goto out;
-	}
 	for (unsigned int i = 0; i < 2; i++)
 		if (fh_ctx_create(&ls->c[i]->fh, &ctx[i], ZERO_CTX, KEY1, 8, 9, ZERO_SEG) !=
 		    LOOM_ADMIN_E_OK) {
@@ -333,6 +351,78 @@ out:
 	return rc;
 }
 
+/* ---- the model under load: the forwarding run without the transport ---- */
+
+#define MODEL_PUTS	(1u << 15)	/* a multiple of SIGNAL_EVERY */
+#define MODEL_CHUNK	256		/* cycles run between two looks at the rings */
+
+/*
+ * The forwarding run's traffic (64-byte puts from card 0 to card 1, the
+ * command ring kept full, completions every SIGNAL_EVERY puts) on two
+ * cards of the lockstep harness, cabled by its in-process wire: what the
+ * cycle-level model costs per packet when no socket, wake-up or wall
+ * clock is involved.  Deterministic: the cycles, edges and link counters
+ * printed are the same on every run of the same model.
+ */
+static int model_load(void)
+{
+	struct lockstep *ls = two_cards(16u << 20, "model");
+	struct bench_ctx src;
+	struct fh_ctx dst;
+	uint64_t c0, s0;
+	double t0, t;
+	int rc = -1;
+
+	if (!ls)
+		return -1;
+	memset(&src, 0, sizeof(src));
+	if (fh_ctx_create(&ls->c[1]->fh, &dst, CTX0, KEY1, 6, 6, 1u << 16) != LOOM_ADMIN_E_OK ||
+	    fh_ctx_create(&ls->c[0]->fh, &src.c, CTX0, KEY1, RING_LOG2, RING_LOG2, 1u << 14) !=
+	    LOOM_ADMIN_E_OK) {
+		fprintf(stderr, "loom-card-bench: model: context setup failed\n");
+		goto out;
+	}
+	c0 = ls->cycle;
+	s0 = ls->steps;
+	t0 = cpu_now();
+	while (src.done < MODEL_PUTS) {
+		bool moved = false;
+
+		if (drain(&src, &moved) < 0)
+			goto out;
+		submit_batch(&src, MODEL_PUTS);
+		if (ls_next_event(ls) == UINT64_MAX && !moved) {
+			fprintf(stderr, "loom-card-bench: model: idle with %u of %u puts done\n",
+				src.done, MODEL_PUTS);
+			goto out;
+		}
+		ls_run(ls, MODEL_CHUNK, true);
+	}
+	t = cpu_now() - t0;
+	printf("model under load, 2 cards in one process (lockstep), 1 cable, the forwarding run's 64-byte puts:\n");
+	printf("  %u puts in %llu cycles (%.2f cycles per put), %llu edges stepped (%.2f per packet over the cable), %.3f us CPU per packet, %.0f packets/s per core\n",
+	       MODEL_PUTS, (unsigned long long)(ls->cycle - c0),
+	       (double)(ls->cycle - c0) / MODEL_PUTS, (unsigned long long)(ls->steps - s0),
+	       (double)(ls->steps - s0) / (2.0 * MODEL_PUTS), t / (2.0 * MODEL_PUTS) * 1e6,
+	       t > 0 ? 2.0 * MODEL_PUTS / t : 0.0);
+	for (unsigned int i = 0; i < 2; i++) {
+		const struct link_unit *l = card_port_link(&ls->c[i]->card, i);
+
+		printf("  card %u link: tx_frames %llu rx_frames %llu tx_bytes %llu acks_piggybacked %llu status_frames %llu credit_starved_cycles %llu replay_full_cycles %llu\n",
+		       i, (unsigned long long)l->cnt.tx_frames, (unsigned long long)l->cnt.rx_frames,
+		       (unsigned long long)l->cnt.tx_bytes, (unsigned long long)l->cnt.acks_piggybacked,
+		       (unsigned long long)l->cnt.status_frames,
+		       (unsigned long long)l->cnt.credit_starved_cycles,
+		       (unsigned long long)l->cnt.replay_full_cycles);
+	}
+	fflush(stdout);
+	rc = 0;
+out:
+	ls_free(ls);
+	free(ls);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct run_cfg runs[] = {
@@ -343,11 +433,14 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "zero"))
 		return zero_load() ? 1 : 0;
+	if (argc > 1 && !strcmp(argv[1], "model"))
+		return model_load() ? 1 : 0;
 	if (argc > 1) {
-		fprintf(stderr, "usage: loom-card-bench [zero]\n");
+		fprintf(stderr, "usage: loom-card-bench [zero|model]\n");
 		return 2;
 	}
 	rc |= zero_load();
+	rc |= model_load();
 	if (!getenv("LOOM_CARD")) {
 		/* the optimised loom-card beside this program ($(BUILD)/bin) */
 		char self[512], *slash;

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The unit harness's C link pairs: built with their parameters checked, a
+ * phase of traffic (each end's router sends none, a few or a stream of
+ * packets of one size on a random set of VCs, over a wire of one of five
+ * bit error rates), and the cable cut now and then.
+ */
+#ifndef LOOM_RTL_EQUIV_TRAFFIC_H
+#define LOOM_RTL_EQUIV_TRAFFIC_H
+
+#include <stdio.h>
+
+#include "equiv_draw.h"
+#include "link/link_wire.h"
+#include "link_harness.h"
+
+/* Pair @x with parameters @lp; false with the reason in @err (@len bytes). */
+static inline bool eq_pair_init(struct lh_pair *x, const struct link_params *lp, uint64_t seed,
+				char *err, size_t len)
+{
+	if (!link_params_check(lp, err, len))
+		return false;
+	if (!lh_pair_init(x, lp, seed)) {
+		snprintf(err, len, "the link pair did not build");
+		return false;
+	}
+	return true;
+}
+
+/* Both ends' traffic of the next phase of pair @x; the wire's bit error rates from @bers. */
+static inline void eq_traffic_phase(uint64_t *rng, struct lh_pair *x, const double bers[5])
+{
+	static const unsigned int counts[] = { 0, 1, 4, 30, 1000 };
+	uint32_t all = (1u << x->p.vcs) - 1;
+
+	for (unsigned int i = 0; i < 2; i++) {
+		unsigned int payload = eq_percent(rng, 30) ? eq_below(rng, LOOM_PKT_MAX_PAYLOAD + 1) :
+				       eq_percent(rng, 50) ? 0 : LOOM_PKT_MAX_PAYLOAD;
+		uint32_t vcs = (uint32_t)eq_next(rng) & all;
+
+		lh_send(x, i, counts[eq_below(rng, 5)], (uint16_t)payload, vcs ? vcs : 1);
+		fault_set_ber(link_wire_fault(&x->w, i), bers[eq_below(rng, 5)]);
+	}
+}
+
+/*
+ * The cable of pair @x in this cycle: restored when the *@cut_left cycles of
+ * a cut ran out, else cut in @p_cut cycles of 10000, for 1 .. @most
+ * cycles.  True when it was cut now.
+ */
+static inline bool eq_cable_cycle(uint64_t *rng, struct lh_pair *x, unsigned int *cut_left,
+				  unsigned int p_cut, unsigned int most)
+{
+	if (*cut_left && !--*cut_left) {
+		link_wire_restore(&x->w);
+		return false;
+	}
+	if (*cut_left || !p_cut || eq_below(rng, 10000) >= p_cut)
+		return false;
+	*cut_left = 1 + eq_below(rng, most);
+	link_wire_cut(&x->w);
+	return true;
+}
+
+#endif
