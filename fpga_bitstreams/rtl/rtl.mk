@@ -275,7 +275,8 @@ rtl-threeway: $(RTL_3W)
 # for a short compile: the C++ at -O1 (-O0 for the code run once), which
 # the lab test needs to pass its time limits; cached by content.
 RTL_CARD      := $(RTL_BUILD)/loom-router-rtl.so
-RTL_CARD_G    := -GPORTS=3 -GBUF_DEPTH=152 -GROWS=2 -GCOLS=2 -GRT_ENTRIES=64 -GSTART_VC1_BITS=64
+RTL_CARD_G    := -GPORTS=3 -GBUF_DEPTH=152 -GROWS=2 -GCOLS=2 -GRT_ENTRIES=64 -GSTART_VC1_BITS=64 \
+                 -GMC_GROUPS=64
 RTL_CARD_OPT  := OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1
 rtl_comma     := ,
 rtl_empty     :=
