@@ -24,9 +24,10 @@ struct card_rtl {
 	struct rtl_fabric *f;
 	char desc[512];
 	struct chan *in[ROUTER_PORTS_MAX], *out[ROUTER_PORTS_MAX];
-	unsigned int rt_entries, svc1_words;
+	unsigned int rt_entries, svc1_words, mc_groups;
 	/* the table words the RTL holds, as last written to it */
 	uint32_t rt[2 * CARD_RT_ENTRIES];
+	uint32_t mc[CARD_MCAST_GROUPS];	/* word 0 of each group */
 	uint32_t port_cfg[LOOM_MAX_PORTS];
 	uint32_t svc1[LOOM_MAX_NODES / 32];
 	bool warned[RTL_BEYOND_KINDS];	/* each kind of rtl_beyond() logged once */
@@ -71,12 +72,17 @@ static int rtl_beyond(const struct card *c, enum rtl_beyond_kind *kind, char *er
 				 r->ops->config, 32 * r->svc1_words);
 			return -1;
 		}
-	for (unsigned int g = 0; c->view.mc && g < c->view.mc_entries; g++)
+	for (unsigned int g = r->mc_groups; c->view.mc && g < c->view.mc_entries; g++)
 		if (c->view.mc[2 * g] & LOOM_MCAST_W0_VALID) {
 			*kind = RTL_BEYOND_MC;
-			snprintf(err, errlen,
-				 "multicast group %u is valid, but the RTL router has no multicast: its packets are routed as unicast to their dst_node",
-				 g);
+			if (!r->mc_groups)
+				snprintf(err, errlen,
+					 "multicast group %u is valid, but the Verilated router has no multicast (MCAST 0, built with %s): its packets are routed as unicast to their dst_node; build the plugin with MCAST 1 (RTL_CARD_G in fpga_bitstreams/rtl/rtl.mk)",
+					 g, r->ops->config);
+			else
+				snprintf(err, errlen,
+					 "multicast group %u is valid, but the Verilated router holds %u groups (MC_GROUPS, built with %s): its packets would be dropped as unroutable; use group ids below %u or build the plugin with more (RTL_CARD_G in fpga_bitstreams/rtl/rtl.mk)",
+					 g, r->mc_groups, r->ops->config, r->mc_groups);
 			return -1;
 		}
 	return 0;
@@ -106,6 +112,15 @@ static void rtl_sync(struct card *c, bool all)
 		       LOOM_MAX_PORTS, RTL_BLK_VCT, LOOM_VCT_PORT_CFG, all);
 	rtl_sync_words(r, r->svc1, reg_words(c, CARD_OFF_VCT + LOOM_VCT_START_VC1),
 		       r->svc1_words, RTL_BLK_VCT, LOOM_VCT_START_VC1, all);
+	/* the group table's word 0 (word 1 is the host port's) */
+	for (unsigned int g = 0; g < r->mc_groups; g++) {
+		uint32_t w0 = c->view.mc && g < c->view.mc_entries ? c->view.mc[2 * g] : 0;
+
+		if (!all && r->mc[g] == w0)
+			continue;
+		r->mc[g] = w0;
+		r->ops->write(r->f, 0, RTL_BLK_CTL, RTL_CTL_MCAST + LOOM_MCAST_ENTRY_SIZE * g, w0);
+	}
 	/* once each: software may write what the RTL cannot hold at any time */
 	if (!rtl_beyond(c, &kind, err, sizeof(err)) || r->warned[kind])
 		return;
@@ -165,9 +180,12 @@ bool card_router_open_rtl(struct card *c, const char *path, char *err, size_t er
 	}
 	r->rt_entries = r->ops->info(r->f, RTL_INFO_RT_ENTRIES);
 	r->svc1_words = r->ops->info(r->f, RTL_INFO_START_VC1_BITS) / 32;
-	if (r->rt_entries > CARD_RT_ENTRIES || r->svc1_words > LOOM_MAX_NODES / 32) {
-		snprintf(err, errlen, "--router rtl: %s holds %u routing entries and %u START_VC1 bits, the card's registers %u and %u",
-			 path, r->rt_entries, 32 * r->svc1_words, CARD_RT_ENTRIES, LOOM_MAX_NODES);
+	r->mc_groups = r->ops->info(r->f, RTL_INFO_MC_GROUPS);
+	if (r->rt_entries > CARD_RT_ENTRIES || r->svc1_words > LOOM_MAX_NODES / 32 ||
+	    r->mc_groups > CARD_MCAST_GROUPS) {
+		snprintf(err, errlen, "--router rtl: %s holds %u routing entries, %u START_VC1 bits and %u multicast groups, the card's registers %u, %u and %u",
+			 path, r->rt_entries, 32 * r->svc1_words, r->mc_groups, CARD_RT_ENTRIES,
+			 LOOM_MAX_NODES, CARD_MCAST_GROUPS);
 		goto fail;
 	}
 	if (!card_router_rtl_fits(c, err, errlen))

@@ -13,7 +13,9 @@
 // count exceeds the writes of the last A - 1 edges: the users compare
 // count with the population of hist[A-2:0] (loom_fifo_age_ge).  At most
 // one write and one read per edge; push and pop are sampled together
-// (a pop frees the slot a push may take in the same edge).
+// (a pop frees the slot a push may take in the same edge).  peek is the
+// flit peek_off places behind the front (a multicast copy reads its
+// flits in place: loom_input_unit).
 `include "loom_hw.vh"
 
 module loom_flit_fifo #(
@@ -28,6 +30,8 @@ module loom_flit_fifo #(
 	input  logic pop,
 	output logic [WIDTH-1:0] front,
 	output logic [WIDTH-1:0] second,
+	input  logic [CW-1:0] peek_off,
+	output logic [WIDTH-1:0] peek,
 	output logic [CW-1:0] count,
 	output logic [HIST-1:0] hist
 );
@@ -48,6 +52,7 @@ module loom_flit_fifo #(
 	assign tail = wrap({1'b0, head} + (AW+1)'(count));
 	assign front = mem[head];
 	assign second = mem[head1];
+	assign peek = mem[wrap({1'b0, head} + (AW+1)'(peek_off))];
 
 	always_ff @(posedge clk) begin
 		if (rst) begin

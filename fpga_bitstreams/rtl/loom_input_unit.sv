@@ -23,6 +23,17 @@
 // choice (the intermediate's port, phase 0's VC), clears the extension,
 // and is written into the head as it leaves (sa_head_update: the phase
 // flag, or for the minimal route the intermediate cleared from dst_node).
+//
+// Multicast (MCAST; router-model.rst "Multicast replication"): a head whose
+// stored route is RTL_ROUTE_MCAST holds its copies; as it becomes the
+// front, loom_mcast_copy gives the first copy's route and the copies left
+// after it (r_mcl).  While copies are left, the copy reads its flits in
+// place (the FIFO's peek at r_sent) and pops none, so no credit goes
+// upstream; its tail routes the next copy.  A copy whose output VA finds
+// down, dead or disabled is skipped (sk_*: its drop event, with the
+// header bytes the buffer holds) and the next one routed; the last copy
+// pops the flits as a unicast packet does, or drains them if its output
+// is unusable.
 `include "loom_hw.vh"
 `include "loom_fifo.vh"
 `include "loom_grid.vh"
@@ -42,7 +53,10 @@ module loom_input_unit #(
 	parameter integer LAT_ROW = 1,
 	parameter integer VALIANT = 1,		// 0 with WAR and UPROUTE 0: no route
 	parameter integer WAR = 1,		// extension (its UGAL pending bit only)
-	parameter integer UPROUTE = 1
+	parameter integer UPROUTE = 1,
+	parameter integer PORT = 0,		// this input's port number
+	parameter integer HOST_PORTS = 0,
+	parameter integer MCAST = 1		// 0: no multicast copies
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -57,6 +71,7 @@ module loom_input_unit #(
 	input  logic rc_pat,
 	input  logic [7:0] rc_flits8,
 	input  logic [15:0] rc_ext,
+	input  logic [`LOOM_MAX_PORTS*32-1:0] port_cfg,	// a copy's VC (loom_mcast_copy)
 	// switch allocation: the VC whose front flit leaves, and whether the
 	// next packet keeps its output VC when that flit is a tail
 	input  logic sa_take,
@@ -102,6 +117,13 @@ module loom_input_unit #(
 	output logic [2:0] drop_vc,
 	output logic [6:0] drop_bytes,
 	output logic [8*`LOOM_PKT_HDR_SIZE-1:0] drop_hdr,
+	// multicast copies skipped at VA, per VC (registered, as drop_*)
+	output logic [VCS-1:0] sk_valid,
+	output logic [VCS*3-1:0] sk_reason,
+	output logic [VCS*8-1:0] sk_out_port,
+	output logic [VCS*7-1:0] sk_bytes,
+	output logic [VCS*8*`LOOM_PKT_HDR_SIZE-1:0] sk_hdr,
+	output logic [VCS-1:0] c_skip,		// the same events at this edge (reason: va_reason)
 	// counter events of this edge
 	output logic c_flit_in,
 	output logic c_pkt_in,
@@ -147,6 +169,13 @@ module loom_input_unit #(
 	logic [7:0] rx_left [0:VCS-1];
 	logic [6:0] d_bytes [0:VCS-1];
 	logic [HB-1:0] d_hdr [0:VCS-1];
+	logic [16:0] r_mcl [0:VCS-1];	// multicast: the copies left after this one
+	logic [VCS-1:0] copy;		// a copy that leaves its flits in place
+	always_comb begin
+		integer v;
+		for (v = 0; v < VCS; v = v + 1)
+			copy[v] = MCAST != 0 && r_mcl[v] != '0;
+	end
 
 	// ---- FIFOs ----
 	logic [VCS-1:0] f_push, f_pop;
@@ -155,6 +184,8 @@ module loom_input_unit #(
 	logic [EW-1:0] f_second [0:VCS-1];
 	logic [CW-1:0] f_count [0:VCS-1];
 	logic [HIST-1:0] f_hist [0:VCS-1];
+	logic [EW-1:0] f_peek [0:VCS-1];
+	logic [CW-1:0] f_peek_off [0:VCS-1];
 
 	genvar gv;
 	for (gv = 0; gv < VCS; gv = gv + 1) begin : g_vc
@@ -162,7 +193,11 @@ module loom_input_unit #(
 			.clk(clk), .rst(rst),
 			.push(f_push[gv]), .push_data(f_in), .pop(f_pop[gv]),
 			.front(f_front[gv]), .second(f_second[gv]),
+			.peek_off(f_peek_off[gv]), .peek(f_peek[gv]),
 			.count(f_count[gv]), .hist(f_hist[gv]));
+		// a copy's next flit; while routing, the third flit (a skipped
+		// copy's header)
+		assign f_peek_off[gv] = 32'(state[gv]) == `IVC_ROUTING ? CW'(2) : CW'(r_sent[gv]);
 	end
 
 	// ---- row buffer credits (tiled): one counter per column and VC ----
@@ -188,14 +223,15 @@ module loom_input_unit #(
 			st[v*3 +: 3] = state[v];
 			va_ready[v] = 32'(state[v]) == `IVC_ROUTING && age_ge(f_count[v], f_hist[v], LBR, 0);
 			sa_ready[v] = (32'(state[v]) == `IVC_ACTIVE || 32'(state[v]) == `IVC_DROPPING) &&
-				      sa_wait[v] == '0 && age_ge(f_count[v], f_hist[v], LAT_BW, 0);
+				      sa_wait[v] == '0 &&
+				      age_ge(f_count[v], f_hist[v], LAT_BW, copy[v] ? 32'(r_sent[v]) : 0);
 			row_ok[v] = row_has[grid_col(r_port[v]) * VCS + v];
 			out_port[v*PB +: PB] = r_port[v];
 			out_vc[v*3 +: 3] = r_ovc[v];
 			rt[v*32 +: 32] = r_rt[v];
 			ext[v*16 +: 16] = UW > 1 ? r_ext[v] : '0;
 			sent[v*8 +: 8] = r_sent[v];
-			front_tail[v] = f_front[v][FW + 1];
+			front_tail[v] = copy[v] ? f_peek[v][FW + 1] : f_front[v][FW + 1];
 			dbg_state[v*3 +: 3] = va_ready[v] ? 3'(`IVC_VC_WAIT) : state[v];
 			dbg_fill[v*16 +: 16] = 16'(f_count[v]);
 		end
@@ -206,7 +242,7 @@ module loom_input_unit #(
 	logic [2:0] tk_st;
 	logic [31:0] tk_rt;
 	logic [7:0] hops, flags;
-	assign tk_e = f_front[sa_vi];
+	assign tk_e = copy[sa_vi] ? f_peek[sa_vi] : f_front[sa_vi];
 	assign tk_st = state[sa_vi];
 	assign tk_rt = r_rt[sa_vi];
 	logic unused_rt;
@@ -214,8 +250,9 @@ module loom_input_unit #(
 	assign tk_head = tk_e[FW];
 	assign tk_tail = tk_e[FW + 1];
 	assign tk_pat = tk_e[FW + 2];
-	// (a UGAL packet never chains: it chooses at VA)
-	assign tk_nx_ok = 32'(f_count[sa_vi]) >= 2 &&
+	// (a UGAL packet never chains: it chooses at VA; nor does a multicast
+	// copy, nor a packet after a copy that is not the last)
+	assign tk_nx_ok = !copy[sa_vi] && 32'(f_count[sa_vi]) >= 2 &&
 			  age_ge(f_count[sa_vi], f_hist[sa_vi], LBR - 1, 1) &&
 			  !f_second[sa_vi][FW + 36];
 	assign tk_nx_route = f_second[sa_vi][FW + 35 -: 32];
@@ -263,7 +300,7 @@ module loom_input_unit #(
 			if (32'(wv) >= VCS) begin
 				wr_refuse = 1'b1;
 			end else begin
-				cnt_after_sa = f_count[wvi] - CW'(sa_take && sa_vc == wv);
+				cnt_after_sa = f_count[wvi] - CW'(sa_take && sa_vc == wv && !copy[wvi]);
 				wr_full = 32'(cnt_after_sa) == BUF_DEPTH;
 				if (wr_full) begin
 					wr_refuse = 1'b1;
@@ -284,7 +321,7 @@ module loom_input_unit #(
 		integer v;
 		for (v = 0; v < VCS; v = v + 1) begin
 			f_push[v] = wr_ok && 32'(wv) == v;
-			f_pop[v] = sa_take && 32'(sa_vc) == v;
+			f_pop[v] = sa_take && 32'(sa_vc) == v && !copy[v];
 		end
 	end
 
@@ -310,7 +347,8 @@ module loom_input_unit #(
 		integer v;
 		logic [CW-1:0] fill_after;
 		for (v = 0; v < VCS; v = v + 1) begin
-			c_stall[v] = !f_pop[v] && !(va_grant && 32'(va_vc) == v) && !va_drop[v] &&
+			c_stall[v] = !(sa_take && 32'(sa_vc) == v) && !(va_grant && 32'(va_vc) == v) &&
+				     !va_drop[v] &&
 				     (va_ready[v] || (32'(state[v]) == `IVC_ACTIVE && sa_ready[v]));
 			fill_after = f_count[v] - CW'(f_pop[v]) + CW'(f_push[v]);
 			c_fill[v*16 +: 16] = 16'(fill_after);
@@ -343,6 +381,93 @@ module loom_input_unit #(
 		end
 	end
 
+	// ---- multicast: the route of a packet's next copy ----
+	// per VC: of the copies left (after a copy's tail, or a skip) or of the
+	// packet behind the front (it becomes the front); wc_*: of the head
+	// written into an idle VC
+	logic [VCS-1:0] mc_fwd, sec_mc;
+	logic [16:0] mc_left [0:VCS-1];
+	logic [31:0] mc_route [0:VCS-1];
+	logic rc_mc, wc_fwd;
+	logic [16:0] wc_left;
+	logic [31:0] wc_route;
+	if (MCAST != 0) begin : g_mc
+		for (gv = 0; gv < VCS; gv = gv + 1) begin : g_mcv
+			// the stored route behind the front: its drop field, copies, flits
+			logic [2:0] sdrop;
+			logic [16:0] scopies;
+			logic [5:0] sflits;
+			assign sdrop = f_second[gv][FW + 4 +: 3];
+			assign scopies = f_second[gv][FW + 7 +: 17];
+			assign sflits = f_second[gv][FW + 29 +: 6];
+			assign sec_mc[gv] = sdrop == 3'(`RTL_ROUTE_MCAST);
+			loom_mcast_copy #(.PORT(PORT), .PORTS(PORTS), .HOST_PORTS(HOST_PORTS), .VCS(VCS),
+					  .VC_MODEL(VC_MODEL))
+			u_copy (.copies(copy[gv] ? r_mcl[gv] : scopies),
+				.hdr(copy[gv] ? f_front[gv][63:0] : f_second[gv][63:0]),
+				.flits(copy[gv] ? r_rt[gv][30:25] : sflits), .port_cfg(port_cfg),
+				.left(mc_left[gv]), .fwd(mc_fwd[gv]), .route(mc_route[gv]));
+		end
+		assign rc_mc = rc_route[2:0] == 3'(`RTL_ROUTE_MCAST);
+		loom_mcast_copy #(.PORT(PORT), .PORTS(PORTS), .HOST_PORTS(HOST_PORTS), .VCS(VCS),
+				  .VC_MODEL(VC_MODEL))
+		u_wcopy (.copies(rc_route[19:3]), .hdr(in_data[63:0]), .flits(rc_route[30:25]),
+			 .port_cfg(port_cfg), .left(wc_left), .fwd(wc_fwd), .route(wc_route));
+	end else begin : g_nomc
+		for (gv = 0; gv < VCS; gv = gv + 1) begin : g_mcv
+			assign mc_left[gv] = '0;
+			assign mc_route[gv] = '0;
+		end
+		assign mc_fwd = '0;
+		assign sec_mc = '0;
+		assign rc_mc = 1'b0;
+		assign wc_fwd = 1'b0;
+		assign wc_left = '0;
+		assign wc_route = '0;
+		logic unused_cfg;
+		assign unused_cfg = ^port_cfg;
+	end
+
+	// a copy skipped at this edge: its drop event, with the header bytes
+	// the buffer holds (input_mc_skip)
+	always_comb begin
+		integer v;
+		for (v = 0; v < VCS; v = v + 1)
+			c_skip[v] = va_drop[v] && copy[v];
+	end
+	logic [HB+6:0] sk_col [0:VCS-1];
+	always_comb begin
+		integer v;
+		for (v = 0; v < VCS; v = v + 1) begin
+			sk_col[v] = collect(7'd0, '0, f_front[v][FW-1:0]);
+			if (32'(f_count[v]) >= 2)
+				sk_col[v] = collect(sk_col[v][HB +: 7], sk_col[v][HB-1:0],
+						    f_second[v][FW-1:0]);
+			if (32'(f_count[v]) >= 3)
+				sk_col[v] = collect(sk_col[v][HB +: 7], sk_col[v][HB-1:0],
+						    f_peek[v][FW-1:0]);
+		end
+	end
+	always_ff @(posedge clk) begin
+		integer v;
+		if (rst || MCAST == 0) begin
+			sk_valid <= '0;
+			sk_reason <= '0;
+			sk_out_port <= '0;
+			sk_bytes <= '0;
+			sk_hdr <= '0;
+		end else begin
+			sk_valid <= c_skip;
+			for (v = 0; v < VCS; v = v + 1)
+				if (c_skip[v]) begin
+					sk_reason[v*3 +: 3] <= va_reason[v*3 +: 3];
+					sk_out_port[v*8 +: 8] <= r_rt[v][10:3];
+					sk_bytes[v*7 +: 7] <= sk_col[v][HB +: 7];
+					sk_hdr[v*HB +: HB] <= mask_hdr(sk_col[v][HB-1:0], sk_col[v][HB +: 7]);
+				end
+		end
+	end
+
 	// ---- the edge: each VC ----
 	logic [7:0] r_cred [0:VCS-1];
 	always_comb begin
@@ -354,16 +479,17 @@ module loom_input_unit #(
 	for (gv = 0; gv < VCS; gv = gv + 1) begin : g_edge
 		logic take, tail, dropping, active, idle_after, wr;
 		assign take = sa_take && 32'(sa_vc) == gv;
-		assign tail = f_front[gv][FW + 1];
+		assign tail = front_tail[gv];
 		assign dropping = 32'(state[gv]) == `IVC_DROPPING;
 		assign active = 32'(state[gv]) == `IVC_ACTIVE;
 		// IDLE after the switch took the last flit, or IDLE already
 		assign idle_after = 32'(state[gv]) == `IVC_IDLE ||
-				    (take && tail && !(active && sa_chain) && 32'(f_count[gv]) == 1);
+				    (take && tail && !copy[gv] && !(active && sa_chain) &&
+				     32'(f_count[gv]) == 1);
 		assign wr = wr_ok && 32'(wv) == gv;
 		// the credits returned: 0, 1 or 2, summed in 2 bits
 		logic [1:0] cred_n;
-		assign cred_n = 2'(take) + 2'(wr_credit && 32'(wv) == gv);
+		assign cred_n = 2'(take && !copy[gv]) + 2'(wr_credit && 32'(wv) == gv);
 
 		always_ff @(posedge clk) begin
 			if (rst) begin
@@ -381,6 +507,7 @@ module loom_input_unit #(
 				d_bytes[gv] <= '0;
 				d_hdr[gv] <= '0;
 				r_cred[gv] <= '0;
+				r_mcl[gv] <= '0;
 			end else begin
 				if (sa_wait[gv] != '0)
 					sa_wait[gv] <= sa_wait[gv] - 1'b1;
@@ -393,7 +520,17 @@ module loom_input_unit #(
 						r_sent[gv] <= r_sent[gv] + 8'd1;
 					end
 					if (tail) begin
-						if (active && sa_chain) begin
+						if (copy[gv]) begin
+							// the next copy (input_mc_next)
+							state[gv] <= 3'(`IVC_ROUTING);
+							r_rt[gv] <= mc_route[gv];
+							r_mcl[gv] <= mc_left[gv];
+							r_ext[gv] <= '0;
+							r_uch[gv] <= '0;
+							r_fwd[gv] <= mc_fwd[gv];
+							r_sent[gv] <= '0;
+							d_bytes[gv] <= '0;
+						end else if (active && sa_chain) begin
 							// the next packet keeps the output VC
 							r_rt[gv] <= f_second[gv][FW + 35 -: 32];
 							r_ext[gv] <= 16'(f_second[gv][EW-1 -: UW]);
@@ -412,6 +549,13 @@ module loom_input_unit #(
 							r_fwd[gv] <= f_second[gv][FW + 3];
 							r_sent[gv] <= '0;
 							d_bytes[gv] <= '0;
+							// a multicast packet: its first copy
+							if (sec_mc[gv]) begin
+								r_rt[gv] <= mc_route[gv];
+								r_mcl[gv] <= mc_left[gv];
+								r_ext[gv] <= '0;
+								r_fwd[gv] <= mc_fwd[gv];
+							end
 						end
 					end
 				end
@@ -433,7 +577,12 @@ module loom_input_unit #(
 						r_rt[gv][31] <= va_ug_vc[gv*4 + 3];
 					end
 				end
-				if (va_drop[gv]) begin
+				if (va_drop[gv] && copy[gv]) begin
+					// a copy skipped: the next one (input_mc_skip)
+					r_rt[gv] <= mc_route[gv];
+					r_mcl[gv] <= mc_left[gv];
+					r_fwd[gv] <= mc_fwd[gv];
+				end else if (va_drop[gv]) begin
 					state[gv] <= 3'(`IVC_DROPPING);
 					r_rt[gv][2:0] <= va_reason[gv*3 +: 3];
 					sa_wait[gv] <= '0;
@@ -458,6 +607,14 @@ module loom_input_unit #(
 						r_fwd[gv] <= rc_fwd;
 						r_sent[gv] <= '0;
 						d_bytes[gv] <= '0;
+						r_mcl[gv] <= '0;
+						// a multicast packet: its first copy
+						if (rc_mc) begin
+							r_rt[gv] <= wc_route;
+							r_mcl[gv] <= wc_left;
+							r_ext[gv] <= '0;
+							r_fwd[gv] <= wc_fwd;
+						end
 					end
 				end
 				r_cred[gv] <= 8'(cred_n);

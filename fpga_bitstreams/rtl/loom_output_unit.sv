@@ -158,13 +158,14 @@ module loom_output_unit #(
 	// flits at most, so the word written is never the word read in the same
 	// edge, and synthesis is told so (no_rw_check: no bypass around the RAM).
 	logic p_push, p_pop;
-	logic [EW-FW-1:0] p_front, unused_second;
+	logic [EW-FW-1:0] p_front, unused_second, unused_peek;
 	logic [CW-1:0] p_count;
 	logic [HIST-1:0] p_hist;
 
 	loom_flit_fifo #(.DEPTH(CAP), .WIDTH(EW - FW), .HIST(HIST)) u_pipe (
 		.clk(clk), .rst(rst), .push(p_push), .push_data({st_vc, st_tail, st_head}),
-		.pop(p_pop), .front(p_front), .second(unused_second), .count(p_count), .hist(p_hist));
+		.pop(p_pop), .front(p_front), .second(unused_second), .peek_off('0), .peek(unused_peek),
+		.count(p_count), .hist(p_hist));
 
 	localparam integer AW = $clog2(CAP + 1);
 	(* ram_style = "block", no_rw_check *) logic [FW-1:0] p_data [0:CAP];

@@ -55,7 +55,9 @@ module loom_route_compute #(
 	parameter integer WIDE_PORTS = 0,
 	parameter integer VALIANT = 1,		// 0: VALIANT entries route as plain ones
 	parameter integer WAR = 1,		// 0: DIMWAR and OMNIWAR entries route as plain ones
-	parameter integer UPROUTE = 1		// 0: UPROUTE entries route as plain ones
+	parameter integer UPROUTE = 1,		// 0: UPROUTE entries route as plain ones
+	parameter integer MCAST = 1,		// 0: LOOM_PKT_F_MCAST means nothing
+	parameter integer BUF_DEPTH = 24	// the longest multicast packet
 ) (
 	input  logic [63:0] hdr,		// the head flit's first 8 bytes
 	input  logic [2:0] in_vc,
@@ -63,6 +65,7 @@ module loom_route_compute #(
 	input  logic [31:0] w0,
 	input  logic [31:0] w1,
 	input  logic start_vc1,
+	input  logic [17:0] mc_entry,		// the group table at dst: {VALID, HOST, ports}
 	output logic [15:0] dst_a,		// read address A: the intermediate
 	input  logic [31:0] w0_a,
 	input  logic start_vc1_a,
@@ -96,8 +99,10 @@ module loom_route_compute #(
 	assign flags = hdr[8*`LOOM_PKT_OFF_FLAGS +: 8];
 	assign hops = hdr[8*`LOOM_PKT_OFF_HOPS +: 8];
 	assign pat = cls[0];
+	logic [7:0] ptype;
+	assign ptype = hdr[8*`LOOM_PKT_OFF_TYPE +: 8];
 	logic unused_type;
-	assign unused_type = ^hdr[8*`LOOM_PKT_OFF_TYPE +: 8];
+	assign unused_type = MCAST != 0 ? 1'b0 : ^{ptype, mc_entry};
 
 	// the class a cable VC carries (route_class_of_vc), 8'hff for none
 	function automatic [7:0] class_of_vc(input logic [2:0] v);
@@ -109,17 +114,7 @@ module loom_route_compute #(
 		endcase
 	endfunction
 
-	// route_vc_of: the cable VC of a class (3 bits; 7 for none)
-	function automatic [2:0] vc_of(input logic [7:0] c, input logic vc1, input logic adaptive);
-		case (32'(c))
-		`LOOM_CLASS_REQ: vc_of = adaptive ? 3'(`LOOM_VC_REQ_ADAPT) :
-			vc1 ? 3'(`LOOM_VC_REQ1) : 3'(`LOOM_VC_REQ0);
-		`LOOM_CLASS_RESP: vc_of = adaptive ? 3'(`LOOM_VC_RESP_ADAPT) :
-			vc1 ? 3'(`LOOM_VC_RESP1) : 3'(`LOOM_VC_RESP0);
-		`LOOM_CLASS_BARRIER: vc_of = 3'(`LOOM_VC_BARRIER);
-		default: vc_of = 3'd7;
-		endcase
-	endfunction
+	`include "loom_vc_of.vh"
 
 	// route_port_cfg: the word of a port, no dimension beyond the table
 	function automatic [31:0] cfg_of(input logic [7:0] p);
@@ -226,6 +221,7 @@ module loom_route_compute #(
 	logic [2:0] drop, vc, adapt_vc;
 	logic [7:0] port, adapt_mask;
 	logic vc1;
+	logic [16:0] mc_copies;		// a multicast head's copies: {host, ports}
 
 	always_comb begin
 		logic [16:0] bytes;
@@ -244,6 +240,7 @@ module loom_route_compute #(
 		logic [15:0] up_ext;
 
 		drop = 3'(`ROUTE_DROP_NONE);
+		mc_copies = '0;
 		port = '0;
 		vc = '0;
 		adapt_vc = '0;
@@ -297,6 +294,19 @@ module loom_route_compute #(
 			end else begin
 				port = dst[7:0];
 			end
+		end else if (MCAST != 0 && |(32'(flags) & `LOOM_PKT_F_MCAST)) begin
+			// route_mcast
+			if (32'(cls) != `LOOM_CLASS_REQ || 32'(ptype) != `LOOM_PKT_PUT ||
+			    32'(flits8) > BUF_DEPTH)
+				drop = 3'(`ROUTE_DROP_MALFORMED);
+			else if (32'(hops) >= `LOOM_PKT_MAX_HOPS)
+				drop = 3'(`ROUTE_DROP_HOP_LIMIT);
+			else if (!mc_entry[17] || (N_NET < 16 && (mc_entry[15:0] >> N_NET) != '0) ||
+				 (mc_entry[15:0] == '0 && (!mc_entry[16] || HOST_PORT < 0)) ||
+				 (mc_entry[16] && HOST_PORT < 0))
+				drop = 3'(`ROUTE_DROP_NO_ROUTE);
+			else
+				mc_copies = mc_entry[16:0];
 		end else begin
 			// route_valiant: which entry routes the packet (d, its W0 dw and
 			// START_VC1 bit dsvc1), in which phase, and the header rewrite
@@ -456,6 +466,9 @@ module loom_route_compute #(
 			fwd = 1'b0;
 		if (!CARD)
 			adapt_vc = {2'b00, val_dl};
-		route = {vc1, flits8[5:0], adapt_mask, adapt_vc, vc, port, drop};
+		if (mc_copies != '0)
+			route = {1'b0, flits8[5:0], 5'd0, mc_copies, 3'(`RTL_ROUTE_MCAST)};
+		else
+			route = {vc1, flits8[5:0], adapt_mask, adapt_vc, vc, port, drop};
 	end
 endmodule

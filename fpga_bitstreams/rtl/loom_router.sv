@@ -13,7 +13,10 @@
 // choice at VA: the iCE40 board), which then routes a DIMWAR or OMNIWAR
 // entry as a plain one; UPROUTE 0 builds it without adaptive up-routes
 // (the up-route round-robin pointers and choice at VA: the iCE40 board),
-// which then routes an UPROUTE entry as a plain one.  With none of
+// which then routes an UPROUTE entry as a plain one; MCAST 0 builds it
+// without multicast (the group table of MC_GROUPS groups, the copies,
+// their drop events: the iCE40 board), which then routes a packet with
+// LOOM_PKT_F_MCAST as a unicast packet to dst_node.  With none of
 // VALIANT, WAR and UPROUTE, the input buffers keep no route extension
 // beside each head.
 //
@@ -32,7 +35,8 @@
 //
 // Configuration (rtl_regs.h): cfg_* writes the routing tables (RTL_BLK_ROUTER,
 // RTL_BLK_VCT, at the card's offsets) and the control registers
-// (RTL_BLK_CTL); info_* reads back the parameters of the build.
+// (RTL_BLK_CTL, the multicast group table among them); info_* reads back
+// the parameters of the build.
 `include "loom_hw.vh"
 `include "loom_grid.vh"
 
@@ -75,7 +79,9 @@ module loom_router #(
 	parameter integer VALIANT = 1,
 	parameter integer VC_COUNTERS = 1,
 	parameter integer WAR = 1,
-	parameter integer UPROUTE = 1
+	parameter integer UPROUTE = 1,
+	parameter integer MCAST = 1,
+	parameter integer MC_GROUPS = 16
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -116,6 +122,13 @@ module loom_router #(
 	output logic [PORTS*3-1:0] drop_out_vc,
 	output logic [PORTS*7-1:0] drop_out_bytes,
 	output logic [PORTS*HB-1:0] drop_out_hdr,
+	// multicast copies skipped (their output down, dead or disabled), per
+	// input port and VC
+	output logic [PORTS*VCS-1:0] drop_mc_valid,
+	output logic [PORTS*VCS*3-1:0] drop_mc_reason,
+	output logic [PORTS*VCS*8-1:0] drop_mc_out_port,
+	output logic [PORTS*VCS*7-1:0] drop_mc_bytes,
+	output logic [PORTS*VCS*HB-1:0] drop_mc_hdr,
 	// counters (loom_router_counters)
 	output logic [PORTS*9*64-1:0] cnt_port,
 	output logic [(3+`ROUTE_DROP_REASONS)*64-1:0] cnt_glob,
@@ -240,7 +253,7 @@ module loom_router #(
 	logic [6:0] w_req;
 	logic w_pat;
 	logic [7:0] w_weight;
-	assign w_arb = ctl && 32'(a) >= `RTL_CTL_ARB_WEIGHT && 32'(a) < `RTL_CTL_END &&
+	assign w_arb = ctl && 32'(a) >= `RTL_CTL_ARB_WEIGHT && 32'(a) < `RTL_CTL_MCAST &&
 		       cfg_wdata[15:8] < 8'(`ARB_PATTERNS);
 	assign w_index = 16'((32'(a) - `RTL_CTL_ARB_WEIGHT) >> 2);
 	assign w_unit = cfg_wdata[`RTL_ARBW_UNIT_SHIFT +: 3];
@@ -263,6 +276,15 @@ module loom_router #(
 		  .rd_start_vc1(rd_svc1), .rd_dst_a(rd_dst_a), .rd_w0_a(rd_w0_a),
 		  .rd_start_vc1_a(rd_svc1_a), .rd_dst_c(rd_dst_c), .rd_w0_c(rd_w0_c),
 		  .rd_start_vc1_c(rd_svc1_c), .port_cfg(port_cfg));
+
+	logic [PORTS*18-1:0] mc_entry;
+	if (MCAST != 0) begin : g_mcast
+		loom_mcast_table #(.PORTS(PORTS), .MC_GROUPS(MC_GROUPS))
+		u_mcast (.clk(clk), .rst(rst), .cfg_we(cfg_we), .cfg_blk(cfg_blk), .cfg_addr(cfg_addr),
+			 .cfg_wdata(cfg_wdata), .rd_group(rd_dst), .rd_entry(mc_entry));
+	end else begin : g_no_mcast
+		assign mc_entry = '0;
+	end
 
 	// The LFSR that draws Valiant intermediates (router.c: r->lfsr): only
 	// the host port draws, at most one head a cycle; it advances when the
@@ -305,7 +327,7 @@ module loom_router #(
 	logic [PORTS*2-1:0] tk_nx_omni;
 	logic [PORTS-1:0] c_flit_in, c_pkt_in, c_malformed, c_drop_in;
 	logic [PORTS*3-1:0] c_drop_in_reason;
-	logic [PORTS*VCS-1:0] c_vc_stall;
+	logic [PORTS*VCS-1:0] c_vc_stall, c_skip;
 	logic [PORTS*VCS*16-1:0] c_vc_fill;
 
 	logic [PORTS-1:0] sa_take, sa_chain;
@@ -355,10 +377,10 @@ module loom_router #(
 		loom_route_compute #(.IN_PORT(gp), .PORTS(PORTS), .HOST_PORTS(HOST_PORTS),
 				     .VCS(VCS), .VC_MODEL(VC_MODEL), .FLIT_BYTES(FLIT_BYTES),
 				     .RT_ENTRIES(RT_ENTRIES), .WIDE_PORTS(WIDE_PORTS), .VALIANT(VALIANT),
-				     .WAR(WAR), .UPROUTE(UPROUTE))
+				     .WAR(WAR), .UPROUTE(UPROUTE), .MCAST(MCAST), .BUF_DEPTH(BUF_DEPTH))
 		u_rc (.hdr(in_data[gp*FW +: 64]), .in_vc(in_vc[gp*3 +: 3]),
 		      .dst(rd_dst[gp*16 +: 16]), .w0(rd_w0[gp*32 +: 32]), .w1(rd_w1[gp*32 +: 32]),
-		      .start_vc1(rd_svc1[gp]),
+		      .start_vc1(rd_svc1[gp]), .mc_entry(mc_entry[gp*18 +: 18]),
 		      .dst_a(rd_dst_a[gp*16 +: 16]), .w0_a(rd_w0_a[gp*32 +: 32]),
 		      .start_vc1_a(rd_svc1_a[gp]),
 		      .dst_c(rd_dst_c[gp*16 +: 16]), .w0_c(rd_w0_c[gp*32 +: 32]),
@@ -373,12 +395,14 @@ module loom_router #(
 				  .FLIT_BYTES(FLIT_BYTES), .BUF_DEPTH(BUF_DEPTH), .LAT_BW(LAT_BW),
 				  .LAT_RC(LAT_RC), .LAT_VA(LAT_VA), .ORG(ORG), .COLS(COLS),
 				  .ROW_DEPTH(ROW_DEPTH), .LAT_ROW(LAT_ROW), .VALIANT(VALIANT),
-				  .WAR(WAR), .UPROUTE(UPROUTE))
+				  .WAR(WAR), .UPROUTE(UPROUTE), .PORT(gp), .HOST_PORTS(HOST_PORTS),
+				  .MCAST(MCAST))
 		u_in (.clk(clk), .rst(rst),
 		      .in_valid(in_valid[gp]), .in_head(in_head[gp]), .in_tail(in_tail[gp]),
 		      .in_vc(in_vc[gp*3 +: 3]), .in_data(iu_data[gp*FW +: FW]),
 		      .rc_route(rc_route[gp*32 +: 32]), .rc_fwd(rc_fwd[gp]), .rc_pat(rc_pat[gp]),
 		      .rc_flits8(rc_flits8[gp*8 +: 8]), .rc_ext(rc_ext[gp*16 +: 16]),
+		      .port_cfg(port_cfg),
 		      .sa_take(sa_take[gp]), .sa_vc(sa_vc[gp*3 +: 3]), .sa_chain(sa_chain[gp]),
 		      .va_grant(va_grant[gp]), .va_vc(va_vc[gp*3 +: 3]), .va_port(va_port[gp*PB +: PB]),
 		      .va_ovc(va_ovc[gp*3 +: 3]), .va_drop(va_drop[gp*VCS +: VCS]),
@@ -398,6 +422,11 @@ module loom_router #(
 		      .drop_valid(drop_in_valid[gp]), .drop_reason(drop_in_reason[gp*3 +: 3]),
 		      .drop_out_port(drop_in_out_port[gp*8 +: 8]), .drop_vc(drop_in_vc[gp*3 +: 3]),
 		      .drop_bytes(drop_in_bytes[gp*7 +: 7]), .drop_hdr(drop_in_hdr[gp*HB +: HB]),
+		      .sk_valid(drop_mc_valid[gp*VCS +: VCS]),
+		      .sk_reason(drop_mc_reason[gp*VCS*3 +: VCS*3]),
+		      .sk_out_port(drop_mc_out_port[gp*VCS*8 +: VCS*8]),
+		      .sk_bytes(drop_mc_bytes[gp*VCS*7 +: VCS*7]),
+		      .sk_hdr(drop_mc_hdr[gp*VCS*HB +: VCS*HB]), .c_skip(c_skip[gp*VCS +: VCS]),
 		      .c_flit_in(c_flit_in[gp]), .c_pkt_in(c_pkt_in[gp]),
 		      .c_malformed(c_malformed[gp]), .c_drop(c_drop_in[gp]),
 		      .c_drop_reason(c_drop_in_reason[gp*3 +: 3]),
@@ -657,6 +686,7 @@ module loom_router #(
 		.deterministic(c_det), .stall(c_stall),
 		.drop_in(c_drop_in), .drop_in_reason(c_drop_in_reason),
 		.drop_out(c_drop_out), .drop_out_reason(c_drop_out_reason),
+		.drop_mc(c_skip), .drop_mc_reason(va_reason),
 		.va_conflicts(c_va_conflicts), .sa_conflicts(16'(c_sa_conflicts) + 16'(c_tile_conflicts)),
 		.vc_stall(c_vc_stall), .vc_starved(waiting), .vc_fill(c_vc_fill),
 		.cnt_port(cnt_port), .cnt_glob(cnt_glob), .cnt_vc(cnt_vc), .vc_last(vc_last));

@@ -39,6 +39,8 @@ module loom_router_counters #(
 	input  logic [PORTS*3-1:0] drop_in_reason,
 	input  logic [PORTS-1:0] drop_out,
 	input  logic [PORTS*3-1:0] drop_out_reason,
+	input  logic [PORTS*VCS-1:0] drop_mc,		// multicast copies skipped
+	input  logic [PORTS*VCS*3-1:0] drop_mc_reason,
 	input  logic [15:0] va_conflicts,
 	input  logic [15:0] sa_conflicts,
 	input  logic [PORTS*VCS-1:0] vc_stall,
@@ -82,6 +84,12 @@ module loom_router_counters #(
 				drops_add[32'(drop_out_reason[p*3 +: 3]) < `ROUTE_DROP_REASONS ?
 					  32'(drop_out_reason[p*3 +: 3]) : `ROUTE_DROP_MALFORMED] + 64'd1;
 		end
+		for (p = 0; p < PORTS * VCS; p = p + 1)
+			if (drop_mc[p])
+				drops_add[32'(drop_mc_reason[p*3 +: 3]) < `ROUTE_DROP_REASONS ?
+					  32'(drop_mc_reason[p*3 +: 3]) : `ROUTE_DROP_MALFORMED] =
+				drops_add[32'(drop_mc_reason[p*3 +: 3]) < `ROUTE_DROP_REASONS ?
+					  32'(drop_mc_reason[p*3 +: 3]) : `ROUTE_DROP_MALFORMED] + 64'd1;
 	end
 
 	genvar gp, gi;

@@ -122,12 +122,12 @@ module loom_tile #(
 
 	genvar gb;
 	for (gb = 0; gb < NRB; gb = gb + 1) begin : g_rb
-		logic [EW-1:0] unused_second;
+		logic [EW-1:0] unused_second, unused_peek;
 		loom_flit_fifo #(.DEPTH(ROW_DEPTH), .WIDTH(EW), .HIST(RB_HIST)) u_buf (
 			.clk(clk), .rst(rst), .push(rb_push[gb]),
 			.push_data(rb_entry[(gb / VCS)*EW +: EW]), .pop(rb_pop[gb]),
-			.front(rb_front[gb]), .second(unused_second), .count(rb_count[gb]),
-			.hist(rb_hist[gb]));
+			.front(rb_front[gb]), .second(unused_second), .peek_off('0),
+			.peek(unused_peek), .count(rb_count[gb]), .hist(rb_hist[gb]));
 	end
 
 	always_comb begin
@@ -261,12 +261,12 @@ module loom_tile #(
 
 		genvar gq;
 		for (gq = 0; gq < NCB; gq = gq + 1) begin : g_cb
-			logic [EW-1:0] unused_second;
+			logic [EW-1:0] unused_second, unused_peek;
 			loom_flit_fifo #(.DEPTH(COL_DEPTH), .WIDTH(EW), .HIST(CB_HIST)) u_buf (
 				.clk(clk), .rst(rst), .push(cb_push[gq]),
 				.push_data(cb_entry[(gq / VCS)*EW +: EW]), .pop(cb_pop[gq]),
-				.front(cb_front[gq]), .second(unused_second), .count(cb_count[gq]),
-				.hist(cb_hist[gq]));
+				.front(cb_front[gq]), .second(unused_second), .peek_off('0),
+				.peek(unused_peek), .count(cb_count[gq]), .hist(cb_hist[gq]));
 		end
 
 		always_comb begin

@@ -209,7 +209,7 @@ RTL_EQ_G_torus-tiled := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GROWS=2 
 # fit the HX8K), in the campaign and for the post-synthesis check below
 RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=2 -GWORMHOLE_VCS=3 \
                         -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32 -GFP_TIMER_BITS=12 -GCREDIT_BITS=4 \
-                        -GVALIANT=0 -GVC_COUNTERS=0 -GWAR=0 -GUPROUTE=0
+                        -GVALIANT=0 -GVC_COUNTERS=0 -GWAR=0 -GUPROUTE=0 -GMCAST=0
 # a high-radix tile grid: host + 15 network ports on 4 x 4 tiles (the most
 # ports narrow routing entries name), 2 wormhole VCs of 4 flits, 8-byte
 # flits, row and column buffers of 4 flits, matrix subswitch arbiters and
@@ -219,7 +219,7 @@ RTL_EQ_G_radix16     := $(RTL_EQ_SMALL) -GPORTS=16 -GVCS=2 -GVC_MODEL=0 -GFLIT_B
                         -GARB_SA_OUT=1 -GARB_OUT=2
 RTL_EQ_CONFIGS := card torus torus-tiled ice40 radix16
 RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter torus-mutate-valiant torus-mutate-ugal \
-                  torus-mutate-war torus-mutate-uproute
+                  torus-mutate-war torus-mutate-uproute torus-mutate-mcast
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
 # what tests/rtl/test_rtl_equiv_router.sh steps in make check; the card
 # router's cold build is about five times the torus's, so the mutants are
@@ -244,6 +244,7 @@ $(RTL_BUILD)/equiv_router-%: $(RTL_GEN_DIR)/.stamp $(RTL_ROUTER_O) FORCE
 		$(if $(findstring mutate-ugal,$*),-DLOOM_MUTATE_UGAL) \
 		$(if $(findstring mutate-war,$*),-DLOOM_MUTATE_WAR) \
 		$(if $(findstring mutate-uproute,$*),-DLOOM_MUTATE_UPROUTE) \
+		$(if $(findstring mutate-mcast,$*),-DLOOM_MUTATE_MCAST) \
 		$(RTL_ROUTER_SV) $(RTL_DIR)/harness/equiv_router.cpp $(RTL_ROUTER_O) -- $(RTL_EQ_IN)
 rtl-equiv-router: $(RTL_EQ_BINS)
 rtl-equiv-check: $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CHECK))
@@ -282,7 +283,8 @@ rtl-threeway: $(RTL_3W)
 # for a short compile: the C++ at -O1 (-O0 for the code run once), which
 # the lab test needs to pass its time limits; cached by content.
 RTL_CARD      := $(RTL_BUILD)/loom-router-rtl.so
-RTL_CARD_G    := -GPORTS=3 -GBUF_DEPTH=152 -GROWS=2 -GCOLS=2 -GRT_ENTRIES=64 -GSTART_VC1_BITS=64
+RTL_CARD_G    := -GPORTS=3 -GBUF_DEPTH=152 -GROWS=2 -GCOLS=2 -GRT_ENTRIES=64 -GSTART_VC1_BITS=64 \
+                 -GMC_GROUPS=64
 RTL_CARD_OPT  := OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1
 rtl_comma     := ,
 rtl_empty     :=

@@ -28,7 +28,10 @@
 #define RTL_CTL_FP_TIMEOUT	0x0204	/* forward-progress timeout in cycles, 0 off */
 #define RTL_CTL_OUT_DEPTH	0x0400	/* + 4 * (port * 8 + vc): router_set_out_depth */
 #define RTL_CTL_ARB_WEIGHT	0x1000	/* + 4 * index: router_set_arb_weight, data below */
-#define RTL_CTL_END		0x2000
+#define RTL_CTL_MCAST		0x2000	/* + LOOM_MCAST_ENTRY_SIZE * group: the group table's
+					 * word 0 (LOOM_MCAST_W0_*, as the MCAST block
+					 * has it); word 1 is the host's, not the router's */
+#define RTL_CTL_END		0x4000
 
 /* RTL_CTL_ARB_WEIGHT data word */
 #define RTL_ARBW_WEIGHT_MASK	0x000000ffu	/* the weight, masked to IWA_BITS */
@@ -50,6 +53,15 @@
 #define RTL_INFO_VC_COUNTERS	0x0114	/* 1: the per-VC counters (cnt_vc, vc_last) count */
 #define RTL_INFO_WAR		0x0118	/* 1: DimWAR and OmniWAR entries route as route.c */
 #define RTL_INFO_UPROUTE	0x011c	/* 1: adaptive up-route entries route as route.c */
+#define RTL_INFO_MCAST		0x0120	/* 1: multicast packets are replicated as route.c */
+#define RTL_INFO_MC_GROUPS	0x0124	/* multicast groups the RTL holds (0: MCAST 0) */
+
+/*
+ * The drop field of a packed route (route_pack) that marks a multicast
+ * head in an input buffer: never a drop reason; the route's bits 19:3
+ * then hold its copies (bit 3 + n: network port n, bit 19: the host).
+ */
+#define RTL_ROUTE_MCAST		7
 
 /* Widths of the configuration port */
 #define RTL_CFG_ADDR_BITS	16

@@ -13,10 +13,13 @@
  * and VC is equal on both cards (the first difference printed with both
  * values); the skip counts on both; the counters are not all zero; and
  * the PERF block's snapshot shows on both what card_router_vc_counters()
- * reads.
+ * reads.  The RTL's card takes a valid multicast group its plugin holds
+ * (the plugin replicates multicast) and refuses one beyond its MC_GROUPS,
+ * naming it.
  */
 #include "card.h"
 #include "card_router.h"
+#include "mcast.h"
 #include "perf.h"
 #include "put_source.h"
 #include "router/router.h"
@@ -199,7 +202,7 @@ int main(void)
 	char err[1024];
 	bool ok;
 
-	tap_plan(6);
+	tap_plan(8);
 	for (int k = 0; k < 2; k++)
 		if (!make_card(&b[k], k ? plugin_path() : NULL, err, sizeof(err))) {
 			tap_ok(0, "a card with the model's router and one with the RTL's: %s", err);
@@ -261,6 +264,21 @@ int main(void)
 	}
 	tap_ok(perf_shows(&b[0].c, "model") && perf_shows(&b[1].c, "RTL"),
 	       "the PERF block's snapshot shows on both cards the VC counters the router block reads");
+	{
+		struct mcast_entry e = { .valid = true, .host = true, .ports = 1 };
+		struct card *c = &b[1].c;
+		char why[512] = "", want[96];
+
+		mcast_set(c, 1, &e);
+		ok = card_router_rtl_fits(c, why, sizeof(why));
+		tap_ok(ok, "the RTL's card takes a valid multicast group 1: %s", ok ? "fits" : why);
+		mcast_set(c, CARD_MCAST_GROUPS - 1, &e);
+		snprintf(want, sizeof(want), "multicast group %u is valid, but the Verilated router holds",
+			 CARD_MCAST_GROUPS - 1);
+		ok = !card_router_rtl_fits(c, why, sizeof(why)) && strstr(why, want);
+		tap_ok(ok, "and refuses group %u beyond the plugin's groups: %s", CARD_MCAST_GROUPS - 1,
+		       why[0] ? why : "(taken)");
+	}
 	for (int k = 0; k < 2; k++) {
 		card_free(&b[k].c);
 		free(b[k].regs);

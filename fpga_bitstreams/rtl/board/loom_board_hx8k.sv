@@ -32,6 +32,7 @@ module loom_board_hx8k #(
 	parameter integer VC_COUNTERS = 0,	// no per-VC counters: unread, and the HX8K is full
 	parameter integer WAR = 0,		// no DimWAR or OmniWAR either
 	parameter integer UPROUTE = 0,		// nor adaptive up-routes
+	parameter integer MCAST = 0,		// nor multicast
 	parameter integer LINK_BITS = 2,
 	parameter integer CLKS_PER_BIT = 104,
 	parameter integer HEARTBEAT_BIT = 23
@@ -78,6 +79,11 @@ module loom_board_hx8k #(
 	logic [PORTS*8-1:0] drop_in_out_port;
 	logic [PORTS*7-1:0] drop_in_bytes, drop_out_bytes;
 	logic [PORTS*HB-1:0] drop_in_hdr, drop_out_hdr;
+	logic [PORTS*VCS-1:0] drop_mc_valid;
+	logic [PORTS*VCS*3-1:0] drop_mc_reason;
+	logic [PORTS*VCS*8-1:0] drop_mc_out_port;
+	logic [PORTS*VCS*7-1:0] drop_mc_bytes;
+	logic [PORTS*VCS*HB-1:0] drop_mc_hdr;
 	logic [PORTS*9*64-1:0] cnt_port;
 	logic [(3+`ROUTE_DROP_REASONS)*64-1:0] cnt_glob;
 	logic [PORTS*VCS*3*64-1:0] cnt_vc;
@@ -91,7 +97,7 @@ module loom_board_hx8k #(
 		.ORG(ORG), .RT_ENTRIES(RT_ENTRIES), .START_VC1_BITS(START_VC1_BITS),
 		.FP_TIMER_BITS(FP_TIMER_BITS), .CREDIT_BITS(CREDIT_BITS), .VALIANT(VALIANT),
 		.VC_COUNTERS(VC_COUNTERS),
-		.WAR(WAR), .UPROUTE(UPROUTE)
+		.WAR(WAR), .UPROUTE(UPROUTE), .MCAST(MCAST)
 	) router (
 		.clk, .rst,
 		.in_valid, .in_head, .in_tail, .in_vc, .in_data, .in_credit,
@@ -100,7 +106,8 @@ module loom_board_hx8k #(
 		.port_dead, .port_event,
 		.drop_in_valid, .drop_in_reason, .drop_in_out_port, .drop_in_vc, .drop_in_bytes,
 		.drop_in_hdr, .drop_out_valid, .drop_out_reason, .drop_out_vc, .drop_out_bytes,
-		.drop_out_hdr, .cnt_port, .cnt_glob, .cnt_vc, .vc_last, .dbg_state,
+		.drop_out_hdr, .drop_mc_valid, .drop_mc_reason, .drop_mc_out_port, .drop_mc_bytes,
+		.drop_mc_hdr, .cnt_port, .cnt_glob, .cnt_vc, .vc_last, .dbg_state,
 		.dbg_fill
 	);
 
@@ -168,6 +175,7 @@ module loom_board_hx8k #(
 	logic unused;
 	assign unused = ^{port_dead[HOST], port_event, drop_in_valid, drop_in_reason, drop_in_out_port,
 			  drop_in_vc, drop_in_bytes, drop_in_hdr, drop_out_valid, drop_out_reason,
-			  drop_out_vc, drop_out_bytes, drop_out_hdr, cnt_port, cnt_glob, cnt_vc, vc_last,
+			  drop_out_vc, drop_out_bytes, drop_out_hdr, drop_mc_valid, drop_mc_reason,
+			  drop_mc_out_port, drop_mc_bytes, drop_mc_hdr, cnt_port, cnt_glob, cnt_vc, vc_last,
 			  dbg_state, dbg_fill, beat[HEARTBEAT_BIT-1:0]};
 endmodule

@@ -20,6 +20,9 @@
 #define KH(name, group)		{ #name, (uint64_t)(name), 1, group }
 #define OFF(s, field, name, group)	{ name, offsetof(struct s, field), 0, group }
 
+_Static_assert(RTL_ROUTE_MCAST >= ROUTE_DROP_REASONS && RTL_ROUTE_MCAST <= 7,
+	       "RTL_ROUTE_MCAST must be a drop field value no drop reason has");
+
 const struct rtl_const rtl_consts[] = {
 	K(LOOM_PKT_HDR_SIZE, "packets (include/loom_hw/packet.h)"),
 	K(LOOM_PKT_MAX_PAYLOAD, NULL),
@@ -41,6 +44,8 @@ const struct rtl_const rtl_consts[] = {
 	K(LOOM_PKT_F_VC1, NULL),
 	K(LOOM_PKT_F_ADAPTIVE, NULL),
 	K(LOOM_PKT_F_VAL_PHASE, NULL),
+	K(LOOM_PKT_F_MCAST, NULL),
+	K(LOOM_PKT_PUT, NULL),
 	OFF(loom_pkt_hdr, type, "LOOM_PKT_OFF_TYPE", NULL),
 	OFF(loom_pkt_hdr, class, "LOOM_PKT_OFF_CLASS", NULL),
 	OFF(loom_pkt_hdr, len, "LOOM_PKT_OFF_LEN", NULL),
@@ -168,6 +173,7 @@ const struct rtl_const rtl_consts[] = {
 	K(RTL_CTL_FP_TIMEOUT, NULL),
 	K(RTL_CTL_OUT_DEPTH, NULL),
 	K(RTL_CTL_ARB_WEIGHT, NULL),
+	K(RTL_CTL_MCAST, NULL),
 	K(RTL_CTL_END, NULL),
 	K(RTL_ARBW_PATTERN_SHIFT, NULL),
 	K(RTL_ARBW_REQ_SHIFT, NULL),
@@ -181,6 +187,13 @@ const struct rtl_const rtl_consts[] = {
 	K(RTL_INFO_VC_COUNTERS, NULL),
 	K(RTL_INFO_WAR, NULL),
 	K(RTL_INFO_UPROUTE, NULL),
+	K(RTL_INFO_MCAST, NULL),
+	K(RTL_INFO_MC_GROUPS, NULL),
+	K(RTL_ROUTE_MCAST, NULL),
+	K(LOOM_MCAST_ENTRY_SIZE, "the multicast group table (include/loom_hw/regs.h)"),
+	KH(LOOM_MCAST_W0_VALID, NULL),
+	KH(LOOM_MCAST_W0_HOST, NULL),
+	KH(LOOM_MCAST_W0_PORTS_MASK, NULL),
 	K(RTL_CFG_ADDR_BITS, NULL),
 };
 

@@ -244,6 +244,9 @@ static void write_router_info(const char *dir)
 	fprintf(f, "    %u: info_rdata = 32'(VC_COUNTERS);\n", RTL_INFO_VC_COUNTERS / 4);
 	fprintf(f, "    %u: info_rdata = 32'(WAR);\n", RTL_INFO_WAR / 4);
 	fprintf(f, "    %u: info_rdata = 32'(UPROUTE);\n", RTL_INFO_UPROUTE / 4);
+	fprintf(f, "    %u: info_rdata = 32'(MCAST);\n", RTL_INFO_MCAST / 4);
+	fprintf(f, "    %u: info_rdata = MCAST != 0 ? 32'(MC_GROUPS) : 32'h0;\n",
+		RTL_INFO_MC_GROUPS / 4);
 	fprintf(f, "    default: info_rdata = 32'h0;\n  endcase\nend\n");
 	close_out(f, "loom_router_info.vh");
 }

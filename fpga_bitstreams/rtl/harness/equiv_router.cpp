@@ -154,7 +154,7 @@ class run {
 public:
 	run(uint64_t seed, const char *vcd, uint64_t trace_from)
 		: r(seed), rv(seed ^ 0x56414c49414e54ull), rw(seed ^ 0x48595045525857ull),
-		  ru(seed ^ 0x5550524f555445ull), ctx(new VerilatedContext), top(new Vloom_router(ctx.get())),
+		  ru(seed ^ 0x5550524f555445ull), rm(seed ^ 0x4d554c5449434153ull), ctx(new VerilatedContext), top(new Vloom_router(ctx.get())),
 		  trace_from(trace_from)
 	{
 #if VM_TRACE
@@ -202,6 +202,8 @@ public:
 		vc_counters = info(RTL_INFO_VC_COUNTERS / 4);
 		war = info(RTL_INFO_WAR / 4);
 		uproute = info(RTL_INFO_UPROUTE / 4);
+		mcast = info(RTL_INFO_MCAST / 4);
+		mc_groups = info(RTL_INFO_MC_GROUPS / 4);
 		if (info(INFO_EXTRA + 3) != RTL_INFO_MAGIC_VALUE) {
 			*err = "the RTL's INFO block does not read back its magic word";
 			return false;
@@ -213,7 +215,12 @@ public:
 		rt.assign(2 * rt_entries, 0);
 		pcfg.assign(LOOM_MAX_PORTS, LOOM_VCT_PORT_DIM_NONE);
 		svc1.assign((svc1_bits + 31) / 32, 0);
+		mc.assign(2 * mc_groups, 0);
 		route_view v = {};
+		if (mcast) {	// a router with a group table (else it ignores LOOM_PKT_F_MCAST)
+			v.mc = mc.data();
+			v.mc_entries = mc_groups;
+		}
 		v.rt = rt.data();
 		v.rt_entries = rt_entries;
 		v.port_cfg = pcfg.data();
@@ -252,7 +259,8 @@ public:
 			s += b;
 		}
 		snprintf(b, sizeof(b), " RT_ENTRIES=%u START_VC1_BITS=%u WIDE_PORTS=%u VALIANT=%u VC_COUNTERS=%u WAR=%u"
-			 " UPROUTE=%u", rt_entries, svc1_bits, wide, valiant, vc_counters, war, uproute);
+			 " UPROUTE=%u MCAST=%u MC_GROUPS=%u", rt_entries, svc1_bits, wide, valiant, vc_counters,
+			 war, uproute, mcast, mc_groups);
 		return s + b;
 	}
 
@@ -282,6 +290,13 @@ public:
 		return true;
 	}
 
+	// multicast: the copies' heads that left, the copies skipped (both sides equal)
+	uint64_t mc_out = 0, mc_skipped = 0;
+	bool has_mcast() const
+	{
+		return mcast;
+	}
+
 	uint64_t flits_out() const
 	{
 		uint64_t n = 0;
@@ -296,6 +311,7 @@ private:
 	rng rv;	// the Valiant stimuli: a stream of their own, r's is that of the seeds before them
 	rng rw;	// the DimWAR and OmniWAR stimuli: another
 	rng ru;	// the adaptive up-route stimuli: another
+	rng rm;	// the multicast stimuli (group writes, multicast heads): another
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vloom_router> top;
 	std::unique_ptr<VerilatedVcdC> tfp;
@@ -305,7 +321,7 @@ private:
 	unsigned P = 0, V = 0, FB = 0, n_net = 0, rt_entries = 0, svc1_bits = 0, wide = 0;
 	int host = -1;
 	bool weights = false;
-	std::vector<uint32_t> rt, pcfg, svc1;
+	std::vector<uint32_t> rt, pcfg, svc1, mc;
 
 	// the upstream of each input: its credits, the flits left of the packet open per VC
 	struct source {
@@ -331,6 +347,9 @@ private:
 	bool war = true;	// the RTL's WAR parameter
 	unsigned p_up = 0;	// adaptive up-route entries (per mille)
 	bool uproute = true;	// the RTL's UPROUTE parameter
+	unsigned p_mc = 0;	// multicast heads (per mille)
+	bool mcast = false;	// the RTL's MCAST parameter
+	unsigned mc_groups = 0;	// and its MC_GROUPS
 
 	void phase()
 	{
@@ -362,6 +381,12 @@ private:
 
 			// (none where the RTL has no adaptive up-routes: it routes them plain)
 			p_up = uproute ? ups[ru.below(4)] : 0;
+		}
+		{
+			static const unsigned mcs[] = { 0, 50, 200, 500 };
+
+			// (none where the RTL has no multicast: it routes them unicast)
+			p_mc = mcast ? mcs[rm.below(4)] : 0;
 		}
 		if (now == 0)
 			init_tables();
@@ -474,6 +499,33 @@ private:
 		pending.push_back(w);
 	}
 
+	/*
+	 * A multicast group write (word 0, now and then word 1, which the
+	 * router ignores): mostly valid, copies on some network ports and the
+	 * host, now and then none or a port the router does not have.
+	 */
+	cfg_write mc_write()
+	{
+		unsigned g = rm.below(mc_groups);
+		cfg_write w;
+		uint32_t ports = (uint32_t)rm.next() & ((1u << std::min(n_net, 16u)) - 1);
+
+		if (rm.permille(300))	// few copies: one or two ports
+			ports &= (uint32_t)rm.next() & (uint32_t)rm.next();
+		if (n_net < 16 && rm.permille(30))
+			ports |= 1u << (n_net + rm.below(16 - n_net));
+		w.en = true;
+		w.blk = RTL_BLK_CTL;
+		w.addr = RTL_CTL_MCAST + LOOM_MCAST_ENTRY_SIZE * g;
+		w.data = (rm.permille(850) ? LOOM_MCAST_W0_VALID : 0) |
+			 (rm.permille(500) ? LOOM_MCAST_W0_HOST : 0) | ports;
+		if (rm.permille(100)) {
+			w.addr += 4;
+			w.data = (uint32_t)rm.next();
+		}
+		return w;
+	}
+
 	void random_write()
 	{
 		unsigned k = r.below(100);
@@ -513,7 +565,9 @@ private:
 	// What the C model's control calls do with the write of this cycle (after the edge).
 	void apply_write(const cfg_write &w)
 	{
-		if (w.blk == RTL_BLK_ROUTER) {
+		if (w.blk == RTL_BLK_CTL && w.addr >= RTL_CTL_MCAST) {
+			mc[(w.addr - RTL_CTL_MCAST) / 4] = w.data;
+		} else if (w.blk == RTL_BLK_ROUTER) {
 			rt[(w.addr - LOOM_ROUTER_RT) / 4] = w.data;
 		} else if (w.blk == RTL_BLK_VCT) {
 			if (w.addr >= LOOM_VCT_START_VC1)
@@ -621,6 +675,31 @@ private:
 			f->data[6] |= LOOM_PKT_F_VAL_PHASE;
 		}
 		f->data[7] = (uint8_t)hops;
+		if (p_mc && rm.permille(p_mc) && !bad)
+			mcast_head(f);
+	}
+
+	/*
+	 * Head @f made a multicast PUT to a group (some beyond the table), most
+	 * short enough for the input buffer, most of the request class (with
+	 * the card's VCs the VC decides it); now and then another type.
+	 */
+	void mcast_head(flit *f)
+	{
+		unsigned g = rm.below(mc_groups + 2), most = p.buf_depth * FB - LOOM_PKT_HDR_SIZE;
+
+		f->data[6] |= LOOM_PKT_F_MCAST;
+		f->data[0] = rm.permille(900) ? LOOM_PKT_PUT : (uint8_t)rm.below(16);
+		if (!p.vc_model && rm.permille(900))
+			f->data[1] = LOOM_CLASS_REQ;
+		f->data[4] = (uint8_t)g;
+		f->data[5] = (uint8_t)(g >> 8);
+		if (rm.permille(900)) {
+			unsigned len = rm.below(std::min(most, (unsigned)LOOM_PKT_MAX_PAYLOAD) + 1);
+
+			f->data[2] = (uint8_t)len;
+			f->data[3] = (uint8_t)(len >> 8);
+		}
 	}
 
 	void stimulate()
@@ -633,6 +712,9 @@ private:
 			cw = pending.front();
 			pending.erase(pending.begin());
 		}
+		// a group write in a cycle the other writes leave free (their timing unchanged)
+		if (!cw.en && mcast && mc_groups && rm.permille(p_mc ? 40 : 4))
+			cw = mc_write();
 		top->cfg_we = cw.en;
 		top->cfg_blk = cw.blk;
 		top->cfg_addr = cw.addr;
@@ -732,6 +814,7 @@ private:
 				return false;
 			if (!f->valid)
 				continue;
+			mc_out += f->head && (f->data[6] & LOOM_PKT_F_MCAST);
 			if (!same(m, u, "out_vc", (int)o, f->vc, getb(top->out_vc, 3 * o, 3), f->vc) ||
 			    !same(m, u, "out_head", (int)o, f->vc, getb(top->out_head, o, 1), f->head) ||
 			    !same(m, u, "out_tail", (int)o, f->vc, getb(top->out_tail, o, 1), f->tail))
@@ -788,6 +871,23 @@ private:
 				for (unsigned k = 0; k < LOOM_PKT_HDR_SIZE; k++)
 					e.hdr.push_back((uint8_t)getb(top->drop_out_hdr, p_ * HB + 8 * k, 8));
 				rd.push_back(e);
+			}
+			for (unsigned v = 0; v < V; v++) {
+				unsigned k = p_ * V + v;
+
+				if (!getb(top->drop_mc_valid, k, 1))
+					continue;
+				drop_ev e;
+
+				e.reason = (unsigned)getb(top->drop_mc_reason, 3 * k, 3);
+				e.in_port = p_;
+				e.out_port = (unsigned)getb(top->drop_mc_out_port, 8 * k, 8);
+				e.vc = v;
+				e.bytes = (unsigned)getb(top->drop_mc_bytes, 7 * k, 7);
+				for (unsigned b = 0; b < LOOM_PKT_HDR_SIZE; b++)
+					e.hdr.push_back((uint8_t)getb(top->drop_mc_hdr, k * HB + 8 * b, 8));
+				rd.push_back(e);
+				mc_skipped++;
 			}
 		}
 		while (router_drop_pop(model, &d)) {
@@ -913,7 +1013,8 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 	mismatch m;
 	bool ok;
 	std::string err, config;
-	uint64_t flits = 0;
+	uint64_t flits = 0, mc_out = 0, mc_skipped = 0;
+	bool mcast = false;
 	auto t0 = std::chrono::steady_clock::now();
 	{
 		run rn(seed, nullptr, 0);
@@ -925,13 +1026,19 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		config = rn.describe();
 		ok = rn.go(cycles, &m);
 		flits = rn.flits_out();
+		mcast = rn.has_mcast();
+		mc_out = rn.mc_out;
+		mc_skipped = rn.mc_skipped;
 	}
 	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	printf("router %s seed %" PRIu64 " cycles %" PRIu64 " build %s model %s: ", LOOM_RTL_VARIANT,
 	       seed, ok ? cycles : m.cycle, LOOM_RTL_BUILD, LOOM_VERSION);
 	if (ok) {
-		printf("equal, %" PRIu64 " flits out, %.0f cycles/s\n", flits,
-		       s > 0 ? (double)cycles / s : 0.0);
+		printf("equal, %" PRIu64 " flits out", flits);
+		if (mcast)
+			printf(" (%" PRIu64 " multicast copies, %" PRIu64 " skipped)", mc_out,
+			       mc_skipped);
+		printf(", %.0f cycles/s\n", s > 0 ? (double)cycles / s : 0.0);
 		return 0;
 	}
 	equiv::print_difference(m, true, config, prog, seed, LOOM_RTL_VARIANT,

@@ -9,8 +9,9 @@
 # equal every cycle, the checked-in regression seeds replay equal, and the
 # builds with an off-by-one credit, a mutated arbiter, a Valiant packet
 # without its phase flag, a UGAL choice off by one, a DimWAR/OmniWAR
-# deroute weighed as a minimal hop and an up-route's round robin modulo
-# the network ports instead of its up ports are caught at
+# deroute weighed as a minimal hop, an up-route's round robin modulo
+# the network ports instead of its up ports and a multicast packet that
+# loses the copy after each copy it routes are caught at
 # their first differing cycle with the unit, port, VC, signal, both values
 # and a VCD.  TAP output.  LOOM_RTL_EQUIV_CYCLES and LOOM_RTL_EQUIV_SEEDS
 # set the cycles a seed and the seeds a configuration (make -C
@@ -29,10 +30,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$here/equiv_tap.sh"
 
-tap_plan $((5 * (nseeds + 1) + 6))
+tap_plan $((5 * (nseeds + 1) + 7))
 equiv_require "make -C fpga_bitstreams rtl-equiv-router" \
 	"$h-card" "$h-torus" "$h-torus-tiled" "$h-ice40" "$h-radix16" "$h-card-mutate-credit" "$h-card-mutate-arbiter" \
-	"$h-torus-mutate-valiant" "$h-torus-mutate-ugal" "$h-torus-mutate-war" "$h-torus-mutate-uproute"
+	"$h-torus-mutate-valiant" "$h-torus-mutate-ugal" "$h-torus-mutate-war" "$h-torus-mutate-uproute" \
+	"$h-torus-mutate-mcast"
 
 # shellcheck disable=SC2086 # the configurations are words
 equiv_router_configs "$h" "$seeds" "$nseeds" "$cycles" $configs
@@ -45,4 +47,6 @@ equiv_mutant "$h-torus-mutate-war" torus-mutate-war "$equiv_diff_re" \
 	"the torus router weighing a DimWAR or OmniWAR deroute as a minimal hop"
 equiv_mutant "$h-torus-mutate-uproute" torus-mutate-uproute "$equiv_diff_re" \
 	"the torus router stepping an up-route's round robin modulo the network ports"
+equiv_mutant "$h-torus-mutate-mcast" torus-mutate-mcast "$equiv_diff_re" \
+	"the torus router losing the multicast copy after each copy it routes"
 tap_done

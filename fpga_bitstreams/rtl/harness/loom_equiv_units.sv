@@ -31,9 +31,11 @@
 	`LOOM_AGE_GE_FN(P``_age_ge, P``_CW, HIST_) \
 	logic [P``_CW-1:0] P``_cnt; \
 	logic [HIST_-1:0] P``_hist; \
+	logic [WIDTH_-1:0] unused_``P``_peek; \
 	loom_flit_fifo #(.DEPTH(DEPTH_), .WIDTH(WIDTH_), .HIST(HIST_)) u_``P ( \
 		.clk(clk), .rst(rst), .push(P``_push), .push_data(P``_push_data), .pop(P``_pop), \
-		.front(P``_front), .second(P``_second), .count(P``_cnt), .hist(P``_hist)); \
+		.front(P``_front), .second(P``_second), .peek_off('0), .peek(unused_``P``_peek), \
+		.count(P``_cnt), .hist(P``_hist)); \
 	assign P``_count = 8'(P``_cnt); \
 	always_comb \
 		for (int a = 1; a <= HIST_ + 1; a++) begin \

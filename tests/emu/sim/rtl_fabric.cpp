@@ -67,6 +67,15 @@ template <typename T> uint64_t bits_get(const T &v, unsigned lsb, unsigned width
 	return x;
 }
 
+// Is any of bits [0, width) of a Verilated port set?
+template <typename T> bool bits_any(const T &v, unsigned width)
+{
+	for (unsigned w = 0; w < (width + 31) / 32; w++)
+		if (word(v, w))
+			return true;
+	return false;
+}
+
 template <typename T> void bits_set(T &v, unsigned lsb, unsigned width, uint64_t x)
 {
 	for (unsigned i = 0; i < width; i++) {
@@ -265,6 +274,26 @@ void take_drops(rtl_fabric *f, int node, Vloom_router *t)
 			if (f->drops[node].size() < ROUTER_DROP_QUEUE)
 				f->drops[node].push_back(d);
 		}
+		// multicast copies skipped, one source per input VC
+		for (unsigned v = 0; v < f->V; v++) {
+			unsigned k = p * f->V + v;
+			router_drop d;
+
+			if (!bits_get(t->drop_mc_valid, k, 1))
+				continue;
+			memset(&d, 0, sizeof(d));
+			d.reason = (uint8_t)bits_get(t->drop_mc_reason, 3 * k, 3);
+			d.in_port = (uint8_t)p;
+			d.out_port = (uint8_t)bits_get(t->drop_mc_out_port, 8 * k, 8);
+			d.vc = (uint8_t)v;
+			d.hdr_bytes = (uint8_t)bits_get(t->drop_mc_bytes, 7 * k, 7);
+			if (d.hdr_bytes > LOOM_PKT_HDR_SIZE)
+				d.hdr_bytes = LOOM_PKT_HDR_SIZE;
+			for (unsigned b = 0; b < LOOM_PKT_HDR_SIZE; b++)
+				d.hdr[b] = (uint8_t)bits_get(t->drop_mc_hdr, k * HB + 8 * b, 8);
+			if (f->drops[node].size() < ROUTER_DROP_QUEUE)
+				f->drops[node].push_back(d);
+		}
 	}
 }
 
@@ -309,7 +338,7 @@ extern "C" void rtl_fabric_step(struct rtl_fabric *f, int node, struct chan *con
 	}
 	edge(t);
 	t->cfg_we = 0;
-	if (t->drop_in_valid || t->drop_out_valid)
+	if (t->drop_in_valid || t->drop_out_valid || bits_any(t->drop_mc_valid, P * V))
 		take_drops(f, node, t);
 	f->events[node] |= (uint64_t)t->port_event;
 	for (unsigned o = 0; o < P; o++) {
