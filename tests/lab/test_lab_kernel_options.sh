@@ -3,7 +3,8 @@
 # loom-lab start's options for another guest kernel (what make check-debug
 # uses): a 1-host lab without card or module boots a kernel named by
 # --kernel IMAGE --modules ROOT/lib/modules/KVER (Debian's own bzImage,
-# standing in for a debug build), with --append on its command line;
+# standing in for a debug build), with --append on its command line
+# beside the lab's own options (cryptomgr.notests);
 # --timeout-scale multiplies exec's timeout; at stop, the --on-stop command
 # runs in the guest before teardown and --keep-logs keeps every log in
 # DEST/NAME.UNIQ (NAME from LOOM_TEST_NAME), the on-stop output included.
@@ -76,11 +77,12 @@ else
 fi
 
 cmdline=$("$lab" exec --dir "$dir" 0 -- cat /proc/cmdline 2>&1)
-if grep -q "loom_lab_probe=append" <<<"$cmdline" && grep -q "^kver=$kver$" "$dir/lab.conf" &&
+if grep -q "loom_lab_probe=append" <<<"$cmdline" && grep -qw "cryptomgr.notests" <<<"$cmdline" &&
+	grep -q "^kver=$kver$" "$dir/lab.conf" &&
 	grep -qx "vmlinux=$vmlinux" "$dir/lab.conf" && grep -qx "mem_mib=320" "$dir/lab.conf"; then
-	tap_ok "the guest runs that kernel with LOOM_LAB_APPEND on its command line and LOOM_LAB_MEM's RAM"
+	tap_ok "the guest runs that kernel with LOOM_LAB_APPEND and cryptomgr.notests on its command line and LOOM_LAB_MEM's RAM"
 else
-	tap_fail "the guest runs that kernel with LOOM_LAB_APPEND on its command line and LOOM_LAB_MEM's RAM"
+	tap_fail "the guest runs that kernel with LOOM_LAB_APPEND and cryptomgr.notests on its command line and LOOM_LAB_MEM's RAM"
 	tap_diag "cmdline: $cmdline"
 	tap_diag "$(cat "$dir/lab.conf")"
 fi

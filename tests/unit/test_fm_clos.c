@@ -70,13 +70,46 @@ struct walk {
 	const int *level;	/* fat tree level, terminals -1 */
 	long paths, bad;
 	char what[256];
+	/*
+	 * When set, explore() counts each (node, hops left, went down) toward
+	 * one destination once: [(n * (max_hops + 1) + hops_left) * 2 +
+	 * went_down], paths and bad found from there, paths -1 until counted.
+	 */
+	struct explored { long paths, bad; } *memo;
+	int max_hops;
 };
+
+/* explore() without the memo: each path walked, the first bad one described. */
+static void explore_all(struct walk *w, int n, int dest, int hops_left, bool went_down);
 
 /*
  * Every path the tables and their up-routes allow from @n to @dest: it
  * arrives in @hops_left hops exactly (minimal), never down then up.
+ * The paths from a node depend on the node, the hops left and whether
+ * the path went down, not on how it got there: with w->memo each is
+ * counted once per destination.
  */
 static void explore(struct walk *w, int n, int dest, int hops_left, bool went_down)
+{
+	struct explored *e;
+	long paths = w->paths, bad = w->bad;
+
+	if (!w->memo || hops_left < 0 || hops_left > w->max_hops) {
+		explore_all(w, n, dest, hops_left, went_down);
+		return;
+	}
+	e = &w->memo[((size_t)n * (size_t)(w->max_hops + 1) + (size_t)hops_left) * 2 + went_down];
+	if (e->paths < 0) {
+		explore_all(w, n, dest, hops_left, went_down);
+		e->paths = w->paths - paths;
+		e->bad = w->bad - bad;
+		return;
+	}
+	w->paths += e->paths;
+	w->bad += e->bad;
+}
+
+static void explore_all(struct walk *w, int n, int dest, int hops_left, bool went_down)
 {
 	const struct fm_graph *g = w->g;
 	int port = routes_port(w->r, n, dest), first = w->r->up_first[n * g->nodes + dest];
@@ -120,6 +153,7 @@ static void fattree_routes(const char *shape, long want_uproutes_min)
 	struct walk w = { 0 };
 	int *level, *dist, *queue;
 	long uproutes = 0, uproutes_off = 0;
+	size_t memo_len;
 
 	engine_default_opts(&o);
 	if (!g || verdict_run(&fm_engine_updown, g, &o, &v, err, sizeof(err))) {
@@ -133,12 +167,36 @@ static void fattree_routes(const char *shape, long want_uproutes_min)
 	queue = malloc((size_t)g->nodes * sizeof(int));
 	for (int n = 0; n < g->nodes; n++)
 		level[n] = graph_fattree_level(&g->shape, n);
-	w = (struct walk){ .g = g, .r = v.routes, .level = level };
+	/*
+	 * Destination by destination with the memo (the counts of every path);
+	 * when some are bad, again path by path for the first one's description.
+	 */
+	w = (struct walk){ .g = g, .r = v.routes, .level = level, .max_hops = 0 };
 	for (int s = 0; s < g->terminals; s++) {
 		graph_bfs(g, s, dist, queue);
 		for (int d = 0; d < g->terminals; d++)
-			if (d != s)
-				explore(&w, s, d, dist[d], false);
+			if (dist[d] > w.max_hops)
+				w.max_hops = dist[d];
+	}
+	memo_len = (size_t)g->nodes * (size_t)(w.max_hops + 1) * 2;
+	w.memo = malloc(memo_len * sizeof(*w.memo));
+	for (int d = 0; d < g->terminals; d++) {
+		graph_bfs(g, d, dist, queue);	/* cables go both ways: dist from d is dist to d */
+		for (size_t i = 0; i < memo_len; i++)
+			w.memo[i] = (struct explored){ -1, 0 };
+		for (int s = 0; s < g->terminals; s++)
+			if (s != d)
+				explore(&w, s, d, dist[s], false);
+	}
+	free(w.memo);
+	if (w.bad) {
+		w = (struct walk){ .g = g, .r = v.routes, .level = level };
+		for (int s = 0; s < g->terminals; s++) {
+			graph_bfs(g, s, dist, queue);
+			for (int d = 0; d < g->terminals; d++)
+				if (d != s)
+					explore(&w, s, d, dist[d], false);
+		}
 	}
 	for (int i = 0; i < g->nodes * g->nodes; i++)
 		uproutes += v.routes->up_first[i] != FM_NO_UPROUTE;

@@ -102,11 +102,79 @@ void check_reach_init(struct fm_reach_check *c)
 	*c = (struct fm_reach_check){ .first = { .src = -1, .dest = -1 } };
 }
 
+/* What the walk from a node toward one destination ends in (reach_toward()). */
+enum reach_state {
+	REACH_UNKNOWN,
+	REACH_ON_STACK,		/* on the walk being followed now */
+	REACH_OK,
+	REACH_BAD,		/* why[] and at[] say how and where it stopped */
+	REACH_LOOP,		/* enters a cycle of the tables */
+};
+
+struct reach_memo {
+	unsigned char *state;
+	signed char *why;
+	int *at;
+	int *stack;
+};
+
+/*
+ * The walks from every node toward @d, each node's outcome found once:
+ * the tables send a node's packets for @d to one peer, so a walk from a
+ * node ends as the walk from that peer does -- delivered, stopped at the
+ * same node for the same reason (routes_walk()'s why and stuck), or in
+ * the same cycle.  Each node is followed once, so the nodes cost O(nodes)
+ * instead of one walk (up to the fabric's diameter) each.
+ */
+static void reach_toward(const struct fm_graph *g, const struct fm_routes *r, int d,
+			 struct reach_memo *m)
+{
+	memset(m->state, REACH_UNKNOWN, (size_t)g->nodes);
+	for (int s = 0; s < g->nodes; s++) {
+		int x = s, top = 0;
+		unsigned char end;
+
+		while (m->state[x] == REACH_UNKNOWN) {
+			int port = routes_port(r, x, d);
+			int why = 0;
+
+			if (port == FM_PORT_HOST)
+				why = x == d ? 0 : FM_WALK_NO_ENTRY;
+			else if (port == FM_PORT_NONE)
+				why = FM_WALK_NO_ENTRY;
+			else if (port < 0 || port >= g->ports ||
+				 graph_peer(g, x, port)->node == FM_NO_PEER)
+				why = FM_WALK_UNCABLED;
+			else {
+				m->state[x] = REACH_ON_STACK;
+				m->stack[top++] = x;
+				x = graph_peer(g, x, port)->node;
+				continue;
+			}
+			m->state[x] = why ? REACH_BAD : REACH_OK;
+			m->why[x] = (signed char)why;
+			m->at[x] = x;
+		}
+		end = m->state[x] == REACH_ON_STACK ? REACH_LOOP : m->state[x];
+		while (top--) {
+			int y = m->stack[top];
+
+			m->state[y] = end;
+			if (end == REACH_BAD) {
+				m->why[y] = m->why[x];
+				m->at[y] = m->at[x];
+			}
+		}
+	}
+}
+
 int check_reach(const struct fm_graph *g, const struct fm_routes *r, int d0, int d1,
 		struct fm_reach_check *c)
 {
 	int terms = graph_terminals(g);
 	struct fm_hop *hops;
+	struct reach_memo m;
+	int rv = -1;
 
 	if (d1 > terms)
 		d1 = terms;
@@ -115,23 +183,42 @@ int check_reach(const struct fm_graph *g, const struct fm_routes *r, int d0, int
 	if (d0 < r->dest_lo || d1 > r->dest_hi || r->row_lo || r->row_hi != g->nodes)
 		return -1;
 	hops = malloc((size_t)g->nodes * sizeof(*hops));
-	if (!hops)
-		return -1;
-	for (int d = d0; d < d1; d++)
+	m.state = malloc((size_t)g->nodes);
+	m.why = malloc((size_t)g->nodes);
+	m.at = malloc((size_t)g->nodes * sizeof(*m.at));
+	m.stack = malloc((size_t)g->nodes * sizeof(*m.stack));
+	if (!hops || !m.state || !m.why || !m.at || !m.stack)
+		goto out;
+	for (int d = d0; d < d1; d++) {
+		reach_toward(g, r, d, &m);
 		for (int s = 0; s < g->nodes; s++) {
-			int stuck, n;
+			struct fm_bad_pair b = { s, d, 0, 0 };
 
 			if (s == d)
 				continue;
 			c->routes++;
-			n = routes_walk(g, r, s, d, hops, &stuck);
-			if (n >= 0)
+			if (m.state[s] == REACH_OK)
 				continue;
 			c->bad++;
-			if (c->first.src < 0 || s < c->first.src ||
-			    (s == c->first.src && d < c->first.dest))
-				c->first = (struct fm_bad_pair){ s, d, n, stuck };
+			if (c->first.src >= 0 && (s > c->first.src ||
+						  (s == c->first.src && d >= c->first.dest)))
+				continue;
+			if (m.state[s] == REACH_BAD) {
+				b.why = m.why[s];
+				b.at = m.at[s];
+			} else {
+				/* where a looping walk gives up: walk it */
+				b.why = routes_walk(g, r, s, d, hops, &b.at);
+			}
+			c->first = b;
 		}
+	}
+	rv = 0;
+out:
 	free(hops);
-	return 0;
+	free(m.state);
+	free(m.why);
+	free(m.at);
+	free(m.stack);
+	return rv;
 }

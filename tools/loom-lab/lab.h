@@ -28,7 +28,7 @@
  * that (a real lockup still shows), and skip the boot-time crypto tests.
  */
 #define LAB_BIG_LAB_KERNEL_ARGS "watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=300 " \
-	"sysctl.kernel.hung_task_timeout_secs=600 cryptomgr.notests"
+	"sysctl.kernel.hung_task_timeout_secs=600"
 #define LAB_PATH_MAX 4096
 
 /* Exit codes of loom-lab exec beyond the command's own status */
