@@ -18,7 +18,8 @@
 #                                 a deliberately wrong build (run with the
 #                                 ARGs) is caught: a DIFFERENCE whose cycle
 #                                 line matches DIFF-RE, a "keep it" line for
-#                                 WORD, a VCD
+#                                 WORD, a VCD; on seed EQUIV_MUTANT_SEED
+#                                 (default 1) for 10^5 cycles
 #   equiv_router_configs PREFIX SEEDS N CYCLES CONFIG...
 #                                 router top: for each CONFIG, build
 #                                 PREFIX-CONFIG, seeds 1..N of CYCLES
@@ -90,13 +91,13 @@ equiv_usage() {
 }
 
 equiv_mutant() {
-	local bin=$1 word=$2 re=$3 desc=$4 rc
+	local bin=$1 word=$2 re=$3 desc=$4 seed=${EQUIV_MUTANT_SEED:-1} rc
 	shift 4
 	rm -f "$tmp/m.vcd"
-	"$bin" --seed 1 --cycles 100000 --vcd "$tmp/m.vcd" "$@" >"$tmp/out" 2>&1
+	"$bin" --seed "$seed" --cycles 100000 --vcd "$tmp/m.vcd" "$@" >"$tmp/out" 2>&1
 	rc=$?
 	if [ $rc = 1 ] && grep -q "DIFFERENCE" "$tmp/out" && grep -Eq "$re" "$tmp/out" &&
-		grep -q "keep it: add '$word 1 " "$tmp/out" && [ -s "$tmp/m.vcd" ] &&
+		grep -q "keep it: add '$word $seed " "$tmp/out" && [ -s "$tmp/m.vcd" ] &&
 		grep -q '\$enddefinitions' "$tmp/m.vcd"; then
 		tap_ok "$desc is caught: $(grep -m1 'cycle [0-9]*:' "$tmp/out" | sed 's/^ *//')"
 	else
