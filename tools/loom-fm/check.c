@@ -135,17 +135,9 @@ static void reach_toward(const struct fm_graph *g, const struct fm_routes *r, in
 		unsigned char end;
 
 		while (m->state[x] == REACH_UNKNOWN) {
-			int port = routes_port(r, x, d);
-			int why = 0;
+			int port, why = routes_step(g, r, x, d, &port);
 
-			if (port == FM_PORT_HOST)
-				why = x == d ? 0 : FM_WALK_NO_ENTRY;
-			else if (port == FM_PORT_NONE)
-				why = FM_WALK_NO_ENTRY;
-			else if (port < 0 || port >= g->ports ||
-				 graph_peer(g, x, port)->node == FM_NO_PEER)
-				why = FM_WALK_UNCABLED;
-			else {
+			if (why == FM_WALK_OK && port >= 0) {
 				m->state[x] = REACH_ON_STACK;
 				m->stack[top++] = x;
 				x = graph_peer(g, x, port)->node;

@@ -66,21 +66,35 @@ void routes_free(struct fm_routes *r)
 	free(r);
 }
 
+int routes_step(const struct fm_graph *g, const struct fm_routes *r, int node, int dest,
+		int *port)
+{
+	int p = routes_port(r, node, dest);
+
+	*port = -1;
+	if (p == FM_PORT_HOST)
+		return node == dest ? FM_WALK_OK : FM_WALK_NO_ENTRY;
+	if (p == FM_PORT_NONE)
+		return FM_WALK_NO_ENTRY;
+	if (p < 0 || p >= g->ports || graph_peer(g, node, p)->node == FM_NO_PEER)
+		return FM_WALK_UNCABLED;
+	*port = p;
+	return FM_WALK_OK;
+}
+
 int routes_walk(const struct fm_graph *g, const struct fm_routes *r, int src, int dest,
 		struct fm_hop *hops, int *stuck)
 {
 	int node = src, n = 0, vc = 0, prev_port = -1;
 
 	for (;;) {
-		int port = routes_port(r, node, dest);
+		int port, why = routes_step(g, r, node, dest, &port);
 
 		*stuck = node;
-		if (port == FM_PORT_HOST)
-			return node == dest ? n : FM_WALK_NO_ENTRY;
-		if (port == FM_PORT_NONE)
-			return FM_WALK_NO_ENTRY;
-		if (port < 0 || port >= g->ports || graph_peer(g, node, port)->node == FM_NO_PEER)
-			return FM_WALK_UNCABLED;
+		if (why != FM_WALK_OK)
+			return why;
+		if (port < 0)
+			return n;
 		if (n == g->nodes)
 			return FM_WALK_LOOP;
 		if (routes_enters_dim(r, prev_port, port))

@@ -150,6 +150,15 @@ static inline bool routes_enters_dim(const struct fm_routes *r, int prev_port, i
 }
 
 /*
+ * One hop of a walk toward @dest: what @node does with the packet.
+ * FM_WALK_OK with *@port -1 when it delivers it (@node is @dest), FM_WALK_OK
+ * with the port it forwards out of otherwise, or FM_WALK_NO_ENTRY /
+ * FM_WALK_UNCABLED when it cannot.
+ */
+int routes_step(const struct fm_graph *g, const struct fm_routes *r, int node, int dest,
+		int *port);
+
+/*
  * Follow the tables from src to dest (@r holds dest's column).  Fills hops[0..n-1] (hops has room
  * for g->nodes entries) and returns n >= 0, or a negative fm_walk_result;
  * *stuck is the node where the walk failed.
