@@ -13,15 +13,17 @@
 // count exceeds the writes of the last A - 1 edges: the users compare
 // count with the population of hist[A-2:0] (loom_fifo_age_ge).  At most
 // one write and one read per edge; push and pop are sampled together
-// (a pop frees the slot a push may take in the same edge).  peek is the
-// flit peek_off places behind the front (a multicast copy reads its
-// flits in place: loom_input_unit).
+// (a pop frees the slot a push may take in the same edge).  peek holds
+// PEEKS flits, each the one its field of peek_off places behind the front
+// (a multicast copy reads its flits in place, and a skipped copy's header
+// is read from the flits the buffer holds: loom_input_unit).
 `include "loom_hw.vh"
 
 module loom_flit_fifo #(
 	parameter integer DEPTH = 4,
 	parameter integer WIDTH = 8,
-	parameter integer HIST = 1
+	parameter integer HIST = 1,
+	parameter integer PEEKS = 1
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -30,8 +32,8 @@ module loom_flit_fifo #(
 	input  logic pop,
 	output logic [WIDTH-1:0] front,
 	output logic [WIDTH-1:0] second,
-	input  logic [CW-1:0] peek_off,
-	output logic [WIDTH-1:0] peek,
+	input  logic [PEEKS*CW-1:0] peek_off,
+	output logic [PEEKS*WIDTH-1:0] peek,
 	output logic [CW-1:0] count,
 	output logic [HIST-1:0] hist
 );
@@ -52,7 +54,10 @@ module loom_flit_fifo #(
 	assign tail = wrap({1'b0, head} + (AW+1)'(count));
 	assign front = mem[head];
 	assign second = mem[head1];
-	assign peek = mem[wrap({1'b0, head} + (AW+1)'(peek_off))];
+	genvar gk;
+	for (gk = 0; gk < PEEKS; gk = gk + 1) begin : g_peek
+		assign peek[gk*WIDTH +: WIDTH] = mem[wrap({1'b0, head} + (AW+1)'(peek_off[gk*CW +: CW]))];
+	end
 
 	always_ff @(posedge clk) begin
 		if (rst) begin

@@ -147,6 +147,12 @@ module loom_input_unit #(
 	localparam integer HIST = LBR > 2 ? LBR - 1 : 1;
 	localparam logic CARD = VC_MODEL == 1;
 	localparam integer HB = 8 * `LOOM_PKT_HDR_SIZE;
+	// the flits of a header the buffer can hold, and the FIFO's peeks: one
+	// for a copy's next flit (while routing, the third flit), one for each
+	// header flit after the third
+	localparam integer HDR_FLITS = (`LOOM_PKT_HDR_SIZE + FLIT_BYTES - 1) / FLIT_BYTES;
+	localparam integer HF = HDR_FLITS < BUF_DEPTH ? HDR_FLITS : BUF_DEPTH;
+	localparam integer PEEKS = HF > 3 ? HF - 2 : 1;
 	localparam integer VW = VCS > 1 ? $clog2(VCS) : 1;
 
 	// sa_vc as an index of the per-VC arrays
@@ -185,19 +191,25 @@ module loom_input_unit #(
 	logic [CW-1:0] f_count [0:VCS-1];
 	logic [HIST-1:0] f_hist [0:VCS-1];
 	logic [EW-1:0] f_peek [0:VCS-1];
-	logic [CW-1:0] f_peek_off [0:VCS-1];
+	logic [PEEKS*EW-1:0] f_peeks [0:VCS-1];
+	logic [PEEKS*CW-1:0] f_peek_off [0:VCS-1];
 
 	genvar gv;
 	for (gv = 0; gv < VCS; gv = gv + 1) begin : g_vc
-		loom_flit_fifo #(.DEPTH(BUF_DEPTH), .WIDTH(EW), .HIST(HIST)) u_buf (
+		loom_flit_fifo #(.DEPTH(BUF_DEPTH), .WIDTH(EW), .HIST(HIST), .PEEKS(PEEKS)) u_buf (
 			.clk(clk), .rst(rst),
 			.push(f_push[gv]), .push_data(f_in), .pop(f_pop[gv]),
 			.front(f_front[gv]), .second(f_second[gv]),
-			.peek_off(f_peek_off[gv]), .peek(f_peek[gv]),
+			.peek_off(f_peek_off[gv]), .peek(f_peeks[gv]),
 			.count(f_count[gv]), .hist(f_hist[gv]));
 		// a copy's next flit; while routing, the third flit (a skipped
-		// copy's header)
-		assign f_peek_off[gv] = 32'(state[gv]) == `IVC_ROUTING ? CW'(2) : CW'(r_sent[gv]);
+		// copy's header), and the header's later flits beside it
+		assign f_peek_off[gv][CW-1:0] = 32'(state[gv]) == `IVC_ROUTING ? CW'(2) : CW'(r_sent[gv]);
+		genvar gk;
+		for (gk = 1; gk < PEEKS; gk = gk + 1) begin : g_hdr_peek
+			assign f_peek_off[gv][gk*CW +: CW] = CW'(2 + gk);
+		end
+		assign f_peek[gv] = f_peeks[gv][EW-1:0];
 	end
 
 	// ---- row buffer credits (tiled): one counter per column and VC ----
@@ -437,15 +449,17 @@ module loom_input_unit #(
 	end
 	logic [HB+6:0] sk_col [0:VCS-1];
 	always_comb begin
-		integer v;
+		integer v, k;
+		k = 0;
 		for (v = 0; v < VCS; v = v + 1) begin
 			sk_col[v] = collect(7'd0, '0, f_front[v][FW-1:0]);
 			if (32'(f_count[v]) >= 2)
 				sk_col[v] = collect(sk_col[v][HB +: 7], sk_col[v][HB-1:0],
 						    f_second[v][FW-1:0]);
-			if (32'(f_count[v]) >= 3)
-				sk_col[v] = collect(sk_col[v][HB +: 7], sk_col[v][HB-1:0],
-						    f_peek[v][FW-1:0]);
+			for (k = 2; k < HF; k = k + 1)
+				if (32'(f_count[v]) > k)
+					sk_col[v] = collect(sk_col[v][HB +: 7], sk_col[v][HB-1:0],
+							    f_peeks[v][(k-2)*EW +: FW]);
 		end
 	end
 	always_ff @(posedge clk) begin

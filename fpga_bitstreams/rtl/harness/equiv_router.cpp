@@ -686,7 +686,10 @@ private:
 	 */
 	void mcast_head(flit *f)
 	{
-		unsigned g = rm.below(mc_groups + 2), most = p.buf_depth * FB - LOOM_PKT_HDR_SIZE;
+		unsigned g = rm.below(mc_groups + 2), room = p.buf_depth * FB;
+		// a buffer smaller than the header holds no multicast packet:
+		// any length is as malformed there as another
+		unsigned most = room > LOOM_PKT_HDR_SIZE ? room - LOOM_PKT_HDR_SIZE : LOOM_PKT_MAX_PAYLOAD;
 
 		f->data[6] |= LOOM_PKT_F_MCAST;
 		f->data[0] = rm.permille(900) ? LOOM_PKT_PUT : (uint8_t)rm.below(16);
