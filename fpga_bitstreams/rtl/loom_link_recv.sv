@@ -144,14 +144,6 @@ module loom_link_recv #(
 		$error("LOOM_FRAME_CREDITS_SIZE is not a grant of each of LOOM_NUM_VCS VCs");
 	end
 
-	// a header field of the result, little endian
-	function automatic [31:0] field(input logic [8*FRAME_BYTES-1:0] f, input integer off,
-					input integer bytes);
-		field = '0;
-		for (int b = 0; b < bytes; b++)
-			field[8*b +: 8] = f[8*(off + b) +: 8];
-	endfunction
-
 	// link_credit_valid(): a grant between the last one and the flits sent
 	// plus the peer's buffer
 	function automatic logic credit_valid(input integer vc, input logic [31:0] value);
@@ -176,18 +168,27 @@ module loom_link_recv #(
 	logic flagged1, mfull1, store_maint, store_peer;
 	logic [31:0] flits;
 
+	// the header's fields, little endian (byte 0 in bits 7 .. 0), and the body
+	assign h_type = res_frame[8*`LOOM_FRAME_OFF_TYPE +: 8];
+	assign h_vc = res_frame[8*`LOOM_FRAME_OFF_VC +: 8];
+	assign h_len = res_frame[8*`LOOM_FRAME_OFF_LEN +: 16];
+	assign h_cvc = res_frame[8*`LOOM_FRAME_OFF_CREDIT_VC +: 8];
+	assign h_flags = res_frame[8*`LOOM_FRAME_OFF_FLAGS +: 8];
+	assign h_seq = res_frame[8*`LOOM_FRAME_OFF_SEQ +: 32];
+	assign h_ack = res_frame[8*`LOOM_FRAME_OFF_ACK +: 32];
+	assign h_credit = res_frame[8*`LOOM_FRAME_OFF_CREDIT +: 32];
+	assign body = res_frame[8*HDR +: 8*BODY_MAX];
+	assign p_len = body[8*`LOOM_PKT_OFF_LEN +: 16];
+	assign flits = (32'(h_len) + FLIT_BYTES - 1) / FLIT_BYTES;
+	// the delivery queue takes the body as the frame has it
+	assign dlv_vc = h_vc[2:0];
+	assign dlv_len = h_len;
+	assign dlv_body = body;
+	// the magic: the framer found it
+	logic unused_magic;
+	assign unused_magic = ^res_frame[8*`LOOM_FRAME_OFF_MAGIC +: 16];
+
 	always_comb begin
-		h_type = 8'(field(res_frame, `LOOM_FRAME_OFF_TYPE, 1));
-		h_vc = 8'(field(res_frame, `LOOM_FRAME_OFF_VC, 1));
-		h_len = 16'(field(res_frame, `LOOM_FRAME_OFF_LEN, 2));
-		h_cvc = 8'(field(res_frame, `LOOM_FRAME_OFF_CREDIT_VC, 1));
-		h_flags = 8'(field(res_frame, `LOOM_FRAME_OFF_FLAGS, 1));
-		h_seq = field(res_frame, `LOOM_FRAME_OFF_SEQ, 4);
-		h_ack = field(res_frame, `LOOM_FRAME_OFF_ACK, 4);
-		h_credit = field(res_frame, `LOOM_FRAME_OFF_CREDIT, 4);
-		body = res_frame[8*HDR +: 8*BODY_MAX];
-		flits = (32'(h_len) + FLIT_BYTES - 1) / FLIT_BYTES;
-		p_len = body[8*`LOOM_PKT_OFF_LEN +: 16];
 		frame = res_valid && res_status == 3'd1;
 
 		// gbn_tx_ack_in_window(): base - 1 .. next - 1
@@ -244,9 +245,6 @@ module loom_link_recv #(
 		set_poll_answer = 1'b0;
 		came_up = 1'b0;
 		dlv_valid = 1'b0;
-		dlv_vc = h_vc[2:0];
-		dlv_len = h_len;
-		dlv_body = body;
 		c_rx_bytes = '0;
 		c_events = '0;
 		store_maint = 1'b0;
