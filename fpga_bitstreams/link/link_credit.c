@@ -117,10 +117,10 @@ void link_credit_repeat(struct link_credit *c)
 
 bool link_credit_valid(const struct link_credit *c, unsigned int vc, uint32_t value)
 {
-	uint32_t gain = value - c->granted[vc];
-	uint32_t room = c->sent[vc] + c->depth - c->granted[vc];
-
-	return vc < c->vcs && gain <= room;
+	/* a header's credit_vc may name any VC: only the link's are looked up */
+	if (vc >= c->vcs)
+		return false;
+	return value - c->granted[vc] <= c->sent[vc] + c->depth - c->granted[vc];
 }
 
 bool link_credit_update(struct link_credit *c, unsigned int vc, uint32_t value)

@@ -380,10 +380,14 @@ static void link_recv_freed(struct link_unit *l, const struct link_in *in)
 
 void link_recv_step(struct link_unit *l, const struct link_in *in)
 {
+	if (l->rx.probe)
+		l->rx.probe(l->rx.probe_ctx, l, false);
 	if (l->rx.lane_flags)
 		link_recv_lane_flags(l);
 	if (l->rx.fed)
 		link_recv_frames(l);
+	if (l->rx.probe)
+		l->rx.probe(l->rx.probe_ctx, l, true);
 	link_recv_deliver(l, in);
 	link_recv_freed(l, in);
 	/* credit wires to the router: pulses, cleared the cycle after */

@@ -139,6 +139,14 @@ struct link_recv {
 	bool maint_full;
 	uint32_t lane_flags;		/* lanes the line decoder flagged */
 	struct link_frame *queue;	/* rx_queue frames: accepted DATA */
+	/*
+	 * If set: called in every clock edge, after the carrier's edge as the
+	 * receive half starts (@checked false) and after it checked the frames
+	 * of the cycle, before delivery (@checked true).  What the RTL's
+	 * equivalence harness reads the receiver's state through (a test seam).
+	 */
+	void (*probe)(void *ctx, const struct link_unit *l, bool checked);
+	void *probe_ctx;
 	uint16_t maint_len;
 	uint8_t maint[LINK_BODY_MAX];	/* received maintenance frame */
 	struct link_rx framer;		/* bytes from the cable, resynchronising */

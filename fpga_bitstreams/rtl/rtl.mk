@@ -55,7 +55,8 @@ RTL_LINK_SV  := $(RTL_DIR)/loom_crc32c.sv $(RTL_DIR)/loom_gbn_tx.sv $(RTL_DIR)/l
                 $(RTL_DIR)/loom_link_credit.sv $(RTL_DIR)/loom_lanes.sv \
                 $(RTL_DIR)/loom_link_xmit_serialise.sv $(RTL_DIR)/loom_link_xmit_assemble.sv \
                 $(RTL_DIR)/loom_link_rx_framer.sv $(RTL_DIR)/loom_link_xmit_build.sv \
-                $(RTL_DIR)/loom_link_xmit_replay.sv $(RTL_DIR)/loom_link_recv_deliver.sv
+                $(RTL_DIR)/loom_link_xmit_replay.sv $(RTL_DIR)/loom_link_recv_deliver.sv \
+                $(RTL_DIR)/loom_link_recv.sv
 # the host port (card/hostport.c), not part of the router
 RTL_HP_SV    := $(RTL_DIR)/loom_host_port.sv
 # yosys-config comes with yosys-dev; without it, the share/ beside the binary
@@ -82,6 +83,8 @@ RTL_XSER_O   += $(RTL_BUILD)/obj/harness/equiv_xasm.o
 RTL_XSER_O   += $(RTL_BUILD)/obj/harness/equiv_xbld.o
 # the delivery queues' link pairs, their routers' inputs not ready now and then
 RTL_XSER_O   += $(RTL_BUILD)/obj/harness/equiv_rdlv.o
+# the frame checkers' link pairs, their peers' frames made bad on the wire
+RTL_XSER_O   += $(RTL_BUILD)/obj/harness/equiv_rcv.o
 RTL_UNITS_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_UNITS_C:.c=.o)) $(RTL_XSER_O)
 RTL_HARNESS  := $(RTL_BUILD)/equiv_units
 # the mutant: one build with every unit's mutation (each is local to its
@@ -89,7 +92,7 @@ RTL_HARNESS  := $(RTL_BUILD)/equiv_units
 RTL_MUTATE_DEFS := LOOM_MUTATE_ARBITER LOOM_MUTATE_CREDIT LOOM_MUTATE_CRC LOOM_MUTATE_GBN \
                    LOOM_MUTATE_LINK_CREDIT LOOM_MUTATE_LANES LOOM_MUTATE_LINK_TX
 RTL_MUTATE_DEFS += LOOM_MUTATE_LINK_RX LOOM_MUTATE_LINK_XMIT LOOM_MUTATE_LINK_BUILD \
-                   LOOM_MUTATE_LINK_REPLAY LOOM_MUTATE_LINK_DELIVER
+                   LOOM_MUTATE_LINK_REPLAY LOOM_MUTATE_LINK_DELIVER LOOM_MUTATE_LINK_RECV
 RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate
 # the C++ flags of every Verilated build but their optimisation level
 RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'
@@ -136,7 +139,7 @@ RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/harness/netlist.vlt $(RTL_DIR)/loom
                   $(RTL_DIR)/harness/equiv_units.cpp $(RTL_DIR)/harness/equiv_common.h \
                   $(RTL_DIR)/harness/equiv_xser.h $(RTL_DIR)/harness/equiv_rxf.h \
                   $(RTL_DIR)/harness/equiv_xasm.h $(RTL_DIR)/harness/equiv_xbld.h \
-                  $(RTL_DIR)/harness/equiv_rdlv.h $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
+                  $(RTL_DIR)/harness/equiv_rdlv.h $(RTL_DIR)/harness/equiv_rcv.h $(RTL_UNITS_O) $(RTL_DIR)/gen/rtl_consts.h \
                   $(wildcard $(SRC_DIR)/router/*.h) $(wildcard $(SRC_DIR)/link/*.h) \
                   $(TOP)/tests/unit/link_harness.h $(TOP)/tests/unit/tap.h \
                   $(wildcard $(TOP)/include/loom_hw/*.h)
@@ -371,6 +374,7 @@ RTL_UNIT_SYNTH := \
 	"loom_link_xmit_build VCS=8 ACK_TIMEOUT=1024 COALESCE_DELAY=32" \
 	"loom_link_xmit_replay REPLAY_FRAMES=64" \
 	"loom_link_recv_deliver FLIT_BYTES=16 RX_QUEUE=4 RX_FRAMES=64" \
+	"loom_link_recv VCS=8 BUF_DEPTH=152 FLIT_BYTES=16" \
 	"loom_host_port FLIT_BYTES=16 BUF_DEPTH=24 DEPTH=24"
 synth-units: $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_SYNTH)

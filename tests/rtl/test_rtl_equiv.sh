@@ -14,7 +14,9 @@
 # traffic, bit errors and cut cables, its transmitter's frame builder and
 # replay buffer fed the state of C link units' transmitters between their
 # parts under traffic, bit errors, maintenance frames and cut cables, its
-# receiver's delivery queue fed the frames C link units accept, their
+# receiver's frame checker fed the frames and framing errors C link units
+# check, their peers' frames made bad on the wire and sealed with a good
+# CRC, and its delivery queue fed the frames C link units accept, their
 # routers' inputs not ready now and then) step cycle by cycle
 # against the C model's units in the Verilated equivalence harness
 # (fpga_bitstreams/rtl/harness): three seeds of 10^5 cycles each and the
@@ -29,8 +31,9 @@
 # frames one ahead, a framer whose header length check refuses a
 # maximal frame, a packet assembly that takes one flit more than a
 # header announces, a frame builder whose coalescing deadline is a cycle
-# late, a replay buffer that keeps a packet one slot off and a delivery
-# queue that drives a packet's tail a flit late, each at the first
+# late, a replay buffer that keeps a packet one slot off, a delivery
+# queue that drives a packet's tail a flit late and a frame checker whose
+# acknowledgement window is one frame off, each at the first
 # differing cycle with the unit, signal, both values and a VCD.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
@@ -43,7 +46,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$top/fpga_bitstreams/rtl/harness/equiv_tap.sh"
 
-tap_plan 17
+tap_plan 18
 equiv_require "make -C fpga_bitstreams rtl-harness" "$h" "$h-mutate"
 for seed in 1 2 3; do
 	equiv_seed "$h" units "$seed" 100000
@@ -86,4 +89,8 @@ equiv_mutant "$h-mutate" units \
 equiv_mutant "$h-mutate" units \
 	"cycle [0-9]+: unit link_recv_deliver \(.*signal (flit_|q_count|room|rx_flit).*: RTL [0-9]+ .*C model [0-9]+" \
 	"a delivery queue that drives a packet's tail a flit late" --units link_recv_deliver
+equiv_mutant "$h-mutate" units \
+	"cycle [0-9]+: unit link_recv \(LANES .*signal .*: RTL [0-9]+ .*C model [0-9]+" \
+	"a frame checker whose acknowledgement window is one frame off" \
+	--units "link_recv ("
 tap_done

@@ -10,7 +10,8 @@
 # the link transmitter's packet assembly at one VC of 64-byte flits, its
 # frame builder at one VC with no coalescing delay and a timeout of one
 # cycle, its replay buffer of one frame, the receiver's delivery queue of
-# one packet of 64-byte flits;
+# one packet of 64-byte flits, its frame checker at one VC of 64-byte
+# flits and a buffer of one flit;
 # the host port at 8-byte flits with queues of one packet and at 64-byte
 # flits; the generated
 # headers in the build are what rtl_gen prints from the C sources now; a
@@ -88,7 +89,7 @@ refuse_check() {
 	else tap_fail "$desc is not refused naming the parameter"; tap_diag "$(head -20 "$tmp/lint")"; fi
 }
 
-tap_plan 26
+tap_plan 28
 "$build/rtl/rtl_gen" "$tmp" >/dev/null 2>&1
 stale=
 for f in "$tmp"/*.vh; do cmp -s "$f" "$gen/$(basename "$f")" || stale="$stale $(basename "$f")"; done
@@ -142,6 +143,9 @@ refuse_check "a link frame builder with a coalescing delay beyond its maximum" \
 lint_check "link replay buffer of one frame" loom_link_xmit_replay -GREPLAY_FRAMES=1
 lint_check "link delivery queue of one packet of 64-byte flits, one frame a cycle" \
 	loom_link_recv_deliver -GFLIT_BYTES=64 -GRX_QUEUE=1 -GRX_FRAMES=1
+lint_check "link frame checker at 1 VC of 64-byte flits, a buffer of one flit" \
+	loom_link_recv -GVCS=1 -GFLIT_BYTES=64 -GBUF_DEPTH=1
+refuse_check "a link frame checker of 9 VCs" -top loom_link_recv link VCS -GVCS=9
 lint_check "host port at 8-byte flits, queues of one packet, buffers of one flit" \
 	loom_host_port -GFLIT_BYTES=8 -GREQ_Q=1 -GRESP_Q=1 -GBAR_Q=1 -GBUF_DEPTH=1 -GDEPTH=1
 lint_check "host port at 64-byte flits (a packet in one word)" loom_host_port -GFLIT_BYTES=64

@@ -202,7 +202,7 @@ int main(void)
 	size_t n;
 	bool ok;
 
-	tap_plan(26);
+	tap_plan(27);
 	link_params_default(&p);
 	p.vcs = VCS;
 	if (!lh_pair_init(&x, &p, 21) || !lh_pair_train(&x, 1000))
@@ -265,6 +265,12 @@ int main(void)
 	n = data_frame(f, &h, 64, 0);
 	tap_ok(inject_taken(f, n, "bad_credit", true),
 	       "DATA with credits for VC %u: bad_credit, the packet delivered", VCS);
+	h = peer_hdr(LOOM_FRAME_DATA);
+	h.credit_vc = CHAN_VCS_MAX + 1;
+	n = data_frame(f, &h, 64, 0);
+	tap_ok(inject_taken(f, n, "bad_credit", true),
+	       "DATA with credits for VC %u, past every VC a channel names: bad_credit, the packet delivered",
+	       CHAN_VCS_MAX + 1);
 	h = peer_hdr(LOOM_FRAME_DATA);
 	n = data_frame(f, &h, 64, 8);
 	tap_ok(inject_taken(f, n, "bad_length", false),

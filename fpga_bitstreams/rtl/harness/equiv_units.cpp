@@ -5,13 +5,13 @@
  * CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender and
  * receiver, its credit return, its lane training and degradation, its
  * frame encoder and serialiser, its transmitter's packet assembly, frame
- * builder and replay buffer, its receiver's delivery queue) and the C
- * model's units (router/fifo.h,
+ * builder and replay buffer, its receiver's frame checker and delivery
+ * queue) and the C model's units (router/fifo.h,
  * credit.h, arbiter.[ch], link/crc32c.c, link/gbn.c, link/link_credit.c,
  * link/lanes.c, and for the serialisers, the packet assemblers and the
- * frame builders whole link units, link/link_xmit.c, and for the delivery
- * queues link/link_recv.c, under traffic: equiv_xser.h, equiv_xasm.h,
- * equiv_xbld.h, equiv_rdlv.h) get the same random stimuli every cycle (the
+ * frame builders whole link units, link/link_xmit.c, and for the frame
+ * checkers and delivery queues link/link_recv.c, under traffic:
+ * equiv_xser.h, equiv_xasm.h, equiv_xbld.h, equiv_rcv.h, equiv_rdlv.h) get the same random stimuli every cycle (the
  * lanes' errors from bit errors that link/fault.c injects into frames
  * striped over the lanes, and from failing lanes); every output is
  * compared in every cycle, the serialisers' lanes byte for byte with the
@@ -58,6 +58,7 @@ extern "C" {
 #include "router/params.h"
 #include "rtl/gen/rtl_consts.h"
 }
+#include "equiv_rcv.h"
 #include "equiv_rdlv.h"
 #include "equiv_rxf.h"
 #include "equiv_xasm.h"
@@ -97,7 +98,9 @@ const char *const CONFIG =
 	"link_xmit_build and link_xmit_replay at 4x4 VCS 8 REPLAY_FRAMES 64 ACK_TIMEOUT 240 "
 	"COALESCE_DELAY 32 (the card's link), 2x12 VCS 3 REPLAY_FRAMES 4 ACK_TIMEOUT 80 "
 	"COALESCE_DELAY 0, link_recv_deliver at 4x4 FLIT_BYTES 16 RX_QUEUE 4 RX_FRAMES 64 (the "
-	"card's link), 4x16 FLIT_BYTES 64 RX_QUEUE 3 RX_FRAMES 2";
+	"card's link), 4x16 FLIT_BYTES 64 RX_QUEUE 3 RX_FRAMES 2, link_recv at 4x4 VCS 8 "
+	"FLIT_BYTES 16 BUF_DEPTH 152 (the card's link), 2x12 VCS 3 FLIT_BYTES 8 BUF_DEPTH 38, "
+	"RX_FRAMES 1";
 // the go-back-N units' parameters
 constexpr unsigned GA_WINDOW = 5, GA_TIMEOUT = 7, GB_WINDOW = 64, GB_TIMEOUT = 40;
 constexpr uint32_t GA_FIRST = 0, GB_FIRST = 0xfffffff0u, RA_FIRST = 0, RB_FIRST = 0xfffffff8u;
@@ -138,6 +141,13 @@ constexpr unsigned RD_N = 2;
 constexpr unsigned RD_LANES[RD_N] = { 4, 4 }, RD_LANE_BYTES[RD_N] = { 4, 16 };
 constexpr unsigned RD_FLIT_BYTES[RD_N] = { 16, 64 }, RD_QUEUE[RD_N] = { 4, 3 };
 constexpr unsigned RD_FRAMES[RD_N] = { 64, 2 }, RD_ACC[RD_N] = { 4, 2 };
+// the frame checkers' links (loom_equiv_units's RCA_ and RCB_): LANES, LANE_BYTES, VCS,
+// FLIT_BYTES, BUF_DEPTH, REPLAY_FRAMES, LANE_THRESHOLD
+constexpr unsigned RC_N = 2;
+constexpr unsigned RC_LANES[RC_N] = { 4, 2 }, RC_LANE_BYTES[RC_N] = { 4, 12 };
+constexpr unsigned RC_VCS[RC_N] = { 8, 3 }, RC_FLIT_BYTES[RC_N] = { 16, 8 };
+constexpr unsigned RC_DEPTH[RC_N] = { 152, 38 }, RC_REPLAY[RC_N] = { 64, 4 };
+constexpr unsigned RC_THRESHOLD[RC_N] = { 4, 2 };
 // cycles ahead the expected lane bytes reach: a longest frame at one lane of one byte
 constexpr unsigned XS_AHEAD = 512, XS_STARTED = 16;
 
@@ -417,6 +427,13 @@ struct rdlv_link {
 	rdlv_cycle c{};
 };
 
+// The C model's frame checker of link unit a (equiv_rcv.h) and its cycle.
+struct rcv_link {
+	std::string name;
+	rcv_model *m = nullptr;
+	rcv_cycle c{};
+};
+
 // A flipped bit of a frame striped over the lanes: the lane its byte travelled on.
 struct lane_hit {
 	unsigned phase, rate;
@@ -586,6 +603,21 @@ public:
 				exit(1);
 			}
 		}
+		for (unsigned k = 0; k < RC_N; k++) {
+			char b[256];
+
+			rc[k].name = "link_recv (LANES " + std::to_string(RC_LANES[k]) + ", LANE_BYTES " +
+				     std::to_string(RC_LANE_BYTES[k]) + ", VCS " + std::to_string(RC_VCS[k]) +
+				     ", FLIT_BYTES " + std::to_string(RC_FLIT_BYTES[k]) + ", BUF_DEPTH " +
+				     std::to_string(RC_DEPTH[k]) + ")";
+			rc[k].m = rcv_new(RC_LANES[k], RC_LANE_BYTES[k], RC_VCS[k], RC_FLIT_BYTES[k],
+					  RC_DEPTH[k], RC_REPLAY[k], RC_THRESHOLD[k],
+					  seed * 17 + k + 0x7263000000000000ull, b, sizeof(b));
+			if (!rc[k].m) {
+				fprintf(stderr, "equiv_units: %s: %s\n", rc[k].name.c_str(), b);
+				exit(1);
+			}
+		}
 		if (vcd) {
 			ctx->traceEverOn(true);
 			tfp.reset(new VerilatedVcdC);
@@ -614,6 +646,8 @@ public:
 			xbld_free(x.m);
 		for (rdlv_link &x : rd)
 			rdlv_free(x.m);
+		for (rcv_link &x : rc)
+			rcv_free(x.m);
 	}
 
 	bool drift(mismatch *m)
@@ -712,6 +746,19 @@ public:
 				c[i] += one[i];
 		}
 	}
+	// the frame checkers' run (rcv_counts)
+	void rc_counts(uint64_t c[RCV_COUNTS]) const
+	{
+		for (unsigned i = 0; i < RCV_COUNTS; i++)
+			c[i] = 0;
+		for (const rcv_link &x : rc) {
+			uint64_t one[RCV_COUNTS];
+
+			rcv_counts(x.m, one);
+			for (unsigned i = 0; i < RCV_COUNTS; i++)
+				c[i] += one[i];
+		}
+	}
 	// the framers' results: frames, bad magic, bad length, bad CRC
 	void rf_counts(uint64_t c[4]) const
 	{
@@ -747,6 +794,7 @@ private:
 	xasm_link xm[XM_N];
 	xbld_link xb[XB_N];
 	rdlv_link rd[RD_N];
+	rcv_link rc[RC_N];
 	std::vector<uint8_t> xbody;	// the bodies of the frames offered to a serialiser
 	std::vector<uint8_t> rdbody;	// the bodies of the frames a delivery queue accepted
 	uint64_t trace_from, now = 0, drops_seen = 0;
@@ -840,6 +888,8 @@ private:
 			xbld_phase(x.m);
 		for (rdlv_link &x : rd)
 			rdlv_phase(x.m);
+		for (rcv_link &x : rc)
+			rcv_phase(x.m);
 	}
 
 	// the serialisers' traffic: packets of one size both ways (none, a few, a
@@ -1006,6 +1056,35 @@ private:
 		if (c_.acc_n) \
 			put_bytes(top->p##_acc_body, rdbody.data(), rdlv_body_max * A_); \
 		top->p##_in_ready = c_.in_ready; \
+	} while (0)
+
+// this cycle's result and views of frame checker @p, model @i
+#define DRIVE_RCV(p, i) \
+	do { \
+		rcv_cycle &c_ = rc[i].c; \
+		uint8_t w_[4][32]; \
+		rcv_step(rc[i].m, &c_); \
+		const uint32_t *src_[4] = { c_.grant, c_.received, c_.granted, c_.sent }; \
+		for (unsigned k_ = 0; k_ < 4; k_++) \
+			for (unsigned v_ = 0; v_ < 8; v_++) \
+				for (unsigned b_ = 0; b_ < 4; b_++) \
+					w_[k_][4 * v_ + b_] = (uint8_t)(src_[k_][v_] >> (8 * b_)); \
+		top->p##_flush = c_.flush; \
+		top->p##_training = c_.training; \
+		top->p##_up = c_.up; \
+		top->p##_lane_flags = c_.lane_flags; \
+		top->p##_res_valid = c_.res_valid; \
+		top->p##_res_status = c_.res_status; \
+		if (c_.res_valid)	/* read only then */ \
+			put_bytes(top->p##_res_frame, c_.res_frame, rcv_frame_bytes); \
+		top->p##_tx_base = c_.tx_base; \
+		top->p##_tx_next = c_.tx_next; \
+		top->p##_rx_expected = c_.rx_expected; \
+		put_bytes(top->p##_grant, w_[0], 32); \
+		put_bytes(top->p##_received, w_[1], 32); \
+		put_bytes(top->p##_granted, w_[2], 32); \
+		put_bytes(top->p##_sent, w_[3], 32); \
+		top->p##_maint_pop = c_.maint_pop; \
 	} while (0)
 
 	uint64_t reqs(unsigned n)
@@ -1402,6 +1481,8 @@ private:
 		rdbody.assign(rdlv_body_max * RDLV_ACC_MAX, 0);
 		DRIVE_RDLV(rda, 0);
 		DRIVE_RDLV(rdb, 1);
+		DRIVE_RCV(rca, 0);
+		DRIVE_RCV(rcb, 1);
 	}
 
 	// a framer's results and registers (the model's held and episode: before its edge)
@@ -1609,6 +1690,92 @@ private:
 		 { top->p##_q_count, top->p##_flit_idx, top->p##_flit_valid, top->p##_flit_head, \
 		   top->p##_flit_tail, top->p##_flit_vc, 0, top->p##_room, top->p##_rx_flit }, \
 		 top->p##_flit_data)
+
+	// the registers before this cycle's edge, what it counted and accepted, and the
+	// operations it asked of the other units
+	template <typename B, typename U>
+	bool cmp_rcv(mismatch *m, const rcv_link &x, const uint64_t (&o)[20], const B &maint,
+		     const B &dlv, const U &upd)
+	{
+		const rcv_cycle &c = x.c;
+		const char *u = x.name.c_str();
+		rcv_ops ops{};
+		uint64_t rv = 0, mv = 0;
+		const char *bad;
+
+		if (c.error && !same(m, u, (std::string("the C model's run: ") + c.error).c_str(), 0, 1))
+			return false;
+		if (!(same(m, u, "peer_node", o[0], c.peer_node) &&
+		      same(m, u, "peer_port", o[1], c.peer_port) &&
+		      same(m, u, "lane_flagged", o[2], c.lane_flagged) &&
+		      same(m, u, "maint_full", o[3], c.maint_full)))
+			return false;
+		if (c.maint_full) {
+			if (!same(m, u, "maint_len", o[4], c.maint_len))
+				return false;
+			for (unsigned i = 0; i < c.maint_len; i++)
+				if (byte8w(maint, i) != c.maint_body[i] &&
+				    !same(m, u, ("maint_body byte " + std::to_string(i)).c_str(),
+					  byte8w(maint, i), c.maint_body[i]))
+					return false;
+		}
+		for (unsigned i = 0; i < RCV_EVENTS; i++)
+			if (!same(m, u, (std::string("c_events bit ") + std::to_string(i) + " (" +
+					 rcv_event_names[i] + " counted)").c_str(),
+				  o[6] >> i & 1, c.events >> i & 1))
+				return false;
+		if (!same(m, u, "c_rx_bytes (rx_bytes counted)", o[5], c.rx_bytes) ||
+		    !same(m, u, "dlv_valid (a packet accepted)", o[7], c.dlv_valid))
+			return false;
+		if (c.dlv_valid) {
+			if (!(same(m, u, "dlv_vc", o[8], c.dlv_vc) &&
+			      same(m, u, "dlv_len", o[9], c.dlv_len)))
+				return false;
+			for (unsigned i = 0; i < c.dlv_len; i++)
+				if (byte8w(dlv, i) != c.dlv_body[i] &&
+				    !same(m, u, ("dlv_body byte " + std::to_string(i)).c_str(),
+					  byte8w(dlv, i), c.dlv_body[i]))
+					return false;
+		}
+		ops.ln_flags = (unsigned)o[10];
+		ops.ln_crc_err = o[11] & 1;
+		ops.ln_crc_seq = (uint32_t)(o[11] >> 32);
+		ops.ln_narrow = o[12] & 1;
+		ops.ln_narrow_n = (unsigned)(o[12] >> 1);
+		ops.ack_valid = o[13] & 1;
+		ops.ack_nak = o[13] & 2;
+		ops.ack_value = (uint32_t)o[14];
+		ops.data_valid = o[15] & 1;
+		ops.rx_error = o[15] & 2;
+		ops.data_seq = (uint32_t)o[16];
+		ops.upd_valid = (unsigned)o[17];
+		for (unsigned v = 0; v < 8; v++)
+			ops.upd_value[v] = word32(upd, v);
+		ops.acc_valid = o[18] & 1;
+		ops.acc_vc = (unsigned)(o[18] >> 1 & 7);
+		ops.acc_flits = (uint32_t)(o[18] >> 32);
+		ops.rep = o[19] & 1;
+		ops.set_train_due = o[19] & 2;
+		ops.set_train_answer = o[19] & 4;
+		ops.set_poll_answer = o[19] & 8;
+		ops.progress = o[19] & 16;
+		ops.came_up = o[19] & 32;
+		bad = rcv_check_ops(x.m, &ops, &rv, &mv);
+		return !bad || same(m, u, bad, rv, mv);
+	}
+#define CMP_RCV(p, i) \
+	cmp_rcv(m, rc[i], \
+		{ top->p##_peer_node, top->p##_peer_port, top->p##_lane_flagged, top->p##_maint_full, \
+		  top->p##_maint_len, top->p##_c_rx_bytes, top->p##_c_events, top->p##_dlv_valid, \
+		  top->p##_dlv_vc, top->p##_dlv_len, top->p##_ln_flags, \
+		  (uint64_t)top->p##_ln_crc_err | (uint64_t)top->p##_ln_crc_seq << 32, \
+		  (uint64_t)top->p##_ln_narrow | (uint64_t)top->p##_ln_narrow_n << 1, top->p##_ack, \
+		  top->p##_ack_value, (uint64_t)top->p##_data_valid | (uint64_t)top->p##_rx_error << 1, \
+		  top->p##_data_seq, top->p##_upd_valid, \
+		  (uint64_t)top->p##_acc_valid | (uint64_t)top->p##_acc_vc << 1 | \
+			  (uint64_t)top->p##_acc_flits << 32, \
+		  top->p##_events }, \
+		top->p##_maint_body, top->p##_dlv_body, top->p##_upd_value)
 
 	static bool same(mismatch *m, const char *unit, const char *sig, uint64_t rtl, uint64_t model)
 	{
@@ -1842,7 +2009,7 @@ private:
 		       cmp_rxf(m, rf[1], top->rfb_res_n, top->rfb_res_status, top->rfb_res_frame,
 			       top->rfb_held, top->rfb_garbage) &&
 		       CMP_XASM(xma, 0) && CMP_XASM(xmb, 1) && CMP_XBLD(xba, 0) && CMP_XBLD(xbb, 1) &&
-		       CMP_RDLV(rda, 0) && CMP_RDLV(rdb, 1) &&
+		       CMP_RDLV(rda, 0) && CMP_RDLV(rdb, 1) && CMP_RCV(rca, 0) && CMP_RCV(rcb, 1) &&
 		       cmp_fifo(m, "flit fifo A (DEPTH 4, HIST 3)", fa, top->fa_count, top->fa_front,
 				top->fa_second, top->fa_age0, top->fa_age1) &&
 		       cmp_fifo(m, "flit fifo B (DEPTH 5, HIST 1)", fb, top->fb_count, top->fb_front,
@@ -1899,7 +2066,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 	mismatch m;
 	bool ok;
 	uint64_t drops = 0, xsf = 0, xsm = 0, xsn = 0, rfc[4] = { 0, 0, 0, 0 }, xmc[4] = { 0, 0, 0, 0 };
-	uint64_t xbc[XBLD_COUNTS] = {}, rdc[3] = { 0, 0, 0 };
+	uint64_t xbc[XBLD_COUNTS] = {}, rdc[3] = { 0, 0, 0 }, rcc[RCV_COUNTS] = {};
 	auto t0 = std::chrono::steady_clock::now();
 	{
 		run rn(seed, nullptr, 0);
@@ -1921,6 +2088,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		rn.xm_counts(xmc);
 		rn.xb_counts(xbc);
 		rn.rd_counts(rdc);
+		rn.rc_counts(rcc);
 	}
 	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	printf("units seed %" PRIu64 " cycles %" PRIu64 " build %s variant %s model %s: ", seed,
@@ -1934,10 +2102,14 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		       " flits refunded, %" PRIu64 " cables cut), %" PRIu64 " frames built (%" PRIu64
 		       " DATA replays, %" PRIu64 " NAK, %" PRIu64 " TRAIN, %" PRIu64 " ACK_CREDIT, %" PRIu64
 		       " polls, %" PRIu64 " maintenance), %" PRIu64 " packets accepted (%" PRIu64
-		       " flits delivered, %" PRIu64 " cycles not ready)\n",
+		       " flits delivered, %" PRIu64 " cycles not ready), %" PRIu64
+		       " results checked (%" PRIu64 " framing errors, %" PRIu64 " frames made bad, %" PRIu64
+		       " DATA accepted, %" PRIu64 " refused by a check, %" PRIu64 " NAK, %" PRIu64
+		       " polls, %" PRIu64 " trainings)\n",
 		       s > 0 ? (double)cycles / s : 0.0, drops, xsf, xsm, xsn, rfc[0], rfc[1], rfc[2],
 		       rfc[3], xmc[0], xmc[1], xmc[2], xmc[3], xbc[0], xbc[1], xbc[2], xbc[3], xbc[4],
-		       xbc[5], xbc[6], rdc[0], rdc[1], rdc[2]);
+		       xbc[5], xbc[6], rdc[0], rdc[1], rdc[2], rcc[0], rcc[1], rcc[2], rcc[3], rcc[4],
+		       rcc[5], rcc[6], rcc[7]);
 		return 0;
 	}
 	std::string replay = prog;

@@ -5,8 +5,8 @@
 // counters, arbiters of every policy, the link's CRC-32C at several lane
 // widths, its go-back-N sender and receiver, its credit return, its lanes,
 // its frame encoder and serialiser, its transmitter's packet assembly,
-// frame builder and replay buffer, and its receiver's framer and delivery
-// queue, each at its
+// frame builder and replay buffer, and its receiver's framer, frame
+// checker and delivery queue, each at its
 // own parameters, and the drift check's view of the generated constants.
 // Every input is a port the harness drives; every output is compared
 // every cycle.
@@ -457,6 +457,82 @@
 	assign P``_room = 8'(P``_rm); \
 	assign P``_unused = ^P``_acc_n;
 
+`define EQ_RCV_FRAME (`LOOM_FRAME_MAX - `LOOM_FRAME_CRC_SIZE)
+`define EQ_RCV_PORTS(P) \
+	input  logic P``_flush, \
+	input  logic P``_training, \
+	input  logic P``_up, \
+	input  logic [3:0] P``_lane_flags, \
+	input  logic P``_res_valid, \
+	input  logic [2:0] P``_res_status, \
+	input  logic [8*`EQ_RCV_FRAME-1:0] P``_res_frame, \
+	input  logic [31:0] P``_tx_base, \
+	input  logic [31:0] P``_tx_next, \
+	input  logic [31:0] P``_rx_expected, \
+	input  logic [255:0] P``_grant, \
+	input  logic [255:0] P``_received, \
+	input  logic [255:0] P``_granted, \
+	input  logic [255:0] P``_sent, \
+	input  logic P``_maint_pop, \
+	output logic [3:0] P``_ln_flags, \
+	output logic P``_ln_crc_err, \
+	output logic [31:0] P``_ln_crc_seq, \
+	output logic P``_ln_narrow, \
+	output logic [2:0] P``_ln_narrow_n, \
+	output logic [1:0] P``_ack, \
+	output logic [31:0] P``_ack_value, \
+	output logic P``_data_valid, \
+	output logic [31:0] P``_data_seq, \
+	output logic P``_rx_error, \
+	output logic [7:0] P``_upd_valid, \
+	output logic [255:0] P``_upd_value, \
+	output logic P``_acc_valid, \
+	output logic [2:0] P``_acc_vc, \
+	output logic [31:0] P``_acc_flits, \
+	output logic [5:0] P``_events, \
+	output logic P``_dlv_valid, \
+	output logic [2:0] P``_dlv_vc, \
+	output logic [15:0] P``_dlv_len, \
+	output logic [8*`EQ_XBLD_BODY-1:0] P``_dlv_body, \
+	output logic [15:0] P``_c_rx_bytes, \
+	output logic [15:0] P``_c_events, \
+	output logic [31:0] P``_peer_node, \
+	output logic [31:0] P``_peer_port, \
+	output logic P``_lane_flagged, \
+	output logic P``_maint_full, \
+	output logic [15:0] P``_maint_len, \
+	output logic [8*`EQ_XBLD_BODY-1:0] P``_maint_body
+// ack: ack_valid, ack_nak (bit 0 first); events: rep, set_train_due,
+// set_train_answer, set_poll_answer, progress, came_up (bit 0 first)
+`define EQ_RCV(P, VCS_, BUF_DEPTH_, FB_) \
+	logic [VCS_-1:0] P``_uv; \
+	logic [32*VCS_-1:0] P``_uval; \
+	logic P``_unused; \
+	loom_link_recv #(.VCS(VCS_), .BUF_DEPTH(BUF_DEPTH_), .FLIT_BYTES(FB_)) u_``P ( \
+		.clk(clk), .rst(rst), .flush(P``_flush), .training(P``_training), .up(P``_up), \
+		.lane_flags(P``_lane_flags), .res_valid(P``_res_valid), \
+		.res_status(P``_res_status), .res_frame(P``_res_frame), .tx_base(P``_tx_base), \
+		.tx_next(P``_tx_next), .rx_expected(P``_rx_expected), \
+		.grant(P``_grant[32*VCS_-1:0]), .received(P``_received[32*VCS_-1:0]), \
+		.granted(P``_granted[32*VCS_-1:0]), .sent(P``_sent[32*VCS_-1:0]), \
+		.maint_pop(P``_maint_pop), .ln_flags(P``_ln_flags), .ln_crc_err(P``_ln_crc_err), \
+		.ln_crc_seq(P``_ln_crc_seq), .ln_narrow(P``_ln_narrow), \
+		.ln_narrow_n(P``_ln_narrow_n), .ack_valid(P``_ack[0]), .ack_nak(P``_ack[1]), \
+		.ack_value(P``_ack_value), .data_valid(P``_data_valid), .data_seq(P``_data_seq), \
+		.rx_error(P``_rx_error), .upd_valid(P``_uv), .upd_value(P``_uval), \
+		.acc_valid(P``_acc_valid), .acc_vc(P``_acc_vc), .acc_flits(P``_acc_flits), \
+		.rep(P``_events[0]), .set_train_due(P``_events[1]), \
+		.set_train_answer(P``_events[2]), .set_poll_answer(P``_events[3]), \
+		.progress(P``_events[4]), .came_up(P``_events[5]), .dlv_valid(P``_dlv_valid), \
+		.dlv_vc(P``_dlv_vc), .dlv_len(P``_dlv_len), .dlv_body(P``_dlv_body), \
+		.c_rx_bytes(P``_c_rx_bytes), .c_events(P``_c_events), .peer_node(P``_peer_node), \
+		.peer_port(P``_peer_port), .lane_flagged(P``_lane_flagged), \
+		.maint_full(P``_maint_full), .maint_len(P``_maint_len), \
+		.maint_body(P``_maint_body)); \
+	assign P``_upd_valid = 8'(P``_uv); \
+	assign P``_upd_value = 256'(P``_uval); \
+	assign P``_unused = ^{P``_grant, P``_received, P``_granted, P``_sent};
+
 module loom_equiv_units #(
 	// flit FIFO A: deep history (stage latencies up to FA_HIST + 1)
 	parameter integer FA_DEPTH = 4,
@@ -559,7 +635,15 @@ module loom_equiv_units #(
 	parameter integer RDA_RX_FRAMES = 64,
 	parameter integer RDB_FLIT_BYTES = 64,
 	parameter integer RDB_RX_QUEUE = 3,
-	parameter integer RDB_RX_FRAMES = 2
+	parameter integer RDB_RX_FRAMES = 2,
+	// frame checker A: the card's link (VCS 8, BUF_DEPTH 152, 16-byte flits);
+	// B: VCS 3 of 8-byte flits, a buffer of one maximal packet (38 flits)
+	parameter integer RCA_VCS = 8,
+	parameter integer RCA_BUF_DEPTH = 152,
+	parameter integer RCA_FLIT_BYTES = 16,
+	parameter integer RCB_VCS = 3,
+	parameter integer RCB_BUF_DEPTH = 38,
+	parameter integer RCB_FLIT_BYTES = 8
 ) (
 	input  logic clk,
 	input  logic rst,
@@ -639,6 +723,9 @@ module loom_equiv_units #(
 	// the link receiver's delivery queue (rdX_)
 	`EQ_RDLV_PORTS(rda, RDA_FLIT_BYTES, 4),
 	`EQ_RDLV_PORTS(rdb, RDB_FLIT_BYTES, 2),
+	// the link receiver's frame checker (rcX_)
+	`EQ_RCV_PORTS(rca),
+	`EQ_RCV_PORTS(rcb),
 	// drift check: row k_idx of the constants, word k_word of parameter row k_idx
 	input  logic [9:0] k_idx,
 	input  logic [1:0] k_word,
@@ -738,6 +825,10 @@ module loom_equiv_units #(
 	`EQ_RDLV(rda, RDA_FLIT_BYTES, RDA_RX_QUEUE, RDA_RX_FRAMES)
 	`EQ_RDLV(rdb, RDB_FLIT_BYTES, RDB_RX_QUEUE, RDB_RX_FRAMES)
 
+	// ---- the link receiver's frame checker ----
+	`EQ_RCV(rca, RCA_VCS, RCA_BUF_DEPTH, RCA_FLIT_BYTES)
+	`EQ_RCV(rcb, RCB_VCS, RCB_BUF_DEPTH, RCB_FLIT_BYTES)
+
 	// ---- drift check ----
 	assign k_const = loom_hw_const(32'(k_idx));
 	assign k_param = loom_hw_param(32'(k_idx), 32'(k_word));
@@ -772,3 +863,6 @@ endmodule
 `undef EQ_XBLD
 `undef EQ_RDLV_PORTS
 `undef EQ_RDLV
+`undef EQ_RCV_FRAME
+`undef EQ_RCV_PORTS
+`undef EQ_RCV
