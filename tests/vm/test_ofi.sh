@@ -36,7 +36,7 @@ out=$(mktemp -d)
 trap 'lab_cleanup; rm -rf "$out"' EXIT
 env="FI_PROVIDER_PATH=$prov"
 
-tap_plan 103
+tap_plan 104
 mkdir -p "$(dirname "$mpi_prog")"
 if mpicc -O2 -Wall -Wextra -Werror -o "$mpi_prog" "$top/tests/lab/mpi_loom.c" 2>"$out/mpicc" &&
    mpicc -O2 -Wall -Wextra -Werror -o "$rma_prog" "$top/tests/lab/mpi_rma.c" 2>>"$out/mpicc" &&
@@ -106,6 +106,9 @@ for mode in tagged msg; do
 	fi
 done
 
+# sshd runs only for a connection (the agent starts it): none on host 1 yet
+lab_exec 1 'pgrep -ax sshd' >"$out/sshd-before" 2>&1
+sshd_before=$?
 # 4 ranks, 2 per host: ranks on one card talk through it too
 lab_exec 0 "timeout $t_mpi mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 \
 	--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include loom -x $env \
@@ -119,6 +122,14 @@ else
 fi
 tap_diag "$(grep -E '^(ok|FAIL|PASSED|FAILED)' "$out/mpi")"
 [ $rc = 0 ] || tap_diag "$(grep -v '^\[' "$out/mpi" | tail -n 30)"
+lab_exec 1 'cat /run/sshd.log' >"$out/sshd-log" 2>&1
+if [ $sshd_before = 1 ] && grep -q '^Accepted publickey for root from 10\.77\.0\.1 ' "$out/sshd-log"; then
+	tap_ok "no sshd in a guest until a connection comes; mpirun's ssh from host 0 starts one on host 1"
+else
+	tap_fail "no sshd in a guest until a connection comes; mpirun's ssh from host 0 starts one on host 1 (pgrep exit $sshd_before)"
+	tap_diag "before mpirun: $(cat "$out/sshd-before")"
+	tap_diag "host 1's /run/sshd.log: $(cat "$out/sshd-log")"
+fi
 
 # one-sided: osc rdma over the ofi BTL, which may only use loom (and self)
 lab_exec 0 "timeout $t_mpi mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 \
