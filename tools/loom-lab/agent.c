@@ -433,7 +433,12 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (!dev || optind != argc || !sshd_config != !sshd_addr) {
+	if (!sshd_config != !sshd_addr) {
+		lab_info("--sshd-config and --sshd-addr go together (the init script "
+			 "passes both, or neither for a lab without ssh)");
+		return 2;
+	}
+	if (!dev || optind != argc) {
 		usage(stderr);
 		return 2;
 	}

@@ -24,7 +24,7 @@
 #include "sys.h"
 
 /* Bump when the archive's content changes so caches are rebuilt. */
-#define INITRAMFS_FORMAT 4
+#define INITRAMFS_FORMAT 5
 #define MAX_MODULES 32
 
 /* With their dependencies (modinfo); built-in ones need no loading. */
