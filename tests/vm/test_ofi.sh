@@ -36,7 +36,7 @@ out=$(mktemp -d)
 trap 'lab_cleanup; rm -rf "$out"' EXIT
 env="FI_PROVIDER_PATH=$prov"
 
-tap_plan 103
+tap_plan 104
 mkdir -p "$(dirname "$mpi_prog")"
 if mpicc -O2 -Wall -Wextra -Werror -o "$mpi_prog" "$top/tests/lab/mpi_loom.c" 2>"$out/mpicc" &&
    mpicc -O2 -Wall -Wextra -Werror -o "$rma_prog" "$top/tests/lab/mpi_rma.c" 2>>"$out/mpicc" &&
@@ -79,13 +79,17 @@ rc=$?
 tap_relay "$out/rdv"
 [ $rc = 0 ] || tap_diag "ofi_rdv exit status $rc"
 
+# 5 round trips of each size: each reuses the buffers of the one before and
+# is checked byte for byte; more add no case, and under TCG each 1 MiB
+# round trip costs over a second of both guests' CPU
+pp_iters=5
 pingpong() { # MODE: server on host 1, client on host 0 (management network)
-	lab_exec 1 "$env timeout $t_prog fi_pingpong -p loom -e rdm -m $1 -c -I 20" >"$out/srv" 2>&1 &
+	lab_exec 1 "$env timeout $t_prog fi_pingpong -p loom -e rdm -m $1 -c -I $pp_iters" >"$out/srv" 2>&1 &
 	local srv=$! rc try
 	# a loaded guest may take seconds to start the server listening
 	for ((try = 0; try < 20; try++)); do
 		sleep 1
-		lab_exec 0 "$env timeout $t_prog fi_pingpong -p loom -e rdm -m $1 -c -I 20 10.77.0.2" \
+		lab_exec 0 "$env timeout $t_prog fi_pingpong -p loom -e rdm -m $1 -c -I $pp_iters 10.77.0.2" \
 			>"$out/cli" 2>&1
 		rc=$?
 		grep -q 'failed to connect: Connection refused' "$out/cli" || break
@@ -96,7 +100,7 @@ pingpong() { # MODE: server on host 1, client on host 0 (management network)
 for mode in tagged msg; do
 	pingpong $mode
 	rc=$?
-	rows=$(awk '$2 == 20 && $3 == "=20"' "$out/cli" | wc -l)
+	rows=$(awk -v n=$pp_iters '$2 == n && $3 == "=" n' "$out/cli" | wc -l)
 	if [ $rc = 0 ] && [ "$rows" = 6 ] && ! grep -qi 'error' "$out/cli" "$out/srv"; then
 		tap_ok "fi_pingpong -p loom -e rdm -m $mode -c between the hosts: 64 B to 1 MiB, data checked"
 	else
@@ -106,6 +110,9 @@ for mode in tagged msg; do
 	fi
 done
 
+# sshd runs only for a connection (the agent starts it): none on host 1 yet
+lab_exec 1 'pgrep -ax sshd' >"$out/sshd-before" 2>&1
+sshd_before=$?
 # 4 ranks, 2 per host: ranks on one card talk through it too
 lab_exec 0 "timeout $t_mpi mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 \
 	--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include loom -x $env \
@@ -119,6 +126,14 @@ else
 fi
 tap_diag "$(grep -E '^(ok|FAIL|PASSED|FAILED)' "$out/mpi")"
 [ $rc = 0 ] || tap_diag "$(grep -v '^\[' "$out/mpi" | tail -n 30)"
+lab_exec 1 'cat /run/sshd.log' >"$out/sshd-log" 2>&1
+if [ $sshd_before = 1 ] && grep -q '^Accepted publickey for root from 10\.77\.0\.1 ' "$out/sshd-log"; then
+	tap_ok "no sshd in a guest until a connection comes; mpirun's ssh from host 0 starts one on host 1"
+else
+	tap_fail "no sshd in a guest until a connection comes; mpirun's ssh from host 0 starts one on host 1 (pgrep exit $sshd_before)"
+	tap_diag "before mpirun: $(cat "$out/sshd-before")"
+	tap_diag "host 1's /run/sshd.log: $(cat "$out/sshd-log")"
+fi
 
 # one-sided: osc rdma over the ofi BTL, which may only use loom (and self)
 lab_exec 0 "timeout $t_mpi mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 \

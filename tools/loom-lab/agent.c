@@ -5,7 +5,8 @@
  * protocol of frame.h on a serial port: it announces READY, runs each RUN
  * frame's command with /bin/sh -c in TREE, relays the command's stdout and
  * stderr as they come, reports EXIT with the status and kills a command's
- * process group on KILL.  Any number of commands may run at once.
+ * process group on KILL.  Any number of commands may run at once.  With
+ * --sshd-config it also starts sshd for each ssh connection (agent_sshd.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "agent_sshd.h"
 #include "frame.h"
 #include "guest_env.h"
 #include "lab.h"
@@ -397,6 +399,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: loom-lab-agent --serial DEV --tree DIR [--host N]\n"
+		"                      [--sshd-config FILE --sshd-addr IPV4]\n"
 		"Runs in a loom-lab guest; started by the lab's initramfs.\n"
 		"See Documentation/tools/loom-lab.rst.\n");
 }
@@ -407,11 +410,14 @@ int main(int argc, char **argv)
 		{ "serial", required_argument, NULL, 's' },
 		{ "tree", required_argument, NULL, 't' },
 		{ "host", required_argument, NULL, 'n' },
+		{ "sshd-config", required_argument, NULL, 'c' },
+		{ "sshd-addr", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *dev = NULL;
+	const char *dev = NULL, *sshd_config = NULL, *sshd_addr = NULL;
 	struct lab_decoder *dec;
+	int sshd_fd = -1;
 	struct utsname uts;
 	int c;
 
@@ -421,9 +427,16 @@ int main(int argc, char **argv)
 		case 's': dev = optarg; break;
 		case 't': tree = optarg; break;
 		case 'n': host_index = optarg; break;
+		case 'c': sshd_config = optarg; break;
+		case 'a': sshd_addr = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
+	}
+	if (!sshd_config != !sshd_addr) {
+		lab_info("--sshd-config and --sshd-addr go together (the init script "
+			 "passes both, or neither for a lab without ssh)");
+		return 2;
 	}
 	if (!dev || optind != argc) {
 		usage(stderr);
@@ -443,17 +456,22 @@ int main(int argc, char **argv)
 	if (!dec)
 		return 1;
 	lab_decoder_init(dec);
+	/* listening before READY: ssh works as soon as the lab is up */
+	if (sshd_config)
+		sshd_fd = agent_sshd_listen(sshd_addr);
 	uname(&uts);
 	send_frame(LAB_FRAME_READY, 0, uts.release, (uint32_t)strlen(uts.release));
 	lab_info("ready on %s, tree %s", dev, tree);
 
 	for (;;) {
-		struct pollfd pfd[2 + 3 * MAX_JOBS];
-		struct job *owner[2 + 3 * MAX_JOBS];
+		struct pollfd pfd[3 + 3 * MAX_JOBS];
+		struct job *owner[3 + 3 * MAX_JOBS];
 		int nfd = 0, timeout = -1;
 
 		pfd[nfd++] = (struct pollfd){ .fd = serial_fd, .events = POLLIN };
 		pfd[nfd++] = (struct pollfd){ .fd = sigchld_pipe[0], .events = POLLIN };
+		/* (poll skips it when there is no sshd socket: fd -1) */
+		pfd[nfd++] = (struct pollfd){ .fd = sshd_fd, .events = POLLIN };
 		for (int i = 0; i < MAX_JOBS; i++) {
 			struct job *j = &jobs[i];
 
@@ -485,7 +503,9 @@ int main(int argc, char **argv)
 				;
 		}
 		reap();
-		for (int k = 2; k < nfd; k++) {
+		if (pfd[2].revents & POLLIN)
+			agent_sshd_accept(sshd_fd, sshd_config);
+		for (int k = 3; k < nfd; k++) {
 			struct job *j = owner[k];
 
 			if (!pfd[k].revents)

@@ -6,9 +6,9 @@
  * order), the management network's NIC driver, and an /init script that
  * names the guest, configures its network, mounts the host root on /host,
  * mounts the guest's own proc/sys/dev/tmp/run/root inside it, shows the
- * lab's hosts file as /etc/hosts, installs the lab's ssh keys, starts sshd,
- * chroots there and execs the loom-lab agent named on the kernel command
- * line.
+ * lab's hosts file as /etc/hosts, installs the lab's ssh keys, chroots
+ * there and execs the loom-lab agent named on the kernel command line (which
+ * starts sshd for each ssh connection).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +24,7 @@
 #include "sys.h"
 
 /* Bump when the archive's content changes so caches are rebuilt. */
-#define INITRAMFS_FORMAT 4
+#define INITRAMFS_FORMAT 5
 #define MAX_MODULES 32
 
 /* With their dependencies (modinfo); built-in ones need no loading. */
@@ -169,7 +169,9 @@ static const char init_tail[] =
 	"mkdir -p \"/host$tree\" &&\n"
 	"\tmount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 loomtree \"/host$tree\" ||\n"
 	"\tfail \"cannot mount the tree $tree (virtio-9p tag loomtree)\"\n"
-	"# the lab's files: /etc/hosts, no name server, root's ssh keys, sshd\n"
+	"# the lab's files: /etc/hosts, no name server, root's ssh keys; sshd is\n"
+	"# started by the agent for each connection (it listens on port 22)\n"
+	"sshd_args=\n"
 	"if [ -n \"$ip\" ]; then\n"
 	"\tlab=/host/run/loom-lab\n"
 	"\tmkdir -p $lab && mount -t 9p -o trans=virtio,version=9p2000.L,ro loomlab $lab ||\n"
@@ -185,15 +187,17 @@ static const char init_tail[] =
 	"\t\t\t$lab/ssh/known_hosts $lab/ssh/config /host/root/.ssh/ &&\n"
 	"\t\tchmod 0600 /host/root/.ssh/id_ed25519 /host/root/.ssh/authorized_keys ||\n"
 	"\t\t\tfail 'cannot install the lab ssh keys in /root/.ssh'\n"
-	"\t\tmkdir -m 0755 /host/run/sshd &&\n"
-	"\t\tchroot /host /usr/sbin/sshd -f /run/loom-lab/ssh/sshd_config.h$host -E /run/sshd.log ||\n"
-	"\t\t\techo 'loom-lab init: WARNING: sshd did not start (see /run/sshd.log in the guest)'\n"
+	"\t\tif mkdir -m 0755 /host/run/sshd; then\n"
+	"\t\t\tsshd_args=\"--sshd-config /run/loom-lab/ssh/sshd_config.h$host --sshd-addr ${ip%/*}\"\n"
+	"\t\telse\n"
+	"\t\t\techo 'loom-lab init: WARNING: cannot create /run/sshd: no ssh into this guest'\n"
+	"\t\tfi\n"
 	"\tfi\n"
 	"fi\n"
 	"mount -t debugfs debugfs /host/sys/kernel/debug 2>/dev/null\n"
 	"[ -x \"/host$agent\" ] || fail \"agent $agent is missing: build it (make -C tools/loom-lab)\"\n"
 	"echo \"loom-lab init: starting $agent\"\n"
-	"exec chroot /host \"$agent\" --serial /dev/ttyS1 --tree \"$tree\" --host \"$host\"\n"
+	"exec chroot /host \"$agent\" --serial /dev/ttyS1 --tree \"$tree\" --host \"$host\" $sshd_args\n"
 	"fail 'cannot start the agent'\n";
 
 static int write_archive(FILE *f, const struct module_list *mods)
