@@ -140,21 +140,21 @@ static void input_refuse(struct router *r, unsigned int port, const struct flit 
 
 /*
  * The head flit @f on input VC @iv, its data copied to @data: route
- * computation; returns its sideband word (fifo_meta).
+ * computation, its result in the flit's sideband @m.
  */
-static uint64_t input_route_head(struct router *r, unsigned int port, struct in_vc *iv,
-				 const struct flit *f, uint8_t *data)
+static void input_route_head(struct router *r, unsigned int port, struct in_vc *iv,
+			     const struct flit *f, struct fifo_meta *m, uint8_t *data)
 {
-	struct fifo_meta t = { .word = 0 };
 	struct route_result rt;
 	struct route_hdr h;
 
 	route_hdr_read(f->data, &h);
 	route_compute(&r->rcfg, &r->view, port, f->vc, &h, &rt);
-	t.in_flags = FM_HEAD | (h.class & 1 ? FM_PAT : 0) | (rt.forward ? FM_FWD : 0);
-	t.route = route_pack(&rt);
-	t.route_ext = route_pack_ext(&rt);
-	t.route_up = route_pack_up(&rt);
+	m->word = 0;
+	m->route = route_pack(&rt);
+	m->route_ext = route_pack_ext(&rt);
+	m->route_up = route_pack_up(&rt);
+	m->flags = FM_HEAD | (h.class & 1 ? FM_PAT : 0) | (rt.forward ? FM_FWD : 0);
 	if (rt.rewrite) {
 		/* Valiant: the header as RC rewrote it (route_valiant) */
 		data[4] = (uint8_t)rt.dst_node;
@@ -164,7 +164,6 @@ static uint64_t input_route_head(struct router *r, unsigned int port, struct in_
 	iv->rx_left = rt.flits ? rt.flits : 1;
 	iv->rx_open = 1;
 	r->pcnt[port].pkts_in++;
-	return t.word;
 }
 
 static void input_write_port(struct router *r, unsigned int port)
@@ -174,7 +173,6 @@ static void input_write_port(struct router *r, unsigned int port)
 	struct in_vc *iv;
 	struct fifo_meta *m;
 	uint32_t slot;
-	uint64_t word = 0;
 	unsigned int fill;
 	uint8_t *data;
 
@@ -193,19 +191,20 @@ static void input_write_port(struct router *r, unsigned int port)
 		return;
 	}
 	slot = pool_get(&r->pool);
+	m = &r->pool.meta[slot];
 	data = pool_data(&r->pool, slot);
 	flit_copy(data, f->data, r->p.flit_bytes);
+	m->ready_at = r->now + r->p.lat_bw;
 	if (f->head)
-		word = input_route_head(r, port, iv, f, data);
+		input_route_head(r, port, iv, f, m, data);
+	else
+		m->word = 0;
 	if (f->tail || iv->rx_left <= 1) {
-		word |= FM_TAIL;
+		m->flags |= FM_TAIL;
 		iv->rx_open = 0;
 	} else {
 		iv->rx_left--;
 	}
-	m = &r->pool.meta[slot];
-	m->ready_at = r->now + r->p.lat_bw;
-	m->word = word;
 	fifo_push(&iv->buf, slot);
 	r->pcnt[port].flits_in++;
 	fill = iv->buf.count;
