@@ -147,14 +147,21 @@ static void input_route_head(struct router *r, unsigned int port, struct in_vc *
 {
 	struct route_result rt;
 	struct route_hdr h;
+	uint32_t route;
+	uint16_t route_up;
+	uint8_t route_ext, flags;
 
 	route_hdr_read(f->data, &h);
 	route_compute(&r->rcfg, &r->view, port, f->vc, &h, &rt);
+	flags = FM_HEAD | (h.class & 1 ? FM_PAT : 0) | (rt.forward ? FM_FWD : 0);
+	route = route_pack(&rt);
+	route_ext = route_pack_ext(&rt);
+	route_up = route_pack_up(&rt);
 	m->word = 0;
-	m->route = route_pack(&rt);
-	m->route_ext = route_pack_ext(&rt);
-	m->route_up = route_pack_up(&rt);
-	m->flags = FM_HEAD | (h.class & 1 ? FM_PAT : 0) | (rt.forward ? FM_FWD : 0);
+	m->route = route;
+	m->route_ext = route_ext;
+	m->route_up = route_up;
+	m->flags = flags;
 	if (rt.rewrite) {
 		/* Valiant: the header as RC rewrote it (route_valiant) */
 		data[4] = (uint8_t)rt.dst_node;
