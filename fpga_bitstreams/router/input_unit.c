@@ -138,18 +138,50 @@ static void input_refuse(struct router *r, unsigned int port, const struct flit 
 	}
 }
 
+/*
+ * The head flit @f on input VC @iv, its data copied to @data: route
+ * computation, its result in the flit's sideband @m.
+ */
+static void input_route_head(struct router *r, unsigned int port, struct in_vc *iv,
+			     const struct flit *f, struct fifo_meta *m, uint8_t *data)
+{
+	struct route_result rt;
+	struct route_hdr h;
+	uint32_t route;
+	uint16_t route_up;
+	uint8_t route_ext, flags;
+
+	route_hdr_read(f->data, &h);
+	route_compute(&r->rcfg, &r->view, port, f->vc, &h, &rt);
+	flags = FM_HEAD | (h.class & 1 ? FM_PAT : 0) | (rt.forward ? FM_FWD : 0);
+	route = route_pack(&rt);
+	route_ext = route_pack_ext(&rt);
+	route_up = route_pack_up(&rt);
+	m->word = 0;
+	m->route = route;
+	m->route_ext = route_ext;
+	m->route_up = route_up;
+	m->flags = flags;
+	if (rt.rewrite) {
+		/* Valiant: the header as RC rewrote it (route_valiant) */
+		data[4] = (uint8_t)rt.dst_node;
+		data[5] = (uint8_t)(rt.dst_node >> 8);
+		data[6] = rt.flags;
+	}
+	iv->rx_left = rt.flits ? rt.flits : 1;
+	iv->rx_open = 1;
+	r->pcnt[port].pkts_in++;
+}
+
 static void input_write_port(struct router *r, unsigned int port)
 {
 	struct flit *f = &r->wires[port].in.fwd;
 	const unsigned int vc = f->vc;
 	struct in_vc *iv;
 	struct fifo_meta *m;
-	uint32_t slot, route = 0;
-	uint8_t flags = 0, route_ext = 0, *data;
-	bool rewrite = false;
-	uint16_t new_dst = 0;
-	uint8_t new_flags = 0;
-	uint16_t route_up = 0;
+	uint32_t slot;
+	unsigned int fill;
+	uint8_t *data;
 
 	f->valid = false;
 	if (vc >= r->p.vcs) {
@@ -161,58 +193,32 @@ static void input_write_port(struct router *r, unsigned int port)
 		input_refuse(r, port, f, false);
 		return;
 	}
-	if (f->head) {
-		struct route_result rt;
-		struct route_hdr h;
-
-		if (iv->rx_open) {
-			input_refuse(r, port, f, true);
-			return;
-		}
-		route_hdr_read(f->data, &h);
-		route_compute(&r->rcfg, &r->view, port, vc, &h, &rt);
-		flags = FM_HEAD | (h.class & 1 ? FM_PAT : 0) | (rt.forward ? FM_FWD : 0);
-		route = route_pack(&rt);
-		route_ext = route_pack_ext(&rt);
-		route_up = route_pack_up(&rt);
-		rewrite = rt.rewrite;
-		new_dst = rt.dst_node;
-		new_flags = rt.flags;
-		iv->rx_left = rt.flits ? rt.flits : 1;
-		iv->rx_open = 1;
-		r->pcnt[port].pkts_in++;
-	} else if (!iv->rx_open) {
+	if (iv->rx_open == f->head) {	/* a head inside a packet, a body flit outside one */
 		input_refuse(r, port, f, true);
 		return;
 	}
+	slot = pool_get(&r->pool);
+	m = &r->pool.meta[slot];
+	data = pool_data(&r->pool, slot);
+	flit_copy(data, f->data, r->p.flit_bytes);
+	m->ready_at = r->now + r->p.lat_bw;
+	if (f->head)
+		input_route_head(r, port, iv, f, m, data);
+	else
+		m->word = 0;
 	if (f->tail || iv->rx_left <= 1) {
-		flags |= FM_TAIL;
+		m->flags |= FM_TAIL;
 		iv->rx_open = 0;
 	} else {
 		iv->rx_left--;
 	}
-	slot = pool_get(&r->pool);
-	m = &r->pool.meta[slot];
-	m->ready_at = r->now + r->p.lat_bw;
-	m->word = 0;
-	m->route = route;
-	m->route_ext = route_ext;
-	m->route_up = route_up;
-	m->flags = flags;
-	data = pool_data(&r->pool, slot);
-	flit_copy(data, f->data, r->p.flit_bytes);
-	if (rewrite) {
-		/* Valiant: the header as RC rewrote it (route_valiant) */
-		data[4] = (uint8_t)new_dst;
-		data[5] = (uint8_t)(new_dst >> 8);
-		data[6] = new_flags;
-	}
 	fifo_push(&iv->buf, slot);
 	r->pcnt[port].flits_in++;
-	if (iv->buf.count > r->vcnt[port * r->p.vcs + vc].fill_max)
-		r->vcnt[port * r->p.vcs + vc].fill_max = iv->buf.count;
+	fill = iv->buf.count;
+	if (fill > r->vcnt[port * r->p.vcs + vc].fill_max)
+		r->vcnt[port * r->p.vcs + vc].fill_max = fill;
 	r->changed = true;
-	if (iv->state == IVC_IDLE && iv->buf.count == 1)
+	if (fill == 1 && iv->state == IVC_IDLE)
 		input_front_head(r, port, vc);
 }
 

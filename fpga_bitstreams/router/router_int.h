@@ -333,8 +333,14 @@ static inline bool out_vct_fits(const struct router *r, const struct out_vc *ov,
 /* A credit returned through a fixed-latency line, usable from cycle @at. */
 static inline void credit_line_push(struct credit_line *l, uint64_t at, struct credit *c)
 {
-	struct credit_ret *e = &l->v[(l->head + l->count) & l->mask];
+	struct credit_ret *e;
 
+	if (l->latency == 1) {
+		/* all usable after this edge: the line empties at every edge, from v[0] */
+		l->v[l->count++].c = c;
+		return;
+	}
+	e = &l->v[(l->head + l->count) & l->mask];
 	e->at = at;
 	e->c = c;
 	l->count++;

@@ -224,14 +224,20 @@ static void dg_build(struct dg *g)
 		chan_line_init(&g->lines[i][1], s->link_lat);
 		g->n_lines++;
 	}
+	/*
+	 * 400 weights each router's IWA arbiters take (a draw naming no IWA
+	 * arbiter or a requester beyond it is refused and drawn again), so
+	 * that the patterns' weights differ and the pattern each stage
+	 * gives its arbiter shows in the digests.
+	 */
 	if (s->flags & DG_WEIGHTS)
 		for (unsigned int i = 0; i < n; i++)
-			for (unsigned int k = 0; k < 400; k++)
-				router_set_arb_weight(g->r[i], (enum router_arb_unit)(dg_rnd(g) % 5),
-						      (unsigned int)(dg_rnd(g) % 80),
-						      (unsigned int)(dg_rnd(g) % 64),
-						      (unsigned int)(dg_rnd(g) % 2),
-						      (unsigned int)(dg_rnd(g) % 32));
+			for (unsigned int k = 0, set = 0; k < 100000 && set < 400; k++)
+				set += router_set_arb_weight(g->r[i], (enum router_arb_unit)(dg_rnd(g) % 5),
+							     (unsigned int)(dg_rnd(g) % 80),
+							     (unsigned int)(dg_rnd(g) % 64),
+							     (unsigned int)(dg_rnd(g) % 2),
+							     (unsigned int)(dg_rnd(g) % 32)) == 0;
 	if (s->flags & DG_FAULTS)
 		router_set_out_depth(g->r[0], 0, 0, g->p.buf_depth - 1);
 }
