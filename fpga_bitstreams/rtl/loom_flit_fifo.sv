@@ -68,7 +68,8 @@ module loom_flit_fifo #(
 		assign wpos = count - CW'(pop);
 		assign front = mem[0];
 		assign second = mem[DEPTH > 1 ? 1 : 0];
-		assign peek = mem[32'(peek_off) % DEPTH];
+		// peek_off modulo DEPTH: peek_off < 2 * DEPTH (its CW bits)
+		assign peek = mem[32'(peek_off) >= DEPTH ? 32'(peek_off) - DEPTH : 32'(peek_off)];
 
 		always_ff @(posedge clk) begin
 			integer i;
