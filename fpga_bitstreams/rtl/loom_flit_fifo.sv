@@ -17,6 +17,16 @@
 // PEEKS flits, each the one its field of peek_off places behind the front
 // (a multicast copy reads its flits in place, and a skipped copy's header
 // is read from the flits the buffer holds: loom_input_unit).
+//
+// Two forms, the same at the ports.  A FIFO of at most SHIFT_MAX slots
+// shifts: the front is always slot 0, a pop moves every slot one down and
+// a push writes behind the flits that stay, so front and second are
+// registers with no multiplexer behind them, and each slot's next value is
+// one multiplexer in front of its register (on the iCE40 the LUT and its
+// flip-flop share a logic cell).  A deeper one is a ring of slots with a
+// read pointer, each push written in place (a shift would copy every slot
+// at every pop).  Slots beyond count hold stale flits in either form;
+// nothing reads them.
 `include "loom_hw.vh"
 
 module loom_flit_fifo #(
@@ -40,36 +50,72 @@ module loom_flit_fifo #(
 	localparam integer CW = $clog2(DEPTH + 1);
 	localparam integer AW = DEPTH > 1 ? $clog2(DEPTH) : 1;
 
-	logic [WIDTH-1:0] mem [0:DEPTH-1];
-	logic [AW-1:0] head;
-
-	function automatic [AW-1:0] wrap(input logic [AW:0] i);
-		begin
-			wrap = (32'(i) >= DEPTH) ? AW'(32'(i) - DEPTH) : i[AW-1:0];
-		end
-	endfunction
-
-	logic [AW-1:0] head1, tail;
-	assign head1 = wrap({1'b0, head} + 1'b1);
-	assign tail = wrap({1'b0, head} + (AW+1)'(count));
-	assign front = mem[head];
-	assign second = mem[head1];
-	genvar gk;
-	for (gk = 0; gk < PEEKS; gk = gk + 1) begin : g_peek
-		assign peek[gk*WIDTH +: WIDTH] = mem[wrap({1'b0, head} + (AW+1)'(peek_off[gk*CW +: CW]))];
-	end
+	localparam integer SHIFT_MAX = 4;
 
 	always_ff @(posedge clk) begin
 		if (rst) begin
-			head <= '0;
 			count <= '0;
 			hist <= '0;
 		end else begin
-			if (pop)
-				head <= head1;
 			count <= count + CW'(push) - CW'(pop);
 			hist <= hist_next;
 		end
+	end
+
+	logic [WIDTH-1:0] mem [0:DEPTH-1];
+
+	if (DEPTH <= SHIFT_MAX) begin : g_shift
+		// slot i holds the flit i places behind the front
+		logic [CW-1:0] wpos;	// where a push goes: behind the flits that stay
+		assign wpos = count - CW'(pop);
+		assign front = mem[0];
+		assign second = mem[DEPTH > 1 ? 1 : 0];
+		// each peek offset modulo DEPTH: an offset < 2 * DEPTH (its CW bits)
+		genvar gk;
+		for (gk = 0; gk < PEEKS; gk = gk + 1) begin : g_peek
+			logic [CW-1:0] off;
+			assign off = peek_off[gk*CW +: CW];
+			assign peek[gk*WIDTH +: WIDTH] = mem[32'(off) >= DEPTH ? 32'(off) - DEPTH : 32'(off)];
+		end
+
+		always_ff @(posedge clk) begin
+			integer i;
+			for (i = 0; i < DEPTH; i = i + 1)
+				if (push && 32'(wpos) == i)
+					mem[i] <= push_data;
+				else if (pop && i + 1 < DEPTH)
+					mem[i] <= mem[i + 1 < DEPTH ? i + 1 : i];
+		end
+	end else begin : g_ring
+		logic [AW-1:0] head;
+
+		function automatic [AW-1:0] wrap(input logic [AW:0] i);
+			begin
+				wrap = (32'(i) >= DEPTH) ? AW'(32'(i) - DEPTH) : i[AW-1:0];
+			end
+		endfunction
+
+		logic [AW-1:0] head1, tail;
+		assign head1 = wrap({1'b0, head} + 1'b1);
+		assign tail = wrap({1'b0, head} + (AW+1)'(count));
+		assign front = mem[head];
+		assign second = mem[head1];
+		genvar gk;
+		for (gk = 0; gk < PEEKS; gk = gk + 1) begin : g_peek
+			assign peek[gk*WIDTH +: WIDTH] =
+				mem[wrap({1'b0, head} + (AW+1)'(peek_off[gk*CW +: CW]))];
+		end
+
+		always_ff @(posedge clk) begin
+			if (rst)
+				head <= '0;
+			else if (pop)
+				head <= head1;
+		end
+
+		always_ff @(posedge clk)
+			if (push)
+				mem[tail] <= push_data;
 	end
 
 	logic [HIST-1:0] hist_next;
@@ -79,7 +125,4 @@ module loom_flit_fifo #(
 		assign hist_next = push;
 	end
 
-	always_ff @(posedge clk)
-		if (push)
-			mem[tail] <= push_data;
 endmodule

@@ -177,6 +177,17 @@ module loom_vc_alloc #(
 	endfunction
 	/* verilator lint_on UNUSEDSIGNAL */
 
+	// owned_other[k][q]: output VC k is owned by another input VC than q
+	// (p * VCS + v), for every pair, so that a request's test reads one bit
+	// at its output VC rather than the owner's number there
+	logic [PORTS*VCS-1:0] owned_other [0:PORTS*VCS-1];
+	always_comb begin
+		integer k, q;
+		for (k = 0; k < PORTS * VCS; k = k + 1)
+			for (q = 0; q < PORTS * VCS; q = q + 1)
+				owned_other[k][q] = ov_owned[k] && 32'(ov_owner[k*OW +: OW]) != q;
+	end
+
 	// ---- stage 1 ----
 	logic [VCS-1:0] req [0:PORTS-1];
 	logic [PB-1:0] req_o [0:PORTS-1][0:VCS-1];
@@ -506,7 +517,7 @@ module loom_vc_alloc #(
 								if (!done && (omni ? 32'(dvc3) == c : cls[dvc3])) begin
 									k = o*VCS + c;
 									if (ov_owned[k]) begin
-										if (32'(ov_owner[k*OW +: OW]) != p*VCS + v)
+										if (owned_other[k][p*VCS + v])
 											wanted_set[k] = 1'b1;
 									end else if (!worm(c) &&
 										     32'(ov_avail[k*16 +: 16]) < flits) begin
@@ -563,6 +574,22 @@ module loom_vc_alloc #(
 			.wr_weight(wr_weight));
 	end
 
+	// An input is granted when an output VC's arbiter picks it: it asked
+	// one output VC only, so at most one picks it.  Each arbiter's pick as
+	// a one-hot vector over the inputs, the grants their OR: no output VC
+	// is selected by an input's request number.
+	logic [PORTS-1:0] o_won [0:PORTS*VCS-1];
+	logic [PORTS-1:0] won;
+	always_comb begin
+		integer p, k;
+		won = '0;
+		for (k = 0; k < PORTS * VCS; k = k + 1)
+			for (p = 0; p < PORTS; p = p + 1) begin
+				o_won[k][p] = o_gv[k] && 32'(o_gi[k]) == p;
+				won[p] = won[p] || o_won[k][p];
+			end
+	end
+
 	always_comb begin
 		integer p, k, v, o, n_adapt;
 		grant = '0;
@@ -579,10 +606,9 @@ module loom_vc_alloc #(
 		n_adapt = 0;
 		for (p = 0; p < PORTS; p = p + 1) begin
 			v = 32'(in_gi[p]);
-			k = 32'(req_o[p][v]) * VCS + 32'(req_ovc[p][v]);
 			o = 32'(req_o[p][v]);
 			if (in_gv[p]) begin
-				if (o_gv[k] && 32'(o_gi[k]) == p) begin
+				if (won[p]) begin
 					grant[p] = 1'b1;
 					in_upd[p] = 1'b1;
 					grant_vc[p*3 +: 3] = 3'(v);
@@ -596,16 +622,25 @@ module loom_vc_alloc #(
 					end
 					if (req_adapt[p][v])
 						n_adapt = n_adapt + 1;
-					if (XBAR) begin
-						x_own[k] = 1'b1;
-						x_owner[k*OW +: OW] = OW'(p*VCS + v);
-						if (!worm(32'(req_ovc[p][v])))
-							x_take[k*16 +: 16] = 16'(rt[(p*VCS+v)*32 + 25 +: 6]);
-					end
 				end else begin
 					c_conflicts = c_conflicts + 16'd1;
 				end
 			end
+		end
+		// XBAR: each output VC whose arbiter picked an input is owned by the
+		// VC of that input it granted
+		if (XBAR) begin
+			for (k = 0; k < PORTS * VCS; k = k + 1)
+				for (p = 0; p < PORTS; p = p + 1)
+					// (one-hot: an OR of the one picked)
+					if (o_won[k][p]) begin
+						v = 32'(in_gi[p]);
+						x_own[k] = 1'b1;
+						x_owner[k*OW +: OW] = x_owner[k*OW +: OW] | OW'(p*VCS + v);
+						if (!worm(32'(req_ovc[p][v])))
+							x_take[k*16 +: 16] = x_take[k*16 +: 16] |
+									      16'(rt[(p*VCS+v)*32 + 25 +: 6]);
+					end
 		end
 		rr_next = PB'((16'(rr) + 16'(n_adapt)) % 16'(N_NET > 0 ? N_NET : 1));
 		n_adapt_w = 7'(n_adapt);
