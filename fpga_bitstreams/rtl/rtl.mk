@@ -161,8 +161,9 @@ $(RTL_HARNESS): $(RTL_GEN_DIR)/.stamp $(RTL_UNITS_O) $(RTL_UNIT_NL_SV) FORCE
 # Verilator compiles the code it marks slow (construction, initial values,
 # the trace's declarations: run once, and more than half of the C++) with
 # OPT_SLOW, the code run every cycle and the harness with OPT_FAST: the
-# slow code without optimisation, the rest at Verilator's -Os.
-RTL_HARNESS_OPT := OPT_FAST=-Os OPT_SLOW=-O0
+# slow code without optimisation, the rest at -O1 (a router's largest file
+# compiles in 3.6 CPU-s at -O1 against 5.0 at Verilator's -Os).
+RTL_HARNESS_OPT := OPT_FAST=-O1 OPT_SLOW=-O0
 
 # The mutant runs only until the harness finds the first difference in the
 # unit it checks (within a few thousand cycles for each unit here), so its
