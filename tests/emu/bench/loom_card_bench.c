@@ -27,6 +27,7 @@
 #include "lockstep.h"
 #include "proc_rss.h"
 #include "tap.h"
+#include "cpu_clock.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -248,14 +249,6 @@ static int memory(void)
 #define ZERO_CTX	3
 #define ZERO_SEG	(1u << 16)
 
-static double cpu_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /*
  * Two cards of the lockstep harness with @ram bytes of host memory each,
  * port 0 of card 0 cabled to port 1 of card 1, routed to each other and
@@ -331,11 +324,11 @@ static int zero_load(void)
 		goto failed;
 	c0 = ls->cycle;
 	s0 = ls->steps;
-	t0 = cpu_now();
+	t0 = process_cpu_seconds();
 	for (uint32_t k = 1; k <= ZERO_PUTS; k++)
 		if (!zero_put(ls, &ctx[0], k))
 			goto failed;
-	t = cpu_now() - t0;
+	t = process_cpu_seconds() - t0;
 	printf("zero load, 2 cards in one process (lockstep), 1 cable, one 8-byte put with completion at a time:\n");
 	printf("  %u puts: %.1f cycles per put, %.1f edges stepped per put (each steps both cards; the other cycles skipped), %.2f us CPU per put, %.0f ns per edge\n",
 	       ZERO_PUTS, (double)(ls->cycle - c0) / ZERO_PUTS, (double)(ls->steps - s0) / ZERO_PUTS,
@@ -384,7 +377,7 @@ static int model_load(void)
 	}
 	c0 = ls->cycle;
 	s0 = ls->steps;
-	t0 = cpu_now();
+	t0 = process_cpu_seconds();
 	while (src.done < MODEL_PUTS) {
 		bool moved = false;
 
@@ -398,7 +391,7 @@ static int model_load(void)
 		}
 		ls_run(ls, MODEL_CHUNK, true);
 	}
-	t = cpu_now() - t0;
+	t = process_cpu_seconds() - t0;
 	printf("model under load, 2 cards in one process (lockstep), 1 cable, the forwarding run's 64-byte puts:\n");
 	printf("  %u puts in %llu cycles (%.2f cycles per put), %llu edges stepped (%.2f per packet over the cable), %.3f us CPU per packet, %.0f packets/s per core\n",
 	       MODEL_PUTS, (unsigned long long)(ls->cycle - c0),

@@ -20,6 +20,7 @@
  */
 #include "link/link_unit.h"
 #include "link/link_wire.h"
+#include "cpu_clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,14 +51,6 @@ struct bench {
 	struct sink sink[2];
 	uint64_t now;
 };
-
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void src_init(struct src *s, const struct link_params *p, uint8_t vc)
 {
@@ -202,7 +195,7 @@ static double run_once(struct bench *x, uint32_t buf_depth, uint64_t packets, bo
 	want = packets * (both ? 2 : 1);
 	c0 = x->now;
 	*steps = 0;
-	t0 = cpu_s();
+	t0 = process_cpu_seconds();
 	while ((*got = x->sink[0].packets + x->sink[1].packets) < want) {
 		uint64_t next = skip ? next_event(x) : x->now;
 
@@ -214,7 +207,7 @@ static double run_once(struct bench *x, uint32_t buf_depth, uint64_t packets, bo
 		cycle(x);
 		(*steps)++;
 	}
-	t1 = cpu_s();
+	t1 = process_cpu_seconds();
 	*cycles = x->now - c0;
 	*status = x->a.cnt.status_frames + x->b.cnt.status_frames;
 	*flits = x->sink[0].flits + x->sink[1].flits;

@@ -38,6 +38,7 @@
 #include "router/router.h"
 #include "router/visits.h"
 #include "proc_rss.h"
+#include "cpu_clock.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -106,15 +107,6 @@ static uint64_t next_gap(struct bench *b)
 	}
 	u = ((rnd(b) >> 11) + 1) * (1.0 / 9007199254740992.0);	/* (0, 1] */
 	return 1 + (uint64_t)(log(u) / b->gap_log);
-}
-
-/* CPU time of this process: the figure does not depend on other load */
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static int bench_init(struct bench *b, const struct router_params *p, double load,
@@ -479,9 +471,9 @@ static int run_alone(const struct router_params *p, double load, unsigned int pk
 			bench_free(&b);
 			return 1;
 		}
-		t0 = now_s();
+		t0 = process_cpu_seconds();
 		rec_replay(&rc, r);
-		t += now_s() - t0;
+		t += process_cpu_seconds() - t0;
 		for (unsigned int i = 0; i < p->ports; i++)
 			if (router_port_counters(r, i)->flits_out != router_port_counters(b.r, i)->flits_out ||
 			    router_port_counters(r, i)->flits_in != router_port_counters(b.r, i)->flits_in)
@@ -510,10 +502,10 @@ static int run_speed(const struct router_params *p, double load, unsigned int pk
 		return 1;
 	for (uint64_t c = 0; c < 10000; c++)
 		bench_cycle(&b, NULL);
-	t0 = now_s();
+	t0 = process_cpu_seconds();
 	for (uint64_t c = 0; c < cycles; c++)
 		bench_cycle(&b, NULL);
-	t = now_s() - t0;
+	t = process_cpu_seconds() - t0;
 	printf("  %" PRIu64 " cycles in %.3f s of CPU: %.2f M router cycles/s, %.0f ns per cycle (incl. traffic generation)\n",
 	       cycles, t, cycles / t / 1e6, t / cycles * 1e9);
 	printf("  accepted %.3f flits/cycle/port, average latency %.1f cycles\n",

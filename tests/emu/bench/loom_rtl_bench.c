@@ -22,6 +22,7 @@
 #include "router/router.h"
 #include "rtl_plugin.h"
 #include "../put_source.h"
+#include "cpu_clock.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -31,14 +32,6 @@
 #include <unistd.h>
 
 #define PKT_PAYLOAD	256
-
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* Clock @c's router @cycles times under the load; the flits delivered. */
 static uint64_t run(struct card *c, uint64_t cycles, double *secs)
@@ -50,7 +43,7 @@ static uint64_t run(struct card *c, uint64_t cycles, double *secs)
 
 	put_source_init(&src[0], c, c->host_port, 1, PKT_PAYLOAD);
 	put_source_init(&src[1], c, 1, 0, PKT_PAYLOAD);
-	t0 = cpu_s();
+	t0 = process_cpu_seconds();
 	for (uint64_t t = 0; t < cycles; t++) {
 		for (unsigned int i = 0; i < 2; i++)
 			put_source_drive(c, &src[i]);
@@ -66,7 +59,7 @@ static uint64_t run(struct card *c, uint64_t cycles, double *secs)
 		}
 		card_router_cycle(c);
 	}
-	*secs = cpu_s() - t0;
+	*secs = process_cpu_seconds() - t0;
 	return flits;
 }
 
