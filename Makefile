@@ -110,6 +110,7 @@ demo: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -C fpga_bitstreams bench
 	@$(TOP)/tools/bench/loom-bench --out $(BUILD)/bench $(BENCH_ARGS)
 
 # every user interface of loom.ko fuzzed at once, root and unprivileged

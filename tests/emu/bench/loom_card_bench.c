@@ -15,7 +15,14 @@
  *    card's defaults and once with deeper buffers (--vc-buffers,
  *    --replay-frames) and more contexts, which lets every system call
  *    carry more frames.
- * 2. Memory: resident set size of a card with 8 ports (uncabled) after
+ * 2. Bandwidth ceiling ("ceiling", -j for one JSON object): the same two
+ *    processes with the card's defaults, card 0's fake host putting 1 MiB
+ *    at a time to card 1.  Printed: payload per wall second, and payload
+ *    per CPU second of the busier card, which is what the pair could move
+ *    with a core per card and nothing else on it: the most a put stream
+ *    through two cycle-level cards can reach, whatever the hosts do.
+ *    make bench prints it beside the cable's raw throughput.
+ * 3. Memory: resident set size of a card with 8 ports (uncabled) after
  *    start-up, and of the two cards of each forwarding run after it.
  *
  * The cards run without --strict-registers, as a card in service does;
@@ -44,6 +51,8 @@ TAP_DEFINE;
 #define PKT		64
 #define SIGNAL_EVERY	64
 #define RING_LOG2	12
+#define BW_PUT		(1u << 20)	/* the bandwidth ceiling's put, as make bench's largest */
+#define BW_PUTS		SIGNAL_EVERY
 
 struct run_cfg {
 	const char *name;
@@ -51,10 +60,13 @@ struct run_cfg {
 	const char *replay_frames;
 	unsigned int contexts;
 	uint32_t puts;		/* per context, a multiple of SIGNAL_EVERY */
+	uint32_t put_bytes;	/* PKT, or BW_PUT for the bandwidth ceiling */
+	bool json;		/* one JSON object instead of the text lines */
 };
 
 struct bench_ctx {
 	struct fh_ctx c;
+	uint32_t put_bytes;
 	uint32_t submitted, done;
 };
 
@@ -93,8 +105,8 @@ static void submit_batch(struct bench_ctx *b, uint32_t total)
 	while (b->submitted < total && b->c.pi - consumed < entries) {
 		struct loom_cmd c = {
 			.opcode = LOOM_OP_PUT, .dst_ctx = CTX0, .dst_node = 1,
-			.tag = b->submitted, .length = PKT,
-			.remote_off = (b->submitted % 256) * PKT,
+			.tag = b->submitted, .length = b->put_bytes,
+			.remote_off = b->put_bytes == PKT ? (b->submitted % 256) * PKT : 0,
 			.flags = (b->submitted + 1) % SIGNAL_EVERY ? 0 : LOOM_CMD_F_SIGNAL,
 		};
 
@@ -162,6 +174,34 @@ static int bench_fabric_init(struct fabric *f, unsigned int watchdog_s)
 	return err;
 }
 
+/*
+ * The bandwidth ceiling's figures: payload over wall time, and over the
+ * CPU time of the busier card, which is what the pair could move with a
+ * core per card and nothing else on it.
+ */
+static void ceiling_report(const struct run_cfg *cfg, uint64_t done, uint64_t ms,
+			   double cpu0, double cpu1)
+{
+	double bytes = (double)done * cfg->put_bytes;
+	double busier = cpu0 > cpu1 ? cpu0 : cpu1;
+	double bw_wall = ms ? bytes / 1000.0 / (double)ms : 0.0;
+	double bw_cpu = busier > 0 ? bytes / 1e6 / busier : 0.0;
+
+	if (cfg->json) {
+		printf("{\"put_bytes\": %u, \"puts\": %llu, \"wall_ms\": %llu, \"cpu_card0\": %.3f, "
+		       "\"cpu_card1\": %.3f, \"bw_wall\": %.2f, \"bw\": %.2f}\n",
+		       cfg->put_bytes, (unsigned long long)done, (unsigned long long)ms, cpu0, cpu1,
+		       bw_wall, bw_cpu);
+		return;
+	}
+	printf("bandwidth ceiling of the cards, 1 cable, link layer on, %s (--vc-buffers %s --replay-frames %s):\n",
+	       cfg->name, cfg->vc_buffers, cfg->replay_frames);
+	printf("  %llu puts of %u B in %llu ms: %.1f MB/s payload\n", (unsigned long long)done,
+	       cfg->put_bytes, (unsigned long long)ms, bw_wall);
+	printf("  card CPU time: card 0 %.2f s, card 1 %.2f s; %.1f MB/s payload per CPU second of the busier card (the pair's ceiling with a core per card)\n",
+	       cpu0, cpu1, bw_cpu);
+}
+
 static int forward_rate(const struct run_cfg *cfg)
 {
 	const char *more[] = { "--vc-buffers", cfg->vc_buffers,
@@ -174,15 +214,16 @@ static int forward_rate(const struct run_cfg *cfg)
 	bool ok = true;
 
 	if (bench_fabric_init(&f, 300) || fabric_start_ring_ctl(&f, 2, more) ||
-	    fh_ctx_create(&f.fh[1], &dst, CTX0, KEY1, 6, 6, 1u << 16) != LOOM_ADMIN_E_OK) {
+	    fh_ctx_create(&f.fh[1], &dst, CTX0, KEY1, 6, 6, BW_PUT) != LOOM_ADMIN_E_OK) {
 		fprintf(stderr, "loom-card-bench: fabric setup failed\n");
 		fabric_stop();
 		return -1;
 	}
 	for (unsigned int i = 0; i < cfg->contexts; i++) {
 		memset(&src[i], 0, sizeof(src[i]));
+		src[i].put_bytes = cfg->put_bytes;
 		if (fh_ctx_create(&f.fh[0], &src[i].c, CTX0 + i, KEY1, RING_LOG2, RING_LOG2,
-				  1u << 14) != LOOM_ADMIN_E_OK) {
+				  cfg->put_bytes < (1u << 14) ? 1u << 14 : cfg->put_bytes) != LOOM_ADMIN_E_OK) {
 			fprintf(stderr, "loom-card-bench: context %u setup failed\n", CTX0 + i);
 			fabric_stop();
 			return -1;
@@ -208,6 +249,11 @@ static int forward_rate(const struct run_cfg *cfg)
 	cpu0[1] = cpu_seconds(f.pid[0]);
 	cpu1[1] = cpu_seconds(f.pid[1]);
 	cpu = (cpu0[1] - cpu0[0]) + (cpu1[1] - cpu1[0]);
+	if (cfg->put_bytes != PKT) {
+		ceiling_report(cfg, done, ms, cpu0[1] - cpu0[0], cpu1[1] - cpu1[0]);
+		fabric_stop();
+		return ok && done == total ? 0 : -1;
+	}
 	pkts = 2.0 * (double)done;	/* a request and its PUT_ACK over the cable */
 	printf("forwarding, 1 cable, link layer on, %s (--vc-buffers %s --replay-frames %s, %u context%s):\n",
 	       cfg->name, cfg->vc_buffers, cfg->replay_frames, cfg->contexts,
@@ -416,40 +462,54 @@ out:
 	return rc;
 }
 
+/* The optimised loom-card beside this program ($(BUILD)/bin), unless LOOM_CARD names one. */
+static void use_card_beside(void)
+{
+	char self[512], *slash;
+	ssize_t n;
+
+	if (getenv("LOOM_CARD"))
+		return;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 16);
+	if (n <= 0)
+		return;
+	self[n] = 0;
+	slash = strrchr(self, '/');
+	if (slash) {
+		strcpy(slash + 1, "loom-card");
+		setenv("LOOM_CARD", self, 1);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct run_cfg runs[] = {
-		{ "card defaults", "8", "64", 1, 1u << 18 },
-		{ "deep buffers", "64", "1024", 4, 1u << 18 },
+		{ "card defaults", "8", "64", 1, 1u << 18, PKT, false },
+		{ "deep buffers", "64", "1024", 4, 1u << 18, PKT, false },
 	};
+	struct run_cfg ceiling = { "card defaults", "8", "64", 1, BW_PUTS, BW_PUT, false };
 	int rc = 0;
 
-	if (argc > 1 && !strcmp(argv[1], "zero"))
+	if (argc > 1 && !strcmp(argv[1], "zero") && argc == 2)
 		return zero_load() ? 1 : 0;
-	if (argc > 1 && !strcmp(argv[1], "model"))
+	if (argc > 1 && !strcmp(argv[1], "model") && argc == 2)
 		return model_load() ? 1 : 0;
+	if (argc > 1 && !strcmp(argv[1], "ceiling") &&
+	    (argc == 2 || (argc == 3 && !strcmp(argv[2], "-j")))) {
+		ceiling.json = argc == 3;
+		use_card_beside();
+		return forward_rate(&ceiling) ? 1 : 0;
+	}
 	if (argc > 1) {
-		fprintf(stderr, "usage: loom-card-bench [zero|model]\n");
+		fprintf(stderr, "usage: loom-card-bench [zero | model | ceiling [-j]]\n");
 		return 2;
 	}
 	rc |= zero_load();
 	rc |= model_load();
-	if (!getenv("LOOM_CARD")) {
-		/* the optimised loom-card beside this program ($(BUILD)/bin) */
-		char self[512], *slash;
-		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 16);
-
-		if (n > 0) {
-			self[n] = 0;
-			slash = strrchr(self, '/');
-			if (slash) {
-				strcpy(slash + 1, "loom-card");
-				setenv("LOOM_CARD", self, 1);
-			}
-		}
-	}
+	use_card_beside();
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
 		rc |= forward_rate(&runs[i]);
+	rc |= forward_rate(&ceiling);
 	rc |= memory();
 	return rc ? 1 : 0;
 }
