@@ -15,13 +15,14 @@
  *    card's defaults and once with deeper buffers (--vc-buffers,
  *    --replay-frames) and more contexts, which lets every system call
  *    carry more frames.
- * 2. Bandwidth ceiling ("ceiling", -j for one JSON object): the same two
- *    processes with the card's defaults, card 0's fake host putting 1 MiB
- *    at a time to card 1.  Printed: payload per wall second, and payload
- *    per CPU second of the busier card, which is what the pair could move
- *    with a core per card and nothing else on it: the most a put stream
- *    through two cycle-level cards can reach, whatever the hosts do.
- *    make bench prints it beside the cable's raw throughput.
+ * 2. Ceilings ("ceiling", -j for one JSON object): the same two processes
+ *    with the card's defaults and one context, card 0's fake host putting
+ *    1 MiB at a time to card 1, then 8 bytes at a time.  Printed: payload
+ *    and puts per wall second, and per CPU second of the busier card,
+ *    which is what the pair could do with a core per card and nothing else
+ *    on it: the most a put stream through two cycle-level cards can reach,
+ *    whatever the hosts do.  make bench prints them beside the cable's raw
+ *    throughput and the guest's doorbell-posting rate.
  * 3. Memory: resident set size of a card with 8 ports (uncabled) after
  *    start-up, and of the two cards of each forwarding run after it.
  *
@@ -53,6 +54,8 @@ TAP_DEFINE;
 #define RING_LOG2	12
 #define BW_PUT		(1u << 20)	/* the bandwidth ceiling's put, as make bench's largest */
 #define BW_PUTS		SIGNAL_EVERY
+#define RATE_PUTS	(1u << 16)	/* the message rate ceiling's 8-byte puts */
+#define PUT_WINDOW	(256 * PKT)	/* smaller puts go round this much of the target segment */
 
 struct run_cfg {
 	const char *name;
@@ -60,8 +63,7 @@ struct run_cfg {
 	const char *replay_frames;
 	unsigned int contexts;
 	uint32_t puts;		/* per context, a multiple of SIGNAL_EVERY */
-	uint32_t put_bytes;	/* PKT, or BW_PUT for the bandwidth ceiling */
-	bool json;		/* one JSON object instead of the text lines */
+	uint32_t put_bytes;	/* at most BW_PUT */
 };
 
 struct bench_ctx {
@@ -106,7 +108,8 @@ static void submit_batch(struct bench_ctx *b, uint32_t total)
 		struct loom_cmd c = {
 			.opcode = LOOM_OP_PUT, .dst_ctx = CTX0, .dst_node = 1,
 			.tag = b->submitted, .length = b->put_bytes,
-			.remote_off = b->put_bytes == PKT ? (b->submitted % 256) * PKT : 0,
+			.remote_off = b->put_bytes < PUT_WINDOW ?
+				      (uint64_t)(b->submitted % (PUT_WINDOW / b->put_bytes)) * b->put_bytes : 0,
 			.flags = (b->submitted + 1) % SIGNAL_EVERY ? 0 : LOOM_CMD_F_SIGNAL,
 		};
 
@@ -174,43 +177,28 @@ static int bench_fabric_init(struct fabric *f, unsigned int watchdog_s)
 	return err;
 }
 
+/* What one run of puts between two card processes measured. */
+struct run_figures {
+	uint64_t puts;			/* completed */
+	uint64_t ms;			/* wall time */
+	double cpu[2];			/* CPU seconds of card 0 and card 1 */
+	long rss_kib[2];		/* after the run */
+};
+
 /*
- * The bandwidth ceiling's figures: payload over wall time, and over the
- * CPU time of the busier card, which is what the pair could move with a
- * core per card and nothing else on it.
+ * Two loom-card processes on one cable; card 0's fake host keeps the
+ * command rings of @cfg's contexts full of puts to card 1.  0 when every
+ * put completed, with the figures in @out.
  */
-static void ceiling_report(const struct run_cfg *cfg, uint64_t done, uint64_t ms,
-			   double cpu0, double cpu1)
-{
-	double bytes = (double)done * cfg->put_bytes;
-	double busier = cpu0 > cpu1 ? cpu0 : cpu1;
-	double bw_wall = ms ? bytes / 1000.0 / (double)ms : 0.0;
-	double bw_cpu = busier > 0 ? bytes / 1e6 / busier : 0.0;
-
-	if (cfg->json) {
-		printf("{\"put_bytes\": %u, \"puts\": %llu, \"wall_ms\": %llu, \"cpu_card0\": %.3f, "
-		       "\"cpu_card1\": %.3f, \"bw_wall\": %.2f, \"bw\": %.2f}\n",
-		       cfg->put_bytes, (unsigned long long)done, (unsigned long long)ms, cpu0, cpu1,
-		       bw_wall, bw_cpu);
-		return;
-	}
-	printf("bandwidth ceiling of the cards, 1 cable, link layer on, %s (--vc-buffers %s --replay-frames %s):\n",
-	       cfg->name, cfg->vc_buffers, cfg->replay_frames);
-	printf("  %llu puts of %u B in %llu ms: %.1f MB/s payload\n", (unsigned long long)done,
-	       cfg->put_bytes, (unsigned long long)ms, bw_wall);
-	printf("  card CPU time: card 0 %.2f s, card 1 %.2f s; %.1f MB/s payload per CPU second of the busier card (the pair's ceiling with a core per card)\n",
-	       cpu0, cpu1, bw_cpu);
-}
-
-static int forward_rate(const struct run_cfg *cfg)
+static int put_stream(const struct run_cfg *cfg, struct run_figures *out)
 {
 	const char *more[] = { "--vc-buffers", cfg->vc_buffers,
 			       "--replay-frames", cfg->replay_frames, NULL };
 	static struct bench_ctx src[MAX_CTX];
 	struct fabric f;
 	struct fh_ctx dst;
-	uint64_t t0, ms, done = 0, total = (uint64_t)cfg->puts * cfg->contexts;
-	double cpu0[2], cpu1[2], cpu, pkts;
+	uint64_t t0, done = 0, total = (uint64_t)cfg->puts * cfg->contexts;
+	double cpu0, cpu1;
 	bool ok = true;
 
 	if (bench_fabric_init(&f, 300) || fabric_start_ring_ctl(&f, 2, more) ||
@@ -229,8 +217,8 @@ static int forward_rate(const struct run_cfg *cfg)
 			return -1;
 		}
 	}
-	cpu0[0] = cpu_seconds(f.pid[0]);
-	cpu1[0] = cpu_seconds(f.pid[1]);
+	cpu0 = cpu_seconds(f.pid[0]);
+	cpu1 = cpu_seconds(f.pid[1]);
 	t0 = fh_now_ms();
 	while (ok && done < total && fh_now_ms() - t0 < 120000) {
 		bool moved = false;
@@ -245,32 +233,84 @@ static int forward_rate(const struct run_cfg *cfg)
 		if (!moved && done < total)
 			wait_irq(&f.fh[0], 5);
 	}
-	ms = fh_now_ms() - t0;
-	cpu0[1] = cpu_seconds(f.pid[0]);
-	cpu1[1] = cpu_seconds(f.pid[1]);
-	cpu = (cpu0[1] - cpu0[0]) + (cpu1[1] - cpu1[0]);
-	if (cfg->put_bytes != PKT) {
-		ceiling_report(cfg, done, ms, cpu0[1] - cpu0[0], cpu1[1] - cpu1[0]);
-		fabric_stop();
-		return ok && done == total ? 0 : -1;
-	}
-	pkts = 2.0 * (double)done;	/* a request and its PUT_ACK over the cable */
+	out->ms = fh_now_ms() - t0;
+	out->puts = done;
+	out->cpu[0] = cpu_seconds(f.pid[0]) - cpu0;
+	out->cpu[1] = cpu_seconds(f.pid[1]) - cpu1;
+	out->rss_kib[0] = proc_rss_kib(f.pid[0]);
+	out->rss_kib[1] = proc_rss_kib(f.pid[1]);
+	fabric_stop();
+	if (ok && done != total)
+		fprintf(stderr, "loom-card-bench: %llu of %llu puts of %u B completed in %llu ms\n",
+			(unsigned long long)done, (unsigned long long)total, cfg->put_bytes,
+			(unsigned long long)out->ms);
+	return ok && done == total ? 0 : -1;
+}
+
+static int forward_rate(const struct run_cfg *cfg)
+{
+	struct run_figures r;
+	double cpu, pkts;
+	int err = put_stream(cfg, &r);
+
+	cpu = r.cpu[0] + r.cpu[1];
+	pkts = 2.0 * (double)r.puts;	/* a request and its PUT_ACK over the cable */
 	printf("forwarding, 1 cable, link layer on, %s (--vc-buffers %s --replay-frames %s, %u context%s):\n",
 	       cfg->name, cfg->vc_buffers, cfg->replay_frames, cfg->contexts,
 	       cfg->contexts == 1 ? "" : "s");
-	printf("  %llu puts of %d B in %llu ms: %.0f puts/s, %.0f packets/s over the cable (both ways), %.1f MB/s payload\n",
-	       (unsigned long long)done, PKT, (unsigned long long)ms,
-	       ms ? (double)done * 1000.0 / (double)ms : 0.0,
-	       ms ? pkts * 1000.0 / (double)ms : 0.0,
-	       ms ? (double)done * PKT / 1000.0 / (double)ms : 0.0);
+	printf("  %llu puts of %u B in %llu ms: %.0f puts/s, %.0f packets/s over the cable (both ways), %.1f MB/s payload\n",
+	       (unsigned long long)r.puts, cfg->put_bytes, (unsigned long long)r.ms,
+	       r.ms ? (double)r.puts * 1000.0 / (double)r.ms : 0.0,
+	       r.ms ? pkts * 1000.0 / (double)r.ms : 0.0,
+	       r.ms ? (double)r.puts * cfg->put_bytes / 1000.0 / (double)r.ms : 0.0);
 	printf("  card CPU time: card 0 %.2f s, card 1 %.2f s; per core: %.0f packets/s (packets over the cable / CPU s of both cards), %.0f packets/s handled per card CPU s (each card sends and receives every one)\n",
-	       cpu0[1] - cpu0[0], cpu1[1] - cpu1[0],
-	       cpu > 0 ? pkts / cpu : 0.0, cpu > 0 ? 2.0 * pkts / cpu : 0.0);
+	       r.cpu[0], r.cpu[1], cpu > 0 ? pkts / cpu : 0.0, cpu > 0 ? 2.0 * pkts / cpu : 0.0);
 	printf("  memory after the run: card 0 RSS %ld KiB, card 1 RSS %ld KiB (2 ports each)\n",
-	       proc_rss_kib(f.pid[0]), proc_rss_kib(f.pid[1]));
+	       r.rss_kib[0], r.rss_kib[1]);
 	fflush(stdout);
-	fabric_stop();
-	return ok && done == total ? 0 : -1;
+	return err;
+}
+
+/*
+ * The cards' ceilings, with no host in the way: 1 MiB puts (payload per
+ * second) and 8-byte puts (puts per second) from one context with the
+ * card's defaults, each over wall time and over the CPU time of the
+ * busier card, which is what the pair could do with a core per card and
+ * nothing else on it.
+ */
+static int ceiling(bool json)
+{
+	static const struct run_cfg bw_run = { "card defaults", "8", "64", 1, BW_PUTS, BW_PUT };
+	static const struct run_cfg rate_run = { "card defaults", "8", "64", 1, RATE_PUTS, 8 };
+	struct run_figures bw, rate;
+	double bw_busier, rate_busier, bw_cpu, bw_wall, rate_cpu, rate_wall;
+
+	if (put_stream(&bw_run, &bw) || put_stream(&rate_run, &rate))
+		return -1;
+	bw_busier = bw.cpu[0] > bw.cpu[1] ? bw.cpu[0] : bw.cpu[1];
+	rate_busier = rate.cpu[0] > rate.cpu[1] ? rate.cpu[0] : rate.cpu[1];
+	bw_wall = bw.ms ? (double)bw.puts * BW_PUT / 1000.0 / (double)bw.ms : 0.0;
+	bw_cpu = bw_busier > 0 ? (double)bw.puts * BW_PUT / 1e6 / bw_busier : 0.0;
+	rate_wall = rate.ms ? (double)rate.puts / 1000.0 / (double)rate.ms : 0.0;
+	rate_cpu = rate_busier > 0 ? (double)rate.puts / 1e6 / rate_busier : 0.0;
+	if (json) {
+		printf("{\"put_bytes\": %u, \"puts\": %llu, \"wall_ms\": %llu, \"cpu_card0\": %.3f, "
+		       "\"cpu_card1\": %.3f, \"bw_wall\": %.2f, \"bw\": %.2f, \"rate_puts\": %llu, "
+		       "\"rate_wall_ms\": %llu, \"msg_rate_wall\": %.4f, \"msg_rate\": %.4f}\n",
+		       BW_PUT, (unsigned long long)bw.puts, (unsigned long long)bw.ms, bw.cpu[0],
+		       bw.cpu[1], bw_wall, bw_cpu, (unsigned long long)rate.puts,
+		       (unsigned long long)rate.ms, rate_wall, rate_cpu);
+		return 0;
+	}
+	printf("ceilings of the cards, 1 cable, link layer on, card defaults (--vc-buffers 8 --replay-frames 64), one context:\n");
+	printf("  %llu puts of %u B in %llu ms: %.1f MB/s payload; card CPU time: card 0 %.2f s, card 1 %.2f s; %.1f MB/s payload per CPU second of the busier card\n",
+	       (unsigned long long)bw.puts, BW_PUT, (unsigned long long)bw.ms, bw_wall, bw.cpu[0],
+	       bw.cpu[1], bw_cpu);
+	printf("  %llu puts of 8 B in %llu ms: %.4f M puts/s; card CPU time: card 0 %.2f s, card 1 %.2f s; %.4f M puts/s per CPU second of the busier card\n",
+	       (unsigned long long)rate.puts, (unsigned long long)rate.ms, rate_wall, rate.cpu[0],
+	       rate.cpu[1], rate_cpu);
+	fflush(stdout);
+	return 0;
 }
 
 static int memory(void)
@@ -415,6 +455,7 @@ static int model_load(void)
 	if (!ls)
 		return -1;
 	memset(&src, 0, sizeof(src));
+	src.put_bytes = PKT;
 	if (fh_ctx_create(&ls->c[1]->fh, &dst, CTX0, KEY1, 6, 6, 1u << 16) != LOOM_ADMIN_E_OK ||
 	    fh_ctx_create(&ls->c[0]->fh, &src.c, CTX0, KEY1, RING_LOG2, RING_LOG2, 1u << 14) !=
 	    LOOM_ADMIN_E_OK) {
@@ -484,10 +525,9 @@ static void use_card_beside(void)
 int main(int argc, char **argv)
 {
 	static const struct run_cfg runs[] = {
-		{ "card defaults", "8", "64", 1, 1u << 18, PKT, false },
-		{ "deep buffers", "64", "1024", 4, 1u << 18, PKT, false },
+		{ "card defaults", "8", "64", 1, 1u << 18, PKT },
+		{ "deep buffers", "64", "1024", 4, 1u << 18, PKT },
 	};
-	struct run_cfg ceiling = { "card defaults", "8", "64", 1, BW_PUTS, BW_PUT, false };
 	int rc = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "zero") && argc == 2)
@@ -496,9 +536,8 @@ int main(int argc, char **argv)
 		return model_load() ? 1 : 0;
 	if (argc > 1 && !strcmp(argv[1], "ceiling") &&
 	    (argc == 2 || (argc == 3 && !strcmp(argv[2], "-j")))) {
-		ceiling.json = argc == 3;
 		use_card_beside();
-		return forward_rate(&ceiling) ? 1 : 0;
+		return ceiling(argc == 3) ? 1 : 0;
 	}
 	if (argc > 1) {
 		fprintf(stderr, "usage: loom-card-bench [zero | model | ceiling [-j]]\n");
@@ -509,7 +548,7 @@ int main(int argc, char **argv)
 	use_card_beside();
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
 		rc |= forward_rate(&runs[i]);
-	rc |= forward_rate(&ceiling);
+	rc |= ceiling(false);
 	rc |= memory();
 	return rc ? 1 : 0;
 }
