@@ -77,10 +77,13 @@ vm-tests: userspace module
 	$(MAKE) -C tests/vm/rma
 	$(MAKE) -C tests/vm/ofi
 
-# (the packages too: tests/vm/test_deb.sh installs them into a lab; the
-# module is built with W=1 and sparse, which unit/test_kmod_style.sh reads)
+# (the module is built with W=1 and sparse, which unit/test_kmod_style.sh
+# reads; the Debian packages, which only tests/vm/test_deb.sh installs, are
+# built by the vm level's preparation while the unit, emu and lab levels
+# run: the old ones are removed here so that it builds this tree's)
 check: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) all tests deb LOOM_KMOD_CHECKED=1
+	@$(MAKE) --no-print-directory -j$(JOBS) all tests LOOM_KMOD_CHECKED=1
+	@rm -rf $(DEB_DIR)
 	@$(TOP)/tests/run-tests
 
 # The debug-kernel campaign: builds its own kernel (cached) and its own copy

@@ -87,14 +87,15 @@ else
 	tap_diag "$(cat "$dir/lab.conf")"
 fi
 
-# --timeout 2 is 20 s in a lab with --timeout-scale 10 (wide margins: a
-# loaded machine slows the guest's sleep and the exec round trip)
-"$lab" exec --dir "$dir" --timeout 2 0 -- sleep 4 >/dev/null 2>"$tmp/e1"; rc1=$?
-"$lab" exec --dir "$dir" --timeout 2 0 -- sleep 60 >/dev/null 2>"$tmp/e2"; rc2=$?
-if [ $rc1 = 0 ] && [ $rc2 = 124 ] && grep -q "timed out after 20 s" "$tmp/e2"; then
-	tap_ok "--timeout-scale 10: exec --timeout 2 lets a 4 s command finish and kills a 60 s one after 20 s"
+# --timeout 1 is 10 s in a lab with --timeout-scale 10: a 3 s command,
+# three times the unscaled limit, finishes (7 s of margin: a loaded machine
+# slows the guest's sleep and the exec round trip)
+"$lab" exec --dir "$dir" --timeout 1 0 -- sleep 3 >/dev/null 2>"$tmp/e1"; rc1=$?
+"$lab" exec --dir "$dir" --timeout 1 0 -- sleep 60 >/dev/null 2>"$tmp/e2"; rc2=$?
+if [ $rc1 = 0 ] && [ $rc2 = 124 ] && grep -q "timed out after 10 s" "$tmp/e2"; then
+	tap_ok "--timeout-scale 10: exec --timeout 1 lets a 3 s command finish and kills a 60 s one after 10 s"
 else
-	tap_fail "--timeout-scale 10: exec --timeout 2 lets a 4 s command finish ($rc1) and kills a 60 s one after 20 s ($rc2)"
+	tap_fail "--timeout-scale 10: exec --timeout 1 lets a 3 s command finish ($rc1) and kills a 60 s one after 10 s ($rc2)"
 	tap_diag "$(cat "$tmp/e1" "$tmp/e2")"
 fi
 

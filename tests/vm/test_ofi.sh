@@ -113,8 +113,11 @@ done
 # sshd runs only for a connection (the agent starts it): none on host 1 yet
 lab_exec 1 'pgrep -ax sshd' >"$out/sshd-before" 2>&1
 sshd_before=$?
-# 4 ranks, 2 per host: ranks on one card talk through it too
-lab_exec 0 "timeout $t_mpi mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 \
+# 4 ranks, 2 per host: ranks on one card talk through it too; each guest
+# has one vCPU, so a rank that waits yields it to the other
+# (mpi_yield_when_idle) rather than spinning through its time slice
+yield="--mca mpi_yield_when_idle 1"
+lab_exec 0 "timeout $t_mpi mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 $yield \
 	--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include loom -x $env \
 	--mca mtl_base_verbose 100 $mpi_prog" >"$out/mpi" 2>&1
 rc=$?
@@ -136,7 +139,7 @@ else
 fi
 
 # one-sided: osc rdma over the ofi BTL, which may only use loom (and self)
-lab_exec 0 "timeout $t_mpi mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 \
+lab_exec 0 "timeout $t_mpi mpirun --allow-run-as-root -np 4 --host loom-h0:2,loom-h1:2 $yield \
 	--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include loom \
 	--mca osc rdma --mca btl ofi,self --mca btl_ofi_provider_include loom -x $env \
 	--mca btl_base_verbose 100 $rma_prog" >"$out/mpirma" 2>&1
