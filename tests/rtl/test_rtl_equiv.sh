@@ -66,7 +66,7 @@ equiv_mutant "$h-mutate" units "cycle [0-9]+: unit crc32c \(LANES .*signal .*: R
 equiv_mutant "$h-mutate" units "cycle [0-9]+: unit gbn_tx \(.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
 	"a go-back-N sender that takes an acknowledgement one past its last frame" --units gbn_tx
 equiv_mutant "$h-mutate" units \
-	"cycle [0-9]+: unit link_credit \(.*signal upd_ok \(link_credit_valid\): RTL 1 .*C model 0" \
+	"cycle [0-9]+: unit link_credit \(.*signal upd_ok of VC [0-7] \(link_credit_valid\): RTL 1 .*C model 0" \
 	"a link credit return that takes a grant one flit beyond the peer's buffer" --units link_credit
 equiv_mutant "$h-mutate" units \
 	"cycle [0-9]+: unit lanes \(.*signal win_(age|count) of lane [0-3].*: RTL [0-9]+ .*C model [0-9]+" \
