@@ -3,7 +3,9 @@
 # The RTL's units (flit FIFOs, credit counters, one of them also as its
 # Yosys iCE40 netlist, arbiters of every policy,
 # the link's CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender
-# and receiver, its credit return, its lanes under bit errors and failing
+# and receiver across carrier edges and acknowledgements asked for again,
+# its credit return with one VC's grant or every VC's in a cycle, its
+# lanes under bit errors and failing
 # lanes, its frame encoder and serialiser at 64 and 16 bytes a cycle fed
 # the frames of C link units' transmitters under traffic, bit errors and
 # narrowing lanes, its receiver's framer at its smallest window and one
