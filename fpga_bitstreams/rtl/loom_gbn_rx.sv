@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // Go-back-N receiver (link/gbn.c, struct gbn_rx): the next in-order
-// sequence number and the NAK episode, cycle by cycle.  In one cycle, in
-// the order the link unit calls them: the carrier's edge (flush: the
-// state after reset, link_recv_reset), a DATA frame with a good CRC
-// (data_valid, data_seq: its verdict is combinational) or a corrupt frame
-// (error), the acknowledgement asked for again (rep: ack_due set, as
-// link_recv_resend_status does), then the transmit half taking the
-// acknowledgement (clr_ack) and the NAK (clr_nak) into a frame it starts.
+// sequence number and the NAK episode, cycle by cycle.  In one cycle: the
+// carrier's edge (flush, link_recv_reset: alone, the registers take their
+// values after reset), or in the order the link unit calls them: a DATA
+// frame with a good CRC (data_valid, data_seq: its verdict is
+// combinational) or a corrupt frame (error), the acknowledgement asked
+// for again (rep: ack_due set, as link_recv_resend_status does), then the
+// transmit half taking the acknowledgement (clr_ack) and the NAK
+// (clr_nak) into a frame it starts.
 //
 // Registers: expected, in_recovery (a NAK was asked for; silent until
 // expected arrives), last_seen and seen_valid (the last out-of-order
@@ -41,28 +42,21 @@ module loom_gbn_rx #(
 
 	logic [31:0] r_exp, r_last;
 	logic r_rec, r_seen, r_nak, r_ack;
-	logic [31:0] e0, l0, e1, l1, d;
-	logic rec0, seen0, nak0, ack0, rec1, seen1, nak1, ack1;
+	logic [31:0] e1, l1, d;
+	logic rec1, seen1, nak1, ack1;
 
 	always_comb begin
-		// 0: the state the cycle starts from: the carrier's edge restarts it
-		e0 = flush ? FIRST : r_exp;
-		l0 = flush ? 32'd0 : r_last;
-		rec0 = !flush && r_rec;
-		seen0 = !flush && r_seen;
-		nak0 = !flush && r_nak;
-		ack0 = !flush && r_ack;
-		d = data_seq - e0;
-		e1 = e0;
-		l1 = l0;
-		rec1 = rec0;
-		seen1 = seen0;
-		nak1 = nak0;
-		ack1 = ack0;
+		d = data_seq - r_exp;
+		e1 = r_exp;
+		l1 = r_last;
+		rec1 = r_rec;
+		seen1 = r_seen;
+		nak1 = r_nak;
+		ack1 = r_ack;
 		verdict = ACCEPT;
 		if (data_valid) begin
 			if (d == 32'd0) begin
-				e1 = e0 + 32'd1;
+				e1 = r_exp + 32'd1;
 				rec1 = 1'b0;
 				seen1 = 1'b0;
 				nak1 = 1'b0;
@@ -74,16 +68,16 @@ module loom_gbn_rx #(
 			end else begin
 				verdict = OUT_OF_ORDER;
 				// the replay lost the expected frame again: NAK again
-				if (rec0 && seen0 && ($signed(data_seq - l0) <= 0))
+				if (r_rec && r_seen && ($signed(data_seq - r_last) <= 0))
 					nak1 = 1'b1;
-				if (!rec0) begin
+				if (!r_rec) begin
 					rec1 = 1'b1;
 					nak1 = 1'b1;
 				end
 				seen1 = 1'b1;
 				l1 = data_seq;
 			end
-		end else if (error && !rec0) begin
+		end else if (error && !r_rec) begin
 			rec1 = 1'b1;
 			seen1 = 1'b0;
 			nak1 = 1'b1;
@@ -97,7 +91,7 @@ module loom_gbn_rx #(
 	end
 
 	always_ff @(posedge clk)
-		if (rst) begin
+		if (rst || flush) begin
 			r_exp <= FIRST;
 			r_last <= 32'd0;
 			r_rec <= 1'b0;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // Go-back-N sender (link/gbn.c, struct gbn_tx): the replay window's
-// sequence numbers and the ack timer, cycle by cycle.  In one cycle, in
-// the order the link unit calls them: the carrier's edge (flush: the
-// state after reset), an acknowledgement or a NAK from the
+// sequence numbers and the ack timer, cycle by cycle.  In one cycle: the
+// carrier's edge (flush, link_xmit_reset: alone, the registers take their
+// values after reset), or in the order the link unit calls them: an
+// acknowledgement or a NAK from the
 // receive half (ack_valid, ack_nak, ack_value), the ack timer (timer), and
 // a frame taken for the lanes (take, only when take_ok).  Each result is
 // combinational in the cycle of its inputs; the state moves at the edge.
@@ -27,8 +28,7 @@ module loom_gbn_tx #(
 ) (
 	input  logic clk,
 	input  logic rst,
-	// the carrier's edge: the cycle starts from the state after reset
-	// (link_xmit_reset)
+	// the carrier's edge, alone: the state after reset
 	input  logic flush,
 	// the acknowledgement (ack_nak 0) or NAK (1) of a received frame
 	input  logic ack_valid,
@@ -90,41 +90,30 @@ module loom_gbn_tx #(
 	logic run1, run2, run3;
 	logic [TW-1:0] left1, left2, left3;
 	logic [31:0] freed, off;
-	logic [31:0] c_base, c_next, c_resend;
-	logic [SW-1:0] c_slot;
-	logic c_run;
-	logic [TW-1:0] c_left;
 	logic in_window, ack_applies;
 
 	always_comb begin
-		// 0: the state the cycle starts from: the carrier's edge restarts it
-		c_base = flush ? FIRST : r_base;
-		c_next = flush ? FIRST : r_next;
-		c_resend = flush ? FIRST : r_resend;
-		c_slot = flush ? '0 : r_slot;
-		c_run = !flush && r_run;
-		c_left = flush ? '0 : r_left;
 		// 1: acknowledge up to ack_value (an ACK, or the first half of a NAK)
-		freed = ack_value + 32'd1 - c_base;
-		in_window = freed <= c_next - c_base;
+		freed = ack_value + 32'd1 - r_base;
+		in_window = freed <= r_next - r_base;
 `ifdef LOOM_MUTATE_GBN
 		// deliberately wrong (the harness's mutation check): one frame past the last sent
-		in_window = freed <= c_next - c_base + 32'd1;
+		in_window = freed <= r_next - r_base + 32'd1;
 `endif
 		ack_applies = ack_valid && in_window && freed != 32'd0;
-		b1 = c_base;
-		r1 = c_resend;
-		s1 = c_slot;
-		run1 = c_run;
-		left1 = c_left;
+		b1 = r_base;
+		r1 = r_resend;
+		s1 = r_slot;
+		run1 = r_run;
+		left1 = r_left;
 		ack_freed = 32'd0;
 		nak_rewound = 1'b0;
 		if (ack_applies) begin
-			if (c_resend - c_base < freed)
+			if (r_resend - r_base < freed)
 				r1 = ack_value + 32'd1;
 			b1 = ack_value + 32'd1;
-			s1 = wrap(c_slot, freed);
-			if (r1 == b1 && c_next == b1) begin
+			s1 = wrap(r_slot, freed);
+			if (r1 == b1 && r_next == b1) begin
 				run1 = 1'b0;
 			end else begin
 				run1 = 1'b1;
@@ -148,7 +137,7 @@ module loom_gbn_tx #(
 		left2 = left1;
 		timer_fired = 1'b0;
 		if (timer && run1 && left1 == '0) begin
-			if (c_next == b1) begin
+			if (r_next == b1) begin
 				run2 = 1'b0;
 			end else if (r1 == b1) begin
 				left2 = TW'(ACK_TIMEOUT);
@@ -160,18 +149,18 @@ module loom_gbn_tx #(
 		end
 
 		// 3: the frame for the lanes, starting next cycle
-		take_resend = r2 != c_next;
-		take_ok = take_resend || c_next - b2 < 32'(REPLAY_FRAMES);
+		take_resend = r2 != r_next;
+		take_ok = take_resend || r_next - b2 < 32'(REPLAY_FRAMES);
 		take_seq = r2;
 		off = r2 - b2;
 		take_slot = wrap(s1, off);
-		n3 = c_next;
+		n3 = r_next;
 		r3 = r2;
 		run3 = run2;
 		left3 = left2;
 		if (take) begin
 			if (!take_resend)
-				n3 = c_next + 32'd1;
+				n3 = r_next + 32'd1;
 			r3 = r2 + 32'd1;
 			if (!run2) begin
 				run3 = 1'b1;
@@ -181,7 +170,7 @@ module loom_gbn_tx #(
 	end
 
 	always_ff @(posedge clk)
-		if (rst) begin
+		if (rst || flush) begin
 			r_base <= FIRST;
 			r_next <= FIRST;
 			r_resend <= FIRST;

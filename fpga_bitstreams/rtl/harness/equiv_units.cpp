@@ -1156,10 +1156,14 @@ private:
 		uint32_t held;
 		unsigned k = rl.below(10);
 
-		/* the carrier's edge: link_xmit_reset() before the cycle's acknowledgements */
+		/* the carrier's edge, alone: link_xmit_reset() */
+		x = gtx_in{};
 		x.flush = rl.percent(1);
-		if (x.flush)
+		if (x.flush) {
 			gbn_tx_init(&t, g.first, t.window, t.timeout);
+			x.after = t;
+			return;
+		}
 		held = gbn_tx_held(&t);
 		x.ack = rl.percent(p_ack);
 		x.nak = rl.percent(15);
@@ -1199,11 +1203,14 @@ private:
 		gbn_rx t = g.rx;
 		unsigned k = rl.below(10);
 
-		/* the carrier's edge: link_recv_reset() before the cycle's frames */
+		/* the carrier's edge, alone: link_recv_reset() */
+		x = grx_in{};
 		x.flush = rl.percent(1);
-		if (x.flush)
+		if (x.flush) {
 			gbn_rx_init(&t, g.first);
-		x.data = x.error = false;
+			x.after = t;
+			return;
+		}
 		x.verdict = GBN_RX_ACCEPT;
 		if (rl.percent(p_rx)) {
 			x.data = k < 8;
@@ -1876,6 +1883,8 @@ private:
 		      same(m, u, "room", o.room, gbn_tx_room(&t)) &&
 		      same(m, u, "resend_due", o.resend_due, gbn_tx_resend_due(&t))))
 			return false;
+		if (x.flush)
+			return true;	/* the carrier's edge: no operation */
 		if (!(same(m, u, "ack_freed", o.ack_freed, x.freed) &&
 		      same(m, u, "nak_rewound", o.nak_rewound, x.rewound) &&
 		      same(m, u, "timer_fired", o.timer_fired, x.fired) &&
