@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // Go-back-N receiver (link/gbn.c, struct gbn_rx): the next in-order
-// sequence number and the NAK episode, cycle by cycle.  In one cycle, in
-// the order the link unit calls them: a DATA frame with a good CRC
-// (data_valid, data_seq: its verdict is combinational) or a corrupt frame
-// (error), then the transmit half taking the acknowledgement (clr_ack)
-// and the NAK (clr_nak) into a frame it starts.
+// sequence number and the NAK episode, cycle by cycle.  In one cycle: the
+// carrier's edge (flush, link_recv_reset: alone, the registers take their
+// values after reset), or in the order the link unit calls them: a DATA
+// frame with a good CRC (data_valid, data_seq: its verdict is
+// combinational) or a corrupt frame (error), the acknowledgement asked
+// for again (rep: ack_due set, as link_recv_resend_status does), then the
+// transmit half taking the acknowledgement (clr_ack) and the NAK
+// (clr_nak) into a frame it starts.
 //
 // Registers: expected, in_recovery (a NAK was asked for; silent until
 // expected arrives), last_seen and seen_valid (the last out-of-order
@@ -19,10 +22,12 @@ module loom_gbn_rx #(
 ) (
 	input  logic clk,
 	input  logic rst,
+	input  logic flush,
 	input  logic data_valid,
 	input  logic [31:0] data_seq,
 	output logic [1:0] verdict,		// 0 accept, 1 duplicate, 2 out of order
 	input  logic error,
+	input  logic rep,
 	input  logic clr_ack,
 	input  logic clr_nak,
 	output logic [31:0] expected,
@@ -77,6 +82,8 @@ module loom_gbn_rx #(
 			seen1 = 1'b0;
 			nak1 = 1'b1;
 		end
+		if (rep)
+			ack1 = 1'b1;
 		if (clr_ack)
 			ack1 = 1'b0;
 		if (clr_nak)
@@ -84,7 +91,7 @@ module loom_gbn_rx #(
 	end
 
 	always_ff @(posedge clk)
-		if (rst) begin
+		if (rst || flush) begin
 			r_exp <= FIRST;
 			r_last <= 32'd0;
 			r_rec <= 1'b0;

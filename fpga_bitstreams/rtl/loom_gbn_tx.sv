@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // Go-back-N sender (link/gbn.c, struct gbn_tx): the replay window's
-// sequence numbers and the ack timer, cycle by cycle.  In one cycle, in
-// the order the link unit calls them: an acknowledgement or a NAK from the
+// sequence numbers and the ack timer, cycle by cycle.  In one cycle: the
+// carrier's edge (flush, link_xmit_reset: alone, the registers take their
+// values after reset), or in the order the link unit calls them: an
+// acknowledgement or a NAK from the
 // receive half (ack_valid, ack_nak, ack_value), the ack timer (timer), and
 // a frame taken for the lanes (take, only when take_ok).  Each result is
 // combinational in the cycle of its inputs; the state moves at the edge.
@@ -26,6 +28,8 @@ module loom_gbn_tx #(
 ) (
 	input  logic clk,
 	input  logic rst,
+	// the carrier's edge, alone: the state after reset
+	input  logic flush,
 	// the acknowledgement (ack_nak 0) or NAK (1) of a received frame
 	input  logic ack_valid,
 	input  logic ack_nak,
@@ -166,7 +170,7 @@ module loom_gbn_tx #(
 	end
 
 	always_ff @(posedge clk)
-		if (rst) begin
+		if (rst || flush) begin
 			r_base <= FIRST;
 			r_next <= FIRST;
 			r_resend <= FIRST;

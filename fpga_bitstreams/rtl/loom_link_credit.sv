@@ -4,8 +4,10 @@
 // both directions of one end, per VC: cumulative counts modulo 2^32 that
 // restart when the link trains.  In one cycle, in the order the link unit
 // makes them (each result combinational in that cycle): train or down
-// (alone), a grant from the peer (upd_*: upd_ok is link_credit_valid,
-// the update applies only when it holds), a DATA frame accepted
+// (alone), grants from the peer (upd_*, a VC mask and a value a VC: a
+// header's grant on its VC, an ACK_CREDIT's on every VC, each VC's
+// registers updated side by side; upd_ok is link_credit_valid, the
+// update applies only when it holds), a DATA frame accepted
 // (acc_*), a repeat of every grant (rep), the flits the router freed
 // (freed, 8 bits a VC), the credit wires to the router (to_router:
 // router_credits), a refund of dropped flits (ref_*), a packet sent
@@ -27,11 +29,10 @@ module loom_link_credit #(
 	input  logic rst,
 	input  logic train,
 	input  logic down,
-	input  logic upd_valid,
-	input  logic [2:0] upd_vc,
-	input  logic [31:0] upd_value,
-	output logic upd_ok,
-	output logic upd_gain,
+	input  logic [VCS-1:0] upd_valid,
+	input  logic [32*VCS-1:0] upd_value,
+	output logic [VCS-1:0] upd_ok,
+	output logic [VCS-1:0] upd_gain,
 	input  logic acc_valid,
 	input  logic [2:0] acc_vc,
 	input  logic [31:0] acc_flits,
@@ -93,10 +94,9 @@ module loom_link_credit #(
 	logic [2:0] nrr;
 	logic [31:0] gain, room, kept, n, have;
 	logic found;
-	logic [VW-1:0] uv, av, fv, sv, pv;
+	logic [VW-1:0] av, fv, sv, pv;
 
 	// the VC numbers as array indices (used only when below VCS)
-	assign uv = VW'(upd_vc);
 	assign av = VW'(acc_vc);
 	assign fv = VW'(ref_vc);
 	assign sv = VW'(sent_vc);
@@ -118,8 +118,8 @@ module loom_link_credit #(
 		def = r_def;
 		low = r_low;
 		nrr = r_rr;
-		upd_ok = 1'b0;
-		upd_gain = 1'b0;
+		upd_ok = '0;
+		upd_gain = '0;
 		acc_may = 1'b0;
 		freed_ok = '1;
 		router_credits = '0;
@@ -161,29 +161,29 @@ module loom_link_credit #(
 			def = '0;
 			low = '0;
 		end else begin
-			// a grant from the peer
-			if (32'(upd_vc) < VCS) begin
-				gain = upd_value - gtd[uv];
-				room = snt[uv] + DEPTH - gtd[uv];
+			// grants from the peer, each VC's its own
+			for (v = 0; v < VCS; v = v + 1) begin
+				gain = upd_value[32*v +: 32] - gtd[v];
+				room = snt[v] + DEPTH - gtd[v];
 `ifdef LOOM_MUTATE_LINK_CREDIT
 				// deliberately wrong (mutation check): takes a grant one flit beyond the peer's buffer
-				upd_ok = gain <= room + 32'd1;
+				upd_ok[v] = gain <= room + 32'd1;
 `else
-				upd_ok = gain <= room;
+				upd_ok[v] = gain <= room;
 `endif
-			end
-			if (upd_valid && upd_ok && gain != 32'd0) begin
-				upd_gain = 1'b1;
-				kept = gain < with_[uv] ? gain : with_[uv];
-				gtd[uv] = upd_value;
-				with_[uv] = with_[uv] - kept;
-				if (gain > kept) begin
-					owed[uv] = owed[uv] + gain - kept;
-					omask[uv] = 1'b1;
+				if (upd_valid[v] && upd_ok[v] && gain != 32'd0) begin
+					upd_gain[v] = 1'b1;
+					kept = gain < with_[v] ? gain : with_[v];
+					gtd[v] = upd_value[32*v +: 32];
+					with_[v] = with_[v] - kept;
+					if (gain > kept) begin
+						owed[v] = owed[v] + gain - kept;
+						omask[v] = 1'b1;
+					end
+					have = gtd[v] - snt[v];
+					def[v] = gtd[v] != snt[v] + DEPTH;
+					low[v] = have < PKT_FLITS;
 				end
-				have = gtd[uv] - snt[uv];
-				def[uv] = gtd[uv] != snt[uv] + DEPTH;
-				low[uv] = have < PKT_FLITS;
 			end
 			// a DATA frame accepted
 			if (32'(acc_vc) < VCS) begin

@@ -3,7 +3,9 @@
 # The RTL's units (flit FIFOs, credit counters, one of them also as its
 # Yosys iCE40 netlist, arbiters of every policy,
 # the link's CRC-32C at 1, 6 and 16 bytes a cycle, its go-back-N sender
-# and receiver, its credit return, its lanes under bit errors and failing
+# and receiver across carrier edges and acknowledgements asked for again,
+# its credit return with one VC's grant or every VC's in a cycle, its
+# lanes under bit errors and failing
 # lanes, its frame encoder and serialiser at 64 and 16 bytes a cycle fed
 # the frames of C link units' transmitters under traffic, bit errors and
 # narrowing lanes, its receiver's framer at its smallest window and one
@@ -66,7 +68,7 @@ equiv_mutant "$h-mutate" units "cycle [0-9]+: unit crc32c \(LANES .*signal .*: R
 equiv_mutant "$h-mutate" units "cycle [0-9]+: unit gbn_tx \(.*signal .*: RTL [0-9]+ .*C model [0-9]+" \
 	"a go-back-N sender that takes an acknowledgement one past its last frame" --units gbn_tx
 equiv_mutant "$h-mutate" units \
-	"cycle [0-9]+: unit link_credit \(.*signal upd_ok \(link_credit_valid\): RTL 1 .*C model 0" \
+	"cycle [0-9]+: unit link_credit \(.*signal upd_ok of VC [0-7] \(link_credit_valid\): RTL 1 .*C model 0" \
 	"a link credit return that takes a grant one flit beyond the peer's buffer" --units link_credit
 equiv_mutant "$h-mutate" units \
 	"cycle [0-9]+: unit lanes \(.*signal win_(age|count) of lane [0-3].*: RTL [0-9]+ .*C model [0-9]+" \

@@ -283,8 +283,9 @@ struct crc_model {
 // The C model's go-back-N sender and receiver.
 struct gtx_model {
 	std::string name;
+	uint32_t first;
 	gbn_tx tx;
-	gtx_model(unsigned window, unsigned timeout, uint32_t first)
+	gtx_model(unsigned window, unsigned timeout, uint32_t f) : first(f)
 	{
 		char b[96];
 
@@ -297,8 +298,9 @@ struct gtx_model {
 
 struct grx_model {
 	std::string name;
+	uint32_t first;
 	gbn_rx rx;
-	explicit grx_model(uint32_t first)
+	explicit grx_model(uint32_t f) : first(f)
 	{
 		char b[64];
 
@@ -505,6 +507,18 @@ template <std::size_t W> void put_bytes(VlWide<W> &port, const uint8_t *b, unsig
 			v = (v << 8) | (4 * w + k < n ? b[4 * w + k] : 0);
 		port[w] = v;
 	}
+}
+
+// 32-bit words @w (up to @n of them, word 0 lowest) into a Verilated port of any width
+inline void put_words(IData &port, const uint32_t *w, unsigned) { port = w[0]; }
+inline void put_words(QData &port, const uint32_t *w, unsigned n)
+{
+	port = (QData)w[0] | (n > 1 ? (QData)w[1] << 32 : 0);
+}
+template <std::size_t W> void put_words(VlWide<W> &port, const uint32_t *w, unsigned n)
+{
+	for (unsigned k = 0; k < W; k++)
+		port[k] = k < n ? w[k] : 0;
 }
 
 // the sum of four counts over models @ms, each's from @counts(model, its four)
@@ -822,7 +836,7 @@ private:
 	} ci[CRC_N];
 	// a go-back-N sender's operations this cycle and the C model's results
 	struct gtx_in {
-		bool ack, nak, timer, take;
+		bool flush, ack, nak, timer, take;
 		uint32_t value;
 		unsigned freed;
 		bool rewound, fired, ok, resend;
@@ -831,17 +845,19 @@ private:
 		gbn_tx after;
 	} gi[2];
 	struct grx_in {
-		bool data, error, clr_ack, clr_nak;
+		bool flush, data, error, rep, clr_ack, clr_nak;
 		uint32_t seq;
 		unsigned verdict;
 		gbn_rx after;
 	} ri[2];
 	// a credit unit's operations this cycle and the C model's results
 	struct lcr_in {
-		bool train, down, upd_valid, upd_ok, upd_gain, acc_valid, acc_may, rep, to_router;
+		bool train, down, acc_valid, acc_may, rep, to_router;
 		bool router_any, ref_valid, sent_valid, sent_has, pick, pick_was, adv, adv_any;
-		unsigned upd_vc, acc_vc, ref_vc, sent_vc, pick_vc;
-		uint32_t upd_value, acc_flits, ref_flits, sent_flits, pick_value, freed_ok;
+		unsigned acc_vc, ref_vc, sent_vc, pick_vc;
+		uint32_t upd_valid, upd_ok, upd_gain;	// VC masks
+		uint32_t upd_value[CHAN_VCS_MAX];
+		uint32_t acc_flits, ref_flits, sent_flits, pick_value, freed_ok;
 		uint8_t freed[CHAN_VCS_MAX], credits[CHAN_VCS_MAX];
 		link_credit after;
 	} li[2];
@@ -1137,9 +1153,18 @@ private:
 	void gtx_stim(const gtx_model &g, gtx_in &x)
 	{
 		gbn_tx t = g.tx;
-		uint32_t held = gbn_tx_held(&t);
+		uint32_t held;
 		unsigned k = rl.below(10);
 
+		/* the carrier's edge, alone: link_xmit_reset() */
+		x = gtx_in{};
+		x.flush = rl.percent(1);
+		if (x.flush) {
+			gbn_tx_init(&t, g.first, t.window, t.timeout);
+			x.after = t;
+			return;
+		}
+		held = gbn_tx_held(&t);
 		x.ack = rl.percent(p_ack);
 		x.nak = rl.percent(15);
 		if (k < 5)
@@ -1178,7 +1203,14 @@ private:
 		gbn_rx t = g.rx;
 		unsigned k = rl.below(10);
 
-		x.data = x.error = false;
+		/* the carrier's edge, alone: link_recv_reset() */
+		x = grx_in{};
+		x.flush = rl.percent(1);
+		if (x.flush) {
+			gbn_rx_init(&t, g.first);
+			x.after = t;
+			return;
+		}
 		x.verdict = GBN_RX_ACCEPT;
 		if (rl.percent(p_rx)) {
 			x.data = k < 8;
@@ -1194,6 +1226,10 @@ private:
 			x.verdict = gbn_rx_data(&t, x.seq);
 		else if (x.error)
 			gbn_rx_error(&t);
+		/* a NAK, a poll or a TRAIN of a peer still training: acknowledge again */
+		x.rep = rl.percent(3);
+		if (x.rep)
+			t.ack_due = true;
 		x.clr_ack = rl.percent(30);
 		x.clr_nak = rl.percent(30);
 		if (x.clr_ack)
@@ -1206,14 +1242,17 @@ private:
 // this cycle's operations of go-back-N sender @g and receiver @r, stimuli @i
 #define DRIVE_GBN(g, r, i) \
 	do { \
+		top->g##_flush = gi[i].flush; \
 		top->g##_ack_valid = gi[i].ack; \
 		top->g##_ack_nak = gi[i].nak; \
 		top->g##_ack_value = gi[i].value; \
 		top->g##_timer = gi[i].timer; \
 		top->g##_take = gi[i].take; \
+		top->r##_flush = ri[i].flush; \
 		top->r##_data_valid = ri[i].data; \
 		top->r##_data_seq = ri[i].data ? ri[i].seq : 0; \
 		top->r##_error = ri[i].error; \
+		top->r##_rep = ri[i].rep; \
 		top->r##_clr_ack = ri[i].clr_ack; \
 		top->r##_clr_nak = ri[i].clr_nak; \
 	} while (0)
@@ -1233,18 +1272,29 @@ private:
 		} else if (x.down) {
 			link_credit_down(&t);
 		} else {
-			unsigned v = rl.below(g.vcs + (g.vcs < 8));	/* now and then no such VC */
-			uint32_t gtd = t.granted[v], room = t.sent[v] + t.depth - gtd;
+			/*
+			 * grants from the peer: a header's on one VC, now and then an
+			 * ACK_CREDIT's on every VC; each VC's value is shown every cycle
+			 */
+			bool all = rl.percent(10);
+			unsigned one = rl.below(g.vcs);
 
-			x.upd_vc = v;
-			k = rl.below(10);
-			x.upd_value = k < 6 ? gtd + (uint32_t)rl.below(room + 1) :
-				      k == 6 ? gtd + room + 1 : k == 7 ? gtd - 1 :
-				      k == 8 ? (uint32_t)rl.next() : gtd;
-			x.upd_ok = link_credit_valid(&t, v, x.upd_value);
-			x.upd_valid = rl.percent(p_ack);
-			if (x.upd_valid && x.upd_ok)
-				x.upd_gain = link_credit_update(&t, v, x.upd_value);
+			for (unsigned v = 0; v < g.vcs; v++) {
+				uint32_t gtd = t.granted[v], room = t.sent[v] + t.depth - gtd;
+				uint32_t bit = 1u << v;
+
+				k = rl.below(10);
+				x.upd_value[v] = k < 6 ? gtd + (uint32_t)rl.below(room + 1) :
+						 k == 6 ? gtd + room + 1 : k == 7 ? gtd - 1 :
+						 k == 8 ? (uint32_t)rl.next() : gtd;
+				if (link_credit_valid(&t, v, x.upd_value[v]))
+					x.upd_ok |= bit;
+				if ((all || v == one) && rl.percent(p_ack))
+					x.upd_valid |= bit;
+				if ((x.upd_valid & x.upd_ok & bit) &&
+				    link_credit_update(&t, v, x.upd_value[v]))
+					x.upd_gain |= bit;
+			}
 			x.acc_vc = rl.below(g.vcs);
 			x.acc_flits = 1 + rl.below(g.pkt);
 			x.acc_may = link_credit_may_accept(&t, x.acc_vc, x.acc_flits);
@@ -1366,8 +1416,7 @@ private:
 		top->p##_train = x_.train; \
 		top->p##_down = x_.down; \
 		top->p##_upd_valid = x_.upd_valid; \
-		top->p##_upd_vc = x_.upd_vc; \
-		top->p##_upd_value = x_.upd_value; \
+		put_words(top->p##_upd_value, x_.upd_value, CHAN_VCS_MAX); \
 		top->p##_acc_valid = x_.acc_valid; \
 		top->p##_acc_vc = x_.acc_vc; \
 		top->p##_acc_flits = x_.acc_flits; \
@@ -1834,6 +1883,8 @@ private:
 		      same(m, u, "room", o.room, gbn_tx_room(&t)) &&
 		      same(m, u, "resend_due", o.resend_due, gbn_tx_resend_due(&t))))
 			return false;
+		if (x.flush)
+			return true;	/* the carrier's edge: no operation */
 		if (!(same(m, u, "ack_freed", o.ack_freed, x.freed) &&
 		      same(m, u, "nak_rewound", o.nak_rewound, x.rewound) &&
 		      same(m, u, "timer_fired", o.timer_fired, x.fired) &&
@@ -1909,13 +1960,17 @@ private:
 			return false;
 		if (x.train || x.down)
 			return true;
-		for (unsigned v = 0; v < g.vcs; v++)
-			if (!same(m, u, ("router_credits of VC " + std::to_string(v)).c_str(), rtl(17, v),
-				  x.credits[v]))
+		for (unsigned v = 0; v < g.vcs; v++) {
+			std::string vc = " of VC " + std::to_string(v);
+
+			if (!same(m, u, ("router_credits" + vc).c_str(), rtl(17, v), x.credits[v]) ||
+			    !same(m, u, ("upd_ok" + vc + " (link_credit_valid)").c_str(),
+				  rtl(13, 0) >> v & 1, x.upd_ok >> v & 1) ||
+			    !same(m, u, ("upd_gain" + vc + " (link_credit_update)").c_str(),
+				  rtl(14, 0) >> v & 1, x.upd_gain >> v & 1))
 				return false;
-		return same(m, u, "upd_ok (link_credit_valid)", rtl(13, 0), x.upd_ok) &&
-		       same(m, u, "upd_gain (link_credit_update)", rtl(14, 0), x.upd_gain) &&
-		       same(m, u, "acc_may (link_credit_may_accept)", rtl(15, 0), x.acc_may) &&
+		}
+		return same(m, u, "acc_may (link_credit_may_accept)", rtl(15, 0), x.acc_may) &&
 		       same(m, u, "freed_ok (link_credit_freed)", rtl(16, 0), x.freed_ok) &&
 		       same(m, u, "router_any", rtl(18, 0), x.router_any) &&
 		       same(m, u, "sent_has (link_credit_peer_has)", rtl(19, 0), x.sent_has) &&

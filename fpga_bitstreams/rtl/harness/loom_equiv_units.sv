@@ -58,6 +58,7 @@
 	assign P``_unused = ^P``_n[6:P``_NW];
 
 `define EQ_GBN_TX_PORTS(P) \
+	input  logic P``_flush, \
 	input  logic P``_ack_valid, \
 	input  logic P``_ack_nak, \
 	input  logic [31:0] P``_ack_value, \
@@ -84,7 +85,7 @@
 	logic [P``_SW-1:0] P``_ts, P``_bs; \
 	loom_gbn_tx #(.REPLAY_FRAMES(REPLAY_FRAMES_), .ACK_TIMEOUT(ACK_TIMEOUT_), \
 		.FIRST(FIRST_)) u_``P ( \
-		.clk(clk), .rst(rst), .ack_valid(P``_ack_valid), .ack_nak(P``_ack_nak), \
+		.clk(clk), .rst(rst), .flush(P``_flush), .ack_valid(P``_ack_valid), .ack_nak(P``_ack_nak), \
 		.ack_value(P``_ack_value), .ack_freed(P``_ack_freed), .nak_rewound(P``_nak_rewound), \
 		.timer(P``_timer), .timer_fired(P``_timer_fired), .take_ok(P``_take_ok), \
 		.take(P``_take), .take_resend(P``_take_resend), .take_seq(P``_take_seq), \
@@ -95,10 +96,12 @@
 	assign P``_base_slot = 16'(P``_bs);
 
 `define EQ_GBN_RX_PORTS(P) \
+	input  logic P``_flush, \
 	input  logic P``_data_valid, \
 	input  logic [31:0] P``_data_seq, \
 	output logic [1:0] P``_verdict, \
 	input  logic P``_error, \
+	input  logic P``_rep, \
 	input  logic P``_clr_ack, \
 	input  logic P``_clr_nak, \
 	output logic [31:0] P``_expected, \
@@ -110,8 +113,9 @@
 	output logic [31:0] P``_ack_value
 `define EQ_GBN_RX(P, FIRST_) \
 	loom_gbn_rx #(.FIRST(FIRST_)) u_``P ( \
-		.clk(clk), .rst(rst), .data_valid(P``_data_valid), .data_seq(P``_data_seq), \
-		.verdict(P``_verdict), .error(P``_error), .clr_ack(P``_clr_ack), \
+		.clk(clk), .rst(rst), .flush(P``_flush), .data_valid(P``_data_valid), \
+		.data_seq(P``_data_seq), .verdict(P``_verdict), .error(P``_error), .rep(P``_rep), \
+		.clr_ack(P``_clr_ack), \
 		.clr_nak(P``_clr_nak), .expected(P``_expected), .in_recovery(P``_in_recovery), \
 		.seen_valid(P``_seen_valid), .last_seen(P``_last_seen), .nak_due(P``_nak_due), \
 		.ack_due(P``_ack_due), .ack_value(P``_ack_value));
@@ -119,9 +123,8 @@
 `define EQ_LINK_CREDIT_PORTS(P, VCS_) \
 	input  logic P``_train, \
 	input  logic P``_down, \
-	input  logic P``_upd_valid, \
-	input  logic [2:0] P``_upd_vc, \
-	input  logic [31:0] P``_upd_value, \
+	input  logic [VCS_-1:0] P``_upd_valid, \
+	input  logic [32*VCS_-1:0] P``_upd_value, \
 	input  logic P``_acc_valid, \
 	input  logic [2:0] P``_acc_vc, \
 	input  logic [31:0] P``_acc_flits, \
@@ -136,8 +139,8 @@
 	input  logic [31:0] P``_sent_flits, \
 	input  logic P``_pick, \
 	input  logic P``_adv, \
-	output logic P``_upd_ok, \
-	output logic P``_upd_gain, \
+	output logic [VCS_-1:0] P``_upd_ok, \
+	output logic [VCS_-1:0] P``_upd_gain, \
 	output logic P``_acc_may, \
 	output logic [VCS_-1:0] P``_freed_ok, \
 	output logic [8*VCS_-1:0] P``_router_credits, \
@@ -163,7 +166,7 @@
 `define EQ_LINK_CREDIT(P, VCS_, BUF_DEPTH_, FLIT_BYTES_) \
 	loom_link_credit #(.VCS(VCS_), .BUF_DEPTH(BUF_DEPTH_), .FLIT_BYTES(FLIT_BYTES_)) u_``P ( \
 		.clk(clk), .rst(rst), .train(P``_train), .down(P``_down), \
-		.upd_valid(P``_upd_valid), .upd_vc(P``_upd_vc), .upd_value(P``_upd_value), \
+		.upd_valid(P``_upd_valid), .upd_value(P``_upd_value), \
 		.acc_valid(P``_acc_valid), .acc_vc(P``_acc_vc), .acc_flits(P``_acc_flits), \
 		.rep(P``_rep), .freed(P``_freed), .to_router(P``_to_router), \
 		.ref_valid(P``_ref_valid), .ref_vc(P``_ref_vc), .ref_flits(P``_ref_flits), \
