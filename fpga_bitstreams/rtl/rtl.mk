@@ -20,8 +20,10 @@
 #   rtl-hostport the host port's harness at two configurations and its
 #                mutant (part of rtl-tests; cached like the harness)
 #   rtl-tests    what the tests of tests/rtl step: rtl-harness, rtl-board,
-#                rtl-equiv-check and rtl-hostport (tests/rtl/prepare builds
-#                it while the other levels of tests/run-tests run)
+#                rtl-equiv-check, rtl-hostport and rtl-card (tests/rtl/prepare
+#                builds it while the other levels of tests/run-tests run)
+#   rtl-card     the card emulator's RTL router plugin (loom-card --router
+#                rtl; cached like the harness; tests/vm/prepare builds it too)
 #   rtl-postsynth  the router's iCE40 netlist (synth_ice40 at the
 #                bitstream's configuration, PORTS 2) in the router-top
 #                harness, 2 seeds of 10^4 cycles (cached by content)
@@ -173,7 +175,7 @@ RTL_MUTANT_OPT := OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0
 rtl-harness: $(RTL_HARNESS) $(RTL_MUTANTS)
 
 # what the tests of tests/rtl step (tests/rtl/prepare builds it)
-rtl-tests: rtl-harness rtl-board rtl-equiv-check rtl-hostport
+rtl-tests: rtl-harness rtl-board rtl-equiv-check rtl-hostport rtl-card
 
 # the host-port harness (harness/equiv_hostport.cpp) at the card's host
 # port (16-byte flits, the router's buffers of 24 flits), at 64-byte flits

@@ -7,8 +7,9 @@
 # On two CPUs or more the emu level runs while the unit level does, and is
 # still reported after it, numbered in order.  A level's preparation
 # (tests/LEVEL/prepare) runs from the start, beside the levels before it,
-# at the lowest priority; its level waits for it, and one that fails fails
-# its level with the end of its log, the level's tests not run.
+# the first level's at nice 19 and the later ones' at the lowest priority;
+# its level waits for it, and one that fails fails its level with the end
+# of its log, the level's tests not run.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
@@ -29,7 +30,7 @@ mk test_e_good 'echo 1..2; echo "ok 1 - x"; echo "ok 2 - y"'
 
 BUILD=$tmp/build "$tmp/tests/run-tests" unit >"$tmp/out" 2>&1
 rc=$?
-tap_plan 17
+tap_plan 18
 shown=
 expect() { # description line: ok when the runner printed the line
 	if grep -qxF -- "$2" "$tmp/out"; then
@@ -96,6 +97,9 @@ for i in \$(seq 100); do [ -e $tmp/lab-started ] && break; sleep 0.1; done
 echo made >$tmp/prep-made
 PREP
 chmod +x "$tmp/tests/rtl/prepare"
+printf '#!/bin/bash\n{ chrt -p $$; ps -o ni= -p $$; } | tr -s " \\n" " " >%s\n' \
+	"$tmp/prep-first-nice" >"$tmp/tests/lab/prepare"
+chmod +x "$tmp/tests/lab/prepare"
 mk test_l_meets_prep "echo 1..1; touch $tmp/lab-started
 	for i in \$(seq 100); do [ -e $tmp/prep-met ] && break; sleep 0.1; done
 	[ -e $tmp/prep-met ] && echo 'ok 1 - beside the preparation' || echo 'not ok 1 - alone'" lab
@@ -109,10 +113,18 @@ expect "a later level's preparation runs beside the levels before it" \
 expect "a level's tests run after its preparation" "ok 2 - rtl/test_r_needs_prep: 1 - prepared"
 # the idle class where the kernel grants it (ps shows no nice value then)
 prio=$(cat "$tmp/prep-nice" 2>/dev/null)
-if [[ $prio == *SCHED_IDLE* || $prio == *" 19 "* ]] && [ "$rc" = 0 ]; then
-	tap_ok "the preparation runs at the lowest priority ($prio) and the run passes"
+want=" 19 "
+chrt --idle 0 true 2>/dev/null && want=SCHED_IDLE
+if [[ $prio == *"$want"* ]] && [ "$rc" = 0 ]; then
+	tap_ok "a later level's preparation runs at the lowest priority ($prio) and the run passes"
 else
-	tap_fail "the preparation runs at the lowest priority (saw: ${prio:-nothing}; exit $rc)"
+	tap_fail "a later level's preparation runs at the lowest priority (saw: ${prio:-nothing}; exit $rc)"
+fi
+first=$(cat "$tmp/prep-first-nice" 2>/dev/null)
+if [[ $first == *SCHED_OTHER* && $first == *" 19 "* ]]; then
+	tap_ok "the first level's preparation runs at nice 19, ahead of the later ones ($first)"
+else
+	tap_fail "the first level's preparation runs at nice 19, ahead of the later ones (saw: ${first:-nothing})"
 fi
 
 # a preparation that fails

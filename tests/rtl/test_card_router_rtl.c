@@ -184,7 +184,7 @@ static const char *plugin_path(void)
 
 	if (env && *env)
 		return env;
-	/* build/tests/unit/this -> build/rtl/ */
+	/* build/tests/rtl/this -> build/rtl/ */
 	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
 	path[n > 0 ? n : 0] = 0;
 	slash = strrchr(path, '/');
