@@ -9,7 +9,6 @@
  * over destinations and combined give the single check's verdict, a
  * refusal included (the same unreachable pair, the same cycle).
  */
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,36 +65,27 @@ static int build(struct sim *s, const struct tcase *t, int rank, int ranks)
 static long rows_differ(const struct sim *one, const struct sim *p, const char **what,
 			uint64_t *got, uint64_t *want)
 {
-	size_t rows = (size_t)p->nmine, words1 = (one->rt_entries + 31) / 32;
-	size_t rt = 2 * (size_t)one->rt_entries;
-	const struct {
-		const char *what;
-		const uint32_t *mine, *whole;
-		size_t per_row;
-	} arr[] = {
-		{ "routing table", p->rt, one->rt, rt },
-		{ "VC table port", p->port_cfg, one->port_cfg, LOOM_MAX_PORTS },
-		{ "start VC", p->start_vc1, one->start_vc1, words1 },
-	};
+	int rows = p->nmine;
+	size_t words = p->tables.words;
 
-	for (size_t a = 0; a < sizeof(arr) / sizeof(arr[0]); a++) {
-		*what = arr[a].what;
-		for (size_t k = 0; k < rows * arr[a].per_row; k++) {
-			size_t row = k / arr[a].per_row;
+	*what = "table row";
+	for (int row = 0; row < rows; row++) {
+		const uint32_t *mine = sim_tables_rt(&p->tables, row);
+		const uint32_t *whole = sim_tables_rt(&one->tables, one->row[p->mine[row]]);
 
-			*got = arr[a].mine[k];
-			*want = arr[a].whole[(size_t)p->mine[row] * arr[a].per_row +
-					     k % arr[a].per_row];
+		for (size_t k = 0; k < words; k++) {
+			*got = mine[k];
+			*want = whole[k];
 			if (*got != *want)
-				return (long)k;
+				return (long)((size_t)row * words + k);
 		}
 	}
 	*what = "route view";
-	for (size_t k = 0; k < rows; k++) {
-		*got = (uintptr_t)p->views[k].rt;
-		*want = (uintptr_t)&p->rt[k * rt];
+	for (int row = 0; row < rows; row++) {
+		*got = (uintptr_t)p->views[row].rt;
+		*want = (uintptr_t)sim_tables_rt(&p->tables, row);
 		if (*got != *want)
-			return (long)k;
+			return row;
 	}
 	return -1;
 }
@@ -110,8 +100,9 @@ static void rank_rows(const struct tcase *t)
 			tap_ok(0, "%s: the single process builds", t->topology);
 		return;
 	}
-	for (size_t k = 0; k < (size_t)one.nodes * 2 * one.rt_entries; k += 2)
-		valid += one.rt[k] != 0;
+	for (int row = 0; row < one.nodes; row++)
+		for (size_t k = 0; k < 2 * (size_t)one.rt_entries; k += 2)
+			valid += sim_tables_rt(&one.tables, row)[k] != 0;
 	for (int ranks = 2; ranks <= 3; ranks++) {
 		for (int rank = 0; rank < ranks; rank++) {
 			size_t rows, have, whole;
@@ -124,7 +115,7 @@ static void rank_rows(const struct tcase *t)
 				continue;
 			}
 			rows = (size_t)p.nmine;
-			have = malloc_usable_size(p.rt) / (2 * sizeof(uint32_t) * p.rt_entries);
+			have = (size_t)p.tables.rows;
 			whole = (size_t)p.nodes;
 			at = rows_differ(&one, &p, &what, &got, &want);
 			tap_ok(at < 0 && have == rows && have < whole,

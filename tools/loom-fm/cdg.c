@@ -106,25 +106,33 @@ static int dimwar_next(const struct fm_graph *g, const struct fm_routes *r, int 
  * gives it (routes_walk's rules).  Returns how many were put in @out (room
  * for g->ports + 1).
  */
+static struct fm_hop uproute_hop(const struct fm_graph *g, const struct fm_routes *r, int n,
+				 int dest, int q, int prev_port, int vc_in)
+{
+	int vc = vc_in;
+
+	if (vc_in < 0 || r->port_dim[q] < 0 || r->port_dim[q] != r->port_dim[prev_port])
+		vc = r->start_vc[routes_at(r, n, dest)];
+	if (r->dateline[n * g->ports + q])
+		vc = 1;
+	return (struct fm_hop){ n, q, r->uses_vcs ? vc : 0 };
+}
+
 static int uproute_next(const struct fm_graph *g, const struct fm_routes *r, int n, int dest,
 			int prev_port, int vc_in, struct fm_hop *out)
 {
 	int p = routes_port(r, n, dest), first = r->up_first[routes_at(r, n, dest)], k = 0;
+	/* the up-route's ports: first .. ports - 1 (none without an up-route) */
+	int lo = first == FM_NO_UPROUTE ? g->ports : first;
 
 	if (p < 0)
 		return 0;
-	for (int q = 0; q < g->ports; q++) {
-		int vc = vc_in;
-
-		if (q != p && (first == FM_NO_UPROUTE || q < first ||
-			       graph_peer(g, n, q)->node == FM_NO_PEER))
-			continue;
-		if (vc_in < 0 || r->port_dim[q] < 0 || r->port_dim[q] != r->port_dim[prev_port])
-			vc = r->start_vc[routes_at(r, n, dest)];
-		if (r->dateline[n * g->ports + q])
-			vc = 1;
-		out[k++] = (struct fm_hop){ n, q, r->uses_vcs ? vc : 0 };
-	}
+	/* in port order: the table's port below the range, then the range's cabled ports */
+	if (p < lo)
+		out[k++] = uproute_hop(g, r, n, dest, p, prev_port, vc_in);
+	for (int q = lo; q < g->ports; q++)
+		if (q == p || graph_peer(g, n, q)->node != FM_NO_PEER)
+			out[k++] = uproute_hop(g, r, n, dest, q, prev_port, vc_in);
 	return k;
 }
 
@@ -211,10 +219,10 @@ static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
 
 	if (!seen || !queue || !next)
 		goto out;
+	memset(seen, 0, nv);
 	for (int d = d0; d < d1; d++) {
 		size_t head = 0, tail = 0;
 
-		memset(seen, 0, nv);
 		for (int s = 0; s < g->nodes; s++) {
 			int k = s == d ? 0 : adaptive_next(g, r, s, d, -1, -1, next);
 
@@ -246,6 +254,9 @@ static int collect_adaptive(const struct fm_graph *g, const struct fm_routes *r,
 				}
 			}
 		}
+		/* the next destination starts from nothing seen: clear what this one saw */
+		for (size_t i = 0; i < tail; i++)
+			seen[queue[i]] = 0;
 	}
 	rc = 0;
 out:

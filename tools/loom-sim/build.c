@@ -254,28 +254,38 @@ static void apply_plan(struct sim *s, const struct fm_plan *plan)
 
 	for (int i = 0; i < plan->n; i++) {
 		const struct fm_write *w = &plan->w[i];
-		size_t row;
-		uint32_t off;
+		uint32_t off, *rt;
+		int row;
 
 		if (w->card < 0 || w->card >= s->nodes || !sim_here(s, w->card))
 			continue;
-		row = (size_t)s->row[w->card];
+		row = s->row[w->card];
 		switch (w->kind) {
 		case FM_W_RT_PHYS:
 		case FM_W_RT_ENTRY:
 			off = (w->addr - SIM_ROUTER_BASE - LOOM_ROUTER_RT) / 4;
-			if (off < 2 * s->rt_entries)
-				s->rt[row * 2 * s->rt_entries + off] = w->value;
+			if (off >= 2 * s->rt_entries)
+				break;
+			rt = sim_tables_rt(&s->tables, row);
+			sim_tables_set(&rt[off], w->value);
+			/*
+			 * an entry without a route is its W0 alone: its W1 reads
+			 * 0, as in a table written from zero, whatever the
+			 * template of a shared row holds there
+			 */
+			if (w->kind == FM_W_RT_ENTRY && !(w->value & LOOM_RT_W0_VALID))
+				sim_tables_set(&rt[off + 1], 0);
 			break;
 		case FM_W_VCT_PORT:
 			off = (w->addr - SIM_VCT_BASE - LOOM_VCT_PORT_CFG) / 4;
 			if (off < LOOM_MAX_PORTS)
-				s->port_cfg[row * LOOM_MAX_PORTS + off] = w->value;
+				sim_tables_set(&sim_tables_port_cfg(&s->tables, row)[off], w->value);
 			break;
 		case FM_W_VCT_START:
 			off = (w->addr - SIM_VCT_BASE - LOOM_VCT_START_VC1) / 4;
 			if (off < words1)
-				s->start_vc1[row * words1 + off] = w->value;
+				sim_tables_set(&sim_tables_start_vc1(&s->tables, row)[off],
+					       w->value);
 			break;
 		case FM_W_LOGICAL:
 		case FM_W_MCAST_W1:	/* groups are planned by loom-fm configure only */
@@ -328,6 +338,26 @@ static int plan_tables(struct sim *s, const struct fm_routes *r, int c0, int c1,
 }
 
 /*
+ * Before the rows of a block of the tables @r are written: the sample
+ * rows' entries, and the template of the shared rows learned from them
+ * (tables.h), so that a shared row copies only the pages where it
+ * differs from the others.
+ */
+static int plan_samples(struct sim *s, const struct fm_routes *r, char *err, size_t errlen)
+{
+	if (!s->tables.nshared)
+		return 0;
+	for (int k = 0; k < SIM_TABLES_SAMPLES; k++) {
+		int node = s->mine[s->tables.sample[k]];
+
+		if (plan_tables(s, r, node, node + 1, err, errlen))
+			return -1;
+	}
+	sim_tables_learn(&s->tables);
+	return 0;
+}
+
+/*
  * The checks of what is refused: every destination reachable from every
  * node, no channel dependency cycle.  Over ranks (cfg.dist) each rank
  * walks toward its share of the destinations, a block of their columns
@@ -374,7 +404,8 @@ static int check_routes_ranks(struct sim *s, const struct fm_engine *e, bool *pl
 			snprintf(err, errlen, "out of memory checking the routes");
 			goto out;
 		}
-		if (*planned && (!s->routes || b0 == d0) && plan_tables(s, r, 0, n, err, errlen)) {
+		if (*planned && (!s->routes || b0 == d0) &&
+		    (plan_samples(s, r, err, errlen) || plan_tables(s, r, 0, n, err, errlen))) {
 			routes_done(s, r);
 			goto out;
 		}
@@ -484,7 +515,6 @@ static int build_routes(struct sim *s, bool *planned, char *err, size_t errlen)
  */
 static int build_tables(struct sim *s, bool planned, char *err, size_t errlen)
 {
-	unsigned int words1 = (s->rt_entries + 31) / 32;
 	const struct fm_engine *e = engine_find(s->engine_name);
 
 	if (!planned && s->nmine) {
@@ -499,6 +529,10 @@ static int build_tables(struct sim *s, bool planned, char *err, size_t errlen)
 
 			if (!r)
 				return -1;
+			if (plan_samples(s, r, err, errlen)) {
+				routes_done(s, r);
+				return -1;
+			}
 			while (next_run(s, &k, &run_lo, &run_hi))
 				if (plan_tables(s, r, run_lo, run_hi, err, errlen)) {
 					routes_done(s, r);
@@ -508,13 +542,11 @@ static int build_tables(struct sim *s, bool planned, char *err, size_t errlen)
 		}
 	}
 	for (int m = 0; m < s->nmine; m++) {
-		size_t row = (size_t)m;
-
-		s->views[row] = (struct route_view){
-			.rt = &s->rt[row * 2 * s->rt_entries],
+		s->views[m] = (struct route_view){
+			.rt = sim_tables_rt(&s->tables, m),
 			.rt_entries = s->rt_entries,
-			.port_cfg = &s->port_cfg[row * LOOM_MAX_PORTS],
-			.start_vc1 = &s->start_vc1[row * words1],
+			.port_cfg = sim_tables_port_cfg(&s->tables, m),
+			.start_vc1 = sim_tables_start_vc1(&s->tables, m),
 			.start_vc1_bits = s->rt_entries,
 			/* above 15 network ports the plan writes wide entries */
 			.wide_ports = sim_router_ports(s, s->mine[m]) > LOOM_RT_PORT_HOST,
@@ -545,8 +577,15 @@ static int build_cards(struct sim *s, char *err, size_t errlen)
 		c->rt_entries = s->rt_entries;
 		c->vct_ports = (uint32_t)(ports < LOOM_MAX_PORTS ? ports : LOOM_MAX_PORTS);
 	}
-	for (int i = 0; i < rows * LOOM_MAX_PORTS; i++)
-		s->port_cfg[i] = LOOM_VCT_PORT_DIM_NONE;
+	/* the rows of their own memory first: the shared rows find it in the template */
+	for (int shared = 0; shared < 2; shared++) {
+		for (int row = 0; row < rows; row++)
+			for (int i = 0; shared == s->tables.shared[row] && i < LOOM_MAX_PORTS; i++)
+				sim_tables_set(&sim_tables_port_cfg(&s->tables, row)[i],
+					       LOOM_VCT_PORT_DIM_NONE);
+		if (!shared)
+			sim_tables_learn(&s->tables);
+	}
 	return 0;
 }
 
@@ -903,7 +942,7 @@ static int refused_alike(struct sim *s)
 
 int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errlen)
 {
-	bool oom = false, planned = false;
+	bool oom = false, planned = false, *alike;
 	int rows;
 
 	memset(s, 0, sizeof(*s));
@@ -937,18 +976,25 @@ int sim_build(struct sim *s, const struct sim_config *c, char *err, size_t errle
 		}
 		s->rt_entries = c->rt_entries;
 	}
+	if (traffic_precheck(c->pattern, s->g, err, errlen) || build_params(s, err, errlen))
+		return refused_alike(s);
 	/* this process's rows of the tables */
 	rows = s->nmine;
-	s->rt = zalloc((size_t)rows * 2 * s->rt_entries, sizeof(uint32_t), &oom);
-	s->port_cfg = zalloc((size_t)rows * LOOM_MAX_PORTS, sizeof(uint32_t), &oom);
-	s->start_vc1 = zalloc((size_t)rows * ((s->rt_entries + 31) / 32), sizeof(uint32_t), &oom);
+	alike = zalloc((size_t)rows, sizeof(*alike), &oom);
+	/* a card with one network port: every entry but its own names that port */
+	for (int m = 0; alike && m < rows; m++)
+		alike[m] = sim_router_ports(s, s->mine[m]) == 1;
+	if (!oom && sim_tables_init(&s->tables, rows, s->rt_entries, alike, c->own_tables, err,
+				    errlen)) {
+		free(alike);
+		return -1;
+	}
+	free(alike);
 	s->views = zalloc((size_t)rows, sizeof(*s->views), &oom);
 	if (oom) {
 		snprintf(err, errlen, "out of memory for the tables of %d routers", rows);
 		return -1;
 	}
-	if (traffic_precheck(c->pattern, s->g, err, errlen) || build_params(s, err, errlen))
-		return refused_alike(s);
 	if (build_cards(s, err, errlen) || build_routes(s, &planned, err, errlen) ||
 	    build_packets(s, err, errlen))
 		return -1;
@@ -1012,9 +1058,7 @@ void sim_free(struct sim *s)
 	free(s->st.hist);
 	free(s->st.chan_flits);
 	free(s->st.rtt_hist);
-	free(s->rt);
-	free(s->port_cfg);
-	free(s->start_vc1);
+	sim_tables_free(&s->tables);
 	free(s->views);
 	free(s->owner);
 	free(s->mine);

@@ -39,6 +39,7 @@ static const char usage_text[] =
 "                [--allow-deadlock]\n"
 "                [--format text|csv|json] [-j]\n"
 "                [--channels] [--trace FILE] [--replay FILE]... [--no-skip]\n"
+"                [--own-tables]\n"
 "                [--links lines|card] [--inject-schedule FILE]\n"
 "                [--saturation] [--partition topology|ids]\n"
 "                [--progress] [--plot PREFIX]\n"
@@ -119,6 +120,8 @@ static const char usage_text[] =
 "  --trace FILE       a line per delivered packet: source, destination,\n"
 "                     created, delivered, hops, latency, flits ('-': stderr)\n"
 "  --no-skip          clock every router every cycle (same results, slower)\n"
+"  --own-tables       every router's tables in memory of their own, none\n"
+"                     shared (same results, more memory)\n"
 "  --progress         a progress line with the time left on stderr (the\n"
 "                     default when stderr is a terminal)\n"
 "  --saturation       find the saturation throughput: runs at loads chosen by\n"
@@ -226,7 +229,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 	enum {
 		O_TOPO = 256, O_ENGINE, O_NODL, O_ALLOW, O_ROUTER, O_PARAM, O_LINK, O_PATTERN,
 		O_LOAD, O_PFLITS, O_SEED, O_WARMUP, O_CYCLES, O_DRAIN, O_DEADLOCK, O_FORMAT,
-		O_CHANNELS, O_BENCH, O_NOSKIP, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
+		O_CHANNELS, O_BENCH, O_NOSKIP, O_OWNTABLES, O_TRACE, O_SAT, O_PROGRESS, O_BURST, O_NOADAPT,
 		O_TIES, O_VCASSIGN, O_RT_ENTRIES, O_VALIDATE, O_QUICK, O_PLOT, O_REQUESTS, O_RESPFLITS,
 		O_OUTSTANDING, O_RESPQUEUE, O_CLASSES, O_REPLAY, O_DEROUTES, O_LINKS, O_SCHEDULE,
 		O_PARTITION,
@@ -267,6 +270,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{ "quick", no_argument, NULL, O_QUICK },
 		{ "plot", required_argument, NULL, O_PLOT },
 		{ "no-skip", no_argument, NULL, O_NOSKIP },
+		{ "own-tables", no_argument, NULL, O_OWNTABLES },
 		{ "trace", required_argument, NULL, O_TRACE },
 		{ "replay", required_argument, NULL, O_REPLAY },
 		{ "saturation", no_argument, NULL, O_SAT },
@@ -491,6 +495,9 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			break;
 		case O_NOSKIP:
 			c->no_skip = true;
+			break;
+		case O_OWNTABLES:
+			c->own_tables = true;
 			break;
 		case O_TRACE:
 			a->trace = optarg;

@@ -33,6 +33,7 @@
 #include "partition.h"
 #include "replay.h"
 #include "rng.h"
+#include "tables.h"
 #include "traffic.h"
 
 #define SIM_HIST_BINS	65536	/* exact latency histogram, cycles 0..65535 */
@@ -99,6 +100,7 @@ struct sim_config {
 	unsigned int resp_queue;
 	bool merged_classes;
 	bool no_skip;			/* clock every router every cycle (checks the active set) */
+	bool own_tables;		/* every router's tables in their own memory (tables.h) */
 	FILE *trace;			/* a line per delivered packet, or NULL */
 	/*
 	 * Recorded traces to replay instead of the pattern (replay.h); with
@@ -321,10 +323,10 @@ struct sim {
 	uint64_t replay_end;			/* the cycle after the last replayed request */
 	/*
 	 * The tables of this process's routers (row row[node], in the order
-	 * of mine[]), as loom-fm's plan writes them; the cards the plan
-	 * describes, while building.
+	 * of mine[]), as loom-fm's plan writes them (tables.h); the cards the
+	 * plan describes, while building.
 	 */
-	uint32_t *rt, *port_cfg, *start_vc1;
+	struct sim_tables tables;
 	unsigned int rt_entries;
 	struct route_view *views;
 	struct fm_card *cards;

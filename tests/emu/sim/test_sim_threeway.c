@@ -109,16 +109,17 @@ static uint8_t pattern(unsigned int src, uint32_t off)
 static void program_card(struct card *c, const struct sim *s, unsigned int i)
 {
 	unsigned int words1 = (s->rt_entries + 31) / 32;
+	int row = s->row[i];
 
 	for (unsigned int k = 0; k < 2 * s->rt_entries; k++)
 		card_wr32(c, CARD_OFF_ROUTER + LOOM_ROUTER_RT + 4 * k,
-			  s->rt[(size_t)i * 2 * s->rt_entries + k]);
+			  sim_tables_rt(&s->tables, row)[k]);
 	for (unsigned int p = 0; p < LOOM_MAX_PORTS; p++)
 		card_wr32(c, CARD_OFF_VCT + LOOM_VCT_PORT_CFG + 4 * p,
-			  s->port_cfg[i * LOOM_MAX_PORTS + p]);
+			  sim_tables_port_cfg(&s->tables, row)[p]);
 	for (unsigned int w = 0; w < words1; w++)
 		card_wr32(c, CARD_OFF_VCT + LOOM_VCT_START_VC1 + 4 * w,
-			  s->start_vc1[(size_t)i * words1 + w]);
+			  sim_tables_start_vc1(&s->tables, row)[w]);
 	card_save_boot_config(c);
 }
 
@@ -376,12 +377,10 @@ static void run_rtl(const struct card_params *cp, const struct card_run *cr,
 	sim_free(&s);
 	ok = f && build_sim(&s, cp, rtl_fabric_rt_entries(f), &sr);
 	if (ok) {
-		unsigned int words1 = (s.rt_entries + 31) / 32;
-
 		for (int i = 0; i < NODES; i++)
-			rtl_fabric_tables(f, i, &s.rt[(size_t)i * 2 * s.rt_entries],
-					  &s.port_cfg[i * LOOM_MAX_PORTS],
-					  &s.start_vc1[(size_t)i * words1]);
+			rtl_fabric_tables(f, i, sim_tables_rt(&s.tables, s.row[i]),
+					  sim_tables_port_cfg(&s.tables, s.row[i]),
+					  sim_tables_start_vc1(&s.tables, s.row[i]));
 		s.cfg.router_ops = &ops;
 		s.cfg.router_opaque = f;
 	}
