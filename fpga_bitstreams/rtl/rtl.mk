@@ -343,7 +343,7 @@ synth: $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_XSYN)
 	@echo "yosys synth_xilinx loom_router $(or $(strip $(SYNTH_PARAMS)),at its defaults) (log: $(RTL_XSYN)/yosys.log)"
 	ulimit -v $(SYNTH_MEM_KB); nice -n 10 yosys -q -l $(RTL_XSYN)/yosys.log \
-		-p 'read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV)' \
+		-p 'read_verilog -defer -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV)' \
 		$(if $(strip $(SYNTH_PARAMS)),-p 'chparam $(foreach kv,$(SYNTH_PARAMS),-set $(subst =, ,$(kv))) loom_router') \
 		-p '$(call xilinx_synth,loom_router)' \
 		-p 'tee -q -o $(RTL_XSYN)/stat.txt stat -top loom_router' \
@@ -428,6 +428,10 @@ $(RTL_BIT)/hx8k-breakout.pcf: $(RTL_BOARD_PCF)
 	sed -E 's/(link_(tx|rx)_frame)\[0\]/\1/' $< >$@
 BOARD_FREQ ?= 50
 BOARD_CLK_MHZ := 12
+# The sources are read with -defer: no module is elaborated until
+# synth_ice40's hierarchy does it from the top, with the board's
+# parameters (chparam sets the deferred top's), so loom_router is never
+# elaborated at its defaults (the card's router: minutes of CPU, GB).
 # synth_ice40 of top $(1) by its labels, without the coarse step's
 # resource sharing (share): with Yosys 0.23 that SAT pass grows past 13 GB
 # on the router and does not end; without it the board top synthesizes in
@@ -441,7 +445,7 @@ $(RTL_BIT)/$(RTL_BOARD_TOP).json: $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(R
 	@mkdir -p $(RTL_BIT)
 	@echo "yosys synth_ice40 $(RTL_BOARD_TOP) (log: $(RTL_BIT)/yosys.log)"
 	nice -n 10 yosys -q -l $(RTL_BIT)/yosys.log \
-		-p 'read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV) $(RTL_BOARD_SV)' \
+		-p 'read_verilog -defer -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV) $(RTL_BOARD_SV)' \
 		$(if $(RTL_BOARD_CHPARAM),-p '$(RTL_BOARD_CHPARAM)') \
 		-p '$(call ice40_synth,$(RTL_BOARD_TOP),-json $@.tmp)' \
 		-p 'tee -q -o $(RTL_BIT)/yosys-stat.txt stat' \
