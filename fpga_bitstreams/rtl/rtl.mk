@@ -435,11 +435,19 @@ BOARD_CLK_MHZ := 12
 # synth_ice40 of top $(1) by its labels, without the coarse step's
 # resource sharing (share): with Yosys 0.23 that SAT pass grows past 13 GB
 # on the router and does not end; without it the board top synthesizes in
-# about 6 minutes and 2 GB.  $(2): options of the last part (-json FILE).
+# about 6 minutes and 2 GB.  Arithmetic and comparisons ($alu cells) of up to
+# ICE40_LUT_ALU bits are mapped to LUTs rather than SB_CARRY chains (t:*alu:
+# the pattern has no dollar sign, so the script may stand in single or double
+# quotes): a short chain takes logic cells to enter and leave it and cells
+# of its own for carries no LUT shares.  $(2): options of the last part
+# (-json FILE).
+ICE40_LUT_ALU := 16
 ice40_synth = synth_ice40 -top $(1) -run begin:coarse; opt_expr; opt_clean; check; \
 	opt -nodffe -nosdff; fsm; opt; wreduce; peepopt; opt_clean; \
 	techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; memory_dff; alumacc; opt; \
-	memory -nomap; opt_clean; synth_ice40 -top $(1) -run map_ram: $(2)
+	memory -nomap; opt_clean; \
+	techmap -map +/techmap.v t:*alu r:Y_WIDTH<=$(ICE40_LUT_ALU) %i; opt_clean; \
+	synth_ice40 -top $(1) -run map_ram: $(2)
 bitstream: $(RTL_BIT)/$(RTL_BOARD_TOP).bin
 $(RTL_BIT)/$(RTL_BOARD_TOP).json: $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_BIT)
