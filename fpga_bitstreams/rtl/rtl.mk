@@ -210,7 +210,7 @@ RTL_EQ_G_torus-tiled := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GROWS=2 
                         -GARB_SA_IN=3 -GARB_SA_OUT=1 -GARB_OUT=2 -GARB_VA_OUT=3 \
                         -GFLIT_BYTES=8 -GBUF_DEPTH=40
 # the bitstream's configuration (board/loom_board_hx8k.sv) at PORTS 5,
-# host + 4 network ports (the default bitstream has PORTS 3, the most that
+# host + 4 network ports (the default bitstream has PORTS 4, the most that
 # fit the HX8K), in the campaign and for the post-synthesis check below
 RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=2 -GWORMHOLE_VCS=3 \
                         -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32 -GFP_TIMER_BITS=12 -GCREDIT_BITS=4 \
