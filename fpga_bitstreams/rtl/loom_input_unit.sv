@@ -523,7 +523,9 @@ module loom_input_unit #(
 				r_cred[gv] <= '0;
 				r_mcl[gv] <= '0;
 			end else begin
-				if (sa_wait[gv] != '0)
+				// the VA stage's wait; at LAT_VA 1 it is only ever set
+				// to 0, which the guard lets synthesis see (no counter)
+				if (LAT_VA > 1 && sa_wait[gv] != '0)
 					sa_wait[gv] <= sa_wait[gv] - 1'b1;
 				// switch allocation took the front flit
 				if (take) begin

@@ -26,6 +26,11 @@
 // 2^CREDIT_BITS or more is held at its most, as router_set_out_depth()
 // holds it, so a count never exceeds what its register holds; the views
 // for the allocators are 16 bits, the count zero-extended.
+//
+// The owner of an output VC is held as the input VC's number p * VCS + v
+// (TILED: the output mux's source) or, XBAR, one-hot over the input VCs,
+// so that the VC allocator tests "owned by another input VC than q" as one
+// bit (OWN bits either way).
 `include "loom_hw.vh"
 `include "loom_fifo.vh"
 
@@ -69,7 +74,7 @@ module loom_output_unit #(
 	input  logic x_release,
 	// XBAR: the VC allocator's grants
 	input  logic [VCS-1:0] va_own,
-	input  logic [VCS*OW-1:0] va_owner,
+	input  logic [VCS*OWN-1:0] va_owner,
 	input  logic [VCS*16-1:0] va_take,
 	input  logic [VCS-1:0] wanted_set,
 	// packets waiting for credits this cycle (any stage)
@@ -89,14 +94,14 @@ module loom_output_unit #(
 	output logic [2:0] drop_reason,
 	output logic pipe_full,		// after this cycle's departure
 	output logic [VCS-1:0] ov_owned,
-	output logic [VCS*OW-1:0] ov_owner,
+	output logic [VCS*OWN-1:0] ov_owner,
 	output logic [VCS*16-1:0] ov_avail,
 	output logic [VCS*16-1:0] ov_max,
 	output logic [VCS*8-1:0] ov_sent,
 	output logic [VCS-1:0] ov_wanted,
 	// state for the VC allocator (after the switch stages)
 	output logic [VCS-1:0] va_owned,
-	output logic [VCS*OW-1:0] va_owner_view,
+	output logic [VCS*OWN-1:0] va_owner_view,
 	output logic [VCS*16-1:0] va_avail,
 	// port status, events, drops
 	output logic dead,
@@ -120,6 +125,7 @@ module loom_output_unit #(
 	localparam integer OW = $clog2(PORTS * VCS + 1) > 6 ? $clog2(PORTS * VCS + 1) : 6;
 	localparam integer N_NET = PORTS - HOST_PORTS;
 	localparam logic XBAR = ORG == `ROUTER_ORG_XBAR;
+	localparam integer OWN = ORG == `ROUTER_ORG_XBAR ? PORTS * VCS : OW;
 	localparam integer CAP = PIPE_LAT + 1;
 	localparam integer CW = $clog2(CAP + 1);
 	localparam integer HIST = PIPE_LAT > 3 ? PIPE_LAT - 2 : 1;
@@ -142,7 +148,7 @@ module loom_output_unit #(
 	logic [CRW-1:0] avail [0:VCS-1];
 	logic [CRW-1:0] cmax [0:VCS-1];
 	logic [VCS-1:0] owned;
-	logic [OW-1:0] owner [0:VCS-1];
+	logic [OWN-1:0] owner [0:VCS-1];
 	logic [7:0] sent [0:VCS-1];
 	logic [VCS-1:0] wanted, stalled;
 	logic [TW-1:0] stall_el [0:VCS-1];	// cycles since the timer (re)started, held at its most
@@ -205,7 +211,7 @@ module loom_output_unit #(
 	always_comb begin
 		integer v;
 		for (v = 0; v < VCS; v = v + 1) begin
-			ov_owner[v*OW +: OW] = owner[v];
+			ov_owner[v*OWN +: OWN] = owner[v];
 			ov_avail[v*16 +: 16] = 16'(avail[v]);
 			ov_max[v*16 +: 16] = 16'(cmax[v]);
 			ov_sent[v*8 +: 8] = sent[v];
@@ -238,7 +244,7 @@ module loom_output_unit #(
 	// same in CRW
 	logic [CRW-1:0] a_sw [0:VCS-1];
 	logic [VCS-1:0] own_sw;
-	logic [OW-1:0] owner_sw [0:VCS-1];
+	logic [OWN-1:0] owner_sw [0:VCS-1];
 	logic [7:0] sent_sw [0:VCS-1];
 	logic [CRW-1:0] a_va [0:VCS-1];
 
@@ -257,7 +263,7 @@ module loom_output_unit #(
 				end else begin
 					if (st_head) begin
 						own_sw[v] = 1'b1;
-						owner_sw[v] = m_src;
+						owner_sw[v] = OWN'(m_src);
 					end
 					sent_sw[v] = (st_head ? 8'd0 : sent[v]) + 8'd1;
 					a_sw[v] = give(a_sw[v] - CRW'(m_take), cmax[v], m_give);
@@ -266,7 +272,7 @@ module loom_output_unit #(
 				end
 			end
 			va_owned[v] = own_sw[v];
-			va_owner_view[v*OW +: OW] = owner_sw[v];
+			va_owner_view[v*OWN +: OWN] = owner_sw[v];
 			va_avail[v*16 +: 16] = 16'(a_sw[v]);
 		end
 	end
@@ -404,7 +410,7 @@ module loom_output_unit #(
 				owned[v] <= own_sw[v];
 				if (va_own[v]) begin
 					owned[v] <= 1'b1;
-					owner[v] <= va_owner[v*OW +: OW];
+					owner[v] <= va_owner[v*OWN +: OWN];
 					wanted[v] <= 1'b0;
 				end
 				if (wanted_set[v])

@@ -145,6 +145,9 @@ module loom_router #(
 	localparam integer OW = $clog2(PORTS * VCS + 1) > 6 ? $clog2(PORTS * VCS + 1) : 6;
 	localparam integer N_NET = PORTS - HOST_PORTS;
 	localparam logic XBAR = ORG == `ROUTER_ORG_XBAR;
+	// an output VC's owner: the input VC's number (TILED) or one-hot over
+	// the input VCs (XBAR; loom_output_unit)
+	localparam integer OWN = ORG == `ROUTER_ORG_XBAR ? PORTS * VCS : OW;
 	localparam integer TILES = XBAR ? 1 : ROWS * COLS;
 	localparam integer EW = FW + 15 + PB;	// row/column buffer entry (loom_tile)
 	localparam integer PIPE_LAT = XBAR ? LAT_SA + LAT_ST + LAT_LT : LAT_OUT + LAT_LT;
@@ -343,7 +346,7 @@ module loom_router #(
 	logic [PORTS-1:0] usable, pipe_full;
 	logic [PORTS*3-1:0] o_drop_reason;
 	logic [PORTS*VCS-1:0] ov_owned, ov_wanted, va_owned;
-	logic [PORTS*VCS*OW-1:0] ov_owner, va_owner_view;
+	logic [PORTS*VCS*OWN-1:0] ov_owner, va_owner_view;
 	logic [PORTS*VCS*16-1:0] ov_avail, ov_max, va_avail;
 	logic [PORTS*VCS*8-1:0] ov_sent;
 	logic [PORTS-1:0] st_valid, st_discard, st_head, st_tail;
@@ -367,7 +370,7 @@ module loom_router #(
 
 	// VC allocator
 	logic [PORTS*VCS-1:0] va_x_own, va_wanted_set, va_waiting;
-	logic [PORTS*VCS*OW-1:0] va_x_owner;
+	logic [PORTS*VCS*OWN-1:0] va_x_owner;
 	logic [PORTS*VCS*16-1:0] va_x_take;
 	logic [15:0] c_va_conflicts;
 	logic [PORTS*8-1:0] c_adaptive, c_va_det, c_det;
@@ -447,7 +450,7 @@ module loom_router #(
 		       .m_give(m_give[gp*16 +: 16]),
 		       .x_giveback(x_giveback[gp*16 +: 16]), .x_take(x_take[gp*16 +: 16]),
 		       .x_release(x_release[gp]),
-		       .va_own(va_x_own[gp*VCS +: VCS]), .va_owner(va_x_owner[gp*VCS*OW +: VCS*OW]),
+		       .va_own(va_x_own[gp*VCS +: VCS]), .va_owner(va_x_owner[gp*VCS*OWN +: VCS*OWN]),
 		       .va_take(va_x_take[gp*VCS*16 +: VCS*16]),
 		       .wanted_set(va_wanted_set[gp*VCS +: VCS]),
 		       .waiting(waiting[gp*VCS +: VCS]),
@@ -457,11 +460,11 @@ module loom_router #(
 		       .depth_we(depth_we[gp*VCS +: VCS]), .depth_val(cfg_wdata[15:0]),
 		       .usable(usable[gp]), .drop_reason(o_drop_reason[gp*3 +: 3]),
 		       .pipe_full(pipe_full[gp]),
-		       .ov_owned(ov_owned[gp*VCS +: VCS]), .ov_owner(ov_owner[gp*VCS*OW +: VCS*OW]),
+		       .ov_owned(ov_owned[gp*VCS +: VCS]), .ov_owner(ov_owner[gp*VCS*OWN +: VCS*OWN]),
 		       .ov_avail(ov_avail[gp*VCS*16 +: VCS*16]), .ov_max(ov_max[gp*VCS*16 +: VCS*16]),
 		       .ov_sent(ov_sent[gp*VCS*8 +: VCS*8]), .ov_wanted(ov_wanted[gp*VCS +: VCS]),
 		       .va_owned(va_owned[gp*VCS +: VCS]),
-		       .va_owner_view(va_owner_view[gp*VCS*OW +: VCS*OW]),
+		       .va_owner_view(va_owner_view[gp*VCS*OWN +: VCS*OWN]),
 		       .va_avail(va_avail[gp*VCS*16 +: VCS*16]),
 		       .dead(port_dead[gp]), .port_event(port_event[gp]),
 		       .drop_valid(drop_out_valid[gp]), .drop_reason_out(drop_out_reason[gp*3 +: 3]),

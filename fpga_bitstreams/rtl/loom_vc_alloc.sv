@@ -65,7 +65,7 @@ module loom_vc_alloc #(
 	input  logic [PORTS*VCS*16-1:0] ext,	// route extensions (loom_route_compute)
 	// output VCs after this cycle's switch stages
 	input  logic [PORTS*VCS-1:0] ov_owned,
-	input  logic [PORTS*VCS*OW-1:0] ov_owner,
+	input  logic [PORTS*VCS*OWN-1:0] ov_owner,	// XBAR: one-hot over the input VCs
 	input  logic [PORTS*VCS*16-1:0] ov_avail,
 	input  logic [PORTS*VCS*16-1:0] ov_max,
 	input  logic [PORTS-1:0] usable,
@@ -83,7 +83,7 @@ module loom_vc_alloc #(
 	output logic [PORTS*VCS*4-1:0] ug_vc,
 	// XBAR: output VCs granted this cycle: owner and reservation
 	output logic [PORTS*VCS-1:0] x_own,
-	output logic [PORTS*VCS*OW-1:0] x_owner,
+	output logic [PORTS*VCS*OWN-1:0] x_owner,	// one-hot over the input VCs
 	output logic [PORTS*VCS*16-1:0] x_take,
 	output logic [PORTS*VCS-1:0] wanted_set,
 	output logic [PORTS*VCS-1:0] waiting,
@@ -106,6 +106,7 @@ module loom_vc_alloc #(
 	localparam logic CARD = VC_MODEL == 1;
 	localparam integer VC_STEP = CARD ? VCS : (VCS >= 2 ? 2 : 1);
 	localparam logic XBAR = ORG == `ROUTER_ORG_XBAR;
+	localparam integer OWN = ORG == `ROUTER_ORG_XBAR ? PORTS * VCS : OW;	// an owner (loom_output_unit)
 	localparam integer RR_N = N_NET < 32 ? N_NET : 32;
 
 	function automatic logic worm(input integer v);
@@ -179,13 +180,18 @@ module loom_vc_alloc #(
 
 	// owned_other[k][q]: output VC k is owned by another input VC than q
 	// (p * VCS + v), for every pair, so that a request's test reads one bit
-	// at its output VC rather than the owner's number there
+	// at its output VC; XBAR alone asks it, where the owner is one-hot
 	logic [PORTS*VCS-1:0] owned_other [0:PORTS*VCS-1];
-	always_comb begin
-		integer k, q;
-		for (k = 0; k < PORTS * VCS; k = k + 1)
-			for (q = 0; q < PORTS * VCS; q = q + 1)
-				owned_other[k][q] = ov_owned[k] && 32'(ov_owner[k*OW +: OW]) != q;
+	if (XBAR) begin : g_owned_other
+		always_comb
+			for (int k = 0; k < PORTS * VCS; k++)
+				owned_other[k] = ov_owned[k] ? ~ov_owner[k*OWN +: OWN] : '0;
+	end else begin : g_no_owned_other
+		always_comb
+			for (int k = 0; k < PORTS * VCS; k++)
+				owned_other[k] = '0;
+		logic unused_owner;
+		assign unused_owner = ^ov_owner;
 	end
 
 	// ---- stage 1 ----
@@ -591,15 +597,12 @@ module loom_vc_alloc #(
 	end
 
 	always_comb begin
-		integer p, k, v, o, n_adapt;
+		integer p, v, o, n_adapt;
 		grant = '0;
 		grant_vc = '0;
 		grant_port = '0;
 		grant_ovc = '0;
 		in_upd = '0;
-		x_own = '0;
-		x_owner = '0;
-		x_take = '0;
 		c_conflicts = '0;
 		c_adaptive = '0;
 		c_deterministic = '0;
@@ -627,23 +630,37 @@ module loom_vc_alloc #(
 				end
 			end
 		end
-		// XBAR: each output VC whose arbiter picked an input is owned by the
-		// VC of that input it granted
-		if (XBAR) begin
+		rr_next = PB'((16'(rr) + 16'(n_adapt)) % 16'(N_NET > 0 ? N_NET : 1));
+		n_adapt_w = 7'(n_adapt);
+	end
+
+	// XBAR: each output VC whose arbiter picked an input is owned by the
+	// VC of that input it granted
+	if (XBAR) begin : g_x_own
+		always_comb begin
+			integer p, k, v, c;
+			x_own = '0;
+			x_owner = '0;
+			x_take = '0;
+			v = 0;
+			c = 0;
 			for (k = 0; k < PORTS * VCS; k = k + 1)
 				for (p = 0; p < PORTS; p = p + 1)
 					// (one-hot: an OR of the one picked)
 					if (o_won[k][p]) begin
 						v = 32'(in_gi[p]);
 						x_own[k] = 1'b1;
-						x_owner[k*OW +: OW] = x_owner[k*OW +: OW] | OW'(p*VCS + v);
+						for (c = 0; c < VCS; c = c + 1)
+							x_owner[k*OWN + p*VCS + c] = 32'(in_gi[p]) == c;
 						if (!worm(32'(req_ovc[p][v])))
 							x_take[k*16 +: 16] = x_take[k*16 +: 16] |
 									      16'(rt[(p*VCS+v)*32 + 25 +: 6]);
 					end
 		end
-		rr_next = PB'((16'(rr) + 16'(n_adapt)) % 16'(N_NET > 0 ? N_NET : 1));
-		n_adapt_w = 7'(n_adapt);
+	end else begin : g_no_x_own
+		assign x_own = '0;
+		assign x_owner = '0;
+		assign x_take = '0;
 	end
 
 	logic [PB-1:0] rr_next;

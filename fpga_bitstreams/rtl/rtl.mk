@@ -212,7 +212,7 @@ RTL_EQ_G_torus-tiled := $(RTL_EQ_SMALL) -GPORTS=5 -GVCS=4 -GVC_MODEL=0 -GROWS=2 
                         -GARB_SA_IN=3 -GARB_SA_OUT=1 -GARB_OUT=2 -GARB_VA_OUT=3 \
                         -GFLIT_BYTES=8 -GBUF_DEPTH=40
 # the bitstream's configuration (board/loom_board_hx8k.sv) at PORTS 5,
-# host + 4 network ports (the default bitstream has PORTS 3, the most that
+# host + 4 network ports (the default bitstream has PORTS 4, the most that
 # fit the HX8K), in the campaign and for the post-synthesis check below
 RTL_EQ_G_ice40       := -GPORTS=5 -GVCS=2 -GVC_MODEL=0 -GFLIT_BYTES=8 -GBUF_DEPTH=2 -GWORMHOLE_VCS=3 \
                         -GORG=1 -GRT_ENTRIES=16 -GSTART_VC1_BITS=32 -GFP_TIMER_BITS=12 -GCREDIT_BITS=4 \
@@ -345,7 +345,7 @@ synth: $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_XSYN)
 	@echo "yosys synth_xilinx loom_router $(or $(strip $(SYNTH_PARAMS)),at its defaults) (log: $(RTL_XSYN)/yosys.log)"
 	ulimit -v $(SYNTH_MEM_KB); nice -n 10 yosys -q -l $(RTL_XSYN)/yosys.log \
-		-p 'read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV)' \
+		-p 'read_verilog -defer -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV)' \
 		$(if $(strip $(SYNTH_PARAMS)),-p 'chparam $(foreach kv,$(SYNTH_PARAMS),-set $(subst =, ,$(kv))) loom_router') \
 		-p '$(call xilinx_synth,loom_router)' \
 		-p 'tee -q -o $(RTL_XSYN)/stat.txt stat -top loom_router' \
@@ -430,20 +430,32 @@ $(RTL_BIT)/hx8k-breakout.pcf: $(RTL_BOARD_PCF)
 	sed -E 's/(link_(tx|rx)_frame)\[0\]/\1/' $< >$@
 BOARD_FREQ ?= 50
 BOARD_CLK_MHZ := 12
+# The sources are read with -defer: no module is elaborated until
+# synth_ice40's hierarchy does it from the top, with the board's
+# parameters (chparam sets the deferred top's), so loom_router is never
+# elaborated at its defaults (the card's router: minutes of CPU, GB).
 # synth_ice40 of top $(1) by its labels, without the coarse step's
 # resource sharing (share): with Yosys 0.23 that SAT pass grows past 13 GB
 # on the router and does not end; without it the board top synthesizes in
-# about 6 minutes and 2 GB.  $(2): options of the last part (-json FILE).
+# about 6 minutes and 2 GB.  Arithmetic and comparisons ($alu cells) of up to
+# ICE40_LUT_ALU bits are mapped to LUTs rather than SB_CARRY chains (t:*alu:
+# the pattern has no dollar sign, so the script may stand in single or double
+# quotes): a short chain takes logic cells to enter and leave it and cells
+# of its own for carries no LUT shares.  $(2): options of the last part
+# (-json FILE).
+ICE40_LUT_ALU := 16
 ice40_synth = synth_ice40 -top $(1) -run begin:coarse; opt_expr; opt_clean; check; \
 	opt -nodffe -nosdff; fsm; opt; wreduce; peepopt; opt_clean; \
 	techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; memory_dff; alumacc; opt; \
-	memory -nomap; opt_clean; synth_ice40 -top $(1) -run map_ram: $(2)
+	memory -nomap; opt_clean; \
+	techmap -map +/techmap.v t:*alu r:Y_WIDTH<=$(ICE40_LUT_ALU) %i; opt_clean; \
+	synth_ice40 -top $(1) -run map_ram: $(2)
 bitstream: $(RTL_BIT)/$(RTL_BOARD_TOP).bin
 $(RTL_BIT)/$(RTL_BOARD_TOP).json: $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_BIT)
 	@echo "yosys synth_ice40 $(RTL_BOARD_TOP) (log: $(RTL_BIT)/yosys.log)"
 	nice -n 10 yosys -q -l $(RTL_BIT)/yosys.log \
-		-p 'read_verilog -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV) $(RTL_BOARD_SV)' \
+		-p 'read_verilog -defer -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV) $(RTL_BOARD_SV)' \
 		$(if $(RTL_BOARD_CHPARAM),-p '$(RTL_BOARD_CHPARAM)') \
 		-p '$(call ice40_synth,$(RTL_BOARD_TOP),-json $@.tmp)' \
 		-p 'tee -q -o $(RTL_BIT)/yosys-stat.txt stat' \

@@ -7,7 +7,7 @@
 // channel).  One clock: the board's 12 MHz oscillator.  Reset: the first
 // 256 cycles after configuration.  The router's parameters are this
 // module's, under the C model's names; the defaults are the bitstream's
-// configuration (Documentation/hw/rtl.rst): PORTS 3, the host port and 2
+// configuration (Documentation/hw/rtl.rst): PORTS 4, the host port and 3
 // network ports, the most that fit the HX8K (up to 4 network ports have
 // pins and LEDs), without the per-VC counters.  The counters, drop and debug
 // outputs of the router are left unread, so synthesis removes them.
@@ -17,7 +17,7 @@
 `include "loom_hw.vh"
 
 module loom_board_hx8k #(
-	parameter integer PORTS = 3,
+	parameter integer PORTS = 4,
 	parameter integer VCS = 2,
 	parameter integer VC_MODEL = 0,
 	parameter integer FLIT_BYTES = 8,
