@@ -30,7 +30,7 @@ mk test_e_good 'echo 1..2; echo "ok 1 - x"; echo "ok 2 - y"'
 
 BUILD=$tmp/build "$tmp/tests/run-tests" unit >"$tmp/out" 2>&1
 rc=$?
-tap_plan 18
+tap_plan 19
 shown=
 expect() { # description line: ok when the runner printed the line
 	if grep -qxF -- "$2" "$tmp/out"; then
@@ -91,6 +91,7 @@ mkdir -p "$tmp/tests/lab" "$tmp/tests/rtl"
 cat >"$tmp/tests/rtl/prepare" <<PREP
 #!/bin/bash
 { chrt -p \$\$; ps -o ni= -p \$\$; } | tr -s ' \n' ' ' >$tmp/prep-nice
+cat /proc/self/autogroup >$tmp/prep-autogroup 2>/dev/null
 touch $tmp/prep-started
 for i in \$(seq 100); do [ -e $tmp/lab-started ] && break; sleep 0.1; done
 [ -e $tmp/lab-started ] && touch $tmp/prep-met
@@ -119,6 +120,15 @@ if [[ $prio == *"$want"* ]] && [ "$rc" = 0 ]; then
 	tap_ok "a later level's preparation runs at the lowest priority ($prio) and the run passes"
 else
 	tap_fail "a later level's preparation runs at the lowest priority (saw: ${prio:-nothing}; exit $rc)"
+fi
+# where sessions are scheduled as groups, its group at nice 19 too
+group=$(cat "$tmp/prep-autogroup" 2>/dev/null)
+if [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" != 1 ]; then
+	tap_skip "no autogroup scheduling here: a later preparation's group needs no nice"
+elif [[ $group == *" nice 19" ]]; then
+	tap_ok "a later level's preparation sets its scheduling group's nice to 19 ($group)"
+else
+	tap_fail "a later level's preparation sets its scheduling group's nice to 19 (saw: ${group:-nothing})"
 fi
 first=$(cat "$tmp/prep-first-nice" 2>/dev/null)
 if [[ $first == *SCHED_OTHER* && $first == *" 19 "* ]]; then
