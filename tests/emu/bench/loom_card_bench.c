@@ -271,6 +271,20 @@ static int forward_rate(const struct run_cfg *cfg)
 	return err;
 }
 
+/* @amount (bytes or puts) of run @r in millions per wall second */
+static double per_wall_second(const struct run_figures *r, double amount)
+{
+	return r->ms ? amount / 1000.0 / (double)r->ms : 0.0;
+}
+
+/* @amount of run @r in millions per CPU second of the busier card */
+static double per_busier_cpu_second(const struct run_figures *r, double amount)
+{
+	double busier = r->cpu[0] > r->cpu[1] ? r->cpu[0] : r->cpu[1];
+
+	return busier > 0 ? amount / 1e6 / busier : 0.0;
+}
+
 /*
  * The cards' ceilings, with no host in the way: 1 MiB puts (payload per
  * second) and 8-byte puts (puts per second) from one context with the
@@ -283,16 +297,14 @@ static int ceiling(bool json)
 	static const struct run_cfg bw_run = { "card defaults", "8", "64", 1, BW_PUTS, BW_PUT };
 	static const struct run_cfg rate_run = { "card defaults", "8", "64", 1, RATE_PUTS, 8 };
 	struct run_figures bw, rate;
-	double bw_busier, rate_busier, bw_cpu, bw_wall, rate_cpu, rate_wall;
+	double bw_cpu, bw_wall, rate_cpu, rate_wall;
 
 	if (put_stream(&bw_run, &bw) || put_stream(&rate_run, &rate))
 		return -1;
-	bw_busier = bw.cpu[0] > bw.cpu[1] ? bw.cpu[0] : bw.cpu[1];
-	rate_busier = rate.cpu[0] > rate.cpu[1] ? rate.cpu[0] : rate.cpu[1];
-	bw_wall = bw.ms ? (double)bw.puts * BW_PUT / 1000.0 / (double)bw.ms : 0.0;
-	bw_cpu = bw_busier > 0 ? (double)bw.puts * BW_PUT / 1e6 / bw_busier : 0.0;
-	rate_wall = rate.ms ? (double)rate.puts / 1000.0 / (double)rate.ms : 0.0;
-	rate_cpu = rate_busier > 0 ? (double)rate.puts / 1e6 / rate_busier : 0.0;
+	bw_wall = per_wall_second(&bw, (double)bw.puts * BW_PUT);
+	bw_cpu = per_busier_cpu_second(&bw, (double)bw.puts * BW_PUT);
+	rate_wall = per_wall_second(&rate, (double)rate.puts);
+	rate_cpu = per_busier_cpu_second(&rate, (double)rate.puts);
 	if (json) {
 		printf("{\"put_bytes\": %u, \"puts\": %llu, \"wall_ms\": %llu, \"cpu_card0\": %.3f, "
 		       "\"cpu_card1\": %.3f, \"bw_wall\": %.2f, \"bw\": %.2f, \"rate_puts\": %llu, "
