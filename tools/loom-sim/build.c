@@ -579,10 +579,14 @@ static int build_cards(struct sim *s, char *err, size_t errlen)
 	}
 	/* the rows of their own memory first: the shared rows find it in the template */
 	for (int shared = 0; shared < 2; shared++) {
-		for (int row = 0; row < rows; row++)
-			for (int i = 0; shared == s->tables.shared[row] && i < LOOM_MAX_PORTS; i++)
-				sim_tables_set(&sim_tables_port_cfg(&s->tables, row)[i],
-					       LOOM_VCT_PORT_DIM_NONE);
+		for (int row = 0; row < rows; row++) {
+			uint32_t *port_cfg = sim_tables_port_cfg(&s->tables, row);
+
+			if (s->tables.shared[row] != shared)
+				continue;
+			for (int i = 0; i < LOOM_MAX_PORTS; i++)
+				sim_tables_set(&port_cfg[i], LOOM_VCT_PORT_DIM_NONE);
+		}
 		if (!shared)
 			sim_tables_learn(&s->tables);
 	}
