@@ -84,8 +84,11 @@ expect "a failure of the side level is reported in its place" "not ok 5 - emu/te
 tap_check "the runner exits non-zero for it (exit $rc)" test "$rc" != 0
 
 # preparations: the lab level's test and the rtl level's preparation each
-# wait (up to 10 s) for the other to have started; the rtl test needs what
-# the preparation made
+# wait (up to 120 s) for the other to have started; the rtl test needs what
+# the preparation made.  The preparation runs in the idle class, so on a
+# machine whose cores are busy it may get its first slice of CPU only
+# seconds after the test starts: the wait is long, and ends as soon as the
+# other side has started
 rm -f "$tmp"/tests/unit/* "$tmp"/tests/emu/*
 mkdir -p "$tmp/tests/lab" "$tmp/tests/rtl"
 cat >"$tmp/tests/rtl/prepare" <<PREP
@@ -93,7 +96,7 @@ cat >"$tmp/tests/rtl/prepare" <<PREP
 { chrt -p \$\$; ps -o ni= -p \$\$; } | tr -s ' \n' ' ' >$tmp/prep-nice
 cat /proc/self/autogroup >$tmp/prep-autogroup 2>/dev/null
 touch $tmp/prep-started
-for i in \$(seq 100); do [ -e $tmp/lab-started ] && break; sleep 0.1; done
+for i in \$(seq 1200); do [ -e $tmp/lab-started ] && break; sleep 0.1; done
 [ -e $tmp/lab-started ] && touch $tmp/prep-met
 echo made >$tmp/prep-made
 PREP
@@ -102,7 +105,7 @@ printf '#!/bin/bash\n{ chrt -p $$; ps -o ni= -p $$; } | tr -s " \\n" " " >%s\n' 
 	"$tmp/prep-first-nice" >"$tmp/tests/lab/prepare"
 chmod +x "$tmp/tests/lab/prepare"
 mk test_l_meets_prep "echo 1..1; touch $tmp/lab-started
-	for i in \$(seq 100); do [ -e $tmp/prep-met ] && break; sleep 0.1; done
+	for i in \$(seq 1200); do [ -e $tmp/prep-met ] && break; sleep 0.1; done
 	[ -e $tmp/prep-met ] && echo 'ok 1 - beside the preparation' || echo 'not ok 1 - alone'" lab
 mk test_r_needs_prep "echo 1..1; [ -e $tmp/prep-made ] && echo 'ok 1 - prepared' ||
 	echo 'not ok 1 - unprepared'" rtl
