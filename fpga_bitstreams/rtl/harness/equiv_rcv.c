@@ -57,6 +57,7 @@ struct rcv_model {
 	uint8_t dlv[LINK_BODY_MAX];
 	uint64_t counts[RCV_COUNTS];
 };
+_Static_assert(offsetof(struct rcv_model, x) == 0, "eq_pair_new() builds the pair first");
 
 static void rcv_read(struct rcv_state *s, const struct link_unit *l)
 {
@@ -244,13 +245,9 @@ struct rcv_model *rcv_new(unsigned int lanes, unsigned int lane_bytes, unsigned 
 			  unsigned int flit_bytes, unsigned int depth, unsigned int replay,
 			  unsigned int threshold, uint64_t seed, char *err, size_t len)
 {
-	struct rcv_model *m = calloc(1, sizeof(*m));
+	struct rcv_model *m;
 	struct link_params lp;
 
-	if (!m) {
-		snprintf(err, len, "no memory for a link pair");
-		return NULL;
-	}
 	link_params_default(&lp);
 	lp.lanes = lanes;
 	lp.lane_bytes = lane_bytes;
@@ -260,26 +257,20 @@ struct rcv_model *rcv_new(unsigned int lanes, unsigned int lane_bytes, unsigned 
 	lp.replay_frames = replay;
 	lp.lane_threshold = threshold;
 	lp.rx_frames = 1;
-	if (!eq_pair_init(&m->x, &lp, seed, err, len)) {
-		free(m);
+	m = eq_pair_new(sizeof(*m), &lp, seed, err, len);
+	if (!m)
 		return NULL;
-	}
 	m->rng = seed ^ 0x7263760000000000ull;
 	m->x.a.rx.probe = rcv_probe;
 	m->x.a.rx.probe_ctx = m;
 	m->x.w.tamper = rcv_tamper;
 	m->x.w.tamper_ctx = m;
-	/* cut cables and spoilt frames lose packets, on purpose */
-	m->x.sink[0].quiet = m->x.sink[1].quiet = true;
 	return m;
 }
 
 void rcv_free(struct rcv_model *m)
 {
-	if (!m)
-		return;
-	lh_pair_free(&m->x);
-	free(m);
+	eq_pair_free(m);
 }
 
 void rcv_phase(struct rcv_model *m)

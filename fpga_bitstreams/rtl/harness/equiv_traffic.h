@@ -9,6 +9,7 @@
 #define LOOM_RTL_EQUIV_TRAFFIC_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "equiv_draw.h"
 #include "link/link_wire.h"
@@ -25,6 +26,39 @@ static inline bool eq_pair_init(struct lh_pair *x, const struct link_params *lp,
 		return false;
 	}
 	return true;
+}
+
+/*
+ * A harness model of @size bytes, zeroed, whose first member is its link
+ * pair, built with @lp and @seed, its routers' sinks quiet (cut cables and
+ * spoilt frames lose packets, on purpose): NULL with the reason in @err.
+ */
+static inline void *eq_pair_new(size_t size, const struct link_params *lp, uint64_t seed, char *err,
+				size_t len)
+{
+	struct lh_pair *x = calloc(1, size);
+
+	if (!x) {
+		snprintf(err, len, "no memory for a link pair");
+		return NULL;
+	}
+	if (!eq_pair_init(x, lp, seed, err, len)) {
+		free(x);
+		return NULL;
+	}
+	x->sink[0].quiet = x->sink[1].quiet = true;
+	return x;
+}
+
+/* Free a model eq_pair_new() built (NULL: nothing). */
+static inline void eq_pair_free(void *model)
+{
+	struct lh_pair *x = model;
+
+	if (!x)
+		return;
+	lh_pair_free(x);
+	free(x);
 }
 
 /* Both ends' traffic of the next phase of pair @x; the wire's bit error rates from @bers. */
