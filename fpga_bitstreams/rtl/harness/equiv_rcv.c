@@ -248,14 +248,9 @@ struct rcv_model *rcv_new(unsigned int lanes, unsigned int lane_bytes, unsigned 
 	struct rcv_model *m;
 	struct link_params lp;
 
-	link_params_default(&lp);
-	lp.lanes = lanes;
-	lp.lane_bytes = lane_bytes;
-	lp.vcs = vcs;
-	lp.flit_bytes = flit_bytes;
+	eq_params(&lp, lanes, lane_bytes, vcs, flit_bytes, threshold);
 	lp.buf_depth = depth;
 	lp.replay_frames = replay;
-	lp.lane_threshold = threshold;
 	lp.rx_frames = 1;
 	m = eq_pair_new(sizeof(*m), &lp, seed, err, len);
 	if (!m)
@@ -308,14 +303,7 @@ void rcv_step(struct rcv_model *m, struct rcv_cycle *c)
 		link_unit_maint_pop(a);
 		c->maint_pop = true;
 	}
-	if (m->p_maint && eq_percent(&m->rng, m->p_maint)) {
-		uint8_t body[LINK_BODY_MAX];
-		unsigned int len = eq_below(&m->rng, LINK_BODY_MAX + 1);
-
-		for (unsigned int i = 0; i < len; i++)
-			body[i] = (uint8_t)eq_next(&m->rng);
-		link_unit_maint_send(&m->x.b, body, len);
-	}
+	eq_maint_offer(&m->rng, &m->x.b, m->p_maint);
 	eq_cable_cycle(&m->rng, &m->x, &m->cut_left, m->p_cut, 300);
 	c->flush = a->carrier_in != a->carrier;
 

@@ -102,21 +102,12 @@ struct xbld_model *xbld_new(unsigned int lanes, unsigned int lane_bytes, unsigne
 	struct xbld_model *m;
 	struct link_params lp;
 
-	link_params_default(&lp);
-	lp.lanes = lanes;
-	lp.lane_bytes = lane_bytes;
-	lp.vcs = vcs;
-	lp.flit_bytes = flit_bytes;
+	eq_params(&lp, lanes, lane_bytes, vcs, flit_bytes, threshold);
 	lp.replay_frames = replay;
 	lp.ack_timeout = timeout;
 	lp.coalesce_delay = delay;
-	lp.lane_threshold = threshold;
-	if (lanes * lane_bytes > LINK_FRAME_MIN) {
-		snprintf(err, len, "LANES x LANE_BYTES = %u: more than the smallest frame (%u bytes) "
-			 "may start two frames a cycle; the frame builder builds one",
-			 lanes * lane_bytes, (unsigned int)LINK_FRAME_MIN);
+	if (!eq_one_frame_a_cycle(lanes, lane_bytes, err, len))
 		return NULL;
-	}
 	m = eq_pair_new(sizeof(*m), &lp, seed, err, len);
 	if (!m)
 		return NULL;
