@@ -208,6 +208,11 @@ size_t link_unit_rx_bytes(struct link_unit *l, const void *data, size_t len);
 /* Receive in place: where the next bytes go and their room, then commit. */
 uint8_t *link_unit_rx_tail(struct link_unit *l, size_t *room);
 void link_unit_rx_commit(struct link_unit *l, size_t len);
+/* The framer holds bytes it has not parsed yet (a frame's first bytes, garbage). */
+static inline bool link_unit_rx_holds(const struct link_unit *l)
+{
+	return l->rx.framer.end != l->rx.framer.start;
+}
 /* Lanes (bit n = lane n) the line decoder flagged in bytes just received. */
 void link_unit_rx_lane_errors(struct link_unit *l, uint32_t lanes);
 

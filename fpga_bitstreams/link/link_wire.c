@@ -83,7 +83,7 @@ static void link_wire_hit(void *ctx, uint64_t bit)
 }
 
 static void link_wire_push(struct link_wire_dir *d, const struct link_txframe *tf,
-			   uint64_t latency, uint8_t lanes_hit)
+			   uint64_t latency, uint8_t lanes_hit, bool damaged)
 {
 	struct link_wire_rec *r;
 	uint32_t tail, first;
@@ -102,7 +102,28 @@ static void link_wire_push(struct link_wire_dir *d, const struct link_txframe *t
 	r->off = tail;
 	r->len = tf->len;
 	r->lanes_hit = lanes_hit;
+	r->phase = tf->phase;
+	r->rate = (uint8_t)(tf->lanes * tf->lane_bytes);
+	r->first = tf->first_cycle + latency;
+	r->sent = 0;
+	r->damaged = damaged || lanes_hit;
 	d->rec_count++;
+}
+
+/* The test's tamper on frame @tf, if any: false to lose it; *@changed: it altered the bytes. */
+static bool link_wire_tamper(struct link_wire *w, unsigned int dir, struct link_txframe *tf,
+			     bool *changed)
+{
+	uint8_t before[LOOM_FRAME_MAX];
+	uint16_t len = tf->len;
+	bool keep;
+
+	if (!w->tamper)
+		return true;
+	memcpy(before, tf->bytes, len);
+	keep = w->tamper(w->tamper_ctx, dir, tf);
+	*changed = tf->len != len || memcmp(before, tf->bytes, len) != 0;
+	return keep;
 }
 
 void link_wire_carry(struct link_wire *w)
@@ -113,16 +134,40 @@ void link_wire_carry(struct link_wire *w)
 
 		while ((tf = link_unit_tx_peek(d->from))) {
 			struct link_wire_hit hit = { .tf = tf };
+			bool changed = false;
 
-			if (w->cut || (w->tamper && !w->tamper(w->tamper_ctx, i, tf)) ||
+			if (w->cut || !link_wire_tamper(w, i, tf, &changed) ||
 			    fault_apply_hits(&d->fault, tf->bytes, tf->len, link_wire_hit, &hit) ==
 			    FAULT_DROPPED)
 				d->dropped++;
 			else
-				link_wire_push(d, tf, w->latency, hit.lanes);
+				link_wire_push(d, tf, w->latency, hit.lanes, changed);
 			link_unit_tx_pop(d->from);
 		}
 	}
+}
+
+/*
+ * Frame @r of direction @d may wait for its last byte and go over whole:
+ * nothing of it delivered yet, intact, and the receiver's framer at a
+ * frame's start (empty, or holding only frames handed over whole).
+ */
+static bool link_wire_whole(const struct link_wire_dir *d, const struct link_wire_rec *r)
+{
+	return !r->sent && !r->damaged && (!d->dirty || !link_unit_rx_holds(d->to));
+}
+
+/* The bytes of frame @r that have arrived by @cycle. */
+static uint32_t link_wire_due(const struct link_wire_rec *r, uint64_t cycle)
+{
+	uint64_t upto;
+
+	if (cycle >= r->arrive)
+		return r->len;
+	if (cycle < r->first || !r->rate)
+		return 0;
+	upto = (cycle - r->first + 1) * r->rate - r->phase;
+	return upto < r->len ? (uint32_t)upto : r->len;
 }
 
 void link_wire_deliver(struct link_wire *w, uint64_t cycle)
@@ -130,13 +175,29 @@ void link_wire_deliver(struct link_wire *w, uint64_t cycle)
 	for (unsigned int i = 0; i < 2; i++) {
 		struct link_wire_dir *d = &w->dir[i];
 
-		while (d->rec_count && d->rec[d->rec_head].arrive <= cycle) {
-			const struct link_wire_rec *r = &d->rec[d->rec_head];
-			uint32_t first = d->ring_cap - r->off < r->len ? d->ring_cap - r->off : r->len;
+		while (d->rec_count) {
+			struct link_wire_rec *r = &d->rec[d->rec_head];
+			uint32_t due = link_wire_due(r, cycle), at, n, first;
 
-			link_unit_rx_bytes(d->to, d->ring + r->off, first);
-			if (first < r->len)
-				link_unit_rx_bytes(d->to, d->ring, r->len - first);
+			if (due < r->len && link_wire_whole(d, r))
+				break;
+			if (due > r->sent) {
+				/* damaged, or its first bytes: the framer may stand anywhere */
+				if (r->damaged || due < r->len)
+					d->dirty = true;
+				else if (!r->sent && !link_unit_rx_holds(d->to))
+					d->dirty = false;
+				at = (r->off + r->sent) & (d->ring_cap - 1);
+				n = due - r->sent;
+				first = d->ring_cap - at < n ? d->ring_cap - at : n;
+				link_unit_rx_bytes(d->to, d->ring + at, first);
+				if (first < n)
+					link_unit_rx_bytes(d->to, d->ring, n - first);
+				r->sent = (uint16_t)due;
+			}
+			/* a frame not complete: the ones behind it have not started */
+			if (r->sent < r->len)
+				break;
 			if (r->lanes_hit)
 				link_unit_rx_lane_errors(d->to, r->lanes_hit);
 			d->frames++;
@@ -187,9 +248,17 @@ uint64_t link_wire_next_event(const struct link_wire *w)
 
 	for (unsigned int i = 0; i < 2; i++) {
 		const struct link_wire_dir *d = &w->dir[i];
+		const struct link_wire_rec *r = &d->rec[d->rec_head];
+		uint64_t at;
 
-		if (d->rec_count && d->rec[d->rec_head].arrive < next)
-			next = d->rec[d->rec_head].arrive;
+		if (!d->rec_count)
+			continue;
+		/* the cycle of its next byte, or of its last if it goes over whole */
+		at = r->rate ? r->first + (r->phase + r->sent) / r->rate : r->arrive;
+		if (at > r->arrive || link_wire_whole(d, r))
+			at = r->arrive;
+		if (at < next)
+			next = at;
 	}
 	return next;
 }

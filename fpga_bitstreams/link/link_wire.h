@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * An in-process cable between two link units: per direction a delay line
- * that delivers each frame's bytes wire_latency cycles after its last
- * byte left the lanes, cycle-exact.  Faults are applied as frames enter
- * the wire (fault.h: bit error rate, one flipped bit per frame, drops),
- * and the lanes a flipped bit travelled on are flagged to the receiver
- * with the bytes, as a per-lane parity check in the line decoder would.
- * A cut empties the wire and drops both ends' carrier until restored.
+ * that delivers each byte wire_latency cycles after it left the lanes,
+ * cycle-exact: a frame's bytes in the cycles the lanes carried them, at
+ * the rate it started with, its last byte wire_latency cycles after the
+ * frame's last cycle on the lanes.  An intact frame reaching a receiver
+ * whose framer holds nothing but intact frames handed over whole (it
+ * stands at a frame's start) is handed over whole with its last byte: its
+ * first bytes alone complete nothing there, so the receiver does what it
+ * would have done with them one by one, in fewer steps.  Faults are
+ * applied as frames enter the wire (fault.h: bit error rate, one flipped
+ * bit per frame, drops), and the lanes a flipped bit travelled on are
+ * flagged to the receiver with the frame's last byte, as a per-lane
+ * parity check over the frame in the line decoder would.  A cut empties
+ * the wire and drops both ends' carrier until restored.
  *
  * Each cycle t of a simulation (link_wire_cycle() does all of it):
  *   link_wire_deliver(w, t);            bytes that arrive in cycle t
@@ -28,6 +35,11 @@ struct link_wire_rec {
 	uint32_t off;		/* its first byte in the ring */
 	uint16_t len;
 	uint8_t lanes_hit;	/* lanes a flipped bit travelled on */
+	uint8_t phase;		/* its first byte's offset in its first cycle */
+	uint8_t rate;		/* its bytes a cycle on the lanes */
+	uint64_t first;		/* cycle its first byte arrives */
+	uint16_t sent;		/* bytes delivered so far */
+	bool damaged;		/* a fault or the test's tamper changed its bytes */
 };
 
 /* One direction: frames from @from to @to. */
@@ -40,6 +52,7 @@ struct link_wire_dir {
 	uint32_t rec_cap, rec_head, rec_count;
 	uint64_t frames, bytes;		/* delivered */
 	uint64_t dropped;		/* dropped by a fault or a cut */
+	bool dirty;			/* the receiver may hold bytes of a frame not handed over whole */
 };
 
 /*

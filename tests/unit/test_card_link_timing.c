@@ -5,8 +5,10 @@
  * packet's head leaves the far link exactly serialisation + L + 1 cycles
  * after its tail entered the near one; a stream keeps the lanes busy, so
  * the flits per cycle are the configured lanes x lane width times the
- * frame's share of packet bytes; and a lane dropped for errors halves that
- * rate, in both directions.
+ * frame's share of packet bytes; a lane dropped for errors halves that
+ * rate, in both directions; and the wire hands each byte over in the cycle
+ * it arrives, so a frame whose first byte is bad is a framing error as
+ * that byte arrives, not when the frame's last one does.
  */
 #include "link_harness.h"
 #include "tap.h"
@@ -209,6 +211,56 @@ static void degradation(void)
 	lh_pair_free(&x);
 }
 
+/* The DATA frame a sends next: its magic spoilt, its cycles on the lanes. */
+struct spoil {
+	bool armed, done;
+	uint64_t first, last;
+};
+
+static bool spoil_magic(void *ctx, unsigned int dir, struct link_txframe *tf)
+{
+	struct spoil *sp = ctx;
+
+	if (dir == 0 && sp->armed && !sp->done && lh_frame_hdr(tf).type == LOOM_FRAME_DATA) {
+		tf->bytes[0] ^= 0xff;
+		sp->first = tf->first_cycle;
+		sp->last = tf->last_cycle;
+		sp->done = true;
+	}
+	return true;
+}
+
+static void bytes_as_they_arrive(void)
+{
+	struct link_params p;
+	struct spoil sp = { 0 };
+	uint64_t errors, seen = 0;
+
+	link_params_default(&p);
+	if (!lh_pair_init(&x, &p, 3) || !lh_pair_train(&x, 10000))
+		exit(1);
+	lh_pair_run(&x, 100);
+	x.w.tamper = spoil_magic;
+	x.w.tamper_ctx = &sp;
+	sp.armed = true;
+	x.sink[0].quiet = true;
+	lh_send(&x, 0, 1, 256, 1);
+	errors = x.b.cnt.crc_errors;
+	for (unsigned int i = 0; i < 1000 && !seen; i++) {
+		uint64_t t = x.now;
+
+		lh_pair_cycle(&x);
+		if (x.b.cnt.crc_errors != errors)
+			seen = t;
+	}
+	tap_ok(sp.done && sp.last > sp.first && seen == sp.first + p.wire_latency,
+	       "a frame whose magic is bad: a framing error in the cycle its first byte arrives, %llu (its first cycle on the lanes %llu + L %u), not its last byte's %llu: saw it in cycle %llu",
+	       (unsigned long long)(sp.first + p.wire_latency), (unsigned long long)sp.first,
+	       p.wire_latency, (unsigned long long)(sp.last + p.wire_latency),
+	       (unsigned long long)seen);
+	lh_pair_free(&x);
+}
+
 int main(void)
 {
 	static const unsigned int lat[][3] = {
@@ -216,7 +268,7 @@ int main(void)
 		{ 2, 8, 64 }, { 1, 8, 64 }, { 1, 30, 256 },
 	};
 
-	tap_plan(1 + 8 + 3 + 2 + 4);
+	tap_plan(1 + 8 + 3 + 2 + 4 + 1);
 	training();
 	for (unsigned int i = 0; i < 8; i++)
 		latency(lat[i][0], lat[i][1], lat[i][2]);
@@ -226,5 +278,6 @@ int main(void)
 	tight_queue(16, 64);
 	tight_queue(64, 8);
 	degradation();
+	bytes_as_they_arrive();
 	return tap_exit_status();
 }

@@ -57,6 +57,7 @@ struct rcv_model {
 	uint8_t dlv[LINK_BODY_MAX];
 	uint64_t counts[RCV_COUNTS];
 };
+_Static_assert(offsetof(struct rcv_model, x) == 0, "eq_pair_new() builds the pair first");
 
 static void rcv_read(struct rcv_state *s, const struct link_unit *l)
 {
@@ -244,42 +245,27 @@ struct rcv_model *rcv_new(unsigned int lanes, unsigned int lane_bytes, unsigned 
 			  unsigned int flit_bytes, unsigned int depth, unsigned int replay,
 			  unsigned int threshold, uint64_t seed, char *err, size_t len)
 {
-	struct rcv_model *m = calloc(1, sizeof(*m));
+	struct rcv_model *m;
 	struct link_params lp;
 
-	if (!m) {
-		snprintf(err, len, "no memory for a link pair");
-		return NULL;
-	}
-	link_params_default(&lp);
-	lp.lanes = lanes;
-	lp.lane_bytes = lane_bytes;
-	lp.vcs = vcs;
-	lp.flit_bytes = flit_bytes;
+	eq_params(&lp, lanes, lane_bytes, vcs, flit_bytes, threshold);
 	lp.buf_depth = depth;
 	lp.replay_frames = replay;
-	lp.lane_threshold = threshold;
 	lp.rx_frames = 1;
-	if (!eq_pair_init(&m->x, &lp, seed, err, len)) {
-		free(m);
+	m = eq_pair_new(sizeof(*m), &lp, seed, err, len);
+	if (!m)
 		return NULL;
-	}
 	m->rng = seed ^ 0x7263760000000000ull;
 	m->x.a.rx.probe = rcv_probe;
 	m->x.a.rx.probe_ctx = m;
 	m->x.w.tamper = rcv_tamper;
 	m->x.w.tamper_ctx = m;
-	/* cut cables and spoilt frames lose packets, on purpose */
-	m->x.sink[0].quiet = m->x.sink[1].quiet = true;
 	return m;
 }
 
 void rcv_free(struct rcv_model *m)
 {
-	if (!m)
-		return;
-	lh_pair_free(&m->x);
-	free(m);
+	eq_pair_free(m);
 }
 
 void rcv_phase(struct rcv_model *m)
@@ -317,14 +303,7 @@ void rcv_step(struct rcv_model *m, struct rcv_cycle *c)
 		link_unit_maint_pop(a);
 		c->maint_pop = true;
 	}
-	if (m->p_maint && eq_percent(&m->rng, m->p_maint)) {
-		uint8_t body[LINK_BODY_MAX];
-		unsigned int len = eq_below(&m->rng, LINK_BODY_MAX + 1);
-
-		for (unsigned int i = 0; i < len; i++)
-			body[i] = (uint8_t)eq_next(&m->rng);
-		link_unit_maint_send(&m->x.b, body, len);
-	}
+	eq_maint_offer(&m->rng, &m->x.b, m->p_maint);
 	eq_cable_cycle(&m->rng, &m->x, &m->cut_left, m->p_cut, 300);
 	c->flush = a->carrier_in != a->carrier;
 

@@ -23,18 +23,15 @@ struct rdlv_model {
 	unsigned int cut_left;
 	uint64_t counts[3];
 };
+_Static_assert(offsetof(struct rdlv_model, x) == 0, "eq_pair_new() builds the pair first");
 
 struct rdlv_model *rdlv_new(unsigned int lanes, unsigned int lane_bytes, unsigned int flit_bytes,
 			    unsigned int rx_queue, unsigned int rx_frames, uint64_t seed, char *err,
 			    size_t len)
 {
-	struct rdlv_model *m = calloc(1, sizeof(*m));
+	struct rdlv_model *m;
 	struct link_params lp;
 
-	if (!m) {
-		snprintf(err, len, "no memory for a link pair");
-		return NULL;
-	}
 	link_params_default(&lp);
 	lp.lanes = lanes;
 	lp.lane_bytes = lane_bytes;
@@ -46,25 +43,18 @@ struct rdlv_model *rdlv_new(unsigned int lanes, unsigned int lane_bytes, unsigne
 		snprintf(err, len, "FLIT_BYTES %u or min(RX_FRAMES, RX_QUEUE) %u is beyond the "
 			 "harness's %u or %u", flit_bytes, rx_frames < rx_queue ? rx_frames : rx_queue,
 			 RDLV_FLIT_MAX, RDLV_ACC_MAX);
-		free(m);
 		return NULL;
 	}
-	if (!eq_pair_init(&m->x, &lp, seed, err, len)) {
-		free(m);
+	m = eq_pair_new(sizeof(*m), &lp, seed, err, len);
+	if (!m)
 		return NULL;
-	}
 	m->rng = seed ^ 0x72646c7600000000ull;
-	/* cut cables lose packets, on purpose */
-	m->x.sink[0].quiet = m->x.sink[1].quiet = true;
 	return m;
 }
 
 void rdlv_free(struct rdlv_model *m)
 {
-	if (!m)
-		return;
-	lh_pair_free(&m->x);
-	free(m);
+	eq_pair_free(m);
 }
 
 void rdlv_phase(struct rdlv_model *m)

@@ -9,6 +9,7 @@
 #define LOOM_RTL_EQUIV_TRAFFIC_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "equiv_draw.h"
 #include "link/link_wire.h"
@@ -25,6 +26,89 @@ static inline bool eq_pair_init(struct lh_pair *x, const struct link_params *lp,
 		return false;
 	}
 	return true;
+}
+
+/*
+ * The defaults with LANES @lanes, LANE_BYTES @lane_bytes, VCS @vcs,
+ * FLIT_BYTES @flit_bytes and LANE_THRESHOLD @threshold, into *@lp.
+ */
+static inline void eq_params(struct link_params *lp, unsigned int lanes, unsigned int lane_bytes,
+			     unsigned int vcs, unsigned int flit_bytes, unsigned int threshold)
+{
+	link_params_default(lp);
+	lp->lanes = lanes;
+	lp->lane_bytes = lane_bytes;
+	lp->vcs = vcs;
+	lp->flit_bytes = flit_bytes;
+	lp->lane_threshold = threshold;
+}
+
+/*
+ * Lanes of @lanes x @lane_bytes start one frame a cycle at most (they
+ * carry no more than the smallest frame a cycle), as one frame builder
+ * builds: false with the reason in @err (@len bytes).
+ */
+static inline bool eq_one_frame_a_cycle(unsigned int lanes, unsigned int lane_bytes, char *err,
+					size_t len)
+{
+	if (lanes * lane_bytes <= LINK_FRAME_MIN)
+		return true;
+	snprintf(err, len, "LANES x LANE_BYTES = %u: more than the smallest frame (%u bytes) "
+		 "may start two frames a cycle; the frame builder builds one",
+		 lanes * lane_bytes, (unsigned int)LINK_FRAME_MIN);
+	return false;
+}
+
+/*
+ * A harness model of @size bytes, zeroed, whose first member is its link
+ * pair, built with @lp and @seed, its routers' sinks quiet (cut cables and
+ * spoilt frames lose packets, on purpose): NULL with the reason in @err.
+ */
+static inline void *eq_pair_new(size_t size, const struct link_params *lp, uint64_t seed, char *err,
+				size_t len)
+{
+	struct lh_pair *x = calloc(1, size);
+
+	if (!x) {
+		snprintf(err, len, "no memory for a link pair");
+		return NULL;
+	}
+	if (!eq_pair_init(x, lp, seed, err, len)) {
+		free(x);
+		return NULL;
+	}
+	x->sink[0].quiet = x->sink[1].quiet = true;
+	return x;
+}
+
+/* Free a model eq_pair_new() built (NULL: nothing). */
+static inline void eq_pair_free(void *model)
+{
+	struct lh_pair *x = model;
+
+	if (!x)
+		return;
+	lh_pair_free(x);
+	free(x);
+}
+
+/* A maintenance frame's body of random length and bytes into @body; its length. */
+static inline unsigned int eq_maint_body(uint64_t *rng, uint8_t body[LINK_BODY_MAX])
+{
+	unsigned int len = eq_below(rng, LINK_BODY_MAX + 1);
+
+	for (unsigned int i = 0; i < len; i++)
+		body[i] = (uint8_t)eq_next(rng);
+	return len;
+}
+
+/* Unit @l's user offers a maintenance frame in @p_maint percent of cycles. */
+static inline void eq_maint_offer(uint64_t *rng, struct link_unit *l, unsigned int p_maint)
+{
+	uint8_t body[LINK_BODY_MAX];
+
+	if (p_maint && eq_percent(rng, p_maint))
+		link_unit_maint_send(l, body, eq_maint_body(rng, body));
 }
 
 /* Both ends' traffic of the next phase of pair @x; the wire's bit error rates from @bers. */

@@ -26,6 +26,7 @@ struct xasm_model {
 	struct link_pkt head;		/* the packet a DATA frame took */
 	uint64_t counts[4];
 };
+_Static_assert(offsetof(struct xasm_model, x) == 0, "eq_pair_new() builds the pair first");
 
 /* A header's payload length in a flit: any, a valid one, or one past the largest. */
 static void xasm_set_len(struct xasm_model *m, struct flit *f)
@@ -74,13 +75,9 @@ static void xasm_tamper(void *ctx, unsigned int end, struct flit *f)
 struct xasm_model *xasm_new(unsigned int vcs, unsigned int flit_bytes, unsigned int tx_queue,
 			    uint64_t seed, char *err, size_t len)
 {
-	struct xasm_model *m = calloc(1, sizeof(*m));
+	struct xasm_model *m;
 	struct link_params lp;
 
-	if (!m) {
-		snprintf(err, len, "no memory for a link pair");
-		return NULL;
-	}
 	link_params_default(&lp);
 	lp.vcs = vcs;
 	lp.flit_bytes = flit_bytes;
@@ -89,27 +86,20 @@ struct xasm_model *xasm_new(unsigned int vcs, unsigned int flit_bytes, unsigned 
 	if (flit_bytes > XASM_FLIT_MAX) {
 		snprintf(err, len, "FLIT_BYTES %u is beyond the harness's %u", flit_bytes,
 			 XASM_FLIT_MAX);
-		free(m);
 		return NULL;
 	}
-	if (!eq_pair_init(&m->x, &lp, seed, err, len)) {
-		free(m);
+	m = eq_pair_new(sizeof(*m), &lp, seed, err, len);
+	if (!m)
 		return NULL;
-	}
 	m->rng = seed ^ 0x7861736d00000000ull;
 	m->x.flit_tamper = xasm_tamper;
 	m->x.flit_tamper_ctx = m;
-	/* malformed flits and cut cables break the order the sinks check, on purpose */
-	m->x.sink[0].quiet = m->x.sink[1].quiet = true;
 	return m;
 }
 
 void xasm_free(struct xasm_model *m)
 {
-	if (!m)
-		return;
-	lh_pair_free(&m->x);
-	free(m);
+	eq_pair_free(m);
 }
 
 void xasm_phase(struct xasm_model *m)

@@ -46,6 +46,7 @@ struct xbld_model {
 	uint8_t head_body[LINK_BODY_MAX];
 	uint64_t counts[XBLD_COUNTS];
 };
+_Static_assert(offsetof(struct xbld_model, x) == 0, "eq_pair_new() builds the pair first");
 
 static void xbld_read(struct xbld_state *s, const struct link_unit *l)
 {
@@ -98,49 +99,29 @@ struct xbld_model *xbld_new(unsigned int lanes, unsigned int lane_bytes, unsigne
 			    unsigned int delay, unsigned int threshold, uint64_t seed, char *err,
 			    size_t len)
 {
-	struct xbld_model *m = calloc(1, sizeof(*m));
+	struct xbld_model *m;
 	struct link_params lp;
 
-	if (!m) {
-		snprintf(err, len, "no memory for a link pair");
-		return NULL;
-	}
-	link_params_default(&lp);
-	lp.lanes = lanes;
-	lp.lane_bytes = lane_bytes;
-	lp.vcs = vcs;
-	lp.flit_bytes = flit_bytes;
+	eq_params(&lp, lanes, lane_bytes, vcs, flit_bytes, threshold);
 	lp.replay_frames = replay;
 	lp.ack_timeout = timeout;
 	lp.coalesce_delay = delay;
-	lp.lane_threshold = threshold;
-	if (lanes * lane_bytes > LINK_FRAME_MIN) {
-		snprintf(err, len, "LANES x LANE_BYTES = %u: more than the smallest frame (%u bytes) "
-			 "may start two frames a cycle; the frame builder builds one",
-			 lanes * lane_bytes, (unsigned int)LINK_FRAME_MIN);
-		free(m);
+	if (!eq_one_frame_a_cycle(lanes, lane_bytes, err, len))
 		return NULL;
-	}
-	if (!eq_pair_init(&m->x, &lp, seed, err, len)) {
-		free(m);
+	m = eq_pair_new(sizeof(*m), &lp, seed, err, len);
+	if (!m)
 		return NULL;
-	}
 	m->rng = seed ^ 0x78626c6400000000ull;
 	m->x.a.tx.probe = xbld_probe;
 	m->x.a.tx.probe_ctx = m;
 	m->x.w.tamper = xbld_grab;
 	m->x.w.tamper_ctx = m;
-	/* cut cables lose packets, on purpose */
-	m->x.sink[0].quiet = m->x.sink[1].quiet = true;
 	return m;
 }
 
 void xbld_free(struct xbld_model *m)
 {
-	if (!m)
-		return;
-	lh_pair_free(&m->x);
-	free(m);
+	eq_pair_free(m);
 }
 
 void xbld_phase(struct xbld_model *m)
