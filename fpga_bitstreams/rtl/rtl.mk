@@ -350,7 +350,9 @@ $(RTL_XSYN)/elab.il: $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) | $(RTL_GEN_DIR)/
 	@ulimit -v $(SYNTH_MEM_KB); /usr/bin/time -f '%U %S %M' -o $@.time nice -n 10 yosys -q -l $(RTL_XSYN)/elab.log \
 		-p 'read_verilog -defer -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV)' \
 		$(if $(strip $(SYNTH_PARAMS)),-p 'chparam $(foreach kv,$(SYNTH_PARAMS),-set $(subst =, ,$(kv))) loom_router') \
-		-p 'hierarchy -top loom_router' -p 'write_rtlil $@.tmp'
+		-p 'hierarchy -top loom_router' -p 'write_rtlil $@.tmp' 2>$(RTL_XSYN)/elab.err \
+		|| { grep -v '^Warning: ' $(RTL_XSYN)/elab.err | tail -n 5; \
+		     echo "elaboration of loom_router failed: $(RTL_XSYN)/elab.log"; exit 1; }
 	@mv $@.tmp $@
 synth: $(RTL_XSYN)/elab.il
 	@$(RTL_DIR)/xilinx_split.sh $< loom_router $(SYNTH_CACHE) $(RTL_XSYN) $(RTL_DIR)/xilinx_unit.sh

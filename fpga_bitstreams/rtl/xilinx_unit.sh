@@ -6,7 +6,8 @@
 # limit of MEM_KB of virtual memory, fails on a latch, and writes
 # CACHE/STEM.json: the module, its cells by type (Yosys's stat -json),
 # the CPU seconds (user and system) and the peak resident memory the
-# process took.  Its log is CACHE/STEM.log.  The synthesis script below
+# process took.  Its log is CACHE/STEM.log (its warnings there, its
+# standard error in CACHE/STEM.err).  The synthesis script below
 # (xilinx_unit.sh --flow prints it) is part of every unit's cache key.
 # A latch fails the unit.
 #
@@ -36,7 +37,9 @@ echo "yosys synth_xilinx $top (log: $dir/$stem.log)"
 rm -f "$dir/$stem.json" "$dir/$stem.stat"
 if ! (ulimit -v "$mem"; /usr/bin/time -f '%U %S %M' -o "$dir/$stem.time" \
 	nice -n 10 yosys -q -l "$dir/$stem.log" -p "read_rtlil $dir/$stem.il" \
-		-p "$(flow "$top" | sed 's/$/;/' | tr '\n' ' ')" -p "tee -q -o $dir/$stem.stat stat -json -top $top"); then
+		-p "$(flow "$top" | sed 's/$/;/' | tr '\n' ' ')" -p "tee -q -o $dir/$stem.stat stat -json -top $top" \
+		2>"$dir/$stem.err"); then
+	grep -v '^Warning: ' "$dir/$stem.err" | tail -n 5 >&2
 	echo "xilinx_unit.sh: synth_xilinx of $top failed (CPU user, system s, peak KB:" \
 	     "$(tail -n 1 "$dir/$stem.time"); log $dir/$stem.log; out of memory past" \
 	     "MEM_KB $mem: raise SYNTH_MEM_KB)" >&2
