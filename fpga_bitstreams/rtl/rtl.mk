@@ -13,7 +13,8 @@
 #   rtl-lint     verilator --lint-only -Wall of every unit and the router top
 #   synth        Yosys synth_xilinx of the card router (or the router at
 #                SYNTH_PARAMS), one process a unit, resource report per
-#                unit (an hour of CPU; the units cached by content)
+#                unit (the card's takes long, its VC allocator the most;
+#                the units cached by content)
 #   synth-units  Yosys synth_xilinx of each unit at the card's sizes, resource
 #                report per unit (a few minutes: the frame serialiser is most)
 #   rtl-board    the board top (board/) Verilated with its pin-level test
