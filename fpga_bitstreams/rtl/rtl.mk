@@ -12,7 +12,9 @@
 #                cycles a seed
 #   rtl-lint     verilator --lint-only -Wall of every unit and the router top
 #   synth        Yosys synth_xilinx of the card router (or the router at
-#                SYNTH_PARAMS), hierarchical, resource report per unit
+#                SYNTH_PARAMS), one process a unit, resource report per
+#                unit (the card's takes long, its VC allocator the most;
+#                the units cached by content)
 #   synth-units  Yosys synth_xilinx of each unit at the card's sizes, resource
 #                report per unit (a few minutes: the frame serialiser is most)
 #   rtl-board    the board top (board/) Verilated with its pin-level test
@@ -327,32 +329,38 @@ rtl-lint: $(RTL_GEN_DIR)/.stamp
 # network ports on a 3 x 3 tile grid, the card's 7 VCs, 16-byte flits,
 # 24-flit input buffers, 1024 routing entries), or at SYNTH_PARAMS
 # ("NAME=VALUE ...", the router's parameters, set by chparam) into a
-# directory of its own.  Synthesized hierarchically (no -flatten): each
-# unit once per parameter set, the statistics summed over the hierarchy
-# by stat -top.  synth_xilinx runs by its labels without the coarse
-# step's resource sharing (share), for the reason ice40_synth below gives;
-# no I/O buffers (-noiopad: the router is a block of the card, not the
-# chip's top).  Yosys runs under a limit of SYNTH_MEM_KB of virtual memory
-# and fails with "out of memory" past it.
+# directory of its own.  One Yosys process elaborates the hierarchy
+# (elab.il); xilinx_split.sh writes each module's parameter set as a unit
+# of its own, its submodules black boxes, and units.mk; one Yosys process
+# a unit synthesizes it (xilinx_unit.sh), serially, or SYNTH_JOBS at once;
+# xilinx_report.sh sums the units, each times its instances.  The units'
+# results are cached by content in SYNTH_CACHE (beside the Verilated
+# builds), so that an interrupted campaign resumes where it stopped and
+# a unit two campaigns share is synthesized once.  Every Yosys process
+# runs niced under a limit of SYNTH_MEM_KB of virtual memory and fails
+# with "out of memory" past it.
 SYNTH_PARAMS ?=
 SYNTH_MEM_KB ?= 6000000
+SYNTH_JOBS   ?= 1
+SYNTH_CACHE  ?= $(RTL_CACHE)/xilinx
 RTL_SYNTH := $(RTL_BUILD)/synth
 RTL_XSYN  := $(RTL_SYNTH)/router-xilinx$(if $(strip $(SYNTH_PARAMS)),-$(subst =,,$(subst $(rtl_space),-,$(strip $(SYNTH_PARAMS)))))
-xilinx_synth = synth_xilinx -top $(1) -noiopad -run begin:coarse; \
-	techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6; alumacc; opt; memory -nomap; \
-	opt_clean; synth_xilinx -top $(1) -noiopad -run map_memory:
-synth: $(RTL_GEN_DIR)/.stamp
+$(RTL_XSYN)/elab.il: $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) | $(RTL_GEN_DIR)/.stamp
 	@mkdir -p $(RTL_XSYN)
-	@echo "yosys synth_xilinx loom_router $(or $(strip $(SYNTH_PARAMS)),at its defaults) (log: $(RTL_XSYN)/yosys.log)"
-	ulimit -v $(SYNTH_MEM_KB); nice -n 10 yosys -q -l $(RTL_XSYN)/yosys.log \
+	@echo "yosys: elaborate loom_router $(or $(strip $(SYNTH_PARAMS)),at its defaults) (log: $(RTL_XSYN)/elab.log)"
+	@ulimit -v $(SYNTH_MEM_KB); /usr/bin/time -f '%U %S %M' -o $@.time nice -n 10 yosys -q -l $(RTL_XSYN)/elab.log \
 		-p 'read_verilog -defer -sv -DSYNTHESIS -I$(RTL_DIR) -I$(RTL_GEN_DIR) $(RTL_ROUTER_SV)' \
 		$(if $(strip $(SYNTH_PARAMS)),-p 'chparam $(foreach kv,$(SYNTH_PARAMS),-set $(subst =, ,$(kv))) loom_router') \
-		-p '$(call xilinx_synth,loom_router)' \
-		-p 'tee -q -o $(RTL_XSYN)/stat.txt stat -top loom_router' \
-		-p 'tee -q -o $(RTL_XSYN)/stat.json stat -json -top loom_router' \
-		-p 'select -assert-none t:$$dlatch t:$$_DLATCH_* t:LDCE t:LDPE'
-	@$(RTL_DIR)/xilinx_report.sh $(RTL_XSYN)/stat.json loom_router >$(RTL_XSYN)/resources.txt
-	@sed -n 's/.*End of script.*\(CPU: .*\)/yosys \1/p' $(RTL_XSYN)/yosys.log >>$(RTL_XSYN)/resources.txt
+		-p 'hierarchy -top loom_router' -p 'write_rtlil $@.tmp' 2>$(RTL_XSYN)/elab.err \
+		|| { grep -v '^Warning: ' $(RTL_XSYN)/elab.err | tail -n 5; \
+		     echo "elaboration of loom_router failed: $(RTL_XSYN)/elab.log"; exit 1; }
+	@mv $@.tmp $@
+synth: $(RTL_XSYN)/elab.il
+	@$(RTL_DIR)/xilinx_split.sh $< loom_router $(SYNTH_CACHE) $(RTL_XSYN) $(RTL_DIR)/xilinx_unit.sh
+	@$(MAKE) --no-print-directory -j$(SYNTH_JOBS) -f $(RTL_XSYN)/units.mk \
+		UNIT_RUN="$(RTL_DIR)/xilinx_unit.sh $(SYNTH_CACHE) $(SYNTH_MEM_KB)"
+	@$(RTL_DIR)/xilinx_report.sh --units $(RTL_XSYN)/units.txt $(SYNTH_CACHE) loom_router \
+		$(RTL_XSYN)/elab.il.time >$(RTL_XSYN)/resources.txt
 	@cat $(RTL_XSYN)/resources.txt
 	@echo "resource report: $(RTL_XSYN)/resources.txt"
 

@@ -2,27 +2,62 @@
 # SPDX-License-Identifier: GPL-2.0
 # The resource report of the router's synth_xilinx run (make -C
 # fpga_bitstreams synth): from Yosys's statistics of the hierarchical
-# netlist (stat -json -top TOP), the 7-series cells of each unit (every
-# instance of the module, its submodules on their own lines) and of the
-# whole router, in LUTs, flip-flops, carry chains, distributed RAM and
-# shift registers (and the LUTs they take), block RAMs and DSPs, and the
-# smallest Artix-7, Kintex-7 or Virtex-7 part whose LUTs, flip-flops, LUTs usable
-# as memory, block RAMs and DSPs hold those counts.  Fails if the
-# netlist holds a latch.
+# netlist, the 7-series cells of each unit (every instance of the module,
+# its submodules on their own lines) and of the whole router, in LUTs,
+# flip-flops, carry chains, distributed RAM and shift registers (and the
+# LUTs they take), block RAMs and DSPs, and the smallest Artix-7, Kintex-7
+# or Virtex-7 part whose LUTs, flip-flops, LUTs usable as memory, block
+# RAMs and DSPs hold those counts.  Fails if the netlist holds a latch.
+#
+# The statistics are either one Yosys process's of the whole hierarchy
+# (stat -json -top TOP), or a campaign's of one process a unit
+# (--units: UNITS.txt and the results in CACHE that xilinx_split.sh and
+# xilinx_unit.sh write); then the report also lists, a unit's parameter
+# set a line, its instances, cells and the CPU and peak memory its
+# synthesis took, and the campaign's (with the elaboration's, from
+# /usr/bin/time -f '%U %S %M' in ELAB.time), and fails naming the units
+# not synthesized yet.
 #
 #   xilinx_report.sh STAT.json TOP
+#   xilinx_report.sh --units UNITS.txt CACHE TOP [ELAB.time]
 set -euo pipefail
-[ $# = 2 ] || { echo "usage: xilinx_report.sh STAT.json TOP" >&2; exit 2; }
-python3 - "$1" "$2" <<'PY'
-import json, re, sys
-path, top = sys.argv[1], sys.argv[2]
-# Yosys 0.23's stat -json -top writes the hierarchy's text lines into
-# its JSON: every line of the JSON itself starts with a quote or a brace
-text = "".join(l for l in open(path) if l.lstrip()[:1] in ('"', "{", "}"))
-mods = json.loads(text)["modules"]
+if [ "${1:-}" = --units ]; then
+	[ $# = 4 ] || [ $# = 5 ] || { echo "usage: xilinx_report.sh --units UNITS.txt CACHE TOP [ELAB.time]" >&2; exit 2; }
+	shift
+else
+	[ $# = 2 ] || { echo "usage: xilinx_report.sh STAT.json TOP | --units UNITS.txt CACHE TOP [ELAB.time]" >&2; exit 2; }
+fi
+python3 - "$@" <<'PY'
+import json, os, re, sys
 def ident(n):
     return n[1:] if n.startswith("\\") else n
-mods = {ident(k): v["num_cells_by_type"] for k, v in mods.items()}
+campaign, elab = {}, None
+if len(sys.argv) >= 4:
+    # a campaign: each unit's cells from its own process
+    units_txt, cache, top = sys.argv[1:4]
+    if len(sys.argv) == 5:
+        user, system, peak_kb = open(sys.argv[4]).read().split()[-3:]
+        elab = (float(user) + float(system), int(peak_kb))
+    path, mods, missing = units_txt, {}, []
+    for line in open(units_txt):
+        stem, name, params = line.rstrip("\n").split(" ", 2)
+        try:
+            res = json.load(open(os.path.join(cache, stem + ".json")))
+        except FileNotFoundError:
+            missing.append(stem)
+            continue
+        mods[res["module"]] = res["cells"]
+        campaign[res["module"]] = res
+    if missing:
+        sys.exit("xilinx_report.sh: %d of the units in %s not synthesized yet: %s"
+                 % (len(missing), units_txt, " ".join(missing)))
+else:
+    path, top = sys.argv[1], sys.argv[2]
+    # Yosys 0.23's stat -json -top writes the hierarchy's text lines into
+    # its JSON: every line of the JSON itself starts with a quote or a brace
+    text = "".join(l for l in open(path) if l.lstrip()[:1] in ('"', "{", "}"))
+    mods = json.loads(text)["modules"]
+    mods = {ident(k): v["num_cells_by_type"] for k, v in mods.items()}
 if top not in mods:
     sys.exit("xilinx_report.sh: %s holds no module %s (modules: %s)"
              % (path, top, " ".join(sorted(mods)) or "none"))
@@ -78,8 +113,9 @@ COLS = ["luts", "ffs", "carry", "lutram", "srl", "muxf", "bram18", "bram36", "ds
 
 units, total, unknown, latches = {}, dict.fromkeys(COLS, 0), {}, []
 for m in out:
-    # $paramod\NAME\PARAMS or $paramod$HASH\NAME: one parameter set of NAME
-    base = m.split("\\")[1] if m.startswith("$paramod") else m
+    # $paramod\NAME\PARAMS or $paramod$HASH\NAME (Yosys's names), or
+    # NAME__HASH (xilinx_split.sh's): one parameter set of NAME
+    base = m.split("\\")[1] if m.startswith("$paramod") else m.split("__")[0]
     u = units.setdefault(base, dict.fromkeys(COLS + ["inst", "sets"], 0))
     u["inst"] += count[m]
     u["sets"] += 1
@@ -140,4 +176,24 @@ else:
     p = PARTS[-1]
     print("no part up to %s holds these cells (it has %d LUTs, %d flip-flops)"
           % (p[0], p[1], p[2]))
+
+if campaign:
+    # the synthesis, a parameter set a line, the heaviest to synthesize first
+    print()
+    fmt = "%-32s %5s %8s %8s %8s %8s"
+    print(fmt % ("unit (parameter set)", "inst", "LUTs", "FFs", "CPU s", "peak MB"))
+    for m in sorted(campaign, key=lambda m: -campaign[m]["cpu_s"]):
+        c = campaign[m]["cells"]
+        luts = sum(n for t, n in c.items() if re.fullmatch(r"LUT[1-6]", t))
+        ffs = sum(n for t, n in c.items() if re.fullmatch(r"FD[RSCP]E(_1)?", t))
+        print(fmt % (m, count.get(m, 0), luts, ffs, "%.0f" % campaign[m]["cpu_s"],
+                     campaign[m]["peak_kb"] // 1024))
+    cpu = sum(r["cpu_s"] for r in campaign.values())
+    peak = max(r["peak_kb"] for r in campaign.values())
+    if elab:
+        print("elaboration: CPU %.0f s, peak %d MB" % (elab[0], elab[1] // 1024))
+        cpu += elab[0]
+        peak = max(peak, elab[1])
+    print("campaign: %d units, CPU %.0f s (user and system)%s, peak %d MB"
+          % (len(campaign), cpu, " with the elaboration" if elab else "", peak // 1024))
 PY

@@ -10,7 +10,10 @@
 # hierarchy; distributed RAM counts in the LUTs it takes; it names the
 # smallest 7-series part that holds the cells; it fails on a latch,
 # naming the cell and the unit, and on a top the statistics do not hold.
-# No Yosys run: a second.
+# A campaign of one process a unit (--units: xilinx_split.sh's unit list
+# and xilinx_unit.sh's results) gives the same totals, lists each
+# parameter set's CPU and memory, and fails naming a unit not
+# synthesized yet.  No Yosys run: a second.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 top=$(cd "$here/../.." && pwd)
@@ -21,7 +24,7 @@ if ! command -v python3 >/dev/null; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 9
+tap_plan 12
 
 # stat -json -top top of the hierarchy above after synth_xilinx -noiopad,
 # as Yosys 0.23 wrote it (the hierarchy line below "modules" included)
@@ -217,4 +220,56 @@ says 0 mul 'not mapped to 7-series primitives: \$mul 4' \
 # 9: a top the statistics do not hold
 says 1 stat "holds no module loom_router (modules: .*top" \
 	"a missing top fails, naming the modules there are" loom_router
+
+# the same hierarchy as a campaign: a result a module, named as
+# xilinx_split.sh names them, with its CPU seconds and peak memory
+mkdir -p "$tmp/cache"
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+lines = [l for l in open(d + "/stat.json") if l.lstrip()[:1] in ('"', "{", "}")]
+mods = json.loads("".join(lines))["modules"]
+def name(m):
+    return "leaf__" + m[-3:] if m.startswith("$paramod") else m.lstrip("\\")
+units = []
+for i, (m, v) in enumerate(sorted(mods.items())):
+    stem = "%s.%016x" % (name(m), i)
+    cells = {name(t) if t.lstrip("\\") in ("mid",) or t.startswith("$paramod") else t: n
+             for t, n in v["num_cells_by_type"].items()}
+    json.dump({"module": name(m), "cells": cells, "cpu_s": 10.0 * (i + 1),
+               "peak_kb": 1024 * 100 * (i + 1)}, open("%s/cache/%s.json" % (d, stem), "w"))
+    units.append("%s %s -" % (stem, m))
+open(d + "/units.txt", "w").write("\n".join(units) + "\n")
+PY
+printf '5.50 0.50 4194304\n' >"$tmp/elab.time"
+
+# 10: the campaign's totals are those of the one process
+"$report" --units "$tmp/units.txt" "$tmp/cache" top "$tmp/elab.time" >"$tmp/r5" 2>&1 || true
+got=$(row "$tmp/r5" total | awk '{print $2, $3, $4}')
+if [ -n "$want" ] && [ "$got" = "$want" ] && [ "$(col "$tmp/r5" leaf 2)" = 5 ]; then
+	tap_ok "a campaign of one process a unit: totals ($got) and leaf's 5 instances as one process's"
+else
+	tap_fail "a campaign's totals '$got' (want '$want'), leaf's instances '$(col "$tmp/r5" leaf 2)' (want 5)"
+	tap_diag "$(cat "$tmp/r5")"
+fi
+# 11: each parameter set's CPU and memory, the heaviest first, and the
+# campaign's with the elaboration's (10+20+30+40 s and 6 s; 4096 MB)
+first=$(sed -n '/^unit (parameter set)/{n;p}' "$tmp/r5" | awk '{print $1, $5, $6}')
+if [ "$first" = "top 40 400" ] && grep -q "elaboration: CPU 6 s, peak 4096 MB" "$tmp/r5" &&
+	grep -q "campaign: 4 units, CPU 106 s (user and system) with the elaboration, peak 4096 MB" "$tmp/r5"; then
+	tap_ok "a campaign lists each unit's CPU and peak memory, the heaviest first, and the sums"
+else
+	tap_fail "a campaign's heaviest unit '$first' (want 'top 40 400'), or its sums, wrong:"
+	tap_diag "$(cat "$tmp/r5")"
+fi
+# 12: a unit not synthesized yet fails the report, naming it
+rm "$tmp/cache/mid."*.json
+st=0
+"$report" --units "$tmp/units.txt" "$tmp/cache" top >"$tmp/r6" 2>&1 || st=$?
+if [ "$st" = 1 ] && grep -q "1 of the units in .* not synthesized yet: mid\.0" "$tmp/r6"; then
+	tap_ok "a unit without its result fails the report, naming it"
+else
+	tap_fail "a unit without its result: exit status $st (want 1), output:"
+	tap_diag "$(cat "$tmp/r6")"
+fi
 tap_done
