@@ -137,7 +137,8 @@ $(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h $(RT
 	$(CC) $(RTL_OBJ_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
 
 # what the harness reads: its key, so other parts of the card do not rebuild it
-RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/harness/netlist.vlt $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
+RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/harness/netlist.vlt $(RTL_DIR)/loom_fifo.vh \
+                  $(RTL_DIR)/loom_mutation.vh $(RTL_GEN_OUT) \
                   $(RTL_DIR)/harness/equiv_units.cpp $(RTL_DIR)/harness/equiv_common.h \
                   $(RTL_DIR)/harness/equiv_xser.h $(RTL_DIR)/harness/equiv_rxf.h \
                   $(RTL_DIR)/harness/equiv_xasm.h $(RTL_DIR)/harness/equiv_xbld.h \
@@ -225,13 +226,13 @@ RTL_EQ_G_radix16     := $(RTL_EQ_SMALL) -GPORTS=16 -GVCS=2 -GVC_MODEL=0 -GFLIT_B
                         -GWORMHOLE_VCS=3 -GROWS=4 -GCOLS=4 -GROW_DEPTH=4 -GCOL_DEPTH=4 \
                         -GARB_SA_OUT=1 -GARB_OUT=2
 RTL_EQ_CONFIGS := card torus torus-tiled ice40 radix16
-RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter torus-mutate-valiant torus-mutate-ugal \
+RTL_EQ_MUTANTS := card-mutate torus-mutate-valiant torus-mutate-ugal \
                   torus-mutate-war torus-mutate-uproute torus-mutate-mcast
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
 # what tests/rtl/test_rtl_equiv_router.sh steps in make check; the card
-# router's cold build is about five times the torus's, so the mutants are
+# router's cold build is about five times the torus's, so the mutant is
 # the torus router's (the same round-robin arbiters and output units)
-RTL_EQ_CHECK := torus torus-tiled radix16 torus-mutate-credit torus-mutate-arbiter
+RTL_EQ_CHECK := torus torus-tiled radix16 torus-mutate
 RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/% $(RTL_LINK_SV) $(RTL_HP_SV),$(RTL_SV))
 RTL_ROUTER_C  := $(ROUTER_SRCS) rtl/gen/rtl_consts.c
 RTL_ROUTER_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_ROUTER_C:.c=.o))
@@ -239,14 +240,17 @@ RTL_EQ_IN := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) $(RTL_DIR)/harness/equiv_
              $(RTL_DIR)/harness/equiv_common.h \
              $(RTL_ROUTER_O) $(RTL_DIR)/rtl_regs.h $(wildcard $(SRC_DIR)/router/*.h) \
              $(wildcard $(TOP)/include/loom_hw/*.h)
-# equiv_router-CONFIG[-mutate-KIND]; a mutant's C++ without optimisation,
+# equiv_router-CONFIG, -CONFIG-mutate (the arbiter and credit mutations in
+# one build, each switched on at run time: equiv_router --mutate NAME) and
+# -CONFIG-mutate-KIND (one mutation); a mutant's C++ without optimisation,
 # as the unit harness's (it runs until its first difference)
+RTL_EQ_SWITCHED := arbiter credit
 $(RTL_BUILD)/equiv_router-%: $(RTL_GEN_DIR)/.stamp $(RTL_ROUTER_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_router $* -- $(RTL_VFLAGS) \
-		$(RTL_EQ_G_$(firstword $(subst -mutate-, ,$*))) \
-		-MAKEFLAGS "$(if $(findstring -mutate-,$*),$(RTL_MUTANT_OPT),$(RTL_HARNESS_OPT))" \
-		$(if $(findstring mutate-arbiter,$*),-DLOOM_MUTATE_ARBITER) \
-		$(if $(findstring mutate-credit,$*),-DLOOM_MUTATE_CREDIT) \
+		$(RTL_EQ_G_$(firstword $(subst -mutate, ,$*))) \
+		-MAKEFLAGS "$(if $(findstring -mutate,$*),$(RTL_MUTANT_OPT),$(RTL_HARNESS_OPT))" \
+		$(if $(filter %-mutate,$*),$(addprefix -DLOOM_MUTATE_,ARBITER CREDIT) \
+			-CFLAGS "-DLOOM_RTL_MUTATIONS='\"$(subst $(rtl_space),$(rtl_comma),$(RTL_EQ_SWITCHED))\"'") \
 		$(if $(findstring mutate-valiant,$*),-DLOOM_MUTATE_VALIANT) \
 		$(if $(findstring mutate-ugal,$*),-DLOOM_MUTATE_UGAL) \
 		$(if $(findstring mutate-war,$*),-DLOOM_MUTATE_WAR) \
