@@ -169,11 +169,8 @@ module loom_arbiter #(
 		end
 	end else begin : g_rr
 `ifdef LOOM_MUTATE_ARBITER
+`define LOOM_MUTATION "arbiter"
 `include "loom_mutation.vh"
-		logic mutate;
-
-		initial
-			mutate = loom_mutation_on("arbiter");
 `endif
 		always_comb
 			pick = rr_pick(req, ptr);

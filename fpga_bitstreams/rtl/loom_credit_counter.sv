@@ -47,11 +47,8 @@ module loom_credit_counter #(
 	assign after_take = {1'b0, avail} - (CW+1)'(take);
 
 `ifdef LOOM_MUTATE_CREDIT
+`define LOOM_MUTATION "credit"
 `include "loom_mutation.vh"
-	logic mutate;
-
-	initial
-		mutate = loom_mutation_on("credit");
 `endif
 
 	always_ff @(posedge clk) begin

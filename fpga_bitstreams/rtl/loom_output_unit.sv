@@ -348,11 +348,8 @@ module loom_output_unit #(
 	end
 
 `ifdef LOOM_MUTATE_CREDIT
+`define LOOM_MUTATION "credit"
 `include "loom_mutation.vh"
-	logic mutate;
-
-	initial
-		mutate = loom_mutation_on("credit");
 `endif
 	always_ff @(posedge clk) begin
 		integer v;
