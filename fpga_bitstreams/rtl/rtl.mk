@@ -7,7 +7,7 @@
 #                and its mutants (cached the same way; not part of 'tests')
 #   rtl-equiv-check  the router-top builds make check steps: the 2-D
 #                torus, tiled and high-radix configurations and the torus
-#                mutants (part of rtl-tests; cached the same way)
+#                mutant (part of rtl-tests; cached the same way)
 #   rtl-equiv    the router-top campaign, short; rtl-equiv-long: 10^6
 #                cycles a seed
 #   rtl-lint     verilator --lint-only -Wall of every unit and the router top
