@@ -168,6 +168,10 @@ module loom_arbiter #(
 			end
 		end
 	end else begin : g_rr
+`ifdef LOOM_MUTATE_ARBITER
+`define LOOM_MUTATION "arbiter"
+`include "loom_mutation.vh"
+`endif
 		always_comb
 			pick = rr_pick(req, ptr);
 		always_ff @(posedge clk) begin
@@ -176,7 +180,7 @@ module loom_arbiter #(
 			else if (upd)
 `ifdef LOOM_MUTATE_ARBITER
 				// deliberately wrong: the winner keeps priority (mutation check)
-				ptr <= upd_idx;
+				ptr <= mutate ? upd_idx : next_ptr(upd_idx);
 `else
 				ptr <= next_ptr(upd_idx);
 `endif

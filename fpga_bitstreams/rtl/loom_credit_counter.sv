@@ -46,12 +46,17 @@ module loom_credit_counter #(
 	logic [CW:0] after_take;
 	assign after_take = {1'b0, avail} - (CW+1)'(take);
 
+`ifdef LOOM_MUTATE_CREDIT
+`define LOOM_MUTATION "credit"
+`include "loom_mutation.vh"
+`endif
+
 	always_ff @(posedge clk) begin
 		if (rst)
 			avail <= CW'(DEPTH);
 `ifdef LOOM_MUTATE_CREDIT
 		// deliberately wrong: accepts one return beyond DEPTH (mutation check)
-		else if (back && 32'(after_take) <= DEPTH)
+		else if (back && 32'(after_take) < DEPTH + (mutate ? 1 : 0))
 `else
 		else if (back && 32'(after_take) < DEPTH)
 `endif

@@ -347,6 +347,10 @@ module loom_output_unit #(
 		end
 	end
 
+`ifdef LOOM_MUTATE_CREDIT
+`define LOOM_MUTATION "credit"
+`include "loom_mutation.vh"
+`endif
 	always_ff @(posedge clk) begin
 		integer v;
 		logic [HB+6:0] col;
@@ -360,7 +364,7 @@ module loom_output_unit #(
 			for (v = 0; v < VCS; v = v + 1) begin
 `ifdef LOOM_MUTATE_CREDIT
 				// deliberately wrong: one credit more than the buffer holds (mutation check)
-				avail[v] <= CRW'(BUF_DEPTH + 1);
+				avail[v] <= mutate ? CRW'(BUF_DEPTH + 1) : CRW'(BUF_DEPTH);
 `else
 				avail[v] <= CRW'(BUF_DEPTH);
 `endif

@@ -7,7 +7,7 @@
 #                and its mutants (cached the same way; not part of 'tests')
 #   rtl-equiv-check  the router-top builds make check steps: the 2-D
 #                torus, tiled and high-radix configurations and the torus
-#                mutants (part of rtl-tests; cached the same way)
+#                mutant (part of rtl-tests; cached the same way)
 #   rtl-equiv    the router-top campaign, short; rtl-equiv-long: 10^6
 #                cycles a seed
 #   rtl-lint     verilator --lint-only -Wall of every unit and the router top
@@ -100,7 +100,13 @@ RTL_MUTATE_DEFS += LOOM_MUTATE_LINK_RX LOOM_MUTATE_LINK_XMIT LOOM_MUTATE_LINK_BU
 RTL_MUTANTS  := $(RTL_BUILD)/equiv_units-mutate
 # the C++ flags of every Verilated build but their optimisation level
 RTL_CXXFLAGS := -std=c++17 -I$(TOP)/include -I$(SRC_DIR) -DLOOM_VERSION='\"$(LOOM_VERSION)\"'
-RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
+# Verilator's C++ in files of up to 10^5 statements, not its default 2 x
+# 10^4: each file parses verilated.h and the model's header again (1.1 to
+# 1.5 CPU-s a file), so a build of half the files compiles in about three
+# quarters of the CPU time (the torus router's mutant: 27 files, 98 CPU-s;
+# 13 files, 74 CPU-s), at a higher peak memory (448 to 763 MB)
+RTL_SPLIT    := --output-split 100000
+RTL_VFLAGS   := -Wall --trace -O3 --x-assign fast --x-initial fast $(RTL_SPLIT) -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
                 -CFLAGS "-O2 $(RTL_CXXFLAGS)"
 
 .PHONY: rtl-gen rtl-harness rtl-hostport rtl-tests rtl-equiv-router rtl-equiv-check rtl-equiv rtl-equiv-long rtl-lint synth synth-units \
@@ -139,7 +145,8 @@ $(RTL_BUILD)/obj/harness/%.o: $(RTL_DIR)/harness/%.c $(RTL_DIR)/harness/%.h $(RT
 	$(CC) $(RTL_OBJ_CFLAGS) -I$(TOP)/tests/unit -c $< -o $@
 
 # what the harness reads: its key, so other parts of the card do not rebuild it
-RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/harness/netlist.vlt $(RTL_DIR)/loom_fifo.vh $(RTL_GEN_OUT) \
+RTL_HARNESS_IN := $(RTL_UNITS_SV) $(RTL_DIR)/harness/netlist.vlt $(RTL_DIR)/loom_fifo.vh \
+                  $(RTL_DIR)/loom_mutation.vh $(RTL_GEN_OUT) \
                   $(RTL_DIR)/harness/equiv_units.cpp $(RTL_DIR)/harness/equiv_common.h \
                   $(RTL_DIR)/harness/equiv_xser.h $(RTL_DIR)/harness/equiv_rxf.h \
                   $(RTL_DIR)/harness/equiv_xasm.h $(RTL_DIR)/harness/equiv_xbld.h \
@@ -227,13 +234,13 @@ RTL_EQ_G_radix16     := $(RTL_EQ_SMALL) -GPORTS=16 -GVCS=2 -GVC_MODEL=0 -GFLIT_B
                         -GWORMHOLE_VCS=3 -GROWS=4 -GCOLS=4 -GROW_DEPTH=4 -GCOL_DEPTH=4 \
                         -GARB_SA_OUT=1 -GARB_OUT=2
 RTL_EQ_CONFIGS := card torus torus-tiled ice40 radix16
-RTL_EQ_MUTANTS := card-mutate-credit card-mutate-arbiter torus-mutate-valiant torus-mutate-ugal \
+RTL_EQ_MUTANTS := card-mutate torus-mutate-valiant torus-mutate-ugal \
                   torus-mutate-war torus-mutate-uproute torus-mutate-mcast
 RTL_EQ_BINS  := $(addprefix $(RTL_BUILD)/equiv_router-,$(RTL_EQ_CONFIGS) $(RTL_EQ_MUTANTS))
 # what tests/rtl/test_rtl_equiv_router.sh steps in make check; the card
-# router's cold build is about five times the torus's, so the mutants are
+# router's cold build is about five times the torus's, so the mutant is
 # the torus router's (the same round-robin arbiters and output units)
-RTL_EQ_CHECK := torus torus-tiled radix16 torus-mutate-credit torus-mutate-arbiter
+RTL_EQ_CHECK := torus torus-tiled radix16 torus-mutate
 RTL_ROUTER_SV := $(filter-out $(RTL_DIR)/harness/% $(RTL_LINK_SV) $(RTL_HP_SV),$(RTL_SV))
 RTL_ROUTER_C  := $(ROUTER_SRCS) rtl/gen/rtl_consts.c
 RTL_ROUTER_O  := $(addprefix $(RTL_BUILD)/obj/,$(RTL_ROUTER_C:.c=.o))
@@ -241,14 +248,17 @@ RTL_EQ_IN := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_GEN_OUT) $(RTL_DIR)/harness/equiv_
              $(RTL_DIR)/harness/equiv_common.h \
              $(RTL_ROUTER_O) $(RTL_DIR)/rtl_regs.h $(wildcard $(SRC_DIR)/router/*.h) \
              $(wildcard $(TOP)/include/loom_hw/*.h)
-# equiv_router-CONFIG[-mutate-KIND]; a mutant's C++ without optimisation,
+# equiv_router-CONFIG, -CONFIG-mutate (the arbiter and credit mutations in
+# one build, each switched on at run time: equiv_router --mutate NAME) and
+# -CONFIG-mutate-KIND (one mutation); a mutant's C++ without optimisation,
 # as the unit harness's (it runs until its first difference)
+RTL_EQ_SWITCHED := arbiter credit
 $(RTL_BUILD)/equiv_router-%: $(RTL_GEN_DIR)/.stamp $(RTL_ROUTER_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_router $* -- $(RTL_VFLAGS) \
-		$(RTL_EQ_G_$(firstword $(subst -mutate-, ,$*))) \
-		-MAKEFLAGS "$(if $(findstring -mutate-,$*),$(RTL_MUTANT_OPT),$(RTL_HARNESS_OPT))" \
-		$(if $(findstring mutate-arbiter,$*),-DLOOM_MUTATE_ARBITER) \
-		$(if $(findstring mutate-credit,$*),-DLOOM_MUTATE_CREDIT) \
+		$(RTL_EQ_G_$(firstword $(subst -mutate, ,$*))) \
+		-MAKEFLAGS "$(if $(findstring -mutate,$*),$(RTL_MUTANT_OPT),$(RTL_HARNESS_OPT))" \
+		$(if $(filter %-mutate,$*),$(addprefix -DLOOM_MUTATE_,ARBITER CREDIT) \
+			-CFLAGS "-DLOOM_RTL_MUTATIONS='\"$(subst $(rtl_space),$(rtl_comma),$(RTL_EQ_SWITCHED))\"'") \
 		$(if $(findstring mutate-valiant,$*),-DLOOM_MUTATE_VALIANT) \
 		$(if $(findstring mutate-ugal,$*),-DLOOM_MUTATE_UGAL) \
 		$(if $(findstring mutate-war,$*),-DLOOM_MUTATE_WAR) \
@@ -310,7 +320,7 @@ $(RTL_BUILD)/pic/%.o: $(SRC_DIR)/%.c $(HDRS)
 	$(CC) $(RTL_OBJ_CFLAGS) -fPIC -c $< -o $@
 $(RTL_CARD): $(RTL_GEN_DIR)/.stamp $(RTL_CARD_O) FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) loom_router card-plugin -- -Wall -O3 \
-		--x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
+		--x-assign fast --x-initial fast $(RTL_SPLIT) -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
 		-CFLAGS "-fPIC -fvisibility=hidden $(RTL_CXXFLAGS) -I$(TOP)/tests/emu/sim" \
 		-CFLAGS "-DLOOM_RTL_PLUGIN='\"$(RTL_CARD_DESC)\"'" -LDFLAGS -shared \
 		-MAKEFLAGS "$(RTL_CARD_OPT)" $(RTL_CARD_G) $(RTL_ROUTER_SV) $(RTL_CARD_CPP) \
@@ -416,7 +426,7 @@ RTL_BOARD_IN  := $(RTL_ROUTER_SV) $(RTL_VH) $(RTL_BOARD_SV) $(RTL_GEN_OUT) \
 # the pin-level test: the UART at 4 clock cycles a bit.  It runs for well
 # under a second, so it is built for a short compile (no trace, -O1), not for
 # speed: a cold build is part of every clean 'make check'.
-RTL_BOARD_VFLAGS := -Wall --x-assign fast --x-initial fast -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
+RTL_BOARD_VFLAGS := -Wall --x-assign fast --x-initial fast $(RTL_SPLIT) -I$(RTL_DIR) -I$(RTL_GEN_DIR) \
                     -CFLAGS "-O1 $(RTL_CXXFLAGS)"
 $(RTL_BOARD_TEST): $(RTL_GEN_DIR)/.stamp FORCE
 	@$(RTL_DIR)/harness/vbuild.sh $@ $(RTL_CACHE) $(RTL_BOARD_TOP) test -- $(RTL_BOARD_VFLAGS) \

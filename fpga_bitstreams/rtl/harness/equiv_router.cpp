@@ -19,8 +19,11 @@
  * harness reads the parameters back from the RTL's INFO block and builds
  * the C router from them, so one source (the build's -G flags) sets both.
  *
- *   equiv_router [--seed N] [--cycles N] [--vcd PATH] [--regress FILE]
+ *   equiv_router [--seed N] [--cycles N] [--vcd PATH] [--regress FILE] [--mutate NAME]
  *
+ * --mutate NAME runs a mutant build (CONFIG-mutate, whose mutations are
+ * switched at run time: loom_mutation.vh) with the mutation NAME alone on,
+ * or with none on (NAME none); its variant is then CONFIG-mutate-NAME.
  * --regress FILE replays every "CONFIG SEED CYCLES" line of FILE whose
  * CONFIG is this build's configuration first.
  * Exit status: 0 equal, 1 a difference, 2 usage or a configuration the C
@@ -71,8 +74,17 @@ extern "C" {
 #ifndef LOOM_RTL_VARIANT
 #define LOOM_RTL_VARIANT "rtl"
 #endif
+// the mutations a mutant build holds, switched at run time: "NAME,NAME..."
+#ifndef LOOM_RTL_MUTATIONS
+#define LOOM_RTL_MUTATIONS ""
+#endif
 
 namespace {
+
+// --mutate's plusarg for the RTL ("+loom_mutate=NAME"), empty without it
+std::string mutate_plusarg;
+// the build's variant, and with --mutate NAME that variant's NAME
+std::string variant = LOOM_RTL_VARIANT;
 
 constexpr unsigned PORT_CNT = 9;	// loom_router_counters: counters per port
 constexpr unsigned VC_CNT = 3;		// loom_router_counters: counters per (port, VC)
@@ -157,6 +169,11 @@ public:
 		  ru(seed ^ 0x5550524f555445ull), rm(seed ^ 0x4d554c5449434153ull), ctx(new VerilatedContext), top(new Vloom_router(ctx.get())),
 		  trace_from(trace_from)
 	{
+		if (!mutate_plusarg.empty()) {
+			const char *args[] = { "equiv_router", mutate_plusarg.c_str() };
+
+			ctx->commandArgs(2, args);
+		}
 #if VM_TRACE
 		if (vcd) {
 			ctx->traceEverOn(true);
@@ -1009,6 +1026,8 @@ private:
 };
 
 const char *prog = "equiv_router";
+// the command that replays a seed: the program, with --mutate NAME
+std::string replay = prog;
 
 // One seed: 0 equal, 1 a difference (reported, VCD written), 2 a configuration refused.
 int one(uint64_t seed, uint64_t cycles, const char *vcd)
@@ -1034,7 +1053,7 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		mc_skipped = rn.mc_skipped;
 	}
 	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-	printf("router %s seed %" PRIu64 " cycles %" PRIu64 " build %s model %s: ", LOOM_RTL_VARIANT,
+	printf("router %s seed %" PRIu64 " cycles %" PRIu64 " build %s model %s: ", variant.c_str(),
 	       seed, ok ? cycles : m.cycle, LOOM_RTL_BUILD, LOOM_VERSION);
 	if (ok) {
 		printf("equal, %" PRIu64 " flits out", flits);
@@ -1044,11 +1063,11 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 		printf(", %.0f cycles/s\n", s > 0 ? (double)cycles / s : 0.0);
 		return 0;
 	}
-	equiv::print_difference(m, true, config, prog, seed, LOOM_RTL_VARIANT,
+	equiv::print_difference(m, true, config, replay.c_str(), seed, variant.c_str(),
 				"regress-router.seeds");
 	if (vcd && !VM_TRACE) {
 		printf("  no VCD: this build (%s) is not traced; replay the seed on a traced "
-		       "build of the RTL at the same configuration\n", LOOM_RTL_VARIANT);
+		       "build of the RTL at the same configuration\n", variant.c_str());
 	} else if (vcd) {
 		mismatch again;
 		uint64_t from = equiv::vcd_from(m.cycle);
@@ -1061,6 +1080,32 @@ int one(uint64_t seed, uint64_t cycles, const char *vcd)
 	return 1;
 }
 
+/*
+ * --mutate @name: one of the build's mutations (LOOM_RTL_MUTATIONS) or none;
+ * false after a message naming what the build holds.
+ */
+bool set_mutation(const char *name)
+{
+	std::string list = std::string(",") + LOOM_RTL_MUTATIONS + ",";
+
+	if (!*LOOM_RTL_MUTATIONS) {
+		fprintf(stderr, "%s: --mutate %s: this build (%s) holds no mutations switched at "
+			"run time; run a CONFIG-mutate build (make -C fpga_bitstreams "
+			"rtl-equiv-router)\n", prog, name, LOOM_RTL_VARIANT);
+		return false;
+	}
+	if (strcmp(name, "none") && (!*name || strchr(name, ',') ||
+				     list.find(std::string(",") + name + ",") == std::string::npos)) {
+		fprintf(stderr, "%s: --mutate '%s': this build (%s) holds the mutations %s; name "
+			"one of them or none\n", prog, name, LOOM_RTL_VARIANT, LOOM_RTL_MUTATIONS);
+		return false;
+	}
+	mutate_plusarg = std::string("+loom_mutate=") + name;
+	variant = std::string(LOOM_RTL_VARIANT) + "-" + name;
+	replay = std::string(prog) + " --mutate " + name;
+	return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -1069,11 +1114,29 @@ int main(int argc, char **argv)
 	int rc;
 
 	prog = equiv::prog_name(argv[0]);
-	rc = equiv::parse_options(argc, argv, prog, "equiv_router.vcd", &o);
+	replay = prog;
+	// --mutate NAME is this harness's own; the rest is the common command line
+	std::vector<char *> args{ argv[0] };
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--mutate")) {
+			args.push_back(argv[i]);
+			continue;
+		}
+		if (i + 1 >= argc) {
+			fprintf(stderr, "%s: --mutate needs a value\n", prog);
+			fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--vcd PATH] [--regress FILE] "
+				"[--mutate NAME]\n", prog);
+			return 2;
+		}
+		if (!set_mutation(argv[++i]))
+			return 2;
+	}
+	rc = equiv::parse_options((int)args.size(), args.data(), prog, "equiv_router.vcd", &o);
 	if (rc)
 		return rc;
 	if (o.regress) {
-		rc = equiv::replay_regress(prog, o.regress, LOOM_RTL_VARIANT,
+		rc = equiv::replay_regress(prog, o.regress, variant.c_str(),
 					   [&](uint64_t s, uint64_t c) { return one(s, c, o.vcd); });
 		if (rc)
 			return rc;

@@ -5,8 +5,9 @@
 # tests/lib/tap.sh, with $tmp a scratch directory of the caller's.
 #   equiv_require HINT BIN...     fails and ends the test unless every BIN
 #                                 is built (HINT: how to build them)
-#   equiv_seed BIN LABEL SEED CYCLES
-#                                 one seed equal for CYCLES cycles
+#   equiv_seed BIN LABEL SEED CYCLES [ARG...]
+#                                 one seed equal for CYCLES cycles (run
+#                                 with the ARGs)
 #   equiv_regress BIN LABEL SEEDS WORD
 #                                 the WORD lines of the regression file
 #                                 SEEDS replay equal
@@ -25,11 +26,13 @@
 #                                 PREFIX-CONFIG, seeds 1..N of CYCLES
 #                                 equal and its lines of SEEDS replayed
 #   equiv_router_mutants PREFIX CONFIG NAME
-#                                 router top: PREFIX-CONFIG-mutate-credit
-#                                 and -mutate-arbiter (NAME: the router
-#                                 they are) caught with the cycle, unit,
-#                                 port, VC, signal, both values, a "keep
-#                                 it" line and a VCD
+#                                 router top: PREFIX-CONFIG-mutate (NAME:
+#                                 the router it is) with its credit
+#                                 mutation alone on (--mutate credit) and
+#                                 with its arbiter mutation alone on, each
+#                                 caught with the cycle, unit, port, VC,
+#                                 signal, both values, a "keep it" line and
+#                                 a VCD; with both off, 10^4 cycles equal
 
 equiv_require() {
 	local hint=$1 b
@@ -44,7 +47,8 @@ equiv_require() {
 
 equiv_seed() {
 	local bin=$1 label=$2 seed=$3 cycles=$4 rc
-	"$bin" --seed "$seed" --cycles "$cycles" --vcd "$tmp/v.vcd" >"$tmp/out" 2>&1
+	shift 4
+	"$bin" --seed "$seed" --cycles "$cycles" --vcd "$tmp/v.vcd" "$@" >"$tmp/out" 2>&1
 	rc=$?
 	if [ $rc = 0 ] && grep -q "seed $seed cycles $cycles .*: equal" "$tmp/out"; then
 		tap_ok "$label seed $seed: $cycles cycles equal ($(sed -n 's/.*equal, //p' "$tmp/out"))"
@@ -121,8 +125,12 @@ equiv_router_configs() {
 equiv_diff_re="cycle [0-9]+: unit .*, port -?[0-9]+, VC -?[0-9]+, signal .*: RTL [0-9]+ .*C model [0-9]+"
 equiv_router_mutants() {
 	local prefix=$1 c=$2 name=$3
-	equiv_mutant "$prefix-$c-mutate-credit" "$c-mutate-credit" "$equiv_diff_re" \
-		"$name with an output unit that holds one credit more than the downstream buffer"
-	equiv_mutant "$prefix-$c-mutate-arbiter" "$c-mutate-arbiter" "$equiv_diff_re" \
-		"$name with round-robin arbiters that keep the winner's priority"
+	equiv_mutant "$prefix-$c-mutate" "$c-mutate-credit" "$equiv_diff_re" \
+		"$name with an output unit that holds one credit more than the downstream buffer" \
+		--mutate credit
+	equiv_mutant "$prefix-$c-mutate" "$c-mutate-arbiter" "$equiv_diff_re" \
+		"$name with round-robin arbiters that keep the winner's priority" --mutate arbiter
+	# both switched off equal: neither mutation is on unless its run names it
+	equiv_seed "$prefix-$c-mutate" "$c-mutate with its mutations switched off" 1 10000 \
+		--mutate none
 }

@@ -561,6 +561,10 @@ public:
 			seed * 2 + 0x100000000ull } },
 		  trace_from(trace_from)
 	{
+		// no plusargs: the mutant's switches (loom_mutation.vh) read them, all on
+		const char *args[] = { "equiv_units" };
+
+		ctx->commandArgs(1, args);
 		for (unsigned k = 0; k < RF_N; k++) {
 			rf[k].m = rxf_new(RF_WINDOW[k], RF_FRAMES[k], RF_LANES[k], RF_LANE_BYTES[k],
 					  RF_BUF[k], seed * 5 + k + 0x7266000000000000ull);
