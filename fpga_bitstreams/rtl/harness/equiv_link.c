@@ -235,12 +235,18 @@ const char *linku_counter_name(unsigned int i)
 	return link_counter_table[i].name;
 }
 
-uint64_t linku_counter(const struct linku_model *m, unsigned int i)
+/* Counter @i (link_counter_table's order) of unit @l. */
+static uint64_t unit_counter(const struct link_unit *l, unsigned int i)
 {
 	uint64_t v;
 
-	memcpy(&v, (const char *)&m->x.a.cnt + link_counter_table[i].offset, sizeof(v));
+	memcpy(&v, (const char *)&l->cnt + link_counter_table[i].offset, sizeof(v));
 	return v;
+}
+
+uint64_t linku_counter(const struct linku_model *m, unsigned int i)
+{
+	return unit_counter(&m->x.a, i);
 }
 
 const char *linku_shadow_check(struct linku_model *m, const struct linku_cycle *c, uint64_t *shadow,
@@ -315,13 +321,8 @@ const char *linku_shadow_check(struct linku_model *m, const struct linku_cycle *
 		LINKU_SAME("out credits of a VC", s->out.back.credits[v], a->out.back.credits[v]);
 	LINKU_SAME("the replay window's next", s->tx.gbn.next, a->tx.gbn.next);
 	LINKU_SAME("the receiver's expected", s->rx.gbn.expected, a->rx.gbn.expected);
-	for (unsigned int i = 0; i < link_counter_count; i++) {
-		uint64_t x, y;
-
-		memcpy(&x, (const char *)&s->cnt + link_counter_table[i].offset, sizeof(x));
-		memcpy(&y, (const char *)&a->cnt + link_counter_table[i].offset, sizeof(y));
-		LINKU_SAME(link_counter_table[i].name, x, y);
-	}
+	for (unsigned int i = 0; i < link_counter_count; i++)
+		LINKU_SAME(link_counter_table[i].name, unit_counter(s, i), unit_counter(a, i));
 #undef LINKU_SAME
 	return NULL;
 }
